@@ -1,0 +1,60 @@
+// Every key string of the table is built here and nowhere else (see table.ts for the patterns).
+
+const T = (tenantId: string) => `TENANT#${tenantId}`;
+
+export interface Key { pk: string; sk: string }
+
+export const keys = {
+  tenant: (tenantId: string): Key => ({ pk: T(tenantId), sk: 'TENANT' }),
+  counters: (tenantId: string): Key => ({ pk: T(tenantId), sk: 'COUNTERS' }),
+
+  intent: (tenantId: string, intentId: string): Key => ({ pk: T(tenantId), sk: `INTENT#${intentId}` }),
+  intentPrefix: (tenantId: string) => ({ pk: T(tenantId), skPrefix: 'INTENT#' }),
+  intentName: (tenantId: string, name: string): Key => ({ pk: T(tenantId), sk: `INTENTNAME#${name}` }),
+  /** One item whose attribute `h_<intentId>` counts that intent's hits; ADD never resurrects a deleted intent. */
+  intentHits: (tenantId: string): Key => ({ pk: T(tenantId), sk: 'INTENTHITS' }),
+
+  integration: (tenantId: string, id: string): Key => ({ pk: T(tenantId), sk: `INTEGRATION#${id}` }),
+  integrationPrefix: (tenantId: string) => ({ pk: T(tenantId), skPrefix: 'INTEGRATION#' }),
+
+  member: (tenantId: string, memberId: string): Key => ({ pk: T(tenantId), sk: `MEMBER#${memberId}` }),
+  memberPrefix: (tenantId: string) => ({ pk: T(tenantId), skPrefix: 'MEMBER#' }),
+  invitationsByEmail: (email: string) => ({ gsi1pk: `EMAIL#${email.toLowerCase()}` }),
+
+  user: (sub: string): Key => ({ pk: `USER#${sub}`, sk: 'USER' }),
+  widgetKey: (hash: string): Key => ({ pk: `WIDGETKEY#${hash}`, sk: 'WIDGETKEY' }),
+
+  conversationPartition: (tenantId: string, conversationId: string) => `${T(tenantId)}#CONV#${conversationId}`,
+  conversation: (tenantId: string, conversationId: string): Key =>
+    ({ pk: keys.conversationPartition(tenantId, conversationId), sk: 'CONV' }),
+  /** Messages sort by time, then user before assistant (seq), then id. */
+  message: (tenantId: string, conversationId: string, createdAt: string, seq: number, messageId: string): Key =>
+    ({ pk: keys.conversationPartition(tenantId, conversationId), sk: `MSG#${createdAt}#${seq}#${messageId}` }),
+  conversationTicketRef: (tenantId: string, conversationId: string, ticketId: string): Key =>
+    ({ pk: keys.conversationPartition(tenantId, conversationId), sk: `TICKET#${ticketId}` }),
+  rateWindow: (tenantId: string, conversationId: string, minute: string): Key =>
+    ({ pk: keys.conversationPartition(tenantId, conversationId), sk: `RATE#${minute}` }),
+  conversationsIndex: (tenantId: string) => ({ gsi1pk: `${T(tenantId)}#CONVS` }),
+  conversationsByStatusIndex: (tenantId: string, status: string) => ({ gsi2pk: `${T(tenantId)}#CONVS#${status}` }),
+
+  ticket: (tenantId: string, ticketId: string): Key => ({ pk: `${T(tenantId)}#TICKET#${ticketId}`, sk: 'TICKET' }),
+  ticketsIndex: (tenantId: string) => ({ gsi1pk: `${T(tenantId)}#TICKETS` }),
+  ticketsByStatusIndex: (tenantId: string, status: string) => ({ gsi2pk: `${T(tenantId)}#TICKETS#STATUS#${status}` }),
+  ticketsByPriorityIndex: (tenantId: string, priority: string) =>
+    ({ gsi3pk: `${T(tenantId)}#TICKETS#PRIORITY#${priority}` }),
+
+  auditPartition: (tenantId: string) => `${T(tenantId)}#AUDIT`,
+  audit: (tenantId: string, auditId: string): Key => ({ pk: keys.auditPartition(tenantId), sk: auditId }),
+  auditByCategoryIndex: (tenantId: string, category: string) => ({ gsi2pk: `${T(tenantId)}#AUDIT#${category}` }),
+  auditByTargetIndex: (tenantId: string, type: string, id: string) =>
+    ({ gsi3pk: `${T(tenantId)}#AUDIT#${type}#${id}` }),
+
+  statsPartition: (tenantId: string) => `${T(tenantId)}#STATS`,
+  statsDay: (tenantId: string, day: string): Key => ({ pk: keys.statsPartition(tenantId), sk: `DAY#${day}` }),
+
+  idempotency: (tenantId: string, route: string, key: string): Key =>
+    ({ pk: `${T(tenantId)}#IDEM#${route}#${key}`, sk: 'IDEM' }),
+};
+
+/** Sort key of index entries that list newest first: time, then id to break ties. */
+export const timeSortKey = (createdAt: string, id: string) => `${createdAt}#${id}`;

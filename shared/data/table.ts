@@ -1,0 +1,55 @@
+// The one table's shape, defined once: the CDK stack and the local runtime both build it from here.
+//
+// Access patterns (every one a GetItem, a Query or a transaction; never a Scan):
+//   tenant, its settings and intents version   GetItem   pk TENANT#t            sk TENANT
+//   tenant-wide counters (open tickets)         GetItem   pk TENANT#t            sk COUNTERS
+//   intents of a tenant (+ their hit counts)    Query     pk TENANT#t            sk begins_with INTENT
+//   intent name uniqueness                      guard     pk TENANT#t            sk INTENTNAME#name
+//   integrations, members of a tenant           Query     pk TENANT#t            sk begins_with INTEGRATION# / MEMBER#
+//   invitations by email                        Query     gsi1 EMAIL#email
+//   user sub -> membership                      GetItem   pk USER#sub            sk USER
+//   widget key hash -> tenant                   GetItem   pk WIDGETKEY#hash      sk WIDGETKEY
+//   conversation + messages + ticket refs       Query     pk TENANT#t#CONV#c     (sk CONV, MSG#..., TICKET#...)
+//   conversations newest first / by status      Query     gsi1 TENANT#t#CONVS / gsi2 TENANT#t#CONVS#status
+//   ticket by id                                GetItem   pk TENANT#t#TICKET#id  sk TICKET
+//   tickets newest first / status / priority    Query     gsi1 TENANT#t#TICKETS / gsi2 ...#STATUS#s / gsi3 ...#PRIORITY#p
+//   audit newest first / by category / target   Query     pk TENANT#t#AUDIT / gsi2 ...#AUDIT#cat / gsi3 ...#AUDIT#type#id
+//   stats per day for a date range              Query     pk TENANT#t#STATS      sk between DAY#from and DAY#to
+//   idempotency record, rate-limit window       GetItem   pk TENANT#t#IDEM#key / TENANT#t#CONV#c sk RATE#minute (TTL)
+
+export const TTL_ATTRIBUTE = 'expiresAt';
+
+export const INDEXES = ['gsi1', 'gsi2', 'gsi3'] as const;
+export type IndexName = (typeof INDEXES)[number];
+
+export const tableDefinition = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  indexes: INDEXES.map((name) => ({ name, partitionKey: `${name}pk`, sortKey: `${name}sk` })),
+  ttlAttribute: TTL_ATTRIBUTE,
+} as const;
+
+/** The CreateTable input that DynamoDB Local gets (the CDK stack maps the same definition). */
+export function createTableInput(tableName: string) {
+  const keyNames = [
+    tableDefinition.partitionKey, tableDefinition.sortKey,
+    ...tableDefinition.indexes.flatMap((i) => [i.partitionKey, i.sortKey]),
+  ];
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST' as const,
+    AttributeDefinitions: keyNames.map((AttributeName) => ({ AttributeName, AttributeType: 'S' as const })),
+    KeySchema: [
+      { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' as const },
+      { AttributeName: tableDefinition.sortKey, KeyType: 'RANGE' as const },
+    ],
+    GlobalSecondaryIndexes: tableDefinition.indexes.map((i) => ({
+      IndexName: i.name,
+      KeySchema: [
+        { AttributeName: i.partitionKey, KeyType: 'HASH' as const },
+        { AttributeName: i.sortKey, KeyType: 'RANGE' as const },
+      ],
+      Projection: { ProjectionType: 'ALL' as const },
+    })),
+  };
+}
