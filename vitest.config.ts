@@ -1,0 +1,22 @@
+import { defineConfig } from 'vitest/config';
+
+// Three projects, run together by `npm test` and apart by `npm run test:<name>`.
+export default defineConfig({
+  test: {
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results.json' },
+    projects: [
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' } },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          globalSetup: ['test/integration/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 } },
+    ],
+  },
+});
