@@ -1,0 +1,79 @@
+import type { Node } from 'constructs';
+
+/** Everything a deployment may vary, read from CDK context (`-c name=value` or cdk.json). */
+export interface StackConfig {
+  /** An external OIDC issuer; when absent the stack creates a Cognito user pool. */
+  oidc?: { issuerUrl: string; audience: string[] };
+  /** Origins allowed by the HTTP API's CORS configuration; empty means no CORS at all. */
+  corsOrigins: string[];
+  customDomain?: { domainName: string; certificateArn: string };
+  throttle: { rateLimit: number; burstLimit: number };
+  logRetentionDays: number;
+  /** SNS topic that every alarm notifies; alarms exist either way. */
+  alarmTopicArn?: string;
+  /** Cognito hosted-UI callback URLs; none means the app client speaks SRP only (no OAuth flows). */
+  callbackUrls: string[];
+}
+
+export const DEFAULTS = {
+  // Stage-wide limits, per second; a tenant-level limit lives in the functions (CONTRACT section 6).
+  throttle: { rateLimit: 100, burstLimit: 200 },
+  logRetentionDays: 30,
+} as const;
+
+const list = (value: unknown): string[] =>
+  (Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(',') : [])
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+const str = (node: Node, key: string): string | undefined => {
+  const v: unknown = node.tryGetContext(key);
+  return v === undefined || v === null || v === '' ? undefined : String(v);
+};
+
+const positiveInt = (node: Node, key: string, fallback: number): number => {
+  const raw = str(node, key);
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`context ${key} must be a positive integer, got ${raw}`);
+  return n;
+};
+
+export function readConfig(node: Node): StackConfig {
+  const issuerUrl = str(node, 'issuerUrl');
+  const audience = list(node.tryGetContext('audience'));
+  if ((issuerUrl === undefined) !== (audience.length === 0)) {
+    throw new Error('context issuerUrl and audience go together: give both (external OIDC issuer) or neither (Cognito)');
+  }
+  // API Gateway fetches the discovery document from the issuer over https only.
+  if (issuerUrl !== undefined && !issuerUrl.startsWith('https://')) {
+    throw new Error(`context issuerUrl must be an https URL, got ${issuerUrl}`);
+  }
+
+  const domainName = str(node, 'domainName');
+  const certificateArn = str(node, 'certificateArn');
+  if ((domainName === undefined) !== (certificateArn === undefined)) {
+    throw new Error('context domainName and certificateArn go together');
+  }
+
+  const corsOrigins = list(node.tryGetContext('corsOrigins'));
+  for (const origin of corsOrigins) {
+    if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) {
+      throw new Error(`context corsOrigins: ${origin} is not an origin (scheme://host[:port], no path)`);
+    }
+  }
+
+  const alarmTopicArn = str(node, 'alarmTopicArn');
+  return {
+    ...(issuerUrl !== undefined ? { oidc: { issuerUrl, audience } } : {}),
+    corsOrigins,
+    ...(domainName && certificateArn ? { customDomain: { domainName, certificateArn } } : {}),
+    throttle: {
+      rateLimit: positiveInt(node, 'throttleRate', DEFAULTS.throttle.rateLimit),
+      burstLimit: positiveInt(node, 'throttleBurst', DEFAULTS.throttle.burstLimit),
+    },
+    logRetentionDays: positiveInt(node, 'logRetentionDays', DEFAULTS.logRetentionDays),
+    ...(alarmTopicArn ? { alarmTopicArn } : {}),
+    callbackUrls: list(node.tryGetContext('callbackUrls')),
+  };
+}

@@ -1,0 +1,119 @@
+import { join } from 'node:path';
+import { Duration } from 'aws-cdk-lib';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import {
+  ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing,
+} from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { DataTable } from './table.ts';
+
+export const SERVICE_NAME = 'support-assistant';
+
+export interface ServiceFunctionProps {
+  /** Absolute path of the handler module; it exports `handler`. */
+  entry: string;
+  /** The repository root: esbuild resolves `#shared/*` through its package.json `imports`. */
+  projectRoot: string;
+  logRetention: RetentionDays;
+  description?: string;
+  environment?: Record<string, string>;
+}
+
+/**
+ * One function of the service, configured the same way for every route: runtime, architecture,
+ * tracing, JSON logs to its own log group, esbuild bundling. It starts with no permissions but
+ * writing its own logs and X-Ray segments; `bindTable` and `bindKey` add exactly what a route needs.
+ */
+export class ServiceFunction extends Construct {
+  readonly fn: NodejsFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+    this.logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention });
+    // An own role instead of the default one: the default attaches AWSLambdaBasicExecutionRole,
+    // which may write to every log group in the account.
+    this.role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    this.logGroup.grantWrite(this.role);
+
+    this.fn = new NodejsFunction(this, 'Fn', {
+      entry: props.entry,
+      projectRoot: props.projectRoot,
+      depsLockFilePath: join(props.projectRoot, 'package-lock.json'),
+      handler: 'handler',
+      // Local scripts run on Node 24 too (package.json pins node@24): one major everywhere.
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      // The NLU trains a tenant's classifier in-process; more memory also means more CPU.
+      memorySize: 1024,
+      timeout: Duration.seconds(10),
+      tracing: Tracing.ACTIVE,
+      role: this.role,
+      logGroup: this.logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      applicationLogLevelV2: ApplicationLogLevel.INFO,
+      systemLogLevelV2: SystemLogLevel.WARN,
+      ...(props.description ? { description: props.description } : {}),
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        POWERTOOLS_METRICS_NAMESPACE: 'SupportAssistant',
+        ...props.environment,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        // Some CommonJS dependencies call require(); an ESM bundle has none unless we define it.
+        banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+        mainFields: ['module', 'main'],
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        target: 'node24',
+        // Bundle the AWS SDK: a pinned version and a faster cold start than the runtime's copy.
+        externalModules: [],
+      },
+    });
+  }
+}
+
+export type TableAccess = 'read' | 'write';
+
+const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
+// TransactWriteItems has no action of its own: IAM checks each item's action, and a
+// ConditionCheck item (the invariant guards) needs ConditionCheckItem. No BatchWriteItem: no
+// code path writes in batches. Never Scan.
+const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'] as const;
+
+/** The DynamoDB actions a route's `table` access allows, for the stack and its tests alike. */
+export const tableActions = (access: TableAccess): string[] =>
+  access === 'read' ? [...READ_ACTIONS] : [...READ_ACTIONS, ...WRITE_ACTIONS];
+
+/** Points the function at the table and grants exactly `access`: item actions on the table, Query on its indexes. */
+export function bindTable(target: ServiceFunction, data: DataTable, access: TableAccess): void {
+  target.fn.addEnvironment('TABLE_NAME', data.table.tableName);
+  target.role.addToPrincipalPolicy(new PolicyStatement({
+    actions: tableActions(access),
+    resources: [data.table.tableArn],
+  }));
+  // Indexes serve only queries; naming each index avoids an `index/*` wildcard.
+  target.role.addToPrincipalPolicy(new PolicyStatement({
+    actions: ['dynamodb:Query'],
+    resources: data.indexArns(),
+  }));
+}
+
+export const KMS_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'] as const;
+
+/** Envelope encryption of integration credentials: a data key per secret, decrypted on use. */
+export function bindKey(target: ServiceFunction, key: IKey): void {
+  target.fn.addEnvironment('KMS_KEY_ID', key.keyArn);
+  target.role.addToPrincipalPolicy(new PolicyStatement({ actions: [...KMS_ACTIONS], resources: [key.keyArn] }));
+}
+
+/** `admin/patch-ticket` -> `AdminPatchTicket`: a stable construct id per handler. */
+export const constructIdOf = (handler: string): string =>
+  handler.split(/[/-]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
