@@ -1,0 +1,21 @@
+// Configuration read from the environment once, failing fast when something required is missing.
+
+const required = (name: string): string => {
+  const value = process.env[name];
+  if (!value) throw new Error(`environment variable ${name} is required`);
+  return value;
+};
+
+export const config = {
+  get tableName() { return required('TABLE_NAME'); },
+  /** Set only locally (DynamoDB Local); in AWS the SDK finds the regional endpoint. */
+  get dynamodbEndpoint() { return process.env.DYNAMODB_ENDPOINT; },
+  get region() { return process.env.AWS_REGION ?? 'us-east-1'; },
+  /** Signs pagination cursors. In AWS: derived per deployment (see infra); locally: generated at start. */
+  get cursorSecret() { return required('CURSOR_SECRET'); },
+  /** KMS key for integration credentials; absent locally, where LOCAL_DATA_KEY (base64, 32 bytes) is used. */
+  get kmsKeyId() { return process.env.KMS_KEY_ID; },
+  get localDataKey() { return process.env.LOCAL_DATA_KEY; },
+  /** Local runtime only: lets webhook URLs point at loopback for its own tests. */
+  get allowLoopbackWebhooks() { return process.env.ALLOW_LOOPBACK_WEBHOOKS === 'true'; },
+};

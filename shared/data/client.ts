@@ -1,0 +1,51 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config } from '#shared/config.ts';
+import { AppError, Unavailable } from '#shared/http/errors.ts';
+
+// One client per container, made at first use. Timeouts are bounded so that an unreachable
+// database answers 503 within seconds instead of hanging until the Lambda times out.
+const local = config.dynamodbEndpoint !== undefined;
+
+const base = new DynamoDBClient({
+  region: config.region,
+  ...(local ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  maxAttempts: 3,
+  requestHandler: { connectionTimeout: 1000, requestTimeout: 3000 },
+});
+
+/** Round trips to DynamoDB made by this container; read by the benchmark. */
+export const roundTrips = { count: 0, ms: 0 };
+base.middlewareStack.add(
+  (next) => async (args) => {
+    roundTrips.count++;
+    const start = performance.now();
+    try { return await next(args); } finally { roundTrips.ms += performance.now() - start; }
+  },
+  { step: 'initialize', name: 'countRoundTrips' },
+);
+
+export const db = DynamoDBDocumentClient.from(base, {
+  marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+});
+
+export const tableName = () => config.tableName;
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
+const UNAVAILABLE_NAMES = new Set([
+  'TimeoutError', 'RequestTimeout', 'RequestTimeoutException', 'ServiceUnavailable', 'InternalServerError',
+  'ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'LimitExceededException',
+]);
+
+/** True when an SDK error means the database could not serve us (outage, timeout, throttling). */
+export function isUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const e = err as Error & { code?: string; $metadata?: { httpStatusCode?: number }; cause?: unknown };
+  if (e instanceof AppError) return false;
+  if (UNREACHABLE.has(e.code ?? '') || UNAVAILABLE_NAMES.has(e.name)) return true;
+  if ((e.$metadata?.httpStatusCode ?? 0) >= 500) return true;
+  return e.cause !== undefined && isUnavailable(e.cause);
+}
+
+/** Maps outage errors to 503 UNAVAILABLE; everything else passes through. */
+export const asUnavailable = (err: unknown): unknown => (isUnavailable(err) ? new Unavailable() : err);

@@ -1,0 +1,171 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Priority, TicketStatus } from '#shared/domain/tickets-rules.ts';
+import { db, tableName } from './client.ts';
+import { keys, timeSortKey } from './keys.ts';
+import { clean } from './items.ts';
+import type { TxItem } from './tx.ts';
+import { TTL_ATTRIBUTE } from './table.ts';
+
+export type ConversationStatus = 'active' | 'escalated' | 'closed';
+export interface Conversation {
+  id: string; tenantId: string; status: ConversationStatus; createdAt: string; updatedAt: string;
+  messageCount: number; userMessageCount: number; lastMessagePreview: string; lastIntent: string | null;
+  latestTicketId?: string; latestTicketStatus?: TicketStatus;
+  /** Tickets of this conversation that are not closed; the conversation closes when it reaches 0. */
+  unclosedTickets: number;
+}
+export interface Metadata {
+  intentDetected: string; confidence: number; entitiesExtracted: Record<string, string>;
+  intentRanking: Array<{ intent: string; confidence: number }>; ticketId?: string;
+}
+export interface Message { id: string; role: 'user' | 'assistant'; content: string; createdAt: string; metadata?: Metadata }
+export interface Ticket {
+  id: string; conversationId: string; status: TicketStatus; priority: Priority; reason: string; createdAt: string; updatedAt: string;
+}
+
+const PREVIEW = 120;
+export const preview = (s: string) => ([...s].length > PREVIEW ? `${[...s].slice(0, PREVIEW - 1).join('')}…` : s);
+
+const statusIndex = (tenantId: string, c: Pick<Conversation, 'status' | 'createdAt' | 'id'>) =>
+  ({ ...keys.conversationsByStatusIndex(tenantId, c.status), gsi2sk: timeSortKey(c.createdAt, c.id) });
+
+export function conversationPut(c: Conversation): TxItem {
+  return {
+    Put: {
+      Item: {
+        ...keys.conversation(c.tenantId, c.id), type: 'conversation', ...c,
+        ...keys.conversationsIndex(c.tenantId), gsi1sk: timeSortKey(c.createdAt, c.id), ...statusIndex(c.tenantId, c),
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+/**
+ * Update of an existing conversation. `expect` guards what the caller read: the status and the
+ * latest ticket, so a concurrent escalation or ticket change makes this fail and be re-read.
+ */
+export function conversationUpdate(
+  c: Conversation,
+  set: Partial<Omit<Conversation, 'id' | 'tenantId' | 'createdAt'>>,
+  add: { messageCount?: number; userMessageCount?: number; unclosedTickets?: number },
+  expect: { maxUserMessages?: number } = {},
+): TxItem {
+  const names: Record<string, string> = { '#status': 'status' };
+  const values: Record<string, unknown> = { ':closed': 'closed' };
+  const sets: string[] = [];
+  const next = { ...c, ...set };
+  for (const [k, v] of Object.entries(set)) { names[`#${k}`] = k; values[`:${k}`] = v; sets.push(`#${k} = :${k}`); }
+  if (set.status && set.status !== c.status) {
+    const idx = statusIndex(c.tenantId, next);
+    names['#g2'] = 'gsi2pk'; values[':g2'] = idx.gsi2pk; sets.push('#g2 = :g2');
+  }
+  const adds = Object.entries(add).filter(([, v]) => v).map(([k, v]) => { names[`#${k}`] = k; values[`:a_${k}`] = v; return `#${k} :a_${k}`; });
+  let cond = 'attribute_exists(pk) AND #status = :readStatus';
+  values[':readStatus'] = c.status;
+  if (c.latestTicketId) { names['#lt'] = 'latestTicketId'; values[':lt'] = c.latestTicketId; cond += ' AND #lt = :lt'; }
+  else { names['#lt'] = 'latestTicketId'; cond += ' AND attribute_not_exists(#lt)'; }
+  if (c.latestTicketStatus) { names['#lts'] = 'latestTicketStatus'; values[':lts'] = c.latestTicketStatus; cond += ' AND #lts = :lts'; }
+  if (expect.maxUserMessages !== undefined) {
+    names['#umc'] = 'userMessageCount'; values[':maxu'] = expect.maxUserMessages; cond += ' AND #umc < :maxu';
+  }
+  delete values[':closed'];
+  return {
+    Update: {
+      Key: keys.conversation(c.tenantId, c.id),
+      UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', adds.length ? `ADD ${adds.join(', ')}` : ''].join(' ').trim(),
+      ConditionExpression: cond,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+export function messagePut(tenantId: string, conversationId: string, m: Message, seq: number): TxItem {
+  return {
+    Put: {
+      Item: { ...keys.message(tenantId, conversationId, m.createdAt, seq, m.id), type: 'message', ...m },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+/** Counts a user message in its conversation's fixed one-minute window; fails past `limit`. */
+export function rateWindowAdd(tenantId: string, conversationId: string, now: Date, limit: number): TxItem {
+  const minute = now.toISOString().slice(0, 16);
+  return {
+    Update: {
+      Key: keys.rateWindow(tenantId, conversationId, minute),
+      UpdateExpression: 'ADD n :one SET #ttl = :ttl',
+      ConditionExpression: 'attribute_not_exists(n) OR n < :limit',
+      ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
+      ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':ttl': Math.floor(now.getTime() / 1000) + 120 },
+    },
+  };
+}
+
+const ticketIndexes = (tenantId: string, t: Ticket) => ({
+  ...keys.ticketsIndex(tenantId), gsi1sk: timeSortKey(t.createdAt, t.id),
+  ...keys.ticketsByStatusIndex(tenantId, t.status), gsi2sk: timeSortKey(t.createdAt, t.id),
+  ...keys.ticketsByPriorityIndex(tenantId, t.priority), gsi3sk: timeSortKey(t.createdAt, t.id),
+});
+
+export function ticketPuts(tenantId: string, t: Ticket): TxItem[] {
+  return [
+    { Put: { Item: { ...keys.ticket(tenantId, t.id), type: 'ticket', ...t, ...ticketIndexes(tenantId, t) }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { Item: { ...keys.conversationTicketRef(tenantId, t.conversationId, t.id), type: 'ticketRef', ticketId: t.id } } },
+  ];
+}
+
+/** Sets a ticket's status/priority (and their index keys), guarded by the values that were read. */
+export function ticketUpdate(tenantId: string, read: Ticket, next: Ticket): TxItem {
+  const idx = ticketIndexes(tenantId, next);
+  return {
+    Update: {
+      Key: keys.ticket(tenantId, read.id),
+      UpdateExpression: 'SET #s = :s, #p = :p, updatedAt = :u, gsi2pk = :g2, gsi3pk = :g3',
+      ConditionExpression: '#s = :rs AND #p = :rp',
+      ExpressionAttributeNames: { '#s': 'status', '#p': 'priority' },
+      ExpressionAttributeValues: {
+        ':s': next.status, ':p': next.priority, ':u': next.updatedAt, ':g2': idx.gsi2pk, ':g3': idx.gsi3pk,
+        ':rs': read.status, ':rp': read.priority,
+      },
+    },
+  };
+}
+
+export const conversationsRepo = {
+  /** The conversation item, its messages oldest first and its ticket ids: one Query (paged past 1 MB). */
+  async load(tenantId: string, conversationId: string) {
+    const pk = keys.conversationPartition(tenantId, conversationId);
+    const items: Record<string, unknown>[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const r = await db.send(new QueryCommand({
+        TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ExclusiveStartKey,
+      }));
+      items.push(...(r.Items ?? []));
+      ExclusiveStartKey = r.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    const conv = items.find((i) => i.sk === 'CONV');
+    if (!conv) return null;
+    return {
+      conversation: clean<Conversation>(conv),
+      messages: items.filter((i) => (i.sk as string).startsWith('MSG#')).map((i) => clean<Message>(i)),
+      ticketIds: items.filter((i) => (i.sk as string).startsWith('TICKET#')).map((i) => i.ticketId as string),
+    };
+  },
+};
+
+/** Moves a ticket's status only, guarded by the status that was read (chat reopens tickets this way). */
+export function ticketStatusUpdate(tenantId: string, ticketId: string, from: TicketStatus, to: TicketStatus, now: string): TxItem {
+  return {
+    Update: {
+      Key: keys.ticket(tenantId, ticketId),
+      UpdateExpression: 'SET #s = :s, updatedAt = :u, gsi2pk = :g2',
+      ConditionExpression: '#s = :from',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':s': to, ':u': now, ':from': from, ':g2': keys.ticketsByStatusIndex(tenantId, to).gsi2pk },
+    },
+  };
+}

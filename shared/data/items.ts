@@ -1,0 +1,82 @@
+import { ulid } from 'ulid';
+import type { TxItem } from './tx.ts';
+import { keys } from './keys.ts';
+
+// Builders of transaction items that many writes share: audit entries and counters.
+
+export type AuditCategory = 'auth' | 'ticket' | 'intent' | 'integration' | 'settings' | 'member';
+export interface Actor { type: 'user' | 'widget' | 'system'; id: string }
+export interface AuditEntry {
+  id: string; category: AuditCategory; action: string; actor: Actor;
+  target: { type: string; id: string }; changes: Record<string, { from: unknown; to: unknown }>; createdAt: string;
+}
+
+/** The Put of one audit entry, to go in the same transaction as the change it records. */
+export function auditPut(tenantId: string, e: Omit<AuditEntry, 'id' | 'createdAt'> & { createdAt?: string }): TxItem {
+  const createdAt = e.createdAt ?? new Date().toISOString();
+  const id = `aud_${ulid(Date.parse(createdAt))}`;
+  return {
+    Put: {
+      Item: {
+        ...keys.audit(tenantId, id), type: 'audit', ...e, id, createdAt,
+        ...keys.auditByCategoryIndex(tenantId, e.category), gsi2sk: id,
+        ...keys.auditByTargetIndex(tenantId, e.target.type, e.target.id), gsi3sk: id,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+/** Per-day stats are split over shards so that concurrent messages of a tenant rarely touch the same item. */
+export const STATS_SHARDS = 8;
+const shardOf = (seed: string) => {
+  let h = 0;
+  for (let i = 0; i < seed.length; i++) h = (h * 31 + seed.charCodeAt(i)) | 0;
+  return Math.abs(h) % STATS_SHARDS;
+};
+
+/** Counter names are fixed words or `i_<intent name>` (names match ^[a-z][a-z0-9_]*$). */
+export function statsAdd(tenantId: string, day: string, seed: string, add: Record<string, number>): TxItem {
+  const key = keys.statsDay(tenantId, day);
+  const entries = Object.entries(add).filter(([, v]) => v !== 0);
+  return {
+    Update: {
+      Key: { pk: key.pk, sk: `${key.sk}#${shardOf(seed)}` },
+      UpdateExpression: `SET #day = :day ADD ${entries.map((_, i) => `#c${i} :v${i}`).join(', ')}`,
+      ExpressionAttributeNames: { '#day': 'day', ...Object.fromEntries(entries.map(([k], i) => [`#c${i}`, k])) },
+      ExpressionAttributeValues: { ':day': day, ...Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])) },
+    },
+  };
+}
+
+/** Tenant-wide counters that are "now" rather than per day (open tickets). */
+export function countersAdd(tenantId: string, add: { openTickets: number }): TxItem {
+  return {
+    Update: {
+      Key: keys.counters(tenantId),
+      UpdateExpression: 'ADD openTickets :n',
+      ExpressionAttributeValues: { ':n': add.openTickets },
+    },
+  };
+}
+
+/** Intent hit counters, sharded like the stats; GET /intents sums the shards. */
+export function intentHitAdd(tenantId: string, intentId: string, seed: string): TxItem {
+  const key = keys.intentHits(tenantId);
+  return {
+    Update: {
+      Key: { pk: key.pk, sk: `${key.sk}#${shardOf(seed)}` },
+      UpdateExpression: 'ADD #h :one',
+      ExpressionAttributeNames: { '#h': `h_${intentId}` },
+      ExpressionAttributeValues: { ':one': 1 },
+    },
+  };
+}
+
+export const utcDay = (iso: string) => iso.slice(0, 10);
+
+/** Strips the table's key and index attributes from an item before it leaves the data layer. */
+export function clean<T>(item: Record<string, unknown>): T {
+  const { pk, sk, gsi1pk, gsi1sk, gsi2pk, gsi2sk, gsi3pk, gsi3sk, type, ...rest } = item;
+  return rest as T;
+}

@@ -1,0 +1,41 @@
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { db, tableName } from './client.ts';
+
+type FullItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+type Op<K extends keyof FullItem> = Omit<NonNullable<FullItem[K]>, 'TableName'>;
+/** A transaction item without its table name: the data modules build these and `transact` adds the table. */
+export interface TxItem { Put?: Op<'Put'>; Update?: Op<'Update'>; Delete?: Op<'Delete'>; ConditionCheck?: Op<'ConditionCheck'> }
+
+/** A transaction whose condition checks failed; `failed[i]` is true where item i's condition failed. */
+export class TxConditionFailed extends Error {
+  constructor(readonly failed: boolean[]) { super('transaction condition failed'); }
+}
+
+const withTable = (item: TxItem): FullItem => {
+  const [kind, op] = Object.entries(item)[0] as [string, Record<string, unknown>];
+  return { [kind]: { TableName: tableName(), ...op } } as FullItem;
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * One TransactWriteItems. Conflicts with a concurrent transaction on the same item are retried
+ * (the whole transaction is all-or-nothing, so a retry never doubles a write); a failed condition
+ * throws TxConditionFailed so the caller can re-read and decide.
+ */
+export async function transact(items: TxItem[], attempts = 8): Promise<void> {
+  const input = { TransactItems: items.map(withTable) };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.send(new TransactWriteCommand(input));
+      return;
+    } catch (e) {
+      if (!(e instanceof TransactionCanceledException)) throw e;
+      const codes = (e.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
+      if (codes.includes('ConditionalCheckFailed')) throw new TxConditionFailed(codes.map((c) => c === 'ConditionalCheckFailed'));
+      if (attempt >= attempts || !codes.some((c) => c === 'TransactionConflict')) throw e;
+      await sleep(Math.random() * 20 * 2 ** Math.min(attempt, 5));
+    }
+  }
+}

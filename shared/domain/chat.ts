@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import { ulid } from 'ulid';
+import {
+  conversationPut, conversationUpdate, conversationsRepo, messagePut, preview, rateWindowAdd, ticketPuts, ticketStatusUpdate,
+  type Conversation, type Message, type Metadata, type Ticket,
+} from '#shared/data/conversations.ts';
+import { auditPut, countersAdd, intentHitAdd, statsAdd, utcDay } from '#shared/data/items.ts';
+import { keys } from '#shared/data/keys.ts';
+import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
+import { transact, TxConditionFailed, type TxItem } from '#shared/data/tx.ts';
+import { Conflict, NotFound, RateLimited, Unauthorized } from '#shared/http/errors.ts';
+import { modelFor, understand } from './assistant.ts';
+import { tenantSettings } from './tenant-config.ts';
+import { isActive, type Priority } from './tickets-rules.ts';
+
+export const LIMITS = { userMessagesPerConversation: 1000, messagesPerMinute: 30 };
+const ATTEMPTS = 4;
+const WIDGET = { type: 'widget' as const, id: 'widget' };
+
+const escalationText = (ticketId: string) =>
+  `I've passed this conversation to our support team. Your ticket number is ${ticketId}; a person will get back to you here.`;
+
+/** Reads the tenant (fresh: its config and intents version) and, if given, the conversation. */
+async function readState(tenantId: string, conversationId: string | undefined) {
+  if (!conversationId) {
+    const tenant = await tenantsRepo.get(tenantId);
+    if (!tenant) throw new Unauthorized('unknown widget key');
+    return { tenant, conversation: null };
+  }
+  const r = await tenantsRepo.getWith<Conversation>(tenantId, keys.conversation(tenantId, conversationId));
+  if (!r.tenant) throw new Unauthorized('unknown widget key');
+  if (!r.other) throw new NotFound('conversation');
+  return { tenant: r.tenant, conversation: r.other };
+}
+
+/** The writes that open a new ticket for a conversation, and the conversation fields they change. */
+function openTicket(tenant: Tenant, conv: Conversation, reason: string, now: string) {
+  const ticket: Ticket = {
+    id: `tkt_${ulid()}`, conversationId: conv.id, status: 'open',
+    priority: tenantSettings(tenant.config).defaultPriority as Priority, reason, createdAt: now, updatedAt: now,
+  };
+  const items: TxItem[] = [
+    ...ticketPuts(tenant.id, ticket),
+    auditPut(tenant.id, {
+      category: 'ticket', action: 'ticket.created', actor: WIDGET, target: { type: 'ticket', id: ticket.id },
+      changes: { status: { from: null, to: 'open' }, priority: { from: null, to: ticket.priority } }, createdAt: now,
+    }),
+    countersAdd(tenant.id, { openTickets: 1 }),
+  ];
+  const set = { status: 'escalated' as const, latestTicketId: ticket.id, latestTicketStatus: 'open' as const };
+  return { ticket, items, set };
+}
+
+/** A user message on a conversation whose latest ticket waits or is resolved reopens that ticket. */
+function reopenTicket(tenant: Tenant, conv: Conversation, now: string) {
+  const from = conv.latestTicketStatus;
+  if (!conv.latestTicketId || (from !== 'waiting' && from !== 'resolved')) return null;
+  return {
+    items: [
+      ticketStatusUpdate(tenant.id, conv.latestTicketId, from, 'open', now),
+      auditPut(tenant.id, {
+        category: 'ticket', action: 'ticket.reopened', actor: WIDGET, target: { type: 'ticket', id: conv.latestTicketId },
+        changes: { status: { from, to: 'open' } }, createdAt: now,
+      }),
+      ...(from === 'resolved' ? [countersAdd(tenant.id, { openTickets: 1 })] : []),
+    ],
+    set: { latestTicketStatus: 'open' as const },
+  };
+}
+
+const retryAfterMinute = (now: Date) => 60 - now.getUTCSeconds();
+
+export async function sendMessage(tenantId: string, input: { conversationId?: string; message: string }) {
+  for (let attempt = 1; ; attempt++) {
+    const { tenant, conversation: read } = await readState(tenantId, input.conversationId);
+    if (read?.status === 'closed') throw new Conflict('this conversation is closed', 'CONVERSATION_CLOSED');
+    if (read && read.userMessageCount >= LIMITS.userMessagesPerConversation) {
+      throw new Conflict(`a conversation takes at most ${LIMITS.userMessagesPerConversation} user messages`);
+    }
+    const settings = tenantSettings(tenant.config);
+    const model = await modelFor(tenant.id, tenant.intentsVersion);
+    const nlu = understand(model, input.message, settings.confidenceThreshold, settings.fallbackMessage);
+
+    const nowDate = new Date();
+    const now = nowDate.toISOString();
+    const conv: Conversation = read ?? {
+      id: randomUUID(), tenantId: tenant.id, status: 'active', createdAt: now, updatedAt: now,
+      messageCount: 0, userMessageCount: 0, lastMessagePreview: '', lastIntent: null, unclosedTickets: 0,
+    };
+    const items: TxItem[] = [];
+    let set: Partial<Conversation> = {};
+    let ticketId: string | undefined;
+    let newTicket = false;
+
+    const reopen = read ? reopenTicket(tenant, conv, now) : null;
+    if (reopen) { items.push(...reopen.items); set = { ...set, ...reopen.set }; }
+    let reply = nlu.reply;
+    if (nlu.intent?.action === 'escalate') {
+      const latestActive = conv.latestTicketId && (reopen || (conv.latestTicketStatus && isActive(conv.latestTicketStatus)));
+      if (latestActive) ticketId = conv.latestTicketId;
+      else {
+        const t = openTicket(tenant, conv, `Requested in chat: ${preview(input.message)}`, now);
+        items.push(...t.items);
+        set = { ...set, ...t.set };
+        ticketId = t.ticket.id;
+        newTicket = true;
+      }
+      if (!reply.includes(ticketId!)) reply = `${reply} ${escalationText(ticketId!)}`.trim();
+    }
+
+    const metadata: Metadata = {
+      intentDetected: nlu.intent?.name ?? 'fallback',
+      confidence: nlu.confidence,
+      entitiesExtracted: nlu.entities,
+      intentRanking: nlu.ranking,
+      ...(ticketId ? { ticketId } : {}),
+    };
+    const userMsg: Message = { id: randomUUID(), role: 'user', content: input.message, createdAt: now };
+    const botMsg: Message = { id: randomUUID(), role: 'assistant', content: reply, createdAt: now, metadata };
+    const convFields = {
+      ...set, updatedAt: now, lastMessagePreview: preview(input.message), lastIntent: metadata.intentDetected,
+    };
+    const convItem = read
+      ? conversationUpdate(read, convFields, { messageCount: 2, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0 },
+        { maxUserMessages: LIMITS.userMessagesPerConversation })
+      : conversationPut({ ...conv, ...convFields, messageCount: 2, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0 });
+    const RATE_INDEX = 0;
+    items.unshift(rateWindowAdd(tenant.id, conv.id, nowDate, LIMITS.messagesPerMinute), convItem);
+    items.push(
+      messagePut(tenant.id, conv.id, userMsg, 0),
+      messagePut(tenant.id, conv.id, botMsg, 1),
+      statsAdd(tenant.id, utcDay(now), conv.id, {
+        messages: 1, conversations: read ? 0 : 1, escalations: newTicket ? 1 : 0,
+        fallbacks: nlu.intent ? 0 : 1, confidenceSum: nlu.confidence,
+        ...(nlu.intent ? { [`i_${nlu.intent.name}`]: 1 } : {}),
+      }),
+    );
+    if (nlu.intent) items.push(intentHitAdd(tenant.id, nlu.intent.id, conv.id));
+
+    try {
+      await transact(items);
+    } catch (e) {
+      if (!(e instanceof TxConditionFailed)) throw e;
+      if (e.failed[RATE_INDEX]) {
+        throw new RateLimited(`at most ${LIMITS.messagesPerMinute} messages a minute per conversation`, retryAfterMinute(nowDate));
+      }
+      // The conversation or its ticket changed since we read it: read again and redo.
+      if (attempt >= ATTEMPTS) throw new Conflict('the conversation changed concurrently; try again');
+      continue;
+    }
+    return {
+      conversationId: conv.id,
+      message: { id: botMsg.id, role: botMsg.role, content: botMsg.content, createdAt: botMsg.createdAt },
+      metadata,
+    };
+  }
+}
+
+export async function getConversation(tenantId: string, conversationId: string) {
+  const found = await conversationsRepo.load(tenantId, conversationId);
+  if (!found) throw new NotFound('conversation');
+  const { conversation: c, messages } = found;
+  return {
+    conversation: { id: c.id, tenantId: c.tenantId, status: c.status, createdAt: c.createdAt, updatedAt: c.updatedAt },
+    messages: messages.map(({ id, role, content, createdAt }) => ({ id, role, content, createdAt })),
+  };
+}
+
+export async function escalate(tenantId: string, input: { conversationId: string; reason: string }) {
+  for (let attempt = 1; ; attempt++) {
+    const { tenant, conversation } = await readState(tenantId, input.conversationId);
+    const conv = conversation!;
+    if (conv.status === 'closed') throw new Conflict('this conversation is closed', 'CONVERSATION_CLOSED');
+    if (conv.latestTicketId && conv.latestTicketStatus && isActive(conv.latestTicketStatus)) {
+      return { success: true, ticketId: conv.latestTicketId, message: escalationText(conv.latestTicketId) };
+    }
+    const now = new Date().toISOString();
+    const t = openTicket(tenant, conv, input.reason, now);
+    const text = escalationText(t.ticket.id);
+    const botMsg: Message = { id: randomUUID(), role: 'assistant', content: text, createdAt: now };
+    try {
+      await transact([
+        conversationUpdate(conv, { ...t.set, updatedAt: now }, { messageCount: 1, unclosedTickets: 1 }),
+        ...t.items,
+        messagePut(tenant.id, conv.id, botMsg, 2),
+        statsAdd(tenant.id, utcDay(now), conv.id, { escalations: 1 }),
+      ]);
+    } catch (e) {
+      // Another escalation won the race: the next read finds its ticket and returns it.
+      if (e instanceof TxConditionFailed && attempt < ATTEMPTS) continue;
+      throw e;
+    }
+    return { success: true, ticketId: t.ticket.id, message: text };
+  }
+}

@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import { memberships } from '#shared/data/memberships.ts';
+import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
+import { TxConditionFailed } from '#shared/data/tx.ts';
+import type { Intent } from '#shared/data/intents.ts';
+import { Conflict } from '#shared/http/errors.ts';
+import { starterIntents } from './starter-intents.ts';
+import { newWidgetKey } from './widget-keys.ts';
+
+export const alreadyOnboarded = () => new Conflict('you already belong to a tenant', 'ALREADY_ONBOARDED');
+
+/** Creates a tenant with the caller as owner, its widget key (returned whole, only here) and starter intents. */
+export async function onboard(user: { sub: string; email: string | null }, tenantName: string) {
+  if (await memberships.ofUser(user.sub)) throw alreadyOnboarded();
+  const now = new Date().toISOString();
+  const wk = newWidgetKey();
+  const tenant: Tenant = {
+    id: randomUUID(), name: tenantName, createdAt: now, updatedAt: now, config: {},
+    intentsVersion: 1, intentCount: starterIntents.length,
+    widgetKeyHash: wk.hash, widgetKeyPreview: wk.preview, widgetKeyCreatedAt: now,
+  };
+  const intents: Intent[] = starterIntents.map((s) => ({ ...s, id: randomUUID(), enabled: true, createdAt: now, updatedAt: now }));
+  try {
+    await tenantsRepo.create({ tenant, owner: user, intents });
+  } catch (e) {
+    // Index 1 is the user's lookup item: a concurrent onboard of the same user got there first.
+    if (e instanceof TxConditionFailed && e.failed[1]) throw alreadyOnboarded();
+    throw e;
+  }
+  return { tenant: { id: tenant.id, name: tenant.name, createdAt: tenant.createdAt }, role: 'owner' as const, widgetKey: wk.key };
+}

@@ -1,0 +1,21 @@
+// The ticket state machine of CONTRACT section 3; pure, so it is unit tested on its own.
+
+export const TICKET_STATUSES = ['open', 'in_progress', 'waiting', 'resolved', 'closed'] as const;
+export const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+export type Priority = (typeof PRIORITIES)[number];
+
+const MOVES: Record<TicketStatus, readonly TicketStatus[]> = {
+  open: ['in_progress', 'waiting', 'resolved', 'closed'],
+  in_progress: ['open', 'waiting', 'resolved', 'closed'],
+  waiting: ['in_progress', 'resolved', 'closed'],
+  resolved: ['open', 'closed'],
+  closed: [],
+};
+
+export const canMove = (from: TicketStatus, to: TicketStatus) => MOVES[from].includes(to);
+
+/** Tickets that count as open for the KPI and that an escalation reuses. */
+export const isActive = (s: TicketStatus) => s === 'open' || s === 'in_progress' || s === 'waiting';
+/** Counted by the `openTickets` KPI: neither resolved nor closed. */
+export const countsOpen = isActive;

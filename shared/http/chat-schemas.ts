@@ -1,0 +1,6 @@
+import { z } from 'zod';
+import { text, uuid } from './schema.ts';
+
+// Request schemas of the chat routes; the handlers validate with them and the OpenAPI document is generated from them.
+export const SendMessageBody = z.strictObject({ conversationId: uuid().optional(), message: text(1, 2000) });
+export const EscalateBody = z.strictObject({ conversationId: uuid(), reason: text(1, 500) });
