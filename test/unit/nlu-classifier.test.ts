@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { trainClassifier, type TrainingIntent } from '#shared/nlu/classifier.ts';
+import { starterIntents } from '#shared/domain/starter-intents.ts';
+
+const starter = trainClassifier(starterIntents);
+
+// Phrasings that are not in the training phrases.
+const heldOut: Array<[string, string]> = [
+  ['hi there', 'greeting'],
+  ['hello, good morning to you', 'greeting'],
+  ['where is my order 12345', 'order_status'],
+  ['my parcel still has not come, order 88231', 'order_status'],
+  ['when is my package going to be delivered', 'order_status'],
+  ['I want to talk to a human', 'human_agent'],
+  ['please put me through to a real agent', 'human_agent'],
+  ['can I get my money back for this', 'refund'],
+  ['how do I send back a jacket that does not fit', 'returns'],
+  ['do you deliver to germany', 'shipping'],
+  ['my credit card keeps getting declined', 'payment_problem'],
+  ['I forgot my login password', 'account_help'],
+  ['are you open on saturday', 'opening_hours'],
+  ['thank you so much for the help', 'thanks'],
+  ['ok bye for now', 'goodbye'],
+  ['please cancel the order I made yesterday', 'cancel_order'],
+  ['what is your customer service phone number', 'contact_info'],
+  ['is the red dress available in small', 'product_info'],
+  ['this is the worst service I have ever had', 'complaint'],
+];
+
+const offTopic = [
+  'what is the capital of Italy',
+  'who won the world cup in 2014',
+  'how many moons does jupiter have',
+  'what is the boiling point of water',
+  'tell me about the roman empire',
+  'is it going to snow in Berlin',
+  'I love cats',
+  'can you recommend a good book',
+  'what is the derivative of x squared',
+  'who is the best basketball player',
+];
+
+describe('starter intents', () => {
+  it('classifies held-out phrasings right with confidence above the 0.5 default', () => {
+    for (const [text, intent] of heldOut) {
+      const [best] = starter.classify(text);
+      expect(best?.intent, text).toBe(intent);
+      expect(best!.confidence, text).toBeGreaterThan(0.5);
+    }
+  });
+
+  it('puts clearly off-topic messages below 0.5', () => {
+    for (const text of offTopic) expect(starter.classify(text)[0]!.confidence, text).toBeLessThan(0.5);
+  });
+
+  it('is calibrated: held-out in-scope confidence is far above off-topic confidence on average', () => {
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const inScope = mean(heldOut.map(([t]) => starter.classify(t)[0]!.confidence));
+    const outScope = mean(offTopic.map((t) => starter.classify(t)[0]!.confidence));
+    expect(inScope).toBeGreaterThan(0.7);
+    expect(outScope).toBeLessThan(0.35);
+  });
+
+  it('every starter intent recognises its own training phrases', () => {
+    for (const intent of starterIntents) {
+      const right = intent.trainingPhrases.filter((p) => starter.classify(p)[0]?.intent === intent.name).length;
+      expect(right / intent.trainingPhrases.length, intent.name).toBeGreaterThanOrEqual(0.9);
+    }
+  });
+});
+
+describe('classify', () => {
+  const intents: TrainingIntent[] = [
+    { name: 'weather', trainingPhrases: ['what is the weather', 'will it rain today', 'is it sunny outside', 'forecast for tomorrow', 'how hot is it', 'do I need an umbrella'] },
+    { name: 'music', trainingPhrases: ['play some music', 'put on a song', 'play jazz', 'next track please', 'turn up the music', 'play my playlist'] },
+    { name: 'timer', trainingPhrases: ['set a timer', 'timer for 5 minutes', 'start a countdown', 'wake me in ten minutes', 'set an alarm', 'remind me in an hour'] },
+    { name: 'news', trainingPhrases: ['what is in the news', 'latest headlines', 'read me the news', 'any breaking news', 'news about sports', 'top stories today'] },
+  ];
+  const c = trainClassifier(intents);
+
+  it('ranks best first, top 3 by default, confidences in [0,1] summing to at most 1', () => {
+    const r = c.classify('will it rain tomorrow');
+    expect(r).toHaveLength(3);
+    expect(r[0]!.intent).toBe('weather');
+    for (let i = 1; i < r.length; i++) expect(r[i - 1]!.confidence).toBeGreaterThanOrEqual(r[i]!.confidence);
+    for (const x of r) expect(x.confidence).toBeGreaterThanOrEqual(0);
+    expect(r.reduce((a, x) => a + x.confidence, 0)).toBeLessThanOrEqual(1 + 1e-9);
+    expect(new Set(r.map((x) => x.intent)).size).toBe(3);
+  });
+
+  it('honours top, and never returns more intents than exist', () => {
+    expect(c.classify('play a song', 1)).toHaveLength(1);
+    expect(c.classify('play a song', 1)[0]!.intent).toBe('music');
+    expect(c.classify('play a song', 10)).toHaveLength(4);
+    expect(c.classify('play a song', 0)).toEqual([]);
+  });
+
+  it('knows only the intents it was given (disabled ones are not passed)', () => {
+    const without = trainClassifier(intents.filter((i) => i.name !== 'music'));
+    const r = without.classify('play some music', 10);
+    expect(r.map((x) => x.intent)).not.toContain('music');
+    expect(r).toHaveLength(3);
+  });
+
+  it('an empty intent list classifies to nothing', () => {
+    expect(trainClassifier([]).classify('hello')).toEqual([]);
+    expect(trainClassifier([{ name: 'blank', trainingPhrases: ['  '] }]).classify('hello')).toEqual([]);
+  });
+
+  it('a single intent does not answer everything with full confidence', () => {
+    const single = trainClassifier([{ name: 'refund', trainingPhrases: ['I want a refund', 'refund my order', 'give me my money back', 'how do refunds work'] }]);
+    expect(single.classify('I want a refund please')[0]!.confidence).toBeGreaterThan(0.5);
+    expect(single.classify('who painted the sistine chapel')[0]!.confidence).toBeLessThan(0.5);
+  });
+
+  it('is deterministic and tolerates case, accents, punctuation and contractions', () => {
+    const again = trainClassifier(intents);
+    expect(again.classify('Wíll it RAIN tomorrow?!')).toEqual(c.classify('will it rain tomorrow'));
+    expect(c.classify("what's the weather")[0]!.intent).toBe('weather');
+    expect(c.classify('')).toHaveLength(3);
+  });
+});
