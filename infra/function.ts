@@ -1,9 +1,9 @@
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { Duration } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import {
-  ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing,
+  ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing, type CfnFunction,
 } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -11,6 +11,8 @@ import { Construct } from 'constructs';
 import type { DataTable } from './table.ts';
 
 export const SERVICE_NAME = 'support-assistant';
+/** Template metadata naming the handler module a function was built from (bundled code hides it). */
+export const ENTRY_METADATA = 'SupportAssistant:Entry';
 
 export interface ServiceFunctionProps {
   /** Absolute path of the handler module; it exports `handler`. */
@@ -77,6 +79,9 @@ export class ServiceFunction extends Construct {
         externalModules: [],
       },
     });
+    (this.fn.node.defaultChild as CfnFunction).addMetadata(
+      ENTRY_METADATA, relative(props.projectRoot, props.entry).split('\\').join('/'),
+    );
   }
 }
 

@@ -1,0 +1,112 @@
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ENTRY_METADATA } from '#infra/function.ts';
+import { routeKey, routes } from '#shared/routes.ts';
+import { handlerPath, logicalId, ofType, refId, synth } from './synth.ts';
+
+describe('routes: one API route and one function per row of the route table', () => {
+  const s = synth();
+  const apiRoutes = ofType(s, 'AWS::ApiGatewayV2::Route');
+  const functions = ofType(s, 'AWS::Lambda::Function');
+  const authorizers = ofType(s, 'AWS::ApiGatewayV2::Authorizer');
+
+  it('has exactly as many routes and functions as the table has rows', () => {
+    expect(routes.length).toBeGreaterThan(20);
+    expect(apiRoutes).toHaveLength(routes.length);
+    expect(functions).toHaveLength(routes.length);
+    expect(new Set(routes.map(routeKey)).size).toBe(routes.length);
+  });
+
+  it('maps every row to its route, its own integration and function, and its auth', () => {
+    expect(authorizers).toHaveLength(1);
+    const [jwtId, jwt] = authorizers[0]!;
+    expect(jwt.Properties.AuthorizerType).toBe('JWT');
+
+    const seenFunctions = new Set<string>();
+    let checked = 0;
+    for (const row of routes) {
+      const key = routeKey(row);
+      const matches = apiRoutes.filter(([, r]) => r.Properties.RouteKey === key);
+      expect(matches, key).toHaveLength(1);
+      const route = matches[0]![1].Properties;
+
+      if (row.auth === 'jwt') {
+        expect(route.AuthorizationType, key).toBe('JWT');
+        expect(refId(route.AuthorizerId), key).toBe(jwtId);
+      } else {
+        expect(route.AuthorizationType, key).toBe('NONE');
+        expect(route.AuthorizerId, key).toBeUndefined();
+      }
+
+      // Target is "integrations/<Ref>"
+      const target = route.Target['Fn::Join'][1];
+      expect(target[0]).toBe('integrations/');
+      const integration = s.resources[refId(target[1])!]!;
+      expect(integration.Type).toBe('AWS::ApiGatewayV2::Integration');
+      expect(integration.Properties.IntegrationType).toBe('AWS_PROXY');
+      expect(integration.Properties.PayloadFormatVersion).toBe('2.0');
+
+      const fnId = refId(integration.Properties.IntegrationUri)!;
+      const fn = s.resources[fnId]!;
+      expect(fn.Type).toBe('AWS::Lambda::Function');
+      expect(seenFunctions.has(fnId), `${key} shares a function`).toBe(false);
+      seenFunctions.add(fnId);
+      expect(fn.Metadata?.[ENTRY_METADATA], key).toBe(`functions/${row.handler}.ts`);
+      expect(fn.Properties.Description).toBe(key);
+      checked++;
+    }
+    expect(checked).toBe(routes.length);
+    expect(seenFunctions.size).toBe(routes.length);
+  });
+
+  it('has a handler module on disk for every row', () => {
+    const missing = routes.filter((r) => !existsSync(handlerPath(r))).map((r) => `functions/${r.handler}.ts`);
+    expect(missing).toEqual([]);
+  });
+
+  it('lets API Gateway invoke each function from its own route only', () => {
+    const permissions = ofType(s, 'AWS::Lambda::Permission');
+    expect(permissions).toHaveLength(routes.length);
+    for (const [, p] of permissions) {
+      expect(p.Properties.Principal).toBe('apigateway.amazonaws.com');
+      expect(p.Properties.Action).toBe('lambda:InvokeFunction');
+    }
+  });
+
+  it('configures every function the same way: Node 24 on ARM64, traced, JSON logs to its own log group', () => {
+    const logGroups = new Set<string>();
+    for (const [id, fn] of functions) {
+      const p = fn.Properties;
+      expect(p.Runtime, id).toBe('nodejs24.x');
+      expect(p.Architectures, id).toEqual(['arm64']);
+      expect(p.Handler, id).toBe('index.handler');
+      expect(p.MemorySize, id).toBe(1024);
+      expect(p.Timeout, id).toBe(10);
+      expect(p.TracingConfig, id).toEqual({ Mode: 'Active' });
+      expect(p.LoggingConfig.LogFormat, id).toBe('JSON');
+      const lg = refId(p.LoggingConfig.LogGroup)!;
+      expect(s.resources[lg]!.Type).toBe('AWS::Logs::LogGroup');
+      expect(s.resources[lg]!.Properties.RetentionInDays).toBe(30);
+      logGroups.add(lg);
+      expect(p.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
+      expect(p.Environment.Variables.POWERTOOLS_SERVICE_NAME).toBe('support-assistant');
+    }
+    expect(logGroups.size).toBe(routes.length);
+  });
+
+  it('gives TABLE_NAME and CURSOR_SECRET to table functions and KMS_KEY_ID to kms functions only', () => {
+    let checked = 0;
+    for (const row of routes) {
+      const f = s.stack.functions.get(row.handler)!;
+      const vars = s.resources[logicalId(s, f.fn)]!.Properties.Environment.Variables;
+      expect('TABLE_NAME' in vars, row.handler).toBe(row.table !== 'none');
+      expect('CURSOR_SECRET' in vars, row.handler).toBe(row.table !== 'none');
+      expect('KMS_KEY_ID' in vars, row.handler).toBe(row.kms === true);
+      if (row.table !== 'none') expect(refId(vars.TABLE_NAME)).toBe(logicalId(s, s.stack.data.table));
+      checked++;
+    }
+    expect(checked).toBe(routes.length);
+    expect(routes.some((r) => r.kms)).toBe(true);
+    expect(routes.some((r) => r.table === 'none')).toBe(true);
+  });
+});

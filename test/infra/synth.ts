@@ -1,0 +1,53 @@
+// Synthesizes the stack the way the tests need it: bundling skipped (the context
+// `aws:cdk:bundling-stacks: []`), so no esbuild run per function, and one synth per context.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { App, type CfnElement } from 'aws-cdk-lib';
+import type { IConstruct } from 'constructs';
+import { Template } from 'aws-cdk-lib/assertions';
+import { readConfig } from '#infra/config.ts';
+import { PROJECT_ROOT, SupportStack } from '#infra/stack.ts';
+import type { Route } from '#shared/routes.ts';
+
+export const STUB_ENTRY = join(PROJECT_ROOT, 'test/infra/fixtures/stub-handler.ts');
+export const handlerPath = (r: Route) => join(PROJECT_ROOT, 'functions', `${r.handler}.ts`);
+
+export interface Synth {
+  app: App;
+  stack: SupportStack;
+  template: Template;
+  resources: Record<string, { Type: string; Properties?: any; Metadata?: any; [k: string]: any }>;
+}
+
+const cache = new Map<string, Synth>();
+
+/**
+ * NodejsFunction refuses an entry that does not exist. Handlers are written alongside this
+ * stack; one not there yet is built from a stub, and the entry assertion in routes.test.ts
+ * (which reads the template's entry metadata) fails for it, so nothing passes by accident.
+ */
+export function synth(context: Record<string, unknown> = {}): Synth {
+  const key = JSON.stringify(context);
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
+  const stack = new SupportStack(app, 'SupportAssistant', {
+    config: readConfig(app.node),
+    entryOf: (r) => (existsSync(handlerPath(r)) ? handlerPath(r) : STUB_ENTRY),
+  });
+  const template = Template.fromStack(stack);
+  const result: Synth = { app, stack, template, resources: template.toJSON().Resources };
+  cache.set(key, result);
+  return result;
+}
+
+export const ofType = (s: Synth, type: string) =>
+  Object.entries(s.resources).filter(([, r]) => r.Type === type);
+
+/** `{ "Fn::GetAtt": [id, "Arn"] }` or `{ Ref: id }` -> id. */
+export const refId = (v: any): string | undefined =>
+  v?.Ref ?? (Array.isArray(v?.['Fn::GetAtt']) ? v['Fn::GetAtt'][0] : undefined);
+
+/** The template id of an L2 construct's CloudFormation resource. */
+export const logicalId = (s: Synth, construct: IConstruct): string =>
+  s.stack.getLogicalId(construct.node.defaultChild as CfnElement);
