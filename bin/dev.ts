@@ -1,0 +1,55 @@
+import { parseArgs } from 'node:util';
+import { startLocalRuntime } from './local/server.ts';
+
+// `npm start`: the whole service on this machine (CONTRACT section 5).
+// Options: --port N (or env PORT, default 3000), --persist (keep data in .local-data/ between runs).
+
+const { values } = parseArgs({
+  options: { port: { type: 'string' }, persist: { type: 'boolean', default: false } },
+});
+const port = Number(values.port ?? process.env.PORT ?? 3000);
+const runtime = await startLocalRuntime({ port, ...(values.persist ? { dataDir: '.local-data' } : {}) });
+
+const call = async (method: string, path: string, token: string, body?: unknown) => {
+  const res = await fetch(runtime.url + path, {
+    method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  return { status: res.status, body: await res.json().catch(() => null) as Record<string, unknown> | null };
+};
+
+// The demo tenant goes through the real onboarding route; with --persist it exists already, so
+// its widget key (stored only as a hash) is rotated to show a usable one.
+const ownerToken = await runtime.idp.token({ sub: 'demo-owner', email: 'owner@demo.example' });
+let onboard = await call('POST', '/api/v1/admin/auth/onboard', ownerToken, { tenantName: 'Demo Shop' });
+if (onboard.status === 409) onboard = await call('POST', '/api/v1/admin/settings/widget-key', ownerToken);
+const widgetKey = onboard.body?.widgetKey as string | undefined;
+if (!widgetKey) throw new Error(`could not seed the demo tenant: ${onboard.status} ${JSON.stringify(onboard.body)}`);
+
+console.log(`
+Support assistant running at ${runtime.url}
+  Chat API      ${runtime.url}/api/v1/chat      (header X-Widget-Key)
+  Admin API     ${runtime.url}/api/v1/admin     (header Authorization: Bearer <token>)
+  OpenAPI       ${runtime.url}/api/v1/openapi.json
+  Local issuer  ${runtime.idp.issuer}  (POST ${runtime.idp.issuer}/token {"sub","email"})
+  DynamoDB      ${runtime.dynamodbEndpoint}${values.persist ? ' (data kept in .local-data/)' : ' (in memory)'}
+
+Demo tenant "Demo Shop"
+  widget key    ${widgetKey}
+  owner token   ${ownerToken}
+
+Try:
+  curl -s ${runtime.url}/api/v1/chat/message -H 'content-type: application/json' \\
+    -H 'x-widget-key: ${widgetKey}' -d '{"message":"where is my order 12345?"}'
+Ctrl-C stops the service and DynamoDB Local.
+`);
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await runtime.stop();
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createServer } from 'node:net';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { createTableInput, TTL_ATTRIBUTE } from '#shared/data/table.ts';
+
+// DynamoDB Local, the official emulator, from the jar that the npm package amplify-dynamodb-simulator ships.
+
+const require = createRequire(import.meta.url);
+const emulatorDir = () => join(dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
+
+export const freePort = () => new Promise<number>((resolve, reject) => {
+  const s = createServer();
+  s.unref();
+  s.on('error', reject);
+  s.listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => resolve(port)); });
+});
+
+export interface DynamoLocal { endpoint: string; port: number; process: ChildProcess; stop(): Promise<void> }
+
+export async function startDynamoLocal(opts: { port?: number; dataDir?: string } = {}): Promise<DynamoLocal> {
+  const port = opts.port ?? await freePort();
+  const dir = emulatorDir();
+  const storage = opts.dataDir ? (mkdirSync(opts.dataDir, { recursive: true }), ['-sharedDb', '-dbPath', opts.dataDir]) : ['-inMemory'];
+  const proc = spawn('java', [
+    '-Xms256m', '-Xmx1g', `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-jar', join(dir, 'DynamoDBLocal.jar'),
+    '-port', String(port), '-disableTelemetry', ...storage,
+  ], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  proc.stdout?.on('data', (d) => { output += d; });
+  proc.stderr?.on('data', (d) => { output += d; });
+  const spawnError = new Promise<never>((_, reject) => proc.once('error', (e) => reject(
+    new Error(`could not start Java for DynamoDB Local (${e.message}); install a Java 17 runtime, e.g. apt-get install -y openjdk-17-jre-headless`))));
+  const exited = new Promise<never>((_, reject) => proc.once('exit', (code) => reject(new Error(`DynamoDB Local exited with ${code}: ${output}`))));
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const ready = (async () => {
+    for (let i = 0; i < 300; i++) {
+      try { await client.send(new ListTablesCommand({})); return; } catch { await new Promise((r) => setTimeout(r, 100)); }
+    }
+    throw new Error(`DynamoDB Local did not answer on ${endpoint}: ${output}`);
+  })();
+  await Promise.race([ready, spawnError, exited]);
+  client.destroy();
+  return {
+    endpoint, port, process: proc,
+    stop: () => new Promise<void>((resolve) => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+      proc.once('exit', () => resolve());
+      proc.kill('SIGTERM');
+    }),
+  };
+}
+
+/** Creates the table from the same definition as the CDK stack, if it is not there yet. */
+export async function ensureTable(endpoint: string, tableName: string) {
+  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+  } catch {
+    await client.send(new CreateTableCommand(createTableInput(tableName)));
+    await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }));
+  } finally {
+    client.destroy();
+  }
+}

@@ -1,0 +1,242 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { JwtVerifier } from 'aws-jwt-verify';
+import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
+import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { routes, routeKey, type Route } from '#shared/routes.ts';
+import { createLocalIdp, type LocalIdp } from './idp.ts';
+import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamodb-local.ts';
+
+// The local runtime: serves the route table's handlers on 127.0.0.1 as API Gateway's HTTP API
+// would, building payload v2 events from real HTTP requests. Nothing here is wired twice: the
+// routes, the handler files and the table definition are the ones the CDK stack deploys.
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
+const FUNCTION_TIMEOUT_MS = 10_000;
+
+export interface RuntimeOptions {
+  port?: number;
+  host?: string;
+  /** Use this DynamoDB endpoint instead of starting DynamoDB Local. */
+  dynamodbEndpoint?: string;
+  /** Keep DynamoDB Local's data in this folder between runs. */
+  dataDir?: string;
+  tableName?: string;
+}
+
+export interface LocalRuntime {
+  url: string;
+  port: number;
+  idp: LocalIdp;
+  dynamo: DynamoLocal | null;
+  dynamodbEndpoint: string;
+  /** How many times the JWT verifier fetched the JWKS (a flood of unknown kids must not raise it per token). */
+  jwksFetches(): number;
+  stop(): Promise<void>;
+}
+
+type Handler = (event: APIGatewayProxyEventV2WithJWTAuthorizer, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+interface Compiled { route: Route; pattern: RegExp; names: string[] }
+const compiled: Compiled[] = routes.map((route) => {
+  const names: string[] = [];
+  const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, n: string) => { names.push(n); return '([^/]+)'; });
+  return { route, pattern: new RegExp(`^${source}$`), names };
+});
+
+function match(method: string, path: string) {
+  for (const c of compiled) {
+    if (c.route.method !== method) continue;
+    const m = c.pattern.exec(path);
+    if (m) return { route: c.route, params: Object.fromEntries(c.names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)])) };
+  }
+  return null;
+}
+
+const handlers = new Map<string, Promise<Handler>>();
+const loadHandler = (file: string): Promise<Handler> => {
+  let h = handlers.get(file);
+  if (!h) {
+    h = import(pathToFileURL(join(ROOT, 'functions', `${file}.ts`)).href).then((m: { handler: Handler }) => m.handler);
+    handlers.set(file, h);
+  }
+  return h;
+};
+
+/** API Gateway passes JWT claims as strings (arrays as `[a b]`). */
+const gatewayClaims = (payload: Record<string, unknown>) => Object.fromEntries(Object.entries(payload).map(([k, v]) => [k,
+  typeof v === 'string' ? v : Array.isArray(v) ? `[${v.join(' ')}]` : typeof v === 'object' ? JSON.stringify(v) : String(v)]));
+
+const TEXT_TYPES = /^(application\/(.+\+)?json|text\/|application\/x-www-form-urlencoded|application\/xml)/i;
+
+function buildEvent(req: IncomingMessage, url: URL, route: Route, params: Record<string, string>, body: Buffer,
+  claims: Record<string, string> | null): APIGatewayProxyEventV2WithJWTAuthorizer {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!.toLowerCase();
+    const value = req.rawHeaders[i + 1]!;
+    headers[name] = headers[name] === undefined ? value : `${headers[name]},${value}`;
+  }
+  const query: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) query[k] = query[k] === undefined ? v : `${query[k]},${v}`;
+  const now = new Date();
+  const contentType = headers['content-type'] ?? '';
+  const binary = body.length > 0 && !TEXT_TYPES.test(contentType);
+  const event = {
+    version: '2.0',
+    routeKey: routeKey(route),
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    ...(headers.cookie ? { cookies: headers.cookie.split(/;\s*/) } : {}),
+    headers,
+    ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
+    ...(Object.keys(params).length ? { pathParameters: params } : {}),
+    requestContext: {
+      accountId: '000000000000', apiId: 'local', domainName: url.host, domainPrefix: 'local',
+      http: { method: req.method!, path: url.pathname, protocol: `HTTP/${req.httpVersion}`, sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
+      requestId: randomUUID(), routeKey: routeKey(route), stage: '$default',
+      time: now.toUTCString(), timeEpoch: now.getTime(),
+      ...(claims ? { authorizer: { jwt: { claims, scopes: claims.scope ? claims.scope.split(' ') : [] }, principalId: '', integrationLatency: 0 } } : {}),
+    },
+    ...(body.length ? { body: binary ? body.toString('base64') : body.toString('utf8') } : {}),
+    isBase64Encoded: binary,
+  };
+  return event as unknown as APIGatewayProxyEventV2WithJWTAuthorizer;
+}
+
+function lambdaContext(route: Route): Context {
+  const deadline = Date.now() + FUNCTION_TIMEOUT_MS;
+  const name = route.handler.replace(/\//g, '-');
+  return {
+    callbackWaitsForEmptyEventLoop: false, functionName: name, functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`, memoryLimitInMB: '1024',
+    awsRequestId: randomUUID(), logGroupName: `/aws/lambda/${name}`, logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined, fail: () => undefined, succeed: () => undefined,
+  };
+}
+
+const send = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(body);
+};
+
+async function readBody(req: IncomingMessage): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > GATEWAY_BODY_LIMIT) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<LocalRuntime> {
+  const tableName = opts.tableName ?? 'support-assistant-local';
+  const dynamo = opts.dynamodbEndpoint ? null : await startDynamoLocal(opts.dataDir ? { dataDir: opts.dataDir } : {});
+  const dynamodbEndpoint = opts.dynamodbEndpoint ?? dynamo!.endpoint;
+  // The handlers read their configuration from the environment, as in Lambda.
+  Object.assign(process.env, {
+    TABLE_NAME: tableName,
+    DYNAMODB_ENDPOINT: dynamodbEndpoint,
+    AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
+    CURSOR_SECRET: process.env.CURSOR_SECRET ?? randomBytes(32).toString('base64url'),
+    LOCAL_DATA_KEY: process.env.LOCAL_DATA_KEY ?? randomBytes(32).toString('base64'),
+    POWERTOOLS_SERVICE_NAME: process.env.POWERTOOLS_SERVICE_NAME ?? 'support-assistant-local',
+  });
+  await ensureTable(dynamodbEndpoint, tableName);
+
+  let idp!: LocalIdp;
+  let verifier!: ReturnType<typeof JwtVerifier.create>;
+  let fetches = 0;
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      console.error('local runtime error', err);
+      if (!res.headersSent) send(res, 500, '{"message":"Internal Server Error"}');
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const method = (req.method ?? 'GET').toUpperCase();
+    const body = await readBody(req);
+    if (body === null) return send(res, 413, '{"message":"Request Entity Too Large"}');
+
+    if (url.pathname.startsWith('/local-idp/')) return idpRoute(method, url.pathname, body, res);
+
+    const found = match(method, url.pathname);
+    if (!found) return send(res, 404, '{"message":"Not Found"}');
+
+    let claims: Record<string, string> | null = null;
+    if (found.route.auth === 'jwt') {
+      const auth = req.headers.authorization ?? '';
+      const token = /^Bearer (.+)$/i.exec(auth)?.[1]?.trim();
+      try {
+        if (!token) throw new Error('no token');
+        claims = gatewayClaims(await verifier.verify(token) as unknown as Record<string, unknown>);
+      } catch {
+        // The gateway's own answer: no request id, no problem document.
+        return send(res, 401, '{"message":"Unauthorized"}', { 'www-authenticate': 'Bearer' });
+      }
+    }
+
+    const handler = await loadHandler(found.route.handler);
+    const result = await handler(buildEvent(req, url, found.route, found.params, body, claims), lambdaContext(found.route));
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
+    res.writeHead(result.statusCode ?? 200, headers);
+    res.end(result.body === undefined ? undefined : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+  }
+
+  async function idpRoute(method: string, path: string, body: Buffer, res: ServerResponse) {
+    if (method === 'GET' && path === '/local-idp/.well-known/openid-configuration') return send(res, 200, JSON.stringify(idp.discovery()));
+    if (method === 'GET' && path === '/local-idp/.well-known/jwks.json') return send(res, 200, JSON.stringify(idp.jwks));
+    if (method === 'POST' && path === '/local-idp/token') {
+      let input: { sub?: unknown; email?: unknown; claims?: unknown };
+      try { input = JSON.parse(body.toString('utf8') || '{}') as typeof input; } catch { return send(res, 400, '{"error":"invalid_request","error_description":"body is not JSON"}'); }
+      if (typeof input.sub !== 'string' || !input.sub) return send(res, 400, '{"error":"invalid_request","error_description":"sub is required"}');
+      const claims = input.claims && typeof input.claims === 'object' ? input.claims as Record<string, unknown> : {};
+      const accessToken = await idp.token({ sub: input.sub, email: typeof input.email === 'string' ? input.email : null, claims });
+      return send(res, 200, JSON.stringify({ accessToken, tokenType: 'Bearer', expiresIn: 3600 }));
+    }
+    return send(res, 404, '{"message":"Not Found"}');
+  }
+
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(opts.port ?? 0, host, () => resolve()); });
+  const port = (server.address() as { port: number }).port;
+  const url = `http://${host}:${port}`;
+  idp = await createLocalIdp(url);
+  // As the HTTP API authorizer: signature against the JWKS, iss, aud or client_id, exp (required), nbf.
+  verifier = JwtVerifier.create({
+    issuer: idp.issuer,
+    audience: null,
+    jwksUri: idp.jwksUri,
+    customJwtCheck: ({ payload }) => {
+      if (payload.exp === undefined) throw new Error('token has no exp');
+      const aud = payload.aud === undefined ? [] : Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+      if (!aud.includes(idp.clientId) && payload.client_id !== idp.clientId) throw new Error('token is for another audience');
+    },
+  }, {
+    // aws-jwt-verify's own fetcher speaks https only; this one fetches the local issuer's JWKS over http.
+    jwksCache: new SimpleJwksCache({
+      fetcher: { fetch: async (uri: string) => { fetches++; return (await fetch(uri)).arrayBuffer(); } },
+    }),
+  });
+  await verifier.hydrate();
+
+  return {
+    url, port, idp, dynamo, dynamodbEndpoint,
+    jwksFetches: () => fetches,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await dynamo?.stop();
+    },
+  };
+}
