@@ -1,0 +1,92 @@
+import { App, Stack, Validations } from 'aws-cdk-lib';
+import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { NagPack } from 'cdk-nag';
+import { describe, expect, it } from 'vitest';
+import { readConfig } from '#infra/config.ts';
+import { addNagChecks, nagPacks } from '#infra/nag.ts';
+import { SupportStack } from '#infra/stack.ts';
+import { routes as routeTable } from '#shared/routes.ts';
+import { STUB_ENTRY, synth } from './synth.ts';
+
+// cdk-nag 3 runs as a CDK policy-validation plugin; acknowledgements are
+// `Validations.of(construct).acknowledge({ id, reason })` metadata next to the resources.
+
+const EVERY_OPTION = {
+  issuerUrl: 'https://login.example.com/realms/support',
+  audience: 'support-dashboard',
+  corsOrigins: 'https://app.example.com',
+  domainName: 'api.example.com',
+  certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/11111111-2222-3333-4444-555555555555',
+  alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:alarms',
+};
+
+const findings = (scope: Stack, ignoreAcknowledgements = false) =>
+  nagPacks().flatMap((pack: NagPack) => {
+    // Test-only: switch the pack's (private) acknowledgement lookup off to see what it would report.
+    if (ignoreAcknowledgements) Object.assign(pack, { isAcknowledged: () => false });
+    return pack.validateScope(scope).violations.map((v) => ({
+      rule: v.ruleName, severity: v.severity, where: v.violatingResources.map((r) => r.constructPath),
+    }));
+  });
+
+/** Every acknowledgement in the tree: construct path, rule id, reason. */
+function acknowledgements(stack: Stack) {
+  const out: { path: string; id: string; reason: string }[] = [];
+  for (const c of stack.node.findAll()) {
+    for (const m of c.node.metadata) {
+      if (m.type !== Validations.ACKNOWLEDGED_RULES_METADATA_KEY) continue;
+      for (const [id, reason] of Object.entries(m.data as Record<string, string>)) {
+        out.push({ path: c.node.path, id: id.replace(/^annotation::/i, ''), reason });
+      }
+    }
+  }
+  return out;
+}
+
+describe('cdk-nag: AwsSolutionsChecks and ServerlessChecks', () => {
+  it('uses both packs', () => {
+    expect(nagPacks().map((p) => p.readPackName).sort()).toEqual(['AwsSolutions', 'Serverless']);
+  });
+
+  it.each([
+    ['default (Cognito, no domain, no CORS)', {}],
+    ['every option (OIDC issuer, domain, CORS, alarm topic)', EVERY_OPTION],
+  ])('reports no unacknowledged error or warning: %s', (_name, context) => {
+    expect(findings(synth(context).stack)).toEqual([]);
+  });
+
+  it('acknowledges only what the packs would otherwise report, each with a specific reason', () => {
+    const { stack } = synth();
+    const acks = acknowledgements(stack);
+    const wouldReport = new Set(findings(stack, true).map((f) => f.rule));
+    const ids = new Set(acks.map((a) => a.id));
+    expect([...ids].sort()).toEqual([
+      'AwsSolutions-APIG4', 'AwsSolutions-COG8', 'AwsSolutions-IAM5[Resource::*]', 'AwsSolutions-SMG4', 'Serverless-LambdaDLQ',
+    ]);
+    for (const id of ids) expect(wouldReport.has(id), `${id} is acknowledged but never reported`).toBe(true);
+    for (const a of acks) expect(a.reason.length, `${a.path} ${a.id}`).toBeGreaterThan(60);
+  });
+
+  it('acknowledges the missing authorizer only on the widget and public routes', () => {
+    const { stack } = synth();
+    const apig4 = acknowledgements(stack).filter((a) => a.id === 'AwsSolutions-APIG4').map((a) => a.path);
+    const routes = stack.node.findAll().filter((c) => c.node.id.startsWith('Route') && c.node.scope === stack.api);
+    const open = routes.filter((r) => (r.node.defaultChild as any)?.authorizationType === 'NONE').map((r) => r.node.path);
+    expect(open.length).toBe(routeTable.filter((r) => r.auth !== 'jwt').length);
+    expect(open.length).toBeGreaterThan(0);
+    expect(apig4.sort()).toEqual(open.sort());
+  });
+
+  it('fails a real synth of the app on a finding, and passes it for the stack', () => {
+    const build = (withBadTable: boolean) => {
+      const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+      const stack = new SupportStack(app, 'SupportAssistant', { config: readConfig(app.node), entryOf: () => STUB_ENTRY });
+      // Control: a table without point-in-time recovery, which AwsSolutions-DDB3 rejects.
+      if (withBadTable) new Table(stack, 'Careless', { partitionKey: { name: 'id', type: AttributeType.STRING } });
+      addNagChecks(app);
+      return () => app.synth();
+    };
+    expect(build(false)).not.toThrow();
+    expect(build(true)).toThrow(/AwsSolutions-DDB3/);
+  });
+});

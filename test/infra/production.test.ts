@@ -1,0 +1,201 @@
+import { App } from 'aws-cdk-lib';
+import { describe, expect, it } from 'vitest';
+import { ACCESS_LOG_FIELDS } from '#infra/api.ts';
+import { DEFAULTS, readConfig } from '#infra/config.ts';
+import { ALARM_THRESHOLDS } from '#infra/monitoring.ts';
+import { routes } from '#shared/routes.ts';
+import { logicalId, ofType, refId, synth } from './synth.ts';
+
+const DOMAIN = {
+  domainName: 'api.example.com',
+  certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/11111111-2222-3333-4444-555555555555',
+};
+
+describe('API stage: access logs and throttling', () => {
+  it('writes one JSON object per request to a log group with retention', () => {
+    const s = synth();
+    const [, stage] = ofType(s, 'AWS::ApiGatewayV2::Stage')[0]!;
+    expect(ofType(s, 'AWS::ApiGatewayV2::Stage')).toHaveLength(1);
+    expect(stage.Properties.StageName).toBe('$default');
+    expect(stage.Properties.AutoDeploy).toBe(true);
+    const dest = refId(stage.Properties.AccessLogSettings.DestinationArn)!;
+    expect(s.resources[dest]!.Type).toBe('AWS::Logs::LogGroup');
+    expect(s.resources[dest]!.Properties.RetentionInDays).toBe(DEFAULTS.logRetentionDays);
+    const format = JSON.parse(stage.Properties.AccessLogSettings.Format);
+    expect(format).toEqual(ACCESS_LOG_FIELDS);
+    for (const field of ['requestId', 'routeKey', 'status', 'responseLatency', 'integrationError', 'authorizerError']) {
+      expect(format[field], field).toMatch(/^\$context\./);
+    }
+  });
+
+  it('throttles by default and takes limits from context', () => {
+    const limits = (ctx: Record<string, unknown>) => ofType(synth(ctx), 'AWS::ApiGatewayV2::Stage')[0]![1].Properties.DefaultRouteSettings;
+    expect(limits({})).toEqual({ ThrottlingRateLimit: DEFAULTS.throttle.rateLimit, ThrottlingBurstLimit: DEFAULTS.throttle.burstLimit });
+    expect(limits({ throttleRate: '25', throttleBurst: '50' })).toEqual({ ThrottlingRateLimit: 25, ThrottlingBurstLimit: 50 });
+  });
+
+  it('takes log retention from context', () => {
+    const s = synth({ logRetentionDays: '90' });
+    const groups = ofType(s, 'AWS::Logs::LogGroup');
+    expect(groups).toHaveLength(routes.length + 1);
+    for (const [, g] of groups) expect(g.Properties.RetentionInDays).toBe(90);
+  });
+});
+
+describe('alarms', () => {
+  const s = synth();
+  const alarms = ofType(s, 'AWS::CloudWatch::Alarm');
+  const byId = (prefix: string) => alarms.filter(([id]) => id.startsWith(`Monitoring${prefix}`));
+
+  it('has the API 5xx-rate alarm as metric math over 5xx and Count of this API', () => {
+    const [[, a]] = byId('Api5xxRate') as [[string, any]];
+    expect(a.Properties.Threshold).toBe(ALARM_THRESHOLDS.api5xxPercent);
+    const expr = a.Properties.Metrics.find((m: any) => m.Expression);
+    expect(expr.Expression).toBe('IF(requests > 0, 100 * FILL(errors, 0) / requests, 0)');
+    const names = a.Properties.Metrics.filter((m: any) => m.MetricStat).map((m: any) => [m.Id, m.MetricStat.Metric.MetricName]);
+    expect(names.sort()).toEqual([['errors', '5xx'], ['requests', 'Count']]);
+    const apiDim = a.Properties.Metrics.find((m: any) => m.Id === 'errors').MetricStat.Metric.Dimensions.find((d: any) => d.Name === 'ApiId');
+    expect(refId(apiDim.Value)).toBe(logicalId(s, s.stack.api.httpApi));
+  });
+
+  it('has one Lambda errors alarm per function', () => {
+    const errors = alarms.filter(([, a]) => a.Properties.MetricName === 'Errors' && a.Properties.Namespace === 'AWS/Lambda');
+    expect(errors).toHaveLength(routes.length);
+    const fns = new Set(errors.map(([, a]) => refId(a.Properties.Dimensions[0].Value)));
+    expect(fns.size).toBe(routes.length);
+    for (const f of s.stack.functions.values()) expect(fns.has(logicalId(s, f.fn))).toBe(true);
+  });
+
+  it('covers every function with a throttles alarm (metric math, at most 10 metrics each)', () => {
+    const throttles = byId('Throttles');
+    expect(throttles).toHaveLength(Math.ceil(routes.length / 10));
+    const covered = throttles.flatMap(([, a]) => {
+      const stats = a.Properties.Metrics.filter((m: any) => m.MetricStat);
+      expect(stats.length).toBeLessThanOrEqual(10);
+      expect(a.Properties.Metrics.find((m: any) => m.Expression).Expression).toBe('SUM(FILL(METRICS(), 0))');
+      return stats.map((m: any) => {
+        expect(m.MetricStat.Metric.MetricName).toBe('Throttles');
+        return refId(m.MetricStat.Metric.Dimensions[0].Value);
+      });
+    });
+    expect(new Set(covered).size).toBe(routes.length);
+  });
+
+  it('watches DynamoDB throttling on the table and every index', () => {
+    const [[, events]] = byId('TableThrottleEvents') as [[string, any]];
+    const metrics = events.Properties.Metrics.filter((m: any) => m.MetricStat).map((m: any) => {
+      const dims = Object.fromEntries(m.MetricStat.Metric.Dimensions.map((d: any) => [d.Name, d.Value]));
+      return `${m.MetricStat.Metric.MetricName}@${dims.GlobalSecondaryIndexName ?? 'table'}`;
+    });
+    expect(metrics.sort()).toEqual(
+      ['table', ...s.stack.data.indexNames].flatMap((n) => [`ReadThrottleEvents@${n}`, `WriteThrottleEvents@${n}`]).sort(),
+    );
+    const [[, requests]] = byId('TableThrottledRequests') as [[string, any]];
+    const ops = requests.Properties.Metrics.filter((m: any) => m.MetricStat).map((m: any) => {
+      expect(m.MetricStat.Metric.MetricName).toBe('ThrottledRequests');
+      return m.MetricStat.Metric.Dimensions.find((d: any) => d.Name === 'Operation').Value;
+    });
+    expect(ops).toContain('TransactWriteItems');
+    expect(ops).not.toContain('Scan');
+  });
+
+  it('has no other alarms, and none with actions unless a topic is given', () => {
+    expect(alarms).toHaveLength(1 + routes.length + Math.ceil(routes.length / 10) + 2);
+    for (const [, a] of alarms) expect(a.Properties.AlarmActions).toBeUndefined();
+    const withTopic = ofType(synth({ alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:alarms' }), 'AWS::CloudWatch::Alarm');
+    expect(withTopic).toHaveLength(alarms.length);
+    for (const [, a] of withTopic) expect(a.Properties.AlarmActions).toEqual(['arn:aws:sns:eu-west-1:123456789012:alarms']);
+  });
+});
+
+describe('custom domain and CORS', () => {
+  it('has neither by default', () => {
+    const s = synth();
+    expect(ofType(s, 'AWS::ApiGatewayV2::DomainName')).toHaveLength(0);
+    expect(ofType(s, 'AWS::ApiGatewayV2::ApiMapping')).toHaveLength(0);
+    const [, api] = ofType(s, 'AWS::ApiGatewayV2::Api')[0]!;
+    expect(api.Properties.CorsConfiguration).toBeUndefined();
+    expect(api.Properties.DisableExecuteApiEndpoint).toBe(false);
+  });
+
+  it('maps the stage to the custom domain and closes the execute-api endpoint', () => {
+    const s = synth(DOMAIN);
+    const domains = ofType(s, 'AWS::ApiGatewayV2::DomainName');
+    expect(domains).toHaveLength(1);
+    expect(domains[0]![1].Properties).toMatchObject({
+      DomainName: DOMAIN.domainName,
+      DomainNameConfigurations: [{ CertificateArn: DOMAIN.certificateArn, EndpointType: 'REGIONAL' }],
+    });
+    const [[, mapping]] = ofType(s, 'AWS::ApiGatewayV2::ApiMapping') as [[string, any]];
+    expect(refId(mapping.Properties.DomainName)).toBe(domains[0]![0]);
+    expect(ofType(s, 'AWS::ApiGatewayV2::Api')[0]![1].Properties.DisableExecuteApiEndpoint).toBe(true);
+    const outputs = s.template.toJSON().Outputs;
+    expect(outputs.ApiUrl.Value).toBe(`https://${DOMAIN.domainName}/`);
+    expect(outputs.DomainTarget).toBeDefined();
+  });
+
+  it('allows exactly the given origins, with the headers the API uses', () => {
+    const s = synth({ corsOrigins: 'https://a.com, https://b.com' });
+    const cors = ofType(s, 'AWS::ApiGatewayV2::Api')[0]![1].Properties.CorsConfiguration;
+    expect(cors.AllowOrigins).toEqual(['https://a.com', 'https://b.com']);
+    expect(cors.AllowHeaders).toEqual(expect.arrayContaining(['authorization', 'content-type', 'x-widget-key', 'idempotency-key']));
+    expect(cors.ExposeHeaders).toEqual(expect.arrayContaining(['x-request-id', 'retry-after']));
+    expect(cors.AllowCredentials).toBeUndefined();
+  });
+});
+
+describe('auth: Cognito by default, or an external OIDC issuer', () => {
+  const authorizer = (ctx: Record<string, unknown>) =>
+    ofType(synth(ctx), 'AWS::ApiGatewayV2::Authorizer')[0]![1].Properties.JwtConfiguration;
+
+  it('creates a user pool and app client; the authorizer trusts the pool as issuer and the client id as audience', () => {
+    const s = synth();
+    const pools = ofType(s, 'AWS::Cognito::UserPool');
+    const clients = ofType(s, 'AWS::Cognito::UserPoolClient');
+    expect(pools).toHaveLength(1);
+    expect(clients).toHaveLength(1);
+    const jwt = authorizer({});
+    expect(jwt.Audience.map(refId)).toEqual([clients[0]![0]]);
+    const issuer = jwt.Issuer['Fn::Join'][1];
+    expect(issuer[0]).toBe('https://cognito-idp.');
+    expect(refId(issuer.at(-1))).toBe(pools[0]![0]);
+    expect(pools[0]![1].Properties.MfaConfiguration).toBe('ON');
+    expect(clients[0]![1].Properties.GenerateSecret).toBe(false);
+    const outputs = s.template.toJSON().Outputs;
+    expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'IssuerUrl', 'TableName', 'UserPoolClientId', 'UserPoolId']);
+  });
+
+  it('uses the given issuer and audience instead, with no user pool', () => {
+    const ctx = { issuerUrl: 'https://login.example.com/realms/support', audience: 'dashboard,cli' };
+    const s = synth(ctx);
+    expect(ofType(s, 'AWS::Cognito::UserPool')).toHaveLength(0);
+    expect(ofType(s, 'AWS::Cognito::UserPoolClient')).toHaveLength(0);
+    expect(authorizer(ctx)).toEqual({ Issuer: ctx.issuerUrl, Audience: ['dashboard', 'cli'] });
+    expect(Object.keys(s.template.toJSON().Outputs).sort()).toEqual(['ApiUrl', 'IssuerUrl', 'TableName']);
+  });
+
+  it('offers the hosted-UI code flow only when callback URLs are given', () => {
+    const client = (ctx: Record<string, unknown>) => ofType(synth(ctx), 'AWS::Cognito::UserPoolClient')[0]![1].Properties;
+    expect(client({}).AllowedOAuthFlowsUserPoolClient).toBe(false);
+    const withUi = client({ callbackUrls: 'https://app.example.com/callback' });
+    expect(withUi.AllowedOAuthFlows).toEqual(['code']);
+    expect(withUi.CallbackURLs).toEqual(['https://app.example.com/callback']);
+  });
+});
+
+describe('context validation', () => {
+  const read = (context: Record<string, unknown>) => () => readConfig(new App({ context }).node);
+  it.each([
+    [{ issuerUrl: 'https://idp.example.com' }, /go together/],
+    [{ audience: 'x' }, /go together/],
+    [{ issuerUrl: 'http://idp.example.com', audience: 'x' }, /https/],
+    [{ domainName: 'api.example.com' }, /go together/],
+    [{ corsOrigins: 'https://a.com/path' }, /not an origin/],
+    [{ throttleRate: '-1' }, /positive integer/],
+  ])('refuses %j', (context, message) => {
+    expect(read(context)).toThrow(message);
+  });
+  it('refuses a retention CloudWatch does not offer', () => {
+    expect(() => synth({ logRetentionDays: '31' })).toThrow(/logRetentionDays/);
+  });
+});
