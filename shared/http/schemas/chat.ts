@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { text, uuid } from './schema.ts';
+import { text, uuid } from '../schema.ts';
 
 // Request schemas of the chat routes; the handlers validate with them and the OpenAPI document is generated from them.
 export const SendMessageBody = z.strictObject({ conversationId: uuid().optional(), message: text(1, 2000) });

@@ -1,0 +1,58 @@
+import { inject } from 'vitest';
+
+// A small HTTP client for the integration tests: everything goes through the local runtime's server.
+
+export const baseUrl = () => inject('baseUrl');
+
+export interface Res<T = any> { status: number; headers: Headers; body: T; text: string }
+
+export async function request<T = any>(method: string, path: string, opts: {
+  token?: string; widgetKey?: string; body?: unknown; raw?: string; headers?: Record<string, string>;
+} = {}): Promise<Res<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  if (opts.widgetKey) headers['x-widget-key'] = opts.widgetKey;
+  let body: string | undefined = opts.raw;
+  if (opts.body !== undefined) { body = JSON.stringify(opts.body); headers['content-type'] ??= 'application/json'; }
+  const res = await fetch(baseUrl() + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = text; }
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+export const admin = (path: string) => `/api/v1/admin${path}`;
+export const chat = (path: string) => `/api/v1/chat${path}`;
+
+let n = 0;
+/** A fresh user id, unique across the run. */
+export const newSub = (label = 'user') => `${label}-${process.pid}-${Date.now().toString(36)}-${n++}`;
+
+export async function tokenFor(sub: string, email?: string | null, claims?: Record<string, unknown>): Promise<string> {
+  const r = await request('POST', '/local-idp/token', { body: { sub, ...(email ? { email } : {}), ...(claims ? { claims } : {}) } });
+  if (r.status !== 200) throw new Error(`token: ${r.status} ${r.text}`);
+  return r.body.accessToken as string;
+}
+
+export interface TestTenant { tenantId: string; widgetKey: string; ownerToken: string; ownerSub: string; ownerEmail: string }
+
+/** Onboards a new tenant through the API, with its owner's token and widget key. */
+export async function newTenant(name = 'Test Shop'): Promise<TestTenant> {
+  const ownerSub = newSub('owner');
+  const ownerEmail = `${ownerSub}@example.com`;
+  const ownerToken = await tokenFor(ownerSub, ownerEmail);
+  const r = await request('POST', admin('/auth/onboard'), { token: ownerToken, body: { tenantName: name } });
+  if (r.status !== 201) throw new Error(`onboard: ${r.status} ${r.text}`);
+  return { tenantId: r.body.tenant.id, widgetKey: r.body.widgetKey, ownerToken, ownerSub, ownerEmail };
+}
+
+export const send = (t: { widgetKey: string }, message: string, conversationId?: string, headers?: Record<string, string>) =>
+  request('POST', chat('/message'), { widgetKey: t.widgetKey, body: { message, ...(conversationId ? { conversationId } : {}) }, ...(headers ? { headers } : {}) });
+
+export function expectProblem(r: Res, status: number, code: string) {
+  if (r.status !== status || r.body?.code !== code) {
+    throw new Error(`expected ${status} ${code}, got ${r.status} ${r.text}`);
+  }
+  if (!r.headers.get('content-type')?.startsWith('application/problem+json')) throw new Error(`not a problem document: ${r.headers.get('content-type')}`);
+  if (r.body.requestId !== r.headers.get('x-request-id')) throw new Error('requestId does not match x-request-id');
+}
