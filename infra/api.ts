@@ -66,7 +66,7 @@ export class Api extends Construct {
       description: 'Support assistant: chat widget API and admin API',
       // Our own stage below carries throttling, access logs and the domain mapping.
       createDefaultStage: false,
-      // With a custom domain, clients must use it: the execute-api URL would bypass its TLS policy.
+      // With a custom domain there is one way in, and the domain is it.
       disableExecuteApiEndpoint: customDomain !== undefined,
       ...(corsOrigins.length > 0
         ? {
@@ -91,6 +91,7 @@ export class Api extends Construct {
       });
     }
 
+    // No X-Ray setting here: HTTP API stages have none (REST APIs do); traces start at the functions.
     this.stage = new HttpStage(this, 'Stage', {
       httpApi: this.httpApi,
       stageName: '$default',
@@ -102,8 +103,6 @@ export class Api extends Construct {
       },
       ...(this.domainName ? { domainMapping: { domainName: this.domainName } } : {}),
     });
-    // No X-Ray on the stage: HTTP APIs have none (REST APIs do); traces start at the functions.
-
     this.url = customDomain ? `https://${customDomain.domainName}/` : this.stage.url;
   }
 
