@@ -1,4 +1,4 @@
-import { defaultFeatureOptions, extractRaw, type FeatureOptions } from './features.ts';
+import { countHashes, defaultFeatureOptions, extractRaw, HashIndex, type FeatureOptions, type RawFeatures } from './features.ts';
 import { BACKGROUND_PHRASES, BACKGROUND_LABEL } from './background.ts';
 
 export interface TrainingIntent { name: string; trainingPhrases: string[] }
@@ -8,8 +8,9 @@ export interface Classifier { classify(text: string, top?: number): Ranked[] } /
 export interface ClassifierOptions extends FeatureOptions {
   epochs: number;
   learningRate: number;
-  average: boolean; // averaged SGD: the mean of the iterates generalises better than the last one
   /** Share of each intent's phrases held out to fit the softmax temperature; 0 = use `temperature`. */
+  /** After calibration, epochs that continue training on all phrases (held-out ones included). */
+  finalEpochs: number;
   calibrationHoldout: number;
   temperature: number;
   /** Add a hidden class of generic off-topic phrases, so a message unlike every intent gets low confidence. */
@@ -21,8 +22,8 @@ export const defaultClassifierOptions: ClassifierOptions = {
   ...defaultFeatureOptions,
   epochs: 8,
   learningRate: 2,
-  average: true,
   calibrationHoldout: 0.2,
+  finalEpochs: 2,
   temperature: 1,
   background: true,
   seed: 1,
@@ -34,7 +35,7 @@ interface Csr { offsets: Int32Array; idx: Int32Array; val: Float32Array }
 interface Vectorizer {
   opts: FeatureOptions;
   hashes: Uint32Array; // feature index -> hash (kept for serialisation)
-  index: Map<number, number>; // hash -> feature index
+  index: HashIndex; // hash -> feature index
   idf: Float32Array;
   unseenIdf: number;
 }
@@ -60,41 +61,49 @@ export function rng(seed: number): () => number {
   };
 }
 
-function buildVectorizer(texts: string[], opts: FeatureOptions): { vec: Vectorizer; raws: ReturnType<typeof extractRaw>[] } {
-  const raws = texts.map((t) => extractRaw(t, opts));
-  const df = new Map<number, number>();
-  for (const r of raws) {
-    for (const h of r.word.keys()) df.set(h, (df.get(h) ?? 0) + 1);
-    for (const h of r.char.keys()) df.set(h, (df.get(h) ?? 0) + 1);
+interface Counted { word: ReturnType<typeof countHashes>; char: ReturnType<typeof countHashes> }
+
+const counted = (r: RawFeatures): Counted => ({ word: countHashes(r.word), char: countHashes(r.char) });
+
+function buildVectorizer(docs: Counted[], opts: FeatureOptions): Vectorizer {
+  const index = new HashIndex(docs.length * 16);
+  let df = new Int32Array(1024);
+  for (const d of docs) {
+    for (const block of [d.word.keys, d.char.keys]) {
+      for (const h of block) {
+        const f = index.add(h);
+        if (f >= df.length) {
+          const bigger = new Int32Array(df.length * 2);
+          bigger.set(df);
+          df = bigger;
+        }
+        df[f]!++;
+      }
+    }
   }
-  const n = texts.length;
-  const hashes = new Uint32Array(df.size);
-  const idf = new Float32Array(df.size);
-  const index = new Map<number, number>();
-  let i = 0;
-  for (const [h, d] of df) {
-    hashes[i] = h;
-    idf[i] = Math.log((1 + n) / (1 + d)) + 1;
-    index.set(h, i++);
-  }
-  return { vec: { opts, hashes, index, idf, unseenIdf: Math.log(1 + n) + 1 }, raws };
+  const n = docs.length;
+  const V = index.size;
+  const hashes = new Uint32Array(V);
+  const idf = new Float32Array(V);
+  for (const d of docs) for (const block of [d.word.keys, d.char.keys]) for (const h of block) hashes[index.get(h)] = h;
+  for (let f = 0; f < V; f++) idf[f] = Math.log((1 + n) / (1 + df[f]!)) + 1;
+  return { opts, hashes, index, idf, unseenIdf: Math.log(1 + n) + 1 };
 }
 
-function vectorizeRaw(vec: Vectorizer, raw: ReturnType<typeof extractRaw>, idxOut: number[], valOut: number[]): void {
+function vectorize(vec: Vectorizer, doc: Counted, idxOut: number[], valOut: number[]): void {
   const cw = vec.opts.charWeight;
   // Word and char blocks are L2-normalised apart, then weighted; unseen features count in the
   // norm, so a message mostly made of unknown words gets a short known part and low scores.
-  const blocks: Array<[Map<number, number>, number]> = [[raw.word, 1], [raw.char, cw]];
-  const scale = 1 / Math.sqrt(1 + (raw.char.size > 0 && cw > 0 ? cw * cw : 0));
-  for (const [m, weight] of blocks) {
-    if (m.size === 0 || weight === 0) continue;
+  const scale = 1 / Math.sqrt(1 + (doc.char.keys.length > 0 && cw > 0 ? cw * cw : 0));
+  for (const [block, weight] of [[doc.word, 1], [doc.char, cw]] as const) {
+    if (block.keys.length === 0 || weight === 0) continue;
     let norm = 0;
     const start = idxOut.length;
-    for (const [h, tf] of m) {
-      const f = vec.index.get(h);
-      const w = (1 + Math.log(tf)) * (f === undefined ? vec.unseenIdf : vec.idf[f]!);
+    for (let k = 0; k < block.keys.length; k++) {
+      const f = vec.index.get(block.keys[k]!);
+      const w = (1 + Math.log(block.counts[k]!)) * (f < 0 ? vec.unseenIdf : vec.idf[f]!);
       norm += w * w;
-      if (f !== undefined) {
+      if (f >= 0) {
         idxOut.push(f);
         valOut.push(w);
       }
@@ -104,12 +113,12 @@ function vectorizeRaw(vec: Vectorizer, raw: ReturnType<typeof extractRaw>, idxOu
   }
 }
 
-function toCsr(vec: Vectorizer, raws: ReturnType<typeof extractRaw>[]): Csr {
+function toCsr(vec: Vectorizer, docs: Counted[]): Csr {
   const idx: number[] = [];
   const val: number[] = [];
-  const offsets = new Int32Array(raws.length + 1);
-  raws.forEach((r, i) => {
-    vectorizeRaw(vec, r, idx, val);
+  const offsets = new Int32Array(docs.length + 1);
+  docs.forEach((d, i) => {
+    vectorize(vec, d, idx, val);
     offsets[i + 1] = idx.length;
   });
   return { offsets, idx: Int32Array.from(idx), val: Float32Array.from(val) };
@@ -136,22 +145,21 @@ function scores(W: Float32Array, b: Float32Array, C: number, idx: ArrayLike<numb
   }
 }
 
-/** Multinomial logistic regression by SGD on sparse rows; returns (averaged) weights. */
-function fitSoftmax(X: Csr, y: Int32Array, sw: Float32Array, V: number, C: number, o: ClassifierOptions): { W: Float32Array; b: Float32Array } {
-  const n = y.length;
-  const W = new Float32Array(V * C);
-  const b = new Float32Array(C);
-  // Averaging by the usual trick: keep U = sum of t * update, average = W - U / t.
-  const U = o.average ? new Float32Array(V * C) : null;
-  const Ub = o.average ? new Float32Array(C) : null;
+/**
+ * Multinomial logistic regression by plain SGD on the given rows, in place on W and b, with a
+ * learning rate that decays to a fifth over the run. (Averaged SGD and centroid initialisation
+ * were measured too: no better, slower.)
+ */
+function fitSoftmax(X: Csr, rows: Int32Array, y: Int32Array, sw: Float32Array, W: Float32Array, b: Float32Array, C: number, epochs: number, learningRate: number, seed: number): void {
+  const n = rows.length;
   const s = new Float64Array(C);
   const g = new Float64Array(C);
   const active = new Int32Array(C);
-  const order = Int32Array.from({ length: n }, (_, i) => i);
-  const rand = rng(o.seed);
-  let t = 1;
-  const total = Math.max(1, o.epochs * n);
-  for (let epoch = 0; epoch < o.epochs; epoch++) {
+  const order = Int32Array.from(rows);
+  const rand = rng(seed);
+  const total = Math.max(1, epochs * n);
+  let t = 0;
+  for (let epoch = 0; epoch < epochs; epoch++) {
     for (let i = n - 1; i > 0; i--) {
       const j = Math.floor(rand() * (i + 1));
       const tmp = order[i]!;
@@ -175,31 +183,15 @@ function fitSoftmax(X: Csr, y: Int32Array, sw: Float32Array, V: number, C: numbe
           active[na++] = c;
         }
       }
-      const lr = (sw[ex]! * o.learningRate) / (1 + (4 * (t - 1)) / total);
-      for (let a = 0; a < na; a++) {
-        const c = active[a]!;
-        const d = lr * g[a]!;
-        b[c]! -= d;
-        if (Ub) Ub[c]! -= t * d;
-      }
+      const lr = (sw[ex]! * learningRate) / (1 + (4 * t++) / total);
+      for (let a = 0; a < na; a++) b[active[a]!]! -= lr * g[a]!;
       for (let j = from; j < to; j++) {
         const base = X.idx[j]! * C;
-        const x = X.val[j]!;
-        for (let a = 0; a < na; a++) {
-          const c = active[a]!;
-          const d = lr * g[a]! * x;
-          W[base + c]! -= d;
-          if (U) U[base + c]! -= t * d;
-        }
+        const x = lr * X.val[j]!;
+        for (let a = 0; a < na; a++) W[base + active[a]!]! -= x * g[a]!;
       }
-      t++;
     }
   }
-  if (U && Ub) {
-    for (let i = 0; i < W.length; i++) W[i]! -= U[i]! / t;
-    for (let c = 0; c < C; c++) b[c]! -= Ub[c]! / t;
-  }
-  return { W, b };
 }
 
 interface Calibration { temperature: number; backgroundShift: number }
@@ -222,12 +214,14 @@ function golden(f: (x: number) => number, lo: number, hi: number, iters = 25): n
 
 /**
  * Temperature (and a shift of the background logit) that minimise the weighted held-out
- * negative log-likelihood, by alternating golden-section searches.
+ * negative log-likelihood plus a weak prior, by alternating golden-section searches.
  */
 function fitCalibration(logits: Float64Array[], y: number[], w: number[], C: number, bg: number): Calibration {
   const p = new Float64Array(C);
+  // A weak Gaussian prior (T near 1, shift near 0) keeps a tenant with a handful of held-out
+  // phrases from fitting extreme values; with hundreds of phrases the data dominates.
   const nll = (T: number, shift: number): number => {
-    let sum = 0;
+    let sum = 0.5 * Math.log(T) ** 2 + 0.125 * shift * shift;
     logits.forEach((l, i) => {
       p.set(l);
       if (bg >= 0) p[bg]! += shift;
@@ -247,20 +241,17 @@ function fitCalibration(logits: Float64Array[], y: number[], w: number[], C: num
 
 interface Dataset { texts: string[]; y: number[]; w: number[] }
 
-function trainModel(labels: string[], data: Dataset, o: ClassifierOptions, cal: Calibration): Model {
-  const { vec, raws } = buildVectorizer(data.texts, o);
-  const X = toCsr(vec, raws);
-  const { W, b } = fitSoftmax(X, Int32Array.from(data.y), Float32Array.from(data.w), vec.hashes.length, labels.length, o);
-  return { labels, vec, W, b, ...cal };
-}
-
 function logitsOf(model: Model, text: string): Float64Array {
   const idx: number[] = [];
   const val: number[] = [];
-  vectorizeRaw(model.vec, extractRaw(text, model.vec.opts), idx, val);
+  vectorize(model.vec, counted(extractRaw(text, model.vec.opts)), idx, val);
+  return logitsOfVector(model, idx, val, 0, idx.length);
+}
+
+function logitsOfVector(model: Model, idx: ArrayLike<number>, val: ArrayLike<number>, from: number, to: number): Float64Array {
   const C = model.labels.length;
   const s = new Float64Array(C);
-  scores(model.W, model.b, C, idx, val, 0, idx.length, s);
+  scores(model.W, model.b, C, idx, val, from, to, s);
   const bg = model.labels.indexOf(BACKGROUND_LABEL);
   if (bg >= 0) s[bg]! += model.backgroundShift;
   return s;
@@ -298,47 +289,55 @@ export function trainClassifier(intents: TrainingIntent[], options: Partial<Clas
     }
   };
   for (const intent of intents) add(intent.name, intent.trainingPhrases);
-  if (labels.length === 0) return classifierOf({ labels: [], vec: buildVectorizer([], o).vec, W: new Float32Array(0), b: new Float32Array(0), temperature: 1, backgroundShift: 0 });
+  if (labels.length === 0) return classifierOf({ labels: [], vec: buildVectorizer([], o), W: new Float32Array(0), b: new Float32Array(0), temperature: 1, backgroundShift: 0 });
   // The background class weighs as much as an average intent, so it does not win by sheer size.
   if (o.background) add(BACKGROUND_LABEL, BACKGROUND_PHRASES, data.texts.length / labels.length / BACKGROUND_PHRASES.length);
 
-  const cal = o.calibrationHoldout > 0 ? calibrate(labels, data, o) : { temperature: o.temperature, backgroundShift: 0 };
-  return classifierOf(trainModel(labels, data, o, cal));
-}
-
-/** Fits the calibration on a stratified held-out share of the phrases, with a model trained on the rest. */
-function calibrate(labels: string[], data: Dataset, o: ClassifierOptions): Calibration {
-  const byClass: number[][] = labels.map(() => []);
-  data.y.forEach((c, i) => byClass[c]!.push(i));
-  const rand = rng(o.seed + 7);
-  const held = new Set<number>();
-  for (const rows of byClass) {
-    if (rows.length < 3) continue; // keep tiny intents whole
-    const k = Math.max(1, Math.round(rows.length * o.calibrationHoldout));
-    const shuffled = [...rows].sort(() => rand() - 0.5);
-    for (const r of shuffled.slice(0, k)) held.add(r);
+  const docs = data.texts.map((t) => counted(extractRaw(t, o)));
+  const vec = buildVectorizer(docs, o);
+  const X = toCsr(vec, docs);
+  const C = labels.length;
+  const y = Int32Array.from(data.y);
+  const sw = Float32Array.from(data.w);
+  const model: Model = { labels, vec, W: new Float32Array(vec.hashes.length * C), b: new Float32Array(C), temperature: o.temperature, backgroundShift: 0 };
+  const all = Int32Array.from(data.y.keys());
+  const held = o.calibrationHoldout > 0 ? holdOut(data.y, C, o) : null;
+  if (!held) {
+    fitSoftmax(X, all, y, sw, model.W, model.b, C, o.epochs, o.learningRate, o.seed);
+    return classifierOf(model);
   }
-  const none = { temperature: o.temperature, backgroundShift: 0 };
-  if (held.size === 0) return none;
+  // Train on the rest, fit the calibration on the held-out phrases, then continue training on
+  // everything for a few epochs: one model, nearly the cost of one training.
+  const rest = all.filter((i) => !held.has(i));
+  fitSoftmax(X, rest, y, sw, model.W, model.b, C, o.epochs, o.learningRate, o.seed);
+  const heldRows = [...held];
   const bg = labels.indexOf(BACKGROUND_LABEL);
-  const train: Dataset = { texts: [], y: [], w: [] };
-  const heldTexts: string[] = [];
-  const heldY: number[] = [];
-  data.texts.forEach((t, i) => {
-    if (held.has(i)) {
-      heldTexts.push(t);
-      heldY.push(data.y[i]!);
-    } else {
-      train.texts.push(t);
-      train.y.push(data.y[i]!);
-      train.w.push(data.w[i]!);
-    }
-  });
-  if (new Set(train.y).size < 2) return none;
+  const heldY = heldRows.map((i) => data.y[i]!);
   // Held-out background phrases stand for off-topic traffic: a quarter of the in-scope weight.
   const nIn = heldY.filter((c) => c !== bg).length;
   const nBg = heldY.length - nIn;
   const heldW = heldY.map((c) => (c === bg ? (0.25 * nIn) / Math.max(1, nBg) : 1));
-  const model = trainModel(labels, train, o, { temperature: 1, backgroundShift: 0 });
-  return fitCalibration(heldTexts.map((t) => logitsOf(model, t)), heldY, heldW, labels.length, bg);
+  const logits = heldRows.map((i) => logitsOfVector(model, X.idx, X.val, X.offsets[i]!, X.offsets[i + 1]!));
+  Object.assign(model, fitCalibration(logits, heldY, heldW, C, bg));
+  if (o.finalEpochs > 0) fitSoftmax(X, all, y, sw, model.W, model.b, C, o.finalEpochs, o.learningRate / 2, o.seed + 1);
+  return classifierOf(model);
+}
+
+/** A stratified share of each class's rows (classes with fewer than 5 phrases cannot spare one). */
+function holdOut(y: number[], C: number, o: ClassifierOptions): Set<number> | null {
+  const byClass: number[][] = Array.from({ length: C }, () => []);
+  y.forEach((c, i) => byClass[c]!.push(i));
+  const rand = rng(o.seed + 7);
+  const held = new Set<number>();
+  for (const rows of byClass) {
+    if (rows.length < 5) continue;
+    const k = Math.max(1, Math.round(rows.length * o.calibrationHoldout));
+    for (let i = rows.length - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1));
+      [rows[i], rows[j]] = [rows[j]!, rows[i]!];
+    }
+    for (const r of rows.slice(0, k)) held.add(r);
+  }
+  const trainedClasses = new Set(y.filter((_, i) => !held.has(i)));
+  return held.size > 0 && trainedClasses.size >= 2 ? held : null;
 }

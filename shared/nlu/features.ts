@@ -63,27 +63,24 @@ const SEED_BIGRAM = hashStr(FNV_OFFSET, 'b');
 const SEED_STEM = hashStr(FNV_OFFSET, 's');
 const SEED_CHAR = hashStr(FNV_OFFSET, 'c');
 
+/** Feature hashes of a text, duplicates kept (the count is the term frequency). */
 export interface RawFeatures {
-  word: Map<number, number>; // hash -> count
-  char: Map<number, number>;
-}
-
-function bump(m: Map<number, number>, h: number): void {
-  m.set(h, (m.get(h) ?? 0) + 1);
+  word: number[];
+  char: number[];
 }
 
 export function extractRaw(text: string, o: FeatureOptions): RawFeatures {
   const toks = tokenize(text);
-  const word = new Map<number, number>();
-  const char = new Map<number, number>();
+  const word: number[] = [];
+  const char: number[] = [];
   let prev = '<s>';
   for (const t of toks) {
-    bump(word, hashStr(SEED_WORD, t) >>> 0);
+    word.push(hashStr(SEED_WORD, t) >>> 0);
     if (o.stem) {
       const st = stem(t);
-      if (st !== t) bump(word, hashStr(SEED_STEM, st) >>> 0);
+      if (st !== t) word.push(hashStr(SEED_STEM, st) >>> 0);
     }
-    if (o.wordBigrams) bump(word, hashStr(hashStr(SEED_BIGRAM, prev), ` ${t}`) >>> 0);
+    if (o.wordBigrams) word.push(hashStr(hashStr(SEED_BIGRAM, prev), ` ${t}`) >>> 0);
     prev = t;
     if (o.charMax > 0) {
       const p = ` ${t} `;
@@ -91,11 +88,76 @@ export function extractRaw(text: string, o: FeatureOptions): RawFeatures {
         let h = SEED_CHAR;
         for (let n = 1; n <= o.charMax && i + n <= p.length; n++) {
           h = Math.imul(h ^ p.charCodeAt(i + n - 1), FNV_PRIME);
-          if (n >= o.charMin) bump(char, (h ^ n) >>> 0);
+          if (n >= o.charMin) char.push((h ^ n) >>> 0);
         }
       }
     }
   }
-  if (o.wordBigrams && toks.length > 0) bump(word, hashStr(hashStr(SEED_BIGRAM, prev), ' </s>') >>> 0);
+  if (o.wordBigrams && toks.length > 0) word.push(hashStr(hashStr(SEED_BIGRAM, prev), ' </s>') >>> 0);
   return { word, char };
+}
+
+/** Sorted distinct hashes and their counts. */
+export function countHashes(hashes: number[]): { keys: Uint32Array; counts: Uint16Array } {
+  const sorted = Uint32Array.from(hashes).sort();
+  const keys = new Uint32Array(sorted.length);
+  const counts = new Uint16Array(sorted.length);
+  let k = -1;
+  for (let i = 0; i < sorted.length; i++) {
+    if (k >= 0 && keys[k] === sorted[i]) counts[k]!++;
+    else {
+      keys[++k] = sorted[i]!;
+      counts[k] = 1;
+    }
+  }
+  return { keys: keys.subarray(0, k + 1), counts: counts.subarray(0, k + 1) };
+}
+
+/** Open-addressing map from a 32-bit hash to a feature index: much faster than a Map here. */
+export class HashIndex {
+  private keys: Uint32Array;
+  private vals: Int32Array;
+  private mask: number;
+  size = 0;
+
+  constructor(capacity = 1024) {
+    let cap = 16;
+    while (cap < capacity * 2) cap <<= 1;
+    this.keys = new Uint32Array(cap);
+    this.vals = new Int32Array(cap).fill(-1);
+    this.mask = cap - 1;
+  }
+
+  private slot(h: number): number {
+    let i = Math.imul(h, 0x9e3779b1) >>> 0 & this.mask;
+    while (this.vals[i] !== -1 && this.keys[i] !== h) i = (i + 1) & this.mask;
+    return i;
+  }
+
+  get(h: number): number {
+    return this.vals[this.slot(h)]!;
+  }
+
+  /** The index of h, added as the next index when absent. */
+  add(h: number): number {
+    const i = this.slot(h);
+    if (this.vals[i] !== -1) return this.vals[i]!;
+    this.keys[i] = h;
+    this.vals[i] = this.size++;
+    if (this.size * 2 > this.mask) this.grow();
+    return this.size - 1;
+  }
+
+  private grow(): void {
+    const { keys, vals } = this;
+    this.keys = new Uint32Array(keys.length * 2);
+    this.vals = new Int32Array(keys.length * 2).fill(-1);
+    this.mask = this.keys.length - 1;
+    for (let i = 0; i < keys.length; i++) {
+      if (vals[i] === -1) continue;
+      const j = this.slot(keys[i]!);
+      this.keys[j] = keys[i]!;
+      this.vals[j] = vals[i]!;
+    }
+  }
 }

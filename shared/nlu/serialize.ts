@@ -1,0 +1,70 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { classifierOf, type Classifier, type Model } from './classifier.ts';
+import { HashIndex } from './features.ts';
+
+// A stored form of a trained model, for when training lazily stops being cheap enough (the
+// bench measures both). Weights are quantised to int8 per feature row and the whole is
+// gzipped: near-zero weights, most of them, compress to almost nothing.
+
+interface Header {
+  v: 1;
+  labels: string[];
+  opts: Model['vec']['opts'];
+  unseenIdf: number;
+  temperature: number;
+  backgroundShift: number;
+  V: number;
+  C: number;
+}
+
+export function serializeClassifier(classifier: Classifier & { model: Model }): Buffer {
+  const { model } = classifier;
+  const V = model.vec.hashes.length;
+  const C = model.labels.length;
+  const header: Header = { v: 1, labels: model.labels, opts: model.vec.opts, unseenIdf: model.vec.unseenIdf, temperature: model.temperature, backgroundShift: model.backgroundShift, V, C };
+  const scales = new Float32Array(V);
+  const q = new Int8Array(V * C);
+  for (let f = 0; f < V; f++) {
+    let max = 0;
+    for (let c = 0; c < C; c++) max = Math.max(max, Math.abs(model.W[f * C + c]!));
+    const scale = max / 127 || 1;
+    scales[f] = scale;
+    for (let c = 0; c < C; c++) q[f * C + c] = Math.round(model.W[f * C + c]! / scale);
+  }
+  const json = Buffer.from(JSON.stringify(header));
+  const len = Buffer.alloc(4);
+  len.writeUInt32LE(json.length);
+  const parts = [len, json, model.vec.hashes, model.vec.idf, model.b, scales, q].map((p) => (Buffer.isBuffer(p) ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength)));
+  return gzipSync(Buffer.concat(parts), { level: 6 });
+}
+
+export function deserializeClassifier(bytes: Uint8Array): Classifier & { model: Model } {
+  const buf = gunzipSync(bytes);
+  const jsonLen = buf.readUInt32LE(0);
+  const header = JSON.parse(buf.subarray(4, 4 + jsonLen).toString('utf8')) as Header;
+  if (header.v !== 1) throw new Error(`unknown model format ${String(header.v)}`);
+  const { V, C } = header;
+  let at = 4 + jsonLen;
+  const take = (bytesLen: number): ArrayBuffer => {
+    const ab = buf.buffer.slice(buf.byteOffset + at, buf.byteOffset + at + bytesLen);
+    at += bytesLen;
+    return ab;
+  };
+  const hashes = new Uint32Array(take(4 * V));
+  const idf = new Float32Array(take(4 * V));
+  const b = new Float32Array(take(4 * C));
+  const scales = new Float32Array(take(4 * V));
+  const q = new Int8Array(take(V * C));
+  const W = new Float32Array(V * C);
+  for (let f = 0; f < V; f++) for (let c = 0; c < C; c++) W[f * C + c] = q[f * C + c]! * scales[f]!;
+  const index = new HashIndex(V);
+  for (const h of hashes) index.add(h);
+  return classifierOf({
+    labels: header.labels,
+    vec: { opts: header.opts, hashes, index, idf, unseenIdf: header.unseenIdf },
+    W,
+    b,
+    temperature: header.temperature,
+    backgroundShift: header.backgroundShift,
+  });
+}

@@ -1,0 +1,165 @@
+// NLU benchmark: `npm run bench:nlu`. Trains on the training files under ../shared/datasets and
+// reports on validation data only (CLINC150 val/oos_val; a stratified 20 % carved from BANKING77's
+// training file). Options can be overridden for experiments: NLU_OPTS='{"epochs":4}'.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { trainClassifier, type ClassifierOptions, type TrainingIntent } from '#shared/nlu/classifier.ts';
+import { deserializeClassifier, serializeClassifier } from '#shared/nlu/serialize.ts';
+import { loadBanking77, loadClinc150, perLabel, repoRoot, stratifiedSplit, toIntents, type Example } from './nlu/data.ts';
+
+const SEED = 20;
+const OOS = 'oos';
+const options: Partial<ClassifierOptions> = JSON.parse(process.env.NLU_OPTS ?? '{}');
+
+interface Row {
+  dataset: string;
+  trainPhrases: number;
+  intents: number;
+  accuracy: number; // in-scope, top-1, no threshold
+  macroF1: number;
+  threshold?: number;
+  accuracyAtThreshold?: number; // in-scope predicted right and above the threshold
+  oosRecall?: number;
+  oosPrecision?: number;
+  atDefault?: { accuracy: number; oosRecall: number; oosPrecision: number }; // threshold 0.5
+  trainMs: number;
+  modelBytes: number;
+  modelMB: number; // in memory
+  p50ms: number;
+  p99ms: number;
+}
+
+const pct = (x: number) => Math.round(x * 10000) / 100;
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+
+function macroF1(gold: string[], pred: string[], labels: string[]): number {
+  let sum = 0;
+  for (const l of labels) {
+    let tp = 0, fp = 0, fn = 0;
+    gold.forEach((g, i) => {
+      if (pred[i] === l && g === l) tp++;
+      else if (pred[i] === l) fp++;
+      else if (g === l) fn++;
+    });
+    sum += tp === 0 ? 0 : (2 * tp) / (2 * tp + fp + fn);
+  }
+  return sum / labels.length;
+}
+
+function evaluate(dataset: string, train: Example[], val: Example[], oosVal: Example[] = []): Row {
+  const intents: TrainingIntent[] = toIntents(train);
+  trainClassifier(intents.slice(0, 5), options); // warm the JIT so that timings are steady
+  const t0 = performance.now();
+  const classifier = trainClassifier(intents, options);
+  const trainMs = performance.now() - t0;
+  // Resident size of the trained model: its typed arrays plus the feature index.
+  const m = classifier.model;
+  const heapMB = (m.W.byteLength + m.b.byteLength + m.vec.idf.byteLength + m.vec.hashes.byteLength + m.vec.hashes.length * 16) / 2 ** 20;
+  const bytes = serializeClassifier(classifier);
+  const restored = deserializeClassifier(bytes);
+
+  const lat: number[] = [];
+  const predict = (text: string) => {
+    const s = performance.now();
+    const r = classifier.classify(text, 3);
+    lat.push(performance.now() - s);
+    return r[0]!;
+  };
+  const inScope = val.map(([text, label]) => ({ label, ...predict(text) }));
+  const outScope = oosVal.map(([text]) => predict(text));
+  lat.sort((a, b) => a - b);
+  const labels = intents.map((i) => i.name).filter((n) => n !== OOS);
+  const row: Row = {
+    dataset,
+    trainPhrases: train.length,
+    intents: labels.length,
+    accuracy: pct(inScope.filter((r) => r.intent === r.label).length / inScope.length),
+    macroF1: pct(macroF1(inScope.map((r) => r.label), inScope.map((r) => r.intent), labels)),
+    trainMs: Math.round(trainMs),
+    modelBytes: bytes.length,
+    modelMB: Math.round(heapMB * 10) / 10,
+    p50ms: Math.round(quantile(lat, 0.5) * 1000) / 1000,
+    p99ms: Math.round(quantile(lat, 0.99) * 1000) / 1000,
+  };
+  // The stored model must answer as the trained one does (int8 weights: same top intent nearly always).
+  const agree = val.slice(0, 500).filter(([t]) => restored.classify(t, 1)[0]!.intent === classifier.classify(t, 1)[0]!.intent).length;
+  if (agree < 490) throw new Error(`deserialised model disagrees on ${500 - agree} of 500`);
+
+  if (oosVal.length > 0) {
+    const at = (th: number) => {
+      const inOk = inScope.filter((r) => r.intent === r.label && r.confidence >= th).length;
+      const isOos = (r: { intent: string; confidence: number }) => r.intent === OOS || r.confidence < th;
+      const oosHit = outScope.filter(isOos).length;
+      const oosFalse = inScope.filter(isOos).length;
+      return {
+        accuracy: inOk / inScope.length,
+        oosRecall: oosHit / outScope.length,
+        oosPrecision: oosHit + oosFalse === 0 ? 1 : oosHit / (oosHit + oosFalse),
+        joint: (inOk + oosHit) / (inScope.length + outScope.length), // oos as a 151st class
+      };
+    };
+    // The threshold is chosen on validation data (the paper's oos-threshold setting): the one that
+    // maximises accuracy with oos counted as one more class.
+    let best = { th: 0, joint: -1 };
+    for (let th = 0; th <= 0.99; th += 0.01) {
+      const j = at(th).joint;
+      if (j > best.joint) best = { th, joint: j };
+    }
+    const chosen = at(best.th);
+    const def = at(0.5);
+    Object.assign(row, {
+      threshold: Math.round(best.th * 100) / 100,
+      accuracyAtThreshold: pct(chosen.accuracy),
+      oosRecall: pct(chosen.oosRecall),
+      oosPrecision: pct(chosen.oosPrecision),
+      atDefault: { accuracy: pct(def.accuracy), oosRecall: pct(def.oosRecall), oosPrecision: pct(def.oosPrecision) },
+    });
+  }
+  return row;
+}
+
+function typicalTenant(clinc: Example[]): { trainMs: number; p99ms: number } {
+  // 20 intents x 20 phrases, the size of a typical tenant: the cost of lazy training.
+  const intents = toIntents(perLabel(clinc, 20, SEED)).slice(0, 20);
+  const times: number[] = [];
+  for (let i = 0; i < 15; i++) {
+    const t = performance.now();
+    trainClassifier(intents, options);
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return { trainMs: Math.round(quantile(times, 0.5) * 10) / 10, p99ms: Math.round(quantile(times, 0.99) * 10) / 10 };
+}
+
+const clinc = loadClinc150();
+const [bankTrain, bankVal] = stratifiedSplit(loadBanking77(), 0.2, SEED);
+const rows: Row[] = [
+  evaluate('CLINC150 (val + oos_val)', [...clinc.train, ...clinc.oos_train], clinc.val, clinc.oos_val),
+  evaluate('BANKING77 (20% carved val)', bankTrain, bankVal),
+  evaluate('BANKING77 10/intent', perLabel(bankTrain, 10, SEED), bankVal),
+];
+const tenant = typicalTenant(clinc.train);
+
+console.table(
+  rows.map((r) => ({
+    dataset: r.dataset,
+    'acc %': r.accuracy,
+    'macro-F1 %': r.macroF1,
+    'th': r.threshold ?? '',
+    'acc@th %': r.accuracyAtThreshold ?? '',
+    'oos R %': r.oosRecall ?? '',
+    'oos P %': r.oosPrecision ?? '',
+    'acc/R/P @0.5': r.atDefault ? `${r.atDefault.accuracy}/${r.atDefault.oosRecall}/${r.atDefault.oosPrecision}` : '',
+    'train ms': r.trainMs,
+    'model KB': Math.round(r.modelBytes / 1024),
+    'mem MB': r.modelMB,
+    'p50 ms': r.p50ms,
+    'p99 ms': r.p99ms,
+  })),
+);
+console.log(`typical tenant (20 intents x 20 phrases): train median ${tenant.trainMs} ms, p99 ${tenant.p99ms} ms`);
+
+const outDir = resolve(repoRoot, 'bench-results');
+mkdirSync(outDir, { recursive: true });
+writeFileSync(resolve(outDir, 'nlu.json'), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, options, rows, typicalTenant: tenant }, null, 2)}\n`);
+console.log(`wrote ${resolve(outDir, 'nlu.json')}`);
