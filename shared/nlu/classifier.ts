@@ -136,7 +136,8 @@ function softmaxInPlace(s: Float64Array, C: number, invT: number): void {
   for (let c = 0; c < C; c++) s[c]! /= sum;
 }
 
-function scores(W: Float32Array, b: Float32Array, C: number, idx: ArrayLike<number>, val: ArrayLike<number>, from: number, to: number, out: Float64Array): void {
+// Typed arrays only (never plain arrays) so that this hot loop stays monomorphic.
+function scores(W: Float32Array, b: Float32Array, C: number, idx: Int32Array, val: Float32Array, from: number, to: number, out: Float64Array): void {
   for (let c = 0; c < C; c++) out[c] = b[c]!;
   for (let j = from; j < to; j++) {
     const base = idx[j]! * C;
@@ -245,10 +246,10 @@ function logitsOf(model: Model, text: string): Float64Array {
   const idx: number[] = [];
   const val: number[] = [];
   vectorize(model.vec, counted(extractRaw(text, model.vec.opts)), idx, val);
-  return logitsOfVector(model, idx, val, 0, idx.length);
+  return logitsOfVector(model, Int32Array.from(idx), Float32Array.from(val), 0, idx.length);
 }
 
-function logitsOfVector(model: Model, idx: ArrayLike<number>, val: ArrayLike<number>, from: number, to: number): Float64Array {
+function logitsOfVector(model: Model, idx: Int32Array, val: Float32Array, from: number, to: number): Float64Array {
   const C = model.labels.length;
   const s = new Float64Array(C);
   scores(model.W, model.b, C, idx, val, from, to, s);
