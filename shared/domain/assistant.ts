@@ -1,33 +1,19 @@
 import { intentsRepo, type Intent } from '#shared/data/intents.ts';
 import { trainClassifier, type Classifier, type Ranked } from '#shared/nlu/classifier.ts';
 import { extractEntities, fillTemplate } from '#shared/nlu/entities.ts';
+import { TenantModelCache } from '#shared/nlu/cache.ts';
 
 export interface AssistantModel { version: number; classifier: Classifier; byName: Map<string, Intent> }
 
 // One trained model per tenant in the warm container, keyed by the tenant's intents version:
 // every intent write bumps the version, so the next message retrains and an unchanged tenant never does.
-const MAX_TENANTS = 200;
-const models = new Map<string, Promise<AssistantModel>>();
+const models = new TenantModelCache<AssistantModel>();
 
 export function modelFor(tenantId: string, version: number): Promise<AssistantModel> {
-  const cached = models.get(tenantId);
-  if (cached) {
-    const fresh = cached.then((m) => (m.version >= version ? m : null));
-    return fresh.then((m) => m ?? load(tenantId, version));
-  }
-  return load(tenantId, version);
-}
-
-function load(tenantId: string, version: number): Promise<AssistantModel> {
-  const p = intentsRepo.list(tenantId).then((all) => {
-    const enabled = all.filter((i) => i.enabled);
+  return models.get(tenantId, version, async () => {
+    const enabled = (await intentsRepo.list(tenantId)).filter((i) => i.enabled);
     return { version, classifier: trainClassifier(enabled), byName: new Map(enabled.map((i) => [i.name, i])) };
   });
-  models.delete(tenantId);
-  if (models.size >= MAX_TENANTS) models.delete(models.keys().next().value!);
-  models.set(tenantId, p);
-  p.catch(() => { if (models.get(tenantId) === p) models.delete(tenantId); });
-  return p;
 }
 
 export interface Understanding {
