@@ -58,3 +58,11 @@ export const keys = {
 
 /** Sort key of index entries that list newest first: time, then id to break ties. */
 export const timeSortKey = (createdAt: string, id: string) => `${createdAt}#${id}`;
+
+// Admin API items (members, settings, integrations). Appended: one guard per invited or member email.
+export const adminKeys = {
+  /** Guards one member or invitation per email in a tenant; `MEMBEREMAIL#` never matches the `MEMBER#` prefix. */
+  memberEmail: (tenantId: string, email: string): Key => ({ pk: T(tenantId), sk: `MEMBEREMAIL#${email.toLowerCase()}` }),
+  invitationsIndexSk: (tenantId: string, memberId: string) => `${T(tenantId)}#${memberId}`,
+  intentHitsPrefix: (tenantId: string) => ({ pk: T(tenantId), skPrefix: 'INTENTHITS' }),
+};

@@ -12,6 +12,10 @@ export interface Tenant {
   /** Bumped by every intent write; the chat functions key their cached classifier by it. */
   intentsVersion: number;
   intentCount: number;
+  /** Active owners; guarded `> 1` by demotions and removals so a tenant always keeps one. */
+  ownerCount: number;
+  /** Bumped by every settings write; PUT /settings writes on the condition that it is unchanged. */
+  settingsVersion?: number;
   widgetKeyHash: string; widgetKeyPreview: string; widgetKeyCreatedAt: string;
 }
 

@@ -1,14 +1,37 @@
-import { memberships } from '#shared/data/memberships.ts';
+import { memberships, type Membership } from '#shared/data/memberships.ts';
+import { membersRepo } from '#shared/data/members.ts';
 import { tenantsRepo } from '#shared/data/tenants.ts';
+import { TxConditionFailed } from '#shared/data/tx.ts';
 import type { User } from '#shared/http/kit.ts';
 
 /** The caller, their tenant and role (null and null before onboarding or an invitation). */
 export async function me(user: User) {
-  const membership = await memberships.ofUser(user.sub);
+  const membership = (await memberships.ofUser(user.sub)) ?? (await joinInvitation(user));
   const tenant = membership ? await tenantsRepo.get(membership.tenantId) : null;
   return {
     user: { sub: user.sub, email: user.email },
     tenant: tenant ? { id: tenant.id, name: tenant.name, createdAt: tenant.createdAt } : null,
     role: tenant ? membership!.role : null,
   };
+}
+
+/**
+ * A user without a tenant whose token email was invited joins the oldest inviting tenant. A
+ * concurrent join or onboard wins the USER#sub condition; then we read what it made.
+ */
+async function joinInvitation(user: User): Promise<Membership | null> {
+  if (!user.email) return null;
+  const invitations = await membersRepo.invitationsFor(user.email);
+  for (const inv of invitations) {
+    try {
+      const joined = await membersRepo.join(inv, user.sub, new Date().toISOString());
+      return { tenantId: inv.tenantId, role: joined.role, userId: user.sub };
+    } catch (e) {
+      if (!(e instanceof TxConditionFailed)) throw e;
+      const now = await memberships.ofUser(user.sub);
+      if (now) return now;
+      // The invitation was revoked or taken meanwhile: try the next one.
+    }
+  }
+  return null;
 }

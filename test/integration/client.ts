@@ -56,3 +56,17 @@ export function expectProblem(r: Res, status: number, code: string) {
   if (!r.headers.get('content-type')?.startsWith('application/problem+json')) throw new Error(`not a problem document: ${r.headers.get('content-type')}`);
   if (r.body.requestId !== r.headers.get('x-request-id')) throw new Error('requestId does not match x-request-id');
 }
+
+export interface TestMember { token: string; sub: string; email: string; id: string }
+
+/** A user of `t` with `role`: invited by the owner, then joined through GET /auth/me. */
+export async function memberToken(t: TestTenant, role: 'viewer' | 'agent' | 'admin' | 'owner'): Promise<TestMember> {
+  const sub = newSub(role);
+  const email = `${sub}@example.com`;
+  const inv = await request('POST', admin('/members'), { token: t.ownerToken, body: { email, role } });
+  if (inv.status !== 201) throw new Error(`invite: ${inv.status} ${inv.text}`);
+  const token = await tokenFor(sub, email);
+  const me = await request('GET', admin('/auth/me'), { token });
+  if (me.status !== 200 || me.body.role !== role) throw new Error(`join: ${me.status} ${me.text}`);
+  return { token, sub, email, id: sub };
+}
