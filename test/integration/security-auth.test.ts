@@ -26,7 +26,7 @@ beforeAll(async () => {
   const other = await generateKeyPair('RS256', { extractable: true });
   const otherSigned = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' }).sign(other.privateKey);
   const pubJwk = JSON.stringify(jwks.keys[0]);
-  const pem = await exportSPKI(await importJWK(jwks.keys[0]!, 'RS256') as CryptoKey);
+  const pem = await exportSPKI(await importJWK(jwks.keys[0]!, "RS256") as Parameters<typeof exportSPKI>[0]);
   const hs = (secret: string) => new SignJWT(claims).setProtectedHeader({ alg: 'HS256', kid, typ: 'JWT' }).sign(new TextEncoder().encode(secret));
 
   bad.push(
