@@ -1,9 +1,9 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { EntitySpec } from '#shared/nlu/entities.ts';
 import { db, tableName } from './client.ts';
-import { keys } from './keys.ts';
+import { adminKeys, keys } from './keys.ts';
 import { clean } from './items.ts';
-import type { TxItem } from './tx.ts';
+import { transact, type TxItem } from './tx.ts';
 
 export interface Intent {
   id: string; name: string; description: string; trainingPhrases: string[]; response: string;
@@ -40,5 +40,72 @@ export const intentsRepo = {
       .filter((i) => (i.sk as string).startsWith('INTENT#'))
       .map((i) => ({ ...clean<Intent>(i), hitCount: hits.get(i.id as string) ?? 0 }))
       .sort((a, b) => a.name.localeCompare(b.name));
+  },
+};
+
+// Intent writes of the admin API. Each is one transaction: the intent, its name guard, the tenant's
+// intentsVersion (the chat functions retrain when it moves) and intentCount, and the audit entry.
+
+export const MAX_INTENTS = 200;
+
+/** Tenant update of an intent write; `count` +1 is conditional on the limit, so the 201st fails here. */
+const tenantBump = (tenantId: string, count: 1 | 0 | -1): TxItem => ({
+  Update: {
+    Key: keys.tenant(tenantId),
+    UpdateExpression: count === 0 ? 'ADD intentsVersion :one' : 'ADD intentsVersion :one, intentCount :c',
+    ConditionExpression: count === 1 ? 'attribute_exists(pk) AND intentCount < :max' : 'attribute_exists(pk)',
+    ExpressionAttributeValues: { ':one': 1, ...(count === 0 ? {} : { ':c': count }), ...(count === 1 ? { ':max': MAX_INTENTS } : {}) },
+  },
+});
+
+export const intentWrites = {
+  /** Fails at index 1 (name taken) or 2 (limit reached). */
+  async create(tenantId: string, intent: Intent, audit: TxItem): Promise<void> {
+    await transact([...intentPuts(tenantId, intent), tenantBump(tenantId, 1), audit]);
+  },
+
+  /**
+   * Full replacement, conditional on the `updatedAt` read (index 0). A rename moves the guard:
+   * the old one is deleted and the new one put conditionally (index 2: name taken).
+   */
+  async replace(tenantId: string, before: Intent, after: Intent, audit: TxItem): Promise<void> {
+    const items: TxItem[] = [
+      {
+        Put: {
+          Item: { ...keys.intent(tenantId, after.id), type: 'intent', ...after },
+          ConditionExpression: 'attribute_exists(pk) AND updatedAt = :u', ExpressionAttributeValues: { ':u': before.updatedAt },
+        },
+      },
+      tenantBump(tenantId, 0), audit,
+    ];
+    if (before.name !== after.name) {
+      items.splice(2, 0,
+        { Put: { Item: { ...keys.intentName(tenantId, after.name), type: 'intentName', intentId: after.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
+        { Delete: { Key: keys.intentName(tenantId, before.name) } });
+    }
+    await transact(items);
+  },
+
+  async remove(tenantId: string, intent: Intent, audit: TxItem): Promise<void> {
+    await transact([
+      { Delete: { Key: keys.intent(tenantId, intent.id), ConditionExpression: 'attribute_exists(pk) AND updatedAt = :u', ExpressionAttributeValues: { ':u': intent.updatedAt } } },
+      { Delete: { Key: keys.intentName(tenantId, intent.name) } },
+      tenantBump(tenantId, -1), audit,
+    ]);
+  },
+
+  /** One intent with its hit count: the item and the hit shards, read in parallel. */
+  async get(tenantId: string, id: string): Promise<(Intent & { hitCount: number }) | null> {
+    const { pk, skPrefix } = adminKeys.intentHitsPrefix(tenantId);
+    const [item, shards] = await Promise.all([
+      db.send(new GetCommand({ TableName: tableName(), Key: keys.intent(tenantId, id), ConsistentRead: true })),
+      db.send(new QueryCommand({
+        TableName: tableName(), KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+        ExpressionAttributeValues: { ':pk': pk, ':p': skPrefix }, ProjectionExpression: '#h', ExpressionAttributeNames: { '#h': `h_${id}` },
+      })),
+    ]);
+    if (!item.Item) return null;
+    const hitCount = (shards.Items ?? []).reduce((n, s) => n + ((s[`h_${id}`] as number | undefined) ?? 0), 0);
+    return { ...clean<Intent>(item.Item), hitCount };
   },
 };
