@@ -1,10 +1,11 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Priority, TicketStatus } from '#shared/domain/tickets-rules.ts';
 import { db, tableName } from './client.ts';
 import { keys, timeSortKey } from './keys.ts';
 import { clean } from './items.ts';
 import type { TxItem } from './tx.ts';
 import { TTL_ATTRIBUTE } from './table.ts';
+import { queryPage } from './lists.ts';
 
 export type ConversationStatus = 'active' | 'escalated' | 'closed';
 export interface Conversation {
@@ -169,3 +170,28 @@ export function ticketStatusUpdate(tenantId: string, ticketId: string, from: Tic
     },
   };
 }
+
+/** Admin reads of conversations: one by id, and pages newest first on gsi1 (all) or gsi2 (by status). */
+export const conversationsAdminRepo = {
+  async get(tenantId: string, conversationId: string): Promise<Conversation | null> {
+    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.conversation(tenantId, conversationId) }));
+    return r.Item ? clean<Conversation>(r.Item) : null;
+  },
+
+  async list(tenantId: string, filters: { status?: ConversationStatus }, limit: number, cursor?: string) {
+    const q = filters.status
+      ? { index: 'gsi2' as const, partition: { name: 'gsi2pk', value: keys.conversationsByStatusIndex(tenantId, filters.status).gsi2pk } }
+      : { index: 'gsi1' as const, partition: { name: 'gsi1pk', value: keys.conversationsIndex(tenantId).gsi1pk } };
+    const page = await queryPage(q, { tenantId, list: 'conversations', filters }, limit, cursor);
+    return { items: page.items.map((i) => clean<Conversation>(i)), nextCursor: page.nextCursor };
+  },
+
+  /** The newest `n` conversations: one Query on gsi1 with Limit n. */
+  async recent(tenantId: string, n: number): Promise<Conversation[]> {
+    const r = await db.send(new QueryCommand({
+      TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p',
+      ExpressionAttributeValues: { ':p': keys.conversationsIndex(tenantId).gsi1pk }, ScanIndexForward: false, Limit: n,
+    }));
+    return (r.Items ?? []).map((i) => clean<Conversation>(i));
+  },
+};

@@ -59,6 +59,14 @@ export const keys = {
 /** Sort key of index entries that list newest first: time, then id to break ties. */
 export const timeSortKey = (createdAt: string, id: string) => `${createdAt}#${id}`;
 
+/** Sort-key bounds of the per-day stats items (all shards) of an inclusive day range. */
+export const statsDayRange = (tenantId: string, from: string, to: string) =>
+  ({ pk: keys.statsPartition(tenantId), skFrom: `DAY#${from}`, skTo: `DAY#${to}#~` });
+
+/** The key attributes of an item as seen from the table or an index: what a LastEvaluatedKey holds. */
+export const keyAttributes = (index?: 'gsi1' | 'gsi2' | 'gsi3') =>
+  index ? ['pk', 'sk', `${index}pk`, `${index}sk`] : ['pk', 'sk'];
+
 // Admin API items (members, settings, integrations). Appended: one guard per invited or member email.
 export const adminKeys = {
   /** Guards one member or invitation per email in a tenant; `MEMBEREMAIL#` never matches the `MEMBER#` prefix. */

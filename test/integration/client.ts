@@ -70,3 +70,13 @@ export async function memberToken(t: TestTenant, role: 'viewer' | 'agent' | 'adm
   if (me.status !== 200 || me.body.role !== role) throw new Error(`join: ${me.status} ${me.text}`);
   return { token, sub, email, id: sub };
 }
+
+/** A conversation escalated through the chat API: its id and its new ticket's id. */
+export async function newTicket(t: { widgetKey: string }, reason = 'needs a person'): Promise<{ conversationId: string; ticketId: string }> {
+  const m = await send(t, 'hello');
+  if (m.status !== 200) throw new Error(`message: ${m.status} ${m.text}`);
+  const conversationId = m.body.conversationId as string;
+  const e = await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId, reason } });
+  if (e.status !== 200) throw new Error(`escalate: ${e.status} ${e.text}`);
+  return { conversationId, ticketId: e.body.ticketId as string };
+}

@@ -1,0 +1,86 @@
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { InvalidCursor } from '#shared/http/errors.ts';
+import { db, tableName } from './client.ts';
+import { decodeCursor, encodeCursor, type CursorScope, type PageKey } from './cursor.ts';
+import { keyAttributes } from './keys.ts';
+
+// One page of a list, read with Query only: the table or one index, a key condition, optionally a
+// filter. Pages are cut by us (not by DynamoDB's Limit) so that the cursor points exactly after the
+// last item returned, also when a FilterExpression makes DynamoDB return fewer or more than asked.
+
+export interface ListQuery {
+  index?: 'gsi1' | 'gsi2' | 'gsi3';
+  /** The partition key attribute and value to query (`pk` or `gsiNpk`). */
+  partition: { name: string; value: string };
+  filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> };
+  /** Newest first unless false. */
+  descending?: boolean;
+}
+
+export interface Page<T> { items: T[]; nextCursor: string | null }
+
+const keyOf = (item: Record<string, unknown>, index: ListQuery['index']): PageKey =>
+  Object.fromEntries(keyAttributes(index).map((k) => [k, item[k] as string]));
+
+/** A DynamoDB ValidationException caused by a start key that does not fit the query. */
+const badStartKey = (e: unknown) => e instanceof Error && e.name === 'ValidationException';
+
+export async function queryPage(
+  q: ListQuery, scope: CursorScope, limit: number, cursor: string | undefined,
+): Promise<Page<Record<string, unknown>>> {
+  let start: Record<string, unknown> | undefined = cursor ? decodeCursor(scope, cursor) : undefined;
+  // A validly signed key must still belong to this partition (defence in depth against secret reuse).
+  if (start && start[q.partition.name] !== undefined && start[q.partition.name] !== q.partition.value) throw new InvalidCursor();
+  const items: Record<string, unknown>[] = [];
+  let more = true;
+  while (items.length <= limit && more) {
+    const want = limit + 1 - items.length;
+    const input: QueryCommandInput = {
+      TableName: tableName(),
+      ...(q.index ? { IndexName: q.index } : {}),
+      KeyConditionExpression: '#p = :p',
+      ExpressionAttributeNames: { '#p': q.partition.name, ...q.filter?.names },
+      ExpressionAttributeValues: { ':p': q.partition.value, ...q.filter?.values },
+      ...(q.filter ? { FilterExpression: q.filter.expression } : {}),
+      ScanIndexForward: q.descending === false,
+      // With a filter, read ahead in bigger steps: Limit counts items before filtering.
+      Limit: q.filter ? Math.max(want, 50) : want,
+      ...(start ? { ExclusiveStartKey: start } : {}),
+    };
+    let r;
+    try {
+      r = await db.send(new QueryCommand(input));
+    } catch (e) {
+      if (start && badStartKey(e)) throw new InvalidCursor();
+      throw e;
+    }
+    items.push(...(r.Items ?? []));
+    start = r.LastEvaluatedKey;
+    more = start !== undefined;
+  }
+  if (items.length > limit) {
+    const pageItems = items.slice(0, limit);
+    return { items: pageItems, nextCursor: encodeCursor(scope, keyOf(pageItems[limit - 1]!, q.index)) };
+  }
+  return { items, nextCursor: null };
+}
+
+/** Every item of a partition (bounded lists such as a ticket's audit trail), following LastEvaluatedKey. */
+export async function queryAll(q: ListQuery): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const r = await db.send(new QueryCommand({
+      TableName: tableName(),
+      ...(q.index ? { IndexName: q.index } : {}),
+      KeyConditionExpression: '#p = :p',
+      ExpressionAttributeNames: { '#p': q.partition.name },
+      ExpressionAttributeValues: { ':p': q.partition.value },
+      ScanIndexForward: q.descending === false,
+      ...(start ? { ExclusiveStartKey: start } : {}),
+    }));
+    items.push(...(r.Items ?? []));
+    start = r.LastEvaluatedKey;
+  } while (start);
+  return items;
+}

@@ -1,0 +1,86 @@
+import { BatchGetCommand, GetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import type { Priority, TicketStatus } from '#shared/domain/tickets-rules.ts';
+import { db, tableName } from './client.ts';
+import { conversationUpdate, ticketUpdate, type Conversation, type Ticket } from './conversations.ts';
+import { clean } from './items.ts';
+import { keys } from './keys.ts';
+import { queryPage, type Page } from './lists.ts';
+import type { TxItem } from './tx.ts';
+
+// Tickets: GetItem by id, BatchGet of a conversation's tickets, lists on gsi1 (all), gsi2 (status),
+// gsi3 (priority), and gsi2 + a priority filter when both filters are given.
+
+const asTicket = (i: Record<string, unknown>): Ticket => {
+  const { id, conversationId, status, priority, reason, createdAt, updatedAt } = clean<Ticket>(i);
+  return { id, conversationId, status, priority, reason, createdAt, updatedAt };
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export const ticketsRepo = {
+  /** The conditional update of a ticket (guarded by the status and priority read). */
+  update: ticketUpdate,
+
+  async get(tenantId: string, ticketId: string, consistent = false): Promise<Ticket | null> {
+    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.ticket(tenantId, ticketId), ConsistentRead: consistent }));
+    return r.Item ? asTicket(r.Item) : null;
+  },
+
+  /** The ticket and its conversation, read strongly: PATCH decides on them. */
+  async getWithConversation(tenantId: string, ticketId: string): Promise<{ ticket: Ticket; conversation: Conversation | null } | null> {
+    const ticket = await ticketsRepo.get(tenantId, ticketId, true);
+    if (!ticket) return null;
+    const r = await db.send(new GetCommand({
+      TableName: tableName(), Key: keys.conversation(tenantId, ticket.conversationId), ConsistentRead: true,
+    }));
+    return { ticket, conversation: r.Item ? clean<Conversation>(r.Item) : null };
+  },
+
+  /** Tickets by id, oldest first; BatchGet in chunks of 100, unprocessed keys retried. */
+  async batchGet(tenantId: string, ids: string[]): Promise<Ticket[]> {
+    const out: Ticket[] = [];
+    for (let i = 0; i < ids.length; i += 100) {
+      let pending: Record<string, unknown>[] | undefined = ids.slice(i, i + 100).map((id) => ({ ...keys.ticket(tenantId, id) }));
+      for (let attempt = 0; pending?.length; attempt++) {
+        if (attempt > 0) await sleep(Math.min(50 * 2 ** attempt, 1000));
+        const r: BatchGetCommandOutput = await db.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }));
+        out.push(...(r.Responses?.[tableName()] ?? []).map(asTicket));
+        pending = r.UnprocessedKeys?.[tableName()]?.Keys;
+      }
+    }
+    return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  },
+
+  async list(
+    tenantId: string, filters: { status?: TicketStatus; priority?: Priority }, limit: number, cursor?: string,
+  ): Promise<Page<Ticket>> {
+    const scope = { tenantId, list: 'tickets', filters };
+    const { status, priority } = filters;
+    const q = status
+      ? {
+        index: 'gsi2' as const, partition: { name: 'gsi2pk', value: keys.ticketsByStatusIndex(tenantId, status).gsi2pk },
+        ...(priority ? { filter: { expression: '#prio = :prio', names: { '#prio': 'priority' }, values: { ':prio': priority } } } : {}),
+      }
+      : priority
+        ? { index: 'gsi3' as const, partition: { name: 'gsi3pk', value: keys.ticketsByPriorityIndex(tenantId, priority).gsi3pk } }
+        : { index: 'gsi1' as const, partition: { name: 'gsi1pk', value: keys.ticketsIndex(tenantId).gsi1pk } };
+    const page = await queryPage(q, scope, limit, cursor);
+    return { items: page.items.map(asTicket), nextCursor: page.nextCursor };
+  },
+};
+
+/**
+ * The conversation side of a ticket change. Besides what conversationUpdate guards (status, latest
+ * ticket), it guards `unclosedTickets` as read: two tickets of one conversation closing at once
+ * must not both see "one left" and leave the conversation open.
+ */
+export function conversationTicketChange(
+  c: Conversation, set: Partial<Pick<Conversation, 'status' | 'latestTicketStatus' | 'updatedAt'>>, closing: boolean,
+): TxItem {
+  const item = conversationUpdate(c, set, { unclosedTickets: closing ? -1 : 0 });
+  const u = item.Update!;
+  u.ConditionExpression += ' AND #uc = :readUc';
+  u.ExpressionAttributeNames = { ...u.ExpressionAttributeNames, '#uc': 'unclosedTickets' };
+  u.ExpressionAttributeValues = { ...u.ExpressionAttributeValues, ':readUc': c.unclosedTickets };
+  return item;
+}

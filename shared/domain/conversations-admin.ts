@@ -1,0 +1,27 @@
+import { conversationsAdminRepo, conversationsRepo, type Conversation, type ConversationStatus } from '#shared/data/conversations.ts';
+import { ticketsRepo } from '#shared/data/tickets.ts';
+import { NotFound } from '#shared/http/errors.ts';
+
+/** A conversation as the dashboard lists it. */
+export const summary = (c: Conversation) => ({
+  id: c.id, status: c.status, createdAt: c.createdAt, updatedAt: c.updatedAt,
+  messageCount: c.messageCount, lastMessagePreview: c.lastMessagePreview, lastIntent: c.lastIntent,
+});
+
+export async function listConversations(tenantId: string, q: { status?: ConversationStatus; limit: number; cursor?: string }) {
+  const page = await conversationsAdminRepo.list(tenantId, { status: q.status }, q.limit, q.cursor);
+  return { items: page.items.map(summary), nextCursor: page.nextCursor };
+}
+
+/** The conversation, all its messages (assistant ones with their NLU metadata) and its tickets. */
+export async function getConversationDetail(tenantId: string, conversationId: string) {
+  const found = await conversationsRepo.load(tenantId, conversationId);
+  if (!found) throw new NotFound('conversation');
+  const tickets = await ticketsRepo.batchGet(tenantId, found.ticketIds);
+  return {
+    conversation: { ...summary(found.conversation), latestTicketId: found.conversation.latestTicketId ?? null },
+    messages: found.messages.map(({ id, role, content, createdAt, metadata }) =>
+      (role === 'assistant' && metadata ? { id, role, content, createdAt, metadata } : { id, role, content, createdAt })),
+    tickets,
+  };
+}

@@ -1,0 +1,92 @@
+import type { Conversation, Ticket } from '#shared/data/conversations.ts';
+import { auditRepo } from '#shared/data/audit.ts';
+import { auditPut, countersAdd, type Actor } from '#shared/data/items.ts';
+import { conversationTicketChange, ticketsRepo } from '#shared/data/tickets.ts';
+import { conversationsAdminRepo } from '#shared/data/conversations.ts';
+import { transact, TxConditionFailed, type TxItem } from '#shared/data/tx.ts';
+import { Conflict, InvalidTransition, NotFound } from '#shared/http/errors.ts';
+import { canMove, isActive, type Priority, type TicketStatus } from './tickets-rules.ts';
+import { summary } from './conversations-admin.ts';
+
+export interface TicketPatch { status?: TicketStatus; priority?: Priority }
+type Changes = Record<string, { from: unknown; to: unknown }>;
+
+/**
+ * What a PATCH does to a ticket, decided on the values read: the fields that really change, or
+ * InvalidTransition for the whole request (one forbidden part changes nothing). Pure.
+ */
+export function planTicketChange(t: Pick<Ticket, 'status' | 'priority'>, patch: TicketPatch): Changes {
+  const changes: Changes = {};
+  if (patch.status !== undefined && patch.status !== t.status) {
+    if (!canMove(t.status, patch.status)) throw new InvalidTransition(`a ${t.status} ticket cannot move to ${patch.status}`);
+    changes.status = { from: t.status, to: patch.status };
+  }
+  if (patch.priority !== undefined && patch.priority !== t.priority) {
+    if (t.status === 'closed') throw new InvalidTransition('a closed ticket changes no more');
+    changes.priority = { from: t.priority, to: patch.priority };
+  }
+  return changes;
+}
+
+/** The conversation fields a ticket's status change moves, or null when the conversation is untouched. */
+export function conversationEffect(c: Conversation, ticketId: string, from: TicketStatus, to: TicketStatus, now: string) {
+  const closing = to === 'closed' && from !== 'closed';
+  const set: Partial<Pick<Conversation, 'status' | 'latestTicketStatus' | 'updatedAt'>> = {};
+  if (c.latestTicketId === ticketId && c.latestTicketStatus !== to) set.latestTicketStatus = to;
+  // Every ticket of the conversation closed: the conversation closes with it (CONTRACT section 3).
+  if (closing && c.unclosedTickets <= 1) { set.status = 'closed'; set.updatedAt = now; }
+  if (!closing && Object.keys(set).length === 0) return null;
+  return { set, closing };
+}
+
+const ATTEMPTS = 12;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function updateTicket(tenantId: string, actor: Actor, ticketId: string, patch: TicketPatch) {
+  for (let attempt = 1; ; attempt++) {
+    const read = await ticketsRepo.getWithConversation(tenantId, ticketId);
+    if (!read) throw new NotFound('ticket');
+    const { ticket, conversation } = read;
+    const changes = planTicketChange(ticket, patch);
+    if (Object.keys(changes).length === 0) return { ticket };
+
+    const now = new Date().toISOString();
+    const next: Ticket = {
+      ...ticket, status: patch.status ?? ticket.status, priority: patch.priority ?? ticket.priority, updatedAt: now,
+    };
+    const items: TxItem[] = [
+      ticketsRepo.update(tenantId, ticket, next),
+      auditPut(tenantId, {
+        category: 'ticket', action: 'ticket.updated', actor, target: { type: 'ticket', id: ticket.id }, changes, createdAt: now,
+      }),
+    ];
+    if (isActive(ticket.status) !== isActive(next.status)) items.push(countersAdd(tenantId, { openTickets: isActive(next.status) ? 1 : -1 }));
+    if (conversation && changes.status) {
+      const effect = conversationEffect(conversation, ticket.id, ticket.status, next.status, now);
+      if (effect) items.push(conversationTicketChange(conversation, effect.set, effect.closing));
+    }
+    try {
+      await transact(items);
+      return { ticket: next };
+    } catch (e) {
+      // A concurrent change to the ticket or its conversation: re-read and re-apply on the new state.
+      if (!(e instanceof TxConditionFailed)) throw e;
+      if (attempt >= ATTEMPTS) throw new Conflict('the ticket changed concurrently; try again');
+      await sleep(Math.random() * 10 * Math.min(attempt, 5));
+    }
+  }
+}
+
+export async function getTicket(tenantId: string, ticketId: string) {
+  const ticket = await ticketsRepo.get(tenantId, ticketId);
+  if (!ticket) throw new NotFound('ticket');
+  const [conversation, auditTrail] = await Promise.all([
+    conversationsAdminRepo.get(tenantId, ticket.conversationId),
+    auditRepo.ofTarget(tenantId, 'ticket', ticket.id),
+  ]);
+  return { ticket, conversation: conversation ? summary(conversation) : null, auditTrail };
+}
+
+export const listTickets = (
+  tenantId: string, q: { status?: TicketStatus; priority?: Priority; limit: number; cursor?: string },
+) => ticketsRepo.list(tenantId, { status: q.status, priority: q.priority }, q.limit, q.cursor);

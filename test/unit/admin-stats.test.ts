@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { aggregate, resolvePeriod } from '#shared/domain/stats.ts';
+
+const now = new Date('2026-03-10T23:59:59.000Z');
+
+describe('resolvePeriod', () => {
+  it('defaults to today and the 29 days before (UTC)', () => {
+    expect(resolvePeriod({}, now)).toEqual({ from: '2026-02-09', to: '2026-03-10' });
+    expect(resolvePeriod({ to: '2026-01-30' }, now)).toEqual({ from: '2026-01-01', to: '2026-01-30' });
+    expect(resolvePeriod({ from: '2026-03-01' }, now)).toEqual({ from: '2026-03-01', to: '2026-03-10' });
+  });
+  it('accepts 366 days and one day, refuses more or from after to', () => {
+    expect(resolvePeriod({ from: '2024-01-01', to: '2024-12-31' }, now)).toEqual({ from: '2024-01-01', to: '2024-12-31' });
+    expect(resolvePeriod({ from: '2026-01-01', to: '2026-01-01' }, now)).toEqual({ from: '2026-01-01', to: '2026-01-01' });
+    expect(() => resolvePeriod({ from: '2025-01-01', to: '2026-01-02' }, now)).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR' }));
+    expect(() => resolvePeriod({ from: '2026-01-02', to: '2026-01-01' }, now)).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR' }));
+  });
+});
+
+describe('aggregate', () => {
+  it('sums shards, divides safely and ranks intents without fallback', () => {
+    const r = aggregate([
+      { conversations: 2, messages: 4, escalations: 1, fallbacks: 1, confidenceSum: 2.4, i_greeting: 2, i_order_status: 1 },
+      { conversations: 1, messages: 2, fallbacks: 1, confidenceSum: 0.6, i_order_status: 2 },
+    ], -1);
+    expect(r.kpis).toEqual({
+      conversations: 3, messages: 6, escalations: 1, escalationRate: 1 / 3, openTickets: 0, avgConfidence: 0.5, fallbackRate: 2 / 6,
+    });
+    expect(r.topIntents).toEqual([{ intent: 'order_status', count: 3 }, { intent: 'greeting', count: 2 }]);
+  });
+  it('gives 0 rates and null confidence when nothing happened', () => {
+    expect(aggregate([], 2).kpis).toEqual({
+      conversations: 0, messages: 0, escalations: 0, escalationRate: 0, openTickets: 2, avgConfidence: null, fallbackRate: 0,
+    });
+  });
+  it('keeps at most 10 intents', () => {
+    const row = Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`i_intent_${i}`, i + 1]));
+    expect(aggregate([row], 0).topIntents).toHaveLength(10);
+  });
+});
