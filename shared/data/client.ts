@@ -10,8 +10,12 @@ const local = config.dynamodbEndpoint !== undefined;
 const base = new DynamoDBClient({
   region: config.region,
   ...(local ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  // Worst case of one call: 3 attempts x 2 s + backoff, about 6.5 s, inside the 10 s function timeout, so
+  // the handler itself answers 503 (a Lambda timeout would be the gateway's bare 503 instead).
+  // throwOnRequestTimeout: without it the SDK only logs a warning when requestTimeout passes and
+  // keeps waiting (measured: 10 s against a hung DynamoDB).
   maxAttempts: 3,
-  requestHandler: { connectionTimeout: 1000, requestTimeout: 3000 },
+  requestHandler: { connectionTimeout: 1000, requestTimeout: 2000, throwOnRequestTimeout: true },
 });
 
 /** Round trips to DynamoDB made by this container; read by the benchmark. */
