@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { admin, expectProblem, memberToken, newSub, newTenant, newTicket, request, send, tokenFor, type TestTenant } from './client.ts';
+
+const list = (t: TestTenant, qs = '', token = t.ownerToken) => request('GET', admin(`/conversations${qs}`), { token });
+const detail = (t: TestTenant, id: string, token = t.ownerToken) => request('GET', admin(`/conversations/${id}`), { token });
+const ids = (r: { body: { items: Array<{ id: string }> } }) => r.body.items.map((i) => i.id);
+
+describe('GET /conversations', () => {
+  it('lists newest first with the summary fields, and by status', async () => {
+    const t = await newTenant();
+    const first = (await send(t, 'hello')).body.conversationId as string;
+    await send(t, 'where is my order 12345?', first);
+    const second = await newTicket(t);
+    const r = await list(t);
+    expect(r.status).toBe(200);
+    expect(ids(r)).toEqual([second.conversationId, first]);
+    expect(r.body.nextCursor).toBeNull();
+    expect(r.body.items[1]).toEqual({
+      id: first, status: 'active', createdAt: expect.any(String), updatedAt: expect.any(String),
+      messageCount: 4, lastMessagePreview: 'where is my order 12345?', lastIntent: 'order_status',
+    });
+    expect(r.body.items[1].updatedAt >= r.body.items[1].createdAt).toBe(true);
+    expect(ids(await list(t, '?status=active'))).toEqual([first]);
+    expect(ids(await list(t, '?status=escalated'))).toEqual([second.conversationId]);
+    expect(ids(await list(t, '?status=closed'))).toEqual([]);
+  });
+
+  it('pages with a signed cursor bound to tenant and filters', async () => {
+    const t = await newTenant();
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++) made.unshift((await send(t, `hello ${i}`)).body.conversationId);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const r: Awaited<ReturnType<typeof list>> = await list(t, `?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(r.status).toBe(200);
+      expect(r.body.items.length).toBeLessThanOrEqual(2);
+      seen.push(...ids(r));
+      cursor = r.body.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(made);
+
+    const c = (await list(t, '?limit=2')).body.nextCursor as string;
+    expect((await list(t, `?limit=2&cursor=${encodeURIComponent(c)}`)).status).toBe(200);
+    expectProblem(await list(t, `?limit=2&status=active&cursor=${encodeURIComponent(c)}`), 400, 'INVALID_CURSOR');
+    expectProblem(await list(await newTenant(), `?cursor=${encodeURIComponent(c)}`), 400, 'INVALID_CURSOR');
+    expectProblem(await list(t, `?cursor=${encodeURIComponent(`${c}x`)}`), 400, 'INVALID_CURSOR');
+    expectProblem(await list(t, `?cursor=${encodeURIComponent(`x${c}`)}`), 400, 'INVALID_CURSOR');
+    expectProblem(await request('GET', admin(`/tickets?cursor=${encodeURIComponent(c)}`), { token: t.ownerToken }), 400, 'INVALID_CURSOR');
+  });
+
+  it('rejects a bad status, limit or unknown query parameter', async () => {
+    const t = await newTenant();
+    expectProblem(await list(t, '?status=open'), 400, 'VALIDATION_ERROR');
+    expectProblem(await list(t, '?limit=101'), 400, 'VALIDATION_ERROR');
+    expectProblem(await list(t, '?limit=1.5'), 400, 'VALIDATION_ERROR');
+    expectProblem(await list(t, '?q=hello'), 400, 'VALIDATION_ERROR');
+    expectProblem(await list(t, '?cursor='), 400, 'VALIDATION_ERROR');
+  });
+});
+
+describe('GET /conversations/{id}', () => {
+  it('returns the conversation, every message with assistant metadata, and its tickets', async () => {
+    const t = await newTenant();
+    const { conversationId, ticketId } = await newTicket(t, 'broken');
+    const r = await detail(t, conversationId);
+    expect(r.status).toBe(200);
+    expect(r.body.conversation).toMatchObject({ id: conversationId, status: 'escalated', messageCount: 3, latestTicketId: ticketId });
+    const [user, bot, escalation] = r.body.messages;
+    expect(user).toEqual({ id: expect.any(String), role: 'user', content: 'hello', createdAt: expect.any(String) });
+    expect(bot.role).toBe('assistant');
+    expect(bot.metadata).toMatchObject({ intentDetected: 'greeting', confidence: expect.any(Number), entitiesExtracted: {} });
+    expect(escalation).toMatchObject({ role: 'assistant' });
+    expect(escalation.content).toContain(ticketId);
+    expect(r.body.tickets).toEqual([{
+      id: ticketId, conversationId, status: 'open', priority: 'medium', reason: 'broken', createdAt: expect.any(String), updatedAt: expect.any(String),
+    }]);
+  });
+
+  it('a conversation without tickets has an empty list', async () => {
+    const t = await newTenant();
+    const id = (await send(t, 'hello')).body.conversationId;
+    const r = await detail(t, id);
+    expect(r.body.tickets).toEqual([]);
+    expect(r.body.messages).toHaveLength(2);
+    expect(r.body.conversation.latestTicketId).toBeNull();
+  });
+
+  it("answers 404 for an unknown id or another tenant's, 400 for a bad id", async () => {
+    const a = await newTenant();
+    const b = await newTenant();
+    const id = (await send(b, 'hello')).body.conversationId;
+    expectProblem(await detail(a, id), 404, 'NOT_FOUND');
+    expectProblem(await detail(a, '0b5e1f2a-3c4d-4e5f-8a6b-7c8d9e0f1a2b'), 404, 'NOT_FOUND');
+    expectProblem(await detail(a, 'not-a-uuid'), 400, 'VALIDATION_ERROR');
+    expect(ids(await list(a))).toEqual([]);
+    expect((await detail(b, id)).status).toBe(200);
+  });
+});
+
+describe('conversation roles', () => {
+  it('a viewer reads; a user without a tenant is NOT_ONBOARDED', async () => {
+    const t = await newTenant();
+    const id = (await send(t, 'hello')).body.conversationId;
+    const viewer = await memberToken(t, 'viewer');
+    expect(ids(await list(t, '', viewer.token))).toEqual([id]);
+    expect((await detail(t, id, viewer.token)).status).toBe(200);
+    const stranger = await tokenFor(newSub('stranger'));
+    expectProblem(await list(t, '', stranger), 403, 'NOT_ONBOARDED');
+    expectProblem(await detail(t, id, stranger), 403, 'NOT_ONBOARDED');
+    expect((await request('GET', admin('/conversations'))).status).toBe(401);
+  });
+});
