@@ -1,0 +1,173 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startLocalRuntime, type LocalRuntime } from '../../../bin/local/server.ts';
+import { routes } from '#shared/routes.ts';
+import { lambdaContext, v2Event } from '../../../bin/local/events.ts';
+import { fmt, kb, percentile, table, type Row } from './util.ts';
+
+// Order: the runtime and a fixture tenant, then per-route round trips and latency (handlers
+// invoked in-process), /stats at two data volumes, POST /chat/message under load over HTTP, and
+// last the bundles (fresh processes, with the runtime stopped so that it takes no CPU).
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const WARMUP = 20;
+const ITERATIONS = 200;
+const BUDGET = { roundTrips: 3, overhead: 0.2, chatBundle: 500 * 1024, statsRatio: 1.25 };
+
+const log = (msg: string) => process.stderr.write(`[bench ${(performance.now() / 1000).toFixed(0)}s] ${msg}\n`);
+
+async function http(rt: LocalRuntime, method: string, path: string, opts: { token?: string; widgetKey?: string; body?: unknown } = {}) {
+  const headers: Record<string, string> = {};
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  if (opts.widgetKey) headers['x-widget-key'] = opts.widgetKey;
+  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(rt.url + path, { method, headers, ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) as any : undefined;
+}
+
+/** The claims as API Gateway passes them to the function (string values), from a local token. */
+function gatewayClaims(token: string): Record<string, string> {
+  const payload = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(payload).map(([k, v]) => [k, typeof v === 'string' ? v : Array.isArray(v) ? `[${v.join(' ')}]` : String(v)]));
+}
+
+let tenants = 0;
+async function newTenant(rt: LocalRuntime, name: string) {
+  const sub = `bench-${process.pid}-${tenants++}`;
+  const token = await rt.idp.token({ sub, email: `${sub}@example.com` });
+  const r = await http(rt, 'POST', '/api/v1/admin/auth/onboard', { token, body: { tenantName: name } });
+  return { tenantId: r.tenant.id as string, widgetKey: r.widgetKey as string, token, claims: gatewayClaims(token) };
+}
+
+export async function main() {
+  const started = performance.now();
+  const rows: Row[] = [];
+  const json: Record<string, unknown> = { startedAt: new Date().toISOString(), node: process.version, warmup: WARMUP, iterations: ITERATIONS };
+
+  log('starting DynamoDB Local and the local runtime');
+  const rt = await startLocalRuntime({ tableName: 'bench' });
+  try {
+    // Imported only now: the data client reads the endpoint that the runtime has just set.
+    const { routeCases, benchRoute } = await import('./routes.ts');
+    const { seedConversations } = await import('./stats-scale.ts');
+    const { chatLoad } = await import('./load.ts');
+    const { roundTrips } = await import('#shared/data/client.ts');
+
+    log('fixture tenant');
+    const t = await newTenant(rt, 'Bench Shop');
+    const conversations: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      conversations.push((await http(rt, 'POST', '/api/v1/chat/message', { widgetKey: t.widgetKey, body: { message: 'hello' } })).conversationId);
+    }
+    const esc = await http(rt, 'POST', '/api/v1/chat/escalate', { widgetKey: t.widgetKey, body: { conversationId: conversations[0], reason: 'bench' } });
+    let intentId: string | undefined;
+    try { intentId = (await http(rt, 'GET', '/api/v1/admin/intents', { token: t.token })).items?.[0]?.id; } catch { /* not there yet */ }
+
+    // ---- per route ----------------------------------------------------------------------------
+    const fixture = { root: ROOT, widgetKey: t.widgetKey, ownerClaims: t.claims, conversations, ticketId: esc.ticketId, ...(intentId ? { intentId } : {}) };
+    const perRoute = [];
+    for (const c of routeCases(fixture)) {
+      log(`route ${c.label}`);
+      const r = await benchRoute(ROOT, c, WARMUP, ITERATIONS);
+      perRoute.push(r);
+      const isChatMessage = c.route.path === '/api/v1/chat/message';
+      const rtBudget = isChatMessage || (c.route.auth === 'jwt' && c.route.method === 'GET');
+      const rtMax = r.roundTrips.max;
+      const failed = r.non2xx ? ` (${r.non2xx} non-2xx: ${JSON.stringify(r.statuses)})` : '';
+      rows.push({
+        section: 'route', what: `${c.label}: DynamoDB round trips/request`,
+        measured: `${fmt(r.roundTrips.mean, 1)} mean, ${rtMax} max${failed}`,
+        budget: rtBudget ? `≤ ${BUDGET.roundTrips}` : '-', verdict: rtBudget ? (rtMax <= BUDGET.roundTrips ? 'ok' : 'OVER') : '',
+      });
+      rows.push({
+        section: 'route', what: `${c.label}: handler p50/p99 | db p50/p99 (ms)`,
+        measured: `${fmt(r.handlerMs.p50)}/${fmt(r.handlerMs.p99)} | ${fmt(r.dbMs.p50)}/${fmt(r.dbMs.p99)}; overhead ${r.overheadP50 === null ? 'n/a (no db)' : `${fmt(r.overheadP50 * 100, 0)} %`}`,
+        budget: `overhead ≤ ${BUDGET.overhead * 100} % p50`,
+        verdict: r.overheadP50 === null ? 'n/a' : r.overheadP50 <= BUDGET.overhead ? 'ok' : 'OVER',
+      });
+    }
+    json.routes = perRoute;
+
+    // ---- /stats at 100 and 100,000 conversations ----------------------------------------------
+    const statsRoute = routes.find((r) => r.handler === 'admin/get-stats');
+    if (statsRoute) {
+      const small = await newTenant(rt, 'Stats 100');
+      const big = await newTenant(rt, 'Stats 100k');
+      log('seeding 100 conversations');
+      const seedSmall = await seedConversations(rt.dynamodbEndpoint, 'bench', small.tenantId, 100);
+      log('seeding 100,000 conversations');
+      const seedBig = await seedConversations(rt.dynamodbEndpoint, 'bench', big.tenantId, 100_000);
+      log(`seeded in ${fmt(seedBig / 1000, 1)} s; timing /stats`);
+      const { handler } = await import(pathToFileURL(join(ROOT, 'functions', 'admin', 'get-stats.ts')).href) as { handler: (e: unknown, c: unknown) => Promise<{ statusCode?: number; body?: string }> };
+      const times = { small: [] as number[], big: [] as number[] };
+      const rts = { small: [] as number[], big: [] as number[] };
+      const counts = { small: 0, big: 0 };
+      for (let i = 0; i < WARMUP + ITERATIONS; i++) {
+        for (const [which, who] of [['small', small], ['big', big]] as const) {
+          const rt0 = roundTrips.count;
+          const t0 = performance.now();
+          const res = await handler(v2Event({ route: statsRoute, claims: who.claims }), lambdaContext(statsRoute));
+          const ms = performance.now() - t0;
+          if (res.statusCode !== 200) throw new Error(`/stats ${res.statusCode} ${res.body}`);
+          if (i === 0) counts[which] = JSON.parse(res.body!).kpis.conversations;
+          if (i >= WARMUP) { times[which].push(ms); rts[which].push(roundTrips.count - rt0); }
+        }
+      }
+      const s = { p50: percentile(times.small, 50), p99: percentile(times.small, 99) };
+      const b = { p50: percentile(times.big, 50), p99: percentile(times.big, 99) };
+      const ratio = b.p50 / s.p50;
+      json.stats = { seedMs: { small: seedSmall, big: seedBig }, conversationsCounted: counts, small: s, big: b, ratioP50: ratio,
+        roundTrips: { small: Math.max(...rts.small), big: Math.max(...rts.big) } };
+      rows.push({
+        section: '/stats', what: `100 conversations (counted ${counts.small}): p50/p99 ms, round trips`,
+        measured: `${fmt(s.p50)}/${fmt(s.p99)}, ${Math.max(...rts.small)}`, budget: '', verdict: '',
+      });
+      rows.push({
+        section: '/stats', what: `100,000 conversations (counted ${counts.big}): p50/p99 ms, round trips`,
+        measured: `${fmt(b.p50)}/${fmt(b.p99)}, ${Math.max(...rts.big)}`,
+        budget: `same within noise (p50 ratio ≤ ${BUDGET.statsRatio})`, verdict: ratio <= BUDGET.statsRatio ? 'ok' : 'OVER',
+      });
+      rows.push({ section: '/stats', what: 'p50 ratio 100k / 100', measured: fmt(ratio), budget: `≤ ${BUDGET.statsRatio}`, verdict: ratio <= BUDGET.statsRatio ? 'ok' : 'OVER' });
+    }
+
+    // ---- POST /chat/message under load --------------------------------------------------------
+    log('load: POST /chat/message, 50 connections, 15 s');
+    const load = await chatLoad(rt.url, t.widgetKey, 50, 15);
+    json.load = load;
+    rows.push({
+      section: 'load', what: `POST /chat/message, ${load.connections} sessions, ${load.durationS} s (HTTP, local runtime)`,
+      measured: `${fmt(load.rps, 0)} req/s, p50 ${load.latencyMs.p50} ms, p99 ${load.latencyMs.p99} ms; 2xx ${load.status['2xx']}, 4xx ${load.status['4xx']}, 5xx ${load.status['5xx']}, errors ${load.errors}`,
+      budget: '-', verdict: load.status['5xx'] || load.errors ? 'OVER' : '',
+    });
+  } finally {
+    log('stopping the runtime');
+    await rt.stop();
+  }
+
+  // ---- bundles --------------------------------------------------------------------------------
+  log('bundling every function (esbuild, as infra/function.ts) and timing init');
+  const { benchBundles } = await import('./bundles.ts');
+  const b = await benchBundles(ROOT, 5);
+  json.bundles = b;
+  rows.push({ section: 'bundle', what: 'empty handler: size, init ms', measured: `${kb(b.empty.bytes)}, ${fmt(b.empty.initMs, 1)}`, budget: '', verdict: '' });
+  for (const x of b.bundles) {
+    const chat = x.handler.startsWith('chat/');
+    rows.push({
+      section: 'bundle', what: `${x.handler}: size, init ms (over empty)`,
+      measured: `${kb(x.bytes)}, ${fmt(x.initMs, 1)} (+${fmt(x.initOverEmptyMs, 1)})`,
+      budget: chat ? `≤ ${kb(BUDGET.chatBundle)}` : '-', verdict: chat ? (x.bytes <= BUDGET.chatBundle ? 'ok' : 'OVER') : '',
+    });
+  }
+
+  json.elapsedS = (performance.now() - started) / 1000;
+  json.rows = rows;
+  const printed = table(rows);
+  console.log(printed);
+  console.log(`\nbench took ${fmt(json.elapsedS as number, 0)} s; db ms is the sum of the DynamoDB calls' durations (parallel calls overlap).`);
+  mkdirSync(join(ROOT, 'bench-results'), { recursive: true });
+  writeFileSync(join(ROOT, 'bench-results', 'bench.json'), JSON.stringify(json, null, 2));
+  console.log('wrote bench-results/bench.json');
+}
