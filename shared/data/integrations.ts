@@ -1,0 +1,61 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Sealed } from '#shared/domain/credentials.ts';
+import { db, tableName } from './client.ts';
+import { keys } from './keys.ts';
+import { clean, type AuditEntry, auditPut } from './items.ts';
+import { transact } from './tx.ts';
+
+/** Stored form: credentials sealed, plus their masks so that reads never need a decryption. */
+export interface IntegrationItem {
+  id: string; type: 'webhook' | 'slack' | 'zendesk' | 'email'; name: string; status: 'active';
+  config: Record<string, unknown>; sealed: Sealed; masked: Record<string, string>; createdAt: string; updatedAt: string;
+}
+const fromItem = (i: Record<string, unknown>): IntegrationItem => {
+  const { integrationType, ...rest } = clean<Omit<IntegrationItem, 'type'> & { integrationType: IntegrationItem['type'] }>(i);
+  return { ...rest, type: integrationType };
+};
+type AuditInput = Omit<AuditEntry, 'id' | 'createdAt' | 'category'>;
+
+export const integrationsRepo = {
+  async list(tenantId: string): Promise<IntegrationItem[]> {
+    const { pk, skPrefix } = keys.integrationPrefix(tenantId);
+    const out: IntegrationItem[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const r = await db.send(new QueryCommand({
+        TableName: tableName(), KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+        ExpressionAttributeValues: { ':pk': pk, ':p': skPrefix }, ExclusiveStartKey,
+      }));
+      out.push(...(r.Items ?? []).map(fromItem));
+      ExclusiveStartKey = r.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  },
+
+  async get(tenantId: string, id: string): Promise<IntegrationItem | null> {
+    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.integration(tenantId, id), ConsistentRead: true }));
+    return r.Item ? fromItem(r.Item) : null;
+  },
+
+  /** Create (`before` null) or full replacement conditional on the `updatedAt` read. */
+  async put(tenantId: string, item: IntegrationItem, before: IntegrationItem | null, audit: AuditInput): Promise<void> {
+    await transact([
+      {
+        Put: {
+          // `type` is the table's entity marker, so the integration's own type is stored as `integrationType`.
+          Item: { ...keys.integration(tenantId, item.id), ...item, type: 'integration', integrationType: item.type },
+          ConditionExpression: before ? 'updatedAt = :u' : 'attribute_not_exists(pk)',
+          ...(before ? { ExpressionAttributeValues: { ':u': before.updatedAt } } : {}),
+        },
+      },
+      auditPut(tenantId, { ...audit, category: 'integration', createdAt: item.updatedAt }),
+    ]);
+  },
+
+  async remove(tenantId: string, item: IntegrationItem, audit: AuditInput, now: string): Promise<void> {
+    await transact([
+      { Delete: { Key: keys.integration(tenantId, item.id), ConditionExpression: 'attribute_exists(pk)' } },
+      auditPut(tenantId, { ...audit, category: 'integration', createdAt: now }),
+    ]);
+  },
+};
