@@ -4,6 +4,9 @@ import { EscalateBody, SendMessageBody } from './chat.ts';
 import { IdParams, EmptyQuery } from '../schema.ts';
 import { AuditPage, ListAuditQuery } from './audit.ts';
 import { ConversationDetail, ConversationPage, ConversationParams, ListConversationsQuery } from './conversations.ts';
+import { Intent, IntentBody, IntentList } from './intents.ts';
+import { Integration, IntegrationBody, IntegrationList, IntegrationParams } from './integrations.ts';
+import { PutSettingsBody, Settings, WidgetKey } from './settings.ts';
 import { InviteMemberBody, Member, MemberList, MemberParams, PatchMemberBody } from './members.ts';
 import { Stats, StatsQuery } from './stats.ts';
 import { ListTicketsQuery, PatchTicketBody, PatchTicketResponse, TicketDetail, TicketPage, TicketParams } from './tickets.ts';
@@ -33,10 +36,7 @@ export interface RouteDoc {
 
 const ts = () => z.iso.datetime({ precision: 3 });
 const fraction = () => z.number().min(0).max(1);
-const count = () => z.int().min(0);
 const ticketId = () => z.string().regex(/^tkt_[0-9A-HJKMNP-TV-Z]{26}$/);
-
-const all = <T extends ZodType>(item: T) => z.object({ items: z.array(item) });
 
 export const Role = z.enum(['viewer', 'agent', 'admin', 'owner']);
 export const ConversationStatus = z.enum(['active', 'escalated', 'closed']);
@@ -79,36 +79,8 @@ export const OnboardResponse = z.object({
   tenant: TenantRef, role: z.literal('owner'), widgetKey: z.string().regex(/^wk_/).describe('shown in full only here'),
 });
 
-export const EntityType = z.enum(['email', 'phone', 'number', 'date', 'order_id', 'url', 'regex']);
-export const Intent = z.object({
-  id: z.uuid(),
-  name: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/),
-  description: z.string(),
-  trainingPhrases: z.array(z.string()).min(1).max(200),
-  response: z.string(),
-  entities: z.array(z.object({ name: z.string(), type: EntityType, pattern: z.string().max(200).optional() })),
-  action: z.enum(['reply', 'escalate']),
-  enabled: z.boolean(),
-  hitCount: count(),
-  createdAt: ts(),
-  updatedAt: ts(),
-});
 
-export const Integration = z.object({
-  id: z.string(),
-  type: z.enum(['webhook', 'slack', 'zendesk', 'email']),
-  name: z.string(),
-  status: z.string(),
-  config: z.record(z.string(), z.unknown()),
-  credentials: z.record(z.string(), z.string()).describe('masked: `****` plus the last 4 characters'),
-  createdAt: ts(),
-});
 
-export const Settings = z.object({
-  tenant: z.object({ id: z.uuid(), name: z.string() }),
-  config: z.record(z.string(), z.unknown()),
-  widgetKey: z.object({ preview: z.string(), createdAt: ts() }),
-});
 
 // ---- the registry --------------------------------------------------------------------------------
 
@@ -173,33 +145,33 @@ export const registry: Record<string, RouteDoc> = {
       + 'Setting the current value again changes nothing. A request with one forbidden part changes nothing. '
       + 'An audit entry records each change.',
   },
-  'admin/list-intents': { response: all(Intent), status: 200, summary: 'Every intent of the tenant, with its hit count' },
-  'admin/get-intent': { status: 200, response: Intent, summary: 'An intent' },
+  'admin/list-intents': { query: EmptyQuery, response: IntentList, status: 200, summary: 'Every intent of the tenant, with its hit count' },
+  'admin/get-intent': { params: IdParams, status: 200, response: Intent, summary: 'An intent' },
   'admin/create-intent': {
-    status: 201, response: Intent, conflicts: ['CONFLICT'], summary: 'Create an intent',
+    body: IntentBody, status: 201, response: Intent, conflicts: ['CONFLICT'], summary: 'Create an intent',
     description: 'A name already used in the tenant, or a 201st intent: 409 `CONFLICT`.',
   },
   'admin/update-intent': {
-    status: 200, response: Intent, conflicts: ['CONFLICT'], summary: 'Replace an intent',
+    params: IdParams, body: IntentBody, status: 200, response: Intent, conflicts: ['CONFLICT'], summary: 'Replace an intent',
     description: 'A full replacement; the next chat message already uses it.',
   },
-  'admin/delete-intent': { status: 204, summary: 'Delete an intent' },
-  'admin/list-integrations': { response: all(Integration), status: 200, summary: 'Every integration, credentials masked' },
+  'admin/delete-intent': { params: IdParams, status: 204, summary: 'Delete an intent' },
+  'admin/list-integrations': { query: EmptyQuery, response: IntegrationList, status: 200, summary: 'Every integration, credentials masked' },
   'admin/create-integration': {
-    status: 201, response: Integration, summary: 'Create an integration',
+    body: IntegrationBody, status: 201, response: Integration, summary: 'Create an integration',
     description: 'A webhook URL must be https and not point at localhost or a loopback, private, link-local or documentation address.',
   },
-  'admin/update-integration': { status: 200, response: Integration, summary: 'Replace an integration' },
-  'admin/delete-integration': { status: 204, summary: 'Delete an integration' },
+  'admin/update-integration': { params: IntegrationParams, body: IntegrationBody, status: 200, response: Integration, summary: 'Replace an integration' },
+  'admin/delete-integration': { params: IntegrationParams, status: 204, summary: 'Delete an integration' },
   'admin/list-audit': { query: ListAuditQuery, response: AuditPage, status: 200, summary: 'Audit entries, newest first' },
-  'admin/get-settings': { response: Settings, status: 200, summary: 'Tenant name, configuration and widget key preview' },
+  'admin/get-settings': { query: EmptyQuery, response: Settings, status: 200, summary: 'Tenant name, configuration and widget key preview' },
   'admin/put-settings': {
-    response: Settings, status: 200, summary: 'Change the tenant name or configuration',
+    body: PutSettingsBody, response: Settings, status: 200, summary: 'Change the tenant name or configuration',
     description: '`config` is merged as a JSON Merge Patch (RFC 7396): objects merge, `null` deletes a key, anything else replaces. '
       + 'At most 16 KiB as UTF-8 JSON.',
   },
   'admin/rotate-widget-key': {
-    status: 201, response: z.object({ widgetKey: z.string().regex(/^wk_/) }), summary: 'Issue a new widget key',
+    status: 201, response: WidgetKey, summary: 'Issue a new widget key',
     description: 'The old key stops working within 60 seconds.',
   },
   'admin/list-members': { query: EmptyQuery, response: MemberList, status: 200, summary: 'Members and invitations' },
