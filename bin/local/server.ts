@@ -47,11 +47,14 @@ const compiled: Compiled[] = routes.map((route) => {
   return { route, pattern: new RegExp(`^${source}$`), names };
 });
 
+/** A malformed escape (`%`, `%zz`, invalid UTF-8) is passed on as sent, for the handler's schema to refuse, not a crash. */
+const decodePathValue = (v: string) => { try { return decodeURIComponent(v); } catch { return v; } };
+
 function match(method: string, path: string) {
   for (const c of compiled) {
     if (c.route.method !== method) continue;
     const m = c.pattern.exec(path);
-    if (m) return { route: c.route, params: Object.fromEntries(c.names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)])) };
+    if (m) return { route: c.route, params: Object.fromEntries(c.names.map((n, i) => [n, decodePathValue(m[i + 1]!)])) };
   }
   return null;
 }
