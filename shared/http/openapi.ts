@@ -1,4 +1,5 @@
-import { z, type ZodType } from 'zod';
+import * as z from 'zod';
+import type { ZodType } from 'zod';
 import { routes, BODY_LIMIT, type Route } from '#shared/routes.ts';
 import { registry, type RouteDoc } from './schemas/index.ts';
 

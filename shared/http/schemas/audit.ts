@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { pageQuery } from '../schema.ts';
 import { Page, Timestamp } from './common.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { text } from '../schema.ts';
 
 export const OnboardBody = z.strictObject({ tenantName: text(1, 100) });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { text, uuid } from '../schema.ts';
 
 // Request schemas of the chat routes; the handlers validate with them and the OpenAPI document is generated from them.

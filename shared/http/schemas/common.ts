@@ -1,4 +1,5 @@
-import { z, type ZodType } from 'zod';
+import * as z from 'zod';
+import type { ZodType } from 'zod';
 
 // Response schema pieces shared by the admin list routes (for the OpenAPI document).
 export const Page = <T extends ZodType>(item: T) =>

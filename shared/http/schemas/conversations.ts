@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { IdParams, pageQuery } from '../schema.ts';
 import { Page, Timestamp } from './common.ts';
 import { Ticket } from './tickets.ts';

@@ -1,4 +1,5 @@
-import { z, type ZodType } from 'zod';
+import * as z from 'zod';
+import type { ZodType } from 'zod';
 import { OnboardBody } from './auth.ts';
 import { EscalateBody, SendMessageBody } from './chat.ts';
 import { IdParams, EmptyQuery } from '../schema.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { text } from '../schema.ts';
 
 // Request and response schemas of /integrations; the OpenAPI document is generated from them.

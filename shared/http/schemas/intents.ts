@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { checkPattern, MAX_PATTERN_LENGTH } from '#shared/nlu/entities.ts';
 import { text } from '../schema.ts';
 

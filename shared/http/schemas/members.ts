@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ROLES } from '#shared/routes.ts';
 
 // Request and response schemas of /members; the OpenAPI document is generated from them.

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConversationSummary } from './conversations.ts';
 
 const isRealDay = (s: string) => {
