@@ -6,7 +6,6 @@ export interface Key { pk: string; sk: string }
 
 export const keys = {
   tenant: (tenantId: string): Key => ({ pk: T(tenantId), sk: 'TENANT' }),
-  counters: (tenantId: string): Key => ({ pk: T(tenantId), sk: 'COUNTERS' }),
 
   intent: (tenantId: string, intentId: string): Key => ({ pk: T(tenantId), sk: `INTENT#${intentId}` }),
   intentPrefix: (tenantId: string) => ({ pk: T(tenantId), skPrefix: 'INTENT#' }),
@@ -51,6 +50,9 @@ export const keys = {
 
   statsPartition: (tenantId: string) => `${T(tenantId)}#STATS`,
   statsDay: (tenantId: string, day: string): Key => ({ pk: keys.statsPartition(tenantId), sk: `DAY#${day}` }),
+  /** Tenant-wide "now" counters (open tickets). `TOTAL` sorts after every `DAY#...`, so the /stats
+   *  Query from `DAY#from` to `TOTAL` reads the days and these counters in one round trip. */
+  counters: (tenantId: string): Key => ({ pk: keys.statsPartition(tenantId), sk: 'TOTAL' }),
 
   idempotency: (tenantId: string, route: string, key: string): Key =>
     ({ pk: `${T(tenantId)}#IDEM#${route}#${key}`, sk: 'IDEM' }),
@@ -60,8 +62,9 @@ export const keys = {
 export const timeSortKey = (createdAt: string, id: string) => `${createdAt}#${id}`;
 
 /** Sort-key bounds of the per-day stats items (all shards) of an inclusive day range. */
+/** From the first day of a period through the counters item (days after `to` come back too and are dropped). */
 export const statsDayRange = (tenantId: string, from: string, to: string) =>
-  ({ pk: keys.statsPartition(tenantId), skFrom: `DAY#${from}`, skTo: `DAY#${to}#~` });
+  ({ pk: keys.statsPartition(tenantId), skFrom: `DAY#${from}`, skTo: keys.counters(tenantId).sk, lastDay: to });
 
 /** The key attributes of an item as seen from the table or an index: what a LastEvaluatedKey holds. */
 export const keyAttributes = (index?: 'gsi1' | 'gsi2' | 'gsi3') =>

@@ -1,17 +1,19 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { keys, statsDayRange } from './keys.ts';
 
-// /stats reads counters only: the per-day shards of a date range (one Query) and the tenant's
-// COUNTERS item (one GetItem). Their cost depends on the number of days, never on the data volume.
+// /stats reads counters only: the per-day shards of a date range and the tenant's TOTAL counters,
+// in one Query. Its cost depends on the number of days, never on the data volume.
 
 export type DayCounters = Record<string, number>;
 
 export const statsRepo = {
-  /** Every shard item of every day in [from, to]; sk BETWEEN DAY#from and DAY#to#~. */
-  async days(tenantId: string, from: string, to: string): Promise<DayCounters[]> {
+  /** Every shard item of every day in [from, to], and the open-ticket count: one Query. */
+  async read(tenantId: string, from: string, to: string): Promise<{ days: DayCounters[]; openTickets: number }> {
     const range = statsDayRange(tenantId, from, to);
     const out: DayCounters[] = [];
+    const totalSk = keys.counters(tenantId).sk;
+    let openTickets = 0;
     let start: Record<string, unknown> | undefined;
     do {
       // A year of 8 shards fits one response; the loop only guards the 1 MB page limit.
@@ -21,15 +23,12 @@ export const statsRepo = {
         ...(start ? { ExclusiveStartKey: start } : {}),
       }));
       for (const item of r.Items ?? []) {
+        if (item.sk === totalSk) { openTickets = typeof item.openTickets === 'number' ? item.openTickets : 0; continue; }
+        if ((item.sk as string).slice(4, 14) > range.lastDay) continue; // sk is DAY#yyyy-mm-dd#shard
         out.push(Object.fromEntries(Object.entries(item).filter(([, v]) => typeof v === 'number')) as DayCounters);
       }
       start = r.LastEvaluatedKey;
     } while (start);
-    return out;
-  },
-
-  async openTickets(tenantId: string): Promise<number> {
-    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.counters(tenantId) }));
-    return typeof r.Item?.openTickets === 'number' ? r.Item.openTickets : 0;
+    return { days: out, openTickets };
   },
 };

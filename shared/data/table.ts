@@ -2,7 +2,6 @@
 //
 // Access patterns (every one a GetItem, a Query or a transaction; never a Scan):
 //   tenant, its settings and intents version   GetItem   pk TENANT#t            sk TENANT
-//   tenant-wide counters (open tickets)         GetItem   pk TENANT#t            sk COUNTERS
 //   intents of a tenant (+ their hit counts)    Query     pk TENANT#t            sk begins_with INTENT
 //   intent name uniqueness                      guard     pk TENANT#t            sk INTENTNAME#name
 //   integrations, members of a tenant           Query     pk TENANT#t            sk begins_with INTEGRATION# / MEMBER#
@@ -14,7 +13,7 @@
 //   ticket by id                                GetItem   pk TENANT#t#TICKET#id  sk TICKET
 //   tickets newest first / status / priority    Query     gsi1 TENANT#t#TICKETS / gsi2 ...#STATUS#s / gsi3 ...#PRIORITY#p
 //   audit newest first / by category / target   Query     pk TENANT#t#AUDIT / gsi2 ...#AUDIT#cat / gsi3 ...#AUDIT#type#id
-//   stats per day for a date range              Query     pk TENANT#t#STATS      sk between DAY#from and DAY#to
+//   stats per day for a date range + counters   Query     pk TENANT#t#STATS      sk between DAY#from and TOTAL
 //   idempotency record, rate-limit window       GetItem   pk TENANT#t#IDEM#key / TENANT#t#CONV#c sk RATE#minute (TTL)
 
 export const TTL_ATTRIBUTE = 'expiresAt';

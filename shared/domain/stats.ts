@@ -52,9 +52,8 @@ export function aggregate(rows: DayCounters[], openTickets: number) {
 
 export async function getStats(tenantId: string, q: { from?: string; to?: string }, now = new Date()) {
   const period = resolvePeriod(q, now);
-  const [rows, openTickets, recent] = await Promise.all([
-    statsRepo.days(tenantId, period.from, period.to),
-    statsRepo.openTickets(tenantId),
+  const [{ days: rows, openTickets }, recent] = await Promise.all([
+    statsRepo.read(tenantId, period.from, period.to),
     conversationsAdminRepo.recent(tenantId, 10),
   ]);
   return { period, ...aggregate(rows, openTickets), recentConversations: recent.map(summary) };
