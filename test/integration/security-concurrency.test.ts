@@ -6,7 +6,7 @@ import { handlerExists, intentBody, noteMissing } from './security/routes.ts';
 
 const need = (handler: string, method: string, path: string, ctx: { skip: () => void }) => {
   if (handlerExists(handler)) return true;
-  noteMissing('concurrency', { method, path, handler });
+  noteMissing('concurrency', { method: method as 'GET', path, handler });
   ctx.skip();
   return false;
 };

@@ -70,7 +70,7 @@ describe('prototype pollution', () => {
       const hasBody = r.method !== 'GET' && r.method !== 'DELETE';
       for (const q of queries) {
         for (const body of hasBody ? payloads : [undefined]) {
-          const res = await call(r.method, `${path}?${q}`, { headers: { ...auth, __proto__: 'x', constructor: 'y' } as Record<string, string>, ...(body !== undefined ? { body } : {}) });
+          const res = await call(r.method, `${path}?${q}`, { headers: { ...auth, __proto__: 'x', constructor: 'y' } as unknown as Record<string, string>, ...(body !== undefined ? { body } : {}) });
           expect(res.status, `${r.method} ${path}`).toBeLessThan(500);
           expect(res.text).not.toContain('"polluted"');
         }
