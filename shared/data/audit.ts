@@ -1,12 +1,11 @@
 import type { AuditCategory, AuditEntry } from './items.ts';
 import { clean } from './items.ts';
 import { keys } from './keys.ts';
-import { queryAll, queryPage, type Page } from './lists.ts';
+import { queryPage, type Page } from './lists.ts';
 
-// Audit entries: newest first on the tenant's audit partition (sk = aud_<ulid>), by category on
-// gsi2, and per target (oldest first) on gsi3.
+// Audit entries: newest first on gsi1 (sk = aud_<ulid>), by category on gsi2. A ticket's entries are stored in the ticket's partition (see keys.audit).
 
-const asAudit = (i: Record<string, unknown>): AuditEntry => {
+export const asAudit = (i: Record<string, unknown>): AuditEntry => {
   const { id, category, action, actor, target, changes, createdAt } = clean<AuditEntry>(i);
   return { id, category, action, actor, target, changes, createdAt };
 };
@@ -15,16 +14,9 @@ export const auditRepo = {
   async list(tenantId: string, filters: { category?: AuditCategory }, limit: number, cursor?: string): Promise<Page<AuditEntry>> {
     const q = filters.category
       ? { index: 'gsi2' as const, partition: { name: 'gsi2pk', value: keys.auditByCategoryIndex(tenantId, filters.category).gsi2pk } }
-      : { partition: { name: 'pk', value: keys.auditPartition(tenantId) } };
+      : { index: 'gsi1' as const, partition: { name: 'gsi1pk', value: keys.auditIndex(tenantId).gsi1pk } };
     const page = await queryPage(q, { tenantId, list: 'audit', filters }, limit, cursor);
     return { items: page.items.map(asAudit), nextCursor: page.nextCursor };
   },
 
-  /** Audit entries of one target, oldest first. */
-  async ofTarget(tenantId: string, type: string, id: string): Promise<AuditEntry[]> {
-    const items = await queryAll({
-      index: 'gsi3', partition: { name: 'gsi3pk', value: keys.auditByTargetIndex(tenantId, type, id).gsi3pk }, descending: false,
-    });
-    return items.map(asAudit);
-  },
 };

@@ -18,9 +18,9 @@ export function auditPut(tenantId: string, e: Omit<AuditEntry, 'id' | 'createdAt
   return {
     Put: {
       Item: {
-        ...keys.audit(tenantId, id), type: 'audit', ...e, id, createdAt,
+        ...keys.audit(tenantId, id, e.target), type: 'audit', ...e, id, createdAt,
+        ...keys.auditIndex(tenantId), gsi1sk: id,
         ...keys.auditByCategoryIndex(tenantId, e.category), gsi2sk: id,
-        ...keys.auditByTargetIndex(tenantId, e.target.type, e.target.id), gsi3sk: id,
       },
       ConditionExpression: 'attribute_not_exists(pk)',
     },

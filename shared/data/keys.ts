@@ -42,11 +42,11 @@ export const keys = {
   ticketsByPriorityIndex: (tenantId: string, priority: string) =>
     ({ gsi3pk: `${T(tenantId)}#TICKETS#PRIORITY#${priority}` }),
 
-  auditPartition: (tenantId: string) => `${T(tenantId)}#AUDIT`,
-  audit: (tenantId: string, auditId: string): Key => ({ pk: keys.auditPartition(tenantId), sk: auditId }),
+  /** A ticket's audit entries live in the ticket's partition, so its detail is one Query; others in the tenant's audit partition. */
+  audit: (tenantId: string, auditId: string, target: { type: string; id: string }): Key =>
+    ({ pk: target.type === 'ticket' ? keys.ticket(tenantId, target.id).pk : `${T(tenantId)}#AUDIT`, sk: auditId }),
+  auditIndex: (tenantId: string) => ({ gsi1pk: `${T(tenantId)}#AUDIT` }),
   auditByCategoryIndex: (tenantId: string, category: string) => ({ gsi2pk: `${T(tenantId)}#AUDIT#${category}` }),
-  auditByTargetIndex: (tenantId: string, type: string, id: string) =>
-    ({ gsi3pk: `${T(tenantId)}#AUDIT#${type}#${id}` }),
 
   statsPartition: (tenantId: string) => `${T(tenantId)}#STATS`,
   statsDay: (tenantId: string, day: string): Key => ({ pk: keys.statsPartition(tenantId), sk: `DAY#${day}` }),

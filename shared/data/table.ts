@@ -10,9 +10,9 @@
 //   widget key hash -> tenant                   GetItem   pk WIDGETKEY#hash      sk WIDGETKEY
 //   conversation + messages + ticket refs       Query     pk TENANT#t#CONV#c     (sk CONV, MSG#..., TICKET#...)
 //   conversations newest first / by status      Query     gsi1 TENANT#t#CONVS / gsi2 TENANT#t#CONVS#status
-//   ticket by id                                GetItem   pk TENANT#t#TICKET#id  sk TICKET
 //   tickets newest first / status / priority    Query     gsi1 TENANT#t#TICKETS / gsi2 ...#STATUS#s / gsi3 ...#PRIORITY#p
-//   audit newest first / by category / target   Query     pk TENANT#t#AUDIT / gsi2 ...#AUDIT#cat / gsi3 ...#AUDIT#type#id
+//   audit newest first / by category            Query     gsi1 TENANT#t#AUDIT / gsi2 TENANT#t#AUDIT#cat
+//   ticket + its audit trail                    Query     pk TENANT#t#TICKET#id  (sk TICKET, aud_...)
 //   stats per day for a date range + counters   Query     pk TENANT#t#STATS      sk between DAY#from and TOTAL
 //   idempotency record, rate-limit window       GetItem   pk TENANT#t#IDEM#key / TENANT#t#CONV#c sk RATE#minute (TTL)
 

@@ -4,7 +4,9 @@ import { db, tableName } from './client.ts';
 import { conversationUpdate, ticketUpdate, type Conversation, type Ticket } from './conversations.ts';
 import { clean } from './items.ts';
 import { keys } from './keys.ts';
-import { queryPage, type Page } from './lists.ts';
+import { queryAll, queryPage, type Page } from './lists.ts';
+import { asAudit } from './audit.ts';
+import type { AuditEntry } from './items.ts';
 import type { TxItem } from './tx.ts';
 
 // Tickets: GetItem by id, BatchGet of a conversation's tickets, lists on gsi1 (all), gsi2 (status),
@@ -18,6 +20,14 @@ const asTicket = (i: Record<string, unknown>): Ticket => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const ticketsRepo = {
+  /** The ticket and its audit trail (oldest first) from the ticket's partition: one Query. */
+  async getWithTrail(tenantId: string, ticketId: string): Promise<{ ticket: Ticket; auditTrail: AuditEntry[] } | null> {
+    const items = await queryAll({ partition: { name: 'pk', value: keys.ticket(tenantId, ticketId).pk }, descending: false });
+    const ticket = items.find((i) => i.sk === keys.ticket(tenantId, ticketId).sk);
+    if (!ticket) return null;
+    return { ticket: asTicket(ticket), auditTrail: items.filter((i) => i !== ticket).map(asAudit) };
+  },
+
   /** The conditional update of a ticket (guarded by the status and priority read). */
   update: ticketUpdate,
 

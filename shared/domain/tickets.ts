@@ -1,5 +1,4 @@
 import type { Conversation, Ticket } from '#shared/data/conversations.ts';
-import { auditRepo } from '#shared/data/audit.ts';
 import { auditPut, countersAdd, type Actor } from '#shared/data/items.ts';
 import { conversationTicketChange, ticketsRepo } from '#shared/data/tickets.ts';
 import { conversationsAdminRepo } from '#shared/data/conversations.ts';
@@ -78,13 +77,10 @@ export async function updateTicket(tenantId: string, actor: Actor, ticketId: str
 }
 
 export async function getTicket(tenantId: string, ticketId: string) {
-  const ticket = await ticketsRepo.get(tenantId, ticketId);
-  if (!ticket) throw new NotFound('ticket');
-  const [conversation, auditTrail] = await Promise.all([
-    conversationsAdminRepo.get(tenantId, ticket.conversationId),
-    auditRepo.ofTarget(tenantId, 'ticket', ticket.id),
-  ]);
-  return { ticket, conversation: conversation ? summary(conversation) : null, auditTrail };
+  const found = await ticketsRepo.getWithTrail(tenantId, ticketId);
+  if (!found) throw new NotFound('ticket');
+  const conversation = await conversationsAdminRepo.get(tenantId, found.ticket.conversationId);
+  return { ticket: found.ticket, conversation: conversation ? summary(conversation) : null, auditTrail: found.auditTrail };
 }
 
 export const listTickets = (

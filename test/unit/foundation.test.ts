@@ -39,7 +39,7 @@ describe('keys', () => {
     const built = [
       keys.tenant(t), keys.counters(t), keys.intent(t, 'i'), keys.intentName(t, 'n'), keys.member(t, 'm'),
       keys.conversation(t, 'c'), keys.message(t, 'c', '2026-01-01T00:00:00.000Z', 0, 'm'), keys.ticket(t, 'k'),
-      keys.audit(t, 'a'), keys.statsDay(t, '2026-01-01'), keys.idempotency(t, 'r', 'k'), keys.rateWindow(t, 'c', 'x'),
+      keys.audit(t, 'a', { type: 'intent', id: 'i' }), keys.audit(t, 'a', { type: 'ticket', id: 'k' }), keys.statsDay(t, '2026-01-01'), keys.idempotency(t, 'r', 'k'), keys.rateWindow(t, 'c', 'x'),
     ];
     for (const k of built) expect(k.pk.startsWith(`TENANT#${t}`), k.pk).toBe(true);
     expect(keys.user('s').pk).toBe('USER#s');
