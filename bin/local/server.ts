@@ -77,13 +77,14 @@ const TEXT_TYPES = /^(application\/(.+\+)?json|text\/|application\/x-www-form-ur
 
 function buildEvent(req: IncomingMessage, url: URL, route: Route, params: Record<string, string>, body: Buffer,
   claims: Record<string, string> | null): APIGatewayProxyEventV2WithJWTAuthorizer {
-  const headers: Record<string, string> = {};
+  // Null-prototype maps: a header or parameter named __proto__ or constructor is an ordinary key.
+  const headers: Record<string, string> = Object.create(null);
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!.toLowerCase();
     const value = req.rawHeaders[i + 1]!;
     headers[name] = headers[name] === undefined ? value : `${headers[name]},${value}`;
   }
-  const query: Record<string, string> = {};
+  const query: Record<string, string> = Object.create(null);
   for (const [k, v] of url.searchParams) query[k] = query[k] === undefined ? v : `${query[k]},${v}`;
   const now = new Date();
   const contentType = headers['content-type'] ?? '';

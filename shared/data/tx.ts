@@ -7,6 +7,11 @@ type Op<K extends keyof FullItem> = Omit<NonNullable<FullItem[K]>, 'TableName'>;
 /** A transaction item without its table name: the data modules build these and `transact` adds the table. */
 export interface TxItem { Put?: Op<'Put'>; Update?: Op<'Update'>; Delete?: Op<'Delete'>; ConditionCheck?: Op<'ConditionCheck'> }
 
+/** Concurrent transactions kept colliding on the same items; the caller may re-read and redo. */
+export class TxConflict extends Error {
+  constructor() { super('transaction kept conflicting with concurrent writes'); }
+}
+
 /** A transaction whose condition checks failed; `failed[i]` is true where item i's condition failed. */
 export class TxConditionFailed extends Error {
   constructor(readonly failed: boolean[]) { super('transaction condition failed'); }
@@ -34,7 +39,8 @@ export async function transact(items: TxItem[], attempts = 8): Promise<void> {
       if (!(e instanceof TransactionCanceledException)) throw e;
       const codes = (e.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
       if (codes.includes('ConditionalCheckFailed')) throw new TxConditionFailed(codes.map((c) => c === 'ConditionalCheckFailed'));
-      if (attempt >= attempts || !codes.some((c) => c === 'TransactionConflict')) throw e;
+      if (!codes.some((c) => c === 'TransactionConflict')) throw e;
+      if (attempt >= attempts) throw new TxConflict();
       await sleep(Math.random() * 20 * 2 ** Math.min(attempt, 5));
     }
   }

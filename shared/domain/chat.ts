@@ -7,14 +7,14 @@ import {
 import { auditPut, countersAdd, intentHitAdd, statsAdd, utcDay } from '#shared/data/items.ts';
 import { keys } from '#shared/data/keys.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
-import { transact, TxConditionFailed, type TxItem } from '#shared/data/tx.ts';
+import { transact, TxConditionFailed, TxConflict, type TxItem } from '#shared/data/tx.ts';
 import { Conflict, NotFound, RateLimited, Unauthorized } from '#shared/http/errors.ts';
 import { modelFor, understand } from './assistant.ts';
 import { tenantSettings } from './tenant-config.ts';
 import { isActive, type Priority } from './tickets-rules.ts';
 
 export const LIMITS = { userMessagesPerConversation: 1000, messagesPerMinute: 30 };
-const ATTEMPTS = 4;
+const ATTEMPTS = 6;
 const WIDGET = { type: 'widget' as const, id: 'widget' };
 
 const escalationText = (ticketId: string) =>
@@ -140,6 +140,7 @@ export async function sendMessage(tenantId: string, input: { conversationId?: st
     try {
       await transact(items);
     } catch (e) {
+      if (e instanceof TxConflict && attempt < ATTEMPTS) continue;
       if (!(e instanceof TxConditionFailed)) throw e;
       if (e.failed[RATE_INDEX]) {
         throw new RateLimited(`at most ${LIMITS.messagesPerMinute} messages a minute per conversation`, retryAfterMinute(nowDate));
@@ -187,7 +188,7 @@ export async function escalate(tenantId: string, input: { conversationId: string
       ]);
     } catch (e) {
       // Another escalation won the race: the next read finds its ticket and returns it.
-      if (e instanceof TxConditionFailed && attempt < ATTEMPTS) continue;
+      if ((e instanceof TxConditionFailed || e instanceof TxConflict) && attempt < ATTEMPTS) continue;
       throw e;
     }
     return { success: true, ticketId: t.ticket.id, message: text };

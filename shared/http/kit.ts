@@ -5,12 +5,13 @@ import * as z from 'zod';
 import type { ZodType } from 'zod';
 import { BODY_LIMIT, findRoute, roleAtLeast, type Role, type Route } from '#shared/routes.ts';
 import {
-  AppError, Forbidden, InvalidJson, NotOnboarded, PayloadTooLarge, UnsupportedMediaType, ValidationError,
+  AppError, Conflict, Forbidden, InvalidJson, NotOnboarded, PayloadTooLarge, UnsupportedMediaType, ValidationError,
   type FieldError,
 } from './errors.ts';
 import { logger } from './log.ts';
 import { problem, json, type Reply } from './response.ts';
 import { asUnavailable } from '#shared/data/client.ts';
+import { TxConditionFailed, TxConflict } from '#shared/data/tx.ts';
 import { memberships, type Membership } from '#shared/data/memberships.ts';
 import { widgetTenant, type WidgetTenant } from '#shared/domain/widget-auth.ts';
 import { idempotency, type IdempotencyScope } from '#shared/data/idempotency.ts';
@@ -95,7 +96,10 @@ const requestScope: Mw = {
 const problemErrors: Mw = {
   onError: (request) => {
     const requestId = request.event.requestContext?.requestId ?? 'unknown';
-    const err = asUnavailable(request.error);
+    // A write that still collided after its retries is the client's cue to retry, not a bug.
+    const err = request.error instanceof TxConflict || request.error instanceof TxConditionFailed
+      ? new Conflict('the resource changed concurrently; try again')
+      : asUnavailable(request.error);
     if (err instanceof AppError) {
       if (err.status >= 500) logger.warn('request failed', { code: err.code, error: request.error?.name });
       request.response = problem(err, requestId);

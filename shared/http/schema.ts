@@ -16,10 +16,13 @@ export const text = (min: number, max: number) =>
 export const uuid = () => z.uuid({ message: 'must be a UUID' });
 export const IdParams = z.strictObject({ id: uuid() });
 
+const PAGE_SIZE = 'must be a whole number from 1 to 100';
+
 /** `limit` and `cursor` of every paginated list. */
 export const pageQuery = {
-  limit: z.coerce.number({ message: 'must be a whole number from 1 to 100' }).int('must be a whole number from 1 to 100')
-    .min(1, 'must be a whole number from 1 to 100').max(100, 'must be a whole number from 1 to 100').default(20),
+  // Digits only: Number() would also take '0x10', '1e2' or ' 5 '.
+  limit: z.string().regex(/^[0-9]{1,3}$/, PAGE_SIZE).transform(Number)
+    .pipe(z.number().int().min(1, PAGE_SIZE).max(100, PAGE_SIZE)).default(20),
   cursor: z.string().min(1).max(2048).optional(),
 };
 

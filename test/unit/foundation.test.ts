@@ -101,3 +101,14 @@ describe('widget keys', () => {
     expect(preview('short')).toBe('short');
   });
 });
+
+describe('page query', () => {
+  it('takes limit as plain digits from 1 to 100, default 20', async () => {
+    const z = await import('zod');
+    const { pageQuery } = await import('#shared/http/schema.ts');
+    const Q = z.strictObject(pageQuery);
+    expect(Q.parse({})).toEqual({ limit: 20 });
+    expect(Q.parse({ limit: '100' }).limit).toBe(100);
+    for (const bad of ['0', '101', '0x10', '1e1', ' 5', '5.0', '-1', 'abc', '']) expect(Q.safeParse({ limit: bad }).success, bad).toBe(false);
+  });
+});
