@@ -1,12 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { JwtVerifier } from 'aws-jwt-verify';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { routes, routeKey, type Route } from '#shared/routes.ts';
+import { routes, type Route } from '#shared/routes.ts';
 import { createLocalIdp, type LocalIdp } from './idp.ts';
+import { eventOf, lambdaContext } from './events.ts';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamodb-local.ts';
 
 // The local runtime: serves the route table's handlers on 127.0.0.1 as API Gateway's HTTP API
@@ -15,7 +16,6 @@ import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamodb-loca
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
-const FUNCTION_TIMEOUT_MS = 10_000;
 
 export interface RuntimeOptions {
   port?: number;
@@ -86,41 +86,13 @@ function buildEvent(req: IncomingMessage, url: URL, route: Route, params: Record
   }
   const query: Record<string, string> = Object.create(null);
   for (const [k, v] of url.searchParams) query[k] = query[k] === undefined ? v : `${query[k]},${v}`;
-  const now = new Date();
-  const contentType = headers['content-type'] ?? '';
-  const binary = body.length > 0 && !TEXT_TYPES.test(contentType);
-  const event = {
-    version: '2.0',
-    routeKey: routeKey(route),
-    rawPath: url.pathname,
-    rawQueryString: url.search.slice(1),
-    ...(headers.cookie ? { cookies: headers.cookie.split(/;\s*/) } : {}),
-    headers,
-    ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
-    ...(Object.keys(params).length ? { pathParameters: params } : {}),
-    requestContext: {
-      accountId: '000000000000', apiId: 'local', domainName: url.host, domainPrefix: 'local',
-      http: { method: req.method!, path: url.pathname, protocol: `HTTP/${req.httpVersion}`, sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
-      requestId: randomUUID(), routeKey: routeKey(route), stage: '$default',
-      time: now.toUTCString(), timeEpoch: now.getTime(),
-      ...(claims ? { authorizer: { jwt: { claims, scopes: claims.scope ? claims.scope.split(' ') : [] }, principalId: '', integrationLatency: 0 } } : {}),
-    },
+  const binary = body.length > 0 && !TEXT_TYPES.test(headers['content-type'] ?? '');
+  return eventOf({
+    route, rawPath: url.pathname, rawQueryString: url.search.slice(1), headers, query, params,
     ...(body.length ? { body: binary ? body.toString('base64') : body.toString('utf8') } : {}),
-    isBase64Encoded: binary,
-  };
-  return event as unknown as APIGatewayProxyEventV2WithJWTAuthorizer;
-}
-
-function lambdaContext(route: Route): Context {
-  const deadline = Date.now() + FUNCTION_TIMEOUT_MS;
-  const name = route.handler.replace(/\//g, '-');
-  return {
-    callbackWaitsForEmptyEventLoop: false, functionName: name, functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`, memoryLimitInMB: '1024',
-    awsRequestId: randomUUID(), logGroupName: `/aws/lambda/${name}`, logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined, fail: () => undefined, succeed: () => undefined,
-  };
+    isBase64Encoded: binary, claims,
+    sourceIp: req.socket.remoteAddress ?? '127.0.0.1', protocol: `HTTP/${req.httpVersion}`, domainName: url.host,
+  });
 }
 
 const send = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) => {
