@@ -28,6 +28,10 @@ export async function startDynamoLocal(opts: { port?: number; dataDir?: string }
     '-Xms256m', '-Xmx1g', `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-jar', join(dir, 'DynamoDBLocal.jar'),
     '-port', String(port), '-disableTelemetry', ...storage,
   ], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  // However the parent ends (Ctrl-C, a test runner's teardown or exit), Java goes with it.
+  const killOnExit = () => proc.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  proc.once('exit', () => process.removeListener('exit', killOnExit));
   let output = '';
   proc.stdout?.on('data', (d) => { output += d; });
   proc.stderr?.on('data', (d) => { output += d; });
