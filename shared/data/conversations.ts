@@ -5,7 +5,7 @@ import { keys, timeSortKey } from './keys.ts';
 import { clean } from './items.ts';
 import type { TxItem } from './tx.ts';
 import { TTL_ATTRIBUTE } from './table.ts';
-import { queryPage } from './lists.ts';
+import { queryAll, queryPage } from './lists.ts';
 
 export type ConversationStatus = 'active' | 'escalated' | 'closed';
 export interface Conversation {
@@ -138,16 +138,9 @@ export function ticketUpdate(tenantId: string, read: Ticket, next: Ticket): TxIt
 export const conversationsRepo = {
   /** The conversation item, its messages oldest first and its ticket ids: one Query (paged past 1 MB). */
   async load(tenantId: string, conversationId: string) {
-    const pk = keys.conversationPartition(tenantId, conversationId);
-    const items: Record<string, unknown>[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const r = await db.send(new QueryCommand({
-        TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ExclusiveStartKey,
-      }));
-      items.push(...(r.Items ?? []));
-      ExclusiveStartKey = r.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
+    const items = await queryAll({
+      partition: { name: 'pk', value: keys.conversationPartition(tenantId, conversationId) }, descending: false,
+    });
     const conv = items.find((i) => i.sk === 'CONV');
     if (!conv) return null;
     return {

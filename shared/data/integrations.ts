@@ -1,6 +1,7 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Sealed } from '#shared/domain/credentials.ts';
 import { db, tableName } from './client.ts';
+import { queryAll } from './lists.ts';
 import { keys } from './keys.ts';
 import { clean, type AuditEntry, auditPut } from './items.ts';
 import { transact } from './tx.ts';
@@ -19,17 +20,8 @@ type AuditInput = Omit<AuditEntry, 'id' | 'createdAt' | 'category'>;
 export const integrationsRepo = {
   async list(tenantId: string): Promise<IntegrationItem[]> {
     const { pk, skPrefix } = keys.integrationPrefix(tenantId);
-    const out: IntegrationItem[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const r = await db.send(new QueryCommand({
-        TableName: tableName(), KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-        ExpressionAttributeValues: { ':pk': pk, ':p': skPrefix }, ExclusiveStartKey,
-      }));
-      out.push(...(r.Items ?? []).map(fromItem));
-      ExclusiveStartKey = r.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    const items = await queryAll({ partition: { name: 'pk', value: pk }, sk: { beginsWith: skPrefix } });
+    return items.map(fromItem).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   },
 
   async get(tenantId: string, id: string): Promise<IntegrationItem | null> {

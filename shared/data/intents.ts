@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { EntitySpec } from '#shared/nlu/entities.ts';
 import { db, tableName } from './client.ts';
+import { queryAll } from './lists.ts';
 import { adminKeys, keys } from './keys.ts';
 import { clean } from './items.ts';
 import { transact, type TxItem } from './tx.ts';
@@ -22,16 +23,7 @@ export const intentsRepo = {
   /** Every intent of a tenant with its hit count: one Query over `INTENT*` (intents and hit shards). */
   async list(tenantId: string): Promise<Array<Intent & { hitCount: number }>> {
     const { pk } = keys.intentPrefix(tenantId);
-    const items: Record<string, unknown>[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const r = await db.send(new QueryCommand({
-        TableName: tableName(), KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-        ExpressionAttributeValues: { ':pk': pk, ':p': 'INTENT' }, ExclusiveStartKey,
-      }));
-      items.push(...(r.Items ?? []));
-      ExclusiveStartKey = r.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
+    const items = await queryAll({ partition: { name: 'pk', value: pk }, sk: { beginsWith: 'INTENT' } });
     const hits = new Map<string, number>();
     for (const it of items.filter((i) => (i.sk as string).startsWith(keys.intentHits(tenantId).sk))) {
       for (const [k, v] of Object.entries(it)) if (k.startsWith('h_')) hits.set(k.slice(2), (hits.get(k.slice(2)) ?? 0) + (v as number));

@@ -65,17 +65,27 @@ export async function queryPage(
   return { items, nextCursor: null };
 }
 
-/** Every item of a partition (bounded lists such as a ticket's audit trail), following LastEvaluatedKey. */
-export async function queryAll(q: ListQuery): Promise<Record<string, unknown>[]> {
+export interface AllQuery extends Omit<ListQuery, 'filter'> {
+  /** A condition on the table's sort key `sk`. */
+  sk?: { beginsWith: string } | { between: [string, string] };
+  consistent?: boolean;
+}
+
+/** Every item of a bounded partition (intents, members, a conversation, a ticket's trail), following LastEvaluatedKey. */
+export async function queryAll(q: AllQuery): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
+  const range = !q.sk ? null
+    : 'beginsWith' in q.sk ? { cond: 'begins_with(#s, :a)', values: { ':a': q.sk.beginsWith } }
+    : { cond: '#s BETWEEN :a AND :b', values: { ':a': q.sk.between[0], ':b': q.sk.between[1] } };
   let start: Record<string, unknown> | undefined;
   do {
     const r = await db.send(new QueryCommand({
       TableName: tableName(),
       ...(q.index ? { IndexName: q.index } : {}),
-      KeyConditionExpression: '#p = :p',
-      ExpressionAttributeNames: { '#p': q.partition.name },
-      ExpressionAttributeValues: { ':p': q.partition.value },
+      KeyConditionExpression: range ? `#p = :p AND ${range.cond}` : '#p = :p',
+      ExpressionAttributeNames: { '#p': q.partition.name, ...(range ? { '#s': 'sk' } : {}) },
+      ExpressionAttributeValues: { ':p': q.partition.value, ...range?.values },
+      ...(q.consistent ? { ConsistentRead: true } : {}),
       ScanIndexForward: q.descending === false,
       ...(start ? { ExclusiveStartKey: start } : {}),
     }));

@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Role } from '#shared/routes.ts';
 import { db, tableName } from './client.ts';
+import { queryAll } from './lists.ts';
 import { adminKeys, keys, timeSortKey } from './keys.ts';
 import { auditPut, clean, type Actor } from './items.ts';
 import { transact, type TxItem } from './tx.ts';
@@ -43,17 +44,8 @@ export interface Invitation extends Member { tenantId: string }
 export const membersRepo = {
   async list(tenantId: string): Promise<Member[]> {
     const { pk, skPrefix } = keys.memberPrefix(tenantId);
-    const out: Member[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const r = await db.send(new QueryCommand({
-        TableName: tableName(), KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-        ExpressionAttributeValues: { ':pk': pk, ':p': skPrefix }, ExclusiveStartKey, ConsistentRead: true,
-      }));
-      out.push(...(r.Items ?? []).map(toMember));
-      ExclusiveStartKey = r.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    const items = await queryAll({ partition: { name: 'pk', value: pk }, sk: { beginsWith: skPrefix }, consistent: true });
+    return items.map(toMember).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   },
 
   async get(tenantId: string, id: string): Promise<Member | null> {

@@ -7,7 +7,7 @@ import { keys } from './keys.ts';
 import { queryAll, queryPage, type Page } from './lists.ts';
 import { asAudit } from './audit.ts';
 import type { AuditEntry } from './items.ts';
-import type { TxItem } from './tx.ts';
+import { sleep, type TxItem } from './tx.ts';
 
 // Tickets: GetItem by id, BatchGet of a conversation's tickets, lists on gsi1 (all), gsi2 (status),
 // gsi3 (priority), and gsi2 + a priority filter when both filters are given.
@@ -17,7 +17,6 @@ const asTicket = (i: Record<string, unknown>): Ticket => {
   return { id, conversationId, status, priority, reason, createdAt, updatedAt };
 };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const ticketsRepo = {
   /** The ticket and its audit trail (oldest first) from the ticket's partition: one Query. */

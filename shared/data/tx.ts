@@ -22,7 +22,7 @@ const withTable = (item: TxItem): FullItem => {
   return { [kind]: { TableName: tableName(), ...op } } as FullItem;
 };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * One TransactWriteItems. Conflicts with a concurrent transaction on the same item are retried

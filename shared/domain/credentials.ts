@@ -1,6 +1,9 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { config } from '#shared/config.ts';
+import { mask } from './mask.ts';
+
+export { mask };
 
 // Envelope encryption of integration credentials: a fresh data key per write (KMS GenerateDataKey,
 // or locally a random key wrapped with LOCAL_DATA_KEY), AES-256-GCM, bound to tenant and integration.
@@ -67,6 +70,4 @@ export async function unseal(s: Sealed, context: { tenantId: string; integration
   }
 }
 
-/** `****` + the last 4 characters; values under 8 characters show nothing, so none is ever shown whole. */
-export const mask = (v: string) => ([...v].length >= 8 ? `****${[...v].slice(-4).join('')}` : '****');
 export const maskAll = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, mask(v)]));

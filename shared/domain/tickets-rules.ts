@@ -15,7 +15,5 @@ const MOVES: Record<TicketStatus, readonly TicketStatus[]> = {
 
 export const canMove = (from: TicketStatus, to: TicketStatus) => MOVES[from].includes(to);
 
-/** Tickets that count as open for the KPI and that an escalation reuses. */
+/** Tickets that count as open for the KPI (neither resolved nor closed) and that an escalation reuses. */
 export const isActive = (s: TicketStatus) => s === 'open' || s === 'in_progress' || s === 'waiting';
-/** Counted by the `openTickets` KPI: neither resolved nor closed. */
-export const countsOpen = isActive;

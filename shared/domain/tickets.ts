@@ -2,7 +2,7 @@ import type { Conversation, Ticket } from '#shared/data/conversations.ts';
 import { auditPut, countersAdd, type Actor } from '#shared/data/items.ts';
 import { conversationTicketChange, ticketsRepo } from '#shared/data/tickets.ts';
 import { conversationsAdminRepo } from '#shared/data/conversations.ts';
-import { transact, TxConditionFailed, type TxItem } from '#shared/data/tx.ts';
+import { sleep, transact, TxConditionFailed, type TxItem } from '#shared/data/tx.ts';
 import { Conflict, InvalidTransition, NotFound } from '#shared/http/errors.ts';
 import { canMove, isActive, type Priority, type TicketStatus } from './tickets-rules.ts';
 import { summary } from './conversations-admin.ts';
@@ -39,7 +39,6 @@ export function conversationEffect(c: Conversation, ticketId: string, from: Tick
 }
 
 const ATTEMPTS = 12;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function updateTicket(tenantId: string, actor: Actor, ticketId: string, patch: TicketPatch) {
   for (let attempt = 1; ; attempt++) {

@@ -3,7 +3,7 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from 'zod';
 import type { ZodType } from 'zod';
-import { BODY_LIMIT, findRoute, roleAtLeast, type Role, type Route } from '#shared/routes.ts';
+import { BODY_LIMIT, findRoute, roleAtLeast, type Route } from '#shared/routes.ts';
 import {
   AppError, Conflict, Forbidden, InvalidJson, NotOnboarded, PayloadTooLarge, UnsupportedMediaType, ValidationError,
   type FieldError,

@@ -1,5 +1,5 @@
 import { describe, expect, it, beforeAll } from 'vitest';
-import { exportJWK, exportSPKI, generateKeyPair, importJWK, SignJWT, base64url } from 'jose';
+import { exportSPKI, generateKeyPair, importJWK, SignJWT, base64url } from 'jose';
 import { randomUUID } from 'node:crypto';
 import { admin, baseUrl, chat, expectProblem, newSub, newTenant, request, tokenFor, type TestTenant } from './client.ts';
 import { concrete, jwtRoutes, widgetRoutes, handlerExists, noteMissing } from './security/routes.ts';
