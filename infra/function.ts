@@ -9,6 +9,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { DataTable } from './table.ts';
+import { BUNDLE_ALIAS, BUNDLE_BANNER, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET } from './bundling.ts';
 
 export const SERVICE_NAME = 'support-assistant';
 /** Template metadata naming the handler module a function was built from (bundled code hides it). */
@@ -68,13 +69,13 @@ export class ServiceFunction extends Construct {
       },
       bundling: {
         format: OutputFormat.ESM,
-        // Some CommonJS dependencies call require(); an ESM bundle has none unless we define it.
-        banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-        mainFields: ['module', 'main'],
+        banner: BUNDLE_BANNER,
+        mainFields: BUNDLE_MAIN_FIELDS,
         minify: true,
         sourceMap: true,
         sourcesContent: false,
-        target: 'node24',
+        target: BUNDLE_TARGET,
+        esbuildArgs: { '--alias': Object.entries(BUNDLE_ALIAS).map(([from, to]) => `${from}=${to}`) },
         // Bundle the AWS SDK: a pinned version and a faster cold start than the runtime's copy.
         externalModules: [],
       },

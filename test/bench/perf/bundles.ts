@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build, type BuildOptions } from 'esbuild';
 import { routes } from '#shared/routes.ts';
+import { BUNDLE_ALIAS, BUNDLE_BANNER, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET } from '#infra/bundling.ts';
 import { median } from './util.ts';
 
 // Each function bundled as infra/function.ts has NodejsFunction bundle it (ESM, minified, node24,
@@ -18,12 +19,13 @@ const OPTIONS: BuildOptions = {
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node24',
+  target: BUNDLE_TARGET,
   minify: true,
   sourcemap: 'linked',
   sourcesContent: false,
-  mainFields: ['module', 'main'],
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  mainFields: BUNDLE_MAIN_FIELDS,
+  banner: { js: BUNDLE_BANNER },
+  alias: BUNDLE_ALIAS,
   outExtension: { '.js': '.mjs' },
   logLevel: 'silent',
 };

@@ -1,0 +1,19 @@
+// esbuild settings of every function bundle, used by the stack (NodejsFunction) and by the
+// bundle benchmark, so that what is measured is what is deployed.
+
+export const BUNDLE_TARGET = 'node24';
+
+/** Some CommonJS dependencies call require(); an ESM bundle has none unless we define it. */
+export const BUNDLE_BANNER =
+  "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+
+/** ESM entry points first: they tree-shake, the AWS SDK's CommonJS builds do not. */
+export const BUNDLE_MAIN_FIELDS = ['module', 'main'];
+
+/**
+ * Packages replaced in bundles, by paths relative to the project root (esbuild's working
+ * directory). The SDK's default credential chain becomes the environment provider alone.
+ */
+export const BUNDLE_ALIAS: Record<string, string> = {
+  '@aws-sdk/credential-provider-node': './shared/data/lambda-credentials.ts',
+};

@@ -1,0 +1,49 @@
+// One function bundled for real, the way `cdk deploy` bundles every function (the other infra
+// tests skip bundling): what goes into the deployed code, and that it loads.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { App, Stack } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Asset } from 'aws-cdk-lib/aws-s3-assets';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ServiceFunction } from '#infra/function.ts';
+import { PROJECT_ROOT } from '#infra/stack.ts';
+
+let code: string;
+let bundle: string;
+
+beforeAll(() => {
+  const app = new App();
+  const fn = new ServiceFunction(new Stack(app, 'Bundled'), 'SendMessage', {
+    entry: join(PROJECT_ROOT, 'functions/chat/send-message.ts'),
+    projectRoot: PROJECT_ROOT,
+    logRetention: RetentionDays.ONE_WEEK,
+  });
+  const assembly = app.synth();
+  const asset = fn.fn.node.findChild('Code') as Asset;
+  bundle = join(assembly.directory, asset.assetPath, 'index.mjs');
+  code = readFileSync(bundle, 'utf8');
+});
+
+describe('function bundle as deployed', () => {
+  it('resolves AWS credentials from the environment only: the rest of the SDK default chain is left out', () => {
+    expect(code.includes('AWS_ACCESS_KEY_ID')).toBe(true);
+    // Markers of the providers Lambda never uses: SSO and credential_process profiles, web
+    // identity, container credentials. Each is in the bundle when the alias is not applied.
+    const left = ['sso_start_url', 'credential_process', 'AssumeRoleWithWebIdentity', 'AWS_CONTAINER_CREDENTIALS_FULL_URI']
+      .filter((marker) => code.includes(marker));
+    expect(left).toEqual([]);
+  });
+
+  it('loads in a fresh Node.js process and exports the handler, with source maps beside it', () => {
+    expect(existsSync(`${bundle}.map`)).toBe(true);
+    const out = execFileSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e',
+      `const m = await import(${JSON.stringify(pathToFileURL(bundle).href)}); process.stdout.write(typeof m.handler);`], {
+      env: { PATH: process.env.PATH, AWS_REGION: 'us-east-1', TABLE_NAME: 't', CURSOR_SECRET: 's', AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 'b' },
+      encoding: 'utf8',
+    });
+    expect(out).toBe('function');
+  });
+});
