@@ -1,8 +1,7 @@
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import * as z from 'zod';
-import type { ZodType } from 'zod';
+import * as z from 'zod/mini';
 import { BODY_LIMIT, findRoute, roleAtLeast, type Route } from '#shared/routes.ts';
 import {
   AppError, Conflict, Forbidden, InvalidJson, NotOnboarded, PayloadTooLarge, UnsupportedMediaType, ValidationError,
@@ -20,7 +19,7 @@ export type Event = APIGatewayProxyEventV2WithJWTAuthorizer;
 export type Result = APIGatewayProxyStructuredResultV2;
 export type Handler = (event: Event, context: Context) => Promise<Result>;
 
-export interface Spec<P extends ZodType, B extends ZodType, Q extends ZodType> {
+export interface Spec<P extends z.ZodMiniType, B extends z.ZodMiniType, Q extends z.ZodMiniType> {
   params?: P;
   body?: B;
   query?: Q;
@@ -28,7 +27,7 @@ export interface Spec<P extends ZodType, B extends ZodType, Q extends ZodType> {
   idempotent?: boolean;
 }
 
-interface Base<P extends ZodType, B extends ZodType, Q extends ZodType> {
+interface Base<P extends z.ZodMiniType, B extends z.ZodMiniType, Q extends z.ZodMiniType> {
   params: z.output<P>;
   body: z.output<B>;
   query: z.output<Q>;
@@ -37,23 +36,23 @@ interface Base<P extends ZodType, B extends ZodType, Q extends ZodType> {
 }
 
 export interface User { sub: string; email: string | null }
-export interface ChatContext<P extends ZodType, B extends ZodType, Q extends ZodType> extends Base<P, B, Q> {
+export interface ChatContext<P extends z.ZodMiniType, B extends z.ZodMiniType, Q extends z.ZodMiniType> extends Base<P, B, Q> {
   tenant: WidgetTenant;
 }
-export interface AdminContext<P extends ZodType, B extends ZodType, Q extends ZodType> extends Base<P, B, Q> {
+export interface AdminContext<P extends z.ZodMiniType, B extends z.ZodMiniType, Q extends z.ZodMiniType> extends Base<P, B, Q> {
   user: User;
   /** The caller's membership; present on every route with a minimum role. */
   membership: Membership;
 }
 /** /auth/me and /auth/onboard: any valid token, with or without a tenant. */
-export interface UserContext<P extends ZodType, B extends ZodType, Q extends ZodType> extends Base<P, B, Q> {
+export interface UserContext<P extends z.ZodMiniType, B extends z.ZodMiniType, Q extends z.ZodMiniType> extends Base<P, B, Q> {
   user: User;
 }
 
 const None = z.undefined();
 type NoneT = typeof None;
 
-const fieldErrors = (where: 'body' | 'query' | 'path', err: z.ZodError): FieldError[] =>
+const fieldErrors = (where: 'body' | 'query' | 'path', err: z.core.$ZodError): FieldError[] =>
   err.issues.map((i) => {
     const path = i.path.map(String).join('.');
     if (i.code === 'unrecognized_keys') {
@@ -62,7 +61,7 @@ const fieldErrors = (where: 'body' | 'query' | 'path', err: z.ZodError): FieldEr
     return [{ path: path || where, message: i.message }];
   }).flat();
 
-function validate<S extends ZodType>(schema: S | undefined, value: unknown, where: 'body' | 'query' | 'path'): z.output<S> {
+function validate<S extends z.ZodMiniType>(schema: S | undefined, value: unknown, where: 'body' | 'query' | 'path'): z.output<S> {
   if (!schema) return undefined as z.output<S>;
   const r = schema.safeParse(value);
   if (r.success) return r.data;
@@ -171,7 +170,7 @@ function stack<A>(
       json(await run(event, authenticated.get(event) as A, context.state), event.requestContext.requestId)) as unknown as Handler;
 }
 
-const parts = <P extends ZodType, B extends ZodType, Q extends ZodType>(spec: Spec<P, B, Q>, event: Event, state: State) => ({
+const parts = <P extends z.ZodMiniType, B extends z.ZodMiniType, Q extends z.ZodMiniType>(spec: Spec<P, B, Q>, event: Event, state: State) => ({
   requestId: event.requestContext.requestId,
   headers: event.headers,
   params: validate(spec.params, event.pathParameters ?? {}, 'path'),
@@ -191,7 +190,7 @@ async function withIdempotency(
   return idempotency.run({ ...scope, key }, body, work);
 }
 
-export function chatRoute<P extends ZodType = NoneT, B extends ZodType = NoneT, Q extends ZodType = NoneT>(
+export function chatRoute<P extends z.ZodMiniType = NoneT, B extends z.ZodMiniType = NoneT, Q extends z.ZodMiniType = NoneT>(
   spec: Spec<P, B, Q>, fn: (ctx: ChatContext<P, B, Q>) => Promise<Reply>,
 ): Handler {
   return stack(
@@ -208,7 +207,7 @@ export function chatRoute<P extends ZodType = NoneT, B extends ZodType = NoneT, 
   );
 }
 
-export function adminRoute<P extends ZodType = NoneT, B extends ZodType = NoneT, Q extends ZodType = NoneT>(
+export function adminRoute<P extends z.ZodMiniType = NoneT, B extends z.ZodMiniType = NoneT, Q extends z.ZodMiniType = NoneT>(
   spec: Spec<P, B, Q>, fn: (ctx: AdminContext<P, B, Q>) => Promise<Reply>,
 ): Handler {
   return stack(
@@ -226,7 +225,7 @@ export function adminRoute<P extends ZodType = NoneT, B extends ZodType = NoneT,
 }
 
 /** /auth/me and /auth/onboard: any valid token, whether or not its user has a tenant yet. */
-export function userRoute<P extends ZodType = NoneT, B extends ZodType = NoneT, Q extends ZodType = NoneT>(
+export function userRoute<P extends z.ZodMiniType = NoneT, B extends z.ZodMiniType = NoneT, Q extends z.ZodMiniType = NoneT>(
   spec: Spec<P, B, Q>, fn: (ctx: UserContext<P, B, Q>) => Promise<Reply>,
 ): Handler {
   return stack(async (event) => claimsUser(event), spec.body !== undefined,

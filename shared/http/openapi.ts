@@ -1,5 +1,4 @@
-import * as z from 'zod';
-import type { ZodType } from 'zod';
+import * as z from 'zod/mini';
 import { routes, BODY_LIMIT, type Route } from '#shared/routes.ts';
 import { registry, type RouteDoc } from './schemas/index.ts';
 
@@ -53,7 +52,7 @@ accepted; over it 413). Chat message 1 to 2000 characters; 30 chat messages a mi
 conversation; 200 intents per tenant; settings \`config\` at most 16 KiB.`;
 
 /** Converts a zod schema; `$defs` are hoisted into the components so that their references resolve. */
-function jsonSchema(schema: ZodType, io: 'input' | 'output', defs: Json): Json {
+function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output', defs: Json): Json {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
   delete out.$schema;
   const local = out.$defs as Json | undefined;
@@ -91,7 +90,7 @@ function problemResponse(status: number, codes: string[], note = ''): Json {
   };
 }
 
-function parameters(where: 'path' | 'query', schema: ZodType | undefined, route: Route, defs: Json): Json[] {
+function parameters(where: 'path' | 'query', schema: z.ZodMiniType | undefined, route: Route, defs: Json): Json[] {
   if (!schema) {
     if (where === 'query') return [];
     // No schema: every template name is still a required string.

@@ -1,5 +1,13 @@
-// Namespace import: esbuild tree-shakes it (a named `z` pulls in all of zod, ~450 KB).
-import * as z from 'zod';
+// zod/mini (functional checks instead of methods) and a namespace import, so that esbuild keeps
+// only what is used: ~17 KB in a bundle instead of ~90 KB for classic zod.
+import * as z from 'zod/mini';
+// Not `z.locales.en`: that pulls every locale into the bundle (~250 KB); this module is ~3 KB.
+import { en } from 'zod/locales';
+
+// Classic zod loads its English messages by itself; zod/mini has no locale until one is set. The
+// API returns these messages ("Invalid input: expected string, received number", ...) in
+// `errors[]`, so every module that declares request schemas imports this one, which sets it once.
+z.config(en());
 
 // Schema building blocks shared by every route, so the rules of CONTRACT section 1 live in one place.
 
@@ -7,11 +15,15 @@ const codePoints = (s: string) => [...s].length;
 
 /** A string trimmed, then measured in Unicode code points (an emoji counts as one). */
 export const text = (min: number, max: number) =>
-  z.string().trim().superRefine((s, ctx) => {
-    const n = codePoints(s);
-    if (n < min) ctx.addIssue({ code: 'custom', message: min === 1 ? 'must not be empty' : `must be at least ${min} characters` });
-    else if (n > max) ctx.addIssue({ code: 'custom', message: `must be at most ${max} characters` });
-  }).meta({ minLength: min, maxLength: max });
+  z.string().check(
+    z.trim(),
+    z.superRefine((s, ctx) => {
+      const n = codePoints(s);
+      if (n < min) ctx.addIssue({ code: 'custom', message: min === 1 ? 'must not be empty' : `must be at least ${min} characters` });
+      else if (n > max) ctx.addIssue({ code: 'custom', message: `must be at most ${max} characters` });
+    }),
+    z.meta({ minLength: min, maxLength: max }),
+  );
 
 export const uuid = () => z.uuid({ message: 'must be a UUID' });
 export const IdParams = z.strictObject({ id: uuid() });
@@ -21,9 +33,14 @@ const PAGE_SIZE = 'must be a whole number from 1 to 100';
 /** `limit` and `cursor` of every paginated list. */
 export const pageQuery = {
   // Digits only: Number() would also take '0x10', '1e2' or ' 5 '.
-  limit: z.string().regex(/^[0-9]{1,3}$/, PAGE_SIZE).transform(Number)
-    .pipe(z.number().int().min(1, PAGE_SIZE).max(100, PAGE_SIZE)).default(20),
-  cursor: z.string().min(1).max(2048).optional(),
+  limit: z._default(
+    z.pipe(
+      z.pipe(z.string().check(z.regex(/^[0-9]{1,3}$/, PAGE_SIZE)), z.transform(Number)),
+      z.number().check(z.int(), z.gte(1, PAGE_SIZE), z.lte(100, PAGE_SIZE)),
+    ),
+    20,
+  ),
+  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
 };
 
 export const EmptyQuery = z.strictObject({});

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ZodType } from 'zod';
+import type * as z from 'zod/mini';
 import { routes } from '#shared/routes.ts';
 import { buildOpenApi } from '#shared/http/openapi.ts';
 import { registry } from '#shared/http/schemas/index.ts';
@@ -106,7 +106,7 @@ describe('OpenAPI document', () => {
       expect(spec, `${h} did not build its handler with the HTTP kit`).toBeDefined();
       const entry = registry[h]!;
       for (const part of ['params', 'query', 'body'] as const) {
-        expect(entry[part] as ZodType | undefined, `${h} ${part}`).toBe(spec![part]);
+        expect(entry[part] as z.ZodMiniType | undefined, `${h} ${part}`).toBe(spec![part]);
       }
       expect(Boolean(entry.idempotent), `${h} idempotent`).toBe(Boolean(spec!.idempotent));
       // And the document holds that schema's JSON form.

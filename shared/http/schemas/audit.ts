@@ -1,9 +1,9 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { pageQuery } from '../schema.ts';
 import { Page, Timestamp } from './common.ts';
 
 export const AuditCategory = z.enum(['auth', 'ticket', 'intent', 'integration', 'settings', 'member']);
-export const ListAuditQuery = z.strictObject({ category: AuditCategory.optional(), ...pageQuery });
+export const ListAuditQuery = z.strictObject({ category: z.optional(AuditCategory), ...pageQuery });
 
 export const AuditEntry = z.object({
   id: z.string(), category: AuditCategory, action: z.string(),

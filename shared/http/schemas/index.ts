@@ -1,5 +1,4 @@
-import * as z from 'zod';
-import type { ZodType } from 'zod';
+import * as z from 'zod/mini';
 import { OnboardBody } from './auth.ts';
 import { EscalateBody, SendMessageBody } from './chat.ts';
 import { IdParams, EmptyQuery } from '../schema.ts';
@@ -17,11 +16,11 @@ import { ListTicketsQuery, PatchTicketBody, PatchTicketResponse, TicketDetail, T
 // Response schemas that no area file exports are written here, from CONTRACT sections 2, 3 and 7.
 
 export interface RouteDoc {
-  params?: ZodType;
-  query?: ZodType;
-  body?: ZodType;
+  params?: z.ZodMiniType;
+  query?: z.ZodMiniType;
+  body?: z.ZodMiniType;
   /** Absent for 204. */
-  response?: ZodType;
+  response?: z.ZodMiniType;
   summary: string;
   status: number;
   description?: string;
@@ -36,8 +35,8 @@ export interface RouteDoc {
 // ---- shared response shapes --------------------------------------------------------------------
 
 const ts = () => z.iso.datetime({ precision: 3 });
-const fraction = () => z.number().min(0).max(1);
-const ticketId = () => z.string().regex(/^tkt_[0-9A-HJKMNP-TV-Z]{26}$/);
+const fraction = () => z.number().check(z.gte(0), z.lte(1));
+const ticketId = () => z.string().check(z.regex(/^tkt_[0-9A-HJKMNP-TV-Z]{26}$/));
 
 export const Role = z.enum(['viewer', 'agent', 'admin', 'owner']);
 export const ConversationStatus = z.enum(['active', 'escalated', 'closed']);
@@ -46,11 +45,11 @@ export const TenantRef = z.object({ id: z.uuid(), name: z.string(), createdAt: t
 
 export const IntentRankingEntry = z.object({ intent: z.string(), confidence: fraction() });
 export const MessageMetadata = z.object({
-  intentDetected: z.string().describe('the detected intent name, or `fallback` below the confidence threshold'),
+  intentDetected: z.string().check(z.describe('the detected intent name, or `fallback` below the confidence threshold')),
   confidence: fraction(),
   entitiesExtracted: z.record(z.string(), z.string()),
-  intentRanking: z.array(IntentRankingEntry).max(3),
-  ticketId: ticketId().optional().describe('present when the message escalated the conversation'),
+  intentRanking: z.array(IntentRankingEntry).check(z.maxLength(3)),
+  ticketId: z.optional(ticketId()).check(z.describe('present when the message escalated the conversation')),
 });
 
 export const ChatMessage = z.object({
@@ -65,19 +64,19 @@ export const SendMessageResponse = z.object({
 
 export const ChatConversationResponse = z.object({
   conversation: z.object({ id: z.uuid(), tenantId: z.uuid(), status: ConversationStatus, createdAt: ts(), updatedAt: ts() }),
-  messages: z.array(ChatMessage).describe('oldest first'),
+  messages: z.array(ChatMessage).check(z.describe('oldest first')),
 });
 
 export const EscalateResponse = z.object({ success: z.literal(true), ticketId: ticketId(), message: z.string() });
 
 export const MeResponse = z.object({
-  user: z.object({ sub: z.string(), email: z.string().nullable() }),
-  tenant: TenantRef.nullable(),
-  role: Role.nullable(),
+  user: z.object({ sub: z.string(), email: z.nullable(z.string()) }),
+  tenant: z.nullable(TenantRef),
+  role: z.nullable(Role),
 });
 
 export const OnboardResponse = z.object({
-  tenant: TenantRef, role: z.literal('owner'), widgetKey: z.string().regex(/^wk_/).describe('shown in full only here'),
+  tenant: TenantRef, role: z.literal('owner'), widgetKey: z.string().check(z.regex(/^wk_/), z.describe('shown in full only here')),
 });
 
 

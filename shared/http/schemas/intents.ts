@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { checkPattern, MAX_PATTERN_LENGTH } from '#shared/nlu/entities.ts';
 import { text } from '../schema.ts';
 
@@ -7,10 +7,10 @@ const ENTITY_TYPES = ['email', 'phone', 'number', 'date', 'order_id', 'url', 're
 
 export const EntitySchema = z.strictObject({
   // Names are `{{placeholders}}` in responses, so they are identifiers.
-  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be 1 to 64 letters, digits or underscores, not starting with a digit'),
+  name: z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be 1 to 64 letters, digits or underscores, not starting with a digit')),
   type: z.enum(ENTITY_TYPES, { message: `must be one of ${ENTITY_TYPES.join(', ')}` }),
-  pattern: z.string().max(MAX_PATTERN_LENGTH, `must be at most ${MAX_PATTERN_LENGTH} characters`).optional(),
-}).superRefine((e, ctx) => {
+  pattern: z.optional(z.string().check(z.maxLength(MAX_PATTERN_LENGTH, `must be at most ${MAX_PATTERN_LENGTH} characters`))),
+}).check(z.superRefine((e, ctx) => {
   if (e.type !== 'regex') {
     if (e.pattern !== undefined) ctx.addIssue({ code: 'custom', path: ['pattern'], message: 'is only allowed with type regex' });
     return;
@@ -18,29 +18,29 @@ export const EntitySchema = z.strictObject({
   if (e.pattern === undefined) { ctx.addIssue({ code: 'custom', path: ['pattern'], message: 'is required with type regex' }); return; }
   const why = checkPattern(e.pattern);
   if (why) ctx.addIssue({ code: 'custom', path: ['pattern'], message: why });
-});
+}));
 
 export const IntentBody = z.strictObject({
-  name: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'must match ^[a-z][a-z0-9_]{0,63}$'),
-  description: text(0, 500).default(''),
-  trainingPhrases: z.array(text(1, 500)).min(1, 'must have 1 to 200 phrases').max(200, 'must have 1 to 200 phrases'),
+  name: z.string().check(z.regex(/^[a-z][a-z0-9_]{0,63}$/, 'must match ^[a-z][a-z0-9_]{0,63}$')),
+  description: z._default(text(0, 500), ''),
+  trainingPhrases: z.array(text(1, 500)).check(z.minLength(1, 'must have 1 to 200 phrases'), z.maxLength(200, 'must have 1 to 200 phrases')),
   response: text(1, 2000),
-  entities: z.array(EntitySchema).max(20, 'must have at most 20 entities').default([]).superRefine((list, ctx) => {
+  entities: z._default(z.array(EntitySchema).check(z.maxLength(20, 'must have at most 20 entities')), []).check(z.superRefine((list, ctx) => {
     const seen = new Set<string>();
     list.forEach((e, i) => {
       if (seen.has(e.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: 'is used twice' });
       seen.add(e.name);
     });
-  }),
-  action: z.enum(['reply', 'escalate'], { message: 'must be reply or escalate' }).default('reply'),
-  enabled: z.boolean({ message: 'must be true or false' }).default(true),
+  })),
+  action: z._default(z.enum(['reply', 'escalate'], { message: 'must be reply or escalate' }), 'reply'),
+  enabled: z._default(z.boolean({ message: 'must be true or false' }), true),
 });
 export type IntentInput = z.output<typeof IntentBody>;
 
 export const Intent = z.object({
   id: z.uuid(), name: z.string(), description: z.string(), trainingPhrases: z.array(z.string()), response: z.string(),
-  entities: z.array(z.object({ name: z.string(), type: z.enum(ENTITY_TYPES), pattern: z.string().optional() })),
-  action: z.enum(['reply', 'escalate']), enabled: z.boolean(), hitCount: z.number().int(),
+  entities: z.array(z.object({ name: z.string(), type: z.enum(ENTITY_TYPES), pattern: z.optional(z.string()) })),
+  action: z.enum(['reply', 'escalate']), enabled: z.boolean(), hitCount: z.number().check(z.int()),
   createdAt: z.iso.datetime(), updatedAt: z.iso.datetime(),
 });
 export const IntentList = z.object({ items: z.array(Intent) });

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ConversationSummary } from './conversations.ts';
 
 const isRealDay = (s: string) => {
@@ -6,19 +6,22 @@ const isRealDay = (s: string) => {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 };
 /** A calendar day, YYYY-MM-DD (UTC); 2026-02-30 is refused. */
-export const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
-  .refine(isRealDay, 'must be a real calendar date').meta({ format: 'date' });
+export const Day = z.string().check(
+  z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD'), z.refine(isRealDay, 'must be a real calendar date'), z.meta({ format: 'date' }),
+);
 
 /** Defaults (today and the 29 days before) and the 366-day bound are applied by the domain. */
-export const StatsQuery = z.strictObject({ from: Day.optional(), to: Day.optional() });
+export const StatsQuery = z.strictObject({ from: z.optional(Day), to: z.optional(Day) });
 
+const int = () => z.number().check(z.int());
+const fraction = () => z.number().check(z.gte(0), z.lte(1));
 export const Stats = z.object({
   period: z.object({ from: Day, to: Day }),
   kpis: z.object({
-    conversations: z.number().int(), messages: z.number().int(), escalations: z.number().int(),
-    escalationRate: z.number().min(0).max(1), openTickets: z.number().int().min(0),
-    avgConfidence: z.number().min(0).max(1).nullable(), fallbackRate: z.number().min(0).max(1),
+    conversations: int(), messages: int(), escalations: int(),
+    escalationRate: fraction(), openTickets: int().check(z.gte(0)),
+    avgConfidence: z.nullable(fraction()), fallbackRate: fraction(),
   }),
-  topIntents: z.array(z.object({ intent: z.string(), count: z.number().int() })).max(10),
-  recentConversations: z.array(ConversationSummary).max(10),
+  topIntents: z.array(z.object({ intent: z.string(), count: int() })).check(z.maxLength(10)),
+  recentConversations: z.array(ConversationSummary).check(z.maxLength(10)),
 });
