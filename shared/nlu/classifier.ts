@@ -6,13 +6,15 @@ export interface Ranked { intent: string; confidence: number } // confidence in 
 export interface Classifier { classify(text: string, top?: number): Ranked[] } // best first, default top 3
 
 export interface ClassifierOptions extends FeatureOptions {
-  epochs: number;
-  learningRate: number;
-  /** Share of each intent's phrases held out to fit the softmax temperature; 0 = use `temperature`. */
-  /** After calibration, epochs that continue training on all phrases (held-out ones included). */
-  finalEpochs: number;
+  /** Cost of the one-vs-rest squared-hinge SVMs (liblinear's C). */
+  cost: number;
+  /** Stopping tolerance of the dual coordinate descent (liblinear's eps). */
+  tolerance: number;
+  /** Share of each intent's phrases held out to fit the calibration; 0 = `temperature` and no "none" mass. */
   calibrationHoldout: number;
   temperature: number;
+  /** Confidence is shared among this many best classes and "none", so it does not thin out with many intents. */
+  topK: number;
   /** Add a hidden class of generic off-topic phrases, so a message unlike every intent gets low confidence. */
   background: boolean;
   seed: number;
@@ -20,11 +22,11 @@ export interface ClassifierOptions extends FeatureOptions {
 
 export const defaultClassifierOptions: ClassifierOptions = {
   ...defaultFeatureOptions,
-  epochs: 8,
-  learningRate: 2,
+  cost: 1,
+  tolerance: 0.1,
   calibrationHoldout: 0.2,
-  finalEpochs: 2,
-  temperature: 1,
+  temperature: 0.2,
+  topK: 3,
   background: true,
   seed: 1,
 };
@@ -43,10 +45,12 @@ interface Vectorizer {
 export interface Model {
   labels: string[]; // class index -> intent name (the hidden background class included)
   vec: Vectorizer;
-  W: Float32Array; // feature-major: W[f * C + c]
+  W: Float32Array; // class-major: W[c * V + f], one SVM per class
   b: Float32Array;
+  /** Confidences: softmax(score / temperature) over the topK best classes and a constant "none" score. */
   temperature: number;
-  backgroundShift: number; // added to the background logit, fitted with the temperature
+  noneScore: number;
+  topK: number;
 }
 
 // Mulberry32: small seeded PRNG so that training is reproducible.
@@ -65,29 +69,86 @@ interface Counted { word: ReturnType<typeof countHashes>; char: ReturnType<typeo
 
 const counted = (r: RawFeatures): Counted => ({ word: countHashes(r.word), char: countHashes(r.char) });
 
-function buildVectorizer(docs: Counted[], opts: FeatureOptions): Vectorizer {
-  const index = new HashIndex(docs.length * 16);
+/**
+ * The training matrix in one pass over the phrases: feature indices are assigned, term and
+ * document frequencies counted, then the rows weighted as `vectorize` weights a message.
+ */
+function buildTraining(texts: string[], opts: FeatureOptions): { vec: Vectorizer; X: Csr } {
+  const n = texts.length;
+  const index = new HashIndex(n * 16);
+  let hashes = new Uint32Array(1024);
   let df = new Int32Array(1024);
-  for (const d of docs) {
-    for (const block of [d.word.keys, d.char.keys]) {
-      for (const h of block) {
-        const f = index.add(h);
-        if (f >= df.length) {
-          const bigger = new Int32Array(df.length * 2);
-          bigger.set(df);
-          df = bigger;
-        }
-        df[f]!++;
+  let lastRow = new Int32Array(1024).fill(-1);
+  let at = new Int32Array(1024);
+  let idx = new Int32Array(n * 32 + 16);
+  let tf = new Float32Array(n * 32 + 16);
+  const offsets = new Int32Array(n + 1);
+  const wordEnd = new Int32Array(n);
+  let nnz = 0;
+  const put = (h: number, row: number) => {
+    const before = index.size;
+    const f = index.add(h);
+    if (f === before) {
+      if (f === df.length) {
+        const grow = <T extends Int32Array | Uint32Array>(a: T, fill = 0): T => {
+          const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+          b.set(a);
+          b.fill(fill, a.length);
+          return b;
+        };
+        hashes = grow(hashes);
+        df = grow(df);
+        lastRow = grow(lastRow, -1);
+        at = grow(at);
       }
+      hashes[f] = h;
+    }
+    if (lastRow[f] === row) {
+      tf[at[f]!]!++;
+      return;
+    }
+    if (nnz === idx.length) {
+      const i2 = new Int32Array(nnz * 2);
+      i2.set(idx);
+      idx = i2;
+      const t2 = new Float32Array(nnz * 2);
+      t2.set(tf);
+      tf = t2;
+    }
+    lastRow[f] = row;
+    at[f] = nnz;
+    idx[nnz] = f;
+    tf[nnz++] = 1;
+    df[f]!++;
+  };
+  texts.forEach((text, row) => {
+    const raw = extractRaw(text, opts);
+    for (const h of raw.word) put(h, row);
+    wordEnd[row] = nnz;
+    for (const h of raw.char) put(h, row);
+    offsets[row + 1] = nnz;
+  });
+  const V = index.size;
+  const idf = new Float32Array(V);
+  for (let f = 0; f < V; f++) idf[f] = Math.log((1 + n) / (1 + df[f]!)) + 1;
+  const val = tf.subarray(0, nnz);
+  const cw = opts.charWeight;
+  for (let row = 0; row < n; row++) {
+    const hasChar = offsets[row + 1]! > wordEnd[row]!;
+    const scale = 1 / Math.sqrt(1 + (hasChar && cw > 0 ? cw * cw : 0));
+    for (const [from, to, weight] of [[offsets[row]!, wordEnd[row]!, 1], [wordEnd[row]!, offsets[row + 1]!, cw]] as const) {
+      let norm = 0;
+      for (let j = from; j < to; j++) {
+        const v = (1 + Math.log(val[j]!)) * idf[idx[j]!]!;
+        val[j] = v;
+        norm += v * v;
+      }
+      const k = weight === 0 || norm === 0 ? 0 : (weight * scale) / Math.sqrt(norm);
+      for (let j = from; j < to; j++) val[j]! *= k;
     }
   }
-  const n = docs.length;
-  const V = index.size;
-  const hashes = new Uint32Array(V);
-  const idf = new Float32Array(V);
-  for (const d of docs) for (const block of [d.word.keys, d.char.keys]) for (const h of block) hashes[index.get(h)] = h;
-  for (let f = 0; f < V; f++) idf[f] = Math.log((1 + n) / (1 + df[f]!)) + 1;
-  return { opts, hashes, index, idf, unseenIdf: Math.log(1 + n) + 1 };
+  const vec: Vectorizer = { opts, hashes: hashes.slice(0, V), index, idf, unseenIdf: Math.log(1 + n) + 1 };
+  return { vec, X: { offsets, idx: idx.slice(0, nnz), val: val.slice() } };
 }
 
 function vectorize(vec: Vectorizer, doc: Counted, idxOut: number[], valOut: number[]): void {
@@ -113,91 +174,162 @@ function vectorize(vec: Vectorizer, doc: Counted, idxOut: number[], valOut: numb
   }
 }
 
-function toCsr(vec: Vectorizer, docs: Counted[]): Csr {
-  const idx: number[] = [];
-  const val: number[] = [];
-  const offsets = new Int32Array(docs.length + 1);
-  docs.forEach((d, i) => {
-    vectorize(vec, d, idx, val);
-    offsets[i + 1] = idx.length;
-  });
-  return { offsets, idx: Int32Array.from(idx), val: Float32Array.from(val) };
-}
+interface Dataset { texts: string[]; y: number[]; w: number[] }
 
-function softmaxInPlace(s: Float64Array, C: number, invT: number): void {
-  let max = -Infinity;
-  for (let c = 0; c < C; c++) if (s[c]! > max) max = s[c]!;
-  let sum = 0;
+/**
+ * One-vs-rest L2-regularised squared-hinge SVMs (liblinear's -s 1), one class at a time into a
+ * dense vector. Each class is trained without the `held` rows, which are then scored for the
+ * calibration, and training continues warm from the same dual variables with them added: the
+ * support vectors and the held rows are the working set (rows beyond the margin before stay so).
+ * (Measured against the multinomial logistic regression by SGD this replaces: more accurate on all
+ * three benchmarks and several times faster.)
+ */
+function fitOvrSvm(X: Csr, y: Int32Array, sw: Float32Array, held: number[], model: Model, o: ClassifierOptions): Float64Array[] {
+  const C = model.labels.length;
+  const V = model.vec.hashes.length;
+  const n = y.length;
+  const w = new Float32Array(V + 1); // the bias last, as a feature of value 1
+  const alpha = new Float64Array(n);
+  const sq = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let s = 1;
+    for (let j = X.offsets[i]!; j < X.offsets[i + 1]!; j++) s += X.val[j]! * X.val[j]!;
+    sq[i] = s;
+  }
+  const isHeld = new Uint8Array(n);
+  for (const i of held) isHeld[i] = 1;
+  const first = Int32Array.from(y.keys()).filter((i) => !isHeld[i]);
+  const heldScores = held.map(() => new Float64Array(C));
+  const rand = rng(o.seed);
+  const index = new Int32Array(n);
+  const then = new Int32Array(n);
   for (let c = 0; c < C; c++) {
-    const e = Math.exp((s[c]! - max) * invT);
-    s[c] = e;
-    sum += e;
+    w.fill(0);
+    alpha.fill(0);
+    dcd(X, first, c, y, sw, w, alpha, sq, index, o, rand);
+    if (held.length > 0) {
+      for (let k = 0; k < held.length; k++) {
+        const i = held[k]!;
+        let s = w[V]!;
+        for (let j = X.offsets[i]!; j < X.offsets[i + 1]!; j++) s += w[X.idx[j]!]! * X.val[j]!;
+        heldScores[k]![c] = s;
+      }
+      let k = 0;
+      for (let i = 0; i < n; i++) if (alpha[i]! > 0 || isHeld[i]) then[k++] = i;
+      dcd(X, then.subarray(0, k), c, y, sw, w, alpha, sq, index, o, rand);
+    }
+    model.W.set(w.subarray(0, V), c * V);
+    model.b[c] = w[V]!;
   }
-  for (let c = 0; c < C; c++) s[c]! /= sum;
+  return heldScores;
 }
 
-// Typed arrays only (never plain arrays) so that this hot loop stays monomorphic.
-function scores(W: Float32Array, b: Float32Array, C: number, idx: Int32Array, val: Float32Array, from: number, to: number, out: Float64Array): void {
-  for (let c = 0; c < C; c++) out[c] = b[c]!;
-  for (let j = from; j < to; j++) {
-    const base = idx[j]! * C;
-    const x = val[j]!;
-    for (let c = 0; c < C; c++) out[c]! += x * W[base + c]!;
+// Rows at alpha 0 beyond the margin by more than SHRINK_MARGIN are set aside for good as soon as
+// they are seen. liblinear's own rule drops them only after several full passes and re-checks
+// them in a final one; with 150 classes those passes were most of the cost (measured on CLINC150:
+// 3.6 passes over all rows per class instead of 1.3, and no gain in accuracy).
+const SHRINK_MARGIN = 0.05;
+
+/** Dual coordinate descent for class c on `rows`, warm from alpha and w. */
+function dcd(X: Csr, rows: Int32Array, c: number, y: Int32Array, sw: Float32Array, w: Float32Array, alpha: Float64Array, sq: Float64Array, index: Int32Array, o: ClassifierOptions, rand: () => number): void {
+  const { idx, val, offsets } = X;
+  const V = w.length - 1;
+  let active = rows.length;
+  index.set(rows);
+  let pgMaxOld = Infinity;
+  for (let iter = 0; iter < 100 && active > 0; iter++) {
+    let pgMax = -Infinity;
+    let pgMin = Infinity;
+    for (let i = active - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1));
+      const t = index[i]!;
+      index[i] = index[j]!;
+      index[j] = t;
+    }
+    const shrinkAt = Math.min(pgMaxOld, SHRINK_MARGIN);
+    for (let s = 0; s < active; s++) {
+      const i = index[s]!;
+      const yi = y[i] === c ? 1 : -1;
+      const from = offsets[i]!;
+      const to = offsets[i + 1]!;
+      let dot = w[V]!;
+      for (let j = from; j < to; j++) dot += w[idx[j]!]! * val[j]!;
+      const diag = 0.5 / (o.cost * sw[i]!);
+      const a = alpha[i]!;
+      const G = yi * dot - 1 + a * diag;
+      let pg = G;
+      if (a === 0) {
+        if (G > shrinkAt) {
+          active--;
+          index[s] = index[active]!;
+          index[active] = i;
+          s--;
+          continue;
+        }
+        if (G > 0) pg = 0;
+      }
+      if (pg > pgMax) pgMax = pg;
+      if (pg < pgMin) pgMin = pg;
+      if (pg > 1e-12 || pg < -1e-12) {
+        const next = Math.max(a - G / (sq[i]! + diag), 0);
+        alpha[i] = next;
+        const d = (next - a) * yi;
+        w[V]! += d;
+        for (let j = from; j < to; j++) w[idx[j]!]! += d * val[j]!;
+      }
+    }
+    if (pgMax - pgMin <= o.tolerance) break;
+    pgMaxOld = pgMax <= 0 ? Infinity : pgMax;
   }
+}
+
+function scores(model: Model, idx: Int32Array, val: Float32Array, from: number, to: number): Float64Array {
+  const C = model.labels.length;
+  const V = model.vec.hashes.length;
+  const s = new Float64Array(C);
+  for (let c = 0; c < C; c++) {
+    const base = c * V;
+    let sum = model.b[c]!;
+    for (let j = from; j < to; j++) sum += model.W[base + idx[j]!]! * val[j]!;
+    s[c] = sum;
+  }
+  return s;
+}
+
+/** Indices of the k highest scores, best first. */
+function topIndices(s: Float64Array, k: number): number[] {
+  const best: number[] = [];
+  for (let c = 0; c < s.length; c++) {
+    if (best.length === k && s[c]! <= s[best[k - 1]!]!) continue;
+    let at = Math.min(best.length, k - 1);
+    best[at] = c;
+    while (at > 0 && s[best[at - 1]!]! < s[c]!) {
+      best[at] = best[at - 1]!;
+      best[--at] = c;
+    }
+  }
+  return best;
 }
 
 /**
- * Multinomial logistic regression by plain SGD on the given rows, in place on W and b, with a
- * learning rate that decays to a fifth over the run. (Averaged SGD and centroid initialisation
- * were measured too: no better, slower.)
+ * Confidences of the best classes: a softmax over the topK best scores and the constant "none"
+ * score. Classes below the topK get none of the mass: with all of them in the denominator,
+ * 150 intents' small scores add up and flatten the confidence of a clear winner (measured:
+ * accuracy at the 0.5 default fell from 93 % to 81 % on CLINC150).
  */
-function fitSoftmax(X: Csr, rows: Int32Array, y: Int32Array, sw: Float32Array, W: Float32Array, b: Float32Array, C: number, epochs: number, learningRate: number, seed: number): void {
-  const n = rows.length;
-  const s = new Float64Array(C);
-  const g = new Float64Array(C);
-  const active = new Int32Array(C);
-  const order = Int32Array.from(rows);
-  const rand = rng(seed);
-  const total = Math.max(1, epochs * n);
-  let t = 0;
-  for (let epoch = 0; epoch < epochs; epoch++) {
-    for (let i = n - 1; i > 0; i--) {
-      const j = Math.floor(rand() * (i + 1));
-      const tmp = order[i]!;
-      order[i] = order[j]!;
-      order[j] = tmp;
-    }
-    for (let k = 0; k < n; k++) {
-      const ex = order[k]!;
-      const from = X.offsets[ex]!;
-      const to = X.offsets[ex + 1]!;
-      scores(W, b, C, X.idx, X.val, from, to, s);
-      softmaxInPlace(s, C, 1);
-      // Only classes with a noticeable gradient are updated: after the first epoch that is a
-      // handful, which makes the update far cheaper than the scoring.
-      let na = 0;
-      const yi = y[ex]!;
-      for (let c = 0; c < C; c++) {
-        const gc = s[c]! - (c === yi ? 1 : 0);
-        if (gc > 1e-3 || gc < -1e-3) {
-          g[na] = gc;
-          active[na++] = c;
-        }
-      }
-      const lr = (sw[ex]! * learningRate) / (1 + (4 * t++) / total);
-      for (let a = 0; a < na; a++) b[active[a]!]! -= lr * g[a]!;
-      for (let j = from; j < to; j++) {
-        const base = X.idx[j]! * C;
-        const x = lr * X.val[j]!;
-        for (let a = 0; a < na; a++) W[base + active[a]!]! -= x * g[a]!;
-      }
-    }
-  }
+function confidences(model: Model, s: Float64Array, top: number): Array<[number, number]> {
+  const k = Math.max(1, Math.min(model.topK, s.length));
+  const best = topIndices(s, Math.max(k, top));
+  const invT = 1 / model.temperature;
+  const max = Math.max(model.noneScore, s[best[0]!]!);
+  let z = Math.exp((model.noneScore - max) * invT);
+  for (let r = 0; r < k; r++) z += Math.exp((s[best[r]!]! - max) * invT);
+  return best.map((c, r) => [c, r < k ? Math.exp((s[c]! - max) * invT) / z : 0]);
 }
 
-interface Calibration { temperature: number; backgroundShift: number }
+interface Calibration { temperature: number; noneScore: number }
 
-function golden(f: (x: number) => number, lo: number, hi: number, iters = 25): number {
+function golden(f: (x: number) => number, lo: number, hi: number, iters = 20): number {
   const phi = (Math.sqrt(5) - 1) / 2;
   let x1 = hi - phi * (hi - lo);
   let x2 = lo + phi * (hi - lo);
@@ -214,65 +346,71 @@ function golden(f: (x: number) => number, lo: number, hi: number, iters = 25): n
 }
 
 /**
- * Temperature (and a shift of the background logit) that minimise the weighted held-out
- * negative log-likelihood plus a weak prior, by alternating golden-section searches.
+ * Temperature and "none" score that minimise the weighted held-out negative log-likelihood (plus
+ * a weak prior), by alternating golden-section searches. A held-out intent phrase should get its
+ * intent; a held-out background phrase should get "none" or the background class.
  */
-function fitCalibration(logits: Float64Array[], y: number[], w: number[], C: number, bg: number): Calibration {
-  const p = new Float64Array(C);
-  // A weak Gaussian prior (T near 1, shift near 0) keeps a tenant with a handful of held-out
-  // phrases from fitting extreme values; with hundreds of phrases the data dominates.
-  const nll = (T: number, shift: number): number => {
-    let sum = 0.5 * Math.log(T) ** 2 + 0.125 * shift * shift;
-    logits.forEach((l, i) => {
-      p.set(l);
-      if (bg >= 0) p[bg]! += shift;
-      softmaxInPlace(p, C, 1 / T);
-      sum -= w[i]! * Math.log(Math.max(p[y[i]!]!, 1e-12));
+function fitCalibration(heldScores: Float64Array[], y: number[], w: number[], bg: number, k: number, prior: Calibration): Calibration {
+  // Per row: the topK scores, then the target's score (-Infinity when the target is "none" only).
+  const rows = heldScores.map((s, i) => {
+    const best = topIndices(s, k);
+    const target = y[i] === bg ? -Infinity : s[y[i]!]!;
+    const targetInTop = best.includes(y[i]!);
+    const bgInTop = bg >= 0 && best.includes(bg);
+    return { top: best.map((c) => s[c]!), target, targetInTop, bgScore: y[i] === bg && bgInTop ? s[bg]! : -Infinity };
+  });
+  const nll = (T: number, none: number): number => {
+    // A weak Gaussian prior keeps a tenant with a handful of held-out phrases from extremes.
+    let sum = 0.5 * Math.log(T / prior.temperature) ** 2 + 0.125 * (none - prior.noneScore) ** 2;
+    rows.forEach((r, i) => {
+      const max = Math.max(none, r.top[0]!, r.target);
+      let z = Math.exp((none - max) / T);
+      for (const v of r.top) z += Math.exp((v - max) / T);
+      let num: number;
+      if (r.target === -Infinity) num = Math.exp((none - max) / T) + (r.bgScore === -Infinity ? 0 : Math.exp((r.bgScore - max) / T));
+      else {
+        num = Math.exp((r.target - max) / T);
+        if (!r.targetInTop) z += num;
+      }
+      sum -= w[i]! * Math.log(Math.max(num / z, 1e-12));
     });
     return sum;
   };
-  let logT = 0;
-  let shift = 0;
-  for (let round = 0; round < (bg >= 0 ? 3 : 1); round++) {
-    logT = golden((x) => nll(Math.exp(x), shift), Math.log(0.05), Math.log(5));
-    if (bg >= 0) shift = golden((x) => nll(Math.exp(logT), x), -8, 8);
+  let logT = Math.log(prior.temperature);
+  let none = prior.noneScore;
+  for (let round = 0; round < 3; round++) {
+    logT = golden((x) => nll(Math.exp(x), none), Math.log(0.01), Math.log(5));
+    none = golden((x) => nll(Math.exp(logT), x), -4, 4);
   }
-  return { temperature: Math.exp(logT), backgroundShift: shift };
+  return { temperature: Math.exp(logT), noneScore: none };
 }
 
-interface Dataset { texts: string[]; y: number[]; w: number[] }
-
-function logitsOf(model: Model, text: string): Float64Array {
+function scoresOf(model: Model, text: string): Float64Array {
   const idx: number[] = [];
   const val: number[] = [];
   vectorize(model.vec, counted(extractRaw(text, model.vec.opts)), idx, val);
-  return logitsOfVector(model, Int32Array.from(idx), Float32Array.from(val), 0, idx.length);
+  return scores(model, Int32Array.from(idx), Float32Array.from(val), 0, idx.length);
 }
 
-function logitsOfVector(model: Model, idx: Int32Array, val: Float32Array, from: number, to: number): Float64Array {
-  const C = model.labels.length;
-  const s = new Float64Array(C);
-  scores(model.W, model.b, C, idx, val, from, to, s);
-  const bg = model.labels.indexOf(BACKGROUND_LABEL);
-  if (bg >= 0) s[bg]! += model.backgroundShift;
-  return s;
-}
-
-/** Softmax over all classes; the hidden background class takes probability but is never ranked. */
+/** The best intents and their confidences; the hidden background class takes mass but is never ranked. */
 export function rankWith(model: Model, text: string, top = 3): Ranked[] {
   const C = model.labels.length;
   if (C === 0 || top <= 0) return [];
-  const p = logitsOf(model, text);
-  softmaxInPlace(p, C, 1 / model.temperature);
+  const bg = model.labels.indexOf(BACKGROUND_LABEL);
   const ranked: Ranked[] = [];
-  for (let c = 0; c < C; c++) if (model.labels[c] !== BACKGROUND_LABEL) ranked.push({ intent: model.labels[c]!, confidence: p[c]! });
-  ranked.sort((a, b) => b.confidence - a.confidence);
-  return ranked.slice(0, top);
+  for (const [c, p] of confidences(model, scoresOf(model, text), Math.min(C, top + (bg >= 0 ? 1 : 0)))) {
+    if (c !== bg && ranked.length < top) ranked.push({ intent: model.labels[c]!, confidence: p });
+  }
+  return ranked;
 }
 
 export function classifierOf(model: Model): Classifier & { model: Model } {
   return { model, classify: (text: string, top = 3) => rankWith(model, text, top) };
 }
+
+// Without held-out phrases to fit on: a "none" score just under the margin, so a message that no
+// intent claims stays below one half.
+const DEFAULT_NONE = -0.2;
 
 export function trainClassifier(intents: TrainingIntent[], options: Partial<ClassifierOptions> = {}): Classifier & { model: Model } {
   const o: ClassifierOptions = { ...defaultClassifierOptions, ...options };
@@ -290,46 +428,35 @@ export function trainClassifier(intents: TrainingIntent[], options: Partial<Clas
     }
   };
   for (const intent of intents) add(intent.name, intent.trainingPhrases);
-  if (labels.length === 0) return classifierOf({ labels: [], vec: buildVectorizer([], o), W: new Float32Array(0), b: new Float32Array(0), temperature: 1, backgroundShift: 0 });
+  const empty = { temperature: o.temperature, noneScore: DEFAULT_NONE, topK: o.topK };
+  if (labels.length === 0) return classifierOf({ labels: [], vec: buildTraining([], o).vec, W: new Float32Array(0), b: new Float32Array(0), ...empty });
   // The background class weighs as much as an average intent, so it does not win by sheer size.
   if (o.background) add(BACKGROUND_LABEL, BACKGROUND_PHRASES, data.texts.length / labels.length / BACKGROUND_PHRASES.length);
 
-  const docs = data.texts.map((t) => counted(extractRaw(t, o)));
-  const vec = buildVectorizer(docs, o);
-  const X = toCsr(vec, docs);
+  const { vec, X } = buildTraining(data.texts, o);
   const C = labels.length;
   const y = Int32Array.from(data.y);
   const sw = Float32Array.from(data.w);
-  const model: Model = { labels, vec, W: new Float32Array(vec.hashes.length * C), b: new Float32Array(C), temperature: o.temperature, backgroundShift: 0 };
-  const all = Int32Array.from(data.y.keys());
-  const held = o.calibrationHoldout > 0 ? holdOut(data.y, C, o) : null;
-  if (!held) {
-    fitSoftmax(X, all, y, sw, model.W, model.b, C, o.epochs, o.learningRate, o.seed);
-    return classifierOf(model);
-  }
-  // Train on the rest, fit the calibration on the held-out phrases, then continue training on
-  // everything for a few epochs: one model, nearly the cost of one training.
-  const rest = all.filter((i) => !held.has(i));
-  fitSoftmax(X, rest, y, sw, model.W, model.b, C, o.epochs, o.learningRate, o.seed);
-  const heldRows = [...held];
+  const model: Model = { labels, vec, W: new Float32Array(vec.hashes.length * C), b: new Float32Array(C), ...empty };
+  const cal = o.calibrationHoldout > 0 ? holdOut(data.y, C, o) : [];
+  const calScores = fitOvrSvm(X, y, sw, cal, model, o);
+  if (cal.length === 0) return classifierOf(model);
+  const calY = cal.map((i) => data.y[i]!);
   const bg = labels.indexOf(BACKGROUND_LABEL);
-  const heldY = heldRows.map((i) => data.y[i]!);
-  // Held-out background phrases stand for off-topic traffic: a quarter of the in-scope weight.
-  const nIn = heldY.filter((c) => c !== bg).length;
-  const nBg = heldY.length - nIn;
-  const heldW = heldY.map((c) => (c === bg ? (0.25 * nIn) / Math.max(1, nBg) : 1));
-  const logits = heldRows.map((i) => logitsOfVector(model, X.idx, X.val, X.offsets[i]!, X.offsets[i + 1]!));
-  Object.assign(model, fitCalibration(logits, heldY, heldW, C, bg));
-  if (o.finalEpochs > 0) fitSoftmax(X, all, y, sw, model.W, model.b, C, o.finalEpochs, o.learningRate / 2, o.seed + 1);
+  // Background phrases stand for off-topic traffic: a quarter of the in-scope weight.
+  const nIn = calY.filter((c) => c !== bg).length;
+  const nBg = calY.length - nIn;
+  const calW = calY.map((c) => (c === bg ? (0.25 * nIn) / Math.max(1, nBg) : 1));
+  Object.assign(model, fitCalibration(calScores, calY, calW, bg, o.topK, { temperature: o.temperature, noneScore: DEFAULT_NONE }));
   return classifierOf(model);
 }
 
 /** A stratified share of each class's rows (classes with fewer than 5 phrases cannot spare one). */
-function holdOut(y: number[], C: number, o: ClassifierOptions): Set<number> | null {
+function holdOut(y: number[], C: number, o: ClassifierOptions): number[] {
   const byClass: number[][] = Array.from({ length: C }, () => []);
   y.forEach((c, i) => byClass[c]!.push(i));
   const rand = rng(o.seed + 7);
-  const held = new Set<number>();
+  const held: number[] = [];
   for (const rows of byClass) {
     if (rows.length < 5) continue;
     const k = Math.max(1, Math.round(rows.length * o.calibrationHoldout));
@@ -337,8 +464,11 @@ function holdOut(y: number[], C: number, o: ClassifierOptions): Set<number> | nu
       const j = Math.floor(rand() * (i + 1));
       [rows[i], rows[j]] = [rows[j]!, rows[i]!];
     }
-    for (const r of rows.slice(0, k)) held.add(r);
+    held.push(...rows.slice(0, k));
   }
-  const trainedClasses = new Set(y.filter((_, i) => !held.has(i)));
-  return held.size > 0 && trainedClasses.size >= 2 ? held : null;
+  // Every class must keep a training row, and calibration needs two classes to tell apart.
+  const kept = new Set(y);
+  const heldSet = new Set(held);
+  const trained = new Set(y.filter((_, i) => !heldSet.has(i)));
+  return trained.size === kept.size && trained.size >= 2 ? held : [];
 }

@@ -10,7 +10,7 @@ export interface FeatureOptions {
   stem: boolean; // add a crude stem of each word as an extra unigram
 }
 
-export const defaultFeatureOptions: FeatureOptions = { wordBigrams: true, charMin: 3, charMax: 5, charWeight: 1, stem: true };
+export const defaultFeatureOptions: FeatureOptions = { wordBigrams: true, charMin: 4, charMax: 4, charWeight: 1, stem: true };
 
 const CONTRACTIONS: Array<[RegExp, string]> = [
   [/\bcan'?t\b/g, 'can not'],
@@ -27,12 +27,17 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
 
 /** Lower-case, strip accents, expand contractions; numbers become one shape token. */
 export function tokenize(text: string): string[] {
-  let s = text.toLowerCase().normalize('NFKD').replace(/\p{M}+/gu, '').replace(/[‘’`´]/g, "'");
+  let s = text.toLowerCase();
+  // Plain ASCII, most phrases, skips the Unicode normalisation and property regexes.
+  const ascii = !/[^\x00-\x7f]/.test(s);
+  if (!ascii) s = s.normalize('NFKD').replace(/\p{M}+/gu, '').replace(/[‘’´]/g, "'");
+  if (s.includes('`')) s = s.replace(/`/g, "'");
   if (s.includes("'")) for (const [re, to] of CONTRACTIONS) s = s.replace(re, to);
   const out: string[] = [];
-  for (const m of s.matchAll(/[\p{L}\p{N}]+/gu)) {
+  for (const m of s.matchAll(ascii ? /[a-z0-9]+/g : /[\p{L}\p{N}]+/gu)) {
     const w = m[0];
-    out.push(/^\p{N}+$/u.test(w) ? (w.length >= 5 ? '00000' : '0') : w.replace(/\p{N}/gu, '0'));
+    if (ascii && !/[0-9]/.test(w)) out.push(w);
+    else out.push(/^\p{N}+$/u.test(w) ? (w.length >= 5 ? '00000' : '0') : w.replace(/\p{N}/gu, '0'));
   }
   return out;
 }

@@ -6,13 +6,18 @@ import { HashIndex } from './features.ts';
 // bench measures both). Weights are quantised to int8 per feature row and the whole is
 // gzipped: near-zero weights, most of them, compress to almost nothing.
 
+// Version 2: one-vs-rest SVM weights, class-major, with a top-K "none" calibration. A stored
+// model of another version is refused; the caller trains afresh.
+const VERSION = 2;
+
 interface Header {
-  v: 1;
+  v: typeof VERSION;
   labels: string[];
   opts: Model['vec']['opts'];
   unseenIdf: number;
   temperature: number;
-  backgroundShift: number;
+  noneScore: number;
+  topK: number;
   V: number;
   C: number;
 }
@@ -21,15 +26,15 @@ export function serializeClassifier(classifier: Classifier & { model: Model }): 
   const { model } = classifier;
   const V = model.vec.hashes.length;
   const C = model.labels.length;
-  const header: Header = { v: 1, labels: model.labels, opts: model.vec.opts, unseenIdf: model.vec.unseenIdf, temperature: model.temperature, backgroundShift: model.backgroundShift, V, C };
+  const header: Header = { v: VERSION, labels: model.labels, opts: model.vec.opts, unseenIdf: model.vec.unseenIdf, temperature: model.temperature, noneScore: model.noneScore, topK: model.topK, V, C };
   const scales = new Float32Array(V);
   const q = new Int8Array(V * C);
   for (let f = 0; f < V; f++) {
     let max = 0;
-    for (let c = 0; c < C; c++) max = Math.max(max, Math.abs(model.W[f * C + c]!));
+    for (let c = 0; c < C; c++) max = Math.max(max, Math.abs(model.W[c * V + f]!));
     const scale = max / 127 || 1;
     scales[f] = scale;
-    for (let c = 0; c < C; c++) q[f * C + c] = Math.round(model.W[f * C + c]! / scale);
+    for (let c = 0; c < C; c++) q[c * V + f] = Math.round(model.W[c * V + f]! / scale);
   }
   const json = Buffer.from(JSON.stringify(header));
   const len = Buffer.alloc(4);
@@ -42,7 +47,7 @@ export function deserializeClassifier(bytes: Uint8Array): Classifier & { model: 
   const buf = gunzipSync(bytes);
   const jsonLen = buf.readUInt32LE(0);
   const header = JSON.parse(buf.subarray(4, 4 + jsonLen).toString('utf8')) as Header;
-  if (header.v !== 1) throw new Error(`unknown model format ${String(header.v)}`);
+  if (header.v !== VERSION) throw new Error(`unknown model format ${String(header.v)}`);
   const { V, C } = header;
   let at = 4 + jsonLen;
   const take = (bytesLen: number): ArrayBuffer => {
@@ -56,7 +61,7 @@ export function deserializeClassifier(bytes: Uint8Array): Classifier & { model: 
   const scales = new Float32Array(take(4 * V));
   const q = new Int8Array(take(V * C));
   const W = new Float32Array(V * C);
-  for (let f = 0; f < V; f++) for (let c = 0; c < C; c++) W[f * C + c] = q[f * C + c]! * scales[f]!;
+  for (let c = 0; c < C; c++) for (let f = 0; f < V; f++) W[c * V + f] = q[c * V + f]! * scales[f]!;
   const index = new HashIndex(V);
   for (const h of hashes) index.add(h);
   return classifierOf({
@@ -65,6 +70,7 @@ export function deserializeClassifier(bytes: Uint8Array): Classifier & { model: 
     W,
     b,
     temperature: header.temperature,
-    backgroundShift: header.backgroundShift,
+    noneScore: header.noneScore,
+    topK: header.topK,
   });
 }
