@@ -82,8 +82,9 @@ function evaluate(dataset: string, train: Example[], val: Example[], oosVal: Exa
     p99ms: Math.round(quantile(lat, 0.99) * 1000) / 1000,
   };
   // The stored model must answer as the trained one does (int8 weights: same top intent nearly always).
-  const agree = val.slice(0, 500).filter(([t]) => restored.classify(t, 1)[0]!.intent === classifier.classify(t, 1)[0]!.intent).length;
-  if (agree < 490) throw new Error(`deserialised model disagrees on ${500 - agree} of 500`);
+  const sample = val.slice(0, 500);
+  const agree = sample.filter(([t]) => restored.classify(t, 1)[0]!.intent === classifier.classify(t, 1)[0]!.intent).length;
+  if (agree < 0.98 * sample.length) throw new Error(`deserialised model disagrees on ${sample.length - agree} of ${sample.length}`);
 
   if (oosVal.length > 0) {
     const at = (th: number) => {
@@ -118,6 +119,11 @@ function evaluate(dataset: string, train: Example[], val: Example[], oosVal: Exa
   return row;
 }
 
+/** 20 intents spread over CLINC150's domains (every 7th). */
+function tenantLabels(train: Example[]): Set<string> {
+  return new Set([...new Set(train.map(([, l]) => l))].filter((_, i) => i % 7 === 0).slice(0, 20));
+}
+
 function typicalTenant(clinc: Example[]): { trainMs: number; p99ms: number } {
   // 20 intents x 20 phrases, the size of a typical tenant: the cost of lazy training.
   const intents = toIntents(perLabel(clinc, 20, SEED)).slice(0, 20);
@@ -133,8 +139,12 @@ function typicalTenant(clinc: Example[]): { trainMs: number; p99ms: number } {
 
 const clinc = loadClinc150();
 const [bankTrain, bankVal] = stratifiedSplit(loadBanking77(), 0.2, SEED);
+// A tenant-sized intent set (no oos intent: only the confidence can turn off-topic messages away),
+// to see that one threshold serves 20 intents as it serves 150.
+const tenantTrain = perLabel(clinc.train, 20, SEED).filter(([, l]) => tenantLabels(clinc.train).has(l));
 const rows: Row[] = [
   evaluate('CLINC150 (val + oos_val)', [...clinc.train, ...clinc.oos_train], clinc.val, clinc.oos_val),
+  evaluate('CLINC150 20 intents x 20', tenantTrain, clinc.val.filter(([, l]) => tenantLabels(clinc.train).has(l)), clinc.oos_val),
   evaluate('BANKING77 (20% carved val)', bankTrain, bankVal),
   evaluate('BANKING77 10/intent', perLabel(bankTrain, 10, SEED), bankVal),
 ];
