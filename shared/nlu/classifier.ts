@@ -72,6 +72,9 @@ const counted = (r: RawFeatures): Counted => ({ word: countHashes(r.word), char:
 /**
  * The training matrix in one pass over the phrases: feature indices are assigned, term and
  * document frequencies counted, then the rows weighted as `vectorize` weights a message.
+ * The square root of idf: the SVMs weigh features themselves, and full idf measured worse
+ * (CLINC150 93.4 -> 93.5 %, BANKING77 89.9 -> 90.6 %); no idf at all was better still on
+ * CLINC150 (93.6 %) but worse on the 20-intent tenant (96.75 against 97.75 %, oos recall at 0.5 88 against 93 %).
  */
 function buildTraining(texts: string[], opts: FeatureOptions): { vec: Vectorizer; X: Csr } {
   const n = texts.length;
@@ -130,7 +133,7 @@ function buildTraining(texts: string[], opts: FeatureOptions): { vec: Vectorizer
   });
   const V = index.size;
   const idf = new Float32Array(V);
-  for (let f = 0; f < V; f++) idf[f] = Math.log((1 + n) / (1 + df[f]!)) + 1;
+  for (let f = 0; f < V; f++) idf[f] = Math.sqrt(Math.log((1 + n) / (1 + df[f]!)) + 1);
   const val = tf.subarray(0, nnz);
   const cw = opts.charWeight;
   for (let row = 0; row < n; row++) {
@@ -147,7 +150,7 @@ function buildTraining(texts: string[], opts: FeatureOptions): { vec: Vectorizer
       for (let j = from; j < to; j++) val[j]! *= k;
     }
   }
-  const vec: Vectorizer = { opts, hashes: hashes.slice(0, V), index, idf, unseenIdf: Math.log(1 + n) + 1 };
+  const vec: Vectorizer = { opts, hashes: hashes.slice(0, V), index, idf, unseenIdf: Math.sqrt(Math.log(1 + n) + 1) };
   return { vec, X: { offsets, idx: idx.slice(0, nnz), val: val.slice() } };
 }
 
