@@ -316,9 +316,12 @@ function topIndices(s: Float64Array, k: number): number[] {
 
 /**
  * Confidences of the best classes: a softmax over the topK best scores and the constant "none"
- * score. Classes below the topK get none of the mass: with all of them in the denominator,
- * 150 intents' small scores add up and flatten the confidence of a clear winner (measured:
- * accuracy at the 0.5 default fell from 93 % to 81 % on CLINC150).
+ * score; classes below the topK get none of the mass. With every class in the denominator, 150
+ * intents' small scores add up and flatten the confidence of a clear winner. Measured at the 0.5
+ * default (accuracy / oos recall), CLINC150 and a 20-intent CLINC150 tenant: topK 1 93.3/60 and
+ * 96/82; 2 89.7/89 and 96/86; 3 88.8/91 and 95/89; 5 88.1/92 and 95.3/91. 3 keeps small tenants
+ * turning off-topic messages away (with 2, "is it going to snow in Berlin" got 0.55 from the
+ * starter intents' product_info).
  */
 function confidences(model: Model, s: Float64Array, top: number): Array<[number, number]> {
   const k = Math.max(1, Math.min(model.topK, s.length));
