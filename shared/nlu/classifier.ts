@@ -8,6 +8,8 @@ export interface Classifier { classify(text: string, top?: number): Ranked[] } /
 export interface ClassifierOptions extends FeatureOptions {
   /** Cost of the one-vs-rest squared-hinge SVMs (liblinear's C). */
   cost: number;
+  /** Cost multiplier of a class's own phrases against the many of the other classes. */
+  positiveWeight: number;
   /** Stopping tolerance of the dual coordinate descent (liblinear's eps). */
   tolerance: number;
   /** Share of each intent's phrases held out to fit the calibration; 0 = `temperature` and no "none" mass. */
@@ -23,6 +25,7 @@ export interface ClassifierOptions extends FeatureOptions {
 export const defaultClassifierOptions: ClassifierOptions = {
   ...defaultFeatureOptions,
   cost: 1,
+  positiveWeight: 8,
   tolerance: 0.1,
   calibrationHoldout: 0.2,
   temperature: 0.2,
@@ -185,7 +188,9 @@ interface Dataset { texts: string[]; y: number[]; w: number[] }
  * calibration, and training continues warm from the same dual variables with them added: the
  * support vectors and the held rows are the working set (rows beyond the margin before stay so).
  * (Measured against the multinomial logistic regression by SGD this replaces: more accurate on all
- * three benchmarks and several times faster.)
+ * three benchmarks and several times faster. A class's own phrases cost `positiveWeight` times
+ * more than the others' (8: CLINC150 93.5 -> 93.8 %, BANKING77 10-shot +0.4..1 point, full
+ * BANKING77 -0.15); hinge instead of squared hinge was worse: 92.3 / 89.7 / 68.9 %.)
  */
 function fitOvrSvm(X: Csr, y: Int32Array, sw: Float32Array, held: number[], model: Model, o: ClassifierOptions): Float64Array[] {
   const C = model.labels.length;
@@ -257,7 +262,7 @@ function dcd(X: Csr, rows: Int32Array, c: number, y: Int32Array, sw: Float32Arra
       const to = offsets[i + 1]!;
       let dot = w[V]!;
       for (let j = from; j < to; j++) dot += w[idx[j]!]! * val[j]!;
-      const diag = 0.5 / (o.cost * sw[i]!);
+      const diag = 0.5 / (o.cost * sw[i]! * (yi > 0 ? o.positiveWeight : 1));
       const a = alpha[i]!;
       const G = yi * dot - 1 + a * diag;
       let pg = G;
