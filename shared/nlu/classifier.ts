@@ -12,7 +12,7 @@ export interface ClassifierOptions extends FeatureOptions {
   positiveWeight: number;
   /** Stopping tolerance of the dual coordinate descent (liblinear's eps). */
   tolerance: number;
-  /** Share of each intent's phrases held out to fit the calibration; 0 = `temperature` and no "none" mass. */
+  /** Share of each intent's phrases held out to fit the calibration; 0 = `temperature` and a default "none" score. */
   calibrationHoldout: number;
   temperature: number;
   /** Confidence is shared among this many best classes and "none", so it does not thin out with many intents. */
@@ -41,7 +41,7 @@ interface Vectorizer {
   opts: FeatureOptions;
   hashes: Uint32Array; // feature index -> hash (kept for serialisation)
   index: HashIndex; // hash -> feature index
-  idf: Float32Array;
+  idf: Float32Array; // square root of the smoothed idf
   unseenIdf: number;
 }
 
