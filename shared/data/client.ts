@@ -18,13 +18,18 @@ const base = new DynamoDBClient({
   requestHandler: { connectionTimeout: 1000, requestTimeout: 2000, throwOnRequestTimeout: true },
 });
 
-/** Round trips to DynamoDB made by this container; read by the benchmark. */
+/**
+ * Round trips to DynamoDB made by this container, and the time at least one was in flight (so
+ * parallel calls count once, as they do in the handler's latency); read by the benchmark.
+ */
 export const roundTrips = { count: 0, ms: 0 };
+let inFlight = 0;
+let busySince = 0;
 base.middlewareStack.add(
   (next) => async (args) => {
     roundTrips.count++;
-    const start = performance.now();
-    try { return await next(args); } finally { roundTrips.ms += performance.now() - start; }
+    if (inFlight++ === 0) busySince = performance.now();
+    try { return await next(args); } finally { if (--inFlight === 0) roundTrips.ms += performance.now() - busySince; }
   },
   { step: 'initialize', name: 'countRoundTrips' },
 );
