@@ -1,5 +1,3 @@
-import { trainClassifier, type Classifier, type TrainingIntent } from './classifier.ts';
-
 // Per-container cache of trained models, one entry per tenant holding its newest loaded
 // version. Training is lazy (tens of milliseconds for a typical tenant), so a changed intent set
 // is picked up by the first message that sees the bumped version, and an unchanged tenant is
@@ -9,7 +7,7 @@ interface Entry<T> { version: number; model: Promise<T> }
 
 export class TenantModelCache<T> {
   private readonly entries = new Map<string, Entry<T>>(); // insertion order = recency (LRU)
-  constructor(private maxTenants = 200) {}
+  constructor(private readonly maxTenants = 200) {}
 
   get(tenantId: string, version: number, load: () => Promise<T>): Promise<T> {
     const hit = this.entries.get(tenantId);
@@ -30,18 +28,4 @@ export class TenantModelCache<T> {
     while (this.entries.size > this.maxTenants) this.entries.delete(this.entries.keys().next().value as string);
     return entry.model;
   }
-
-  configure(options: { maxTenants?: number; clear?: boolean }): void {
-    if (options.maxTenants !== undefined) this.maxTenants = Math.max(1, options.maxTenants);
-    if (options.clear) this.entries.clear();
-  }
 }
-
-const classifiers = new TenantModelCache<Classifier>();
-
-export function classifierFor(tenantId: string, version: number, load: () => Promise<TrainingIntent[]>): Promise<Classifier> {
-  return classifiers.get(tenantId, version, () => load().then((intents) => trainClassifier(intents)));
-}
-
-/** For tests and memory tuning. */
-export const configureClassifierCache = (options: { maxTenants?: number; clear?: boolean }) => classifiers.configure(options);

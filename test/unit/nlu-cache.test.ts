@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { classifierFor, configureClassifierCache } from '#shared/nlu/cache.ts';
-import type { TrainingIntent } from '#shared/nlu/classifier.ts';
+import { TenantModelCache } from '#shared/nlu/cache.ts';
+import { trainClassifier, type Classifier, type TrainingIntent } from '#shared/nlu/classifier.ts';
 
 const v1: TrainingIntent[] = [
   { name: 'greeting', trainingPhrases: ['hi', 'hello', 'good morning', 'hey there'] },
@@ -13,8 +13,13 @@ function counting(intents: TrainingIntent[]) {
   return { load: async () => { calls++; return intents; }, calls: () => calls };
 }
 
-describe('classifierFor', () => {
-  beforeEach(() => configureClassifierCache({ clear: true, maxTenants: 200 }));
+// The cache as the assistant uses it: a model trained from the tenant's intents, per version.
+let cache: TenantModelCache<Classifier>;
+const classifierFor = (tenantId: string, version: number, load: () => Promise<TrainingIntent[]>) =>
+  cache.get(tenantId, version, () => load().then((intents) => trainClassifier(intents)));
+
+describe('TenantModelCache', () => {
+  beforeEach(() => { cache = new TenantModelCache<Classifier>(); });
 
   it('returns the same instance for the same version and loads once', async () => {
     const l = counting(v1);
@@ -47,7 +52,7 @@ describe('classifierFor', () => {
   });
 
   it('evicts the least recently used tenant beyond its bound', async () => {
-    configureClassifierCache({ maxTenants: 2 });
+    cache = new TenantModelCache<Classifier>(2);
     const a = await classifierFor('a', 1, counting(v1).load);
     await classifierFor('b', 1, counting(v1).load);
     await classifierFor('a', 1, counting(v1).load); // a is now the most recent
