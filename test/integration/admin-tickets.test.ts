@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ALLOWED, type Status } from '../fixtures/ticket-transitions.ts';
 import { admin, chat, expectProblem, memberToken, newTenant, newTicket, request, send, type TestTenant } from './client.ts';
 
-type Status = 'open' | 'in_progress' | 'waiting' | 'resolved' | 'closed';
-const ALLOWED: Record<Status, Status[]> = {
-  open: ['in_progress', 'waiting', 'resolved', 'closed'],
-  in_progress: ['open', 'waiting', 'resolved', 'closed'],
-  waiting: ['in_progress', 'resolved', 'closed'],
-  resolved: ['open', 'closed'],
-  closed: [],
-};
 const STATUSES = Object.keys(ALLOWED) as Status[];
 /** A path from `open` to each status through allowed moves. */
 const PATH: Record<Status, Status[]> = { open: [], in_progress: ['in_progress'], waiting: ['waiting'], resolved: ['resolved'], closed: ['closed'] };

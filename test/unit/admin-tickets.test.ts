@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { conversationEffect, planTicketChange } from '#shared/domain/tickets.ts';
-import { TICKET_STATUSES, type TicketStatus } from '#shared/domain/tickets-rules.ts';
+import { TICKET_STATUSES } from '#shared/domain/tickets-rules.ts';
 import type { Conversation } from '#shared/data/conversations.ts';
-
-const ALLOWED: Record<TicketStatus, TicketStatus[]> = {
-  open: ['in_progress', 'waiting', 'resolved', 'closed'],
-  in_progress: ['open', 'waiting', 'resolved', 'closed'],
-  waiting: ['in_progress', 'resolved', 'closed'],
-  resolved: ['open', 'closed'],
-  closed: [],
-};
+import { ALLOWED } from '../fixtures/ticket-transitions.ts';
 
 describe('planTicketChange', () => {
   for (const from of TICKET_STATUSES) {
