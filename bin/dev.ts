@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { startLocalRuntime } from './local/server.ts';
 
-// `npm start`: the whole service on this machine (CONTRACT section 5).
+// `npm start`: the whole service on this machine.
 // Options: --port N (or env PORT, default 3000), --persist (keep data in .local-data/ between runs).
 
 const { values } = parseArgs({

@@ -9,7 +9,7 @@ import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { Route } from '#shared/routes.ts';
+import type { Route } from '#shared/http/route.ts';
 import type { StackConfig } from './config.ts';
 
 /**
@@ -35,7 +35,7 @@ export const ACCESS_LOG_FIELDS = {
   sub: '$context.authorizer.claims.sub',
 } as const;
 
-// What browsers may send and read cross-origin (CONTRACT: widget key, bearer token, idempotency).
+// What browsers may send and read cross-origin: widget key, bearer token, idempotency key.
 const CORS_HEADERS = ['content-type', 'authorization', 'x-widget-key', 'idempotency-key', 'x-request-id'];
 const CORS_EXPOSE = ['x-request-id', 'retry-after'];
 

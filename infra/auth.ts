@@ -1,7 +1,7 @@
 import { Aws, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import {
-  AccountRecovery, FeaturePlan, Mfa, OAuthScope, UserPool, UserPoolClient,
+  AccountRecovery, FeaturePlan, Mfa, OAuthScope, UserPool, type UserPoolClient,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import type { StackConfig } from './config.ts';

@@ -16,7 +16,7 @@ export interface StackConfig {
 }
 
 export const DEFAULTS = {
-  // Stage-wide limits, per second; a tenant-level limit lives in the functions (CONTRACT section 6).
+  // Stage-wide limits, per second; the per-conversation limit lives in the functions.
   throttle: { rateLimit: 100, burstLimit: 200 },
   logRetentionDays: 30,
 } as const;

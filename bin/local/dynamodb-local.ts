@@ -23,7 +23,8 @@ export interface DynamoLocal { endpoint: string; port: number; process: ChildPro
 export async function startDynamoLocal(opts: { port?: number; dataDir?: string } = {}): Promise<DynamoLocal> {
   const port = opts.port ?? await freePort();
   const dir = emulatorDir();
-  const storage = opts.dataDir ? (mkdirSync(opts.dataDir, { recursive: true }), ['-sharedDb', '-dbPath', opts.dataDir]) : ['-inMemory'];
+  if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
+  const storage = opts.dataDir ? ['-sharedDb', '-dbPath', opts.dataDir] : ['-inMemory'];
   const proc = spawn('java', [
     '-Xms256m', '-Xmx1g', `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-jar', join(dir, 'DynamoDBLocal.jar'),
     '-port', String(port), '-disableTelemetry', ...storage,

@@ -1,6 +1,5 @@
 import { adminRoute } from '#shared/http/kit.ts';
-import { created } from '#shared/http/response.ts';
-import { IntegrationBody } from '#shared/http/schemas/integrations.ts';
+import * as api from '#shared/http/routes/integrations.ts';
 import { createIntegration } from '#shared/domain/integrations.ts';
 
-export const handler = adminRoute({ body: IntegrationBody }, async ({ membership, body }) => created(await createIntegration(membership, body)));
+export const handler = adminRoute(api.createIntegration, async ({ tenantId, actor, body }) => createIntegration(tenantId, actor, body));

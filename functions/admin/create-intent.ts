@@ -1,6 +1,5 @@
 import { adminRoute } from '#shared/http/kit.ts';
-import { created } from '#shared/http/response.ts';
-import { IntentBody } from '#shared/http/schemas/intents.ts';
+import * as api from '#shared/http/routes/intents.ts';
 import { createIntent } from '#shared/domain/intents.ts';
 
-export const handler = adminRoute({ body: IntentBody }, async ({ membership, body }) => created(await createIntent(membership, body)));
+export const handler = adminRoute(api.createIntent, async ({ tenantId, actor, body }) => createIntent(tenantId, actor, body));

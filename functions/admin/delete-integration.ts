@@ -1,9 +1,5 @@
 import { adminRoute } from '#shared/http/kit.ts';
-import { noContent } from '#shared/http/response.ts';
-import { IntegrationParams } from '#shared/http/schemas/integrations.ts';
+import * as api from '#shared/http/routes/integrations.ts';
 import { deleteIntegration } from '#shared/domain/integrations.ts';
 
-export const handler = adminRoute({ params: IntegrationParams }, async ({ membership, params }) => {
-  await deleteIntegration(membership, params.id);
-  return noContent();
-});
+export const handler = adminRoute(api.deleteIntegration, async ({ tenantId, actor, params }) => deleteIntegration(tenantId, actor, params.id));

@@ -1,9 +1,5 @@
 import { adminRoute } from '#shared/http/kit.ts';
-import { noContent } from '#shared/http/response.ts';
-import { MemberParams } from '#shared/http/schemas/members.ts';
+import * as api from '#shared/http/routes/members.ts';
 import { removeMember } from '#shared/domain/members.ts';
 
-export const handler = adminRoute({ params: MemberParams }, async ({ membership, params }) => {
-  await removeMember(membership, params.id);
-  return noContent();
-});
+export const handler = adminRoute(api.deleteMember, async ({ tenantId, actor, params }) => removeMember(tenantId, actor, params.id));

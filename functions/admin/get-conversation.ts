@@ -1,9 +1,5 @@
 import { adminRoute } from '#shared/http/kit.ts';
-import { ok } from '#shared/http/response.ts';
-import { ConversationParams } from '#shared/http/schemas/conversations.ts';
+import * as api from '#shared/http/routes/conversations.ts';
 import { getConversationDetail } from '#shared/domain/conversations-admin.ts';
 
-export const handler = adminRoute(
-  { params: ConversationParams },
-  async ({ membership, params }) => ok(await getConversationDetail(membership.tenantId, params.id)),
-);
+export const handler = adminRoute(api.getConversation, async ({ tenantId, params }) => getConversationDetail(tenantId, params.id));

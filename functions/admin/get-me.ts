@@ -1,5 +1,5 @@
 import { userRoute } from '#shared/http/kit.ts';
-import { ok } from '#shared/http/response.ts';
+import * as api from '#shared/http/routes/auth.ts';
 import { me } from '#shared/domain/me.ts';
 
-export const handler = userRoute({}, async ({ user }) => ok(await me(user)));
+export const handler = userRoute(api.getMe, async ({ user }) => me(user));

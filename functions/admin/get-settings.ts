@@ -1,6 +1,5 @@
 import { adminRoute } from '#shared/http/kit.ts';
-import { ok } from '#shared/http/response.ts';
-import { EmptyQuery } from '#shared/http/schema.ts';
+import * as api from '#shared/http/routes/settings.ts';
 import { getSettings } from '#shared/domain/settings.ts';
 
-export const handler = adminRoute({ query: EmptyQuery }, async ({ membership }) => ok(await getSettings(membership)));
+export const handler = adminRoute(api.getSettings, async ({ tenantId }) => getSettings(tenantId));

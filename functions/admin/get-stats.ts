@@ -1,9 +1,5 @@
 import { adminRoute } from '#shared/http/kit.ts';
-import { ok } from '#shared/http/response.ts';
-import { StatsQuery } from '#shared/http/schemas/stats.ts';
+import * as api from '#shared/http/routes/stats.ts';
 import { getStats } from '#shared/domain/stats.ts';
 
-export const handler = adminRoute(
-  { query: StatsQuery },
-  async ({ membership, query }) => ok(await getStats(membership.tenantId, query)),
-);
+export const handler = adminRoute(api.getStats, async ({ tenantId, query }) => getStats(tenantId, query));

@@ -1,9 +1,5 @@
 import { adminRoute } from '#shared/http/kit.ts';
-import { created } from '#shared/http/response.ts';
-import { InviteMemberBody } from '#shared/http/schemas/members.ts';
+import * as api from '#shared/http/routes/members.ts';
 import { inviteMember } from '#shared/domain/members.ts';
 
-export const handler = adminRoute(
-  { body: InviteMemberBody },
-  async ({ membership, body }) => created(await inviteMember(membership, body)),
-);
+export const handler = adminRoute(api.inviteMember, async ({ tenantId, actor, body }) => inviteMember(tenantId, actor, body));

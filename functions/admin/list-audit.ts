@@ -1,9 +1,5 @@
 import { adminRoute } from '#shared/http/kit.ts';
-import { ok } from '#shared/http/response.ts';
-import { ListAuditQuery } from '#shared/http/schemas/audit.ts';
+import * as api from '#shared/http/routes/audit.ts';
 import { listAudit } from '#shared/domain/audit.ts';
 
-export const handler = adminRoute(
-  { query: ListAuditQuery },
-  async ({ membership, query }) => ok(await listAudit(membership.tenantId, query)),
-);
+export const handler = adminRoute(api.listAudit, async ({ tenantId, query }) => listAudit(tenantId, query));

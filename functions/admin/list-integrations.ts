@@ -1,6 +1,5 @@
 import { adminRoute } from '#shared/http/kit.ts';
-import { ok } from '#shared/http/response.ts';
-import { EmptyQuery } from '#shared/http/schema.ts';
+import * as api from '#shared/http/routes/integrations.ts';
 import { listIntegrations } from '#shared/domain/integrations.ts';
 
-export const handler = adminRoute({ query: EmptyQuery }, async ({ membership }) => ok(await listIntegrations(membership)));
+export const handler = adminRoute(api.listIntegrations, async ({ tenantId }) => listIntegrations(tenantId));

@@ -1,6 +1,5 @@
 import { adminRoute } from '#shared/http/kit.ts';
-import { ok } from '#shared/http/response.ts';
-import { EmptyQuery } from '#shared/http/schema.ts';
+import * as api from '#shared/http/routes/intents.ts';
 import { listIntents } from '#shared/domain/intents.ts';
 
-export const handler = adminRoute({ query: EmptyQuery }, async ({ membership }) => ok(await listIntents(membership)));
+export const handler = adminRoute(api.listIntents, async ({ tenantId }) => listIntents(tenantId));

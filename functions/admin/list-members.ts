@@ -1,6 +1,5 @@
 import { adminRoute } from '#shared/http/kit.ts';
-import { ok } from '#shared/http/response.ts';
-import { EmptyQuery } from '#shared/http/schema.ts';
+import * as api from '#shared/http/routes/members.ts';
 import { listMembers } from '#shared/domain/members.ts';
 
-export const handler = adminRoute({ query: EmptyQuery }, async ({ membership }) => ok(await listMembers(membership)));
+export const handler = adminRoute(api.listMembers, async ({ tenantId }) => listMembers(tenantId));

@@ -1,9 +1,5 @@
 import { adminRoute } from '#shared/http/kit.ts';
-import { ok } from '#shared/http/response.ts';
-import { ListTicketsQuery } from '#shared/http/schemas/tickets.ts';
+import * as api from '#shared/http/routes/tickets.ts';
 import { listTickets } from '#shared/domain/tickets.ts';
 
-export const handler = adminRoute(
-  { query: ListTicketsQuery },
-  async ({ membership, query }) => ok(await listTickets(membership.tenantId, query)),
-);
+export const handler = adminRoute(api.listTickets, async ({ tenantId, query }) => listTickets(tenantId, query));

@@ -1,9 +1,5 @@
 import { adminRoute } from '#shared/http/kit.ts';
-import { ok } from '#shared/http/response.ts';
-import { MemberParams, PatchMemberBody } from '#shared/http/schemas/members.ts';
+import * as api from '#shared/http/routes/members.ts';
 import { changeRole } from '#shared/domain/members.ts';
 
-export const handler = adminRoute(
-  { params: MemberParams, body: PatchMemberBody },
-  async ({ membership, params, body }) => ok(await changeRole(membership, params.id, body.role)),
-);
+export const handler = adminRoute(api.patchMember, async ({ tenantId, actor, params, body }) => changeRole(tenantId, actor, params.id, body.role));

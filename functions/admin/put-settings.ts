@@ -1,6 +1,5 @@
 import { adminRoute } from '#shared/http/kit.ts';
-import { ok } from '#shared/http/response.ts';
-import { PutSettingsBody } from '#shared/http/schemas/settings.ts';
+import * as api from '#shared/http/routes/settings.ts';
 import { putSettings } from '#shared/domain/settings.ts';
 
-export const handler = adminRoute({ body: PutSettingsBody }, async ({ membership, body }) => ok(await putSettings(membership, body)));
+export const handler = adminRoute(api.putSettings, async ({ tenantId, actor, body }) => putSettings(tenantId, actor, body));

@@ -1,5 +1,5 @@
 import { adminRoute } from '#shared/http/kit.ts';
-import { created } from '#shared/http/response.ts';
+import * as api from '#shared/http/routes/settings.ts';
 import { rotateWidgetKey } from '#shared/domain/settings.ts';
 
-export const handler = adminRoute({}, async ({ membership }) => created(await rotateWidgetKey(membership)));
+export const handler = adminRoute(api.rotateWidgetKey, async ({ tenantId, actor }) => rotateWidgetKey(tenantId, actor));

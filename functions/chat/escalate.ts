@@ -1,9 +1,5 @@
 import { chatRoute } from '#shared/http/kit.ts';
-import { ok } from '#shared/http/response.ts';
-import { EscalateBody } from '#shared/http/schemas/chat.ts';
+import * as api from '#shared/http/routes/chat.ts';
 import { escalate } from '#shared/domain/chat.ts';
 
-export const handler = chatRoute(
-  { body: EscalateBody, idempotent: true },
-  async ({ tenant, body }) => ok(await escalate(tenant.tenantId, body)),
-);
+export const handler = chatRoute(api.escalate, async ({ tenantId, body }) => escalate(tenantId, body));

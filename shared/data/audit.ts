@@ -1,4 +1,5 @@
-import type { AuditCategory, AuditEntry } from './items.ts';
+import type { AuditCategory } from '#shared/core/vocabulary.ts';
+import type { AuditEntry } from './items.ts';
 import { clean } from './items.ts';
 import { keys } from './keys.ts';
 import { queryPage, type Page } from './lists.ts';

@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { config } from '#shared/config.ts';
-import { AppError, Unavailable } from '#shared/http/errors.ts';
+import { config } from '#shared/core/config.ts';
+import { AppError, Unavailable } from '#shared/core/errors.ts';
 
 // One client per container, made at first use. Timeouts are bounded so that an unreachable
 // database answers 503 within seconds instead of hanging until the Lambda times out.

@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Priority, TicketStatus } from '#shared/domain/tickets-rules.ts';
+import type { ConversationStatus, MessageRole, TicketStatus } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
 import { keys, timeSortKey } from './keys.ts';
 import { clean } from './items.ts';
@@ -7,7 +7,6 @@ import type { TxItem } from './tx.ts';
 import { TTL_ATTRIBUTE } from './table.ts';
 import { queryAll, queryPage } from './lists.ts';
 
-export type ConversationStatus = 'active' | 'escalated' | 'closed';
 export interface Conversation {
   id: string; tenantId: string; status: ConversationStatus; createdAt: string; updatedAt: string;
   messageCount: number; userMessageCount: number; lastMessagePreview: string; lastIntent: string | null;
@@ -19,10 +18,7 @@ export interface Metadata {
   intentDetected: string; confidence: number; entitiesExtracted: Record<string, string>;
   intentRanking: Array<{ intent: string; confidence: number }>; ticketId?: string;
 }
-export interface Message { id: string; role: 'user' | 'assistant'; content: string; createdAt: string; metadata?: Metadata }
-export interface Ticket {
-  id: string; conversationId: string; status: TicketStatus; priority: Priority; reason: string; createdAt: string; updatedAt: string;
-}
+export interface Message { id: string; role: MessageRole; content: string; createdAt: string; metadata?: Metadata }
 
 const PREVIEW = 120;
 export const preview = (s: string) => ([...s].length > PREVIEW ? `${[...s].slice(0, PREVIEW - 1).join('')}…` : s);
@@ -105,36 +101,6 @@ export function rateWindowAdd(tenantId: string, conversationId: string, now: Dat
   };
 }
 
-const ticketIndexes = (tenantId: string, t: Ticket) => ({
-  ...keys.ticketsIndex(tenantId), gsi1sk: timeSortKey(t.createdAt, t.id),
-  ...keys.ticketsByStatusIndex(tenantId, t.status), gsi2sk: timeSortKey(t.createdAt, t.id),
-  ...keys.ticketsByPriorityIndex(tenantId, t.priority), gsi3sk: timeSortKey(t.createdAt, t.id),
-});
-
-export function ticketPuts(tenantId: string, t: Ticket): TxItem[] {
-  return [
-    { Put: { Item: { ...keys.ticket(tenantId, t.id), type: 'ticket', ...t, ...ticketIndexes(tenantId, t) }, ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Put: { Item: { ...keys.conversationTicketRef(tenantId, t.conversationId, t.id), type: 'ticketRef', ticketId: t.id } } },
-  ];
-}
-
-/** Sets a ticket's status/priority (and their index keys), guarded by the values that were read. */
-export function ticketUpdate(tenantId: string, read: Ticket, next: Ticket): TxItem {
-  const idx = ticketIndexes(tenantId, next);
-  return {
-    Update: {
-      Key: keys.ticket(tenantId, read.id),
-      UpdateExpression: 'SET #s = :s, #p = :p, updatedAt = :u, gsi2pk = :g2, gsi3pk = :g3',
-      ConditionExpression: '#s = :rs AND #p = :rp',
-      ExpressionAttributeNames: { '#s': 'status', '#p': 'priority' },
-      ExpressionAttributeValues: {
-        ':s': next.status, ':p': next.priority, ':u': next.updatedAt, ':g2': idx.gsi2pk, ':g3': idx.gsi3pk,
-        ':rs': read.status, ':rp': read.priority,
-      },
-    },
-  };
-}
-
 export const conversationsRepo = {
   /** The conversation item, its messages oldest first and its ticket ids: one Query (paged past 1 MB). */
   async load(tenantId: string, conversationId: string) {
@@ -149,23 +115,8 @@ export const conversationsRepo = {
       ticketIds: items.filter((i) => (i.sk as string).startsWith('TICKET#')).map((i) => i.ticketId as string),
     };
   },
-};
 
-/** Moves a ticket's status only, guarded by the status that was read (chat reopens tickets this way). */
-export function ticketStatusUpdate(tenantId: string, ticketId: string, from: TicketStatus, to: TicketStatus, now: string): TxItem {
-  return {
-    Update: {
-      Key: keys.ticket(tenantId, ticketId),
-      UpdateExpression: 'SET #s = :s, updatedAt = :u, gsi2pk = :g2',
-      ConditionExpression: '#s = :from',
-      ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':s': to, ':u': now, ':from': from, ':g2': keys.ticketsByStatusIndex(tenantId, to).gsi2pk },
-    },
-  };
-}
-
-/** Admin reads of conversations: one by id, and pages newest first on gsi1 (all) or gsi2 (by status). */
-export const conversationsAdminRepo = {
+  // One by id, and pages newest first on gsi1 (all) or gsi2 (by status).
   async get(tenantId: string, conversationId: string): Promise<Conversation | null> {
     const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.conversation(tenantId, conversationId) }));
     return r.Item ? clean<Conversation>(r.Item) : null;

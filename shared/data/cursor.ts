@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { config } from '#shared/config.ts';
-import { InvalidCursor } from '#shared/http/errors.ts';
+import { config } from '#shared/core/config.ts';
+import { InvalidCursor } from '#shared/core/errors.ts';
 
 // Opaque pagination cursors: base64url(JSON { k: LastEvaluatedKey }) + "." + HMAC-SHA256. The MAC
 // also covers the tenant, the list name and the normalised filters (not carried in the token), so

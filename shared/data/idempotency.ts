@@ -1,13 +1,14 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { createHash } from 'node:crypto';
-import { Conflict, IdempotencyKeyReused } from '#shared/http/errors.ts';
-import type { Reply } from '#shared/http/response.ts';
+import { Conflict, IdempotencyKeyReused } from '#shared/core/errors.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { TTL_ATTRIBUTE } from './table.ts';
 
 export interface IdempotencyScope { tenantId: string; route: string; key: string }
+/** A response as the HTTP edge sends it; only 2xx ones are kept. */
+export interface StoredReply { status: number; body?: unknown; headers?: Record<string, string> }
 
 const DAY_S = 24 * 3600;
 /** A first request that died mid-way releases its key after this long. */
@@ -22,7 +23,7 @@ export const idempotency = {
    * stored response and writes nothing; another body is 422; a first request still running is 409.
    * Only 2xx replies are kept; a failed attempt releases the key so it can be retried.
    */
-  async run(scope: IdempotencyScope, body: unknown, work: () => Promise<Reply>): Promise<Reply> {
+  async run(scope: IdempotencyScope, body: unknown, work: () => Promise<StoredReply>): Promise<StoredReply> {
     const Key = keys.idempotency(scope.tenantId, scope.route, scope.key);
     const bodyHash = hash(body);
     const now = nowS();
@@ -41,9 +42,9 @@ export const idempotency = {
       const old = e.Item as Record<string, { S?: string; N?: string }> | undefined;
       if (old?.bodyHash?.S !== bodyHash) throw new IdempotencyKeyReused();
       if (old.status?.S !== 'done' || !old.reply?.S) throw new Conflict('a request with this Idempotency-Key is still in progress', 'IDEMPOTENCY_IN_PROGRESS');
-      return JSON.parse(old.reply.S) as Reply;
+      return JSON.parse(old.reply.S) as StoredReply;
     }
-    let reply: Reply;
+    let reply: StoredReply;
     try {
       reply = await work();
     } catch (err) {

@@ -1,14 +1,17 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Sealed } from '#shared/domain/credentials.ts';
+import type { IntegrationType } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
 import { queryAll } from './lists.ts';
 import { keys } from './keys.ts';
 import { clean, type AuditEntry, auditPut } from './items.ts';
 import { transact } from './tx.ts';
 
+/** Credentials as stored: envelope-encrypted (see the domain's credentials module). */
+export interface Sealed { scheme: 'kms' | 'local'; ciphertext: string; iv: string; tag: string; encryptedKey: string }
+
 /** Stored form: credentials sealed, plus their masks so that reads never need a decryption. */
 export interface IntegrationItem {
-  id: string; type: 'webhook' | 'slack' | 'zendesk' | 'email'; name: string; status: 'active';
+  id: string; type: IntegrationType; name: string; status: 'active';
   config: Record<string, unknown>; sealed: Sealed; masked: Record<string, string>; createdAt: string; updatedAt: string;
 }
 const fromItem = (i: Record<string, unknown>): IntegrationItem => {

@@ -1,4 +1,5 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { IntentAction } from '#shared/core/vocabulary.ts';
 import type { EntitySpec } from '#shared/nlu/entities.ts';
 import { db, tableName } from './client.ts';
 import { queryAll } from './lists.ts';
@@ -8,7 +9,7 @@ import { transact, type TxItem } from './tx.ts';
 
 export interface Intent {
   id: string; name: string; description: string; trainingPhrases: string[]; response: string;
-  entities: EntitySpec[]; action: 'reply' | 'escalate'; enabled: boolean; createdAt: string; updatedAt: string;
+  entities: EntitySpec[]; action: IntentAction; enabled: boolean; createdAt: string; updatedAt: string;
 }
 
 /** The Puts that create an intent: the intent and its name guard (names are unique per tenant). */
@@ -19,21 +20,6 @@ export function intentPuts(tenantId: string, intent: Intent): TxItem[] {
   ];
 }
 
-export const intentsRepo = {
-  /** Every intent of a tenant with its hit count: one Query over `INTENT*` (intents and hit shards). */
-  async list(tenantId: string): Promise<Array<Intent & { hitCount: number }>> {
-    const { pk } = keys.intentPrefix(tenantId);
-    const items = await queryAll({ partition: { name: 'pk', value: pk }, sk: { beginsWith: 'INTENT' } });
-    const hits = new Map<string, number>();
-    for (const it of items.filter((i) => (i.sk as string).startsWith(keys.intentHits(tenantId).sk))) {
-      for (const [k, v] of Object.entries(it)) if (k.startsWith('h_')) hits.set(k.slice(2), (hits.get(k.slice(2)) ?? 0) + (v as number));
-    }
-    return items
-      .filter((i) => (i.sk as string).startsWith('INTENT#'))
-      .map((i) => ({ ...clean<Intent>(i), hitCount: hits.get(i.id as string) ?? 0 }))
-      .sort((a, b) => a.name.localeCompare(b.name));
-  },
-};
 
 // Intent writes of the admin API. Each is one transaction: the intent, its name guard, the tenant's
 // intentsVersion (the chat functions retrain when it moves) and intentCount, and the audit entry.
@@ -50,9 +36,23 @@ const tenantBump = (tenantId: string, count: 1 | 0 | -1): TxItem => ({
   },
 });
 
-export const intentWrites = {
+export const intentsRepo = {
+  /** Every intent of a tenant with its hit count: one Query over `INTENT*` (intents and hit shards). */
+  async list(tenantId: string): Promise<Array<Intent & { hitCount: number }>> {
+    const { pk } = keys.intentPrefix(tenantId);
+    const items = await queryAll({ partition: { name: 'pk', value: pk }, sk: { beginsWith: 'INTENT' } });
+    const hits = new Map<string, number>();
+    for (const it of items.filter((i) => (i.sk as string).startsWith(keys.intentHits(tenantId).sk))) {
+      for (const [k, v] of Object.entries(it)) if (k.startsWith('h_')) hits.set(k.slice(2), (hits.get(k.slice(2)) ?? 0) + (v as number));
+    }
+    return items
+      .filter((i) => (i.sk as string).startsWith('INTENT#'))
+      .map((i) => ({ ...clean<Intent>(i), hitCount: hits.get(i.id as string) ?? 0 }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  },
+
   /** Fails at index 1 (name taken) or 2 (limit reached). */
-  async create(tenantId: string, intent: Intent, audit: TxItem): Promise<void> {
+  async put(tenantId: string, intent: Intent, audit: TxItem): Promise<void> {
     await transact([...intentPuts(tenantId, intent), tenantBump(tenantId, 1), audit]);
   },
 
@@ -60,7 +60,7 @@ export const intentWrites = {
    * Full replacement, conditional on the `updatedAt` read (index 0). A rename moves the guard:
    * the old one is deleted and the new one put conditionally (index 2: name taken).
    */
-  async replace(tenantId: string, before: Intent, after: Intent, audit: TxItem): Promise<void> {
+  async update(tenantId: string, before: Intent, after: Intent, audit: TxItem): Promise<void> {
     const items: TxItem[] = [
       {
         Put: {

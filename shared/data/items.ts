@@ -1,11 +1,10 @@
 import { ulid } from 'ulid';
+import type { Actor, AuditCategory } from '#shared/core/vocabulary.ts';
 import type { TxItem } from './tx.ts';
 import { keys } from './keys.ts';
 
 // Builders of transaction items that many writes share: audit entries and counters.
 
-export type AuditCategory = 'auth' | 'ticket' | 'intent' | 'integration' | 'settings' | 'member';
-export interface Actor { type: 'user' | 'widget' | 'system'; id: string }
 export interface AuditEntry {
   id: string; category: AuditCategory; action: string; actor: Actor;
   target: { type: string; id: string }; changes: Record<string, { from: unknown; to: unknown }>; createdAt: string;
@@ -29,9 +28,8 @@ export function auditPut(tenantId: string, e: Omit<AuditEntry, 'id' | 'createdAt
 
 /**
  * Per-day stats are split over shards so that concurrent messages of a busy tenant do not all
- * queue on one item. Every /stats read takes days x shards items, so the count is kept small:
- * with 8, any tenant with more than a few conversations a day read 240 items for 30 days (about
- * 9 read units, and 1.7 times the time of a quiet tenant's read in `npm run bench`); with 2, 60.
+ * queue on one item. Every /stats read takes days x shards items, so the count is kept small: a
+ * busy tenant's read must cost what a quiet tenant's does (`npm run bench` compares the two).
  */
 export const STATS_SHARDS = 2;
 const shardOf = (seed: string) => {

@@ -1,5 +1,5 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { InvalidCursor } from '#shared/http/errors.ts';
+import { QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { InvalidCursor } from '#shared/core/errors.ts';
 import { db, tableName } from './client.ts';
 import { decodeCursor, encodeCursor, type CursorScope, type PageKey } from './cursor.ts';
 import { keyAttributes } from './keys.ts';
@@ -47,7 +47,7 @@ export async function queryPage(
       Limit: q.filter ? Math.max(want, 50) : want,
       ...(start ? { ExclusiveStartKey: start } : {}),
     };
-    let r;
+    let r: QueryCommandOutput;
     try {
       r = await db.send(new QueryCommand(input));
     } catch (e) {

@@ -1,9 +1,9 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Role } from '#shared/routes.ts';
+import type { Actor, Role } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
 import { queryAll } from './lists.ts';
 import { adminKeys, keys, timeSortKey } from './keys.ts';
-import { auditPut, clean, type Actor } from './items.ts';
+import { auditPut, clean } from './items.ts';
 import { transact, type TxItem } from './tx.ts';
 
 // Members of a tenant: `MEMBER#<sub>` (active, id = user sub) or `MEMBER#<inv_...>` (invited, also
@@ -41,7 +41,16 @@ const toMember = (i: Record<string, unknown>): Member => {
 
 export interface Invitation extends Member { tenantId: string }
 
+export interface Membership { tenantId: string; role: Role; userId: string }
+
 export const membersRepo = {
+  /** The user's membership through the `USER#sub` lookup item; one GetItem. */
+  async membershipOf(sub: string): Promise<Membership | null> {
+    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.user(sub) }));
+    if (!r.Item) return null;
+    return { tenantId: r.Item.tenantId as string, role: r.Item.role as Role, userId: sub };
+  },
+
   async list(tenantId: string): Promise<Member[]> {
     const { pk, skPrefix } = keys.memberPrefix(tenantId);
     const items = await queryAll({ partition: { name: 'pk', value: pk }, sk: { beginsWith: skPrefix }, consistent: true });

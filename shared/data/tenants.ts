@@ -1,8 +1,8 @@
 import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Role } from '#shared/routes.ts';
+import type { Actor, Role } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
-import { auditPut, clean, type Actor } from './items.ts';
+import { auditPut, clean, type AuditEntry } from './items.ts';
 import { intentPuts, type Intent } from './intents.ts';
 import { transact, type TxItem } from './tx.ts';
 
@@ -23,11 +23,48 @@ export interface NewTenant {
   tenant: Tenant; owner: { sub: string; email: string | null }; intents: Intent[];
 }
 
+type AuditInput = Omit<AuditEntry, 'id' | 'createdAt' | 'category'>;
+
 export const tenantsRepo = {
-  async get(tenantId: string): Promise<Tenant | null> {
-    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.tenant(tenantId) }));
+  /** `consistent` where a write is conditional on the version read here (settings). */
+  async get(tenantId: string, consistent = false): Promise<Tenant | null> {
+    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.tenant(tenantId), ConsistentRead: consistent }));
     return r.Item ? clean<Tenant>(r.Item) : null;
   },
+  /** Name and config, conditional on `settingsVersion` being what was read (index 0). */
+  async update(t: Tenant, next: { name: string; config: Record<string, unknown> }, now: string, audit: AuditInput): Promise<void> {
+    const v = t.settingsVersion;
+    await transact([
+      {
+        Update: {
+          Key: keys.tenant(t.id),
+          UpdateExpression: 'SET #n = :n, config = :c, updatedAt = :now, settingsVersion = :next',
+          ConditionExpression: v === undefined ? 'attribute_exists(pk) AND attribute_not_exists(settingsVersion)' : 'settingsVersion = :v',
+          ExpressionAttributeNames: { '#n': 'name' },
+          ExpressionAttributeValues: { ':n': next.name, ':c': next.config, ':now': now, ':next': (v ?? 0) + 1, ...(v === undefined ? {} : { ':v': v }) },
+        },
+      },
+      auditPut(t.id, { ...audit, category: 'settings', createdAt: now }),
+    ]);
+  },
+
+  /** Swaps the widget key lookup items and the tenant's key fields, conditional on the old hash (index 2). */
+  async rotateWidgetKey(t: Tenant, wk: { hash: string; preview: string }, now: string, audit: AuditInput): Promise<void> {
+    await transact([
+      { Delete: { Key: keys.widgetKey(t.widgetKeyHash) } },
+      { Put: { Item: { ...keys.widgetKey(wk.hash), type: 'widgetKey', tenantId: t.id, createdAt: now }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Update: {
+          Key: keys.tenant(t.id),
+          UpdateExpression: 'SET widgetKeyHash = :h, widgetKeyPreview = :p, widgetKeyCreatedAt = :now',
+          ConditionExpression: 'widgetKeyHash = :old',
+          ExpressionAttributeValues: { ':h': wk.hash, ':p': wk.preview, ':now': now, ':old': t.widgetKeyHash },
+        },
+      },
+      auditPut(t.id, { ...audit, category: 'settings', createdAt: now }),
+    ]);
+  },
+
 
   /** The tenant and one of its conversations in one round trip. */
   async getWith<T>(tenantId: string, other: { pk: string; sk: string }): Promise<{ tenant: Tenant | null; other: T | null }> {

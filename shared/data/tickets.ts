@@ -1,13 +1,60 @@
 import { BatchGetCommand, GetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
-import type { Priority, TicketStatus } from '#shared/domain/tickets-rules.ts';
+import type { Priority, TicketStatus } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
-import { conversationUpdate, ticketUpdate, type Conversation, type Ticket } from './conversations.ts';
+import { conversationUpdate, type Conversation } from './conversations.ts';
 import { clean } from './items.ts';
-import { keys } from './keys.ts';
+import { keys, timeSortKey } from './keys.ts';
 import { queryAll, queryPage, type Page } from './lists.ts';
 import { asAudit } from './audit.ts';
 import type { AuditEntry } from './items.ts';
 import { sleep, type TxItem } from './tx.ts';
+
+export interface Ticket {
+  id: string; conversationId: string; status: TicketStatus; priority: Priority; reason: string; createdAt: string; updatedAt: string;
+}
+
+const ticketIndexes = (tenantId: string, t: Ticket) => ({
+  ...keys.ticketsIndex(tenantId), gsi1sk: timeSortKey(t.createdAt, t.id),
+  ...keys.ticketsByStatusIndex(tenantId, t.status), gsi2sk: timeSortKey(t.createdAt, t.id),
+  ...keys.ticketsByPriorityIndex(tenantId, t.priority), gsi3sk: timeSortKey(t.createdAt, t.id),
+});
+
+export function ticketPuts(tenantId: string, t: Ticket): TxItem[] {
+  return [
+    { Put: { Item: { ...keys.ticket(tenantId, t.id), type: 'ticket', ...t, ...ticketIndexes(tenantId, t) }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { Item: { ...keys.conversationTicketRef(tenantId, t.conversationId, t.id), type: 'ticketRef', ticketId: t.id } } },
+  ];
+}
+
+/** Sets a ticket's status/priority (and their index keys), guarded by the values that were read. */
+export function ticketUpdate(tenantId: string, read: Ticket, next: Ticket): TxItem {
+  const idx = ticketIndexes(tenantId, next);
+  return {
+    Update: {
+      Key: keys.ticket(tenantId, read.id),
+      UpdateExpression: 'SET #s = :s, #p = :p, updatedAt = :u, gsi2pk = :g2, gsi3pk = :g3',
+      ConditionExpression: '#s = :rs AND #p = :rp',
+      ExpressionAttributeNames: { '#s': 'status', '#p': 'priority' },
+      ExpressionAttributeValues: {
+        ':s': next.status, ':p': next.priority, ':u': next.updatedAt, ':g2': idx.gsi2pk, ':g3': idx.gsi3pk,
+        ':rs': read.status, ':rp': read.priority,
+      },
+    },
+  };
+}
+
+/** Moves a ticket's status only, guarded by the status that was read (chat reopens tickets this way). */
+export function ticketStatusUpdate(tenantId: string, ticketId: string, from: TicketStatus, to: TicketStatus, now: string): TxItem {
+  return {
+    Update: {
+      Key: keys.ticket(tenantId, ticketId),
+      UpdateExpression: 'SET #s = :s, updatedAt = :u, gsi2pk = :g2',
+      ConditionExpression: '#s = :from',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':s': to, ':u': now, ':from': from, ':g2': keys.ticketsByStatusIndex(tenantId, to).gsi2pk },
+    },
+  };
+}
 
 // Tickets: GetItem by id, BatchGet of a conversation's tickets, lists on gsi1 (all), gsi2 (status),
 // gsi3 (priority), and gsi2 + a priority filter when both filters are given.

@@ -1,5 +1,6 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { Conflict } from '#shared/core/errors.ts';
 import { db, tableName } from './client.ts';
 
 type FullItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -42,6 +43,26 @@ export async function transact(items: TxItem[], attempts = 8): Promise<void> {
       if (!codes.some((c) => c === 'TransactionConflict')) throw e;
       if (attempt >= attempts) throw new TxConflict();
       await sleep(Math.random() * 20 * 2 ** Math.min(attempt, 5));
+    }
+  }
+}
+
+/**
+ * Optimistic concurrency in one place: `work` reads, decides and writes; when its transaction
+ * failed because the items changed since the read (or kept colliding), it runs again on a fresh
+ * read. A failure `work` can explain (a name taken, a rate limit) it throws as its own error.
+ * After `attempts` runs the client gets a 409 to retry.
+ */
+export async function retrying<T>(
+  work: () => Promise<T>, opts: { attempts: number; conflict: string; jitterMs?: number },
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (e) {
+      if (!(e instanceof TxConditionFailed || e instanceof TxConflict)) throw e;
+      if (attempt >= opts.attempts) throw new Conflict(opts.conflict);
+      if (opts.jitterMs) await sleep(Math.random() * opts.jitterMs * Math.min(attempt, 5));
     }
   }
 }

@@ -1,17 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
 import {
-  conversationPut, conversationUpdate, conversationsRepo, messagePut, preview, rateWindowAdd, ticketPuts, ticketStatusUpdate,
-  type Conversation, type Message, type Metadata, type Ticket,
+  conversationPut, conversationUpdate, conversationsRepo, messagePut, preview, rateWindowAdd,
+  type Conversation, type Message, type Metadata,
 } from '#shared/data/conversations.ts';
+import { ticketPuts, ticketStatusUpdate, type Ticket } from '#shared/data/tickets.ts';
 import { auditPut, countersAdd, intentHitAdd, statsAdd, utcDay } from '#shared/data/items.ts';
 import { keys } from '#shared/data/keys.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
-import { transact, TxConditionFailed, TxConflict, type TxItem } from '#shared/data/tx.ts';
-import { Conflict, NotFound, RateLimited, Unauthorized } from '#shared/http/errors.ts';
+import { retrying, transact, TxConditionFailed, type TxItem } from '#shared/data/tx.ts';
+import { Conflict, NotFound, RateLimited, Unauthorized } from '#shared/core/errors.ts';
 import { modelFor, understand } from './assistant.ts';
 import { tenantSettings } from './tenant-config.ts';
-import { isActive, type Priority } from './tickets-rules.ts';
+import type { Priority } from '#shared/core/vocabulary.ts';
+import { isActive } from './tickets-rules.ts';
 
 export const LIMITS = { userMessagesPerConversation: 1000, messagesPerMinute: 30 };
 const ATTEMPTS = 6;
@@ -70,8 +72,9 @@ function reopenTicket(tenant: Tenant, conv: Conversation, now: string) {
 
 const retryAfterMinute = (now: Date) => 60 - now.getUTCSeconds();
 
-export async function sendMessage(tenantId: string, input: { conversationId?: string; message: string }) {
-  for (let attempt = 1; ; attempt++) {
+export function sendMessage(tenantId: string, input: { conversationId?: string; message: string }) {
+  // The conversation or its ticket changed since we read it: read again and redo.
+  return retrying(async () => {
     const { tenant, conversation: read } = await readState(tenantId, input.conversationId);
     if (read?.status === 'closed') throw new Conflict('this conversation is closed', 'CONVERSATION_CLOSED');
     if (read && read.userMessageCount >= LIMITS.userMessagesPerConversation) {
@@ -140,21 +143,17 @@ export async function sendMessage(tenantId: string, input: { conversationId?: st
     try {
       await transact(items);
     } catch (e) {
-      if (e instanceof TxConflict && attempt < ATTEMPTS) continue;
-      if (!(e instanceof TxConditionFailed)) throw e;
-      if (e.failed[RATE_INDEX]) {
+      if (e instanceof TxConditionFailed && e.failed[RATE_INDEX]) {
         throw new RateLimited(`at most ${LIMITS.messagesPerMinute} messages a minute per conversation`, retryAfterMinute(nowDate));
       }
-      // The conversation or its ticket changed since we read it: read again and redo.
-      if (attempt >= ATTEMPTS) throw new Conflict('the conversation changed concurrently; try again');
-      continue;
+      throw e;
     }
     return {
       conversationId: conv.id,
       message: { id: botMsg.id, role: botMsg.role, content: botMsg.content, createdAt: botMsg.createdAt },
       metadata,
     };
-  }
+  }, { attempts: ATTEMPTS, conflict: 'the conversation changed concurrently; try again' });
 }
 
 export async function getConversation(tenantId: string, conversationId: string) {
@@ -167,8 +166,9 @@ export async function getConversation(tenantId: string, conversationId: string) 
   };
 }
 
-export async function escalate(tenantId: string, input: { conversationId: string; reason: string }) {
-  for (let attempt = 1; ; attempt++) {
+export function escalate(tenantId: string, input: { conversationId: string; reason: string }) {
+  // Another escalation won the race: the next read finds its ticket and returns it.
+  return retrying(async () => {
     const { tenant, conversation } = await readState(tenantId, input.conversationId);
     const conv = conversation!;
     if (conv.status === 'closed') throw new Conflict('this conversation is closed', 'CONVERSATION_CLOSED');
@@ -179,18 +179,12 @@ export async function escalate(tenantId: string, input: { conversationId: string
     const t = openTicket(tenant, conv, input.reason, now);
     const text = escalationText(t.ticket.id);
     const botMsg: Message = { id: randomUUID(), role: 'assistant', content: text, createdAt: now };
-    try {
-      await transact([
-        conversationUpdate(conv, { ...t.set, updatedAt: now }, { messageCount: 1, unclosedTickets: 1 }),
-        ...t.items,
-        messagePut(tenant.id, conv.id, botMsg, 2),
-        statsAdd(tenant.id, utcDay(now), conv.id, { escalations: 1 }),
-      ]);
-    } catch (e) {
-      // Another escalation won the race: the next read finds its ticket and returns it.
-      if ((e instanceof TxConditionFailed || e instanceof TxConflict) && attempt < ATTEMPTS) continue;
-      throw e;
-    }
+    await transact([
+      conversationUpdate(conv, { ...t.set, updatedAt: now }, { messageCount: 1, unclosedTickets: 1 }),
+      ...t.items,
+      messagePut(tenant.id, conv.id, botMsg, 2),
+      statsAdd(tenant.id, utcDay(now), conv.id, { escalations: 1 }),
+    ]);
     return { success: true, ticketId: t.ticket.id, message: text };
-  }
+  }, { attempts: ATTEMPTS, conflict: 'the conversation changed concurrently; try again' });
 }

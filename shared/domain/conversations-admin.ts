@@ -1,6 +1,7 @@
-import { conversationsAdminRepo, conversationsRepo, type Conversation, type ConversationStatus } from '#shared/data/conversations.ts';
+import type { ConversationStatus } from '#shared/core/vocabulary.ts';
+import { conversationsRepo, type Conversation } from '#shared/data/conversations.ts';
 import { ticketsRepo } from '#shared/data/tickets.ts';
-import { NotFound } from '#shared/http/errors.ts';
+import { NotFound } from '#shared/core/errors.ts';
 
 /** A conversation as the dashboard lists it. */
 export const summary = (c: Conversation) => ({
@@ -9,7 +10,7 @@ export const summary = (c: Conversation) => ({
 });
 
 export async function listConversations(tenantId: string, q: { status?: ConversationStatus; limit: number; cursor?: string }) {
-  const page = await conversationsAdminRepo.list(tenantId, { status: q.status }, q.limit, q.cursor);
+  const page = await conversationsRepo.list(tenantId, { status: q.status }, q.limit, q.cursor);
   return { items: page.items.map(summary), nextCursor: page.nextCursor };
 }
 

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
-import { config } from '#shared/config.ts';
+import { config } from '#shared/core/config.ts';
+import type { Sealed } from '#shared/data/integrations.ts';
 import { mask } from './mask.ts';
 
 export { mask };
@@ -8,7 +9,6 @@ export { mask };
 // Envelope encryption of integration credentials: a fresh data key per write (KMS GenerateDataKey,
 // or locally a random key wrapped with LOCAL_DATA_KEY), AES-256-GCM, bound to tenant and integration.
 
-export interface Sealed { scheme: 'kms' | 'local'; ciphertext: string; iv: string; tag: string; encryptedKey: string }
 
 let kms: KMSClient | undefined;
 const kmsClient = () => (kms ??= new KMSClient({ region: config.region }));

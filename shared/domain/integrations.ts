@@ -1,12 +1,16 @@
 import { ulid } from 'ulid';
-import { config as env } from '#shared/config.ts';
+import { config as env } from '#shared/core/config.ts';
 import { integrationsRepo, type IntegrationItem } from '#shared/data/integrations.ts';
-import type { Membership } from '#shared/data/memberships.ts';
 import { TxConditionFailed } from '#shared/data/tx.ts';
-import { Conflict, NotFound, fieldError } from '#shared/http/errors.ts';
-import type { IntegrationInput } from '#shared/http/schemas/integrations.ts';
+import type { Actor } from '#shared/core/vocabulary.ts';
+import { Conflict, NotFound, fieldError } from '#shared/core/errors.ts';
+import type { IntegrationType } from '#shared/core/vocabulary.ts';
 import { maskAll, seal } from './credentials.ts';
 import { checkWebhookUrl } from './webhook-url.ts';
+
+export interface IntegrationInput {
+  type: IntegrationType; name: string; config: Record<string, unknown>; credentials: Record<string, string>;
+}
 
 const view = (i: IntegrationItem) => ({
   id: i.id, type: i.type, name: i.name, status: i.status, config: i.config, credentials: i.masked, createdAt: i.createdAt,
@@ -32,46 +36,46 @@ function changes(before: IntegrationItem | null, after: IntegrationItem | null, 
   return out;
 }
 
-async function find(m: Membership, id: string) {
-  const i = await integrationsRepo.get(m.tenantId, id);
+async function find(tenantId: string, id: string) {
+  const i = await integrationsRepo.get(tenantId, id);
   if (!i) throw new NotFound('integration');
   return i;
 }
 
-export async function listIntegrations(m: Membership) {
-  return { items: (await integrationsRepo.list(m.tenantId)).map(view) };
+export async function listIntegrations(tenantId: string) {
+  return { items: (await integrationsRepo.list(tenantId)).map(view) };
 }
 
-async function build(m: Membership, id: string, input: IntegrationInput, createdAt: string, now: string): Promise<IntegrationItem> {
-  const sealed = await seal(input.credentials, { tenantId: m.tenantId, integrationId: id });
+async function build(tenantId: string, id: string, input: IntegrationInput, createdAt: string, now: string): Promise<IntegrationItem> {
+  const sealed = await seal(input.credentials, { tenantId, integrationId: id });
   return {
     id, type: input.type, name: input.name, status: 'active', config: input.config,
     sealed, masked: maskAll(input.credentials), createdAt, updatedAt: now,
   };
 }
 
-export async function createIntegration(m: Membership, input: IntegrationInput) {
+export async function createIntegration(tenantId: string, actor: Actor, input: IntegrationInput) {
   validate(input);
   const now = new Date().toISOString();
-  const item = await build(m, `int_${ulid()}`, input, now, now);
-  await integrationsRepo.put(m.tenantId, item, null, {
-    action: 'integration.created', actor: { type: 'user', id: m.userId }, target: { type: 'integration', id: item.id }, changes: changes(null, item, true),
+  const item = await build(tenantId, `int_${ulid()}`, input, now, now);
+  await integrationsRepo.put(tenantId, item, null, {
+    action: 'integration.created', actor: actor, target: { type: 'integration', id: item.id }, changes: changes(null, item, true),
   });
   return view(item);
 }
 
-export async function replaceIntegration(m: Membership, id: string, input: IntegrationInput) {
+export async function replaceIntegration(tenantId: string, actor: Actor, id: string, input: IntegrationInput) {
   validate(input);
-  const before = await find(m, id);
+  const before = await find(tenantId, id);
   const now = new Date().toISOString();
-  const item = await build(m, id, input, before.createdAt, now > before.updatedAt ? now : new Date(Date.parse(before.updatedAt) + 1).toISOString());
+  const item = await build(tenantId, id, input, before.createdAt, now > before.updatedAt ? now : new Date(Date.parse(before.updatedAt) + 1).toISOString());
   try {
-    await integrationsRepo.put(m.tenantId, item, before, {
-      action: 'integration.updated', actor: { type: 'user', id: m.userId }, target: { type: 'integration', id }, changes: changes(before, item, true),
+    await integrationsRepo.put(tenantId, item, before, {
+      action: 'integration.updated', actor: actor, target: { type: 'integration', id }, changes: changes(before, item, true),
     });
   } catch (e) {
     if (e instanceof TxConditionFailed) {
-      if (!(await integrationsRepo.get(m.tenantId, id))) throw new NotFound('integration');
+      if (!(await integrationsRepo.get(tenantId, id))) throw new NotFound('integration');
       throw new Conflict('the integration changed concurrently; try again');
     }
     throw e;
@@ -79,11 +83,11 @@ export async function replaceIntegration(m: Membership, id: string, input: Integ
   return view(item);
 }
 
-export async function deleteIntegration(m: Membership, id: string) {
-  const before = await find(m, id);
+export async function deleteIntegration(tenantId: string, actor: Actor, id: string) {
+  const before = await find(tenantId, id);
   try {
-    await integrationsRepo.remove(m.tenantId, before, {
-      action: 'integration.deleted', actor: { type: 'user', id: m.userId }, target: { type: 'integration', id }, changes: changes(before, null, false),
+    await integrationsRepo.remove(tenantId, before, {
+      action: 'integration.deleted', actor: actor, target: { type: 'integration', id }, changes: changes(before, null, false),
     }, new Date().toISOString());
   } catch (e) {
     if (e instanceof TxConditionFailed) throw new NotFound('integration');

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { intentsRepo, intentWrites, MAX_INTENTS, type Intent } from '#shared/data/intents.ts';
-import { auditPut, type Actor } from '#shared/data/items.ts';
-import { TxConditionFailed } from '#shared/data/tx.ts';
-import type { Membership } from '#shared/data/memberships.ts';
-import { Conflict, NotFound } from '#shared/http/errors.ts';
-import type { IntentInput } from '#shared/http/schemas/intents.ts';
+import { intentsRepo, MAX_INTENTS, type Intent } from '#shared/data/intents.ts';
+import { auditPut } from '#shared/data/items.ts';
+import { retrying, TxConditionFailed } from '#shared/data/tx.ts';
+import type { Actor } from '#shared/core/vocabulary.ts';
+import { Conflict, NotFound } from '#shared/core/errors.ts';
+
+/** What a write of an intent gives: every field but the ones the service keeps. */
+export type IntentInput = Omit<Intent, 'id' | 'createdAt' | 'updatedAt'>;
 
 const FIELDS = ['name', 'description', 'trainingPhrases', 'response', 'entities', 'action', 'enabled'] as const;
 const nameTaken = (name: string) => new Conflict(`an intent named ${name} already exists`);
-const actorOf = (m: Membership): Actor => ({ type: 'user', id: m.userId });
 
 // An audit entry must stay far below DynamoDB's 400 KB item size: long values are summarised.
 const MAX_AUDIT_VALUE = 4096;
@@ -30,24 +31,24 @@ export function intentChanges(before: Partial<Intent> | null, after: Partial<Int
   return changes;
 }
 
-const audit = (m: Membership, action: string, id: string, changes: Record<string, { from: unknown; to: unknown }>, createdAt: string) =>
-  auditPut(m.tenantId, { category: 'intent', action, actor: actorOf(m), target: { type: 'intent', id }, changes, createdAt });
+const audit = (tenantId: string, actor: Actor, action: string, id: string, changes: Record<string, { from: unknown; to: unknown }>, createdAt: string) =>
+  auditPut(tenantId, { category: 'intent', action, actor, target: { type: 'intent', id }, changes, createdAt });
 
-export async function listIntents(m: Membership) {
-  return { items: await intentsRepo.list(m.tenantId) };
+export async function listIntents(tenantId: string) {
+  return { items: await intentsRepo.list(tenantId) };
 }
 
-export async function getIntent(m: Membership, id: string) {
-  const intent = await intentWrites.get(m.tenantId, id);
+export async function getIntent(tenantId: string, id: string) {
+  const intent = await intentsRepo.get(tenantId, id);
   if (!intent) throw new NotFound('intent');
   return intent;
 }
 
-export async function createIntent(m: Membership, input: IntentInput) {
+export async function createIntent(tenantId: string, actor: Actor, input: IntentInput) {
   const now = new Date().toISOString();
   const intent: Intent = { id: randomUUID(), ...pick(input), createdAt: now, updatedAt: now };
   try {
-    await intentWrites.create(m.tenantId, intent, audit(m, 'intent.created', intent.id, intentChanges(null, intent), now));
+    await intentsRepo.put(tenantId, intent, audit(tenantId, actor, 'intent.created', intent.id, intentChanges(null, intent), now));
   } catch (e) {
     if (e instanceof TxConditionFailed && e.failed[1]) throw nameTaken(intent.name);
     if (e instanceof TxConditionFailed && e.failed[2]) throw new Conflict(`a tenant has at most ${MAX_INTENTS} intents`);
@@ -56,9 +57,10 @@ export async function createIntent(m: Membership, input: IntentInput) {
   return { ...intent, hitCount: 0 };
 }
 
-export async function replaceIntent(m: Membership, id: string, input: IntentInput) {
-  for (let attempt = 0; ; attempt++) {
-    const current = await getIntent(m, id);
+export async function replaceIntent(tenantId: string, actor: Actor, id: string, input: IntentInput) {
+  // A concurrent write won: re-read (404 if it was a delete) and apply ours on top.
+  return retrying(async () => {
+    const current = await getIntent(tenantId, id);
     const { hitCount, ...before } = current;
     const changes = intentChanges(before, { ...before, ...pick(input) });
     // Writing the same intent again changes nothing: no version bump, no audit entry.
@@ -66,29 +68,22 @@ export async function replaceIntent(m: Membership, id: string, input: IntentInpu
     const now = new Date().toISOString();
     const after: Intent = { ...before, ...pick(input), updatedAt: now > before.updatedAt ? now : new Date(Date.parse(before.updatedAt) + 1).toISOString() };
     try {
-      await intentWrites.replace(m.tenantId, before, after, audit(m, 'intent.updated', id, changes, now));
-      return { ...after, hitCount };
+      await intentsRepo.update(tenantId, before, after, audit(tenantId, actor, 'intent.updated', id, changes, now));
     } catch (e) {
-      if (!(e instanceof TxConditionFailed)) throw e;
-      if (before.name !== after.name && e.failed[2]) throw nameTaken(after.name);
-      // A concurrent write won: re-read (404 if it was a delete) and apply ours on top.
-      if (attempt >= 3) throw new Conflict('the intent changed concurrently; try again');
+      if (e instanceof TxConditionFailed && before.name !== after.name && e.failed[2]) throw nameTaken(after.name);
+      throw e;
     }
-  }
+    return { ...after, hitCount };
+  }, { attempts: 4, conflict: 'the intent changed concurrently; try again' });
 }
 
-export async function deleteIntent(m: Membership, id: string) {
-  for (let attempt = 0; ; attempt++) {
-    const { hitCount, ...intent } = await getIntent(m, id);
+export async function deleteIntent(tenantId: string, actor: Actor, id: string) {
+  await retrying(async () => {
+    const { hitCount, ...intent } = await getIntent(tenantId, id);
     void hitCount;
     const now = new Date().toISOString();
-    try {
-      await intentWrites.remove(m.tenantId, intent, audit(m, 'intent.deleted', id, intentChanges(intent, null), now));
-      return;
-    } catch (e) {
-      if (!(e instanceof TxConditionFailed) || attempt >= 3) throw e;
-    }
-  }
+    await intentsRepo.remove(tenantId, intent, audit(tenantId, actor, 'intent.deleted', id, intentChanges(intent, null), now));
+  }, { attempts: 4, conflict: 'the intent changed concurrently; try again' });
 }
 
 const pick = (i: IntentInput) => ({

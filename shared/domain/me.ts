@@ -1,12 +1,11 @@
-import { memberships, type Membership } from '#shared/data/memberships.ts';
-import { membersRepo } from '#shared/data/members.ts';
+import { membersRepo, type Membership } from '#shared/data/members.ts';
 import { tenantsRepo } from '#shared/data/tenants.ts';
 import { TxConditionFailed } from '#shared/data/tx.ts';
-import type { User } from '#shared/http/kit.ts';
+import type { User } from '#shared/core/vocabulary.ts';
 
 /** The caller, their tenant and role (null and null before onboarding or an invitation). */
 export async function me(user: User) {
-  const membership = (await memberships.ofUser(user.sub)) ?? (await joinInvitation(user));
+  const membership = (await membersRepo.membershipOf(user.sub)) ?? (await joinInvitation(user));
   const tenant = membership ? await tenantsRepo.get(membership.tenantId) : null;
   return {
     user: { sub: user.sub, email: user.email },
@@ -28,7 +27,7 @@ async function joinInvitation(user: User): Promise<Membership | null> {
       return { tenantId: inv.tenantId, role: joined.role, userId: user.sub };
     } catch (e) {
       if (!(e instanceof TxConditionFailed)) throw e;
-      const now = await memberships.ofUser(user.sub);
+      const now = await membersRepo.membershipOf(user.sub);
       if (now) return now;
       // The invitation was revoked or taken meanwhile: try the next one.
     }

@@ -1,26 +1,51 @@
-import { settingsRepo } from '#shared/data/settings.ts';
-import type { Tenant } from '#shared/data/tenants.ts';
-import type { Membership } from '#shared/data/memberships.ts';
-import { TxConditionFailed } from '#shared/data/tx.ts';
-import { Conflict, NotFound, ValidationError, fieldError } from '#shared/http/errors.ts';
-import { KnownConfig } from '#shared/http/schemas/settings.ts';
+import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
+import { retrying } from '#shared/data/tx.ts';
+import type { Actor } from '#shared/core/vocabulary.ts';
+import { NotFound, ValidationError, fieldError } from '#shared/core/errors.ts';
+import * as z from 'zod/mini';
+import { PRIORITIES } from '#shared/core/vocabulary.ts';
 import { mergePatch } from './merge-patch.ts';
 import { newWidgetKey } from './widget-keys.ts';
 
 export const MAX_CONFIG_BYTES = 16 * 1024;
+
+const ORIGIN = /^https?:\/\/(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
+const OBJECT = { message: 'must be an object' };
+
+/** The config keys the service understands; unknown sections and keys are kept as given. */
+export const KnownConfig = z.looseObject({
+  assistant: z.optional(z.looseObject({
+    greeting: z.optional(z.string({ message: 'must be a string' }).check(z.maxLength(2000, 'must be at most 2000 characters'))),
+    fallbackMessage: z.optional(z.string({ message: 'must be a string' }).check(z.maxLength(2000, 'must be at most 2000 characters'))),
+  }, OBJECT)),
+  nlu: z.optional(z.looseObject({
+    confidenceThreshold: z.optional(z.number({ message: 'must be a number from 0 to 1' })
+      .check(z.gte(0, 'must be a number from 0 to 1'), z.lte(1, 'must be a number from 0 to 1'))),
+  }, OBJECT)),
+  escalation: z.optional(z.looseObject({
+    defaultPriority: z.optional(z.enum(PRIORITIES, { message: `must be one of ${PRIORITIES.join(', ')}` })),
+  }, OBJECT)),
+  widget: z.optional(z.looseObject({
+    allowedOrigins: z.optional(z.array(
+      z.string().check(z.regex(ORIGIN, 'must be an origin such as https://shop.example (scheme, host, optional port; no path)')),
+      { message: 'must be a list of origins' },
+    ).check(z.maxLength(100, 'must have at most 100 origins'))),
+    theme: z.optional(z.union([z.string(), z.record(z.string(), z.unknown())], { message: 'must be an object or a string' })),
+  }, OBJECT)),
+});
 
 const view = (t: Tenant) => ({
   tenant: { id: t.id, name: t.name }, config: t.config ?? {},
   widgetKey: { preview: t.widgetKeyPreview, createdAt: t.widgetKeyCreatedAt },
 });
 
-async function tenantOf(m: Membership): Promise<Tenant> {
-  const t = await settingsRepo.tenant(m.tenantId);
+async function tenantOf(tenantId: string): Promise<Tenant> {
+  const t = await tenantsRepo.get(tenantId, true);
   if (!t) throw new NotFound('tenant');
   return t;
 }
 
-export const getSettings = async (m: Membership) => view(await tenantOf(m));
+export const getSettings = async (tenantId: string) => view(await tenantOf(tenantId));
 
 /** The merged config, or a 400 naming the failing known key or the size limit. */
 export function mergeConfig(current: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
@@ -36,9 +61,10 @@ export function mergeConfig(current: Record<string, unknown>, patch: Record<stri
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-export async function putSettings(m: Membership, body: { name?: string | undefined; config?: Record<string, unknown> | undefined }) {
-  for (let attempt = 0; ; attempt++) {
-    const t = await tenantOf(m);
+export async function putSettings(tenantId: string, actor: Actor, body: { name?: string | undefined; config?: Record<string, unknown> | undefined }) {
+  // Another write moved the version: merge our patch onto what it wrote.
+  return retrying(async () => {
+    const t = await tenantOf(tenantId);
     const current = t.config ?? {};
     const config = body.config === undefined ? current : mergeConfig(current, body.config);
     const name = body.name ?? t.name;
@@ -49,34 +75,24 @@ export async function putSettings(m: Membership, body: { name?: string | undefin
     }
     if (Object.keys(changes).length === 0) return view(t);
     const now = new Date().toISOString();
-    try {
-      await settingsRepo.update(t, { name, config }, now, {
-        action: 'settings.updated', actor: { type: 'user', id: m.userId }, target: { type: 'tenant', id: t.id }, changes,
-      });
-      return view({ ...t, name, config });
-    } catch (e) {
-      // Another write moved the version: merge our patch onto what it wrote.
-      if (!(e instanceof TxConditionFailed)) throw e;
-      if (attempt >= 4) throw new Conflict('the settings changed concurrently; try again');
-    }
-  }
+    await tenantsRepo.update(t, { name, config }, now, {
+      action: 'settings.updated', actor, target: { type: 'tenant', id: t.id }, changes,
+    });
+    return view({ ...t, name, config });
+  }, { attempts: 5, conflict: 'the settings changed concurrently; try again' });
 }
 
 /** A new widget key; the old one's lookup is deleted at once (cached widget auth lets it live at most 30 s). */
-export async function rotateWidgetKey(m: Membership) {
-  for (let attempt = 0; ; attempt++) {
-    const t = await tenantOf(m);
+export async function rotateWidgetKey(tenantId: string, actor: Actor) {
+  return retrying(async () => {
+    const t = await tenantOf(tenantId);
     const wk = newWidgetKey();
     const now = new Date().toISOString();
-    try {
-      await settingsRepo.rotateWidgetKey(t, wk, now, {
-        action: 'widget_key.rotated', actor: { type: 'user', id: m.userId }, target: { type: 'tenant', id: t.id },
-        // Only that it changed and when: no key, hash or preview goes into the audit log.
-        changes: { widgetKeyCreatedAt: { from: t.widgetKeyCreatedAt, to: now } },
-      });
-      return { widgetKey: wk.key };
-    } catch (e) {
-      if (!(e instanceof TxConditionFailed) || attempt >= 3) throw e;
-    }
-  }
+    await tenantsRepo.rotateWidgetKey(t, wk, now, {
+      action: 'widget_key.rotated', actor, target: { type: 'tenant', id: t.id },
+      // Only that it changed and when: no key, hash or preview goes into the audit log.
+      changes: { widgetKeyCreatedAt: { from: t.widgetKeyCreatedAt, to: now } },
+    });
+    return { widgetKey: wk.key };
+  }, { attempts: 4, conflict: 'the widget key changed concurrently; try again' });
 }

@@ -1,6 +1,6 @@
-import { conversationsAdminRepo } from '#shared/data/conversations.ts';
+import { conversationsRepo } from '#shared/data/conversations.ts';
 import { statsRepo, type DayCounters } from '#shared/data/stats.ts';
-import { fieldError } from '#shared/http/errors.ts';
+import { fieldError } from '#shared/core/errors.ts';
 import { summary } from './conversations-admin.ts';
 
 const DAY_MS = 86_400_000;
@@ -54,7 +54,7 @@ export async function getStats(tenantId: string, q: { from?: string; to?: string
   const period = resolvePeriod(q, now);
   const [{ days: rows, openTickets }, recent] = await Promise.all([
     statsRepo.read(tenantId, period.from, period.to),
-    conversationsAdminRepo.recent(tenantId, 10),
+    conversationsRepo.recent(tenantId, 10),
   ]);
   return { period, ...aggregate(rows, openTickets), recentConversations: recent.map(summary) };
 }

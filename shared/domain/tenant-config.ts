@@ -1,4 +1,4 @@
-import type { Priority } from './tickets-rules.ts';
+import { PRIORITIES, type Priority } from '#shared/core/vocabulary.ts';
 
 // The settings `config` keys the service understands, read with their defaults. Validation of
 // writes lives with the settings schema; reads here tolerate anything and fall back.
@@ -20,6 +20,6 @@ export function tenantSettings(config: Record<string, unknown>) {
   return {
     fallbackMessage: typeof fallback === 'string' && fallback ? fallback : DEFAULTS.fallbackMessage,
     confidenceThreshold: typeof threshold === 'number' && threshold >= 0 && threshold <= 1 ? threshold : DEFAULTS.confidenceThreshold,
-    defaultPriority: (['low', 'medium', 'high', 'urgent'] as const).includes(priority as Priority) ? (priority as Priority) : DEFAULTS.defaultPriority,
+    defaultPriority: PRIORITIES.includes(priority as Priority) ? (priority as Priority) : DEFAULTS.defaultPriority,
   };
 }

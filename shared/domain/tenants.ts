@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { memberships } from '#shared/data/memberships.ts';
+import { membersRepo } from '#shared/data/members.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { TxConditionFailed } from '#shared/data/tx.ts';
 import type { Intent } from '#shared/data/intents.ts';
-import { Conflict } from '#shared/http/errors.ts';
+import { Conflict } from '#shared/core/errors.ts';
 import { starterIntents } from './starter-intents.ts';
 import { newWidgetKey } from './widget-keys.ts';
 
@@ -11,7 +11,7 @@ export const alreadyOnboarded = () => new Conflict('you already belong to a tena
 
 /** Creates a tenant with the caller as owner, its widget key (returned whole, only here) and starter intents. */
 export async function onboard(user: { sub: string; email: string | null }, tenantName: string) {
-  if (await memberships.ofUser(user.sub)) throw alreadyOnboarded();
+  if (await membersRepo.membershipOf(user.sub)) throw alreadyOnboarded();
   const now = new Date().toISOString();
   const wk = newWidgetKey();
   const tenant: Tenant = {

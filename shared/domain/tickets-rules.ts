@@ -1,9 +1,5 @@
-// The ticket state machine of CONTRACT section 3; pure, so it is unit tested on its own.
-
-export const TICKET_STATUSES = ['open', 'in_progress', 'waiting', 'resolved', 'closed'] as const;
-export const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
-export type TicketStatus = (typeof TICKET_STATUSES)[number];
-export type Priority = (typeof PRIORITIES)[number];
+// The ticket state machine; pure, so it is unit tested on its own.
+import type { TicketStatus } from '#shared/core/vocabulary.ts';
 
 const MOVES: Record<TicketStatus, readonly TicketStatus[]> = {
   open: ['in_progress', 'waiting', 'resolved', 'closed'],

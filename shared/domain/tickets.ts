@@ -1,10 +1,10 @@
-import type { Conversation, Ticket } from '#shared/data/conversations.ts';
-import { auditPut, countersAdd, type Actor } from '#shared/data/items.ts';
-import { conversationTicketChange, ticketsRepo } from '#shared/data/tickets.ts';
-import { conversationsAdminRepo } from '#shared/data/conversations.ts';
-import { sleep, transact, TxConditionFailed, type TxItem } from '#shared/data/tx.ts';
-import { Conflict, InvalidTransition, NotFound } from '#shared/http/errors.ts';
-import { canMove, isActive, type Priority, type TicketStatus } from './tickets-rules.ts';
+import { conversationsRepo, type Conversation } from '#shared/data/conversations.ts';
+import { auditPut, countersAdd } from '#shared/data/items.ts';
+import { conversationTicketChange, ticketsRepo, type Ticket } from '#shared/data/tickets.ts';
+import { retrying, transact, type TxItem } from '#shared/data/tx.ts';
+import { InvalidTransition, NotFound } from '#shared/core/errors.ts';
+import type { Actor, Priority, TicketStatus } from '#shared/core/vocabulary.ts';
+import { canMove, isActive } from './tickets-rules.ts';
 import { summary } from './conversations-admin.ts';
 
 export interface TicketPatch { status?: TicketStatus; priority?: Priority }
@@ -32,7 +32,7 @@ export function conversationEffect(c: Conversation, ticketId: string, from: Tick
   const closing = to === 'closed' && from !== 'closed';
   const set: Partial<Pick<Conversation, 'status' | 'latestTicketStatus' | 'updatedAt'>> = {};
   if (c.latestTicketId === ticketId && c.latestTicketStatus !== to) set.latestTicketStatus = to;
-  // Every ticket of the conversation closed: the conversation closes with it (CONTRACT section 3).
+  // Every ticket of the conversation closed: the conversation closes with it.
   if (closing && c.unclosedTickets <= 1) { set.status = 'closed'; set.updatedAt = now; }
   if (!closing && Object.keys(set).length === 0) return null;
   return { set, closing };
@@ -40,8 +40,9 @@ export function conversationEffect(c: Conversation, ticketId: string, from: Tick
 
 const ATTEMPTS = 12;
 
-export async function updateTicket(tenantId: string, actor: Actor, ticketId: string, patch: TicketPatch) {
-  for (let attempt = 1; ; attempt++) {
+export function updateTicket(tenantId: string, actor: Actor, ticketId: string, patch: TicketPatch) {
+  // A concurrent change to the ticket or its conversation: re-read and re-apply on the new state.
+  return retrying(async () => {
     const read = await ticketsRepo.getWithConversation(tenantId, ticketId);
     if (!read) throw new NotFound('ticket');
     const { ticket, conversation } = read;
@@ -63,22 +64,15 @@ export async function updateTicket(tenantId: string, actor: Actor, ticketId: str
       const effect = conversationEffect(conversation, ticket.id, ticket.status, next.status, now);
       if (effect) items.push(conversationTicketChange(conversation, effect.set, effect.closing));
     }
-    try {
-      await transact(items);
-      return { ticket: next };
-    } catch (e) {
-      // A concurrent change to the ticket or its conversation: re-read and re-apply on the new state.
-      if (!(e instanceof TxConditionFailed)) throw e;
-      if (attempt >= ATTEMPTS) throw new Conflict('the ticket changed concurrently; try again');
-      await sleep(Math.random() * 10 * Math.min(attempt, 5));
-    }
-  }
+    await transact(items);
+    return { ticket: next };
+  }, { attempts: ATTEMPTS, conflict: 'the ticket changed concurrently; try again', jitterMs: 10 });
 }
 
 export async function getTicket(tenantId: string, ticketId: string) {
   const found = await ticketsRepo.getWithTrail(tenantId, ticketId);
   if (!found) throw new NotFound('ticket');
-  const conversation = await conversationsAdminRepo.get(tenantId, found.ticket.conversationId);
+  const conversation = await conversationsRepo.get(tenantId, found.ticket.conversationId);
   return { ticket: found.ticket, conversation: conversation ? summary(conversation) : null, auditTrail: found.auditTrail };
 }
 

@@ -1,4 +1,4 @@
-import { OriginNotAllowed, Unauthorized } from '#shared/http/errors.ts';
+import { OriginNotAllowed, Unauthorized } from '#shared/core/errors.ts';
 import { tenantsRepo } from '#shared/data/tenants.ts';
 import { hashWidgetKey } from './widget-keys.ts';
 

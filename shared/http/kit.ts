@@ -1,80 +1,71 @@
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import * as z from 'zod/mini';
-import { BODY_LIMIT, findRoute, roleAtLeast, type Route } from '#shared/routes.ts';
+import type * as z from 'zod/mini';
 import {
   AppError, Conflict, Forbidden, InvalidJson, NotOnboarded, PayloadTooLarge, UnsupportedMediaType, ValidationError,
   type FieldError,
-} from './errors.ts';
-import { logger } from './log.ts';
-import { problem, json, type Reply } from './response.ts';
+} from '#shared/core/errors.ts';
+import { roleAtLeast, type Actor, type User } from '#shared/core/vocabulary.ts';
 import { asUnavailable } from '#shared/data/client.ts';
 import { TxConditionFailed, TxConflict } from '#shared/data/tx.ts';
-import { memberships, type Membership } from '#shared/data/memberships.ts';
-import { widgetTenant, type WidgetTenant } from '#shared/domain/widget-auth.ts';
+import { membersRepo, type Membership } from '#shared/data/members.ts';
 import { idempotency, type IdempotencyScope } from '#shared/data/idempotency.ts';
+import { widgetTenant, type WidgetTenant } from '#shared/domain/widget-auth.ts';
+import { BODY_LIMIT, type Route } from './route.ts';
+import { logger } from './log.ts';
+import { problem, json, type Reply } from './response.ts';
 
 export type Event = APIGatewayProxyEventV2WithJWTAuthorizer;
 export type Result = APIGatewayProxyStructuredResultV2;
 export type Handler = (event: Event, context: Context) => Promise<Result>;
 
-export interface Spec<P extends z.ZodMiniType, B extends z.ZodMiniType, Q extends z.ZodMiniType> {
-  params?: P;
-  body?: B;
-  query?: Q;
-  /** Honour the `Idempotency-Key` header (CONTRACT section 2). */
-  idempotent?: boolean;
-}
+type Schema = z.ZodMiniType | undefined;
+type Out<S extends Schema> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
-interface Base<P extends z.ZodMiniType, B extends z.ZodMiniType, Q extends z.ZodMiniType> {
-  params: z.output<P>;
-  body: z.output<B>;
-  query: z.output<Q>;
+interface Base<R extends Route> {
+  params: Out<NonNullable<R['params']>>;
+  body: Out<NonNullable<R['body']>>;
+  query: Out<NonNullable<R['query']>>;
   requestId: string;
   headers: Record<string, string | undefined>;
 }
 
-export interface User { sub: string; email: string | null }
-export interface ChatContext<P extends z.ZodMiniType, B extends z.ZodMiniType, Q extends z.ZodMiniType> extends Base<P, B, Q> {
+export interface ChatContext<R extends Route> extends Base<R> {
   tenant: WidgetTenant;
+  /** The tenant the widget key belongs to. */
+  tenantId: string;
 }
-export interface AdminContext<P extends z.ZodMiniType, B extends z.ZodMiniType, Q extends z.ZodMiniType> extends Base<P, B, Q> {
+export interface AdminContext<R extends Route> extends Base<R> {
   user: User;
   /** The caller's membership; present on every route with a minimum role. */
   membership: Membership;
+  tenantId: string;
+  /** The caller as an audit entry names it. */
+  actor: Actor;
 }
 /** /auth/me and /auth/onboard: any valid token, with or without a tenant. */
-export interface UserContext<P extends z.ZodMiniType, B extends z.ZodMiniType, Q extends z.ZodMiniType> extends Base<P, B, Q> {
+export interface UserContext<R extends Route> extends Base<R> {
   user: User;
 }
 
-const None = z.undefined();
-type NoneT = typeof None;
-
 const fieldErrors = (where: 'body' | 'query' | 'path', err: z.core.$ZodError): FieldError[] =>
-  err.issues.map((i) => {
+  err.issues.flatMap((i) => {
     const path = i.path.map(String).join('.');
     if (i.code === 'unrecognized_keys') {
       return i.keys.map((k) => ({ path: [path, k].filter(Boolean).join('.'), message: `unknown ${where === 'query' ? 'query parameter' : 'field'}` }));
     }
     return [{ path: path || where, message: i.message }];
-  }).flat();
+  });
 
-function validate<S extends z.ZodMiniType>(schema: S | undefined, value: unknown, where: 'body' | 'query' | 'path'): z.output<S> {
-  if (!schema) return undefined as z.output<S>;
+function validate(schema: z.ZodMiniType | undefined, value: unknown, where: 'body' | 'query' | 'path'): unknown {
+  if (!schema) return undefined;
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const errors = fieldErrors(where, r.error);
   const first = errors[0]!;
   throw new ValidationError(`${first.path} ${first.message}`, errors);
 }
-
-const routeOf = (event: Event): Route => {
-  const route = findRoute(event.routeKey);
-  if (!route) throw new Error(`no route table row for ${event.routeKey}`);
-  return route;
-};
 
 const bodyBytes = (event: Event) =>
   event.body === undefined ? 0 : event.isBase64Encoded ? Buffer.from(event.body, 'base64').length : Buffer.byteLength(event.body);
@@ -84,13 +75,13 @@ interface State { route: Route; raw?: unknown }
 type Ctx = Context & { state: State };
 type Mw = middy.MiddlewareObj<Event, Result, Error, Ctx>;
 
-const requestScope: Mw = {
+const requestScope = (route: Route): Mw => ({
   before: ({ event, context }) => {
-    context.state = { route: routeOf(event) };
+    context.state = { route };
     logger.resetKeys();
     logger.appendKeys({ requestId: event.requestContext.requestId, route: event.routeKey });
   },
-};
+});
 
 const problemErrors: Mw = {
   onError: (request) => {
@@ -150,10 +141,11 @@ const claimsUser = (event: Event): User => {
 
 /**
  * The one middy stack of every handler, in the contract's order: authentication (with the
- * caller's tenant and role), body size, content type, JSON parsing; then the schemas in `parts`.
+ * caller's tenant and role), body size, content type, JSON parsing; then the route's schemas. The
+ * handler returns the body; the route's declared status goes with it.
  */
 function stack<A>(
-  authenticate: (event: Event, route: Route) => Promise<A>, wantsBody: boolean,
+  route: Route, authenticate: (event: Event, route: Route) => Promise<A>,
   run: (event: Event, auth: A, state: State) => Promise<Reply>,
 ): Handler {
   const authenticated = new WeakMap<Event, A>();
@@ -161,28 +153,30 @@ function stack<A>(
     before: async ({ event, context }) => { authenticated.set(event, await authenticate(event, context.state.route)); },
   };
   return middy<Event, Result, Error, Ctx>()
-    .use(requestScope)
+    .use(requestScope(route))
     .use(problemErrors)
     .use(authentication)
     .use(bodyLimit)
-    .use(jsonBody(wantsBody))
+    .use(jsonBody(route.body !== undefined))
     .handler(async (event, context) =>
       json(await run(event, authenticated.get(event) as A, context.state), event.requestContext.requestId)) as unknown as Handler;
 }
 
-const parts = <P extends z.ZodMiniType, B extends z.ZodMiniType, Q extends z.ZodMiniType>(spec: Spec<P, B, Q>, event: Event, state: State) => ({
+const parts = <R extends Route>(route: R, event: Event, state: State) => ({
   requestId: event.requestContext.requestId,
   headers: event.headers,
-  params: validate(spec.params, event.pathParameters ?? {}, 'path'),
-  query: validate(spec.query, event.queryStringParameters ?? {}, 'query'),
-  body: validate(spec.body, state.raw, 'body'),
-});
+  params: validate(route.params, event.pathParameters ?? {}, 'path'),
+  query: validate(route.query, event.queryStringParameters ?? {}, 'query'),
+  body: validate(route.body, state.raw, 'body'),
+}) as Base<R>;
+
+const reply = (route: Route, body: unknown): Reply => (route.status === 204 ? { status: 204 } : { status: route.status, body });
 
 async function withIdempotency(
-  spec: { idempotent?: boolean }, event: Event, scope: Omit<IdempotencyScope, 'key'>, body: unknown, work: () => Promise<Reply>,
+  route: Route, event: Event, scope: Omit<IdempotencyScope, 'key'>, body: unknown, work: () => Promise<Reply>,
 ): Promise<Reply> {
   const key = event.headers['idempotency-key'];
-  if (!spec.idempotent || key === undefined) return work();
+  if (!route.idempotent || key === undefined) return work();
   if (!/^[\x20-\x7e]{1,128}$/.test(key)) {
     throw new ValidationError('Idempotency-Key must be 1 to 128 printable ASCII characters',
       [{ path: 'Idempotency-Key', message: 'must be 1 to 128 printable ASCII characters' }]);
@@ -190,48 +184,45 @@ async function withIdempotency(
   return idempotency.run({ ...scope, key }, body, work);
 }
 
-export function chatRoute<P extends z.ZodMiniType = NoneT, B extends z.ZodMiniType = NoneT, Q extends z.ZodMiniType = NoneT>(
-  spec: Spec<P, B, Q>, fn: (ctx: ChatContext<P, B, Q>) => Promise<Reply>,
-): Handler {
+/** A widget-key route: the key's tenant, its allowed origins, and `Idempotency-Key` where declared. */
+export function chatRoute<R extends Route>(route: R, fn: (ctx: ChatContext<R>) => Promise<unknown>): Handler {
   return stack(
+    route,
     async (event) => {
       const tenant = await widgetTenant(event.headers['x-widget-key'], event.headers.origin);
       logger.appendKeys({ tenantId: tenant.tenantId });
       return tenant;
     },
-    spec.body !== undefined,
     (event, tenant, state) => {
-      const ctx = { tenant, ...parts(spec, event, state) };
-      return withIdempotency(spec, event, { tenantId: tenant.tenantId, route: state.route.handler }, state.raw, () => fn(ctx));
+      const ctx = { tenant, tenantId: tenant.tenantId, ...parts(route, event, state) };
+      return withIdempotency(route, event, { tenantId: tenant.tenantId, route: route.handler }, state.raw,
+        async () => reply(route, await fn(ctx)));
     },
   );
 }
 
-export function adminRoute<P extends z.ZodMiniType = NoneT, B extends z.ZodMiniType = NoneT, Q extends z.ZodMiniType = NoneT>(
-  spec: Spec<P, B, Q>, fn: (ctx: AdminContext<P, B, Q>) => Promise<Reply>,
-): Handler {
+/** A member's route: the caller's membership, and the route's minimum role. */
+export function adminRoute<R extends Route>(route: R, fn: (ctx: AdminContext<R>) => Promise<unknown>): Handler {
   return stack(
+    route,
     async (event, r) => {
       const user = claimsUser(event);
-      const membership = await memberships.ofUser(user.sub);
+      const membership = await membersRepo.membershipOf(user.sub);
       if (!membership) throw new NotOnboarded();
       logger.appendKeys({ tenantId: membership.tenantId });
       if (r.role && !roleAtLeast(membership.role, r.role)) throw new Forbidden(`this needs the ${r.role} role or higher`);
-      return { user, membership };
+      return { user, membership, tenantId: membership.tenantId, actor: { type: 'user' as const, id: user.sub } };
     },
-    spec.body !== undefined,
-    (event, auth, state) => fn({ ...auth, ...parts(spec, event, state) }),
+    async (event, auth, state) => reply(route, await fn({ ...auth, ...parts(route, event, state) })),
   );
 }
 
 /** /auth/me and /auth/onboard: any valid token, whether or not its user has a tenant yet. */
-export function userRoute<P extends z.ZodMiniType = NoneT, B extends z.ZodMiniType = NoneT, Q extends z.ZodMiniType = NoneT>(
-  spec: Spec<P, B, Q>, fn: (ctx: UserContext<P, B, Q>) => Promise<Reply>,
-): Handler {
-  return stack(async (event) => claimsUser(event), spec.body !== undefined,
-    (event, user, state) => fn({ user, ...parts(spec, event, state) }));
+export function userRoute<R extends Route>(route: R, fn: (ctx: UserContext<R>) => Promise<unknown>): Handler {
+  return stack(route, async (event) => claimsUser(event),
+    async (event, user, state) => reply(route, await fn({ user, ...parts(route, event, state) })));
 }
 
-export function publicRoute(fn: () => Promise<Reply>): Handler {
-  return stack(async () => null, false, () => fn());
+export function publicRoute<R extends Route>(route: R, fn: () => Promise<unknown>): Handler {
+  return stack(route, async () => null, async () => reply(route, await fn()));
 }

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import { routes, BODY_LIMIT, type Route } from '#shared/routes.ts';
-import { registry, type RouteDoc } from './schemas/index.ts';
+import { BODY_LIMIT, type Route } from './route.ts';
+import { routes } from './routes/index.ts';
 
 // The OpenAPI 3.1 document of the whole API, generated from the route table and the zod schemas
-// the handlers validate with (the registry), so that the document cannot drift from the code.
+// the handlers validate with, so that the document cannot drift from the code.
 
 type Json = Record<string, unknown>;
 
@@ -109,11 +109,11 @@ function parameters(where: 'path' | 'query', schema: z.ZodMiniType | undefined, 
   });
 }
 
-function operation(route: Route, doc: RouteDoc, defs: Json): Json {
-  const query = parameters('query', doc.query, route, defs);
+function operation(route: Route, defs: Json): Json {
+  const query = parameters('query', route.query, route, defs);
   const paginated = query.some((p) => p.name === 'cursor');
-  const params = [...parameters('path', doc.params, route, defs), ...query];
-  if (doc.idempotent) {
+  const params = [...parameters('path', route.params, route, defs), ...query];
+  if (route.idempotent) {
     params.push({
       name: 'Idempotency-Key', in: 'header', required: false,
       description: 'Same key and body within 24 hours: the first response again, nothing written. Scoped to the tenant.',
@@ -125,16 +125,16 @@ function operation(route: Route, doc: RouteDoc, defs: Json): Json {
   if (route.auth === 'jwt') notes.push(route.role ? `Role: \`${route.role}\` or higher.` : 'Role: any valid token, with or without a tenant.');
   if (route.auth === 'widget') notes.push('Authentication: the tenant\'s widget key.');
   if (route.auth === 'none') notes.push('Public: no authentication.');
-  if (doc.idempotent) notes.push('Honours the `Idempotency-Key` header.');
+  if (route.idempotent) notes.push('Honours the `Idempotency-Key` header.');
   if (paginated) notes.push('Paginated: `limit` (1 to 100, default 20) and `cursor`; `nextCursor` is null on the last page; newest first.');
-  if (doc.description) notes.push(doc.description);
+  if (route.description) notes.push(route.description);
 
   const responses: Json = {};
-  const ok: Json = { description: doc.summary, headers: { ...requestIdHeader } };
-  if (doc.response && doc.status !== 204) ok.content = { 'application/json': { schema: jsonSchema(doc.response, 'output', defs) } };
-  responses[String(doc.status)] = ok;
+  const ok: Json = { description: route.summary, headers: { ...requestIdHeader } };
+  if (route.response && route.status !== 204) ok.content = { 'application/json': { schema: jsonSchema(route.response, 'output', defs) } };
+  responses[String(route.status)] = ok;
 
-  const has = { input: Boolean(doc.params || doc.query || doc.body || doc.idempotent), body: Boolean(doc.body) };
+  const has = { input: Boolean(route.params || route.query || route.body || route.idempotent), body: Boolean(route.body) };
   const bad = [...(has.input ? ['VALIDATION_ERROR'] : []), ...(has.body ? ['INVALID_JSON'] : []), ...(paginated ? ['INVALID_CURSOR'] : [])];
   if (bad.length) responses['400'] = problemResponse(400, bad);
   if (route.auth === 'widget') {
@@ -146,37 +146,36 @@ function operation(route: Route, doc: RouteDoc, defs: Json): Json {
     responses['403'] = problemResponse(403, route.role ? ['NOT_ONBOARDED', 'FORBIDDEN'] : ['FORBIDDEN'],
       route.role ? `no tenant, or a role below \`${route.role}\`` : 'a token without a subject');
   }
-  const refersToId = route.path.includes('{') || (route.auth === 'widget' && doc.body !== undefined);
+  const refersToId = route.path.includes('{') || (route.auth === 'widget' && route.body !== undefined);
   if (refersToId) responses['404'] = problemResponse(404, ['NOT_FOUND'], 'unknown id, or an id of another tenant');
-  if (doc.conflicts?.length) responses['409'] = problemResponse(409, doc.conflicts);
-  if (route.auth !== 'none' || doc.body) responses['413'] = problemResponse(413, ['PAYLOAD_TOO_LARGE'], `body over ${BODY_LIMIT[route.auth]} bytes`);
-  if (doc.body) responses['415'] = problemResponse(415, ['UNSUPPORTED_MEDIA_TYPE'], 'a body with a content type other than application/json');
-  if (doc.idempotent) responses['422'] = problemResponse(422, ['IDEMPOTENCY_KEY_REUSED']);
-  if (doc.rateLimited) responses['429'] = problemResponse(429, ['RATE_LIMITED']);
+  if (route.conflicts?.length) responses['409'] = problemResponse(409, route.conflicts);
+  if (route.auth !== 'none' || route.body) responses['413'] = problemResponse(413, ['PAYLOAD_TOO_LARGE'], `body over ${BODY_LIMIT[route.auth]} bytes`);
+  if (route.body) responses['415'] = problemResponse(415, ['UNSUPPORTED_MEDIA_TYPE'], 'a body with a content type other than application/json');
+  if (route.idempotent) responses['422'] = problemResponse(422, ['IDEMPOTENCY_KEY_REUSED']);
+  if (route.rateLimited) responses['429'] = problemResponse(429, ['RATE_LIMITED']);
   responses['500'] = problemResponse(500, ['INTERNAL']);
   if (route.table !== 'none') responses['503'] = problemResponse(503, ['UNAVAILABLE']);
 
   return {
     operationId: operationId(route.handler),
-    summary: doc.summary,
+    summary: route.summary,
     description: notes.join('\n\n'),
     tags: [route.auth === 'widget' ? 'chat' : route.auth === 'jwt' ? 'admin' : 'public'],
     security: route.auth === 'widget' ? [{ widgetKey: [] }] : route.auth === 'jwt' ? [{ bearer: [] }] : [],
     ...(route.auth === 'jwt' ? { 'x-required-role': route.role ?? 'any' } : {}),
     ...(params.length ? { parameters: params } : {}),
-    ...(doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(doc.body, 'input', defs) } } } } : {}),
+    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input', defs) } } } } : {}),
     responses,
   };
 }
 
-/** Builds the document; throws when a route of the table has no registry entry. */
+/** Builds the document from the route declarations. */
 export function buildOpenApi(): Json {
   const defs: Json = {};
   const paths: Record<string, Json> = {};
   for (const route of routes) {
-    const doc = registry[route.handler];
-    if (!doc) throw new Error(`no OpenAPI registry entry for ${route.handler}`);
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, doc, defs);
+    paths[route.path] ??= {};
+    paths[route.path]![route.method.toLowerCase()] = operation(route, defs);
   }
   return {
     openapi: '3.1.0',

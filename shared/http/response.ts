@@ -1,13 +1,13 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { STATUS_CODES } from 'node:http';
-import type { AppError } from './errors.ts';
+import type { AppError } from '#shared/core/errors.ts';
 
 /** What a handler returns; the kit serialises it and adds the common headers. */
 export interface Reply { status: number; body?: unknown; headers?: Record<string, string> }
 
-export const ok = (body: unknown): Reply => ({ status: 200, body });
-export const created = (body: unknown): Reply => ({ status: 201, body });
-export const noContent = (): Reply => ({ status: 204 });
+
+
+
 
 export function json(reply: Reply, requestId: string): APIGatewayProxyStructuredResultV2 {
   return {

@@ -475,7 +475,7 @@ export function trainClassifier(intents: TrainingIntent[], options: Partial<Clas
 /** A stratified share of each class's rows (classes with fewer than 5 phrases cannot spare one). */
 function holdOut(y: number[], C: number, o: ClassifierOptions): number[] {
   const byClass: number[][] = Array.from({ length: C }, () => []);
-  y.forEach((c, i) => byClass[c]!.push(i));
+  y.forEach((c, i) => { byClass[c]!.push(i); });
   const rand = rng(o.seed + 7);
   const held: number[] = [];
   for (const rows of byClass) {

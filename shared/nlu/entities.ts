@@ -1,6 +1,7 @@
 import { RE2JS } from 're2js';
 
-export type EntityType = 'email' | 'phone' | 'number' | 'date' | 'order_id' | 'url' | 'regex';
+export const ENTITY_TYPES = ['email', 'phone', 'number', 'date', 'order_id', 'url', 'regex'] as const;
+export type EntityType = (typeof ENTITY_TYPES)[number];
 export interface EntitySpec { name: string; type: EntityType; pattern?: string }
 
 export const MAX_PATTERN_LENGTH = 200;
@@ -9,10 +10,10 @@ export const MAX_PATTERN_LENGTH = 200;
 // same characters is bounded and every match start is anchored by a lookbehind, so the work
 // per start position is bounded too: linear in the message length, whatever the input.
 const EMAIL = /(?<![\w.%+-])[\w.%+-]{1,64}@[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?(?:\.[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?){0,8}\.[a-z]{2,24}(?![\w-])/giu;
-const URL_RE = /(?<![\w@.\/-])(?:https?:\/\/|www\.)[^\s<>"'`]{1,2048}/gi;
+const URL_RE = /(?<![\w@./-])(?:https?:\/\/|www\.)[^\s<>"'`]{1,2048}/gi;
 // Digits, spaces, dots, dashes and brackets, 7 to 15 digits in all (E.164 allows 15).
-const PHONE = /(?<![\w+.\/-])(?:\+|00)?\(?\d[\d\s().-]{5,22}\d(?![\w\/-])/g;
-const NUMBER = /(?<![\w.,\/-])-?(?:\d{1,3}(?:,\d{3}){1,6}|\d{1,20})(?:\.\d{1,10})?(?![\w\/-]|[.,]\d)/g;
+const PHONE = /(?<![\w+./-])(?:\+|00)?\(?\d[\d\s().-]{5,22}\d(?![\w/-])/g;
+const NUMBER = /(?<![\w.,/-])-?(?:\d{1,3}(?:,\d{3}){1,6}|\d{1,20})(?:\.\d{1,10})?(?![\w/-]|[.,]\d)/g;
 const MONTHS = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 const DAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
 const DATE = new RegExp(
@@ -32,7 +33,7 @@ const DATE = new RegExp(
 // "#"-prefixed token, or a free-standing token like ORD-2024-00042 / A123456 / 1234567.
 const ORDER_AFTER_KEYWORD = /\border(?:\s{1,3}(?:id|number|num|no\.?|ref(?:erence)?))?\s{0,3}(?:is\s{1,3}|[:#]\s{0,3}){0,2}((?:[a-z]{1,6}-?)?\d[a-z\d-]{2,39})(?![\w-])/gi;
 const ORDER_HASH = /(?<![\w#])#\s?([a-z\d][a-z\d-]{2,39})(?![\w-])/gi;
-const ORDER_TOKEN = /(?<![\w@.\/+-])((?:[a-z]{1,6}-?)?\d{5,20}(?:-\d{1,10}){0,3}|[a-z]{1,6}-\d{3,20}(?:-\d{1,10}){0,3})(?![\w@\/-]|[.,]\d)/gi;
+const ORDER_TOKEN = /(?<![\w@./+-])((?:[a-z]{1,6}-?)?\d{5,20}(?:-\d{1,10}){0,3}|[a-z]{1,6}-\d{3,20}(?:-\d{1,10}){0,3})(?![\w@/-]|[.,]\d)/gi;
 
 const TRAILING_PUNCT = /[.,;:!?)\]}'"]+$/;
 
@@ -65,7 +66,7 @@ function extractPhone(text: string): string | null {
     const n = digitCount(raw);
     if (n < 7 || n > 15) return null;
     // An ISO date or a dotted version is not a phone number.
-    if (/^\d{4}-\d{1,2}-\d{1,2}$/.test(raw) || /^\d{1,2}[\/.]\d{1,2}[\/.]\d{2,4}$/.test(raw)) return null;
+    if (/^\d{4}-\d{1,2}-\d{1,2}$/.test(raw) || /^\d{1,2}[/.]\d{1,2}[/.]\d{2,4}$/.test(raw)) return null;
     if (!/[\s().+-]/.test(raw) && n < 8) return null; // a bare 7-digit run is more likely a number
     return raw;
   });

@@ -29,6 +29,7 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
 export function tokenize(text: string): string[] {
   let s = text.toLowerCase();
   // Plain ASCII, most phrases, skips the Unicode normalisation and property regexes.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range, control characters included
   const ascii = !/[^\x00-\x7f]/.test(s);
   if (!ascii) s = s.normalize('NFKD').replace(/\p{M}+/gu, '').replace(/[‘’´]/g, "'");
   if (s.includes('`')) s = s.replace(/`/g, "'");

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { KMS_ACTIONS, tableActions } from '#infra/function.ts';
 import { INDEXES } from '#shared/data/table.ts';
-import { routes, type Route } from '#shared/routes.ts';
+import { routes } from '#shared/http/routes/index.ts';
+import type { Route } from '#shared/http/route.ts';
 import { logicalId, ofType, refId, synth, type Synth } from './synth.ts';
 
 // Least privilege, proven on the template: every (action, resource) pair that a function's

@@ -1,11 +1,11 @@
-import { App, Stack, Validations } from 'aws-cdk-lib';
+import { App, type Stack, Validations } from 'aws-cdk-lib';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { NagPack } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { readConfig } from '#infra/config.ts';
 import { addNagChecks, nagPacks } from '#infra/nag.ts';
 import { SupportStack } from '#infra/stack.ts';
-import { routes as routeTable } from '#shared/routes.ts';
+import { routes as routeTable } from '#shared/http/routes/index.ts';
 import { STUB_ENTRY, synth } from './synth.ts';
 
 // cdk-nag 3 runs as a CDK policy-validation plugin; acknowledgements are

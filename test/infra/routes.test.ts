@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ENTRY_METADATA } from '#infra/function.ts';
-import { routeKey, routes } from '#shared/routes.ts';
+import { routes } from '#shared/http/routes/index.ts';
+import { routeKey } from '#shared/http/route.ts';
 import { handlerPath, logicalId, ofType, refId, synth } from './synth.ts';
 
 describe('routes: one API route and one function per row of the route table', () => {

@@ -7,7 +7,7 @@ import type { IConstruct } from 'constructs';
 import { Template } from 'aws-cdk-lib/assertions';
 import { readConfig } from '#infra/config.ts';
 import { PROJECT_ROOT, SupportStack } from '#infra/stack.ts';
-import type { Route } from '#shared/routes.ts';
+import type { Route } from '#shared/http/route.ts';
 
 export const STUB_ENTRY = join(PROJECT_ROOT, 'test/infra/fixtures/stub-handler.ts');
 export const handlerPath = (r: Route) => join(PROJECT_ROOT, 'functions', `${r.handler}.ts`);

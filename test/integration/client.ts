@@ -16,7 +16,7 @@ export async function request<T = any>(method: string, path: string, opts: {
   if (opts.body !== undefined) { body = JSON.stringify(opts.body); headers['content-type'] ??= 'application/json'; }
   const res = await fetch(baseUrl() + path, { method, headers, ...(body !== undefined ? { body } : {}) });
   const text = await res.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown ;
   try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = text; }
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routes } from '#shared/routes.ts';
+import { routes } from '#shared/http/routes/index.ts';
 import { buildOpenApi } from '#shared/http/openapi.ts';
 import { request } from './client.ts';
 

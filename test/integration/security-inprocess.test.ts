@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { routes } from '#shared/routes.ts';
+import { routes } from '#shared/http/routes/index.ts';
 import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts';
 import { handlerExists, integrationBody } from './security/routes.ts';
 

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { findRoute, roleAtLeast, routeKey, routes, BODY_LIMIT } from '#shared/routes.ts';
+import { findRoute, routes } from '#shared/http/routes/index.ts';
+import { routeKey, BODY_LIMIT } from '#shared/http/route.ts';
+import { roleAtLeast } from '#shared/core/vocabulary.ts';
 import { keys, timeSortKey } from '#shared/data/keys.ts';
 import { createTableInput, tableDefinition } from '#shared/data/table.ts';
-import { canMove, TICKET_STATUSES } from '#shared/domain/tickets-rules.ts';
+import { TICKET_STATUSES } from '#shared/core/vocabulary.ts';
+import { canMove } from '#shared/domain/tickets-rules.ts';
 import { tenantSettings, DEFAULTS } from '#shared/domain/tenant-config.ts';
 import { hashWidgetKey, newWidgetKey } from '#shared/domain/widget-keys.ts';
 import { preview } from '#shared/data/conversations.ts';

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { ConversationSummary } from './conversations.ts';
+import { declareAdmin } from '../route.ts';
+import { ConversationSummary } from './common.ts';
 
 const isRealDay = (s: string) => {
   const d = new Date(`${s}T00:00:00.000Z`);
@@ -25,3 +26,12 @@ export const Stats = z.object({
   topIntents: z.array(z.object({ intent: z.string(), count: int() })).check(z.maxLength(10)),
   recentConversations: z.array(ConversationSummary).check(z.maxLength(10)),
 });
+
+export const getStats = declareAdmin('GET', '/stats', 'get-stats', 'viewer', {
+  table: 'read', query: StatsQuery, response: Stats, status: 200,
+  summary: 'KPIs of a period',
+  description: '`from` and `to` are UTC days (YYYY-MM-DD), inclusive; default today and the 29 days before; at most 366 days. '
+    + 'Read from per-day counters: the cost does not grow with the number of conversations.',
+});
+
+export const routes = [getStats];

@@ -1,9 +1,10 @@
 import * as z from 'zod/mini';
-import { checkPattern, MAX_PATTERN_LENGTH } from '#shared/nlu/entities.ts';
-import { text } from '../schema.ts';
+import { declareAdmin } from '../route.ts';
+import { checkPattern, ENTITY_TYPES, MAX_PATTERN_LENGTH } from '#shared/nlu/entities.ts';
+import { INTENT_ACTIONS } from '#shared/core/vocabulary.ts';
+import { EmptyQuery, IdParams, text } from '../schema.ts';
 
-// Request and response schemas of /intents (CONTRACT section 3); the OpenAPI document is generated from them.
-const ENTITY_TYPES = ['email', 'phone', 'number', 'date', 'order_id', 'url', 'regex'] as const;
+// Request and response schemas of /intents; the OpenAPI document is generated from them.
 
 export const EntitySchema = z.strictObject({
   // Names are `{{placeholders}}` in responses, so they are identifiers.
@@ -32,15 +33,38 @@ export const IntentBody = z.strictObject({
       seen.add(e.name);
     });
   })),
-  action: z._default(z.enum(['reply', 'escalate'], { message: 'must be reply or escalate' }), 'reply'),
+  action: z._default(z.enum(INTENT_ACTIONS, { message: `must be ${INTENT_ACTIONS.join(' or ')}` }), 'reply'),
   enabled: z._default(z.boolean({ message: 'must be true or false' }), true),
 });
-export type IntentInput = z.output<typeof IntentBody>;
 
 export const Intent = z.object({
   id: z.uuid(), name: z.string(), description: z.string(), trainingPhrases: z.array(z.string()), response: z.string(),
   entities: z.array(z.object({ name: z.string(), type: z.enum(ENTITY_TYPES), pattern: z.optional(z.string()) })),
-  action: z.enum(['reply', 'escalate']), enabled: z.boolean(), hitCount: z.number().check(z.int()),
+  action: z.enum(INTENT_ACTIONS), enabled: z.boolean(), hitCount: z.number().check(z.int()),
   createdAt: z.iso.datetime(), updatedAt: z.iso.datetime(),
 });
 export const IntentList = z.object({ items: z.array(Intent) });
+
+export const listIntents = declareAdmin('GET', '/intents', 'list-intents', 'viewer', {
+  table: 'read', query: EmptyQuery, response: IntentList, status: 200, summary: 'Every intent of the tenant, with its hit count'
+});
+
+export const getIntent = declareAdmin('GET', '/intents/{id}', 'get-intent', 'viewer', {
+  table: 'read', params: IdParams, status: 200, response: Intent, summary: 'An intent'
+});
+
+export const createIntent = declareAdmin('POST', '/intents', 'create-intent', 'admin', {
+  table: 'write', body: IntentBody, status: 201, response: Intent, conflicts: ['CONFLICT'], summary: 'Create an intent',
+  description: 'A name already used in the tenant, or a 201st intent: 409 `CONFLICT`.',
+});
+
+export const updateIntent = declareAdmin('PUT', '/intents/{id}', 'update-intent', 'admin', {
+  table: 'write', params: IdParams, body: IntentBody, status: 200, response: Intent, conflicts: ['CONFLICT'], summary: 'Replace an intent',
+  description: 'A full replacement; the next chat message already uses it.',
+});
+
+export const deleteIntent = declareAdmin('DELETE', '/intents/{id}', 'delete-intent', 'admin', {
+  table: 'write', params: IdParams, status: 204, summary: 'Delete an intent'
+});
+
+export const routes = [listIntents, getIntent, createIntent, updateIntent, deleteIntent];

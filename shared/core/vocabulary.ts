@@ -1,0 +1,36 @@
+// The service's words, each declared once: schemas, rules and the data layer derive from these.
+
+export const ROLES = ['viewer', 'agent', 'admin', 'owner'] as const;
+export type Role = (typeof ROLES)[number];
+/** Roles are ordered lowest to highest; a role may do what every lower one may. */
+export const roleAtLeast = (have: Role, need: Role): boolean => ROLES.indexOf(have) >= ROLES.indexOf(need);
+
+export const TICKET_STATUSES = ['open', 'in_progress', 'waiting', 'resolved', 'closed'] as const;
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+
+export const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+
+export const CONVERSATION_STATUSES = ['active', 'escalated', 'closed'] as const;
+export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
+
+export const MESSAGE_ROLES = ['user', 'assistant'] as const;
+export type MessageRole = (typeof MESSAGE_ROLES)[number];
+
+export const AUDIT_CATEGORIES = ['auth', 'ticket', 'intent', 'integration', 'settings', 'member'] as const;
+export type AuditCategory = (typeof AUDIT_CATEGORIES)[number];
+
+export const ACTOR_TYPES = ['user', 'widget', 'system'] as const;
+export interface Actor { type: (typeof ACTOR_TYPES)[number]; id: string }
+
+export const MEMBER_STATUSES = ['active', 'invited'] as const;
+export type MemberStatus = (typeof MEMBER_STATUSES)[number];
+
+export const INTEGRATION_TYPES = ['webhook', 'slack', 'zendesk', 'email'] as const;
+export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
+
+export const INTENT_ACTIONS = ['reply', 'escalate'] as const;
+export type IntentAction = (typeof INTENT_ACTIONS)[number];
+
+/** The user of an admin request: the token's subject and, when it carries one, its email. */
+export interface User { sub: string; email: string | null }

@@ -1,0 +1,63 @@
+import * as z from 'zod/mini';
+import { MESSAGE_ROLES } from '#shared/core/vocabulary.ts';
+import { declareChat } from '../route.ts';
+import { IdParams, text, uuid } from '../schema.ts';
+import { ConversationStatus, Fraction, TicketId, PlainTimestamp } from './common.ts';
+
+// The chat routes (widget-facing): request and response schemas, and their declarations.
+export const SendMessageBody = z.strictObject({ conversationId: z.optional(uuid()), message: text(1, 2000) });
+export const EscalateBody = z.strictObject({ conversationId: uuid(), reason: text(1, 500) });
+
+export const IntentRankingEntry = z.object({ intent: z.string(), confidence: Fraction });
+export const MessageMetadata = z.object({
+  intentDetected: z.string().check(z.describe('the detected intent name, or `fallback` below the confidence threshold')),
+  confidence: Fraction,
+  entitiesExtracted: z.record(z.string(), z.string()),
+  intentRanking: z.array(IntentRankingEntry).check(z.maxLength(3)),
+  ticketId: z.optional(TicketId).check(z.describe('present when the message escalated the conversation')),
+});
+
+export const ChatMessage = z.object({
+  id: z.uuid(), role: z.enum(MESSAGE_ROLES), content: z.string(), createdAt: PlainTimestamp,
+});
+
+export const SendMessageResponse = z.object({
+  conversationId: z.uuid(),
+  message: z.object({ id: z.uuid(), role: z.literal('assistant'), content: z.string(), createdAt: PlainTimestamp }),
+  metadata: MessageMetadata,
+});
+
+export const ChatConversationResponse = z.object({
+  conversation: z.object({ id: z.uuid(), tenantId: z.uuid(), status: ConversationStatus, createdAt: PlainTimestamp, updatedAt: PlainTimestamp }),
+  messages: z.array(ChatMessage).check(z.describe('oldest first')),
+});
+
+export const EscalateResponse = z.object({ success: z.literal(true), ticketId: TicketId, message: z.string() });
+
+export const sendMessage = declareChat('POST', '/message', 'send-message', {
+  table: 'write', body: SendMessageBody, response: SendMessageResponse, status: 200, idempotent: true, rateLimited: true,
+  conflicts: ['CONVERSATION_CLOSED', 'CONFLICT', 'IDEMPOTENCY_IN_PROGRESS'],
+  summary: 'Send a user message and get the assistant reply',
+  description: 'Without `conversationId` a new conversation (status `active`) is created. An unknown `conversationId`, or one of '
+    + 'another tenant, is 404; a `closed` one is 409 `CONVERSATION_CLOSED`. Below the tenant\'s `nlu.confidenceThreshold` '
+    + '(default 0.5) `intentDetected` is `fallback` and the reply is the tenant\'s fallback message. An intent with action '
+    + '`escalate` escalates the conversation and `metadata.ticketId` is present. At most 30 messages a minute per conversation '
+    + '(429 with `Retry-After`) and 1,000 user messages per conversation (409 `CONFLICT`).',
+});
+
+export const getChatConversation = declareChat('GET', '/conversations/{id}', 'get-conversation', {
+  table: 'read', params: IdParams, response: ChatConversationResponse, status: 200,
+  summary: 'A conversation and its messages, oldest first',
+  description: 'Another tenant\'s conversation id is 404.',
+});
+
+export const escalate = declareChat('POST', '/escalate', 'escalate', {
+  table: 'write', body: EscalateBody, response: EscalateResponse, status: 200, idempotent: true,
+  conflicts: ['CONVERSATION_CLOSED', 'IDEMPOTENCY_IN_PROGRESS'],
+  summary: 'Escalate a conversation to a human agent',
+  description: 'Creates a ticket (status `open`, the tenant\'s default priority) unless the conversation already has one that is '
+    + 'neither `resolved` nor `closed`, in which case the same `ticketId` is returned and nothing is created. The reply text is '
+    + 'also appended to the conversation as an assistant message.',
+});
+
+export const routes = [sendMessage, getChatConversation, escalate];

@@ -1,0 +1,18 @@
+import * as z from 'zod/mini';
+import { CONVERSATION_STATUSES } from '#shared/core/vocabulary.ts';
+
+// Schema pieces that several route areas share (mostly for the OpenAPI document).
+export const Page = <T extends z.ZodMiniType>(item: T) =>
+  z.object({ items: z.array(item), nextCursor: z.nullable(z.string()).check(z.meta({ description: 'opaque; pass back as `cursor`' })) });
+export const Timestamp = z.iso.datetime({ precision: 3 }).check(z.meta({ example: '2026-11-22T10:15:30.123Z' }));
+/** A timestamp without the example, where the document has always shown none. */
+export const PlainTimestamp = z.iso.datetime({ precision: 3 });
+export const Fraction = z.number().check(z.gte(0), z.lte(1));
+/** `tkt_` + a 26-character ULID (Crockford base32). */
+export const TicketId = z.string().check(z.regex(/^tkt_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a ticket id (tkt_ and a 26-character ULID)'));
+export const ConversationStatus = z.enum(CONVERSATION_STATUSES);
+
+export const ConversationSummary = z.object({
+  id: z.uuid(), status: ConversationStatus, createdAt: Timestamp, updatedAt: Timestamp,
+  messageCount: z.number().check(z.int()), lastMessagePreview: z.string(), lastIntent: z.nullable(z.string()),
+});

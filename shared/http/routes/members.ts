@@ -1,0 +1,48 @@
+import * as z from 'zod/mini';
+import { declareAdmin } from '../route.ts';
+import { MEMBER_STATUSES, ROLES } from '#shared/core/vocabulary.ts';
+import { EmptyQuery } from '../schema.ts';
+
+// Request and response schemas of /members; the OpenAPI document is generated from them.
+const role = z.enum(ROLES, { message: `must be one of ${ROLES.join(', ')}` });
+
+export const MemberParams = z.strictObject({
+  id: z.string().check(
+    z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters'), z.regex(/^[^/]+$/, 'must not contain a slash'),
+  ),
+});
+export const InviteMemberBody = z.strictObject({
+  email: z.pipe(
+    z.pipe(z.string().check(z.trim(), z.maxLength(254, 'must be at most 254 characters')), z.email({ message: 'must be an email address' })),
+    z.transform((e) => e.toLowerCase()),
+  ),
+  role,
+});
+export const PatchMemberBody = z.strictObject({ role });
+
+export const Member = z.object({
+  id: z.string(), userId: z.nullable(z.string()), email: z.nullable(z.string()), role,
+  status: z.enum(MEMBER_STATUSES), createdAt: z.iso.datetime(),
+});
+export const MemberList = z.object({ items: z.array(Member) });
+
+export const listMembers = declareAdmin('GET', '/members', 'list-members', 'admin', {
+  table: 'read', query: EmptyQuery, response: MemberList, status: 200, summary: 'Members and invitations'
+});
+
+export const inviteMember = declareAdmin('POST', '/members', 'invite-member', 'owner', {
+  table: 'write', body: InviteMemberBody, status: 201, response: Member, summary: 'Invite a user by email',
+  description: 'The user whose token carries that `email` joins with that role on their next `GET /auth/me`.',
+});
+
+export const patchMember = declareAdmin('PATCH', '/members/{id}', 'patch-member', 'owner', {
+  table: 'write', params: MemberParams, body: PatchMemberBody, status: 200, response: Member, conflicts: ['CONFLICT'], summary: 'Change a member\'s role',
+  description: 'The last owner cannot be demoted (409 `CONFLICT`).',
+});
+
+export const deleteMember = declareAdmin('DELETE', '/members/{id}', 'delete-member', 'owner', {
+  table: 'write', params: MemberParams, status: 204, conflicts: ['CONFLICT'], summary: 'Remove a member or revoke an invitation',
+  description: 'The last owner cannot be removed (409 `CONFLICT`).',
+});
+
+export const routes = [listMembers, inviteMember, patchMember, deleteMember];

@@ -1,0 +1,45 @@
+import * as z from 'zod/mini';
+import { PRIORITIES, TICKET_STATUSES } from '#shared/core/vocabulary.ts';
+import { declareAdmin } from '../route.ts';
+import { pageQuery } from '../schema.ts';
+import { AuditEntry } from './audit.ts';
+import { ConversationSummary, Page, TicketId, Timestamp } from './common.ts';
+
+export const TicketStatus = z.enum(TICKET_STATUSES);
+export const TicketPriority = z.enum(PRIORITIES);
+
+export const TicketParams = z.strictObject({ id: TicketId });
+export const ListTicketsQuery = z.strictObject({ status: z.optional(TicketStatus), priority: z.optional(TicketPriority), ...pageQuery });
+export const PatchTicketBody = z.strictObject({ status: z.optional(TicketStatus), priority: z.optional(TicketPriority) })
+  .check(z.refine((b) => b.status !== undefined || b.priority !== undefined, { message: 'give status, priority or both' }));
+
+export const Ticket = z.object({
+  id: TicketId, conversationId: z.uuid(), status: TicketStatus, priority: TicketPriority, reason: z.string(),
+  createdAt: Timestamp, updatedAt: Timestamp,
+});
+export const TicketPage = Page(Ticket);
+export const PatchTicketResponse = z.object({ ticket: Ticket });
+export const TicketDetail = z.object({
+  ticket: Ticket,
+  conversation: z.nullable(ConversationSummary),
+  auditTrail: z.array(AuditEntry),
+});
+
+export const listTickets = declareAdmin('GET', '/tickets', 'list-tickets', 'viewer', {
+  table: 'read', query: ListTicketsQuery, response: TicketPage, status: 200, summary: 'Tickets, newest first'
+});
+
+export const getTicket = declareAdmin('GET', '/tickets/{id}', 'get-ticket', 'viewer', {
+  table: 'read', params: TicketParams, status: 200, summary: 'A ticket with its conversation and audit trail', response: TicketDetail,
+});
+
+export const patchTicket = declareAdmin('PATCH', '/tickets/{id}', 'patch-ticket', 'agent', {
+  table: 'write', params: TicketParams, body: PatchTicketBody, status: 200, response: PatchTicketResponse, conflicts: ['INVALID_TRANSITION'],
+  summary: 'Change a ticket\'s status or priority',
+  description: 'Transitions: open → in_progress, waiting, resolved, closed; in_progress → open, waiting, resolved, closed; '
+    + 'waiting → in_progress, resolved, closed; resolved → open, closed; closed → none (409 `INVALID_TRANSITION`, priority too). '
+    + 'Setting the current value again changes nothing. A request with one forbidden part changes nothing. '
+    + 'An audit entry records each change.',
+});
+
+export const routes = [listTickets, getTicket, patchTicket];

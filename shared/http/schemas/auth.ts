@@ -1,4 +1,0 @@
-import * as z from 'zod/mini';
-import { text } from '../schema.ts';
-
-export const OnboardBody = z.strictObject({ tenantName: text(1, 100) });
