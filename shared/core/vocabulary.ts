@@ -14,7 +14,8 @@ export type Priority = (typeof PRIORITIES)[number];
 export const CONVERSATION_STATUSES = ['active', 'escalated', 'closed'] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 
-export const MESSAGE_ROLES = ['user', 'assistant'] as const;
+/** `agent` is a person of the tenant's team answering in the conversation. */
+export const MESSAGE_ROLES = ['user', 'assistant', 'agent'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
 
 export const AUDIT_CATEGORIES = ['auth', 'ticket', 'intent', 'integration', 'settings', 'member'] as const;
@@ -34,3 +35,10 @@ export type IntentAction = (typeof INTENT_ACTIONS)[number];
 
 /** The user of an admin request: the token's subject and, when it carries one, its email. */
 export interface User { sub: string; email: string | null }
+
+/** What the event outbox records; each goes to the live channel and to integrations. */
+export const EVENT_TYPES = [
+  'conversation.created', 'message.created', 'conversation.escalated', 'ticket.created', 'ticket.updated', 'conversation.rated',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+export interface DomainEvent<T = Record<string, unknown>> { id: string; type: EventType; timestamp: string; tenantId: string; data: T }

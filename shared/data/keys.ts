@@ -54,6 +54,15 @@ export const keys = {
    *  Query from `DAY#from` to `TOTAL` reads the days and these counters in one round trip. */
   counters: (tenantId: string): Key => ({ pk: keys.statsPartition(tenantId), sk: 'TOTAL' }),
 
+  /** Per conversation: a conversation's events share a partition, so the stream keeps their order. */
+  event: (tenantId: string, eventId: string, conversationId?: string): Key =>
+    ({ pk: `${T(tenantId)}#EVENTS${conversationId ? `#${conversationId}` : ''}`, sk: `EVT#${eventId}` }),
+  liveConnections: (tenantId: string) => ({ pk: `${T(tenantId)}#LIVE` }),
+  liveConnection: (tenantId: string, connectionId: string): Key => ({ pk: `${T(tenantId)}#LIVE`, sk: `CONN#${connectionId}` }),
+  /** $disconnect knows only the connection id: this lookup names its tenant. */
+  liveConnectionLookup: (connectionId: string): Key => ({ pk: `LIVECONN#${connectionId}`, sk: 'LIVECONN' }),
+  liveTicket: (tenantId: string, hash: string): Key => ({ pk: `${T(tenantId)}#LIVETICKET#${hash}`, sk: 'LIVETICKET' }),
+
   idempotency: (tenantId: string, route: string, key: string): Key =>
     ({ pk: `${T(tenantId)}#IDEM#${route}#${key}`, sk: 'IDEM' }),
 };

@@ -15,6 +15,11 @@
 //   ticket + its audit trail                    Query     pk TENANT#t#TICKET#id  (sk TICKET, aud_...)
 //   stats per day for a date range + counters   Query     pk TENANT#t#STATS      sk between DAY#from and TOTAL
 //   idempotency record, rate-limit window       GetItem   pk TENANT#t#IDEM#key / TENANT#t#CONV#c sk RATE#minute (TTL)
+//   events (the outbox the stream carries)      Put only  pk TENANT#t#EVENTS#c   sk EVT#ulid (TTL); per conversation, so
+//                                                          a conversation's events keep their order on the stream
+//   live connections of a tenant                Query     pk TENANT#t#LIVE       sk CONN#connectionId (TTL)
+//   connection id -> tenant (for $disconnect)   GetItem   pk LIVECONN#id         sk LIVECONN (TTL)
+//   one-time live ticket                        Delete    pk TENANT#t#LIVETICKET#hash sk LIVETICKET (TTL)
 
 export const TTL_ATTRIBUTE = 'expiresAt';
 
@@ -26,6 +31,8 @@ export const tableDefinition = {
   sortKey: 'sk',
   indexes: INDEXES.map((name) => ({ name, partitionKey: `${name}pk`, sortKey: `${name}sk` })),
   ttlAttribute: TTL_ATTRIBUTE,
+  /** The stream carries new items to the event dispatcher; it reads only event items' new images. */
+  stream: 'NEW_IMAGE',
 } as const;
 
 /** The CreateTable input that DynamoDB Local gets (the CDK stack maps the same definition). */
@@ -50,5 +57,6 @@ export function createTableInput(tableName: string) {
       ],
       Projection: { ProjectionType: 'ALL' as const },
     })),
+    StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.stream },
   };
 }

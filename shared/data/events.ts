@@ -1,0 +1,30 @@
+import { ulid } from 'ulid';
+import type { DomainEvent, EventType } from '#shared/core/vocabulary.ts';
+import { keys } from './keys.ts';
+import { TTL_ATTRIBUTE } from './table.ts';
+import type { TxItem } from './tx.ts';
+
+// The event outbox: every change that others hear of writes its event item in the same
+// transaction as the change. The table's stream carries the item to the dispatcher; the item
+// itself is kept a day, long enough for a stalled stream consumer to catch up.
+
+/** The `type` attribute of event items: the stream trigger's filter matches it. */
+export const EVENT_ITEM_TYPE = 'event';
+const KEEP_S = 24 * 3600;
+
+export function eventPut<T extends Record<string, unknown>>(
+  tenantId: string, type: EventType, data: T, timestamp: string, conversationId?: string,
+): { item: TxItem; event: DomainEvent<T> } {
+  const event: DomainEvent<T> = { id: `evt_${ulid(Date.parse(timestamp))}`, type, timestamp, tenantId, data };
+  return {
+    event,
+    item: {
+      Put: {
+        Item: {
+          ...keys.event(tenantId, event.id, conversationId), type: EVENT_ITEM_TYPE, event,
+          [TTL_ATTRIBUTE]: Math.floor(Date.parse(timestamp) / 1000) + KEEP_S,
+        },
+      },
+    },
+  };
+}

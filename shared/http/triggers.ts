@@ -1,0 +1,46 @@
+import { EVENT_ITEM_TYPE } from '#shared/data/events.ts';
+
+// The functions that no HTTP route invokes, declared once like the routes: the live channel's
+// WebSocket routes and the consumer of the table's stream. The CDK stack and the local runtime
+// both build their wiring from these.
+
+/** Where clients open the live channel (the WebSocket API's stage, locally a path of the runtime). */
+export const LIVE_PATH = '/api/v1/live';
+/** API Gateway closes a WebSocket connection after this long without a frame either way. */
+export const LIVE_IDLE_SECONDS = 10 * 60;
+
+export interface SocketRoute {
+  routeKey: '$connect' | '$disconnect';
+  /** Handler module, relative to `functions/`. */
+  handler: string;
+  table: 'read' | 'write';
+}
+
+export const liveRoutes: readonly SocketRoute[] = [
+  // Authenticates the widget key and conversation, or a member's one-time live ticket; a refusal
+  // is the status code of the upgrade (401, 403, 404), before any frame.
+  { routeKey: '$connect', handler: 'live/connect', table: 'write' },
+  { routeKey: '$disconnect', handler: 'live/disconnect', table: 'write' },
+];
+
+export interface StreamTrigger {
+  handler: string;
+  table: 'read' | 'write';
+  /** A Lambda event filter pattern over the stream record; only matching records reach the handler. */
+  filter: Record<string, unknown>;
+  batchSize: number;
+  /** Attempts of a failing record before it goes to the on-failure destination. */
+  retryAttempts: number;
+  /** The function posts to live connections through the WebSocket API's management endpoint. */
+  manageConnections: boolean;
+}
+
+export const eventDispatcher: StreamTrigger = {
+  handler: 'events/dispatch',
+  // It deletes the connection items of sockets that are gone.
+  table: 'write',
+  filter: { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: [EVENT_ITEM_TYPE] } } } },
+  batchSize: 100,
+  retryAttempts: 5,
+  manageConnections: true,
+};
