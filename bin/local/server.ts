@@ -6,6 +6,7 @@ import { JwtVerifier } from 'aws-jwt-verify';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { routes } from '#shared/http/routes/index.ts';
+import { LIVE_PATH } from '#shared/http/triggers.ts';
 import type { Route } from '#shared/http/route.ts';
 import { createLocalIdp, type LocalIdp } from './idp.ts';
 import { eventOf, lambdaContext } from './events.ts';
@@ -188,6 +189,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(opts.port ?? 0, host, () => resolve()); });
   const port = (server.address() as { port: number }).port;
   const url = `http://${host}:${port}`;
+  process.env.LIVE_URL = `ws://${host}:${port}${LIVE_PATH}`;
   idp = await createLocalIdp(url);
   // As the HTTP API authorizer: signature against the JWKS, iss, aud or client_id, exp (required), nbf.
   verifier = JwtVerifier.create({

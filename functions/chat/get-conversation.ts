@@ -2,4 +2,4 @@ import { chatRoute } from '#shared/http/kit.ts';
 import * as api from '#shared/http/routes/chat.ts';
 import { getConversation } from '#shared/domain/chat.ts';
 
-export const handler = chatRoute(api.getChatConversation, async ({ tenantId, params }) => getConversation(tenantId, params.id));
+export const handler = chatRoute(api.getChatConversation, async ({ tenantId, origin, params }) => getConversation(tenantId, params.id, origin));

@@ -2,4 +2,4 @@ import { chatRoute } from '#shared/http/kit.ts';
 import * as api from '#shared/http/routes/chat.ts';
 import { sendMessage } from '#shared/domain/chat.ts';
 
-export const handler = chatRoute(api.sendMessage, async ({ tenantId, body }) => sendMessage(tenantId, body));
+export const handler = chatRoute(api.sendMessage, async ({ tenantId, origin, body }) => sendMessage(tenantId, body, origin));

@@ -17,5 +17,9 @@ export const config = {
   get kmsKeyId() { return process.env.KMS_KEY_ID; },
   get localDataKey() { return process.env.LOCAL_DATA_KEY; },
   /** Local runtime only: lets webhook URLs point at loopback for its own tests. */
-  get allowLoopbackWebhooks() { return process.env.ALLOW_LOOPBACK_WEBHOOKS === 'true'; },
+  get allowLoopbackWebhooks() { return ['1', 'true'].includes(process.env.ALLOW_LOOPBACK_WEBHOOKS ?? ''); },
+  /** The live channel's URL for clients (wss:// in AWS, ws:// locally); given to the widget. */
+  get liveUrl() { return process.env.LIVE_URL ?? null; },
+  /** The WebSocket API's management endpoint, where the dispatcher posts frames. */
+  get liveEndpoint() { return required('LIVE_ENDPOINT'); },
 };

@@ -13,12 +13,19 @@ export interface Conversation {
   latestTicketId?: string; latestTicketStatus?: TicketStatus;
   /** Tickets of this conversation that are not closed; the conversation closes when it reaches 0. */
   unclosedTickets: number;
+  /** The customer's rating; a later one replaces it. */
+  rating?: Rating;
 }
+export interface Rating { score: number; comment: string | null; createdAt: string }
 export interface Metadata {
   intentDetected: string; confidence: number; entitiesExtracted: Record<string, string>;
   intentRanking: Array<{ intent: string; confidence: number }>; ticketId?: string;
 }
-export interface Message { id: string; role: MessageRole; content: string; createdAt: string; metadata?: Metadata }
+export interface Message {
+  id: string; role: MessageRole; content: string; createdAt: string; metadata?: Metadata;
+  /** Agent messages: the member who wrote it. */
+  author?: { id: string; name: string };
+}
 
 const PREVIEW = 120;
 export const preview = (s: string) => ([...s].length > PREVIEW ? `${[...s].slice(0, PREVIEW - 1).join('')}…` : s);
@@ -46,7 +53,7 @@ export function conversationUpdate(
   c: Conversation,
   set: Partial<Omit<Conversation, 'id' | 'tenantId' | 'createdAt'>>,
   add: { messageCount?: number; userMessageCount?: number; unclosedTickets?: number },
-  expect: { maxUserMessages?: number } = {},
+  expect: { maxUserMessages?: number; unchangedSince?: boolean } = {},
 ): TxItem {
   const names: Record<string, string> = { '#status': 'status' };
   const values: Record<string, unknown> = { ':closed': 'closed' };
@@ -63,6 +70,8 @@ export function conversationUpdate(
   if (c.latestTicketId) { names['#lt'] = 'latestTicketId'; values[':lt'] = c.latestTicketId; cond += ' AND #lt = :lt'; }
   else { names['#lt'] = 'latestTicketId'; cond += ' AND attribute_not_exists(#lt)'; }
   if (c.latestTicketStatus) { names['#lts'] = 'latestTicketStatus'; values[':lts'] = c.latestTicketStatus; cond += ' AND #lts = :lts'; }
+  // Writes that must commit in the order of their timestamps (agent messages) also guard updatedAt.
+  if (expect.unchangedSince) { names['#upd'] = 'updatedAt'; values[':readUpd'] = c.updatedAt; cond += ' AND #upd = :readUpd'; }
   if (expect.maxUserMessages !== undefined) {
     names['#umc'] = 'userMessageCount'; values[':maxu'] = expect.maxUserMessages; cond += ' AND #umc < :maxu';
   }
@@ -117,8 +126,10 @@ export const conversationsRepo = {
   },
 
   // One by id, and pages newest first on gsi1 (all) or gsi2 (by status).
-  async get(tenantId: string, conversationId: string): Promise<Conversation | null> {
-    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.conversation(tenantId, conversationId) }));
+  async get(tenantId: string, conversationId: string, consistent = false): Promise<Conversation | null> {
+    const r = await db.send(new GetCommand({
+      TableName: tableName(), Key: keys.conversation(tenantId, conversationId), ConsistentRead: consistent,
+    }));
     return r.Item ? clean<Conversation>(r.Item) : null;
   },
 

@@ -45,7 +45,7 @@ export function statsAdd(tenantId: string, day: string, seed: string, add: Recor
   return {
     Update: {
       Key: { pk: key.pk, sk: `${key.sk}#${shardOf(seed)}` },
-      UpdateExpression: `SET #day = :day ADD ${entries.map((_, i) => `#c${i} :v${i}`).join(', ')}`,
+      UpdateExpression: `SET #day = :day${entries.length ? ` ADD ${entries.map((_, i) => `#c${i} :v${i}`).join(', ')}` : ''}`,
       ExpressionAttributeNames: { '#day': 'day', ...Object.fromEntries(entries.map(([k], i) => [`#c${i}`, k])) },
       ExpressionAttributeValues: { ':day': day, ...Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])) },
     },

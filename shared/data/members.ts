@@ -1,4 +1,5 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Actor, Role } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
 import { queryAll } from './lists.ts';
@@ -41,14 +42,31 @@ const toMember = (i: Record<string, unknown>): Member => {
 
 export interface Invitation extends Member { tenantId: string }
 
-export interface Membership { tenantId: string; role: Role; userId: string }
+export interface Membership { tenantId: string; role: Role; userId: string; displayName: string | null }
 
 export const membersRepo = {
   /** The user's membership through the `USER#sub` lookup item; one GetItem. */
   async membershipOf(sub: string): Promise<Membership | null> {
     const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.user(sub) }));
     if (!r.Item) return null;
-    return { tenantId: r.Item.tenantId as string, role: r.Item.role as Role, userId: sub };
+    return {
+      tenantId: r.Item.tenantId as string, role: r.Item.role as Role, userId: sub,
+      displayName: (r.Item.displayName as string | undefined) ?? null,
+    };
+  },
+
+  /** The name a member's messages carry, kept on the user's lookup item so that it comes with the membership. */
+  async setDisplayName(sub: string, displayName: string): Promise<boolean> {
+    try {
+      await db.send(new UpdateCommand({
+        TableName: tableName(), Key: keys.user(sub), UpdateExpression: 'SET displayName = :n',
+        ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':n': displayName },
+      }));
+      return true;
+    } catch (e) {
+      if (e instanceof ConditionalCheckFailedException) return false;
+      throw e;
+    }
   },
 
   async list(tenantId: string): Promise<Member[]> {

@@ -11,6 +11,12 @@ import { sleep, type TxItem } from './tx.ts';
 
 export interface Ticket {
   id: string; conversationId: string; status: TicketStatus; priority: Priority; reason: string; createdAt: string; updatedAt: string;
+  /** A member's user id, or null. */
+  assigneeId: string | null;
+  /** When the first agent message answered it. */
+  firstResponseAt: string | null;
+  /** When it last became `resolved`; null again once it reopens. */
+  resolvedAt: string | null;
 }
 
 const ticketIndexes = (tenantId: string, t: Ticket) => ({
@@ -26,32 +32,42 @@ export function ticketPuts(tenantId: string, t: Ticket): TxItem[] {
   ];
 }
 
-/** Sets a ticket's status/priority (and their index keys), guarded by the values that were read. */
+/**
+ * Sets a ticket's changeable fields (and their index keys), guarded by the values that were read:
+ * status, priority, assignee and first response.
+ */
 export function ticketUpdate(tenantId: string, read: Ticket, next: Ticket): TxItem {
   const idx = ticketIndexes(tenantId, next);
+  const guard = (attr: string, v: string | null) => (v === null ? `attribute_not_exists(${attr}) OR ${attr} = :null` : `${attr} = :r_${attr}`);
   return {
     Update: {
       Key: keys.ticket(tenantId, read.id),
-      UpdateExpression: 'SET #s = :s, #p = :p, updatedAt = :u, gsi2pk = :g2, gsi3pk = :g3',
-      ConditionExpression: '#s = :rs AND #p = :rp',
+      UpdateExpression: 'SET #s = :s, #p = :p, updatedAt = :u, gsi2pk = :g2, gsi3pk = :g3, '
+        + 'assigneeId = :a, firstResponseAt = :f, resolvedAt = :r',
+      ConditionExpression: `#s = :rs AND #p = :rp AND (${guard('assigneeId', read.assigneeId)}) AND (${guard('firstResponseAt', read.firstResponseAt)})`,
       ExpressionAttributeNames: { '#s': 'status', '#p': 'priority' },
       ExpressionAttributeValues: {
         ':s': next.status, ':p': next.priority, ':u': next.updatedAt, ':g2': idx.gsi2pk, ':g3': idx.gsi3pk,
-        ':rs': read.status, ':rp': read.priority,
+        ':a': next.assigneeId, ':f': next.firstResponseAt, ':r': next.resolvedAt,
+        ':rs': read.status, ':rp': read.priority, ':null': null,
+        ...(read.assigneeId === null ? {} : { ':r_assigneeId': read.assigneeId }),
+        ...(read.firstResponseAt === null ? {} : { ':r_firstResponseAt': read.firstResponseAt }),
       },
     },
   };
 }
 
-/** Moves a ticket's status only, guarded by the status that was read (chat reopens tickets this way). */
+/** Reopens a ticket (status only, and no longer resolved), guarded by the status that was read: a customer's message does this. */
 export function ticketStatusUpdate(tenantId: string, ticketId: string, from: TicketStatus, to: TicketStatus, now: string): TxItem {
   return {
     Update: {
       Key: keys.ticket(tenantId, ticketId),
-      UpdateExpression: 'SET #s = :s, updatedAt = :u, gsi2pk = :g2',
+      UpdateExpression: 'SET #s = :s, updatedAt = :u, gsi2pk = :g2, resolvedAt = :null',
       ConditionExpression: '#s = :from',
       ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':s': to, ':u': now, ':from': from, ':g2': keys.ticketsByStatusIndex(tenantId, to).gsi2pk },
+      ExpressionAttributeValues: {
+        ':s': to, ':u': now, ':from': from, ':g2': keys.ticketsByStatusIndex(tenantId, to).gsi2pk, ':null': null,
+      },
     },
   };
 }
@@ -60,8 +76,11 @@ export function ticketStatusUpdate(tenantId: string, ticketId: string, from: Tic
 // gsi3 (priority), and gsi2 + a priority filter when both filters are given.
 
 const asTicket = (i: Record<string, unknown>): Ticket => {
-  const { id, conversationId, status, priority, reason, createdAt, updatedAt } = clean<Ticket>(i);
-  return { id, conversationId, status, priority, reason, createdAt, updatedAt };
+  const { id, conversationId, status, priority, reason, createdAt, updatedAt, assigneeId, firstResponseAt, resolvedAt } = clean<Ticket>(i);
+  return {
+    id, conversationId, status, priority, reason, createdAt, updatedAt,
+    assigneeId: assigneeId ?? null, firstResponseAt: firstResponseAt ?? null, resolvedAt: resolvedAt ?? null,
+  };
 };
 
 
@@ -108,18 +127,23 @@ export const ticketsRepo = {
   },
 
   async list(
-    tenantId: string, filters: { status?: TicketStatus; priority?: Priority }, limit: number, cursor?: string,
+    tenantId: string, filters: { status?: TicketStatus; priority?: Priority; assignee?: string | null }, limit: number, cursor?: string,
   ): Promise<Page<Ticket>> {
-    const scope = { tenantId, list: 'tickets', filters };
-    const { status, priority } = filters;
+    const { status, priority, assignee } = filters;
+    const scope = { tenantId, list: 'tickets', filters: { status, priority, assignee: assignee === null ? '<none>' : assignee } };
+    // The index serves one filter; the others (priority beside a status, the assignee) filter its pages.
+    const conds: string[] = [];
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    if (status && priority) { conds.push('#prio = :prio'); names['#prio'] = 'priority'; values[':prio'] = priority; }
+    if (assignee === null) { conds.push('(attribute_not_exists(#asg) OR #asg = :none)'); names['#asg'] = 'assigneeId'; values[':none'] = null; }
+    else if (assignee !== undefined) { conds.push('#asg = :asg'); names['#asg'] = 'assigneeId'; values[':asg'] = assignee; }
+    const filter = conds.length ? { filter: { expression: conds.join(' AND '), names, values } } : {};
     const q = status
-      ? {
-        index: 'gsi2' as const, partition: { name: 'gsi2pk', value: keys.ticketsByStatusIndex(tenantId, status).gsi2pk },
-        ...(priority ? { filter: { expression: '#prio = :prio', names: { '#prio': 'priority' }, values: { ':prio': priority } } } : {}),
-      }
+      ? { index: 'gsi2' as const, partition: { name: 'gsi2pk', value: keys.ticketsByStatusIndex(tenantId, status).gsi2pk }, ...filter }
       : priority
-        ? { index: 'gsi3' as const, partition: { name: 'gsi3pk', value: keys.ticketsByPriorityIndex(tenantId, priority).gsi3pk } }
-        : { index: 'gsi1' as const, partition: { name: 'gsi1pk', value: keys.ticketsIndex(tenantId).gsi1pk } };
+        ? { index: 'gsi3' as const, partition: { name: 'gsi3pk', value: keys.ticketsByPriorityIndex(tenantId, priority).gsi3pk }, ...filter }
+        : { index: 'gsi1' as const, partition: { name: 'gsi1pk', value: keys.ticketsIndex(tenantId).gsi1pk }, ...filter };
     const page = await queryPage(q, scope, limit, cursor);
     return { items: page.items.map(asTicket), nextCursor: page.nextCursor };
   },

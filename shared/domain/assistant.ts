@@ -2,6 +2,9 @@ import { intentsRepo, type Intent } from '#shared/data/intents.ts';
 import { trainClassifier, type Classifier, type Ranked } from '#shared/nlu/classifier.ts';
 import { extractEntities, fillTemplate } from '#shared/nlu/entities.ts';
 import { TenantModelCache } from '#shared/nlu/cache.ts';
+import { NotFound } from '#shared/core/errors.ts';
+import { tenantsRepo } from '#shared/data/tenants.ts';
+import { tenantSettings } from './tenant-config.ts';
 
 export interface AssistantModel { version: number; classifier: Classifier; byName: Map<string, Intent> }
 
@@ -33,4 +36,15 @@ export function understand(model: AssistantModel, text: string, threshold: numbe
   if (!intent) return { intent: null, confidence, ranking, entities: {}, reply: fallbackMessage };
   const entities = extractEntities(text, intent.entities);
   return { intent, confidence, ranking, entities, reply: fillTemplate(intent.response, entities) };
+}
+
+/** What the next chat message would get for `text`, stored and counted nowhere. */
+export async function parseMessage(tenantId: string, text: string) {
+  const tenant = await tenantsRepo.get(tenantId, true);
+  if (!tenant) throw new NotFound('tenant');
+  const settings = tenantSettings(tenant.config ?? {});
+  const nlu = understand(await modelFor(tenant.id, tenant.intentsVersion), text, settings.confidenceThreshold, settings.fallbackMessage);
+  return {
+    intentDetected: nlu.intent?.name ?? 'fallback', confidence: nlu.confidence, entitiesExtracted: nlu.entities, intentRanking: nlu.ranking,
+  };
 }

@@ -1,19 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
+import { Conflict, NotFound, RateLimited } from '#shared/core/errors.ts';
+import type { Priority } from '#shared/core/vocabulary.ts';
 import {
   conversationPut, conversationUpdate, conversationsRepo, messagePut, preview, rateWindowAdd,
   type Conversation, type Message, type Metadata,
 } from '#shared/data/conversations.ts';
-import { ticketPuts, ticketStatusUpdate, type Ticket } from '#shared/data/tickets.ts';
 import { auditPut, countersAdd, intentHitAdd, statsAdd, utcDay } from '#shared/data/items.ts';
 import { keys } from '#shared/data/keys.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
+import { ticketPuts, ticketsRepo, type Ticket } from '#shared/data/tickets.ts';
 import { retrying, transact, TxConditionFailed, type TxItem } from '#shared/data/tx.ts';
-import { Conflict, NotFound, RateLimited, Unauthorized } from '#shared/core/errors.ts';
 import { modelFor, understand } from './assistant.ts';
+import { chatConversation, customerMessage, events } from './events.ts';
 import { tenantSettings } from './tenant-config.ts';
-import type { Priority } from '#shared/core/vocabulary.ts';
 import { isActive } from './tickets-rules.ts';
+import { assertOrigin, freshTenant } from './widget-auth.ts';
 
 export const LIMITS = { userMessagesPerConversation: 1000, messagesPerMinute: 30 };
 const ATTEMPTS = 6;
@@ -22,15 +24,15 @@ const WIDGET = { type: 'widget' as const, id: 'widget' };
 const escalationText = (ticketId: string) =>
   `I've passed this conversation to our support team. Your ticket number is ${ticketId}; a person will get back to you here.`;
 
-/** Reads the tenant (fresh: its config and intents version) and, if given, the conversation. */
-async function readState(tenantId: string, conversationId: string | undefined) {
-  if (!conversationId) {
-    const tenant = await tenantsRepo.get(tenantId);
-    if (!tenant) throw new Unauthorized('unknown widget key');
-    return { tenant, conversation: null };
-  }
+/**
+ * Reads the tenant (fresh: its config and intents version, and so its allowed origins) and, if
+ * given, the conversation, in one round trip.
+ */
+async function readState(tenantId: string, origin: string | undefined, conversationId: string | undefined) {
+  if (!conversationId) return { tenant: await freshTenant(tenantId, origin), conversation: null };
   const r = await tenantsRepo.getWith<Conversation>(tenantId, keys.conversation(tenantId, conversationId));
-  if (!r.tenant) throw new Unauthorized('unknown widget key');
+  if (!r.tenant) return { tenant: await freshTenant(tenantId, origin), conversation: null };
+  assertOrigin(r.tenant, origin);
   if (!r.other) throw new NotFound('conversation');
   return { tenant: r.tenant, conversation: r.other };
 }
@@ -40,7 +42,10 @@ function openTicket(tenant: Tenant, conv: Conversation, reason: string, now: str
   const ticket: Ticket = {
     id: `tkt_${ulid()}`, conversationId: conv.id, status: 'open',
     priority: tenantSettings(tenant.config).defaultPriority as Priority, reason, createdAt: now, updatedAt: now,
+    assigneeId: null, firstResponseAt: null, resolvedAt: null,
   };
+  const set = { status: 'escalated' as const, latestTicketId: ticket.id, latestTicketStatus: 'open' as const };
+  const escalated = { ...conv, ...set, updatedAt: now };
   const items: TxItem[] = [
     ...ticketPuts(tenant.id, ticket),
     auditPut(tenant.id, {
@@ -48,34 +53,46 @@ function openTicket(tenant: Tenant, conv: Conversation, reason: string, now: str
       changes: { status: { from: null, to: 'open' }, priority: { from: null, to: ticket.priority } }, createdAt: now,
     }),
     countersAdd(tenant.id, { openTickets: 1 }),
+    events.conversationEscalated(escalated, ticket, now),
+    events.ticketCreated(tenant.id, ticket, now),
   ];
-  const set = { status: 'escalated' as const, latestTicketId: ticket.id, latestTicketStatus: 'open' as const };
   return { ticket, items, set };
 }
 
 /** A user message on a conversation whose latest ticket waits or is resolved reopens that ticket. */
-function reopenTicket(tenant: Tenant, conv: Conversation, now: string) {
+async function reopenTicket(tenant: Tenant, conv: Conversation, now: string) {
   const from = conv.latestTicketStatus;
   if (!conv.latestTicketId || (from !== 'waiting' && from !== 'resolved')) return null;
+  const read = await ticketsRepo.get(tenant.id, conv.latestTicketId, true);
+  // The ticket moved since the conversation was read: the transaction's guards make us re-read.
+  if (!read || read.status !== from) return { items: [], set: {}, stale: true };
+  const ticket: Ticket = { ...read, status: 'open', resolvedAt: null, updatedAt: now };
+  const changes = { status: { from, to: 'open' } };
   return {
     items: [
-      ticketStatusUpdate(tenant.id, conv.latestTicketId, from, 'open', now),
+      ticketsRepo.update(tenant.id, read, ticket),
       auditPut(tenant.id, {
-        category: 'ticket', action: 'ticket.reopened', actor: WIDGET, target: { type: 'ticket', id: conv.latestTicketId },
-        changes: { status: { from, to: 'open' } }, createdAt: now,
+        category: 'ticket', action: 'ticket.reopened', actor: WIDGET, target: { type: 'ticket', id: read.id }, changes, createdAt: now,
       }),
       ...(from === 'resolved' ? [countersAdd(tenant.id, { openTickets: 1 })] : []),
+      events.ticketUpdated(tenant.id, ticket, changes, now),
     ],
     set: { latestTicketStatus: 'open' as const },
+    stale: false,
   };
 }
 
 const retryAfterMinute = (now: Date) => 60 - now.getUTCSeconds();
 
-export function sendMessage(tenantId: string, input: { conversationId?: string; message: string }) {
+/**
+ * A customer's message and the assistant's answer. While a person handles the conversation (its
+ * latest ticket is in progress) the assistant stays silent: the message is stored and classified
+ * for the statistics, and nothing answers it but the person.
+ */
+export function sendMessage(tenantId: string, input: { conversationId?: string; message: string }, origin?: string) {
   // The conversation or its ticket changed since we read it: read again and redo.
   return retrying(async () => {
-    const { tenant, conversation: read } = await readState(tenantId, input.conversationId);
+    const { tenant, conversation: read } = await readState(tenantId, origin, input.conversationId);
     if (read?.status === 'closed') throw new Conflict('this conversation is closed', 'CONVERSATION_CLOSED');
     if (read && read.userMessageCount >= LIMITS.userMessagesPerConversation) {
       throw new Conflict(`a conversation takes at most ${LIMITS.userMessagesPerConversation} user messages`);
@@ -90,19 +107,21 @@ export function sendMessage(tenantId: string, input: { conversationId?: string; 
       id: randomUUID(), tenantId: tenant.id, status: 'active', createdAt: now, updatedAt: now,
       messageCount: 0, userMessageCount: 0, lastMessagePreview: '', lastIntent: null, unclosedTickets: 0,
     };
+    const silent = read?.latestTicketStatus === 'in_progress';
     const items: TxItem[] = [];
     let set: Partial<Conversation> = {};
     let ticketId: string | undefined;
     let newTicket = false;
 
-    const reopen = read ? reopenTicket(tenant, conv, now) : null;
+    const reopen = read && !silent ? await reopenTicket(tenant, conv, now) : null;
+    if (reopen?.stale) throw new TxConditionFailed([]);
     if (reopen) { items.push(...reopen.items); set = { ...set, ...reopen.set }; }
     let reply = nlu.reply;
-    if (nlu.intent?.action === 'escalate') {
+    if (!silent && nlu.intent?.action === 'escalate') {
       const latestActive = conv.latestTicketId && (reopen || (conv.latestTicketStatus && isActive(conv.latestTicketStatus)));
       if (latestActive) ticketId = conv.latestTicketId;
       else {
-        const t = openTicket(tenant, conv, `Requested in chat: ${preview(input.message)}`, now);
+        const t = openTicket(tenant, { ...conv, ...set }, `Requested in chat: ${preview(input.message)}`, now);
         items.push(...t.items);
         set = { ...set, ...t.set };
         ticketId = t.ticket.id;
@@ -119,25 +138,26 @@ export function sendMessage(tenantId: string, input: { conversationId?: string; 
       ...(ticketId ? { ticketId } : {}),
     };
     const userMsg: Message = { id: randomUUID(), role: 'user', content: input.message, createdAt: now };
-    const botMsg: Message = { id: randomUUID(), role: 'assistant', content: reply, createdAt: now, metadata };
+    const botMsg: Message | null = silent ? null : { id: randomUUID(), role: 'assistant', content: reply, createdAt: now, metadata };
+    const stored = botMsg ? 2 : 1;
     const convFields = {
       ...set, updatedAt: now, lastMessagePreview: preview(input.message), lastIntent: metadata.intentDetected,
     };
+    const after: Conversation = { ...conv, ...convFields };
     const convItem = read
-      ? conversationUpdate(read, convFields, { messageCount: 2, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0 },
+      ? conversationUpdate(read, convFields, { messageCount: stored, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0 },
         { maxUserMessages: LIMITS.userMessagesPerConversation })
-      : conversationPut({ ...conv, ...convFields, messageCount: 2, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0 });
+      : conversationPut({ ...after, messageCount: stored, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0 });
     const RATE_INDEX = 0;
     items.unshift(rateWindowAdd(tenant.id, conv.id, nowDate, LIMITS.messagesPerMinute), convItem);
-    items.push(
-      messagePut(tenant.id, conv.id, userMsg, 0),
-      messagePut(tenant.id, conv.id, botMsg, 1),
-      statsAdd(tenant.id, utcDay(now), conv.id, {
-        messages: 1, conversations: read ? 0 : 1, escalations: newTicket ? 1 : 0,
-        fallbacks: nlu.intent ? 0 : 1, confidenceSum: nlu.confidence,
-        ...(nlu.intent ? { [`i_${nlu.intent.name}`]: 1 } : {}),
-      }),
-    );
+    if (!read) items.push(events.conversationCreated(after, now));
+    items.push(messagePut(tenant.id, conv.id, userMsg, 0), events.messageCreated(conv, userMsg));
+    if (botMsg) items.push(messagePut(tenant.id, conv.id, botMsg, 1), events.messageCreated(conv, botMsg));
+    items.push(statsAdd(tenant.id, utcDay(now), conv.id, {
+      messages: 1, conversations: read ? 0 : 1, escalations: newTicket ? 1 : 0,
+      fallbacks: nlu.intent ? 0 : 1, confidenceSum: nlu.confidence,
+      ...(nlu.intent ? { [`i_${nlu.intent.name}`]: 1 } : {}),
+    }));
     if (nlu.intent) items.push(intentHitAdd(tenant.id, nlu.intent.id, conv.id));
 
     try {
@@ -148,6 +168,7 @@ export function sendMessage(tenantId: string, input: { conversationId?: string; 
       }
       throw e;
     }
+    if (!botMsg) return { conversationId: conv.id, message: null, metadata, handledBy: 'agent' as const };
     return {
       conversationId: conv.id,
       message: { id: botMsg.id, role: botMsg.role, content: botMsg.content, createdAt: botMsg.createdAt },
@@ -156,20 +177,16 @@ export function sendMessage(tenantId: string, input: { conversationId?: string; 
   }, { attempts: ATTEMPTS, conflict: 'the conversation changed concurrently; try again' });
 }
 
-export async function getConversation(tenantId: string, conversationId: string) {
-  const found = await conversationsRepo.load(tenantId, conversationId);
+export async function getConversation(tenantId: string, conversationId: string, origin?: string) {
+  const [, found] = await Promise.all([freshTenant(tenantId, origin), conversationsRepo.load(tenantId, conversationId)]);
   if (!found) throw new NotFound('conversation');
-  const { conversation: c, messages } = found;
-  return {
-    conversation: { id: c.id, tenantId: c.tenantId, status: c.status, createdAt: c.createdAt, updatedAt: c.updatedAt },
-    messages: messages.map(({ id, role, content, createdAt }) => ({ id, role, content, createdAt })),
-  };
+  return { conversation: chatConversation(found.conversation), messages: found.messages.map(customerMessage) };
 }
 
-export function escalate(tenantId: string, input: { conversationId: string; reason: string }) {
+export function escalate(tenantId: string, input: { conversationId: string; reason: string }, origin?: string) {
   // Another escalation won the race: the next read finds its ticket and returns it.
   return retrying(async () => {
-    const { tenant, conversation } = await readState(tenantId, input.conversationId);
+    const { tenant, conversation } = await readState(tenantId, origin, input.conversationId);
     const conv = conversation!;
     if (conv.status === 'closed') throw new Conflict('this conversation is closed', 'CONVERSATION_CLOSED');
     if (conv.latestTicketId && conv.latestTicketStatus && isActive(conv.latestTicketStatus)) {
@@ -183,6 +200,7 @@ export function escalate(tenantId: string, input: { conversationId: string; reas
       conversationUpdate(conv, { ...t.set, updatedAt: now }, { messageCount: 1, unclosedTickets: 1 }),
       ...t.items,
       messagePut(tenant.id, conv.id, botMsg, 2),
+      events.messageCreated(conv, botMsg),
       statsAdd(tenant.id, utcDay(now), conv.id, { escalations: 1 }),
     ]);
     return { success: true, ticketId: t.ticket.id, message: text };

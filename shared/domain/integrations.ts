@@ -36,7 +36,11 @@ function changes(before: IntegrationItem | null, after: IntegrationItem | null, 
   return out;
 }
 
+/** Integration ids are `int_` + a ULID; anything else names none (and never reaches a key). */
+const ID_SHAPE = /^int_[0-9A-Za-z]{1,64}$/;
+
 async function find(tenantId: string, id: string) {
+  if (!ID_SHAPE.test(id)) throw new NotFound('integration');
   const i = await integrationsRepo.get(tenantId, id);
   if (!i) throw new NotFound('integration');
   return i;

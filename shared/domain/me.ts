@@ -2,6 +2,11 @@ import { membersRepo, type Membership } from '#shared/data/members.ts';
 import { tenantsRepo } from '#shared/data/tenants.ts';
 import { TxConditionFailed } from '#shared/data/tx.ts';
 import type { User } from '#shared/core/vocabulary.ts';
+import { NotOnboarded } from '#shared/core/errors.ts';
+
+/** The name a member's messages carry: theirs, else the part of their email before `@`, else `Support`. */
+export const displayNameOf = (membership: Pick<Membership, 'displayName'> | null, user: User): string =>
+  membership?.displayName ?? (user.email?.split('@')[0] || 'Support');
 
 /** The caller, their tenant and role (null and null before onboarding or an invitation). */
 export async function me(user: User) {
@@ -11,7 +16,14 @@ export async function me(user: User) {
     user: { sub: user.sub, email: user.email },
     tenant: tenant ? { id: tenant.id, name: tenant.name, createdAt: tenant.createdAt } : null,
     role: tenant ? membership!.role : null,
+    displayName: displayNameOf(membership, user),
   };
+}
+
+/** A member names themselves; their next messages carry the name. */
+export async function setDisplayName(user: User, displayName: string) {
+  if (!(await membersRepo.setDisplayName(user.sub, displayName))) throw new NotOnboarded();
+  return me(user);
 }
 
 /**
@@ -24,7 +36,7 @@ async function joinInvitation(user: User): Promise<Membership | null> {
   for (const inv of invitations) {
     try {
       const joined = await membersRepo.join(inv, user.sub, new Date().toISOString());
-      return { tenantId: inv.tenantId, role: joined.role, userId: user.sub };
+      return { tenantId: inv.tenantId, role: joined.role, userId: user.sub, displayName: null };
     } catch (e) {
       if (!(e instanceof TxConditionFailed)) throw e;
       const now = await membersRepo.membershipOf(user.sub);

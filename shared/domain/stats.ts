@@ -23,10 +23,27 @@ export function resolvePeriod(q: { from?: string; to?: string }, now: Date): { f
   return { from, to };
 }
 
-/** KPIs and top intents from the summed day counters. Pure. */
-export function aggregate(rows: DayCounters[], openTickets: number) {
+const SERIES = ['conversations', 'messages', 'escalations', 'fallbacks'] as const;
+const mean = (sum: number, count: number) => (count > 0 ? sum / count : null);
+
+/** KPIs, top intents and the daily series from the day counters of the period. Pure. */
+export function aggregate(rows: DayCounters[], openTickets: number, period: { from: string; to: string }) {
   const sum: Record<string, number> = {};
-  for (const row of rows) for (const [k, v] of Object.entries(row)) sum[k] = (sum[k] ?? 0) + v;
+  const byDay = new Map<string, Record<string, number>>();
+  for (const { day, counts } of rows) {
+    const d = byDay.get(day) ?? {};
+    byDay.set(day, d);
+    for (const [k, v] of Object.entries(counts)) {
+      sum[k] = (sum[k] ?? 0) + v;
+      if ((SERIES as readonly string[]).includes(k)) d[k] = (d[k] ?? 0) + v;
+    }
+  }
+  const series: Array<{ date: string } & Record<(typeof SERIES)[number], number>> = [];
+  for (let ms = msOf(period.from); ms <= msOf(period.to); ms += DAY_MS) {
+    const date = dayOf(ms);
+    const d = byDay.get(date) ?? {};
+    series.push({ date, conversations: d.conversations ?? 0, messages: d.messages ?? 0, escalations: d.escalations ?? 0, fallbacks: d.fallbacks ?? 0 });
+  }
   const n = (k: string) => sum[k] ?? 0;
   const conversations = n('conversations');
   const messages = n('messages');
@@ -45,8 +62,13 @@ export function aggregate(rows: DayCounters[], openTickets: number) {
       openTickets: Math.max(0, openTickets),
       avgConfidence: messages ? n('confidenceSum') / messages : null,
       fallbackRate: messages ? Math.min(1, n('fallbacks') / messages) : 0,
+      avgFirstResponseSeconds: mean(n('firstResponseSecondsSum'), n('firstResponses')),
+      avgResolutionSeconds: mean(n('resolutionSecondsSum'), n('resolutions')),
+      csat: mean(n('ratingSum'), n('ratings')),
+      ratings: Math.max(0, n('ratings')),
     },
     topIntents,
+    series,
   };
 }
 
@@ -56,5 +78,5 @@ export async function getStats(tenantId: string, q: { from?: string; to?: string
     statsRepo.read(tenantId, period.from, period.to),
     conversationsRepo.recent(tenantId, 10),
   ]);
-  return { period, ...aggregate(rows, openTickets), recentConversations: recent.map(summary) };
+  return { period, ...aggregate(rows, openTickets, period), recentConversations: recent.map(summary) };
 }

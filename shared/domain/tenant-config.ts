@@ -13,13 +13,29 @@ export const DEFAULTS = {
 const at = (config: Record<string, unknown>, section: string, key: string): unknown =>
   (config[section] as Record<string, unknown> | undefined)?.[key];
 
+export const THEME_DEFAULTS = { color: '#2563eb', position: 'right' as const };
+
 export function tenantSettings(config: Record<string, unknown>) {
+  const greeting = at(config, 'assistant', 'greeting');
   const fallback = at(config, 'assistant', 'fallbackMessage');
   const threshold = at(config, 'nlu', 'confidenceThreshold');
   const priority = at(config, 'escalation', 'defaultPriority');
   return {
+    greeting: typeof greeting === 'string' && greeting ? greeting : DEFAULTS.greeting,
     fallbackMessage: typeof fallback === 'string' && fallback ? fallback : DEFAULTS.fallbackMessage,
     confidenceThreshold: typeof threshold === 'number' && threshold >= 0 && threshold <= 1 ? threshold : DEFAULTS.confidenceThreshold,
     defaultPriority: PRIORITIES.includes(priority as Priority) ? (priority as Priority) : DEFAULTS.defaultPriority,
+  };
+}
+
+/** The widget's theme: `widget.theme` as kept, over the defaults; the title defaults to the tenant's name. */
+export function widgetTheme(config: Record<string, unknown>, tenantName: string) {
+  const theme = at(config, 'widget', 'theme');
+  const t = theme && typeof theme === 'object' ? theme as Record<string, unknown> : {};
+  return {
+    ...t,
+    color: typeof t.color === 'string' && /^#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?$/.test(t.color) ? t.color : THEME_DEFAULTS.color,
+    position: t.position === 'left' ? 'left' as const : THEME_DEFAULTS.position,
+    title: typeof t.title === 'string' && t.title.trim() ? t.title : tenantName,
   };
 }

@@ -1,20 +1,22 @@
 import { conversationsRepo, type Conversation } from '#shared/data/conversations.ts';
-import { auditPut, countersAdd } from '#shared/data/items.ts';
+import { auditPut, countersAdd, statsAdd, utcDay } from '#shared/data/items.ts';
+import { membersRepo } from '#shared/data/members.ts';
 import { conversationTicketChange, ticketsRepo, type Ticket } from '#shared/data/tickets.ts';
 import { retrying, transact, type TxItem } from '#shared/data/tx.ts';
-import { InvalidTransition, NotFound } from '#shared/core/errors.ts';
+import { fieldError, InvalidTransition, NotFound } from '#shared/core/errors.ts';
 import type { Actor, Priority, TicketStatus } from '#shared/core/vocabulary.ts';
 import { canMove, isActive } from './tickets-rules.ts';
 import { summary } from './conversations-admin.ts';
+import { events } from './events.ts';
 
-export interface TicketPatch { status?: TicketStatus; priority?: Priority }
+export interface TicketPatch { status?: TicketStatus; priority?: Priority; assigneeId?: string | null }
 type Changes = Record<string, { from: unknown; to: unknown }>;
 
 /**
  * What a PATCH does to a ticket, decided on the values read: the fields that really change, or
  * InvalidTransition for the whole request (one forbidden part changes nothing). Pure.
  */
-export function planTicketChange(t: Pick<Ticket, 'status' | 'priority'>, patch: TicketPatch): Changes {
+export function planTicketChange(t: Pick<Ticket, 'status' | 'priority' | 'assigneeId'>, patch: TicketPatch): Changes {
   const changes: Changes = {};
   if (patch.status !== undefined && patch.status !== t.status) {
     if (!canMove(t.status, patch.status)) throw new InvalidTransition(`a ${t.status} ticket cannot move to ${patch.status}`);
@@ -23,6 +25,10 @@ export function planTicketChange(t: Pick<Ticket, 'status' | 'priority'>, patch: 
   if (patch.priority !== undefined && patch.priority !== t.priority) {
     if (t.status === 'closed') throw new InvalidTransition('a closed ticket changes no more');
     changes.priority = { from: t.priority, to: patch.priority };
+  }
+  if (patch.assigneeId !== undefined && patch.assigneeId !== t.assigneeId) {
+    if (t.status === 'closed') throw new InvalidTransition('a closed ticket changes no more');
+    changes.assigneeId = { from: t.assigneeId, to: patch.assigneeId };
   }
   return changes;
 }
@@ -40,6 +46,14 @@ export function conversationEffect(c: Conversation, ticketId: string, from: Tick
 
 const ATTEMPTS = 12;
 
+export const secondsBetween = (from: string, to: string) => Math.max(0, (Date.parse(to) - Date.parse(from)) / 1000);
+
+/** An assignee must be an active member of the tenant (a member's id is their user id). */
+async function assertAssignable(tenantId: string, userId: string) {
+  const member = await membersRepo.get(tenantId, userId);
+  if (member?.status !== 'active') throw fieldError('assigneeId', 'must be the user id of an active member of the tenant');
+}
+
 export function updateTicket(tenantId: string, actor: Actor, ticketId: string, patch: TicketPatch) {
   // A concurrent change to the ticket or its conversation: re-read and re-apply on the new state.
   return retrying(async () => {
@@ -49,16 +63,26 @@ export function updateTicket(tenantId: string, actor: Actor, ticketId: string, p
     const changes = planTicketChange(ticket, patch);
     if (Object.keys(changes).length === 0) return { ticket };
 
+    if (changes.assigneeId && patch.assigneeId) await assertAssignable(tenantId, patch.assigneeId);
+
     const now = new Date().toISOString();
+    const status = patch.status ?? ticket.status;
+    const resolving = status === 'resolved' && ticket.status !== 'resolved';
     const next: Ticket = {
-      ...ticket, status: patch.status ?? ticket.status, priority: patch.priority ?? ticket.priority, updatedAt: now,
+      ...ticket, status, priority: patch.priority ?? ticket.priority, updatedAt: now,
+      assigneeId: patch.assigneeId === undefined ? ticket.assigneeId : patch.assigneeId,
+      resolvedAt: resolving ? now : status === 'resolved' ? ticket.resolvedAt : null,
     };
     const items: TxItem[] = [
       ticketsRepo.update(tenantId, ticket, next),
       auditPut(tenantId, {
         category: 'ticket', action: 'ticket.updated', actor, target: { type: 'ticket', id: ticket.id }, changes, createdAt: now,
       }),
+      events.ticketUpdated(tenantId, next, changes, now),
     ];
+    if (resolving) {
+      items.push(statsAdd(tenantId, utcDay(now), ticket.id, { resolutions: 1, resolutionSecondsSum: secondsBetween(ticket.createdAt, now) }));
+    }
     if (isActive(ticket.status) !== isActive(next.status)) items.push(countersAdd(tenantId, { openTickets: isActive(next.status) ? 1 : -1 }));
     if (conversation && changes.status) {
       const effect = conversationEffect(conversation, ticket.id, ticket.status, next.status, now);
@@ -76,6 +100,10 @@ export async function getTicket(tenantId: string, ticketId: string) {
   return { ticket: found.ticket, conversation: conversation ? summary(conversation) : null, auditTrail: found.auditTrail };
 }
 
+/** `assignee`: `me` (the caller), `none` (unassigned) or a user id. */
 export const listTickets = (
-  tenantId: string, q: { status?: TicketStatus; priority?: Priority; limit: number; cursor?: string },
-) => ticketsRepo.list(tenantId, { status: q.status, priority: q.priority }, q.limit, q.cursor);
+  tenantId: string, actor: Actor, q: { status?: TicketStatus; priority?: Priority; assignee?: string; limit: number; cursor?: string },
+) => ticketsRepo.list(tenantId, {
+  status: q.status, priority: q.priority,
+  ...(q.assignee === undefined ? {} : { assignee: q.assignee === 'none' ? null : q.assignee === 'me' ? actor.id : q.assignee }),
+}, q.limit, q.cursor);

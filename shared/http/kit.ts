@@ -35,6 +35,8 @@ export interface ChatContext<R extends Route> extends Base<R> {
   tenant: WidgetTenant;
   /** The tenant the widget key belongs to. */
   tenantId: string;
+  /** The browser's `Origin`; the domain checks it against the tenant's settings, read fresh. */
+  origin: string | undefined;
 }
 export interface AdminContext<R extends Route> extends Base<R> {
   user: User;
@@ -184,17 +186,17 @@ async function withIdempotency(
   return idempotency.run({ ...scope, key }, body, work);
 }
 
-/** A widget-key route: the key's tenant, its allowed origins, and `Idempotency-Key` where declared. */
+/** A widget-key route: the key's tenant, and `Idempotency-Key` where declared. */
 export function chatRoute<R extends Route>(route: R, fn: (ctx: ChatContext<R>) => Promise<unknown>): Handler {
   return stack(
     route,
     async (event) => {
-      const tenant = await widgetTenant(event.headers['x-widget-key'], event.headers.origin);
+      const tenant = await widgetTenant(event.headers['x-widget-key']);
       logger.appendKeys({ tenantId: tenant.tenantId });
       return tenant;
     },
     (event, tenant, state) => {
-      const ctx = { tenant, tenantId: tenant.tenantId, ...parts(route, event, state) };
+      const ctx = { tenant, tenantId: tenant.tenantId, origin: event.headers.origin, ...parts(route, event, state) };
       return withIdempotency(route, event, { tenantId: tenant.tenantId, route: route.handler }, state.raw,
         async () => reply(route, await fn(ctx)));
     },

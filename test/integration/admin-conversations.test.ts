@@ -74,6 +74,7 @@ describe('GET /conversations/{id}', () => {
     expect(escalation.content).toContain(ticketId);
     expect(r.body.tickets).toEqual([{
       id: ticketId, conversationId, status: 'open', priority: 'medium', reason: 'broken', createdAt: expect.any(String), updatedAt: expect.any(String),
+      assigneeId: null, firstResponseAt: null, resolvedAt: null,
     }]);
   });
 

@@ -67,7 +67,7 @@ describe('integrations', () => {
     }
     const ok = await post(t.ownerToken, HOOK);
     expectProblem(await request('PUT', admin(`/integrations/${ok.body.id}`), { token: t.ownerToken, body: { ...HOOK, config: { url: 'https://10.0.0.1/' } } }), 400, 'VALIDATION_ERROR');
-    expectProblem(await request('PUT', admin('/integrations/bad-id'), { token: t.ownerToken, body: HOOK }), 400, 'VALIDATION_ERROR');
+    expectProblem(await request('PUT', admin('/integrations/bad-id'), { token: t.ownerToken, body: HOOK }), 404, 'NOT_FOUND');
     const items = (await request('GET', admin('/integrations'), { token: t.ownerToken })).body.items;
     expect(items).toEqual([ok.body]);
   });

@@ -26,7 +26,9 @@ describe('PATCH /tickets/{id}', () => {
     expect(r.status).toBe(200);
     expect(r.body.ticket).toMatchObject({ id: ticketId, status: 'in_progress', priority: 'urgent', reason: 'printer on fire' });
     expect(r.body.ticket.updatedAt >= r.body.ticket.createdAt).toBe(true);
-    expect(Object.keys(r.body.ticket).sort()).toEqual(['conversationId', 'createdAt', 'id', 'priority', 'reason', 'status', 'updatedAt']);
+    expect(Object.keys(r.body.ticket).sort()).toEqual([
+      'assigneeId', 'conversationId', 'createdAt', 'firstResponseAt', 'id', 'priority', 'reason', 'resolvedAt', 'status', 'updatedAt',
+    ]);
     const trail = await ticketAudit(t, ticketId);
     expect(trail.map((e) => e.action)).toEqual(['ticket.created', 'ticket.updated']);
     expect(trail[1]).toMatchObject({

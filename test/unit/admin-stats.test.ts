@@ -20,21 +20,36 @@ describe('resolvePeriod', () => {
 describe('aggregate', () => {
   it('sums shards, divides safely and ranks intents without fallback', () => {
     const r = aggregate([
-      { conversations: 2, messages: 4, escalations: 1, fallbacks: 1, confidenceSum: 2.4, i_greeting: 2, i_order_status: 1 },
-      { conversations: 1, messages: 2, fallbacks: 1, confidenceSum: 0.6, i_order_status: 2 },
-    ], -1);
+      { day: '2026-11-20', counts: { conversations: 2, messages: 4, escalations: 1, fallbacks: 1, confidenceSum: 2.4, i_greeting: 2, i_order_status: 1 } },
+      { day: '2026-11-20', counts: { conversations: 1, messages: 2, fallbacks: 1, confidenceSum: 0.6, i_order_status: 2 } },
+    ], -1, { from: '2026-11-20', to: '2026-11-20' });
     expect(r.kpis).toEqual({
       conversations: 3, messages: 6, escalations: 1, escalationRate: 1 / 3, openTickets: 0, avgConfidence: 0.5, fallbackRate: 2 / 6,
+      avgFirstResponseSeconds: null, avgResolutionSeconds: null, csat: null, ratings: 0,
     });
     expect(r.topIntents).toEqual([{ intent: 'order_status', count: 3 }, { intent: 'greeting', count: 2 }]);
   });
+  it('averages first responses, resolutions and ratings, and lists every day of the period oldest first', () => {
+    const r = aggregate([
+      { day: '2026-11-21', counts: { firstResponses: 2, firstResponseSecondsSum: 90, resolutions: 1, resolutionSecondsSum: 3600, ratings: 2, ratingSum: 9 } },
+      { day: '2026-11-19', counts: { conversations: 4, messages: 7, escalations: 1, fallbacks: 2 } },
+      { day: '2026-11-19', counts: { conversations: 1, messages: 1 } },
+    ], 0, { from: '2026-11-19', to: '2026-11-21' });
+    expect(r.kpis).toMatchObject({ avgFirstResponseSeconds: 45, avgResolutionSeconds: 3600, csat: 4.5, ratings: 2 });
+    expect(r.series).toEqual([
+      { date: '2026-11-19', conversations: 5, messages: 8, escalations: 1, fallbacks: 2 },
+      { date: '2026-11-20', conversations: 0, messages: 0, escalations: 0, fallbacks: 0 },
+      { date: '2026-11-21', conversations: 0, messages: 0, escalations: 0, fallbacks: 0 },
+    ]);
+  });
   it('gives 0 rates and null confidence when nothing happened', () => {
-    expect(aggregate([], 2).kpis).toEqual({
+    expect(aggregate([], 2, { from: '2026-11-20', to: '2026-11-20' }).kpis).toEqual({
       conversations: 0, messages: 0, escalations: 0, escalationRate: 0, openTickets: 2, avgConfidence: null, fallbackRate: 0,
+      avgFirstResponseSeconds: null, avgResolutionSeconds: null, csat: null, ratings: 0,
     });
   });
   it('keeps at most 10 intents', () => {
     const row = Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`i_intent_${i}`, i + 1]));
-    expect(aggregate([row], 0).topIntents).toHaveLength(10);
+    expect(aggregate([{ day: '2026-11-20', counts: row }], 0, { from: '2026-11-20', to: '2026-11-20' }).topIntents).toHaveLength(10);
   });
 });

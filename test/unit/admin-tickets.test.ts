@@ -9,7 +9,7 @@ describe('planTicketChange', () => {
     for (const to of TICKET_STATUSES) {
       const expected = from === to ? 'no change' : ALLOWED[from].includes(to) ? 'allowed' : 'refused';
       it(`${from} -> ${to}: ${expected}`, () => {
-        const plan = () => planTicketChange({ status: from, priority: 'medium' }, { status: to });
+        const plan = () => planTicketChange({ status: from, priority: 'medium', assigneeId: null }, { status: to });
         if (expected === 'refused') expect(plan).toThrow(expect.objectContaining({ code: 'INVALID_TRANSITION' }));
         else if (expected === 'no change') expect(plan()).toEqual({});
         else expect(plan()).toEqual({ status: { from, to } });
@@ -18,18 +18,28 @@ describe('planTicketChange', () => {
   }
 
   it('records only the fields that change', () => {
-    expect(planTicketChange({ status: 'open', priority: 'low' }, { status: 'open', priority: 'high' }))
+    expect(planTicketChange({ status: 'open', priority: 'low', assigneeId: null }, { status: 'open', priority: 'high' }))
       .toEqual({ priority: { from: 'low', to: 'high' } });
-    expect(planTicketChange({ status: 'open', priority: 'low' }, { priority: 'low' })).toEqual({});
+    expect(planTicketChange({ status: 'open', priority: 'low', assigneeId: null }, { priority: 'low' })).toEqual({});
   });
 
   it('refuses a priority change on a closed ticket, but a no-op is not a change', () => {
-    expect(() => planTicketChange({ status: 'closed', priority: 'low' }, { priority: 'high' })).toThrow(/closed/);
-    expect(planTicketChange({ status: 'closed', priority: 'low' }, { status: 'closed', priority: 'low' })).toEqual({});
+    expect(() => planTicketChange({ status: 'closed', priority: 'low', assigneeId: null }, { priority: 'high' })).toThrow(/closed/);
+    expect(planTicketChange({ status: 'closed', priority: 'low', assigneeId: null }, { status: 'closed', priority: 'low' })).toEqual({});
+  });
+
+  it('records an assignment, refuses one on a closed ticket, and a same assignee is no change', () => {
+    expect(planTicketChange({ status: 'open', priority: 'low', assigneeId: null }, { assigneeId: 'u1' }))
+      .toEqual({ assigneeId: { from: null, to: 'u1' } });
+    expect(planTicketChange({ status: 'open', priority: 'low', assigneeId: 'u1' }, { assigneeId: null }))
+      .toEqual({ assigneeId: { from: 'u1', to: null } });
+    expect(planTicketChange({ status: 'open', priority: 'low', assigneeId: 'u1' }, { assigneeId: 'u1' })).toEqual({});
+    expect(() => planTicketChange({ status: 'closed', priority: 'low', assigneeId: null }, { assigneeId: 'u1' }))
+      .toThrow(expect.objectContaining({ code: 'INVALID_TRANSITION' }));
   });
 
   it('refuses the whole request when one part is forbidden', () => {
-    expect(() => planTicketChange({ status: 'waiting', priority: 'low' }, { status: 'open', priority: 'high' }))
+    expect(() => planTicketChange({ status: 'waiting', priority: 'low', assigneeId: null }, { status: 'open', priority: 'high' }))
       .toThrow(expect.objectContaining({ code: 'INVALID_TRANSITION' }));
   });
 });

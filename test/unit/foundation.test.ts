@@ -82,10 +82,13 @@ describe('ticket transitions', () => {
 
 describe('tenant settings', () => {
   it('falls back to the defaults on missing or bad values', () => {
-    expect(tenantSettings({})).toEqual({ fallbackMessage: DEFAULTS.fallbackMessage, confidenceThreshold: 0.5, defaultPriority: 'medium' });
+    expect(tenantSettings({})).toEqual({
+      greeting: DEFAULTS.greeting, fallbackMessage: DEFAULTS.fallbackMessage, confidenceThreshold: 0.5, defaultPriority: 'medium',
+    });
     expect(tenantSettings({ nlu: { confidenceThreshold: 7 }, escalation: { defaultPriority: 'huge' } }).confidenceThreshold).toBe(0.5);
-    expect(tenantSettings({ nlu: { confidenceThreshold: 0.2 }, escalation: { defaultPriority: 'urgent' }, assistant: { fallbackMessage: 'Hm?' } }))
-      .toEqual({ fallbackMessage: 'Hm?', confidenceThreshold: 0.2, defaultPriority: 'urgent' });
+    expect(tenantSettings({
+      nlu: { confidenceThreshold: 0.2 }, escalation: { defaultPriority: 'urgent' }, assistant: { fallbackMessage: 'Hm?', greeting: 'Hello' },
+    })).toEqual({ greeting: 'Hello', fallbackMessage: 'Hm?', confidenceThreshold: 0.2, defaultPriority: 'urgent' });
   });
 });
 

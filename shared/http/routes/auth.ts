@@ -13,7 +13,9 @@ export const MeResponse = z.object({
   user: z.object({ sub: z.string(), email: z.nullable(z.string()) }),
   tenant: z.nullable(TenantRef),
   role: z.nullable(z.enum(ROLES)),
+  displayName: z.string().check(z.describe('the name on this user\'s messages; default the part of the email before `@`, else `Support`')),
 });
+export const PatchMeBody = z.strictObject({ displayName: text(1, 60) });
 
 export const OnboardResponse = z.object({
   tenant: TenantRef, role: z.literal('owner'), widgetKey: z.string().check(z.regex(/^wk_/), z.describe('shown in full only here')),
@@ -32,4 +34,10 @@ export const onboard = declareAdmin('POST', '/auth/onboard', 'onboard', null, {
     + 'A user already in a tenant: 409 `ALREADY_ONBOARDED`; two concurrent calls make one tenant.',
 });
 
-export const routes = [getMe, onboard];
+export const patchMe = declareAdmin('PATCH', '/auth/me', 'patch-me', 'viewer', {
+  table: 'write', body: PatchMeBody, response: MeResponse, status: 200,
+  summary: 'Change the caller\'s display name',
+  description: 'The name the caller\'s agent messages carry from now on. Any member may change their own.',
+});
+
+export const routes = [getMe, onboard, patchMe];

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { MESSAGE_ROLES } from '#shared/core/vocabulary.ts';
 import { declareChat } from '../route.ts';
-import { IdParams, text, uuid } from '../schema.ts';
+import { EmptyQuery, IdParams, text, uuid } from '../schema.ts';
 import { ConversationStatus, Fraction, TicketId, PlainTimestamp } from './common.ts';
 
 // The chat routes (widget-facing): request and response schemas, and their declarations.
@@ -19,12 +19,30 @@ export const MessageMetadata = z.object({
 
 export const ChatMessage = z.object({
   id: z.uuid(), role: z.enum(MESSAGE_ROLES), content: z.string(), createdAt: PlainTimestamp,
+  author: z.optional(z.object({ name: z.string() })).check(z.describe('agent messages: the person who wrote it')),
 });
 
 export const SendMessageResponse = z.object({
   conversationId: z.uuid(),
-  message: z.object({ id: z.uuid(), role: z.literal('assistant'), content: z.string(), createdAt: PlainTimestamp }),
+  message: z.nullable(z.object({ id: z.uuid(), role: z.literal('assistant'), content: z.string(), createdAt: PlainTimestamp }))
+    .check(z.describe('null while a person handles the conversation')),
   metadata: MessageMetadata,
+  handledBy: z.optional(z.literal('agent')).check(z.describe('present when a person handles the conversation and the assistant stays silent')),
+});
+
+export const RatingBody = z.strictObject({
+  score: z.number({ message: 'must be a whole number from 1 to 5' }).check(z.int('must be a whole number from 1 to 5'),
+    z.gte(1, 'must be a whole number from 1 to 5'), z.lte(5, 'must be a whole number from 1 to 5')),
+  comment: z.optional(text(1, 1000)),
+});
+export const RatingResponse = z.object({
+  rating: z.object({ score: z.number().check(z.int()), comment: z.nullable(z.string()), createdAt: PlainTimestamp }),
+});
+
+export const WidgetConfig = z.object({
+  name: z.string(), greeting: z.string(),
+  theme: z.looseObject({ color: z.string(), position: z.enum(['right', 'left']), title: z.string() }),
+  liveUrl: z.nullable(z.string()).check(z.describe('the live channel: connect with `?widgetKey=...&conversationId=...`')),
 });
 
 export const ChatConversationResponse = z.object({
@@ -42,7 +60,9 @@ export const sendMessage = declareChat('POST', '/message', 'send-message', {
     + 'another tenant, is 404; a `closed` one is 409 `CONVERSATION_CLOSED`. Below the tenant\'s `nlu.confidenceThreshold` '
     + '(default 0.5) `intentDetected` is `fallback` and the reply is the tenant\'s fallback message. An intent with action '
     + '`escalate` escalates the conversation and `metadata.ticketId` is present. At most 30 messages a minute per conversation '
-    + '(429 with `Retry-After`) and 1,000 user messages per conversation (409 `CONFLICT`).',
+    + '(429 with `Retry-After`) and 1,000 user messages per conversation (409 `CONFLICT`). While a person handles the '
+    + 'conversation (its latest ticket is `in_progress`) the assistant stays silent: the message is stored and classified, and '
+    + 'the answer is `message: null` with `handledBy: "agent"`.',
 });
 
 export const getChatConversation = declareChat('GET', '/conversations/{id}', 'get-conversation', {
@@ -60,4 +80,17 @@ export const escalate = declareChat('POST', '/escalate', 'escalate', {
     + 'also appended to the conversation as an assistant message.',
 });
 
-export const routes = [sendMessage, getChatConversation, escalate];
+export const getWidget = declareChat('GET', '/widget', 'get-widget', {
+  table: 'read', query: EmptyQuery, response: WidgetConfig, status: 200,
+  summary: 'What the widget shows before the first message',
+  description: 'The tenant\'s name, greeting and `widget.theme` (defaults: colour `#2563eb`, position `right`, title the tenant '
+    + 'name), and the live channel\'s URL.',
+});
+
+export const rateConversation = declareChat('POST', '/conversations/{id}/rating', 'rate-conversation', {
+  table: 'write', params: IdParams, body: RatingBody, response: RatingResponse, status: 200,
+  summary: 'Rate a conversation, 1 to 5',
+  description: 'A later rating of the same conversation replaces the earlier one.',
+});
+
+export const routes = [sendMessage, getChatConversation, escalate, getWidget, rateConversation];

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { IdParams, pageQuery } from '../schema.ts';
+import { IdParams, pageQuery, text } from '../schema.ts';
 import { MESSAGE_ROLES } from '#shared/core/vocabulary.ts';
 import { declareAdmin } from '../route.ts';
 import { ConversationStatus, ConversationSummary, Page, Timestamp } from './common.ts';
@@ -15,8 +15,10 @@ export const MessageMetadata = z.object({
   intentDetected: z.string(), confidence: z.number().check(z.gte(0), z.lte(1)), entitiesExtracted: z.record(z.string(), z.string()),
   intentRanking: z.array(z.object({ intent: z.string(), confidence: z.number() })), ticketId: z.optional(z.string()),
 });
+const Author = z.object({ id: z.string(), name: z.string() });
 export const AdminMessage = z.object({
   id: z.uuid(), role: z.enum(MESSAGE_ROLES), content: z.string(), createdAt: Timestamp,
+  author: z.optional(Author).check(z.meta({ description: 'agent messages only' })),
   metadata: z.optional(MessageMetadata).check(z.meta({ description: 'assistant messages only' })),
 });
 export const ConversationDetail = z.object({
@@ -34,4 +36,17 @@ export const getConversation = declareAdmin('GET', '/conversations/{id}', 'get-c
   response: ConversationDetail,
 });
 
-export const routes = [listConversations, getConversation];
+export const AgentMessageBody = z.strictObject({ content: text(1, 5000) });
+export const AgentMessageResponse = z.object({
+  message: z.object({ id: z.uuid(), role: z.literal('agent'), content: z.string(), createdAt: Timestamp, author: Author }),
+});
+
+export const postAgentMessage = declareAdmin('POST', '/conversations/{id}/messages', 'post-agent-message', 'agent', {
+  table: 'write', params: IdParams, body: AgentMessageBody, response: AgentMessageResponse, status: 201, conflicts: ['CONVERSATION_CLOSED'],
+  summary: 'Answer the customer in the conversation',
+  description: 'The message is `role: "agent"` with the author\'s display name. The first agent message of the conversation\'s '
+    + 'latest ticket sets its `firstResponseAt` and moves an `open` ticket to `in_progress` (audited); from then on the assistant '
+    + 'stays silent. A `closed` conversation is 409 `CONVERSATION_CLOSED`.',
+});
+
+export const routes = [listConversations, getConversation, postAgentMessage];

@@ -8,6 +8,8 @@ import * as integrations from './integrations.ts';
 import * as audit from './audit.ts';
 import * as settings from './settings.ts';
 import * as members from './members.ts';
+import * as live from './live.ts';
+import * as nlu from './nlu.ts';
 import * as pub from './public.ts';
 import { routeKey, type Route } from '../route.ts';
 
@@ -15,7 +17,7 @@ import { routeKey, type Route } from '../route.ts';
 // its own area's file, so its bundle carries only that area's schemas.
 
 export const routes: readonly Route[] = [
-  chat, auth, stats, conversations, tickets, intents, integrations, audit, settings, members, pub,
+  chat, auth, stats, conversations, tickets, intents, integrations, audit, settings, members, live, nlu, pub,
 ].flatMap((area): readonly Route[] => area.routes);
 
 const byKey = new Map(routes.map((r) => [routeKey(r), r]));

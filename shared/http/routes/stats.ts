@@ -22,7 +22,13 @@ export const Stats = z.object({
     conversations: int(), messages: int(), escalations: int(),
     escalationRate: fraction(), openTickets: int().check(z.gte(0)),
     avgConfidence: z.nullable(fraction()), fallbackRate: fraction(),
+    avgFirstResponseSeconds: z.nullable(z.number()).check(z.describe('tickets that got their first agent message in the period')),
+    avgResolutionSeconds: z.nullable(z.number()).check(z.describe('tickets resolved in the period, from their creation')),
+    csat: z.nullable(z.number()).check(z.describe('mean rating score of ratings given in the period')),
+    ratings: int(),
   }),
+  series: z.array(z.object({ date: Day, conversations: int(), messages: int(), escalations: int(), fallbacks: int() }))
+    .check(z.describe('one entry per day of the period, oldest first')),
   topIntents: z.array(z.object({ intent: z.string(), count: int() })).check(z.maxLength(10)),
   recentConversations: z.array(ConversationSummary).check(z.maxLength(10)),
 });

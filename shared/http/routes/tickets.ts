@@ -9,13 +9,22 @@ export const TicketStatus = z.enum(TICKET_STATUSES);
 export const TicketPriority = z.enum(PRIORITIES);
 
 export const TicketParams = z.strictObject({ id: TicketId });
-export const ListTicketsQuery = z.strictObject({ status: z.optional(TicketStatus), priority: z.optional(TicketPriority), ...pageQuery });
-export const PatchTicketBody = z.strictObject({ status: z.optional(TicketStatus), priority: z.optional(TicketPriority) })
-  .check(z.refine((b) => b.status !== undefined || b.priority !== undefined, { message: 'give status, priority or both' }));
+const UserId = z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters'));
+export const ListTicketsQuery = z.strictObject({
+  status: z.optional(TicketStatus), priority: z.optional(TicketPriority),
+  assignee: z.optional(UserId.check(z.describe('`me`, `none` (unassigned) or a member\'s user id'))),
+  ...pageQuery,
+});
+export const PatchTicketBody = z.strictObject({
+  status: z.optional(TicketStatus), priority: z.optional(TicketPriority),
+  assigneeId: z.optional(z.nullable(UserId)).check(z.describe('an active member\'s user id, or null to unassign')),
+}).check(z.refine((b) => b.status !== undefined || b.priority !== undefined || b.assigneeId !== undefined,
+  { message: 'give status, priority or assigneeId' }));
 
 export const Ticket = z.object({
   id: TicketId, conversationId: z.uuid(), status: TicketStatus, priority: TicketPriority, reason: z.string(),
   createdAt: Timestamp, updatedAt: Timestamp,
+  assigneeId: z.nullable(z.string()), firstResponseAt: z.nullable(Timestamp), resolvedAt: z.nullable(Timestamp),
 });
 export const TicketPage = Page(Ticket);
 export const PatchTicketResponse = z.object({ ticket: Ticket });
@@ -26,7 +35,8 @@ export const TicketDetail = z.object({
 });
 
 export const listTickets = declareAdmin('GET', '/tickets', 'list-tickets', 'viewer', {
-  table: 'read', query: ListTicketsQuery, response: TicketPage, status: 200, summary: 'Tickets, newest first'
+  table: 'read', query: ListTicketsQuery, response: TicketPage, status: 200, summary: 'Tickets, newest first',
+  description: 'Filters combine: `status`, `priority` and `assignee` (`me`, `none` or a user id).',
 });
 
 export const getTicket = declareAdmin('GET', '/tickets/{id}', 'get-ticket', 'viewer', {
@@ -35,11 +45,11 @@ export const getTicket = declareAdmin('GET', '/tickets/{id}', 'get-ticket', 'vie
 
 export const patchTicket = declareAdmin('PATCH', '/tickets/{id}', 'patch-ticket', 'agent', {
   table: 'write', params: TicketParams, body: PatchTicketBody, status: 200, response: PatchTicketResponse, conflicts: ['INVALID_TRANSITION'],
-  summary: 'Change a ticket\'s status or priority',
+  summary: 'Change a ticket\'s status, priority or assignee',
   description: 'Transitions: open → in_progress, waiting, resolved, closed; in_progress → open, waiting, resolved, closed; '
     + 'waiting → in_progress, resolved, closed; resolved → open, closed; closed → none (409 `INVALID_TRANSITION`, priority too). '
     + 'Setting the current value again changes nothing. A request with one forbidden part changes nothing. '
-    + 'An audit entry records each change.',
+    + 'An audit entry records each change. An assignee must be an active member (400 otherwise); resolving sets `resolvedAt`.',
 });
 
 export const routes = [listTickets, getTicket, patchTicket];

@@ -66,6 +66,14 @@ export function routeCases(f: Fixture): RouteCase[] {
     ['GET /admin/settings', 'GET', '/api/v1/admin/settings', () => owner],
     ['GET /admin/members', 'GET', '/api/v1/admin/members', () => owner],
     ['GET /openapi.json', 'GET', '/api/v1/openapi.json', () => ({})],
+    ['GET /chat/widget', 'GET', '/api/v1/chat/widget', () => ({ headers: widget })],
+    ['POST /chat/conversations/{id}/rating', 'POST', '/api/v1/chat/conversations/{id}/rating',
+      (i) => ({ headers: widget, params: { id: conv(i) }, body: { score: 1 + (i % 5) } })],
+    ['POST /admin/nlu/parse', 'POST', '/api/v1/admin/nlu/parse', () => ({ ...owner, body: { message: 'where is my order 12345?' } })],
+    ['PATCH /admin/auth/me', 'PATCH', '/api/v1/admin/auth/me', (i) => ({ ...owner, body: { displayName: `Owner ${i % 7}` } })],
+    ['POST /admin/live/tickets', 'POST', '/api/v1/admin/live/tickets', () => owner],
+    ['POST /admin/conversations/{id}/messages', 'POST', '/api/v1/admin/conversations/{id}/messages',
+      (i) => ({ ...owner, params: { id: conv(i) }, body: { content: 'A person answering' } })],
   ];
   return cases.flatMap(([label, method, path, input]) => {
     const route = find(method, path);

@@ -52,6 +52,8 @@ export function validBody(r: Route): unknown {
   if (r.method === 'PATCH' && k === 'members') return { role: 'viewer' };
   if (r.method === 'PUT' && k === 'intents') return intentBody();
   if (r.method === 'PUT' && k === 'integrations') return integrationBody();
+  if (r.method === 'POST' && r.path.endsWith('/conversations/{id}/messages')) return { content: 'hello from another tenant' };
+  if (r.method === 'POST' && r.path.endsWith('/conversations/{id}/rating')) return { score: 1 };
   if (r.method === 'GET' || r.method === 'DELETE') return undefined;
   throw new Error(`no valid body known for ${r.method} ${r.path}: teach test/integration/security/routes.ts`);
 }

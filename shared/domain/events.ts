@@ -1,0 +1,61 @@
+import type { DomainEvent } from '#shared/core/vocabulary.ts';
+import type { Conversation, Message } from '#shared/data/conversations.ts';
+import { eventPut } from '#shared/data/events.ts';
+import type { Ticket } from '#shared/data/tickets.ts';
+
+// The events a change writes with it (the outbox), in the shapes the live channel and the
+// integrations receive. Each builder returns the transaction item.
+
+/** A conversation as the chat API shows it. */
+export const chatConversation = (c: Pick<Conversation, 'id' | 'tenantId' | 'status' | 'createdAt' | 'updatedAt'>) =>
+  ({ id: c.id, tenantId: c.tenantId, status: c.status, createdAt: c.createdAt, updatedAt: c.updatedAt });
+
+/** A message with what staff may see: assistant metadata, the author's id. */
+export const fullMessage = ({ id, role, content, createdAt, metadata, author }: Message) =>
+  ({ id, role, content, createdAt, ...(metadata ? { metadata } : {}), ...(author ? { author } : {}) });
+
+/** A message as a customer sees it: an agent's name, never their user id or email. */
+export const customerMessage = ({ id, role, content, createdAt, author }: Message) =>
+  ({ id, role, content, createdAt, ...(author ? { author: { name: author.name } } : {}) });
+
+export const events = {
+  conversationCreated: (c: Conversation, at: string) =>
+    eventPut(c.tenantId, 'conversation.created', { conversation: chatConversation(c) }, at, c.id).item,
+  messageCreated: (c: Pick<Conversation, 'tenantId' | 'id'>, m: Message) =>
+    eventPut(c.tenantId, 'message.created', { conversationId: c.id, message: fullMessage(m) }, m.createdAt, c.id).item,
+  conversationEscalated: (c: Conversation, t: Ticket, at: string) =>
+    eventPut(c.tenantId, 'conversation.escalated', { conversation: chatConversation(c), ticket: t }, at, c.id).item,
+  ticketCreated: (tenantId: string, t: Ticket, at: string) =>
+    eventPut(tenantId, 'ticket.created', { ticket: t }, at, t.conversationId).item,
+  ticketUpdated: (tenantId: string, t: Ticket, changes: Record<string, { from: unknown; to: unknown }>, at: string) =>
+    eventPut(tenantId, 'ticket.updated', { ticket: t, changes }, at, t.conversationId).item,
+  conversationRated: (tenantId: string, conversationId: string, rating: { score: number; comment: string | null; createdAt: string }) =>
+    eventPut(tenantId, 'conversation.rated', { conversationId, rating }, rating.createdAt, conversationId).item,
+};
+
+type Data = Record<string, unknown> & {
+  conversationId?: string; conversation?: { id: string }; ticket?: Ticket & Record<string, unknown>; message?: Message;
+};
+
+/** The conversation an event belongs to, if any. */
+export function conversationOf(e: DomainEvent): string | null {
+  const d = e.data as Data;
+  return d.conversationId ?? d.conversation?.id ?? d.ticket?.conversationId ?? null;
+}
+
+/** What a customer's socket receives of an event: no staff ids, no assignee, no NLU metadata. */
+export function forCustomer(e: DomainEvent): DomainEvent {
+  const d = { ...(e.data as Data) };
+  if (d.message) d.message = customerMessage(d.message) as Message;
+  if (d.ticket) {
+    const { assigneeId, ...ticket } = d.ticket;
+    void assigneeId;
+    d.ticket = ticket as Ticket & Record<string, unknown>;
+  }
+  if (d.changes && typeof d.changes === 'object' && 'assigneeId' in d.changes) {
+    const { assigneeId, ...changes } = d.changes as Record<string, unknown>;
+    void assigneeId;
+    d.changes = changes;
+  }
+  return { ...e, data: d };
+}

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { Conflict, NotFound } from '#shared/core/errors.ts';
+import type { Actor } from '#shared/core/vocabulary.ts';
+import { conversationUpdate, conversationsRepo, messagePut, preview, type Conversation, type Message, type Rating } from '#shared/data/conversations.ts';
+import { auditPut, statsAdd, utcDay } from '#shared/data/items.ts';
+import { keys } from '#shared/data/keys.ts';
+import { tenantsRepo } from '#shared/data/tenants.ts';
+import { ticketsRepo, type Ticket } from '#shared/data/tickets.ts';
+import { retrying, transact, type TxItem } from '#shared/data/tx.ts';
+import { events } from './events.ts';
+import { secondsBetween } from './tickets.ts';
+import { assertOrigin } from './widget-auth.ts';
+
+// The person's side of a handoff: agents answer in the conversation, and the customer rates it.
+
+const AGENT_ATTEMPTS = 16;
+
+/** A timestamp after `after`, so that a conversation's messages commit in the order of their times. */
+const laterThan = (after: string) => {
+  const now = new Date().toISOString();
+  return now > after ? now : new Date(Date.parse(after) + 1).toISOString();
+};
+
+/**
+ * An agent's message. The first one on the conversation's latest ticket sets its first response and
+ * moves an `open` ticket to `in_progress` (audited as the agent). Concurrent messages of one
+ * conversation commit one at a time, each after the last, so they arrive in `createdAt` order.
+ */
+export function postAgentMessage(tenantId: string, actor: Actor, author: { id: string; name: string }, conversationId: string, content: string) {
+  return retrying(async () => {
+    const conv = await conversationsRepo.get(tenantId, conversationId, true);
+    if (!conv) throw new NotFound('conversation');
+    if (conv.status === 'closed') throw new Conflict('this conversation is closed', 'CONVERSATION_CLOSED');
+    const ticket = conv.latestTicketId ? await ticketsRepo.get(tenantId, conv.latestTicketId, true) : null;
+    const createdAt = laterThan(conv.updatedAt);
+    const message: Message = { id: randomUUID(), role: 'agent', content, createdAt, author };
+    const items: TxItem[] = [messagePut(tenantId, conv.id, message, 3), events.messageCreated(conv, message)];
+    let set: Partial<Conversation> = { updatedAt: createdAt, lastMessagePreview: preview(content) };
+
+    if (ticket && ticket.firstResponseAt === null && ticket.status !== 'closed') {
+      const next: Ticket = {
+        ...ticket, firstResponseAt: createdAt, updatedAt: createdAt, status: ticket.status === 'open' ? 'in_progress' : ticket.status,
+      };
+      const changes: Record<string, { from: unknown; to: unknown }> = { firstResponseAt: { from: null, to: createdAt } };
+      if (next.status !== ticket.status) changes.status = { from: ticket.status, to: next.status };
+      items.push(
+        ticketsRepo.update(tenantId, ticket, next),
+        auditPut(tenantId, {
+          category: 'ticket', action: 'ticket.updated', actor, target: { type: 'ticket', id: ticket.id }, changes, createdAt,
+        }),
+        events.ticketUpdated(tenantId, next, changes, createdAt),
+        statsAdd(tenantId, utcDay(createdAt), ticket.id, { firstResponses: 1, firstResponseSecondsSum: secondsBetween(ticket.createdAt, createdAt) }),
+      );
+      if (next.status !== ticket.status && conv.latestTicketId === ticket.id) set = { ...set, latestTicketStatus: next.status };
+    }
+    items.unshift(conversationUpdate(conv, set, { messageCount: 1 }, { unchangedSince: true }));
+    await transact(items);
+    return { message: { id: message.id, role: message.role, content, createdAt, author } };
+  }, { attempts: AGENT_ATTEMPTS, conflict: 'the conversation changed concurrently; try again', jitterMs: 20 });
+}
+
+/** A customer rates the conversation, 1 to 5; a later rating replaces the earlier one in the statistics too. */
+export function rateConversation(tenantId: string, conversationId: string, input: { score: number; comment?: string | undefined }, origin?: string) {
+  return retrying(async () => {
+    const r = await tenantsRepo.getWith<Conversation>(tenantId, keys.conversation(tenantId, conversationId));
+    if (!r.tenant) throw new NotFound('conversation');
+    assertOrigin(r.tenant, origin);
+    const conv = r.other;
+    if (!conv) throw new NotFound('conversation');
+    const rating: Rating = { score: input.score, comment: input.comment ?? null, createdAt: laterThan(conv.rating?.createdAt ?? '') };
+    const day = utcDay(rating.createdAt);
+    const old = conv.rating;
+    // One item takes one operation per transaction: a same-day replacement is one net change.
+    const sameDay = old !== undefined && utcDay(old.createdAt) === day;
+    const items: TxItem[] = [
+      conversationUpdate(conv, { rating }, {}),
+      statsAdd(tenantId, day, conv.id, sameDay
+        ? { ratings: 0, ratingSum: rating.score - old.score }
+        : { ratings: 1, ratingSum: rating.score }),
+      events.conversationRated(tenantId, conv.id, rating),
+    ];
+    if (old && !sameDay) items.push(statsAdd(tenantId, utcDay(old.createdAt), conv.id, { ratings: -1, ratingSum: -old.score }));
+    await transact(items);
+    return { rating };
+  }, { attempts: 6, conflict: 'the conversation changed concurrently; try again' });
+}

@@ -1,0 +1,14 @@
+import { config } from '#shared/core/config.ts';
+import { tenantSettings, widgetTheme } from './tenant-config.ts';
+import { freshTenant } from './widget-auth.ts';
+
+/** What the widget shows before the first message, from the tenant's settings as they are now. */
+export async function widgetConfig(tenantId: string, origin: string | undefined) {
+  const tenant = await freshTenant(tenantId, origin);
+  return {
+    name: tenant.name,
+    greeting: tenantSettings(tenant.config ?? {}).greeting,
+    theme: widgetTheme(tenant.config ?? {}, tenant.name),
+    liveUrl: config.liveUrl,
+  };
+}

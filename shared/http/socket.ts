@@ -1,0 +1,32 @@
+import type { Context } from 'aws-lambda';
+import { AppError } from '#shared/core/errors.ts';
+import { asUnavailable } from '#shared/data/client.ts';
+import { logger } from './log.ts';
+
+// The edge of the live channel's WebSocket routes. API Gateway completes a `$connect` on a 2xx
+// result and otherwise refuses the upgrade with the result's status code.
+
+export interface SocketEvent {
+  requestContext: { connectionId: string; routeKey: string; requestId?: string };
+  headers?: Record<string, string | undefined>;
+  queryStringParameters?: Record<string, string | undefined> | null;
+}
+export interface SocketResult { statusCode: number; body?: string }
+
+export function socketRoute(fn: (ctx: { connectionId: string; query: Record<string, string | undefined>; origin: string | undefined }) => Promise<void>) {
+  return async (event: SocketEvent, _context?: Context): Promise<SocketResult> => {
+    logger.resetKeys();
+    logger.appendKeys({ connectionId: event.requestContext.connectionId, route: event.requestContext.routeKey });
+    const headers = event.headers ?? {};
+    const origin = headers.origin ?? headers.Origin;
+    try {
+      await fn({ connectionId: event.requestContext.connectionId, query: event.queryStringParameters ?? {}, origin });
+      return { statusCode: 200 };
+    } catch (e) {
+      const err = asUnavailable(e);
+      if (err instanceof AppError) return { statusCode: err.status, body: JSON.stringify({ code: err.code, detail: err.message }) };
+      logger.error('unhandled error', e as Error);
+      return { statusCode: 500 };
+    }
+  };
+}
