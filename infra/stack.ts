@@ -41,7 +41,9 @@ export class SupportStack extends Stack {
 
     this.data = new DataTable(this, 'Data');
     this.auth = new Auth(this, 'Auth', config);
-    this.api = new Api(this, 'Api', { config, logRetention, jwtAuthorizer: this.auth.authorizer });
+    this.api = new Api(this, 'Api', {
+      config, logRetention, jwtAuthorizer: this.auth.authorizer, methods: routes.map((r) => r.method),
+    });
 
     // Integration credentials are envelope-encrypted with this key; only the functions that
     // store credentials may use it.

@@ -14,7 +14,6 @@ import { STUB_ENTRY, synth } from './synth.ts';
 const EVERY_OPTION = {
   issuerUrl: 'https://login.example.com/realms/support',
   audience: 'support-dashboard',
-  corsOrigins: 'https://app.example.com',
   domainName: 'api.example.com',
   certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/11111111-2222-3333-4444-555555555555',
   alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:alarms',
@@ -49,8 +48,8 @@ describe('cdk-nag: AwsSolutionsChecks and ServerlessChecks', () => {
   });
 
   it.each([
-    ['default (Cognito, no domain, no CORS)', {}],
-    ['every option (OIDC issuer, domain, CORS, alarm topic)', EVERY_OPTION],
+    ['default (Cognito, no domain)', {}],
+    ['every option (OIDC issuer, domain, alarm topic)', EVERY_OPTION],
   ])('reports no unacknowledged error or warning: %s', (_name, context) => {
     expect(findings(synth(context).stack)).toEqual([]);
   });

@@ -4,18 +4,20 @@ import { ACCESS_LOG_FIELDS } from '#infra/api.ts';
 import { DEFAULTS, readConfig } from '#infra/config.ts';
 import { ALARM_THRESHOLDS } from '#infra/monitoring.ts';
 import { routes } from '#shared/http/routes/index.ts';
-import { logicalId, ofType, refId, synth } from './synth.ts';
+import { logicalId, ofType, refId, synth, type Synth } from './synth.ts';
 
 const DOMAIN = {
   domainName: 'api.example.com',
   certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/11111111-2222-3333-4444-555555555555',
 };
 
+/** The HTTP API (the stack also has the live channel's WebSocket API). */
+const httpApi = (s: Synth) => s.resources[logicalId(s, s.stack.api.httpApi)]!;
+
 describe('API stage: access logs and throttling', () => {
   it('writes one JSON object per request to a log group with retention', () => {
     const s = synth();
-    const [, stage] = ofType(s, 'AWS::ApiGatewayV2::Stage')[0]!;
-    expect(ofType(s, 'AWS::ApiGatewayV2::Stage')).toHaveLength(1);
+    const stage = s.resources[logicalId(s, s.stack.api.stage)]!;
     expect(stage.Properties.StageName).toBe('$default');
     expect(stage.Properties.AutoDeploy).toBe(true);
     const dest = refId(stage.Properties.AccessLogSettings.DestinationArn)!;
@@ -29,7 +31,10 @@ describe('API stage: access logs and throttling', () => {
   });
 
   it('throttles by default and takes limits from context', () => {
-    const limits = (ctx: Record<string, unknown>) => ofType(synth(ctx), 'AWS::ApiGatewayV2::Stage')[0]![1].Properties.DefaultRouteSettings;
+    const limits = (ctx: Record<string, unknown>) => {
+      const s = synth(ctx);
+      return s.resources[logicalId(s, s.stack.api.stage)]!.Properties.DefaultRouteSettings;
+    };
     expect(limits({})).toEqual({ ThrottlingRateLimit: DEFAULTS.throttle.rateLimit, ThrottlingBurstLimit: DEFAULTS.throttle.burstLimit });
     expect(limits({ throttleRate: '25', throttleBurst: '50' })).toEqual({ ThrottlingRateLimit: 25, ThrottlingBurstLimit: 50 });
   });
@@ -108,14 +113,12 @@ describe('alarms', () => {
   });
 });
 
-describe('custom domain and CORS', () => {
-  it('has neither by default', () => {
+describe('custom domain', () => {
+  it('has none by default', () => {
     const s = synth();
     expect(ofType(s, 'AWS::ApiGatewayV2::DomainName')).toHaveLength(0);
     expect(ofType(s, 'AWS::ApiGatewayV2::ApiMapping')).toHaveLength(0);
-    const [, api] = ofType(s, 'AWS::ApiGatewayV2::Api')[0]!;
-    expect(api.Properties.CorsConfiguration).toBeUndefined();
-    expect(api.Properties.DisableExecuteApiEndpoint).toBe(false);
+    expect(httpApi(s).Properties.DisableExecuteApiEndpoint).toBe(false);
   });
 
   it('maps the stage to the custom domain and closes the execute-api endpoint', () => {
@@ -128,19 +131,38 @@ describe('custom domain and CORS', () => {
     });
     const [[, mapping]] = ofType(s, 'AWS::ApiGatewayV2::ApiMapping') as [[string, any]];
     expect(refId(mapping.Properties.DomainName)).toBe(domains[0]![0]);
-    expect(ofType(s, 'AWS::ApiGatewayV2::Api')[0]![1].Properties.DisableExecuteApiEndpoint).toBe(true);
+    expect(refId(mapping.Properties.ApiId)).toBe(logicalId(s, s.stack.api.httpApi));
+    expect(httpApi(s).Properties.DisableExecuteApiEndpoint).toBe(true);
     const outputs = s.template.toJSON().Outputs;
     expect(outputs.ApiUrl.Value).toBe(`https://${DOMAIN.domainName}/`);
     expect(outputs.DomainTarget).toBeDefined();
   });
+});
 
-  it('allows exactly the given origins, with the headers the API uses', () => {
-    const s = synth({ corsOrigins: 'https://a.com, https://b.com' });
-    const cors = ofType(s, 'AWS::ApiGatewayV2::Api')[0]![1].Properties.CorsConfiguration;
-    expect(cors.AllowOrigins).toEqual(['https://a.com', 'https://b.com']);
-    expect(cors.AllowHeaders).toEqual(expect.arrayContaining(['authorization', 'content-type', 'x-widget-key', 'idempotency-key']));
-    expect(cors.ExposeHeaders).toEqual(expect.arrayContaining(['x-request-id', 'retry-after']));
-    expect(cors.AllowCredentials).toBeUndefined();
+describe('CORS (CONTRACT section 1)', () => {
+  const cors = httpApi(synth()).Properties.CorsConfiguration;
+
+  it('answers preflight for any origin, without credentials', () => {
+    expect(cors.AllowOrigins).toEqual(['*']);
+    expect(cors.AllowCredentials).toBe(false);
+    // Preflight is API Gateway's own answer: no OPTIONS route reaches a function.
+    const routeKeys = ofType(synth(), 'AWS::ApiGatewayV2::Route').map(([, r]) => String(r.Properties.RouteKey));
+    expect(routeKeys.filter((k) => k.startsWith('OPTIONS') || k.startsWith('ANY') || k === '$default')).toEqual([]);
+  });
+
+  it('allows exactly the methods of the route table and the request headers the API reads', () => {
+    expect([...cors.AllowMethods].sort()).toEqual([...new Set(routes.map((r) => r.method))].sort());
+    expect(new Set(routes.map((r) => r.method)).size).toBeGreaterThanOrEqual(4);
+    expect([...cors.AllowHeaders].sort()).toEqual(['authorization', 'content-type', 'idempotency-key', 'x-widget-key']);
+  });
+
+  it('exposes the request id and Retry-After', () => {
+    expect([...cors.ExposeHeaders].sort()).toEqual(['retry-after', 'x-request-id']);
+  });
+
+  it('is the same whatever the context: the former corsOrigins context is refused, not ignored', () => {
+    expect(httpApi(synth(DOMAIN)).Properties.CorsConfiguration).toEqual(cors);
+    expect(() => readConfig(new App({ context: { corsOrigins: 'https://a.com' } }).node)).toThrow(/corsOrigins is no longer used/);
   });
 });
 
@@ -190,7 +212,6 @@ describe('context validation', () => {
     [{ audience: 'x' }, /go together/],
     [{ issuerUrl: 'http://idp.example.com', audience: 'x' }, /https/],
     [{ domainName: 'api.example.com' }, /go together/],
-    [{ corsOrigins: 'https://a.com/path' }, /not an origin/],
     [{ throttleRate: '-1' }, /positive integer/],
   ])('refuses %j', (context, message) => {
     expect(read(context)).toThrow(message);
