@@ -6,6 +6,7 @@ import { readConfig } from '#infra/config.ts';
 import { addNagChecks, nagPacks } from '#infra/nag.ts';
 import { SupportStack } from '#infra/stack.ts';
 import { routes as routeTable } from '#shared/http/routes/index.ts';
+import { liveRoutes } from '#shared/http/triggers.ts';
 import { STUB_ENTRY, synth } from './synth.ts';
 
 // cdk-nag 3 runs as a CDK policy-validation plugin; acknowledgements are
@@ -60,18 +61,20 @@ describe('cdk-nag: AwsSolutionsChecks and ServerlessChecks', () => {
     const wouldReport = new Set(findings(stack, true).map((f) => f.rule));
     const ids = new Set(acks.map((a) => a.id));
     expect([...ids].sort()).toEqual([
-      'AwsSolutions-APIG4', 'AwsSolutions-COG8', 'AwsSolutions-IAM5[Resource::*]', 'AwsSolutions-SMG4', 'Serverless-LambdaDLQ',
-    ]);
+      'AwsSolutions-APIG4', 'AwsSolutions-COG8', stack.live.managementFinding(), 'AwsSolutions-IAM5[Resource::*]',
+      'AwsSolutions-SMG4', 'AwsSolutions-SQS3', 'Serverless-LambdaDLQ', 'Serverless-SQSRedrivePolicy',
+    ].sort());
     for (const id of ids) expect(wouldReport.has(id), `${id} is acknowledged but never reported`).toBe(true);
     for (const a of acks) expect(a.reason.length, `${a.path} ${a.id}`).toBeGreaterThan(60);
   });
 
-  it('acknowledges the missing authorizer only on the widget and public routes', () => {
+  it('acknowledges the missing authorizer only on the widget and public routes and the live channel\'s', () => {
     const { stack } = synth();
     const apig4 = acknowledgements(stack).filter((a) => a.id === 'AwsSolutions-APIG4').map((a) => a.path);
-    const routes = stack.node.findAll().filter((c) => c.node.id.startsWith('Route') && c.node.scope === stack.api);
+    const routes = stack.node.findAll()
+      .filter((c) => c.node.id.startsWith('Route') && (c.node.scope === stack.api || c.node.scope === stack.live));
     const open = routes.filter((r) => (r.node.defaultChild as any)?.authorizationType === 'NONE').map((r) => r.node.path);
-    expect(open.length).toBe(routeTable.filter((r) => r.auth !== 'jwt').length);
+    expect(open.length).toBe(routeTable.filter((r) => r.auth !== 'jwt').length + liveRoutes.length);
     expect(open.length).toBeGreaterThan(0);
     expect(apig4.sort()).toEqual(open.sort());
   });

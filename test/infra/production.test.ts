@@ -4,7 +4,7 @@ import { ACCESS_LOG_FIELDS } from '#infra/api.ts';
 import { DEFAULTS, readConfig } from '#infra/config.ts';
 import { ALARM_THRESHOLDS } from '#infra/monitoring.ts';
 import { routes } from '#shared/http/routes/index.ts';
-import { logicalId, ofType, refId, synth, type Synth } from './synth.ts';
+import { declared, logicalId, ofType, refId, synth, type Synth } from './synth.ts';
 
 const DOMAIN = {
   domainName: 'api.example.com',
@@ -42,7 +42,8 @@ describe('API stage: access logs and throttling', () => {
   it('takes log retention from context', () => {
     const s = synth({ logRetentionDays: '90' });
     const groups = ofType(s, 'AWS::Logs::LogGroup');
-    expect(groups).toHaveLength(routes.length + 1);
+    // One per function, and the access logs of the HTTP API and of the live channel.
+    expect(groups).toHaveLength(declared.length + 2);
     for (const [, g] of groups) expect(g.Properties.RetentionInDays).toBe(90);
   });
 });
@@ -65,15 +66,15 @@ describe('alarms', () => {
 
   it('has one Lambda errors alarm per function', () => {
     const errors = alarms.filter(([, a]) => a.Properties.MetricName === 'Errors' && a.Properties.Namespace === 'AWS/Lambda');
-    expect(errors).toHaveLength(routes.length);
+    expect(errors).toHaveLength(declared.length);
     const fns = new Set(errors.map(([, a]) => refId(a.Properties.Dimensions[0].Value)));
-    expect(fns.size).toBe(routes.length);
+    expect(fns.size).toBe(declared.length);
     for (const f of s.stack.functions.values()) expect(fns.has(logicalId(s, f.fn))).toBe(true);
   });
 
   it('covers every function with a throttles alarm (metric math, at most 10 metrics each)', () => {
     const throttles = byId('Throttles');
-    expect(throttles).toHaveLength(Math.ceil(routes.length / 10));
+    expect(throttles).toHaveLength(Math.ceil(declared.length / 10));
     const covered = throttles.flatMap(([, a]) => {
       const stats = a.Properties.Metrics.filter((m: any) => m.MetricStat);
       expect(stats.length).toBeLessThanOrEqual(10);
@@ -83,7 +84,7 @@ describe('alarms', () => {
         return refId(m.MetricStat.Metric.Dimensions[0].Value);
       });
     });
-    expect(new Set(covered).size).toBe(routes.length);
+    expect(new Set(covered).size).toBe(declared.length);
   });
 
   it('watches DynamoDB throttling on the table and every index', () => {
@@ -104,8 +105,19 @@ describe('alarms', () => {
     expect(ops).not.toContain('Scan');
   });
 
+  it('alarms on the first record in the event stream\'s dead-letter queue', () => {
+    const [[, a]] = byId('DeadLettersEvents') as [[string, any]];
+    expect(a.Properties).toMatchObject({
+      Namespace: 'AWS/SQS', MetricName: 'ApproximateNumberOfMessagesVisible', Statistic: 'Maximum', Period: 300,
+      Threshold: ALARM_THRESHOLDS.deadLetters, ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    expect(ALARM_THRESHOLDS.deadLetters).toBe(1);
+    const queue = a.Properties.Dimensions.find((d: any) => d.Name === 'QueueName').Value;
+    expect(queue).toEqual({ 'Fn::GetAtt': [logicalId(s, s.stack.events.deadLetters), 'QueueName'] });
+  });
+
   it('has no other alarms, and none with actions unless a topic is given', () => {
-    expect(alarms).toHaveLength(1 + routes.length + Math.ceil(routes.length / 10) + 2);
+    expect(alarms).toHaveLength(1 + declared.length + Math.ceil(declared.length / 10) + 2 + 1);
     for (const [, a] of alarms) expect(a.Properties.AlarmActions).toBeUndefined();
     const withTopic = ofType(synth({ alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:alarms' }), 'AWS::CloudWatch::Alarm');
     expect(withTopic).toHaveLength(alarms.length);
@@ -184,7 +196,7 @@ describe('auth: Cognito by default, or an external OIDC issuer', () => {
     expect(pools[0]![1].Properties.MfaConfiguration).toBe('ON');
     expect(clients[0]![1].Properties.GenerateSecret).toBe(false);
     const outputs = s.template.toJSON().Outputs;
-    expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'IssuerUrl', 'TableName', 'UserPoolClientId', 'UserPoolId']);
+    expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'IssuerUrl', 'LiveUrl', 'TableName', 'UserPoolClientId', 'UserPoolId']);
   });
 
   it('uses the given issuer and audience instead, with no user pool', () => {
@@ -193,7 +205,7 @@ describe('auth: Cognito by default, or an external OIDC issuer', () => {
     expect(ofType(s, 'AWS::Cognito::UserPool')).toHaveLength(0);
     expect(ofType(s, 'AWS::Cognito::UserPoolClient')).toHaveLength(0);
     expect(authorizer(ctx)).toEqual({ Issuer: ctx.issuerUrl, Audience: ['dashboard', 'cli'] });
-    expect(Object.keys(s.template.toJSON().Outputs).sort()).toEqual(['ApiUrl', 'IssuerUrl', 'TableName']);
+    expect(Object.keys(s.template.toJSON().Outputs).sort()).toEqual(['ApiUrl', 'IssuerUrl', 'LiveUrl', 'TableName']);
   });
 
   it('offers the hosted-UI code flow only when callback URLs are given', () => {
