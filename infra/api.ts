@@ -9,7 +9,7 @@ import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { Route } from '#shared/http/route.ts';
+import type { Method, Route } from '#shared/http/route.ts';
 import type { StackConfig } from './config.ts';
 
 /**
@@ -35,14 +35,17 @@ export const ACCESS_LOG_FIELDS = {
   sub: '$context.authorizer.claims.sub',
 } as const;
 
-// What browsers may send and read cross-origin: widget key, bearer token, idempotency key.
-const CORS_HEADERS = ['content-type', 'authorization', 'x-widget-key', 'idempotency-key', 'x-request-id'];
-const CORS_EXPOSE = ['x-request-id', 'retry-after'];
+// What browsers may send and read cross-origin (CONTRACT section 1): widget key, bearer token,
+// idempotency key; the request id and a 429's or 503's wait.
+export const CORS_ALLOW_HEADERS = ['content-type', 'authorization', 'x-widget-key', 'idempotency-key'];
+export const CORS_EXPOSE_HEADERS = ['x-request-id', 'retry-after'];
 
 export interface ApiProps {
-  config: Pick<StackConfig, 'corsOrigins' | 'customDomain' | 'throttle'>;
+  config: Pick<StackConfig, 'customDomain' | 'throttle'>;
   logRetention: RetentionDays;
   jwtAuthorizer: IHttpRouteAuthorizer;
+  /** The methods of the route table: preflight allows exactly these. */
+  methods: readonly Method[];
 }
 
 export class Api extends Construct {
@@ -58,7 +61,7 @@ export class Api extends Construct {
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
-    const { corsOrigins, customDomain, throttle } = props.config;
+    const { customDomain, throttle } = props.config;
     this.jwtAuthorizer = props.jwtAuthorizer;
 
     this.httpApi = new HttpApi(this, 'HttpApi', {
@@ -68,17 +71,17 @@ export class Api extends Construct {
       createDefaultStage: false,
       // With a custom domain there is one way in, and the domain is it.
       disableExecuteApiEndpoint: customDomain !== undefined,
-      ...(corsOrigins.length > 0
-        ? {
-            corsPreflight: {
-              allowOrigins: corsOrigins,
-              allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.PUT, CorsHttpMethod.PATCH, CorsHttpMethod.DELETE],
-              allowHeaders: CORS_HEADERS,
-              exposeHeaders: CORS_EXPOSE,
-              maxAge: Duration.hours(1),
-            },
-          }
-        : {}),
+      // Any origin: a widget runs on its tenant's own site, and the chat functions narrow it per
+      // tenant (widget.allowedOrigins). No route uses cookies, so never credentials. API Gateway
+      // answers preflight itself, before any authorizer or function.
+      corsPreflight: {
+        allowOrigins: ['*'],
+        allowMethods: [...new Set(props.methods)].map((m) => CorsHttpMethod[m]),
+        allowHeaders: CORS_ALLOW_HEADERS,
+        exposeHeaders: CORS_EXPOSE_HEADERS,
+        allowCredentials: false,
+        maxAge: Duration.hours(1),
+      },
     });
 
     this.accessLogs = new LogGroup(this, 'AccessLogs', { retention: props.logRetention });

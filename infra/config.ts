@@ -4,8 +4,6 @@ import type { Node } from 'constructs';
 export interface StackConfig {
   /** An external OIDC issuer; when absent the stack creates a Cognito user pool. */
   oidc?: { issuerUrl: string; audience: string[] };
-  /** Origins allowed by the HTTP API's CORS configuration; empty means no CORS at all. */
-  corsOrigins: string[];
   customDomain?: { domainName: string; certificateArn: string };
   throttle: { rateLimit: number; burstLimit: number };
   logRetentionDays: number;
@@ -56,17 +54,15 @@ export function readConfig(node: Node): StackConfig {
     throw new Error('context domainName and certificateArn go together');
   }
 
-  const corsOrigins = list(node.tryGetContext('corsOrigins'));
-  for (const origin of corsOrigins) {
-    if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) {
-      throw new Error(`context corsOrigins: ${origin} is not an origin (scheme://host[:port], no path)`);
-    }
+  // Once a list of allowed origins; the API now allows every origin and each tenant's
+  // widget.allowedOrigins narrows its chat routes. Refused rather than silently ignored.
+  if (str(node, 'corsOrigins') !== undefined) {
+    throw new Error('context corsOrigins is no longer used: the API answers every origin; narrow a tenant\'s widget with its widget.allowedOrigins setting');
   }
 
   const alarmTopicArn = str(node, 'alarmTopicArn');
   return {
     ...(issuerUrl !== undefined ? { oidc: { issuerUrl, audience } } : {}),
-    corsOrigins,
     ...(domainName && certificateArn ? { customDomain: { domainName, certificateArn } } : {}),
     throttle: {
       rateLimit: positiveInt(node, 'throttleRate', DEFAULTS.throttle.rateLimit),

@@ -6,6 +6,7 @@ import {
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Operation } from 'aws-cdk-lib/aws-dynamodb';
 import { Topic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { ServiceFunction } from './function.ts';
 import type { DataTable } from './table.ts';
@@ -24,6 +25,8 @@ export const ALARM_THRESHOLDS = {
   lambdaErrors: 1,
   lambdaThrottles: 1,
   tableThrottles: 1,
+  /** Messages waiting in a dead-letter queue: each one is work that failed every retry. */
+  deadLetters: 1,
 } as const;
 
 // The operations the service performs (no Scan); ThrottledRequests is reported per operation.
@@ -37,6 +40,8 @@ export interface MonitoringProps {
   stage: HttpStage;
   functions: ReadonlyMap<string, ServiceFunction>;
   data: DataTable;
+  /** Dead-letter queues by a name for the alarm (`Events`). */
+  deadLetters?: Readonly<Record<string, IQueue>>;
   alarmTopicArn?: string;
 }
 
@@ -48,6 +53,7 @@ export interface MonitoringProps {
  *   throttling is a concurrency condition of the account, not of a route, so one signal is enough.
  * - DynamoDB: read+write throttle events of the table and each index, and ThrottledRequests
  *   across the operations the service uses.
+ * - Dead letters: any message visible in a dead-letter queue.
  */
 export class Monitoring extends Construct {
   readonly alarms: Alarm[] = [];
@@ -116,5 +122,11 @@ export class Monitoring extends Construct {
     alarm('TableThrottledRequests', new MathExpression({
       expression: SUM_ALL, usingMetrics: requests, period: PERIOD, label: 'DynamoDB throttled requests',
     }), ALARM_THRESHOLDS.tableThrottles, 'DynamoDB requests throttled (any operation the service uses)');
+
+    for (const [name, queue] of Object.entries(props.deadLetters ?? {})) {
+      // Maximum, not Sum: the metric is a level sampled each minute, not a count of arrivals.
+      alarm(`DeadLetters${name}`, queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
+        ALARM_THRESHOLDS.deadLetters, `${name}: records that failed every retry are waiting in the dead-letter queue`);
+    }
   }
 }

@@ -7,10 +7,13 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { routes as allRoutes } from '#shared/http/routes/index.ts';
 import type { Route } from '#shared/http/route.ts';
+import { eventDispatcher, liveRoutes } from '#shared/http/triggers.ts';
 import { Api } from './api.ts';
 import { Auth } from './auth.ts';
 import type { StackConfig } from './config.ts';
+import { EventStream } from './events.ts';
 import { bindKey, bindTable, constructIdOf, ServiceFunction } from './function.ts';
+import { LiveApi } from './live.ts';
 import { Monitoring } from './monitoring.ts';
 import { DataTable } from './table.ts';
 
@@ -20,28 +23,33 @@ export interface SupportStackProps extends StackProps {
   config: StackConfig;
   /** Defaults to the route table; tests may pass a subset. */
   routes?: readonly Route[];
-  /** Where a route's handler module is; defaults to `functions/<handler>.ts`. */
-  entryOf?: (route: Route) => string;
+  /** Where a handler module is (`chat/send-message`); defaults to `functions/<handler>.ts`. */
+  entryOf?: (handler: string) => string;
 }
 
 export class SupportStack extends Stack {
   readonly data: DataTable;
   readonly auth: Auth;
   readonly api: Api;
+  readonly live: LiveApi;
+  readonly events: EventStream;
   readonly credentialsKey: Key;
-  /** By handler path (`admin/patch-ticket`), one per route. */
+  /** By handler path (`admin/patch-ticket`, `live/connect`, `events/dispatch`), one per handler. */
   readonly functions = new Map<string, ServiceFunction>();
 
   constructor(scope: Construct, id: string, props: SupportStackProps) {
     super(scope, id, props);
     const { config } = props;
     const routes = props.routes ?? allRoutes;
-    const entryOf = props.entryOf ?? ((r: Route) => join(PROJECT_ROOT, 'functions', `${r.handler}.ts`));
+    const entryOf = props.entryOf ?? ((handler: string) => join(PROJECT_ROOT, 'functions', `${handler}.ts`));
     const logRetention = retention(config.logRetentionDays);
 
     this.data = new DataTable(this, 'Data');
     this.auth = new Auth(this, 'Auth', config);
-    this.api = new Api(this, 'Api', { config, logRetention, jwtAuthorizer: this.auth.authorizer });
+    this.api = new Api(this, 'Api', {
+      config, logRetention, jwtAuthorizer: this.auth.authorizer, methods: routes.map((r) => r.method),
+    });
+    this.live = new LiveApi(this, 'Live', { config, logRetention });
 
     // Integration credentials are envelope-encrypted with this key; only the functions that
     // store credentials may use it.
@@ -63,32 +71,51 @@ export class SupportStack extends Stack {
       reason: 'The cursor signing key has no consumer to rotate with: functions get it at deploy time. Rotating it only invalidates outstanding page cursors; rotate by replacing the secret and redeploying.',
     });
 
+    const addFunction = (handler: string, description: string, environment: Record<string, string> = {}) => {
+      if (this.functions.has(handler)) throw new Error(`two declarations name the handler ${handler}`);
+      const f = new ServiceFunction(this, constructIdOf(handler), {
+        entry: entryOf(handler), projectRoot: PROJECT_ROOT, logRetention, description, environment,
+      });
+      this.functions.set(handler, f);
+      return f;
+    };
+
     for (const route of routes) {
-      const cid = constructIdOf(route.handler);
-      if (this.functions.has(route.handler)) throw new Error(`two routes name the handler ${route.handler}`);
-      const f = new ServiceFunction(this, cid, {
-        entry: entryOf(route),
-        projectRoot: PROJECT_ROOT,
-        logRetention,
-        description: `${route.method} ${route.path}`,
-        environment: route.table === 'none' ? {} : { CURSOR_SECRET: cursorSecret.secretValue.unsafeUnwrap() },
+      const f = addFunction(route.handler, `${route.method} ${route.path}`, {
+        ...(route.table === 'none' ? {} : { CURSOR_SECRET: cursorSecret.secretValue.unsafeUnwrap() }),
+        // The widget learns the live channel's URL from the chat API (liveUrl).
+        ...(route.auth === 'widget' ? { LIVE_URL: this.live.url } : {}),
       });
       if (route.table !== 'none') bindTable(f, this.data, route.table);
       if (route.kms) bindKey(f, this.credentialsKey);
-      acknowledgeFunctionFindings(f);
-      this.functions.set(route.handler, f);
-      this.api.addRoute(route, f.fn, cid);
+      acknowledgeFunctionFindings(f, SYNCHRONOUS);
+      this.api.addRoute(route, f.fn, constructIdOf(route.handler));
     }
+
+    for (const route of liveRoutes) {
+      const f = addFunction(route.handler, `WebSocket ${route.routeKey}`);
+      bindTable(f, this.data, route.table);
+      acknowledgeFunctionFindings(f, SYNCHRONOUS);
+      this.live.addRoute(route, f.fn, constructIdOf(route.handler));
+    }
+
+    const dispatcher = addFunction(eventDispatcher.handler, 'DynamoDB stream: event items');
+    bindTable(dispatcher, this.data, eventDispatcher.table);
+    if (eventDispatcher.manageConnections) this.live.bindManagement(dispatcher);
+    this.events = new EventStream(this, 'Events', { data: this.data, dispatcher, trigger: eventDispatcher });
+    acknowledgeFunctionFindings(dispatcher, STREAM);
 
     new Monitoring(this, 'Monitoring', {
       api: this.api.httpApi,
       stage: this.api.stage,
       functions: this.functions,
       data: this.data,
+      deadLetters: { Events: this.events.deadLetters },
       ...(config.alarmTopicArn ? { alarmTopicArn: config.alarmTopicArn } : {}),
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API' });
+    new CfnOutput(this, 'LiveUrl', { value: this.live.url, description: 'WebSocket URL of the live channel' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'IssuerUrl', { value: this.auth.issuerUrl, description: 'Issuer the JWT authorizer trusts' });
     if (this.auth.userPool && this.auth.client) {
@@ -112,14 +139,20 @@ function retention(days: number): RetentionDays {
   return days as RetentionDays;
 }
 
+interface Invocation { wildcards: string; dlq: string }
+
+const SYNCHRONOUS: Invocation = {
+  wildcards: 'Only xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing) are on Resource *: those X-Ray actions support no resource-level permissions.',
+  dlq: 'Invoked synchronously by API Gateway only: a failure is returned to the caller, there is no asynchronous event to dead-letter.',
+};
+
+const STREAM: Invocation = {
+  wildcards: 'On Resource * only the X-Ray tracing actions and dynamodb:ListStreams (which the stream event source needs and which names no stream); reading records is granted on the table\'s stream ARN alone.',
+  dlq: 'Invoked by the stream\'s event source mapping, never asynchronously: records that fail every retry go to the mapping\'s on-failure destination (an SQS queue with an alarm), which a function DLQ would not receive.',
+};
+
 /** Findings every function triggers by design; each reason says why it is acceptable. */
-function acknowledgeFunctionFindings(f: ServiceFunction): void {
-  Validations.of(f.role).acknowledge({
-    id: 'AwsSolutions-IAM5[Resource::*]',
-    reason: 'Only xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing) are on Resource *: those X-Ray actions support no resource-level permissions.',
-  });
-  Validations.of(f.fn).acknowledge({
-    id: 'Serverless-LambdaDLQ',
-    reason: 'Invoked synchronously by API Gateway only: a failure is returned to the caller, there is no asynchronous event to dead-letter.',
-  });
+function acknowledgeFunctionFindings(f: ServiceFunction, how: Invocation): void {
+  Validations.of(f.role).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: how.wildcards });
+  Validations.of(f.fn).acknowledge({ id: 'Serverless-LambdaDLQ', reason: how.dlq });
 }

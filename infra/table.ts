@@ -1,5 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption,
+} from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { tableDefinition } from '#shared/data/table.ts';
 
@@ -23,6 +25,7 @@ export class DataTable extends Construct {
       // needed on the functions (DynamoDB uses the key on their behalf).
       encryption: TableEncryption.AWS_MANAGED,
       timeToLiveAttribute: tableDefinition.ttlAttribute,
+      stream: StreamViewType[tableDefinition.stream],
     });
     for (const index of tableDefinition.indexes) {
       this.table.addGlobalSecondaryIndex({

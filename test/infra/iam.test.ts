@@ -2,33 +2,51 @@ import { describe, expect, it } from 'vitest';
 import { KMS_ACTIONS, tableActions } from '#infra/function.ts';
 import { INDEXES } from '#shared/data/table.ts';
 import { routes } from '#shared/http/routes/index.ts';
-import type { Route } from '#shared/http/route.ts';
-import { logicalId, ofType, refId, synth, type Synth } from './synth.ts';
+import { eventDispatcher } from '#shared/http/triggers.ts';
+import { declared, type Declared, logicalId, ofType, refId, synth, type Synth } from './synth.ts';
 
 // Least privilege, proven on the template: every (action, resource) pair that a function's
-// role allows is listed, resources named symbolically, and compared with what its row needs.
+// role allows is listed, resources named symbolically, and compared with what its declaration needs.
 
 const s = synth();
 const tableId = logicalId(s, s.stack.data.table);
 const keyId = logicalId(s, s.stack.credentialsKey);
+const liveApiId = logicalId(s, s.stack.live.webSocketApi);
+const deadLettersId = logicalId(s, s.stack.events.deadLetters);
 
-/** A policy resource as a symbol: `table`, `index:gsi1`, `key`, `log-group:<own>`, `*`. */
+/** `arn:<partition>:execute-api:<region>:<account>:` then a Ref, then the rest: [apiId, rest]. */
+function executeApiArn(join: any[]): [string | undefined, string] | undefined {
+  const parts = join[1];
+  const prefix = ['arn:', { Ref: 'AWS::Partition' }, ':execute-api:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':'];
+  if (join[0] !== '' || parts.length !== prefix.length + 2) return undefined;
+  if (JSON.stringify(parts.slice(0, prefix.length)) !== JSON.stringify(prefix)) return undefined;
+  return [refId(parts[prefix.length]), parts[prefix.length + 1]];
+}
+
+/**
+ * A policy resource as a symbol: `table`, `index:gsi1`, `stream`, `key`, `own-log-group`,
+ * `dead-letters`, `live-connections` (this stack's WebSocket API and stage), `*`.
+ */
 function symbol(resource: unknown, ownLogGroup: string): string {
   if (resource === '*') return '*';
   const id = refId(resource);
-  if (id === tableId) return 'table';
+  const attr = (resource as any)?.['Fn::GetAtt']?.[1];
+  if (id === tableId) return attr === 'StreamArn' ? 'stream' : 'table';
   if (id === keyId) return 'key';
+  if (id === deadLettersId) return 'dead-letters';
   if (id === ownLogGroup) return 'own-log-group';
   const join = (resource as any)?.['Fn::Join'];
   if (join && join[0] === '' && join[1].length === 2 && refId(join[1][0]) === tableId) {
     const m = /^\/index\/(\w+)$/.exec(join[1][1]);
     if (m) return `index:${m[1]}`;
   }
+  const api = join && executeApiArn(join);
+  if (api && api[0] === liveApiId && api[1] === `/${s.stack.live.stage.stageName}/*/@connections/*`) return 'live-connections';
   return `UNEXPECTED ${JSON.stringify(resource)}`;
 }
 
 /** Every allowed pair of the role of one function, from all policies attached to that role. */
-function allowedPairs(syn: Synth, row: Route): string[] {
+function allowedPairs(syn: Synth, row: Pick<Declared, 'handler'>): string[] {
   const f = syn.stack.functions.get(row.handler)!;
   const fnProps = syn.resources[logicalId(syn, f.fn)]!.Properties;
   const roleId = refId(fnProps.Role)!;
@@ -54,7 +72,7 @@ function allowedPairs(syn: Synth, row: Route): string[] {
   return pairs.sort();
 }
 
-function expectedPairs(row: Route): string[] {
+function expectedPairs(row: Declared): string[] {
   const pairs = [
     'logs:CreateLogStream on own-log-group',
     'logs:PutLogEvents on own-log-group',
@@ -66,17 +84,26 @@ function expectedPairs(row: Route): string[] {
     for (const index of INDEXES) pairs.push(`dynamodb:Query on index:${index}`);
   }
   if (row.kms) for (const a of KMS_ACTIONS) pairs.push(`${a} on key`);
+  if (row.kind === 'stream') {
+    // Granted by the event source: read the table's stream, and send what fails to the dead letters.
+    pairs.push('dynamodb:ListStreams on *');
+    for (const a of ['DescribeStream', 'GetRecords', 'GetShardIterator']) pairs.push(`dynamodb:${a} on stream`);
+    for (const a of ['SendMessage', 'GetQueueAttributes', 'GetQueueUrl']) pairs.push(`sqs:${a} on dead-letters`);
+  }
+  if (row.kind === 'stream' && eventDispatcher.manageConnections) pairs.push('execute-api:ManageConnections on live-connections');
   return pairs.sort();
 }
 
-describe('IAM: each function may do exactly what its row of the route table needs', () => {
-  it('allows exactly the expected actions on exactly the expected resources, row by row', () => {
+describe('IAM: each function may do exactly what its declaration needs', () => {
+  it('allows exactly the expected actions on exactly the expected resources, declaration by declaration', () => {
     let checked = 0;
-    for (const row of routes) {
+    for (const row of declared) {
       expect(allowedPairs(s, row), row.handler).toEqual(expectedPairs(row));
       checked++;
     }
-    expect(checked).toBe(routes.length);
+    expect(checked).toBe(declared.length);
+    expect(s.stack.functions.size).toBe(declared.length);
+    for (const kind of ['http', 'socket', 'stream'] as const) expect(declared.some((r) => r.kind === kind)).toBe(true);
     // The table covers every case the assertion distinguishes.
     for (const kind of ['read', 'write', 'none'] as const) expect(routes.some((r) => r.table === kind)).toBe(true);
     expect(routes.filter((r) => r.kms).length).toBeGreaterThan(0);
@@ -120,9 +147,24 @@ describe('IAM: each function may do exactly what its row of the route table need
     expect(principals[0]).toMatch(/:root/);
   });
 
+  it('lets only the dispatcher use execute-api: ManageConnections on its own WebSocket API and stage', () => {
+    const statements = ofType(s, 'AWS::IAM::Policy').flatMap(([id, p]) =>
+      p.Properties.PolicyDocument.Statement.map((st: any) => ({ id, st })));
+    const executeApi = statements.filter(({ st }) => JSON.stringify(st.Action).includes('execute-api:'));
+    expect(executeApi).toHaveLength(1);
+    const [{ id, st }] = executeApi as [{ id: string; st: any }];
+    const dispatcherRole = refId(s.resources[logicalId(s, s.stack.functions.get(eventDispatcher.handler)!.fn)]!.Properties.Role);
+    expect(s.resources[id]!.Properties.Roles.map(refId)).toEqual([dispatcherRole]);
+    expect(st.Action).toBe('execute-api:ManageConnections');
+    const [apiId, rest] = executeApiArn(st.Resource['Fn::Join'])!;
+    expect(apiId).toBe(liveApiId);
+    expect(apiId).not.toBe(logicalId(s, s.stack.api.httpApi));
+    expect(rest).toBe('/live/*/@connections/*');
+  });
+
   it('gives no other role in the stack any permission (the functions are the only principals)', () => {
     const roles = ofType(s, 'AWS::IAM::Role');
-    expect(roles).toHaveLength(routes.length);
-    expect(ofType(s, 'AWS::IAM::Policy')).toHaveLength(routes.length);
+    expect(roles).toHaveLength(declared.length);
+    expect(ofType(s, 'AWS::IAM::Policy')).toHaveLength(declared.length);
   });
 });

@@ -6,6 +6,7 @@ import { readConfig } from '#infra/config.ts';
 import { addNagChecks, nagPacks } from '#infra/nag.ts';
 import { SupportStack } from '#infra/stack.ts';
 import { routes as routeTable } from '#shared/http/routes/index.ts';
+import { liveRoutes } from '#shared/http/triggers.ts';
 import { STUB_ENTRY, synth } from './synth.ts';
 
 // cdk-nag 3 runs as a CDK policy-validation plugin; acknowledgements are
@@ -14,7 +15,6 @@ import { STUB_ENTRY, synth } from './synth.ts';
 const EVERY_OPTION = {
   issuerUrl: 'https://login.example.com/realms/support',
   audience: 'support-dashboard',
-  corsOrigins: 'https://app.example.com',
   domainName: 'api.example.com',
   certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/11111111-2222-3333-4444-555555555555',
   alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:alarms',
@@ -49,8 +49,8 @@ describe('cdk-nag: AwsSolutionsChecks and ServerlessChecks', () => {
   });
 
   it.each([
-    ['default (Cognito, no domain, no CORS)', {}],
-    ['every option (OIDC issuer, domain, CORS, alarm topic)', EVERY_OPTION],
+    ['default (Cognito, no domain)', {}],
+    ['every option (OIDC issuer, domain, alarm topic)', EVERY_OPTION],
   ])('reports no unacknowledged error or warning: %s', (_name, context) => {
     expect(findings(synth(context).stack)).toEqual([]);
   });
@@ -61,18 +61,20 @@ describe('cdk-nag: AwsSolutionsChecks and ServerlessChecks', () => {
     const wouldReport = new Set(findings(stack, true).map((f) => f.rule));
     const ids = new Set(acks.map((a) => a.id));
     expect([...ids].sort()).toEqual([
-      'AwsSolutions-APIG4', 'AwsSolutions-COG8', 'AwsSolutions-IAM5[Resource::*]', 'AwsSolutions-SMG4', 'Serverless-LambdaDLQ',
-    ]);
+      'AwsSolutions-APIG4', 'AwsSolutions-COG8', stack.live.managementFinding(), 'AwsSolutions-IAM5[Resource::*]',
+      'AwsSolutions-SMG4', 'AwsSolutions-SQS3', 'Serverless-LambdaDLQ', 'Serverless-SQSRedrivePolicy',
+    ].sort());
     for (const id of ids) expect(wouldReport.has(id), `${id} is acknowledged but never reported`).toBe(true);
     for (const a of acks) expect(a.reason.length, `${a.path} ${a.id}`).toBeGreaterThan(60);
   });
 
-  it('acknowledges the missing authorizer only on the widget and public routes', () => {
+  it('acknowledges the missing authorizer only on the widget and public routes and the live channel\'s', () => {
     const { stack } = synth();
     const apig4 = acknowledgements(stack).filter((a) => a.id === 'AwsSolutions-APIG4').map((a) => a.path);
-    const routes = stack.node.findAll().filter((c) => c.node.id.startsWith('Route') && c.node.scope === stack.api);
+    const routes = stack.node.findAll()
+      .filter((c) => c.node.id.startsWith('Route') && (c.node.scope === stack.api || c.node.scope === stack.live));
     const open = routes.filter((r) => (r.node.defaultChild as any)?.authorizationType === 'NONE').map((r) => r.node.path);
-    expect(open.length).toBe(routeTable.filter((r) => r.auth !== 'jwt').length);
+    expect(open.length).toBe(routeTable.filter((r) => r.auth !== 'jwt').length + liveRoutes.length);
     expect(open.length).toBeGreaterThan(0);
     expect(apig4.sort()).toEqual(open.sort());
   });

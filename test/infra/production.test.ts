@@ -4,18 +4,20 @@ import { ACCESS_LOG_FIELDS } from '#infra/api.ts';
 import { DEFAULTS, readConfig } from '#infra/config.ts';
 import { ALARM_THRESHOLDS } from '#infra/monitoring.ts';
 import { routes } from '#shared/http/routes/index.ts';
-import { logicalId, ofType, refId, synth } from './synth.ts';
+import { declared, logicalId, ofType, refId, synth, type Synth } from './synth.ts';
 
 const DOMAIN = {
   domainName: 'api.example.com',
   certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/11111111-2222-3333-4444-555555555555',
 };
 
+/** The HTTP API (the stack also has the live channel's WebSocket API). */
+const httpApi = (s: Synth) => s.resources[logicalId(s, s.stack.api.httpApi)]!;
+
 describe('API stage: access logs and throttling', () => {
   it('writes one JSON object per request to a log group with retention', () => {
     const s = synth();
-    const [, stage] = ofType(s, 'AWS::ApiGatewayV2::Stage')[0]!;
-    expect(ofType(s, 'AWS::ApiGatewayV2::Stage')).toHaveLength(1);
+    const stage = s.resources[logicalId(s, s.stack.api.stage)]!;
     expect(stage.Properties.StageName).toBe('$default');
     expect(stage.Properties.AutoDeploy).toBe(true);
     const dest = refId(stage.Properties.AccessLogSettings.DestinationArn)!;
@@ -29,7 +31,10 @@ describe('API stage: access logs and throttling', () => {
   });
 
   it('throttles by default and takes limits from context', () => {
-    const limits = (ctx: Record<string, unknown>) => ofType(synth(ctx), 'AWS::ApiGatewayV2::Stage')[0]![1].Properties.DefaultRouteSettings;
+    const limits = (ctx: Record<string, unknown>) => {
+      const s = synth(ctx);
+      return s.resources[logicalId(s, s.stack.api.stage)]!.Properties.DefaultRouteSettings;
+    };
     expect(limits({})).toEqual({ ThrottlingRateLimit: DEFAULTS.throttle.rateLimit, ThrottlingBurstLimit: DEFAULTS.throttle.burstLimit });
     expect(limits({ throttleRate: '25', throttleBurst: '50' })).toEqual({ ThrottlingRateLimit: 25, ThrottlingBurstLimit: 50 });
   });
@@ -37,7 +42,8 @@ describe('API stage: access logs and throttling', () => {
   it('takes log retention from context', () => {
     const s = synth({ logRetentionDays: '90' });
     const groups = ofType(s, 'AWS::Logs::LogGroup');
-    expect(groups).toHaveLength(routes.length + 1);
+    // One per function, and the access logs of the HTTP API and of the live channel.
+    expect(groups).toHaveLength(declared.length + 2);
     for (const [, g] of groups) expect(g.Properties.RetentionInDays).toBe(90);
   });
 });
@@ -60,15 +66,15 @@ describe('alarms', () => {
 
   it('has one Lambda errors alarm per function', () => {
     const errors = alarms.filter(([, a]) => a.Properties.MetricName === 'Errors' && a.Properties.Namespace === 'AWS/Lambda');
-    expect(errors).toHaveLength(routes.length);
+    expect(errors).toHaveLength(declared.length);
     const fns = new Set(errors.map(([, a]) => refId(a.Properties.Dimensions[0].Value)));
-    expect(fns.size).toBe(routes.length);
+    expect(fns.size).toBe(declared.length);
     for (const f of s.stack.functions.values()) expect(fns.has(logicalId(s, f.fn))).toBe(true);
   });
 
   it('covers every function with a throttles alarm (metric math, at most 10 metrics each)', () => {
     const throttles = byId('Throttles');
-    expect(throttles).toHaveLength(Math.ceil(routes.length / 10));
+    expect(throttles).toHaveLength(Math.ceil(declared.length / 10));
     const covered = throttles.flatMap(([, a]) => {
       const stats = a.Properties.Metrics.filter((m: any) => m.MetricStat);
       expect(stats.length).toBeLessThanOrEqual(10);
@@ -78,7 +84,7 @@ describe('alarms', () => {
         return refId(m.MetricStat.Metric.Dimensions[0].Value);
       });
     });
-    expect(new Set(covered).size).toBe(routes.length);
+    expect(new Set(covered).size).toBe(declared.length);
   });
 
   it('watches DynamoDB throttling on the table and every index', () => {
@@ -99,8 +105,19 @@ describe('alarms', () => {
     expect(ops).not.toContain('Scan');
   });
 
+  it('alarms on the first record in the event stream\'s dead-letter queue', () => {
+    const [[, a]] = byId('DeadLettersEvents') as [[string, any]];
+    expect(a.Properties).toMatchObject({
+      Namespace: 'AWS/SQS', MetricName: 'ApproximateNumberOfMessagesVisible', Statistic: 'Maximum', Period: 300,
+      Threshold: ALARM_THRESHOLDS.deadLetters, ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    expect(ALARM_THRESHOLDS.deadLetters).toBe(1);
+    const queue = a.Properties.Dimensions.find((d: any) => d.Name === 'QueueName').Value;
+    expect(queue).toEqual({ 'Fn::GetAtt': [logicalId(s, s.stack.events.deadLetters), 'QueueName'] });
+  });
+
   it('has no other alarms, and none with actions unless a topic is given', () => {
-    expect(alarms).toHaveLength(1 + routes.length + Math.ceil(routes.length / 10) + 2);
+    expect(alarms).toHaveLength(1 + declared.length + Math.ceil(declared.length / 10) + 2 + 1);
     for (const [, a] of alarms) expect(a.Properties.AlarmActions).toBeUndefined();
     const withTopic = ofType(synth({ alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:alarms' }), 'AWS::CloudWatch::Alarm');
     expect(withTopic).toHaveLength(alarms.length);
@@ -108,14 +125,12 @@ describe('alarms', () => {
   });
 });
 
-describe('custom domain and CORS', () => {
-  it('has neither by default', () => {
+describe('custom domain', () => {
+  it('has none by default', () => {
     const s = synth();
     expect(ofType(s, 'AWS::ApiGatewayV2::DomainName')).toHaveLength(0);
     expect(ofType(s, 'AWS::ApiGatewayV2::ApiMapping')).toHaveLength(0);
-    const [, api] = ofType(s, 'AWS::ApiGatewayV2::Api')[0]!;
-    expect(api.Properties.CorsConfiguration).toBeUndefined();
-    expect(api.Properties.DisableExecuteApiEndpoint).toBe(false);
+    expect(httpApi(s).Properties.DisableExecuteApiEndpoint).toBe(false);
   });
 
   it('maps the stage to the custom domain and closes the execute-api endpoint', () => {
@@ -128,19 +143,38 @@ describe('custom domain and CORS', () => {
     });
     const [[, mapping]] = ofType(s, 'AWS::ApiGatewayV2::ApiMapping') as [[string, any]];
     expect(refId(mapping.Properties.DomainName)).toBe(domains[0]![0]);
-    expect(ofType(s, 'AWS::ApiGatewayV2::Api')[0]![1].Properties.DisableExecuteApiEndpoint).toBe(true);
+    expect(refId(mapping.Properties.ApiId)).toBe(logicalId(s, s.stack.api.httpApi));
+    expect(httpApi(s).Properties.DisableExecuteApiEndpoint).toBe(true);
     const outputs = s.template.toJSON().Outputs;
     expect(outputs.ApiUrl.Value).toBe(`https://${DOMAIN.domainName}/`);
     expect(outputs.DomainTarget).toBeDefined();
   });
+});
 
-  it('allows exactly the given origins, with the headers the API uses', () => {
-    const s = synth({ corsOrigins: 'https://a.com, https://b.com' });
-    const cors = ofType(s, 'AWS::ApiGatewayV2::Api')[0]![1].Properties.CorsConfiguration;
-    expect(cors.AllowOrigins).toEqual(['https://a.com', 'https://b.com']);
-    expect(cors.AllowHeaders).toEqual(expect.arrayContaining(['authorization', 'content-type', 'x-widget-key', 'idempotency-key']));
-    expect(cors.ExposeHeaders).toEqual(expect.arrayContaining(['x-request-id', 'retry-after']));
-    expect(cors.AllowCredentials).toBeUndefined();
+describe('CORS (CONTRACT section 1)', () => {
+  const cors = httpApi(synth()).Properties.CorsConfiguration;
+
+  it('answers preflight for any origin, without credentials', () => {
+    expect(cors.AllowOrigins).toEqual(['*']);
+    expect(cors.AllowCredentials).toBe(false);
+    // Preflight is API Gateway's own answer: no OPTIONS route reaches a function.
+    const routeKeys = ofType(synth(), 'AWS::ApiGatewayV2::Route').map(([, r]) => String(r.Properties.RouteKey));
+    expect(routeKeys.filter((k) => k.startsWith('OPTIONS') || k.startsWith('ANY') || k === '$default')).toEqual([]);
+  });
+
+  it('allows exactly the methods of the route table and the request headers the API reads', () => {
+    expect([...cors.AllowMethods].sort()).toEqual([...new Set(routes.map((r) => r.method))].sort());
+    expect(new Set(routes.map((r) => r.method)).size).toBeGreaterThanOrEqual(4);
+    expect([...cors.AllowHeaders].sort()).toEqual(['authorization', 'content-type', 'idempotency-key', 'x-widget-key']);
+  });
+
+  it('exposes the request id and Retry-After', () => {
+    expect([...cors.ExposeHeaders].sort()).toEqual(['retry-after', 'x-request-id']);
+  });
+
+  it('is the same whatever the context: the former corsOrigins context is refused, not ignored', () => {
+    expect(httpApi(synth(DOMAIN)).Properties.CorsConfiguration).toEqual(cors);
+    expect(() => readConfig(new App({ context: { corsOrigins: 'https://a.com' } }).node)).toThrow(/corsOrigins is no longer used/);
   });
 });
 
@@ -162,7 +196,7 @@ describe('auth: Cognito by default, or an external OIDC issuer', () => {
     expect(pools[0]![1].Properties.MfaConfiguration).toBe('ON');
     expect(clients[0]![1].Properties.GenerateSecret).toBe(false);
     const outputs = s.template.toJSON().Outputs;
-    expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'IssuerUrl', 'TableName', 'UserPoolClientId', 'UserPoolId']);
+    expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'IssuerUrl', 'LiveUrl', 'TableName', 'UserPoolClientId', 'UserPoolId']);
   });
 
   it('uses the given issuer and audience instead, with no user pool', () => {
@@ -171,7 +205,7 @@ describe('auth: Cognito by default, or an external OIDC issuer', () => {
     expect(ofType(s, 'AWS::Cognito::UserPool')).toHaveLength(0);
     expect(ofType(s, 'AWS::Cognito::UserPoolClient')).toHaveLength(0);
     expect(authorizer(ctx)).toEqual({ Issuer: ctx.issuerUrl, Audience: ['dashboard', 'cli'] });
-    expect(Object.keys(s.template.toJSON().Outputs).sort()).toEqual(['ApiUrl', 'IssuerUrl', 'TableName']);
+    expect(Object.keys(s.template.toJSON().Outputs).sort()).toEqual(['ApiUrl', 'IssuerUrl', 'LiveUrl', 'TableName']);
   });
 
   it('offers the hosted-UI code flow only when callback URLs are given', () => {
@@ -190,7 +224,6 @@ describe('context validation', () => {
     [{ audience: 'x' }, /go together/],
     [{ issuerUrl: 'http://idp.example.com', audience: 'x' }, /https/],
     [{ domainName: 'api.example.com' }, /go together/],
-    [{ corsOrigins: 'https://a.com/path' }, /not an origin/],
     [{ throttleRate: '-1' }, /positive integer/],
   ])('refuses %j', (context, message) => {
     expect(read(context)).toThrow(message);

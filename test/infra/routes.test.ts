@@ -3,18 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { ENTRY_METADATA } from '#infra/function.ts';
 import { routes } from '#shared/http/routes/index.ts';
 import { routeKey } from '#shared/http/route.ts';
-import { handlerPath, logicalId, ofType, refId, synth } from './synth.ts';
+import { declared, handlerPath, logicalId, ofType, refId, synth } from './synth.ts';
 
 describe('routes: one API route and one function per row of the route table', () => {
   const s = synth();
-  const apiRoutes = ofType(s, 'AWS::ApiGatewayV2::Route');
+  const httpApiId = logicalId(s, s.stack.api.httpApi);
+  const apiRoutes = ofType(s, 'AWS::ApiGatewayV2::Route').filter(([, r]) => refId(r.Properties.ApiId) === httpApiId);
   const functions = ofType(s, 'AWS::Lambda::Function');
   const authorizers = ofType(s, 'AWS::ApiGatewayV2::Authorizer');
 
-  it('has exactly as many routes and functions as the table has rows', () => {
+  it('has exactly as many routes as the table has rows, and one function per declaration', () => {
     expect(routes.length).toBeGreaterThan(20);
     expect(apiRoutes).toHaveLength(routes.length);
-    expect(functions).toHaveLength(routes.length);
+    // The route table's, the live channel's and the stream trigger's.
+    expect(functions).toHaveLength(declared.length);
     expect(new Set(routes.map(routeKey)).size).toBe(routes.length);
   });
 
@@ -61,13 +63,14 @@ describe('routes: one API route and one function per row of the route table', ()
   });
 
   it('has a handler module on disk for every row', () => {
-    const missing = routes.filter((r) => !existsSync(handlerPath(r))).map((r) => `functions/${r.handler}.ts`);
+    const missing = routes.filter((r) => !existsSync(handlerPath(r.handler))).map((r) => `functions/${r.handler}.ts`);
     expect(missing).toEqual([]);
   });
 
   it('lets API Gateway invoke each function from its own route only', () => {
     const permissions = ofType(s, 'AWS::Lambda::Permission');
-    expect(permissions).toHaveLength(routes.length);
+    // The stream trigger needs none: its event source mapping invokes it with its own role.
+    expect(permissions).toHaveLength(declared.filter((d) => d.kind !== 'stream').length);
     for (const [, p] of permissions) {
       expect(p.Properties.Principal).toBe('apigateway.amazonaws.com');
       expect(p.Properties.Action).toBe('lambda:InvokeFunction');
@@ -92,10 +95,10 @@ describe('routes: one API route and one function per row of the route table', ()
       expect(p.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
       expect(p.Environment.Variables.POWERTOOLS_SERVICE_NAME).toBe('support-assistant');
     }
-    expect(logGroups.size).toBe(routes.length);
+    expect(logGroups.size).toBe(declared.length);
   });
 
-  it('gives TABLE_NAME and CURSOR_SECRET to table functions and KMS_KEY_ID to kms functions only', () => {
+  it('gives TABLE_NAME and CURSOR_SECRET to table functions, KMS_KEY_ID to kms functions, LIVE_URL to chat functions only', () => {
     let checked = 0;
     for (const row of routes) {
       const f = s.stack.functions.get(row.handler)!;
@@ -103,10 +106,13 @@ describe('routes: one API route and one function per row of the route table', ()
       expect('TABLE_NAME' in vars, row.handler).toBe(row.table !== 'none');
       expect('CURSOR_SECRET' in vars, row.handler).toBe(row.table !== 'none');
       expect('KMS_KEY_ID' in vars, row.handler).toBe(row.kms === true);
+      expect('LIVE_URL' in vars, row.handler).toBe(row.auth === 'widget');
+      expect('LIVE_ENDPOINT' in vars, row.handler).toBe(false);
       if (row.table !== 'none') expect(refId(vars.TABLE_NAME)).toBe(logicalId(s, s.stack.data.table));
       checked++;
     }
     expect(checked).toBe(routes.length);
+    expect(routes.some((r) => r.auth === 'widget')).toBe(true);
     expect(routes.some((r) => r.kms)).toBe(true);
     expect(routes.some((r) => r.table === 'none')).toBe(true);
   });

@@ -7,10 +7,12 @@ import type { IConstruct } from 'constructs';
 import { Template } from 'aws-cdk-lib/assertions';
 import { readConfig } from '#infra/config.ts';
 import { PROJECT_ROOT, SupportStack } from '#infra/stack.ts';
-import type { Route } from '#shared/http/route.ts';
+import { routes } from '#shared/http/routes/index.ts';
+import { eventDispatcher, liveRoutes } from '#shared/http/triggers.ts';
 
 export const STUB_ENTRY = join(PROJECT_ROOT, 'test/infra/fixtures/stub-handler.ts');
-export const handlerPath = (r: Route) => join(PROJECT_ROOT, 'functions', `${r.handler}.ts`);
+/** The module of a handler (`chat/send-message`), as the real stack builds it. */
+export const handlerPath = (handler: string) => join(PROJECT_ROOT, 'functions', `${handler}.ts`);
 
 export interface Synth {
   app: App;
@@ -33,7 +35,7 @@ export function synth(context: Record<string, unknown> = {}): Synth {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
   const stack = new SupportStack(app, 'SupportAssistant', {
     config: readConfig(app.node),
-    entryOf: (r) => (existsSync(handlerPath(r)) ? handlerPath(r) : STUB_ENTRY),
+    entryOf: (h) => (existsSync(handlerPath(h)) ? handlerPath(h) : STUB_ENTRY),
   });
   const template = Template.fromStack(stack);
   const result: Synth = { app, stack, template, resources: template.toJSON().Resources };
@@ -51,3 +53,17 @@ export const refId = (v: any): string | undefined =>
 /** The template id of an L2 construct's CloudFormation resource. */
 export const logicalId = (s: Synth, construct: IConstruct): string =>
   s.stack.getLogicalId(construct.node.defaultChild as CfnElement);
+
+/** Every function the stack makes, one per declaration: HTTP routes, WebSocket routes, the stream trigger. */
+export interface Declared {
+  handler: string;
+  kind: 'http' | 'socket' | 'stream';
+  table: 'read' | 'write' | 'none';
+  kms?: boolean;
+}
+
+export const declared: readonly Declared[] = [
+  ...routes.map((r): Declared => ({ handler: r.handler, kind: 'http', table: r.table, ...(r.kms ? { kms: true } : {}) })),
+  ...liveRoutes.map((r): Declared => ({ handler: r.handler, kind: 'socket', table: r.table })),
+  { handler: eventDispatcher.handler, kind: 'stream', table: eventDispatcher.table },
+];

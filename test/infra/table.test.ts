@@ -46,4 +46,9 @@ describe('the table, built from shared/data/table.ts', () => {
     });
     expect(TTL_ATTRIBUTE).toBe('expiresAt');
   });
+
+  it('has a stream of new images, the only view the event dispatcher reads', () => {
+    expect(tables[0]![1].Properties.StreamSpecification).toEqual({ StreamViewType: tableDefinition.stream });
+    expect(tableDefinition.stream).toBe('NEW_IMAGE');
+  });
 });
