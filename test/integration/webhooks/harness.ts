@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { ulid } from 'ulid';
+import { monotonicFactory } from 'ulid';
 import { inject } from 'vitest';
 import { startLocalRuntime, type LocalRuntime } from '../../../bin/local/server.ts';
 import type { DomainEvent } from '#shared/domain/deliveries.ts';
@@ -108,6 +108,7 @@ export function api(rt: LocalRuntime): Api {
   };
 }
 
-/** An event as the dispatcher hands it over. */
+const ulid = monotonicFactory();
+/** An event as the dispatcher hands it over (ids in creation order even within a millisecond). */
 export const event = (tenantId: string, type: DomainEvent['type'], data: Record<string, unknown> = {}): DomainEvent =>
   ({ id: `evt_${ulid()}`, type, timestamp: new Date().toISOString(), tenantId, data });
