@@ -11,7 +11,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 //   maxReceiveCount times moves to the DLQ.
 // `timeScale` compresses every delay and visibility timeout for tests (0.001: 5 min -> 300 ms).
 
-export type SqsHandler = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
+export type SqsHandler = (event: SQSEvent) => Promise<SQSBatchResponse | undefined>;
 
 export interface LocalQueueOptions {
   name: string;

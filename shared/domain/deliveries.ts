@@ -182,7 +182,7 @@ export async function attemptDelivery(m: QueueMessage): Promise<AttemptOutcome> 
   // Stale (redelivered since, or finished): nothing to do.
   if (!d || d.run !== msg.run || d.status !== 'pending') return DONE;
   const started = clock.now();
-  if (!i || i.status !== 'active') {
+  if (i?.status !== 'active') {
     await deliveriesRepo.record(tenantId, d, {
       status: 'failed', nextAttemptAt: null, lastResponseStatus: d.lastResponseStatus,
       lastError: i ? 'the integration is disabled' : 'the integration was deleted',

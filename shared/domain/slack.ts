@@ -13,7 +13,7 @@ const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v
 const str = (v: unknown, fallback = '') => (typeof v === 'string' ? v : fallback);
 
 /** Slack's mrkdwn needs only these three escaped; text fields hold at most 3000 characters. */
-const escape = (s: string, max = 500) => {
+const mrkdwn = (s: string, max = 500) => {
   const cut = [...s].length > max ? `${[...s].slice(0, max - 1).join('')}…` : s;
   return cut.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 };
@@ -33,9 +33,9 @@ export function conversationLink(dashboardUrl: string | undefined, conversationI
 function message(title: string, fields: Array<[string, string]>, detail: string | null, link: string | null) {
   const blocks: Obj[] = [
     { type: 'header', text: { type: 'plain_text', text: title, emoji: true } },
-    { type: 'section', fields: fields.map(([k, v]) => ({ type: 'mrkdwn', text: `*${k}*\n${escape(v, 200)}` })) },
+    { type: 'section', fields: fields.map(([k, v]) => ({ type: 'mrkdwn', text: `*${k}*\n${mrkdwn(v, 200)}` })) },
   ];
-  if (detail) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `>${escape(detail)}` } });
+  if (detail) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `>${mrkdwn(detail)}` } });
   if (link) {
     blocks.push({
       type: 'actions',

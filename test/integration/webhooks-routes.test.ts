@@ -176,7 +176,7 @@ describe('delivery log and controls', () => {
     problem(await a.call('POST', `/integrations/${theirs.id}/deliveries/${theirDelivery}/redeliver`, t.token), 404, 'NOT_FOUND');
     // Their delivery id under my integration.
     problem(await a.call('POST', `/integrations/${mine.id}/deliveries/${theirDelivery}/redeliver`, t.token), 404, 'NOT_FOUND');
-    for (const id of ['bad-id', 'int_', 'int_' + 'A'.repeat(300), '%00', 'x'.repeat(2000), '__proto__']) {
+    for (const id of ['bad-id', 'int_', `int_${'A'.repeat(300)}`, '%00', 'x'.repeat(2000), '__proto__']) {
       problem(await a.call('GET', `/integrations/${encodeURIComponent(id)}/deliveries`, t.token), 404, 'NOT_FOUND');
       problem(await a.call('POST', `/integrations/${encodeURIComponent(id)}/test`, t.token), 404, 'NOT_FOUND');
       problem(await a.call('POST', `/integrations/${mine.id}/deliveries/${encodeURIComponent(id)}/redeliver`, t.token), 404, 'NOT_FOUND');

@@ -38,7 +38,7 @@ async function start(handler: SqsHandler, opts: { maxReceiveCount?: number; time
 describe('local SQS queue', () => {
   it('takes SendMessage from the SDK (MD5 checked by the SDK) and hands SQS-shaped records to the consumer', async () => {
     const seen: SQSEvent[] = [];
-    const { sqs, url, q } = await start(async (e) => { seen.push(e); });
+    const { sqs, url, q } = await start(async (e) => { seen.push(e); return undefined; });
     const sent = await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: '{"a":1}' }));
     expect(sent.MessageId).toBeTruthy();
     await q.idle();
@@ -77,7 +77,7 @@ describe('local SQS queue', () => {
   });
 
   it('refuses what SQS refuses: delays over 15 minutes, visibility over 12 hours, unknown receipt handles and queues', async () => {
-    const { sqs, url, q } = await start(async () => {});
+    const { sqs, url, q } = await start(async () => undefined);
     await expect(sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'x', DelaySeconds: 901 }))).rejects.toThrow(/DelaySeconds/);
     await expect(sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: url, ReceiptHandle: 'nope', VisibilityTimeout: 5 }))).rejects.toMatchObject({ name: 'ReceiptHandleIsInvalid' });
     await expect(sqs.send(new SendMessageCommand({ QueueUrl: `${url}-other`, MessageBody: 'x' }))).rejects.toThrow(/no queue/);
