@@ -6,6 +6,7 @@ import {
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Operation } from 'aws-cdk-lib/aws-dynamodb';
 import { Topic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { ServiceFunction } from './function.ts';
 import type { DataTable } from './table.ts';
@@ -24,6 +25,8 @@ export const ALARM_THRESHOLDS = {
   lambdaErrors: 1,
   lambdaThrottles: 1,
   tableThrottles: 1,
+  /** Messages visible in the delivery dead-letter queue. */
+  deadLetters: 1,
 } as const;
 
 // The operations the service performs (no Scan); ThrottledRequests is reported per operation.
@@ -37,6 +40,8 @@ export interface MonitoringProps {
   stage: HttpStage;
   functions: ReadonlyMap<string, ServiceFunction>;
   data: DataTable;
+  /** The delivery queue's dead-letter queue. */
+  deadLetters?: IQueue;
   alarmTopicArn?: string;
 }
 
@@ -116,5 +121,10 @@ export class Monitoring extends Construct {
     alarm('TableThrottledRequests', new MathExpression({
       expression: SUM_ALL, usingMetrics: requests, period: PERIOD, label: 'DynamoDB throttled requests',
     }), ALARM_THRESHOLDS.tableThrottles, 'DynamoDB requests throttled (any operation the service uses)');
+
+    if (props.deadLetters) {
+      alarm('DeliveryDeadLetters', props.deadLetters.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
+        ALARM_THRESHOLDS.deadLetters, 'Delivery messages reached the dead-letter queue: the delivery function failed on them again and again');
+    }
   }
 }

@@ -11,6 +11,7 @@ import { Api } from './api.ts';
 import { Auth } from './auth.ts';
 import type { StackConfig } from './config.ts';
 import { bindKey, bindTable, constructIdOf, ServiceFunction } from './function.ts';
+import { Deliveries } from './events.ts';
 import { Monitoring } from './monitoring.ts';
 import { DataTable } from './table.ts';
 
@@ -29,7 +30,8 @@ export class SupportStack extends Stack {
   readonly auth: Auth;
   readonly api: Api;
   readonly credentialsKey: Key;
-  /** By handler path (`admin/patch-ticket`), one per route. */
+  readonly deliveries: Deliveries;
+  /** By handler path (`admin/patch-ticket`, `events/deliver`): one per route, and the event functions. */
   readonly functions = new Map<string, ServiceFunction>();
 
   constructor(scope: Construct, id: string, props: SupportStackProps) {
@@ -63,6 +65,13 @@ export class SupportStack extends Stack {
       reason: 'The cursor signing key has no consumer to rotate with: functions get it at deploy time. Rotating it only invalidates outstanding page cursors; rotate by replacing the secret and redeploying.',
     });
 
+    this.deliveries = new Deliveries(this, 'Deliveries', {
+      data: this.data, credentialsKey: this.credentialsKey, projectRoot: PROJECT_ROOT, logRetention,
+      entry: join(PROJECT_ROOT, 'functions', 'events/deliver.ts'),
+      ...(config.dashboardUrl ? { dashboardUrl: config.dashboardUrl } : {}),
+    });
+    this.functions.set('events/deliver', this.deliveries.fn);
+
     for (const route of routes) {
       const cid = constructIdOf(route.handler);
       if (this.functions.has(route.handler)) throw new Error(`two routes name the handler ${route.handler}`);
@@ -75,6 +84,7 @@ export class SupportStack extends Stack {
       });
       if (route.table !== 'none') bindTable(f, this.data, route.table);
       if (route.kms) bindKey(f, this.credentialsKey);
+      if (route.queue) this.deliveries.grantEnqueue(f);
       acknowledgeFunctionFindings(f);
       this.functions.set(route.handler, f);
       this.api.addRoute(route, f.fn, cid);
@@ -85,6 +95,7 @@ export class SupportStack extends Stack {
       stage: this.api.stage,
       functions: this.functions,
       data: this.data,
+      deadLetters: this.deliveries.deadLetters,
       ...(config.alarmTopicArn ? { alarmTopicArn: config.alarmTopicArn } : {}),
     });
 

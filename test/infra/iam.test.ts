@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KMS_ACTIONS, tableActions } from '#infra/function.ts';
+import { KMS_ACTIONS, tableActions, type ServiceFunction } from '#infra/function.ts';
 import { INDEXES } from '#shared/data/table.ts';
 import { routes } from '#shared/http/routes/index.ts';
 import type { Route } from '#shared/http/route.ts';
@@ -11,6 +11,9 @@ import { logicalId, ofType, refId, synth, type Synth } from './synth.ts';
 const s = synth();
 const tableId = logicalId(s, s.stack.data.table);
 const keyId = logicalId(s, s.stack.credentialsKey);
+const queueId = logicalId(s, s.stack.deliveries.queue);
+/** What grantSendMessages allows on the delivery queue. */
+const SEND_ACTIONS = ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'];
 
 /** A policy resource as a symbol: `table`, `index:gsi1`, `key`, `log-group:<own>`, `*`. */
 function symbol(resource: unknown, ownLogGroup: string): string {
@@ -18,6 +21,7 @@ function symbol(resource: unknown, ownLogGroup: string): string {
   const id = refId(resource);
   if (id === tableId) return 'table';
   if (id === keyId) return 'key';
+  if (id === queueId) return 'delivery-queue';
   if (id === ownLogGroup) return 'own-log-group';
   const join = (resource as any)?.['Fn::Join'];
   if (join && join[0] === '' && join[1].length === 2 && refId(join[1][0]) === tableId) {
@@ -28,8 +32,9 @@ function symbol(resource: unknown, ownLogGroup: string): string {
 }
 
 /** Every allowed pair of the role of one function, from all policies attached to that role. */
-function allowedPairs(syn: Synth, row: Route): string[] {
-  const f = syn.stack.functions.get(row.handler)!;
+function allowedPairs(syn: Synth, target: Route | ServiceFunction): string[] {
+  const row = 'fn' in target ? { handler: target.node.path } : target;
+  const f = 'fn' in target ? target : syn.stack.functions.get(target.handler)!;
   const fnProps = syn.resources[logicalId(syn, f.fn)]!.Properties;
   const roleId = refId(fnProps.Role)!;
   const ownLogGroup = refId(fnProps.LoggingConfig.LogGroup)!;
@@ -54,7 +59,7 @@ function allowedPairs(syn: Synth, row: Route): string[] {
   return pairs.sort();
 }
 
-function expectedPairs(row: Route): string[] {
+function expectedPairs(row: Pick<Route, 'table' | 'kms' | 'queue'>): string[] {
   const pairs = [
     'logs:CreateLogStream on own-log-group',
     'logs:PutLogEvents on own-log-group',
@@ -66,6 +71,7 @@ function expectedPairs(row: Route): string[] {
     for (const index of INDEXES) pairs.push(`dynamodb:Query on index:${index}`);
   }
   if (row.kms) for (const a of KMS_ACTIONS) pairs.push(`${a} on key`);
+  if (row.queue) for (const a of SEND_ACTIONS) pairs.push(`${a} on delivery-queue`);
   return pairs.sort();
 }
 
@@ -111,7 +117,8 @@ describe('IAM: each function may do exactly what its row of the route table need
       .filter(([, p]) => JSON.stringify(p.Properties.PolicyDocument).includes(`"${keyId}"`))
       .map(([id]) => id).sort();
     const kmsRows = routes.filter((r) => r.kms);
-    expect(users).toHaveLength(kmsRows.length);
+    // And the delivery function, which may only decrypt (tested above).
+    expect(users).toHaveLength(kmsRows.length + 1);
     const key = s.resources[keyId]!.Properties;
     expect(key.EnableKeyRotation).toBe(true);
     // The key policy only delegates to IAM in the account (CDK's default); no service or other account.
@@ -120,9 +127,23 @@ describe('IAM: each function may do exactly what its row of the route table need
     expect(principals[0]).toMatch(/:root/);
   });
 
+  it('lets the delivery function use the table, open credentials and consume its own queue, nothing more', () => {
+    expect(allowedPairs(s, s.stack.deliveries.fn)).toEqual([
+      ...expectedPairs({ table: 'write' }).filter((p) => !p.startsWith('kms:')),
+      'kms:Decrypt on key',
+      ...['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'].map((a) => `${a} on delivery-queue`),
+    ].sort());
+    // Only the functions that queue deliveries may send to the queue; nobody may touch the dead-letter queue.
+    const senders = routes.filter((r) => r.queue).map((r) => r.handler).sort();
+    expect(senders).toEqual(['admin/redeliver', 'admin/test-integration']);
+    const dlq = logicalId(s, s.stack.deliveries.deadLetters);
+    const users = ofType(s, 'AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p.Properties.PolicyDocument).includes(`"${dlq}"`));
+    expect(users).toEqual([]);
+  });
+
   it('gives no other role in the stack any permission (the functions are the only principals)', () => {
     const roles = ofType(s, 'AWS::IAM::Role');
-    expect(roles).toHaveLength(routes.length);
-    expect(ofType(s, 'AWS::IAM::Policy')).toHaveLength(routes.length);
+    expect(roles).toHaveLength(s.stack.functions.size);
+    expect(ofType(s, 'AWS::IAM::Policy')).toHaveLength(s.stack.functions.size);
   });
 });

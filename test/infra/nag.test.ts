@@ -62,6 +62,7 @@ describe('cdk-nag: AwsSolutionsChecks and ServerlessChecks', () => {
     const ids = new Set(acks.map((a) => a.id));
     expect([...ids].sort()).toEqual([
       'AwsSolutions-APIG4', 'AwsSolutions-COG8', 'AwsSolutions-IAM5[Resource::*]', 'AwsSolutions-SMG4', 'Serverless-LambdaDLQ',
+      'Serverless-LambdaEventSourceMappingDestination', 'Serverless-SQSRedrivePolicy',
     ]);
     for (const id of ids) expect(wouldReport.has(id), `${id} is acknowledged but never reported`).toBe(true);
     for (const a of acks) expect(a.reason.length, `${a.path} ${a.id}`).toBeGreaterThan(60);

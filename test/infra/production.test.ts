@@ -37,7 +37,7 @@ describe('API stage: access logs and throttling', () => {
   it('takes log retention from context', () => {
     const s = synth({ logRetentionDays: '90' });
     const groups = ofType(s, 'AWS::Logs::LogGroup');
-    expect(groups).toHaveLength(routes.length + 1);
+    expect(groups).toHaveLength(s.stack.functions.size + 1);
     for (const [, g] of groups) expect(g.Properties.RetentionInDays).toBe(90);
   });
 });
@@ -60,15 +60,15 @@ describe('alarms', () => {
 
   it('has one Lambda errors alarm per function', () => {
     const errors = alarms.filter(([, a]) => a.Properties.MetricName === 'Errors' && a.Properties.Namespace === 'AWS/Lambda');
-    expect(errors).toHaveLength(routes.length);
+    expect(errors).toHaveLength(s.stack.functions.size);
     const fns = new Set(errors.map(([, a]) => refId(a.Properties.Dimensions[0].Value)));
-    expect(fns.size).toBe(routes.length);
+    expect(fns.size).toBe(s.stack.functions.size);
     for (const f of s.stack.functions.values()) expect(fns.has(logicalId(s, f.fn))).toBe(true);
   });
 
   it('covers every function with a throttles alarm (metric math, at most 10 metrics each)', () => {
     const throttles = byId('Throttles');
-    expect(throttles).toHaveLength(Math.ceil(routes.length / 10));
+    expect(throttles).toHaveLength(Math.ceil(s.stack.functions.size / 10));
     const covered = throttles.flatMap(([, a]) => {
       const stats = a.Properties.Metrics.filter((m: any) => m.MetricStat);
       expect(stats.length).toBeLessThanOrEqual(10);
@@ -78,7 +78,7 @@ describe('alarms', () => {
         return refId(m.MetricStat.Metric.Dimensions[0].Value);
       });
     });
-    expect(new Set(covered).size).toBe(routes.length);
+    expect(new Set(covered).size).toBe(s.stack.functions.size);
   });
 
   it('watches DynamoDB throttling on the table and every index', () => {
@@ -100,7 +100,9 @@ describe('alarms', () => {
   });
 
   it('has no other alarms, and none with actions unless a topic is given', () => {
-    expect(alarms).toHaveLength(1 + routes.length + Math.ceil(routes.length / 10) + 2);
+    const n = s.stack.functions.size;
+    // API 5xx, errors per function, throttles, the two table alarms, the delivery dead-letter queue.
+    expect(alarms).toHaveLength(1 + n + Math.ceil(n / 10) + 2 + 1);
     for (const [, a] of alarms) expect(a.Properties.AlarmActions).toBeUndefined();
     const withTopic = ofType(synth({ alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:alarms' }), 'AWS::CloudWatch::Alarm');
     expect(withTopic).toHaveLength(alarms.length);
