@@ -47,6 +47,11 @@ export interface LocalQueue {
   size(): number;
   /** Resolves when no message is waiting or in flight. */
   idle(): Promise<void>;
+  /** Stops handing out batches (messages keep arriving); for benchmarks that fill the queue first. */
+  pause(): void;
+  resume(): void;
+  /** Batches in flight at once: Lambda's concurrent invocations of the consumer. */
+  setConcurrency(n: number): void;
   stop(): Promise<void>;
 }
 
@@ -67,7 +72,8 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
   if (!(scale > 0 && scale <= 1)) throw new Error('timeScale must be in (0, 1]');
   const region = o.region ?? 'us-east-1';
   const batchSize = o.batchSize ?? 10;
-  const concurrency = o.concurrency ?? 4;
+  let concurrency = o.concurrency ?? 4;
+  let paused = false;
   const endpoint = `${o.baseUrl}${PATH}`;
   const url = `${endpoint}/${ACCOUNT}/${o.name}`;
   const arn = `arn:aws:sqs:${region}:${ACCOUNT}:${o.name}`;
@@ -93,7 +99,7 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
   }
 
   function schedule() {
-    if (stopped) return;
+    if (stopped || paused) return;
     if (timer) { clearTimeout(timer); timer = null; }
     const now = Date.now();
     while (running < concurrency) {
@@ -242,6 +248,9 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
       }
     },
     size: () => messages.size,
+    pause: () => { paused = true; },
+    resume: () => { paused = false; schedule(); },
+    setConcurrency: (n) => { concurrency = n; schedule(); },
     idle: () => new Promise<void>((resolve) => { idleWaiters.push(resolve); checkIdle(); }),
     async stop() {
       stopped = true;
