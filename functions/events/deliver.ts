@@ -12,7 +12,10 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
   await Promise.all(event.Records.map(async (r) => {
     try {
       const { outcome, note } = await attemptDelivery({ messageId: r.messageId, receiptHandle: r.receiptHandle, body: r.body });
-      if (note) logger.warn(note.message, note);
+      if (note) {
+        const { message, ...detail } = note;
+        logger.warn(message, detail);
+      }
       if (outcome === 'retry') failed.push(r.messageId);
     } catch (e) {
       logger.error('delivery attempt failed unexpectedly', { messageId: r.messageId, receiveCount: r.attributes.ApproximateReceiveCount, error: e as Error });

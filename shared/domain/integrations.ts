@@ -97,8 +97,9 @@ export async function createIntegration(tenantId: string, actor: Actor, input: I
  * a re-activation must not rotate a secret) and one without `status` keeps the current status.
  */
 export async function replaceIntegration(tenantId: string, actor: Actor, id: string, input: IntegrationInput) {
-  validate(input);
+  // An unknown id is 404 before the body's rules are looked at.
   const before = await find(tenantId, id);
+  validate(input);
   const keep = Object.keys(input.credentials).length === 0 && before.type === input.type;
   const need = required(input);
   if (!keep && need && !input.credentials[need]) throw fieldError(`credentials.${need}`, `is required for a ${input.type} integration`);
