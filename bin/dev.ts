@@ -2,13 +2,18 @@ import { parseArgs } from 'node:util';
 import { startLocalRuntime } from './local/server.ts';
 
 // `npm start`: the whole service on this machine.
-// Options: --port N (or env PORT, default 3000), --persist (keep data in .local-data/ between runs).
+// Options: --port N (or env PORT, default 3000), --persist (keep data in .local-data/ between runs),
+// --allow-loopback-webhooks (or env ALLOW_LOOPBACK_WEBHOOKS=1: webhooks may call http://127.0.0.1 receivers).
 
 const { values } = parseArgs({
-  options: { port: { type: 'string' }, persist: { type: 'boolean', default: false } },
+  options: {
+    port: { type: 'string' }, persist: { type: 'boolean', default: false }, 'allow-loopback-webhooks': { type: 'boolean', default: false },
+  },
 });
 const port = Number(values.port ?? process.env.PORT ?? 3000);
-const runtime = await startLocalRuntime({ port, ...(values.persist ? { dataDir: '.local-data' } : {}) });
+const runtime = await startLocalRuntime({
+  port, ...(values.persist ? { dataDir: '.local-data' } : {}), allowLoopbackWebhooks: values['allow-loopback-webhooks'],
+});
 
 const call = async (method: string, path: string, token: string, body?: unknown) => {
   const res = await fetch(runtime.url + path, {

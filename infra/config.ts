@@ -11,6 +11,8 @@ export interface StackConfig {
   alarmTopicArn?: string;
   /** Cognito hosted-UI callback URLs; none means the app client speaks SRP only (no OAuth flows). */
   callbackUrls: string[];
+  /** Base URL of the dashboard: Slack messages link to its conversations; none, no link. */
+  dashboardUrl?: string;
 }
 
 export const DEFAULTS = {
@@ -61,6 +63,10 @@ export function readConfig(node: Node): StackConfig {
   }
 
   const alarmTopicArn = str(node, 'alarmTopicArn');
+  const dashboardUrl = str(node, 'dashboardUrl');
+  if (dashboardUrl !== undefined && !/^https:\/\/[^\s]+$/.test(dashboardUrl)) {
+    throw new Error(`context dashboardUrl must be an https URL, got ${dashboardUrl}`);
+  }
   return {
     ...(issuerUrl !== undefined ? { oidc: { issuerUrl, audience } } : {}),
     ...(domainName && certificateArn ? { customDomain: { domainName, certificateArn } } : {}),
@@ -71,5 +77,6 @@ export function readConfig(node: Node): StackConfig {
     logRetentionDays: positiveInt(node, 'logRetentionDays', DEFAULTS.logRetentionDays),
     ...(alarmTopicArn ? { alarmTopicArn } : {}),
     callbackUrls: list(node.tryGetContext('callbackUrls')),
+    ...(dashboardUrl ? { dashboardUrl } : {}),
   };
 }

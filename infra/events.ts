@@ -1,10 +1,13 @@
 import { Duration, Validations } from 'aws-cdk-lib';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { DELIVERY_QUEUE } from '#shared/data/queue-settings.ts';
 import type { StreamTrigger } from '#shared/http/triggers.ts';
-import type { ServiceFunction } from './function.ts';
+import { bindKey, bindTable, ServiceFunction } from './function.ts';
 import type { DataTable } from './table.ts';
 
 export interface EventStreamProps {
@@ -47,5 +50,91 @@ export class EventStream extends Construct {
       filters: [FilterCriteria.filter(trigger.filter)],
       onFailure: new SqsDlq(this.deadLetters),
     }));
+  }
+}
+
+export interface DeliveriesProps {
+  data: DataTable;
+  credentialsKey: IKey;
+  /** Absolute path of functions/events/deliver.ts. */
+  entry: string;
+  projectRoot: string;
+  logRetention: RetentionDays;
+  /** Base URL of the dashboard, for links in Slack messages. */
+  dashboardUrl?: string;
+}
+
+/**
+ * Events out: the delivery queue, its dead-letter queue with an alarm, and the
+ * delivery function fed by it (the dead-letter alarm is in Monitoring, with the others). A failed attempt keeps its message and sets its visibility to the
+ * next step of the retry schedule (at most 10 h, under SQS's 12 h), so one message carries a
+ * delivery through all its attempts; maxReceiveCount sits above the attempts.
+ */
+export class Deliveries extends Construct {
+  readonly queue: Queue;
+  readonly deadLetters: Queue;
+  readonly fn: ServiceFunction;
+
+  constructor(scope: Construct, id: string, props: DeliveriesProps) {
+    super(scope, id);
+    this.deadLetters = new Queue(this, 'DeadLetters', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    this.queue = new Queue(this, 'Queue', {
+      visibilityTimeout: Duration.seconds(DELIVERY_QUEUE.visibilityTimeoutSeconds),
+      // Long enough for the whole schedule (about 27.6 h) with room to spare.
+      retentionPeriod: Duration.days(4),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: DELIVERY_QUEUE.maxReceiveCount },
+    });
+
+    this.fn = new ServiceFunction(this, 'Deliver', {
+      entry: props.entry,
+      projectRoot: props.projectRoot,
+      logRetention: props.logRetention,
+      description: 'Delivers events to webhooks and Slack',
+      timeout: Duration.seconds(DELIVERY_QUEUE.functionTimeoutSeconds),
+      memorySize: 512,
+      environment: {
+        DELIVERY_QUEUE_URL: this.queue.queueUrl,
+        ...(props.dashboardUrl ? { DASHBOARD_URL: props.dashboardUrl } : {}),
+      },
+    });
+    bindTable(this.fn, props.data, 'write');
+    // It only opens credentials, never seals new ones.
+    bindKey(this.fn, props.credentialsKey, ['kms:Decrypt']);
+    // Receive, delete and change visibility on this queue (the event source's own grant).
+    this.fn.fn.addEventSource(new SqsEventSource(this.queue, {
+      batchSize: DELIVERY_QUEUE.batchSize,
+      reportBatchItemFailures: true,
+    }));
+
+    Validations.of(this.fn.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'Only xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing) are on Resource *: those X-Ray actions support no resource-level permissions.',
+    });
+    Validations.of(this.deadLetters).acknowledge({
+      id: 'Serverless-SQSRedrivePolicy',
+      reason: 'This is the dead-letter queue of the delivery queue: its messages are kept 14 days for inspection and alarm while visible; nothing consumes it.',
+    });
+    for (const esm of this.fn.fn.node.findAll().filter((c) => c.node.id.startsWith('SqsEventSource'))) {
+      Validations.of(esm).acknowledge({
+        id: 'Serverless-LambdaEventSourceMappingDestination',
+        reason: 'An SQS event source mapping takes no on-failure destination: failed messages go to the queue\'s own dead-letter queue after maxReceiveCount receives.',
+      });
+    }
+    Validations.of(this.fn.fn).acknowledge({
+      id: 'Serverless-LambdaDLQ',
+      reason: 'Invoked only by its SQS event source: failed messages are dead-lettered by the queue\'s redrive policy (maxReceiveCount), which alarms.',
+    });
+  }
+
+  /** Lets a function queue deliveries (the dispatcher, redeliver, test). */
+  grantEnqueue(f: ServiceFunction): void {
+    f.fn.addEnvironment('DELIVERY_QUEUE_URL', this.queue.queueUrl);
+    this.queue.grantSendMessages(f.role);
   }
 }

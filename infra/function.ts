@@ -23,6 +23,10 @@ export interface ServiceFunctionProps {
   logRetention: RetentionDays;
   description?: string;
   environment?: Record<string, string>;
+  /** Default 10 s (an API route). */
+  timeout?: Duration;
+  /** Default 1024 MB. */
+  memorySize?: number;
 }
 
 /**
@@ -52,8 +56,8 @@ export class ServiceFunction extends Construct {
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       // The NLU trains a tenant's classifier in-process; more memory also means more CPU.
-      memorySize: 1024,
-      timeout: Duration.seconds(10),
+      memorySize: props.memorySize ?? 1024,
+      timeout: props.timeout ?? Duration.seconds(10),
       tracing: Tracing.ACTIVE,
       role: this.role,
       logGroup: this.logGroup,
@@ -115,9 +119,9 @@ export function bindTable(target: ServiceFunction, data: DataTable, access: Tabl
 export const KMS_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'] as const;
 
 /** Envelope encryption of integration credentials: a data key per secret, decrypted on use. */
-export function bindKey(target: ServiceFunction, key: IKey): void {
+export function bindKey(target: ServiceFunction, key: IKey, actions: readonly string[] = KMS_ACTIONS): void {
   target.fn.addEnvironment('KMS_KEY_ID', key.keyArn);
-  target.role.addToPrincipalPolicy(new PolicyStatement({ actions: [...KMS_ACTIONS], resources: [key.keyArn] }));
+  target.role.addToPrincipalPolicy(new PolicyStatement({ actions: [...actions], resources: [key.keyArn] }));
 }
 
 /** `admin/patch-ticket` -> `AdminPatchTicket`: a stable construct id per handler. */

@@ -11,7 +11,7 @@ import { eventDispatcher, liveRoutes } from '#shared/http/triggers.ts';
 import { Api } from './api.ts';
 import { Auth } from './auth.ts';
 import type { StackConfig } from './config.ts';
-import { EventStream } from './events.ts';
+import { Deliveries, EventStream } from './events.ts';
 import { bindKey, bindTable, constructIdOf, ServiceFunction } from './function.ts';
 import { LiveApi } from './live.ts';
 import { Monitoring } from './monitoring.ts';
@@ -33,8 +33,9 @@ export class SupportStack extends Stack {
   readonly api: Api;
   readonly live: LiveApi;
   readonly events: EventStream;
+  readonly deliveries: Deliveries;
   readonly credentialsKey: Key;
-  /** By handler path (`admin/patch-ticket`, `live/connect`, `events/dispatch`), one per handler. */
+  /** By handler path (`admin/patch-ticket`, `live/connect`, `events/dispatch`, `events/deliver`), one per handler. */
   readonly functions = new Map<string, ServiceFunction>();
 
   constructor(scope: Construct, id: string, props: SupportStackProps) {
@@ -80,6 +81,13 @@ export class SupportStack extends Stack {
       return f;
     };
 
+    this.deliveries = new Deliveries(this, 'Deliveries', {
+      data: this.data, credentialsKey: this.credentialsKey, projectRoot: PROJECT_ROOT, logRetention,
+      entry: entryOf('events/deliver'),
+      ...(config.dashboardUrl ? { dashboardUrl: config.dashboardUrl } : {}),
+    });
+    this.functions.set('events/deliver', this.deliveries.fn);
+
     for (const route of routes) {
       const f = addFunction(route.handler, `${route.method} ${route.path}`, {
         ...(route.table === 'none' ? {} : { CURSOR_SECRET: cursorSecret.secretValue.unsafeUnwrap() }),
@@ -88,6 +96,7 @@ export class SupportStack extends Stack {
       });
       if (route.table !== 'none') bindTable(f, this.data, route.table);
       if (route.kms) bindKey(f, this.credentialsKey);
+      if (route.queue) this.deliveries.grantEnqueue(f);
       acknowledgeFunctionFindings(f, SYNCHRONOUS);
       this.api.addRoute(route, f.fn, constructIdOf(route.handler));
     }
@@ -102,6 +111,8 @@ export class SupportStack extends Stack {
     const dispatcher = addFunction(eventDispatcher.handler, 'DynamoDB stream: event items');
     bindTable(dispatcher, this.data, eventDispatcher.table);
     if (eventDispatcher.manageConnections) this.live.bindManagement(dispatcher);
+    // It fans each event out to the integrations that take it: one queued delivery each.
+    this.deliveries.grantEnqueue(dispatcher);
     this.events = new EventStream(this, 'Events', { data: this.data, dispatcher, trigger: eventDispatcher });
     acknowledgeFunctionFindings(dispatcher, STREAM);
 
@@ -110,7 +121,7 @@ export class SupportStack extends Stack {
       stage: this.api.stage,
       functions: this.functions,
       data: this.data,
-      deadLetters: { Events: this.events.deadLetters },
+      deadLetters: { Events: this.events.deadLetters, Deliveries: this.deliveries.deadLetters },
       ...(config.alarmTopicArn ? { alarmTopicArn: config.alarmTopicArn } : {}),
     });
 

@@ -11,6 +11,8 @@ import type { Route } from '#shared/http/route.ts';
 import { createLocalIdp, type LocalIdp } from './idp.ts';
 import { eventOf, lambdaContext } from './events.ts';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamodb-local.ts';
+import { createLocalQueue, isQueueRequest, type LocalQueue, type SqsHandler } from './queue.ts';
+import { DELIVERY_QUEUE } from '#shared/data/queue-settings.ts';
 
 // The local runtime: serves the route table's handlers on 127.0.0.1 as API Gateway's HTTP API
 // would, building payload v2 events from real HTTP requests. Nothing here is wired twice: the
@@ -27,6 +29,10 @@ export interface RuntimeOptions {
   /** Keep DynamoDB Local's data in this folder between runs. */
   dataDir?: string;
   tableName?: string;
+  /** Lets webhooks point at loopback http receivers (`--allow-loopback-webhooks`), for tests. */
+  allowLoopbackWebhooks?: boolean;
+  /** Compresses the delivery queue's delays and visibility timeouts (tests); default env DELIVERY_TIME_SCALE, else 1. */
+  deliveryTimeScale?: number;
 }
 
 export interface LocalRuntime {
@@ -35,6 +41,8 @@ export interface LocalRuntime {
   idp: LocalIdp;
   dynamo: DynamoLocal | null;
   dynamodbEndpoint: string;
+  /** The delivery queue's emulation, fed to functions/events/deliver.ts. */
+  queue: LocalQueue;
   /** How many times the JWT verifier fetched the JWKS (a flood of unknown kids must not raise it per token). */
   jwksFetches(): number;
   stop(): Promise<void>;
@@ -146,6 +154,10 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     if (body === null) return send(res, 413, '{"message":"Request Entity Too Large"}');
 
     if (url.pathname.startsWith('/local-idp/')) return idpRoute(method, url.pathname, body, res);
+    if (isQueueRequest(url.pathname)) {
+      const r = queue.serve(String(req.headers['x-amz-target'] ?? ''), body.toString('utf8'));
+      return send(res, r.status, r.body, r.headers);
+    }
 
     const found = match(method, url.pathname);
     if (!found) return send(res, 404, '{"message":"Not Found"}');
@@ -191,6 +203,16 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   const url = `http://${host}:${port}`;
   process.env.LIVE_URL = `ws://${host}:${port}${LIVE_PATH}`;
   idp = await createLocalIdp(url);
+  const queue = createLocalQueue({
+    name: 'deliveries', baseUrl: url, region: process.env.AWS_REGION,
+    handler: () => loadHandler('events/deliver') as unknown as Promise<SqsHandler>,
+    visibilityTimeoutSeconds: DELIVERY_QUEUE.visibilityTimeoutSeconds, maxReceiveCount: DELIVERY_QUEUE.maxReceiveCount,
+    batchSize: DELIVERY_QUEUE.batchSize, timeScale: opts.deliveryTimeScale ?? Number(process.env.DELIVERY_TIME_SCALE ?? 1),
+  });
+  Object.assign(process.env, {
+    SQS_ENDPOINT: queue.endpoint, DELIVERY_QUEUE_URL: queue.url, DASHBOARD_URL: process.env.DASHBOARD_URL ?? url,
+    ...(opts.allowLoopbackWebhooks ? { ALLOW_LOOPBACK_WEBHOOKS: '1' } : {}),
+  });
   // As the HTTP API authorizer: signature against the JWKS, iss, aud or client_id, exp (required), nbf.
   verifier = JwtVerifier.create({
     issuer: idp.issuer,
@@ -210,9 +232,10 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   await verifier.hydrate();
 
   return {
-    url, port, idp, dynamo, dynamodbEndpoint,
+    url, port, idp, dynamo, dynamodbEndpoint, queue,
     jwksFetches: () => fetches,
     async stop() {
+      await queue.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await dynamo?.stop();

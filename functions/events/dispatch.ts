@@ -1,4 +1,4 @@
 import { streamHandler } from '#shared/http/stream.ts';
-import { pushLive } from '#shared/domain/live.ts';
+import { dispatchEvents } from '#shared/domain/dispatch.ts';
 
-export const handler = streamHandler(pushLive);
+export const handler = streamHandler(dispatchEvents);

@@ -16,8 +16,19 @@ export const config = {
   /** KMS key for integration credentials; absent locally, where LOCAL_DATA_KEY (base64, 32 bytes) is used. */
   get kmsKeyId() { return process.env.KMS_KEY_ID; },
   get localDataKey() { return process.env.LOCAL_DATA_KEY; },
-  /** Local runtime only: lets webhook URLs point at loopback for its own tests. */
+  /** Local runtime only: lets webhook URLs point at loopback for its own tests (`1` or `true`). */
   get allowLoopbackWebhooks() { return ['1', 'true'].includes(process.env.ALLOW_LOOPBACK_WEBHOOKS ?? ''); },
+  /** The queue that carries one message per delivery (CONTRACT section 7). */
+  get deliveryQueueUrl() { return required('DELIVERY_QUEUE_URL'); },
+  /** Set only locally (the local runtime's SQS emulation). */
+  get sqsEndpoint() { return process.env.SQS_ENDPOINT; },
+  /** Base of the dashboard's links (Slack messages); absent: messages carry no link. */
+  get dashboardUrl() { return process.env.DASHBOARD_URL; },
+  /** How long a receiver has to answer; tests shorten it, the stack never sets it. */
+  get deliveryTimeoutMs() {
+    const n = Number(process.env.DELIVERY_TIMEOUT_MS);
+    return Number.isInteger(n) && n > 0 ? n : 15_000;
+  },
   /** The live channel's URL for clients (wss:// in AWS, ws:// locally); given to the widget. */
   get liveUrl() { return process.env.LIVE_URL ?? null; },
   /** The WebSocket API's management endpoint, where the dispatcher posts frames. */

@@ -1,18 +1,23 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { IntegrationType } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
 import { queryAll } from './lists.ts';
 import { keys } from './keys.ts';
 import { clean, type AuditEntry, auditPut } from './items.ts';
-import { transact } from './tx.ts';
+import { transact, TxConditionFailed } from './tx.ts';
+
+export type IntegrationStatus = 'active' | 'disabled';
 
 /** Credentials as stored: envelope-encrypted (see the domain's credentials module). */
 export interface Sealed { scheme: 'kms' | 'local'; ciphertext: string; iv: string; tag: string; encryptedKey: string }
 
 /** Stored form: credentials sealed, plus their masks so that reads never need a decryption. */
 export interface IntegrationItem {
-  id: string; type: IntegrationType; name: string; status: 'active';
+  id: string; type: IntegrationType; name: string; status: IntegrationStatus;
   config: Record<string, unknown>; sealed: Sealed; masked: Record<string, string>; createdAt: string; updatedAt: string;
+  /** Set by the first failed delivery attempt after the last success (the 5-day disable rule). */
+  failingSince?: string;
 }
 const fromItem = (i: Record<string, unknown>): IntegrationItem => {
   const { integrationType, ...rest } = clean<Omit<IntegrationItem, 'type'> & { integrationType: IntegrationItem['type'] }>(i);
@@ -45,6 +50,56 @@ export const integrationsRepo = {
       },
       auditPut(tenantId, { ...audit, category: 'integration', createdAt: item.updatedAt }),
     ]);
+  },
+
+  /** The start of the current run of failures: set now unless already set. Null if the integration is gone. */
+  async markFailing(tenantId: string, id: string, now: string): Promise<string | null> {
+    try {
+      const r = await db.send(new UpdateCommand({
+        TableName: tableName(), Key: keys.integration(tenantId, id),
+        UpdateExpression: 'SET failingSince = if_not_exists(failingSince, :now)',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':now': now },
+        ReturnValues: 'UPDATED_NEW',
+      }));
+      return r.Attributes?.failingSince as string;
+    } catch (e) {
+      if (e instanceof ConditionalCheckFailedException) return null;
+      throw e;
+    }
+  },
+
+  async clearFailing(tenantId: string, id: string): Promise<void> {
+    try {
+      await db.send(new UpdateCommand({
+        TableName: tableName(), Key: keys.integration(tenantId, id),
+        UpdateExpression: 'REMOVE failingSince', ConditionExpression: 'attribute_exists(failingSince)',
+      }));
+    } catch (e) {
+      if (!(e instanceof ConditionalCheckFailedException)) throw e;
+    }
+  },
+
+  /** Active -> disabled with its audit entry; false if it was not active (already disabled, or gone). */
+  async disable(tenantId: string, id: string, audit: AuditInput, now: string): Promise<boolean> {
+    try {
+      await transact([
+        {
+          Update: {
+            Key: keys.integration(tenantId, id),
+            UpdateExpression: 'SET #status = :disabled REMOVE failingSince',
+            ConditionExpression: '#status = :active',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':disabled': 'disabled', ':active': 'active' },
+          },
+        },
+        auditPut(tenantId, { ...audit, category: 'integration', createdAt: now }),
+      ]);
+      return true;
+    } catch (e) {
+      if (e instanceof TxConditionFailed) return false;
+      throw e;
+    }
   },
 
   async remove(tenantId: string, item: IntegrationItem, audit: AuditInput, now: string): Promise<void> {

@@ -16,6 +16,12 @@ export const keys = {
   integration: (tenantId: string, id: string): Key => ({ pk: T(tenantId), sk: `INTEGRATION#${id}` }),
   integrationPrefix: (tenantId: string) => ({ pk: T(tenantId), skPrefix: 'INTEGRATION#' }),
 
+  /** Deliveries of one integration; ids are `dlv_` + the event's ULID, so the partition sorts by event time. */
+  delivery: (tenantId: string, integrationId: string, deliveryId: string): Key =>
+    ({ pk: `${T(tenantId)}#DELIVERIES#${integrationId}`, sk: deliveryId }),
+  deliveriesByStatusIndex: (tenantId: string, integrationId: string, status: string) =>
+    ({ gsi2pk: `${T(tenantId)}#DELIVERIES#${integrationId}#${status}` }),
+
   member: (tenantId: string, memberId: string): Key => ({ pk: T(tenantId), sk: `MEMBER#${memberId}` }),
   memberPrefix: (tenantId: string) => ({ pk: T(tenantId), skPrefix: 'MEMBER#' }),
   invitationsByEmail: (email: string) => ({ gsi1pk: `EMAIL#${email.toLowerCase()}` }),

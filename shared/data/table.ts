@@ -13,6 +13,8 @@
 //   tickets newest first / status / priority    Query     gsi1 TENANT#t#TICKETS / gsi2 ...#STATUS#s / gsi3 ...#PRIORITY#p
 //   audit newest first / by category            Query     gsi1 TENANT#t#AUDIT / gsi2 TENANT#t#AUDIT#cat
 //   ticket + its audit trail                    Query     pk TENANT#t#TICKET#id  (sk TICKET, aud_...)
+//   deliveries of an integration, newest first Query     pk TENANT#t#DELIVERIES#i (sk dlv_<ulid>; TTL 30 days)
+//   ... by status                              Query     gsi2 TENANT#t#DELIVERIES#i#status
 //   stats per day for a date range + counters   Query     pk TENANT#t#STATS      sk between DAY#from and TOTAL
 //   idempotency record, rate-limit window       GetItem   pk TENANT#t#IDEM#key / TENANT#t#CONV#c sk RATE#minute (TTL)
 //   events (the outbox the stream carries)      Put only  pk TENANT#t#EVENTS#c   sk EVT#ulid (TTL); per conversation, so

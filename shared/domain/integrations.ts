@@ -7,9 +7,12 @@ import { Conflict, NotFound, fieldError } from '#shared/core/errors.ts';
 import type { IntegrationType } from '#shared/core/vocabulary.ts';
 import { maskAll, seal } from './credentials.ts';
 import { checkWebhookUrl } from './webhook-url.ts';
+import { checkSecret, newSecret } from './webhook-signing.ts';
+import { SLACK_WEBHOOK_PREFIX } from './slack.ts';
 
 export interface IntegrationInput {
   type: IntegrationType; name: string; config: Record<string, unknown>; credentials: Record<string, string>;
+  status?: IntegrationItem['status'];
 }
 
 const view = (i: IntegrationItem) => ({
@@ -20,17 +23,27 @@ function validate(input: IntegrationInput) {
   if (input.type === 'webhook') {
     const why = checkWebhookUrl(input.config.url as string, env.allowLoopbackWebhooks);
     if (why) throw fieldError('config.url', why);
+    const bad = input.credentials.secret === undefined ? null : checkSecret(input.credentials.secret);
+    if (bad) throw fieldError('credentials.secret', bad);
+  }
+  const hook = input.type === 'slack' ? input.credentials.webhookUrl : undefined;
+  if (hook !== undefined) {
+    // Loopback receivers stand in for Slack in the local runtime's tests.
+    const why = checkWebhookUrl(hook, env.allowLoopbackWebhooks);
+    const local = env.allowLoopbackWebhooks && /^http:\/\/(127\.0\.0\.1|\[::1\])[:/]/.test(hook);
+    if (!local && (why || !hook.startsWith(SLACK_WEBHOOK_PREFIX))) throw fieldError('credentials.webhookUrl', `must be a Slack incoming-webhook URL (${SLACK_WEBHOOK_PREFIX}...)`);
   }
 }
 
+
 // Audited: what changed, with credentials only as the names of the keys that were set (never values).
-const summary = (i: Pick<IntegrationItem, 'type' | 'name' | 'config' | 'masked'> | null) =>
-  i ? { type: i.type, name: i.name, config: i.config, credentials: Object.keys(i.masked).sort() } : null;
+const summary = (i: Pick<IntegrationItem, 'type' | 'name' | 'status' | 'config' | 'masked'> | null) =>
+  i ? { type: i.type, name: i.name, status: i.status, config: i.config, credentials: Object.keys(i.masked).sort() } : null;
 function changes(before: IntegrationItem | null, after: IntegrationItem | null, rotated: boolean) {
   const a = summary(before) as Record<string, unknown> | null;
   const b = summary(after) as Record<string, unknown> | null;
   const out: Record<string, { from: unknown; to: unknown }> = {};
-  for (const k of ['type', 'name', 'config', 'credentials']) {
+  for (const k of ['type', 'name', 'status', 'config', 'credentials']) {
     if (JSON.stringify(a?.[k]) !== JSON.stringify(b?.[k]) || (k === 'credentials' && rotated)) out[k] = { from: a?.[k] ?? null, to: b?.[k] ?? null };
   }
   return out;
@@ -50,32 +63,52 @@ export async function listIntegrations(tenantId: string) {
   return { items: (await integrationsRepo.list(tenantId)).map(view) };
 }
 
-async function build(tenantId: string, id: string, input: IntegrationInput, createdAt: string, now: string): Promise<IntegrationItem> {
-  const sealed = await seal(input.credentials, { tenantId, integrationId: id });
-  return {
-    id, type: input.type, name: input.name, status: 'active', config: input.config,
-    sealed, masked: maskAll(input.credentials), createdAt, updatedAt: now,
+/** `kept`: the stored credentials, when a replacement sends none. */
+async function build(
+  tenantId: string, id: string, input: IntegrationInput, status: IntegrationItem['status'], createdAt: string, now: string,
+  kept?: Pick<IntegrationItem, 'sealed' | 'masked'>,
+): Promise<IntegrationItem> {
+  const { sealed, masked } = kept ?? {
+    sealed: await seal(input.credentials, { tenantId, integrationId: id }), masked: maskAll(input.credentials),
   };
+  return { id, type: input.type, name: input.name, status, config: input.config, sealed, masked, createdAt, updatedAt: now };
 }
 
+const required = (input: IntegrationInput) =>
+  input.type === 'webhook' ? 'secret' : input.type === 'slack' ? 'webhookUrl' : null;
+
+/** A webhook created without a secret gets one, shown in full in this response only. */
 export async function createIntegration(tenantId: string, actor: Actor, input: IntegrationInput) {
+  if (input.type === 'slack' && !input.credentials.webhookUrl) throw fieldError('credentials.webhookUrl', 'is required for Slack (its incoming-webhook URL)');
   validate(input);
+  const generated = input.type === 'webhook' && !input.credentials.secret ? newSecret() : null;
+  const full = generated ? { ...input, credentials: { ...input.credentials, secret: generated } } : input;
   const now = new Date().toISOString();
-  const item = await build(tenantId, `int_${ulid()}`, input, now, now);
+  const item = await build(tenantId, `int_${ulid()}`, full, input.status ?? 'active', now, now);
   await integrationsRepo.put(tenantId, item, null, {
-    action: 'integration.created', actor: actor, target: { type: 'integration', id: item.id }, changes: changes(null, item, true),
+    action: 'integration.created', actor, target: { type: 'integration', id: item.id }, changes: changes(null, item, true),
   });
-  return view(item);
+  const v = view(item);
+  return generated ? { ...v, credentials: { ...v.credentials, secret: generated } } : v;
 }
 
+/**
+ * A full replacement, except that a body without credentials keeps the stored ones (a rename or
+ * a re-activation must not rotate a secret) and one without `status` keeps the current status.
+ */
 export async function replaceIntegration(tenantId: string, actor: Actor, id: string, input: IntegrationInput) {
-  validate(input);
+  // An unknown id is 404 before the body's rules are looked at.
   const before = await find(tenantId, id);
+  validate(input);
+  const keep = Object.keys(input.credentials).length === 0 && before.type === input.type;
+  const need = required(input);
+  if (!keep && need && !input.credentials[need]) throw fieldError(`credentials.${need}`, `is required for a ${input.type} integration`);
   const now = new Date().toISOString();
-  const item = await build(tenantId, id, input, before.createdAt, now > before.updatedAt ? now : new Date(Date.parse(before.updatedAt) + 1).toISOString());
+  const item = await build(tenantId, id, input, input.status ?? before.status, before.createdAt,
+    now > before.updatedAt ? now : new Date(Date.parse(before.updatedAt) + 1).toISOString(), keep ? before : undefined);
   try {
     await integrationsRepo.put(tenantId, item, before, {
-      action: 'integration.updated', actor: actor, target: { type: 'integration', id }, changes: changes(before, item, true),
+      action: 'integration.updated', actor, target: { type: 'integration', id }, changes: changes(before, item, !keep),
     });
   } catch (e) {
     if (e instanceof TxConditionFailed) {

@@ -19,7 +19,8 @@ loopback.addAddress('::1', 'ipv6');
 export function checkWebhookUrl(raw: string, allowLoopback = false): string | null {
   let url: URL;
   try { url = new URL(raw); } catch { return 'must be a valid URL'; }
-  if (url.protocol !== 'https:') return 'must use https';
+  // Plain http only for the loopback receivers that the local runtime may allow.
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowLoopback)) return 'must use https';
   if (url.username || url.password) return 'must not contain credentials';
   // WHATWG parsing already normalised IPv4 forms such as 0x7f.1 or 2130706433 to dotted quads.
   const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
@@ -29,6 +30,7 @@ export function checkWebhookUrl(raw: string, allowLoopback = false): string | nu
   if (kind === 6 && /^(::ffff:|64:ff9b::)/.test(host)) return 'must not use an IPv4-mapped IPv6 address';
   const isLoopback = host === 'localhost' || host.endsWith('.localhost') || (kind !== 0 && loopback.check(host, kind === 4 ? 'ipv4' : 'ipv6'));
   if (isLoopback) return allowLoopback ? null : 'must not point at localhost or a loopback address';
+  if (url.protocol !== 'https:') return 'must use https';
   if (kind !== 0 && blocked.check(host, kind === 4 ? 'ipv4' : 'ipv6')) return 'must not point at a private, link-local or reserved address';
   return null;
 }

@@ -27,6 +27,8 @@ export interface Route<P extends Schema | undefined = Schema | undefined, B exte
   table: 'read' | 'write' | 'none';
   /** The function encrypts or decrypts integration credentials. */
   kms?: boolean;
+  /** The function sends to the delivery queue. */
+  queue?: boolean;
   params?: P;
   query?: Q;
   body?: B;

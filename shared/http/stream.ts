@@ -7,17 +7,21 @@ import { logger } from './log.ts';
 // The edge of the table stream's consumer: event items' new images in, the domain events out, and
 // partial-batch failures reported by sequence number so that only the rest of the batch is retried.
 
-export function streamHandler(fn: (events: DomainEvent[]) => Promise<void>) {
+/** `fn` returns the index of the first event it could not finish, or -1. */
+export function streamHandler(fn: (events: DomainEvent[]) => Promise<number>) {
   return async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+    logger.resetKeys();
     const records = event.Records.filter((r) => r.eventName === 'INSERT' && r.dynamodb?.NewImage);
     const list = records.map((r) => (unmarshall(r.dynamodb!.NewImage as Record<string, AttributeValue>) as { event: DomainEvent }).event);
+    let failedAt: number;
     try {
-      await fn(list);
-      return { batchItemFailures: [] };
+      failedAt = await fn(list);
     } catch (e) {
       logger.error('event dispatch failed', e as Error);
-      const first = records[0]?.dynamodb?.SequenceNumber;
-      return { batchItemFailures: first ? [{ itemIdentifier: first }] : [] };
+      failedAt = 0;
     }
+    const first = failedAt >= 0 ? records[failedAt]?.dynamodb?.SequenceNumber : undefined;
+    if (first) logger.warn('event dispatch will be retried', { from: first, eventId: list[failedAt]?.id });
+    return { batchItemFailures: first ? [{ itemIdentifier: first }] : [] };
   };
 }

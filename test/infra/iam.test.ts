@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KMS_ACTIONS, tableActions } from '#infra/function.ts';
+import { KMS_ACTIONS, tableActions, type ServiceFunction } from '#infra/function.ts';
 import { INDEXES } from '#shared/data/table.ts';
 import { routes } from '#shared/http/routes/index.ts';
 import { eventDispatcher } from '#shared/http/triggers.ts';
@@ -13,6 +13,9 @@ const tableId = logicalId(s, s.stack.data.table);
 const keyId = logicalId(s, s.stack.credentialsKey);
 const liveApiId = logicalId(s, s.stack.live.webSocketApi);
 const deadLettersId = logicalId(s, s.stack.events.deadLetters);
+const queueId = logicalId(s, s.stack.deliveries.queue);
+/** What grantSendMessages allows on the delivery queue. */
+const SEND_ACTIONS = ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'];
 
 /** `arn:<partition>:execute-api:<region>:<account>:` then a Ref, then the rest: [apiId, rest]. */
 function executeApiArn(join: any[]): [string | undefined, string] | undefined {
@@ -34,6 +37,7 @@ function symbol(resource: unknown, ownLogGroup: string): string {
   if (id === tableId) return attr === 'StreamArn' ? 'stream' : 'table';
   if (id === keyId) return 'key';
   if (id === deadLettersId) return 'dead-letters';
+  if (id === queueId) return 'delivery-queue';
   if (id === ownLogGroup) return 'own-log-group';
   const join = (resource as any)?.['Fn::Join'];
   if (join && join[0] === '' && join[1].length === 2 && refId(join[1][0]) === tableId) {
@@ -46,8 +50,9 @@ function symbol(resource: unknown, ownLogGroup: string): string {
 }
 
 /** Every allowed pair of the role of one function, from all policies attached to that role. */
-function allowedPairs(syn: Synth, row: Pick<Declared, 'handler'>): string[] {
-  const f = syn.stack.functions.get(row.handler)!;
+function allowedPairs(syn: Synth, target: Pick<Declared, 'handler'> | ServiceFunction): string[] {
+  const row = 'fn' in target ? { handler: target.node.path } : target;
+  const f = 'fn' in target ? target : syn.stack.functions.get(target.handler)!;
   const fnProps = syn.resources[logicalId(syn, f.fn)]!.Properties;
   const roleId = refId(fnProps.Role)!;
   const ownLogGroup = refId(fnProps.LoggingConfig.LogGroup)!;
@@ -72,7 +77,7 @@ function allowedPairs(syn: Synth, row: Pick<Declared, 'handler'>): string[] {
   return pairs.sort();
 }
 
-function expectedPairs(row: Declared): string[] {
+function expectedPairs(row: Pick<Declared, 'table' | 'kms' | 'kind'> & { queue?: boolean }): string[] {
   const pairs = [
     'logs:CreateLogStream on own-log-group',
     'logs:PutLogEvents on own-log-group',
@@ -91,6 +96,7 @@ function expectedPairs(row: Declared): string[] {
     for (const a of ['SendMessage', 'GetQueueAttributes', 'GetQueueUrl']) pairs.push(`sqs:${a} on dead-letters`);
   }
   if (row.kind === 'stream' && eventDispatcher.manageConnections) pairs.push('execute-api:ManageConnections on live-connections');
+  if (row.queue || row.kind === 'stream') for (const a of SEND_ACTIONS) pairs.push(`${a} on delivery-queue`);
   return pairs.sort();
 }
 
@@ -102,7 +108,8 @@ describe('IAM: each function may do exactly what its declaration needs', () => {
       checked++;
     }
     expect(checked).toBe(declared.length);
-    expect(s.stack.functions.size).toBe(declared.length);
+    // And the delivery worker, checked on its own below.
+    expect(s.stack.functions.size).toBe(declared.length + 1);
     for (const kind of ['http', 'socket', 'stream'] as const) expect(declared.some((r) => r.kind === kind)).toBe(true);
     // The table covers every case the assertion distinguishes.
     for (const kind of ['read', 'write', 'none'] as const) expect(routes.some((r) => r.table === kind)).toBe(true);
@@ -138,7 +145,8 @@ describe('IAM: each function may do exactly what its declaration needs', () => {
       .filter(([, p]) => JSON.stringify(p.Properties.PolicyDocument).includes(`"${keyId}"`))
       .map(([id]) => id).sort();
     const kmsRows = routes.filter((r) => r.kms);
-    expect(users).toHaveLength(kmsRows.length);
+    // And the delivery function, which may only decrypt (tested above).
+    expect(users).toHaveLength(kmsRows.length + 1);
     const key = s.resources[keyId]!.Properties;
     expect(key.EnableKeyRotation).toBe(true);
     // The key policy only delegates to IAM in the account (CDK's default); no service or other account.
@@ -162,9 +170,23 @@ describe('IAM: each function may do exactly what its declaration needs', () => {
     expect(rest).toBe('/live/*/@connections/*');
   });
 
+  it('lets the delivery function use the table, open credentials and consume its own queue, nothing more', () => {
+    expect(allowedPairs(s, s.stack.deliveries.fn)).toEqual([
+      ...expectedPairs({ table: 'write', kind: 'http' }).filter((p) => !p.startsWith('kms:')),
+      'kms:Decrypt on key',
+      ...['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'].map((a) => `${a} on delivery-queue`),
+    ].sort());
+    // Only the functions that queue deliveries may send to the queue; nobody may touch the dead-letter queue.
+    const senders = routes.filter((r) => r.queue).map((r) => r.handler).sort();
+    expect(senders).toEqual(['admin/redeliver', 'admin/test-integration']);
+    const dlq = logicalId(s, s.stack.deliveries.deadLetters);
+    const users = ofType(s, 'AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p.Properties.PolicyDocument).includes(`"${dlq}"`));
+    expect(users).toEqual([]);
+  });
+
   it('gives no other role in the stack any permission (the functions are the only principals)', () => {
     const roles = ofType(s, 'AWS::IAM::Role');
-    expect(roles).toHaveLength(declared.length);
-    expect(ofType(s, 'AWS::IAM::Policy')).toHaveLength(declared.length);
+    expect(roles).toHaveLength(s.stack.functions.size);
+    expect(ofType(s, 'AWS::IAM::Policy')).toHaveLength(s.stack.functions.size);
   });
 });

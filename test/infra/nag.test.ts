@@ -62,7 +62,8 @@ describe('cdk-nag: AwsSolutionsChecks and ServerlessChecks', () => {
     const ids = new Set(acks.map((a) => a.id));
     expect([...ids].sort()).toEqual([
       'AwsSolutions-APIG4', 'AwsSolutions-COG8', stack.live.managementFinding(), 'AwsSolutions-IAM5[Resource::*]',
-      'AwsSolutions-SMG4', 'AwsSolutions-SQS3', 'Serverless-LambdaDLQ', 'Serverless-SQSRedrivePolicy',
+      'AwsSolutions-SMG4', 'AwsSolutions-SQS3', 'Serverless-LambdaDLQ', 'Serverless-LambdaEventSourceMappingDestination',
+      'Serverless-SQSRedrivePolicy',
     ].sort());
     for (const id of ids) expect(wouldReport.has(id), `${id} is acknowledged but never reported`).toBe(true);
     for (const a of acks) expect(a.reason.length, `${a.path} ${a.id}`).toBeGreaterThan(60);

@@ -4,7 +4,7 @@ import { ACCESS_LOG_FIELDS } from '#infra/api.ts';
 import { DEFAULTS, readConfig } from '#infra/config.ts';
 import { ALARM_THRESHOLDS } from '#infra/monitoring.ts';
 import { routes } from '#shared/http/routes/index.ts';
-import { declared, logicalId, ofType, refId, synth, type Synth } from './synth.ts';
+import { logicalId, ofType, refId, synth, type Synth } from './synth.ts';
 
 const DOMAIN = {
   domainName: 'api.example.com',
@@ -43,7 +43,7 @@ describe('API stage: access logs and throttling', () => {
     const s = synth({ logRetentionDays: '90' });
     const groups = ofType(s, 'AWS::Logs::LogGroup');
     // One per function, and the access logs of the HTTP API and of the live channel.
-    expect(groups).toHaveLength(declared.length + 2);
+    expect(groups).toHaveLength(s.stack.functions.size + 2);
     for (const [, g] of groups) expect(g.Properties.RetentionInDays).toBe(90);
   });
 });
@@ -66,15 +66,15 @@ describe('alarms', () => {
 
   it('has one Lambda errors alarm per function', () => {
     const errors = alarms.filter(([, a]) => a.Properties.MetricName === 'Errors' && a.Properties.Namespace === 'AWS/Lambda');
-    expect(errors).toHaveLength(declared.length);
+    expect(errors).toHaveLength(s.stack.functions.size);
     const fns = new Set(errors.map(([, a]) => refId(a.Properties.Dimensions[0].Value)));
-    expect(fns.size).toBe(declared.length);
+    expect(fns.size).toBe(s.stack.functions.size);
     for (const f of s.stack.functions.values()) expect(fns.has(logicalId(s, f.fn))).toBe(true);
   });
 
   it('covers every function with a throttles alarm (metric math, at most 10 metrics each)', () => {
     const throttles = byId('Throttles');
-    expect(throttles).toHaveLength(Math.ceil(declared.length / 10));
+    expect(throttles).toHaveLength(Math.ceil(s.stack.functions.size / 10));
     const covered = throttles.flatMap(([, a]) => {
       const stats = a.Properties.Metrics.filter((m: any) => m.MetricStat);
       expect(stats.length).toBeLessThanOrEqual(10);
@@ -84,7 +84,7 @@ describe('alarms', () => {
         return refId(m.MetricStat.Metric.Dimensions[0].Value);
       });
     });
-    expect(new Set(covered).size).toBe(declared.length);
+    expect(new Set(covered).size).toBe(s.stack.functions.size);
   });
 
   it('watches DynamoDB throttling on the table and every index', () => {
@@ -117,7 +117,9 @@ describe('alarms', () => {
   });
 
   it('has no other alarms, and none with actions unless a topic is given', () => {
-    expect(alarms).toHaveLength(1 + declared.length + Math.ceil(declared.length / 10) + 2 + 1);
+    const n = s.stack.functions.size;
+    // API 5xx, errors per function, throttles, the two table alarms, the two dead-letter queues.
+    expect(alarms).toHaveLength(1 + n + Math.ceil(n / 10) + 2 + 2);
     for (const [, a] of alarms) expect(a.Properties.AlarmActions).toBeUndefined();
     const withTopic = ofType(synth({ alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:alarms' }), 'AWS::CloudWatch::Alarm');
     expect(withTopic).toHaveLength(alarms.length);

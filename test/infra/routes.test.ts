@@ -15,8 +15,10 @@ describe('routes: one API route and one function per row of the route table', ()
   it('has exactly as many routes as the table has rows, and one function per declaration', () => {
     expect(routes.length).toBeGreaterThan(20);
     expect(apiRoutes).toHaveLength(routes.length);
-    // The route table's, the live channel's and the stream trigger's.
-    expect(functions).toHaveLength(declared.length);
+    // The route table's, the live channel's and the stream trigger's, and the delivery worker, which no route invokes.
+    expect(functions).toHaveLength(s.stack.functions.size);
+    expect(s.stack.functions.size).toBe(declared.length + 1);
+    expect([...s.stack.functions.keys()].filter((h) => !declared.some((d) => d.handler === h))).toEqual(['events/deliver']);
     expect(new Set(routes.map(routeKey)).size).toBe(routes.length);
   });
 
@@ -84,8 +86,10 @@ describe('routes: one API route and one function per row of the route table', ()
       expect(p.Runtime, id).toBe('nodejs24.x');
       expect(p.Architectures, id).toEqual(['arm64']);
       expect(p.Handler, id).toBe('index.handler');
-      expect(p.MemorySize, id).toBe(1024);
-      expect(p.Timeout, id).toBe(10);
+      // API routes answer within 10 s; the delivery function waits up to 15 s on receivers.
+      const deliver = id === logicalId(s, s.stack.deliveries.fn.fn);
+      expect(p.MemorySize, id).toBe(deliver ? 512 : 1024);
+      expect(p.Timeout, id).toBe(deliver ? 30 : 10);
       expect(p.TracingConfig, id).toEqual({ Mode: 'Active' });
       expect(p.LoggingConfig.LogFormat, id).toBe('JSON');
       const lg = refId(p.LoggingConfig.LogGroup)!;
@@ -95,7 +99,7 @@ describe('routes: one API route and one function per row of the route table', ()
       expect(p.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
       expect(p.Environment.Variables.POWERTOOLS_SERVICE_NAME).toBe('support-assistant');
     }
-    expect(logGroups.size).toBe(declared.length);
+    expect(logGroups.size).toBe(s.stack.functions.size);
   });
 
   it('gives TABLE_NAME and CURSOR_SECRET to table functions, KMS_KEY_ID to kms functions, LIVE_URL to chat functions only', () => {

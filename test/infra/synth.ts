@@ -60,10 +60,14 @@ export interface Declared {
   kind: 'http' | 'socket' | 'stream';
   table: 'read' | 'write' | 'none';
   kms?: boolean;
+  /** Queues deliveries. */
+  queue?: boolean;
 }
 
 export const declared: readonly Declared[] = [
-  ...routes.map((r): Declared => ({ handler: r.handler, kind: 'http', table: r.table, ...(r.kms ? { kms: true } : {}) })),
+  ...routes.map((r): Declared => ({
+    handler: r.handler, kind: 'http', table: r.table, ...(r.kms ? { kms: true } : {}), ...(r.queue ? { queue: true } : {}),
+  })),
   ...liveRoutes.map((r): Declared => ({ handler: r.handler, kind: 'socket', table: r.table })),
   { handler: eventDispatcher.handler, kind: 'stream', table: eventDispatcher.table },
 ];

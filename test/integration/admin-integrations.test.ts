@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { admin, expectProblem, memberToken, newTenant, request } from './client.ts';
 
-const SECRET = 'whsec_plaintext_SECRET_value_9876';
+// Standard Webhooks secrets: whsec_ + base64 of 24 to 64 bytes.
+const secretOf = (fill: number) => `whsec_${Buffer.alloc(32, fill).toString('base64')}`;
+const SECRET = secretOf(0x5a);
+const masked = (s: string) => `****${s.slice(-4)}`;
 const HOOK = { type: 'webhook', name: 'Ops hook', config: { url: 'https://hooks.example.com/support' }, credentials: { secret: SECRET } };
 const post = (token: string, body: unknown) => request('POST', admin('/integrations'), { token, body });
 
@@ -14,20 +17,20 @@ describe('integrations', () => {
     expect(c.status).toBe(201);
     expect(c.body).toEqual({
       id: expect.stringMatching(/^int_/), type: 'webhook', name: 'Ops hook', status: 'active',
-      config: { url: 'https://hooks.example.com/support' }, credentials: { secret: '****9876' }, createdAt: expect.stringMatching(/Z$/),
+      config: { url: 'https://hooks.example.com/support' }, credentials: { secret: masked(SECRET) }, createdAt: expect.stringMatching(/Z$/),
     });
     const l = await request('GET', admin('/integrations'), { token: t.ownerToken });
     bodies.push(l.text);
     expect(l.body.items).toEqual([c.body]);
-    const slack = await post(t.ownerToken, { type: 'slack', name: 'Slack', config: { channel: '#support' }, credentials: { botToken: 'xoxb-1234567890-abcdef', pin: '42' } });
+    const slack = await post(t.ownerToken, { type: 'slack', name: 'Slack', config: { channel: '#support' }, credentials: { webhookUrl: 'https://hooks.slack.com/services/T0/B0/xoxb1234567890abcdef', pin: '42' } });
     bodies.push(slack.text);
-    expect(slack.body.credentials).toEqual({ botToken: '****cdef', pin: '****' });
+    expect(slack.body.credentials).toEqual({ webhookUrl: '****cdef', pin: '****' });
 
-    const NEW_SECRET = 'whsec_rotated_SECRET_value_5555';
+    const NEW_SECRET = secretOf(0x33);
     const p = await request('PUT', admin(`/integrations/${c.body.id}`), { token: t.ownerToken, body: { ...HOOK, name: 'Renamed', credentials: { secret: NEW_SECRET } } });
     bodies.push(p.text);
     expect(p.status).toBe(200);
-    expect(p.body).toMatchObject({ id: c.body.id, name: 'Renamed', credentials: { secret: '****5555' }, createdAt: c.body.createdAt });
+    expect(p.body).toMatchObject({ id: c.body.id, name: 'Renamed', credentials: { secret: masked(NEW_SECRET) }, createdAt: c.body.createdAt });
     const audit = await request('GET', admin('/audit?category=integration'), { token: t.ownerToken });
     if (audit.status === 200) {
       bodies.push(audit.text);
@@ -36,7 +39,7 @@ describe('integrations', () => {
     for (const b of bodies) {
       expect(b).not.toContain(SECRET);
       expect(b).not.toContain(NEW_SECRET);
-      expect(b).not.toContain('xoxb-1234567890');
+      expect(b).not.toContain('xoxb1234567890');
     }
     expect((await request('DELETE', admin(`/integrations/${c.body.id}`), { token: t.ownerToken })).status).toBe(204);
     expectProblem(await request('DELETE', admin(`/integrations/${c.body.id}`), { token: t.ownerToken }), 404, 'NOT_FOUND');
@@ -56,7 +59,8 @@ describe('integrations', () => {
       [{ ...HOOK, type: 'fax' }, 'type'],
       [{ ...HOOK, name: '' }, 'name'],
       [{ ...HOOK, config: {} }, 'config.url'],
-      [{ ...HOOK, credentials: {} }, 'credentials.secret'],
+      [{ ...HOOK, credentials: { secret: 'whsec_plaintext_SECRET_value_9876' } }, 'credentials.secret'],
+      [{ ...HOOK, credentials: { secret: `whsec_${Buffer.alloc(16).toString('base64')}` } }, 'credentials.secret'],
       [{ ...HOOK, credentials: { secret: 5 } }, 'credentials.secret'],
       [{ ...HOOK, extra: true }, 'extra'],
     ];

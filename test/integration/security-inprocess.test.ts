@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { routes } from '#shared/http/routes/index.ts';
 import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts';
@@ -115,8 +115,16 @@ describe('secrets never leak', () => {
       expect(created.status).toBe(201);
       expect(created.text).toContain(`****${secret.slice(-4)}`);
       await rec('create integration, bad', call('POST', '/api/v1/admin/integrations', { headers: adminHeaders, body: JSON.stringify({ ...integrationBody(secret), config: { url: 'http://127.0.0.1/x' } }) }));
-      await rec('create slack', call('POST', '/api/v1/admin/integrations', { headers: adminHeaders, body: JSON.stringify({ type: 'slack', name: 's', config: {}, credentials: { token: token2 } }) }));
+      await rec('create slack', call('POST', '/api/v1/admin/integrations', { headers: adminHeaders, body: JSON.stringify({ type: 'slack', name: 's', config: {}, credentials: { webhookUrl: `https://hooks.slack.com/services/${token2}` } }) }));
       if (handlerExists('admin/list-integrations')) await rec('list integrations', call('GET', '/api/v1/admin/integrations', { headers: adminHeaders }));
+      if (handlerExists('admin/test-integration')) {
+        // A delivery attempt (refused: the host does not resolve here) logs nothing secret either.
+        await rec('test integration', call('POST', `/api/v1/admin/integrations/${created.body.id}/test`, { headers: adminHeaders }));
+        await vi.waitFor(async () => {
+          const list = await rec('deliveries', call('GET', `/api/v1/admin/integrations/${created.body.id}/deliveries`, { headers: adminHeaders }));
+          expect(list.body.items[0].attempts).toBe(1);
+        }, { timeout: 10_000, interval: 100 });
+      }
       if (handlerExists('admin/update-integration')) await rec('update integration', call('PUT', `/api/v1/admin/integrations/${created.body.id}`, { headers: adminHeaders, body: JSON.stringify(integrationBody(secret)) }));
     }
     if (handlerExists('admin/get-settings')) {

@@ -1,12 +1,14 @@
 import * as z from 'zod/mini';
 import { declareAdmin } from '../route.ts';
-import { INTEGRATION_TYPES } from '#shared/core/vocabulary.ts';
+import { EVENT_TYPES, INTEGRATION_TYPES } from '#shared/core/vocabulary.ts';
+import { SLACK_EVENT_TYPES } from '#shared/domain/slack.ts';
 import { EmptyQuery, text } from '../schema.ts';
 
 // Request and response schemas of /integrations; the OpenAPI document is generated from them.
 
-// Integration ids are opaque: an id of any shape that names no integration is 404, never 400.
+// Integration and delivery ids are opaque: any unknown one is 404 (the domain answers it), never 400.
 export const IntegrationParams = z.strictObject({ id: z.string() });
+const STATUSES = ['active', 'disabled'] as const;
 
 export const IntegrationBody = z.strictObject({
   type: z.enum(INTEGRATION_TYPES, { message: `must be one of ${INTEGRATION_TYPES.join(', ')}` }),
@@ -18,31 +20,53 @@ export const IntegrationBody = z.strictObject({
       .check(z.refine((c) => Object.keys(c).length <= 20, 'must have at most 20 entries')),
     {},
   ),
+  status: z.optional(z.enum(STATUSES, { message: 'must be active or disabled' })
+    .check(z.describe('`disabled` receives nothing; the service sets it after a 410 Gone or 5 days of failed deliveries. Default: active on creation, unchanged on replacement'))),
 }).check(z.superRefine((b, ctx) => {
-  if (b.type !== 'webhook') return;
-  if (typeof b.config.url !== 'string') ctx.addIssue({ code: 'custom', path: ['config', 'url'], message: 'is required for a webhook (an https URL)' });
-  if (!b.credentials.secret) ctx.addIssue({ code: 'custom', path: ['credentials', 'secret'], message: 'is required for a webhook (its signing secret)' });
+  // Not delivered yet: refused rather than accepted and silently doing nothing (CONTRACT section 7).
+  if (b.type === 'zendesk' || b.type === 'email') {
+    ctx.addIssue({ code: 'custom', path: ['type'], message: `${b.type} integrations are not delivered yet; use webhook or slack` });
+    return;
+  }
+  const allowed: readonly string[] = b.type === 'webhook' ? EVENT_TYPES : SLACK_EVENT_TYPES;
+  const events = b.config.events;
+  if (events !== undefined && (!Array.isArray(events) || events.length === 0 || events.some((e) => !allowed.includes(e as string))
+    || new Set(events).size !== events.length)) {
+    ctx.addIssue({ code: 'custom', path: ['config', 'events'], message: `must be a non-empty list of distinct event types among ${allowed.join(', ')}` });
+  }
+  if (b.type === 'webhook' && typeof b.config.url !== 'string') ctx.addIssue({ code: 'custom', path: ['config', 'url'], message: 'is required for a webhook (an https URL)' });
 }));
 
 export const Integration = z.object({
-  id: z.string(), type: z.enum(INTEGRATION_TYPES), name: z.string(), status: z.literal('active'),
+  id: z.string(), type: z.enum(INTEGRATION_TYPES), name: z.string(), status: z.enum(STATUSES),
   config: z.record(z.string(), z.unknown()),
   credentials: z.record(z.string(), z.string().check(z.regex(/^\*{4}/))).check(z.describe('each value masked: **** and its last 4 characters')),
   createdAt: z.iso.datetime(),
 });
 export const IntegrationList = z.object({ items: z.array(Integration) });
+export const CreatedIntegration = z.object({
+  ...Integration.shape,
+  credentials: z.record(z.string(), z.string()).check(z.describe(
+    'each value masked (**** and its last 4 characters), except a webhook `secret` that the service generated: shown in full here, once')),
+});
 
 export const listIntegrations = declareAdmin('GET', '/integrations', 'list-integrations', 'admin', {
   table: 'read', query: EmptyQuery, response: IntegrationList, status: 200, summary: 'Every integration, credentials masked'
 });
 
 export const createIntegration = declareAdmin('POST', '/integrations', 'create-integration', 'admin', {
-  table: 'write', kms: true, body: IntegrationBody, status: 201, response: Integration, summary: 'Create an integration',
-  description: 'A webhook URL must be https and not point at localhost or a loopback, private, link-local or documentation address.',
+  table: 'write', kms: true, body: IntegrationBody, status: 201, response: CreatedIntegration, summary: 'Create an integration',
+  description: 'Types `webhook` (`config.url`, `config.events` default all, `credentials.secret` optional) and `slack` '
+    + '(`credentials.webhookUrl`, an https://hooks.slack.com/ URL; it posts escalations and ticket status changes). '
+    + '`zendesk` and `email` are not delivered yet and are refused (400). A webhook URL must be https and not point at '
+    + 'localhost or a loopback, private, link-local or documentation address. A webhook without `credentials.secret` gets '
+    + 'one (`whsec_` + base64 of 32 random bytes), returned in full in this response only.',
 });
 
 export const updateIntegration = declareAdmin('PUT', '/integrations/{id}', 'update-integration', 'admin', {
-  table: 'write', kms: true, params: IntegrationParams, body: IntegrationBody, status: 200, response: Integration, summary: 'Replace an integration'
+  table: 'write', kms: true, params: IntegrationParams, body: IntegrationBody, status: 200, response: Integration, summary: 'Replace an integration',
+  description: 'A full replacement, except that empty `credentials` keep the stored ones and an absent `status` keeps the '
+    + 'current one. Set `status: "active"` to resume a disabled integration.',
 });
 
 export const deleteIntegration = declareAdmin('DELETE', '/integrations/{id}', 'delete-integration', 'admin', {

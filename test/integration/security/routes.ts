@@ -55,6 +55,8 @@ export function validBody(r: Route): unknown {
   if (r.method === 'POST' && r.path.endsWith('/conversations/{id}/messages')) return { content: 'hello from another tenant' };
   if (r.method === 'POST' && r.path.endsWith('/conversations/{id}/rating')) return { score: 1 };
   if (r.method === 'GET' || r.method === 'DELETE') return undefined;
+  // Actions on an integration (test, redeliver) take no body.
+  if (r.method === 'POST' && k === 'integrations') return undefined;
   throw new Error(`no valid body known for ${r.method} ${r.path}: teach test/integration/security/routes.ts`);
 }
 

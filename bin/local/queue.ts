@@ -1,0 +1,261 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+
+// A local SQS standard queue with a dead-letter queue, as the delivery function sees it in AWS:
+// - it serves the SQS JSON protocol (X-Amz-Target AmazonSQS.*) for the calls the service makes, so
+//   the same @aws-sdk/client-sqs client posts to it (SQS_ENDPOINT, DELIVERY_QUEUE_URL);
+// - it polls like Lambda's event source mapping: batches of up to 10 visible messages, as
+//   SQS-shaped records, with ReportBatchItemFailures (listed records stay, the others are deleted;
+//   a thrown error keeps the whole batch);
+// - delays, visibility timeouts and receive counts behave as in SQS; a message received more than
+//   maxReceiveCount times moves to the DLQ.
+// `timeScale` compresses every delay and visibility timeout for tests (0.001: 5 min -> 300 ms).
+
+export type SqsHandler = (event: SQSEvent) => Promise<SQSBatchResponse | undefined>;
+
+export interface LocalQueueOptions {
+  name: string;
+  /** The local runtime's base URL; the queue is served under `<base>/local-sqs`. */
+  baseUrl: string;
+  /** The consumer, loaded on first use. */
+  handler: () => Promise<SqsHandler>;
+  visibilityTimeoutSeconds: number;
+  maxReceiveCount: number;
+  batchSize?: number;
+  /** Batches in flight at once (Lambda's concurrent invocations of the consumer). */
+  concurrency?: number;
+  timeScale?: number;
+  region?: string;
+}
+
+interface Message {
+  id: string; body: string; md5: string; sentAt: number; visibleAt: number; receiveCount: number;
+  firstReceiveAt: number | null; receiptHandle: string | null; inFlight: boolean;
+}
+
+/** What the queue was asked to do, in order: tests read the retry schedule from it. */
+export interface QueueOp { op: 'send' | 'changeVisibility' | 'delete' | 'deadLetter'; messageId: string; seconds?: number; at: number }
+
+export interface LocalQueue {
+  url: string;
+  endpoint: string;
+  /** Answers an SQS JSON request sent to `/local-sqs...`. */
+  serve(target: string, body: string): { status: number; headers: Record<string, string>; body: string };
+  readonly ops: readonly QueueOp[];
+  readonly deadLetters: readonly { id: string; body: string; receiveCount: number }[];
+  /** Messages waiting or in flight. */
+  size(): number;
+  /** Resolves when no message is waiting or in flight. */
+  idle(): Promise<void>;
+  /** Stops handing out batches (messages keep arriving); for benchmarks that fill the queue first. */
+  pause(): void;
+  resume(): void;
+  /** Batches in flight at once: Lambda's concurrent invocations of the consumer. */
+  setConcurrency(n: number): void;
+  stop(): Promise<void>;
+}
+
+const ACCOUNT = '000000000000';
+const PATH = '/local-sqs';
+const md5 = (s: string) => createHash('md5').update(s, 'utf8').digest('hex');
+
+class SqsError extends Error {
+  constructor(readonly code: string, message: string) { super(message); }
+}
+
+export function isQueueRequest(path: string) {
+  return path === PATH || path.startsWith(`${PATH}/`);
+}
+
+export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
+  const scale = o.timeScale ?? 1;
+  if (!(scale > 0 && scale <= 1)) throw new Error('timeScale must be in (0, 1]');
+  const region = o.region ?? 'us-east-1';
+  const batchSize = o.batchSize ?? 10;
+  let concurrency = o.concurrency ?? 4;
+  let paused = false;
+  const endpoint = `${o.baseUrl}${PATH}`;
+  const url = `${endpoint}/${ACCOUNT}/${o.name}`;
+  const arn = `arn:aws:sqs:${region}:${ACCOUNT}:${o.name}`;
+  const messages = new Map<string, Message>();
+  const ops: QueueOp[] = [];
+  const deadLetters: { id: string; body: string; receiveCount: number }[] = [];
+  const ms = (seconds: number) => seconds * 1000 * scale;
+  let running = 0;
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let idleWaiters: Array<() => void> = [];
+  let handlerP: Promise<SqsHandler> | null = null;
+
+  const log = (op: QueueOp['op'], messageId: string, seconds?: number) =>
+    ops.push({ op, messageId, ...(seconds !== undefined ? { seconds } : {}), at: Date.now() });
+
+  function checkIdle() {
+    if (messages.size === 0 && running === 0) {
+      const w = idleWaiters;
+      idleWaiters = [];
+      for (const f of w) f();
+    }
+  }
+
+  function schedule() {
+    if (stopped || paused) return;
+    if (timer) { clearTimeout(timer); timer = null; }
+    const now = Date.now();
+    while (running < concurrency) {
+      const batch = [...messages.values()]
+        .filter((m) => !m.inFlight && m.visibleAt <= now)
+        .sort((a, b) => a.visibleAt - b.visibleAt || a.sentAt - b.sentAt)
+        .slice(0, batchSize);
+      if (batch.length === 0) break;
+      void run(batch);
+    }
+    const next = Math.min(...[...messages.values()].filter((m) => !m.inFlight).map((m) => m.visibleAt));
+    if (Number.isFinite(next)) {
+      timer = setTimeout(schedule, Math.max(0, next - Date.now()));
+      timer.unref();
+    }
+    checkIdle();
+  }
+
+  async function run(candidates: Message[]) {
+    const now = Date.now();
+    const batch: Message[] = [];
+    for (const m of candidates) {
+      m.receiveCount++;
+      // SQS moves a message to the DLQ when a receive would exceed maxReceiveCount.
+      if (m.receiveCount > o.maxReceiveCount) {
+        messages.delete(m.id);
+        deadLetters.push({ id: m.id, body: m.body, receiveCount: m.receiveCount - 1 });
+        log('deadLetter', m.id);
+        continue;
+      }
+      m.inFlight = true;
+      m.receiptHandle = randomUUID();
+      m.firstReceiveAt ??= now;
+      m.visibleAt = now + ms(o.visibilityTimeoutSeconds);
+      batch.push(m);
+    }
+    if (batch.length === 0) return;
+    running++;
+    const records: SQSRecord[] = batch.map((m) => ({
+      messageId: m.id, receiptHandle: m.receiptHandle!, body: m.body,
+      attributes: {
+        ApproximateReceiveCount: String(m.receiveCount), SentTimestamp: String(m.sentAt), SenderId: ACCOUNT,
+        ApproximateFirstReceiveTimestamp: String(m.firstReceiveAt),
+      },
+      messageAttributes: {}, md5OfBody: m.md5, eventSource: 'aws:sqs', eventSourceARN: arn, awsRegion: region,
+    }));
+    let keep: Set<string>;
+    try {
+      handlerP ??= o.handler();
+      const result = await (await handlerP)({ Records: records });
+      keep = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+    } catch (e) {
+      console.error(`local queue ${o.name}: the consumer threw; the batch stays in the queue`, e);
+      keep = new Set(batch.map((m) => m.id));
+    }
+    for (const m of batch) {
+      if (keep.has(m.id)) {
+        m.inFlight = false;
+        m.receiptHandle = null;
+      } else if (messages.get(m.id) === m) {
+        messages.delete(m.id);
+        log('delete', m.id);
+      }
+    }
+    running--;
+    schedule();
+  }
+
+  function send(body: unknown, delay: unknown): { MessageId: string; MD5OfMessageBody: string } {
+    if (typeof body !== 'string' || body.length === 0) throw new SqsError('InvalidParameterValue', 'MessageBody is required');
+    const d = delay === undefined ? 0 : delay;
+    if (!Number.isInteger(d) || (d as number) < 0 || (d as number) > 900) {
+      throw new SqsError('InvalidParameterValue', 'DelaySeconds must be an integer from 0 to 900');
+    }
+    const now = Date.now();
+    const m: Message = {
+      id: randomUUID(), body, md5: md5(body), sentAt: now, visibleAt: now + ms(d as number), receiveCount: 0,
+      firstReceiveAt: null, receiptHandle: null, inFlight: false,
+    };
+    messages.set(m.id, m);
+    log('send', m.id, d as number);
+    queueMicrotask(schedule);
+    return { MessageId: m.id, MD5OfMessageBody: m.md5 };
+  }
+
+  function inFlightBy(handle: unknown): Message {
+    if (typeof handle !== 'string') throw new SqsError('ReceiptHandleIsInvalid', 'ReceiptHandle is required');
+    for (const m of messages.values()) if (m.receiptHandle === handle) return m;
+    throw new SqsError('ReceiptHandleIsInvalid', 'the receipt handle is not that of a message in flight');
+  }
+
+  const actions: Record<string, (input: Record<string, unknown>) => unknown> = {
+    SendMessage: (input) => send(input.MessageBody, input.DelaySeconds),
+    SendMessageBatch: (input) => {
+      const entries = Array.isArray(input.Entries) ? input.Entries as Array<Record<string, unknown>> : [];
+      if (entries.length === 0 || entries.length > 10) throw new SqsError('AWS.SimpleQueueService.TooManyEntriesInBatchRequest', '1 to 10 entries');
+      return { Successful: entries.map((e) => ({ Id: e.Id, ...send(e.MessageBody, e.DelaySeconds) })), Failed: [] };
+    },
+    ChangeMessageVisibility: (input) => {
+      const m = inFlightBy(input.ReceiptHandle);
+      const t = input.VisibilityTimeout;
+      if (!Number.isInteger(t) || (t as number) < 0 || (t as number) > 43_200) {
+        throw new SqsError('InvalidParameterValue', 'VisibilityTimeout must be an integer from 0 to 43200');
+      }
+      m.visibleAt = Date.now() + ms(t as number);
+      log('changeVisibility', m.id, t as number);
+      return {};
+    },
+    DeleteMessage: (input) => {
+      const m = inFlightBy(input.ReceiptHandle);
+      messages.delete(m.id);
+      log('delete', m.id);
+      return {};
+    },
+    GetQueueUrl: (input) => {
+      if (input.QueueName !== o.name) throw new SqsError('AWS.SimpleQueueService.NonExistentQueue', 'no such queue');
+      return { QueueUrl: url };
+    },
+    GetQueueAttributes: () => ({
+      Attributes: {
+        ApproximateNumberOfMessages: String([...messages.values()].filter((m) => !m.inFlight).length),
+        ApproximateNumberOfMessagesNotVisible: String([...messages.values()].filter((m) => m.inFlight).length),
+        QueueArn: arn,
+      },
+    }),
+  };
+
+  const reply = (status: number, body: unknown, extra: Record<string, string> = {}) =>
+    ({ status, headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': randomUUID(), ...extra }, body: JSON.stringify(body) });
+
+  return {
+    url, endpoint, ops, deadLetters,
+    serve(target, raw) {
+      const action = /^AmazonSQS\.(\w+)$/.exec(target)?.[1];
+      const fn = action ? actions[action] : undefined;
+      if (!fn) return reply(400, { __type: 'com.amazonaws.sqs#UnsupportedOperation', message: `${target} is not emulated` }, { 'x-amzn-query-error': 'AWS.SimpleQueueService.UnsupportedOperation;Sender' });
+      let input: Record<string, unknown>;
+      try { input = JSON.parse(raw || '{}') as Record<string, unknown>; } catch { return reply(400, { __type: 'com.amazonaws.sqs#InvalidParameterValue', message: 'body is not JSON' }); }
+      try {
+        if (action !== 'GetQueueUrl' && input.QueueUrl !== url) throw new SqsError('AWS.SimpleQueueService.NonExistentQueue', `no queue at ${String(input.QueueUrl)}`);
+        return reply(200, fn(input));
+      } catch (e) {
+        if (!(e instanceof SqsError)) throw e;
+        const short = e.code.replace(/^AWS\.SimpleQueueService\./, '');
+        return reply(400, { __type: `com.amazonaws.sqs#${short}`, message: e.message }, { 'x-amzn-query-error': `${e.code};Sender` });
+      }
+    },
+    size: () => messages.size,
+    pause: () => { paused = true; },
+    resume: () => { paused = false; schedule(); },
+    setConcurrency: (n) => { concurrency = n; schedule(); },
+    idle: () => new Promise<void>((resolve) => { idleWaiters.push(resolve); checkIdle(); }),
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      while (running > 0) await new Promise((r) => setTimeout(r, 10));
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import type { LookupAddress } from 'node:dns';
+import { lookup } from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+// POSTs to addresses that tenants chose (webhooks, Slack), safely: the host is resolved once, every
+// address it resolves to must be public unicast (IPv4-mapped IPv6 judged as the IPv4 it carries),
+// and the connection goes to the checked address (no second lookup that could rebind). No
+// redirect is followed, the answer must come within the timeout, and at most 1 KiB of it is kept.
+
+export const RESPONSE_KEEP_BYTES = 1024;
+
+/** Why an address may not be called, or null when it may. Loopback passes only when allowed (the local runtime's tests). */
+export function refusedAddress(address: string, allowLoopback: boolean): string | null {
+  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
+  const range = ipaddr.process(address).range();
+  if (range === 'unicast') return null;
+  if (range === 'loopback' && allowLoopback) return null;
+  return `${address} is a ${range} address`;
+}
+
+export class RefusedDestination extends Error {}
+
+/** Every address of `host`, each checked; throws RefusedDestination when one is not allowed. */
+export async function resolveChecked(host: string, allowLoopback: boolean): Promise<LookupAddress[]> {
+  let addresses: LookupAddress[];
+  try {
+    addresses = await lookup(host, { all: true, verbatim: true });
+  } catch {
+    throw new RefusedDestination(`could not resolve ${host}`);
+  }
+  if (addresses.length === 0) throw new RefusedDestination(`could not resolve ${host}`);
+  for (const a of addresses) {
+    const why = refusedAddress(a.address, allowLoopback);
+    if (why) throw new RefusedDestination(`${host} resolves to a refused address: ${why}`);
+  }
+  return addresses;
+}
+
+export interface PostResult {
+  ok: boolean;
+  /** The HTTP status, or null when no answer came. */
+  status: number | null;
+  /** Why it failed, for the delivery log; null on success. */
+  error: string | null;
+  /** The start of the response body, at most 1 KiB. */
+  body: string;
+}
+
+const agents = {
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 32 }),
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 32 }),
+};
+
+export async function postJson(
+  rawUrl: string, body: string, headers: Record<string, string>, opts: { allowLoopback: boolean; timeoutMs: number },
+): Promise<PostResult> {
+  const fail = (error: string, status: number | null = null, text = ''): PostResult => ({ ok: false, status, error, body: text });
+  let url: URL;
+  try { url = new URL(rawUrl); } catch { return fail('the URL is not valid'); }
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  let addresses: LookupAddress[];
+  try {
+    addresses = await resolveChecked(host, opts.allowLoopback);
+  } catch (e) {
+    if (e instanceof RefusedDestination) return fail(e.message);
+    throw e;
+  }
+  // Plain http only for loopback receivers, which exist only when the local runtime allows them.
+  const loopbackOnly = addresses.every((a) => ipaddr.process(a.address).range() === 'loopback');
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && opts.allowLoopback && loopbackOnly)) return fail('the URL must use https');
+  if (url.username || url.password) return fail('the URL must not contain credentials');
+
+  const pinned: LookupFunction = (_hostname, options, callback) => {
+    if ((options as { all?: boolean }).all) (callback as (e: null, a: LookupAddress[]) => void)(null, addresses);
+    else callback(null, addresses[0]!.address, addresses[0]!.family);
+  };
+  const payload = Buffer.from(body);
+  const transport = url.protocol === 'https:' ? https : http;
+
+  return new Promise<PostResult>((resolve) => {
+    let settled = false;
+    const done = (r: PostResult) => { if (!settled) { settled = true; clearTimeout(timer); resolve(r); } };
+    const req = transport.request({
+      protocol: url.protocol, hostname: host, port: url.port || undefined, path: `${url.pathname}${url.search}`, method: 'POST',
+      headers: { ...headers, 'content-length': String(payload.length) },
+      agent: agents[url.protocol as 'https:' | 'http:'], lookup: pinned,
+    }, (res) => {
+      const status = res.statusCode ?? 0;
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      const finish = () => {
+        const text = Buffer.concat(chunks).subarray(0, RESPONSE_KEEP_BYTES).toString('utf8');
+        if (status >= 200 && status < 300) done({ ok: true, status, error: null, body: text });
+        else if (status >= 300 && status < 400) done(fail(`answered ${status}; redirects are not followed`, status, text));
+        else done(fail(`answered ${status}`, status, text));
+      };
+      res.on('data', (c: Buffer) => {
+        if (kept < RESPONSE_KEEP_BYTES) { chunks.push(c); kept += c.length; }
+        // Nothing past the first KiB is read: the connection is dropped instead.
+        if (kept >= RESPONSE_KEEP_BYTES) { res.destroy(); finish(); }
+      });
+      res.on('end', finish);
+      res.on('error', finish);
+      res.on('close', finish);
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      done(fail(`no answer within ${Math.round(opts.timeoutMs / 100) / 10} s`));
+    }, opts.timeoutMs);
+    req.on('error', (e: NodeJS.ErrnoException) => done(fail(`request failed: ${e.code ?? e.message}`)));
+    req.end(payload);
+  });
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { DELIVERY_QUEUE } from '#shared/data/queue-settings.ts';
+import { MAX_ATTEMPTS, RETRY_SCHEDULE } from '#shared/domain/deliveries.ts';
+import { MAX_VISIBILITY_SECONDS } from '#shared/data/delivery-queue.ts';
+import { routes } from '#shared/http/routes/index.ts';
+import { logicalId, ofType, refId, synth } from './synth.ts';
+
+// Events out: the delivery queue, its dead-letter queue and alarm, and the delivery function's wiring.
+
+describe('delivery queue', () => {
+  const s = synth();
+  const queueId = logicalId(s, s.stack.deliveries.queue);
+  const dlqId = logicalId(s, s.stack.deliveries.deadLetters);
+  const fnId = logicalId(s, s.stack.deliveries.fn.fn);
+
+  it('has a queue with a dead-letter queue after more receives than a delivery has attempts, both encrypted and TLS-only', () => {
+    const queues = ofType(s, 'AWS::SQS::Queue');
+    // The delivery queue, its dead letters, and the event stream's dead letters.
+    expect(queues.map(([id]) => id).sort()).toEqual([dlqId, queueId, logicalId(s, s.stack.events.deadLetters)].sort());
+    const q = s.resources[queueId]!.Properties;
+    expect(refId(q.RedrivePolicy.deadLetterTargetArn)).toBe(dlqId);
+    expect(q.RedrivePolicy.maxReceiveCount).toBeGreaterThan(MAX_ATTEMPTS);
+    expect(q.SqsManagedSseEnabled).toBe(true);
+    expect(s.resources[dlqId]!.Properties.SqsManagedSseEnabled).toBe(true);
+    // A crashed batch comes back only after the function has surely stopped; messages outlive the whole schedule.
+    expect(q.VisibilityTimeout).toBeGreaterThanOrEqual(6 * DELIVERY_QUEUE.functionTimeoutSeconds);
+    expect(q.MessageRetentionPeriod).toBeGreaterThan(RETRY_SCHEDULE.reduce((a, b) => a + b, 0));
+    expect(Math.max(...RETRY_SCHEDULE)).toBeLessThanOrEqual(MAX_VISIBILITY_SECONDS);
+    const policies = ofType(s, 'AWS::SQS::QueuePolicy');
+    for (const id of [queueId, dlqId]) {
+      const p = policies.find(([, x]) => x.Properties.Queues.some((v: unknown) => refId(v) === id));
+      expect(JSON.stringify(p?.[1].Properties.PolicyDocument), id).toMatch(/"aws:SecureTransport":"false"/);
+    }
+  });
+
+  it('alarms on any visible message in the dead-letter queue', () => {
+    const alarms = ofType(s, 'AWS::CloudWatch::Alarm').filter(([, a]) => a.Properties.Namespace === 'AWS/SQS'
+      && JSON.stringify(a.Properties.Dimensions).includes(dlqId));
+    expect(alarms).toHaveLength(1);
+    const a = alarms[0]![1].Properties;
+    expect(a.MetricName).toBe('ApproximateNumberOfMessagesVisible');
+    expect(a.Dimensions).toEqual([{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlqId, 'QueueName'] } }]);
+    expect(a.Threshold).toBe(1);
+    expect(a.ComparisonOperator).toBe('GreaterThanOrEqualToThreshold');
+  });
+
+  it('feeds the delivery function in batches that report item failures', () => {
+    const mappings = ofType(s, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => refId(m.Properties.FunctionName) === fnId);
+    expect(mappings).toHaveLength(1);
+    const m = mappings[0]![1].Properties;
+    expect(refId(m.EventSourceArn)).toBe(queueId);
+    expect(refId(m.FunctionName)).toBe(fnId);
+    expect(m.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    expect(m.BatchSize).toBe(DELIVERY_QUEUE.batchSize);
+  });
+
+  it('gives the delivery function its queue and table, and no test-only setting', () => {
+    const vars = s.resources[fnId]!.Properties.Environment.Variables;
+    expect(refId(vars.DELIVERY_QUEUE_URL)).toBe(queueId);
+    expect(refId(vars.TABLE_NAME)).toBe(logicalId(s, s.stack.data.table));
+    expect(refId(vars.KMS_KEY_ID)).toBe(logicalId(s, s.stack.credentialsKey));
+    for (const name of ['DELIVERY_TIMEOUT_MS', 'DELIVERY_TIME_SCALE', 'ALLOW_LOOPBACK_WEBHOOKS', 'SQS_ENDPOINT', 'DASHBOARD_URL']) expect(vars[name], name).toBeUndefined();
+    expect(s.resources[fnId]!.Properties.Timeout).toBe(DELIVERY_QUEUE.functionTimeoutSeconds);
+  });
+
+  it('gives the queue URL to the routes that queue deliveries only', () => {
+    for (const r of routes) {
+      const vars = s.resources[logicalId(s, s.stack.functions.get(r.handler)!.fn)]!.Properties.Environment.Variables;
+      expect('DELIVERY_QUEUE_URL' in vars, r.handler).toBe(r.queue === true);
+    }
+    expect(ofType(s, 'AWS::Lambda::Function').some(([, f]) => JSON.stringify(f.Properties.Environment).includes('ALLOW_LOOPBACK_WEBHOOKS'))).toBe(false);
+  });
+
+  it('links Slack messages to the dashboard when its URL is given', () => {
+    const withDash = synth({ dashboardUrl: 'https://support.example.com' });
+    const vars = withDash.resources[logicalId(withDash, withDash.stack.deliveries.fn.fn)]!.Properties.Environment.Variables;
+    expect(vars.DASHBOARD_URL).toBe('https://support.example.com');
+    expect(() => synth({ dashboardUrl: 'http://support.example.com' })).toThrow(/dashboardUrl/);
+  });
+});

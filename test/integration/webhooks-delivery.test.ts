@@ -1,0 +1,283 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import type { LocalRuntime } from '../../bin/local/server.ts';
+import { clock, fanOut, RETRY_SCHEDULE, MAX_ATTEMPTS } from '#shared/domain/deliveries.ts';
+import { EVENT_TYPES } from '#shared/core/vocabulary.ts';
+import { api, event, startReceiver, startRuntime, type Api, type Receiver } from './webhooks/harness.ts';
+
+// Events out, end to end through the local runtime: fanOut (as the dispatcher calls it) -> delivery
+// items and queue messages -> the SQS emulation -> functions/events/deliver.ts -> real receivers on
+// loopback, checked with the Standard Webhooks library itself.
+
+let rt: LocalRuntime;
+let a: Api;
+const receivers: Receiver[] = [];
+const receiver = async (...args: Parameters<typeof startReceiver>) => { const r = await startReceiver(...args); receivers.push(r); return r; };
+
+beforeAll(async () => { rt = await startRuntime(); a = api(rt); }, 60_000);
+afterAll(async () => {
+  for (const r of receivers) await r.close();
+  await rt?.stop();
+});
+afterEach(() => { clock.now = () => Date.now(); });
+
+async function hook(t: { token: string }, url: string, extra: { events?: string[]; secret?: string } = {}) {
+  const r = await a.call('POST', '/integrations', t.token, {
+    type: 'webhook', name: 'Orders', config: { url, ...(extra.events ? { events: extra.events } : {}) },
+    ...(extra.secret ? { credentials: { secret: extra.secret } } : {}),
+  });
+  if (r.status !== 201) throw new Error(`create: ${r.status} ${r.text}`);
+  return { id: r.body.id as string, secret: (extra.secret ?? r.body.credentials.secret) as string };
+}
+
+const deliveries = async (t: { token: string }, id: string, query = '') =>
+  (await a.call('GET', `/integrations/${id}/deliveries${query}`, t.token)).body.items as Array<Record<string, any>>;
+
+const integration = async (t: { token: string }, id: string) =>
+  ((await a.call('GET', '/integrations', t.token)).body.items as Array<Record<string, any>>).find((i) => i.id === id)!;
+
+/** The queue's retry delays for one delivery run, in seconds (the visibility each failed attempt asked for). */
+const delaysAsked = (count: number) => rt.queue.ops.filter((o) => o.op === 'changeVisibility').slice(-count).map((o) => o.seconds);
+
+describe('signatures (Standard Webhooks)', () => {
+  it('signs every delivery so that the standardwebhooks verifier accepts it, and refuses it tampered or old', async () => {
+    const t = await a.tenant();
+    const rcv = await receiver();
+    const h = await hook(t, rcv.url);
+    expect(h.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const e = event(t.tenantId, 'ticket.created', { ticket: { id: 'tkt_1', status: 'open' } });
+    await fanOut(e);
+    const [got] = await rcv.waitFor(1);
+    expect(got!.headers['content-type']).toBe('application/json');
+    expect(got!.headers['webhook-id']).toBe(e.id);
+    expect(JSON.parse(got!.body)).toEqual({ type: 'ticket.created', timestamp: e.timestamp, data: e.data });
+    const wh = new Webhook(h.secret);
+    expect(wh.verify(got!.body, got!.headers as Record<string, string>)).toEqual(JSON.parse(got!.body));
+
+    const headers = got!.headers as Record<string, string>;
+    expect(() => wh.verify(got!.body.replace('tkt_1', 'tkt_2'), headers)).toThrow(WebhookVerificationError);
+    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(got!.body, headers)).toThrow(WebhookVerificationError);
+    // The same request replayed ten minutes later is refused by the verifier's timestamp tolerance.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 10 * 60_000 });
+    try {
+      expect(() => wh.verify(got!.body, headers)).toThrow(/too old/);
+    } finally {
+      vi.useRealTimers();
+    }
+    const [d] = await deliveries(t, h.id);
+    expect(d).toMatchObject({ eventId: e.id, eventType: 'ticket.created', status: 'succeeded', attempts: 1, lastResponseStatus: 200, lastError: null, nextAttemptAt: null });
+  });
+});
+
+describe('retries', () => {
+  it('retries 5xx answers and timeouts on the contract schedule with one webhook-id, then succeeds', async () => {
+    const t = await a.tenant();
+    // 503, no answer (times out), 500, then 200.
+    const rcv = await receiver((n) => (n === 0 ? 503 : n === 1 ? 'hang' : n === 2 ? 500 : 200));
+    const h = await hook(t, rcv.url);
+    const e = event(t.tenantId, 'conversation.created', { conversation: { id: 'c1' } });
+    await fanOut(e);
+    const got = await rcv.waitFor(4);
+    await rt.queue.idle();
+    expect(new Set(got.map((r) => r.headers['webhook-id']))).toEqual(new Set([e.id]));
+    // Each attempt is signed afresh, and each verifies.
+    for (const r of got) expect(() => new Webhook(h.secret).verify(r.body, r.headers as Record<string, string>)).not.toThrow();
+    expect(delaysAsked(3)).toEqual(RETRY_SCHEDULE.slice(0, 3));
+    const [d] = await deliveries(t, h.id);
+    expect(d).toMatchObject({ status: 'succeeded', attempts: 4, lastResponseStatus: 200, lastError: null });
+    expect(got.length).toBe(4);
+  });
+
+  it('gives up after the last step of the schedule: 8 attempts, then failed, with the answer kept to 1 KiB', async () => {
+    const t = await a.tenant();
+    const rcv = await receiver(() => 500);
+    const h = await hook(t, rcv.url);
+    const e = event(t.tenantId, 'message.created', { conversationId: 'c1', message: { id: 'm1' } });
+    await fanOut(e);
+    await rcv.waitFor(MAX_ATTEMPTS);
+    await rt.queue.idle();
+    expect(rcv.received).toHaveLength(MAX_ATTEMPTS);
+    expect(delaysAsked(RETRY_SCHEDULE.length)).toEqual([...RETRY_SCHEDULE]);
+    expect(new Set(rcv.received.map((r) => r.headers['webhook-id']))).toEqual(new Set([e.id]));
+    const [d] = await deliveries(t, h.id);
+    expect(d).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS, lastResponseStatus: 500, nextAttemptAt: null, lastError: 'answered 500: receiver says no' });
+    expect((await deliveries(t, h.id, '?status=failed')).map((x) => x.id)).toEqual([d!.id]);
+    expect(await deliveries(t, h.id, '?status=pending')).toEqual([]);
+  });
+
+  it('treats a redirect as a failure and does not follow it; keeps at most 1 KiB of an answer', async () => {
+    const t = await a.tenant();
+    const target = await receiver(() => 200);
+    const big = 'x'.repeat(10_000);
+    const { createServer } = await import('node:http');
+    const redirecting = createServer((req, res) => {
+      if (req.url === '/big') { res.writeHead(500); res.end(big); return; }
+      res.writeHead(302, { location: target.url }); res.end();
+    });
+    await new Promise<void>((r) => redirecting.listen(0, '127.0.0.1', r));
+    const port = (redirecting.address() as { port: number }).port;
+    try {
+      const h1 = await hook(t, `http://127.0.0.1:${port}/moved`);
+      const h2 = await hook(t, `http://127.0.0.1:${port}/big`);
+      const e = event(t.tenantId, 'ticket.updated', { ticket: { id: 'tkt_1' }, changes: { priority: { from: 'low', to: 'high' } } });
+      await fanOut(e);
+      await vi.waitFor(async () => {
+        expect((await deliveries(t, h1.id))[0]?.lastResponseStatus).toBe(302);
+        expect((await deliveries(t, h2.id))[0]?.lastResponseStatus).toBe(500);
+      }, { timeout: 10_000, interval: 100 });
+      expect(target.received).toEqual([]);
+      expect((await deliveries(t, h1.id))[0]!.lastError).toMatch(/^answered 302; redirects are not followed/);
+      const err = (await deliveries(t, h2.id))[0]!.lastError as string;
+      expect(err.length).toBeLessThanOrEqual(1024);
+      expect(err).toMatch(/^answered 500: x+$/);
+    } finally {
+      redirecting.closeAllConnections();
+      redirecting.close();
+    }
+  });
+});
+
+describe('who gets what', () => {
+  it('delivers exactly the subscribed event types, and all of them by default', async () => {
+    const t = await a.tenant();
+    const some = await receiver();
+    const all = await receiver();
+    await hook(t, some.url, { events: ['ticket.created', 'conversation.rated'] });
+    await hook(t, all.url);
+    const events = EVENT_TYPES.map((type) => event(t.tenantId, type, { n: type }));
+    for (const e of events) await fanOut(e);
+    await all.waitFor(EVENT_TYPES.length);
+    await rt.queue.idle();
+    const types = (r: Receiver) => r.received.map((x) => JSON.parse(x.body).type as string).sort();
+    expect(types(some)).toEqual(['conversation.rated', 'ticket.created']);
+    expect(types(all)).toEqual([...EVENT_TYPES].sort());
+  });
+
+  it("never delivers a tenant's events to another tenant's endpoint", async () => {
+    const [t1, t2] = await Promise.all([a.tenant('One'), a.tenant('Two')]);
+    const r1 = await receiver();
+    const r2 = await receiver();
+    await hook(t1, r1.url);
+    await hook(t2, r2.url);
+    const e1 = event(t1.tenantId, 'ticket.created', { ticket: { id: 'tkt_one' } });
+    const e2 = event(t2.tenantId, 'ticket.created', { ticket: { id: 'tkt_two' } });
+    await Promise.all([fanOut(e1), fanOut(e2)]);
+    await Promise.all([r1.waitFor(1), r2.waitFor(1)]);
+    await rt.queue.idle();
+    expect(r1.received.map((r) => r.headers['webhook-id'])).toEqual([e1.id]);
+    expect(r2.received.map((r) => r.headers['webhook-id'])).toEqual([e2.id]);
+  });
+
+  it('makes one delivery per event and integration however often the dispatcher retries', async () => {
+    const t = await a.tenant();
+    const rcv = await receiver();
+    const h = await hook(t, rcv.url);
+    const e = event(t.tenantId, 'conversation.escalated', { conversation: { id: 'c1' }, ticket: { id: 'tkt_1' } });
+    await Promise.all([fanOut(e), fanOut(e)]);
+    await fanOut(e);
+    await rcv.waitFor(1);
+    await rt.queue.idle();
+    expect(rcv.received).toHaveLength(1);
+    expect(await deliveries(t, h.id)).toHaveLength(1);
+  });
+
+  it('a receiver that is down for a while gets every event once it is back; repeats carry the same id', async () => {
+    const t = await a.tenant();
+    const rcv = await receiver();
+    const port = rcv.port;
+    const h = await hook(t, rcv.url);
+    await rcv.close();
+    const events = Array.from({ length: 5 }, (_, i) => event(t.tenantId, 'message.created', { i }));
+    for (const e of events) await fanOut(e);
+    // Down: connections are refused, and every delivery fails at least twice.
+    await vi.waitFor(async () => {
+      const items = await deliveries(t, h.id);
+      expect(items.length).toBe(5);
+      for (const d of items) expect(d.attempts).toBeGreaterThanOrEqual(2);
+    }, { timeout: 10_000, interval: 50 });
+    const back = await receiver(() => 200, port);
+    await vi.waitFor(async () => {
+      const items = await deliveries(t, h.id);
+      expect(items.map((d) => d.status)).toEqual(Array(5).fill('succeeded'));
+    }, { timeout: 15_000, interval: 100 });
+    const ids = back.received.map((r) => r.headers['webhook-id']);
+    expect(new Set(ids)).toEqual(new Set(events.map((e) => e.id)));
+    for (const r of back.received) {
+      const e = events.find((x) => x.id === r.headers['webhook-id'])!;
+      expect(JSON.parse(r.body)).toEqual({ type: e.type, timestamp: e.timestamp, data: e.data });
+    }
+    expect((await integration(t, h.id)).status).toBe('active');
+  });
+});
+
+describe('disabling an endpoint', () => {
+  it('disables on 410 Gone (audited as the system), delivers nothing more until an admin sets it active', async () => {
+    const t = await a.tenant();
+    const rcv = await receiver(() => 410);
+    const h = await hook(t, rcv.url);
+    await fanOut(event(t.tenantId, 'ticket.created', { ticket: { id: 'tkt_1' } }));
+    await vi.waitFor(async () => expect((await integration(t, h.id)).status).toBe('disabled'), { timeout: 10_000, interval: 50 });
+    await rt.queue.idle();
+    expect(rcv.received).toHaveLength(1);
+    expect((await deliveries(t, h.id))[0]).toMatchObject({ status: 'failed', attempts: 1, lastResponseStatus: 410 });
+    const audit = (await a.call('GET', '/audit?category=integration', t.token)).body.items as Array<Record<string, any>>;
+    expect(audit[0]).toMatchObject({
+      action: 'integration.disabled', actor: { type: 'system', id: 'delivery' }, target: { type: 'integration', id: h.id },
+      changes: { status: { from: 'active', to: 'disabled' } },
+    });
+
+    await fanOut(event(t.tenantId, 'ticket.created', { ticket: { id: 'tkt_2' } }));
+    await rt.queue.idle();
+    expect(rcv.received).toHaveLength(1);
+    expect(await deliveries(t, h.id)).toHaveLength(1);
+
+    rcv.behave(() => 200);
+    const put = await a.call('PUT', `/integrations/${h.id}`, t.token, { type: 'webhook', name: 'Orders', config: { url: rcv.url }, status: 'active' });
+    expect(put.status).toBe(200);
+    expect(put.body.status).toBe('active');
+    const e = event(t.tenantId, 'ticket.created', { ticket: { id: 'tkt_3' } });
+    await fanOut(e);
+    const got = await rcv.waitFor(2);
+    // The secret was kept by a PUT without credentials.
+    expect(new Webhook(h.secret).verify(got[1]!.body, got[1]!.headers as Record<string, string>)).toMatchObject({ type: 'ticket.created' });
+  });
+
+  it('disables an endpoint that failed every delivery for 5 days; a success in between restarts the count', async () => {
+    const t = await a.tenant();
+    const rcv = await receiver(() => 500);
+    const h = await hook(t, rcv.url);
+    const day = 24 * 3600 * 1000;
+    const start = Date.now();
+    const at = (ms: number) => { clock.now = () => ms; };
+    const once = async (ms: number) => {
+      at(ms);
+      const n = rcv.received.length;
+      await fanOut(event(t.tenantId, 'message.created', {}));
+      await rcv.waitFor(n + 1);
+      await vi.waitFor(async () => expect((await deliveries(t, h.id))[0]!.lastAttemptAt).toBe(new Date(ms).toISOString()), { timeout: 5000, interval: 20 });
+    };
+    // Failures from day 0; a success on day 3; failures again from day 4 until day 9.
+    rcv.behave((n) => (n === 0 ? 500 : 200));
+    await once(start);
+    await rt.queue.idle();
+    rcv.behave(() => 500);
+    await once(start + 1 * day);
+    await rt.queue.idle();
+    expect((await integration(t, h.id)).status).toBe('active');
+    rcv.behave(() => 200);
+    await once(start + 3 * day);
+    rcv.behave(() => 500);
+    await once(start + 4 * day);
+    await rt.queue.idle();
+    at(start + 8.9 * day);
+    expect((await integration(t, h.id)).status).toBe('active');
+    await once(start + 8.9 * day);
+    await rt.queue.idle();
+    expect((await integration(t, h.id)).status).toBe('active');
+    await once(start + 9 * day);
+    await vi.waitFor(async () => expect((await integration(t, h.id)).status).toBe('disabled'), { timeout: 5000, interval: 20 });
+    const audit = (await a.call('GET', '/audit?category=integration', t.token)).body.items as Array<Record<string, any>>;
+    expect(audit[0]).toMatchObject({ action: 'integration.disabled', actor: { type: 'system', id: 'delivery' }, changes: { reason: { to: 'every delivery failed for 5 days' } } });
+    await rt.queue.idle();
+  });
+});

@@ -1,0 +1,101 @@
+import { createServer, type Server } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSEvent } from 'aws-lambda';
+import { createLocalQueue, type LocalQueue, type SqsHandler } from '../../bin/local/queue.ts';
+
+// The local SQS emulation: the real @aws-sdk/client-sqs posts to it, and its consumer gets
+// SQS-shaped batches with SQS's delay, visibility, receive count, partial batch failure and DLQ rules.
+
+let server: Server | undefined;
+let queue: LocalQueue | undefined;
+afterEach(async () => {
+  await queue?.stop();
+  server?.closeAllConnections();
+  server?.close();
+});
+
+async function start(handler: SqsHandler, opts: { maxReceiveCount?: number; timeScale?: number } = {}) {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const r = queue!.serve(String(req.headers['x-amz-target']), Buffer.concat(chunks).toString());
+      res.writeHead(r.status, r.headers);
+      res.end(r.body);
+    });
+  });
+  await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  queue = createLocalQueue({
+    name: 'q', baseUrl: base, handler: async () => handler, visibilityTimeoutSeconds: 30,
+    maxReceiveCount: opts.maxReceiveCount ?? 5, timeScale: opts.timeScale ?? 0.001,
+  });
+  const sqs = new SQSClient({ region: 'us-east-1', endpoint: queue.endpoint, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+  return { sqs, url: queue.url, q: queue };
+}
+
+describe('local SQS queue', () => {
+  it('takes SendMessage from the SDK (MD5 checked by the SDK) and hands SQS-shaped records to the consumer', async () => {
+    const seen: SQSEvent[] = [];
+    const { sqs, url, q } = await start(async (e) => { seen.push(e); return undefined; });
+    const sent = await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: '{"a":1}' }));
+    expect(sent.MessageId).toBeTruthy();
+    await q.idle();
+    const r = seen[0]!.Records[0]!;
+    expect(r).toMatchObject({
+      messageId: sent.MessageId, body: '{"a":1}', eventSource: 'aws:sqs', md5OfBody: sent.MD5OfMessageBody,
+      attributes: { ApproximateReceiveCount: '1' },
+    });
+    expect(r.receiptHandle).toBeTruthy();
+    expect(r.eventSourceARN).toMatch(/^arn:aws:sqs:us-east-1:\d{12}:q$/);
+    expect(q.size()).toBe(0);
+  });
+
+  it('keeps the records a batch reports as failed, with the visibility set through ChangeMessageVisibility; deletes the rest', async () => {
+    const counts = new Map<string, string[]>();
+    let sqs!: SQSClient;
+    let url!: string;
+    const started = await start(async (e) => {
+      const failures = [];
+      for (const r of e.Records) {
+        counts.set(r.body, [...(counts.get(r.body) ?? []), r.attributes.ApproximateReceiveCount]);
+        if (r.body === 'retry' && counts.get(r.body)!.length < 3) {
+          await sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: url, ReceiptHandle: r.receiptHandle, VisibilityTimeout: 60 }));
+          failures.push({ itemIdentifier: r.messageId });
+        }
+      }
+      return { batchItemFailures: failures };
+    });
+    ({ sqs, url } = started);
+    await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'retry' }));
+    await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'once', DelaySeconds: 10 }));
+    await started.q.idle();
+    expect(counts.get('retry')).toEqual(['1', '2', '3']);
+    expect(counts.get('once')).toEqual(['1']);
+    expect(started.q.ops.filter((o) => o.op === 'changeVisibility').map((o) => o.seconds)).toEqual([60, 60]);
+  });
+
+  it('refuses what SQS refuses: delays over 15 minutes, visibility over 12 hours, unknown receipt handles and queues', async () => {
+    const { sqs, url, q } = await start(async () => undefined);
+    await expect(sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'x', DelaySeconds: 901 }))).rejects.toThrow(/DelaySeconds/);
+    await expect(sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: url, ReceiptHandle: 'nope', VisibilityTimeout: 5 }))).rejects.toMatchObject({ name: 'ReceiptHandleIsInvalid' });
+    await expect(sqs.send(new SendMessageCommand({ QueueUrl: `${url}-other`, MessageBody: 'x' }))).rejects.toThrow(/no queue/);
+    expect(q.size()).toBe(0);
+  });
+
+  it('moves a message to the dead-letter queue after maxReceiveCount receives; a consumer that throws keeps its batch', async () => {
+    let calls = 0;
+    const { sqs, url, q } = await start(async () => { calls++; throw new Error('boom'); }, { maxReceiveCount: 3, timeScale: 0.0001 });
+    const errors = console.error;
+    console.error = () => {};
+    try {
+      const sent = await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'poison' }));
+      await q.idle();
+      expect(calls).toBe(3);
+      expect(q.deadLetters).toEqual([{ id: sent.MessageId, body: 'poison', receiveCount: 3 }]);
+    } finally {
+      console.error = errors;
+    }
+  });
+});
