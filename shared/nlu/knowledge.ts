@@ -1,0 +1,523 @@
+// Knowledge-base retrieval on the chat path: an index of a tenant's articles (title, questions,
+// passages) that finds the passage answering a message, with a confidence that means "this
+// passage answers it", so that one threshold refuses what the articles do not cover.
+//
+// The confidence is built from shares of the message's information (idf mass of its terms):
+// how much of it one passage (read with its article's title) or one of the article's questions
+// covers, how much the whole article covers, and how closely the message and the title or a
+// question say the same thing. Words the knowledge base has never seen carry the most weight,
+// so a message about something else stays low even when it shares the product's name.
+import { stemmer } from 'stemmer';
+
+export const MAX_ANSWER_CHARS = 600;
+
+/** Default of `knowledge.threshold`, chosen by `npm run bench:kb` (see test/bench/kb.ts). */
+export const DEFAULT_KNOWLEDGE_THRESHOLD = 0.5;
+
+/** What the database stores per article (made by prepareArticle at write time). */
+export interface StoredArticle {
+  id: string;
+  title: string;
+  url: string | null;
+  tags: string[];
+  questions: string[];
+  passages: string[]; // plain text, whole sentences, at most MAX_ANSWER_CHARS each
+}
+
+export interface KnowledgeHit {
+  articleId: string;
+  title: string;
+  url: string | null;
+  confidence: number; // 0..1
+  answer: string; // whole sentences of the best passage, at most MAX_ANSWER_CHARS, plain text
+}
+
+export interface KnowledgeIndexOptions {
+  /** Customer wording from elsewhere (e.g. intent training phrases): teaches which words are filler. */
+  phrases?: string[];
+  /** Tuning, measured by the benchmark; the defaults are what it chose. */
+  weights?: Partial<ScoreWeights>;
+}
+
+export interface ScoreWeights {
+  title: number; // share of the message covered by the title (and tags) or by one question, the better
+  key: number; // share covered by the title and the questions together
+  passage: number; // best share covered by one passage read with the title
+  body: number; // share covered by the whole body, BM25-saturated and length-normalised
+  similarity: number; // how closely the message and the title (or a question) say the same thing
+  k1: number; // BM25 saturation of the body
+  b: number; // BM25 length normalisation of the body
+  prefix: number; // match strength of a vocabulary word that extends a message word ("doc" -> "document")
+  fuzzy: number; // match strength of a one-typo neighbour
+  synonym: number; // match strength of a learned synonym
+  synonymSpan: number; // statements that differ by at most this many words on each side pair those words
+  synonymArticles: number; // a pair is kept when this many articles show it
+  unseen: number; // weight of a word the knowledge base has never seen, times the idf of a one-article word
+}
+
+export const defaultScoreWeights: ScoreWeights = {
+  title: 0.06,
+  key: 0.31,
+  passage: 0.23,
+  body: 0,
+  similarity: 0.4,
+  k1: 1.2,
+  b: 0.75,
+  prefix: 0.6,
+  fuzzy: 0.8,
+  synonym: 0.7,
+  synonymSpan: 3,
+  synonymArticles: 2,
+  unseen: 1.2,
+};
+
+export interface KnowledgeIndex {
+  readonly size: number;
+  /** Best first, at most `limit` (default 3, at most 10) hits; empty when nothing matches at all. */
+  search(query: string, options?: { limit?: number }): KnowledgeHit[];
+  /** The features behind the ranking, best first: for tuning and for telling why an article matched. */
+  explain(query: string, limit?: number): Array<{ articleId: string; features: Features; score: number }>;
+}
+
+/** Shares of the message's idf mass (0..1) and one similarity (0..1) of one article. */
+export interface Features {
+  key: number; // title and all questions together
+  title: number;
+  question: number;
+  passage: number;
+  body: number;
+  similarity: number;
+}
+
+interface Candidate {
+  article: number;
+  features: Features;
+  score: number;
+  bestPassage: number;
+}
+
+export function score(f: Features, w: ScoreWeights): number {
+  const s = w.title * Math.max(f.title, f.question) + w.key * f.key + w.passage * f.passage + w.body * f.body + w.similarity * f.similarity;
+  return Math.min(1, Math.max(0, s));
+}
+
+// Function words and the filler of customer messages: they say nothing about which article answers.
+const STOP = new Set(
+  (
+    'a about above after again against all also am an and any anyone anything are as at be been being below between both but by ' +
+    'can cannot could did do does doing done down during each either else even ever every few for from further get gets getting got ' +
+    'had has have having he hello her here hers herself hi him himself his how however i if in into is it its itself just let lets ' +
+    'like me might mine more most much must my myself need needs no nor not now of off on once one only or other others otherwise our ' +
+    'ours out over own please possible possibly really same she should so some somehow something still such than thank thanks that ' +
+    'the their theirs them themselves then there these they thing things this those through thus to too under until up us very want ' +
+    'wanted wants was way ways we were what whatever when whenever where whether which while who whom whose why will with within ' +
+    'without would yes yet you your yours yourself yourselves ' +
+    // pieces of contractions once the apostrophe is gone
+    'd ll m re s t ve don doesn didn isn aren wasn weren haven hasn hadn won wouldn shouldn couldn can cant dont doesnt didnt isnt ' +
+    'im ive id youre'
+  ).split(' '),
+);
+
+const MAX_QUERY_CHARS = 2_000;
+const MAX_QUERY_TERMS = 32;
+const MAX_WORD = 40;
+
+function words(text: string): string[] {
+  let s = text.toLowerCase();
+  const ascii = !/[^\x00-\x7f]/.test(s);
+  if (!ascii) s = s.normalize('NFKD').replace(/\p{M}+/gu, '');
+  const out: string[] = [];
+  for (const m of s.matchAll(ascii ? /[a-z0-9]+/g : /[\p{L}\p{N}]+/gu)) {
+    const w = m[0];
+    if (w.length <= MAX_WORD && (w.length > 1 || (w >= '0' && w <= '9'))) out.push(w);
+  }
+  return out;
+}
+
+// One stem per distinct word; bounded so that hostile traffic cannot grow it without end.
+const stems = new Map<string, string>();
+function stem(w: string): string {
+  let s = stems.get(w);
+  if (s === undefined) {
+    if (stems.size > 50_000) stems.clear();
+    s = stemmer(w);
+    stems.set(w, s);
+  }
+  return s;
+}
+
+const KIND_TITLE = 0;
+const KIND_QUESTION = 1;
+const KIND_PASSAGE = 2;
+
+interface QueryTerm {
+  weight: number;
+  alts: Array<[term: number, strength: number]>;
+}
+
+/** Edit distance of a and b when it is at most 1 (adjacent swaps count 1), else 2. */
+function withinOneEdit(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    if (i >= a.length) return true;
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  const [long, short] = a.length > b.length ? [a, b] : [b, a];
+  return long.slice(i + 1) === short.slice(i);
+}
+
+export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: KnowledgeIndexOptions = {}): KnowledgeIndex {
+  const w: ScoreWeights = { ...defaultScoreWeights, ...options.weights };
+  const articles = [...docs];
+  const n = articles.length;
+
+  // Vocabulary: a raw word maps straight to its term id (-1: a stop word), so each distinct word
+  // is stemmed once.
+  const wordTerm = new Map<string, number>();
+  const termOf = new Map<string, number>(); // stem -> id
+  const termText: string[] = [];
+  const df: number[] = [];
+  const postUnit: number[][] = [];
+  const postTf: number[][] = [];
+  const lastArticle: number[] = [];
+
+  const unitArticle: number[] = [];
+  const unitKind: number[] = [];
+  const unitTerms: number[][] = []; // distinct terms of each unit, for its idf mass
+  const unitLength: number[] = []; // terms, repeats counted
+  const firstUnit: number[] = []; // units of article a: firstUnit[a] .. firstUnit[a + 1] - 1, title first
+
+  const idOfWord = (word: string, create: boolean): number => {
+    let id = wordTerm.get(word);
+    if (id !== undefined) return id;
+    if (STOP.has(word)) id = -1;
+    else {
+      const st = stem(word);
+      id = termOf.get(st);
+      if (id === undefined) {
+        if (!create) return -2;
+        id = termText.length;
+        termOf.set(st, id);
+        termText.push(st);
+        df.push(0);
+        postUnit.push([]);
+        postTf.push([]);
+        lastArticle.push(-1);
+      }
+    }
+    wordTerm.set(word, id);
+    return id;
+  };
+
+  const tf = new Map<number, number>();
+  const addUnit = (a: number, kind: number, text: string) => {
+    const u = unitArticle.length;
+    tf.clear();
+    let length = 0;
+    for (const word of words(text)) {
+      const id = idOfWord(word, true);
+      if (id >= 0) {
+        tf.set(id, (tf.get(id) ?? 0) + 1);
+        length++;
+      }
+    }
+    unitLength.push(length);
+    unitArticle.push(a);
+    unitKind.push(kind);
+    unitTerms.push([...tf.keys()]);
+    for (const [id, c] of tf) {
+      postUnit[id]!.push(u);
+      postTf[id]!.push(c);
+      if (lastArticle[id] !== a) {
+        lastArticle[id] = a;
+        df[id]!++;
+      }
+    }
+  };
+
+  articles.forEach((art, a) => {
+    firstUnit.push(unitArticle.length);
+    addUnit(a, KIND_TITLE, [art.title, ...art.tags].join(' '));
+    for (const q of art.questions) addUnit(a, KIND_QUESTION, q);
+    for (const p of art.passages) addUnit(a, KIND_PASSAGE, p);
+  });
+  firstUnit.push(unitArticle.length);
+
+  const synonyms = learnSynonyms(articles.map((_, a) => {
+    const out: number[][] = [];
+    for (let u = firstUnit[a]!; u < firstUnit[a + 1]! && unitKind[u] !== KIND_PASSAGE; u++) out.push(unitTerms[u]!);
+    return out;
+  }), w);
+
+  const idf = (d: number) => Math.log(1 + (n - d + 0.5) / (d + 0.5));
+  const termIdf = Float64Array.from(df, idf);
+  const unseenIdf = idf(1) * w.unseen;
+  const unitMass = Float64Array.from(unitTerms, (ts) => ts.reduce((s, t) => s + termIdf[t]!, 0));
+
+  // Terms by text, for prefix matches by binary search, and by length, for typo neighbours.
+  const sorted = termText.map((_, i) => i).sort((x, y) => (termText[x]! < termText[y]! ? -1 : 1));
+  const byLength = new Map<number, number[]>();
+  termText.forEach((t, i) => {
+    const list = byLength.get(t.length) ?? [];
+    list.push(i);
+    byLength.set(t.length, list);
+  });
+
+  const prefixAlts = (st: string, out: Array<[number, number]>) => {
+    if (st.length < 3) return;
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (termText[sorted[mid]!]! < st) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < sorted.length && out.length < 16; k++) {
+      const t = termText[sorted[k]!]!;
+      if (!t.startsWith(st)) break;
+      if (t !== st) out.push([sorted[k]!, w.prefix]);
+    }
+  };
+
+  const fuzzyAlts = (st: string, out: Array<[number, number]>) => {
+    if (st.length < 5) return;
+    for (let len = st.length - 1; len <= st.length + 1; len++) {
+      for (const id of byLength.get(len) ?? []) {
+        if (withinOneEdit(st, termText[id]!)) out.push([id, w.fuzzy]);
+        if (out.length >= 8) return;
+      }
+    }
+  };
+
+  const analyse = (query: string): QueryTerm[] => {
+    const ws = words(query.slice(0, MAX_QUERY_CHARS));
+    const seen = new Set<string>();
+    const out: QueryTerm[] = [];
+    const push = (key: string, weight: number, alts: Array<[number, number]>) => {
+      if (seen.has(key) || out.length >= MAX_QUERY_TERMS) return;
+      seen.add(key);
+      out.push({ weight, alts });
+    };
+    for (let i = 0; i < ws.length; i++) {
+      const word = ws[i]!;
+      // "git hub" -> "github", "back up" -> "backup" when the knowledge base writes it as one word.
+      const next = ws[i + 1];
+      if (next !== undefined) {
+        const joined = idOfWord(word + next, false);
+        if (joined >= 0 && (idOfWord(word, false) < 0 || idOfWord(next, false) < 0)) {
+          push(termText[joined]!, termIdf[joined]!, [[joined, 1]]);
+          i++;
+          continue;
+        }
+      }
+      const id = idOfWord(word, false);
+      if (id === -1) continue;
+      const st = id >= 0 ? termText[id]! : stem(word);
+      if (STOP.has(st)) continue;
+      const alts: Array<[number, number]> = id >= 0 ? [[id, 1]] : [];
+      prefixAlts(st, alts);
+      if (id >= 0) {
+        for (const [t, strength] of synonyms.get(id) ?? []) alts.push([t, strength]);
+        push(st, termIdf[id]!, alts);
+        continue;
+      }
+      // An unseen word: one made of two known words ("autosave"), a typo, or really unknown.
+      let split = false;
+      for (let k = 3; k <= word.length - 3 && !split; k++) {
+        const l = idOfWord(word.slice(0, k), false);
+        const r = idOfWord(word.slice(k), false);
+        if (l >= 0 && r >= 0) {
+          push(termText[l]!, termIdf[l]!, [[l, 1]]);
+          push(termText[r]!, termIdf[r]!, [[r, 1]]);
+          split = true;
+        }
+      }
+      if (split) continue;
+      fuzzyAlts(st, alts);
+      push(st, alts.length > 0 ? Math.max(...alts.map(([t]) => termIdf[t]!)) : unseenIdf, alts);
+    }
+    return out;
+  };
+
+  const units = unitArticle.length;
+  const bodyLength = new Float64Array(n); // terms in the article's passages
+  for (let u = 0; u < units; u++) if (unitKind[u] === KIND_PASSAGE) bodyLength[unitArticle[u]!]! += unitLength[u]!;
+  const avgBody = Math.max(1, bodyLength.reduce((x, y) => x + y, 0) / Math.max(1, n));
+  let match = new Float32Array(0);
+  let bodyTf = new Float32Array(0);
+
+  /** The features of every article that shares a term with the message. */
+  const rank = (query: string): Candidate[] => {
+    if (n === 0) return [];
+    const qs = analyse(query);
+    const nq = qs.length;
+    if (nq === 0) return [];
+    if (match.length < units * nq) match = new Float32Array(units * nq);
+    if (bodyTf.length < n * nq) bodyTf = new Float32Array(n * nq);
+    const touched: number[] = [];
+    const isTouched = new Uint8Array(units);
+    const touchedArticles: number[] = [];
+    const articleTouched = new Uint8Array(n);
+    let total = 0;
+    qs.forEach((q, i) => {
+      total += q.weight;
+      for (const [t, s] of q.alts) {
+        const us = postUnit[t]!;
+        const tfs = postTf[t]!;
+        for (let k = 0; k < us.length; k++) {
+          const u = us[k]!;
+          const a = unitArticle[u]!;
+          if (!isTouched[u]) {
+            isTouched[u] = 1;
+            touched.push(u);
+            match.fill(0, u * nq, u * nq + nq);
+          }
+          if (!articleTouched[a]) {
+            articleTouched[a] = 1;
+            touchedArticles.push(a);
+            bodyTf.fill(0, a * nq, a * nq + nq);
+          }
+          const j = u * nq + i;
+          if (match[j]! < s) match[j] = s;
+          if (unitKind[u] === KIND_PASSAGE) bodyTf[a * nq + i]! += s * tfs[k]!;
+        }
+      }
+    });
+
+    const row = (u: number, i: number) => (isTouched[u] ? match[u * nq + i]! : 0);
+    // Dice of the message and a short unit: high only when each says most of what the other says.
+    const dice = (u: number, covered: number) => (unitMass[u]! > 0 ? (2 * covered) / (total + unitMass[u]!) : 0);
+    const k1 = w.k1;
+    const keyRow = new Float32Array(nq);
+
+    return touchedArticles.map((a) => {
+      const title = firstUnit[a]!;
+      const end = firstUnit[a + 1]!;
+      const nQuestions = articles[a]!.questions.length;
+      let titleCover = 0;
+      for (let i = 0; i < nq; i++) titleCover += qs[i]!.weight * row(title, i);
+      let question = 0;
+      let similarity = dice(title, titleCover);
+      let passage = titleCover;
+      let bestPassage = 0;
+      let bestOwn = 0;
+      keyRow.fill(0, 0, nq);
+      for (let i = 0; i < nq; i++) keyRow[i] = row(title, i);
+      for (let u = title + 1; u < end; u++) {
+        if (!isTouched[u]) continue;
+        let own = 0;
+        let withTitle = 0;
+        for (let i = 0; i < nq; i++) {
+          const m = match[u * nq + i]!;
+          own += qs[i]!.weight * m;
+          withTitle += qs[i]!.weight * Math.max(m, row(title, i));
+        }
+        if (unitKind[u] === KIND_QUESTION) {
+          for (let i = 0; i < nq; i++) keyRow[i] = Math.max(keyRow[i]!, match[u * nq + i]!);
+          question = Math.max(question, own);
+          similarity = Math.max(similarity, dice(u, own));
+        } else {
+          passage = Math.max(passage, withTitle);
+          if (own > bestOwn) {
+            bestOwn = own;
+            bestPassage = u - title - 1 - nQuestions;
+          }
+        }
+      }
+      // BM25 saturation over the whole body: how much the article is about each term.
+      const norm = k1 * (1 - w.b + (w.b * bodyLength[a]!) / avgBody);
+      let body = 0;
+      for (let i = 0; i < nq; i++) {
+        const f = bodyTf[a * nq + i]!;
+        body += (qs[i]!.weight * (f * (k1 + 1))) / (f + norm) / (k1 + 1);
+      }
+      let key = 0;
+      for (let i = 0; i < nq; i++) key += qs[i]!.weight * keyRow[i]!;
+      const f: Features = {
+        key: key / total,
+        title: titleCover / total,
+        question: question / total,
+        passage: passage / total,
+        body: body / total,
+        similarity,
+      };
+      return { article: a, features: f, score: score(f, w), bestPassage };
+    }).sort((x, y) => y.score - x.score || x.article - y.article);
+  };
+
+  const search = (query: string, opts: { limit?: number } = {}): KnowledgeHit[] => {
+    const limit = Math.max(0, Math.min(opts.limit ?? 3, 10));
+    return rank(query)
+      .slice(0, limit)
+      .map(({ article, score, bestPassage }) => {
+        const art = articles[article]!;
+        return {
+          articleId: art.id,
+          title: art.title,
+          url: art.url,
+          confidence: Math.round(score * 1000) / 1000,
+          answer: clampAnswer(art.passages[bestPassage] ?? ''),
+        };
+      });
+  };
+
+  const explain = (query: string, limit = 10) =>
+    rank(query)
+      .slice(0, limit)
+      .map(({ article, features, score }) => ({ articleId: articles[article]!.id, features, score }));
+
+  return { size: n, search, explain };
+}
+
+/**
+ * Word pairs that customers swap: two statements of one article (its title, its questions) that
+ * differ by a few words pair those words up ("remove my fb account" / "delete my facebook
+ * account"). A pair counts once per article, and is kept when at least `synonymArticles`
+ * articles show it, so that one odd question teaches nothing.
+ */
+function learnSynonyms(statements: number[][][], w: ScoreWeights): Map<number, Array<[number, number]>> {
+  const seen = new Map<string, Set<number>>();
+  statements.forEach((sts, a) => {
+    for (let x = 0; x < sts.length; x++) {
+      for (let y = x + 1; y < sts.length; y++) {
+        const sx = new Set(sts[x]);
+        const sy = new Set(sts[y]);
+        const dx = sts[x]!.filter((t) => !sy.has(t));
+        const dy = sts[y]!.filter((t) => !sx.has(t));
+        if (dx.length === 0 || dy.length === 0 || dx.length > w.synonymSpan || dy.length > w.synonymSpan) continue;
+        for (const p of dx) for (const q of dy) {
+          for (const key of [`${p} ${q}`, `${q} ${p}`]) {
+            const arts = seen.get(key) ?? new Set<number>();
+            arts.add(a);
+            seen.set(key, arts);
+          }
+        }
+      }
+    }
+  });
+  const out = new Map<number, Array<[number, number]>>();
+  for (const [key, arts] of seen) {
+    if (arts.size < w.synonymArticles) continue;
+    const [p, q] = key.split(' ').map(Number) as [number, number];
+    const list = out.get(p) ?? [];
+    list.push([q, w.synonym]);
+    out.set(p, list);
+  }
+  return out;
+}
+
+const sentences = new Intl.Segmenter('en', { granularity: 'sentence' });
+
+/** Whole sentences from the start of a passage, at most MAX_ANSWER_CHARS (passages made by prepareArticle already fit). */
+export function clampAnswer(passage: string): string {
+  if (passage.length <= MAX_ANSWER_CHARS) return passage;
+  let out = '';
+  for (const { segment } of sentences.segment(passage)) {
+    if (out.length + segment.length > MAX_ANSWER_CHARS) break;
+    out += segment;
+  }
+  return out.trim() || `${passage.slice(0, passage.lastIndexOf(' ', MAX_ANSWER_CHARS - 1) + 1 || MAX_ANSWER_CHARS - 1).trim()}…`;
+}
