@@ -8,6 +8,7 @@
 // Options can be overridden for experiments: KB_OPTS='{"weights":{"unseen":1}}', KB_PASSAGE=300.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { loadavg } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { buildKnowledgeIndex, DEFAULT_KNOWLEDGE_THRESHOLD, type StoredArticle } from '#shared/nlu/knowledge.ts';
@@ -149,34 +150,42 @@ function speed() {
   const articles = syntheticArticles(500, 5_000);
   const stored = articles.map((a) => prepareArticle(a, prepare));
   const json = JSON.stringify(stored);
-  const builds: number[] = [];
+  // The first build runs before the JIT has seen the code, as in a fresh Lambda container.
+  let t = performance.now();
   let index = buildKnowledgeIndex(JSON.parse(json) as StoredArticle[], options);
+  const firstBuildMs = performance.now() - t;
+  const builds: number[] = [];
   for (let k = 0; k < 7; k++) {
-    const t = performance.now();
+    t = performance.now();
     index = buildKnowledgeIndex(JSON.parse(json) as StoredArticle[], options);
     builds.push(performance.now() - t);
   }
   const queries = threads.flatMap((t) => t.rephrasings);
   for (const q of queries) index.search(q); // warm
-  const lat: number[] = [];
-  for (let pass = 0; pass < 3; pass++) {
-    for (const q of queries) {
-      const t = performance.now();
+  // Five passes over every message; the machine is shared, so the pass least disturbed by other
+  // work is reported beside the median pass.
+  const passes = Array.from({ length: 5 }, () => {
+    const lat = queries.map((q) => {
+      const s = performance.now();
       index.search(q);
-      lat.push(performance.now() - t);
-    }
-  }
-  lat.sort((a, b) => a - b);
+      return performance.now() - s;
+    });
+    lat.sort((a, b) => a - b);
+    return { p50: quantile(lat, 0.5), p99: quantile(lat, 0.99) };
+  }).sort((a, b) => a.p99 - b.p99);
   builds.sort((a, b) => a - b);
   const round = (x: number) => Math.round(x * 1000) / 1000;
   return {
     articles: stored.length,
     avgBodyChars: Math.round(mean(articles.map((a) => a.body.length))),
     storedKBPerArticle: Math.round((json.length / stored.length / 1024) * 10) / 10,
-    loadAndBuildMsMedian: Math.round(quantile(builds, 0.5) * 10) / 10,
-    searchP50ms: round(quantile(lat, 0.5)),
-    searchP99ms: round(quantile(lat, 0.99)),
-    queries: lat.length,
+    firstLoadAndBuildMs: Math.round(firstBuildMs),
+    loadAndBuildMsMedian: Math.round(quantile(builds, 0.5)),
+    searchP50ms: round(passes[2]!.p50),
+    searchP99ms: round(passes[2]!.p99),
+    searchP99msBestPass: round(passes[0]!.p99),
+    searches: queries.length,
+    loadAverage: Math.round(loadavg()[0]! * 10) / 10,
   };
 }
 
@@ -229,7 +238,9 @@ console.log(
 );
 console.log(
   `speed (ours): ${perf.articles} articles of ${perf.avgBodyChars} chars (${perf.storedKBPerArticle} KB stored each): ` +
-    `load + build ${perf.loadAndBuildMsMedian} ms (median of 7), search p50 ${perf.searchP50ms} ms, p99 ${perf.searchP99ms} ms (${perf.queries} searches)`,
+    `load + build ${perf.firstLoadAndBuildMs} ms the first time, ${perf.loadAndBuildMsMedian} ms warm (median of 7); ` +
+    `search p50 ${perf.searchP50ms} ms, p99 ${perf.searchP99ms} ms (median of 5 passes of ${perf.searches}; best pass p99 ` +
+    `${perf.searchP99msBestPass} ms; load average ${perf.loadAverage})`,
 );
 console.log(`chat-path module shared/nlu/knowledge.ts bundled: ${size.minifiedBytes} B minified, ${size.gzipBytes} B gzipped`);
 
