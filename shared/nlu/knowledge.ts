@@ -43,6 +43,7 @@ export interface ScoreWeights {
   title: number; // share of the message covered by the title (and tags) or by one question, the better
   key: number; // share covered by the title and the questions together
   passage: number; // best share covered by one passage read with the title
+  complete: number; // added as that share goes from COMPLETE to 1: a passage alone can then answer
   body: number; // share covered by the whole body, BM25-saturated and length-normalised
   similarity: number; // how closely the message and the title (or a question) say the same thing
   k1: number; // BM25 saturation of the body
@@ -59,6 +60,7 @@ export const defaultScoreWeights: ScoreWeights = {
   title: 0.06,
   key: 0.31,
   passage: 0.23,
+  complete: 0.25,
   body: 0,
   similarity: 0.4,
   k1: 1.2,
@@ -96,8 +98,17 @@ interface Candidate {
   bestPassage: number;
 }
 
+// Above this share, one passage (read with its title) says nearly all the message asks.
+const COMPLETE = 0.8;
+
 export function score(f: Features, w: ScoreWeights): number {
-  const s = w.title * Math.max(f.title, f.question) + w.key * f.key + w.passage * f.passage + w.body * f.body + w.similarity * f.similarity;
+  const s =
+    w.title * Math.max(f.title, f.question) +
+    w.key * f.key +
+    w.passage * f.passage +
+    w.complete * Math.max(0, f.passage - COMPLETE) / (1 - COMPLETE) +
+    w.body * f.body +
+    w.similarity * f.similarity;
   return Math.min(1, Math.max(0, s));
 }
 
@@ -452,10 +463,13 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
       if (!isTouched[u]) continue;
       let own = 0;
       let withTitle = 0;
+      let answers = 0; // what the passage adds to its title: terms the title already has count half
       for (let i = 0; i < nq; i++) {
         const m = match[u * nq + i]!;
+        const t = row(title, i);
         own += qs[i]!.weight * m;
-        withTitle += qs[i]!.weight * Math.max(m, row(title, i));
+        withTitle += qs[i]!.weight * Math.max(m, t);
+        answers += qs[i]!.weight * m * (1 - t / 2);
       }
       if (unitKind[u] === KIND_QUESTION) {
         for (let i = 0; i < nq; i++) keyRow[i] = Math.max(keyRow[i]!, match[u * nq + i]!);
@@ -463,8 +477,8 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
         similarity = Math.max(similarity, dice(u, own));
       } else {
         passage = Math.max(passage, withTitle);
-        if (own > bestOwn) {
-          bestOwn = own;
+        if (answers > bestOwn) {
+          bestOwn = answers;
           bestPassage = u - title - 1 - nQuestions;
         }
       }

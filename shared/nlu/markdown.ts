@@ -65,9 +65,25 @@ export function htmlToBlocks(html: string): string[] {
   return blocks;
 }
 
+/** Markdown the parser cannot take: the caller answers 400, the article is not stored. */
+export class MarkdownError extends Error {
+  override name = 'MarkdownError';
+}
+
+// Far above the contract's 20,000 characters: only a guard for callers that skip validation.
+export const MAX_MARKDOWN_CHARS = 100_000;
+
 /** Markdown -> blocks of plain text. Links keep their text, images are dropped, code is kept as text. */
 export function markdownToBlocks(markdown: string): string[] {
-  return htmlToBlocks(marked.parse(markdown, { async: false }));
+  if (markdown.length > MAX_MARKDOWN_CHARS) throw new MarkdownError(`Markdown longer than ${MAX_MARKDOWN_CHARS} characters`);
+  let html: string;
+  try {
+    html = marked.parse(markdown, { async: false });
+  } catch (cause) {
+    // marked recurses once per nesting level: a few thousand nested quotes or lists overflow the stack.
+    throw new MarkdownError('Markdown nested too deeply to read', { cause });
+  }
+  return htmlToBlocks(html);
 }
 
 /** Markdown -> plain text, one block a line. */
