@@ -12,7 +12,7 @@ import { stemmer } from 'stemmer';
 export const MAX_ANSWER_CHARS = 600;
 
 /** Default of `knowledge.threshold`, chosen by `npm run bench:kb` (see test/bench/kb.ts). */
-export const DEFAULT_KNOWLEDGE_THRESHOLD = 0.42;
+export const DEFAULT_KNOWLEDGE_THRESHOLD = 0.32;
 
 /** What the database stores per article (made by prepareArticle at write time). */
 export interface StoredArticle {
@@ -53,6 +53,7 @@ export interface ScoreWeights {
   synonym: number; // match strength of a learned synonym
   synonymSpan: number; // statements that differ by at most this many words on each side pair those words
   synonymArticles: number; // a pair is kept when this many articles show it
+  prior: number; // unseen words added to every message when taking shares of it
   unseen: number; // weight of a word the knowledge base has never seen, times the idf of a one-article word
 }
 
@@ -60,7 +61,7 @@ export const defaultScoreWeights: ScoreWeights = {
   title: 0.06,
   key: 0.31,
   passage: 0.23,
-  complete: 0.25,
+  complete: 0.4,
   body: 0,
   similarity: 0.4,
   k1: 1.2,
@@ -70,6 +71,7 @@ export const defaultScoreWeights: ScoreWeights = {
   synonym: 0.7,
   synonymSpan: 3,
   synonymArticles: 2,
+  prior: 1,
   unseen: 1.2,
 };
 
@@ -99,7 +101,7 @@ interface Candidate {
 }
 
 // Above this share, one passage (read with its title) says nearly all the message asks.
-const COMPLETE = 0.8;
+const COMPLETE = 0.5;
 
 export function score(f: Features, w: ScoreWeights): number {
   const s =
@@ -409,6 +411,9 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     qs = analyse(query);
     nq = qs.length;
     total = qs.reduce((x, q) => x + q.weight, 0);
+    // Shares are taken of the message plus `prior` unseen words: three covered words out of three
+    // are weaker evidence than ten out of ten, and a one-word message rarely earns an answer.
+    if (total > 0) total += w.prior * unseenIdf;
     if (nq === 0 || total <= 0) return false;
     if (match.length < units * nq) match = new Float32Array(units * nq);
     if (bodyTf.length < n * nq) bodyTf = new Float32Array(n * nq);
