@@ -33,8 +33,6 @@ export interface KnowledgeHit {
 }
 
 export interface KnowledgeIndexOptions {
-  /** Customer wording from elsewhere (e.g. intent training phrases): teaches which words are filler. */
-  phrases?: string[];
   /** Tuning, measured by the benchmark; the defaults are what it chose. */
   weights?: Partial<ScoreWeights>;
 }
@@ -44,10 +42,7 @@ export interface ScoreWeights {
   key: number; // share covered by the title and the questions together
   passage: number; // best share covered by one passage read with the title
   complete: number; // added as that share goes from COMPLETE to 1: a passage alone can then answer
-  body: number; // share covered by the whole body, BM25-saturated and length-normalised
   similarity: number; // how closely the message and the title (or a question) say the same thing
-  k1: number; // BM25 saturation of the body
-  b: number; // BM25 length normalisation of the body
   prefix: number; // match strength of a vocabulary word that extends a message word ("doc" -> "document")
   fuzzy: number; // match strength of a one-typo neighbour
   synonym: number; // match strength of a learned synonym
@@ -62,10 +57,7 @@ export const defaultScoreWeights: ScoreWeights = {
   key: 0.31,
   passage: 0.23,
   complete: 0.4,
-  body: 0,
   similarity: 0.4,
-  k1: 1.2,
-  b: 0.75,
   prefix: 0.6,
   fuzzy: 0.8,
   synonym: 0.7,
@@ -89,7 +81,6 @@ export interface Features {
   title: number;
   question: number;
   passage: number;
-  body: number;
   similarity: number;
 }
 
@@ -109,7 +100,6 @@ export function score(f: Features, w: ScoreWeights): number {
     w.key * f.key +
     w.passage * f.passage +
     w.complete * Math.max(0, f.passage - COMPLETE) / (1 - COMPLETE) +
-    w.body * f.body +
     w.similarity * f.similarity;
   return Math.min(1, Math.max(0, s));
 }
@@ -204,82 +194,65 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   const articles = [...docs];
   const n = articles.length;
 
-  // Vocabulary: a raw word maps straight to its term id (-1: a stop word), so each distinct word
-  // is stemmed once.
+  // Vocabulary: a raw word maps straight to its term id, so each distinct word is stemmed once.
   const wordTerm = new Map<string, number>();
   const termOf = new Map<string, number>(); // stem -> id
   const termText: string[] = [];
   const df: number[] = [];
   const postUnit: number[][] = [];
-  const postTf: number[][] = [];
   const lastArticle: number[] = [];
 
   const unitArticle: number[] = [];
   const unitKind: number[] = [];
   const unitTerms: number[][] = []; // distinct terms of each unit, for its idf mass
-  const unitLength: number[] = []; // terms, repeats counted
   const firstUnit: number[] = []; // units of article a: firstUnit[a] .. firstUnit[a + 1] - 1, title first
 
+  // A word's term id, -1 for a stop word, -2 for a word the knowledge base does not have. Only
+  // building adds words: messages must not grow the index.
   const idOfWord = (word: string, create: boolean): number => {
     let id = wordTerm.get(word);
     if (id !== undefined) return id;
-    if (STOP.has(word)) id = -1;
-    else {
-      const st = stem(word);
-      id = termOf.get(st);
-      if (id === undefined) {
-        if (!create) return -2;
-        id = termText.length;
-        termOf.set(st, id);
-        termText.push(st);
-        df.push(0);
-        postUnit.push([]);
-        postTf.push([]);
-        lastArticle.push(-1);
-      }
+    if (STOP.has(word)) return -1;
+    const st = stem(word);
+    id = termOf.get(st);
+    if (!create) return id ?? -2;
+    if (id === undefined) {
+      id = termText.length;
+      termOf.set(st, id);
+      termText.push(st);
+      df.push(0);
+      postUnit.push([]);
+      lastArticle.push(-1);
     }
     wordTerm.set(word, id);
     return id;
   };
 
-  // Term counts of the unit being added, indexed by term id; `seenIn` says which unit they belong to.
-  let counts = new Int32Array(1024);
+  // seenIn[term] = the last unit the term was seen in: distinct terms without a Set per unit.
   let seenIn = new Int32Array(1024).fill(-1);
   const addUnit = (a: number, kind: number, text: string) => {
     const u = unitArticle.length;
     const distinct: number[] = [];
-    let length = 0;
     for (const word of words(text)) {
       const id = idOfWord(word, true);
       if (id < 0) continue;
-      if (id >= counts.length) {
-        const grownCounts = new Int32Array(counts.length * 2);
-        grownCounts.set(counts);
-        counts = grownCounts;
-        const grownSeen = new Int32Array(seenIn.length * 2).fill(-1);
-        grownSeen.set(seenIn);
-        seenIn = grownSeen;
+      if (id >= seenIn.length) {
+        const grown = new Int32Array(seenIn.length * 2).fill(-1);
+        grown.set(seenIn);
+        seenIn = grown;
       }
-      if (seenIn[id] !== u) {
-        seenIn[id] = u;
-        counts[id] = 0;
-        distinct.push(id);
-      }
-      counts[id]!++;
-      length++;
-    }
-    unitLength.push(length);
-    unitArticle.push(a);
-    unitKind.push(kind);
-    unitTerms.push(distinct);
-    for (const id of distinct) {
+      if (seenIn[id] === u) continue;
+      seenIn[id] = u;
+      distinct.push(id);
       postUnit[id]!.push(u);
-      postTf[id]!.push(counts[id]!);
       if (lastArticle[id] !== a) {
         lastArticle[id] = a;
         df[id]!++;
       }
     }
+    unitArticle.push(a);
+    unitKind.push(kind);
+    unitTerms.push(distinct);
   };
 
   articles.forEach((art, a) => {
@@ -387,13 +360,9 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   };
 
   const units = unitArticle.length;
-  const bodyLength = new Float64Array(n); // terms in the article's passages
-  for (let u = 0; u < units; u++) if (unitKind[u] === KIND_PASSAGE) bodyLength[unitArticle[u]!]! += unitLength[u]!;
-  const avgBody = Math.max(1, bodyLength.reduce((x, y) => x + y, 0) / Math.max(1, n));
 
   // Scratch space of one search, reused so that a search allocates next to nothing.
   let match = new Float32Array(0); // [unit][query term] -> best match strength
-  let bodyTf = new Float32Array(0); // [article][query term] -> term frequency in the body
   let keyRow = new Float32Array(0);
   const isTouched = new Uint8Array(units);
   const articleTouched = new Uint8Array(n);
@@ -416,14 +385,10 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     if (total > 0) total += w.prior * unseenIdf;
     if (nq === 0 || total <= 0) return false;
     if (match.length < units * nq) match = new Float32Array(units * nq);
-    if (bodyTf.length < n * nq) bodyTf = new Float32Array(n * nq);
     if (keyRow.length < nq) keyRow = new Float32Array(nq);
     for (let i = 0; i < nq; i++) {
       for (const [t, s] of qs[i]!.alts) {
-        const us = postUnit[t]!;
-        const tfs = postTf[t]!;
-        for (let k = 0; k < us.length; k++) {
-          const u = us[k]!;
+        for (const u of postUnit[t]!) {
           const a = unitArticle[u]!;
           if (!isTouched[u]) {
             isTouched[u] = 1;
@@ -433,11 +398,9 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
           if (!articleTouched[a]) {
             articleTouched[a] = 1;
             touchedArticles.push(a);
-            bodyTf.fill(0, a * nq, a * nq + nq);
           }
           const j = u * nq + i;
           if (match[j]! < s) match[j] = s;
-          if (unitKind[u] === KIND_PASSAGE) bodyTf[a * nq + i]! += s * tfs[k]!;
         }
       }
     }
@@ -488,20 +451,12 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
         }
       }
     }
-    // BM25 saturation over the whole body: how much the article is about each term.
-    const norm = w.k1 * (1 - w.b + (w.b * bodyLength[a]!) / avgBody);
-    let body = 0;
     let key = 0;
-    for (let i = 0; i < nq; i++) {
-      const f = bodyTf[a * nq + i]!;
-      body += (qs[i]!.weight * f) / (f + norm);
-      key += qs[i]!.weight * keyRow[i]!;
-    }
+    for (let i = 0; i < nq; i++) key += qs[i]!.weight * keyRow[i]!;
     out.key = key / total;
     out.title = titleCover / total;
     out.question = question / total;
     out.passage = passage / total;
-    out.body = body / total;
     out.similarity = similarity;
     out.bestPassage = bestPassage;
     return score(out, w);
@@ -510,7 +465,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   /** The best `limit` articles for a message, best first (ties: the earlier article). */
   const rank = (query: string, limit: number): Candidate[] => {
     if (n === 0 || limit <= 0 || !collect(query)) return [];
-    const f = { key: 0, title: 0, question: 0, passage: 0, body: 0, similarity: 0, bestPassage: 0 };
+    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, bestPassage: 0 };
     const best: Array<{ a: number; s: number }> = [];
     for (const a of touchedArticles) {
       const s = featuresOf(a, f);
@@ -523,7 +478,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
       best[k] = { a, s };
     }
     return best.map(({ a }) => {
-      const out = { key: 0, title: 0, question: 0, passage: 0, body: 0, similarity: 0, bestPassage: 0 };
+      const out = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, bestPassage: 0 };
       const s = featuresOf(a, out);
       const { bestPassage, ...features } = out;
       return { article: a, features, score: s, bestPassage };
