@@ -5,10 +5,28 @@
 // The 60 threads are cut in two by a hash of their title: the tuning half chose the options and
 // the default threshold, the figures printed are those of the other half (the report half). The
 // knowledge base always holds the threads both halves need; only the messages scored differ.
-// Options can be overridden for experiments: KB_OPTS='{"weights":{"unseen":1}}', KB_PASSAGE=300.
+// Abstention: each half of the threads (by another hash) is left out of the knowledge base in
+// turn; in-KB messages should get the right article, left-out ones no answer at all.
+// The default threshold is the one that maximises (right answers - answered left-out messages)
+// on the tuning half, both variants (no questions, 3 questions) pooled.
+// Options can be overridden for experiments: KB_OPTS='{"weights":{"prior":0.5}}', KB_PASSAGE=300.
+//
+// Tried on the tuning half and not kept (hit@1 / hit@1 with 3 questions / right and left-out
+// answered at the best threshold, against the baseline of the time in brackets):
+// [84.8 / 92.2 / 70.6 and 12.9, before the prior]
+// - BM25 of the whole body (k1 1.2, b 0.75) as a feature: weight 0 chosen; 0.15 costs 1 point of hit@1
+// - word pairs of the message found in the title or a question: weight 0 chosen
+// - idf ** 1.5 or ** 2: -2 to -4 points of hit@1, no better abstention; idf ** 0.7 the same
+// - synonyms learned from pairs of statements of one article shown by one article only: -3 points
+//   with questions; shown by two articles (kept): no change on this data (too few questions)
+// - margin to the second article, largest missing term, share of the title covered, as
+//   calibration features of a logistic model: within noise of the score alone
+// - a question's similarity counted at 0.4 to 0.8 of the title's: brings the two variants'
+//   thresholds together, but separates right from left-out less well
+// [prior of one unseen word added to every message: 85.5 / 92.2 / 72.3 and 12.3]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { buildKnowledgeIndex, DEFAULT_KNOWLEDGE_THRESHOLD, type StoredArticle } from '#shared/nlu/knowledge.ts';
@@ -155,11 +173,14 @@ function speed() {
   let index = buildKnowledgeIndex(JSON.parse(json) as StoredArticle[], options);
   const firstBuildMs = performance.now() - t;
   const builds: number[] = [];
+  const cpu = process.cpuUsage();
   for (let k = 0; k < 7; k++) {
     t = performance.now();
     index = buildKnowledgeIndex(JSON.parse(json) as StoredArticle[], options);
     builds.push(performance.now() - t);
   }
+  const { user, system } = process.cpuUsage(cpu);
+  const buildCpuMs = (user + system) / 1000 / 7;
   const queries = threads.flatMap((t) => t.rephrasings);
   for (const q of queries) index.search(q); // warm
   // Five passes over every message; the machine is shared, so the pass least disturbed by other
@@ -173,6 +194,16 @@ function speed() {
     lat.sort((a, b) => a - b);
     return { p50: quantile(lat, 0.5), p99: quantile(lat, 0.99) };
   }).sort((a, b) => a.p99 - b.p99);
+  // Each message's fastest of the five runs: the engine's own cost, without the machine's other work.
+  const fastest = queries.map(() => Infinity);
+  for (let pass = 0; pass < 5; pass++) {
+    queries.forEach((q, i) => {
+      const s = performance.now();
+      index.search(q);
+      fastest[i] = Math.min(fastest[i]!, performance.now() - s);
+    });
+  }
+  fastest.sort((a, b) => a - b);
   builds.sort((a, b) => a - b);
   const round = (x: number) => Math.round(x * 1000) / 1000;
   return {
@@ -181,9 +212,11 @@ function speed() {
     storedKBPerArticle: Math.round((json.length / stored.length / 1024) * 10) / 10,
     firstLoadAndBuildMs: Math.round(firstBuildMs),
     loadAndBuildMsMedian: Math.round(quantile(builds, 0.5)),
+    loadAndBuildCpuMs: Math.round(buildCpuMs),
     searchP50ms: round(passes[2]!.p50),
     searchP99ms: round(passes[2]!.p99),
     searchP99msBestPass: round(passes[0]!.p99),
+    searchP99msFastestOfFive: round(quantile(fastest, 0.99)),
     searches: queries.length,
     loadAverage: Math.round(loadavg()[0]! * 10) / 10,
   };
@@ -229,18 +262,33 @@ console.log(
 const table: Record<string, Record<string, number>> = {};
 for (const r of results) table[r.engine] = cell(r);
 const rows = Object.keys(cell(results[0]!));
-console.table(Object.fromEntries(rows.map((k) => [k, Object.fromEntries(results.map((r) => [r.engine, table[r.engine]![k]!]))])));
+const targets: Record<string, string> = {
+  'hit@1 %': '>= 85',
+  [`hit@1 %, ${QUESTIONS} questions`]: '>= 96',
+  'in-KB right %': '>= 70',
+  'left-out answered %': '<= 15',
+  [`in-KB right %, ${QUESTIONS} q.`]: '>= 70',
+  [`left-out answered %, ${QUESTIONS} q.`]: '<= 15',
+};
+// MiniSearch has no confidence in 0..1: its threshold (a raw score) is the one the tuning half picks.
+const round2 = (x: number) => Math.round(x * 100) / 100;
+console.table(
+  Object.fromEntries(
+    rows.map((k) => [k, { ...Object.fromEntries(results.map((r) => [r.engine, k === 'threshold' ? round2(table[r.engine]![k]!) : table[r.engine]![k]!])), target: targets[k] ?? '' }]),
+  ),
+);
 console.log(
   `tuning half (ours): hit@1 ${tuneHalf.noQuestions.hit1} %, with questions ${tuneHalf.threeQuestions.hit1} %, ` +
     `right/left-out answered ${tuneHalf.abstainNoQuestions.answeredRight}/${tuneHalf.abstainNoQuestions.leftOutAnswered} %, ` +
     `with questions ${tuneHalf.abstainThreeQuestions.answeredRight}/${tuneHalf.abstainThreeQuestions.leftOutAnswered} %; ` +
-    `threshold the tuning half picks: ours ${results[0]!.thresholdTunedOnTuneHalf}, MiniSearch ${results[1]!.thresholdTunedOnTuneHalf} (used for it)`,
+    `threshold the tuning half picks: ours ${results[0]!.thresholdTunedOnTuneHalf}, MiniSearch ${round2(results[1]!.thresholdTunedOnTuneHalf)} (used for it)`,
 );
 console.log(
   `speed (ours): ${perf.articles} articles of ${perf.avgBodyChars} chars (${perf.storedKBPerArticle} KB stored each): ` +
-    `load + build ${perf.firstLoadAndBuildMs} ms the first time, ${perf.loadAndBuildMsMedian} ms warm (median of 7); ` +
-    `search p50 ${perf.searchP50ms} ms, p99 ${perf.searchP99ms} ms (median of 5 passes of ${perf.searches}; best pass p99 ` +
-    `${perf.searchP99msBestPass} ms; load average ${perf.loadAverage})`,
+    `load + build ${perf.firstLoadAndBuildMs} ms the first time, ${perf.loadAndBuildMsMedian} ms warm (median of 7, ` +
+    `${perf.loadAndBuildCpuMs} ms CPU); search p50 ${perf.searchP50ms} ms, p99 ${perf.searchP99ms} ms (median of 5 passes ` +
+    `of ${perf.searches}; best pass p99 ${perf.searchP99msBestPass} ms; p99 of each message's fastest of 5 runs ` +
+    `${perf.searchP99msFastestOfFive} ms); machine load average ${perf.loadAverage} on ${availableParallelism()} cores`,
 );
 console.log(`chat-path module shared/nlu/knowledge.ts bundled: ${size.minifiedBytes} B minified, ${size.gzipBytes} B gzipped`);
 
