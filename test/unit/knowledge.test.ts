@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import {
   buildKnowledgeIndex,
@@ -147,6 +149,20 @@ describe('buildKnowledgeIndex: search', () => {
     expect(top('where is my tracking number, it was in an e mail')!.articleId).toBe('tracking');
   });
 
+  it("learns word swaps from the articles' questions and uses them for other articles", () => {
+    const kb: ArticleInput[] = [
+      { id: 'account', title: 'Delete your account', body: 'Accounts are closed within a day.', questions: ['Remove my account'] },
+      { id: 'address', title: 'Delete a saved address', body: 'Saved addresses are listed in settings.', questions: ['Remove an address'] },
+      { id: 'card', title: 'Delete a payment card', body: 'Open the wallet and choose the card.' },
+      { id: 'other', title: 'Change the language', body: 'Pick a language in settings.' },
+    ];
+    const q = 'how do I remove a payment card?';
+    const learned = buildKnowledgeIndex(kb.map((a) => prepareArticle(a))).search(q)[0]!;
+    const unlearned = buildKnowledgeIndex(kb.map((a) => prepareArticle(a)), { weights: { synonymArticles: 99 } }).search(q);
+    expect(learned.articleId).toBe('card');
+    expect(learned.confidence).toBeGreaterThan(unlearned.find((h) => h.articleId === 'card')!.confidence);
+  });
+
   it('orders hits best first, at most 3 by default and at most 10', () => {
     const hits = index.search('return parcel refund gift card order');
     expect(hits.length).toBeLessThanOrEqual(3);
@@ -238,5 +254,24 @@ describe('buildKnowledgeIndex: hostile input', () => {
     expect(idx.size).toBe(2);
     expect(idx.search('refunds')[0]!.articleId).toBe('b');
     expect(() => idx.search('(.*)+')).not.toThrow();
+  });
+});
+
+describe('the chat-path module', () => {
+  it('bundles no Markdown or HTML parser: only the stemmer comes with it', async () => {
+    const out = await build({
+      entryPoints: [fileURLToPath(new URL('../../shared/nlu/knowledge.ts', import.meta.url))],
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'node',
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const packages = Object.keys(out.metafile.inputs)
+      .filter((path) => path.includes('node_modules/'))
+      .map((path) => path.split('node_modules/')[1]!.split('/')[0]!);
+    expect([...new Set(packages)]).toEqual(['stemmer']);
+    expect(Object.keys(out.metafile.inputs).filter((path) => path.startsWith('shared/'))).toEqual(['shared/nlu/knowledge.ts']);
   });
 });
