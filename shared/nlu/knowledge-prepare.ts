@@ -3,6 +3,8 @@
 import { MAX_ANSWER_CHARS, type StoredArticle } from './knowledge.ts';
 import { markdownToBlocks } from './markdown.ts';
 
+export { MarkdownError } from './markdown.ts';
+
 export interface ArticleInput {
   id: string;
   title: string;
@@ -74,7 +76,10 @@ export function toPassages(blocks: string[], passageChars = defaultPrepareOption
 
 const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
 
-/** The stored form of an article: small, JSON-serialisable, everything the index needs. */
+/**
+ * The stored form of an article: small, JSON-serialisable, everything the index needs. Throws
+ * MarkdownError for a body the Markdown parser cannot read (answer 400 naming `body`).
+ */
 export function prepareArticle(input: ArticleInput, options: Partial<PrepareOptions> = {}): StoredArticle {
   const o = { ...defaultPrepareOptions, ...options };
   return {
