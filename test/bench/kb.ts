@@ -1,0 +1,302 @@
+// Knowledge-base benchmark: `npm run bench:kb`. StackFAQ threads (../shared/datasets/stackfaq/dev.json)
+// are imported as articles (question = title, answers = body) and their rephrasings are sent as
+// customer messages, to our engine and to MiniSearch in the same run.
+//
+// The 60 threads are cut in two by a hash of their title: the tuning half chose the options and
+// the default threshold, the figures printed are those of the other half (the report half). The
+// knowledge base always holds the threads both halves need; only the messages scored differ.
+// Abstention: each half of the threads (by another hash) is left out of the knowledge base in
+// turn; in-KB messages should get the right article, left-out ones no answer at all.
+// The default threshold is the lowest at which at most 15 % of left-out messages are answered on
+// the tuning half, in both variants (no questions, 3 questions).
+// Options can be overridden for experiments: KB_OPTS='{"weights":{"prior":0.5}}', KB_PASSAGE=300.
+//
+// Tried on the tuning half and not kept (hit@1 / hit@1 with 3 questions / right and left-out
+// answered at the best threshold, against the baseline of the time in brackets):
+// [84.8 / 92.2 / 70.6 and 12.9, before the prior]
+// - BM25 of the whole body (k1 1.2, b 0.75) as a feature: weight 0 chosen; 0.15 costs 1 point of hit@1
+// - word pairs of the message found in the title or a question: weight 0 chosen
+// - idf ** 1.5 or ** 2: -2 to -4 points of hit@1, no better abstention; idf ** 0.7 the same
+// - synonyms learned from pairs of statements of one article shown by one article only: -3 points
+//   with questions; shown by two articles (kept): no change on this data (too few questions)
+// - margin to the second article, largest missing term, share of the title covered, as
+//   calibration features of a logistic model: within noise of the score alone
+// - a question's similarity counted at 0.4 to 0.8 of the title's: brings the two variants'
+//   thresholds together, but separates right from left-out less well
+// [prior of one unseen word added to every message: 85.5 / 92.2 / 72.3 and 12.3]
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { availableParallelism, loadavg } from 'node:os';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { buildKnowledgeIndex, DEFAULT_KNOWLEDGE_THRESHOLD, type StoredArticle } from '#shared/nlu/knowledge.ts';
+import { prepareArticle, splitSentences, type ArticleInput } from '#shared/nlu/knowledge-prepare.ts';
+import { rng } from '#shared/nlu/classifier.ts';
+import { miniSearch, ours, type Engine } from './kb/engines.ts';
+import { loadStackFaq, repoRoot, type Thread } from './kb/data.ts';
+
+const options = JSON.parse(process.env.KB_OPTS ?? '{}');
+const prepare = process.env.KB_PASSAGE ? { passageChars: Number(process.env.KB_PASSAGE) } : {};
+const QUESTIONS = 3; // rephrasings given to an article as its `questions` in the second variant
+
+type Half = 'tune' | 'report';
+
+interface Scored {
+  half: Half;
+  withQuestions: boolean;
+  inKb: boolean;
+  correct: boolean; // first source is the thread's article
+  rank: number; // 1-based rank of the thread's article, 0 when not in the first 10
+  confidence: number;
+}
+
+const pct = (x: number) => Math.round(x * 1000) / 10;
+const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+
+function fnv(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+const threads = loadStackFaq();
+const half = (t: Thread): Half => (fnv(t.question) % 2 === 0 ? 'tune' : 'report');
+// Which of two folds leaves the thread out of the knowledge base (abstention runs).
+const fold = (t: Thread) => (fnv(`fold:${t.question}`) % 2) as 0 | 1;
+const idOf = (i: number) => `t${i}`;
+
+function article(t: Thread, i: number, withQuestions: boolean): ArticleInput {
+  return {
+    id: idOf(i),
+    title: t.question,
+    body: t.answers.join('\n\n'),
+    questions: withQuestions ? t.rephrasings.slice(0, QUESTIONS) : [],
+  };
+}
+const messages = (t: Thread, withQuestions: boolean) => (withQuestions ? t.rephrasings.slice(QUESTIONS) : t.rephrasings);
+
+/** Every thread in the knowledge base (or only those of the folds kept), every message scored. */
+function run(engine: Engine, withQuestions: boolean, leaveOut?: 0 | 1): Scored[] {
+  const kept = threads.map((t, i) => ({ t, i })).filter(({ t }) => leaveOut === undefined || fold(t) !== leaveOut);
+  const kb = engine.importArticles(kept.map(({ t, i }) => article(t, i, withQuestions)));
+  const inKb = new Set(kept.map(({ i }) => idOf(i)));
+  return threads.flatMap((t, i) =>
+    messages(t, withQuestions).map((m) => {
+      const a = kb.ask(m);
+      const rank = a.sources.indexOf(idOf(i)) + 1;
+      return { half: half(t), withQuestions, inKb: inKb.has(idOf(i)), correct: rank === 1, rank, confidence: a.confidence };
+    }),
+  );
+}
+
+function retrieval(rows: Scored[]) {
+  return { hit1: pct(mean(rows.map((r) => (r.correct ? 1 : 0)))), mrr: pct(mean(rows.map((r) => (r.rank ? 1 / r.rank : 0)))), n: rows.length };
+}
+
+function atThreshold(rows: Scored[], th: number) {
+  const inKb = rows.filter((r) => r.inKb);
+  const out = rows.filter((r) => !r.inKb);
+  return {
+    answeredRight: mean(inKb.map((r) => (r.correct && r.confidence >= th ? 1 : 0))),
+    answeredWrong: mean(inKb.map((r) => (!r.correct && r.confidence >= th ? 1 : 0))),
+    leftOutAnswered: mean(out.map((r) => (r.confidence >= th ? 1 : 0))),
+  };
+}
+
+const MAX_LEFT_OUT_ANSWERED = 0.15;
+
+/**
+ * The lowest threshold (the most right answers) at which at most 15 % of left-out messages get an
+ * answer, with and without questions, on the tuning half: a wrong article is worse than the fallback.
+ */
+function chooseThreshold(rows: Scored[]): number {
+  const candidates = [...new Set(rows.map((r) => r.confidence))].sort((a, b) => a - b);
+  const variants = [true, false].map((q) => rows.filter((r) => r.withQuestions === q));
+  return candidates.find((th) => variants.every((v) => atThreshold(v, th).leftOutAnswered <= MAX_LEFT_OUT_ANSWERED)) ?? 1;
+}
+
+function quality(engine: Engine) {
+  const plain = run(engine, false);
+  const withQ = run(engine, true);
+  const abstain = [0, 1].flatMap((f) => [...run(engine, false, f as 0 | 1), ...run(engine, true, f as 0 | 1)]);
+  const abstainPlain = [0, 1].flatMap((f) => run(engine, false, f as 0 | 1));
+  const abstainWithQ = [0, 1].flatMap((f) => run(engine, true, f as 0 | 1));
+  const tuned = chooseThreshold(abstain.filter((r) => r.half === 'tune'));
+  const threshold = engine.threshold ?? tuned;
+  const on = (h: Half) => (r: Scored) => r.half === h;
+  const abstention = (rows: Scored[], h: Half) => {
+    const s = atThreshold(rows.filter(on(h)), threshold);
+    return { answeredRight: pct(s.answeredRight), answeredWrong: pct(s.answeredWrong), leftOutAnswered: pct(s.leftOutAnswered) };
+  };
+  return {
+    engine: engine.name,
+    threshold,
+    thresholdTunedOnTuneHalf: tuned,
+    report: {
+      noQuestions: retrieval(plain.filter(on('report'))),
+      threeQuestions: retrieval(withQ.filter(on('report'))),
+      abstainNoQuestions: abstention(abstainPlain, 'report'),
+      abstainThreeQuestions: abstention(abstainWithQ, 'report'),
+    },
+    tune: {
+      noQuestions: retrieval(plain.filter(on('tune'))),
+      threeQuestions: retrieval(withQ.filter(on('tune'))),
+      abstainNoQuestions: abstention(abstainPlain, 'tune'),
+      abstainThreeQuestions: abstention(abstainWithQ, 'tune'),
+    },
+  };
+}
+
+/** 500 articles of about 5,000 characters, sentences drawn from the threads' answers. */
+function syntheticArticles(count: number, chars: number): ArticleInput[] {
+  const rand = rng(7);
+  const pool = threads.flatMap((t) => t.answers.flatMap((a) => splitSentences(a)));
+  const titles = threads.map((t) => t.question);
+  return Array.from({ length: count }, (_, i) => {
+    const paragraphs: string[] = [];
+    let size = 0;
+    while (size < chars) {
+      const p = Array.from({ length: 2 + Math.floor(rand() * 4) }, () => pool[Math.floor(rand() * pool.length)]!).join(' ');
+      paragraphs.push(rand() < 0.2 ? `- ${p}` : p);
+      size += p.length + 2;
+    }
+    return { id: `s${i}`, title: `${titles[i % titles.length]} (${i})`, body: paragraphs.join('\n\n') };
+  });
+}
+
+function speed() {
+  const articles = syntheticArticles(500, 5_000);
+  const stored = articles.map((a) => prepareArticle(a, prepare));
+  const json = JSON.stringify(stored);
+  // The first build runs before the JIT has seen the code, as in a fresh Lambda container.
+  let t = performance.now();
+  let index = buildKnowledgeIndex(JSON.parse(json) as StoredArticle[], options);
+  const firstBuildMs = performance.now() - t;
+  const builds: number[] = [];
+  const cpu = process.cpuUsage();
+  for (let k = 0; k < 7; k++) {
+    t = performance.now();
+    index = buildKnowledgeIndex(JSON.parse(json) as StoredArticle[], options);
+    builds.push(performance.now() - t);
+  }
+  const { user, system } = process.cpuUsage(cpu);
+  const buildCpuMs = (user + system) / 1000 / 7;
+  const queries = threads.flatMap((t) => t.rephrasings);
+  for (const q of queries) index.search(q); // warm
+  // Five passes over every message; the machine is shared, so the pass least disturbed by other
+  // work is reported beside the median pass.
+  const passes = Array.from({ length: 5 }, () => {
+    const lat = queries.map((q) => {
+      const s = performance.now();
+      index.search(q);
+      return performance.now() - s;
+    });
+    lat.sort((a, b) => a - b);
+    return { p50: quantile(lat, 0.5), p99: quantile(lat, 0.99) };
+  }).sort((a, b) => a.p99 - b.p99);
+  // Each message's fastest of the five runs: the engine's own cost, without the machine's other work.
+  const fastest = queries.map(() => Infinity);
+  for (let pass = 0; pass < 5; pass++) {
+    queries.forEach((q, i) => {
+      const s = performance.now();
+      index.search(q);
+      fastest[i] = Math.min(fastest[i]!, performance.now() - s);
+    });
+  }
+  fastest.sort((a, b) => a - b);
+  builds.sort((a, b) => a - b);
+  const round = (x: number) => Math.round(x * 1000) / 1000;
+  return {
+    articles: stored.length,
+    avgBodyChars: Math.round(mean(articles.map((a) => a.body.length))),
+    storedKBPerArticle: Math.round((json.length / stored.length / 1024) * 10) / 10,
+    firstLoadAndBuildMs: Math.round(firstBuildMs),
+    loadAndBuildMsMedian: Math.round(quantile(builds, 0.5)),
+    loadAndBuildCpuMs: Math.round(buildCpuMs),
+    searchP50ms: round(passes[2]!.p50),
+    searchP99ms: round(passes[2]!.p99),
+    searchP99msBestPass: round(passes[0]!.p99),
+    searchP99msFastestOfFive: round(quantile(fastest, 0.99)),
+    searches: queries.length,
+    loadAverage: Math.round(loadavg()[0]! * 10) / 10,
+  };
+}
+
+async function bundleSize() {
+  const out = await build({
+    entryPoints: [resolve(repoRoot, 'shared/nlu/knowledge.ts')],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'node',
+    write: false,
+    logLevel: 'silent',
+  });
+  const code = out.outputFiles[0]!.contents;
+  return { minifiedBytes: code.length, gzipBytes: gzipSync(code).length };
+}
+
+const results = [quality(ours(options, prepare)), quality(miniSearch())];
+const perf = speed();
+const size = await bundleSize();
+
+const cell = (r: (typeof results)[number]) => ({
+  'hit@1 %': r.report.noQuestions.hit1,
+  'MRR@10 %': r.report.noQuestions.mrr,
+  [`hit@1 %, ${QUESTIONS} questions`]: r.report.threeQuestions.hit1,
+  [`MRR@10 %, ${QUESTIONS} questions`]: r.report.threeQuestions.mrr,
+  threshold: r.threshold,
+  'in-KB right %': r.report.abstainNoQuestions.answeredRight,
+  'in-KB wrong %': r.report.abstainNoQuestions.answeredWrong,
+  'left-out answered %': r.report.abstainNoQuestions.leftOutAnswered,
+  [`in-KB right %, ${QUESTIONS} q.`]: r.report.abstainThreeQuestions.answeredRight,
+  [`in-KB wrong %, ${QUESTIONS} q.`]: r.report.abstainThreeQuestions.answeredWrong,
+  [`left-out answered %, ${QUESTIONS} q.`]: r.report.abstainThreeQuestions.leftOutAnswered,
+});
+const tuneHalf = results[0]!.tune;
+console.log(
+  `StackFAQ dev: ${threads.length} threads; report half ${threads.filter((t) => half(t) === 'report').length} threads ` +
+    `(${results[0]!.report.noQuestions.n} messages, ${results[0]!.report.threeQuestions.n} with ${QUESTIONS} questions given); ` +
+    'abstention: each half of the threads left out in turn',
+);
+const table: Record<string, Record<string, number>> = {};
+for (const r of results) table[r.engine] = cell(r);
+const rows = Object.keys(cell(results[0]!));
+const targets: Record<string, string> = {
+  'hit@1 %': '>= 85',
+  [`hit@1 %, ${QUESTIONS} questions`]: '>= 96',
+  'in-KB right %': '>= 70',
+  'left-out answered %': '<= 15',
+  [`in-KB right %, ${QUESTIONS} q.`]: '>= 70',
+  [`left-out answered %, ${QUESTIONS} q.`]: '<= 15',
+};
+// MiniSearch has no confidence in 0..1: its threshold (a raw score) is the one the tuning half picks.
+const round2 = (x: number) => Math.round(x * 100) / 100;
+console.table(
+  Object.fromEntries(
+    rows.map((k) => [k, { ...Object.fromEntries(results.map((r) => [r.engine, k === 'threshold' ? round2(table[r.engine]![k]!) : table[r.engine]![k]!])), target: targets[k] ?? '' }]),
+  ),
+);
+console.log(
+  `tuning half (ours): hit@1 ${tuneHalf.noQuestions.hit1} %, with questions ${tuneHalf.threeQuestions.hit1} %, ` +
+    `right/left-out answered ${tuneHalf.abstainNoQuestions.answeredRight}/${tuneHalf.abstainNoQuestions.leftOutAnswered} %, ` +
+    `with questions ${tuneHalf.abstainThreeQuestions.answeredRight}/${tuneHalf.abstainThreeQuestions.leftOutAnswered} %; ` +
+    `threshold the tuning half picks: ours ${results[0]!.thresholdTunedOnTuneHalf}, MiniSearch ${round2(results[1]!.thresholdTunedOnTuneHalf)} (used for it)`,
+);
+console.log(
+  `speed (ours): ${perf.articles} articles of ${perf.avgBodyChars} chars (${perf.storedKBPerArticle} KB stored each): ` +
+    `load + build ${perf.firstLoadAndBuildMs} ms the first time, ${perf.loadAndBuildMsMedian} ms warm (median of 7, ` +
+    `${perf.loadAndBuildCpuMs} ms CPU); search p50 ${perf.searchP50ms} ms, p99 ${perf.searchP99ms} ms (median of 5 passes ` +
+    `of ${perf.searches}; best pass p99 ${perf.searchP99msBestPass} ms; p99 of each message's fastest of 5 runs ` +
+    `${perf.searchP99msFastestOfFive} ms); machine load average ${perf.loadAverage} on ${availableParallelism()} cores`,
+);
+console.log(`chat-path module shared/nlu/knowledge.ts bundled: ${size.minifiedBytes} B minified, ${size.gzipBytes} B gzipped`);
+
+const outDir = resolve(repoRoot, 'bench-results');
+mkdirSync(outDir, { recursive: true });
+writeFileSync(
+  resolve(outDir, 'kb.json'),
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, options, prepare, defaultThreshold: DEFAULT_KNOWLEDGE_THRESHOLD, results, speed: perf, size }, null, 2)}\n`,
+);
+console.log(`wrote ${resolve(outDir, 'kb.json')}`);
