@@ -133,6 +133,7 @@ function keep(w: string, out: string[]) {
 function words(text: string): string[] {
   const s = text.toLowerCase();
   const out: string[] = [];
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range, control characters included
   if (/[^\x00-\x7f]/.test(s)) {
     for (const m of s.normalize('NFKD').replace(/\p{M}+/gu, '').matchAll(/[\p{L}\p{N}]+/gu)) keep(m[0], out);
     return out;

@@ -228,6 +228,7 @@ describe('buildKnowledgeIndex: hostile input', () => {
     const queries = [
       'return '.repeat(200_000),
       'x'.repeat(1_000_000),
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: regex metacharacters as a customer might type them
       '.*+?^${}()|[]\\/ (a+)+$ [^a] \\d{1,1000000}',
       'ret(u)rn [an] it.em?*',
       '\u0000\u0001\uFFFF\uD800 \u202E return',
