@@ -19,6 +19,11 @@ import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamodb-loca
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
 
+// CORS as the HTTP API's configuration answers it: preflights never reach a function, and the
+// gateway's headers replace any a function returns.
+const CORS_HEADERS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'x-request-id, retry-after' };
+const PREFLIGHT_HEADERS = { 'access-control-allow-headers': 'content-type, authorization, x-widget-key, idempotency-key', 'access-control-max-age': '3600' };
+
 export interface RuntimeOptions {
   port?: number;
   host?: string;
@@ -59,6 +64,13 @@ function match(method: string, path: string) {
     if (m) return { route: c.route, params: Object.fromEntries(c.names.map((n, i) => [n, decodePathValue(m[i + 1]!)])) };
   }
   return null;
+}
+
+const allMethods = [...new Set(routes.map((r) => r.method))].join(', ');
+/** The methods of the routes at a path, or every method of the route table when no route is there. */
+function allowedMethods(path: string) {
+  const methods = [...new Set(compiled.filter((c) => c.pattern.test(path)).map((c) => c.route.method))];
+  return methods.length ? methods.join(', ') : allMethods;
 }
 
 const handlers = new Map<string, Promise<Handler>>();
@@ -142,6 +154,12 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const method = (req.method ?? 'GET').toUpperCase();
+    for (const [k, v] of Object.entries(CORS_HEADERS)) res.setHeader(k, v);
+    if (method === 'OPTIONS') {
+      req.resume();
+      res.writeHead(204, { 'access-control-allow-methods': allowedMethods(url.pathname), ...PREFLIGHT_HEADERS });
+      return res.end();
+    }
     const body = await readBody(req);
     if (body === null) return send(res, 413, '{"message":"Request Entity Too Large"}');
 
@@ -166,7 +184,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     const handler = await loadHandler(found.route.handler);
     const result = await handler(buildEvent(req, url, found.route, found.params, body, claims), lambdaContext(found.route));
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
+    for (const [k, v] of Object.entries(result.headers ?? {})) if (!/^access-control-/i.test(k)) headers[k] = String(v);
     res.writeHead(result.statusCode ?? 200, headers);
     res.end(result.body === undefined ? undefined : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
   }
