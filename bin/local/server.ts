@@ -198,7 +198,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     if (url.pathname.startsWith('/local-idp/')) return idpRoute(method, url.pathname, body, res);
     if (live?.manage(method, url.pathname, body, res)) return;
     // The WebSocket API answers plain requests to its URL so, without reaching a function.
-    if (url.pathname === LIVE_PATH) return send(res, 426, '{"message":"Upgrade Required"}', { upgrade: 'websocket' });
+    if (live && url.pathname === LIVE_PATH) return send(res, 426, '{"message":"Upgrade Required"}', { upgrade: 'websocket' });
 
     const found = match(method, url.pathname);
     if (!found) return send(res, 404, '{"message":"Not Found"}');
