@@ -173,6 +173,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   const created = await ensureTable(dynamodbEndpoint, tableName);
 
   let idp!: LocalIdp;
+  let live: LiveGateway | null = null;
   let verifier!: ReturnType<typeof JwtVerifier.create>;
   let fetches = 0;
 
@@ -255,7 +256,6 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     return true;
   };
   const socketHandler = (key: '$connect' | '$disconnect') => liveRoutes.find((r) => r.routeKey === key)!.handler;
-  let live: LiveGateway | null = null;
   if (!missing(socketHandler('$connect'))) {
     const hasDisconnect = !missing(socketHandler('$disconnect'));
     live = createLiveGateway({
