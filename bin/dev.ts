@@ -36,6 +36,7 @@ Support assistant running at ${runtime.url}
   Chat API      ${runtime.url}/api/v1/chat      (header X-Widget-Key)
   Admin API     ${runtime.url}/api/v1/admin     (header Authorization: Bearer <token>)
   OpenAPI       ${runtime.url}/api/v1/openapi.json
+  Live channel  ${runtime.liveUrl}  (?widgetKey=...&conversationId=..., or ?ticket=... from POST /api/v1/admin/live/tickets)
   Local issuer  ${runtime.idp.issuer}  (POST ${runtime.idp.issuer}/token {"sub","email"})
   DynamoDB      ${runtime.dynamodbEndpoint}${values.persist ? ' (data kept in .local-data/)' : ' (in memory)'}
 

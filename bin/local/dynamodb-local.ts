@@ -3,7 +3,10 @@ import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createServer } from 'node:net';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, UpdateTableCommand, UpdateTimeToLiveCommand,
+  type TableDescription,
+} from '@aws-sdk/client-dynamodb';
 import { createTableInput, TTL_ATTRIBUTE } from '#shared/data/table.ts';
 
 // DynamoDB Local, the official emulator, from the jar that the npm package amplify-dynamodb-simulator ships.
@@ -59,14 +62,29 @@ export async function startDynamoLocal(opts: { port?: number; dataDir?: string }
   };
 }
 
-/** Creates the table from the same definition as the CDK stack, if it is not there yet. */
-export async function ensureTable(endpoint: string, tableName: string) {
+/**
+ * Creates the table from the same definition as the CDK stack, if it is not there yet, and
+ * turns its stream on if a table kept from an older run has none. True when it created the table.
+ */
+export async function ensureTable(endpoint: string, tableName: string): Promise<boolean> {
   const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const input = createTableInput(tableName);
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
-  } catch {
-    await client.send(new CreateTableCommand(createTableInput(tableName)));
+    let table: TableDescription | undefined;
+    try {
+      table = (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table;
+    } catch (err) {
+      if ((err as Error).name !== 'ResourceNotFoundException') throw err;
+    }
+    if (table) {
+      if (!table.StreamSpecification?.StreamEnabled) {
+        await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: input.StreamSpecification }));
+      }
+      return false;
+    }
+    await client.send(new CreateTableCommand(input));
     await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }));
+    return true;
   } finally {
     client.destroy();
   }

@@ -78,9 +78,10 @@ export function v2Event(input: EventInput): APIGatewayProxyEventV2WithJWTAuthori
   });
 }
 
-export function lambdaContext(route: Route, timeoutMs = 10_000): Context {
+/** A Lambda context for the function of a route, a WebSocket route or a stream trigger (anything naming its handler). */
+export function lambdaContext(fn: { handler: string }, timeoutMs = 10_000): Context {
   const deadline = Date.now() + timeoutMs;
-  const name = route.handler.replace(/\//g, '-');
+  const name = fn.handler.replace(/\//g, '-');
   return {
     callbackWaitsForEmptyEventLoop: false, functionName: name, functionVersion: '$LATEST',
     invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`, memoryLimitInMB: '1024',

@@ -1,25 +1,38 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { JwtVerifier } from 'aws-jwt-verify';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { routes } from '#shared/http/routes/index.ts';
-import { LIVE_PATH } from '#shared/http/triggers.ts';
 import type { Route } from '#shared/http/route.ts';
+import { eventDispatcher, LIVE_IDLE_SECONDS, LIVE_PATH, liveRoutes } from '#shared/http/triggers.ts';
 import { createLocalIdp, type LocalIdp } from './idp.ts';
 import { eventOf, lambdaContext } from './events.ts';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamodb-local.ts';
 import { createLocalQueue, isQueueRequest, type LocalQueue, type SqsHandler } from './queue.ts';
 import { DELIVERY_QUEUE } from '#shared/data/queue-settings.ts';
+import { createLiveGateway, type LiveGateway, type SocketResult } from './live.ts';
+import { startStreamReader, type OnFailureRecord, type StreamReader } from './stream.ts';
 
 // The local runtime: serves the route table's handlers on 127.0.0.1 as API Gateway's HTTP API
 // would, building payload v2 events from real HTTP requests. Nothing here is wired twice: the
-// routes, the handler files and the table definition are the ones the CDK stack deploys.
+// routes, the handler files and the table definition are the ones the CDK stack deploys. Beside
+// the HTTP API: the WebSocket API of the live channel with its management API (live.ts), and the
+// table stream's event source mapping that feeds the event dispatcher (stream.ts).
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
+/** Path of the management API's endpoint on this server (API Gateway's is the stage URL over https). */
+const MANAGEMENT_PATH = '/local-live';
+const STREAM_POLL_MS = 75;
+
+// CORS as the HTTP API's configuration answers it: preflights never reach a function, and the
+// gateway's headers replace any a function returns.
+const CORS_HEADERS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'x-request-id, retry-after' };
+const PREFLIGHT_HEADERS = { 'access-control-allow-headers': 'content-type, authorization, x-widget-key, idempotency-key', 'access-control-max-age': '3600' };
 
 export interface RuntimeOptions {
   port?: number;
@@ -33,6 +46,17 @@ export interface RuntimeOptions {
   allowLoopbackWebhooks?: boolean;
   /** Compresses the delivery queue's delays and visibility timeouts (tests); default env DELIVERY_TIME_SCALE, else 1. */
   deliveryTimeScale?: number;
+  /**
+   * The file of a handler module by its declared name (`chat/send-message`, `live/connect`);
+   * default `functions/<name>.ts`. Tests point the live and stream handlers at their own.
+   */
+  resolveHandler?: (handler: string) => string;
+  /** Seconds before an idle live connection is closed (default LIVE_IDLE_SECONDS, API Gateway's 10 minutes). */
+  liveIdleSeconds?: number;
+  /** How often the table's stream is polled, in milliseconds (default 75). */
+  streamPollMs?: number;
+  /** Read the table's stream and invoke the event dispatcher (default true; off for benchmarks that measure handlers alone). */
+  stream?: boolean;
 }
 
 export interface LocalRuntime {
@@ -43,6 +67,14 @@ export interface LocalRuntime {
   dynamodbEndpoint: string;
   /** The delivery queue's emulation, fed to functions/events/deliver.ts. */
   queue: LocalQueue;
+  /** The live channel's URL (`ws://host:port/api/v1/live`), also in env LIVE_URL. */
+  liveUrl: string;
+  /** The management API's endpoint for `ApiGatewayManagementApiClient`, also in env LIVE_ENDPOINT. */
+  liveEndpoint: string;
+  /** Ids of the open live connections. */
+  liveConnections(): string[];
+  /** Stream batches dropped after their retries, as Lambda's on-failure destination would get them. */
+  streamFailures(): OnFailureRecord[];
   /** How many times the JWT verifier fetched the JWKS (a flood of unknown kids must not raise it per token). */
   jwksFetches(): number;
   stop(): Promise<void>;
@@ -69,11 +101,20 @@ function match(method: string, path: string) {
   return null;
 }
 
-const handlers = new Map<string, Promise<Handler>>();
-const loadHandler = (file: string): Promise<Handler> => {
+const allMethods = [...new Set(routes.map((r) => r.method))].join(', ');
+/** The methods of the routes at a path, or every method of the route table when no route is there. */
+function allowedMethods(path: string) {
+  const methods = [...new Set(compiled.filter((c) => c.pattern.test(path)).map((c) => c.route.method))];
+  return methods.length ? methods.join(', ') : allMethods;
+}
+
+const defaultHandlerFile = (handler: string) => join(ROOT, 'functions', `${handler}.ts`);
+
+const handlers = new Map<string, Promise<(event: unknown, context: Context) => Promise<unknown>>>();
+const loadModule = (file: string) => {
   let h = handlers.get(file);
   if (!h) {
-    h = import(pathToFileURL(join(ROOT, 'functions', `${file}.ts`)).href).then((m: { handler: Handler }) => m.handler);
+    h = import(pathToFileURL(file).href).then((m: { handler: (event: unknown, context: Context) => Promise<unknown> }) => m.handler);
     handlers.set(file, h);
   }
   return h;
@@ -125,6 +166,9 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   const tableName = opts.tableName ?? 'support-assistant-local';
   const dynamo = opts.dynamodbEndpoint ? null : await startDynamoLocal(opts.dataDir ? { dataDir: opts.dataDir } : {});
   const dynamodbEndpoint = opts.dynamodbEndpoint ?? dynamo!.endpoint;
+  const handlerFile = opts.resolveHandler ?? defaultHandlerFile;
+  const loadHandler = (name: string) => loadModule(handlerFile(name)) as Promise<Handler>;
+  const invoke = async (name: string, event: unknown) => (await loadModule(handlerFile(name)))(event, lambdaContext({ handler: name }));
   // The handlers read their configuration from the environment, as in Lambda.
   Object.assign(process.env, {
     TABLE_NAME: tableName,
@@ -134,9 +178,10 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     LOCAL_DATA_KEY: process.env.LOCAL_DATA_KEY ?? randomBytes(32).toString('base64'),
     POWERTOOLS_SERVICE_NAME: process.env.POWERTOOLS_SERVICE_NAME ?? 'support-assistant-local',
   });
-  await ensureTable(dynamodbEndpoint, tableName);
+  const created = await ensureTable(dynamodbEndpoint, tableName);
 
   let idp!: LocalIdp;
+  let live: LiveGateway | null = null;
   let verifier!: ReturnType<typeof JwtVerifier.create>;
   let fetches = 0;
 
@@ -150,6 +195,12 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const method = (req.method ?? 'GET').toUpperCase();
+    for (const [k, v] of Object.entries(CORS_HEADERS)) res.setHeader(k, v);
+    if (method === 'OPTIONS') {
+      req.resume();
+      res.writeHead(204, { 'access-control-allow-methods': allowedMethods(url.pathname), ...PREFLIGHT_HEADERS });
+      return res.end();
+    }
     const body = await readBody(req);
     if (body === null) return send(res, 413, '{"message":"Request Entity Too Large"}');
 
@@ -158,6 +209,9 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
       const r = queue.serve(String(req.headers['x-amz-target'] ?? ''), body.toString('utf8'));
       return send(res, r.status, r.body, r.headers);
     }
+    if (live?.manage(method, url.pathname, body, res)) return;
+    // The WebSocket API answers plain requests to its URL so, without reaching a function.
+    if (live && url.pathname === LIVE_PATH) return send(res, 426, '{"message":"Upgrade Required"}', { upgrade: 'websocket' });
 
     const found = match(method, url.pathname);
     if (!found) return send(res, 404, '{"message":"Not Found"}');
@@ -178,7 +232,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     const handler = await loadHandler(found.route.handler);
     const result = await handler(buildEvent(req, url, found.route, found.params, body, claims), lambdaContext(found.route));
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
+    for (const [k, v] of Object.entries(result.headers ?? {})) if (!/^access-control-/i.test(k)) headers[k] = String(v);
     res.writeHead(result.statusCode ?? 200, headers);
     res.end(result.body === undefined ? undefined : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
   }
@@ -201,7 +255,32 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(opts.port ?? 0, host, () => resolve()); });
   const port = (server.address() as { port: number }).port;
   const url = `http://${host}:${port}`;
-  process.env.LIVE_URL = `ws://${host}:${port}${LIVE_PATH}`;
+  const liveUrl = `ws://${host}:${port}${LIVE_PATH}`;
+  const liveEndpoint = `${url}${MANAGEMENT_PATH}`;
+  // The live handlers post through ApiGatewayManagementApiClient({ endpoint: LIVE_ENDPOINT }).
+  Object.assign(process.env, { LIVE_URL: liveUrl, LIVE_ENDPOINT: liveEndpoint });
+
+  // Until a handler file exists (the live channel is being built), its part stays off, said once.
+  const missing = (handler: string) => {
+    const file = handlerFile(handler);
+    if (existsSync(file)) return false;
+    console.warn(`local runtime: ${handler} has no handler file (${file}); its part is off`);
+    return true;
+  };
+  const socketHandler = (key: '$connect' | '$disconnect') => liveRoutes.find((r) => r.routeKey === key)!.handler;
+  if (!missing(socketHandler('$connect'))) {
+    const hasDisconnect = !missing(socketHandler('$disconnect'));
+    live = createLiveGateway({
+      path: LIVE_PATH, managementPath: MANAGEMENT_PATH, idleSeconds: opts.liveIdleSeconds ?? LIVE_IDLE_SECONDS,
+      responseHeaders: CORS_HEADERS,
+      invoke: async (key, event) => key === '$disconnect' && !hasDisconnect ? undefined
+        : await invoke(socketHandler(key), event) as SocketResult | undefined,
+    });
+  }
+  server.on('upgrade', (req, socket, head) => {
+    if (live) return live.upgrade(req, socket, head);
+    socket.end('HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: 23\r\nconnection: close\r\n\r\n{"message":"Not Found"}');
+  });
   idp = await createLocalIdp(url);
   const queue = createLocalQueue({
     name: 'deliveries', baseUrl: url, region: process.env.AWS_REGION,
@@ -231,10 +310,25 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   });
   await verifier.hydrate();
 
+  let stream: StreamReader | null = null;
+  if (opts.stream !== false && !missing(eventDispatcher.handler)) {
+    stream = await startStreamReader({
+      endpoint: dynamodbEndpoint, region: process.env.AWS_REGION!, tableName, trigger: eventDispatcher,
+      invoke: (event) => invoke(eventDispatcher.handler, event),
+      // A table made now is read from its start, so no write after this runtime started is missed.
+      fromStart: created,
+      pollMs: opts.streamPollMs ?? STREAM_POLL_MS,
+    });
+  }
+
   return {
-    url, port, idp, dynamo, dynamodbEndpoint, queue,
+    url, port, idp, dynamo, dynamodbEndpoint, queue, liveUrl, liveEndpoint,
+    liveConnections: () => live?.connectionIds() ?? [],
+    streamFailures: () => stream?.failures ?? [],
     jwksFetches: () => fetches,
     async stop() {
+      await stream?.stop();
+      await live?.close();
       await queue.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

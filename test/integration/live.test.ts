@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { LIVE_PATH } from '#shared/http/triggers.ts';
+import { admin, baseUrl, memberToken, newTenant, newTicket, request, send, type TestTenant } from './client.ts';
+
+// Handoff over the live channel, as a support team and a customer see it: real sockets on the
+// local runtime, the real stream and dispatcher.
+
+const liveUrl = () => `${baseUrl().replace(/^http/, 'ws')}${LIVE_PATH}`;
+type Frame = { id: string; type: string; tenantId: string; data: any };
+interface Socket { ws: WebSocket; frames: Frame[] }
+
+function open(query: string, headers: Record<string, string> = {}): Promise<Socket | { status: number }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${liveUrl()}?${query}`, { headers });
+    const frames: Frame[] = [];
+    ws.on('message', (d) => frames.push(JSON.parse(d.toString()) as Frame));
+    ws.once('open', () => resolve({ ws, frames }));
+    ws.once('unexpected-response', (_req, res) => { res.resume(); resolve({ status: res.statusCode ?? 0 }); });
+    ws.once('error', reject);
+  });
+}
+const must = (s: Socket | { status: number }): Socket => {
+  if ('status' in s) throw new Error(`refused with ${s.status}`);
+  return s;
+};
+const customer = async (t: TestTenant, conversationId: string) =>
+  must(await open(`widgetKey=${encodeURIComponent(t.widgetKey)}&conversationId=${conversationId}`));
+const member = async (token: string) => {
+  const r = await request('POST', admin('/live/tickets'), { token });
+  return must(await open(`ticket=${encodeURIComponent(r.body.ticket)}`));
+};
+
+async function until<T>(what: string, check: () => T | undefined, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = check();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`no ${what} within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+const settle = () => new Promise((r) => setTimeout(r, 600));
+
+describe('the live channel carries the handoff', () => {
+  it('a customer and a member both see an agent reply and the ticket change', async () => {
+    const t = await newTenant('Live Handoff');
+    const agent = await memberToken(t, 'agent');
+    const { conversationId, ticketId } = await newTicket(t);
+    const [c, m] = await Promise.all([customer(t, conversationId), member(agent.token)]);
+
+    const r = await request('POST', admin(`/conversations/${conversationId}/messages`), { token: agent.token, body: { content: 'Hello, Sam here.' } });
+    expect(r.status).toBe(201);
+    const id = r.body.message.id as string;
+    const onCustomer = await until('reply on the customer socket', () => c.frames.find((f) => f.type === 'message.created' && f.data.message.id === id));
+    const onMember = await until('reply on the member socket', () => m.frames.find((f) => f.type === 'message.created' && f.data.message.id === id));
+    // The customer sees the agent's name only; staff see who it was.
+    expect(onCustomer.data.message).toEqual({ id, role: 'agent', content: 'Hello, Sam here.', createdAt: r.body.message.createdAt, author: { name: r.body.message.author.name } });
+    expect(onMember.data.message.author).toEqual({ id: agent.sub, name: r.body.message.author.name });
+
+    // The first reply took the ticket in progress: both hear of it.
+    const changed = (s: Socket) => s.frames.find((f) => f.type === 'ticket.updated' && f.data.ticket.id === ticketId && f.data.changes.status?.to === 'in_progress');
+    expect(await until('ticket.updated on the customer socket', () => changed(c))).toBeDefined();
+    expect((await until('ticket.updated on the member socket', () => changed(m))).data.ticket.status).toBe('in_progress');
+
+    const resolved = await request('PATCH', admin(`/tickets/${ticketId}`), { token: agent.token, body: { status: 'resolved', assigneeId: agent.sub } });
+    expect(resolved.status).toBe(200);
+    const onC = await until('the resolution on the customer socket', () => c.frames.find((f) => f.type === 'ticket.updated' && f.data.ticket.status === 'resolved'));
+    const onM = await until('the resolution on the member socket', () => m.frames.find((f) => f.type === 'ticket.updated' && f.data.ticket.status === 'resolved'));
+    // No staff ids reach a customer.
+    expect(onC.data.ticket.assigneeId).toBeUndefined();
+    expect(onC.data.changes.assigneeId).toBeUndefined();
+    expect(onM.data.ticket.assigneeId).toBe(agent.sub);
+    c.ws.close();
+    m.ws.close();
+  });
+
+  it('ten concurrent agent messages reach the socket once each, in the order of their createdAt', async () => {
+    const t = await newTenant('Live Order');
+    const { conversationId } = await newTicket(t);
+    const c = await customer(t, conversationId);
+    const rs = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+      request('POST', admin(`/conversations/${conversationId}/messages`), { token: t.ownerToken, body: { content: `reply ${i}` } })));
+    expect(rs.map((r) => r.status)).toEqual(Array(10).fill(201));
+    const agentFrames = () => c.frames.filter((f) => f.type === 'message.created' && f.data.message.role === 'agent');
+    await until('ten agent frames', () => (agentFrames().length >= 10 ? true : undefined));
+    await settle();
+    const frames = agentFrames();
+    expect(frames).toHaveLength(10);
+    const byTime = [...rs.map((r) => r.body.message)].sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map((m) => m.id);
+    expect(frames.map((f) => f.data.message.id)).toEqual(byTime);
+    c.ws.close();
+  });
+
+  it('refuses bad credentials on the upgrade, before any frame', async () => {
+    const t = await newTenant('Live Refusals');
+    const other = await newTenant('Live Other');
+    const { conversationId } = await newTicket(t);
+    const status = async (query: string, headers: Record<string, string> = {}) => {
+      const s = await open(query, headers);
+      if ('ws' in s) { s.ws.close(); return 101; }
+      return s.status;
+    };
+    expect(await status('')).toBe(401);
+    expect(await status(`widgetKey=wk_${'x'.repeat(43)}&conversationId=${conversationId}`)).toBe(401);
+    expect(await status(`widgetKey=${encodeURIComponent(t.widgetKey)}&conversationId=0b5e1f2a-3c4d-4e5f-8a6b-7c8d9e0f1a2b`)).toBe(404);
+    expect(await status(`widgetKey=${encodeURIComponent(t.widgetKey)}&conversationId=not-a-uuid`)).toBe(404);
+    expect(await status(`widgetKey=${encodeURIComponent(other.widgetKey)}&conversationId=${conversationId}`)).toBe(404);
+    expect(await status('ticket=lt_nope')).toBe(401);
+    const issued = await request('POST', admin('/live/tickets'), { token: t.ownerToken });
+    expect(await status(`ticket=${encodeURIComponent(issued.body.ticket)}`)).toBe(101);
+    expect(await status(`ticket=${encodeURIComponent(issued.body.ticket)}`)).toBe(401);
+    await request('PUT', admin('/settings'), { token: t.ownerToken, body: { config: { widget: { allowedOrigins: ['https://shop.example'] } } } });
+    const q = `widgetKey=${encodeURIComponent(t.widgetKey)}&conversationId=${conversationId}`;
+    expect(await status(q, { origin: 'https://evil.example' })).toBe(403);
+    expect(await status(q, { origin: 'https://shop.example' })).toBe(101);
+  });
+
+  it('a customer never receives another conversation\'s or another tenant\'s events; a member never another tenant\'s', async () => {
+    const t = await newTenant('Live Isolation A');
+    const u = await newTenant('Live Isolation B');
+    const mine = await newTicket(t);
+    const theirs = await newTicket(t);
+    const foreign = await newTicket(u);
+    const c = await customer(t, mine.conversationId);
+    const m = await member(t.ownerToken);
+    await request('POST', admin(`/conversations/${theirs.conversationId}/messages`), { token: t.ownerToken, body: { content: 'for the other customer' } });
+    await request('POST', admin(`/conversations/${foreign.conversationId}/messages`), { token: u.ownerToken, body: { content: 'other tenant' } });
+    await send(u, 'other tenant chat');
+    const ownReply = await request('POST', admin(`/conversations/${mine.conversationId}/messages`), { token: t.ownerToken, body: { content: 'for you' } });
+    await until('own reply', () => c.frames.find((f) => f.data.message?.id === ownReply.body.message.id));
+    await until('the member sees the other conversation', () => m.frames.find((f) => f.data.message?.content === 'for the other customer'));
+    await settle();
+    const conversationOf = (f: Frame) => f.data.conversationId ?? f.data.conversation?.id ?? f.data.ticket?.conversationId;
+    expect(c.frames.every((f) => conversationOf(f) === mine.conversationId && f.tenantId === t.tenantId)).toBe(true);
+    expect(m.frames.length).toBeGreaterThan(0);
+    expect(m.frames.every((f) => f.tenantId === t.tenantId)).toBe(true);
+    c.ws.close();
+    m.ws.close();
+  });
+});
