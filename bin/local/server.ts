@@ -11,6 +11,7 @@ import type { Route } from '#shared/http/route.ts';
 import { createLocalIdp, type LocalIdp } from './idp.ts';
 import { eventOf, lambdaContext } from './events.ts';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamodb-local.ts';
+import { webAssets } from './web.ts';
 
 // The local runtime: serves the route table's handlers on 127.0.0.1 as API Gateway's HTTP API
 // would, building payload v2 events from real HTTP requests. Nothing here is wired twice: the
@@ -131,6 +132,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   let idp!: LocalIdp;
   let verifier!: ReturnType<typeof JwtVerifier.create>;
   let fetches = 0;
+  const web = webAssets();
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
@@ -142,6 +144,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const method = (req.method ?? 'GET').toUpperCase();
+    if (web.handle(req, res, url, method)) return;
     const body = await readBody(req);
     if (body === null) return send(res, 413, '{"message":"Request Entity Too Large"}');
 
