@@ -505,7 +505,8 @@ export function mount(opts: Options): Handle {
       const { article } = await api.article(s.articleId);
       heading.textContent = article.title;
       // The body is Markdown: reduced to plain text, shown as text nodes, one paragraph per block.
-      const text = removeMarkdown(article.body, { listUnicodeChar: '•', useImgAltText: true });
+      // List leaders stay as written ("- item" reads well as text; the library's bullet option eats line breaks).
+      const text = removeMarkdown(article.body, { stripListLeaders: false, useImgAltText: true });
       const paragraphs = text.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean).map((p) => h('p', null, p));
       articleView.replaceChildren(back, heading, ...paragraphs);
       const url = safeUrl(article.url);
