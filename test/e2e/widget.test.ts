@@ -404,6 +404,90 @@ describe('when things go wrong', () => {
   });
 });
 
+describe('the live channel (frames given by the test through a routed WebSocket, shaped as CONTRACT sections 7 and 8)', () => {
+  const event = (type: string, tenantId: string, data: unknown) =>
+    JSON.stringify({ id: crypto.randomUUID(), type, timestamp: new Date().toISOString(), tenantId, data });
+
+  it('shows agent replies and ticket changes as they arrive, counts them while closed, and asks for a rating when resolved', async () => {
+    const t = await newTenant();
+    const page = await newPage(browser);
+    const sockets: import('playwright-core').WebSocketRoute[] = [];
+    await page.routeWebSocket(/\/api\/v1\/live\?/, (ws) => { sockets.push(ws); });
+    await openShop(page, t);
+    await say(page, 'my parcel arrived damaged', 1);
+    const conversationId = JSON.parse((await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), t.widgetKey))!).conversationId as string;
+    await page.getByRole('button', { name: 'Talk to a person' }).click();
+    await page.getByRole('button', { name: 'Request a person' }).click();
+    await page.locator('.ticket strong').waitFor();
+    const ticketId = (await page.locator('.ticket strong').textContent())!;
+    expect(sockets).toHaveLength(1);
+    const url = new URL(sockets[0]!.url());
+    expect([url.pathname, url.searchParams.get('widgetKey'), url.searchParams.get('conversationId')]).toEqual(['/api/v1/live', t.widgetKey, conversationId]);
+
+    const ws = sockets[0]!;
+    const ticket = (status: string) => ({ id: ticketId, conversationId, status, priority: 'medium' });
+    ws.send(event('ticket.updated', t.tenantId, { ticket: ticket('in_progress'), changes: { status: { from: 'open', to: 'in_progress' } } }));
+    await page.locator('.ticket').filter({ hasText: 'a person from our team is on it' }).waitFor();
+    const agentMessage = { id: crypto.randomUUID(), role: 'agent', content: 'Hi, Sam here. <b>Sorry</b> about that!', createdAt: new Date().toISOString(), author: { name: 'Sam' } };
+    ws.send(event('message.created', t.tenantId, { conversationId, message: agentMessage }));
+    await bubbles(page, 'agent').first().waitFor();
+    expect(await page.locator('.msg-agent').textContent()).toBe('Sam · support teamHi, Sam here. <b>Sorry</b> about that!');
+    await page.locator('[aria-live="polite"]').filter({ hasText: 'Sam says: Hi, Sam here.' }).waitFor({ state: 'attached' });
+    // The same event again (at-least-once delivery), and another conversation's: nothing new.
+    ws.send(event('message.created', t.tenantId, { conversationId, message: agentMessage }));
+    ws.send(event('message.created', t.tenantId, { conversationId: crypto.randomUUID(), message: { ...agentMessage, id: crypto.randomUUID(), content: 'not yours' } }));
+    ws.send('not json');
+
+    await page.getByRole('button', { name: 'Close chat' }).first().click();
+    ws.send(event('message.created', t.tenantId, { conversationId, message: { ...agentMessage, id: crypto.randomUUID(), content: 'A new mug is on its way.' } }));
+    await page.getByRole('button', { name: 'Open Test Shop chat, 1 unread' }).waitFor();
+    await shot(page, 'closed-unread');
+    await launcher(page).click();
+    expect(await bubbles(page, 'agent').allTextContents()).toEqual(['Hi, Sam here. <b>Sorry</b> about that!', 'A new mug is on its way.']);
+
+    ws.send(event('ticket.updated', t.tenantId, { ticket: ticket('resolved'), changes: { status: { from: 'in_progress', to: 'resolved' } } }));
+    const rating = page.getByRole('group', { name: /How would you rate the help you got/ });
+    await rating.waitFor();
+    const rated = new Promise<unknown>((resolve) => {
+      void page.route(`${baseUrl()}/api/v1/chat/conversations/${conversationId}/rating`, (route) => {
+        resolve(route.request().postDataJSON());
+        return route.fulfill({ status: 200, headers: { ...cors, 'content-type': 'application/json' }, body: JSON.stringify({ rating: { score: 4, comment: 'Quick and kind', createdAt: new Date().toISOString() } }) });
+      });
+    });
+    await page.getByRole('radio', { name: '4' }).check();
+    await page.getByRole('textbox', { name: 'Comment (optional)' }).fill('Quick and kind');
+    await shot(page, 'rating');
+    await page.getByRole('button', { name: 'Send rating' }).click();
+    expect(await rated).toEqual({ score: 4, comment: 'Quick and kind' });
+    await page.getByText('Thank you for your rating!').waitFor();
+    await page.reload();
+    await launcher(page).click();
+    await page.locator('.ticket').filter({ hasText: 'resolved' }).waitFor();
+    expect(await rating.count()).toBe(0);
+  });
+
+  it('reconnects after the socket drops and shows what was said meanwhile, once', async () => {
+    const t = await newTenant();
+    const page = await newPage(browser);
+    const sockets: import('playwright-core').WebSocketRoute[] = [];
+    await page.routeWebSocket(/\/api\/v1\/live\?/, (ws) => { sockets.push(ws); });
+    await openShop(page, t);
+    await say(page, 'hello', 1);
+    const conversationId = JSON.parse((await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), t.widgetKey))!).conversationId as string;
+    expect(sockets).toHaveLength(1);
+    // Said in another tab, and never delivered on this page's socket, which then drops.
+    expect((await send(t, 'where is my order 2718?', conversationId)).status).toBe(200);
+    const reread = page.waitForRequest((r) => r.url().endsWith(`/api/v1/chat/conversations/${conversationId}`));
+    await sockets[0]!.close({ code: 1001, reason: 'going away' });
+    await reread;
+    await bubbles(page, 'assistant').nth(2).waitFor();
+    expect(sockets).toHaveLength(2);
+    expect(await bubbles(page, 'user').allTextContents()).toEqual(['You: hello', 'You: where is my order 2718?']);
+    // The re-read brings the messages this page already had too: none is shown twice.
+    expect(await bubbles(page, 'assistant').count()).toBe(3);
+  });
+});
+
 describe('knowledge-base answers (API answers shaped as CONTRACT section 11, given by the test)', () => {
   it('links sources, opens an article without url inside the panel as plain text, and goes back', async () => {
     const t = await newTenant();
