@@ -1,3 +1,5 @@
+import { retryAfterSeconds } from './retry.ts';
+
 // The chat API as the widget uses it: JSON over fetch with the widget key, every failure sorted
 // into what the customer should be told.
 
@@ -43,14 +45,6 @@ export class ApiError extends Error {
   constructor(readonly failure: Failure, readonly retryAfter: number | null = null, detail: string = failure) {
     super(detail);
   }
-}
-
-/** Seconds from a Retry-After header: delta-seconds or an HTTP date. */
-export function retryAfterSeconds(value: string | null): number | null {
-  if (!value) return null;
-  if (/^\d+$/.test(value.trim())) return Number(value);
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
 function failureOf(status: number, code: string | undefined): Failure {

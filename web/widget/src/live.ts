@@ -1,3 +1,5 @@
+import { backoff } from './retry.ts';
+
 // The live channel: one WebSocket per conversation, reconnected with exponential backoff. After
 // every reconnect the widget re-reads the conversation, since events sent meanwhile are lost.
 
@@ -5,15 +7,8 @@ export interface LiveEvent { id: string; type: string; timestamp: string; tenant
 
 export interface Live { close(): void; retryNow(): void }
 
-const BASE_MS = 1000;
-const MAX_MS = 30_000;
 /** A connection that stayed up this long resets the backoff. */
 const STABLE_MS = 5000;
-
-export function backoff(attempt: number, random = Math.random): number {
-  const ceiling = Math.min(MAX_MS, BASE_MS * 2 ** attempt);
-  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
-}
 
 export function connectLive(url: string, onEvent: (e: LiveEvent) => void, onReopen: () => void): Live {
   let socket: WebSocket | null = null;
