@@ -9,6 +9,7 @@ import { routes as allRoutes } from '#shared/http/routes/index.ts';
 import type { Route } from '#shared/http/route.ts';
 import { Api } from './api.ts';
 import { Auth } from './auth.ts';
+import { Cdn } from './cdn.ts';
 import type { StackConfig } from './config.ts';
 import { bindKey, bindTable, constructIdOf, ServiceFunction } from './function.ts';
 import { Monitoring } from './monitoring.ts';
@@ -29,6 +30,7 @@ export class SupportStack extends Stack {
   readonly auth: Auth;
   readonly api: Api;
   readonly credentialsKey: Key;
+  readonly cdn: Cdn;
   /** By handler path (`admin/patch-ticket`), one per route. */
   readonly functions = new Map<string, ServiceFunction>();
 
@@ -79,6 +81,8 @@ export class SupportStack extends Stack {
       this.functions.set(route.handler, f);
       this.api.addRoute(route, f.fn, cid);
     }
+
+    this.cdn = new Cdn(this, 'Cdn', { projectRoot: PROJECT_ROOT, logRetention });
 
     new Monitoring(this, 'Monitoring', {
       api: this.api.httpApi,

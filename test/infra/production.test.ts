@@ -4,7 +4,7 @@ import { ACCESS_LOG_FIELDS } from '#infra/api.ts';
 import { DEFAULTS, readConfig } from '#infra/config.ts';
 import { ALARM_THRESHOLDS } from '#infra/monitoring.ts';
 import { routes } from '#shared/http/routes/index.ts';
-import { logicalId, ofType, refId, synth } from './synth.ts';
+import { logicalId, ofType, refId, serviceOfType, synth } from './synth.ts';
 
 const DOMAIN = {
   domainName: 'api.example.com',
@@ -36,8 +36,10 @@ describe('API stage: access logs and throttling', () => {
 
   it('takes log retention from context', () => {
     const s = synth({ logRetentionDays: '90' });
+    expect(serviceOfType(s, 'AWS::Logs::LogGroup')).toHaveLength(routes.length + 1);
+    // And the CDN's deployment log group.
     const groups = ofType(s, 'AWS::Logs::LogGroup');
-    expect(groups).toHaveLength(routes.length + 1);
+    expect(groups).toHaveLength(routes.length + 2);
     for (const [, g] of groups) expect(g.Properties.RetentionInDays).toBe(90);
   });
 });
@@ -162,7 +164,7 @@ describe('auth: Cognito by default, or an external OIDC issuer', () => {
     expect(pools[0]![1].Properties.MfaConfiguration).toBe('ON');
     expect(clients[0]![1].Properties.GenerateSecret).toBe(false);
     const outputs = s.template.toJSON().Outputs;
-    expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'IssuerUrl', 'TableName', 'UserPoolClientId', 'UserPoolId']);
+    expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'IssuerUrl', 'TableName', 'UserPoolClientId', 'UserPoolId', 'WidgetUrl']);
   });
 
   it('uses the given issuer and audience instead, with no user pool', () => {
@@ -171,7 +173,7 @@ describe('auth: Cognito by default, or an external OIDC issuer', () => {
     expect(ofType(s, 'AWS::Cognito::UserPool')).toHaveLength(0);
     expect(ofType(s, 'AWS::Cognito::UserPoolClient')).toHaveLength(0);
     expect(authorizer(ctx)).toEqual({ Issuer: ctx.issuerUrl, Audience: ['dashboard', 'cli'] });
-    expect(Object.keys(s.template.toJSON().Outputs).sort()).toEqual(['ApiUrl', 'IssuerUrl', 'TableName']);
+    expect(Object.keys(s.template.toJSON().Outputs).sort()).toEqual(['ApiUrl', 'IssuerUrl', 'TableName', 'WidgetUrl']);
   });
 
   it('offers the hosted-UI code flow only when callback URLs are given', () => {

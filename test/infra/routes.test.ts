@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { ENTRY_METADATA } from '#infra/function.ts';
 import { routes } from '#shared/http/routes/index.ts';
 import { routeKey } from '#shared/http/route.ts';
-import { handlerPath, logicalId, ofType, refId, synth } from './synth.ts';
+import { handlerPath, logicalId, ofType, refId, serviceOfType, synth } from './synth.ts';
 
 describe('routes: one API route and one function per row of the route table', () => {
   const s = synth();
   const apiRoutes = ofType(s, 'AWS::ApiGatewayV2::Route');
-  const functions = ofType(s, 'AWS::Lambda::Function');
+  const functions = serviceOfType(s, 'AWS::Lambda::Function');
   const authorizers = ofType(s, 'AWS::ApiGatewayV2::Authorizer');
 
   it('has exactly as many routes and functions as the table has rows', () => {
