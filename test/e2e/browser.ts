@@ -1,25 +1,14 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { inject } from 'vitest';
+import { chromiumPath } from './chromium.ts';
+
+export { chromiumPath };
 
 // Headless Chromium from the system (Debian's `chromium` package), driven by playwright-core:
 // never a downloaded browser.
-
-export function chromiumPath(): string {
-  const fromEnv = process.env.CHROMIUM_PATH;
-  if (fromEnv) {
-    if (!existsSync(fromEnv)) throw new Error(`CHROMIUM_PATH=${fromEnv} does not exist`);
-    return fromEnv;
-  }
-  try {
-    const found = execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
-    if (found) return found;
-  } catch { /* not on PATH */ }
-  throw new Error('The browser tests need Chromium: install it with `apt-get install -y chromium` (Debian), or set CHROMIUM_PATH to a Chromium binary.');
-}
 
 export const launch = (): Promise<Browser> =>
   // --no-sandbox: CI runs as root, where Chromium's sandbox cannot start.

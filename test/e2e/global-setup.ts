@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { chromiumPath } from './browser.ts';
+import { chromiumPath } from './chromium.ts';
 
 // One local runtime and one demo host page (another origin) per run, in a child process (see
 // runtime.ts); every test makes its own tenant through the API.
