@@ -588,6 +588,16 @@ describe('accessibility and small screens', () => {
       return { noSideScroll: body.scrollWidth <= body.clientWidth, input: inside('#sw-input'), send: inside('.send'), close: inside('.head .icon-btn') };
     });
     expect(fits).toEqual({ noSideScroll: true, input: true, send: true, close: true });
+    // The panel covers the page here: it is modal, and Tab goes round inside it.
+    expect(await dialog(page).getAttribute('aria-modal')).toBe('true');
+    const seen = new Set<string | null>();
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.hasAttribute('data-support-widget'))).toBe(true);
+      seen.add(await focused(page));
+    }
+    expect(seen).toContain('Close chat');
+    expect(seen).toContain('sw-input');
     expect(summary(await axe(page))).toEqual([]);
     await shot(page, 'mobile-360');
     await page.getByRole('button', { name: 'Close chat' }).tap();

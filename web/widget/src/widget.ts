@@ -107,11 +107,17 @@ export function mount(opts: Options): Handle {
   const foot = h('div', { class: 'foot' }, handoff);
   const announcer = h('div', { class: 'sr', 'aria-live': 'polite' });
   const closeBtn = h('button', { type: 'button', class: 'icon-btn', 'aria-label': 'Close chat', onclick: () => close() }, icon(ICONS.close));
-  const panel = h('div', {
-    id: 'sw-panel', class: 'panel', role: 'dialog', 'aria-labelledby': 'sw-title', hidden: true,
-    onkeydown: (e) => { if ((e as KeyboardEvent).key === 'Escape') { e.stopPropagation(); close(); } },
-  }, h('div', { class: 'head' }, title, closeBtn), ticketBar, body, composer, foot, announcer);
-  const root = h('div', { class: 'root' }, panel, launcher);
+  const panel = h('div', { id: 'sw-panel', class: 'panel', role: 'dialog', 'aria-labelledby': 'sw-title', hidden: true, onkeydown: (e) => trapFocus(e as KeyboardEvent) },
+    h('div', { class: 'head' }, title, closeBtn), ticketBar, body, composer, foot, announcer);
+  const root = h('div', {
+    class: 'root',
+    onkeydown: (e) => { if ((e as KeyboardEvent).key === 'Escape' && isOpen) { e.stopPropagation(); close(); } },
+  }, panel, launcher);
+  // Below 480 px the panel covers the page: it is modal there, and Tab stays inside it.
+  const small = matchMedia('(max-width: 479.98px)');
+  const setModal = () => panel.setAttribute('aria-modal', String(small.matches));
+  setModal();
+  small.addEventListener('change', setModal);
   shadow.append(root);
 
   // Sets the theme through the CSSOM (no style attribute strings): allowed under a strict CSP.
@@ -128,6 +134,18 @@ export function mount(opts: Options): Handle {
   document.body.append(hostEl);
 
   // ---- helpers ------------------------------------------------------------------------------
+
+  function trapFocus(e: KeyboardEvent) {
+    if (e.key !== 'Tab' || !small.matches) return;
+    const focusable = [...panel.querySelectorAll<HTMLElement>('button, [href], textarea, input, [tabindex]:not([tabindex="-1"])')]
+      .filter((el) => !(el as HTMLButtonElement).disabled && el.getClientRects().length > 0);
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    if (!first || !last) return;
+    const active = shadow.activeElement;
+    if (e.shiftKey && (active === first || !panel.contains(active))) { e.preventDefault(); last.focus(); }
+    else if (!e.shiftKey && active === last) { e.preventDefault(); first.focus(); }
+  }
 
   function labelLauncher() {
     const name = info?.theme.title ?? 'chat';
@@ -318,6 +336,7 @@ export function mount(opts: Options): Handle {
       for (const m of r.messages) merge(m);
       order();
       historyRead = true;
+      connect();
       if (r.conversation.status === 'closed') ended();
       scrollDown();
     } catch (err) {
@@ -562,6 +581,7 @@ export function mount(opts: Options): Handle {
     labelLauncher();
     if (saved.ticketId && saved.ticketStatus) setTicket(saved.ticketId, saved.ticketStatus);
     if (isOpen && !historyRead) void readHistory();
+    else if (shown.length) connect(); // messages sent before this answer came
   }
 
   void start();
@@ -574,6 +594,7 @@ export function mount(opts: Options): Handle {
       live?.close();
       clearNotice();
       window.removeEventListener('online', onOnline);
+      small.removeEventListener('change', setModal);
       hostEl.remove();
     },
   };
