@@ -72,7 +72,7 @@ export function createApi(base: string, widgetKey: string) {
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     let res: Response;
     try {
-      res = await fetch(base + '/api/v1/chat' + path, {
+      res = await fetch(`${base}/api/v1/chat${path}`, {
         method, headers, mode: 'cors', credentials: 'omit', cache: 'no-store',
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });

@@ -10,7 +10,7 @@ function rgb(hex: string): Rgb {
   return [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16)) as Rgb;
 }
 
-const toHex = (c: Rgb) => '#' + c.map((v) => Math.round(v).toString(16).padStart(2, '0')).join('');
+const toHex = (c: Rgb) => `#${c.map((v) => Math.round(v).toString(16).padStart(2, '0')).join('')}`;
 
 function luminance([r, g, b]: Rgb): number {
   const lin = (v: number) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; };
