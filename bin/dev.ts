@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { startLocalRuntime } from './local/server.ts';
+import { startDemoHost } from './local/web.ts';
 
 // `npm start`: the whole service on this machine.
 // Options: --port N (or env PORT, default 3000), --persist (keep data in .local-data/ between runs),
@@ -31,12 +32,16 @@ if (onboard.status === 409) onboard = await call('POST', '/api/v1/admin/settings
 const widgetKey = onboard.body?.widgetKey as string | undefined;
 if (!widgetKey) throw new Error(`could not seed the demo tenant: ${onboard.status} ${JSON.stringify(onboard.body)}`);
 
+const demo = await startDemoHost({ apiUrl: runtime.url, widgetKey, port: port + 1 });
+
 console.log(`
 Support assistant running at ${runtime.url}
   Chat API      ${runtime.url}/api/v1/chat      (header X-Widget-Key)
   Admin API     ${runtime.url}/api/v1/admin     (header Authorization: Bearer <token>)
   OpenAPI       ${runtime.url}/api/v1/openapi.json
   Live channel  ${runtime.liveUrl}  (?widgetKey=...&conversationId=..., or ?ticket=... from POST /api/v1/admin/live/tickets)
+  Widget        ${runtime.url}/widget.js
+  Demo shop     ${demo.url}/      (another origin, embedding the widget)
   Local issuer  ${runtime.idp.issuer}  (POST ${runtime.idp.issuer}/token {"sub","email"})
   DynamoDB      ${runtime.dynamodbEndpoint}${values.persist ? ' (data kept in .local-data/)' : ' (in memory)'}
 
@@ -54,6 +59,7 @@ let stopping = false;
 const stop = async () => {
   if (stopping) return;
   stopping = true;
+  await demo.stop();
   await runtime.stop();
   process.exit(0);
 };

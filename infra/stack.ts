@@ -10,6 +10,7 @@ import type { Route } from '#shared/http/route.ts';
 import { eventDispatcher, liveRoutes } from '#shared/http/triggers.ts';
 import { Api } from './api.ts';
 import { Auth } from './auth.ts';
+import { Cdn } from './cdn.ts';
 import type { StackConfig } from './config.ts';
 import { Deliveries, EventStream } from './events.ts';
 import { bindKey, bindTable, constructIdOf, ServiceFunction } from './function.ts';
@@ -35,6 +36,7 @@ export class SupportStack extends Stack {
   readonly events: EventStream;
   readonly deliveries: Deliveries;
   readonly credentialsKey: Key;
+  readonly cdn: Cdn;
   /** By handler path (`admin/patch-ticket`, `live/connect`, `events/dispatch`, `events/deliver`), one per handler. */
   readonly functions = new Map<string, ServiceFunction>();
 
@@ -115,6 +117,8 @@ export class SupportStack extends Stack {
     this.deliveries.grantEnqueue(dispatcher);
     this.events = new EventStream(this, 'Events', { data: this.data, dispatcher, trigger: eventDispatcher });
     acknowledgeFunctionFindings(dispatcher, STREAM);
+
+    this.cdn = new Cdn(this, 'Cdn', { projectRoot: PROJECT_ROOT, logRetention });
 
     new Monitoring(this, 'Monitoring', {
       api: this.api.httpApi,

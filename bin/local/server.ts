@@ -16,6 +16,7 @@ import { createLocalQueue, isQueueRequest, type LocalQueue, type SqsHandler } fr
 import { DELIVERY_QUEUE } from '#shared/data/queue-settings.ts';
 import { createLiveGateway, type LiveGateway, type SocketResult } from './live.ts';
 import { startStreamReader, type OnFailureRecord, type StreamReader } from './stream.ts';
+import { webAssets } from './web.ts';
 
 // The local runtime: serves the route table's handlers on 127.0.0.1 as API Gateway's HTTP API
 // would, building payload v2 events from real HTTP requests. Nothing here is wired twice: the
@@ -184,6 +185,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   let live: LiveGateway | null = null;
   let verifier!: ReturnType<typeof JwtVerifier.create>;
   let fetches = 0;
+  const web = webAssets();
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
@@ -201,6 +203,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
       res.writeHead(204, { 'access-control-allow-methods': allowedMethods(url.pathname), ...PREFLIGHT_HEADERS });
       return res.end();
     }
+    if (web.handle(req, res, url, method)) return;
     const body = await readBody(req);
     if (body === null) return send(res, 413, '{"message":"Request Entity Too Large"}');
 

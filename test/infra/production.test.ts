@@ -4,7 +4,7 @@ import { ACCESS_LOG_FIELDS } from '#infra/api.ts';
 import { DEFAULTS, readConfig } from '#infra/config.ts';
 import { ALARM_THRESHOLDS } from '#infra/monitoring.ts';
 import { routes } from '#shared/http/routes/index.ts';
-import { logicalId, ofType, refId, synth, type Synth } from './synth.ts';
+import { logicalId, ofType, refId, serviceOfType, synth, type Synth } from './synth.ts';
 
 const DOMAIN = {
   domainName: 'api.example.com',
@@ -41,9 +41,11 @@ describe('API stage: access logs and throttling', () => {
 
   it('takes log retention from context', () => {
     const s = synth({ logRetentionDays: '90' });
-    const groups = ofType(s, 'AWS::Logs::LogGroup');
     // One per function, and the access logs of the HTTP API and of the live channel.
-    expect(groups).toHaveLength(s.stack.functions.size + 2);
+    expect(serviceOfType(s, 'AWS::Logs::LogGroup')).toHaveLength(s.stack.functions.size + 2);
+    // And the CDN's deployment log group.
+    const groups = ofType(s, 'AWS::Logs::LogGroup');
+    expect(groups).toHaveLength(s.stack.functions.size + 3);
     for (const [, g] of groups) expect(g.Properties.RetentionInDays).toBe(90);
   });
 });
@@ -198,7 +200,7 @@ describe('auth: Cognito by default, or an external OIDC issuer', () => {
     expect(pools[0]![1].Properties.MfaConfiguration).toBe('ON');
     expect(clients[0]![1].Properties.GenerateSecret).toBe(false);
     const outputs = s.template.toJSON().Outputs;
-    expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'IssuerUrl', 'LiveUrl', 'TableName', 'UserPoolClientId', 'UserPoolId']);
+    expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'IssuerUrl', 'LiveUrl', 'TableName', 'UserPoolClientId', 'UserPoolId', 'WidgetUrl']);
   });
 
   it('uses the given issuer and audience instead, with no user pool', () => {
@@ -207,7 +209,7 @@ describe('auth: Cognito by default, or an external OIDC issuer', () => {
     expect(ofType(s, 'AWS::Cognito::UserPool')).toHaveLength(0);
     expect(ofType(s, 'AWS::Cognito::UserPoolClient')).toHaveLength(0);
     expect(authorizer(ctx)).toEqual({ Issuer: ctx.issuerUrl, Audience: ['dashboard', 'cli'] });
-    expect(Object.keys(s.template.toJSON().Outputs).sort()).toEqual(['ApiUrl', 'IssuerUrl', 'LiveUrl', 'TableName']);
+    expect(Object.keys(s.template.toJSON().Outputs).sort()).toEqual(['ApiUrl', 'IssuerUrl', 'LiveUrl', 'TableName', 'WidgetUrl']);
   });
 
   it('offers the hosted-UI code flow only when callback URLs are given', () => {

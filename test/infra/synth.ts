@@ -46,6 +46,12 @@ export function synth(context: Record<string, unknown> = {}): Synth {
 export const ofType = (s: Synth, type: string) =>
   Object.entries(s.resources).filter(([, r]) => r.Type === type);
 
+/** The CDN's resources (infra/cdn.ts), BucketDeployment's own function included; cdn.test.ts checks them. */
+export const isCdn = (logicalId: string) => /^(Cdn|CustomCDKBucketDeployment)/.test(logicalId);
+
+/** `ofType` without the CDN: the service's own functions, roles and log groups. */
+export const serviceOfType = (s: Synth, type: string) => ofType(s, type).filter(([id]) => !isCdn(id));
+
 /** `{ "Fn::GetAtt": [id, "Arn"] }` or `{ Ref: id }` -> id. */
 export const refId = (v: any): string | undefined =>
   v?.Ref ?? (Array.isArray(v?.['Fn::GetAtt']) ? v['Fn::GetAtt'][0] : undefined);

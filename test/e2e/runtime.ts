@@ -1,0 +1,30 @@
+import { startLocalRuntime } from '../../bin/local/server.ts';
+import { startDemoHost } from '../../bin/local/web.ts';
+
+// The e2e tests' service, in a process of its own: the local runtime sets process-wide
+// configuration (table, endpoints, LIVE_URL) that the integration project's runtime, started in
+// vitest's main process at the same time, must not share. Prints one JSON line when ready; stops
+// when its parent closes stdin or sends SIGTERM.
+
+process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
+const runtime = await startLocalRuntime({ tableName: 'support-assistant-e2e' });
+const token = await runtime.idp.token({ sub: 'e2e-demo-owner', email: 'owner@demo.example' });
+const res = await fetch(`${runtime.url}/api/v1/admin/auth/onboard`, {
+  method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ tenantName: 'Demo Shop' }),
+});
+const { widgetKey } = await res.json() as { widgetKey: string };
+const host = await startDemoHost({ apiUrl: runtime.url, widgetKey });
+console.log(JSON.stringify({ baseUrl: runtime.url, hostUrl: host.url, dynamodbEndpoint: runtime.dynamodbEndpoint }));
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await host.stop();
+  await runtime.stop();
+  process.exit(0);
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+process.stdin.on('end', stop);
+process.stdin.resume();

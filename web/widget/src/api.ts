@@ -1,0 +1,101 @@
+import { retryAfterSeconds } from './retry.ts';
+
+// The chat API as the widget uses it: JSON over fetch with the widget key, every failure sorted
+// into what the customer should be told.
+
+export interface Source { articleId: string; title: string; url: string | null }
+export interface Message {
+  id: string;
+  role: 'user' | 'assistant' | 'agent';
+  content: string;
+  createdAt: string;
+  author?: { name: string };
+  metadata?: { sources?: Source[]; ticketId?: string };
+}
+export interface WidgetInfo {
+  name: string;
+  greeting: string;
+  theme: { color: string; position: 'right' | 'left'; title: string };
+  liveUrl: string | null;
+}
+export interface Reply {
+  conversationId: string;
+  message: Message | null;
+  metadata?: { sources?: Source[]; ticketId?: string };
+  handledBy?: 'agent';
+}
+export interface Conversation {
+  conversation: { id: string; status: 'active' | 'escalated' | 'closed' };
+  messages: Message[];
+}
+export interface Article { id: string; title: string; body: string; url: string | null; updatedAt: string }
+
+export type Failure =
+  | 'offline' // the browser says it has no network
+  | 'unreachable' // no answer at all (server down, blocked)
+  | 'rate-limited'
+  | 'failing' // 5xx
+  | 'origin' // 403 ORIGIN_NOT_ALLOWED
+  | 'key' // 401
+  | 'not-found'
+  | 'closed' // 409 CONVERSATION_CLOSED
+  | 'refused'; // any other 4xx
+
+export class ApiError extends Error {
+  constructor(readonly failure: Failure, readonly retryAfter: number | null = null, detail: string = failure) {
+    super(detail);
+  }
+}
+
+function failureOf(status: number, code: string | undefined): Failure {
+  if (status === 429) return 'rate-limited';
+  if (status >= 500) return 'failing';
+  if (status === 401) return 'key';
+  if (code === 'ORIGIN_NOT_ALLOWED') return 'origin';
+  if (status === 404) return 'not-found';
+  if (code === 'CONVERSATION_CLOSED') return 'closed';
+  return 'refused';
+}
+
+/** A random Idempotency-Key; crypto.randomUUID exists only in secure contexts. */
+export function newKey(): string {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+}
+
+export type Api = ReturnType<typeof createApi>;
+
+export function createApi(base: string, widgetKey: string) {
+  async function call<T>(method: string, path: string, body?: unknown, idempotencyKey?: string): Promise<T> {
+    const headers: Record<string, string> = { 'x-widget-key': widgetKey };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    let res: Response;
+    try {
+      res = await fetch(`${base}/api/v1/chat${path}`, {
+        method, headers, mode: 'cors', credentials: 'omit', cache: 'no-store',
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+    } catch {
+      throw new ApiError(navigator.onLine === false ? 'offline' : 'unreachable');
+    }
+    const data = await res.json().catch(() => null) as (T & { code?: string; detail?: string }) | null;
+    if (!res.ok) {
+      throw new ApiError(failureOf(res.status, data?.code), retryAfterSeconds(res.headers.get('retry-after')), data?.detail ?? String(res.status));
+    }
+    if (data === null) throw new ApiError('failing');
+    return data;
+  }
+  const id = (v: string) => encodeURIComponent(v);
+  return {
+    widget: () => call<WidgetInfo>('GET', '/widget'),
+    send: (message: string, conversationId: string | null, key: string) =>
+      call<Reply>('POST', '/message', conversationId ? { conversationId, message } : { message }, key),
+    conversation: (conversationId: string) => call<Conversation>('GET', `/conversations/${id(conversationId)}`),
+    escalate: (conversationId: string, reason: string, key: string) =>
+      call<{ ticketId: string; message: string }>('POST', '/escalate', { conversationId, reason }, key),
+    rate: (conversationId: string, score: number, comment: string) =>
+      call<unknown>('POST', `/conversations/${id(conversationId)}/rating`, comment ? { score, comment } : { score }),
+    article: (articleId: string) => call<{ article: Article }>('GET', `/articles/${id(articleId)}`),
+  };
+}

@@ -1,0 +1,50 @@
+import { mount, type Handle } from './widget.ts';
+
+// Entry point of widget.js. The embed tag:
+//   <script src="https://cdn.example/widget.js" data-widget-key="wk_..." async></script>
+// Options (data- attributes of that tag): data-widget-key (required), data-api-url (default: the
+// origin that served this script), data-open ("true": open once loaded), data-position ("left" or
+// "right": overrides the tenant's theme). The only global is window.SupportWidget.
+
+declare global {
+  interface Window { SupportWidget?: Handle }
+}
+
+function boot(script: HTMLScriptElement) {
+  const widgetKey = script.dataset.widgetKey?.trim();
+  if (!widgetKey) {
+    console.error('SupportWidget: the script tag needs data-widget-key="wk_..."');
+    return;
+  }
+  let apiBase: string;
+  try {
+    apiBase = new URL(script.dataset.apiUrl || script.src, location.href).origin;
+  } catch {
+    console.error('SupportWidget: data-api-url is not a URL');
+    return;
+  }
+  const position = script.dataset.position;
+  const handle = mount({
+    widgetKey,
+    apiBase,
+    open: script.dataset.open === 'true',
+    ...(position === 'left' || position === 'right' ? { position } : {}),
+  });
+  window.SupportWidget = {
+    open: handle.open,
+    close: handle.close,
+    destroy() {
+      handle.destroy();
+      delete window.SupportWidget;
+    },
+  };
+}
+
+// currentScript is set while a classic script (async too) runs; the selector is for the rare loader that hides it.
+const script = (document.currentScript ?? document.querySelector('script[data-widget-key]')) as HTMLScriptElement | null;
+if (window.SupportWidget) {
+  // Embedded twice: one widget is enough.
+} else if (script) {
+  if (document.body) boot(script);
+  else document.addEventListener('DOMContentLoaded', () => boot(script), { once: true });
+}
