@@ -153,7 +153,11 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     const body = await readBody(req);
     if (body === null) return send(res, 413, '{"message":"Request Entity Too Large"}');
 
-    if (url.pathname.startsWith('/local-idp/')) return idpRoute(method, url.pathname, body, res);
+    if (url.pathname.startsWith('/local-idp/')) {
+      const r = await idp.handle(method, url, req.headers['content-type'] ?? '', body);
+      if (r) { res.writeHead(r.status, r.headers); return res.end(r.body); }
+      return idpRoute(method, url.pathname, body, res);
+    }
     if (isQueueRequest(url.pathname)) {
       const r = queue.serve(String(req.headers['x-amz-target'] ?? ''), body.toString('utf8'));
       return send(res, r.status, r.body, r.headers);
@@ -184,8 +188,6 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   }
 
   async function idpRoute(method: string, path: string, body: Buffer, res: ServerResponse) {
-    if (method === 'GET' && path === '/local-idp/.well-known/openid-configuration') return send(res, 200, JSON.stringify(idp.discovery()));
-    if (method === 'GET' && path === '/local-idp/.well-known/jwks.json') return send(res, 200, JSON.stringify(idp.jwks));
     if (method === 'POST' && path === '/local-idp/token') {
       let input: { sub?: unknown; email?: unknown; claims?: unknown };
       try { input = JSON.parse(body.toString('utf8') || '{}') as typeof input; } catch { return send(res, 400, '{"error":"invalid_request","error_description":"body is not JSON"}'); }
