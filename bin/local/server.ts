@@ -13,6 +13,7 @@ import { eventOf, lambdaContext } from './events.ts';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamodb-local.ts';
 import { createLocalQueue, isQueueRequest, type LocalQueue, type SqsHandler } from './queue.ts';
 import { DELIVERY_QUEUE } from '#shared/data/queue-settings.ts';
+import { dashboardHandler, type DashboardOptions } from './dashboard.ts';
 
 // The local runtime: serves the route table's handlers on 127.0.0.1 as API Gateway's HTTP API
 // would, building payload v2 events from real HTTP requests. Nothing here is wired twice: the
@@ -33,6 +34,8 @@ export interface RuntimeOptions {
   allowLoopbackWebhooks?: boolean;
   /** Compresses the delivery queue's delays and visibility timeouts (tests); default env DELIVERY_TIME_SCALE, else 1. */
   deliveryTimeScale?: number;
+  /** Serve the built dashboard at `/` (bin/local/dashboard.ts). */
+  dashboard?: DashboardOptions;
 }
 
 export interface LocalRuntime {
@@ -139,6 +142,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   let idp!: LocalIdp;
   let verifier!: ReturnType<typeof JwtVerifier.create>;
   let fetches = 0;
+  let dashboard: ReturnType<typeof dashboardHandler> | null = null;
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
@@ -164,7 +168,10 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     }
 
     const found = match(method, url.pathname);
-    if (!found) return send(res, 404, '{"message":"Not Found"}');
+    if (!found) {
+      if (dashboard && await dashboard(method, url, res)) return;
+      return send(res, 404, '{"message":"Not Found"}');
+    }
 
     let claims: Record<string, string> | null = null;
     if (found.route.auth === 'jwt') {
@@ -215,6 +222,12 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     SQS_ENDPOINT: queue.endpoint, DELIVERY_QUEUE_URL: queue.url, DASHBOARD_URL: process.env.DASHBOARD_URL ?? url,
     ...(opts.allowLoopbackWebhooks ? { ALLOW_LOOPBACK_WEBHOOKS: '1' } : {}),
   });
+  if (opts.dashboard) {
+    dashboard = dashboardHandler(opts.dashboard, {
+      issuer: idp.issuer, clientId: idp.clientId, apiUrl: url, liveUrl: process.env.LIVE_URL ?? null,
+      widgetOrigin: opts.dashboard.widgetOrigin ?? url,
+    });
+  }
   // As the HTTP API authorizer: signature against the JWKS, iss, aud or client_id, exp (required), nbf.
   verifier = JwtVerifier.create({
     issuer: idp.issuer,

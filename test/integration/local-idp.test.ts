@@ -98,7 +98,7 @@ describe('authorization page', () => {
 
   it('refuses an unknown client or a redirect URI off this machine with a page, not a redirect', async () => {
     const { challenge } = pkce();
-    for (const extra of [{ client_id: 'someone-else' }, { redirect_uri: 'https://evil.example.com/cb' }, { redirect_uri: 'not a url' }]) {
+    for (const extra of [{ client_id: 'someone-else' }, { redirect_uri: 'https://evil.example.com/cb' }, { redirect_uri: 'not a url' }] as Record<string, string>[]) {
       const res = await fetch(`${discovery.authorization_endpoint}?${authorizeParams(challenge, extra)}`, { redirect: 'manual' });
       expect(res.status).toBe(400);
       expect(res.headers.get('location')).toBeNull();
@@ -106,7 +106,7 @@ describe('authorization page', () => {
   });
 
   it('sends a request without PKCE S256 back with an error', async () => {
-    for (const extra of [{ code_challenge_method: 'plain' }, { code_challenge: '' }, { response_type: 'token' }]) {
+    for (const extra of [{ code_challenge_method: 'plain' }, { code_challenge: '' }, { response_type: 'token' }] as Record<string, string>[]) {
       const { challenge } = pkce();
       const res = await fetch(`${discovery.authorization_endpoint}?${authorizeParams(challenge, extra)}`, { redirect: 'manual' });
       expect(res.status).toBe(302);
@@ -201,7 +201,7 @@ describe('refresh and sign-out', () => {
     expect(res.status).toBe(200);
     const renewed = await res.json() as Record<string, string>;
     expect(renewed.access_token).not.toBe(first.access_token);
-    expect(decodeJwt(renewed.access_token)).toMatchObject({ sub: decodeJwt(first.access_token).sub, email, token_use: 'access' });
+    expect(decodeJwt(renewed.access_token!)).toMatchObject({ sub: decodeJwt(first.access_token).sub, email, token_use: 'access' });
     expect((await request('GET', admin('/auth/me'), { token: renewed.access_token })).status).toBe(200);
 
     const out = await fetch(`${discovery.end_session_endpoint}?${new URLSearchParams({

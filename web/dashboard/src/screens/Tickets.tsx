@@ -1,0 +1,161 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { nextStatuses } from '../../../../shared/domain/tickets-rules.ts';
+import { ok, type Ok } from '../api/client.ts';
+import { useApp, useMember } from '../context.tsx';
+import { usePollInterval } from '../live.tsx';
+import { atLeast } from '../roles.ts';
+import { Badge, Empty, ErrorState, Field, FormError, label, Loading, Page, Pager, usePager, When } from '../ui/index.tsx';
+
+const STATUSES = ['open', 'in_progress', 'waiting', 'resolved', 'closed'] as const;
+const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
+type Status = (typeof STATUSES)[number];
+type Priority = (typeof PRIORITIES)[number];
+type TicketDetail = Ok<'/api/v1/admin/tickets/{id}', 'get'>;
+
+export default function Tickets() {
+  const { id } = useParams();
+  return <Page title={id ? `Ticket ${id}` : 'Tickets'}>{id ? <TicketView key={id} id={id} /> : <TicketList />}</Page>;
+}
+
+function TicketList() {
+  const { api } = useApp();
+  const [params, setParams] = useSearchParams();
+  const status = STATUSES.find((s) => s === params.get('status'));
+  const priority = PRIORITIES.find((p) => p === params.get('priority'));
+  const pager = usePager(`${status}|${priority}`);
+  const list = useQuery({
+    queryKey: ['tickets', status, priority, pager.cursor],
+    queryFn: () => ok(api.GET('/api/v1/admin/tickets', {
+      params: { query: { ...(status ? { status } : {}), ...(priority ? { priority } : {}), ...(pager.cursor ? { cursor: pager.cursor } : {}) } },
+    })),
+    refetchInterval: usePollInterval(),
+  });
+  const set = (key: string, value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(key, value); else next.delete(key);
+    setParams(next);
+  };
+  return (
+    <>
+      <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+        <Field label="Status">
+          {(p) => <select {...p} value={status ?? ''} onChange={(e) => set('status', e.target.value)}><option value="">All</option>{STATUSES.map((s) => <option key={s} value={s}>{label(s)}</option>)}</select>}
+        </Field>
+        <Field label="Priority">
+          {(p) => <select {...p} value={priority ?? ''} onChange={(e) => set('priority', e.target.value)}><option value="">All</option>{PRIORITIES.map((s) => <option key={s} value={s}>{label(s)}</option>)}</select>}
+        </Field>
+      </form>
+      {list.isPending ? <Loading /> : list.isError ? <ErrorState error={list.error} retry={() => void list.refetch()} /> : list.data.items.length === 0 ? (
+        <Empty>{status || priority ? 'No ticket matches these filters.' : 'No ticket yet. Tickets open when a customer asks for a person.'}</Empty>
+      ) : (
+        <div className="card">
+          <table className="table">
+            <thead><tr><th scope="col">Ticket</th><th scope="col">Status</th><th scope="col">Priority</th><th scope="col">Reason</th><th scope="col">Updated</th></tr></thead>
+            <tbody>
+              {list.data.items.map((t) => (
+                <tr key={t.id}>
+                  <th scope="row"><Link to={`/tickets/${t.id}`}>{t.id}</Link></th>
+                  <td><Badge value={t.status} /></td>
+                  <td><Badge value={t.priority} kind={`p-${t.priority}`} /></td>
+                  <td className="truncate">{t.reason}</td>
+                  <td><When iso={t.updatedAt} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <Pager pager={pager} nextCursor={list.data.nextCursor} label="Ticket" />
+        </div>
+      )}
+    </>
+  );
+}
+
+function TicketView({ id }: { id: string }) {
+  const { api } = useApp();
+  const member = useMember();
+  const qc = useQueryClient();
+  const detail = useQuery({
+    queryKey: ['ticket', id],
+    queryFn: () => ok(api.GET('/api/v1/admin/tickets/{id}', { params: { path: { id } } })),
+    refetchInterval: usePollInterval(),
+  });
+  const patch = useMutation({
+    mutationFn: (body: { status?: Status; priority?: Priority }) => ok(api.PATCH('/api/v1/admin/tickets/{id}', { params: { path: { id } }, body })),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: ['ticket', id] });
+      void qc.invalidateQueries({ queryKey: ['tickets'] });
+      void qc.invalidateQueries({ queryKey: ['conversation'] });
+    },
+  });
+  if (detail.isPending) return <Loading />;
+  if (detail.isError) return <ErrorState error={detail.error} retry={() => void detail.refetch()} />;
+  const { ticket, conversation, auditTrail } = detail.data;
+  const canEdit = atLeast(member.role, 'agent');
+  const moves = nextStatuses(ticket.status);
+
+  return (
+    <>
+      <p><Link to="/tickets">All tickets</Link></p>
+      <div className="grid-2">
+        <section className="card" aria-labelledby="t-h">
+          <h2 id="t-h">Details</h2>
+          <dl className="facts">
+            <div><dt>Status</dt><dd><Badge value={ticket.status} /></dd></div>
+            <div><dt>Priority</dt><dd><Badge value={ticket.priority} kind={`p-${ticket.priority}`} /></dd></div>
+            <div><dt>Reason</dt><dd>{ticket.reason}</dd></div>
+            <div><dt>Opened</dt><dd><When iso={ticket.createdAt} /></dd></div>
+            <div><dt>Updated</dt><dd><When iso={ticket.updatedAt} /></dd></div>
+            <div><dt>Conversation</dt><dd>{conversation ? <Link to={`/inbox/${conversation.id}`}>{conversation.lastMessagePreview || conversation.id}</Link> : '—'}</dd></div>
+          </dl>
+        </section>
+        {canEdit && (
+          <section className="card" aria-labelledby="change-h">
+            <h2 id="change-h">Change</h2>
+            {moves.length === 0 ? <p>A closed ticket changes no more.</p> : (
+              <>
+                <div role="group" aria-labelledby="move-h" className="moves">
+                  <h3 id="move-h">Move to</h3>
+                  {moves.map((s) => (
+                    <button key={s} type="button" onClick={() => patch.mutate({ status: s })} disabled={patch.isPending}>{label(s)}</button>
+                  ))}
+                </div>
+                <Field label="Priority">
+                  {(p) => (
+                    <select {...p} value={ticket.priority} disabled={patch.isPending} onChange={(e) => patch.mutate({ priority: e.target.value as Priority })}>
+                      {PRIORITIES.map((s) => <option key={s} value={s}>{label(s)}</option>)}
+                    </select>
+                  )}
+                </Field>
+              </>
+            )}
+            <FormError error={patch.error} />
+            {patch.isSuccess && <p className="muted" role="status">Saved.</p>}
+          </section>
+        )}
+      </div>
+      <section className="card" aria-labelledby="trail-h">
+        <h2 id="trail-h">Audit trail</h2>
+        <AuditTrail entries={auditTrail} />
+      </section>
+    </>
+  );
+}
+
+export function AuditTrail({ entries }: { entries: TicketDetail['auditTrail'] }) {
+  if (entries.length === 0) return <Empty>No change yet.</Empty>;
+  return (
+    <ol className="trail">
+      {entries.map((a) => (
+        <li key={a.id}>
+          <When iso={a.createdAt} /> · <strong>{a.action}</strong> by {a.actor.type === 'user' ? `user ${a.actor.id}` : a.actor.type}
+          {Object.keys(a.changes).length > 0 && (
+            <ul>{Object.entries(a.changes).map(([k, c]) => <li key={k}>{k}: {fmt(c.from)} → {fmt(c.to)}</li>)}</ul>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+const fmt = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'string' ? label(v) : JSON.stringify(v));
