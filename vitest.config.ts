@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects, run together by `npm test` and apart by `npm run test:<name>`.
+// Four projects, run together by `npm test` and apart by `npm run test:<name>`.
 export default defineConfig({
   test: {
     reporters: ['default', 'json'],
@@ -17,6 +17,17 @@ export default defineConfig({
         },
       },
       { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 } },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/e2e/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // Browsers are heavy on a small machine: one file at a time.
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

@@ -26,7 +26,7 @@ export default function Overview() {
 
   return (
     <Page title="Overview">
-      <form className="filters" onSubmit={(e) => e.preventDefault()} aria-label="Period">
+      <form className="filters" onSubmit={(e) => e.preventDefault()} aria-label="Choose the period">
         <Field label="Period">
           {(p) => (
             <select {...p} value={preset} onChange={(e) => setPreset(e.target.value)}>

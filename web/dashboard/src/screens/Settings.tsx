@@ -19,7 +19,7 @@ export default function SettingsScreen() {
     <Page title="Settings">
       {settings.isPending ? <Loading /> : settings.isError ? <ErrorState error={settings.error} retry={() => void settings.refetch()} /> : (
         <>
-          <SettingsForm key={settings.dataUpdatedAt} settings={settings.data} />
+          <SettingsForm settings={settings.data} />
           <WidgetKey settings={settings.data} />
         </>
       )}
@@ -54,7 +54,8 @@ function SettingsForm({ settings }: { settings: Settings }) {
       body: {
         name: f.name,
         config: {
-          assistant: { greeting: f.greeting, fallbackMessage: f.fallbackMessage },
+          // An empty message deletes the key (merge patch null), so the default applies.
+          assistant: { greeting: f.greeting.trim() || null, fallbackMessage: f.fallbackMessage.trim() || null },
           nlu: { confidenceThreshold: f.threshold.trim() === '' ? null : Number(f.threshold) },
           escalation: { defaultPriority: f.defaultPriority },
           widget: { allowedOrigins: f.origins.split('\n').map((s) => s.trim()).filter(Boolean), theme: { color: f.color, position: f.position, title: f.title } },
