@@ -11,6 +11,7 @@ import { eventDispatcher, liveRoutes } from '#shared/http/triggers.ts';
 import { Api } from './api.ts';
 import { Auth } from './auth.ts';
 import type { StackConfig } from './config.ts';
+import { Dashboard } from './dashboard.ts';
 import { Deliveries, EventStream } from './events.ts';
 import { bindKey, bindTable, constructIdOf, ServiceFunction } from './function.ts';
 import { LiveApi } from './live.ts';
@@ -34,6 +35,7 @@ export class SupportStack extends Stack {
   readonly live: LiveApi;
   readonly events: EventStream;
   readonly deliveries: Deliveries;
+  readonly dashboard: Dashboard;
   readonly credentialsKey: Key;
   /** By handler path (`admin/patch-ticket`, `live/connect`, `events/dispatch`, `events/deliver`), one per handler. */
   readonly functions = new Map<string, ServiceFunction>();
@@ -47,10 +49,17 @@ export class SupportStack extends Stack {
 
     this.data = new DataTable(this, 'Data');
     this.auth = new Auth(this, 'Auth', config);
+    this.dashboard = new Dashboard(this, 'Dashboard', { projectRoot: PROJECT_ROOT, ...(this.auth.userPool ? { userPool: this.auth.userPool } : {}) });
+    if (this.dashboard.client) this.auth.allowClient(this.dashboard.client);
     this.api = new Api(this, 'Api', {
       config, logRetention, jwtAuthorizer: this.auth.authorizer, methods: routes.map((r) => r.method),
     });
     this.live = new LiveApi(this, 'Live', { config, logRetention });
+    // With an external issuer, its first audience is taken as the dashboard's client id.
+    this.dashboard.deploy({
+      issuer: this.auth.issuerUrl, apiUrl: this.api.url, liveUrl: this.live.url,
+      ...(config.oidc ? { clientId: config.oidc.audience[0]! } : {}),
+    });
 
     // Integration credentials are envelope-encrypted with this key; only the functions that
     // store credentials may use it.

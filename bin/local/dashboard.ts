@@ -20,12 +20,10 @@ export interface DashboardOptions {
 /** What the dashboard reads at start (web/dashboard/src/config.ts). */
 export interface DashboardConfig { issuer: string; clientId: string; apiUrl: string; liveUrl: string | null; widgetOrigin: string }
 
-/** Generates the API types from the OpenAPI document, then builds the dashboard with Vite. */
+/** Generates the API types from the OpenAPI document, then builds the dashboard with Vite into dist/. */
 export async function buildDashboard(): Promise<void> {
-  const { writeApiTypes } = await import('../../web/dashboard/scripts/api-types.ts');
-  await writeApiTypes();
-  const { build } = await import('vite');
-  await build({ configFile: join(DASHBOARD_ROOT, 'vite.config.ts'), logLevel: 'warn' });
+  const { buildDashboard: build } = await import('../../web/dashboard/scripts/build.ts');
+  await build();
 }
 
 const TYPES: Record<string, string> = {

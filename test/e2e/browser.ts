@@ -42,10 +42,10 @@ export async function expectAccessible(page: Page, what: string) {
 }
 
 /** A full-page screenshot kept in test/e2e/__screenshots__ for people to look at. */
-export async function screenshot(page: Page, name: string) {
+export async function screenshot(page: Page, name: string, fullPage = true) {
   await mkdir(SHOTS, { recursive: true });
   // Spinners and caret blinks would make every run differ.
-  await page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true, animations: 'disabled', caret: 'hide' });
+  await page.screenshot({ path: `${SHOTS}${name}.png`, fullPage, animations: 'disabled', caret: 'hide' });
 }
 
 /** Waits for the screen's heading, then checks accessibility and saves a screenshot. */

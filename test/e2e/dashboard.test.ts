@@ -59,7 +59,7 @@ describe('dashboard', () => {
     const snippet = `<script src="${baseUrl()}/widget.js" data-widget-key="${widgetKey}" async></script>`;
     expect(await page.locator('.snippet pre').textContent()).toBe(snippet);
     await page.getByRole('button', { name: 'Copy the snippet' }).click();
-    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(snippet);
+    await expect.poll(() => page.evaluate<string>('navigator.clipboard.readText()')).toBe(snippet);
 
     await page.getByRole('button', { name: 'Continue to the dashboard' }).click();
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
@@ -260,7 +260,8 @@ describe('dashboard', () => {
     const dialog = page.getByRole('dialog', { name: 'Rotate the widget key?' });
     await dialog.waitFor();
     await expectAccessible(page, 'the rotate dialog');
-    await screenshot(page, 'dashboard-rotate-dialog');
+    // A modal covers the viewport only: the viewport is the picture.
+    await screenshot(page, 'dashboard-rotate-dialog', false);
     await dialog.getByRole('button', { name: 'Rotate the key' }).click();
     await page.getByText('The new key, shown only now.', { exact: false }).waitFor();
     const fresh = (await page.locator('code.key').textContent()) ?? '';

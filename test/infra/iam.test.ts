@@ -3,7 +3,7 @@ import { KMS_ACTIONS, tableActions, type ServiceFunction } from '#infra/function
 import { INDEXES } from '#shared/data/table.ts';
 import { routes } from '#shared/http/routes/index.ts';
 import { eventDispatcher } from '#shared/http/triggers.ts';
-import { declared, type Declared, logicalId, ofType, refId, synth, type Synth } from './synth.ts';
+import { type Declared, declared, logicalId, ofType, refId, serviceOfType, type Synth, synth } from './synth.ts';
 
 // Least privilege, proven on the template: every (action, resource) pair that a function's
 // role allows is listed, resources named symbolically, and compared with what its declaration needs.
@@ -135,7 +135,7 @@ describe('IAM: each function may do exactly what its declaration needs', () => {
     // match() rather than toMatch(): a failure names the hit, not the whole template.
     expect(text.match(/dynamodb:Scan/i)).toBeNull();
     expect(text.match(/dynamodb:BatchWriteItem/)).toBeNull();
-    const identityPolicies = JSON.stringify([...ofType(s, 'AWS::IAM::Policy'), ...ofType(s, 'AWS::IAM::Role')]);
+    const identityPolicies = JSON.stringify([...serviceOfType(s, 'AWS::IAM::Policy'), ...serviceOfType(s, 'AWS::IAM::Role')]);
     expect(identityPolicies.match(/"[a-z0-9-]+:[A-Za-z]*\*"/g)).toBeNull();
     expect(identityPolicies.match(/"Action":"\*"/g)).toBeNull();
   });
@@ -185,8 +185,8 @@ describe('IAM: each function may do exactly what its declaration needs', () => {
   });
 
   it('gives no other role in the stack any permission (the functions are the only principals)', () => {
-    const roles = ofType(s, 'AWS::IAM::Role');
+    const roles = serviceOfType(s, 'AWS::IAM::Role');
     expect(roles).toHaveLength(s.stack.functions.size);
-    expect(ofType(s, 'AWS::IAM::Policy')).toHaveLength(s.stack.functions.size);
+    expect(serviceOfType(s, 'AWS::IAM::Policy')).toHaveLength(s.stack.functions.size);
   });
 });

@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { ENTRY_METADATA } from '#infra/function.ts';
 import { routes } from '#shared/http/routes/index.ts';
 import { routeKey } from '#shared/http/route.ts';
-import { declared, handlerPath, logicalId, ofType, refId, synth } from './synth.ts';
+import { declared, handlerPath, logicalId, ofType, refId, serviceOfType, synth } from './synth.ts';
 
 describe('routes: one API route and one function per row of the route table', () => {
   const s = synth();
   const httpApiId = logicalId(s, s.stack.api.httpApi);
   const apiRoutes = ofType(s, 'AWS::ApiGatewayV2::Route').filter(([, r]) => refId(r.Properties.ApiId) === httpApiId);
-  const functions = ofType(s, 'AWS::Lambda::Function');
+  const functions = serviceOfType(s, 'AWS::Lambda::Function');
   const authorizers = ofType(s, 'AWS::ApiGatewayV2::Authorizer');
 
   it('has exactly as many routes as the table has rows, and one function per declaration', () => {

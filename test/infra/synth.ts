@@ -46,6 +46,13 @@ export function synth(context: Record<string, unknown> = {}): Synth {
 export const ofType = (s: Synth, type: string) =>
   Object.entries(s.resources).filter(([, r]) => r.Type === type);
 
+/**
+ * CDK's BucketDeployment (it uploads the dashboard and writes its config.json) brings its own
+ * function, role and policy; dashboard.test.ts checks them. The service's own are the rest.
+ */
+export const isDashboardDeployment = (id: string) => id.startsWith('CustomCDKBucketDeployment');
+export const serviceOfType = (s: Synth, type: string) => ofType(s, type).filter(([id]) => !isDashboardDeployment(id));
+
 /** `{ "Fn::GetAtt": [id, "Arn"] }` or `{ Ref: id }` -> id. */
 export const refId = (v: any): string | undefined =>
   v?.Ref ?? (Array.isArray(v?.['Fn::GetAtt']) ? v['Fn::GetAtt'][0] : undefined);

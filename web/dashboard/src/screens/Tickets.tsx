@@ -142,13 +142,23 @@ function TicketView({ id }: { id: string }) {
   );
 }
 
+/** Names a user actor by email where the member list is readable (admins), "you" for oneself. */
+function useActorName() {
+  const { api } = useApp();
+  const member = useMember();
+  const members = useQuery({ queryKey: ['members'], queryFn: () => ok(api.GET('/api/v1/admin/members')), enabled: atLeast(member.role, 'admin') });
+  const emails = new Map((members.data?.items ?? []).map((m) => [m.userId, m.email]));
+  return (a: { type: string; id: string }) => (a.type !== 'user' ? a.type : a.id === member.sub ? 'you' : emails.get(a.id) ?? `a team member (${a.id.slice(0, 8)}…)`);
+}
+
 export function AuditTrail({ entries }: { entries: TicketDetail['auditTrail'] }) {
+  const actorName = useActorName();
   if (entries.length === 0) return <Empty>No change yet.</Empty>;
   return (
     <ol className="trail">
       {entries.map((a) => (
         <li key={a.id}>
-          <When iso={a.createdAt} /> · <strong>{a.action}</strong> by {a.actor.type === 'user' ? `user ${a.actor.id}` : a.actor.type}
+          <When iso={a.createdAt} /> · <strong>{a.action}</strong> by {actorName(a.actor)}
           {Object.keys(a.changes).length > 0 && (
             <ul>{Object.entries(a.changes).map(([k, c]) => <li key={k}>{k}: {fmt(c.from)} → {fmt(c.to)}</li>)}</ul>
           )}
