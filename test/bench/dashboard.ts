@@ -13,7 +13,6 @@ import { chromium } from 'playwright-core';
 const { buildDashboard, DASHBOARD_DIST } = await import('../../bin/local/dashboard.ts');
 const { subForEmail } = await import('../../bin/local/idp.ts');
 const { startLocalRuntime } = await import('../../bin/local/server.ts');
-const { seedConversations } = await import('./perf/stats-scale.ts');
 
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -48,6 +47,8 @@ await buildDashboard();
 const js = await initialJs();
 
 const runtime = await startLocalRuntime({ tableName: 'support-assistant-bench-dashboard', dashboard: {} });
+// The data modules read their configuration when first loaded: after the runtime has set it.
+const { seedConversations } = await import('./perf/stats-scale.ts');
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-dev-shm-usage'] });
 const timings: number[] = [];
 try {
@@ -56,18 +57,28 @@ try {
   const onboard = await fetch(`${runtime.url}/api/v1/admin/auth/onboard`, {
     method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ tenantName: 'Bench Shop' }),
   });
-  const tenantId = ((await onboard.json()) as { tenant: { id: string } }).tenant.id;
+  const body = await onboard.json() as { tenant?: { id: string } };
+  if (!body.tenant) throw new Error(`onboarding failed: ${onboard.status} ${JSON.stringify(body)}`);
+  const tenantId = body.tenant.id;
   const seedMs = await seedConversations(runtime.dynamodbEndpoint, process.env.TABLE_NAME!, tenantId, CONVERSATIONS);
   console.log(`seeded ${CONVERSATIONS} conversations in ${(seedMs / 1000).toFixed(1)} s`);
 
-  for (let run = 0; run < RUNS; run++) {
+  // Run 0 is the first request each handler module gets in this process (a cold start, as a
+  // Lambda's first invocation); it is reported apart from the warm runs.
+  for (let run = 0; run <= RUNS; run++) {
     // A fresh browser profile each run: nothing cached, as on a first visit.
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: runtime.url });
     const page = await context.newPage();
     await page.goto('/');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByLabel('Email').fill(email);
-    const t0 = performance.now();
+    // From the moment the sign-in form is posted (not counting the automation's own click handling).
+    let t0 = performance.now();
+    page.on('request', (r) => { if (r.method() === 'POST' && r.url().endsWith('/local-idp/authorize')) t0 = performance.now(); });
+    if (process.env.BENCH_TRACE) {
+      page.on('request', (r) => console.log(`${Math.round(performance.now() - t0)} ms -> ${r.method()} ${r.url().replace(runtime.url, '').slice(0, 80)}`));
+      page.on('response', (r) => console.log(`${Math.round(performance.now() - t0)} ms <- ${r.status()} ${r.url().replace(runtime.url, '').slice(0, 80)}`));
+    }
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.locator('.kpi', { hasText: 'Conversations' }).locator('dd').filter({ hasText: /\d/ }).waitFor({ timeout: 30_000 });
     await page.getByRole('region', { name: 'Recent conversations' }).getByRole('link').first().waitFor();
@@ -79,16 +90,21 @@ try {
   await runtime.stop();
 }
 
-const sorted = [...timings].sort((a, b) => a - b);
+const [cold, ...warm] = timings as [number, ...number[]];
+const sorted = [...warm].sort((a, b) => a - b);
 const median = sorted[Math.floor(sorted.length / 2)]!;
 const result = {
   initialJs: { files: js.files, rawKb: +(js.rawBytes / 1024).toFixed(1), gzipKb: +(js.gzipBytes / 1024).toFixed(1), budgetKb: BUDGET.initialJsKb },
-  overview: { conversations: CONVERSATIONS, runs: timings.map((t) => Math.round(t)), medianMs: Math.round(median), maxMs: Math.round(sorted.at(-1)!), budgetMs: BUDGET.overviewMs },
+  overview: {
+    conversations: CONVERSATIONS, coldMs: Math.round(cold), warmRuns: warm.map((t) => Math.round(t)),
+    medianMs: Math.round(median), maxMs: Math.round(sorted.at(-1)!), budgetMs: BUDGET.overviewMs,
+  },
 };
 console.table([
   { what: 'initial JS, gzipped', measured: `${result.initialJs.gzipKb} KB`, budget: `${BUDGET.initialJsKb} KB`, ok: result.initialJs.gzipKb <= BUDGET.initialJsKb },
   { what: `overview after sign-in, ${CONVERSATIONS} conversations (median of ${RUNS})`, measured: `${result.overview.medianMs} ms`, budget: `${BUDGET.overviewMs} ms`, ok: median <= BUDGET.overviewMs },
-  { what: 'overview after sign-in, slowest run', measured: `${result.overview.maxMs} ms`, budget: '', ok: '' },
+  { what: 'overview after sign-in, slowest warm run', measured: `${result.overview.maxMs} ms`, budget: '', ok: '' },
+  { what: 'overview after sign-in, first run (handlers cold)', measured: `${result.overview.coldMs} ms`, budget: '', ok: '' },
 ]);
 await mkdir('bench-results', { recursive: true });
 await writeFile('bench-results/dashboard.json', `${JSON.stringify(result, null, 2)}\n`);

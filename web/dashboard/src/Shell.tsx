@@ -1,27 +1,31 @@
-import { lazy, Suspense, useState, type ComponentType, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useState, type ComponentType, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { NavLink, Route, Routes } from 'react-router';
+import { matchPath, NavLink, Route, Routes, useLocation } from 'react-router';
 import { ok, type Ok } from './api/client.ts';
 import { MemberContext, useApp, useMember, type Member } from './context.tsx';
 import { LiveProvider, LiveStatus } from './live.tsx';
 import { atLeast, type Role } from './roles.ts';
+import { defaultPeriod, statsQuery } from './screens/overview-query.ts';
 import { EmbedSnippet, ErrorState, Field, fieldErrorsOf, FormError, Loading, Page } from './ui/index.tsx';
 
-// Every screen is its own chunk, loaded when first visited.
+// Every screen is its own chunk, loaded when first visited (or, for the first screen, while the
+// user's membership is read).
+type Loader = () => Promise<{ default: ComponentType }>;
+const screen = (load: Loader) => Object.assign(lazy(load), { load });
 const screens = {
-  overview: lazy(() => import('./screens/Overview.tsx')),
-  inbox: lazy(() => import('./screens/Inbox.tsx')),
-  tickets: lazy(() => import('./screens/Tickets.tsx')),
-  intents: lazy(() => import('./screens/Intents.tsx')),
-  knowledge: lazy(() => import('./screens/Knowledge.tsx')),
-  settings: lazy(() => import('./screens/Settings.tsx')),
-  members: lazy(() => import('./screens/Members.tsx')),
-  integrations: lazy(() => import('./screens/Integrations.tsx')),
-  audit: lazy(() => import('./screens/Audit.tsx')),
-  profile: lazy(() => import('./screens/Profile.tsx')),
+  overview: screen(() => import('./screens/Overview.tsx')),
+  inbox: screen(() => import('./screens/Inbox.tsx')),
+  tickets: screen(() => import('./screens/Tickets.tsx')),
+  intents: screen(() => import('./screens/Intents.tsx')),
+  knowledge: screen(() => import('./screens/Knowledge.tsx')),
+  settings: screen(() => import('./screens/Settings.tsx')),
+  members: screen(() => import('./screens/Members.tsx')),
+  integrations: screen(() => import('./screens/Integrations.tsx')),
+  audit: screen(() => import('./screens/Audit.tsx')),
+  profile: screen(() => import('./screens/Profile.tsx')),
 };
 
-interface NavItem { to: string; label: string; min: Role; screen: ComponentType; paths: string[] }
+interface NavItem { to: string; label: string; min: Role; screen: ComponentType & { load: Loader }; paths: string[] }
 const NAV: NavItem[] = [
   { to: '/', label: 'Overview', min: 'viewer', screen: screens.overview, paths: [''] },
   { to: '/inbox', label: 'Inbox', min: 'viewer', screen: screens.inbox, paths: ['inbox', 'inbox/:id'] },
@@ -36,8 +40,23 @@ const NAV: NavItem[] = [
 
 type Me = Ok<'/api/v1/admin/auth/me', 'get'> & { displayName?: string };
 
+/** Starts what the first screen needs alongside GET /auth/me instead of after it. */
+function usePreload() {
+  const { api } = useApp();
+  const queryClient = useQueryClient();
+  const { pathname } = useLocation();
+  useEffect(() => {
+    const item = NAV.find((n) => n.paths.some((p) => matchPath(`/${p}`, pathname)));
+    void item?.screen.load();
+    if (item?.to === '/') void queryClient.prefetchQuery(statsQuery(api, defaultPeriod()));
+    // Only for the screen the app opened on.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+}
+
 export function Shell() {
   const { api } = useApp();
+  usePreload();
   const me = useQuery({ queryKey: ['me'], queryFn: () => ok(api.GET('/api/v1/admin/auth/me')) as Promise<Me> });
   if (me.isPending) return <main className="center-page"><Loading label="Signing in…" /></main>;
   if (me.isError) return <main className="center-page"><ErrorState error={me.error} retry={() => void me.refetch()} /></main>;

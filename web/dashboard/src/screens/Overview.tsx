@@ -1,28 +1,22 @@
 import { lazy, Suspense, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { ok } from '../api/client.ts';
 import type { Stats } from '../api/pending.ts';
 import { useApp } from '../context.tsx';
 import { usePollInterval } from '../live.tsx';
 import { Badge, Empty, ErrorState, Field, Loading, Page, percent, When } from '../ui/index.tsx';
+import { daysAgo, DEFAULT_DAYS, statsQuery } from './overview-query.ts';
 
 const DailyChart = lazy(() => import('../ui/Chart.tsx'));
 
-const day = (d: Date) => d.toISOString().slice(0, 10);
-const daysAgo = (n: number) => day(new Date(Date.now() - n * 86_400_000));
 const PRESETS = [{ days: 7, label: 'Last 7 days' }, { days: 30, label: 'Last 30 days' }, { days: 90, label: 'Last 90 days' }];
 
 export default function Overview() {
   const { api } = useApp();
-  const [preset, setPreset] = useState('30');
+  const [preset, setPreset] = useState(String(DEFAULT_DAYS));
   const [custom, setCustom] = useState({ from: daysAgo(29), to: daysAgo(0) });
   const period = preset === 'custom' ? custom : { from: daysAgo(Number(preset) - 1), to: daysAgo(0) };
-  const stats = useQuery({
-    queryKey: ['stats', period.from, period.to],
-    queryFn: () => ok(api.GET('/api/v1/admin/stats', { params: { query: period } })) as Promise<Stats>,
-    refetchInterval: usePollInterval(30_000),
-  });
+  const stats = useQuery({ ...statsQuery(api, period), refetchInterval: usePollInterval(30_000) });
 
   return (
     <Page title="Overview">
