@@ -49,7 +49,12 @@ export class SupportStack extends Stack {
 
     this.data = new DataTable(this, 'Data');
     this.auth = new Auth(this, 'Auth', config);
-    this.dashboard = new Dashboard(this, 'Dashboard', { projectRoot: PROJECT_ROOT, ...(this.auth.userPool ? { userPool: this.auth.userPool } : {}) });
+    const loginDomainPrefix = this.node.tryGetContext('loginDomainPrefix') as string | undefined;
+    this.dashboard = new Dashboard(this, 'Dashboard', {
+      projectRoot: PROJECT_ROOT,
+      ...(this.auth.userPool ? { userPool: this.auth.userPool } : {}),
+      ...(loginDomainPrefix ? { loginDomainPrefix } : {}),
+    });
     if (this.dashboard.client) this.auth.allowClient(this.dashboard.client);
     this.api = new Api(this, 'Api', {
       config, logRetention, jwtAuthorizer: this.auth.authorizer, methods: routes.map((r) => r.method),

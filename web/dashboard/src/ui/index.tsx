@@ -39,10 +39,18 @@ export function Empty({ children }: { children: ReactNode }) {
   return <div className="empty"><p>{children}</p></div>;
 }
 
-/** A form-level error: the problem's message, field errors being shown next to their fields. */
+/** A form-level error: the problem's message, or a pointer to the field errors shown next to their fields. */
 export function FormError({ error }: { error: unknown }) {
   if (!error) return null;
-  return <p className="error" role="alert">{describeError(error)}</p>;
+  const fields = error instanceof ApiError ? error.problem.errors ?? [] : [];
+  if (fields.length === 0) return <p className="error" role="alert">{describeError(error)}</p>;
+  // A summary of every field error: the ones with a field on screen are also shown beside it.
+  return (
+    <div className="error" role="alert">
+      <p>Not saved: {fields.length === 1 ? 'one value needs' : `${fields.length} values need`} changing.</p>
+      <ul>{fields.map((f) => <li key={f.path}>{f.path}: {f.message}</li>)}</ul>
+    </div>
+  );
 }
 
 export const fieldErrorsOf = (error: unknown): Record<string, string> => (error instanceof ApiError ? error.fieldErrors() : {});
