@@ -52,7 +52,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
 
-interface Grant { sub: string; email: string; scope: string; nonce: string | null; sid: string }
+interface Grant { sub: string; email: string; scope: string; nonce: string | null; sid: string; authTime: number }
 interface Code extends Grant { clientId: string; redirectUri: string; challenge: string; expires: number }
 interface Refresh extends Grant { clientId: string; expires: number }
 
@@ -89,7 +89,8 @@ export async function createLocalIdp(baseUrl: string): Promise<LocalIdp> {
     const now = Math.floor(Date.now() / 1000);
     const idToken = await sign({
       iss: issuer, sub: grant.sub, aud: clientId, token_use: 'id', email: grant.email, email_verified: true,
-      iat: now, auth_time: now, exp: now + ACCESS_TTL, sid: grant.sid, ...(grant.nonce ? { nonce: grant.nonce } : {}),
+      // auth_time stays the sign-in's on refresh, as clients check (OpenID Connect Core 12.2).
+      iat: now, auth_time: grant.authTime, exp: now + ACCESS_TTL, sid: grant.sid, ...(grant.nonce ? { nonce: grant.nonce } : {}),
     });
     return json(200, {
       access_token: await token({ sub: grant.sub, email: grant.email, claims: { scope: grant.scope } }),
@@ -183,7 +184,7 @@ ${error ? `<p id="email-error" class="error">${escapeHtml(error)}</p>` : ''}
       const code = randomBytes(32).toString('base64url');
       codes.set(code, {
         sub: subForEmail(email), email: email.toLowerCase(), scope: params.get('scope') ?? 'openid email',
-        nonce: params.get('nonce'), sid: randomUUID(), clientId: LOCAL_CLIENT_ID,
+        nonce: params.get('nonce'), sid: randomUUID(), authTime: Math.floor(Date.now() / 1000), clientId: LOCAL_CLIENT_ID,
         redirectUri: checked.redirectUri.href, challenge: params.get('code_challenge')!, expires: Date.now() + CODE_TTL_MS,
       });
       const to = new URL(checked.redirectUri);

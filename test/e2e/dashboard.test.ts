@@ -271,6 +271,31 @@ describe('dashboard', () => {
     widgetKey = fresh;
   });
 
+  it('renews an expired session with the refresh token, without the sign-in page', async () => {
+    const { page } = owner;
+    const stored = () => page.evaluate<{ key: string; user: { access_token: string; refresh_token: string; expires_at: number } }>(`(() => {
+      const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user'));
+      return { key, user: JSON.parse(sessionStorage.getItem(key)) };
+    })()`);
+    const before = await stored();
+    expect(before.user.refresh_token).toBeTruthy();
+    // Expire the stored access token, then open the app again.
+    await page.evaluate(`sessionStorage.setItem(${JSON.stringify(before.key)}, JSON.stringify({ ...${JSON.stringify(before.user)}, expires_at: Math.floor(Date.now() / 1000) - 5 }))`);
+    const grants: string[] = [];
+    const pages: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/local-idp/token')) grants.push(new URLSearchParams(r.postData() ?? '').get('grant_type') ?? '');
+      if (r.isNavigationRequest()) pages.push(new URL(r.url()).pathname);
+    });
+    await page.goto('/tickets');
+    await page.getByRole('heading', { level: 1, name: 'Tickets' }).waitFor();
+    expect(grants).toEqual(['refresh_token']);
+    expect(pages).toEqual(['/tickets']);
+    const after = await stored();
+    expect(after.user.access_token).not.toBe(before.user.access_token);
+    expect(after.user.expires_at).toBeGreaterThan(Date.now() / 1000 + 600);
+  });
+
   it('signs out through the issuer and stays signed out', async () => {
     const { page } = owner;
     await page.getByRole('button', { name: 'Sign out' }).click();

@@ -203,6 +203,10 @@ describe('refresh and sign-out', () => {
     expect(renewed.access_token).not.toBe(first.access_token);
     expect(decodeJwt(renewed.access_token!)).toMatchObject({ sub: decodeJwt(first.access_token).sub, email, token_use: 'access' });
     expect((await request('GET', admin('/auth/me'), { token: renewed.access_token })).status).toBe(200);
+    // The renewed id token is of the same sign-in: same subject, same auth_time, no nonce.
+    const [oldId, newId] = [decodeJwt(first.id_token), decodeJwt(renewed.id_token!)];
+    expect(newId).toMatchObject({ sub: oldId.sub, aud: oldId.aud, auth_time: oldId.auth_time });
+    expect(newId.nonce).toBeUndefined();
 
     const out = await fetch(`${discovery.end_session_endpoint}?${new URLSearchParams({
       id_token_hint: first.id_token, post_logout_redirect_uri: 'http://127.0.0.1:5173/', state: 'bye',
