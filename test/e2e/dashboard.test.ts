@@ -140,6 +140,7 @@ describe('dashboard', () => {
   it('edits an intent, shows field errors next to fields, and the next chat message uses it', async () => {
     const { page } = owner;
     await nav(page, 'Intents').click();
+    await page.getByRole('link', { name: 'greeting', exact: true }).waitFor();
     await capture(page, 'dashboard-intents', 'Intents');
     await page.getByRole('link', { name: 'greeting', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Intent greeting' }).waitFor();
@@ -155,6 +156,11 @@ describe('dashboard', () => {
     await page.getByRole('button', { name: 'Save the intent' }).click();
     await page.getByText('Saved. The next chat message uses it.').waitFor();
     await capture(page, 'dashboard-intent', 'Intent greeting');
+
+    await nav(page, 'Intents').click();
+    await page.getByLabel('Customer message').fill('hello there');
+    await page.getByRole('button', { name: 'Try it' }).click();
+    await page.getByText(/Detected greeting with confidence/).waitFor();
 
     const reply = await chat('hello');
     expect(reply.body.metadata.intentDetected).toBe('greeting');
@@ -215,7 +221,14 @@ describe('dashboard', () => {
     await nav(page, 'Knowledge').click();
     await capture(page, 'dashboard-knowledge', 'Knowledge');
 
-    await page.getByRole('link', { name: new RegExp(ownerEmail) }).click();
+    // The header names the user by display name (by default the part of the email before @).
+    const who = page.locator('header a.who');
+    expect(await who.textContent()).toContain(ownerEmail.split('@')[0]);
+    await who.click();
+    await page.getByRole('heading', { level: 1, name: 'Your profile' }).waitFor();
+    await page.getByRole('textbox', { name: 'Display name' }).fill('Sam from E2E');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => who.textContent()).toContain('Sam from E2E');
     await capture(page, 'dashboard-profile', 'Your profile');
   });
 

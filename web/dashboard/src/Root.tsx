@@ -36,6 +36,7 @@ export function Root({ config, userManager, initialUser, initialError }: Props) 
   const api = useMemo(() => createApi({ baseUrl: config.apiUrl, token: () => userRef.current?.access_token ?? null }), [config.apiUrl]);
   // One cache per signed-in user, so nothing of a previous session is ever shown.
   const sub = user?.profile.sub;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new cache for each signed-in user (sub)
   const queryClient = useMemo(() => {
     const onError = (err: unknown) => {
       if (err instanceof ApiError && err.status === 401) { setNotice('Your session has ended. Sign in again.'); void userManager.removeUser(); }

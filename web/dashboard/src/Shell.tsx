@@ -38,7 +38,7 @@ const NAV: NavItem[] = [
   { to: '/audit', label: 'Audit', min: 'admin', screen: screens.audit, paths: ['audit'] },
 ];
 
-type Me = Ok<'/api/v1/admin/auth/me', 'get'> & { displayName?: string };
+type Me = Ok<'/api/v1/admin/auth/me', 'get'>;
 
 /** Starts what the first screen needs alongside GET /auth/me instead of after it. */
 function usePreload() {
@@ -48,21 +48,20 @@ function usePreload() {
   useEffect(() => {
     const item = NAV.find((n) => n.paths.some((p) => matchPath(`/${p}`, pathname)));
     void item?.screen.load();
+    // Fresh data is not fetched again (staleTime), so later visits to / cost nothing here.
     if (item?.to === '/') void queryClient.prefetchQuery(statsQuery(api, defaultPeriod()));
-    // Only for the screen the app opened on.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  }, [api, queryClient, pathname]);
 }
 
 export function Shell() {
   const { api } = useApp();
   usePreload();
-  const me = useQuery({ queryKey: ['me'], queryFn: () => ok(api.GET('/api/v1/admin/auth/me')) as Promise<Me> });
+  const me = useQuery({ queryKey: ['me'], queryFn: (): Promise<Me> => ok(api.GET('/api/v1/admin/auth/me')) });
   if (me.isPending) return <main className="center-page"><Loading label="Signing in…" /></main>;
   if (me.isError) return <main className="center-page"><ErrorState error={me.error} retry={() => void me.refetch()} /></main>;
   const { user, tenant, role } = me.data;
   if (!tenant || !role) return <Onboarding email={user.email} />;
-  const member: Member = { sub: user.sub, email: user.email, role, tenant, ...(me.data.displayName ? { displayName: me.data.displayName } : {}) };
+  const member: Member = { sub: user.sub, email: user.email, role, tenant, displayName: me.data.displayName };
   return (
     <MemberContext.Provider value={member}>
       <LiveProvider>

@@ -20,7 +20,7 @@ export function useApp(): AppContextValue {
   return v;
 }
 
-export interface Member { sub: string; email: string | null; role: Role; tenant: { id: string; name: string; createdAt: string }; displayName?: string }
+export interface Member { sub: string; email: string | null; role: Role; tenant: { id: string; name: string; createdAt: string }; displayName: string }
 export const MemberContext = createContext<Member | null>(null);
 
 /** The signed-in member of a tenant (inside the onboarded app only). */

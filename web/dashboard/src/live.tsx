@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { createLiveTicket } from './api/pending.ts';
+import { ok } from './api/client.ts';
 import { ApiError } from './api/problem.ts';
 import { useApp } from './context.tsx';
 
@@ -13,7 +13,10 @@ export type LiveState = 'connecting' | 'live' | 'offline' | 'unavailable';
 const LiveContext = createContext<LiveState>('unavailable');
 export const useLive = () => useContext(LiveContext);
 
-interface LiveEvent { id: string; type: string; timestamp: string; tenantId: string; data: Record<string, any> }
+interface LiveEvent {
+  id: string; type: string; timestamp: string; tenantId: string;
+  data: { conversationId?: string; conversation?: { id?: string }; ticket?: { id?: string; conversationId?: string } };
+}
 
 function apply(qc: QueryClient, e: LiveEvent) {
   const d = e.data ?? {};
@@ -50,7 +53,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
       setState('connecting');
       let ticket: string;
       try {
-        ({ ticket } = await createLiveTicket(api));
+        ({ ticket } = await ok(api.POST('/api/v1/admin/live/tickets')));
       } catch (e) {
         // Not offered by this deployment (yet): poll instead, without retrying.
         if (e instanceof ApiError && (e.status === 404 || e.status === 405)) { setState('unavailable'); return; }

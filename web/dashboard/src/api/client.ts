@@ -40,7 +40,7 @@ function rawRequest(baseUrl: string, token: () => string | null) {
     if (body !== undefined) headers['content-type'] = 'application/json';
     const res = await fetch(baseUrl + path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
     const text = await res.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = text; }
     if (!res.ok) throw toApiError(res.status, parsed);
     return parsed as T;

@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { ok, type Ok } from '../api/client.ts';
-import { postAgentMessage, type AgentMessage } from '../api/pending.ts';
+import { ok } from '../api/client.ts';
 import { useApp, useMember } from '../context.tsx';
 import { usePollInterval } from '../live.tsx';
 import { atLeast } from '../roles.ts';
@@ -10,8 +9,6 @@ import { Badge, Empty, ErrorState, Field, fieldErrorsOf, FormError, Loading, Pag
 
 type Status = 'active' | 'escalated' | 'closed';
 const STATUSES: Status[] = ['active', 'escalated', 'closed'];
-type Detail = Ok<'/api/v1/admin/conversations/{id}', 'get'>;
-type Message = Detail['messages'][number] | (AgentMessage & { metadata?: undefined });
 
 export default function Inbox() {
   const { id } = useParams();
@@ -78,7 +75,7 @@ function ConversationDetail({ id }: { id: string }) {
   if (detail.isPending) return <section className="card detail"><Loading /></section>;
   if (detail.isError) return <section className="card detail"><ErrorState error={detail.error} retry={() => void detail.refetch()} /></section>;
   const { conversation, tickets } = detail.data;
-  const messages = detail.data.messages as Message[];
+  const { messages } = detail.data;
   return (
     <section className="card detail" aria-labelledby="detail-h">
       <div className="detail-head">
@@ -100,7 +97,7 @@ function ConversationDetail({ id }: { id: string }) {
         {messages.map((m) => (
           <li key={m.id} className={`msg msg-${m.role}`}>
             <div className="msg-who">
-              {m.role === 'user' ? 'Customer' : m.role === 'agent' ? (m as AgentMessage).author?.name ?? 'Agent' : 'Assistant'}
+              {m.role === 'user' ? 'Customer' : m.role === 'agent' ? m.author?.name ?? 'Agent' : 'Assistant'}
               <span className="muted small"> · <When iso={m.createdAt} /></span>
             </div>
             <p className="msg-text">{m.content}</p>
@@ -124,7 +121,7 @@ function ReplyBox({ id }: { id: string }) {
   const qc = useQueryClient();
   const [content, setContent] = useState('');
   const send = useMutation({
-    mutationFn: (text: string) => postAgentMessage(api, id, text),
+    mutationFn: (content: string) => ok(api.POST('/api/v1/admin/conversations/{id}/messages', { params: { path: { id } }, body: { content } })),
     onSuccess: () => { setContent(''); void qc.invalidateQueries({ queryKey: ['conversation', id] }); void qc.invalidateQueries({ queryKey: ['tickets'] }); },
   });
   const errors = fieldErrorsOf(send.error);

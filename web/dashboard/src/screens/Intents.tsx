@@ -2,7 +2,6 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ok, type Body, type Ok } from '../api/client.ts';
-import { parseMessage } from '../api/pending.ts';
 import { useApp, useMember } from '../context.tsx';
 import { atLeast } from '../roles.ts';
 import { Badge, Confirm, Empty, ErrorState, Field, fieldErrorsOf, FormError, Loading, Page, percent } from '../ui/index.tsx';
@@ -11,6 +10,8 @@ type Intent = Ok<'/api/v1/admin/intents/{id}', 'get'>;
 type IntentInput = Body<'/api/v1/admin/intents', 'post'>;
 type Entity = NonNullable<IntentInput['entities']>[number];
 const ENTITY_TYPES: Entity['type'][] = ['email', 'phone', 'number', 'date', 'order_id', 'url', 'regex'];
+/** An entity row of the form, with a key of its own so that removing a row keeps the others' inputs. */
+type Row = Entity & { key: string };
 
 export default function Intents() {
   const { id } = useParams();
@@ -54,7 +55,7 @@ function IntentList() {
 function TryMessage() {
   const { api } = useApp();
   const [message, setMessage] = useState('');
-  const parse = useMutation({ mutationFn: (m: string) => parseMessage(api, m) });
+  const parse = useMutation({ mutationFn: (message: string) => ok(api.POST('/api/v1/admin/nlu/parse', { body: { message } })) });
   const errors = fieldErrorsOf(parse.error);
   const submit = (e: FormEvent) => { e.preventDefault(); if (message.trim()) parse.mutate(message); };
   return (
@@ -70,7 +71,6 @@ function TryMessage() {
       {parse.data && (
         <div className="try-result" role="status">
           <p>Detected <strong>{parse.data.intentDetected}</strong> with confidence {percent(parse.data.confidence)}.</p>
-          {parse.data.reply && <p>Reply: “{parse.data.reply}”</p>}
           {Object.keys(parse.data.entitiesExtracted).length > 0 && <p>Entities: {Object.entries(parse.data.entitiesExtracted).map(([k, v]) => `${k} = ${v}`).join(', ')}</p>}
           {parse.data.intentRanking.length > 0 && (
             <ol className="muted">{parse.data.intentRanking.map((r) => <li key={r.intent}>{r.intent}: {percent(r.confidence)}</li>)}</ol>
@@ -109,7 +109,7 @@ function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Int
   const start = initial ?? blank;
   const [form, setForm] = useState({
     name: start.name, description: start.description ?? '', phrases: (start.trainingPhrases ?? []).join('\n'), response: start.response,
-    entities: (start.entities ?? []) as Entity[], action: start.action ?? 'reply', enabled: start.enabled ?? true,
+    entities: (start.entities ?? []).map((e) => ({ ...e, key: crypto.randomUUID() })) as Row[], action: start.action ?? 'reply', enabled: start.enabled ?? true,
   });
   const set = <K extends keyof typeof form>(k: K, v: (typeof form)[K]) => setForm((f) => ({ ...f, [k]: v }));
   const save = useMutation({
@@ -136,7 +136,7 @@ function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Int
     save.mutate({
       name: form.name.trim(), description: form.description, response: form.response, action: form.action, enabled: form.enabled,
       trainingPhrases: form.phrases.split('\n').map((s) => s.trim()).filter(Boolean),
-      entities: form.entities.map((en) => (en.type === 'regex' ? en : { name: en.name, type: en.type })),
+      entities: form.entities.map((en) => (en.type === 'regex' ? { name: en.name, type: en.type, pattern: en.pattern ?? '' } : { name: en.name, type: en.type })),
     });
   };
   const placeholders = form.entities.map((e) => `{{${e.name}}}`).filter((p) => p !== '{{}}');
@@ -162,7 +162,7 @@ function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Int
           {under('entities') && <p className="field-error">{under('entities')}</p>}
           {form.entities.length === 0 && <p className="muted">No entity: the response has no placeholders to fill.</p>}
           {form.entities.map((en, i) => (
-            <div className="entity-row" key={i}>
+            <div className="entity-row" key={en.key}>
               <Field label={`Entity ${i + 1} name`}>
                 {(p) => <input {...p} value={en.name} onChange={(e) => set('entities', form.entities.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))} />}
               </Field>
@@ -181,7 +181,7 @@ function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Int
               <button type="button" onClick={() => set('entities', form.entities.filter((_, j) => j !== i))}>Remove entity {i + 1}</button>
             </div>
           ))}
-          <button type="button" onClick={() => set('entities', [...form.entities, { name: '', type: 'order_id' }])}>Add an entity</button>
+          <button type="button" onClick={() => set('entities', [...form.entities, { name: '', type: 'order_id', key: crypto.randomUUID() }])}>Add an entity</button>
         </fieldset>
         <Field label="Action" error={under('action')}>
           {(p) => (

@@ -25,7 +25,7 @@ function ArticleList() {
   return (
     <Page title="Knowledge" actions={atLeast(member.role, 'admin') ? <Link className="button primary" to="/knowledge/new">New article</Link> : undefined}>
       <p className="lead">Help articles the assistant answers from when no intent fits.</p>
-      <form className="inline-form" role="search" onSubmit={(e) => { e.preventDefault(); setSearch(q.trim()); }}>
+      <form className="inline-form" aria-label="Search articles" onSubmit={(e) => { e.preventDefault(); setSearch(q.trim()); }}>
         <Field label="Search articles">{(p) => <input {...p} type="search" value={q} maxLength={200} onChange={(e) => setQ(e.target.value)} />}</Field>
         <button type="submit">Search</button>
       </form>

@@ -1,11 +1,10 @@
 import { lazy, Suspense, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import type { Stats } from '../api/pending.ts';
 import { useApp } from '../context.tsx';
 import { usePollInterval } from '../live.tsx';
 import { Badge, Empty, ErrorState, Field, Loading, Page, percent, When } from '../ui/index.tsx';
-import { daysAgo, DEFAULT_DAYS, statsQuery } from './overview-query.ts';
+import { daysAgo, DEFAULT_DAYS, type Stats, statsQuery } from './overview-query.ts';
 
 const DailyChart = lazy(() => import('../ui/Chart.tsx'));
 
@@ -42,7 +41,7 @@ export default function Overview() {
 }
 
 function StatsView({ stats }: { stats: Stats }) {
-  const k = stats.kpis as Stats['kpis'] & { avgFirstResponseSeconds?: number | null; csat?: number | null };
+  const k = stats.kpis;
   const kpis: [string, string][] = [
     ['Conversations', String(k.conversations)],
     ['Messages', String(k.messages)],

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { patchMe } from '../api/pending.ts';
+import { ok } from '../api/client.ts';
 import { useApp, useMember } from '../context.tsx';
 import { Field, fieldErrorsOf, FormError, label, Page } from '../ui/index.tsx';
 
@@ -9,7 +9,7 @@ export default function Profile() {
   const member = useMember();
   const qc = useQueryClient();
   const [name, setName] = useState(member.displayName ?? '');
-  const save = useMutation({ mutationFn: () => patchMe(api, name), onSuccess: () => void qc.invalidateQueries({ queryKey: ['me'] }) });
+  const save = useMutation({ mutationFn: () => ok(api.PATCH('/api/v1/admin/auth/me', { body: { displayName: name } })), onSuccess: () => void qc.invalidateQueries({ queryKey: ['me'] }) });
   const errors = fieldErrorsOf(save.error);
   const submit = (e: FormEvent) => { e.preventDefault(); save.mutate(); };
   return (

@@ -121,7 +121,7 @@ function WidgetPreview({ title, color, position, greeting }: { title: string; co
         <div className="preview-body"><p className="preview-bubble">{greeting}</p></div>
       </div>
       <div className="preview-launcher" style={{ background: color, color: fg }} aria-hidden="true">
-        <svg viewBox="0 0 24 24" width="22" height="22" fill="currentColor"><path d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z" /></svg>
+        <svg viewBox="0 0 24 24" width="22" height="22" fill="currentColor" aria-hidden="true"><path d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z" /></svg>
       </div>
     </div>
   );

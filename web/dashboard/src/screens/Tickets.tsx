@@ -9,6 +9,7 @@ import { Badge, Empty, ErrorState, Field, FormError, label, Loading, Page, Pager
 
 const STATUSES = ['open', 'in_progress', 'waiting', 'resolved', 'closed'] as const;
 const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
+const ASSIGNEES = ['me', 'none'] as const;
 type Status = (typeof STATUSES)[number];
 type Priority = (typeof PRIORITIES)[number];
 type TicketDetail = Ok<'/api/v1/admin/tickets/{id}', 'get'>;
@@ -23,11 +24,17 @@ function TicketList() {
   const [params, setParams] = useSearchParams();
   const status = STATUSES.find((s) => s === params.get('status'));
   const priority = PRIORITIES.find((p) => p === params.get('priority'));
-  const pager = usePager(`${status}|${priority}`);
+  const assignee = ASSIGNEES.find((a) => a === params.get('assignee'));
+  const pager = usePager(`${status}|${priority}|${assignee}`);
   const list = useQuery({
-    queryKey: ['tickets', status, priority, pager.cursor],
+    queryKey: ['tickets', status, priority, assignee, pager.cursor],
     queryFn: () => ok(api.GET('/api/v1/admin/tickets', {
-      params: { query: { ...(status ? { status } : {}), ...(priority ? { priority } : {}), ...(pager.cursor ? { cursor: pager.cursor } : {}) } },
+      params: {
+        query: {
+          ...(status ? { status } : {}), ...(priority ? { priority } : {}), ...(assignee ? { assignee } : {}),
+          ...(pager.cursor ? { cursor: pager.cursor } : {}),
+        },
+      },
     })),
     refetchInterval: usePollInterval(),
   });
@@ -45,9 +52,16 @@ function TicketList() {
         <Field label="Priority">
           {(p) => <select {...p} value={priority ?? ''} onChange={(e) => set('priority', e.target.value)}><option value="">All</option>{PRIORITIES.map((s) => <option key={s} value={s}>{label(s)}</option>)}</select>}
         </Field>
+        <Field label="Assignee">
+          {(p) => (
+            <select {...p} value={assignee ?? ''} onChange={(e) => set('assignee', e.target.value)}>
+              <option value="">Anyone</option><option value="me">Assigned to me</option><option value="none">Unassigned</option>
+            </select>
+          )}
+        </Field>
       </form>
       {list.isPending ? <Loading /> : list.isError ? <ErrorState error={list.error} retry={() => void list.refetch()} /> : list.data.items.length === 0 ? (
-        <Empty>{status || priority ? 'No ticket matches these filters.' : 'No ticket yet. Tickets open when a customer asks for a person.'}</Empty>
+        <Empty>{status || priority || assignee ? 'No ticket matches these filters.' : 'No ticket yet. Tickets open when a customer asks for a person.'}</Empty>
       ) : (
         <div className="card">
           <table className="table">
@@ -81,18 +95,21 @@ function TicketView({ id }: { id: string }) {
     refetchInterval: usePollInterval(),
   });
   const patch = useMutation({
-    mutationFn: (body: { status?: Status; priority?: Priority }) => ok(api.PATCH('/api/v1/admin/tickets/{id}', { params: { path: { id } }, body })),
+    mutationFn: (body: { status?: Status; priority?: Priority; assigneeId?: string | null }) =>
+      ok(api.PATCH('/api/v1/admin/tickets/{id}', { params: { path: { id } }, body })),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: ['ticket', id] });
       void qc.invalidateQueries({ queryKey: ['tickets'] });
       void qc.invalidateQueries({ queryKey: ['conversation'] });
     },
   });
+  const actorName = useActorName();
   if (detail.isPending) return <Loading />;
   if (detail.isError) return <ErrorState error={detail.error} retry={() => void detail.refetch()} />;
   const { ticket, conversation, auditTrail } = detail.data;
   const canEdit = atLeast(member.role, 'agent');
   const moves = nextStatuses(ticket.status);
+  const who = actorName({ type: 'user', id: ticket.assigneeId ?? '' });
 
   return (
     <>
@@ -104,7 +121,10 @@ function TicketView({ id }: { id: string }) {
             <div><dt>Status</dt><dd><Badge value={ticket.status} /></dd></div>
             <div><dt>Priority</dt><dd><Badge value={ticket.priority} kind={`p-${ticket.priority}`} /></dd></div>
             <div><dt>Reason</dt><dd>{ticket.reason}</dd></div>
+            <div><dt>Assignee</dt><dd>{ticket.assigneeId ? who : 'Nobody'}</dd></div>
             <div><dt>Opened</dt><dd><When iso={ticket.createdAt} /></dd></div>
+            {ticket.firstResponseAt && <div><dt>First reply</dt><dd><When iso={ticket.firstResponseAt} /></dd></div>}
+            {ticket.resolvedAt && <div><dt>Resolved</dt><dd><When iso={ticket.resolvedAt} /></dd></div>}
             <div><dt>Updated</dt><dd><When iso={ticket.updatedAt} /></dd></div>
             <div><dt>Conversation</dt><dd>{conversation ? <Link to={`/inbox/${conversation.id}`}>{conversation.lastMessagePreview || conversation.id}</Link> : '—'}</dd></div>
           </dl>
@@ -114,12 +134,12 @@ function TicketView({ id }: { id: string }) {
             <h2 id="change-h">Change</h2>
             {moves.length === 0 ? <p>A closed ticket changes no more.</p> : (
               <>
-                <div role="group" aria-labelledby="move-h" className="moves">
-                  <h3 id="move-h">Move to</h3>
+                <fieldset className="moves">
+                  <legend>Move to</legend>
                   {moves.map((s) => (
                     <button key={s} type="button" onClick={() => patch.mutate({ status: s })} disabled={patch.isPending}>{label(s)}</button>
                   ))}
-                </div>
+                </fieldset>
                 <Field label="Priority">
                   {(p) => (
                     <select {...p} value={ticket.priority} disabled={patch.isPending} onChange={(e) => patch.mutate({ priority: e.target.value as Priority })}>
@@ -128,6 +148,14 @@ function TicketView({ id }: { id: string }) {
                   )}
                 </Field>
               </>
+            )}
+            {moves.length > 0 && (
+              <fieldset className="moves">
+                <legend>Assignee</legend>
+                {ticket.assigneeId !== member.sub && <button type="button" onClick={() => patch.mutate({ assigneeId: member.sub })} disabled={patch.isPending}>Assign to me</button>}
+                {ticket.assigneeId && <button type="button" onClick={() => patch.mutate({ assigneeId: null })} disabled={patch.isPending}>Unassign</button>}
+                {atLeast(member.role, 'admin') && <AssignTo current={ticket.assigneeId} onPick={(assigneeId) => patch.mutate({ assigneeId })} busy={patch.isPending} />}
+              </fieldset>
             )}
             <FormError error={patch.error} />
             {patch.isSuccess && <p className="muted" role="status">Saved.</p>}
@@ -139,6 +167,24 @@ function TicketView({ id }: { id: string }) {
         <AuditTrail entries={auditTrail} />
       </section>
     </>
+  );
+}
+
+/** Admins may assign any active member (the member list is theirs to read). */
+function AssignTo({ current, onPick, busy }: { current: string | null; onPick: (id: string) => void; busy: boolean }) {
+  const { api } = useApp();
+  const members = useQuery({ queryKey: ['members'], queryFn: () => ok(api.GET('/api/v1/admin/members')) });
+  const active = (members.data?.items ?? []).filter((m) => m.status === 'active' && m.userId);
+  if (active.length < 2) return null;
+  return (
+    <Field label="Assign to">
+      {(p) => (
+        <select {...p} value={current ?? ''} disabled={busy} onChange={(e) => e.target.value && onPick(e.target.value)}>
+          <option value="">Choose a member</option>
+          {active.map((m) => <option key={m.userId} value={m.userId!}>{m.email ?? m.userId}</option>)}
+        </select>
+      )}
+    </Field>
   );
 }
 

@@ -1,5 +1,6 @@
-import { ok, type Api } from '../api/client.ts';
-import type { Stats } from '../api/pending.ts';
+import { ok, type Api, type Ok } from '../api/client.ts';
+
+export type Stats = Ok<'/api/v1/admin/stats', 'get'>;
 
 // The overview's stats query, outside the Overview chunk so that the shell can start it while
 // /auth/me is still on its way (the first screen after sign-in waits for both).
@@ -11,5 +12,5 @@ export const defaultPeriod = () => ({ from: daysAgo(DEFAULT_DAYS - 1), to: daysA
 
 export const statsQuery = (api: Api, period: { from: string; to: string }) => ({
   queryKey: ['stats', period.from, period.to],
-  queryFn: () => ok(api.GET('/api/v1/admin/stats', { params: { query: period } })) as Promise<Stats>,
+  queryFn: () => ok(api.GET('/api/v1/admin/stats', { params: { query: period } })),
 });

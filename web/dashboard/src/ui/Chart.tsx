@@ -1,7 +1,9 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import type { StatsDay } from '../api/pending.ts';
+import type { Stats } from '../screens/overview-query.ts';
+
+type StatsDay = Stats['series'][number];
 
 const SERIES: { key: keyof Omit<StatsDay, 'date'>; label: string; color: string }[] = [
   { key: 'conversations', label: 'Conversations', color: '#1d4ed8' },

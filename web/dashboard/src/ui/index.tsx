@@ -124,7 +124,7 @@ export const percent = (n: number | null | undefined) => (n == null ? '—' : `$
 
 /** A confirmation in an accessible modal dialog (Radix: focus trap, Escape, labelled). */
 export function Confirm({ trigger, title, body, confirmLabel, onConfirm, danger }: {
-  trigger: ReactNode; title: string; body: ReactNode; confirmLabel: string; onConfirm: () => Promise<unknown> | void; danger?: boolean;
+  trigger: ReactNode; title: string; body: ReactNode; confirmLabel: string; onConfirm: () => unknown; danger?: boolean;
 }) {
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<unknown>(null);
