@@ -43,7 +43,10 @@ describe('handoff: an agent replies from the inbox', () => {
       await page.goto(`/inbox/${t.conversationId}`);
       await page.getByLabel('Reply to the customer').fill('Sorry about that, I am looking into it now.');
       await page.getByRole('button', { name: 'Send reply' }).click();
-      await page.locator('.msg-agent', { hasText: 'Sorry about that, I am looking into it now.' }).waitFor();
+      const reply = page.locator('.msg-agent', { hasText: 'Sorry about that, I am looking into it now.' });
+      await reply.waitFor();
+      // Signed by the agent's display name (by default the part of the email before @).
+      expect(await reply.locator('.msg-who').textContent()).toContain(t.email.split('@')[0]);
       expect(await page.getByLabel('Reply to the customer').inputValue()).toBe('');
       await capture(page, 'dashboard-handoff-reply', 'Inbox');
 

@@ -41,11 +41,13 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     let ws: WebSocket | null = null;
     let stopped = false;
     let attempt = 0;
+    let everOpened = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
 
     const retry = () => {
       if (stopped) return;
-      setState('offline');
+      // A channel that never opened is most likely not offered here: say "off", keep trying slowly.
+      setState(!everOpened && attempt >= 1 ? 'unavailable' : 'offline');
       attempt += 1;
       timer = setTimeout(() => void connect(), Math.min(30_000, 1000 * 2 ** attempt));
     };
@@ -64,6 +66,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
       ws = new WebSocket(`${liveUrl}?ticket=${encodeURIComponent(ticket)}`);
       ws.onopen = () => {
         attempt = 0;
+        everOpened = true;
         setState('live');
         // What happened while disconnected is read again.
         void qc.invalidateQueries();
