@@ -7,7 +7,12 @@ let runtime: LocalRuntime | undefined;
 
 export async function setup(project: TestProject) {
   await buildDashboard();
-  runtime = await startLocalRuntime({ tableName: 'support-assistant-e2e', dashboard: {} });
+  // Global setups share one process, and the handlers read their table and DynamoDB endpoint from
+  // its environment: when another project's runtime (integration) has set them, use the same.
+  const shared = process.env.DYNAMODB_ENDPOINT && process.env.TABLE_NAME
+    ? { dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT, tableName: process.env.TABLE_NAME }
+    : { tableName: 'support-assistant-e2e' };
+  runtime = await startLocalRuntime({ ...shared, dashboard: {} });
   project.provide('baseUrl', runtime.url);
 }
 
