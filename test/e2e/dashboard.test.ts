@@ -261,6 +261,12 @@ describe('dashboard', () => {
 
       await page.goto('/settings');
       await capture(page, 'dashboard-viewer-not-allowed', 'Not available');
+
+      // Removed from the team while signed in: the next read says so, and the app offers onboarding.
+      const { subForEmail } = await import('../../bin/local/idp.ts');
+      expect((await api('DELETE', `/api/v1/admin/members/${subForEmail(viewerEmail)}`, { token: ownerToken })).status).toBe(204);
+      await nav(page, 'Tickets').click();
+      await page.getByRole('heading', { level: 1, name: 'Set up your team' }).waitFor();
     } finally {
       await viewer.context.close();
     }

@@ -40,8 +40,10 @@ export function Root({ config, userManager, initialUser, initialError }: Props) 
   const queryClient = useMemo(() => {
     const onError = (err: unknown) => {
       if (err instanceof ApiError && err.status === 401) { setNotice('Your session has ended. Sign in again.'); void userManager.removeUser(); }
+      // Removed from the team while signed in: read the membership again, which shows onboarding.
+      if (err instanceof ApiError && err.code === 'NOT_ONBOARDED') void client.invalidateQueries({ queryKey: ['me'] });
     };
-    return new QueryClient({
+    const client: QueryClient = new QueryClient({
       queryCache: new QueryCache({ onError }),
       mutationCache: new MutationCache({ onError }),
       defaultOptions: {
@@ -52,6 +54,7 @@ export function Root({ config, userManager, initialUser, initialError }: Props) 
         },
       },
     });
+    return client;
   }, [sub, userManager]);
 
   if (!user) return <SignIn userManager={userManager} notice={notice} />;
