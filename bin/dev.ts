@@ -1,19 +1,26 @@
 import { parseArgs } from 'node:util';
+import { buildDashboard } from './local/dashboard.ts';
+import { subForEmail } from './local/idp.ts';
 import { startLocalRuntime } from './local/server.ts';
 import { startDemoHost } from './local/web.ts';
 
 // `npm start`: the whole service on this machine.
 // Options: --port N (or env PORT, default 3000), --persist (keep data in .local-data/ between runs),
-// --allow-loopback-webhooks (or env ALLOW_LOOPBACK_WEBHOOKS=1: webhooks may call http://127.0.0.1 receivers).
+// --allow-loopback-webhooks (or env ALLOW_LOOPBACK_WEBHOOKS=1: webhooks may call http://127.0.0.1 receivers),
+// --no-dashboard (skip building and serving the dashboard).
 
 const { values } = parseArgs({
   options: {
     port: { type: 'string' }, persist: { type: 'boolean', default: false }, 'allow-loopback-webhooks': { type: 'boolean', default: false },
+    'no-dashboard': { type: 'boolean', default: false },
   },
 });
+const withDashboard = !values['no-dashboard'];
+if (withDashboard) await buildDashboard();
 const port = Number(values.port ?? process.env.PORT ?? 3000);
 const runtime = await startLocalRuntime({
   port, ...(values.persist ? { dataDir: '.local-data' } : {}), allowLoopbackWebhooks: values['allow-loopback-webhooks'],
+  ...(withDashboard ? { dashboard: {} } : {}),
 });
 
 const call = async (method: string, path: string, token: string, body?: unknown) => {
@@ -26,7 +33,8 @@ const call = async (method: string, path: string, token: string, body?: unknown)
 
 // The demo tenant goes through the real onboarding route; with --persist it exists already, so
 // its widget key (stored only as a hash) is rotated to show a usable one.
-const ownerToken = await runtime.idp.token({ sub: 'demo-owner', email: 'owner@demo.example' });
+// The demo owner is the user that the dashboard's local sign-in makes of owner@demo.example.
+const ownerToken = await runtime.idp.token({ sub: subForEmail('owner@demo.example'), email: 'owner@demo.example' });
 let onboard = await call('POST', '/api/v1/admin/auth/onboard', ownerToken, { tenantName: 'Demo Shop' });
 if (onboard.status === 409) onboard = await call('POST', '/api/v1/admin/settings/widget-key', ownerToken);
 const widgetKey = onboard.body?.widgetKey as string | undefined;
@@ -36,6 +44,7 @@ const demo = await startDemoHost({ apiUrl: runtime.url, widgetKey, port: port + 
 
 console.log(`
 Support assistant running at ${runtime.url}
+  Dashboard     ${withDashboard ? `${runtime.url}/  (sign in with any email on the local issuer's page)` : 'not built (--no-dashboard)'}
   Chat API      ${runtime.url}/api/v1/chat      (header X-Widget-Key)
   Admin API     ${runtime.url}/api/v1/admin     (header Authorization: Bearer <token>)
   OpenAPI       ${runtime.url}/api/v1/openapi.json

@@ -72,10 +72,16 @@ export class Auth extends Construct {
       // Cognito access tokens carry `client_id`, not `aud`; API Gateway accepts either against this list.
       this.audience = [client.userPoolClientId];
     }
+    // The authorizer keeps this array, so allowClient() may still add to it until synth.
     this.authorizer = new HttpJwtAuthorizer('Jwt', this.issuerUrl, {
       authorizerName: 'jwt',
       jwtAudience: this.audience,
       identitySource: ['$request.header.Authorization'],
     });
+  }
+
+  /** Lets the access tokens of another app client of the pool through the authorizer. */
+  allowClient(client: UserPoolClient): void {
+    this.audience.push(client.userPoolClientId);
   }
 }

@@ -12,6 +12,7 @@ import { Api } from './api.ts';
 import { Auth } from './auth.ts';
 import { Cdn } from './cdn.ts';
 import type { StackConfig } from './config.ts';
+import { Dashboard } from './dashboard.ts';
 import { Deliveries, EventStream } from './events.ts';
 import { bindKey, bindTable, constructIdOf, ServiceFunction } from './function.ts';
 import { LiveApi } from './live.ts';
@@ -35,6 +36,7 @@ export class SupportStack extends Stack {
   readonly live: LiveApi;
   readonly events: EventStream;
   readonly deliveries: Deliveries;
+  readonly dashboard: Dashboard;
   readonly credentialsKey: Key;
   readonly cdn: Cdn;
   /** By handler path (`admin/patch-ticket`, `live/connect`, `events/dispatch`, `events/deliver`), one per handler. */
@@ -49,10 +51,23 @@ export class SupportStack extends Stack {
 
     this.data = new DataTable(this, 'Data');
     this.auth = new Auth(this, 'Auth', config);
+    const loginDomainPrefix = this.node.tryGetContext('loginDomainPrefix') as string | undefined;
+    this.cdn = new Cdn(this, 'Cdn', { projectRoot: PROJECT_ROOT, logRetention });
+    this.dashboard = new Dashboard(this, 'Dashboard', {
+      projectRoot: PROJECT_ROOT, cdn: this.cdn,
+      ...(this.auth.userPool ? { userPool: this.auth.userPool } : {}),
+      ...(loginDomainPrefix ? { loginDomainPrefix } : {}),
+    });
+    if (this.dashboard.client) this.auth.allowClient(this.dashboard.client);
     this.api = new Api(this, 'Api', {
       config, logRetention, jwtAuthorizer: this.auth.authorizer, methods: routes.map((r) => r.method),
     });
     this.live = new LiveApi(this, 'Live', { config, logRetention });
+    // With an external issuer, its first audience is taken as the dashboard's client id.
+    this.dashboard.deploy({
+      issuer: this.auth.issuerUrl, apiUrl: this.api.url, liveUrl: this.live.url,
+      ...(config.oidc ? { clientId: config.oidc.audience[0]! } : {}),
+    });
 
     // Integration credentials are envelope-encrypted with this key; only the functions that
     // store credentials may use it.
@@ -117,8 +132,6 @@ export class SupportStack extends Stack {
     this.deliveries.grantEnqueue(dispatcher);
     this.events = new EventStream(this, 'Events', { data: this.data, dispatcher, trigger: eventDispatcher });
     acknowledgeFunctionFindings(dispatcher, STREAM);
-
-    this.cdn = new Cdn(this, 'Cdn', { projectRoot: PROJECT_ROOT, logRetention });
 
     new Monitoring(this, 'Monitoring', {
       api: this.api.httpApi,

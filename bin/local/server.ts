@@ -17,12 +17,14 @@ import { DELIVERY_QUEUE } from '#shared/data/queue-settings.ts';
 import { createLiveGateway, type LiveGateway, type SocketResult } from './live.ts';
 import { startStreamReader, type OnFailureRecord, type StreamReader } from './stream.ts';
 import { webAssets } from './web.ts';
+import { dashboardHandler, type DashboardOptions } from './dashboard.ts';
 
 // The local runtime: serves the route table's handlers on 127.0.0.1 as API Gateway's HTTP API
 // would, building payload v2 events from real HTTP requests. Nothing here is wired twice: the
 // routes, the handler files and the table definition are the ones the CDK stack deploys. Beside
 // the HTTP API: the WebSocket API of the live channel with its management API (live.ts), and the
-// table stream's event source mapping that feeds the event dispatcher (stream.ts).
+// table stream's event source mapping that feeds the event dispatcher (stream.ts); and, as the CDN
+// serves them deployed, widget.js (web.ts) and the built dashboard at `/` (dashboard.ts).
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
@@ -58,6 +60,8 @@ export interface RuntimeOptions {
   streamPollMs?: number;
   /** Read the table's stream and invoke the event dispatcher (default true; off for benchmarks that measure handlers alone). */
   stream?: boolean;
+  /** Serve the built dashboard at `/` (bin/local/dashboard.ts). */
+  dashboard?: DashboardOptions;
 }
 
 export interface LocalRuntime {
@@ -186,6 +190,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   let verifier!: ReturnType<typeof JwtVerifier.create>;
   let fetches = 0;
   const web = webAssets();
+  let dashboard: ReturnType<typeof dashboardHandler> | null = null;
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
@@ -207,7 +212,11 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     const body = await readBody(req);
     if (body === null) return send(res, 413, '{"message":"Request Entity Too Large"}');
 
-    if (url.pathname.startsWith('/local-idp/')) return idpRoute(method, url.pathname, body, res);
+    if (url.pathname.startsWith('/local-idp/')) {
+      const r = await idp.handle(method, url, req.headers['content-type'] ?? '', body);
+      if (r) { res.writeHead(r.status, r.headers); return res.end(r.body); }
+      return idpRoute(method, url.pathname, body, res);
+    }
     if (isQueueRequest(url.pathname)) {
       const r = queue.serve(String(req.headers['x-amz-target'] ?? ''), body.toString('utf8'));
       return send(res, r.status, r.body, r.headers);
@@ -217,7 +226,10 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     if (live && url.pathname === LIVE_PATH) return send(res, 426, '{"message":"Upgrade Required"}', { upgrade: 'websocket' });
 
     const found = match(method, url.pathname);
-    if (!found) return send(res, 404, '{"message":"Not Found"}');
+    if (!found) {
+      if (dashboard && await dashboard(method, url, res)) return;
+      return send(res, 404, '{"message":"Not Found"}');
+    }
 
     let claims: Record<string, string> | null = null;
     if (found.route.auth === 'jwt') {
@@ -241,8 +253,6 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   }
 
   async function idpRoute(method: string, path: string, body: Buffer, res: ServerResponse) {
-    if (method === 'GET' && path === '/local-idp/.well-known/openid-configuration') return send(res, 200, JSON.stringify(idp.discovery()));
-    if (method === 'GET' && path === '/local-idp/.well-known/jwks.json') return send(res, 200, JSON.stringify(idp.jwks));
     if (method === 'POST' && path === '/local-idp/token') {
       let input: { sub?: unknown; email?: unknown; claims?: unknown };
       try { input = JSON.parse(body.toString('utf8') || '{}') as typeof input; } catch { return send(res, 400, '{"error":"invalid_request","error_description":"body is not JSON"}'); }
@@ -295,6 +305,12 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     SQS_ENDPOINT: queue.endpoint, DELIVERY_QUEUE_URL: queue.url, DASHBOARD_URL: process.env.DASHBOARD_URL ?? url,
     ...(opts.allowLoopbackWebhooks ? { ALLOW_LOOPBACK_WEBHOOKS: '1' } : {}),
   });
+  if (opts.dashboard) {
+    dashboard = dashboardHandler(opts.dashboard, {
+      issuer: idp.issuer, clientId: idp.clientId, apiUrl: url, liveUrl,
+      widgetOrigin: opts.dashboard.widgetOrigin ?? url,
+    });
+  }
   // As the HTTP API authorizer: signature against the JWKS, iss, aud or client_id, exp (required), nbf.
   verifier = JwtVerifier.create({
     issuer: idp.issuer,

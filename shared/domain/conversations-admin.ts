@@ -21,8 +21,9 @@ export async function getConversationDetail(tenantId: string, conversationId: st
   const tickets = await ticketsRepo.batchGet(tenantId, found.ticketIds);
   return {
     conversation: { ...summary(found.conversation), latestTicketId: found.conversation.latestTicketId ?? null },
-    messages: found.messages.map(({ id, role, content, createdAt, metadata }) =>
-      (role === 'assistant' && metadata ? { id, role, content, createdAt, metadata } : { id, role, content, createdAt })),
+    messages: found.messages.map(({ id, role, content, createdAt, metadata, author }) =>
+      (role === 'assistant' && metadata ? { id, role, content, createdAt, metadata }
+        : role === 'agent' && author ? { id, role, content, createdAt, author } : { id, role, content, createdAt })),
     tickets,
   };
 }

@@ -11,5 +11,8 @@ const MOVES: Record<TicketStatus, readonly TicketStatus[]> = {
 
 export const canMove = (from: TicketStatus, to: TicketStatus) => MOVES[from].includes(to);
 
+/** Where a ticket may go from `from`; the dashboard offers only these. */
+export const nextStatuses = (from: TicketStatus): readonly TicketStatus[] => MOVES[from];
+
 /** Tickets that count as open for the KPI (neither resolved nor closed) and that an escalation reuses. */
 export const isActive = (s: TicketStatus) => s === 'open' || s === 'in_progress' || s === 'waiting';

@@ -2,14 +2,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { buildDashboard } from '../../bin/local/dashboard.ts';
 import { chromiumPath } from './chromium.ts';
 
-// One local runtime and one demo host page (another origin) per run, in a child process (see
-// runtime.ts); every test makes its own tenant through the API.
+// One local runtime per run, serving the freshly built dashboard at `/`, and one demo host page (the
+// widget's, another origin), in a child process (see runtime.ts); every test makes its own tenant
+// through the API.
 let child: ChildProcess | undefined;
 
 export async function setup(project: TestProject) {
   chromiumPath(); // fail early, with the install command, when there is no browser
+  await buildDashboard();
   const script = fileURLToPath(new URL('./runtime.ts', import.meta.url));
   child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['pipe', 'pipe', 'inherit'] });
   const ready = await new Promise<{ baseUrl: string; hostUrl: string; dynamodbEndpoint: string }>((resolve, reject) => {

@@ -1,13 +1,14 @@
 import { startLocalRuntime } from '../../bin/local/server.ts';
 import { startDemoHost } from '../../bin/local/web.ts';
 
-// The e2e tests' service, in a process of its own: the local runtime sets process-wide
+// The e2e tests' service (the API with the built dashboard at `/`, and the widget's demo shop on
+// another origin), in a process of its own: the local runtime sets process-wide
 // configuration (table, endpoints, LIVE_URL) that the integration project's runtime, started in
 // vitest's main process at the same time, must not share. Prints one JSON line when ready; stops
 // when its parent closes stdin or sends SIGTERM.
 
 process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
-const runtime = await startLocalRuntime({ tableName: 'support-assistant-e2e' });
+const runtime = await startLocalRuntime({ tableName: 'support-assistant-e2e', dashboard: {} });
 const token = await runtime.idp.token({ sub: 'e2e-demo-owner', email: 'owner@demo.example' });
 const res = await fetch(`${runtime.url}/api/v1/admin/auth/onboard`, {
   method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ tenantName: 'Demo Shop' }),

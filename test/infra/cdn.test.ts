@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { isCdn, logicalId, ofType, refId, synth } from './synth.ts';
 
 // The CDN of infra/cdn.ts: a private, encrypted, TLS-only bucket that only CloudFront reads
-// (origin access control), and widget.js copied in by a BucketDeployment.
+// (origin access control), widget.js copied in by a BucketDeployment, the dashboard beside it at `/`
+// (its own checks are in dashboard.test.ts).
 
 describe('CDN: widget.js from a private bucket behind CloudFront', () => {
   const s = synth();
@@ -45,8 +46,11 @@ describe('CDN: widget.js from a private bucket behind CloudFront', () => {
     expect(origin.S3OriginConfig).toEqual({ OriginAccessIdentity: '' });
   });
 
-  it('serves over HTTPS only, read-only methods, compressed, with CORS and security headers', () => {
-    const b = distribution.DefaultCacheBehavior;
+  it('serves widget.js over HTTPS only, read-only methods, compressed, with CORS and security headers', () => {
+    const behaviors = distribution.CacheBehaviors as any[];
+    expect(behaviors.map((x) => x.PathPattern)).toEqual(['/widget.js']);
+    const b = behaviors[0];
+    expect(b.TargetOriginId).toBe(distribution.DefaultCacheBehavior.TargetOriginId);
     expect(b.ViewerProtocolPolicy).toBe('redirect-to-https');
     expect(b.AllowedMethods).toEqual(['GET', 'HEAD', 'OPTIONS']);
     expect(b.Compress).toBe(true);
@@ -56,9 +60,12 @@ describe('CDN: widget.js from a private bucket behind CloudFront', () => {
   });
 
   it('copies the built widget into the bucket with a short cache lifetime and invalidates it', () => {
+    // Two deployments into the bucket (widget.js, and the dashboard's build), by one function.
     const deployments = ofType(s, 'Custom::CDKBucketDeployment');
-    expect(deployments).toHaveLength(1);
-    const d = deployments[0]![1].Properties;
+    expect(deployments).toHaveLength(2);
+    expect(new Set(deployments.map(([, r]) => JSON.stringify(r.Properties.ServiceToken))).size).toBe(1);
+    expect(ofType(s, 'AWS::Lambda::Function').filter(([id]) => isCdn(id))).toHaveLength(1);
+    const d = deployments.find(([id]) => id.startsWith('CdnWidget'))![1].Properties;
     expect(refId(d.DestinationBucketName)).toBe(bucketId);
     expect(d.Prune).toBe(false);
     expect(d.SystemMetadata).toMatchObject({ 'cache-control': 'public, max-age=300', 'content-type': 'text/javascript; charset=utf-8' });
@@ -77,7 +84,7 @@ describe('CDN: widget.js from a private bucket behind CloudFront', () => {
     const where = (resource: unknown) => {
       const text = JSON.stringify(resource);
       if (resource === '*') return '*';
-      if (text.includes(bucketId)) return 'widget-bucket';
+      if (text.includes(bucketId)) return 'files-bucket';
       if (text.includes('cdk-hnb659fds-assets')) return 'assets-bucket';
       if (text.includes('CdnDeployLogs')) return 'own-log-group';
       return `UNEXPECTED ${text}`;
@@ -91,7 +98,7 @@ describe('CDN: widget.js from a private bucket behind CloudFront', () => {
     expect(byResource('*')).toEqual(['cloudfront:CreateInvalidation', 'cloudfront:GetInvalidation']);
     expect(byResource('own-log-group')).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
     expect(byResource('assets-bucket').every((a) => /^s3:(Get|List)/.test(a))).toBe(true);
-    expect(byResource('widget-bucket').every((a) => a.startsWith('s3:'))).toBe(true);
+    expect(byResource('files-bucket').every((a) => a.startsWith('s3:'))).toBe(true);
     expect([...pairs].filter((p) => p.startsWith('UNEXPECTED'))).toEqual([]);
   });
 });

@@ -62,7 +62,7 @@ describe('cdk-nag: AwsSolutionsChecks and ServerlessChecks', () => {
     const ids = new Set(acks.map((a) => a.id));
     expect([...ids].sort()).toEqual([
       'AwsSolutions-APIG4',
-      // The CDN (infra/cdn.ts): a public static file, and CDK's own BucketDeployment function and grants.
+      // The CDN (infra/cdn.ts): public static files (dashboard and widget.js), and CDK's own BucketDeployment function and grants.
       'AwsSolutions-CFR1', 'AwsSolutions-CFR2', 'AwsSolutions-CFR3', 'AwsSolutions-CFR4',
       'AwsSolutions-COG8', stack.live.managementFinding(),
       'AwsSolutions-IAM5[Action::s3:Abort*]', 'AwsSolutions-IAM5[Action::s3:DeleteObject*]', 'AwsSolutions-IAM5[Action::s3:GetBucket*]',

@@ -186,21 +186,22 @@ describe('auth: Cognito by default, or an external OIDC issuer', () => {
   const authorizer = (ctx: Record<string, unknown>) =>
     ofType(synth(ctx), 'AWS::ApiGatewayV2::Authorizer')[0]![1].Properties.JwtConfiguration;
 
-  it('creates a user pool and app client; the authorizer trusts the pool as issuer and the client id as audience', () => {
+  it('creates a user pool and app clients; the authorizer trusts the pool as issuer and the client ids as audience', () => {
     const s = synth();
     const pools = ofType(s, 'AWS::Cognito::UserPool');
     const clients = ofType(s, 'AWS::Cognito::UserPoolClient');
     expect(pools).toHaveLength(1);
-    expect(clients).toHaveLength(1);
+    // The API's own client and the dashboard's (infra/dashboard.ts).
+    expect(clients).toHaveLength(2);
     const jwt = authorizer({});
-    expect(jwt.Audience.map(refId)).toEqual([clients[0]![0]]);
+    expect(jwt.Audience.map(refId).sort()).toEqual(clients.map(([id]) => id).sort());
     const issuer = jwt.Issuer['Fn::Join'][1];
     expect(issuer[0]).toBe('https://cognito-idp.');
     expect(refId(issuer.at(-1))).toBe(pools[0]![0]);
     expect(pools[0]![1].Properties.MfaConfiguration).toBe('ON');
-    expect(clients[0]![1].Properties.GenerateSecret).toBe(false);
+    for (const [, c] of clients) expect(c.Properties.GenerateSecret).toBe(false);
     const outputs = s.template.toJSON().Outputs;
-    expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'IssuerUrl', 'LiveUrl', 'TableName', 'UserPoolClientId', 'UserPoolId', 'WidgetUrl']);
+    expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'DashboardUrl', 'IssuerUrl', 'LiveUrl', 'LoginDomain', 'TableName', 'UserPoolClientId', 'UserPoolId', 'WidgetUrl']);
   });
 
   it('uses the given issuer and audience instead, with no user pool', () => {
@@ -209,11 +210,14 @@ describe('auth: Cognito by default, or an external OIDC issuer', () => {
     expect(ofType(s, 'AWS::Cognito::UserPool')).toHaveLength(0);
     expect(ofType(s, 'AWS::Cognito::UserPoolClient')).toHaveLength(0);
     expect(authorizer(ctx)).toEqual({ Issuer: ctx.issuerUrl, Audience: ['dashboard', 'cli'] });
-    expect(Object.keys(s.template.toJSON().Outputs).sort()).toEqual(['ApiUrl', 'IssuerUrl', 'LiveUrl', 'TableName', 'WidgetUrl']);
+    expect(Object.keys(s.template.toJSON().Outputs).sort()).toEqual(['ApiUrl', 'DashboardUrl', 'IssuerUrl', 'LiveUrl', 'TableName', 'WidgetUrl']);
   });
 
   it('offers the hosted-UI code flow only when callback URLs are given', () => {
-    const client = (ctx: Record<string, unknown>) => ofType(synth(ctx), 'AWS::Cognito::UserPoolClient')[0]![1].Properties;
+    const client = (ctx: Record<string, unknown>) => {
+      const s = synth(ctx);
+      return s.resources[logicalId(s, s.stack.auth.client!)]!.Properties;
+    };
     expect(client({}).AllowedOAuthFlowsUserPoolClient).toBe(false);
     const withUi = client({ callbackUrls: 'https://app.example.com/callback' });
     expect(withUi.AllowedOAuthFlows).toEqual(['code']);

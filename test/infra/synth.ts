@@ -46,7 +46,10 @@ export function synth(context: Record<string, unknown> = {}): Synth {
 export const ofType = (s: Synth, type: string) =>
   Object.entries(s.resources).filter(([, r]) => r.Type === type);
 
-/** The CDN's resources (infra/cdn.ts), BucketDeployment's own function included; cdn.test.ts checks them. */
+/**
+ * The CDN's resources (infra/cdn.ts: the bucket and distribution that serve the dashboard and
+ * widget.js), BucketDeployment's own function included; cdn.test.ts and dashboard.test.ts check them.
+ */
 export const isCdn = (logicalId: string) => /^(Cdn|CustomCDKBucketDeployment)/.test(logicalId);
 
 /** `ofType` without the CDN: the service's own functions, roles and log groups. */

@@ -28,6 +28,10 @@ describe('agent messages', () => {
     const last = conv.body.messages.at(-1);
     expect(last).toEqual({ id: r.body.message.id, role: 'agent', content: 'Hi, I am looking into it.', createdAt: r.body.message.createdAt, author: { name: agent.email.split('@')[0] } });
 
+    // Staff see who answered, with the author's id (CONTRACT section 8; the dashboard shows the name).
+    const staff = await request('GET', admin(`/conversations/${conversationId}`), { token: t.ownerToken });
+    expect(staff.body.messages.at(-1)).toEqual({ ...r.body.message });
+
     // While a person handles it, the assistant stays silent but the message is kept.
     const quiet = await send(t, 'thanks, waiting', conversationId);
     expect(quiet.status).toBe(200);

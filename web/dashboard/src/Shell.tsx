@@ -1,0 +1,154 @@
+import { lazy, Suspense, useEffect, useState, type ComponentType, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { matchPath, NavLink, Route, Routes, useLocation } from 'react-router';
+import { ok, type Ok } from './api/client.ts';
+import { MemberContext, useApp, useMember, type Member } from './context.tsx';
+import { LiveProvider, LiveStatus } from './live.tsx';
+import { atLeast, type Role } from './roles.ts';
+import { defaultPeriod, statsQuery } from './screens/overview-query.ts';
+import { EmbedSnippet, ErrorState, Field, fieldErrorsOf, FormError, Loading, Page } from './ui/index.tsx';
+
+// Every screen is its own chunk, loaded when first visited (or, for the first screen, while the
+// user's membership is read).
+type Loader = () => Promise<{ default: ComponentType }>;
+const screen = (load: Loader) => Object.assign(lazy(load), { load });
+const screens = {
+  overview: screen(() => import('./screens/Overview.tsx')),
+  inbox: screen(() => import('./screens/Inbox.tsx')),
+  tickets: screen(() => import('./screens/Tickets.tsx')),
+  intents: screen(() => import('./screens/Intents.tsx')),
+  knowledge: screen(() => import('./screens/Knowledge.tsx')),
+  settings: screen(() => import('./screens/Settings.tsx')),
+  members: screen(() => import('./screens/Members.tsx')),
+  integrations: screen(() => import('./screens/Integrations.tsx')),
+  audit: screen(() => import('./screens/Audit.tsx')),
+  profile: screen(() => import('./screens/Profile.tsx')),
+};
+
+interface NavItem { to: string; label: string; min: Role; screen: ComponentType & { load: Loader }; paths: string[] }
+const NAV: NavItem[] = [
+  { to: '/', label: 'Overview', min: 'viewer', screen: screens.overview, paths: [''] },
+  { to: '/inbox', label: 'Inbox', min: 'viewer', screen: screens.inbox, paths: ['inbox', 'inbox/:id'] },
+  { to: '/tickets', label: 'Tickets', min: 'viewer', screen: screens.tickets, paths: ['tickets', 'tickets/:id'] },
+  { to: '/intents', label: 'Intents', min: 'viewer', screen: screens.intents, paths: ['intents', 'intents/:id'] },
+  { to: '/knowledge', label: 'Knowledge', min: 'viewer', screen: screens.knowledge, paths: ['knowledge', 'knowledge/:id'] },
+  { to: '/settings', label: 'Settings', min: 'admin', screen: screens.settings, paths: ['settings'] },
+  { to: '/members', label: 'Members', min: 'admin', screen: screens.members, paths: ['members'] },
+  { to: '/integrations', label: 'Integrations', min: 'admin', screen: screens.integrations, paths: ['integrations'] },
+  { to: '/audit', label: 'Audit', min: 'admin', screen: screens.audit, paths: ['audit'] },
+];
+
+type Me = Ok<'/api/v1/admin/auth/me', 'get'>;
+
+/** Starts what the first screen needs alongside GET /auth/me instead of after it. */
+function usePreload() {
+  const { api } = useApp();
+  const queryClient = useQueryClient();
+  const { pathname } = useLocation();
+  useEffect(() => {
+    const item = NAV.find((n) => n.paths.some((p) => matchPath(`/${p}`, pathname)));
+    void item?.screen.load();
+    // Fresh data is not fetched again (staleTime), so later visits to / cost nothing here.
+    if (item?.to === '/') void queryClient.prefetchQuery(statsQuery(api, defaultPeriod()));
+  }, [api, queryClient, pathname]);
+}
+
+export function Shell() {
+  const { api } = useApp();
+  usePreload();
+  const me = useQuery({ queryKey: ['me'], queryFn: (): Promise<Me> => ok(api.GET('/api/v1/admin/auth/me')) });
+  if (me.isPending) return <main className="center-page"><Loading label="Signing in…" /></main>;
+  if (me.isError) return <main className="center-page"><ErrorState error={me.error} retry={() => void me.refetch()} /></main>;
+  const { user, tenant, role } = me.data;
+  if (!tenant || !role) return <Onboarding email={user.email} />;
+  const member: Member = { sub: user.sub, email: user.email, role, tenant, displayName: me.data.displayName };
+  return (
+    <MemberContext.Provider value={member}>
+      <LiveProvider>
+        <Layout />
+      </LiveProvider>
+    </MemberContext.Provider>
+  );
+}
+
+function Layout() {
+  const member = useMember();
+  const { user, signOut } = useApp();
+  return (
+    <div className="layout">
+      <a className="skip-link" href="#main">Skip to content</a>
+      <header className="topbar">
+        <span className="brand">{member.tenant.name}</span>
+        <div className="topbar-right">
+          <LiveStatus />
+          <NavLink to="/profile" className="who">{member.displayName ?? member.email ?? user.profile.email ?? 'Profile'}<span className="role">{member.role}</span></NavLink>
+          <button type="button" onClick={signOut}>Sign out</button>
+        </div>
+      </header>
+      <nav className="sidebar" aria-label="Main">
+        <ul>
+          {NAV.filter((n) => atLeast(member.role, n.min)).map((n) => (
+            <li key={n.to}><NavLink to={n.to} end={n.to === '/'}>{n.label}</NavLink></li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" className="content">
+        <Suspense fallback={<Loading />}>
+          <Routes>
+            {NAV.flatMap((n) => n.paths.map((p) => (
+              <Route key={p} path={p === '' ? undefined : p} index={p === ''} element={atLeast(member.role, n.min) ? <n.screen /> : <NotAllowed />} />
+            )))}
+            <Route path="profile" element={<screens.profile />} />
+            <Route path="*" element={<Page title="Not found"><p>There is no such page. Pick a screen from the menu.</p></Page>} />
+          </Routes>
+        </Suspense>
+      </main>
+    </div>
+  );
+}
+
+function NotAllowed() {
+  return <Page title="Not available"><p>Your role does not give access to this screen. An owner of your team can change your role.</p></Page>;
+}
+
+/** A user in no tenant yet: creates one, then shows its widget key and embed snippet, once. */
+function Onboarding({ email }: { email: string | null }) {
+  const { api, config, signOut } = useApp();
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const onboard = useMutation({ mutationFn: (tenantName: string) => ok(api.POST('/api/v1/admin/auth/onboard', { body: { tenantName } })) });
+  const submit = (e: FormEvent) => { e.preventDefault(); onboard.mutate(name); };
+  const errors = fieldErrorsOf(onboard.error);
+
+  return (
+    <main id="main" className="center-page">
+      <div className="card onboarding">
+        {onboard.data ? (
+          <Page title="Your team is ready">
+            <p>Add the assistant to your site with this tag. Your widget key is shown <strong>only now</strong>: keep it somewhere safe (an owner can rotate it later in Settings).</p>
+            <p className="label">Widget key</p>
+            <p><code className="key">{onboard.data.widgetKey}</code></p>
+            <p className="label">Embed snippet</p>
+            <EmbedSnippet widgetOrigin={config.widgetOrigin} widgetKey={onboard.data.widgetKey} />
+            <button type="button" className="primary" onClick={() => void queryClient.invalidateQueries({ queryKey: ['me'] })}>Continue to the dashboard</button>
+          </Page>
+        ) : (
+          <Page title="Set up your team">
+            <p>You are signed in as {email ?? 'a user without an email'}, and you are not a member of a team yet.
+              Create one to start; if a colleague invited you, sign in with the email they invited instead.</p>
+            <form onSubmit={submit} noValidate>
+              <Field label="Team or company name" error={errors.tenantName}>
+                {(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} autoComplete="organization" />}
+              </Field>
+              <FormError error={onboard.error && !errors.tenantName ? onboard.error : null} />
+              <div className="row">
+                <button type="submit" className="primary" disabled={onboard.isPending}>Create the team</button>
+                <button type="button" onClick={signOut}>Sign out</button>
+              </div>
+            </form>
+          </Page>
+        )}
+      </div>
+    </main>
+  );
+}

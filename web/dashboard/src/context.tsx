@@ -1,0 +1,31 @@
+import { createContext, useContext } from 'react';
+import type { User, UserManager } from 'oidc-client-ts';
+import type { Api } from './api/client.ts';
+import type { DashboardConfig } from './config.ts';
+import type { Role } from './roles.ts';
+
+export interface AppContextValue {
+  config: DashboardConfig;
+  api: Api;
+  userManager: UserManager;
+  user: User;
+  signOut(): void;
+}
+
+export const AppContext = createContext<AppContextValue | null>(null);
+
+export function useApp(): AppContextValue {
+  const v = useContext(AppContext);
+  if (!v) throw new Error('useApp outside the signed-in app');
+  return v;
+}
+
+export interface Member { sub: string; email: string | null; role: Role; tenant: { id: string; name: string; createdAt: string }; displayName: string }
+export const MemberContext = createContext<Member | null>(null);
+
+/** The signed-in member of a tenant (inside the onboarded app only). */
+export function useMember(): Member {
+  const v = useContext(MemberContext);
+  if (!v) throw new Error('useMember outside a tenant');
+  return v;
+}

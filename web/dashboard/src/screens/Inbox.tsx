@@ -1,0 +1,138 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { ok } from '../api/client.ts';
+import { useApp, useMember } from '../context.tsx';
+import { usePollInterval } from '../live.tsx';
+import { atLeast } from '../roles.ts';
+import { Badge, Empty, ErrorState, Field, fieldErrorsOf, FormError, Loading, Page, Pager, percent, usePager, When } from '../ui/index.tsx';
+
+type Status = 'active' | 'escalated' | 'closed';
+const STATUSES: Status[] = ['active', 'escalated', 'closed'];
+
+export default function Inbox() {
+  const { id } = useParams();
+  return (
+    <Page title="Inbox">
+      <div className={`split${id ? ' has-detail' : ''}`}>
+        <ConversationList selected={id} />
+        {id ? <ConversationDetail key={id} id={id} /> : <div className="card detail-empty"><Empty>Pick a conversation to read it.</Empty></div>}
+      </div>
+    </Page>
+  );
+}
+
+function ConversationList({ selected }: { selected: string | undefined }) {
+  const { api } = useApp();
+  const [params, setParams] = useSearchParams();
+  const status = STATUSES.find((s) => s === params.get('status'));
+  const pager = usePager(status ?? '');
+  const list = useQuery({
+    queryKey: ['conversations', status, pager.cursor],
+    queryFn: () => ok(api.GET('/api/v1/admin/conversations', { params: { query: { ...(status ? { status } : {}), ...(pager.cursor ? { cursor: pager.cursor } : {}) } } })),
+    refetchInterval: usePollInterval(),
+  });
+  return (
+    <section className="card list-pane" aria-labelledby="conv-h">
+      <h2 id="conv-h">Conversations</h2>
+      <Field label="Status">
+        {(p) => (
+          <select {...p} value={status ?? ''} onChange={(e) => setParams(e.target.value ? { status: e.target.value } : {})}>
+            <option value="">All</option>
+            {STATUSES.map((s) => <option key={s} value={s}>{s[0]!.toUpperCase() + s.slice(1)}</option>)}
+          </select>
+        )}
+      </Field>
+      {list.isPending ? <Loading /> : list.isError ? <ErrorState error={list.error} retry={() => void list.refetch()} /> : list.data.items.length === 0 ? (
+        <Empty>{status ? `No ${status} conversation.` : 'No conversation yet.'}</Empty>
+      ) : (
+        <>
+          <ul className="list">
+            {list.data.items.map((c) => (
+              <li key={c.id} className={c.id === selected ? 'selected' : undefined}>
+                <Link to={`/inbox/${c.id}${status ? `?status=${status}` : ''}`} className="list-main" aria-current={c.id === selected ? 'page' : undefined}>
+                  {c.lastMessagePreview || 'Conversation'}
+                </Link>
+                <span className="list-meta"><Badge value={c.status} /> {c.messageCount} messages{c.lastIntent ? ` · ${c.lastIntent}` : ''} · <When iso={c.updatedAt} /></span>
+              </li>
+            ))}
+          </ul>
+          <Pager pager={pager} nextCursor={list.data.nextCursor} label="Conversation" />
+        </>
+      )}
+    </section>
+  );
+}
+
+function ConversationDetail({ id }: { id: string }) {
+  const { api } = useApp();
+  const member = useMember();
+  const detail = useQuery({
+    queryKey: ['conversation', id],
+    queryFn: () => ok(api.GET('/api/v1/admin/conversations/{id}', { params: { path: { id } } })),
+    refetchInterval: usePollInterval(),
+  });
+  if (detail.isPending) return <section className="card detail"><Loading /></section>;
+  if (detail.isError) return <section className="card detail"><ErrorState error={detail.error} retry={() => void detail.refetch()} /></section>;
+  const { conversation, tickets } = detail.data;
+  const { messages } = detail.data;
+  return (
+    <section className="card detail" aria-labelledby="detail-h">
+      <div className="detail-head">
+        <h2 id="detail-h">Conversation</h2>
+        <Badge value={conversation.status} />
+        <span className="muted small">started <When iso={conversation.createdAt} /></span>
+      </div>
+      {tickets.length > 0 && (
+        <div className="tickets-strip">
+          <h3>Tickets</h3>
+          <ul>
+            {tickets.map((t) => (
+              <li key={t.id}><Link to={`/tickets/${t.id}`}>{t.id}</Link> <Badge value={t.status} /> <Badge value={t.priority} kind={`p-${t.priority}`} /> <span className="muted">{t.reason}</span></li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <ol className="messages" aria-label="Messages">
+        {messages.map((m) => (
+          <li key={m.id} className={`msg msg-${m.role}`}>
+            <div className="msg-who">
+              {m.role === 'user' ? 'Customer' : m.role === 'agent' ? m.author?.name ?? 'Agent' : 'Assistant'}
+              <span className="muted small"> · <When iso={m.createdAt} /></span>
+            </div>
+            <p className="msg-text">{m.content}</p>
+            {m.role === 'assistant' && m.metadata && (
+              <p className="msg-meta">
+                Intent <strong>{m.metadata.intentDetected}</strong> · confidence {percent(m.metadata.confidence)}
+                {Object.keys(m.metadata.entitiesExtracted).length > 0 && <> · entities {Object.entries(m.metadata.entitiesExtracted).map(([k, v]) => `${k}=${v}`).join(', ')}</>}
+              </p>
+            )}
+          </li>
+        ))}
+      </ol>
+      {atLeast(member.role, 'agent') && conversation.status !== 'closed' && <ReplyBox id={id} />}
+      {conversation.status === 'closed' && <p className="muted">This conversation is closed: every ticket of it is closed.</p>}
+    </section>
+  );
+}
+
+function ReplyBox({ id }: { id: string }) {
+  const { api } = useApp();
+  const qc = useQueryClient();
+  const [content, setContent] = useState('');
+  const send = useMutation({
+    mutationFn: (content: string) => ok(api.POST('/api/v1/admin/conversations/{id}/messages', { params: { path: { id } }, body: { content } })),
+    onSuccess: () => { setContent(''); void qc.invalidateQueries({ queryKey: ['conversation', id] }); void qc.invalidateQueries({ queryKey: ['tickets'] }); },
+  });
+  const errors = fieldErrorsOf(send.error);
+  const submit = (e: FormEvent) => { e.preventDefault(); if (content.trim()) send.mutate(content); };
+  return (
+    <form className="reply" onSubmit={submit}>
+      <Field label="Reply to the customer" error={errors.content} hint="Sent as you, in this conversation; the customer sees it in the widget.">
+        {(p) => <textarea {...p} rows={3} maxLength={5000} value={content} onChange={(e) => setContent(e.target.value)} />}
+      </Field>
+      <FormError error={send.error && !errors.content ? send.error : null} />
+      <button type="submit" className="primary" disabled={send.isPending || !content.trim()}>Send reply</button>
+    </form>
+  );
+}

@@ -1,0 +1,210 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ok, type Body, type Ok } from '../api/client.ts';
+import { useApp, useMember } from '../context.tsx';
+import { atLeast } from '../roles.ts';
+import { Badge, Confirm, Empty, ErrorState, Field, fieldErrorsOf, FormError, Loading, Page, percent } from '../ui/index.tsx';
+
+type Intent = Ok<'/api/v1/admin/intents/{id}', 'get'>;
+type IntentInput = Body<'/api/v1/admin/intents', 'post'>;
+type Entity = NonNullable<IntentInput['entities']>[number];
+const ENTITY_TYPES: Entity['type'][] = ['email', 'phone', 'number', 'date', 'order_id', 'url', 'regex'];
+/** An entity row of the form, with a key of its own so that removing a row keeps the others' inputs. */
+type Row = Entity & { key: string };
+
+export default function Intents() {
+  const { id } = useParams();
+  if (id) return <IntentEditor key={id} id={id === 'new' ? null : id} />;
+  return <IntentList />;
+}
+
+function IntentList() {
+  const { api } = useApp();
+  const member = useMember();
+  const list = useQuery({ queryKey: ['intents'], queryFn: () => ok(api.GET('/api/v1/admin/intents')) });
+  return (
+    <Page title="Intents" actions={atLeast(member.role, 'admin') ? <Link className="button primary" to="/intents/new">New intent</Link> : undefined}>
+      <p className="lead">What the assistant recognises in a customer's message, and how it answers.</p>
+      <TryMessage />
+      {list.isPending ? <Loading /> : list.isError ? <ErrorState error={list.error} retry={() => void list.refetch()} /> : list.data.items.length === 0 ? (
+        <Empty>No intent yet.</Empty>
+      ) : (
+        <div className="card">
+          <table className="table">
+            <thead><tr><th scope="col">Name</th><th scope="col">Description</th><th scope="col">Action</th><th scope="col">State</th><th scope="col">Hits</th></tr></thead>
+            <tbody>
+              {[...list.data.items].sort((a, b) => b.hitCount - a.hitCount || a.name.localeCompare(b.name)).map((i) => (
+                <tr key={i.id}>
+                  <th scope="row"><Link to={`/intents/${i.id}`}>{i.name}</Link></th>
+                  <td className="truncate">{i.description || <span className="muted">—</span>}</td>
+                  <td>{i.action === 'escalate' ? 'Hands over to a person' : 'Replies'}</td>
+                  <td><Badge value={i.enabled ? 'enabled' : 'disabled'} /></td>
+                  <td>{i.hitCount}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Page>
+  );
+}
+
+/** What the next chat message would get (POST /nlu/parse), without storing anything. */
+function TryMessage() {
+  const { api } = useApp();
+  const [message, setMessage] = useState('');
+  const parse = useMutation({ mutationFn: (message: string) => ok(api.POST('/api/v1/admin/nlu/parse', { body: { message } })) });
+  const errors = fieldErrorsOf(parse.error);
+  const submit = (e: FormEvent) => { e.preventDefault(); if (message.trim()) parse.mutate(message); };
+  return (
+    <section className="card" aria-labelledby="try-h">
+      <h2 id="try-h">Try a message</h2>
+      <form className="inline-form" onSubmit={submit}>
+        <Field label="Customer message" error={errors.message}>
+          {(p) => <input {...p} value={message} maxLength={2000} onChange={(e) => setMessage(e.target.value)} placeholder="where is my order 12345?" />}
+        </Field>
+        <button type="submit" disabled={parse.isPending || !message.trim()}>Try it</button>
+      </form>
+      <FormError error={parse.error && !errors.message ? parse.error : null} />
+      {parse.data && (
+        <div className="try-result" role="status">
+          <p>Detected <strong>{parse.data.intentDetected}</strong> with confidence {percent(parse.data.confidence)}.</p>
+          {Object.keys(parse.data.entitiesExtracted).length > 0 && <p>Entities: {Object.entries(parse.data.entitiesExtracted).map(([k, v]) => `${k} = ${v}`).join(', ')}</p>}
+          {parse.data.intentRanking.length > 0 && (
+            <ol className="muted">{parse.data.intentRanking.map((r) => <li key={r.intent}>{r.intent}: {percent(r.confidence)}</li>)}</ol>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+const blank: IntentInput = { name: '', description: '', trainingPhrases: [], response: '', entities: [], action: 'reply', enabled: true };
+
+function IntentEditor({ id }: { id: string | null }) {
+  const { api } = useApp();
+  const member = useMember();
+  const intent = useQuery({
+    queryKey: ['intent', id],
+    queryFn: () => ok(api.GET('/api/v1/admin/intents/{id}', { params: { path: { id: id! } } })),
+    enabled: id !== null,
+  });
+  const title = id === null ? 'New intent' : intent.data ? `Intent ${intent.data.name}` : 'Intent';
+  return (
+    <Page title={title}>
+      <p><Link to="/intents">All intents</Link></p>
+      {id !== null && intent.isPending ? <Loading /> : id !== null && intent.isError ? <ErrorState error={intent.error} retry={() => void intent.refetch()} /> : (
+        <IntentForm id={id} initial={intent.data ?? null} readOnly={!atLeast(member.role, 'admin')} />
+      )}
+    </Page>
+  );
+}
+
+function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Intent | null; readOnly: boolean }) {
+  const { api } = useApp();
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const start = initial ?? blank;
+  const [form, setForm] = useState({
+    name: start.name, description: start.description ?? '', phrases: (start.trainingPhrases ?? []).join('\n'), response: start.response,
+    entities: (start.entities ?? []).map((e) => ({ ...e, key: crypto.randomUUID() })) as Row[], action: start.action ?? 'reply', enabled: start.enabled ?? true,
+  });
+  const set = <K extends keyof typeof form>(k: K, v: (typeof form)[K]) => setForm((f) => ({ ...f, [k]: v }));
+  const save = useMutation({
+    mutationFn: (body: IntentInput) => (id
+      ? ok(api.PUT('/api/v1/admin/intents/{id}', { params: { path: { id } }, body }))
+      : ok(api.POST('/api/v1/admin/intents', { body }))),
+    onSuccess: (saved) => {
+      void qc.invalidateQueries({ queryKey: ['intents'] });
+      qc.setQueryData(['intent', saved.id], saved);
+      if (!id) navigate(`/intents/${saved.id}`, { replace: true });
+    },
+  });
+  const remove = async () => {
+    await ok(api.DELETE('/api/v1/admin/intents/{id}', { params: { path: { id: id! } } }));
+    void qc.invalidateQueries({ queryKey: ['intents'] });
+    navigate('/intents');
+  };
+  const errors = fieldErrorsOf(save.error);
+  const under = (prefix: string) => Object.entries(errors).filter(([k]) => k === prefix || k.startsWith(`${prefix}.`))
+    .map(([k, m]) => (k === prefix ? m : `${k.slice(prefix.length + 1).replace(/^(\d+)/, (n) => `line ${Number(n) + 1}`)}: ${m}`)).join('; ') || undefined;
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate({
+      name: form.name.trim(), description: form.description, response: form.response, action: form.action, enabled: form.enabled,
+      trainingPhrases: form.phrases.split('\n').map((s) => s.trim()).filter(Boolean),
+      entities: form.entities.map((en) => (en.type === 'regex' ? { name: en.name, type: en.type, pattern: en.pattern ?? '' } : { name: en.name, type: en.type })),
+    });
+  };
+  const placeholders = form.entities.map((e) => `{{${e.name}}}`).filter((p) => p !== '{{}}');
+
+  return (
+    <form onSubmit={submit} className="card form" noValidate>
+      <fieldset disabled={readOnly}>
+        {readOnly && <p className="notice">Your role can read intents; an admin can change them.</p>}
+        <Field label="Name" error={under('name')} hint="Lowercase letters, digits and underscores, starting with a letter.">
+          {(p) => <input {...p} value={form.name} onChange={(e) => set('name', e.target.value)} required maxLength={64} />}
+        </Field>
+        <Field label="Description" error={under('description')}>
+          {(p) => <input {...p} value={form.description} onChange={(e) => set('description', e.target.value)} maxLength={500} />}
+        </Field>
+        <Field label="Training phrases" error={under('trainingPhrases')} hint="One per line: ways a customer says it.">
+          {(p) => <textarea {...p} rows={6} value={form.phrases} onChange={(e) => set('phrases', e.target.value)} />}
+        </Field>
+        <Field label="Response" error={under('response')} hint={`What the assistant answers. ${placeholders.length ? `Placeholders: ${placeholders.join(', ')}.` : 'Add entities to use {{name}} placeholders.'}`}>
+          {(p) => <textarea {...p} rows={3} value={form.response} onChange={(e) => set('response', e.target.value)} maxLength={2000} />}
+        </Field>
+        <fieldset className="entities">
+          <legend>Entities</legend>
+          {under('entities') && <p className="field-error">{under('entities')}</p>}
+          {form.entities.length === 0 && <p className="muted">No entity: the response has no placeholders to fill.</p>}
+          {form.entities.map((en, i) => (
+            <div className="entity-row" key={en.key}>
+              <Field label={`Entity ${i + 1} name`}>
+                {(p) => <input {...p} value={en.name} onChange={(e) => set('entities', form.entities.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))} />}
+              </Field>
+              <Field label={`Entity ${i + 1} type`}>
+                {(p) => (
+                  <select {...p} value={en.type} onChange={(e) => set('entities', form.entities.map((x, j) => (j === i ? { ...x, type: e.target.value as Entity['type'] } : x)))}>
+                    {ENTITY_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
+                  </select>
+                )}
+              </Field>
+              {en.type === 'regex' && (
+                <Field label={`Entity ${i + 1} pattern`}>
+                  {(p) => <input {...p} value={en.pattern ?? ''} onChange={(e) => set('entities', form.entities.map((x, j) => (j === i ? { ...x, pattern: e.target.value } : x)))} maxLength={200} />}
+                </Field>
+              )}
+              <button type="button" onClick={() => set('entities', form.entities.filter((_, j) => j !== i))}>Remove entity {i + 1}</button>
+            </div>
+          ))}
+          <button type="button" onClick={() => set('entities', [...form.entities, { name: '', type: 'order_id', key: crypto.randomUUID() }])}>Add an entity</button>
+        </fieldset>
+        <Field label="Action" error={under('action')}>
+          {(p) => (
+            <select {...p} value={form.action} onChange={(e) => set('action', e.target.value as 'reply' | 'escalate')}>
+              <option value="reply">Reply</option>
+              <option value="escalate">Reply and hand over to a person (opens a ticket)</option>
+            </select>
+          )}
+        </Field>
+        <div className="check">
+          <input id="intent-enabled" type="checkbox" checked={form.enabled} onChange={(e) => set('enabled', e.target.checked)} />
+          <label htmlFor="intent-enabled">Enabled (a disabled intent is never detected)</label>
+        </div>
+        <FormError error={save.error} />
+        {save.isSuccess && <p role="status" className="success">Saved. The next chat message uses it.</p>}
+        {!readOnly && (
+          <div className="row">
+            <button type="submit" className="primary" disabled={save.isPending}>{id ? 'Save the intent' : 'Create the intent'}</button>
+            {id && <Confirm trigger={<button type="button" className="danger">Delete</button>} title="Delete this intent?" danger
+              body={<p>The assistant stops recognising “{form.name}” at once. This cannot be undone.</p>} confirmLabel="Delete the intent" onConfirm={remove} />}
+          </div>
+        )}
+      </fieldset>
+    </form>
+  );
+}

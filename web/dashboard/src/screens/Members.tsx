@@ -1,0 +1,86 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ok } from '../api/client.ts';
+import { useApp, useMember } from '../context.tsx';
+import { atLeast, ROLES, type Role } from '../roles.ts';
+import { Badge, Confirm, Empty, ErrorState, Field, fieldErrorsOf, FormError, label, Loading, Page, When } from '../ui/index.tsx';
+
+const ROLE_HELP: Record<Role, string> = {
+  viewer: 'reads everything', agent: 'also works tickets and answers customers', admin: 'also edits intents, integrations and settings', owner: 'also manages members and the widget key',
+};
+
+export default function Members() {
+  const { api } = useApp();
+  const me = useMember();
+  const qc = useQueryClient();
+  const list = useQuery({ queryKey: ['members'], queryFn: () => ok(api.GET('/api/v1/admin/members')) });
+  const owner = atLeast(me.role, 'owner');
+  const patch = useMutation({
+    mutationFn: ({ id, role }: { id: string; role: Role }) => ok(api.PATCH('/api/v1/admin/members/{id}', { params: { path: { id } }, body: { role } })),
+    onSettled: () => void qc.invalidateQueries({ queryKey: ['members'] }),
+  });
+  const remove = async (id: string) => {
+    await ok(api.DELETE('/api/v1/admin/members/{id}', { params: { path: { id } } }));
+    void qc.invalidateQueries({ queryKey: ['members'] });
+  };
+  return (
+    <Page title="Members">
+      <p className="lead">Roles: {ROLES.map((r) => `${r} ${ROLE_HELP[r]}`).join('; ')}.</p>
+      {owner && <Invite />}
+      <FormError error={patch.error} />
+      {list.isPending ? <Loading /> : list.isError ? <ErrorState error={list.error} retry={() => void list.refetch()} /> : list.data.items.length === 0 ? <Empty>No member.</Empty> : (
+        <div className="card">
+          <table className="table">
+            <thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Since</th>{owner && <th scope="col"><span className="visually-hidden">Actions</span></th>}</tr></thead>
+            <tbody>
+              {list.data.items.map((m) => (
+                <tr key={m.id}>
+                  <th scope="row">{m.email ?? m.userId}{m.userId === me.sub && ' (you)'}</th>
+                  <td>
+                    {owner ? (
+                      <select aria-label={`Role of ${m.email ?? m.id}`} value={m.role} disabled={patch.isPending} onChange={(e) => patch.mutate({ id: m.id, role: e.target.value as Role })}>
+                        {ROLES.map((r) => <option key={r} value={r}>{label(r)}</option>)}
+                      </select>
+                    ) : label(m.role)}
+                  </td>
+                  <td><Badge value={m.status} /></td>
+                  <td><When iso={m.createdAt} /></td>
+                  {owner && (
+                    <td>
+                      <Confirm trigger={<button type="button" className="danger">{m.status === 'invited' ? 'Revoke' : 'Remove'}<span className="visually-hidden"> {m.email}</span></button>}
+                        title={m.status === 'invited' ? 'Revoke the invitation?' : 'Remove this member?'} danger
+                        body={<p>{m.email} loses access to this team at once.</p>} confirmLabel="Remove" onConfirm={() => remove(m.id)} />
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Page>
+  );
+}
+
+function Invite() {
+  const { api } = useApp();
+  const qc = useQueryClient();
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('agent');
+  const invite = useMutation({
+    mutationFn: () => ok(api.POST('/api/v1/admin/members', { body: { email, role } })),
+    onSuccess: () => { setEmail(''); void qc.invalidateQueries({ queryKey: ['members'] }); },
+  });
+  const errors = fieldErrorsOf(invite.error);
+  const submit = (e: FormEvent) => { e.preventDefault(); invite.mutate(); };
+  return (
+    <form className="card inline-form" onSubmit={submit} noValidate aria-labelledby="invite-h">
+      <h2 id="invite-h">Invite someone</h2>
+      <Field label="Email" error={errors.email}>{(p) => <input {...p} type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" />}</Field>
+      <Field label="Role" error={errors.role}>{(p) => <select {...p} value={role} onChange={(e) => setRole(e.target.value as Role)}>{ROLES.map((r) => <option key={r} value={r}>{label(r)}</option>)}</select>}</Field>
+      <button type="submit" className="primary" disabled={invite.isPending}>Invite</button>
+      <FormError error={invite.error && !errors.email && !errors.role ? invite.error : null} />
+      {invite.isSuccess && <p role="status" className="success">Invited. They join when they sign in with that email.</p>}
+    </form>
+  );
+}

@@ -1,0 +1,114 @@
+import { lazy, Suspense, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { useApp } from '../context.tsx';
+import { usePollInterval } from '../live.tsx';
+import { Badge, Empty, ErrorState, Field, Loading, Page, percent, When } from '../ui/index.tsx';
+import { daysAgo, DEFAULT_DAYS, type Stats, statsQuery } from './overview-query.ts';
+
+const DailyChart = lazy(() => import('../ui/Chart.tsx'));
+
+const PRESETS = [{ days: 7, label: 'Last 7 days' }, { days: 30, label: 'Last 30 days' }, { days: 90, label: 'Last 90 days' }];
+
+export default function Overview() {
+  const { api } = useApp();
+  const [preset, setPreset] = useState(String(DEFAULT_DAYS));
+  const [custom, setCustom] = useState({ from: daysAgo(29), to: daysAgo(0) });
+  const period = preset === 'custom' ? custom : { from: daysAgo(Number(preset) - 1), to: daysAgo(0) };
+  const stats = useQuery({ ...statsQuery(api, period), refetchInterval: usePollInterval(30_000) });
+
+  return (
+    <Page title="Overview">
+      <form className="filters" onSubmit={(e) => e.preventDefault()} aria-label="Choose the period">
+        <Field label="Period">
+          {(p) => (
+            <select {...p} value={preset} onChange={(e) => setPreset(e.target.value)}>
+              {PRESETS.map((o) => <option key={o.days} value={String(o.days)}>{o.label}</option>)}
+              <option value="custom">Custom dates</option>
+            </select>
+          )}
+        </Field>
+        {preset === 'custom' && (
+          <>
+            <Field label="From">{(p) => <input {...p} type="date" value={custom.from} max={custom.to} onChange={(e) => setCustom((c) => ({ ...c, from: e.target.value }))} />}</Field>
+            <Field label="To">{(p) => <input {...p} type="date" value={custom.to} min={custom.from} onChange={(e) => setCustom((c) => ({ ...c, to: e.target.value }))} />}</Field>
+          </>
+        )}
+      </form>
+      {stats.isPending ? <Loading /> : stats.isError ? <ErrorState error={stats.error} retry={() => void stats.refetch()} /> : <StatsView stats={stats.data} />}
+    </Page>
+  );
+}
+
+function StatsView({ stats }: { stats: Stats }) {
+  const k = stats.kpis;
+  const kpis: [string, string][] = [
+    ['Conversations', String(k.conversations)],
+    ['Messages', String(k.messages)],
+    ['Escalations', String(k.escalations)],
+    ['Escalation rate', percent(k.escalationRate)],
+    ['Open tickets', String(k.openTickets)],
+    ['Average confidence', percent(k.avgConfidence)],
+    ['Fallback rate', percent(k.fallbackRate)],
+  ];
+  if (k.avgFirstResponseSeconds !== undefined) kpis.push(['First response', k.avgFirstResponseSeconds == null ? '—' : `${Math.round(k.avgFirstResponseSeconds / 60)} min`]);
+  if (k.csat !== undefined) kpis.push(['Satisfaction', k.csat == null ? '—' : `${k.csat.toFixed(1)} / 5`]);
+  const maxIntent = Math.max(1, ...stats.topIntents.map((t) => t.count));
+
+  return (
+    <>
+      <section aria-labelledby="kpi-h">
+        <h2 id="kpi-h" className="visually-hidden">Key figures, {stats.period.from} to {stats.period.to}</h2>
+        <dl className="kpis">
+          {kpis.map(([label, value]) => <div key={label} className="kpi"><dt>{label}</dt><dd>{value}</dd></div>)}
+        </dl>
+      </section>
+      <div className="grid-2">
+        <section className="card" aria-labelledby="daily-h">
+          <h2 id="daily-h">Day by day</h2>
+          {stats.series && stats.series.length > 0 ? (
+            <>
+              <Suspense fallback={<Loading label="Drawing the chart…" />}>
+                <DailyChart days={stats.series} title={`Conversations, messages, escalations and fallbacks per day from ${stats.period.from} to ${stats.period.to}`} />
+              </Suspense>
+              <details>
+                <summary>Show as a table</summary>
+                <table>
+                  <thead><tr><th scope="col">Date</th><th scope="col">Conversations</th><th scope="col">Messages</th><th scope="col">Escalations</th><th scope="col">Fallbacks</th></tr></thead>
+                  <tbody>{stats.series.map((d) => <tr key={d.date}><th scope="row">{d.date}</th><td>{d.conversations}</td><td>{d.messages}</td><td>{d.escalations}</td><td>{d.fallbacks}</td></tr>)}</tbody>
+                </table>
+              </details>
+            </>
+          ) : <Empty>Daily figures are not available from the service yet; the totals above cover the whole period.</Empty>}
+        </section>
+        <section className="card" aria-labelledby="intents-h">
+          <h2 id="intents-h">Top intents</h2>
+          {stats.topIntents.length === 0 ? <Empty>No intent was detected in this period.</Empty> : (
+            <ol className="bars">
+              {stats.topIntents.map((t) => (
+                <li key={t.intent}>
+                  <span className="bar-label">{t.intent}</span>
+                  <span className="bar" style={{ width: `${(t.count / maxIntent) * 100}%` }} aria-hidden="true" />
+                  <span className="bar-value">{t.count}</span>
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+      </div>
+      <section className="card" aria-labelledby="recent-h">
+        <h2 id="recent-h">Recent conversations</h2>
+        {stats.recentConversations.length === 0 ? <Empty>No conversation yet. Once the widget is on your site, conversations appear here.</Empty> : (
+          <ul className="list">
+            {stats.recentConversations.map((c) => (
+              <li key={c.id}>
+                <Link to={`/inbox/${c.id}`} className="list-main">{c.lastMessagePreview || 'Conversation'}</Link>
+                <span className="list-meta"><Badge value={c.status} /> {c.messageCount} messages · <When iso={c.updatedAt} /></span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}

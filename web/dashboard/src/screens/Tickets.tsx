@@ -1,0 +1,217 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { nextStatuses } from '../../../../shared/domain/tickets-rules.ts';
+import { ok, type Ok } from '../api/client.ts';
+import { useApp, useMember } from '../context.tsx';
+import { usePollInterval } from '../live.tsx';
+import { atLeast } from '../roles.ts';
+import { Badge, Empty, ErrorState, Field, FormError, label, Loading, Page, Pager, usePager, When } from '../ui/index.tsx';
+
+const STATUSES = ['open', 'in_progress', 'waiting', 'resolved', 'closed'] as const;
+const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
+const ASSIGNEES = ['me', 'none'] as const;
+type Status = (typeof STATUSES)[number];
+type Priority = (typeof PRIORITIES)[number];
+type TicketDetail = Ok<'/api/v1/admin/tickets/{id}', 'get'>;
+
+export default function Tickets() {
+  const { id } = useParams();
+  return <Page title={id ? `Ticket ${id}` : 'Tickets'}>{id ? <TicketView key={id} id={id} /> : <TicketList />}</Page>;
+}
+
+function TicketList() {
+  const { api } = useApp();
+  const [params, setParams] = useSearchParams();
+  const status = STATUSES.find((s) => s === params.get('status'));
+  const priority = PRIORITIES.find((p) => p === params.get('priority'));
+  const assignee = ASSIGNEES.find((a) => a === params.get('assignee'));
+  const pager = usePager(`${status}|${priority}|${assignee}`);
+  const list = useQuery({
+    queryKey: ['tickets', status, priority, assignee, pager.cursor],
+    queryFn: () => ok(api.GET('/api/v1/admin/tickets', {
+      params: {
+        query: {
+          ...(status ? { status } : {}), ...(priority ? { priority } : {}), ...(assignee ? { assignee } : {}),
+          ...(pager.cursor ? { cursor: pager.cursor } : {}),
+        },
+      },
+    })),
+    refetchInterval: usePollInterval(),
+  });
+  const set = (key: string, value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(key, value); else next.delete(key);
+    setParams(next);
+  };
+  return (
+    <>
+      <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+        <Field label="Status">
+          {(p) => <select {...p} value={status ?? ''} onChange={(e) => set('status', e.target.value)}><option value="">All</option>{STATUSES.map((s) => <option key={s} value={s}>{label(s)}</option>)}</select>}
+        </Field>
+        <Field label="Priority">
+          {(p) => <select {...p} value={priority ?? ''} onChange={(e) => set('priority', e.target.value)}><option value="">All</option>{PRIORITIES.map((s) => <option key={s} value={s}>{label(s)}</option>)}</select>}
+        </Field>
+        <Field label="Assignee">
+          {(p) => (
+            <select {...p} value={assignee ?? ''} onChange={(e) => set('assignee', e.target.value)}>
+              <option value="">Anyone</option><option value="me">Assigned to me</option><option value="none">Unassigned</option>
+            </select>
+          )}
+        </Field>
+      </form>
+      {list.isPending ? <Loading /> : list.isError ? <ErrorState error={list.error} retry={() => void list.refetch()} /> : list.data.items.length === 0 ? (
+        <Empty>{status || priority || assignee ? 'No ticket matches these filters.' : 'No ticket yet. Tickets open when a customer asks for a person.'}</Empty>
+      ) : (
+        <div className="card">
+          <table className="table">
+            <thead><tr><th scope="col">Ticket</th><th scope="col">Status</th><th scope="col">Priority</th><th scope="col">Reason</th><th scope="col">Updated</th></tr></thead>
+            <tbody>
+              {list.data.items.map((t) => (
+                <tr key={t.id}>
+                  <th scope="row"><Link to={`/tickets/${t.id}`}>{t.id}</Link></th>
+                  <td><Badge value={t.status} /></td>
+                  <td><Badge value={t.priority} kind={`p-${t.priority}`} /></td>
+                  <td className="truncate">{t.reason}</td>
+                  <td><When iso={t.updatedAt} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <Pager pager={pager} nextCursor={list.data.nextCursor} label="Ticket" />
+        </div>
+      )}
+    </>
+  );
+}
+
+function TicketView({ id }: { id: string }) {
+  const { api } = useApp();
+  const member = useMember();
+  const qc = useQueryClient();
+  const detail = useQuery({
+    queryKey: ['ticket', id],
+    queryFn: () => ok(api.GET('/api/v1/admin/tickets/{id}', { params: { path: { id } } })),
+    refetchInterval: usePollInterval(),
+  });
+  const patch = useMutation({
+    mutationFn: (body: { status?: Status; priority?: Priority; assigneeId?: string | null }) =>
+      ok(api.PATCH('/api/v1/admin/tickets/{id}', { params: { path: { id } }, body })),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: ['ticket', id] });
+      void qc.invalidateQueries({ queryKey: ['tickets'] });
+      void qc.invalidateQueries({ queryKey: ['conversation'] });
+    },
+  });
+  const actorName = useActorName();
+  if (detail.isPending) return <Loading />;
+  if (detail.isError) return <ErrorState error={detail.error} retry={() => void detail.refetch()} />;
+  const { ticket, conversation, auditTrail } = detail.data;
+  const canEdit = atLeast(member.role, 'agent');
+  const moves = nextStatuses(ticket.status);
+  const who = actorName({ type: 'user', id: ticket.assigneeId ?? '' });
+
+  return (
+    <>
+      <p><Link to="/tickets">All tickets</Link></p>
+      <div className="grid-2">
+        <section className="card" aria-labelledby="t-h">
+          <h2 id="t-h">Details</h2>
+          <dl className="facts">
+            <div><dt>Status</dt><dd><Badge value={ticket.status} /></dd></div>
+            <div><dt>Priority</dt><dd><Badge value={ticket.priority} kind={`p-${ticket.priority}`} /></dd></div>
+            <div><dt>Reason</dt><dd>{ticket.reason}</dd></div>
+            <div><dt>Assignee</dt><dd>{ticket.assigneeId ? who : 'Nobody'}</dd></div>
+            <div><dt>Opened</dt><dd><When iso={ticket.createdAt} /></dd></div>
+            {ticket.firstResponseAt && <div><dt>First reply</dt><dd><When iso={ticket.firstResponseAt} /></dd></div>}
+            {ticket.resolvedAt && <div><dt>Resolved</dt><dd><When iso={ticket.resolvedAt} /></dd></div>}
+            <div><dt>Updated</dt><dd><When iso={ticket.updatedAt} /></dd></div>
+            <div><dt>Conversation</dt><dd>{conversation ? <Link to={`/inbox/${conversation.id}`}>{conversation.lastMessagePreview || conversation.id}</Link> : '—'}</dd></div>
+          </dl>
+        </section>
+        {canEdit && (
+          <section className="card" aria-labelledby="change-h">
+            <h2 id="change-h">Change</h2>
+            {moves.length === 0 ? <p>A closed ticket changes no more.</p> : (
+              <>
+                <fieldset className="moves">
+                  <legend>Move to</legend>
+                  {moves.map((s) => (
+                    <button key={s} type="button" onClick={() => patch.mutate({ status: s })} disabled={patch.isPending}>{label(s)}</button>
+                  ))}
+                </fieldset>
+                <Field label="Priority">
+                  {(p) => (
+                    <select {...p} value={ticket.priority} disabled={patch.isPending} onChange={(e) => patch.mutate({ priority: e.target.value as Priority })}>
+                      {PRIORITIES.map((s) => <option key={s} value={s}>{label(s)}</option>)}
+                    </select>
+                  )}
+                </Field>
+              </>
+            )}
+            {moves.length > 0 && (
+              <fieldset className="moves">
+                <legend>Assignee</legend>
+                {ticket.assigneeId !== member.sub && <button type="button" onClick={() => patch.mutate({ assigneeId: member.sub })} disabled={patch.isPending}>Assign to me</button>}
+                {ticket.assigneeId && <button type="button" onClick={() => patch.mutate({ assigneeId: null })} disabled={patch.isPending}>Unassign</button>}
+                {atLeast(member.role, 'admin') && <AssignTo current={ticket.assigneeId} onPick={(assigneeId) => patch.mutate({ assigneeId })} busy={patch.isPending} />}
+              </fieldset>
+            )}
+            <FormError error={patch.error} />
+            {patch.isSuccess && <p className="muted" role="status">Saved.</p>}
+          </section>
+        )}
+      </div>
+      <section className="card" aria-labelledby="trail-h">
+        <h2 id="trail-h">Audit trail</h2>
+        <AuditTrail entries={auditTrail} />
+      </section>
+    </>
+  );
+}
+
+/** Admins may assign any active member (the member list is theirs to read). */
+function AssignTo({ current, onPick, busy }: { current: string | null; onPick: (id: string) => void; busy: boolean }) {
+  const { api } = useApp();
+  const members = useQuery({ queryKey: ['members'], queryFn: () => ok(api.GET('/api/v1/admin/members')) });
+  const active = (members.data?.items ?? []).filter((m) => m.status === 'active' && m.userId);
+  if (active.length < 2) return null;
+  return (
+    <Field label="Assign to">
+      {(p) => (
+        <select {...p} value={current ?? ''} disabled={busy} onChange={(e) => e.target.value && onPick(e.target.value)}>
+          <option value="">Choose a member</option>
+          {active.map((m) => <option key={m.userId} value={m.userId!}>{m.email ?? m.userId}</option>)}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+/** Names a user actor by email where the member list is readable (admins), "you" for oneself. */
+function useActorName() {
+  const { api } = useApp();
+  const member = useMember();
+  const members = useQuery({ queryKey: ['members'], queryFn: () => ok(api.GET('/api/v1/admin/members')), enabled: atLeast(member.role, 'admin') });
+  const emails = new Map((members.data?.items ?? []).map((m) => [m.userId, m.email]));
+  return (a: { type: string; id: string }) => (a.type !== 'user' ? a.type : a.id === member.sub ? 'you' : emails.get(a.id) ?? `a team member (${a.id.slice(0, 8)}…)`);
+}
+
+export function AuditTrail({ entries }: { entries: TicketDetail['auditTrail'] }) {
+  const actorName = useActorName();
+  if (entries.length === 0) return <Empty>No change yet.</Empty>;
+  return (
+    <ol className="trail">
+      {entries.map((a) => (
+        <li key={a.id}>
+          <When iso={a.createdAt} /> · <strong>{a.action}</strong> by {actorName(a.actor)}
+          {Object.keys(a.changes).length > 0 && (
+            <ul>{Object.entries(a.changes).map(([k, c]) => <li key={k}>{k}: {fmt(c.from)} → {fmt(c.to)}</li>)}</ul>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+const fmt = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'string' ? label(v) : JSON.stringify(v));

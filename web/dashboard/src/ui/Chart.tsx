@@ -1,0 +1,34 @@
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { Stats } from '../screens/overview-query.ts';
+
+type StatsDay = Stats['series'][number];
+
+const SERIES: { key: keyof Omit<StatsDay, 'date'>; label: string; color: string }[] = [
+  { key: 'conversations', label: 'Conversations', color: '#1d4ed8' },
+  { key: 'messages', label: 'Messages', color: '#047857' },
+  { key: 'escalations', label: 'Escalations', color: '#b45309' },
+  { key: 'fallbacks', label: 'Fallbacks', color: '#b91c1c' },
+];
+
+/** The daily series as a line chart (uPlot, canvas); the table beside it carries the same figures for screen readers. */
+export default function DailyChart({ days, title }: { days: StatsDay[]; title: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const x = days.map((d) => Date.parse(`${d.date}T00:00:00Z`) / 1000);
+    const plot = new uPlot({
+      width: Math.max(300, el.clientWidth),
+      height: 240,
+      scales: { x: { time: true } },
+      axes: [{ stroke: '#374151' }, { stroke: '#374151' }],
+      series: [{}, ...SERIES.map((s) => ({ label: s.label, stroke: s.color, width: 2 }))],
+    }, [x, ...SERIES.map((s) => days.map((d) => d[s.key]))], el);
+    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(300, el.clientWidth), height: 240 }));
+    resize.observe(el);
+    return () => { resize.disconnect(); plot.destroy(); };
+  }, [days]);
+  return <div ref={box} role="img" aria-label={title} className="chart" />;
+}

@@ -1,0 +1,163 @@
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import * as Dialog from '@radix-ui/react-dialog';
+import { ApiError, describeError } from '../api/problem.ts';
+
+/** A screen: sets the document title and moves focus to its heading, so a route change is announced. */
+export function Page({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
+  const h1 = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = `${title} · Support dashboard`;
+    h1.current?.focus({ preventScroll: true });
+  }, [title]);
+  return (
+    <>
+      <div className="page-head">
+        <h1 ref={h1} tabIndex={-1}>{title}</h1>
+        {actions && <div className="page-actions">{actions}</div>}
+      </div>
+      {children}
+    </>
+  );
+}
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return <p className="loading" role="status"><span className="spinner" aria-hidden="true" />{label}</p>;
+}
+
+export function ErrorState({ error, retry }: { error: unknown; retry?: () => void }) {
+  const requestId = error instanceof ApiError ? error.problem.requestId : undefined;
+  return (
+    <div className="error-state" role="alert">
+      <p>{describeError(error)}</p>
+      {requestId && <p className="muted small">Request id: <code>{requestId}</code></p>}
+      {retry && <button type="button" onClick={retry}>Try again</button>}
+    </div>
+  );
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <div className="empty"><p>{children}</p></div>;
+}
+
+/** A form-level error: the problem's message, or a pointer to the field errors shown next to their fields. */
+export function FormError({ error }: { error: unknown }) {
+  if (!error) return null;
+  const fields = error instanceof ApiError ? error.problem.errors ?? [] : [];
+  if (fields.length === 0) return <p className="error" role="alert">{describeError(error)}</p>;
+  // A summary of every field error: the ones with a field on screen are also shown beside it.
+  return (
+    <div className="error" role="alert">
+      <p>Not saved: {fields.length === 1 ? 'one value needs' : `${fields.length} values need`} changing.</p>
+      <ul>{fields.map((f) => <li key={f.path}>{f.path}: {f.message}</li>)}</ul>
+    </div>
+  );
+}
+
+export const fieldErrorsOf = (error: unknown): Record<string, string> => (error instanceof ApiError ? error.fieldErrors() : {});
+
+interface FieldProps { label: string; error?: string | undefined; hint?: string; children: (props: { id: string; 'aria-describedby'?: string; 'aria-invalid'?: boolean }) => ReactNode }
+
+/** A labelled control with its hint and its field error, wired with aria-describedby. */
+export function Field({ label, error, hint, children }: FieldProps) {
+  const id = useId();
+  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return (
+    <div className={`field${error ? ' has-error' : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      {hint && <p id={`${id}-hint`} className="hint">{hint}</p>}
+      {children({ id, ...(described ? { 'aria-describedby': described } : {}), ...(error ? { 'aria-invalid': true } : {}) })}
+      {error && <p id={`${id}-error`} className="field-error">{error}</p>}
+    </div>
+  );
+}
+
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [done, setDone] = useState(false);
+  const copy = async () => {
+    try { await navigator.clipboard.writeText(text); setDone(true); setTimeout(() => setDone(false), 2000); } catch { setDone(false); }
+  };
+  return (
+    <button type="button" onClick={() => void copy()}>
+      {done ? 'Copied' : label}
+      <span className="visually-hidden" aria-live="polite">{done ? ' to the clipboard' : ''}</span>
+    </button>
+  );
+}
+
+/** Cursor paging: keeps the cursors of the pages before, so Back works without offsets. */
+export function usePager(resetKey: string) {
+  const [stack, setStack] = useState<(string | undefined)[]>([undefined]);
+  const [key, setKey] = useState(resetKey);
+  if (key !== resetKey) { setKey(resetKey); setStack([undefined]); }
+  const cursor = stack[stack.length - 1];
+  return {
+    cursor,
+    page: stack.length,
+    next: (c: string) => setStack((s) => [...s, c]),
+    back: () => setStack((s) => (s.length > 1 ? s.slice(0, -1) : s)),
+  };
+}
+
+export function Pager({ pager, nextCursor, label }: { pager: ReturnType<typeof usePager>; nextCursor: string | null | undefined; label: string }) {
+  if (pager.page === 1 && !nextCursor) return null;
+  return (
+    <nav className="pager" aria-label={`${label} pages`}>
+      <button type="button" onClick={pager.back} disabled={pager.page === 1}>Previous page</button>
+      <span>Page {pager.page}</span>
+      <button type="button" onClick={() => nextCursor && pager.next(nextCursor)} disabled={!nextCursor}>Next page</button>
+    </nav>
+  );
+}
+
+const LABELS: Record<string, string> = { in_progress: 'In progress' };
+export const label = (v: string) => LABELS[v] ?? v.charAt(0).toUpperCase() + v.slice(1).replace(/_/g, ' ');
+
+export function Badge({ value, kind }: { value: string; kind?: string }) {
+  return <span className={`badge badge-${kind ?? value}`}>{label(value)}</span>;
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+export function When({ iso }: { iso: string }) {
+  return <time dateTime={iso}>{dateTime.format(new Date(iso))}</time>;
+}
+export const percent = (n: number | null | undefined) => (n == null ? '—' : `${Math.round(n * 1000) / 10} %`);
+
+/** A confirmation in an accessible modal dialog (Radix: focus trap, Escape, labelled). */
+export function Confirm({ trigger, title, body, confirmLabel, onConfirm, danger }: {
+  trigger: ReactNode; title: string; body: ReactNode; confirmLabel: string; onConfirm: () => unknown; danger?: boolean;
+}) {
+  const [open, setOpen] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async () => {
+    setBusy(true); setError(null);
+    try { await onConfirm(); setOpen(false); } catch (e) { setError(e); } finally { setBusy(false); }
+  };
+  return (
+    <Dialog.Root open={open} onOpenChange={(o) => { setOpen(o); setError(null); }}>
+      <Dialog.Trigger asChild>{trigger}</Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog">
+          <Dialog.Title>{title}</Dialog.Title>
+          <Dialog.Description asChild><div>{body}</div></Dialog.Description>
+          <FormError error={error} />
+          <div className="dialog-actions">
+            <Dialog.Close asChild><button type="button">Cancel</button></Dialog.Close>
+            <button type="button" className={danger ? 'danger' : 'primary'} onClick={() => void run()} disabled={busy}>{confirmLabel}</button>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+export function EmbedSnippet({ widgetOrigin, widgetKey }: { widgetOrigin: string; widgetKey: string }) {
+  const snippet = `<script src="${widgetOrigin}/widget.js" data-widget-key="${widgetKey}" async></script>`;
+  return (
+    <div className="snippet">
+      <pre><code>{snippet}</code></pre>
+      <CopyButton text={snippet} label="Copy the snippet" />
+    </div>
+  );
+}
