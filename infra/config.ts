@@ -11,7 +11,7 @@ export interface StackConfig {
   alarmTopicArn?: string;
   /** Cognito hosted-UI callback URLs; none means the app client speaks SRP only (no OAuth flows). */
   callbackUrls: string[];
-  /** Base URL of the dashboard: Slack messages link to its conversations; none, no link. */
+  /** Base URL of the dashboard, where Slack messages link to conversations; default the stack's own (DashboardUrl). */
   dashboardUrl?: string;
 }
 

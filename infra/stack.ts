@@ -101,7 +101,8 @@ export class SupportStack extends Stack {
     this.deliveries = new Deliveries(this, 'Deliveries', {
       data: this.data, credentialsKey: this.credentialsKey, projectRoot: PROJECT_ROOT, logRetention,
       entry: entryOf('events/deliver'),
-      ...(config.dashboardUrl ? { dashboardUrl: config.dashboardUrl } : {}),
+      // Slack messages link to the conversation in the dashboard: the stack's own, unless told another.
+      dashboardUrl: config.dashboardUrl ?? this.dashboard.url,
     });
     this.functions.set('events/deliver', this.deliveries.fn);
 

@@ -56,7 +56,8 @@ describe('live channel', () => {
     const { context, page } = await newDashboardPage(browser);
     try {
       await signIn(page, t.email);
-      await page.goto(`/inbox/${t.conversationId}`);
+      // The link that Slack messages carry opens the conversation in the inbox.
+      await page.goto(`/conversations/${t.conversationId}`);
       await page.locator('.live-live').waitFor();
       const sent = await api('POST', '/api/v1/chat/message', { widgetKey: t.widgetKey, body: { conversationId: t.conversationId, message: 'Any news on my parcel?' } });
       expect(sent.status).toBe(200);

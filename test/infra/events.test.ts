@@ -59,7 +59,7 @@ describe('delivery queue', () => {
     expect(refId(vars.DELIVERY_QUEUE_URL)).toBe(queueId);
     expect(refId(vars.TABLE_NAME)).toBe(logicalId(s, s.stack.data.table));
     expect(refId(vars.KMS_KEY_ID)).toBe(logicalId(s, s.stack.credentialsKey));
-    for (const name of ['DELIVERY_TIMEOUT_MS', 'DELIVERY_TIME_SCALE', 'ALLOW_LOOPBACK_WEBHOOKS', 'SQS_ENDPOINT', 'DASHBOARD_URL']) expect(vars[name], name).toBeUndefined();
+    for (const name of ['DELIVERY_TIMEOUT_MS', 'DELIVERY_TIME_SCALE', 'ALLOW_LOOPBACK_WEBHOOKS', 'SQS_ENDPOINT']) expect(vars[name], name).toBeUndefined();
     expect(s.resources[fnId]!.Properties.Timeout).toBe(DELIVERY_QUEUE.functionTimeoutSeconds);
   });
 
@@ -71,7 +71,9 @@ describe('delivery queue', () => {
     expect(ofType(s, 'AWS::Lambda::Function').some(([, f]) => JSON.stringify(f.Properties.Environment).includes('ALLOW_LOOPBACK_WEBHOOKS'))).toBe(false);
   });
 
-  it('links Slack messages to the dashboard when its URL is given', () => {
+  it('links Slack messages to the stack\'s dashboard, or to the one given', () => {
+    const own = s.resources[fnId]!.Properties.Environment.Variables.DASHBOARD_URL;
+    expect(own).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(s, s.stack.dashboard.distribution), 'DomainName'] }]] });
     const withDash = synth({ dashboardUrl: 'https://support.example.com' });
     const vars = withDash.resources[logicalId(withDash, withDash.stack.deliveries.fn.fn)]!.Properties.Environment.Variables;
     expect(vars.DASHBOARD_URL).toBe('https://support.example.com');

@@ -25,10 +25,11 @@ const screens = {
   profile: screen(() => import('./screens/Profile.tsx')),
 };
 
+// conversations/:id is the link that Slack messages carry (shared/domain/slack.ts).
 interface NavItem { to: string; label: string; min: Role; screen: ComponentType & { load: Loader }; paths: string[] }
 const NAV: NavItem[] = [
   { to: '/', label: 'Overview', min: 'viewer', screen: screens.overview, paths: [''] },
-  { to: '/inbox', label: 'Inbox', min: 'viewer', screen: screens.inbox, paths: ['inbox', 'inbox/:id'] },
+  { to: '/inbox', label: 'Inbox', min: 'viewer', screen: screens.inbox, paths: ['inbox', 'inbox/:id', 'conversations/:id'] },
   { to: '/tickets', label: 'Tickets', min: 'viewer', screen: screens.tickets, paths: ['tickets', 'tickets/:id'] },
   { to: '/intents', label: 'Intents', min: 'viewer', screen: screens.intents, paths: ['intents', 'intents/:id'] },
   { to: '/knowledge', label: 'Knowledge', min: 'viewer', screen: screens.knowledge, paths: ['knowledge', 'knowledge/:id'] },
