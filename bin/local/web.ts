@@ -6,20 +6,16 @@ import { fileURLToPath } from 'node:url';
 import { buildWidget } from '../../web/widget/build.ts';
 
 // The browser side of the local runtime: widget.js built from web/widget at start (and again when
-// its sources change), CORS as the HTTP API answers it, and a demo shop page on a second port that
-// embeds the widget from the API's origin: a real cross-origin host, as a customer's site is.
+// its sources change), and a demo shop page on a second port that embeds the widget from the API's
+// origin: a real cross-origin host, as a customer's site is. CORS (preflights, and the headers on
+// every response, widget.js's included) is the server's (server.ts), as the HTTP API answers it.
 
 const WIDGET_SRC = fileURLToPath(new URL('../../web/widget/src', import.meta.url));
-
-// CONTRACT section 1: preflight for any origin without reaching a function.
-const CORS_ALLOW_HEADERS = 'content-type,authorization,x-widget-key,idempotency-key';
-const CORS_EXPOSE_HEADERS = 'x-request-id,retry-after';
-const CORS_METHODS = 'GET,POST,PUT,PATCH,DELETE';
 
 const newestSource = () => Math.max(...readdirSync(WIDGET_SRC).map((f) => statSync(join(WIDGET_SRC, f)).mtimeMs));
 
 export interface WebAssets {
-  /** Serves what is the web side's: preflights, widget.js. Returns false for anything else (after adding CORS headers). */
+  /** Serves widget.js; returns false for anything else. */
   handle(req: IncomingMessage, res: ServerResponse, url: URL, method: string): boolean;
 }
 
@@ -36,17 +32,6 @@ export function webAssets(): WebAssets {
 
   return {
     handle(req, res, url, method) {
-      res.setHeader('access-control-allow-origin', '*');
-      res.setHeader('access-control-expose-headers', CORS_EXPOSE_HEADERS);
-      if (method === 'OPTIONS') {
-        res.writeHead(204, {
-          'access-control-allow-methods': CORS_METHODS,
-          'access-control-allow-headers': CORS_ALLOW_HEADERS,
-          'access-control-max-age': '3600',
-        });
-        res.end();
-        return true;
-      }
       if (url.pathname === '/widget.js' && (method === 'GET' || method === 'HEAD')) {
         const w = widget();
         const headers = {
