@@ -20,10 +20,16 @@ export async function me(user: User) {
   };
 }
 
-/** A member names themselves; their next messages carry the name. */
-export async function setDisplayName(user: User, displayName: string) {
-  if (!(await membersRepo.setDisplayName(user.sub, displayName))) throw new NotOnboarded();
-  return me(user);
+/** A member names themselves; their next messages carry the name. The caller's membership is known already. */
+export async function setDisplayName(user: User, membership: Membership, displayName: string) {
+  const [updated, tenant] = await Promise.all([membersRepo.setDisplayName(user.sub, displayName), tenantsRepo.get(membership.tenantId)]);
+  if (!updated || !tenant) throw new NotOnboarded();
+  return {
+    user: { sub: user.sub, email: user.email },
+    tenant: { id: tenant.id, name: tenant.name, createdAt: tenant.createdAt },
+    role: membership.role,
+    displayName,
+  };
 }
 
 /**

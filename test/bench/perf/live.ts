@@ -42,3 +42,19 @@ export async function agentToSocket(baseUrl: string, liveUrl: string, widgetKey:
   }
   return { n, p50: percentile(ms, 50), p99: percentile(ms, 99), max: Math.max(...ms) };
 }
+
+// As a script: `node --import tsx test/bench/perf/live.ts <dynamodb endpoint>` prints one JSON line.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { startLocalRuntime } = await import('../../../bin/local/server.ts');
+  const rt = await startLocalRuntime({ tableName: `bench-live-${process.pid}`, dynamodbEndpoint: process.argv[2]! });
+  try {
+    const token = await rt.idp.token({ sub: `bench-live-${process.pid}`, email: 'live@bench.example' });
+    const onboard = await fetch(`${rt.url}/api/v1/admin/auth/onboard`, {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ tenantName: 'Bench Live' }),
+    });
+    const { widgetKey } = await onboard.json() as { widgetKey: string };
+    process.stdout.write(`${JSON.stringify(await agentToSocket(rt.url, rt.liveUrl, widgetKey, token, 100))}\n`);
+  } finally {
+    await rt.stop();
+  }
+}
