@@ -198,7 +198,8 @@ describe('the widget on a customer page', () => {
     const t = await newTenant();
     const page = await newPage(browser);
     await page.goto(shopUrl(t.widgetKey));
-    await launcher(page).waitFor();
+    // Named after the tenant once its settings are read (the launcher is drawn before).
+    await page.getByRole('button', { name: 'Open Test Shop chat' }).waitFor();
     // Tabbing reaches the launcher after the page's own links and buttons.
     const inWidget = () => page.evaluate(() => document.activeElement?.hasAttribute('data-support-widget') ?? false);
     for (let i = 0; i < 30 && !(await inWidget()); i++) await page.keyboard.press('Tab');

@@ -148,8 +148,9 @@ export function mount(opts: Options): Handle {
   }
 
   function labelLauncher() {
-    const name = info?.theme.title ?? 'chat';
-    launcher.setAttribute('aria-label', isOpen ? 'Close chat' : unread ? `Open ${name} chat, ${unread} unread` : `Open ${name} chat`);
+    // Until the tenant's settings arrive there is no name to give: "Open chat", not "Open chat chat".
+    const name = info ? `${info.theme.title} chat` : 'chat';
+    launcher.setAttribute('aria-label', isOpen ? 'Close chat' : unread ? `Open ${name}, ${unread} unread` : `Open ${name}`);
     launcher.setAttribute('aria-expanded', String(isOpen));
     (isOpen ? chatIcon : downIcon).replaceWith(isOpen ? downIcon : chatIcon);
     badge.hidden = unread === 0;
