@@ -18,7 +18,7 @@ export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 export const MESSAGE_ROLES = ['user', 'assistant', 'agent'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
 
-export const AUDIT_CATEGORIES = ['auth', 'ticket', 'intent', 'integration', 'settings', 'member'] as const;
+export const AUDIT_CATEGORIES = ['auth', 'ticket', 'intent', 'integration', 'settings', 'member', 'knowledge'] as const;
 export type AuditCategory = (typeof AUDIT_CATEGORIES)[number];
 
 export const ACTOR_TYPES = ['user', 'widget', 'system'] as const;
@@ -32,6 +32,13 @@ export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
 
 export const INTENT_ACTIONS = ['reply', 'escalate'] as const;
 export type IntentAction = (typeof INTENT_ACTIONS)[number];
+
+/** A draft article is never searched by the chat nor shown to the widget. */
+export const ARTICLE_STATUSES = ['published', 'draft'] as const;
+export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
+
+/** `intentDetected` of a reply taken from a help article. */
+export const KNOWLEDGE_INTENT = 'knowledge_base';
 
 /** The user of an admin request: the token's subject and, when it carries one, its email. */
 export interface User { sub: string; email: string | null }

@@ -20,6 +20,8 @@ export interface Rating { score: number; comment: string | null; createdAt: stri
 export interface Metadata {
   intentDetected: string; confidence: number; entitiesExtracted: Record<string, string>;
   intentRanking: Array<{ intent: string; confidence: number }>; ticketId?: string;
+  /** Knowledge answers: the articles it came from; fallbacks: []. */
+  sources?: Array<{ articleId: string; title: string; url: string | null }>;
 }
 export interface Message {
   id: string; role: MessageRole; content: string; createdAt: string; metadata?: Metadata;

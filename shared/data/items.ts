@@ -38,16 +38,26 @@ const shardOf = (seed: string) => {
   return Math.abs(h) % STATS_SHARDS;
 };
 
-/** Counter names are fixed words or `i_<intent name>` (names match ^[a-z][a-z0-9_]*$). */
-export function statsAdd(tenantId: string, day: string, seed: string, add: Record<string, number>): TxItem {
+/**
+ * Counter names are fixed words, `i_<intent name>` (names match ^[a-z][a-z0-9_]*$) or `a_<article id>`.
+ * `labels` are strings kept beside the counters (`t_<article id>`: the article's title when it
+ * answered), so that /stats names what it counts without reading the articles.
+ */
+export function statsAdd(tenantId: string, day: string, seed: string, add: Record<string, number>, labels: Record<string, string> = {}): TxItem {
   const key = keys.statsDay(tenantId, day);
   const entries = Object.entries(add).filter(([, v]) => v !== 0);
+  const sets = Object.entries(labels);
   return {
     Update: {
       Key: { pk: key.pk, sk: `${key.sk}#${shardOf(seed)}` },
-      UpdateExpression: `SET #day = :day${entries.length ? ` ADD ${entries.map((_, i) => `#c${i} :v${i}`).join(', ')}` : ''}`,
-      ExpressionAttributeNames: { '#day': 'day', ...Object.fromEntries(entries.map(([k], i) => [`#c${i}`, k])) },
-      ExpressionAttributeValues: { ':day': day, ...Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])) },
+      UpdateExpression: `SET #day = :day${sets.map((_, i) => `, #l${i} = :l${i}`).join('')}`
+        + `${entries.length ? ` ADD ${entries.map((_, i) => `#c${i} :v${i}`).join(', ')}` : ''}`,
+      ExpressionAttributeNames: {
+        '#day': 'day', ...Object.fromEntries(entries.map(([k], i) => [`#c${i}`, k])), ...Object.fromEntries(sets.map(([k], i) => [`#l${i}`, k])),
+      },
+      ExpressionAttributeValues: {
+        ':day': day, ...Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])), ...Object.fromEntries(sets.map(([, v], i) => [`:l${i}`, v])),
+      },
     },
   };
 }
@@ -74,6 +84,27 @@ export function intentHitAdd(tenantId: string, intentId: string, seed: string): 
       ExpressionAttributeValues: { ':one': 1 },
     },
   };
+}
+
+/** Article hit counters, sharded like the intents'; the article reads sum the shards. */
+export function articleHitAdd(tenantId: string, articleId: string, seed: string): TxItem {
+  const key = keys.articleHits(tenantId);
+  return {
+    Update: {
+      Key: { pk: key.pk, sk: `${key.sk}#${shardOf(seed)}` },
+      UpdateExpression: 'ADD #h :one',
+      ExpressionAttributeNames: { '#h': `h_${articleId}` },
+      ExpressionAttributeValues: { ':one': 1 },
+    },
+  };
+}
+
+/** Drops a deleted article's counters from every shard, so that they do not pile up. */
+export function articleHitsRemove(tenantId: string, articleId: string): TxItem[] {
+  const key = keys.articleHits(tenantId);
+  return Array.from({ length: STATS_SHARDS }, (_, shard) => ({
+    Update: { Key: { pk: key.pk, sk: `${key.sk}#${shard}` }, UpdateExpression: 'REMOVE #h', ExpressionAttributeNames: { '#h': `h_${articleId}` } },
+  }));
 }
 
 export const utcDay = (iso: string) => iso.slice(0, 10);

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 // Every key string of the table is built here and nowhere else (see table.ts for the patterns).
 
 const T = (tenantId: string) => `TENANT#${tenantId}`;
@@ -12,6 +14,19 @@ export const keys = {
   intentName: (tenantId: string, name: string): Key => ({ pk: T(tenantId), sk: `INTENTNAME#${name}` }),
   /** One item whose attribute `h_<intentId>` counts that intent's hits; ADD never resurrects a deleted intent. */
   intentHits: (tenantId: string): Key => ({ pk: T(tenantId), sk: 'INTENTHITS' }),
+
+  /** An article as written (Markdown and all); listed newest first on gsi1, by status on gsi2. */
+  article: (tenantId: string, articleId: string): Key => ({ pk: T(tenantId), sk: `ARTICLE#${articleId}` }),
+  articlesIndex: (tenantId: string) => ({ gsi1pk: `${T(tenantId)}#ARTICLES` }),
+  articlesByStatusIndex: (tenantId: string, status: string) => ({ gsi2pk: `${T(tenantId)}#ARTICLES#${status}` }),
+  /** Guards one article per URL; keyed by a hash, as a URL may be longer than a sort key. */
+  articleUrl: (tenantId: string, url: string): Key =>
+    ({ pk: T(tenantId), sk: `ARTICLEURL#${createHash('sha256').update(new URL(url).href).digest('base64url')}` }),
+  /** Like intentHits: attribute `h_<articleId>` counts the answers an article gave, on sharded items. */
+  articleHits: (tenantId: string): Key => ({ pk: T(tenantId), sk: 'ARTICLEHITS' }),
+  /** The searchable form of every article (plain-text passages, no Markdown): what the chat's index is built from. */
+  searchablePartition: (tenantId: string) => `${T(tenantId)}#KB`,
+  searchable: (tenantId: string, articleId: string): Key => ({ pk: keys.searchablePartition(tenantId), sk: articleId }),
 
   integration: (tenantId: string, id: string): Key => ({ pk: T(tenantId), sk: `INTEGRATION#${id}` }),
   integrationPrefix: (tenantId: string) => ({ pk: T(tenantId), skPrefix: 'INTEGRATION#' }),

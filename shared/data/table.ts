@@ -5,6 +5,11 @@
 //   intents of a tenant (+ their hit counts)    Query     pk TENANT#t            sk begins_with INTENT
 //   intent name uniqueness                      guard     pk TENANT#t            sk INTENTNAME#name
 //   integrations, members of a tenant           Query     pk TENANT#t            sk begins_with INTEGRATION# / MEMBER#
+//   article (Markdown as written)              GetItem   pk TENANT#t            sk ARTICLE#id
+//   articles newest first / by status          Query     gsi1 TENANT#t#ARTICLES / gsi2 TENANT#t#ARTICLES#status
+//   article URL uniqueness, import by URL      BatchGet  pk TENANT#t            sk ARTICLEURL#sha256(url)
+//   article hit counts                         Query     pk TENANT#t            sk begins_with ARTICLEHITS
+//   searchable articles (passages, no Markdown) Query    pk TENANT#t#KB         sk articleId (chat index, admin q)
 //   invitations by email                        Query     gsi1 EMAIL#email
 //   user sub -> membership                      GetItem   pk USER#sub            sk USER
 //   widget key hash -> tenant                   GetItem   pk WIDGETKEY#hash      sk WIDGETKEY

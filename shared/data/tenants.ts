@@ -12,6 +12,12 @@ export interface Tenant {
   /** Bumped by every intent write; the chat functions key their cached classifier by it. */
   intentsVersion: number;
   intentCount: number;
+  /** Bumped by every article write; the chat functions key their cached knowledge index by it. Absent: 0. */
+  articlesVersion?: number;
+  articleCount?: number;
+  /** Set while an import of articles writes (see shared/domain/articles.ts). */
+  articlesImportId?: string;
+  articlesImportAt?: string;
   /** Active owners; guarded `> 1` by demotions and removals so a tenant always keeps one. */
   ownerCount: number;
   /** Bumped by every settings write; PUT /settings writes on the condition that it is unchanged. */

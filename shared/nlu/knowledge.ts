@@ -71,6 +71,8 @@ export interface KnowledgeIndex {
   readonly size: number;
   /** Best first, at most `limit` (default 3, at most 10) hits; empty when nothing matches at all. */
   search(query: string, options?: { limit?: number }): KnowledgeHit[];
+  /** Every article that matches the query at all, best first, with its confidence: for ranking a whole list. */
+  rankAll(query: string): Array<{ articleId: string; confidence: number }>;
   /** The features behind the ranking, best first: for tuning and for telling why an article matched. */
   explain(query: string, limit?: number): Array<{ articleId: string; features: Features; score: number }>;
 }
@@ -501,7 +503,16 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   const explain = (query: string, limit = 10) =>
     rank(query, clampLimit(limit, 10)).map(({ article, features, score }) => ({ articleId: articles[article]!.id, features, score }));
 
-  return { size: n, search, explain };
+  const rankAll = (query: string) => {
+    if (n === 0 || !collect(query)) return [];
+    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, bestPassage: 0 };
+    return touchedArticles
+      .map((a) => ({ a, s: featuresOf(a, f) }))
+      .sort((x, y) => y.s - x.s || x.a - y.a)
+      .map(({ a, s }) => ({ articleId: articles[a]!.id, confidence: s }));
+  };
+
+  return { size: n, search, rankAll, explain };
 }
 
 /**
