@@ -3,7 +3,9 @@ import { trainClassifier, type Classifier, type Ranked } from '#shared/nlu/class
 import { extractEntities, fillTemplate } from '#shared/nlu/entities.ts';
 import { TenantModelCache } from '#shared/nlu/cache.ts';
 import { NotFound } from '#shared/core/errors.ts';
-import { tenantsRepo } from '#shared/data/tenants.ts';
+import { KNOWLEDGE_INTENT } from '#shared/core/vocabulary.ts';
+import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
+import { answerFrom, knowledgeIndexOf, type KnowledgeAnswer } from './knowledge.ts';
 import { tenantSettings } from './tenant-config.ts';
 
 export interface AssistantModel { version: number; classifier: Classifier; byName: Map<string, Intent> }
@@ -38,13 +40,37 @@ export function understand(model: AssistantModel, text: string, threshold: numbe
   return { intent, confidence, ranking, entities, reply: fillTemplate(intent.response, entities) };
 }
 
-/** What the next chat message would get for `text`, stored and counted nowhere. */
+export interface Decision { nlu: Understanding; knowledge: KnowledgeAnswer | null; settings: ReturnType<typeof tenantSettings> }
+
+/**
+ * The intents first; when none reaches the threshold (and the tenant has not turned it off), the
+ * published articles. `searchKnowledge` false skips the articles (nobody is going to be answered).
+ */
+export async function decide(tenant: Tenant, text: string, searchKnowledge = true): Promise<Decision> {
+  const settings = tenantSettings(tenant.config ?? {});
+  const nlu = understand(await modelFor(tenant.id, tenant.intentsVersion), text, settings.confidenceThreshold, settings.fallbackMessage);
+  const knowledge = !nlu.intent && searchKnowledge && settings.knowledgeEnabled
+    ? answerFrom(await knowledgeIndexOf(tenant), text, settings.knowledgeThreshold)
+    : null;
+  return { nlu, knowledge, settings };
+}
+
+/**
+ * What the next chat message would get for `text`, stored and counted nowhere. The reply of an
+ * escalating intent lacks the ticket number that only a real escalation makes.
+ */
 export async function parseMessage(tenantId: string, text: string) {
   const tenant = await tenantsRepo.get(tenantId, true);
   if (!tenant) throw new NotFound('tenant');
-  const settings = tenantSettings(tenant.config ?? {});
-  const nlu = understand(await modelFor(tenant.id, tenant.intentsVersion), text, settings.confidenceThreshold, settings.fallbackMessage);
+  const { nlu, knowledge } = await decide(tenant, text);
+  if (knowledge) {
+    return {
+      intentDetected: KNOWLEDGE_INTENT, confidence: knowledge.confidence, entitiesExtracted: {}, intentRanking: nlu.ranking,
+      reply: knowledge.reply, sources: knowledge.sources,
+    };
+  }
   return {
     intentDetected: nlu.intent?.name ?? 'fallback', confidence: nlu.confidence, entitiesExtracted: nlu.entities, intentRanking: nlu.ranking,
+    reply: nlu.reply, sources: [],
   };
 }

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
 import { Conflict, NotFound, RateLimited } from '#shared/core/errors.ts';
-import type { Priority } from '#shared/core/vocabulary.ts';
+import { KNOWLEDGE_INTENT, type Priority } from '#shared/core/vocabulary.ts';
 import {
   conversationPut, conversationUpdate, conversationsRepo, messagePut, preview, rateWindowAdd,
   type Conversation, type Message, type Metadata,
 } from '#shared/data/conversations.ts';
-import { auditPut, countersAdd, intentHitAdd, statsAdd, utcDay } from '#shared/data/items.ts';
+import { articleHitAdd, auditPut, countersAdd, intentHitAdd, statsAdd, utcDay } from '#shared/data/items.ts';
 import { keys } from '#shared/data/keys.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { ticketPuts, ticketsRepo, type Ticket } from '#shared/data/tickets.ts';
 import { retrying, transact, TxConditionFailed, type TxItem } from '#shared/data/tx.ts';
-import { modelFor, understand } from './assistant.ts';
+import { decide } from './assistant.ts';
 import { chatConversation, customerMessage, events } from './events.ts';
 import { tenantSettings } from './tenant-config.ts';
 import { isActive } from './tickets-rules.ts';
@@ -97,9 +97,9 @@ export function sendMessage(tenantId: string, input: { conversationId?: string; 
     if (read && read.userMessageCount >= LIMITS.userMessagesPerConversation) {
       throw new Conflict(`a conversation takes at most ${LIMITS.userMessagesPerConversation} user messages`);
     }
-    const settings = tenantSettings(tenant.config);
-    const model = await modelFor(tenant.id, tenant.intentsVersion);
-    const nlu = understand(model, input.message, settings.confidenceThreshold, settings.fallbackMessage);
+    const silent = read?.latestTicketStatus === 'in_progress';
+    // Silent: nobody answers, so no article is searched (nor counted as having answered).
+    const { nlu, knowledge: kb } = await decide(tenant, input.message, !silent);
 
     const nowDate = new Date();
     const now = nowDate.toISOString();
@@ -107,7 +107,6 @@ export function sendMessage(tenantId: string, input: { conversationId?: string; 
       id: randomUUID(), tenantId: tenant.id, status: 'active', createdAt: now, updatedAt: now,
       messageCount: 0, userMessageCount: 0, lastMessagePreview: '', lastIntent: null, unclosedTickets: 0,
     };
-    const silent = read?.latestTicketStatus === 'in_progress';
     const items: TxItem[] = [];
     let set: Partial<Conversation> = {};
     let ticketId: string | undefined;
@@ -116,7 +115,7 @@ export function sendMessage(tenantId: string, input: { conversationId?: string; 
     const reopen = read && !silent ? await reopenTicket(tenant, conv, now) : null;
     if (reopen?.stale) throw new TxConditionFailed([]);
     if (reopen) { items.push(...reopen.items); set = { ...set, ...reopen.set }; }
-    let reply = nlu.reply;
+    let reply = kb ? kb.reply : nlu.reply;
     if (!silent && nlu.intent?.action === 'escalate') {
       const latestActive = conv.latestTicketId && (reopen || (conv.latestTicketStatus && isActive(conv.latestTicketStatus)));
       if (latestActive) ticketId = conv.latestTicketId;
@@ -130,13 +129,16 @@ export function sendMessage(tenantId: string, input: { conversationId?: string; 
       if (!reply.includes(ticketId!)) reply = `${reply} ${escalationText(ticketId!)}`.trim();
     }
 
-    const metadata: Metadata = {
-      intentDetected: nlu.intent?.name ?? 'fallback',
-      confidence: nlu.confidence,
-      entitiesExtracted: nlu.entities,
-      intentRanking: nlu.ranking,
-      ...(ticketId ? { ticketId } : {}),
-    };
+    const metadata: Metadata = kb
+      ? { intentDetected: KNOWLEDGE_INTENT, confidence: kb.confidence, entitiesExtracted: {}, intentRanking: nlu.ranking, sources: kb.sources }
+      : {
+        intentDetected: nlu.intent?.name ?? 'fallback',
+        confidence: nlu.confidence,
+        entitiesExtracted: nlu.entities,
+        intentRanking: nlu.ranking,
+        ...(nlu.intent ? {} : { sources: [] }),
+        ...(ticketId ? { ticketId } : {}),
+      };
     const userMsg: Message = { id: randomUUID(), role: 'user', content: input.message, createdAt: now };
     const botMsg: Message | null = silent ? null : { id: randomUUID(), role: 'assistant', content: reply, createdAt: now, metadata };
     const stored = botMsg ? 2 : 1;
@@ -155,10 +157,12 @@ export function sendMessage(tenantId: string, input: { conversationId?: string; 
     if (botMsg) items.push(messagePut(tenant.id, conv.id, botMsg, 1), events.messageCreated(conv, botMsg));
     items.push(statsAdd(tenant.id, utcDay(now), conv.id, {
       messages: 1, conversations: read ? 0 : 1, escalations: newTicket ? 1 : 0,
-      fallbacks: nlu.intent ? 0 : 1, confidenceSum: nlu.confidence,
+      fallbacks: nlu.intent || kb ? 0 : 1, confidenceSum: metadata.confidence,
       ...(nlu.intent ? { [`i_${nlu.intent.name}`]: 1 } : {}),
-    }));
+      ...(kb ? { knowledgeAnswers: 1, [`a_${kb.articleId}`]: 1 } : {}),
+    }, kb ? { [`t_${kb.articleId}`]: kb.title } : {}));
     if (nlu.intent) items.push(intentHitAdd(tenant.id, nlu.intent.id, conv.id));
+    if (kb) items.push(articleHitAdd(tenant.id, kb.articleId, conv.id));
 
     try {
       await transact(items);

@@ -13,7 +13,7 @@ const nameTaken = (name: string) => new Conflict(`an intent named ${name} alread
 
 // An audit entry must stay far below DynamoDB's 400 KB item size: long values are summarised.
 const MAX_AUDIT_VALUE = 4096;
-const auditValue = (v: unknown): unknown => {
+export const auditValue = (v: unknown): unknown => {
   if (v === undefined) return null;
   const s = JSON.stringify(v);
   if (s.length <= MAX_AUDIT_VALUE) return v;

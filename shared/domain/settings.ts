@@ -22,6 +22,11 @@ export const KnownConfig = z.looseObject({
     confidenceThreshold: z.optional(z.number({ message: 'must be a number from 0 to 1' })
       .check(z.gte(0, 'must be a number from 0 to 1'), z.lte(1, 'must be a number from 0 to 1'))),
   }, OBJECT)),
+  knowledge: z.optional(z.looseObject({
+    enabled: z.optional(z.boolean({ message: 'must be true or false' })),
+    threshold: z.optional(z.number({ message: 'must be a number from 0 to 1' })
+      .check(z.gte(0, 'must be a number from 0 to 1'), z.lte(1, 'must be a number from 0 to 1'))),
+  }, OBJECT)),
   escalation: z.optional(z.looseObject({
     defaultPriority: z.optional(z.enum(PRIORITIES, { message: `must be one of ${PRIORITIES.join(', ')}` })),
   }, OBJECT)),

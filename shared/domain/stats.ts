@@ -30,7 +30,13 @@ const mean = (sum: number, count: number) => (count > 0 ? sum / count : null);
 export function aggregate(rows: DayCounters[], openTickets: number, period: { from: string; to: string }) {
   const sum: Record<string, number> = {};
   const byDay = new Map<string, Record<string, number>>();
-  for (const { day, counts } of rows) {
+  // An article's title as of the last day it answered in the period (rows come oldest day first).
+  const titles = new Map<string, { day: string; title: string }>();
+  for (const { day, counts, labels } of rows) {
+    for (const [k, title] of Object.entries(labels ?? {})) {
+      const seen = titles.get(k.slice(2));
+      if (!seen || seen.day <= day) titles.set(k.slice(2), { day, title });
+    }
     const d = byDay.get(day) ?? {};
     byDay.set(day, d);
     for (const [k, v] of Object.entries(counts)) {
@@ -53,6 +59,11 @@ export function aggregate(rows: DayCounters[], openTickets: number, period: { fr
     .map(([k, count]) => ({ intent: k.slice(2), count }))
     .sort((a, b) => b.count - a.count || a.intent.localeCompare(b.intent))
     .slice(0, 10);
+  const topArticles = Object.entries(sum)
+    .filter(([k, v]) => k.startsWith('a_') && v > 0)
+    .map(([k, count]) => ({ articleId: k.slice(2), title: titles.get(k.slice(2))?.title ?? '', count }))
+    .sort((a, b) => b.count - a.count || a.title.localeCompare(b.title) || a.articleId.localeCompare(b.articleId))
+    .slice(0, 10);
   return {
     kpis: {
       conversations,
@@ -62,12 +73,15 @@ export function aggregate(rows: DayCounters[], openTickets: number, period: { fr
       openTickets: Math.max(0, openTickets),
       avgConfidence: messages ? n('confidenceSum') / messages : null,
       fallbackRate: messages ? Math.min(1, n('fallbacks') / messages) : 0,
+      fallbacks: Math.max(0, n('fallbacks')),
+      knowledgeAnswers: Math.max(0, n('knowledgeAnswers')),
       avgFirstResponseSeconds: mean(n('firstResponseSecondsSum'), n('firstResponses')),
       avgResolutionSeconds: mean(n('resolutionSecondsSum'), n('resolutions')),
       csat: mean(n('ratingSum'), n('ratings')),
       ratings: Math.max(0, n('ratings')),
     },
     topIntents,
+    topArticles,
     series,
   };
 }

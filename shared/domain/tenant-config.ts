@@ -1,4 +1,5 @@
 import { PRIORITIES, type Priority } from '#shared/core/vocabulary.ts';
+import { DEFAULT_KNOWLEDGE_THRESHOLD } from '#shared/nlu/knowledge.ts';
 
 // The settings `config` keys the service understands, read with their defaults. Validation of
 // writes lives with the settings schema; reads here tolerate anything and fall back.
@@ -8,6 +9,7 @@ export const DEFAULTS = {
   fallbackMessage: "Sorry, I didn't quite get that. Could you rephrase it, or ask to talk to a person?",
   confidenceThreshold: 0.5,
   defaultPriority: 'medium' as Priority,
+  knowledgeThreshold: DEFAULT_KNOWLEDGE_THRESHOLD,
 };
 
 const at = (config: Record<string, unknown>, section: string, key: string): unknown =>
@@ -20,11 +22,14 @@ export function tenantSettings(config: Record<string, unknown>) {
   const fallback = at(config, 'assistant', 'fallbackMessage');
   const threshold = at(config, 'nlu', 'confidenceThreshold');
   const priority = at(config, 'escalation', 'defaultPriority');
+  const kbThreshold = at(config, 'knowledge', 'threshold');
   return {
     greeting: typeof greeting === 'string' && greeting ? greeting : DEFAULTS.greeting,
     fallbackMessage: typeof fallback === 'string' && fallback ? fallback : DEFAULTS.fallbackMessage,
     confidenceThreshold: typeof threshold === 'number' && threshold >= 0 && threshold <= 1 ? threshold : DEFAULTS.confidenceThreshold,
     defaultPriority: PRIORITIES.includes(priority as Priority) ? (priority as Priority) : DEFAULTS.defaultPriority,
+    knowledgeEnabled: at(config, 'knowledge', 'enabled') !== false,
+    knowledgeThreshold: typeof kbThreshold === 'number' && kbThreshold >= 0 && kbThreshold <= 1 ? kbThreshold : DEFAULTS.knowledgeThreshold,
   };
 }
 

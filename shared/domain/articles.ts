@@ -1,0 +1,311 @@
+import { ulid } from 'ulid';
+import { Conflict, fieldError, InvalidCursor, NotFound } from '#shared/core/errors.ts';
+import type { Actor, ArticleStatus } from '#shared/core/vocabulary.ts';
+import {
+  articlesRepo, importRepo, MAX_ARTICLES, TENANT_INDEX, type Article, type ImportWrite, type Searchable,
+} from '#shared/data/articles.ts';
+import { decodeCursor, encodeCursor } from '#shared/data/cursor.ts';
+import { auditPut } from '#shared/data/items.ts';
+import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
+import { retrying, TxConditionFailed, TxConflict, type TxItem } from '#shared/data/tx.ts';
+import { buildKnowledgeIndex } from '#shared/nlu/knowledge.ts';
+import { MarkdownError, prepareArticle } from '#shared/nlu/knowledge-prepare.ts';
+import { auditValue } from './intents.ts';
+import { isArticleId } from './knowledge.ts';
+
+// The knowledge base's admin side: articles written, listed, searched and imported. Markdown is
+// reduced to passages here, at write time (the chat functions never load the parser).
+
+export interface ArticleInput {
+  title: string; body: string; url?: string | null | undefined; tags: string[]; questions: string[]; status: ArticleStatus;
+}
+
+const notFound = () => new NotFound('article');
+
+/** An import that still holds the lock after this long died on its way: the next write rolls it back. */
+export const IMPORT_TIMEOUT_MS = 60_000;
+
+const FIELDS = ['title', 'body', 'url', 'tags', 'questions', 'status'] as const;
+
+export function articleChanges(before: Partial<Article> | null, after: Partial<Article> | null) {
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  for (const f of FIELDS) {
+    const from = before?.[f] ?? null;
+    const to = after?.[f] ?? null;
+    if (JSON.stringify(from) !== JSON.stringify(to)) changes[f] = { from: auditValue(from), to: auditValue(to) };
+  }
+  return changes;
+}
+
+const audit = (tenantId: string, actor: Actor, action: string, target: { type: string; id: string },
+  changes: Record<string, { from: unknown; to: unknown }>, createdAt: string): TxItem =>
+  auditPut(tenantId, { category: 'knowledge', action, actor, target, changes, createdAt });
+
+/** The article as stored, and its searchable form; a body the Markdown parser cannot read is a 400 on `path`. */
+function build(id: string, input: ArticleInput, createdAt: string, updatedAt: string, path = 'body'): { article: Article; searchable: Searchable } {
+  const article: Article = {
+    id, title: input.title, body: input.body, url: input.url ?? null, tags: input.tags, questions: input.questions,
+    status: input.status, createdAt, updatedAt,
+  };
+  try {
+    const prepared = prepareArticle(article);
+    return { article, searchable: { ...prepared, status: article.status, createdAt, updatedAt } };
+  } catch (e) {
+    if (e instanceof MarkdownError) throw fieldError(path, `could not be read as Markdown (${e.message})`);
+    throw e;
+  }
+}
+
+const view = (a: Article, hits: number) => ({ ...a, hits });
+const listItem = (a: Pick<Article, 'id' | 'title' | 'url' | 'tags' | 'status' | 'updatedAt'>, hits: Map<string, number>) =>
+  ({ id: a.id, title: a.title, url: a.url, tags: a.tags, status: a.status, hits: hits.get(a.id) ?? 0, updatedAt: a.updatedAt });
+
+/** A later timestamp than `before`, even within the same millisecond (the write's condition is on it). */
+const after = (before: string) => {
+  const now = new Date().toISOString();
+  return now > before ? now : new Date(Date.parse(before) + 1).toISOString();
+};
+
+async function find(tenantId: string, id: string): Promise<Article> {
+  if (!isArticleId(id)) throw notFound();
+  const a = await articlesRepo.get(tenantId, id);
+  if (!a) throw notFound();
+  return a;
+}
+
+export async function getArticle(tenantId: string, id: string) {
+  if (!isArticleId(id)) throw notFound();
+  const [a, hits] = await Promise.all([articlesRepo.get(tenantId, id, false), articlesRepo.hits(tenantId)]);
+  if (!a) throw notFound();
+  return view(a, hits.get(id) ?? 0);
+}
+
+export interface ListQuery { q?: string | undefined; status?: ArticleStatus | undefined; limit: number; cursor?: string | undefined }
+
+/**
+ * Newest first; with `q`, by relevance as the chat's search ranks them (only articles that match
+ * at all), paged by a cursor that holds the last item's place in the ranking (score, then id).
+ */
+export async function listArticles(tenantId: string, query: ListQuery) {
+  const { q, status, limit, cursor } = query;
+  if (q === undefined) {
+    const [page, hits] = await Promise.all([articlesRepo.page(tenantId, status, limit, cursor), articlesRepo.hits(tenantId)]);
+    return { items: page.items.map((a) => listItem(a, hits)), nextCursor: page.nextCursor };
+  }
+  const scope = { tenantId, list: 'articles-search', filters: { q, status } };
+  const from = cursor ? decodeCursor(scope, cursor) : null;
+  if (from && (typeof from.s !== 'number' || typeof from.i !== 'string')) throw new InvalidCursor();
+  const [all, hits] = await Promise.all([articlesRepo.searchables(tenantId), articlesRepo.hits(tenantId)]);
+  const pool = status ? all.filter((a) => a.status === status) : all;
+  const byId = new Map(pool.map((a) => [a.id, a]));
+  const ranked = buildKnowledgeIndex(pool).rankAll(q)
+    .sort((x, y) => y.confidence - x.confidence || (x.articleId < y.articleId ? -1 : 1));
+  const rest = from
+    ? ranked.filter((r) => r.confidence < (from.s as number) || (r.confidence === from.s && r.articleId > (from.i as string)))
+    : ranked;
+  const page = rest.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    items: page.map((r) => listItem(byId.get(r.articleId)!, hits)),
+    nextCursor: rest.length > limit && last ? encodeCursor(scope, { s: last.confidence, i: last.articleId }) : null,
+  };
+}
+
+/**
+ * A single write failed on the tenant's condition: an import holds the lock (a stale one is rolled
+ * back and the write tried again), or the article limit is reached.
+ */
+async function tenantRefused(tenantId: string): Promise<'retry' | 'limit'> {
+  const t = await tenantsRepo.get(tenantId, true);
+  if (!t) throw notFound();
+  if (t.articlesImportId === undefined) return 'limit';
+  if (!(await recoverStaleImport(t))) throw new Conflict('an import of articles is in progress; try again in a moment');
+  return 'retry';
+}
+
+const urlTaken = () => new Conflict('another article has this url');
+const CHANGED = { attempts: 4, conflict: 'the article changed concurrently; try again' };
+
+export function createArticle(tenantId: string, actor: Actor, input: ArticleInput) {
+  const now = new Date().toISOString();
+  const { article, searchable } = build(`art_${ulid()}`, input, now, now);
+  return retrying(async () => {
+    try {
+      await articlesRepo.create(tenantId, article, searchable,
+        audit(tenantId, actor, 'article.created', { type: 'article', id: article.id }, articleChanges(null, article), now));
+    } catch (e) {
+      if (e instanceof TxConditionFailed && article.url && e.failed[3]) throw urlTaken();
+      if (e instanceof TxConditionFailed && e.failed[TENANT_INDEX]) {
+        if ((await tenantRefused(tenantId)) === 'limit') throw new Conflict(`a tenant has at most ${MAX_ARTICLES} articles`);
+      }
+      throw e;
+    }
+    return view(article, 0);
+  }, CHANGED);
+}
+
+export function replaceArticle(tenantId: string, actor: Actor, id: string, input: ArticleInput) {
+  // A concurrent write won: re-read (404 if it was a delete) and apply ours on top.
+  return retrying(async () => {
+    const [before, hits] = await Promise.all([find(tenantId, id), articlesRepo.hits(tenantId)]);
+    const changes = articleChanges(before, { ...input, url: input.url ?? null });
+    // Writing the same article again changes nothing: no version bump, no audit entry.
+    if (Object.keys(changes).length === 0) return view(before, hits.get(id) ?? 0);
+    const now = after(before.updatedAt);
+    const { article, searchable } = build(id, input, before.createdAt, now);
+    try {
+      await articlesRepo.replace(tenantId, before, article, searchable,
+        audit(tenantId, actor, 'article.updated', { type: 'article', id }, changes, now));
+    } catch (e) {
+      if (e instanceof TxConditionFailed && article.url && article.url !== before.url && e.failed[3]) throw urlTaken();
+      if (e instanceof TxConditionFailed && e.failed[TENANT_INDEX]) await tenantRefused(tenantId);
+      throw e;
+    }
+    return view(article, hits.get(id) ?? 0);
+  }, CHANGED);
+}
+
+export async function deleteArticle(tenantId: string, actor: Actor, id: string) {
+  await retrying(async () => {
+    const a = await find(tenantId, id);
+    const now = new Date().toISOString();
+    try {
+      await articlesRepo.remove(tenantId, a, audit(tenantId, actor, 'article.deleted', { type: 'article', id }, articleChanges(a, null), now));
+    } catch (e) {
+      if (e instanceof TxConditionFailed && e.failed[TENANT_INDEX]) await tenantRefused(tenantId);
+      throw e;
+    }
+  }, CHANGED);
+}
+
+// ---- import --------------------------------------------------------------------------------------
+//
+// An import of up to 100 articles takes about 250 items (article, searchable form, URL guard each)
+// plus the audit entry and the version bump, and a DynamoDB transaction takes at most 100. So:
+//  1. Everything that can fail on the input fails first: every article is validated and reduced
+//     to passages in memory (a 400 names the first bad one by index), nothing is written.
+//  2. A consistent read finds which URLs exist (those articles are replaced) and the version.
+//  3. One transaction takes a lock on the tenant, on the condition that the version is still the
+//     one read (no write since) and that the new articles fit the limit. While the lock is held,
+//     every other article write is refused with 409.
+//  4. The articles are written in transactions of at most 100 items, in parallel, each holding only
+//     while the lock is ours. Every item carries the import's id and what it replaced, so that
+//     readers (the chat's index) keep seeing the previous articles until the commit.
+//  5. One transaction commits: the version bump (the chat uses the new articles from the next
+//     message), the article count, the audit entry, the lock released.
+// A failure in 4 or 5 rolls back what was written (found by the import's id, restored from what
+// each item replaced) and releases the lock. If the function dies on the way, the lock stays and
+// readers keep seeing the old articles; the next article write finds the lock older than
+// IMPORT_TIMEOUT_MS and rolls the import back the same way before it goes on.
+
+/** Rolls back an import that still holds the lock; false if it is not old enough to be called dead. */
+async function recoverStaleImport(t: Tenant): Promise<boolean> {
+  const at = Date.parse(t.articlesImportAt ?? '');
+  if (t.articlesImportId === undefined || (Number.isFinite(at) && Date.now() - at < IMPORT_TIMEOUT_MS)) return false;
+  await rollback(t.id, t.articlesImportId);
+  return true;
+}
+
+async function rollback(tenantId: string, importId: string): Promise<void> {
+  const written = await importRepo.written(tenantId, importId);
+  const undone = await Promise.allSettled(written.map((w) => importRepo.undo(tenantId, importId, w)));
+  // An item that no longer carries our id was changed by someone else since: nothing of ours to undo.
+  const failed = undone.find((r) => r.status === 'rejected' && !(r.reason instanceof TxConditionFailed));
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  try {
+    await importRepo.release(tenantId, importId);
+  } catch (e) {
+    if (!(e instanceof TxConditionFailed)) throw e;
+  }
+}
+
+const MAX_CHUNK_ITEMS = 99; // plus the lock's condition check
+
+export function chunkWrites(writes: ImportWrite[]): ImportWrite[][] {
+  const chunks: ImportWrite[][] = [];
+  let cur: ImportWrite[] = [];
+  let size = 0;
+  for (const w of writes) {
+    const n = importRepo.itemsPerWrite(w);
+    if (size + n > MAX_CHUNK_ITEMS) { chunks.push(cur); cur = []; size = 0; }
+    cur.push(w);
+    size += n;
+  }
+  if (cur.length) chunks.push(cur);
+  return chunks;
+}
+
+/** The same URL as WHATWG's parser writes it, so that `https://Help.example/a` and `https://help.example/a` are one. */
+const sameUrl = (u: string) => new URL(u).href;
+
+export async function importArticles(tenantId: string, actor: Actor, inputs: ArticleInput[]) {
+  // 1. Validate and prepare everything before anything is read or written.
+  const seen = new Map<string, number>();
+  inputs.forEach((a, i) => {
+    if (!a.url) return;
+    const first = seen.get(sameUrl(a.url));
+    if (first !== undefined) throw fieldError(`articles.${i}.url`, `is the url of articles.${first} too`);
+    seen.set(sameUrl(a.url), i);
+  });
+  const now = new Date().toISOString();
+  const prepared = inputs.map((input, i) => build('', input, now, now, `articles.${i}.body`));
+
+  return retrying(async () => {
+    // 2. Which URLs exist, and the version the plan is based on.
+    const urls = inputs.flatMap((a) => (a.url ? [a.url] : []));
+    const [tenant, owners] = await Promise.all([tenantsRepo.get(tenantId, true), articlesRepo.urlOwners(tenantId, urls)]);
+    if (!tenant) throw notFound();
+    if (tenant.articlesImportId !== undefined) {
+      if (!(await recoverStaleImport(tenant))) throw new Conflict('another import of articles is in progress; try again in a moment');
+      throw new TxConflict(); // read again after the rollback
+    }
+    const { articles: olds, searchables: oldForms } = await articlesRepo.many(tenantId, [...new Set(owners.values())]);
+    const writes: ImportWrite[] = prepared.map(({ article, searchable }, i) => {
+      const ownerId = inputs[i]!.url ? owners.get(inputs[i]!.url!) : undefined;
+      const old = ownerId ? olds.get(ownerId) : undefined;
+      const oldForm = ownerId ? oldForms.get(ownerId) : undefined;
+      if (!ownerId || !old || !oldForm) {
+        const id = `art_${ulid()}`;
+        return { article: { ...article, id }, searchable: { ...searchable, id }, before: null };
+      }
+      const before = { article: old, searchable: oldForm };
+      const updatedAt = after(before.article.updatedAt);
+      return {
+        article: { ...article, id: ownerId, createdAt: before.article.createdAt, updatedAt },
+        searchable: { ...searchable, id: ownerId, createdAt: before.article.createdAt, updatedAt },
+        before,
+      };
+    });
+    const created = writes.filter((w) => !w.before).length;
+    if ((tenant.articleCount ?? 0) + created > MAX_ARTICLES) {
+      throw new Conflict(`a tenant has at most ${MAX_ARTICLES} articles: this import would make ${(tenant.articleCount ?? 0) + created}`);
+    }
+
+    // 3. The lock (a write since our read makes it fail: retrying reads and plans again).
+    const importId = `imp_${ulid()}`;
+    await importRepo.lock(tenantId, importId, tenant.articlesVersion ?? 0, created);
+
+    // 4 and 5, rolled back on any failure.
+    try {
+      const results = await Promise.allSettled(chunkWrites(writes).map((chunk) => importRepo.write(tenantId, importId, chunk)));
+      const failed = results.find((r) => r.status === 'rejected');
+      if (failed) throw (failed as PromiseRejectedResult).reason;
+      const ids = (which: 'created' | 'updated') => writes.filter((w) => (which === 'created') === !w.before).map((w) => w.article.id);
+      await importRepo.commit(tenantId, importId, created, audit(tenantId, actor, 'articles.imported', { type: 'import', id: importId },
+        { created: { from: null, to: ids('created') }, updated: { from: null, to: ids('updated') } }, now));
+    } catch (e) {
+      // A commit whose answer was lost (a timeout) may have gone through: then the lock is gone and the version moved.
+      if (!(e instanceof TxConditionFailed)) {
+        const t = await tenantsRepo.get(tenantId, true).catch(() => null);
+        if (t && t.articlesImportId !== importId && (t.articlesVersion ?? 0) > (tenant.articlesVersion ?? 0)) {
+          return { created, updated: writes.length - created };
+        }
+      }
+      await rollback(tenantId, importId);
+      // Not retried: the caller decides (a 409 or a 503 says nothing was written).
+      if (e instanceof TxConditionFailed || e instanceof TxConflict) throw new Conflict('the articles changed during the import; nothing was imported');
+      throw e;
+    }
+    return { created, updated: writes.length - created };
+  }, { attempts: 3, conflict: 'the articles changed concurrently; nothing was imported, try again', jitterMs: 50 });
+}

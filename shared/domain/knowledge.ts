@@ -1,0 +1,74 @@
+import { NotFound } from '#shared/core/errors.ts';
+import { articleOf, searchablesOf, type Searchable, type SearchableItem } from '#shared/data/articles.ts';
+import type { Tenant } from '#shared/data/tenants.ts';
+import { TenantModelCache } from '#shared/nlu/cache.ts';
+import { buildKnowledgeIndex, type KnowledgeHit, type KnowledgeIndex } from '#shared/nlu/knowledge.ts';
+import { freshTenant } from './widget-auth.ts';
+
+// The knowledge base on the chat path: a tenant's published articles as a search index, cached in
+// the warm container by the tenant's articlesVersion (every article write bumps it), so the next
+// message after a change uses it and an unchanged tenant is never read again. This module never
+// imports the Markdown parser: articles are stored already reduced to passages.
+
+export interface Source { articleId: string; title: string; url: string | null }
+export interface KnowledgeAnswer { confidence: number; articleId: string; title: string; reply: string; sources: Source[] }
+
+/**
+ * What readers see of the stored items: while an import holds the tenant's lock, the items it
+ * wrote show what they replaced (or nothing, for new ones), so a half-written import never answers.
+ */
+export function visibleArticles(items: SearchableItem[], pendingImport: string | undefined): Searchable[] {
+  const out: Searchable[] = [];
+  for (const { importId, prev, ...s } of items) {
+    if (pendingImport !== undefined && importId === pendingImport) {
+      if (prev) out.push(prev);
+    } else out.push(s);
+  }
+  return out;
+}
+
+// Indexes are bigger than intent models (a few MB for 500 long articles): fewer tenants per container.
+const indexes = new TenantModelCache<KnowledgeIndex>(50);
+
+/** The index of the tenant's published articles at its current version. */
+export function knowledgeIndexOf(tenant: Pick<Tenant, 'id' | 'articlesVersion' | 'articlesImportId'>): Promise<KnowledgeIndex> {
+  const version = tenant.articlesVersion ?? 0;
+  return indexes.get(tenant.id, version, async () => {
+    // No article was ever written: nothing to read.
+    if (version === 0 && tenant.articlesImportId === undefined) return buildKnowledgeIndex([]);
+    const items = visibleArticles(await searchablesOf(tenant.id), tenant.articlesImportId);
+    return buildKnowledgeIndex(items.filter((a) => a.status === 'published'));
+  });
+}
+
+/** The reply: the passage that answers, then where it comes from. */
+export function knowledgeReply(hit: Pick<KnowledgeHit, 'answer' | 'title' | 'url'>): string {
+  const from = hit.url ? `${hit.title}: ${hit.url}` : hit.title;
+  return hit.answer ? `${hit.answer}\n\n${from}` : from;
+}
+
+/**
+ * The best article's answer when it reaches `threshold`, else null. Sources are the hits that
+ * reach the threshold too (at most 3, best first): a link to an article that does not answer
+ * helps no one.
+ */
+export function answerFrom(index: KnowledgeIndex, text: string, threshold: number): KnowledgeAnswer | null {
+  const hits = index.search(text, { limit: 3 });
+  const best = hits[0];
+  if (!best || best.confidence < threshold) return null;
+  return {
+    confidence: best.confidence, articleId: best.articleId, title: best.title, reply: knowledgeReply(best),
+    sources: hits.filter((h) => h.confidence >= threshold).map((h) => ({ articleId: h.articleId, title: h.title, url: h.url })),
+  };
+}
+
+/** Article ids are `art_` + a ULID; anything else names none (and never reaches a key). */
+export const isArticleId = (id: string) => /^art_[0-9A-HJKMNP-TV-Z]{26}$/.test(id);
+
+/** The widget's view of an article: published ones only (a draft is as unknown as a missing one). */
+export async function getPublishedArticle(tenantId: string, id: string, origin?: string) {
+  // The tenant is read fresh for its origin rule, beside the article.
+  const [, a] = await Promise.all([freshTenant(tenantId, origin), isArticleId(id) ? articleOf(tenantId, id, false) : null]);
+  if (a?.status !== 'published') throw new NotFound('article');
+  return { article: { id: a.id, title: a.title, body: a.body, url: a.url, updatedAt: a.updatedAt } };
+}
