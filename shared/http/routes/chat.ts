@@ -9,12 +9,15 @@ export const SendMessageBody = z.strictObject({ conversationId: z.optional(uuid(
 export const EscalateBody = z.strictObject({ conversationId: uuid(), reason: text(1, 500) });
 
 export const IntentRankingEntry = z.object({ intent: z.string(), confidence: Fraction });
+export const Source = z.object({ articleId: z.string(), title: z.string(), url: z.nullable(z.string()) });
 export const MessageMetadata = z.object({
   intentDetected: z.string().check(z.describe('the detected intent name, or `fallback` below the confidence threshold')),
   confidence: Fraction,
   entitiesExtracted: z.record(z.string(), z.string()),
   intentRanking: z.array(IntentRankingEntry).check(z.maxLength(3)),
   ticketId: z.optional(TicketId).check(z.describe('present when the message escalated the conversation')),
+  sources: z.optional(z.array(Source).check(z.maxLength(3))).check(z.describe(
+    'the help articles of a `knowledge_base` answer, best first; `[]` on a fallback; absent on an intent\'s answer')),
 });
 
 export const ChatMessage = z.object({
@@ -50,6 +53,10 @@ export const ChatConversationResponse = z.object({
   messages: z.array(ChatMessage).check(z.describe('oldest first')),
 });
 
+export const ChatArticleResponse = z.object({
+  article: z.object({ id: z.string(), title: z.string(), body: z.string().check(z.describe('Markdown')), url: z.nullable(z.string()), updatedAt: PlainTimestamp }),
+});
+
 export const EscalateResponse = z.object({ success: z.literal(true), ticketId: TicketId, message: z.string() });
 
 export const sendMessage = declareChat('POST', '/message', 'send-message', {
@@ -58,7 +65,9 @@ export const sendMessage = declareChat('POST', '/message', 'send-message', {
   summary: 'Send a user message and get the assistant reply',
   description: 'Without `conversationId` a new conversation (status `active`) is created. An unknown `conversationId`, or one of '
     + 'another tenant, is 404; a `closed` one is 409 `CONVERSATION_CLOSED`. Below the tenant\'s `nlu.confidenceThreshold` '
-    + '(default 0.5) `intentDetected` is `fallback` and the reply is the tenant\'s fallback message. An intent with action '
+    + '(default 0.5) the tenant\'s published help articles are searched: when the best one reaches `knowledge.threshold`, the reply '
+    + 'is the passage that answers, then the article\'s title and url, with `intentDetected: "knowledge_base"` and `sources`; '
+    + 'otherwise `intentDetected` is `fallback` and the reply is the tenant\'s fallback message. An intent with action '
     + '`escalate` escalates the conversation and `metadata.ticketId` is present. At most 30 messages a minute per conversation '
     + '(429 with `Retry-After`) and 1,000 user messages per conversation (409 `CONFLICT`). While a person handles the '
     + 'conversation (its latest ticket is `in_progress`) the assistant stays silent: the message is stored and classified, and '
@@ -93,4 +102,10 @@ export const rateConversation = declareChat('POST', '/conversations/{id}/rating'
   description: 'A later rating of the same conversation replaces the earlier one.',
 });
 
-export const routes = [sendMessage, getChatConversation, escalate, getWidget, rateConversation];
+export const getChatArticle = declareChat('GET', '/articles/{id}', 'get-article', {
+  table: 'read', params: z.strictObject({ id: z.string() }), response: ChatArticleResponse, status: 200,
+  summary: 'A published help article',
+  description: 'The article that a reply\'s `sources` name. A draft, or an unknown id of any shape, is 404.',
+});
+
+export const routes = [sendMessage, getChatConversation, escalate, getWidget, rateConversation, getChatArticle];

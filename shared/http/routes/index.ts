@@ -4,6 +4,7 @@ import * as stats from './stats.ts';
 import * as conversations from './conversations.ts';
 import * as tickets from './tickets.ts';
 import * as intents from './intents.ts';
+import * as articles from './articles.ts';
 import * as integrations from './integrations.ts';
 import * as deliveries from './deliveries.ts';
 import * as audit from './audit.ts';
@@ -18,7 +19,7 @@ import { routeKey, type Route } from '../route.ts';
 // its own area's file, so its bundle carries only that area's schemas.
 
 export const routes: readonly Route[] = [
-  chat, auth, stats, conversations, tickets, intents, integrations, deliveries, audit, settings, members, live, nlu, pub,
+  chat, auth, stats, conversations, tickets, intents, articles, integrations, deliveries, audit, settings, members, live, nlu, pub,
 ].flatMap((area): readonly Route[] => area.routes);
 
 const byKey = new Map(routes.map((r) => [routeKey(r), r]));

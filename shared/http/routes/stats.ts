@@ -22,6 +22,8 @@ export const Stats = z.object({
     conversations: int(), messages: int(), escalations: int(),
     escalationRate: fraction(), openTickets: int().check(z.gte(0)),
     avgConfidence: z.nullable(fraction()), fallbackRate: fraction(),
+    fallbacks: int().check(z.describe('fallback replies in the period')),
+    knowledgeAnswers: int().check(z.describe('messages answered from a help article in the period')),
     avgFirstResponseSeconds: z.nullable(z.number()).check(z.describe('tickets that got their first agent message in the period')),
     avgResolutionSeconds: z.nullable(z.number()).check(z.describe('tickets resolved in the period, from their creation')),
     csat: z.nullable(z.number()).check(z.describe('mean rating score of ratings given in the period')),
@@ -30,6 +32,8 @@ export const Stats = z.object({
   series: z.array(z.object({ date: Day, conversations: int(), messages: int(), escalations: int(), fallbacks: int() }))
     .check(z.describe('one entry per day of the period, oldest first')),
   topIntents: z.array(z.object({ intent: z.string(), count: int() })).check(z.maxLength(10)),
+  topArticles: z.array(z.object({ articleId: z.string(), title: z.string(), count: int() })).check(z.maxLength(10),
+    z.describe('the articles that answered most in the period; the title is the one the article had when it last answered')),
   recentConversations: z.array(ConversationSummary).check(z.maxLength(10)),
 });
 
