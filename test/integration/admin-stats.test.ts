@@ -14,9 +14,10 @@ describe('GET /stats', () => {
       period: { from: daysAgo(29), to: today() },
       kpis: {
         conversations: 0, messages: 0, escalations: 0, escalationRate: 0, openTickets: 0, avgConfidence: null, fallbackRate: 0,
-        avgFirstResponseSeconds: null, avgResolutionSeconds: null, csat: null, ratings: 0,
+        fallbacks: 0, knowledgeAnswers: 0, avgFirstResponseSeconds: null, avgResolutionSeconds: null, csat: null, ratings: 0,
       },
       topIntents: [],
+      topArticles: [],
       recentConversations: [],
       series: Array.from({ length: 30 }, (_, i) => ({ date: daysAgo(29 - i), conversations: 0, messages: 0, escalations: 0, fallbacks: 0 })),
     });
@@ -59,7 +60,7 @@ describe('GET /stats', () => {
     const past = await stats(t, '?from=2020-01-01&to=2020-01-31');
     expect(past.body.kpis).toEqual({
       conversations: 0, messages: 0, escalations: 0, escalationRate: 0, openTickets: 1, avgConfidence: null, fallbackRate: 0,
-      avgFirstResponseSeconds: null, avgResolutionSeconds: null, csat: null, ratings: 0,
+      fallbacks: 0, knowledgeAnswers: 0, avgFirstResponseSeconds: null, avgResolutionSeconds: null, csat: null, ratings: 0,
     });
     expect(past.body.period).toEqual({ from: '2020-01-01', to: '2020-01-31' });
   });

@@ -169,6 +169,7 @@ describe('POST /nlu/parse', () => {
     expect(p.body).toEqual({
       intentDetected: c.body.metadata.intentDetected, confidence: c.body.metadata.confidence,
       entitiesExtracted: c.body.metadata.entitiesExtracted, intentRanking: c.body.metadata.intentRanking,
+      reply: c.body.message.content, sources: [],
     });
     const after = (await request('GET', admin('/stats'), { token: t.ownerToken })).body.kpis;
     expect(after.messages - before.messages).toBe(1);

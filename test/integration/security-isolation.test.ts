@@ -93,6 +93,7 @@ const LIST_FILTERS: Record<string, Record<string, string>> = {
   '/api/v1/admin/conversations': { status: 'active' },
   '/api/v1/admin/tickets': { status: 'open' },
   '/api/v1/admin/audit': { category: 'ticket' },
+  '/api/v1/admin/articles': { status: 'draft' },
 };
 /** Bounded lists (contract section 1) return every item and no cursor; no cursor to replay. */
 const BOUNDED = new Set(['/api/v1/admin/intents', '/api/v1/admin/integrations', '/api/v1/admin/members']);
@@ -111,6 +112,7 @@ describe('cursors are bound to the tenant, the list and its filters', () => {
       // two tickets and several audit entries.
       await createIn(b, 'tickets');
       await createIn(b, 'tickets');
+      if (r.path.endsWith('/articles')) { await createIn(b, 'articles'); await createIn(b, 'articles'); }
       const first = await request('GET', `${r.path}?limit=1`, { token: b.ownerToken });
       expect(first.status).toBe(200);
       const cursor = first.body.nextCursor as string;

@@ -25,7 +25,7 @@ describe('aggregate', () => {
     ], -1, { from: '2026-11-20', to: '2026-11-20' });
     expect(r.kpis).toEqual({
       conversations: 3, messages: 6, escalations: 1, escalationRate: 1 / 3, openTickets: 0, avgConfidence: 0.5, fallbackRate: 2 / 6,
-      avgFirstResponseSeconds: null, avgResolutionSeconds: null, csat: null, ratings: 0,
+      fallbacks: 2, knowledgeAnswers: 0, avgFirstResponseSeconds: null, avgResolutionSeconds: null, csat: null, ratings: 0,
     });
     expect(r.topIntents).toEqual([{ intent: 'order_status', count: 3 }, { intent: 'greeting', count: 2 }]);
   });
@@ -45,8 +45,25 @@ describe('aggregate', () => {
   it('gives 0 rates and null confidence when nothing happened', () => {
     expect(aggregate([], 2, { from: '2026-11-20', to: '2026-11-20' }).kpis).toEqual({
       conversations: 0, messages: 0, escalations: 0, escalationRate: 0, openTickets: 2, avgConfidence: null, fallbackRate: 0,
-      avgFirstResponseSeconds: null, avgResolutionSeconds: null, csat: null, ratings: 0,
+      fallbacks: 0, knowledgeAnswers: 0, avgFirstResponseSeconds: null, avgResolutionSeconds: null, csat: null, ratings: 0,
     });
+  });
+  it('counts knowledge answers and ranks articles, named by their title on the last day they answered', () => {
+    const r = aggregate([
+      { day: '2026-11-19', counts: { messages: 3, knowledgeAnswers: 3, a_art_A: 2, a_art_B: 1 }, labels: { t_art_A: 'Old title', t_art_B: 'Bravo' } },
+      { day: '2026-11-20', counts: { messages: 2, knowledgeAnswers: 1, fallbacks: 1, a_art_A: 1 }, labels: { t_art_A: 'New title' } },
+      { day: '2026-11-20', counts: { messages: 1, knowledgeAnswers: 1, a_art_C: 1 }, labels: { t_art_C: 'Alpha' } },
+    ], 0, { from: '2026-11-19', to: '2026-11-20' });
+    expect(r.kpis).toMatchObject({ messages: 6, knowledgeAnswers: 5, fallbacks: 1 });
+    // Ties by title.
+    expect(r.topArticles).toEqual([
+      { articleId: 'art_A', title: 'New title', count: 3 },
+      { articleId: 'art_C', title: 'Alpha', count: 1 },
+      { articleId: 'art_B', title: 'Bravo', count: 1 },
+    ]);
+    expect(r.topIntents).toEqual([]);
+    const many = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`a_art_${i}`, i + 1]));
+    expect(aggregate([{ day: '2026-11-20', counts: many }], 0, { from: '2026-11-20', to: '2026-11-20' }).topArticles).toHaveLength(10);
   });
   it('keeps at most 10 intents', () => {
     const row = Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`i_intent_${i}`, i + 1]));

@@ -84,11 +84,15 @@ describe('tenant settings', () => {
   it('falls back to the defaults on missing or bad values', () => {
     expect(tenantSettings({})).toEqual({
       greeting: DEFAULTS.greeting, fallbackMessage: DEFAULTS.fallbackMessage, confidenceThreshold: 0.5, defaultPriority: 'medium',
+      knowledgeEnabled: true, knowledgeThreshold: DEFAULTS.knowledgeThreshold,
     });
     expect(tenantSettings({ nlu: { confidenceThreshold: 7 }, escalation: { defaultPriority: 'huge' } }).confidenceThreshold).toBe(0.5);
     expect(tenantSettings({
       nlu: { confidenceThreshold: 0.2 }, escalation: { defaultPriority: 'urgent' }, assistant: { fallbackMessage: 'Hm?', greeting: 'Hello' },
-    })).toEqual({ greeting: 'Hello', fallbackMessage: 'Hm?', confidenceThreshold: 0.2, defaultPriority: 'urgent' });
+    })).toEqual({
+      greeting: 'Hello', fallbackMessage: 'Hm?', confidenceThreshold: 0.2, defaultPriority: 'urgent',
+      knowledgeEnabled: true, knowledgeThreshold: DEFAULTS.knowledgeThreshold,
+    });
   });
 });
 

@@ -34,11 +34,15 @@ export const jwtRoutes = routes.filter((r) => r.auth === 'jwt');
 export const widgetRoutes = routes.filter((r) => r.auth === 'widget');
 
 /** Resource kinds these tests know how to create, read back and address with a valid request. */
-export type Kind = 'conversations' | 'tickets' | 'intents' | 'integrations' | 'members';
-export const KINDS: readonly Kind[] = ['conversations', 'tickets', 'intents', 'integrations', 'members'];
+export type Kind = 'conversations' | 'tickets' | 'intents' | 'integrations' | 'members' | 'articles';
+export const KINDS: readonly Kind[] = ['conversations', 'tickets', 'intents', 'integrations', 'members', 'articles'];
 
 export const intentBody = (name = `sec_${randomUUID().slice(0, 8).replace(/-/g, '')}`) => ({
   name, trainingPhrases: ['where can I see my refund voucher', 'refund voucher status please'], response: 'Your voucher is on its way.',
+});
+export const articleBody = () => ({
+  title: `Refund vouchers ${randomUUID().slice(0, 8)}`, body: 'Your **refund voucher** arrives by email within a day.',
+  url: `https://help.example.com/${randomUUID()}`,
 });
 export const INTEGRATION_SECRET = () => `whsec_${randomUUID().replace(/-/g, '')}`;
 export const integrationBody = (secret = INTEGRATION_SECRET()) => ({
@@ -52,6 +56,7 @@ export function validBody(r: Route): unknown {
   if (r.method === 'PATCH' && k === 'members') return { role: 'viewer' };
   if (r.method === 'PUT' && k === 'intents') return intentBody();
   if (r.method === 'PUT' && k === 'integrations') return integrationBody();
+  if (r.method === 'PUT' && k === 'articles') return articleBody();
   if (r.method === 'POST' && r.path.endsWith('/conversations/{id}/messages')) return { content: 'hello from another tenant' };
   if (r.method === 'POST' && r.path.endsWith('/conversations/{id}/rating')) return { score: 1 };
   if (r.method === 'GET' || r.method === 'DELETE') return undefined;
@@ -65,7 +70,7 @@ export interface Created { kind: Kind; id: string; conversationId?: string }
 /** What must exist to create a resource of this kind through the API. */
 export const creatorHandler: Record<Kind, string> = {
   conversations: 'chat/send-message', tickets: 'chat/escalate', intents: 'admin/create-intent',
-  integrations: 'admin/create-integration', members: 'admin/invite-member',
+  integrations: 'admin/create-integration', members: 'admin/invite-member', articles: 'admin/create-article',
 };
 
 /** Creates one resource of `kind` in tenant `t` through the API. */
@@ -90,6 +95,11 @@ export async function createIn(t: TestTenant, kind: Kind): Promise<Created> {
     case 'integrations': {
       const r = await request('POST', admin('/integrations'), { token: t.ownerToken, body: integrationBody() });
       if (r.status !== 201) throw new Error(`create integration: ${r.status} ${r.text}`);
+      return { kind, id: r.body.id };
+    }
+    case 'articles': {
+      const r = await request('POST', admin('/articles'), { token: t.ownerToken, body: articleBody() });
+      if (r.status !== 201) throw new Error(`create article: ${r.status} ${r.text}`);
       return { kind, id: r.body.id };
     }
     case 'members': {
@@ -119,6 +129,8 @@ export async function readBack(t: TestTenant, c: Created): Promise<unknown> {
     case 'integrations':
       if (handlerExists('admin/list-integrations')) return pick((await request('GET', admin('/integrations'), { token: t.ownerToken })).body.items);
       return null;
+    case 'articles':
+      return (await request('GET', admin(`/articles/${c.id}`), { token: t.ownerToken })).body;
     case 'members':
       if (handlerExists('admin/list-members')) return pick((await request('GET', admin('/members'), { token: t.ownerToken })).body.items);
       return null;
