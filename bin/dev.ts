@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { buildDashboard } from './local/dashboard.ts';
+import { demoArticles } from './local/demo-articles.ts';
 import { subForEmail } from './local/idp.ts';
 import { startLocalRuntime } from './local/server.ts';
 import { startDemoHost } from './local/web.ts';
@@ -39,6 +40,11 @@ let onboard = await call('POST', '/api/v1/admin/auth/onboard', ownerToken, { ten
 if (onboard.status === 409) onboard = await call('POST', '/api/v1/admin/settings/widget-key', ownerToken);
 const widgetKey = onboard.body?.widgetKey as string | undefined;
 if (!widgetKey) throw new Error(`could not seed the demo tenant: ${onboard.status} ${JSON.stringify(onboard.body)}`);
+// Its help centre, through the import route (once: with --persist the articles are there already).
+if (onboard.status === 201) {
+  const imported = await call('POST', '/api/v1/admin/articles/import', ownerToken, { articles: demoArticles });
+  if (imported.status !== 200) throw new Error(`could not import the demo articles: ${imported.status} ${JSON.stringify(imported.body)}`);
+}
 
 const demo = await startDemoHost({ apiUrl: runtime.url, widgetKey, port: port + 1 });
 
@@ -61,6 +67,8 @@ Demo tenant "Demo Shop"
 Try:
   curl -s ${runtime.url}/api/v1/chat/message -H 'content-type: application/json' \\
     -H 'x-widget-key: ${widgetKey}' -d '{"message":"where is my order 12345?"}'
+  curl -s ${runtime.url}/api/v1/chat/message -H 'content-type: application/json' \\
+    -H 'x-widget-key: ${widgetKey}' -d '{"message":"do my reward points expire?"}'   (answered from a help article)
 Ctrl-C stops the service and DynamoDB Local.
 `);
 
