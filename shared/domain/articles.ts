@@ -8,7 +8,8 @@ import { decodeCursor, encodeCursor } from '#shared/data/cursor.ts';
 import { auditPut } from '#shared/data/items.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { retrying, TxConditionFailed, TxConflict, type TxItem } from '#shared/data/tx.ts';
-import { buildKnowledgeIndex } from '#shared/nlu/knowledge.ts';
+import { TenantModelCache } from '#shared/nlu/cache.ts';
+import { buildKnowledgeIndex, type KnowledgeIndex } from '#shared/nlu/knowledge.ts';
 import { MarkdownError, prepareArticle } from '#shared/nlu/knowledge-prepare.ts';
 import { auditValue } from './intents.ts';
 import { isArticleId } from './knowledge.ts';
@@ -82,6 +83,11 @@ export async function getArticle(tenantId: string, id: string) {
 
 export interface ListQuery { q?: string | undefined; status?: ArticleStatus | undefined; limit: number; cursor?: string | undefined }
 
+// The admin's `q` search builds an index of the tenant's articles (drafts too, unless filtered),
+// kept in the warm container by articlesVersion like the chat's, so a repeated search reads only
+// the tenant and the hit counts.
+const searchIndexes = new TenantModelCache<{ index: KnowledgeIndex; byId: Map<string, Searchable> }>(20);
+
 /**
  * Newest first; with `q`, by relevance as the chat's search ranks them (only articles that match
  * at all), paged by a cursor that holds the last item's place in the ranking (score, then id).
@@ -95,11 +101,14 @@ export async function listArticles(tenantId: string, query: ListQuery) {
   const scope = { tenantId, list: 'articles-search', filters: { q, status } };
   const from = cursor ? decodeCursor(scope, cursor) : null;
   if (from && (typeof from.s !== 'number' || typeof from.i !== 'string')) throw new InvalidCursor();
-  const [all, hits] = await Promise.all([articlesRepo.searchables(tenantId), articlesRepo.hits(tenantId)]);
-  const pool = status ? all.filter((a) => a.status === status) : all;
-  const byId = new Map(pool.map((a) => [a.id, a]));
-  const ranked = buildKnowledgeIndex(pool).rankAll(q)
-    .sort((x, y) => y.confidence - x.confidence || (x.articleId < y.articleId ? -1 : 1));
+  const [tenant, hits] = await Promise.all([tenantsRepo.get(tenantId, true), articlesRepo.hits(tenantId)]);
+  if (!tenant) throw notFound();
+  const { index, byId } = await searchIndexes.get(`${tenantId}#${status ?? ''}`, tenant.articlesVersion ?? 0, async () => {
+    const all = await articlesRepo.searchables(tenantId);
+    const pool = status ? all.filter((a) => a.status === status) : all;
+    return { index: buildKnowledgeIndex(pool), byId: new Map(pool.map((a) => [a.id, a])) };
+  });
+  const ranked = index.rankAll(q).sort((x, y) => y.confidence - x.confidence || (x.articleId < y.articleId ? -1 : 1));
   const rest = from
     ? ranked.filter((r) => r.confidence < (from.s as number) || (r.confidence === from.s && r.articleId > (from.i as string)))
     : ranked;

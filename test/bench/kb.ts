@@ -33,10 +33,9 @@ import { availableParallelism, loadavg } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { buildKnowledgeIndex, DEFAULT_KNOWLEDGE_THRESHOLD, type StoredArticle } from '#shared/nlu/knowledge.ts';
-import { prepareArticle, splitSentences, type ArticleInput } from '#shared/nlu/knowledge-prepare.ts';
-import { rng } from '#shared/nlu/classifier.ts';
+import { prepareArticle, type ArticleInput } from '#shared/nlu/knowledge-prepare.ts';
 import { miniSearch, oursInProcess, oursThroughApi, type Engine } from './kb/engines.ts';
-import { loadStackFaq, repoRoot, type Thread } from './kb/data.ts';
+import { loadStackFaq, repoRoot, syntheticArticles, type Thread } from './kb/data.ts';
 
 // Quiet handler logs before the local runtime loads any.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
@@ -165,25 +164,8 @@ async function quality(engine: Engine) {
   };
 }
 
-/** 500 articles of about 5,000 characters, sentences drawn from the threads' answers. */
-function syntheticArticles(count: number, chars: number): ArticleInput[] {
-  const rand = rng(7);
-  const pool = threads.flatMap((t) => t.answers.flatMap((a) => splitSentences(a)));
-  const titles = threads.map((t) => t.question);
-  return Array.from({ length: count }, (_, i) => {
-    const paragraphs: string[] = [];
-    let size = 0;
-    while (size < chars) {
-      const p = Array.from({ length: 2 + Math.floor(rand() * 4) }, () => pool[Math.floor(rand() * pool.length)]!).join(' ');
-      paragraphs.push(rand() < 0.2 ? `- ${p}` : p);
-      size += p.length + 2;
-    }
-    return { id: `s${i}`, title: `${titles[i % titles.length]} (${i})`, body: paragraphs.join('\n\n') };
-  });
-}
-
 function speed() {
-  const articles = syntheticArticles(500, 5_000);
+  const articles = syntheticArticles(threads, 500, 5_000);
   const stored = articles.map((a) => prepareArticle(a, prepare));
   const json = JSON.stringify(stored);
   // The first build runs before the JIT has seen the code, as in a fresh Lambda container.

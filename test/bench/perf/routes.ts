@@ -18,6 +18,8 @@ export interface Fixture {
   conversations: string[];
   ticketId: string;
   intentId?: string;
+  /** A tenant with 500 articles: its widget key, owner claims, an article and a message the articles answer. */
+  kb?: { widgetKey: string; ownerClaims: Record<string, string>; articleId: string; message: string | null };
 }
 
 export interface RouteCase {
@@ -75,6 +77,20 @@ export function routeCases(f: Fixture): RouteCase[] {
     ['POST /admin/conversations/{id}/messages', 'POST', '/api/v1/admin/conversations/{id}/messages',
       (i) => ({ ...owner, params: { id: conv(i) }, body: { content: 'A person answering' } })],
   ];
+  if (f.kb) {
+    const kb = f.kb;
+    const kbOwner = { claims: kb.ownerClaims };
+    if (kb.message) {
+      cases.push(['POST /chat/message (answered from 500 articles)', 'POST', '/api/v1/chat/message',
+        () => ({ headers: { 'x-widget-key': kb.widgetKey }, body: { message: kb.message } })]);
+    }
+    cases.push(
+      ['GET /chat/articles/{id}', 'GET', '/api/v1/chat/articles/{id}', () => ({ headers: { 'x-widget-key': kb.widgetKey }, params: { id: kb.articleId } })],
+      ['GET /admin/articles (500 articles)', 'GET', '/api/v1/admin/articles', () => kbOwner],
+      ['GET /admin/articles?q= (500 articles)', 'GET', '/api/v1/admin/articles', () => ({ ...kbOwner, query: { q: 'how do I change the default font size' } })],
+      ['GET /admin/articles/{id}', 'GET', '/api/v1/admin/articles/{id}', () => ({ ...kbOwner, params: { id: kb.articleId } })],
+    );
+  }
   return cases.flatMap(([label, method, path, input]) => {
     const route = find(method, path);
     if (!route || !existsSync(join(f.root, 'functions', `${route.handler}.ts`))) return [];
