@@ -34,7 +34,8 @@ parameters are rejected (400). Another tenant's id is 404, never 403. An unknown
 500 \`INTERNAL\` carries no internal detail; 503 \`UNAVAILABLE\` (database unreachable, nothing half-written) and 429
 \`RATE_LIMITED\` carry \`Retry-After\` in seconds.
 
-**Conventions.** Ids of tenants, conversations, messages and intents are UUID v4; tickets are \`tkt_\` + a 26-character ULID.
+**Conventions.** Ids of tenants, conversations, messages and intents are UUID v4; tickets are \`tkt_\` + a 26-character ULID;
+integration and article ids are opaque (an unknown one of any shape is 404).
 Timestamps are ISO 8601 UTC with milliseconds. Strings are trimmed before length checks and stored trimmed; lengths count
 Unicode code points.
 
@@ -49,7 +50,7 @@ writes nothing; with a different body 422 \`IDEMPOTENCY_KEY_REUSED\`; while the 
 
 **Limits.** Request body: ${BODY_LIMIT.widget / 1024} KiB on chat routes, ${BODY_LIMIT.jwt / 1024} KiB on admin routes (the limit itself is
 accepted; over it 413). Chat message 1 to 2000 characters; 30 chat messages a minute and 1,000 user messages per
-conversation; 200 intents per tenant; settings \`config\` at most 16 KiB.`;
+conversation; 200 intents and 1,000 help articles per tenant; settings \`config\` at most 16 KiB.`;
 
 /** Converts a zod schema; `$defs` are hoisted into the components so that their references resolve. */
 function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output', defs: Json): Json {
