@@ -94,3 +94,28 @@ describe('the live channel, with the service', () => {
     expect(stats.body.kpis).toMatchObject({ ratings: 1, csat: 5 });
   });
 });
+describe('knowledge-base answers, with the service', () => {
+  it('links the sources of an answer and opens an article without url inside the panel, as plain text', async () => {
+    const t = await newTenant();
+    // A subject no starter intent covers, so that the article, not an intent, answers.
+    const article = await request('POST', admin('/articles'), {
+      token: t.ownerToken,
+      body: {
+        title: 'Washing a wool sweater',
+        body: '# Wool care\n\nWash **wool** sweaters by hand in cold water with a mild wool detergent, then dry them flat.\n\n- Never tumble dry\n- Reshape while damp',
+        questions: ['how do I wash my wool jumper', 'can wool go in the dryer'],
+      },
+    });
+    expect(article.status).toBe(201);
+    const page = await newPage(browser);
+    await page.goto(shopUrl(t.widgetKey));
+    await launcher(page).click();
+    await say(page, 'Can my wool jumper go in the dryer?', 1);
+    expect(await bubbles(page, 'assistant').nth(1).textContent()).toContain('Never tumble dry');
+    await page.getByRole('button', { name: 'Washing a wool sweater' }).click();
+    await page.locator('.article p').filter({ hasText: 'Wash wool sweaters by hand in cold water' }).waitFor();
+    expect(await page.locator('.article').textContent()).not.toContain('**');
+    await page.getByRole('button', { name: 'Back to the conversation' }).click();
+    await bubbles(page, 'assistant').nth(1).waitFor();
+  });
+});
