@@ -11,6 +11,8 @@ export interface Conversation {
   id: string; tenantId: string; status: ConversationStatus; createdAt: string; updatedAt: string;
   messageCount: number; userMessageCount: number; lastMessagePreview: string; lastIntent: string | null;
   latestTicketId?: string; latestTicketStatus?: TicketStatus;
+  /** The latest ticket has its first agent reply, so later agent messages need not read the ticket. */
+  latestTicketAnswered?: boolean;
   /** Tickets of this conversation that are not closed; the conversation closes when it reaches 0. */
   unclosedTickets: number;
   /** The customer's rating; a later one replaces it. */

@@ -69,6 +69,14 @@ export const membersRepo = {
     }
   },
 
+  /** A transaction item that holds only while `id` is an active member of the tenant. */
+  activeCheck: (tenantId: string, id: string): TxItem => ({
+    ConditionCheck: {
+      Key: keys.member(tenantId, id), ConditionExpression: '#s = :active',
+      ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':active': 'active' },
+    },
+  }),
+
   async list(tenantId: string): Promise<Member[]> {
     const { pk, skPrefix } = keys.memberPrefix(tenantId);
     const items = await queryAll({ partition: { name: 'pk', value: pk }, sk: { beginsWith: skPrefix }, consistent: true });

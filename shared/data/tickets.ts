@@ -57,21 +57,6 @@ export function ticketUpdate(tenantId: string, read: Ticket, next: Ticket): TxIt
   };
 }
 
-/** Reopens a ticket (status only, and no longer resolved), guarded by the status that was read: a customer's message does this. */
-export function ticketStatusUpdate(tenantId: string, ticketId: string, from: TicketStatus, to: TicketStatus, now: string): TxItem {
-  return {
-    Update: {
-      Key: keys.ticket(tenantId, ticketId),
-      UpdateExpression: 'SET #s = :s, updatedAt = :u, gsi2pk = :g2, resolvedAt = :null',
-      ConditionExpression: '#s = :from',
-      ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: {
-        ':s': to, ':u': now, ':from': from, ':g2': keys.ticketsByStatusIndex(tenantId, to).gsi2pk, ':null': null,
-      },
-    },
-  };
-}
-
 // Tickets: GetItem by id, BatchGet of a conversation's tickets, lists on gsi1 (all), gsi2 (status),
 // gsi3 (priority), and gsi2 + a priority filter when both filters are given.
 

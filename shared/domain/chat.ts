@@ -44,7 +44,7 @@ function openTicket(tenant: Tenant, conv: Conversation, reason: string, now: str
     priority: tenantSettings(tenant.config).defaultPriority as Priority, reason, createdAt: now, updatedAt: now,
     assigneeId: null, firstResponseAt: null, resolvedAt: null,
   };
-  const set = { status: 'escalated' as const, latestTicketId: ticket.id, latestTicketStatus: 'open' as const };
+  const set = { status: 'escalated' as const, latestTicketId: ticket.id, latestTicketStatus: 'open' as const, latestTicketAnswered: false };
   const escalated = { ...conv, ...set, updatedAt: now };
   const items: TxItem[] = [
     ...ticketPuts(tenant.id, ticket),

@@ -23,19 +23,22 @@ const laterThan = (after: string) => {
 
 /**
  * An agent's message. The first one on the conversation's latest ticket sets its first response and
- * moves an `open` ticket to `in_progress` (audited as the agent). Concurrent messages of one
- * conversation commit one at a time, each after the last, so they arrive in `createdAt` order.
+ * moves an `open` ticket to `in_progress` (audited as the agent); only that one reads the ticket,
+ * the conversation says when it is answered. Concurrent messages of one conversation commit one
+ * at a time, each after the last, so they arrive in `createdAt` order.
  */
 export function postAgentMessage(tenantId: string, actor: Actor, author: { id: string; name: string }, conversationId: string, content: string) {
   return retrying(async () => {
     const conv = await conversationsRepo.get(tenantId, conversationId, true);
     if (!conv) throw new NotFound('conversation');
     if (conv.status === 'closed') throw new Conflict('this conversation is closed', 'CONVERSATION_CLOSED');
-    const ticket = conv.latestTicketId ? await ticketsRepo.get(tenantId, conv.latestTicketId, true) : null;
+    const unanswered = conv.latestTicketId && !conv.latestTicketAnswered && conv.latestTicketStatus !== 'closed';
+    const ticket = unanswered ? await ticketsRepo.get(tenantId, conv.latestTicketId!, true) : null;
     const createdAt = laterThan(conv.updatedAt);
     const message: Message = { id: randomUUID(), role: 'agent', content, createdAt, author };
     const items: TxItem[] = [messagePut(tenantId, conv.id, message, 3), events.messageCreated(conv, message)];
     let set: Partial<Conversation> = { updatedAt: createdAt, lastMessagePreview: preview(content) };
+    if (ticket) set.latestTicketAnswered = true;
 
     if (ticket && ticket.firstResponseAt === null && ticket.status !== 'closed') {
       const next: Ticket = {
@@ -48,10 +51,11 @@ export function postAgentMessage(tenantId: string, actor: Actor, author: { id: s
         auditPut(tenantId, {
           category: 'ticket', action: 'ticket.updated', actor, target: { type: 'ticket', id: ticket.id }, changes, createdAt,
         }),
-        events.ticketUpdated(tenantId, next, changes, createdAt),
         statsAdd(tenantId, utcDay(createdAt), ticket.id, { firstResponses: 1, firstResponseSecondsSum: secondsBetween(ticket.createdAt, createdAt) }),
       );
-      if (next.status !== ticket.status && conv.latestTicketId === ticket.id) set = { ...set, latestTicketStatus: next.status };
+      // The event table names status, priority and assignee changes; a first response alone is not one.
+      if (changes.status) items.push(events.ticketUpdated(tenantId, next, changes, createdAt));
+      if (changes.status && conv.latestTicketId === ticket.id) set = { ...set, latestTicketStatus: next.status };
     }
     items.unshift(conversationUpdate(conv, set, { messageCount: 1 }, { unchangedSince: true }));
     await transact(items);

@@ -48,22 +48,26 @@ const ATTEMPTS = 12;
 
 export const secondsBetween = (from: string, to: string) => Math.max(0, (Date.parse(to) - Date.parse(from)) / 1000);
 
-/** An assignee must be an active member of the tenant (a member's id is their user id). */
-async function assertAssignable(tenantId: string, userId: string) {
-  const member = await membersRepo.get(tenantId, userId);
-  if (member?.status !== 'active') throw fieldError('assigneeId', 'must be the user id of an active member of the tenant');
-}
+/**
+ * An assignee must be an active member of the tenant (a member's id is their user id): read beside
+ * the ticket for a clear 400, and checked again in the transaction, so that a member removed
+ * meanwhile is never assigned (the retry reads them gone).
+ */
+const assigneeOf = (tenantId: string, patch: TicketPatch) =>
+  patch.assigneeId ? membersRepo.get(tenantId, patch.assigneeId) : Promise.resolve(null);
 
 export function updateTicket(tenantId: string, actor: Actor, ticketId: string, patch: TicketPatch) {
   // A concurrent change to the ticket or its conversation: re-read and re-apply on the new state.
   return retrying(async () => {
-    const read = await ticketsRepo.getWithConversation(tenantId, ticketId);
+    const [read, assignee] = await Promise.all([ticketsRepo.getWithConversation(tenantId, ticketId), assigneeOf(tenantId, patch)]);
     if (!read) throw new NotFound('ticket');
     const { ticket, conversation } = read;
     const changes = planTicketChange(ticket, patch);
     if (Object.keys(changes).length === 0) return { ticket };
-
-    if (changes.assigneeId && patch.assigneeId) await assertAssignable(tenantId, patch.assigneeId);
+    const assigning = changes.assigneeId !== undefined && patch.assigneeId ? patch.assigneeId : null;
+    if (assigning && assignee?.status !== 'active') {
+      throw fieldError('assigneeId', 'must be the user id of an active member of the tenant');
+    }
 
     const now = new Date().toISOString();
     const status = patch.status ?? ticket.status;
@@ -71,7 +75,8 @@ export function updateTicket(tenantId: string, actor: Actor, ticketId: string, p
     const next: Ticket = {
       ...ticket, status, priority: patch.priority ?? ticket.priority, updatedAt: now,
       assigneeId: patch.assigneeId === undefined ? ticket.assigneeId : patch.assigneeId,
-      resolvedAt: resolving ? now : status === 'resolved' ? ticket.resolvedAt : null,
+      // Kept while the ticket stays resolved or is closed after it; cleared when it reopens.
+      resolvedAt: resolving ? now : status === 'resolved' || status === 'closed' ? ticket.resolvedAt : null,
     };
     const items: TxItem[] = [
       ticketsRepo.update(tenantId, ticket, next),
@@ -80,6 +85,7 @@ export function updateTicket(tenantId: string, actor: Actor, ticketId: string, p
       }),
       events.ticketUpdated(tenantId, next, changes, now),
     ];
+    if (assigning) items.push(membersRepo.activeCheck(tenantId, assigning));
     if (resolving) {
       items.push(statsAdd(tenantId, utcDay(now), ticket.id, { resolutions: 1, resolutionSecondsSum: secondsBetween(ticket.createdAt, now) }));
     }

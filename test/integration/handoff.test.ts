@@ -44,6 +44,24 @@ describe('agent messages', () => {
     // A second agent message changes the ticket no more.
     await agentReply(agent.token, conversationId, 'Found it.');
     expect((await ticketOf(t.ownerToken, ticketId)).ticket.firstResponseAt).toBe(r.body.message.createdAt);
+
+    // Resolved, then closed: the resolution time stays. A new escalation's ticket waits for its own first answer.
+    const resolved = await request('PATCH', admin(`/tickets/${ticketId}`), { token: t.ownerToken, body: { status: 'resolved' } });
+    const closed = await request('PATCH', admin(`/tickets/${ticketId}`), { token: t.ownerToken, body: { status: 'closed' } });
+    expect(closed.body.ticket.resolvedAt).toBe(resolved.body.ticket.resolvedAt);
+    expect(closed.body.ticket.resolvedAt).not.toBeNull();
+  });
+
+  it('take each new ticket of a conversation in progress at its own first answer', async () => {
+    const t = await newTenant();
+    const { conversationId, ticketId } = await newTicket(t);
+    await agentReply(t.ownerToken, conversationId, 'First ticket, first answer');
+    await request('PATCH', admin(`/tickets/${ticketId}`), { token: t.ownerToken, body: { status: 'resolved' } });
+    const again = await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId, reason: 'It broke again' } });
+    expect(again.body.ticketId).not.toBe(ticketId);
+    expect((await ticketOf(t.ownerToken, again.body.ticketId)).ticket).toMatchObject({ status: 'open', firstResponseAt: null });
+    const r = await agentReply(t.ownerToken, conversationId, 'Second ticket, first answer');
+    expect((await ticketOf(t.ownerToken, again.body.ticketId)).ticket).toMatchObject({ status: 'in_progress', firstResponseAt: r.body.message.createdAt });
   });
 
   it('carry the display name a member chose', async () => {

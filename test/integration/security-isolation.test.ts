@@ -149,3 +149,37 @@ describe('admin reads of a foreign id do not reveal existence', () => {
   });
 });
 
+
+describe('the handoff routes without an id stay in the caller\'s tenant', () => {
+  it("A's /nlu/parse never ranks B's intents, and A's assignee filter finds nothing of B", async () => {
+    const name = `only_in_b_${Date.now()}`;
+    const created = await request('POST', admin('/intents'), {
+      token: b.ownerToken,
+      body: { name, trainingPhrases: ['zebra pineapple telescope', 'telescope for a zebra'], response: 'B only' },
+    });
+    expect(created.status).toBe(201);
+    const inB = await request('POST', admin('/nlu/parse'), { token: b.ownerToken, body: { message: 'zebra pineapple telescope' } });
+    expect(inB.body.intentRanking.map((x: { intent: string }) => x.intent)).toContain(name);
+    const inA = await request('POST', admin('/nlu/parse'), { token: a.ownerToken, body: { message: 'zebra pineapple telescope' } });
+    expect(inA.status).toBe(200);
+    expect(inA.text).not.toContain(name);
+
+    const ticket = made.get('tickets')!;
+    const assigned = await request('PATCH', admin(`/tickets/${ticket.id}`), { token: b.ownerToken, body: { assigneeId: b.ownerSub } });
+    expect(assigned.status).toBe(200);
+    const listed = await request('GET', admin(`/tickets?assignee=${encodeURIComponent(b.ownerSub)}`), { token: a.ownerToken });
+    expect(listed.status).toBe(200);
+    expect(listed.body.items).toEqual([]);
+    // A cannot assign its ticket to B's member either.
+    const own = await createIn(a, 'tickets');
+    expectProblem(await request('PATCH', admin(`/tickets/${own.id}`), { token: a.ownerToken, body: { assigneeId: b.ownerSub } }), 400, 'VALIDATION_ERROR');
+  });
+
+  it("GET /chat/widget answers with the key's own tenant only", async () => {
+    const wa = await request('GET', chat('/widget'), { widgetKey: a.widgetKey });
+    const wb = await request('GET', chat('/widget'), { widgetKey: b.widgetKey });
+    expect(wa.body.name).toBe('Tenant A');
+    expect(wb.body.name).toBe('Tenant B');
+    expect(wa.text).not.toContain(b.tenantId);
+  });
+});
