@@ -20,7 +20,7 @@ export interface CdnProps {
 
 /**
  * The browser's files on one CloudFront distribution over one private bucket that only CloudFront
- * reads (origin access control): the dashboard at `/` (CONTRACT section 10; its build and
+ * reads (origin access control): the dashboard at `/` (its build and
  * config.json are deployed by infra/dashboard.ts through deploy()) and widget.js, built from
  * web/widget at synth (the same build as the local runtime's). As in the local runtime, both share
  * an origin: the dashboard's embed snippet points at this distribution's widget.js. Each path gets

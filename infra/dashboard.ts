@@ -12,7 +12,7 @@ import { Construct } from 'constructs';
 import type { Cdn } from './cdn.ts';
 
 /**
- * The dashboard (CONTRACT section 10): its built files at `/` of the stack's CDN (infra/cdn.ts: a
+ * The dashboard: its built files at `/` of the stack's CDN (infra/cdn.ts: a
  * private S3 bucket behind CloudFront with origin access control, the dashboard's security headers),
  * and, with the stack's Cognito user pool, a managed login domain and an app client for the code
  * flow with PKCE whose callback and sign-out URLs are the CDN's. `config.json` is written at

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 // The dashboard in the local runtime: built with Vite into web/dashboard/dist (not committed) and
 // served at `/` as the CDN serves it deployed: files as they are, index.html for client-side
-// routes, and /config.json with this runtime's issuer and URLs (CONTRACT section 10).
+// routes, and /config.json with this runtime's issuer and URLs.
 
 export const DASHBOARD_ROOT = fileURLToPath(new URL('../../web/dashboard/', import.meta.url));
 export const DASHBOARD_DIST = join(DASHBOARD_ROOT, 'dist');

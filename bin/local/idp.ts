@@ -3,7 +3,7 @@ import { exportJWK, generateKeyPair, jwtVerify, SignJWT, type JWK } from 'jose';
 
 // The local OpenID issuer that stands in for Cognito: keys made at start, discovery and JWKS
 // documents, and access tokens shaped like Cognito's (token_use, client_id, sub, scope, email).
-// For the dashboard it also signs people in as a browser app does (CONTRACT section 10): an
+// For the dashboard it also signs people in as a browser app does (OIDC code flow with PKCE): an
 // authorization page, the code flow with PKCE S256, refresh tokens, id tokens and sign-out.
 
 export const LOCAL_CLIENT_ID = 'local-dashboard';

@@ -18,7 +18,7 @@ export const config = {
   get localDataKey() { return process.env.LOCAL_DATA_KEY; },
   /** Local runtime only: lets webhook URLs point at loopback for its own tests (`1` or `true`). */
   get allowLoopbackWebhooks() { return ['1', 'true'].includes(process.env.ALLOW_LOOPBACK_WEBHOOKS ?? ''); },
-  /** The queue that carries one message per delivery (CONTRACT section 7). */
+  /** The queue that carries one message per delivery (at least once, on the retry schedule). */
   get deliveryQueueUrl() { return required('DELIVERY_QUEUE_URL'); },
   /** Set only locally (the local runtime's SQS emulation). */
   get sqsEndpoint() { return process.env.SQS_ENDPOINT; },

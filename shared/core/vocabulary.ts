@@ -30,12 +30,22 @@ export type MemberStatus = (typeof MEMBER_STATUSES)[number];
 export const INTEGRATION_TYPES = ['webhook', 'slack', 'zendesk', 'email'] as const;
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
 
+/** `disabled` receives nothing: set by an admin, or by the service after a 410 Gone or 5 days of failures. */
+export const INTEGRATION_STATUSES = ['active', 'disabled'] as const;
+export type IntegrationStatus = (typeof INTEGRATION_STATUSES)[number];
+
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
 export const INTENT_ACTIONS = ['reply', 'escalate'] as const;
 export type IntentAction = (typeof INTENT_ACTIONS)[number];
 
 /** A draft article is never searched by the chat nor shown to the widget. */
 export const ARTICLE_STATUSES = ['published', 'draft'] as const;
 export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
+
+/** Where the widget's launcher sits on the host page (`widget.theme.position`). */
+export const WIDGET_POSITIONS = ['right', 'left'] as const;
 
 /** `intentDetected` of a reply taken from a help article. */
 export const KNOWLEDGE_INTENT = 'knowledge_base';

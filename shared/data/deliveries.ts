@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DeliveryStatus } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
 import { clean } from './items.ts';
 import { keys } from './keys.ts';
@@ -9,8 +10,6 @@ import { TTL_ATTRIBUTE } from './table.ts';
 // Deliveries: one item per (event, integration), in the integration's delivery partition, listed
 // newest first (ids sort by event time) and by status on gsi2. Kept 30 days by TTL.
 
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 export interface DeliveryItem {
   id: string; integrationId: string; eventId: string; eventType: string;

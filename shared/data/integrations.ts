@@ -1,13 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { IntegrationType } from '#shared/core/vocabulary.ts';
+import type { IntegrationStatus, IntegrationType } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
 import { queryAll } from './lists.ts';
 import { keys } from './keys.ts';
 import { clean, type AuditEntry, auditPut } from './items.ts';
 import { transact, TxConditionFailed } from './tx.ts';
-
-export type IntegrationStatus = 'active' | 'disabled';
 
 /** Credentials as stored: envelope-encrypted (see the domain's credentials module). */
 export interface Sealed { scheme: 'kms' | 'local'; ciphertext: string; iv: string; tag: string; encryptedKey: string }

@@ -1,7 +1,8 @@
 import { ulid } from 'ulid';
 import { config } from '#shared/core/config.ts';
 import { EVENT_TYPES, type DomainEvent as CoreEvent, type EventType } from '#shared/core/vocabulary.ts';
-import { deliveriesRepo, type DeliveryItem, type DeliveryStatus } from '#shared/data/deliveries.ts';
+import type { DeliveryStatus } from '#shared/core/vocabulary.ts';
+import { deliveriesRepo, type DeliveryItem } from '#shared/data/deliveries.ts';
 import { deliveryQueue, parseMessage } from '#shared/data/delivery-queue.ts';
 import { integrationsRepo, type IntegrationItem } from '#shared/data/integrations.ts';
 import { Conflict, NotFound } from '#shared/core/errors.ts';
@@ -10,7 +11,7 @@ import { postJson } from './outbound.ts';
 import { SLACK_EVENT_TYPES, slackMessage, slackWants } from './slack.ts';
 import { signedHeaders } from './webhook-signing.ts';
 
-// Events out (CONTRACT section 7): the dispatcher calls `fanOut` for each event; each matching
+// Events out, delivered at least once: the dispatcher calls `fanOut` for each event; each matching
 // integration gets a delivery item and one queue message; the delivery function calls
 // `attemptDelivery` per message. At least once: a failed attempt keeps its message and brings it
 // back after the next step of the schedule; the event id is the `webhook-id` of every attempt.

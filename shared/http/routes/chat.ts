@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { MESSAGE_ROLES } from '#shared/core/vocabulary.ts';
+import { MESSAGE_ROLES, WIDGET_POSITIONS } from '#shared/core/vocabulary.ts';
 import { declareChat } from '../route.ts';
 import { EmptyQuery, IdParams, text, uuid } from '../schema.ts';
 import { ConversationStatus, Fraction, TicketId, PlainTimestamp } from './common.ts';
@@ -44,7 +44,7 @@ export const RatingResponse = z.object({
 
 export const WidgetConfig = z.object({
   name: z.string(), greeting: z.string(),
-  theme: z.looseObject({ color: z.string(), position: z.enum(['right', 'left']), title: z.string() }),
+  theme: z.looseObject({ color: z.string(), position: z.enum(WIDGET_POSITIONS), title: z.string() }),
   liveUrl: z.nullable(z.string()).check(z.describe('the live channel: connect with `?widgetKey=...&conversationId=...`')),
 });
 

@@ -1,12 +1,13 @@
 import * as z from 'zod/mini';
+import { DELIVERY_STATUSES } from '#shared/core/vocabulary.ts';
 import { pageQuery } from '../schema.ts';
 import { declareAdmin } from '../route.ts';
 import { Page, Timestamp } from './common.ts';
 import { IntegrationParams } from './integrations.ts';
 
-// Request and response schemas of /integrations/:id/deliveries and /integrations/:id/test (CONTRACT section 7).
+// Request and response schemas of /integrations/:id/deliveries and /integrations/:id/test: the delivery log and its controls.
 
-export const DeliveryStatus = z.enum(['pending', 'succeeded', 'failed'], { message: 'must be pending, succeeded or failed' });
+export const DeliveryStatus = z.enum(DELIVERY_STATUSES, { message: `must be ${DELIVERY_STATUSES.slice(0, -1).join(', ')} or ${DELIVERY_STATUSES.at(-1)}` });
 export const ListDeliveriesQuery = z.strictObject({ status: z.optional(DeliveryStatus), ...pageQuery });
 export const DeliveryParams = z.strictObject({ id: z.string(), deliveryId: z.string() });
 

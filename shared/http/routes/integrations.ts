@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { declareAdmin } from '../route.ts';
-import { EVENT_TYPES, INTEGRATION_TYPES } from '#shared/core/vocabulary.ts';
+import { EVENT_TYPES, INTEGRATION_STATUSES, INTEGRATION_TYPES } from '#shared/core/vocabulary.ts';
 import { SLACK_EVENT_TYPES } from '#shared/domain/slack.ts';
 import { EmptyQuery, text } from '../schema.ts';
 
@@ -8,7 +8,6 @@ import { EmptyQuery, text } from '../schema.ts';
 
 // Integration and delivery ids are opaque: any unknown one is 404 (the domain answers it), never 400.
 export const IntegrationParams = z.strictObject({ id: z.string() });
-const STATUSES = ['active', 'disabled'] as const;
 
 export const IntegrationBody = z.strictObject({
   type: z.enum(INTEGRATION_TYPES, { message: `must be one of ${INTEGRATION_TYPES.join(', ')}` }),
@@ -20,10 +19,10 @@ export const IntegrationBody = z.strictObject({
       .check(z.refine((c) => Object.keys(c).length <= 20, 'must have at most 20 entries')),
     {},
   ),
-  status: z.optional(z.enum(STATUSES, { message: 'must be active or disabled' })
+  status: z.optional(z.enum(INTEGRATION_STATUSES, { message: `must be ${INTEGRATION_STATUSES.join(' or ')}` })
     .check(z.describe('`disabled` receives nothing; the service sets it after a 410 Gone or 5 days of failed deliveries. Default: active on creation, unchanged on replacement'))),
 }).check(z.superRefine((b, ctx) => {
-  // Not delivered yet: refused rather than accepted and silently doing nothing (CONTRACT section 7).
+  // Not delivered yet: refused rather than accepted and silently doing nothing (the contract: nothing accepted silently does nothing).
   if (b.type === 'zendesk' || b.type === 'email') {
     ctx.addIssue({ code: 'custom', path: ['type'], message: `${b.type} integrations are not delivered yet; use webhook or slack` });
     return;
@@ -38,7 +37,7 @@ export const IntegrationBody = z.strictObject({
 }));
 
 export const Integration = z.object({
-  id: z.string(), type: z.enum(INTEGRATION_TYPES), name: z.string(), status: z.enum(STATUSES),
+  id: z.string(), type: z.enum(INTEGRATION_TYPES), name: z.string(), status: z.enum(INTEGRATION_STATUSES),
   config: z.record(z.string(), z.unknown()),
   credentials: z.record(z.string(), z.string().check(z.regex(/^\*{4}/))).check(z.describe('each value masked: **** and its last 4 characters')),
   createdAt: z.iso.datetime(),
