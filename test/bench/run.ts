@@ -1,6 +1,6 @@
 // `npm run bench`: the performance benchmark against DynamoDB Local (ARCHITECTURE "Performance
 // budget"). Prints a table and writes bench-results/bench.json, then the widget's figures
-// (bench-results/widget.json). Never part of `npm test`.
+// (bench-results/widget.json) and webhook delivery's (bench-results/webhooks.json). Never part of `npm test`.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -10,6 +10,8 @@ process.env.AWS_LAMBDA_LOG_LEVEL ??= 'CRITICAL';
 const { main } = await import('./perf/main.ts');
 await main();
 
-// In a process of its own: it starts another local runtime, whose configuration is process-wide.
-const widget = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./widget.ts', import.meta.url))], { stdio: 'inherit' });
-if (widget.status !== 0) process.exitCode = widget.status ?? 1;
+// Each in a process of its own: each starts another local runtime, whose configuration is process-wide.
+for (const script of ['./widget.ts', './webhooks.ts']) {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(script, import.meta.url))], { stdio: 'inherit' });
+  if (run.status !== 0) process.exitCode = run.status ?? 1;
+}

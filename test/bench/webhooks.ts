@@ -1,29 +1,44 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { monotonicFactory } from 'ulid';
 import { startLocalRuntime } from '../../bin/local/server.ts';
 import { fmt, percentile } from './perf/util.ts';
 
-// `npm run bench:webhooks`: events out on this machine, through the local runtime (DynamoDB Local,
-// the SQS emulation, functions/events/deliver.ts) to a receiver on loopback that answers 204.
-// 1. Latency: from fanOut (what the dispatcher calls for a ticket change) to the receiver's answer,
-//    one event at a time (p50, p99).
+// `npm run bench:webhooks` (also run by `npm run bench`): events out on this machine, through the
+// local runtime (DynamoDB Local and its stream, the dispatcher, the SQS emulation,
+// functions/events/deliver.ts) to a receiver on loopback that answers 204.
+// 1. Latency of the whole path: from a ticket's PATCH to the receiver's answer for its
+//    ticket.updated (the write, the stream poll, the dispatcher's fan-out, the queue, the delivery),
+//    one change at a time (p50, p99); and of the delivery alone, from fanOut (what the dispatcher
+//    calls) to the receiver.
 // 2. Throughput: deliveries per second that one delivery function (one batch of 10 at a time)
 //    sustains, draining a queue filled beforehand; and with 4 concurrent invocations.
-// Options (env): WEBHOOK_BENCH_LATENCY (default 200 events), WEBHOOK_BENCH_BACKLOG (default 2000).
+// Writes bench-results/webhooks.json.
+// Options (env): WEBHOOK_BENCH_PATCHES (default 100), WEBHOOK_BENCH_LATENCY (default 200 events),
+// WEBHOOK_BENCH_BACKLOG (default 2000).
 
+const PATCH_N = Number(process.env.WEBHOOK_BENCH_PATCHES ?? 100);
 const LATENCY_N = Number(process.env.WEBHOOK_BENCH_LATENCY ?? 200);
 const BACKLOG = Number(process.env.WEBHOOK_BENCH_BACKLOG ?? 2000);
 
 const arrived = new Map<string, number>();
 let waiting: { id: string; resolve: (t: number) => void } | null = null;
+/** ticket.updated deliveries by the ticket's updatedAt, which the PATCH answer names. */
+const updates = new Map<string, (t: number) => void>();
 const receiver = createServer((req, res) => {
-  req.resume();
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
     res.writeHead(204).end();
     const id = String(req.headers['webhook-id']);
     const t = performance.now();
     arrived.set(id, t);
     if (waiting?.id === id) { waiting.resolve(t); waiting = null; }
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type: string; data: { ticket?: { updatedAt?: string } } };
+    const at = body.type === 'ticket.updated' ? body.data.ticket?.updatedAt : undefined;
+    if (at) { updates.get(at)?.(t); updates.delete(at); }
   });
 });
 await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
@@ -41,8 +56,34 @@ const call = async (method: string, path: string, token: string, body?: unknown)
   return r.json() as Promise<Record<string, any>>;
 };
 const token = await rt.idp.token({ sub: 'bench-owner', email: 'owner@bench.example' });
-const tenantId = (await call('POST', '/auth/onboard', token, { tenantName: 'Bench' })).tenant.id as string;
+const onboarded = await call('POST', '/auth/onboard', token, { tenantName: 'Bench' });
+const tenantId = onboarded.tenant.id as string;
 await call('POST', '/integrations', token, { type: 'webhook', name: 'Bench', config: { url: `http://127.0.0.1:${port}/hook` } });
+
+const chat = async (path: string, body: unknown) => {
+  const r = await fetch(`${rt.url}/api/v1/chat${path}`, {
+    method: 'POST', headers: { 'x-widget-key': onboarded.widgetKey, 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  return r.json() as Promise<Record<string, any>>;
+};
+
+/** PATCH a ticket back and forth between open and in_progress; each change's ticket.updated timed to the receiver. */
+async function patchToReceiver(n: number): Promise<number[]> {
+  const { conversationId } = await chat('/message', { message: 'hello' });
+  const { ticketId } = await chat('/escalate', { conversationId, reason: 'bench' });
+  const ms: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    const r = await call('PATCH', `/tickets/${ticketId}`, token, { status: i % 2 ? 'open' : 'in_progress' });
+    const at = r.ticket.updatedAt as string;
+    const got = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ticket.updated for ${at} within 20 s`)), 20_000);
+      updates.set(at, (t) => { clearTimeout(timer); resolve(t); });
+    });
+    ms.push(got - t0);
+  }
+  return ms;
+}
 
 const ticketUpdated = (i: number) => ({
   id: `evt_${ulid()}`, type: 'ticket.updated' as const, timestamp: new Date().toISOString(), tenantId,
@@ -52,6 +93,9 @@ const ticketUpdated = (i: number) => ({
 try {
   // Warm up: handler modules loaded, connections open.
   for (let i = 0; i < 20; i++) await fanOut(ticketUpdated(i));
+  await rt.queue.idle();
+
+  const patched = await patchToReceiver(PATCH_N);
   await rt.queue.idle();
 
   const latencies: number[] = [];
@@ -80,10 +124,21 @@ try {
   const one = await drain(1);
   const four = await drain(4);
 
-  console.log(`Webhook delivery, local runtime (DynamoDB Local, SQS emulation, loopback receiver answering 204)
-  fanOut -> receiver 2xx, one event at a time (n=${LATENCY_N}):  p50 ${fmt(percentile(latencies, 50), 1)} ms  p99 ${fmt(percentile(latencies, 99), 1)} ms
+  const json = {
+    startedAt: new Date().toISOString(), node: process.version,
+    patchToReceiverMs: { n: PATCH_N, p50: percentile(patched, 50), p99: percentile(patched, 99), max: Math.max(...patched) },
+    fanOutToReceiverMs: { n: LATENCY_N, p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
+    deliveriesPerSecond: { oneFunction: one, fourConcurrent: four, backlog: BACKLOG },
+  };
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  mkdirSync(join(root, 'bench-results'), { recursive: true });
+  writeFileSync(join(root, 'bench-results', 'webhooks.json'), JSON.stringify(json, null, 2));
+  console.log(`Webhook delivery, local runtime (DynamoDB Local and its stream, SQS emulation, loopback receiver answering 204)
+  ticket PATCH -> receiver 2xx (stream poll, dispatcher, queue, delivery; n=${PATCH_N}):  p50 ${fmt(json.patchToReceiverMs.p50, 1)} ms  p99 ${fmt(json.patchToReceiverMs.p99, 1)} ms  max ${fmt(json.patchToReceiverMs.max, 1)} ms
+  fanOut -> receiver 2xx, the delivery alone (n=${LATENCY_N}):  p50 ${fmt(json.fanOutToReceiverMs.p50, 1)} ms  p99 ${fmt(json.fanOutToReceiverMs.p99, 1)} ms
   deliveries per second, one delivery function (batches of 10):  ${fmt(one, 0)}/s  (${BACKLOG} queued)
-  deliveries per second, 4 concurrent invocations:              ${fmt(four, 0)}/s  (${BACKLOG} queued)`);
+  deliveries per second, 4 concurrent invocations:              ${fmt(four, 0)}/s  (${BACKLOG} queued)
+wrote bench-results/webhooks.json`);
 } finally {
   await rt.stop();
   receiver.closeAllConnections();
