@@ -7,12 +7,17 @@
 // covers, how much the whole article covers, and how closely the message and the title or a
 // question say the same thing. Words the knowledge base has never seen carry the most weight,
 // so a message about something else stays low even when it shares the product's name.
+//
+// Articles are ranked on all their evidence, but the confidence counts a question's match at a
+// fraction (`questions`) of the title's: an article with several questions has several chances to
+// match an unrelated message, and without the discount the same threshold answered twice as many
+// messages whose article is missing when articles had questions as when they had none.
 import { stemmer } from 'stemmer';
 
 export const MAX_ANSWER_CHARS = 600;
 
 /** Default of `knowledge.threshold`, chosen by `npm run bench:kb` (see test/bench/kb.ts). */
-export const DEFAULT_KNOWLEDGE_THRESHOLD = 0.34;
+export const DEFAULT_KNOWLEDGE_THRESHOLD = 0.295;
 
 /** What the database stores per article (made by prepareArticle at write time). */
 export interface StoredArticle {
@@ -50,6 +55,7 @@ export interface ScoreWeights {
   synonymArticles: number; // a pair is kept when this many articles show it
   prior: number; // unseen words added to every message when taking shares of it
   unseen: number; // weight of a word the knowledge base has never seen, times the idf of a one-article word
+  questions: number; // in the confidence (not the ranking), what a question's match counts for beside the title's
 }
 
 export const defaultScoreWeights: ScoreWeights = {
@@ -65,13 +71,14 @@ export const defaultScoreWeights: ScoreWeights = {
   synonymArticles: 2,
   prior: 1,
   unseen: 1.2,
+  questions: 0.6,
 };
 
 export interface KnowledgeIndex {
   readonly size: number;
   /** Best first, at most `limit` (default 3, at most 10) hits; empty when nothing matches at all. */
   search(query: string, options?: { limit?: number }): KnowledgeHit[];
-  /** Every article that matches the query at all, best first, with its confidence: for ranking a whole list. */
+  /** Every article that matches the query at all, best first, with its ranking score (questions in full): for ordering a whole list. */
   rankAll(query: string): Array<{ articleId: string; confidence: number }>;
   /** The features behind the ranking, best first: for tuning and for telling why an article matched. */
   explain(query: string, limit?: number): Array<{ articleId: string; features: Features; score: number }>;
@@ -131,13 +138,14 @@ function keep(w: string, out: string[]) {
   if (w.length <= MAX_WORD && (w.length > 1 || (w >= '0' && w <= '9'))) out.push(w);
 }
 
-/** Lower-cased runs of letters and digits, accents stripped. */
+/** Lower-cased runs of letters and digits, accents stripped; a one-letter prefix joined by a hyphen stays on its word ("e-mail" -> "email"). */
 function words(text: string): string[] {
   const s = text.toLowerCase();
   const out: string[] = [];
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range, control characters included
   if (/[^\x00-\x7f]/.test(s)) {
-    for (const m of s.normalize('NFKD').replace(/\p{M}+/gu, '').matchAll(/[\p{L}\p{N}]+/gu)) keep(m[0], out);
+    const plain = s.normalize('NFKD').replace(/\p{M}+/gu, '').replace(/(?<![\p{L}\p{N}])(\p{L})-(?=\p{L})/gu, '$1');
+    for (const m of plain.matchAll(/[\p{L}\p{N}]+/gu)) keep(m[0], out);
     return out;
   }
   // Plain ASCII, nearly all text: a scan is several times faster than a global regex here.
@@ -147,7 +155,9 @@ function words(text: string): string[] {
     const alnum = (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
     if (alnum && start < 0) start = i;
     else if (!alnum && start >= 0) {
-      keep(s.slice(start, i), out);
+      // "e-mail", "x-ray": a one-letter prefix joined by a hyphen is part of the word.
+      if (i - start === 1 && c === 45 && s.charCodeAt(i + 1) >= 97 && s.charCodeAt(i + 1) <= 122) continue;
+      keep(s.slice(start, i).replace('-', ''), out);
       start = -1;
     }
   }
@@ -414,8 +424,11 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   // Dice of the message and a short unit: high only when each says most of what the other says.
   const dice = (u: number, covered: number) => (unitMass[u]! > 0 ? (2 * covered) / (total + unitMass[u]!) : 0);
 
-  /** The features of article a for the collected message; `out.bestPassage` is the passage that covers most. */
-  const featuresOf = (a: number, out: Features & { bestPassage: number }) => {
+  /**
+   * The features of article a for the collected message; `out.bestPassage` is the passage that
+   * covers most. `calibrated`: questions count at `w.questions` (the confidence), else in full (the ranking).
+   */
+  const featuresOf = (a: number, out: Features & { bestPassage: number }, calibrated = false) => {
     const title = firstUnit[a]!;
     const end = firstUnit[a + 1]!;
     const nQuestions = articles[a]!.questions.length;
@@ -443,9 +456,10 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
         answers += qs[i]!.weight * m * (1 - t / 2);
       }
       if (unitKind[u] === KIND_QUESTION) {
-        for (let i = 0; i < nq; i++) keyRow[i] = Math.max(keyRow[i]!, match[u * nq + i]!);
-        question = Math.max(question, own);
-        similarity = Math.max(similarity, dice(u, own));
+        const f = calibrated ? w.questions : 1;
+        for (let i = 0; i < nq; i++) keyRow[i] = Math.max(keyRow[i]!, f * match[u * nq + i]!);
+        question = Math.max(question, f * own);
+        similarity = Math.max(similarity, f * dice(u, own));
       } else {
         passage = Math.max(passage, withTitle);
         if (answers > bestOwn) {
@@ -480,9 +494,13 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
       }
       best[k] = { a, s };
     }
+    // Ranked by the full evidence, reported with the calibrated confidence (see `questions`); a hit
+    // never claims more confidence than the one ranked above it.
+    let above = 1;
     return best.map(({ a }) => {
       const out = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, bestPassage: 0 };
-      const s = featuresOf(a, out);
+      const s = Math.min(above, featuresOf(a, out, true));
+      above = s;
       const { bestPassage, ...features } = out;
       return { article: a, features, score: s, bestPassage };
     });

@@ -163,6 +163,33 @@ describe('buildKnowledgeIndex: search', () => {
     expect(learned.confidence).toBeGreaterThan(unlearned.find((h) => h.articleId === 'card')!.confidence);
   });
 
+  it('reads a one-letter prefix joined by a hyphen as part of its word ("e-mail" is "email")', () => {
+    const kb: ArticleInput[] = [
+      { id: 'street', title: 'Change your postal address', body: 'Open the profile page and type the new street.' },
+      { id: 'email', title: 'Change your email address', body: 'Open the profile page and type the new address.' },
+    ];
+    const idx = buildKnowledgeIndex(kb.map((a) => prepareArticle(a)));
+    expect(idx.search('how can I change my e-mail address?')[0]!.articleId).toBe('email');
+    expect(idx.search('how can I change my É-mail address?')[0]!.articleId).toBe('email');
+    // Only a single letter: a hyphen between two words still separates them.
+    expect(idx.search('postal-street address')[0]!.articleId).toBe('street');
+  });
+
+  it("counts a question's match at a fraction of the title's in the confidence, not in the ranking", () => {
+    const asTitle: ArticleInput = { id: 'delay', title: 'Send an email later', body: 'Pick a time under the arrow of the send button.' };
+    const asQuestion: ArticleInput = { ...asTitle, title: 'Scheduled sending', questions: ['Send an email later'] };
+    const other: ArticleInput = { id: 'other', title: 'Email signatures', body: 'Add a signature in the settings of your email.' };
+    const conf = (a: ArticleInput, weights = {}) => {
+      const hits = buildKnowledgeIndex([a, other].map((x) => prepareArticle(x)), { weights }).search('send an email later');
+      expect(hits[0]!.articleId).toBe('delay');
+      return hits[0]!.confidence;
+    };
+    expect(conf(asQuestion)).toBeLessThan(conf(asTitle));
+    expect(conf(asQuestion, { questions: 1 })).toBeGreaterThan(conf(asQuestion));
+    // The ranking still takes the question in full: the question's article comes first.
+    expect(conf(asQuestion, { questions: 0 })).toBeGreaterThan(0);
+  });
+
   it('orders hits best first, at most 3 by default and at most 10', () => {
     const hits = index.search('return parcel refund gift card order');
     expect(hits.length).toBeLessThanOrEqual(3);
