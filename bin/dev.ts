@@ -59,6 +59,7 @@ Support assistant running at ${runtime.url}
   Demo shop     ${demo.url}/      (another origin, embedding the widget)
   Local issuer  ${runtime.idp.issuer}  (POST ${runtime.idp.issuer}/token {"sub","email"})
   DynamoDB      ${runtime.dynamodbEndpoint}${values.persist ? ' (data kept in .local-data/)' : ' (in memory)'}
+  Webhooks      ${values['allow-loopback-webhooks'] ? 'http://127.0.0.1 receivers allowed' : 'https only (--allow-loopback-webhooks lets http://127.0.0.1 receivers through)'}
 
 Demo tenant "Demo Shop"
   widget key    ${widgetKey}
