@@ -1,7 +1,8 @@
 import { lazy, Suspense, useEffect, useState, type ComponentType, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { matchPath, NavLink, Route, Routes, useLocation } from 'react-router';
-import { ok, type Ok } from './api/client.ts';
+import { ok } from './api/client.ts';
+import type { Me } from './api/types.ts';
 import { MemberContext, useApp, useMember, type Member } from './context.tsx';
 import { LiveProvider, LiveStatus } from './live.tsx';
 import { atLeast, type Role } from './roles.ts';
@@ -38,8 +39,6 @@ const NAV: NavItem[] = [
   { to: '/integrations', label: 'Integrations', min: 'admin', screen: screens.integrations, paths: ['integrations'] },
   { to: '/audit', label: 'Audit', min: 'admin', screen: screens.audit, paths: ['audit'] },
 ];
-
-type Me = Ok<'/api/v1/admin/auth/me', 'get'>;
 
 /** Starts what the first screen needs alongside GET /auth/me instead of after it. */
 function usePreload() {

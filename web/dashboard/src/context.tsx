@@ -1,6 +1,7 @@
 import { createContext, useContext } from 'react';
 import type { User, UserManager } from 'oidc-client-ts';
 import type { Api } from './api/client.ts';
+import type { Me } from './api/types.ts';
 import type { DashboardConfig } from './config.ts';
 import type { Role } from './roles.ts';
 
@@ -20,7 +21,8 @@ export function useApp(): AppContextValue {
   return v;
 }
 
-export interface Member { sub: string; email: string | null; role: Role; tenant: { id: string; name: string; createdAt: string }; displayName: string }
+/** GET /auth/me of a user who is a member of a tenant. */
+export interface Member { sub: Me['user']['sub']; email: Me['user']['email']; role: Role; tenant: NonNullable<Me['tenant']>; displayName: Me['displayName'] }
 export const MemberContext = createContext<Member | null>(null);
 
 /** The signed-in member of a tenant (inside the onboarded app only). */

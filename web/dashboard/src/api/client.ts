@@ -7,15 +7,19 @@ import { toApiError } from './problem.ts';
 export type Api = ReturnType<typeof createApi>;
 export type Paths = paths;
 
-/** The 200 (or 201) JSON body of an operation, e.g. `Ok<'/api/v1/admin/stats', 'get'>`. */
+/** The 200 (or 201, or 202) JSON body of an operation, e.g. `Ok<'/api/v1/admin/stats', 'get'>`. */
 export type Ok<P extends keyof paths, M extends keyof paths[P]> =
   paths[P][M] extends { responses: infer R }
     ? R extends { 200: { content: { 'application/json': infer B } } } ? B
-    : R extends { 201: { content: { 'application/json': infer B } } } ? B : never
+    : R extends { 201: { content: { 'application/json': infer B } } } ? B
+    : R extends { 202: { content: { 'application/json': infer B } } } ? B : never
     : never;
 /** The JSON request body of an operation. */
 export type Body<P extends keyof paths, M extends keyof paths[P]> =
   paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+/** The query parameters of an operation. */
+export type Query<P extends keyof paths, M extends keyof paths[P]> =
+  paths[P][M] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 
 export interface ApiOptions { baseUrl: string; token: () => string | null }
 
@@ -28,23 +32,7 @@ export function createApi({ baseUrl, token }: ApiOptions) {
       return request;
     },
   });
-  return Object.assign(client, { raw: rawRequest(baseUrl, token) });
-}
-
-/** A fetch for routes that are not in the OpenAPI document yet (see pending.ts). */
-function rawRequest(baseUrl: string, token: () => string | null) {
-  return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const headers: Record<string, string> = {};
-    const t = token();
-    if (t) headers.authorization = `Bearer ${t}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(baseUrl + path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-    const text = await res.text();
-    let parsed: unknown;
-    try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = text; }
-    if (!res.ok) throw toApiError(res.status, parsed);
-    return parsed as T;
-  };
+  return client;
 }
 
 /** The data of an openapi-fetch call, or its problem document thrown as an ApiError. */

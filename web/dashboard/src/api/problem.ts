@@ -1,8 +1,9 @@
-// RFC 9457 problem documents from the API, as errors the screens can show.
-export interface FieldError { path: string; message: string }
-export interface Problem {
-  type?: string; title?: string; status?: number; detail?: string; code?: string; requestId?: string; errors?: FieldError[];
-}
+import type { components } from './schema';
+
+// RFC 9457 problem documents from the API, as errors the screens can show. Partial: the gateway's
+// own 401 body and a body that is not JSON become problems with a title only.
+export type Problem = Partial<components['schemas']['Problem']>;
+export type FieldError = NonNullable<Problem['errors']>[number];
 
 export class ApiError extends Error {
   constructor(readonly status: number, readonly problem: Problem) {

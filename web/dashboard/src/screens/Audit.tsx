@@ -1,18 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { ok } from '../api/client.ts';
+import { AUDIT_CATEGORIES as CATEGORIES } from '../api/types.ts';
 import { useApp } from '../context.tsx';
 import { Empty, ErrorState, Field, label, Loading, Page, Pager, usePager } from '../ui/index.tsx';
 import { AuditTrail } from './Tickets.tsx';
 
-const CATEGORIES = ['auth', 'ticket', 'intent', 'integration', 'settings', 'member', 'knowledge'] as const;
-type Category = Exclude<(typeof CATEGORIES)[number], 'knowledge'>;
-
 export default function Audit() {
   const { api } = useApp();
   const [params, setParams] = useSearchParams();
-  // `knowledge` is offered once the OpenAPI document lists it (CONTRACT section 11).
-  const category = CATEGORIES.find((c) => c === params.get('category')) as Category | undefined;
+  const category = CATEGORIES.find((c) => c === params.get('category'));
   const pager = usePager(category ?? '');
   const list = useQuery({
     queryKey: ['audit', category, pager.cursor],
@@ -20,13 +17,13 @@ export default function Audit() {
   });
   return (
     <Page title="Audit">
-      <p className="lead">Every change to tickets, intents, integrations, settings and membership, newest first.</p>
+      <p className="lead">Every change to tickets, intents, help articles, integrations, settings and membership, newest first.</p>
       <form className="filters" onSubmit={(e) => e.preventDefault()} aria-label="Filters">
         <Field label="Category">
           {(p) => (
             <select {...p} value={category ?? ''} onChange={(e) => setParams(e.target.value ? { category: e.target.value } : {})}>
               <option value="">All</option>
-              {CATEGORIES.filter((c) => c !== 'knowledge').map((c) => <option key={c} value={c}>{label(c)}</option>)}
+              {CATEGORIES.map((c) => <option key={c} value={c}>{label(c)}</option>)}
             </select>
           )}
         </Field>

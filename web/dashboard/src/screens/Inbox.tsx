@@ -2,13 +2,11 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ok } from '../api/client.ts';
+import { CONVERSATION_STATUSES as STATUSES } from '../api/types.ts';
 import { useApp, useMember } from '../context.tsx';
 import { usePollInterval } from '../live.tsx';
 import { atLeast } from '../roles.ts';
 import { Badge, Empty, ErrorState, Field, fieldErrorsOf, FormError, Loading, Page, Pager, percent, usePager, When } from '../ui/index.tsx';
-
-type Status = 'active' | 'escalated' | 'closed';
-const STATUSES: Status[] = ['active', 'escalated', 'closed'];
 
 export default function Inbox() {
   const { id } = useParams();

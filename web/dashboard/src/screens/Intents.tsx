@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ok, type Body, type Ok } from '../api/client.ts';
 import { useApp, useMember } from '../context.tsx';
 import { atLeast } from '../roles.ts';
-import { Badge, Confirm, Empty, ErrorState, Field, fieldErrorsOf, FormError, Loading, Page, percent } from '../ui/index.tsx';
+import { Badge, Confirm, Empty, ErrorState, Field, fieldErrorsOf, FormError, Loading, Page } from '../ui/index.tsx';
+import { TryMessage } from './TryMessage.tsx';
 
 type Intent = Ok<'/api/v1/admin/intents/{id}', 'get'>;
 type IntentInput = Body<'/api/v1/admin/intents', 'post'>;
@@ -26,7 +27,7 @@ function IntentList() {
   return (
     <Page title="Intents" actions={atLeast(member.role, 'admin') ? <Link className="button primary" to="/intents/new">New intent</Link> : undefined}>
       <p className="lead">What the assistant recognises in a customer's message, and how it answers.</p>
-      <TryMessage />
+      <TryMessage lead="What the assistant would make of a customer's message, as you type: the intent, its entities and the reply. Nothing is stored or counted." />
       {list.isPending ? <Loading /> : list.isError ? <ErrorState error={list.error} retry={() => void list.refetch()} /> : list.data.items.length === 0 ? (
         <Empty>No intent yet.</Empty>
       ) : (
@@ -48,36 +49,6 @@ function IntentList() {
         </div>
       )}
     </Page>
-  );
-}
-
-/** What the next chat message would get (POST /nlu/parse), without storing anything. */
-function TryMessage() {
-  const { api } = useApp();
-  const [message, setMessage] = useState('');
-  const parse = useMutation({ mutationFn: (message: string) => ok(api.POST('/api/v1/admin/nlu/parse', { body: { message } })) });
-  const errors = fieldErrorsOf(parse.error);
-  const submit = (e: FormEvent) => { e.preventDefault(); if (message.trim()) parse.mutate(message); };
-  return (
-    <section className="card" aria-labelledby="try-h">
-      <h2 id="try-h">Try a message</h2>
-      <form className="inline-form" onSubmit={submit}>
-        <Field label="Customer message" error={errors.message}>
-          {(p) => <input {...p} value={message} maxLength={2000} onChange={(e) => setMessage(e.target.value)} placeholder="where is my order 12345?" />}
-        </Field>
-        <button type="submit" disabled={parse.isPending || !message.trim()}>Try it</button>
-      </form>
-      <FormError error={parse.error && !errors.message ? parse.error : null} />
-      {parse.data && (
-        <div className="try-result" role="status">
-          <p>Detected <strong>{parse.data.intentDetected}</strong> with confidence {percent(parse.data.confidence)}.</p>
-          {Object.keys(parse.data.entitiesExtracted).length > 0 && <p>Entities: {Object.entries(parse.data.entitiesExtracted).map(([k, v]) => `${k} = ${v}`).join(', ')}</p>}
-          {parse.data.intentRanking.length > 0 && (
-            <ol className="muted">{parse.data.intentRanking.map((r) => <li key={r.intent}>{r.intent}: {percent(r.confidence)}</li>)}</ol>
-          )}
-        </div>
-      )}
-    </section>
   );
 }
 
@@ -106,6 +77,7 @@ function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Int
   const { api } = useApp();
   const qc = useQueryClient();
   const navigate = useNavigate();
+  const created = (useLocation().state as { saved?: boolean } | null)?.saved === true;
   const start = initial ?? blank;
   const [form, setForm] = useState({
     name: start.name, description: start.description ?? '', phrases: (start.trainingPhrases ?? []).join('\n'), response: start.response,
@@ -119,7 +91,8 @@ function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Int
     onSuccess: (saved) => {
       void qc.invalidateQueries({ queryKey: ['intents'] });
       qc.setQueryData(['intent', saved.id], saved);
-      if (!id) navigate(`/intents/${saved.id}`, { replace: true });
+      // The editor of the new id replaces this one: it says "Saved" from the navigation's state.
+      if (!id) navigate(`/intents/${saved.id}`, { replace: true, state: { saved: true } });
     },
   });
   const remove = async () => {
@@ -196,7 +169,7 @@ function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Int
           <label htmlFor="intent-enabled">Enabled (a disabled intent is never detected)</label>
         </div>
         <FormError error={save.error} />
-        {save.isSuccess && <p role="status" className="success">Saved. The next chat message uses it.</p>}
+        {(save.isSuccess || (created && save.isIdle)) && <p role="status" className="success">Saved. The next chat message uses it.</p>}
         {!readOnly && (
           <div className="row">
             <button type="submit" className="primary" disabled={save.isPending}>{id ? 'Save the intent' : 'Create the intent'}</button>

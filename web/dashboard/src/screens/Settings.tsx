@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DEFAULTS } from '../../../../shared/domain/tenant-config.ts';
 import { ok, type Ok } from '../api/client.ts';
+import { TICKET_PRIORITIES as PRIORITIES } from '../api/types.ts';
 import { useApp, useMember } from '../context.tsx';
 import { atLeast } from '../roles.ts';
 import { Confirm, EmbedSnippet, ErrorState, Field, fieldErrorsOf, FormError, Loading, Page, When } from '../ui/index.tsx';
@@ -10,7 +11,6 @@ type Settings = Ok<'/api/v1/admin/settings', 'get'>;
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? v as Obj : {});
 const str = (v: unknown, d = '') => (typeof v === 'string' ? v : d);
-const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
 
 export default function SettingsScreen() {
   const { api } = useApp();

@@ -2,16 +2,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { nextStatuses } from '../../../../shared/domain/tickets-rules.ts';
 import { ok, type Ok } from '../api/client.ts';
+import { TICKET_PRIORITIES as PRIORITIES, TICKET_STATUSES as STATUSES, type TicketPriority as Priority, type TicketStatus as Status } from '../api/types.ts';
 import { useApp, useMember } from '../context.tsx';
 import { usePollInterval } from '../live.tsx';
 import { atLeast } from '../roles.ts';
 import { Badge, Empty, ErrorState, Field, FormError, label, Loading, Page, Pager, usePager, When } from '../ui/index.tsx';
 
-const STATUSES = ['open', 'in_progress', 'waiting', 'resolved', 'closed'] as const;
-const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
 const ASSIGNEES = ['me', 'none'] as const;
-type Status = (typeof STATUSES)[number];
-type Priority = (typeof PRIORITIES)[number];
 type TicketDetail = Ok<'/api/v1/admin/tickets/{id}', 'get'>;
 
 export default function Tickets() {
