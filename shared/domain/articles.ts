@@ -2,7 +2,7 @@ import { ulid } from 'ulid';
 import { Conflict, fieldError, InvalidCursor, NotFound } from '#shared/core/errors.ts';
 import type { Actor, ArticleStatus } from '#shared/core/vocabulary.ts';
 import {
-  articlesRepo, importRepo, MAX_ARTICLES, TENANT_INDEX, type Article, type ImportWrite, type Searchable,
+  articleOf, articlesRepo, importRepo, MAX_ARTICLES, TENANT_INDEX, type Article, type ImportWrite, type Searchable,
 } from '#shared/data/articles.ts';
 import { decodeCursor, encodeCursor } from '#shared/data/cursor.ts';
 import { auditPut } from '#shared/data/items.ts';
@@ -11,8 +11,10 @@ import { retrying, TxConditionFailed, TxConflict, type TxItem } from '#shared/da
 import { TenantModelCache } from '#shared/nlu/cache.ts';
 import { buildKnowledgeIndex, type KnowledgeIndex } from '#shared/nlu/knowledge.ts';
 import { MarkdownError, prepareArticle } from '#shared/nlu/knowledge-prepare.ts';
+import { markdownToBlocks } from '#shared/nlu/markdown.ts';
 import { auditValue } from './intents.ts';
 import { isArticleId } from './knowledge.ts';
+import { freshTenant } from './widget-auth.ts';
 
 // The knowledge base's admin side: articles written, listed, searched and imported. Markdown is
 // reduced to passages here, at write time (the chat functions never load the parser).
@@ -317,4 +319,16 @@ export async function importArticles(tenantId: string, actor: Actor, inputs: Art
     }
     return { created, updated: writes.length - created };
   }, { attempts: 3, conflict: 'the articles changed concurrently; nothing was imported, try again', jitterMs: 50 });
+}
+
+/**
+ * The widget's view of an article: published ones only (a draft is as unknown as a missing one).
+ * `blocks` is the body as plain text, reduced by the same parser as the answers, so that a client
+ * shows it as text without a Markdown parser of its own.
+ */
+export async function getPublishedArticle(tenantId: string, id: string, origin?: string) {
+  // The tenant is read fresh for its origin rule, beside the article.
+  const [, a] = await Promise.all([freshTenant(tenantId, origin), isArticleId(id) ? articleOf(tenantId, id, false) : null]);
+  if (a?.status !== 'published') throw new NotFound('article');
+  return { article: { id: a.id, title: a.title, body: a.body, url: a.url, updatedAt: a.updatedAt, blocks: markdownToBlocks(a.body) } };
 }

@@ -1,9 +1,7 @@
-import { NotFound } from '#shared/core/errors.ts';
-import { articleOf, searchablesOf, type Searchable, type SearchableItem } from '#shared/data/articles.ts';
+import { searchablesOf, type Searchable, type SearchableItem } from '#shared/data/articles.ts';
 import type { Tenant } from '#shared/data/tenants.ts';
 import { TenantModelCache } from '#shared/nlu/cache.ts';
 import { buildKnowledgeIndex, type KnowledgeHit, type KnowledgeIndex } from '#shared/nlu/knowledge.ts';
-import { freshTenant } from './widget-auth.ts';
 
 // The knowledge base on the chat path: a tenant's published articles as a search index, cached in
 // the warm container by the tenant's articlesVersion (every article write bumps it), so the next
@@ -64,11 +62,3 @@ export function answerFrom(index: KnowledgeIndex, text: string, threshold: numbe
 
 /** Article ids are `art_` + a ULID; anything else names none (and never reaches a key). */
 export const isArticleId = (id: string) => /^art_[0-9A-HJKMNP-TV-Z]{26}$/.test(id);
-
-/** The widget's view of an article: published ones only (a draft is as unknown as a missing one). */
-export async function getPublishedArticle(tenantId: string, id: string, origin?: string) {
-  // The tenant is read fresh for its origin rule, beside the article.
-  const [, a] = await Promise.all([freshTenant(tenantId, origin), isArticleId(id) ? articleOf(tenantId, id, false) : null]);
-  if (a?.status !== 'published') throw new NotFound('article');
-  return { article: { id: a.id, title: a.title, body: a.body, url: a.url, updatedAt: a.updatedAt } };
-}

@@ -114,6 +114,7 @@ describe('knowledge-base answers, with the service', () => {
     expect(await bubbles(page, 'assistant').nth(1).textContent()).toContain('Never tumble dry');
     await page.getByRole('button', { name: 'Washing a wool sweater' }).click();
     await page.locator('.article p').filter({ hasText: 'Wash wool sweaters by hand in cold water' }).waitFor();
+    await page.locator('.article p').filter({ hasText: /^Never tumble dry$/ }).waitFor();
     expect(await page.locator('.article').textContent()).not.toContain('**');
     await page.getByRole('button', { name: 'Back to the conversation' }).click();
     await bubbles(page, 'assistant').nth(1).waitFor();

@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { admin, baseUrl, chat, newTenant, request, send, type TestTenant } from '../integration/client.ts';
+import { markdownToBlocks } from '#shared/nlu/markdown.ts';
 import { hostUrl, launch, newPage, servePages, shopUrl, shot } from './browser.ts';
 
 // The widget in headless Chromium on the demo shop (another origin than the API, under a strict
@@ -490,6 +491,7 @@ describe('the live channel (frames given by the test through a routed WebSocket,
 });
 
 describe('knowledge-base answers (API answers shaped as CONTRACT section 11, given by the test)', () => {
+  const returnsBody = '# Returns\n\nYou can return **any** item within _30 days_.\n\n<img src=x onerror="window.__pwned=2">\n\n- Pack it\n- Post it\n\nSee [our form](https://help.example/form).';
   it('links sources, opens an article without url inside the panel as plain text, and goes back', async () => {
     const t = await newTenant();
     const page = await newPage(browser);
@@ -513,8 +515,9 @@ describe('knowledge-base answers (API answers shaped as CONTRACT section 11, giv
     await page.route(`${baseUrl()}/api/v1/chat/articles/returns`, (route) => route.fulfill({
       status: 200, headers: { ...cors, 'content-type': 'application/json' },
       body: JSON.stringify({ article: {
-        id: 'returns', title: 'Returns policy', url: null, updatedAt: now,
-        body: '# Returns\n\nYou can return **any** item within _30 days_.\n\n<img src=x onerror="window.__pwned=2">\n\n- Pack it\n- Post it\n\nSee [our form](https://help.example/form).',
+        id: 'returns', title: 'Returns policy', url: null, updatedAt: now, body: returnsBody,
+        // As the service reduces the body, plus a block that looks like HTML: the widget shows blocks as text.
+        blocks: [...markdownToBlocks(returnsBody), '<img src=x onerror="window.__pwned=3">'],
       } }),
     }));
     await say(page, 'can I return a mug?', 1);
@@ -529,8 +532,9 @@ describe('knowledge-base answers (API answers shaped as CONTRACT section 11, giv
     const heading = page.getByRole('heading', { name: 'Returns policy' });
     await page.locator('.article p').filter({ hasText: 'You can return any item within 30 days.' }).waitFor();
     const text = await page.locator('.article').textContent();
-    expect(text).toContain('- Pack it');
+    expect(await page.locator('.article p').filter({ hasText: /^Pack it$/ }).count()).toBe(1);
     expect(text).toContain('See our form.');
+    expect(text).toContain('<img src=x onerror="window.__pwned=3">');
     expect(text).not.toContain('**');
     expect(await page.evaluate(() => ({
       img: document.querySelector('[data-support-widget]')!.shadowRoot!.querySelectorAll('.article img').length,

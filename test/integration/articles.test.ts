@@ -417,7 +417,16 @@ describe('answers from articles', () => {
 
     const open = await request('GET', chat(`/articles/${a.id}`), { widgetKey: t.widgetKey });
     expect(open.status).toBe(200);
-    expect(open.body).toEqual({ article: { id: a.id, title: rewards.title, body: rewards.body, url: rewards.url, updatedAt: a.updatedAt } });
+    expect(open.body).toEqual({
+      article: {
+        id: a.id, title: rewards.title, body: rewards.body, url: rewards.url, updatedAt: a.updatedAt,
+        // The body as plain text, one block a paragraph, for clients without a Markdown parser.
+        blocks: [
+          'Every dollar you spend earns one point once your order is delivered. 100 points are worth a $5 voucher.',
+          'Points expire 12 months after the order that earned them.',
+        ],
+      },
+    });
     // The admin's conversation view keeps the sources.
     const detail = await request('GET', admin(`/conversations/${r.body.conversationId}`), { token: t.ownerToken });
     expect(detail.body.messages[1].metadata.sources).toEqual(m.sources);

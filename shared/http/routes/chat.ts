@@ -54,7 +54,9 @@ export const ChatConversationResponse = z.object({
 });
 
 export const ChatArticleResponse = z.object({
-  article: z.object({ id: z.string(), title: z.string(), body: z.string().check(z.describe('Markdown')), url: z.nullable(z.string()), updatedAt: PlainTimestamp }),
+  article: z.object({ id: z.string(), title: z.string(), body: z.string().check(z.describe('Markdown')), url: z.nullable(z.string()), updatedAt: PlainTimestamp,
+    blocks: z.array(z.string()).check(z.describe('The body as plain text, one entry per paragraph, heading, list item or table row: the Markdown reduced by the same parser as the answers, for clients that show it as text')),
+  }),
 });
 
 export const EscalateResponse = z.object({ success: z.literal(true), ticketId: TicketId, message: z.string() });

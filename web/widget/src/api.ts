@@ -28,7 +28,8 @@ export interface Conversation {
   conversation: { id: string; status: 'active' | 'escalated' | 'closed' };
   messages: Message[];
 }
-export interface Article { id: string; title: string; body: string; url: string | null; updatedAt: string }
+/** `blocks`: the body as plain text, one paragraph, heading or list item each (the service's Markdown reduction). */
+export interface Article { id: string; title: string; body: string; url: string | null; updatedAt: string; blocks: string[] }
 
 export type Failure =
   | 'offline' // the browser says it has no network

@@ -1,4 +1,3 @@
-import removeMarkdown from 'remove-markdown';
 import { ApiError, createApi, newKey, type Failure, type Message, type Reply, type Source, type WidgetInfo } from './api.ts';
 import { palette } from './colour.ts';
 import { h, icon, ICONS, sr } from './dom.ts';
@@ -524,10 +523,9 @@ export function mount(opts: Options): Handle {
     try {
       const { article } = await api.article(s.articleId);
       heading.textContent = article.title;
-      // The body is Markdown: reduced to plain text, shown as text nodes, one paragraph per block.
-      // List leaders stay as written ("- item" reads well as text; the library's bullet option eats line breaks).
-      const text = removeMarkdown(article.body, { stripListLeaders: false, useImgAltText: true });
-      const paragraphs = text.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean).map((p) => h('p', null, p));
+      // The service reduces the Markdown to plain-text blocks with its parser; each is shown as a text node.
+      const blocks = Array.isArray(article.blocks) ? article.blocks : [];
+      const paragraphs = blocks.filter((b) => typeof b === 'string' && b.trim()).map((b) => h('p', null, b));
       articleView.replaceChildren(back, heading, ...paragraphs);
       const url = safeUrl(article.url);
       if (url) articleView.append(h('p', null, h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, 'Read it on our help centre', sr(' (opens in a new tab)'))));
