@@ -36,7 +36,7 @@ const NAV: NavItem[] = [
   { to: '/knowledge', label: 'Knowledge', min: 'viewer', screen: screens.knowledge, paths: ['knowledge', 'knowledge/:id'] },
   { to: '/settings', label: 'Settings', min: 'admin', screen: screens.settings, paths: ['settings'] },
   { to: '/members', label: 'Members', min: 'admin', screen: screens.members, paths: ['members'] },
-  { to: '/integrations', label: 'Integrations', min: 'admin', screen: screens.integrations, paths: ['integrations'] },
+  { to: '/integrations', label: 'Integrations', min: 'admin', screen: screens.integrations, paths: ['integrations', 'integrations/:id'] },
   { to: '/audit', label: 'Audit', min: 'admin', screen: screens.audit, paths: ['audit'] },
 ];
 

@@ -1,42 +1,89 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ok, type Body, type Ok } from '../api/client.ts';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { ok, type Body } from '../api/client.ts';
+import { DELIVERY_STATUSES, type Delivery, type Integration } from '../api/types.ts';
 import { useApp } from '../context.tsx';
-import { Badge, Confirm, Empty, ErrorState, Field, fieldErrorsOf, FormError, label, Loading, Page, When } from '../ui/index.tsx';
+import {
+  Badge, Confirm, CopyButton, Empty, ErrorState, Field, fieldErrorsOf, FormError, label, Loading, Page, Pager, usePager, When,
+} from '../ui/index.tsx';
 
-type Integration = Ok<'/api/v1/admin/integrations', 'get'>['items'][number];
+// Integrations (CONTRACT section 7): webhooks and Slack. The list creates, edits, re-activates and
+// deletes them; /integrations/:id shows one with its deliveries, a test ping and redelivery.
+
 type Input = Body<'/api/v1/admin/integrations', 'post'>;
 const TYPES: Input['type'][] = ['webhook', 'slack'];
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+const eventsOf = (i: Integration) => (Array.isArray(i.config.events) ? (i.config.events as unknown[]).filter((e): e is string => typeof e === 'string') : []);
 
-export default function Integrations() {
+/** The same integration with another status: a PUT without credentials keeps the stored ones. */
+const withStatus = (i: Integration, status: Integration['status']): Input => ({ type: i.type, name: i.name, config: i.config, credentials: {}, status });
+
+function useIntegrations() {
+  const { api } = useApp();
+  return useQuery({ queryKey: ['integrations'], queryFn: () => ok(api.GET('/api/v1/admin/integrations')) });
+}
+
+function useSetStatus() {
   const { api } = useApp();
   const qc = useQueryClient();
-  const list = useQuery({ queryKey: ['integrations'], queryFn: () => ok(api.GET('/api/v1/admin/integrations')) });
+  return useMutation({
+    mutationFn: ({ i, status }: { i: Integration; status: Integration['status'] }) =>
+      ok(api.PUT('/api/v1/admin/integrations/{id}', { params: { path: { id: i.id } }, body: withStatus(i, status) })),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['integrations'] }),
+  });
+}
+
+export default function Integrations() {
+  const { id } = useParams();
+  return id ? <IntegrationDetail key={id} id={id} /> : <IntegrationList />;
+}
+
+function IntegrationList() {
+  const { api } = useApp();
+  const qc = useQueryClient();
+  const list = useIntegrations();
+  const setStatus = useSetStatus();
   const [editing, setEditing] = useState<Integration | 'new' | null>(null);
+  const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
   const remove = async (id: string) => {
     await ok(api.DELETE('/api/v1/admin/integrations/{id}', { params: { path: { id } } }));
     void qc.invalidateQueries({ queryKey: ['integrations'] });
   };
   return (
-    <Page title="Integrations" actions={editing ? undefined : <button type="button" className="primary" onClick={() => setEditing('new')}>New integration</button>}>
+    <Page title="Integrations" actions={editing ? undefined : <button type="button" className="primary" onClick={() => { setCreated(null); setEditing('new'); }}>New integration</button>}>
       <p className="lead">Send events (new conversations, escalations, ticket changes) to your own systems.</p>
-      {editing && <IntegrationForm key={editing === 'new' ? 'new' : editing.id} current={editing === 'new' ? null : editing} done={() => setEditing(null)} />}
+      {created && <SecretOnce {...created} done={() => setCreated(null)} />}
+      {editing && (
+        <IntegrationForm key={editing === 'new' ? 'new' : editing.id} current={editing === 'new' ? null : editing}
+          done={(saved) => {
+            setEditing(null);
+            // A secret the service made is in the 201 response only, in full (a masked one starts with ****).
+            const secret = saved?.credentials.secret;
+            if (editing === 'new' && saved && secret && !secret.startsWith('****')) setCreated({ name: saved.name, secret });
+          }} />
+      )}
+      <FormError error={setStatus.error} />
       {list.isPending ? <Loading /> : list.isError ? <ErrorState error={list.error} retry={() => void list.refetch()} /> : list.data.items.length === 0 ? <Empty>No integration yet.</Empty> : (
-        <div className="card">
+        <div className="card table-wrap">
           <table className="table">
-            <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
+            <thead><tr><th scope="col">Name</th><th scope="col" className="wide-only">Type</th><th scope="col">Status</th><th scope="col" className="wide-only">Created</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
             <tbody>
               {list.data.items.map((i) => (
                 <tr key={i.id}>
-                  <th scope="row">{i.name}</th>
-                  <td>{label(i.type)}</td>
+                  <th scope="row"><Link to={`/integrations/${encodeURIComponent(i.id)}`}>{i.name}</Link></th>
+                  <td className="wide-only">{label(i.type)}</td>
                   <td><Badge value={i.status} /></td>
-                  <td><When iso={i.createdAt} /></td>
-                  <td className="row">
-                    <button type="button" onClick={() => setEditing(i)}>Edit<span className="visually-hidden"> {i.name}</span></button>
+                  <td className="wide-only"><When iso={i.createdAt} /></td>
+                  <td className="actions"><div className="row">
+                    <Link className="button" to={`/integrations/${encodeURIComponent(i.id)}`}>Deliveries<span className="visually-hidden"> of {i.name}</span></Link>
+                    {i.status === 'disabled' && (
+                      <button type="button" disabled={setStatus.isPending} onClick={() => setStatus.mutate({ i, status: 'active' })}>Set active<span className="visually-hidden"> {i.name}</span></button>
+                    )}
+                    <button type="button" onClick={() => { setCreated(null); setEditing(i); }}>Edit<span className="visually-hidden"> {i.name}</span></button>
                     <Confirm trigger={<button type="button" className="danger">Delete<span className="visually-hidden"> {i.name}</span></button>} title="Delete this integration?" danger
                       body={<p>{i.name} receives no more events.</p>} confirmLabel="Delete" onConfirm={() => remove(i.id)} />
-                  </td>
+                  </div></td>
                 </tr>
               ))}
             </tbody>
@@ -47,28 +94,49 @@ export default function Integrations() {
   );
 }
 
-function IntegrationForm({ current, done }: { current: Integration | null; done: () => void }) {
+/** The signing secret the service generated, shown once, right after creation. */
+function SecretOnce({ name, secret, done }: { name: string; secret: string; done: () => void }) {
+  return (
+    <section className="card secret-once" aria-labelledby="secret-h">
+      <h2 id="secret-h">Signing secret of {name}</h2>
+      <p>The service made this secret for the webhook. It is shown <strong>only now</strong>: store it where your endpoint checks signatures (Standard Webhooks).</p>
+      <p><code className="key">{secret}</code></p>
+      <div className="row">
+        <CopyButton text={secret} label="Copy the secret" />
+        <button type="button" onClick={done}>I have stored it</button>
+      </div>
+    </section>
+  );
+}
+
+type Saved = Integration;
+
+function IntegrationForm({ current, done }: { current: Integration | null; done: (saved?: Saved) => void }) {
   const { api } = useApp();
   const qc = useQueryClient();
   const [type, setType] = useState<Input['type']>(current?.type ?? 'webhook');
   const [name, setName] = useState(current?.name ?? '');
-  const [url, setUrl] = useState(typeof current?.config.url === 'string' ? current.config.url : '');
-  const [events, setEvents] = useState(Array.isArray(current?.config.events) ? (current.config.events as string[]).join(', ') : '');
+  const [url, setUrl] = useState(current?.type === 'webhook' ? str(current.config.url) : '');
+  const [events, setEvents] = useState(current ? eventsOf(current).join(', ') : '');
   const [secret, setSecret] = useState('');
+  const [status, setStatus] = useState<Integration['status']>(current?.status ?? 'active');
   const save = useMutation({
-    mutationFn: () => {
+    mutationFn: (): Promise<Saved> => {
       const list = events.split(',').map((s) => s.trim()).filter(Boolean);
+      // Empty secret fields keep the stored credentials on a replacement; on creation the
+      // service makes a webhook's secret.
       const body: Input = type === 'webhook'
         ? { type, name, config: { url, ...(list.length ? { events: list } : {}) }, credentials: secret ? { secret } : {} }
-        : { type, name, config: {}, credentials: { webhookUrl: url } };
+        : { type, name, config: {}, credentials: url ? { webhookUrl: url } : {} };
       return current
-        ? ok(api.PUT('/api/v1/admin/integrations/{id}', { params: { path: { id: current.id } }, body }))
+        ? ok(api.PUT('/api/v1/admin/integrations/{id}', { params: { path: { id: current.id } }, body: { ...body, status } }))
         : ok(api.POST('/api/v1/admin/integrations', { body }));
     },
-    onSuccess: () => { void qc.invalidateQueries({ queryKey: ['integrations'] }); done(); },
+    onSuccess: (saved) => { void qc.invalidateQueries({ queryKey: ['integrations'] }); done(saved); },
   });
   const errors = fieldErrorsOf(save.error);
   const submit = (e: FormEvent) => { e.preventDefault(); save.mutate(); };
+  const masked = current?.credentials[type === 'webhook' ? 'secret' : 'webhookUrl'];
   return (
     <form className="card form" onSubmit={submit} noValidate aria-labelledby="int-h">
       <h2 id="int-h">{current ? `Edit ${current.name}` : 'New integration'}</h2>
@@ -76,24 +144,149 @@ function IntegrationForm({ current, done }: { current: Integration | null; done:
         {(p) => <select {...p} value={type} disabled={Boolean(current)} onChange={(e) => setType(e.target.value as Input['type'])}>{TYPES.map((t) => <option key={t} value={t}>{label(t)}</option>)}</select>}
       </Field>
       <Field label="Name" error={errors.name}>{(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />}</Field>
-      <Field label={type === 'webhook' ? 'Endpoint URL' : 'Slack incoming-webhook URL'} error={errors['config.url'] ?? errors['credentials.webhookUrl']} hint="An https URL.">
-        {(p) => <input {...p} type="url" value={url} onChange={(e) => setUrl(e.target.value)} />}
+      <Field label={type === 'webhook' ? 'Endpoint URL' : 'Slack incoming-webhook URL'} error={errors['config.url'] ?? errors['credentials.webhookUrl']}
+        hint={type === 'webhook' ? 'An https URL.' : current ? `Stored: ${masked ?? 'none'}. Leave empty to keep it; enter a new one to replace it.` : 'https://hooks.slack.com/…'}>
+        {(p) => <input {...p} type="url" value={url} onChange={(e) => setUrl(e.target.value)} autoComplete="off" />}
       </Field>
       {type === 'webhook' && (
         <>
           <Field label="Events" error={errors['config.events']} hint="Comma-separated event types; empty sends every event.">
             {(p) => <input {...p} value={events} onChange={(e) => setEvents(e.target.value)} placeholder="conversation.escalated, ticket.updated" />}
           </Field>
-          <Field label="Signing secret" error={errors['credentials.secret']} hint={current ? 'Stored secrets are never shown again: enter it again to save.' : 'whsec_ followed by base64, as Standard Webhooks defines it.'}>
+          <Field label="Signing secret" error={errors['credentials.secret']}
+            hint={current
+              ? `Stored: ${masked ?? 'none'}. Leave empty to keep it; enter a new one to replace it.`
+              : 'Optional: leave empty and the service makes one, shown once after creation. Or whsec_ followed by base64, as Standard Webhooks defines it.'}>
             {(p) => <input {...p} type="password" autoComplete="off" value={secret} onChange={(e) => setSecret(e.target.value)} />}
           </Field>
         </>
       )}
+      {current && (
+        <Field label="Status" error={errors.status} hint="A disabled integration receives nothing. The service disables one after a 410 Gone or 5 days of failed deliveries.">
+          {(p) => <select {...p} value={status} onChange={(e) => setStatus(e.target.value as Integration['status'])}><option value="active">Active</option><option value="disabled">Disabled</option></select>}
+        </Field>
+      )}
       <FormError error={save.error} />
       <div className="row">
         <button type="submit" className="primary" disabled={save.isPending}>{current ? 'Save' : 'Create'}</button>
-        <button type="button" onClick={done}>Cancel</button>
+        <button type="button" onClick={() => done()}>Cancel</button>
       </div>
     </form>
+  );
+}
+
+function IntegrationDetail({ id }: { id: string }) {
+  const list = useIntegrations();
+  const setStatus = useSetStatus();
+  const integration = list.data?.items.find((i) => i.id === id);
+  return (
+    <Page title={integration ? `Integration ${integration.name}` : 'Integration'}>
+      <p><Link to="/integrations">All integrations</Link></p>
+      {list.isPending ? <Loading /> : list.isError ? <ErrorState error={list.error} retry={() => void list.refetch()} /> : !integration ? (
+        <Empty>This integration does not exist, or it was deleted.</Empty>
+      ) : (
+        <>
+          <section className="card" aria-labelledby="int-details-h">
+            <h2 id="int-details-h">Details</h2>
+            <dl className="facts">
+              <div><dt>Type</dt><dd>{label(integration.type)}</dd></div>
+              <div>
+                <dt>Status</dt>
+                <dd className="row">
+                  <Badge value={integration.status} />
+                  {integration.status === 'disabled' && (
+                    <button type="button" disabled={setStatus.isPending} onClick={() => setStatus.mutate({ i: integration, status: 'active' })}>Set active</button>
+                  )}
+                </dd>
+              </div>
+              {integration.type === 'webhook' && <div><dt>Endpoint</dt><dd className="break">{str(integration.config.url)}</dd></div>}
+              {integration.type === 'webhook' && <div><dt>Events</dt><dd>{eventsOf(integration).join(', ') || 'every event'}</dd></div>}
+              <div><dt>Created</dt><dd><When iso={integration.createdAt} /></dd></div>
+            </dl>
+            <FormError error={setStatus.error} />
+            {integration.status === 'disabled' && <p className="notice">Disabled: it receives no event until it is set active again.</p>}
+          </section>
+          <Deliveries integration={integration} />
+        </>
+      )}
+    </Page>
+  );
+}
+
+function Deliveries({ integration }: { integration: Integration }) {
+  const { api } = useApp();
+  const qc = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const status = DELIVERY_STATUSES.find((s) => s === params.get('status'));
+  const pager = usePager(status ?? '');
+  const path = { id: integration.id };
+  const list = useQuery({
+    queryKey: ['deliveries', integration.id, status, pager.cursor],
+    queryFn: () => ok(api.GET('/api/v1/admin/integrations/{id}/deliveries', {
+      params: { path, query: { ...(status ? { status } : {}), ...(pager.cursor ? { cursor: pager.cursor } : {}) } },
+    })),
+    // While a delivery is on its way, its outcome is read again every few seconds.
+    refetchInterval: (q) => (q.state.data?.items.some((d) => d.status === 'pending') ? 3000 : false),
+  });
+  const refresh = () => void qc.invalidateQueries({ queryKey: ['deliveries', integration.id] });
+  const test = useMutation({
+    mutationFn: () => ok(api.POST('/api/v1/admin/integrations/{id}/test', { params: { path } })),
+    onSuccess: refresh,
+  });
+  const redeliver = useMutation({
+    mutationFn: (d: Delivery) => ok(api.POST('/api/v1/admin/integrations/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { ...path, deliveryId: d.id } } })),
+    onSuccess: refresh,
+  });
+  return (
+    <section className="card" aria-labelledby="deliveries-h">
+      <div className="section-head">
+        <h2 id="deliveries-h">Deliveries</h2>
+        <div className="row">
+          <button type="button" onClick={refresh}>Refresh</button>
+          <button type="button" className="primary" disabled={test.isPending || integration.status === 'disabled'} onClick={() => test.mutate()}>Send test</button>
+        </div>
+      </div>
+      <p className="muted small">Each event sent to this integration, newest first, kept 30 days. A failed attempt is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h.</p>
+      {test.data && <p role="status" className="success">A test ping was queued (event {test.data.delivery.eventId}).</p>}
+      {redeliver.data && <p role="status" className="success">Queued again with the same webhook-id: {redeliver.data.delivery.eventType}.</p>}
+      <FormError error={test.error ?? redeliver.error} />
+      <form className="filters" aria-label="Delivery filters" onSubmit={(e) => e.preventDefault()}>
+        <Field label="Delivery status">
+          {(p) => (
+            <select {...p} value={status ?? ''} onChange={(e) => setParams(e.target.value ? { status: e.target.value } : {})}>
+              <option value="">All</option>{DELIVERY_STATUSES.map((s) => <option key={s} value={s}>{label(s)}</option>)}
+            </select>
+          )}
+        </Field>
+      </form>
+      {list.isPending ? <Loading /> : list.isError ? <ErrorState error={list.error} retry={() => void list.refetch()} />
+        : list.data.items.length === 0 ? <Empty>{status ? `No ${status} delivery.` : 'No delivery yet. Send a test to try the endpoint.'}</Empty> : (
+          <>
+            <ul className="deliveries">
+              {list.data.items.map((d) => (
+                <li key={d.id} className="delivery">
+                  <div className="delivery-head">
+                    <strong>{d.eventType}</strong>
+                    <Badge value={d.status} />
+                    <span className="muted small">created <When iso={d.createdAt} seconds /></span>
+                    <button type="button" className="redeliver" disabled={redeliver.isPending} onClick={() => redeliver.mutate(d)}>
+                      Redeliver<span className="visually-hidden"> {d.eventType} of <When iso={d.createdAt} /></span>
+                    </button>
+                  </div>
+                  <dl className="delivery-facts">
+                    <div><dt>Attempts</dt><dd>{d.attempts}</dd></div>
+                    <div><dt>Last response</dt><dd>{d.lastResponseStatus ?? '—'}</dd></div>
+                    <div><dt>Last attempt</dt><dd>{d.lastAttemptAt ? <When iso={d.lastAttemptAt} seconds /> : '—'}</dd></div>
+                    <div><dt>Next attempt</dt><dd>{d.nextAttemptAt ? <When iso={d.nextAttemptAt} seconds /> : '—'}</dd></div>
+                    <div><dt>Event id</dt><dd><code className="break">{d.eventId}</code></dd></div>
+                  </dl>
+                  {d.lastError && <p className="delivery-error"><span className="label">Last error: </span>{d.lastError}</p>}
+                </li>
+              ))}
+            </ul>
+            <Pager pager={pager} nextCursor={list.data.nextCursor} label="Delivery" />
+          </>
+        )}
+    </section>
   );
 }

@@ -117,8 +117,10 @@ export function Badge({ value, kind }: { value: string; kind?: string }) {
 }
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-export function When({ iso }: { iso: string }) {
-  return <time dateTime={iso}>{dateTime.format(new Date(iso))}</time>;
+const dateTimeSeconds = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+/** A date and time; `seconds` where seconds matter (a retry 5 s later). */
+export function When({ iso, seconds }: { iso: string; seconds?: boolean }) {
+  return <time dateTime={iso}>{(seconds ? dateTimeSeconds : dateTime).format(new Date(iso))}</time>;
 }
 export const percent = (n: number | null | undefined) => (n == null ? '—' : `${Math.round(n * 1000) / 10} %`);
 
