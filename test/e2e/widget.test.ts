@@ -541,6 +541,7 @@ describe('knowledge-base answers (API answers shaped as CONTRACT section 11, giv
       pwned: (window as { __pwned?: number }).__pwned,
     }))).toEqual({ img: 0, pwned: undefined });
     expect(await heading.isVisible()).toBe(true);
+    await shot(page, 'article');
     await page.getByRole('button', { name: 'Back to the conversation' }).click();
     expect(await focused(page)).toBe('Returns policy');
   });
