@@ -1,9 +1,12 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, capture, launch, newEmail, newDashboardPage, signIn, tokenForEmail } from './browser.ts';
+import { api, capture, launch, newDashboardPage, newEmail, newPage, shopUrl, shot, signIn, tokenForEmail } from './browser.ts';
 
 // Human handoff from the dashboard (CONTRACT section 8): an agent answers an escalated
-// conversation from the inbox and the customer sees it; new customer messages arrive live.
+// conversation from the inbox and the customer sees it in the widget on the shop's page, over the
+// customer's live socket; new customer messages arrive live on the dashboard.
+
+const REPLY = 'Sorry about that, I am looking into it now.';
 
 let browser: Browser;
 beforeAll(async () => { browser = await launch(); });
@@ -22,30 +25,66 @@ async function escalatedConversation() {
   return { email, token, widgetKey, conversationId, ticketId: esc.body.ticketId as string };
 }
 
+/** The customer on the demo shop with the widget open, one exchange, then asking for a person. */
+async function customerEscalates(page: Page, widgetKey: string) {
+  await page.goto(shopUrl(widgetKey));
+  await page.getByRole('button', { name: /^Open .*chat/ }).click();
+  const input = page.getByRole('textbox', { name: 'Message' });
+  await input.fill('my parcel is lost');
+  await input.press('Enter');
+  await page.locator('.msg-assistant .bubble').nth(1).waitFor();
+  await page.getByRole('button', { name: 'Talk to a person' }).click();
+  await page.getByRole('button', { name: 'Request a person' }).click();
+  await page.locator('.ticket strong').waitFor();
+  const stored = JSON.parse((await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), widgetKey))!) as { conversationId: string };
+  return { conversationId: stored.conversationId, ticketId: (await page.locator('.ticket strong').textContent())! };
+}
+
 describe('handoff: an agent replies from the inbox', () => {
-  it('sends the reply into the customer\'s conversation and takes the ticket in progress', async () => {
-    const t = await escalatedConversation();
+  it('shows the reply in the customer\'s widget, over the customer\'s live socket, and takes the ticket in progress', async () => {
+    const email = newEmail('agent');
+    const token = await tokenForEmail(email);
+    const onboard = await api('POST', '/api/v1/admin/auth/onboard', { token, body: { tenantName: 'Handoff Shop' } });
+    expect(onboard.status).toBe(201);
+    const widgetKey = onboard.body.widgetKey as string;
+
+    // The customer's side: the widget on the shop's page, and the frames its live socket receives.
+    const customer = await newPage(browser);
+    const frames: string[] = [];
+    customer.on('websocket', (ws) => {
+      if (ws.url().includes('/api/v1/live')) ws.on('framereceived', (f) => { if (typeof f.payload === 'string') frames.push(f.payload); });
+    });
+    const t = await customerEscalates(customer, widgetKey);
+
     const { context, page } = await newDashboardPage(browser);
     try {
-      await signIn(page, t.email);
+      await signIn(page, email);
       await page.goto(`/inbox/${t.conversationId}`);
-      await page.getByLabel('Reply to the customer').fill('Sorry about that, I am looking into it now.');
+      await page.getByLabel('Reply to the customer').fill(REPLY);
       await page.getByRole('button', { name: 'Send reply' }).click();
-      const reply = page.locator('.msg-agent', { hasText: 'Sorry about that, I am looking into it now.' });
+      const reply = page.locator('.msg-agent', { hasText: REPLY });
       await reply.waitFor();
       // Signed by the agent's display name (by default the part of the email before @).
-      expect(await reply.locator('.msg-who').textContent()).toContain(t.email.split('@')[0]);
+      expect(await reply.locator('.msg-who').textContent()).toContain(email.split('@')[0]);
       expect(await page.getByLabel('Reply to the customer').inputValue()).toBe('');
       await capture(page, 'dashboard-handoff-reply', 'Inbox');
 
-      const customer = await api('GET', `/api/v1/chat/conversations/${t.conversationId}`, { widgetKey: t.widgetKey });
-      const last = customer.body.messages.at(-1);
-      expect(last).toMatchObject({ role: 'agent', content: 'Sorry about that, I am looking into it now.', author: { name: expect.any(String) } });
-      expect(JSON.stringify(last.author)).not.toContain(t.email);
-      const ticket = await api('GET', `/api/v1/admin/tickets/${t.ticketId}`, { token: t.token });
+      // The customer sees it without reloading: it came over the live socket.
+      const seen = customer.locator('.msg-agent', { hasText: REPLY });
+      await seen.waitFor();
+      expect(await seen.textContent()).toContain(email.split('@')[0]);
+      expect(await seen.textContent()).not.toContain(email);
+      await customer.locator('.ticket').filter({ hasText: 'a person from our team is on it' }).waitFor();
+      const event = frames.map((f) => JSON.parse(f)).find((e) => e.type === 'message.created' && e.data.message?.content === REPLY);
+      expect(event?.data).toMatchObject({ conversationId: t.conversationId, message: { role: 'agent', author: { name: expect.any(String) } } });
+      expect(JSON.stringify(event.data.message.author)).not.toContain(email);
+      await shot(customer, 'dashboard-handoff-customer');
+
+      const ticket = await api('GET', `/api/v1/admin/tickets/${t.ticketId}`, { token });
       expect(ticket.body.ticket.status).toBe('in_progress');
     } finally {
       await context.close();
+      await customer.context().close();
     }
   });
 });

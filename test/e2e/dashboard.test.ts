@@ -158,9 +158,11 @@ describe('dashboard', () => {
     await capture(page, 'dashboard-intent', 'Intent greeting');
 
     await nav(page, 'Intents').click();
-    await page.getByLabel('Customer message').fill('hello there');
-    await page.getByRole('button', { name: 'Try it' }).click();
+    // Asked as the admin types (no button): the intent, and the reply the next message would get.
+    await page.getByLabel('Customer message').pressSequentially('hello there', { delay: 20 });
     await page.getByText(/Detected greeting with confidence/).waitFor();
+    expect(await page.locator('.try-result .bubble').textContent()).toBe('Welcome to E2E Shop, edited from the dashboard!');
+    await capture(page, 'dashboard-intents-try', 'Intents');
 
     const reply = await chat('hello');
     expect(reply.body.metadata.intentDetected).toBe('greeting');
