@@ -76,15 +76,26 @@ describe('dashboard', () => {
     conversationId = first.body.conversationId;
     expect((await chat('where is my order 12345?', conversationId)).status).toBe(200);
     expect((await chat('what are your opening hours?')).status).toBe(200);
+    const article = await api('POST', '/api/v1/admin/articles', {
+      token: ownerToken,
+      body: {
+        title: 'Washing a wool sweater', questions: ['can wool go in the dryer'],
+        body: 'Wash wool sweaters by hand in cold water with a mild detergent, then dry them flat. Never tumble dry wool.',
+      },
+    });
+    expect(article.status).toBe(201);
+    expect((await chat('Can my wool jumper go in the dryer?')).body.metadata.intentDetected).toBe('knowledge_base');
 
     const { page } = owner;
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     const kpi = (label: string) => page.locator('.kpi', { hasText: label }).locator('dd').textContent();
-    await expect.poll(() => kpi('Conversations')).toBe('2');
-    expect(await kpi('Messages')).toBe('3');
+    await expect.poll(() => kpi('Conversations')).toBe('3');
+    expect(await kpi('Messages')).toBe('4');
+    expect(await kpi('Answered from articles')).toBe('1');
     expect(await page.getByRole('region', { name: 'Top intents' }).textContent()).toContain('greeting');
-    expect(await page.getByRole('region', { name: 'Recent conversations' }).getByRole('link').count()).toBe(2);
+    expect(await page.getByRole('region', { name: 'Top help articles' }).getByRole('link', { name: 'Washing a wool sweater' }).count()).toBe(1);
+    expect(await page.getByRole('region', { name: 'Recent conversations' }).getByRole('link').count()).toBe(3);
     await page.getByLabel('Period', { exact: true }).selectOption('7');
     await capture(page, 'dashboard-overview', 'Overview');
   });

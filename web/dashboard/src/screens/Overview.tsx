@@ -50,10 +50,13 @@ function StatsView({ stats }: { stats: Stats }) {
     ['Open tickets', String(k.openTickets)],
     ['Average confidence', percent(k.avgConfidence)],
     ['Fallback rate', percent(k.fallbackRate)],
+    ['Answered from articles', String(k.knowledgeAnswers)],
+    ['First response', duration(k.avgFirstResponseSeconds)],
+    ['Time to resolve', duration(k.avgResolutionSeconds)],
+    ['Satisfaction', k.csat == null ? '—' : `${k.csat.toFixed(1)} / 5 (${k.ratings} ${k.ratings === 1 ? 'rating' : 'ratings'})`],
   ];
-  if (k.avgFirstResponseSeconds !== undefined) kpis.push(['First response', k.avgFirstResponseSeconds == null ? '—' : `${Math.round(k.avgFirstResponseSeconds / 60)} min`]);
-  if (k.csat !== undefined) kpis.push(['Satisfaction', k.csat == null ? '—' : `${k.csat.toFixed(1)} / 5`]);
   const maxIntent = Math.max(1, ...stats.topIntents.map((t) => t.count));
+  const maxArticle = Math.max(1, ...stats.topArticles.map((a) => a.count));
 
   return (
     <>
@@ -66,7 +69,7 @@ function StatsView({ stats }: { stats: Stats }) {
       <div className="grid-2">
         <section className="card" aria-labelledby="daily-h">
           <h2 id="daily-h">Day by day</h2>
-          {stats.series && stats.series.length > 0 ? (
+          {stats.series.length > 0 ? (
             <>
               <Suspense fallback={<Loading label="Drawing the chart…" />}>
                 <DailyChart days={stats.series} title={`Conversations, messages, escalations and fallbacks per day from ${stats.period.from} to ${stats.period.to}`} />
@@ -79,22 +82,38 @@ function StatsView({ stats }: { stats: Stats }) {
                 </table>
               </details>
             </>
-          ) : <Empty>Daily figures are not available from the service yet; the totals above cover the whole period.</Empty>}
+          ) : <Empty>No day in this period.</Empty>}
         </section>
-        <section className="card" aria-labelledby="intents-h">
-          <h2 id="intents-h">Top intents</h2>
-          {stats.topIntents.length === 0 ? <Empty>No intent was detected in this period.</Empty> : (
-            <ol className="bars">
-              {stats.topIntents.map((t) => (
-                <li key={t.intent}>
-                  <span className="bar-label">{t.intent}</span>
-                  <span className="bar" style={{ width: `${(t.count / maxIntent) * 100}%` }} aria-hidden="true" />
-                  <span className="bar-value">{t.count}</span>
-                </li>
-              ))}
-            </ol>
-          )}
-        </section>
+        <div className="stack">
+          <section className="card" aria-labelledby="intents-h">
+            <h2 id="intents-h">Top intents</h2>
+            {stats.topIntents.length === 0 ? <Empty>No intent was detected in this period.</Empty> : (
+              <ol className="bars">
+                {stats.topIntents.map((t) => (
+                  <li key={t.intent}>
+                    <span className="bar-label">{t.intent}</span>
+                    <span className="bar" style={{ width: `${(t.count / maxIntent) * 100}%` }} aria-hidden="true" />
+                    <span className="bar-value">{t.count}</span>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </section>
+          <section className="card" aria-labelledby="articles-h">
+            <h2 id="articles-h">Top help articles</h2>
+            {stats.topArticles.length === 0 ? <Empty>No message was answered from a help article in this period.</Empty> : (
+              <ol className="bars titled">
+                {stats.topArticles.map((a) => (
+                  <li key={a.articleId}>
+                    <Link to={`/knowledge/${a.articleId}`} className="bar-label">{a.title}</Link>
+                    <span className="bar" style={{ width: `${(a.count / maxArticle) * 100}%` }} aria-hidden="true" />
+                    <span className="bar-value">{a.count}</span>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </section>
+        </div>
       </div>
       <section className="card" aria-labelledby="recent-h">
         <h2 id="recent-h">Recent conversations</h2>
@@ -111,4 +130,13 @@ function StatsView({ stats }: { stats: Stats }) {
       </section>
     </>
   );
+}
+
+/** An average time, in the unit a person reads at a glance. */
+function duration(seconds: number | null): string {
+  if (seconds == null) return '—';
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 86_400) return `${(seconds / 3600).toFixed(1)} h`;
+  return `${(seconds / 86_400).toFixed(1)} days`;
 }
