@@ -4,7 +4,7 @@ import { ok } from './api/client.ts';
 import { ApiError } from './api/problem.ts';
 import { useApp } from './context.tsx';
 
-// The live channel (CONTRACT section 8): a one-time ticket from POST /live/tickets, then a
+// The live channel: a one-time ticket from POST /live/tickets, then a
 // WebSocket to `liveUrl?ticket=...` that receives every event of the tenant as one JSON frame.
 // Events only mark cached data stale; the screens read the data itself with the GET routes.
 // Where the channel is not offered, screens fall back to polling.

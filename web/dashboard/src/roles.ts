@@ -1,7 +1,7 @@
 import { allOf, type Role } from './api/types.ts';
 
 export type { Role };
-/** Lowest to highest (CONTRACT section 3); checked against the generated union. */
+/** Lowest to highest; checked against the generated union. */
 export const ROLES = allOf<Role>()(['viewer', 'agent', 'admin', 'owner']);
 
 /** Whether `role` is `min` or higher. The server stays the authority; this only hides controls. */

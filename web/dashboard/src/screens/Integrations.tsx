@@ -8,7 +8,7 @@ import {
   Badge, Confirm, CopyButton, Empty, ErrorState, Field, fieldErrorsOf, FormError, label, Loading, Page, Pager, usePager, When,
 } from '../ui/index.tsx';
 
-// Integrations (CONTRACT section 7): webhooks and Slack. The list creates, edits, re-activates and
+// Integrations: webhooks and Slack. The list creates, edits, re-activates and
 // deletes them; /integrations/:id shows one with its deliveries, a test ping and redelivery.
 
 type Input = Body<'/api/v1/admin/integrations', 'post'>;

@@ -9,7 +9,7 @@ import { atLeast } from '../roles.ts';
 import { Badge, Confirm, Empty, ErrorState, Field, fieldErrorsOf, FormError, Loading, Page, Pager, usePager, When } from '../ui/index.tsx';
 import { TryMessage } from './TryMessage.tsx';
 
-// Help articles (CONTRACT section 11): the list with search, a JSON import, "Try a message", and
+// Help articles: the list with search, a JSON import, "Try a message", and
 // the editor with a Markdown preview. The preview's renderer is a chunk of its own, loaded by the editor.
 const MarkdownPreview = lazy(() => import('./MarkdownPreview.tsx'));
 
