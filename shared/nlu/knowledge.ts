@@ -12,12 +12,17 @@
 // fraction (`questions`) of the title's: an article with several questions has several chances to
 // match an unrelated message, and without the discount the same threshold answered twice as many
 // messages whose article is missing when articles had questions as when they had none.
+//
+// Words match beyond their stems: a vocabulary word that extends the message word ("doc" ->
+// "document"), a stem that differs only in its last letters ("privacy" / "private"), a one-typo
+// neighbour, a split compound, and word pairs the tenant's own titles and questions swap: for
+// every article when two articles show the pair, for the one article that shows it otherwise.
 import { stemmer } from 'stemmer';
 
 export const MAX_ANSWER_CHARS = 600;
 
 /** Default of `knowledge.threshold`, chosen by `npm run bench:kb` (see test/bench/kb.ts). */
-export const DEFAULT_KNOWLEDGE_THRESHOLD = 0.295;
+export const DEFAULT_KNOWLEDGE_THRESHOLD = 0.302;
 
 /** What the database stores per article (made by prepareArticle at write time). */
 export interface StoredArticle {
@@ -49,8 +54,10 @@ export interface ScoreWeights {
   complete: number; // added as that share goes from COMPLETE to 1: a passage alone can then answer
   similarity: number; // how closely the message and the title (or a question) say the same thing
   prefix: number; // match strength of a vocabulary word that extends a message word ("doc" -> "document")
+  variant: number; // match strength of a vocabulary word whose stem differs only in its last letters ("privacy" -> "private")
   fuzzy: number; // match strength of a one-typo neighbour
   synonym: number; // match strength of a learned synonym
+  localSynonym: number; // the same, for a pair one article shows, in that article only
   synonymSpan: number; // statements that differ by at most this many words on each side pair those words
   synonymArticles: number; // a pair is kept when this many articles show it
   prior: number; // unseen words added to every message when taking shares of it
@@ -65,8 +72,10 @@ export const defaultScoreWeights: ScoreWeights = {
   complete: 0.4,
   similarity: 0.4,
   prefix: 0.6,
+  variant: 0.7,
   fuzzy: 0.8,
   synonym: 0.7,
+  localSynonym: 0.3,
   synonymSpan: 3,
   synonymArticles: 2,
   prior: 1,
@@ -182,6 +191,7 @@ const KIND_PASSAGE = 2;
 
 interface QueryTerm {
   weight: number;
+  term: number; // the message word's own term, -1 when the knowledge base does not have it
   alts: Array<[term: number, strength: number]>;
 }
 
@@ -276,7 +286,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   });
   firstUnit.push(unitArticle.length);
 
-  const synonyms = learnSynonyms(articles.map((_, a) => {
+  const { synonyms, local } = learnSynonyms(articles.map((_, a) => {
     const out: number[][] = [];
     for (let u = firstUnit[a]!; u < firstUnit[a + 1]! && unitKind[u] !== KIND_PASSAGE; u++) out.push(unitTerms[u]!);
     return out;
@@ -312,6 +322,31 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     }
   };
 
+  // Stems that differ only in their last letters, which the stemmer leaves apart ("privaci" /
+  // "privat", "criterion" / "criteria"): at least 5 letters and all but the last letter of the
+  // shorter one shared. A vocabulary word that merely extends the message word is prefixAlts'.
+  const variantAlts = (st: string, out: Array<[number, number]>) => {
+    if (w.variant <= 0 || st.length < 6) return;
+    const p = st.slice(0, Math.max(5, st.length - 2));
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (termText[sorted[mid]!]! < p) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo, found = 0; k < sorted.length && found < 8; k++) {
+      const t = termText[sorted[k]!]!;
+      if (!t.startsWith(p)) break;
+      if (t.startsWith(st)) continue;
+      let c = p.length;
+      while (c < t.length && c < st.length && t[c] === st[c]) c++;
+      if (c < Math.min(t.length, st.length) - 1) continue;
+      out.push([sorted[k]!, w.variant]);
+      found++;
+    }
+  };
+
   const fuzzyAlts = (st: string, out: Array<[number, number]>) => {
     if (st.length < 5) return;
     for (let len = st.length - 1; len <= st.length + 1; len++) {
@@ -326,10 +361,10 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     const ws = words(query.slice(0, MAX_QUERY_CHARS));
     const seen = new Set<string>();
     const out: QueryTerm[] = [];
-    const push = (key: string, weight: number, alts: Array<[number, number]>) => {
+    const push = (key: string, weight: number, alts: Array<[number, number]>, term = -1) => {
       if (seen.has(key) || out.length >= MAX_QUERY_TERMS) return;
       seen.add(key);
-      out.push({ weight, alts });
+      out.push({ weight, term, alts });
     };
     for (let i = 0; i < ws.length; i++) {
       const word = ws[i]!;
@@ -349,9 +384,10 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
       if (STOP.has(st)) continue;
       const alts: Array<[number, number]> = id >= 0 ? [[id, 1]] : [];
       prefixAlts(st, alts);
+      variantAlts(st, alts);
       if (id >= 0) {
         for (const [t, strength] of synonyms.get(id) ?? []) alts.push([t, strength]);
-        push(st, termIdf[id]!, alts);
+        push(st, termIdf[id]!, alts, id);
         continue;
       }
       // An unseen word: one made of two known words ("autosave"), a typo, or really unknown.
@@ -414,6 +450,30 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
           }
           const j = u * nq + i;
           if (match[j]! < s) match[j] = s;
+        }
+      }
+      // A pair an article's own statements show matches in that article only (the article is
+      // already touched: one of its statements has the message's word). Its units are a run of
+      // unit ids, found in the (sorted) postings by binary search.
+      const pairs = qs[i]!.term >= 0 ? local.get(qs[i]!.term) : undefined;
+      for (const [a, t] of pairs ?? []) {
+        const post = postUnit[t]!;
+        let lo = 0;
+        let hi = post.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (post[mid]! < firstUnit[a]!) lo = mid + 1;
+          else hi = mid;
+        }
+        for (let k = lo; k < post.length && post[k]! < firstUnit[a + 1]!; k++) {
+          const u = post[k]!;
+          if (!isTouched[u]) {
+            isTouched[u] = 1;
+            touched.push(u);
+            match.fill(0, u * nq, u * nq + nq);
+          }
+          const j = u * nq + i;
+          if (match[j]! < w.localSynonym) match[j] = w.localSynonym;
         }
       }
     }
@@ -536,10 +596,15 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
 /**
  * Word pairs that customers swap: two statements of one article (its title, its questions) that
  * differ by a few words pair those words up ("remove my fb account" / "delete my facebook
- * account"). A pair counts once per article, and is kept when at least `synonymArticles`
- * articles show it, so that one odd question teaches nothing.
+ * account"). A pair counts once per article. It holds across the knowledge base (`synonyms`)
+ * when at least `synonymArticles` articles show it, so that one odd question teaches nothing
+ * about other articles; within the article that shows it (`local`: term -> [article, term]) it
+ * matches at `localSynonym`, a fraction of a synonym.
  */
-function learnSynonyms(statements: number[][][], w: ScoreWeights): Map<number, Array<[number, number]>> {
+function learnSynonyms(
+  statements: number[][][],
+  w: ScoreWeights,
+): { synonyms: Map<number, Array<[number, number]>>; local: Map<number, Array<[number, number]>> } {
   const seen = new Map<string, Set<number>>();
   statements.forEach((sts, a) => {
     for (let x = 0; x < sts.length; x++) {
@@ -559,15 +624,21 @@ function learnSynonyms(statements: number[][][], w: ScoreWeights): Map<number, A
       }
     }
   });
-  const out = new Map<number, Array<[number, number]>>();
+  const synonyms = new Map<number, Array<[number, number]>>();
+  const local = new Map<number, Array<[number, number]>>();
   for (const [key, arts] of seen) {
-    if (arts.size < w.synonymArticles) continue;
     const [p, q] = key.split(' ').map(Number) as [number, number];
-    const list = out.get(p) ?? [];
-    list.push([q, w.synonym]);
-    out.set(p, list);
+    if (arts.size >= w.synonymArticles) {
+      const list = synonyms.get(p) ?? [];
+      list.push([q, w.synonym]);
+      synonyms.set(p, list);
+    } else if (w.localSynonym > 0) {
+      const list = local.get(p) ?? [];
+      for (const a of arts) list.push([a, q]);
+      local.set(p, list);
+    }
   }
-  return out;
+  return { synonyms, local };
 }
 
 const sentences = new Intl.Segmenter('en', { granularity: 'sentence' });

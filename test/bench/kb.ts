@@ -47,6 +47,40 @@
 // (0.287 and 0.294 for 15 % left-out; 0.293 and 0.337 before).
 // Most left-out messages answered belong to threads with a near twin in the knowledge base
 // ("retrieve an archived mail" / "where do archived mails go").
+// Second round. Beside the figures at the joint threshold, "curve" gives right answers at 10 / 15 / 20 %
+// left-out answered, each variant on its own (no threshold in it), without / with questions; baseline
+// [tuning half: hit@1 85.8 / 92.2, curve 66.1/69.4/71.9 and 72.4/77.4/81.6; 68.4 / 77.4 at 0.295]
+// [report half: hit@1 87.9 / 94.6, curve 59.7/67.2/74.8 and 66.0/78.3/88.7]:
+// - kept: a vocabulary word whose stem differs from the message word's only in its last letters,
+//   at least 5 letters shared ("privacy" / "private", "criterion" / "criteria"), at 0.7: tuning half
+//   86.1 / 93.5, curve 66.5/69.7/71.9 and 73.3/78.8/82.0; report 87.6 / 94.6, curve no lower anywhere
+//   (0.5: 92.6 with questions, 0.8 and 0.9 alike; 4 or 6 letters shared: no better)
+// - kept: word pairs that only one article's statements show (kept out of the knowledge-wide
+//   synonyms), used for that article only at 0.3: with the above, tuning half 86.1 / 93.1 (one
+//   message less than the variant alone), curve with questions 73.7/80.2/83.4; report 87.6 / 95.1,
+//   curve 60.7/67.9/74.8 and 67.5/78.8/88.7. A span of 4 or 6 words instead of 3 tied on the
+//   tuning half (96.6 % with questions on the report half with 4: not chosen, one knob less);
+//   0.5: 92.6 with questions. Counted at 0.6 or 0 in the confidence: no better. The same pairs
+//   used for every article (synonymArticles 1, 0.3 or 0.5): 89.9 and 91.2 with questions.
+// - joint threshold now 0.302: tuning half 67.7 / 80.2 right; report 68.3 / 87.2 at 15.5 / 19.2 %
+//   left-out answered. The 15 % cut of the tuning half's left-out messages with questions lies
+//   where seven of them sit between 0.295 and 0.307, so a few messages move the threshold by 0.01;
+//   on the report half no threshold answers more than 68 % rightly at 15 % left-out without
+//   questions (67 % before), so 70 % right and 15 % left-out cannot both be met there.
+// Not kept (tuning half hit@1 / with questions, right answers at the joint threshold):
+// - the message's match with a title or question as a whole paraphrase, the share of each side the
+//   other covers: that is the existing similarity (Dice, the F1 of the two shares); the second-best
+//   question's similarity added at 0.2 or 0.4: no change on the tuning half; a question's
+//   similarity in the confidence at 1, 0.8 or 0.4 instead of 0.6: fewer right answers with 15 %
+//   left-out (65.2 / 81.6 at 1, 68.7 / 76.0 at 0.4)
+// - what no unit of the best article covers (idf, idf^2 or idf^3 weighted, 0.05 to 0.2 off the
+//   confidence): 67.4 to 68.1 / 77.4 to 78.3, left-out with questions on the report half 19 to 22 %
+// - the share the whole article covers (any unit), 0.1 or 0.2 in the score: 84.2 / 91.2 and lower
+// - the largest uncovered term, the share of unseen words, the number of uncovered terms, what the
+//   questions add to the title, title-only matches when the article has questions, a margin to the
+//   second article, each added to the confidence at +-0.1 or 0.2: none more right answers on both
+//   variants of the tuning half
+// - a passage read with the title and the questions (not the title alone): 85.8 / 91.2
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';

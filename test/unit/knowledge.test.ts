@@ -163,6 +163,40 @@ describe('buildKnowledgeIndex: search', () => {
     expect(learned.confidence).toBeGreaterThan(unlearned.find((h) => h.articleId === 'card')!.confidence);
   });
 
+  it("uses a word pair one article's own statements show in that article only", () => {
+    const kb: ArticleInput[] = [
+      {
+        id: 'subscription',
+        title: 'Cancel my subscription',
+        body: 'Open billing and choose the plan. The plan stays active until the paid period is over.',
+        questions: ['End my subscription'],
+      },
+      { id: 'order', title: 'Cancel an order', body: 'Orders can be cancelled until they ship.' },
+    ];
+    const build = (weights = {}) => buildKnowledgeIndex(kb.map((a) => prepareArticle(a)), { weights });
+    const features = (weights: object, q: string, id: string) => build(weights).explain(q).find((e) => e.articleId === id)!.features;
+    // "end" = "cancel" in the subscription article: its title now covers "end" too...
+    const own = 'end the plan of my subscription';
+    expect(features({}, own, 'subscription').title).toBeGreaterThan(features({ localSynonym: 0 }, own, 'subscription').title);
+    expect(build().search(own)[0]!.articleId).toBe('subscription');
+    // ...but one article teaches nothing about the others: "end an order" does not match "cancel an order" better.
+    expect(features({}, 'end an order', 'order')).toEqual(features({ localSynonym: 0 }, 'end an order', 'order'));
+  });
+
+  it('matches stems that differ only in their last letters ("privacy" and "private")', () => {
+    const kb: ArticleInput[] = [
+      { id: 'private', title: 'Keep your posts private', body: 'Choose who sees each post in its menu.' },
+      { id: 'delete', title: 'Delete your posts', body: 'Open the post menu and choose delete.' },
+    ];
+    const idx = (weights = {}) => buildKnowledgeIndex(kb.map((a) => prepareArticle(a)), { weights });
+    const hit = idx().search('privacy of my posts')[0]!;
+    expect(hit.articleId).toBe('private');
+    expect(hit.confidence).toBeGreaterThan(idx({ variant: 0 }).search('privacy of my posts').find((h) => h.articleId === 'private')?.confidence ?? 0);
+    // Words that part earlier are different words: "contact" is not "contain".
+    const other = buildKnowledgeIndex([prepareArticle({ id: 'box', title: 'What the box may contain', body: 'Only dry goods.' })]);
+    expect(other.search('contact')).toEqual([]);
+  });
+
   it('reads a one-letter prefix joined by a hyphen as part of its word ("e-mail" is "email")', () => {
     const kb: ArticleInput[] = [
       { id: 'street', title: 'Change your postal address', body: 'Open the profile page and type the new street.' },
