@@ -107,6 +107,18 @@ export async function capture(page: Page, name: string, heading: string | RegExp
   await screenshot(page, name);
 }
 
+/** The screen at 1280 px (checked by axe, saved as `name`), then at 360 px (`name-360`). */
+export async function captureWidths(page: Page, name: string, heading: string | RegExp) {
+  await capture(page, name, heading);
+  await page.setViewportSize({ width: 360, height: 800 });
+  try {
+    await expectAccessible(page, `${name} at 360 px`);
+    await screenshot(page, `${name}-360`);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
+}
+
 export async function api<T = any>(method: string, path: string, opts: { token?: string; widgetKey?: string; body?: unknown } = {}) {
   const headers: Record<string, string> = {};
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;

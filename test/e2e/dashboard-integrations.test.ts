@@ -1,8 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, baseUrl, capture, expectAccessible, launch, newDashboardPage, newEmail, screenshot, signIn, tokenForEmail } from './browser.ts';
+import { api, baseUrl, captureWidths, launch, newDashboardPage, newEmail, signIn, tokenForEmail } from './browser.ts';
 
-// The Integrations screen (CONTRACT section 7) in headless Chromium: the generated signing secret
+// The Integrations screen in headless Chromium: the generated signing secret
 // shown once, a test ping and its delivery, redelivery, and setting a disabled integration
 // active again. The e2e runtime does not allow loopback receivers, so deliveries go to an https
 // host that cannot be reached from here: each attempt fails, and the list shows why.
@@ -11,17 +11,6 @@ let browser: Browser;
 let owner: { context: BrowserContext; page: Page };
 const email = newEmail('int-owner');
 let token = '';
-
-async function captureWidths(page: Page, name: string, heading: string | RegExp) {
-  await capture(page, name, heading);
-  await page.setViewportSize({ width: 360, height: 800 });
-  try {
-    await expectAccessible(page, `${name} at 360 px`);
-    await screenshot(page, `${name}-360`);
-  } finally {
-    await page.setViewportSize({ width: 1280, height: 800 });
-  }
-}
 
 beforeAll(async () => {
   browser = await launch();

@@ -1,8 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, capture, expectAccessible, launch, newDashboardPage, newEmail, screenshot, signIn, tokenForEmail } from './browser.ts';
+import { api, captureWidths, launch, newDashboardPage, newEmail, signIn, tokenForEmail } from './browser.ts';
 
-// The Knowledge screen (CONTRACT section 11) in headless Chromium: the article editor's Markdown
+// The Knowledge screen in headless Chromium: the article editor's Markdown
 // preview (never an HTML string), the import of a JSON file, and "Try a message" answering from an
 // article with its source. The tests run in order and share one team.
 
@@ -10,18 +10,6 @@ let browser: Browser;
 let owner: { context: BrowserContext; page: Page };
 const email = newEmail('kb-owner');
 let token = '';
-
-/** The screen at 1280 px (checked by axe, saved as `name`), then at 360 px (`name-360`). */
-async function captureWidths(page: Page, name: string, heading: string | RegExp) {
-  await capture(page, name, heading);
-  await page.setViewportSize({ width: 360, height: 800 });
-  try {
-    await expectAccessible(page, `${name} at 360 px`);
-    await screenshot(page, `${name}-360`);
-  } finally {
-    await page.setViewportSize({ width: 1280, height: 800 });
-  }
-}
 
 // A topic that none of a new team's starter intents covers, so the assistant answers from it.
 const ASK = 'Do you wrap presents with a handwritten card?';
