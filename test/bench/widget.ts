@@ -73,13 +73,17 @@ export async function widgetBench(): Promise<Row[]> {
         w.longTasks = [];
         new PerformanceObserver((list) => { for (const e of list.getEntries()) w.longTasks.push(e.duration); }).observe({ type: 'longtask', buffered: true });
       });
+      // Waited for from the network side: a locator's polling would run the test's own script in
+      // the page and count as the widget's main-thread time.
+      const settings = withWidget ? page.waitForResponse((r) => r.url().endsWith('/api/v1/chat/widget')) : null;
       await page.goto(`${pagesUrl}/${withWidget ? 'widget' : 'blank'}?key=${encodeURIComponent(onboard.widgetKey)}`, { waitUntil: 'load' });
-      // Drawn with the tenant's settings: GET /chat/widget answered and applied.
-      if (withWidget) await page.getByRole('button', { name: 'Open Bench Shop chat' }).waitFor();
+      if (settings) await settings;
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       const { metrics } = await cdp.send('Performance.getMetrics');
       const m = Object.fromEntries(metrics.map((x: { name: string; value: number }) => [x.name, x.value]));
       const longTasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
+      // Measured once drawn with the tenant's settings (its name in the launcher), checked after the metrics.
+      if (withWidget) await page.getByRole('button', { name: 'Open Bench Shop chat' }).waitFor({ timeout: 2000 });
       await context.close();
       return { taskMs: m.TaskDuration! * 1000, scriptMs: m.ScriptDuration! * 1000, styleLayoutMs: (m.RecalcStyleDuration! + m.LayoutDuration!) * 1000, longTasks };
     };
