@@ -1,11 +1,11 @@
-import { BatchGetCommand, GetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ArticleStatus } from '#shared/core/vocabulary.ts';
 import type { StoredArticle } from '#shared/nlu/knowledge.ts';
 import { db, tableName } from './client.ts';
 import { articleHitsRemove } from './items.ts';
-import { keys, timeSortKey, type Key } from './keys.ts';
-import { queryAll, queryPage, type Page } from './lists.ts';
-import { sleep, transact, type TxItem } from './tx.ts';
+import { keys, timeSortKey } from './keys.ts';
+import { batchGet, queryAll, queryPage, type Page } from './lists.ts';
+import { transact, type TxItem } from './tx.ts';
 
 // Help articles. Each has two items: the article as written (Markdown, listed on gsi1/gsi2) and
 // its searchable form in the tenant's KB partition (plain-text passages, no Markdown), which is
@@ -64,22 +64,6 @@ const tenantBump = (tenantId: string, count: 1 | 0 | -1): TxItem => ({
 
 /** Index of the tenant's item in a single write's transaction (its condition failing: an import runs, or the limit). */
 export const TENANT_INDEX = 0;
-
-async function batchGet(keyList: Key[], consistent: boolean): Promise<Record<string, unknown>[]> {
-  const out: Record<string, unknown>[] = [];
-  for (let i = 0; i < keyList.length; i += 100) {
-    let pending: Record<string, unknown>[] | undefined = keyList.slice(i, i + 100).map((k) => ({ ...k }));
-    for (let attempt = 0; pending?.length; attempt++) {
-      if (attempt > 0) await sleep(Math.min(50 * 2 ** attempt, 1000));
-      const r: BatchGetCommandOutput = await db.send(new BatchGetCommand({
-        RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: consistent } },
-      }));
-      out.push(...(r.Responses?.[tableName()] ?? []));
-      pending = r.UnprocessedKeys?.[tableName()]?.Keys;
-    }
-  }
-  return out;
-}
 
 // The two reads of the chat functions stand alone, so that their bundles leave the writes out.
 

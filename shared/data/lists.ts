@@ -1,8 +1,9 @@
-import { QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand, type BatchGetCommandOutput, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { InvalidCursor } from '#shared/core/errors.ts';
 import { db, tableName } from './client.ts';
 import { decodeCursor, encodeCursor, type CursorScope, type PageKey } from './cursor.ts';
-import { keyAttributes } from './keys.ts';
+import { keyAttributes, type Key } from './keys.ts';
+import { sleep } from './tx.ts';
 
 // One page of a list, read with Query only: the table or one index, a key condition, optionally a
 // filter. Pages are cut by us (not by DynamoDB's Limit) so that the cursor points exactly after the
@@ -93,4 +94,21 @@ export async function queryAll(q: AllQuery): Promise<Record<string, unknown>[]> 
     start = r.LastEvaluatedKey;
   } while (start);
   return items;
+}
+
+/** Items by key, in chunks of 100 (BatchGetItem's limit), unprocessed keys retried with backoff; in no particular order. */
+export async function batchGet(keyList: Key[], consistent: boolean): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = [];
+  for (let i = 0; i < keyList.length; i += 100) {
+    let pending: Record<string, unknown>[] | undefined = keyList.slice(i, i + 100).map((k) => ({ ...k }));
+    for (let attempt = 0; pending?.length; attempt++) {
+      if (attempt > 0) await sleep(Math.min(50 * 2 ** attempt, 1000));
+      const r: BatchGetCommandOutput = await db.send(new BatchGetCommand({
+        RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: consistent } },
+      }));
+      out.push(...(r.Responses?.[tableName()] ?? []));
+      pending = r.UnprocessedKeys?.[tableName()]?.Keys;
+    }
+  }
+  return out;
 }

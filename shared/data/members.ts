@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Actor, Role } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
-import { queryAll } from './lists.ts';
+import { batchGet, queryAll } from './lists.ts';
 import { adminKeys, keys, timeSortKey } from './keys.ts';
 import { auditPut, clean } from './items.ts';
 import { transact, type TxItem } from './tx.ts';
@@ -76,6 +76,12 @@ export const membersRepo = {
       ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':active': 'active' },
     },
   }),
+
+  /** Which of these user ids are active members of the tenant now (one strongly consistent BatchGet per 100). */
+  async activeAmong(tenantId: string, userIds: string[]): Promise<Set<string>> {
+    const items = await batchGet(userIds.map((id) => keys.member(tenantId, id)), true);
+    return new Set(items.filter((i) => i.status === 'active').map((i) => i.id as string));
+  },
 
   async list(tenantId: string): Promise<Member[]> {
     const { pk, skPrefix } = keys.memberPrefix(tenantId);

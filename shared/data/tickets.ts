@@ -1,13 +1,13 @@
-import { BatchGetCommand, GetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Priority, TicketStatus } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
 import { conversationUpdate, type Conversation } from './conversations.ts';
 import { clean } from './items.ts';
 import { keys, timeSortKey } from './keys.ts';
-import { queryAll, queryPage, type Page } from './lists.ts';
+import { batchGet, queryAll, queryPage, type Page } from './lists.ts';
 import { asAudit } from './audit.ts';
 import type { AuditEntry } from './items.ts';
-import { sleep, type TxItem } from './tx.ts';
+import type { TxItem } from './tx.ts';
 
 export interface Ticket {
   id: string; conversationId: string; status: TicketStatus; priority: Priority; reason: string; createdAt: string; updatedAt: string;
@@ -98,17 +98,8 @@ export const ticketsRepo = {
 
   /** Tickets by id, oldest first; BatchGet in chunks of 100, unprocessed keys retried. */
   async batchGet(tenantId: string, ids: string[]): Promise<Ticket[]> {
-    const out: Ticket[] = [];
-    for (let i = 0; i < ids.length; i += 100) {
-      let pending: Record<string, unknown>[] | undefined = ids.slice(i, i + 100).map((id) => ({ ...keys.ticket(tenantId, id) }));
-      for (let attempt = 0; pending?.length; attempt++) {
-        if (attempt > 0) await sleep(Math.min(50 * 2 ** attempt, 1000));
-        const r: BatchGetCommandOutput = await db.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }));
-        out.push(...(r.Responses?.[tableName()] ?? []).map(asTicket));
-        pending = r.UnprocessedKeys?.[tableName()]?.Keys;
-      }
-    }
-    return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    const items = await batchGet(ids.map((id) => keys.ticket(tenantId, id)), false);
+    return items.map(asTicket).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   },
 
   async list(

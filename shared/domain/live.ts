@@ -3,7 +3,8 @@ import { NotFound, Unauthorized } from '#shared/core/errors.ts';
 import type { DomainEvent } from '#shared/core/vocabulary.ts';
 import { keys } from '#shared/data/keys.ts';
 import { liveRepo, type LiveConnection } from '#shared/data/live.ts';
-import { postToConnection } from '#shared/data/sockets.ts';
+import { membersRepo } from '#shared/data/members.ts';
+import { closeConnection, postToConnection } from '#shared/data/sockets.ts';
 import { tenantsRepo } from '#shared/data/tenants.ts';
 import type { Conversation } from '#shared/data/conversations.ts';
 import { conversationOf, forCustomer } from './events.ts';
@@ -50,6 +51,24 @@ const receives = (c: LiveConnection, conversationId: string | null) =>
   c.kind === 'member' || (conversationId !== null && c.conversationId === conversationId);
 
 /**
+ * A tenant's open connections that may still receive its events: a member's socket outlives the
+ * membership it was opened with, so the sockets of users who are no longer active members are
+ * closed and forgotten here, before anything is pushed to them.
+ */
+async function receivers(tenantId: string): Promise<LiveConnection[]> {
+  const conns = await liveRepo.connections(tenantId);
+  const users = [...new Set(conns.flatMap((c) => (c.kind === 'member' ? [c.userId] : [])))];
+  if (users.length === 0) return conns;
+  const active = await membersRepo.activeAmong(tenantId, users);
+  const current = (c: LiveConnection) => c.kind !== 'member' || active.has(c.userId);
+  await Promise.all(conns.filter((c) => !current(c)).map(async (c) => {
+    await closeConnection(c.connectionId);
+    await liveRepo.disconnect(c.connectionId, tenantId);
+  }));
+  return conns.filter(current);
+}
+
+/**
  * Pushes events to the live connections of their tenants, in the order given. A connection that
  * is gone is forgotten; a push that fails otherwise is not retried (clients re-read on reconnect).
  */
@@ -58,7 +77,7 @@ export async function pushLive(list: DomainEvent[]): Promise<void> {
   const gone = new Set<string>();
   for (const event of list) {
     let conns = byTenant.get(event.tenantId);
-    if (!conns) { conns = liveRepo.connections(event.tenantId); byTenant.set(event.tenantId, conns); }
+    if (!conns) { conns = receivers(event.tenantId); byTenant.set(event.tenantId, conns); }
     const conversationId = conversationOf(event);
     const full = JSON.stringify(event);
     const customer = JSON.stringify(forCustomer(event));

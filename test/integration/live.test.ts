@@ -138,4 +138,21 @@ describe('the live channel carries the handoff', () => {
     c.ws.close();
     m.ws.close();
   });
+
+  it('a member removed from the team is cut off: the next event closes their socket and reaches only the others', async () => {
+    const t = await newTenant('Live Removal');
+    const agent = await memberToken(t, 'agent');
+    const { conversationId } = await newTicket(t);
+    const [gone, stays] = await Promise.all([member(agent.token), member(t.ownerToken)]);
+    const closed = new Promise<number>((resolve) => gone.ws.once('close', (code) => resolve(code)));
+    const first = await request('POST', admin(`/conversations/${conversationId}/messages`), { token: t.ownerToken, body: { content: 'before' } });
+    await until('the first reply on the agent socket', () => gone.frames.find((f) => f.data.message?.id === first.body.message.id));
+
+    expect((await request('DELETE', admin(`/members/${agent.sub}`), { token: t.ownerToken })).status).toBe(204);
+    const second = await request('POST', admin(`/conversations/${conversationId}/messages`), { token: t.ownerToken, body: { content: 'after' } });
+    await until('the second reply on the owner socket', () => stays.frames.find((f) => f.data.message?.id === second.body.message.id));
+    expect(await closed).toBe(1000);
+    expect(gone.frames.some((f) => f.data.message?.id === second.body.message.id)).toBe(false);
+    stays.ws.close();
+  });
 });
