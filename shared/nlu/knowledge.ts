@@ -22,7 +22,7 @@ import { stemmer } from 'stemmer';
 export const MAX_ANSWER_CHARS = 600;
 
 /** Default of `knowledge.threshold`, chosen by `npm run bench:kb` (see test/bench/kb.ts). */
-export const DEFAULT_KNOWLEDGE_THRESHOLD = 0.302;
+export const DEFAULT_KNOWLEDGE_THRESHOLD = 0.321;
 
 /** What the database stores per article (made by prepareArticle at write time). */
 export interface StoredArticle {

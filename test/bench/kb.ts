@@ -10,8 +10,11 @@
 // knowledge base always holds the threads both halves need; only the messages scored differ.
 // Abstention: each half of the threads (by another hash) is left out of the knowledge base in
 // turn; in-KB messages should get the right article, left-out ones no answer at all.
-// The default threshold is the lowest at which at most 15 % of left-out messages are answered on
-// the tuning half, in both variants (no questions, 3 questions).
+// The default threshold is the lowest at which at most 15 % of left-out messages are answered over
+// the whole development set, in both variants (no questions, 3 questions): one number chosen on
+// 1,020 left-out and in-KB messages is steadier than on one half's (the threshold a half needs
+// varies by about 0.03); the held-out threads measure it. The report half keeps its honest figures
+// for the options, tuned on the other half only.
 // Options can be overridden for experiments: KB_OPTS='{"weights":{"prior":0.5}}', KB_PASSAGE=300.
 //
 // Tried on the tuning half and not kept (hit@1 / hit@1 with 3 questions / right and left-out
@@ -96,9 +99,11 @@
 //   0.026) unchanged, also with localSynonym 0 (the removed question's own pairs leak into its
 //   article otherwise). Build of 500 articles with 3 questions each: about 140 -> 300 to 450 ms.
 // Note on the protocol: the low bit of FNV-1a is the parity of the characters' low bits, so
-// `half` and `fold` cut the threads the same way (31 tuning threads are fold 1, 29 report threads
-// fold 0): the tuning half's in-KB messages are always scored against a knowledge base of the
-// tuning threads and its left-out ones against one of the report threads, and the reverse.
+// `half` and `fold` cut the threads the same way (31 tuning threads were fold 1, 29 report threads
+// fold 0): the tuning half's in-KB messages were always scored against a knowledge base of the
+// tuning threads and its left-out ones against one of the report threads, and the reverse. Every
+// abstention figure above was measured so. Fixed since: the fold takes a high bit, and the default
+// threshold is chosen over the whole development set (0.321; the tuning half alone picks 0.295).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
@@ -141,7 +146,9 @@ function fnv(s: string): number {
 const threads = loadStackFaq();
 const half = (t: Thread): Half => (fnv(t.question) % 2 === 0 ? 'tune' : 'report');
 // Which of two folds leaves the thread out of the knowledge base (abstention runs).
-const fold = (t: Thread) => (fnv(`fold:${t.question}`) % 2) as 0 | 1;
+// A high bit: FNV-1a's low bit is the parity of the characters' low bits, the same for any prefix,
+// so `% 2` here cut the threads exactly as `half` does (each half was left out whole).
+const fold = (t: Thread) => ((fnv(`fold:${t.question}`) >>> 16) & 1) as 0 | 1;
 const idOf = (i: number) => `t${i}`;
 
 function article(t: Thread, i: number, withQuestions: boolean): ArticleInput {
@@ -196,7 +203,7 @@ const MAX_LEFT_OUT_ANSWERED = 0.15;
 
 /**
  * The lowest threshold (the most right answers) at which at most 15 % of left-out messages get an
- * answer, with and without questions, on the tuning half: a wrong article is worse than the fallback.
+ * answer, with and without questions: a wrong article is worse than the fallback.
  */
 function chooseThreshold(rows: Scored[]): number {
   const candidates = [...new Set(rows.map((r) => r.confidence))].sort((a, b) => a - b);
@@ -211,7 +218,8 @@ async function quality(engine: Engine) {
   const abstainWithQ = [...(await run(engine, true, 0)), ...(await run(engine, true, 1))];
   const abstain = [...abstainPlain, ...abstainWithQ];
   const tuned = chooseThreshold(abstain.filter((r) => r.half === 'tune'));
-  const threshold = engine.threshold ?? tuned;
+  const chosen = chooseThreshold(abstain);
+  const threshold = engine.threshold ?? chosen;
   const on = (h: Half) => (r: Scored) => r.half === h;
   const abstention = (rows: Scored[], h: Half | 'all') => {
     const s = atThreshold(h === 'all' ? rows : rows.filter(on(h)), threshold);
@@ -221,6 +229,7 @@ async function quality(engine: Engine) {
     engine: engine.name,
     threshold,
     thresholdTunedOnTuneHalf: tuned,
+    thresholdChosenOnAll: chosen,
     report: {
       noQuestions: retrieval(plain.filter(on('report'))),
       threeQuestions: retrieval(withQ.filter(on('report'))),
@@ -354,7 +363,7 @@ const targets: Record<string, string> = {
   [`in-KB right %, ${QUESTIONS} q.`]: '>= 70',
   [`left-out answered %, ${QUESTIONS} q.`]: '<= 15',
 };
-// MiniSearch has no confidence in 0..1: its threshold (a raw score) is the one the tuning half picks.
+// MiniSearch has no confidence in 0..1: its threshold (a raw score) is chosen by the same rule as ours.
 const round2 = (x: number) => Math.round(x * 100) / 100;
 for (const part of ['report', 'all'] as const) {
   console.log(part === 'report'
@@ -373,7 +382,8 @@ console.log(
   `tuning half (ours): hit@1 ${tuneHalf.noQuestions.hit1} %, with questions ${tuneHalf.threeQuestions.hit1} %, ` +
     `right/left-out answered ${tuneHalf.abstainNoQuestions.answeredRight}/${tuneHalf.abstainNoQuestions.leftOutAnswered} %, ` +
     `with questions ${tuneHalf.abstainThreeQuestions.answeredRight}/${tuneHalf.abstainThreeQuestions.leftOutAnswered} %; ` +
-    `threshold the tuning half picks: ours ${results[0]!.thresholdTunedOnTuneHalf}, MiniSearch ${round2(results[1]!.thresholdTunedOnTuneHalf)} (used for it)`,
+    `threshold the whole set picks: ours ${results[0]!.thresholdChosenOnAll} (default ${DEFAULT_KNOWLEDGE_THRESHOLD}), MiniSearch ${round2(results[1]!.thresholdChosenOnAll)} (used for it); `
+    + `the tuning half alone: ours ${results[0]!.thresholdTunedOnTuneHalf}, MiniSearch ${round2(results[1]!.thresholdTunedOnTuneHalf)}`,
 );
 console.log(
   `speed (the engine in process): ${perf.articles} articles of ${perf.avgBodyChars} chars (${perf.storedKBPerArticle} KB stored each): ` +
