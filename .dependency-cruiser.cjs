@@ -1,4 +1,4 @@
-// The import rules of the layers (see the README's "Code layout"): entry points -> shared/http ->
+// The import rules of the layers (see docs/ARCHITECTURE.md): entry points -> shared/edge ->
 // shared/domain -> shared/data -> shared/core, with shared/nlu a leaf; no cycles. `npm run lint` runs it.
 const layer = (name, mayNotImport, comment) => ({
   name, severity: 'error', comment,
@@ -11,9 +11,9 @@ module.exports = {
     { name: 'no-circular', severity: 'error', comment: 'two modules that import each other, directly or not', from: {}, to: { circular: true } },
     layer('core', '^(shared/(?!core/)|functions/|bin/|infra/|web/)', 'the vocabulary and error types import nothing of ours'),
     layer('nlu', '^(shared/(?!nlu/)|functions/|bin/|infra/|web/)', 'the NLU is a leaf'),
-    layer('data', '^(shared/(domain|http)/|functions/|bin/|infra/|web/)', 'the data layer knows no rules and no HTTP'),
-    layer('domain', '^(shared/http/|functions/|bin/|infra/|web/)', 'the domain knows no HTTP'),
-    layer('http', '^(functions/|bin/|infra/|web/)', 'the HTTP edge imports no entry point'),
+    layer('data', '^(shared/(domain|edge)/|functions/|bin/|infra/|web/)', 'the data layer knows no rules and no AWS event'),
+    layer('domain', '^(shared/edge/|functions/|bin/|infra/|web/)', 'the domain knows no HTTP, socket, stream or queue event'),
+    layer('edge', '^(functions/|bin/|infra/|web/)', 'the edge imports no entry point'),
     {
       name: 'shared-outside-layers', severity: 'error', comment: 'every shared module lives in a layer',
       from: { path: '^shared/[^/]+$' }, to: {},

@@ -14,7 +14,7 @@ import { transact, type TxItem } from './tx.ts';
 //
 // Every write bumps the tenant's `articlesVersion` in its transaction: the chat functions rebuild
 // their cached index when it moves. An import holds `articlesImportId` on the tenant while it
-// writes in several transactions; see shared/domain/articles.ts for the protocol.
+// writes in several transactions; see shared/domain/knowledge/articles.ts for the protocol.
 
 export interface Article {
   id: string; title: string; body: string; url: string | null; tags: string[]; questions: string[];

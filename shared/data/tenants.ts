@@ -15,7 +15,7 @@ export interface Tenant {
   /** Bumped by every article write; the chat functions key their cached knowledge index by it. Absent: 0. */
   articlesVersion?: number;
   articleCount?: number;
-  /** Set while an import of articles writes (see shared/domain/articles.ts). */
+  /** Set while an import of articles writes (see shared/domain/knowledge/articles.ts). */
   articlesImportId?: string;
   articlesImportAt?: string;
   /** Active owners; guarded `> 1` by demotions and removals so a tenant always keeps one. */

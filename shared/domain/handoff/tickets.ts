@@ -7,7 +7,7 @@ import { fieldError, InvalidTransition, NotFound } from '#shared/core/errors.ts'
 import type { Actor, Priority, TicketStatus } from '#shared/core/vocabulary.ts';
 import { canMove, isActive } from './tickets-rules.ts';
 import { summary } from './conversations-admin.ts';
-import { events } from './events.ts';
+import { events } from '#shared/domain/events.ts';
 
 export interface TicketPatch { status?: TicketStatus; priority?: Priority; assigneeId?: string | null }
 type Changes = Record<string, { from: unknown; to: unknown }>;

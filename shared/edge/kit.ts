@@ -11,9 +11,9 @@ import { asUnavailable } from '#shared/data/client.ts';
 import { TxConditionFailed, TxConflict } from '#shared/data/tx.ts';
 import { membersRepo, type Membership } from '#shared/data/members.ts';
 import { idempotency, type IdempotencyScope } from '#shared/data/idempotency.ts';
-import { widgetTenant, type WidgetTenant } from '#shared/domain/widget-auth.ts';
+import { widgetTenant, type WidgetTenant } from '#shared/domain/tenants/widget-auth.ts';
 import { BODY_LIMIT, type Route } from './route.ts';
-import { logger } from './log.ts';
+import { logger } from '#shared/core/log.ts';
 import { problem, json, type Reply } from './response.ts';
 
 export type Event = APIGatewayProxyEventV2WithJWTAuthorizer;

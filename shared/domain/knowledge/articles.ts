@@ -12,9 +12,9 @@ import { TenantModelCache } from '#shared/nlu/cache.ts';
 import { buildKnowledgeIndex, type KnowledgeIndex } from '#shared/nlu/knowledge.ts';
 import { MarkdownError, prepareArticle } from '#shared/nlu/knowledge-prepare.ts';
 import { markdownToBlocks } from '#shared/nlu/markdown.ts';
-import { auditValue } from './intents.ts';
+import { auditValue } from '#shared/domain/assistant/intents.ts';
 import { isArticleId } from './knowledge.ts';
-import { freshTenant } from './widget-auth.ts';
+import { freshTenant } from '#shared/domain/tenants/widget-auth.ts';
 
 // The knowledge base's admin side: articles written, listed, searched and imported. Markdown is
 // reduced to passages here, at write time (the chat functions never load the parser).

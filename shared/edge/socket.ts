@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { AppError } from '#shared/core/errors.ts';
 import { asUnavailable } from '#shared/data/client.ts';
-import { logger } from './log.ts';
+import { logger } from '#shared/core/log.ts';
 
 // The edge of the live channel's WebSocket routes. API Gateway completes a `$connect` on a 2xx
 // result and otherwise refuses the upgrade with the result's status code.

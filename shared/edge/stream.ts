@@ -2,7 +2,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import type { DomainEvent } from '#shared/core/vocabulary.ts';
-import { logger } from './log.ts';
+import { logger } from '#shared/core/log.ts';
 
 // The edge of the table stream's consumer: event items' new images in, the domain events out, and
 // partial-batch failures reported by sequence number so that only the rest of the batch is retried.

@@ -12,10 +12,10 @@ import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { ticketPuts, ticketsRepo, type Ticket } from '#shared/data/tickets.ts';
 import { retrying, transact, TxConditionFailed, type TxItem } from '#shared/data/tx.ts';
 import { decide } from './assistant.ts';
-import { chatConversation, customerMessage, events } from './events.ts';
-import { tenantSettings } from './tenant-config.ts';
-import { isActive } from './tickets-rules.ts';
-import { assertOrigin, freshTenant } from './widget-auth.ts';
+import { chatConversation, customerMessage, events } from '#shared/domain/events.ts';
+import { tenantSettings } from '#shared/domain/tenants/tenant-config.ts';
+import { isActive } from '#shared/domain/handoff/tickets-rules.ts';
+import { assertOrigin, freshTenant } from '#shared/domain/tenants/widget-auth.ts';
 
 export const LIMITS = { userMessagesPerConversation: 1000, messagesPerMinute: 30 };
 const ATTEMPTS = 6;

@@ -7,9 +7,9 @@ import { keys } from '#shared/data/keys.ts';
 import { tenantsRepo } from '#shared/data/tenants.ts';
 import { ticketsRepo, type Ticket } from '#shared/data/tickets.ts';
 import { retrying, transact, type TxItem } from '#shared/data/tx.ts';
-import { events } from './events.ts';
+import { events } from '#shared/domain/events.ts';
 import { secondsBetween } from './tickets.ts';
-import { assertOrigin } from './widget-auth.ts';
+import { assertOrigin } from '#shared/domain/tenants/widget-auth.ts';
 
 // The person's side of a handoff: agents answer in the conversation, and the customer rates it.
 
