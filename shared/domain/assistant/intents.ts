@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { intentsRepo, MAX_INTENTS, type Intent } from '#shared/data/intents.ts';
-import { auditPut } from '#shared/data/items.ts';
+import { auditRepo } from '#shared/data/audit.ts';
 import { retrying, TxConditionFailed } from '#shared/data/tx.ts';
 import type { Actor } from '#shared/core/vocabulary.ts';
 import { Conflict, NotFound } from '#shared/core/errors.ts';
@@ -32,7 +32,7 @@ export function intentChanges(before: Partial<Intent> | null, after: Partial<Int
 }
 
 const audit = (tenantId: string, actor: Actor, action: string, id: string, changes: Record<string, { from: unknown; to: unknown }>, createdAt: string) =>
-  auditPut(tenantId, { category: 'intent', action, actor, target: { type: 'intent', id }, changes, createdAt });
+  auditRepo.tx.put(tenantId, { category: 'intent', action, actor, target: { type: 'intent', id }, changes, createdAt });
 
 export async function listIntents(tenantId: string) {
   return { items: await intentsRepo.list(tenantId) };
