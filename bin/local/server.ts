@@ -181,6 +181,9 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     CURSOR_SECRET: process.env.CURSOR_SECRET ?? randomBytes(32).toString('base64url'),
     LOCAL_DATA_KEY: process.env.LOCAL_DATA_KEY ?? randomBytes(32).toString('base64'),
     POWERTOOLS_SERVICE_NAME: process.env.POWERTOOLS_SERVICE_NAME ?? 'support-assistant-local',
+    // The metric lines (embedded metric format) are for CloudWatch; locally they would only fill
+    // the terminal and the test logs. POWERTOOLS_METRICS_DISABLED=false prints them.
+    POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
   });
   const created = await ensureTable(dynamodbEndpoint, tableName);
 

@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '#shared/core/log.ts';
 import type { AttemptOutcome, QueueMessage } from '#shared/domain/events-out/deliveries.ts';
+import { observed } from './observe.ts';
 
 // The edge of an SQS consumer (event source with ReportBatchItemFailures): one attempt per record,
 // all records of a batch at once. A record reported as failed stays in the queue and comes back
@@ -8,8 +9,7 @@ import type { AttemptOutcome, QueueMessage } from '#shared/domain/events-out/del
 // visibility timeout, and after maxReceiveCount receives it goes to the DLQ.
 
 export function queueHandler(fn: (m: QueueMessage) => Promise<AttemptOutcome>) {
-  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    logger.resetKeys();
+  return observed(async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const failed: string[] = [];
     await Promise.all(event.Records.map(async (r) => {
       try {
@@ -25,5 +25,5 @@ export function queueHandler(fn: (m: QueueMessage) => Promise<AttemptOutcome>) {
       }
     }));
     return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
-  };
+  });
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
 import { Conflict, NotFound, RateLimited } from '#shared/core/errors.ts';
+import { METRIC } from '#shared/core/metric-names.ts';
+import { count } from '#shared/core/metrics.ts';
 import { KNOWLEDGE_INTENT, type Priority } from '#shared/core/vocabulary.ts';
 import { articlesRepo } from '#shared/data/articles.ts';
 import { auditRepo } from '#shared/data/audit.ts';
@@ -172,7 +174,9 @@ export function sendMessage(tenantId: string, input: { conversationId?: string; 
       }
       throw e;
     }
+    if (newTicket) count(METRIC.escalations);
     if (!botMsg) return { conversationId: conv.id, message: null, metadata, handledBy: 'agent' as const };
+    count(kb ? METRIC.answerArticle : nlu.intent ? METRIC.answerIntent : METRIC.answerFallback);
     return {
       conversationId: conv.id,
       message: { id: botMsg.id, role: botMsg.role, content: botMsg.content, createdAt: botMsg.createdAt },
@@ -207,6 +211,7 @@ export function escalate(tenantId: string, input: { conversationId: string; reas
       events.messageCreated(conv, botMsg),
       statsRepo.tx.addDay(tenant.id, utcDay(now), conv.id, { escalations: 1 }),
     ]);
+    count(METRIC.escalations);
     return { success: true, ticketId: t.ticket.id, message: text };
   }, { attempts: ATTEMPTS, conflict: 'the conversation changed concurrently; try again' });
 }
