@@ -14,6 +14,16 @@ module.exports = {
     layer('data', '^(shared/(domain|edge)/|functions/|bin/|infra/|web/)', 'the data layer knows no rules and no AWS event'),
     layer('domain', '^(shared/edge/|functions/|bin/|infra/|web/)', 'the domain knows no HTTP, socket, stream or queue event'),
     layer('edge', '^(functions/|bin/|infra/|web/)', 'the edge imports no entry point'),
+    // The domain's feature wings (docs/ARCHITECTURE.md): the loose helpers at the top serve every
+    // wing and import none; tenants is the base the other wings stand on and imports no other wing.
+    {
+      name: 'domain-helpers-import-no-wing', severity: 'error', comment: 'a loose file of shared/domain is a helper of every wing',
+      from: { path: '^shared/domain/[^/]+$' }, to: { path: '^shared/domain/[^/]+/' },
+    },
+    {
+      name: 'tenants-wing-imports-no-wing', severity: 'error', comment: 'tenants and members are what the other wings build on',
+      from: { path: '^shared/domain/tenants/' }, to: { path: '^shared/domain/(?!tenants/)[^/]+/' },
+    },
     {
       name: 'shared-outside-layers', severity: 'error', comment: 'every shared module lives in a layer',
       from: { path: '^shared/[^/]+$' }, to: {},

@@ -12,7 +12,7 @@ import { TenantModelCache } from '#shared/nlu/cache.ts';
 import { buildKnowledgeIndex, type KnowledgeIndex } from '#shared/nlu/knowledge.ts';
 import { MarkdownError, prepareArticle } from '#shared/nlu/knowledge-prepare.ts';
 import { markdownToBlocks } from '#shared/nlu/markdown.ts';
-import { auditValue } from '#shared/domain/assistant/intents.ts';
+import { auditValue } from '#shared/domain/audit-value.ts';
 import { isArticleId } from './knowledge.ts';
 import { freshTenant } from '#shared/domain/tenants/widget-auth.ts';
 

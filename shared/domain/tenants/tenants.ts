@@ -4,7 +4,7 @@ import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { TxConditionFailed } from '#shared/data/tx.ts';
 import type { Intent } from '#shared/data/intents.ts';
 import { Conflict } from '#shared/core/errors.ts';
-import { starterIntents } from '#shared/domain/assistant/starter-intents.ts';
+import { starterIntents } from './starter-intents.ts';
 import { newWidgetKey } from './widget-keys.ts';
 
 export const alreadyOnboarded = () => new Conflict('you already belong to a tenant', 'ALREADY_ONBOARDED');
