@@ -3,7 +3,7 @@ import type { ArticleStatus } from '#shared/core/vocabulary.ts';
 import type { StoredArticle } from '#shared/nlu/knowledge.ts';
 import { db, tableName } from './client.ts';
 import { keys, timeSortKey } from './keys.ts';
-import { shardOf, STATS_SHARDS } from './stats.ts';
+import { hitAdd, STATS_SHARDS } from './stats.ts';
 import { batchGet, queryAll, queryPage, type Page } from './lists.ts';
 import { transact, type TxItem } from './tx.ts';
 
@@ -182,18 +182,8 @@ export const articlesRepo = {
   },
 
   tx: {
-    /** One hit of an article, on a shard of the hit counters like the intents'; the reads sum the shards. */
-    hit(tenantId: string, articleId: string, seed: string): TxItem {
-      const key = keys.articleHits(tenantId);
-      return {
-        Update: {
-          Key: { pk: key.pk, sk: `${key.sk}#${shardOf(seed)}` },
-          UpdateExpression: 'ADD #h :one',
-          ExpressionAttributeNames: { '#h': `h_${articleId}` },
-          ExpressionAttributeValues: { ':one': 1 },
-        },
-      };
-    },
+    /** One hit of an article (the message's conversation picks the shard). */
+    hit: (tenantId: string, articleId: string, seed: string): TxItem => hitAdd(keys.articleHits(tenantId), articleId, seed),
   },
 };
 

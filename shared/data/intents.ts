@@ -4,7 +4,7 @@ import type { EntitySpec } from '#shared/nlu/entities.ts';
 import { db, tableName } from './client.ts';
 import { queryAll } from './lists.ts';
 import { adminKeys, clean, keys } from './keys.ts';
-import { shardOf } from './stats.ts';
+import { hitAdd } from './stats.ts';
 import { transact, type TxItem } from './tx.ts';
 
 export interface Intent {
@@ -102,17 +102,7 @@ export const intentsRepo = {
     /** The intent and its name guard, for a transaction that writes more (onboarding). */
     put: intentPuts,
 
-    /** One hit of an intent, on a shard of the hit counters; the reads sum the shards. */
-    hit(tenantId: string, intentId: string, seed: string): TxItem {
-      const key = keys.intentHits(tenantId);
-      return {
-        Update: {
-          Key: { pk: key.pk, sk: `${key.sk}#${shardOf(seed)}` },
-          UpdateExpression: 'ADD #h :one',
-          ExpressionAttributeNames: { '#h': `h_${intentId}` },
-          ExpressionAttributeValues: { ':one': 1 },
-        },
-      };
-    },
+    /** One hit of an intent (the message's conversation picks the shard). */
+    hit: (tenantId: string, intentId: string, seed: string): TxItem => hitAdd(keys.intentHits(tenantId), intentId, seed),
   },
 };

@@ -1,5 +1,5 @@
 import { queryAll } from './lists.ts';
-import { keys, statsDayRange } from './keys.ts';
+import { keys, statsDayRange, type Key } from './keys.ts';
 import type { TxItem } from './tx.ts';
 
 // /stats reads counters only: the per-day shards of a date range and the tenant's TOTAL counters,
@@ -20,6 +20,16 @@ export const shardOf = (seed: string) => {
   for (let i = 0; i < seed.length; i++) h = (h * 31 + seed.charCodeAt(i)) | 0;
   return Math.abs(h) % STATS_SHARDS;
 };
+
+/** One hit of `id` on a shard of a hit-counter item (intents', articles'); the reads sum the shards. */
+export const hitAdd = (key: Key, id: string, seed: string): TxItem => ({
+  Update: {
+    Key: { pk: key.pk, sk: `${key.sk}#${shardOf(seed)}` },
+    UpdateExpression: 'ADD #h :one',
+    ExpressionAttributeNames: { '#h': `h_${id}` },
+    ExpressionAttributeValues: { ':one': 1 },
+  },
+});
 
 /** The stats day (UTC) of an ISO timestamp. */
 export const utcDay = (iso: string) => iso.slice(0, 10);
