@@ -9,7 +9,7 @@ import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { Method, Route } from '#shared/http/route.ts';
+import type { Method, Route } from '#shared/edge/route.ts';
 import type { StackConfig } from './config.ts';
 
 /**

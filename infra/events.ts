@@ -5,8 +5,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { DELIVERY_QUEUE } from '#shared/data/queue-settings.ts';
-import type { StreamTrigger } from '#shared/http/triggers.ts';
+import { DELIVERY_QUEUE, type StreamTrigger } from '#shared/edge/triggers.ts';
 import { bindKey, bindTable, ServiceFunction } from './function.ts';
 import type { DataTable } from './table.ts';
 

@@ -8,10 +8,12 @@ import {
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { METRICS_NAMESPACE, METRICS_SERVICE } from '#shared/core/metric-names.ts';
 import type { DataTable } from './table.ts';
 import { BUNDLE_ALIAS, BUNDLE_BANNER, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET } from './bundling.ts';
 
-export const SERVICE_NAME = 'support-assistant';
+/** The logs' `service`, the same name as the metrics' `service` dimension. */
+export const SERVICE_NAME = METRICS_SERVICE;
 /** Template metadata naming the handler module a function was built from (bundled code hides it). */
 export const ENTRY_METADATA = 'SupportAssistant:Entry';
 
@@ -68,7 +70,7 @@ export class ServiceFunction extends Construct {
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
-        POWERTOOLS_METRICS_NAMESPACE: 'SupportAssistant',
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
         ...props.environment,
       },
       bundling: {

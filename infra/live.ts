@@ -5,7 +5,7 @@ import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integra
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { LIVE_PATH, type SocketRoute } from '#shared/http/triggers.ts';
+import { LIVE_PATH, type SocketRoute } from '#shared/edge/triggers.ts';
 import type { StackConfig } from './config.ts';
 import type { ServiceFunction } from './function.ts';
 

@@ -5,9 +5,9 @@ import { Key } from 'aws-cdk-lib/aws-kms';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { routes as allRoutes } from '#shared/http/routes/index.ts';
-import type { Route } from '#shared/http/route.ts';
-import { eventDispatcher, liveRoutes } from '#shared/http/triggers.ts';
+import { routes as allRoutes } from '#shared/edge/routes/index.ts';
+import type { Route } from '#shared/edge/route.ts';
+import { eventDispatcher, liveRoutes } from '#shared/edge/triggers.ts';
 import { Api } from './api.ts';
 import { Auth } from './auth.ts';
 import { Cdn } from './cdn.ts';
@@ -78,7 +78,7 @@ export class SupportStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
-    // Signs pagination cursors (shared/config.ts reads CURSOR_SECRET). CloudFormation resolves
+    // Signs pagination cursors (shared/core/config.ts reads CURSOR_SECRET). CloudFormation resolves
     // it into the functions' environment at deploy time; no function may read Secrets Manager.
     const cursorSecret = new Secret(this, 'CursorSecret', {
       description: 'Support assistant: HMAC key for pagination cursors',

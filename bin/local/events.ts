@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
-import { routeKey, type Route } from '#shared/http/route.ts';
+import { routeKey, type Route } from '#shared/edge/route.ts';
 
 // API Gateway HTTP API payload v2 events and Lambda contexts built without an HTTP request, in
 // the shape the local runtime's server builds them: for benchmarks and tests that invoke a

@@ -6,14 +6,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { JwtVerifier } from 'aws-jwt-verify';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { routes } from '#shared/http/routes/index.ts';
-import type { Route } from '#shared/http/route.ts';
-import { eventDispatcher, LIVE_IDLE_SECONDS, LIVE_PATH, liveRoutes } from '#shared/http/triggers.ts';
+import { routes } from '#shared/edge/routes/index.ts';
+import type { Route } from '#shared/edge/route.ts';
+import { DELIVERY_QUEUE, eventDispatcher, LIVE_IDLE_SECONDS, LIVE_PATH, liveRoutes } from '#shared/edge/triggers.ts';
 import { createLocalIdp, type LocalIdp } from './idp.ts';
 import { eventOf, lambdaContext } from './events.ts';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamodb-local.ts';
 import { createLocalQueue, isQueueRequest, type LocalQueue, type SqsHandler } from './queue.ts';
-import { DELIVERY_QUEUE } from '#shared/data/queue-settings.ts';
 import { createLiveGateway, type LiveGateway, type SocketResult } from './live.ts';
 import { startStreamReader, type OnFailureRecord, type StreamReader } from './stream.ts';
 import { webAssets } from './web.ts';
@@ -182,6 +181,9 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     CURSOR_SECRET: process.env.CURSOR_SECRET ?? randomBytes(32).toString('base64url'),
     LOCAL_DATA_KEY: process.env.LOCAL_DATA_KEY ?? randomBytes(32).toString('base64'),
     POWERTOOLS_SERVICE_NAME: process.env.POWERTOOLS_SERVICE_NAME ?? 'support-assistant-local',
+    // The metric lines (embedded metric format) are for CloudWatch; locally they would only fill
+    // the terminal and the test logs. POWERTOOLS_METRICS_DISABLED=false prints them.
+    POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
   });
   const created = await ensureTable(dynamodbEndpoint, tableName);
 

@@ -1,5 +1,5 @@
-import { adminRoute } from '#shared/http/kit.ts';
-import * as api from '#shared/http/routes/members.ts';
-import { removeMember } from '#shared/domain/members.ts';
+import { adminRoute } from '#shared/edge/kit.ts';
+import * as api from '#shared/edge/routes/members.ts';
+import { removeMember } from '#shared/domain/tenants/members.ts';
 
 export const handler = adminRoute(api.deleteMember, async ({ tenantId, actor, params }) => removeMember(tenantId, actor, params.id));

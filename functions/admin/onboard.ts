@@ -1,5 +1,5 @@
-import { userRoute } from '#shared/http/kit.ts';
-import * as api from '#shared/http/routes/auth.ts';
-import { onboard } from '#shared/domain/tenants.ts';
+import { userRoute } from '#shared/edge/kit.ts';
+import * as api from '#shared/edge/routes/auth.ts';
+import { onboard } from '#shared/domain/tenants/tenants.ts';
 
 export const handler = userRoute(api.onboard, async ({ user, body }) => onboard(user, body.tenantName));

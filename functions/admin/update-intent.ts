@@ -1,5 +1,5 @@
-import { adminRoute } from '#shared/http/kit.ts';
-import * as api from '#shared/http/routes/intents.ts';
-import { replaceIntent } from '#shared/domain/intents.ts';
+import { adminRoute } from '#shared/edge/kit.ts';
+import * as api from '#shared/edge/routes/intents.ts';
+import { replaceIntent } from '#shared/domain/assistant/intents.ts';
 
 export const handler = adminRoute(api.updateIntent, async ({ tenantId, actor, params, body }) => replaceIntent(tenantId, actor, params.id, body));

@@ -1,5 +1,5 @@
-import { chatRoute } from '#shared/http/kit.ts';
-import * as api from '#shared/http/routes/chat.ts';
-import { sendMessage } from '#shared/domain/chat.ts';
+import { chatRoute } from '#shared/edge/kit.ts';
+import * as api from '#shared/edge/routes/chat.ts';
+import { sendMessage } from '#shared/domain/assistant/chat.ts';
 
 export const handler = chatRoute(api.sendMessage, async ({ tenantId, origin, body }) => sendMessage(tenantId, body, origin));

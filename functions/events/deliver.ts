@@ -1,26 +1,4 @@
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { attemptDelivery } from '#shared/domain/deliveries.ts';
-import { logger } from '#shared/http/log.ts';
+import { queueHandler } from '#shared/edge/queue.ts';
+import { attemptDelivery } from '#shared/domain/events-out/deliveries.ts';
 
-// The delivery queue's consumer (SQS event source with ReportBatchItemFailures): one attempt per
-// record, all records of a batch at once. A record reported as failed stays in the queue and comes
-// back after the visibility its attempt set (the retry schedule); an unexpected error leaves it for
-// the queue's own visibility timeout, and after maxReceiveCount receives it goes to the DLQ.
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  logger.resetKeys();
-  const failed: string[] = [];
-  await Promise.all(event.Records.map(async (r) => {
-    try {
-      const { outcome, note } = await attemptDelivery({ messageId: r.messageId, receiptHandle: r.receiptHandle, body: r.body });
-      if (note) {
-        const { message, ...detail } = note;
-        logger.warn(message, detail);
-      }
-      if (outcome === 'retry') failed.push(r.messageId);
-    } catch (e) {
-      logger.error('delivery attempt failed unexpectedly', { messageId: r.messageId, receiveCount: r.attributes.ApproximateReceiveCount, error: e as Error });
-      failed.push(r.messageId);
-    }
-  }));
-  return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
-};
+export const handler = queueHandler(attemptDelivery);

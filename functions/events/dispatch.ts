@@ -1,4 +1,4 @@
-import { streamHandler } from '#shared/http/stream.ts';
-import { dispatchEvents } from '#shared/domain/dispatch.ts';
+import { streamHandler } from '#shared/edge/stream.ts';
+import { dispatchEvents } from '#shared/domain/events-out/dispatch.ts';
 
 export const handler = streamHandler(dispatchEvents);

@@ -1,4 +1,4 @@
-import { socketRoute } from '#shared/http/socket.ts';
-import { disconnectLive } from '#shared/domain/live.ts';
+import { socketRoute } from '#shared/edge/socket.ts';
+import { disconnectLive } from '#shared/domain/handoff/live.ts';
 
 export const handler = socketRoute(async ({ connectionId }) => disconnectLive(connectionId));

@@ -1,6 +1,6 @@
-import { publicRoute } from '#shared/http/kit.ts';
-import * as api from '#shared/http/routes/public.ts';
-import { buildOpenApi } from '#shared/http/openapi.ts';
+import { publicRoute } from '#shared/edge/kit.ts';
+import * as api from '#shared/edge/routes/public.ts';
+import { buildOpenApi } from '#shared/edge/openapi.ts';
 
 // Built once per container, on the first request.
 let document: ReturnType<typeof buildOpenApi> | undefined;

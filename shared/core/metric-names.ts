@@ -13,6 +13,6 @@ export const METRIC = {
   escalations: 'Escalations',
   /** A delivery that failed every retry (or was refused at delivery). */
   deliveriesFailed: 'DeliveriesFailed',
-  /** A request answered 500 by a function (a bug, logged with its request id). */
+  /** A request answered 5xx by a function: a bug (500, logged with its request id) or a dependency unavailable (503). */
   serverErrors: 'ServerErrors',
 } as const;

@@ -2,8 +2,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ArticleStatus } from '#shared/core/vocabulary.ts';
 import type { StoredArticle } from '#shared/nlu/knowledge.ts';
 import { db, tableName } from './client.ts';
-import { articleHitsRemove } from './items.ts';
 import { keys, timeSortKey } from './keys.ts';
+import { hitAdd, STATS_SHARDS } from './stats.ts';
 import { batchGet, queryAll, queryPage, type Page } from './lists.ts';
 import { transact, type TxItem } from './tx.ts';
 
@@ -14,7 +14,7 @@ import { transact, type TxItem } from './tx.ts';
 //
 // Every write bumps the tenant's `articlesVersion` in its transaction: the chat functions rebuild
 // their cached index when it moves. An import holds `articlesImportId` on the tenant while it
-// writes in several transactions; see shared/domain/articles.ts for the protocol.
+// writes in several transactions; see shared/domain/knowledge/articles.ts for the protocol.
 
 export interface Article {
   id: string; title: string; body: string; url: string | null; tags: string[]; questions: string[];
@@ -32,7 +32,7 @@ export const MAX_ARTICLES = 1000;
 const ARTICLE_FIELDS = ['id', 'title', 'body', 'url', 'tags', 'questions', 'status', 'createdAt', 'updatedAt'] as const;
 const SEARCHABLE_FIELDS = ['id', 'title', 'url', 'tags', 'questions', 'passages', 'status', 'createdAt', 'updatedAt'] as const;
 const pick = <T>(item: Record<string, unknown>, fields: readonly string[]) => Object.fromEntries(fields.map((f) => [f, item[f]])) as T;
-export const asArticle = (item: Record<string, unknown>): Article => pick<Article>(item, ARTICLE_FIELDS);
+const asArticle = (item: Record<string, unknown>): Article => pick<Article>(item, ARTICLE_FIELDS);
 const asSearchable = (item: Record<string, unknown>): Searchable => pick<Searchable>(item, SEARCHABLE_FIELDS);
 const asSearchableItem = (item: Record<string, unknown>): SearchableItem => {
   const s: SearchableItem = asSearchable(item);
@@ -65,18 +65,13 @@ const tenantBump = (tenantId: string, count: 1 | 0 | -1): TxItem => ({
 /** Index of the tenant's item in a single write's transaction (its condition failing: an import runs, or the limit). */
 export const TENANT_INDEX = 0;
 
-// The two reads of the chat functions stand alone, so that their bundles leave the writes out.
-
-export async function articleOf(tenantId: string, id: string, consistent = true): Promise<Article | null> {
-  const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.article(tenantId, id), ConsistentRead: consistent }));
-  return r.Item ? asArticle(r.Item) : null;
-}
-
-/** Every searchable item of the tenant, drafts too, as stored. */
-export async function searchablesOf(tenantId: string): Promise<SearchableItem[]> {
-  const items = await queryAll({ partition: { name: 'pk', value: keys.searchablePartition(tenantId) }, consistent: true });
-  return items.map(asSearchableItem);
-}
+/** Drops a deleted article's counters from every shard, so that they do not pile up. */
+const hitsRemove = (tenantId: string, articleId: string): TxItem[] => {
+  const key = keys.articleHits(tenantId);
+  return Array.from({ length: STATS_SHARDS }, (_, shard) => ({
+    Update: { Key: { pk: key.pk, sk: `${key.sk}#${shard}` }, UpdateExpression: 'REMOVE #h', ExpressionAttributeNames: { '#h': `h_${articleId}` } },
+  }));
+};
 
 /** The raw items (import marks included) of some articles. */
 async function itemsOf(tenantId: string, ids: string[]) {
@@ -99,7 +94,10 @@ export const articlesRepo = {
     return hits;
   },
 
-  get: articleOf,
+  async get(tenantId: string, id: string, consistent = true): Promise<Article | null> {
+    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.article(tenantId, id), ConsistentRead: consistent }));
+    return r.Item ? asArticle(r.Item) : null;
+  },
 
   /** Newest first, all or of one status. */
   async page(tenantId: string, status: ArticleStatus | undefined, limit: number, cursor?: string): Promise<Page<Article>> {
@@ -110,7 +108,11 @@ export const articlesRepo = {
     return { items: page.items.map(asArticle), nextCursor: page.nextCursor };
   },
 
-  searchables: searchablesOf,
+  /** Every searchable item of the tenant, drafts too, as stored. */
+  async searchables(tenantId: string): Promise<SearchableItem[]> {
+    const items = await queryAll({ partition: { name: 'pk', value: keys.searchablePartition(tenantId) }, consistent: true });
+    return items.map(asSearchableItem);
+  },
 
   /** The article ids that own these URLs (one BatchGet for up to 100), read strongly. */
   async urlOwners(tenantId: string, urls: string[]): Promise<Map<string, string>> {
@@ -174,9 +176,14 @@ export const articlesRepo = {
       },
       { Delete: { Key: keys.searchable(tenantId, a.id) } },
       ...(a.url ? [{ Delete: { Key: keys.articleUrl(tenantId, a.url) } }] : []),
-      ...articleHitsRemove(tenantId, a.id),
+      ...hitsRemove(tenantId, a.id),
       audit,
     ]);
+  },
+
+  tx: {
+    /** One hit of an article (the message's conversation picks the shard). */
+    hit: (tenantId: string, articleId: string, seed: string): TxItem => hitAdd(keys.articleHits(tenantId), articleId, seed),
   },
 };
 

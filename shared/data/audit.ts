@@ -1,10 +1,19 @@
-import type { AuditCategory } from '#shared/core/vocabulary.ts';
-import type { AuditEntry } from './items.ts';
-import { clean } from './items.ts';
-import { keys } from './keys.ts';
+import { ulid } from 'ulid';
+import type { Actor, AuditCategory } from '#shared/core/vocabulary.ts';
+import { clean, keys } from './keys.ts';
 import { queryPage, type Page } from './lists.ts';
+import type { TxItem } from './tx.ts';
 
-// Audit entries: newest first on gsi1 (sk = aud_<ulid>), by category on gsi2. A ticket's entries are stored in the ticket's partition (see keys.audit).
+// Audit entries: newest first on gsi1 (sk = aud_<ulid>), by category on gsi2. A ticket's entries are
+// stored in the ticket's partition (see keys.audit). Each is written in the same transaction as the
+// change it records.
+
+export interface AuditEntry {
+  id: string; category: AuditCategory; action: string; actor: Actor;
+  target: { type: string; id: string }; changes: Record<string, { from: unknown; to: unknown }>; createdAt: string;
+}
+/** What a repository's write is given to record; it adds the category and the time. */
+export type AuditInput = Omit<AuditEntry, 'id' | 'createdAt' | 'category'>;
 
 export const asAudit = (i: Record<string, unknown>): AuditEntry => {
   const { id, category, action, actor, target, changes, createdAt } = clean<AuditEntry>(i);
@@ -20,4 +29,21 @@ export const auditRepo = {
     return { items: page.items.map(asAudit), nextCursor: page.nextCursor };
   },
 
+  tx: {
+    /** The Put of one audit entry. */
+    put(tenantId: string, e: Omit<AuditEntry, 'id' | 'createdAt'> & { createdAt?: string }): TxItem {
+      const createdAt = e.createdAt ?? new Date().toISOString();
+      const id = `aud_${ulid(Date.parse(createdAt))}`;
+      return {
+        Put: {
+          Item: {
+            ...keys.audit(tenantId, id, e.target), type: 'audit', ...e, id, createdAt,
+            ...keys.auditIndex(tenantId), gsi1sk: id,
+            ...keys.auditByCategoryIndex(tenantId, e.category), gsi2sk: id,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      };
+    },
+  },
 };

@@ -1,8 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ConversationStatus, MessageRole, TicketStatus } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
-import { keys, timeSortKey } from './keys.ts';
-import { clean } from './items.ts';
+import { clean, keys, timeSortKey } from './keys.ts';
 import type { TxItem } from './tx.ts';
 import { TTL_ATTRIBUTE } from './table.ts';
 import { queryAll, queryPage } from './lists.ts';
@@ -37,7 +36,9 @@ export const preview = (s: string) => ([...s].length > PREVIEW ? `${[...s].slice
 const statusIndex = (tenantId: string, c: Pick<Conversation, 'status' | 'createdAt' | 'id'>) =>
   ({ ...keys.conversationsByStatusIndex(tenantId, c.status), gsi2sk: timeSortKey(c.createdAt, c.id) });
 
-export function conversationPut(c: Conversation): TxItem {
+// The items a conversation's writes put in their transactions (conversationsRepo.tx).
+
+function put(c: Conversation): TxItem {
   return {
     Put: {
       Item: {
@@ -53,7 +54,7 @@ export function conversationPut(c: Conversation): TxItem {
  * Update of an existing conversation. `expect` guards what the caller read: the status and the
  * latest ticket, so a concurrent escalation or ticket change makes this fail and be re-read.
  */
-export function conversationUpdate(
+function update(
   c: Conversation,
   set: Partial<Omit<Conversation, 'id' | 'tenantId' | 'createdAt'>>,
   add: { messageCount?: number; userMessageCount?: number; unclosedTickets?: number },
@@ -91,7 +92,7 @@ export function conversationUpdate(
   };
 }
 
-export function messagePut(tenantId: string, conversationId: string, m: Message, seq: number): TxItem {
+function message(tenantId: string, conversationId: string, m: Message, seq: number): TxItem {
   return {
     Put: {
       Item: { ...keys.message(tenantId, conversationId, m.createdAt, seq, m.id), type: 'message', ...m },
@@ -101,7 +102,7 @@ export function messagePut(tenantId: string, conversationId: string, m: Message,
 }
 
 /** Counts a user message in its conversation's fixed one-minute window; fails past `limit`. */
-export function rateWindowAdd(tenantId: string, conversationId: string, now: Date, limit: number): TxItem {
+function rateWindow(tenantId: string, conversationId: string, now: Date, limit: number): TxItem {
   const minute = now.toISOString().slice(0, 16);
   return {
     Update: {
@@ -112,6 +113,22 @@ export function rateWindowAdd(tenantId: string, conversationId: string, now: Dat
       ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':ttl': Math.floor(now.getTime() / 1000) + 120 },
     },
   };
+}
+
+/**
+ * The conversation side of a ticket change. Besides what `update` guards (status, latest ticket),
+ * it guards `unclosedTickets` as read: two tickets of one conversation closing at once must not
+ * both see "one left" and leave the conversation open.
+ */
+function ticketChange(
+  c: Conversation, set: Partial<Pick<Conversation, 'status' | 'latestTicketStatus' | 'updatedAt'>>, closing: boolean,
+): TxItem {
+  const item = update(c, set, { unclosedTickets: closing ? -1 : 0 });
+  const u = item.Update!;
+  u.ConditionExpression += ' AND #uc = :readUc';
+  u.ExpressionAttributeNames = { ...u.ExpressionAttributeNames, '#uc': 'unclosedTickets' };
+  u.ExpressionAttributeValues = { ...u.ExpressionAttributeValues, ':readUc': c.unclosedTickets };
+  return item;
 }
 
 export const conversationsRepo = {
@@ -153,4 +170,7 @@ export const conversationsRepo = {
     }));
     return (r.Items ?? []).map((i) => clean<Conversation>(i));
   },
+
+  /** Transaction items: the conversation (new or updated), a message, the rate window, a ticket's effect. */
+  tx: { put, update, message, rateWindow, ticketChange },
 };

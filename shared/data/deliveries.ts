@@ -2,8 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryStatus } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
-import { clean } from './items.ts';
-import { keys } from './keys.ts';
+import { clean, keys } from './keys.ts';
 import { queryPage, type Page } from './lists.ts';
 import { TTL_ATTRIBUTE } from './table.ts';
 

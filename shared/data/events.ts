@@ -12,19 +12,19 @@ import type { TxItem } from './tx.ts';
 export const EVENT_ITEM_TYPE = 'event';
 const KEEP_S = 24 * 3600;
 
-export function eventPut<T extends Record<string, unknown>>(
-  tenantId: string, type: EventType, data: T, timestamp: string, conversationId?: string,
-): { item: TxItem; event: DomainEvent<T> } {
-  const event: DomainEvent<T> = { id: `evt_${ulid(Date.parse(timestamp))}`, type, timestamp, tenantId, data };
-  return {
-    event,
-    item: {
-      Put: {
-        Item: {
-          ...keys.event(tenantId, event.id, conversationId), type: EVENT_ITEM_TYPE, event,
-          [TTL_ATTRIBUTE]: Math.floor(Date.parse(timestamp) / 1000) + KEEP_S,
+export const eventsRepo = {
+  tx: {
+    /** The event item of a change, in the change's transaction. */
+    put<T extends Record<string, unknown>>(tenantId: string, type: EventType, data: T, timestamp: string, conversationId?: string): TxItem {
+      const event: DomainEvent<T> = { id: `evt_${ulid(Date.parse(timestamp))}`, type, timestamp, tenantId, data };
+      return {
+        Put: {
+          Item: {
+            ...keys.event(tenantId, event.id, conversationId), type: EVENT_ITEM_TYPE, event,
+            [TTL_ATTRIBUTE]: Math.floor(Date.parse(timestamp) / 1000) + KEEP_S,
+          },
         },
-      },
+      };
     },
-  };
-}
+  },
+};

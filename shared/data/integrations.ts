@@ -3,8 +3,8 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { IntegrationStatus, IntegrationType } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
 import { queryAll } from './lists.ts';
-import { keys } from './keys.ts';
-import { clean, type AuditEntry, auditPut } from './items.ts';
+import { clean, keys } from './keys.ts';
+import { auditRepo, type AuditInput } from './audit.ts';
 import { transact, TxConditionFailed } from './tx.ts';
 
 /** Credentials as stored: envelope-encrypted (see the domain's credentials module). */
@@ -21,7 +21,6 @@ const fromItem = (i: Record<string, unknown>): IntegrationItem => {
   const { integrationType, ...rest } = clean<Omit<IntegrationItem, 'type'> & { integrationType: IntegrationItem['type'] }>(i);
   return { ...rest, type: integrationType };
 };
-type AuditInput = Omit<AuditEntry, 'id' | 'createdAt' | 'category'>;
 
 export const integrationsRepo = {
   async list(tenantId: string): Promise<IntegrationItem[]> {
@@ -46,7 +45,7 @@ export const integrationsRepo = {
           ...(before ? { ExpressionAttributeValues: { ':u': before.updatedAt } } : {}),
         },
       },
-      auditPut(tenantId, { ...audit, category: 'integration', createdAt: item.updatedAt }),
+      auditRepo.tx.put(tenantId, { ...audit, category: 'integration', createdAt: item.updatedAt }),
     ]);
   },
 
@@ -91,7 +90,7 @@ export const integrationsRepo = {
             ExpressionAttributeValues: { ':disabled': 'disabled', ':active': 'active' },
           },
         },
-        auditPut(tenantId, { ...audit, category: 'integration', createdAt: now }),
+        auditRepo.tx.put(tenantId, { ...audit, category: 'integration', createdAt: now }),
       ]);
       return true;
     } catch (e) {
@@ -103,7 +102,7 @@ export const integrationsRepo = {
   async remove(tenantId: string, item: IntegrationItem, audit: AuditInput, now: string): Promise<void> {
     await transact([
       { Delete: { Key: keys.integration(tenantId, item.id), ConditionExpression: 'attribute_exists(pk)' } },
-      auditPut(tenantId, { ...audit, category: 'integration', createdAt: now }),
+      auditRepo.tx.put(tenantId, { ...audit, category: 'integration', createdAt: now }),
     ]);
   },
 };

@@ -3,8 +3,8 @@ import type { IntentAction } from '#shared/core/vocabulary.ts';
 import type { EntitySpec } from '#shared/nlu/entities.ts';
 import { db, tableName } from './client.ts';
 import { queryAll } from './lists.ts';
-import { adminKeys, keys } from './keys.ts';
-import { clean } from './items.ts';
+import { adminKeys, clean, keys } from './keys.ts';
+import { hitAdd } from './stats.ts';
 import { transact, type TxItem } from './tx.ts';
 
 export interface Intent {
@@ -13,13 +13,10 @@ export interface Intent {
 }
 
 /** The Puts that create an intent: the intent and its name guard (names are unique per tenant). */
-export function intentPuts(tenantId: string, intent: Intent): TxItem[] {
-  return [
+const intentPuts = (tenantId: string, intent: Intent): TxItem[] => [
     { Put: { Item: { ...keys.intent(tenantId, intent.id), type: 'intent', ...intent }, ConditionExpression: 'attribute_not_exists(pk)' } },
     { Put: { Item: { ...keys.intentName(tenantId, intent.name), type: 'intentName', intentId: intent.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
-  ];
-}
-
+];
 
 // Intent writes of the admin API. Each is one transaction: the intent, its name guard, the tenant's
 // intentsVersion (the chat functions retrain when it moves) and intentCount, and the audit entry.
@@ -99,5 +96,13 @@ export const intentsRepo = {
     if (!item.Item) return null;
     const hitCount = (shards.Items ?? []).reduce((n, s) => n + ((s[`h_${id}`] as number | undefined) ?? 0), 0);
     return { ...clean<Intent>(item.Item), hitCount };
+  },
+
+  tx: {
+    /** The intent and its name guard, for a transaction that writes more (onboarding). */
+    put: intentPuts,
+
+    /** One hit of an intent (the message's conversation picks the shard). */
+    hit: (tenantId: string, intentId: string, seed: string): TxItem => hitAdd(keys.intentHits(tenantId), intentId, seed),
   },
 };

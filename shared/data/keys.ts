@@ -96,6 +96,12 @@ export const timeSortKey = (createdAt: string, id: string) => `${createdAt}#${id
 export const statsDayRange = (tenantId: string, from: string, to: string) =>
   ({ pk: keys.statsPartition(tenantId), skFrom: `DAY#${from}`, skTo: keys.counters(tenantId).sk, lastDay: to });
 
+/** Strips the table's key and index attributes from an item before it leaves the data layer. */
+export function clean<T>(item: Record<string, unknown>): T {
+  const { pk, sk, gsi1pk, gsi1sk, gsi2pk, gsi2sk, gsi3pk, gsi3sk, type, ...rest } = item;
+  return rest as T;
+}
+
 /** The key attributes of an item as seen from the table or an index: what a LastEvaluatedKey holds. */
 export const keyAttributes = (index?: 'gsi1' | 'gsi2' | 'gsi3') =>
   index ? ['pk', 'sk', `${index}pk`, `${index}sk`] : ['pk', 'sk'];

@@ -3,8 +3,8 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Actor, Role } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
 import { batchGet, queryAll } from './lists.ts';
-import { adminKeys, keys, timeSortKey } from './keys.ts';
-import { auditPut, clean } from './items.ts';
+import { adminKeys, clean, keys, timeSortKey } from './keys.ts';
+import { auditRepo } from './audit.ts';
 import { transact, type TxItem } from './tx.ts';
 
 // Members of a tenant: `MEMBER#<sub>` (active, id = user sub) or `MEMBER#<inv_...>` (invited, also
@@ -69,14 +69,6 @@ export const membersRepo = {
     }
   },
 
-  /** A transaction item that holds only while `id` is an active member of the tenant. */
-  activeCheck: (tenantId: string, id: string): TxItem => ({
-    ConditionCheck: {
-      Key: keys.member(tenantId, id), ConditionExpression: '#s = :active',
-      ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':active': 'active' },
-    },
-  }),
-
   /** Which of these user ids are active members of the tenant now (one strongly consistent BatchGet per 100). */
   async activeAmong(tenantId: string, userIds: string[]): Promise<Set<string>> {
     const items = await batchGet(userIds.map((id) => keys.member(tenantId, id)), true);
@@ -108,7 +100,7 @@ export const membersRepo = {
     await transact([
       memberPut(tenantId, m, true),
       { Put: { Item: { ...adminKeys.memberEmail(tenantId, m.email!), type: 'memberEmail', memberId: m.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
-      auditPut(tenantId, {
+      auditRepo.tx.put(tenantId, {
         category: 'member', action: 'member.invited', actor, target: { type: 'member', id: m.id },
         changes: { email: { from: null, to: m.email }, role: { from: null, to: m.role } }, createdAt: m.createdAt,
       }),
@@ -126,7 +118,7 @@ export const membersRepo = {
       memberPut(inv.tenantId, member, false),
       { Put: { Item: { ...keys.user(sub), type: 'user', sub, tenantId: inv.tenantId, role: inv.role }, ConditionExpression: 'attribute_not_exists(pk)' } },
       { Put: { Item: { ...adminKeys.memberEmail(inv.tenantId, inv.email!), type: 'memberEmail', memberId: sub } } },
-      auditPut(inv.tenantId, {
+      auditRepo.tx.put(inv.tenantId, {
         category: 'member', action: 'member.joined', actor: { type: 'user', id: sub }, target: { type: 'member', id: sub },
         changes: { status: { from: 'invited', to: 'active' }, userId: { from: null, to: sub } }, createdAt: now,
       }),
@@ -149,7 +141,7 @@ export const membersRepo = {
           ExpressionAttributeNames: { '#r': 'role' }, ExpressionAttributeValues: { ':r': role, ':old': m.role, ':now': now },
         },
       },
-      auditPut(tenantId, {
+      auditRepo.tx.put(tenantId, {
         category: 'member', action: 'member.role_changed', actor, target: { type: 'member', id: m.id },
         changes: { role: { from: m.role, to: role } }, createdAt: now,
       }),
@@ -176,7 +168,7 @@ export const membersRepo = {
           ExpressionAttributeNames: { '#r': 'role' }, ExpressionAttributeValues: { ':old': m.role },
         },
       },
-      auditPut(tenantId, {
+      auditRepo.tx.put(tenantId, {
         category: 'member', action: m.status === 'invited' ? 'member.invitation_revoked' : 'member.removed', actor,
         target: { type: 'member', id: m.id }, changes: { role: { from: m.role, to: null }, status: { from: m.status, to: null } }, createdAt: now,
       }),
@@ -187,5 +179,15 @@ export const membersRepo = {
       if (m.role === 'owner') items.push(ownerCountAdd(tenantId, -1));
     }
     await transact(items);
+  },
+
+  tx: {
+    /** Holds only while `id` is an active member of the tenant. */
+    activeCheck: (tenantId: string, id: string): TxItem => ({
+      ConditionCheck: {
+        Key: keys.member(tenantId, id), ConditionExpression: '#s = :active',
+        ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':active': 'active' },
+      },
+    }),
   },
 };

@@ -1,9 +1,9 @@
 import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Actor, Role } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
-import { keys } from './keys.ts';
-import { auditPut, clean, type AuditEntry } from './items.ts';
-import { intentPuts, type Intent } from './intents.ts';
+import { clean, keys } from './keys.ts';
+import { auditRepo, type AuditInput } from './audit.ts';
+import { intentsRepo, type Intent } from './intents.ts';
 import { transact, type TxItem } from './tx.ts';
 
 export interface Tenant {
@@ -15,7 +15,7 @@ export interface Tenant {
   /** Bumped by every article write; the chat functions key their cached knowledge index by it. Absent: 0. */
   articlesVersion?: number;
   articleCount?: number;
-  /** Set while an import of articles writes (see shared/domain/articles.ts). */
+  /** Set while an import of articles writes (see shared/domain/knowledge/articles.ts). */
   articlesImportId?: string;
   articlesImportAt?: string;
   /** Active owners; guarded `> 1` by demotions and removals so a tenant always keeps one. */
@@ -29,7 +29,6 @@ export interface NewTenant {
   tenant: Tenant; owner: { sub: string; email: string | null }; intents: Intent[];
 }
 
-type AuditInput = Omit<AuditEntry, 'id' | 'createdAt' | 'category'>;
 
 export const tenantsRepo = {
   /** `consistent` where a write is conditional on the version read here (settings). */
@@ -50,7 +49,7 @@ export const tenantsRepo = {
           ExpressionAttributeValues: { ':n': next.name, ':c': next.config, ':now': now, ':next': (v ?? 0) + 1, ...(v === undefined ? {} : { ':v': v }) },
         },
       },
-      auditPut(t.id, { ...audit, category: 'settings', createdAt: now }),
+      auditRepo.tx.put(t.id, { ...audit, category: 'settings', createdAt: now }),
     ]);
   },
 
@@ -67,7 +66,7 @@ export const tenantsRepo = {
           ExpressionAttributeValues: { ':h': wk.hash, ':p': wk.preview, ':now': now, ':old': t.widgetKeyHash },
         },
       },
-      auditPut(t.id, { ...audit, category: 'settings', createdAt: now }),
+      auditRepo.tx.put(t.id, { ...audit, category: 'settings', createdAt: now }),
     ]);
   },
 
@@ -109,8 +108,8 @@ export const tenantsRepo = {
         },
       },
       { Put: { Item: { ...keys.widgetKey(tenant.widgetKeyHash), type: 'widgetKey', tenantId: tenant.id, createdAt: now } } },
-      ...intents.flatMap((i) => intentPuts(tenant.id, i)),
-      auditPut(tenant.id, {
+      ...intents.flatMap((i) => intentsRepo.tx.put(tenant.id, i)),
+      auditRepo.tx.put(tenant.id, {
         category: 'auth', action: 'tenant.created', actor, target: { type: 'tenant', id: tenant.id },
         changes: { name: { from: null, to: tenant.name } }, createdAt: now,
       }),

@@ -1,12 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Priority, TicketStatus } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
-import { conversationUpdate, type Conversation } from './conversations.ts';
-import { clean } from './items.ts';
-import { keys, timeSortKey } from './keys.ts';
+import type { Conversation } from './conversations.ts';
+import { clean, keys, timeSortKey } from './keys.ts';
 import { batchGet, queryAll, queryPage, type Page } from './lists.ts';
-import { asAudit } from './audit.ts';
-import type { AuditEntry } from './items.ts';
+import { asAudit, type AuditEntry } from './audit.ts';
 import type { TxItem } from './tx.ts';
 
 export interface Ticket {
@@ -25,7 +23,8 @@ const ticketIndexes = (tenantId: string, t: Ticket) => ({
   ...keys.ticketsByPriorityIndex(tenantId, t.priority), gsi3sk: timeSortKey(t.createdAt, t.id),
 });
 
-export function ticketPuts(tenantId: string, t: Ticket): TxItem[] {
+/** The ticket and its reference in the conversation's partition. */
+function put(tenantId: string, t: Ticket): TxItem[] {
   return [
     { Put: { Item: { ...keys.ticket(tenantId, t.id), type: 'ticket', ...t, ...ticketIndexes(tenantId, t) }, ConditionExpression: 'attribute_not_exists(pk)' } },
     { Put: { Item: { ...keys.conversationTicketRef(tenantId, t.conversationId, t.id), type: 'ticketRef', ticketId: t.id } } },
@@ -36,7 +35,7 @@ export function ticketPuts(tenantId: string, t: Ticket): TxItem[] {
  * Sets a ticket's changeable fields (and their index keys), guarded by the values that were read:
  * status, priority, assignee and first response.
  */
-export function ticketUpdate(tenantId: string, read: Ticket, next: Ticket): TxItem {
+function update(tenantId: string, read: Ticket, next: Ticket): TxItem {
   const idx = ticketIndexes(tenantId, next);
   const guard = (attr: string, v: string | null) => (v === null ? `attribute_not_exists(${attr}) OR ${attr} = :null` : `${attr} = :r_${attr}`);
   return {
@@ -77,9 +76,6 @@ export const ticketsRepo = {
     if (!ticket) return null;
     return { ticket: asTicket(ticket), auditTrail: items.filter((i) => i !== ticket).map(asAudit) };
   },
-
-  /** The conditional update of a ticket (guarded by the status and priority read). */
-  update: ticketUpdate,
 
   async get(tenantId: string, ticketId: string, consistent = false): Promise<Ticket | null> {
     const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.ticket(tenantId, ticketId), ConsistentRead: consistent }));
@@ -123,20 +119,7 @@ export const ticketsRepo = {
     const page = await queryPage(q, scope, limit, cursor);
     return { items: page.items.map(asTicket), nextCursor: page.nextCursor };
   },
-};
 
-/**
- * The conversation side of a ticket change. Besides what conversationUpdate guards (status, latest
- * ticket), it guards `unclosedTickets` as read: two tickets of one conversation closing at once
- * must not both see "one left" and leave the conversation open.
- */
-export function conversationTicketChange(
-  c: Conversation, set: Partial<Pick<Conversation, 'status' | 'latestTicketStatus' | 'updatedAt'>>, closing: boolean,
-): TxItem {
-  const item = conversationUpdate(c, set, { unclosedTickets: closing ? -1 : 0 });
-  const u = item.Update!;
-  u.ConditionExpression += ' AND #uc = :readUc';
-  u.ExpressionAttributeNames = { ...u.ExpressionAttributeNames, '#uc': 'unclosedTickets' };
-  u.ExpressionAttributeValues = { ...u.ExpressionAttributeValues, ':readUc': c.unclosedTickets };
-  return item;
-}
+  /** Transaction items: a new ticket (with its reference), the guarded update of one. */
+  tx: { put, update },
+};

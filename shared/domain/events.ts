@@ -1,6 +1,6 @@
 import type { DomainEvent } from '#shared/core/vocabulary.ts';
 import type { Conversation, Message } from '#shared/data/conversations.ts';
-import { eventPut } from '#shared/data/events.ts';
+import { eventsRepo } from '#shared/data/events.ts';
 import type { Ticket } from '#shared/data/tickets.ts';
 
 // The events a change writes with it (the outbox), in the shapes the live channel and the
@@ -20,17 +20,17 @@ export const customerMessage = ({ id, role, content, createdAt, author }: Messag
 
 export const events = {
   conversationCreated: (c: Conversation, at: string) =>
-    eventPut(c.tenantId, 'conversation.created', { conversation: chatConversation(c) }, at, c.id).item,
+    eventsRepo.tx.put(c.tenantId, 'conversation.created', { conversation: chatConversation(c) }, at, c.id),
   messageCreated: (c: Pick<Conversation, 'tenantId' | 'id'>, m: Message) =>
-    eventPut(c.tenantId, 'message.created', { conversationId: c.id, message: fullMessage(m) }, m.createdAt, c.id).item,
+    eventsRepo.tx.put(c.tenantId, 'message.created', { conversationId: c.id, message: fullMessage(m) }, m.createdAt, c.id),
   conversationEscalated: (c: Conversation, t: Ticket, at: string) =>
-    eventPut(c.tenantId, 'conversation.escalated', { conversation: chatConversation(c), ticket: t }, at, c.id).item,
+    eventsRepo.tx.put(c.tenantId, 'conversation.escalated', { conversation: chatConversation(c), ticket: t }, at, c.id),
   ticketCreated: (tenantId: string, t: Ticket, at: string) =>
-    eventPut(tenantId, 'ticket.created', { ticket: t }, at, t.conversationId).item,
+    eventsRepo.tx.put(tenantId, 'ticket.created', { ticket: t }, at, t.conversationId),
   ticketUpdated: (tenantId: string, t: Ticket, changes: Record<string, { from: unknown; to: unknown }>, at: string) =>
-    eventPut(tenantId, 'ticket.updated', { ticket: t, changes }, at, t.conversationId).item,
+    eventsRepo.tx.put(tenantId, 'ticket.updated', { ticket: t, changes }, at, t.conversationId),
   conversationRated: (tenantId: string, conversationId: string, rating: { score: number; comment: string | null; createdAt: string }) =>
-    eventPut(tenantId, 'conversation.rated', { conversationId, rating }, rating.createdAt, conversationId).item,
+    eventsRepo.tx.put(tenantId, 'conversation.rated', { conversationId, rating }, rating.createdAt, conversationId),
 };
 
 type Data = Record<string, unknown> & {

@@ -46,7 +46,7 @@ const port = (receiver.address() as { port: number }).port;
 
 process.env.LOG_LEVEL = 'ERROR';
 const rt = await startLocalRuntime({ allowLoopbackWebhooks: true });
-const { fanOut } = await import('#shared/domain/deliveries.ts');
+const { fanOut } = await import('#shared/domain/events-out/deliveries.ts');
 const ulid = monotonicFactory();
 
 const call = async (method: string, path: string, token: string, body?: unknown) => {

@@ -1,8 +1,8 @@
+import { DELIVERY_QUEUE } from '#shared/edge/triggers.ts';
 import { describe, expect, it } from 'vitest';
-import { DELIVERY_QUEUE } from '#shared/data/queue-settings.ts';
-import { MAX_ATTEMPTS, RETRY_SCHEDULE } from '#shared/domain/deliveries.ts';
+import { MAX_ATTEMPTS, RETRY_SCHEDULE } from '#shared/domain/events-out/deliveries.ts';
 import { MAX_VISIBILITY_SECONDS } from '#shared/data/delivery-queue.ts';
-import { routes } from '#shared/http/routes/index.ts';
+import { routes } from '#shared/edge/routes/index.ts';
 import { logicalId, ofType, refId, synth } from './synth.ts';
 
 // Events out: the delivery queue, its dead-letter queue and alarm, and the delivery function's wiring.

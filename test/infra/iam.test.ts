@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { KMS_ACTIONS, tableActions, type ServiceFunction } from '#infra/function.ts';
 import { INDEXES } from '#shared/data/table.ts';
-import { routes } from '#shared/http/routes/index.ts';
-import { eventDispatcher } from '#shared/http/triggers.ts';
+import { routes } from '#shared/edge/routes/index.ts';
+import { eventDispatcher } from '#shared/edge/triggers.ts';
 import { declared, type Declared, logicalId, ofType, refId, serviceOfType, synth, type Synth } from './synth.ts';
 
 // Least privilege, proven on the template: every (action, resource) pair that a function's

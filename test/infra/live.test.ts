@@ -5,8 +5,8 @@ import { DEFAULTS, readConfig } from '#infra/config.ts';
 import { ENTRY_METADATA } from '#infra/function.ts';
 import { LIVE_ACCESS_LOG_FIELDS, LIVE_STAGE } from '#infra/live.ts';
 import { SupportStack } from '#infra/stack.ts';
-import { routes } from '#shared/http/routes/index.ts';
-import { eventDispatcher, LIVE_PATH, liveRoutes } from '#shared/http/triggers.ts';
+import { routes } from '#shared/edge/routes/index.ts';
+import { eventDispatcher, LIVE_PATH, liveRoutes } from '#shared/edge/triggers.ts';
 import { declared, handlerPath, logicalId, ofType, refId, STUB_ENTRY, synth } from './synth.ts';
 
 const s = synth();

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { readConfig } from '#infra/config.ts';
 import { addNagChecks, nagPacks } from '#infra/nag.ts';
 import { SupportStack } from '#infra/stack.ts';
-import { routes as routeTable } from '#shared/http/routes/index.ts';
-import { liveRoutes } from '#shared/http/triggers.ts';
+import { routes as routeTable } from '#shared/edge/routes/index.ts';
+import { liveRoutes } from '#shared/edge/triggers.ts';
 import { STUB_ENTRY, synth } from './synth.ts';
 
 // cdk-nag 3 runs as a CDK policy-validation plugin; acknowledgements are

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ACCESS_LOG_FIELDS } from '#infra/api.ts';
 import { DEFAULTS, readConfig } from '#infra/config.ts';
 import { ALARM_THRESHOLDS } from '#infra/monitoring.ts';
-import { routes } from '#shared/http/routes/index.ts';
+import { routes } from '#shared/edge/routes/index.ts';
 import { logicalId, ofType, refId, serviceOfType, synth, type Synth } from './synth.ts';
 
 const DOMAIN = {

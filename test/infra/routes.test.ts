@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ENTRY_METADATA } from '#infra/function.ts';
-import { routes } from '#shared/http/routes/index.ts';
-import { routeKey } from '#shared/http/route.ts';
+import { routes } from '#shared/edge/routes/index.ts';
+import { routeKey } from '#shared/edge/route.ts';
 import { declared, handlerPath, logicalId, ofType, refId, serviceOfType, synth } from './synth.ts';
 
 describe('routes: one API route and one function per row of the route table', () => {

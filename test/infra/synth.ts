@@ -7,8 +7,8 @@ import type { IConstruct } from 'constructs';
 import { Template } from 'aws-cdk-lib/assertions';
 import { readConfig } from '#infra/config.ts';
 import { PROJECT_ROOT, SupportStack } from '#infra/stack.ts';
-import { routes } from '#shared/http/routes/index.ts';
-import { eventDispatcher, liveRoutes } from '#shared/http/triggers.ts';
+import { routes } from '#shared/edge/routes/index.ts';
+import { eventDispatcher, liveRoutes } from '#shared/edge/triggers.ts';
 
 export const STUB_ENTRY = join(PROJECT_ROOT, 'test/infra/fixtures/stub-handler.ts');
 /** The module of a handler (`chat/send-message`), as the real stack builds it. */

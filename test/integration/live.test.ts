@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { LIVE_PATH } from '#shared/http/triggers.ts';
+import { LIVE_PATH } from '#shared/edge/triggers.ts';
 import { admin, baseUrl, memberToken, newTenant, newTicket, request, send, type TestTenant } from './client.ts';
 
 // Handoff over the live channel, as a support team and a customer see it: real sockets on the

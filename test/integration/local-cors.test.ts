@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routes } from '#shared/http/routes/index.ts';
+import { routes } from '#shared/edge/routes/index.ts';
 import { admin, baseUrl, chat, newTenant, request } from './client.ts';
 
 // CORS as the contract's section 1 says, answered by the local runtime as the HTTP API's CORS

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { LIVE_PATH } from '#shared/http/triggers.ts';
+import { LIVE_PATH } from '#shared/edge/triggers.ts';
 import { admin, baseUrl, newTenant, request, send } from './client.ts';
 
 // The live channel end to end through the local runtime: the real $connect handler, the table's

@@ -6,7 +6,7 @@ import {
 } from '@aws-sdk/client-apigatewaymanagementapi';
 import { DynamoDBClient, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import WebSocket from 'ws';
-import { eventDispatcher, LIVE_PATH } from '#shared/http/triggers.ts';
+import { eventDispatcher, LIVE_PATH } from '#shared/edge/triggers.ts';
 import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts';
 import { recorder } from '../fixtures/local-live/recorder.ts';
 

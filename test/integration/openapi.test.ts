@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { routes } from '#shared/http/routes/index.ts';
-import { buildOpenApi } from '#shared/http/openapi.ts';
+import { routes } from '#shared/edge/routes/index.ts';
+import { buildOpenApi } from '#shared/edge/openapi.ts';
 import { request } from './client.ts';
 
 describe('GET /api/v1/openapi.json', () => {

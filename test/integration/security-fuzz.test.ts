@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { routes } from '#shared/http/routes/index.ts';
-import type { Route } from '#shared/http/route.ts';
+import { routes } from '#shared/edge/routes/index.ts';
+import type { Route } from '#shared/edge/route.ts';
 import { admin, baseUrl, newTenant, request, type TestTenant } from './client.ts';
 import { handlerExists, noteMissing } from './security/routes.ts';
 import { hostileBody, hostilePathValue, hostileQuery, POLLUTION } from './security/hostile.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { routes } from '#shared/http/routes/index.ts';
+import { routes } from '#shared/edge/routes/index.ts';
 import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts';
 import { handlerExists, integrationBody } from './security/routes.ts';
 
@@ -148,7 +148,7 @@ describe('secrets never leak', () => {
       rt.dynamo!.process.kill('SIGCONT');
     }
     // The capture sees the handlers' Powertools logger (so an empty capture cannot pass silently).
-    const { logger } = await import('#shared/http/log.ts');
+    const { logger } = await import('#shared/core/log.ts');
     logger.info('capture canary');
     const logs = captured.slice(from).join('\n');
     expect(logs).toContain('capture canary');

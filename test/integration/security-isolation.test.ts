@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '#shared/http/routes/index.ts';
+import { routes } from '#shared/edge/routes/index.ts';
 import { admin, chat, expectProblem, newTenant, request, send, type TestTenant } from './client.ts';
 import {
   concrete, createIn, creatorHandler, credsFor, handlerExists, hasIdParam, kindOf, KINDS, noteMissing, readBack, validBody,

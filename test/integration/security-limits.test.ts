@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routes } from '#shared/http/routes/index.ts';
+import { routes } from '#shared/edge/routes/index.ts';
 import { admin, chat, expectProblem, newSub, newTenant, request, send, tokenFor } from './client.ts';
 import { handlerExists, intentBody, noteMissing } from './security/routes.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import type { LocalRuntime } from '../../bin/local/server.ts';
-import { clock, fanOut, RETRY_SCHEDULE, MAX_ATTEMPTS } from '#shared/domain/deliveries.ts';
+import { clock, fanOut, RETRY_SCHEDULE, MAX_ATTEMPTS } from '#shared/domain/events-out/deliveries.ts';
 import { EVENT_TYPES } from '#shared/core/vocabulary.ts';
 import { api, event, startReceiver, startRuntime, type Api, type Receiver } from './webhooks/harness.ts';
 

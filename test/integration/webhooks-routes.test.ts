@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import type { LocalRuntime } from '../../bin/local/server.ts';
-import { fanOut } from '#shared/domain/deliveries.ts';
+import { fanOut } from '#shared/domain/events-out/deliveries.ts';
 import { api, event, startReceiver, startRuntime, type Api, type Receiver } from './webhooks/harness.ts';
 
 // The delivery log and its controls (CONTRACT section 7), creation rules of webhook and Slack

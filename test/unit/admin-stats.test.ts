@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregate, resolvePeriod } from '#shared/domain/stats.ts';
+import { aggregate, resolvePeriod } from '#shared/domain/reports/stats.ts';
 
 const now = new Date('2026-03-10T23:59:59.000Z');
 

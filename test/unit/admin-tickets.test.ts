@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conversationEffect, planTicketChange } from '#shared/domain/tickets.ts';
+import { conversationEffect, planTicketChange } from '#shared/domain/handoff/tickets.ts';
 import { TICKET_STATUSES } from '#shared/core/vocabulary.ts';
 import type { Conversation } from '#shared/data/conversations.ts';
 import { ALLOWED } from '../fixtures/ticket-transitions.ts';

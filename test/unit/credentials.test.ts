@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mask, maskAll, seal, unseal } from '#shared/domain/credentials.ts';
+import { mask, maskAll, seal, unseal } from '#shared/domain/events-out/credentials.ts';
 
 describe('credentials (local envelope)', () => {
   beforeAll(() => {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { findRoute, routes } from '#shared/http/routes/index.ts';
-import { routeKey, BODY_LIMIT } from '#shared/http/route.ts';
+import { findRoute, routes } from '#shared/edge/routes/index.ts';
+import { routeKey, BODY_LIMIT } from '#shared/edge/route.ts';
 import { roleAtLeast } from '#shared/core/vocabulary.ts';
 import { keys, timeSortKey } from '#shared/data/keys.ts';
 import { createTableInput, tableDefinition } from '#shared/data/table.ts';
 import { TICKET_STATUSES } from '#shared/core/vocabulary.ts';
-import { canMove } from '#shared/domain/tickets-rules.ts';
-import { tenantSettings, DEFAULTS } from '#shared/domain/tenant-config.ts';
-import { hashWidgetKey, newWidgetKey } from '#shared/domain/widget-keys.ts';
+import { canMove } from '#shared/domain/handoff/tickets-rules.ts';
+import { tenantSettings, DEFAULTS } from '#shared/domain/tenants/tenant-config.ts';
+import { hashWidgetKey, newWidgetKey } from '#shared/domain/tenants/widget-keys.ts';
 import { preview } from '#shared/data/conversations.ts';
 
 describe('route table', () => {
@@ -115,7 +115,7 @@ describe('widget keys', () => {
 describe('page query', () => {
   it('takes limit as plain digits from 1 to 100, default 20', async () => {
     const z = await import('zod');
-    const { pageQuery } = await import('#shared/http/schema.ts');
+    const { pageQuery } = await import('#shared/edge/schema.ts');
     const Q = z.strictObject(pageQuery);
     expect(Q.parse({})).toEqual({ limit: 20 });
     expect(Q.parse({ limit: '100' }).limit).toBe(100);

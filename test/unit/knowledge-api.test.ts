@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/data/keys.ts';
 import type { ImportWrite, Searchable, SearchableItem } from '#shared/data/articles.ts';
-import { articleChanges, chunkWrites } from '#shared/domain/articles.ts';
-import { answerFrom, isArticleId, knowledgeReply, visibleArticles } from '#shared/domain/knowledge.ts';
-import { mergeConfig } from '#shared/domain/settings.ts';
-import { tenantSettings } from '#shared/domain/tenant-config.ts';
-import { ArticleBody, ImportBody } from '#shared/http/routes/articles.ts';
+import { articleChanges, chunkWrites } from '#shared/domain/knowledge/articles.ts';
+import { answerFrom, isArticleId, knowledgeReply, visibleArticles } from '#shared/domain/knowledge/knowledge.ts';
+import { mergeConfig } from '#shared/domain/tenants/settings.ts';
+import { tenantSettings } from '#shared/domain/tenants/tenant-config.ts';
+import { ArticleBody, ImportBody } from '#shared/edge/routes/articles.ts';
 import { buildKnowledgeIndex, DEFAULT_KNOWLEDGE_THRESHOLD } from '#shared/nlu/knowledge.ts';
 import { prepareArticle } from '#shared/nlu/knowledge-prepare.ts';
 

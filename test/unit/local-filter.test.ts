@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventDispatcher } from '#shared/http/triggers.ts';
+import { eventDispatcher } from '#shared/edge/triggers.ts';
 import { compileFilter } from '../../bin/local/filter.ts';
 
 // Lambda event filtering as the local runtime's stream mapping applies it.

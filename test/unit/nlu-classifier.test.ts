@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { trainClassifier, type TrainingIntent } from '#shared/nlu/classifier.ts';
-import { starterIntents } from '#shared/domain/starter-intents.ts';
+import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
 
 const starter = trainClassifier(starterIntents);
 

@@ -2,7 +2,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { trainClassifier } from '#shared/nlu/classifier.ts';
 import { deserializeClassifier, serializeClassifier } from '#shared/nlu/serialize.ts';
-import { starterIntents } from '#shared/domain/starter-intents.ts';
+import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
 
 const trained = trainClassifier(starterIntents);
 const bytes = serializeClassifier(trained);

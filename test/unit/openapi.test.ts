@@ -3,14 +3,14 @@ import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { routes } from '#shared/http/routes/index.ts';
-import { buildOpenApi } from '#shared/http/openapi.ts';
-import { sendMessage } from '#shared/http/routes/chat.ts';
+import { routes } from '#shared/edge/routes/index.ts';
+import { buildOpenApi } from '#shared/edge/openapi.ts';
+import { sendMessage } from '#shared/edge/routes/chat.ts';
 
 // Captures the declaration each handler hands to the HTTP kit, to compare it with the route list by identity.
 const captured = vi.hoisted(() => ({ current: '', specs: new Map<string, Record<string, unknown>>() }));
-vi.mock('#shared/http/kit.ts', async (importOriginal) => {
-  const kit = await importOriginal<typeof import('#shared/http/kit.ts')>();
+vi.mock('#shared/edge/kit.ts', async (importOriginal) => {
+  const kit = await importOriginal<typeof import('#shared/edge/kit.ts')>();
   const spy = <F extends (spec: any, fn: any) => any>(f: F) => ((spec: Record<string, unknown>, fn: unknown) => {
     captured.specs.set(captured.current, spec);
     return f(spec, fn);

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { postJson, refusedAddress, resolveChecked, RefusedDestination } from '#shared/domain/outbound.ts';
-import { checkSecret, newSecret, signedHeaders } from '#shared/domain/webhook-signing.ts';
+import { postJson, refusedAddress, resolveChecked, RefusedDestination } from '#shared/domain/events-out/outbound.ts';
+import { checkSecret, newSecret, signedHeaders } from '#shared/domain/events-out/webhook-signing.ts';
 import { Webhook } from 'standardwebhooks';
 
 // Delivery-time safety: which resolved addresses may be called, and that the request goes nowhere else.

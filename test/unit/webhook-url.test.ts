@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkWebhookUrl } from '#shared/domain/webhook-url.ts';
+import { checkWebhookUrl } from '#shared/domain/events-out/webhook-url.ts';
 
 describe('checkWebhookUrl', () => {
   it.each([

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startLocalRuntime, type LocalRuntime } from '../../../bin/local/server.ts';
-import { routes } from '#shared/http/routes/index.ts';
+import { routes } from '#shared/edge/routes/index.ts';
 import { lambdaContext, v2Event } from '../../../bin/local/events.ts';
 import { fmt, kb, percentile, table, type Row } from './util.ts';
 

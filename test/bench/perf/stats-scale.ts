@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { conversationPut, type Conversation } from '#shared/data/conversations.ts';
-import { STATS_SHARDS } from '#shared/data/items.ts';
+import { conversationsRepo, type Conversation } from '#shared/data/conversations.ts';
+import { STATS_SHARDS } from '#shared/data/stats.ts';
 import { keys } from '#shared/data/keys.ts';
 
 // Seeds a tenant with `n` conversations and the per-day stats counters they imply, written with
-// BatchWriteItem in the shapes the service writes (conversationPut's item, statsAdd's day shards),
-// through a client of its own so that the seeding never touches the benchmark's round-trip counter.
+// BatchWriteItem in the shapes the service writes (conversationsRepo.tx.put's item,
+// statsRepo.tx.addDay's day shards), through a client of its own so that the seeding never touches
+// the benchmark's round-trip counter.
 
 const DAYS = 30;
 const INTENTS = ['greeting', 'order_status', 'refund', 'goodbye', 'human_agent'];
@@ -27,7 +28,7 @@ export async function seedConversations(endpoint: string, table: string, tenantI
       id: randomUUID(), tenantId, status: i % 10 === 0 ? 'escalated' : 'active', createdAt: created, updatedAt: created,
       messageCount: 4, userMessageCount: 2, lastMessagePreview: 'where is my order?', lastIntent: intent, unclosedTickets: 0,
     };
-    items.push((conversationPut(c) as { Put: { Item: Record<string, unknown> } }).Put.Item);
+    items.push((conversationsRepo.tx.put(c) as { Put: { Item: Record<string, unknown> } }).Put.Item);
     const day = created.slice(0, 10);
     const shard = i % STATS_SHARDS;
     const k = `${day}#${shard}`;

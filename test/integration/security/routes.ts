@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
-import { routes } from '#shared/http/routes/index.ts';
-import type { Route } from '#shared/http/route.ts';
+import { routes } from '#shared/edge/routes/index.ts';
+import type { Route } from '#shared/edge/route.ts';
 import { admin, chat, request, send, type TestTenant } from '../client.ts';
 
 // Helpers that generate the security matrices from the route table, so a new route is covered (or noticed).

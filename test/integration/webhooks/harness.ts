@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 import { inject } from 'vitest';
 import { startLocalRuntime, type LocalRuntime } from '../../../bin/local/server.ts';
-import type { DomainEvent } from '#shared/domain/deliveries.ts';
+import type { DomainEvent } from '#shared/domain/events-out/deliveries.ts';
 
 // Webhook tests run the local runtime in their own process (on the run's DynamoDB Local), so that
 // they can call `fanOut` as the dispatcher does, move the delivery clock and read the queue's log.

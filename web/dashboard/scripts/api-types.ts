@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { buildOpenApi } from '#shared/http/openapi.ts';
+import { buildOpenApi } from '#shared/edge/openapi.ts';
 
 // Writes the API's OpenAPI document and the dashboard's types generated from it
 // (src/api/schema.d.ts, not committed): a schema change that breaks the dashboard fails its type check.

@@ -26,7 +26,7 @@ const screens = {
   profile: screen(() => import('./screens/Profile.tsx')),
 };
 
-// conversations/:id is the link that Slack messages carry (shared/domain/slack.ts).
+// conversations/:id is the link that Slack messages carry (shared/domain/events-out/slack.ts).
 interface NavItem { to: string; label: string; min: Role; screen: ComponentType & { load: Loader }; paths: string[] }
 const NAV: NavItem[] = [
   { to: '/', label: 'Overview', min: 'viewer', screen: screens.overview, paths: [''] },

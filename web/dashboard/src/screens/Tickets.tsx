@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { nextStatuses } from '../../../../shared/domain/tickets-rules.ts';
+import { nextStatuses } from '../../../../shared/domain/handoff/tickets-rules.ts';
 import { ok, type Ok } from '../api/client.ts';
 import { TICKET_PRIORITIES as PRIORITIES, TICKET_STATUSES as STATUSES, type TicketPriority as Priority, type TicketStatus as Status } from '../api/types.ts';
 import { useApp, useMember } from '../context.tsx';

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { declareAdmin } from '../route.ts';
 import { EVENT_TYPES, INTEGRATION_STATUSES, INTEGRATION_TYPES } from '#shared/core/vocabulary.ts';
-import { SLACK_EVENT_TYPES } from '#shared/domain/slack.ts';
+import { SLACK_EVENT_TYPES } from '#shared/domain/events-out/slack.ts';
 import { EmptyQuery, text } from '../schema.ts';
 
 // Request and response schemas of /integrations; the OpenAPI document is generated from them.

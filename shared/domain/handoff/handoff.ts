@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Conflict, NotFound } from '#shared/core/errors.ts';
 import type { Actor } from '#shared/core/vocabulary.ts';
-import { conversationUpdate, conversationsRepo, messagePut, preview, type Conversation, type Message, type Rating } from '#shared/data/conversations.ts';
-import { auditPut, statsAdd, utcDay } from '#shared/data/items.ts';
+import { auditRepo } from '#shared/data/audit.ts';
+import { conversationsRepo, preview, type Conversation, type Message, type Rating } from '#shared/data/conversations.ts';
+import { statsRepo, utcDay } from '#shared/data/stats.ts';
 import { keys } from '#shared/data/keys.ts';
 import { tenantsRepo } from '#shared/data/tenants.ts';
 import { ticketsRepo, type Ticket } from '#shared/data/tickets.ts';
 import { retrying, transact, type TxItem } from '#shared/data/tx.ts';
-import { events } from './events.ts';
+import { events } from '#shared/domain/events.ts';
 import { secondsBetween } from './tickets.ts';
-import { assertOrigin } from './widget-auth.ts';
+import { assertOrigin } from '#shared/domain/tenants/widget-auth.ts';
 
 // The person's side of a handoff: agents answer in the conversation, and the customer rates it.
 
@@ -36,7 +37,7 @@ export function postAgentMessage(tenantId: string, actor: Actor, author: { id: s
     const ticket = unanswered ? await ticketsRepo.get(tenantId, conv.latestTicketId!, true) : null;
     const createdAt = laterThan(conv.updatedAt);
     const message: Message = { id: randomUUID(), role: 'agent', content, createdAt, author };
-    const items: TxItem[] = [messagePut(tenantId, conv.id, message, 3), events.messageCreated(conv, message)];
+    const items: TxItem[] = [conversationsRepo.tx.message(tenantId, conv.id, message, 3), events.messageCreated(conv, message)];
     let set: Partial<Conversation> = { updatedAt: createdAt, lastMessagePreview: preview(content) };
     if (ticket) set.latestTicketAnswered = true;
 
@@ -47,17 +48,17 @@ export function postAgentMessage(tenantId: string, actor: Actor, author: { id: s
       const changes: Record<string, { from: unknown; to: unknown }> = { firstResponseAt: { from: null, to: createdAt } };
       if (next.status !== ticket.status) changes.status = { from: ticket.status, to: next.status };
       items.push(
-        ticketsRepo.update(tenantId, ticket, next),
-        auditPut(tenantId, {
+        ticketsRepo.tx.update(tenantId, ticket, next),
+        auditRepo.tx.put(tenantId, {
           category: 'ticket', action: 'ticket.updated', actor, target: { type: 'ticket', id: ticket.id }, changes, createdAt,
         }),
-        statsAdd(tenantId, utcDay(createdAt), ticket.id, { firstResponses: 1, firstResponseSecondsSum: secondsBetween(ticket.createdAt, createdAt) }),
+        statsRepo.tx.addDay(tenantId, utcDay(createdAt), ticket.id, { firstResponses: 1, firstResponseSecondsSum: secondsBetween(ticket.createdAt, createdAt) }),
       );
       // The event table names status, priority and assignee changes; a first response alone is not one.
       if (changes.status) items.push(events.ticketUpdated(tenantId, next, changes, createdAt));
       if (changes.status && conv.latestTicketId === ticket.id) set = { ...set, latestTicketStatus: next.status };
     }
-    items.unshift(conversationUpdate(conv, set, { messageCount: 1 }, { unchangedSince: true }));
+    items.unshift(conversationsRepo.tx.update(conv, set, { messageCount: 1 }, { unchangedSince: true }));
     await transact(items);
     return { message: { id: message.id, role: message.role, content, createdAt, author } };
   }, { attempts: AGENT_ATTEMPTS, conflict: 'the conversation changed concurrently; try again', jitterMs: 20 });
@@ -77,13 +78,13 @@ export function rateConversation(tenantId: string, conversationId: string, input
     // One item takes one operation per transaction: a same-day replacement is one net change.
     const sameDay = old !== undefined && utcDay(old.createdAt) === day;
     const items: TxItem[] = [
-      conversationUpdate(conv, { rating }, {}),
-      statsAdd(tenantId, day, conv.id, sameDay
+      conversationsRepo.tx.update(conv, { rating }, {}),
+      statsRepo.tx.addDay(tenantId, day, conv.id, sameDay
         ? { ratings: 0, ratingSum: rating.score - old.score }
         : { ratings: 1, ratingSum: rating.score }),
       events.conversationRated(tenantId, conv.id, rating),
     ];
-    if (old && !sameDay) items.push(statsAdd(tenantId, utcDay(old.createdAt), conv.id, { ratings: -1, ratingSum: -old.score }));
+    if (old && !sameDay) items.push(statsRepo.tx.addDay(tenantId, utcDay(old.createdAt), conv.id, { ratings: -1, ratingSum: -old.score }));
     await transact(items);
     return { rating };
   }, { attempts: 6, conflict: 'the conversation changed concurrently; try again' });

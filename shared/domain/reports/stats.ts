@@ -1,7 +1,7 @@
 import { conversationsRepo } from '#shared/data/conversations.ts';
 import { statsRepo, type DayCounters } from '#shared/data/stats.ts';
 import { fieldError } from '#shared/core/errors.ts';
-import { summary } from './conversations-admin.ts';
+import { summary } from '#shared/domain/handoff/conversations-admin.ts';
 
 const DAY_MS = 86_400_000;
 export const MAX_DAYS = 366;

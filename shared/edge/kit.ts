@@ -11,10 +11,13 @@ import { asUnavailable } from '#shared/data/client.ts';
 import { TxConditionFailed, TxConflict } from '#shared/data/tx.ts';
 import { membersRepo, type Membership } from '#shared/data/members.ts';
 import { idempotency, type IdempotencyScope } from '#shared/data/idempotency.ts';
-import { widgetTenant, type WidgetTenant } from '#shared/domain/widget-auth.ts';
+import { widgetTenant, type WidgetTenant } from '#shared/domain/tenants/widget-auth.ts';
 import { BODY_LIMIT, type Route } from './route.ts';
-import { logger } from './log.ts';
+import { logger } from '#shared/core/log.ts';
+import { count } from '#shared/core/metrics.ts';
+import { METRIC } from '#shared/core/metric-names.ts';
 import { problem, json, type Reply } from './response.ts';
+import { observability } from './observe.ts';
 
 export type Event = APIGatewayProxyEventV2WithJWTAuthorizer;
 export type Result = APIGatewayProxyStructuredResultV2;
@@ -80,7 +83,6 @@ type Mw = middy.MiddlewareObj<Event, Result, Error, Ctx>;
 const requestScope = (route: Route): Mw => ({
   before: ({ event, context }) => {
     context.state = { route };
-    logger.resetKeys();
     logger.appendKeys({ requestId: event.requestContext.requestId, route: event.routeKey });
   },
 });
@@ -92,6 +94,7 @@ const problemErrors: Mw = {
     const err = request.error instanceof TxConflict || request.error instanceof TxConditionFailed
       ? new Conflict('the resource changed concurrently; try again')
       : asUnavailable(request.error);
+    if (!(err instanceof AppError) || err.status >= 500) count(METRIC.serverErrors);
     if (err instanceof AppError) {
       if (err.status >= 500) logger.warn('request failed', { code: err.code, error: request.error?.name });
       request.response = problem(err, requestId);
@@ -142,8 +145,9 @@ const claimsUser = (event: Event): User => {
 };
 
 /**
- * The one middy stack of every handler, in the contract's order: authentication (with the
- * caller's tenant and role), body size, content type, JSON parsing; then the route's schemas. The
+ * The one middy stack of every handler, in the contract's order: the Lambda context on the logs
+ * and the invocation's metrics published at its end; authentication (with the caller's tenant
+ * and role), body size, content type, JSON parsing; then the route's schemas. The
  * handler returns the body; the route's declared status goes with it.
  */
 function stack<A>(
@@ -155,6 +159,7 @@ function stack<A>(
     before: async ({ event, context }) => { authenticated.set(event, await authenticate(event, context.state.route)); },
   };
   return middy<Event, Result, Error, Ctx>()
+    .use(observability() as Mw[])
     .use(requestScope(route))
     .use(problemErrors)
     .use(authentication)

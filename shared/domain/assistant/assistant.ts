@@ -5,8 +5,8 @@ import { TenantModelCache } from '#shared/nlu/cache.ts';
 import { NotFound } from '#shared/core/errors.ts';
 import { KNOWLEDGE_INTENT } from '#shared/core/vocabulary.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
-import { answerFrom, knowledgeIndexOf, type KnowledgeAnswer } from './knowledge.ts';
-import { tenantSettings } from './tenant-config.ts';
+import { answerFrom, knowledgeIndexOf, type KnowledgeAnswer } from '#shared/domain/knowledge/knowledge.ts';
+import { tenantSettings } from '#shared/domain/tenants/tenant-config.ts';
 
 export interface AssistantModel { version: number; classifier: Classifier; byName: Map<string, Intent> }
 

@@ -1,6 +1,6 @@
 import { config } from '#shared/core/config.ts';
-import { tenantSettings, widgetTheme } from './tenant-config.ts';
-import { freshTenant } from './widget-auth.ts';
+import { tenantSettings, widgetTheme } from '#shared/domain/tenants/tenant-config.ts';
+import { freshTenant } from '#shared/domain/tenants/widget-auth.ts';
 
 /** What the widget shows before the first message, from the tenant's settings as they are now. */
 export async function widgetConfig(tenantId: string, origin: string | undefined) {

@@ -1,21 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
 import { Conflict, NotFound, RateLimited } from '#shared/core/errors.ts';
+import { METRIC } from '#shared/core/metric-names.ts';
+import { count } from '#shared/core/metrics.ts';
 import { KNOWLEDGE_INTENT, type Priority } from '#shared/core/vocabulary.ts';
-import {
-  conversationPut, conversationUpdate, conversationsRepo, messagePut, preview, rateWindowAdd,
-  type Conversation, type Message, type Metadata,
-} from '#shared/data/conversations.ts';
-import { articleHitAdd, auditPut, countersAdd, intentHitAdd, statsAdd, utcDay } from '#shared/data/items.ts';
+import { articlesRepo } from '#shared/data/articles.ts';
+import { auditRepo } from '#shared/data/audit.ts';
+import { conversationsRepo, preview, type Conversation, type Message, type Metadata } from '#shared/data/conversations.ts';
+import { intentsRepo } from '#shared/data/intents.ts';
 import { keys } from '#shared/data/keys.ts';
+import { statsRepo, utcDay } from '#shared/data/stats.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
-import { ticketPuts, ticketsRepo, type Ticket } from '#shared/data/tickets.ts';
+import { ticketsRepo, type Ticket } from '#shared/data/tickets.ts';
 import { retrying, transact, TxConditionFailed, type TxItem } from '#shared/data/tx.ts';
 import { decide } from './assistant.ts';
-import { chatConversation, customerMessage, events } from './events.ts';
-import { tenantSettings } from './tenant-config.ts';
-import { isActive } from './tickets-rules.ts';
-import { assertOrigin, freshTenant } from './widget-auth.ts';
+import { chatConversation, customerMessage, events } from '#shared/domain/events.ts';
+import { tenantSettings } from '#shared/domain/tenants/tenant-config.ts';
+import { isActive } from '#shared/domain/handoff/tickets-rules.ts';
+import { assertOrigin, freshTenant } from '#shared/domain/tenants/widget-auth.ts';
 
 export const LIMITS = { userMessagesPerConversation: 1000, messagesPerMinute: 30 };
 const ATTEMPTS = 6;
@@ -47,12 +49,12 @@ function openTicket(tenant: Tenant, conv: Conversation, reason: string, now: str
   const set = { status: 'escalated' as const, latestTicketId: ticket.id, latestTicketStatus: 'open' as const, latestTicketAnswered: false };
   const escalated = { ...conv, ...set, updatedAt: now };
   const items: TxItem[] = [
-    ...ticketPuts(tenant.id, ticket),
-    auditPut(tenant.id, {
+    ...ticketsRepo.tx.put(tenant.id, ticket),
+    auditRepo.tx.put(tenant.id, {
       category: 'ticket', action: 'ticket.created', actor: WIDGET, target: { type: 'ticket', id: ticket.id },
       changes: { status: { from: null, to: 'open' }, priority: { from: null, to: ticket.priority } }, createdAt: now,
     }),
-    countersAdd(tenant.id, { openTickets: 1 }),
+    statsRepo.tx.addTotals(tenant.id, { openTickets: 1 }),
     events.conversationEscalated(escalated, ticket, now),
     events.ticketCreated(tenant.id, ticket, now),
   ];
@@ -70,11 +72,11 @@ async function reopenTicket(tenant: Tenant, conv: Conversation, now: string) {
   const changes = { status: { from, to: 'open' } };
   return {
     items: [
-      ticketsRepo.update(tenant.id, read, ticket),
-      auditPut(tenant.id, {
+      ticketsRepo.tx.update(tenant.id, read, ticket),
+      auditRepo.tx.put(tenant.id, {
         category: 'ticket', action: 'ticket.reopened', actor: WIDGET, target: { type: 'ticket', id: read.id }, changes, createdAt: now,
       }),
-      ...(from === 'resolved' ? [countersAdd(tenant.id, { openTickets: 1 })] : []),
+      ...(from === 'resolved' ? [statsRepo.tx.addTotals(tenant.id, { openTickets: 1 })] : []),
       events.ticketUpdated(tenant.id, ticket, changes, now),
     ],
     set: { latestTicketStatus: 'open' as const },
@@ -147,22 +149,22 @@ export function sendMessage(tenantId: string, input: { conversationId?: string; 
     };
     const after: Conversation = { ...conv, ...convFields };
     const convItem = read
-      ? conversationUpdate(read, convFields, { messageCount: stored, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0 },
+      ? conversationsRepo.tx.update(read, convFields, { messageCount: stored, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0 },
         { maxUserMessages: LIMITS.userMessagesPerConversation })
-      : conversationPut({ ...after, messageCount: stored, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0 });
+      : conversationsRepo.tx.put({ ...after, messageCount: stored, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0 });
     const RATE_INDEX = 0;
-    items.unshift(rateWindowAdd(tenant.id, conv.id, nowDate, LIMITS.messagesPerMinute), convItem);
+    items.unshift(conversationsRepo.tx.rateWindow(tenant.id, conv.id, nowDate, LIMITS.messagesPerMinute), convItem);
     if (!read) items.push(events.conversationCreated(after, now));
-    items.push(messagePut(tenant.id, conv.id, userMsg, 0), events.messageCreated(conv, userMsg));
-    if (botMsg) items.push(messagePut(tenant.id, conv.id, botMsg, 1), events.messageCreated(conv, botMsg));
-    items.push(statsAdd(tenant.id, utcDay(now), conv.id, {
+    items.push(conversationsRepo.tx.message(tenant.id, conv.id, userMsg, 0), events.messageCreated(conv, userMsg));
+    if (botMsg) items.push(conversationsRepo.tx.message(tenant.id, conv.id, botMsg, 1), events.messageCreated(conv, botMsg));
+    items.push(statsRepo.tx.addDay(tenant.id, utcDay(now), conv.id, {
       messages: 1, conversations: read ? 0 : 1, escalations: newTicket ? 1 : 0,
       fallbacks: nlu.intent || kb ? 0 : 1, confidenceSum: metadata.confidence,
       ...(nlu.intent ? { [`i_${nlu.intent.name}`]: 1 } : {}),
       ...(kb ? { knowledgeAnswers: 1, [`a_${kb.articleId}`]: 1 } : {}),
     }, kb ? { [`t_${kb.articleId}`]: kb.title } : {}));
-    if (nlu.intent) items.push(intentHitAdd(tenant.id, nlu.intent.id, conv.id));
-    if (kb) items.push(articleHitAdd(tenant.id, kb.articleId, conv.id));
+    if (nlu.intent) items.push(intentsRepo.tx.hit(tenant.id, nlu.intent.id, conv.id));
+    if (kb) items.push(articlesRepo.tx.hit(tenant.id, kb.articleId, conv.id));
 
     try {
       await transact(items);
@@ -172,7 +174,9 @@ export function sendMessage(tenantId: string, input: { conversationId?: string; 
       }
       throw e;
     }
+    if (newTicket) count(METRIC.escalations);
     if (!botMsg) return { conversationId: conv.id, message: null, metadata, handledBy: 'agent' as const };
+    count(kb ? METRIC.answerArticle : nlu.intent ? METRIC.answerIntent : METRIC.answerFallback);
     return {
       conversationId: conv.id,
       message: { id: botMsg.id, role: botMsg.role, content: botMsg.content, createdAt: botMsg.createdAt },
@@ -201,12 +205,13 @@ export function escalate(tenantId: string, input: { conversationId: string; reas
     const text = escalationText(t.ticket.id);
     const botMsg: Message = { id: randomUUID(), role: 'assistant', content: text, createdAt: now };
     await transact([
-      conversationUpdate(conv, { ...t.set, updatedAt: now }, { messageCount: 1, unclosedTickets: 1 }),
+      conversationsRepo.tx.update(conv, { ...t.set, updatedAt: now }, { messageCount: 1, unclosedTickets: 1 }),
       ...t.items,
-      messagePut(tenant.id, conv.id, botMsg, 2),
+      conversationsRepo.tx.message(tenant.id, conv.id, botMsg, 2),
       events.messageCreated(conv, botMsg),
-      statsAdd(tenant.id, utcDay(now), conv.id, { escalations: 1 }),
+      statsRepo.tx.addDay(tenant.id, utcDay(now), conv.id, { escalations: 1 }),
     ]);
+    count(METRIC.escalations);
     return { success: true, ticketId: t.ticket.id, message: text };
   }, { attempts: ATTEMPTS, conflict: 'the conversation changed concurrently; try again' });
 }

@@ -1,8 +1,8 @@
 import { EVENT_ITEM_TYPE } from '#shared/data/events.ts';
 
 // The functions that no HTTP route invokes, declared once like the routes: the live channel's
-// WebSocket routes and the consumer of the table's stream. The CDK stack and the local runtime
-// both build their wiring from these.
+// WebSocket routes, the consumer of the table's stream and the delivery queue's settings. The CDK
+// stack and the local runtime both build their wiring from these.
 
 /** Where clients open the live channel (the WebSocket API's stage, locally a path of the runtime). */
 export const LIVE_PATH = '/api/v1/live';
@@ -44,3 +44,17 @@ export const eventDispatcher: StreamTrigger = {
   retryAttempts: 5,
   manageConnections: true,
 };
+
+/** The delivery queue (consumer: functions/events/deliver.ts), for the CDK stack and the local emulation. */
+export const DELIVERY_QUEUE = {
+  /** The delivery function's timeout: a batch's attempts run side by side, each answered within 15 s. */
+  functionTimeoutSeconds: 30,
+  /** Six times the function timeout (AWS's advice for SQS event sources): a batch that crashed comes back after it. */
+  visibilityTimeoutSeconds: 180,
+  batchSize: 10,
+  /**
+   * Above the 8 attempts of a delivery (each retry is a receive of the same message), with room for
+   * a few crashed invocations; beyond it the message goes to the dead-letter queue and alarms.
+   */
+  maxReceiveCount: 12,
+} as const;

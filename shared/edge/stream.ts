@@ -2,15 +2,15 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import type { DomainEvent } from '#shared/core/vocabulary.ts';
-import { logger } from './log.ts';
+import { logger } from '#shared/core/log.ts';
+import { observed } from './observe.ts';
 
 // The edge of the table stream's consumer: event items' new images in, the domain events out, and
 // partial-batch failures reported by sequence number so that only the rest of the batch is retried.
 
 /** `fn` returns the index of the first event it could not finish, or -1. */
 export function streamHandler(fn: (events: DomainEvent[]) => Promise<number>) {
-  return async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
-    logger.resetKeys();
+  return observed(async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
     const records = event.Records.filter((r) => r.eventName === 'INSERT' && r.dynamodb?.NewImage);
     const list = records.map((r) => (unmarshall(r.dynamodb!.NewImage as Record<string, AttributeValue>) as { event: DomainEvent }).event);
     let failedAt: number;
@@ -23,5 +23,5 @@ export function streamHandler(fn: (events: DomainEvent[]) => Promise<number>) {
     const first = failedAt >= 0 ? records[failedAt]?.dynamodb?.SequenceNumber : undefined;
     if (first) logger.warn('event dispatch will be retried', { from: first, eventId: list[failedAt]?.id });
     return { batchItemFailures: first ? [{ itemIdentifier: first }] : [] };
-  };
+  });
 }

@@ -2,19 +2,19 @@ import { ulid } from 'ulid';
 import { Conflict, fieldError, InvalidCursor, NotFound } from '#shared/core/errors.ts';
 import type { Actor, ArticleStatus } from '#shared/core/vocabulary.ts';
 import {
-  articleOf, articlesRepo, importRepo, MAX_ARTICLES, TENANT_INDEX, type Article, type ImportWrite, type Searchable,
+  articlesRepo, importRepo, MAX_ARTICLES, TENANT_INDEX, type Article, type ImportWrite, type Searchable,
 } from '#shared/data/articles.ts';
 import { decodeCursor, encodeCursor } from '#shared/data/cursor.ts';
-import { auditPut } from '#shared/data/items.ts';
+import { auditRepo } from '#shared/data/audit.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { retrying, TxConditionFailed, TxConflict, type TxItem } from '#shared/data/tx.ts';
 import { TenantModelCache } from '#shared/nlu/cache.ts';
 import { buildKnowledgeIndex, type KnowledgeIndex } from '#shared/nlu/knowledge.ts';
 import { MarkdownError, prepareArticle } from '#shared/nlu/knowledge-prepare.ts';
 import { markdownToBlocks } from '#shared/nlu/markdown.ts';
-import { auditValue } from './intents.ts';
+import { auditValue } from '#shared/domain/audit-value.ts';
 import { isArticleId } from './knowledge.ts';
-import { freshTenant } from './widget-auth.ts';
+import { freshTenant } from '#shared/domain/tenants/widget-auth.ts';
 
 // The knowledge base's admin side: articles written, listed, searched and imported. Markdown is
 // reduced to passages here, at write time (the chat functions never load the parser).
@@ -42,7 +42,7 @@ export function articleChanges(before: Partial<Article> | null, after: Partial<A
 
 const audit = (tenantId: string, actor: Actor, action: string, target: { type: string; id: string },
   changes: Record<string, { from: unknown; to: unknown }>, createdAt: string): TxItem =>
-  auditPut(tenantId, { category: 'knowledge', action, actor, target, changes, createdAt });
+  auditRepo.tx.put(tenantId, { category: 'knowledge', action, actor, target, changes, createdAt });
 
 /** The article as stored, and its searchable form; a body the Markdown parser cannot read is a 400 on `path`. */
 function build(id: string, input: ArticleInput, createdAt: string, updatedAt: string, path = 'body'): { article: Article; searchable: Searchable } {
@@ -331,7 +331,7 @@ const articleBlocks = new TenantModelCache<string[]>(500);
  */
 export async function getPublishedArticle(tenantId: string, id: string, origin?: string) {
   // The tenant is read fresh for its origin rule, beside the article.
-  const [, a] = await Promise.all([freshTenant(tenantId, origin), isArticleId(id) ? articleOf(tenantId, id, false) : null]);
+  const [, a] = await Promise.all([freshTenant(tenantId, origin), isArticleId(id) ? articlesRepo.get(tenantId, id, false) : null]);
   if (a?.status !== 'published') throw new NotFound('article');
   // An article is the same text until its updatedAt moves: the warm container reduces it once.
   const blocks = await articleBlocks.get(`${tenantId}/${a.id}`, Date.parse(a.updatedAt), async () => markdownToBlocks(a.body));

@@ -1,6 +1,6 @@
 import type { DomainEvent } from '#shared/core/vocabulary.ts';
 import { fanOut } from './deliveries.ts';
-import { pushLive } from './live.ts';
+import { pushLive } from '#shared/domain/handoff/live.ts';
 
 /**
  * The one consumer of the event outbox: each event goes to the live connections that see it and

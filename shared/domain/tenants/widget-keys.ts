@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mask } from './mask.ts';
+import { mask } from '#shared/domain/mask.ts';
 
 /** A new widget key: shown once; only its hash is stored, and a preview for the settings page. */
 export function newWidgetKey() {

@@ -1,13 +1,14 @@
+import { auditRepo } from '#shared/data/audit.ts';
 import { conversationsRepo, type Conversation } from '#shared/data/conversations.ts';
-import { auditPut, countersAdd, statsAdd, utcDay } from '#shared/data/items.ts';
 import { membersRepo } from '#shared/data/members.ts';
-import { conversationTicketChange, ticketsRepo, type Ticket } from '#shared/data/tickets.ts';
+import { statsRepo, utcDay } from '#shared/data/stats.ts';
+import { ticketsRepo, type Ticket } from '#shared/data/tickets.ts';
 import { retrying, transact, type TxItem } from '#shared/data/tx.ts';
 import { fieldError, InvalidTransition, NotFound } from '#shared/core/errors.ts';
 import type { Actor, Priority, TicketStatus } from '#shared/core/vocabulary.ts';
 import { canMove, isActive } from './tickets-rules.ts';
 import { summary } from './conversations-admin.ts';
-import { events } from './events.ts';
+import { events } from '#shared/domain/events.ts';
 
 export interface TicketPatch { status?: TicketStatus; priority?: Priority; assigneeId?: string | null }
 type Changes = Record<string, { from: unknown; to: unknown }>;
@@ -79,20 +80,20 @@ export function updateTicket(tenantId: string, actor: Actor, ticketId: string, p
       resolvedAt: resolving ? now : status === 'resolved' || status === 'closed' ? ticket.resolvedAt : null,
     };
     const items: TxItem[] = [
-      ticketsRepo.update(tenantId, ticket, next),
-      auditPut(tenantId, {
+      ticketsRepo.tx.update(tenantId, ticket, next),
+      auditRepo.tx.put(tenantId, {
         category: 'ticket', action: 'ticket.updated', actor, target: { type: 'ticket', id: ticket.id }, changes, createdAt: now,
       }),
       events.ticketUpdated(tenantId, next, changes, now),
     ];
-    if (assigning) items.push(membersRepo.activeCheck(tenantId, assigning));
+    if (assigning) items.push(membersRepo.tx.activeCheck(tenantId, assigning));
     if (resolving) {
-      items.push(statsAdd(tenantId, utcDay(now), ticket.id, { resolutions: 1, resolutionSecondsSum: secondsBetween(ticket.createdAt, now) }));
+      items.push(statsRepo.tx.addDay(tenantId, utcDay(now), ticket.id, { resolutions: 1, resolutionSecondsSum: secondsBetween(ticket.createdAt, now) }));
     }
-    if (isActive(ticket.status) !== isActive(next.status)) items.push(countersAdd(tenantId, { openTickets: isActive(next.status) ? 1 : -1 }));
+    if (isActive(ticket.status) !== isActive(next.status)) items.push(statsRepo.tx.addTotals(tenantId, { openTickets: isActive(next.status) ? 1 : -1 }));
     if (conversation && changes.status) {
       const effect = conversationEffect(conversation, ticket.id, ticket.status, next.status, now);
-      if (effect) items.push(conversationTicketChange(conversation, effect.set, effect.closing));
+      if (effect) items.push(conversationsRepo.tx.ticketChange(conversation, effect.set, effect.closing));
     }
     await transact(items);
     return { ticket: next };

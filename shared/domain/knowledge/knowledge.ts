@@ -1,4 +1,4 @@
-import { searchablesOf, type Searchable, type SearchableItem } from '#shared/data/articles.ts';
+import { articlesRepo, type Searchable, type SearchableItem } from '#shared/data/articles.ts';
 import type { Tenant } from '#shared/data/tenants.ts';
 import { TenantModelCache } from '#shared/nlu/cache.ts';
 import { buildKnowledgeIndex, type KnowledgeHit, type KnowledgeIndex } from '#shared/nlu/knowledge.ts';
@@ -34,7 +34,7 @@ export function knowledgeIndexOf(tenant: Pick<Tenant, 'id' | 'articlesVersion' |
   return indexes.get(tenant.id, version, async () => {
     // No article was ever written: nothing to read.
     if (version === 0 && tenant.articlesImportId === undefined) return buildKnowledgeIndex([]);
-    const items = visibleArticles(await searchablesOf(tenant.id), tenant.articlesImportId);
+    const items = visibleArticles(await articlesRepo.searchables(tenant.id), tenant.articlesImportId);
     return buildKnowledgeIndex(items.filter((a) => a.status === 'published'));
   });
 }

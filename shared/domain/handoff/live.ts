@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { NotFound, Unauthorized } from '#shared/core/errors.ts';
+import { logger } from '#shared/core/log.ts';
 import type { DomainEvent } from '#shared/core/vocabulary.ts';
 import { keys } from '#shared/data/keys.ts';
 import { liveRepo, type LiveConnection } from '#shared/data/live.ts';
@@ -7,8 +8,8 @@ import { membersRepo } from '#shared/data/members.ts';
 import { closeConnection, postToConnection } from '#shared/data/sockets.ts';
 import { tenantsRepo } from '#shared/data/tenants.ts';
 import type { Conversation } from '#shared/data/conversations.ts';
-import { conversationOf, forCustomer } from './events.ts';
-import { assertOrigin, widgetTenant } from './widget-auth.ts';
+import { conversationOf, forCustomer } from '#shared/domain/events.ts';
+import { assertOrigin, widgetTenant } from '#shared/domain/tenants/widget-auth.ts';
 
 // The live channel: who may connect, and which events each connection receives. A member's
 // socket gets every event of the tenant; a customer's only those of their conversation.
@@ -89,7 +90,7 @@ export async function pushLive(list: DomainEvent[]): Promise<void> {
           await liveRepo.disconnect(c.connectionId, event.tenantId);
         }
       } catch (e) {
-        console.warn(JSON.stringify({ level: 'WARN', message: 'live push failed', connectionId: c.connectionId, error: (e as Error).name }));
+        logger.warn('live push failed', { connectionId: c.connectionId, error: (e as Error).name });
       }
     }));
   }

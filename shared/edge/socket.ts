@@ -1,7 +1,9 @@
-import type { Context } from 'aws-lambda';
 import { AppError } from '#shared/core/errors.ts';
 import { asUnavailable } from '#shared/data/client.ts';
-import { logger } from './log.ts';
+import { logger } from '#shared/core/log.ts';
+import { count } from '#shared/core/metrics.ts';
+import { METRIC } from '#shared/core/metric-names.ts';
+import { observed } from './observe.ts';
 
 // The edge of the live channel's WebSocket routes. API Gateway completes a `$connect` on a 2xx
 // result and otherwise refuses the upgrade with the result's status code.
@@ -14,8 +16,7 @@ export interface SocketEvent {
 export interface SocketResult { statusCode: number; body?: string }
 
 export function socketRoute(fn: (ctx: { connectionId: string; query: Record<string, string | undefined>; origin: string | undefined }) => Promise<void>) {
-  return async (event: SocketEvent, _context?: Context): Promise<SocketResult> => {
-    logger.resetKeys();
+  return observed(async (event: SocketEvent): Promise<SocketResult> => {
     logger.appendKeys({ connectionId: event.requestContext.connectionId, route: event.requestContext.routeKey });
     const headers = event.headers ?? {};
     const origin = headers.origin ?? headers.Origin;
@@ -24,9 +25,10 @@ export function socketRoute(fn: (ctx: { connectionId: string; query: Record<stri
       return { statusCode: 200 };
     } catch (e) {
       const err = asUnavailable(e);
+      if (!(err instanceof AppError) || err.status >= 500) count(METRIC.serverErrors);
       if (err instanceof AppError) return { statusCode: err.status, body: JSON.stringify({ code: err.code, detail: err.message }) };
       logger.error('unhandled error', e as Error);
       return { statusCode: 500 };
     }
-  };
+  });
 }

@@ -1,5 +1,7 @@
 import { ulid } from 'ulid';
 import { config } from '#shared/core/config.ts';
+import { METRIC } from '#shared/core/metric-names.ts';
+import { count } from '#shared/core/metrics.ts';
 import { EVENT_TYPES, type DomainEvent as CoreEvent, type EventType } from '#shared/core/vocabulary.ts';
 import type { DeliveryStatus } from '#shared/core/vocabulary.ts';
 import { deliveriesRepo, type DeliveryItem } from '#shared/data/deliveries.ts';
@@ -188,6 +190,7 @@ export async function attemptDelivery(m: QueueMessage): Promise<AttemptOutcome> 
       status: 'failed', nextAttemptAt: null, lastResponseStatus: d.lastResponseStatus,
       lastError: i ? 'the integration is disabled' : 'the integration was deleted',
     });
+    count(METRIC.deliveriesFailed);
     return DONE;
   }
   if (!(await deliveriesRepo.claim(tenantId, d, m.messageId, iso(started)))) return DONE;
@@ -216,7 +219,10 @@ export async function attemptDelivery(m: QueueMessage): Promise<AttemptOutcome> 
   });
   const note = disabledWhy && await disable(tenantId, i, disabledWhy, now)
     ? { message: 'integration disabled', tenantId, integrationId: i.id, reason: disabledWhy } : undefined;
-  if (delay === null) return { outcome: 'done', ...(note ? { note } : {}) };
+  if (delay === null) {
+    count(METRIC.deliveriesFailed);
+    return { outcome: 'done', ...(note ? { note } : {}) };
+  }
   await deliveryQueue.retryAfter(m.receiptHandle, delay);
   return { outcome: 'retry', ...(note ? { note } : {}) };
 }

@@ -1,24 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { intentsRepo, MAX_INTENTS, type Intent } from '#shared/data/intents.ts';
-import { auditPut } from '#shared/data/items.ts';
+import { auditRepo } from '#shared/data/audit.ts';
 import { retrying, TxConditionFailed } from '#shared/data/tx.ts';
 import type { Actor } from '#shared/core/vocabulary.ts';
 import { Conflict, NotFound } from '#shared/core/errors.ts';
+import { auditValue } from '#shared/domain/audit-value.ts';
 
 /** What a write of an intent gives: every field but the ones the service keeps. */
 export type IntentInput = Omit<Intent, 'id' | 'createdAt' | 'updatedAt'>;
 
 const FIELDS = ['name', 'description', 'trainingPhrases', 'response', 'entities', 'action', 'enabled'] as const;
 const nameTaken = (name: string) => new Conflict(`an intent named ${name} already exists`);
-
-// An audit entry must stay far below DynamoDB's 400 KB item size: long values are summarised.
-const MAX_AUDIT_VALUE = 4096;
-export const auditValue = (v: unknown): unknown => {
-  if (v === undefined) return null;
-  const s = JSON.stringify(v);
-  if (s.length <= MAX_AUDIT_VALUE) return v;
-  return Array.isArray(v) ? { items: v.length, truncated: true } : { truncated: true };
-};
 
 /** `{ field: { from, to } }` for each field whose value differs. */
 export function intentChanges(before: Partial<Intent> | null, after: Partial<Intent> | null) {
@@ -32,7 +24,7 @@ export function intentChanges(before: Partial<Intent> | null, after: Partial<Int
 }
 
 const audit = (tenantId: string, actor: Actor, action: string, id: string, changes: Record<string, { from: unknown; to: unknown }>, createdAt: string) =>
-  auditPut(tenantId, { category: 'intent', action, actor, target: { type: 'intent', id }, changes, createdAt });
+  auditRepo.tx.put(tenantId, { category: 'intent', action, actor, target: { type: 'intent', id }, changes, createdAt });
 
 export async function listIntents(tenantId: string) {
   return { items: await intentsRepo.list(tenantId) };

@@ -4,7 +4,7 @@ import type { Actor } from '#shared/core/vocabulary.ts';
 import { NotFound, ValidationError, fieldError } from '#shared/core/errors.ts';
 import * as z from 'zod/mini';
 import { PRIORITIES } from '#shared/core/vocabulary.ts';
-import { mergePatch } from './merge-patch.ts';
+import { mergePatch } from '#shared/domain/merge-patch.ts';
 import { newWidgetKey } from './widget-keys.ts';
 
 export const MAX_CONFIG_BYTES = 16 * 1024;

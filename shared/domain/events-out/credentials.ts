@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { config } from '#shared/core/config.ts';
 import type { Sealed } from '#shared/data/integrations.ts';
-import { mask } from './mask.ts';
+import { mask } from '#shared/domain/mask.ts';
 
 export { mask };
 
