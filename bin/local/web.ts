@@ -12,7 +12,7 @@ import { buildWidget } from '../../web/widget/build.ts';
 
 const WIDGET_SRC = fileURLToPath(new URL('../../web/widget/src', import.meta.url));
 
-const newestSource = () => Math.max(...readdirSync(WIDGET_SRC).map((f) => statSync(join(WIDGET_SRC, f)).mtimeMs));
+const newestSource = () => Math.max(...readdirSync(WIDGET_SRC, { recursive: true }).map((f) => statSync(join(WIDGET_SRC, String(f))).mtimeMs));
 
 export interface WebAssets {
   /** Serves widget.js; returns false for anything else. */

@@ -1,9 +1,14 @@
-import { ApiError, createApi, newKey, type Failure, type Message, type Reply, type Source, type WidgetInfo } from './api.ts';
-import { palette } from './colour.ts';
-import { h, icon, ICONS, sr } from './dom.ts';
-import { connectLive, type Live, type LiveEvent } from './live.ts';
+import { connectLive, type LiveEvent } from './socket.ts';
+import { createState, type Shown } from './state.ts';
+import { ApiError, createApi, newKey } from './transport.ts';
+import type { Message, Reply, Source } from './types.ts';
+import { escalateCard, ratingCard } from './views/cards.ts';
+import { bubble, markFailed } from './views/messages.ts';
+import { failureText, type NoticeAction } from './views/notice.ts';
+import { buildPanel } from './views/panel.ts';
 
-declare const __WIDGET_CSS__: string;
+// The widget: its state, the chat API, the live socket and the views wired together, and the
+// conversation's flow (send, read, escalate, rate) between them.
 
 export interface Options {
   widgetKey: string;
@@ -16,206 +21,30 @@ export interface Options {
 
 export interface Handle { open(): void; close(): void; destroy(): void }
 
-/** What survives a page load, per widget key. */
-interface Saved { conversationId?: string; ticketId?: string; ticketStatus?: string; rated?: string }
-
-interface Shown { id: string | null; role: Message['role']; content: string; at: string; el: HTMLLIElement }
-
 const ACTIVE_TICKET = ['open', 'in_progress', 'waiting'];
 const DEFAULT_REASON = 'The customer asked to talk to a person.';
 
-const FAILURE_TEXT: Record<Failure, string> = {
-  offline: "You're offline. We'll send it as soon as your connection is back.",
-  unreachable: "We can't reach the chat service right now. Check your connection and try again.",
-  'rate-limited': "You're sending messages faster than we can answer.",
-  failing: 'Something went wrong on our side. Please try again.',
-  origin: "This chat isn't enabled on this website.",
-  key: 'This chat is not available right now.',
-  'not-found': 'That could not be found.',
-  closed: 'This conversation has ended.',
-  refused: 'That could not be sent.',
+const asApiError = (err: unknown) => {
+  if (err instanceof ApiError) return err;
+  console.error('SupportWidget:', err);
+  return new ApiError('failing');
 };
-
-const safeUrl = (url: string | null | undefined) => (url && /^https?:\/\//i.test(url) ? url : null);
 
 export function mount(opts: Options): Handle {
   const api = createApi(opts.apiBase, opts.widgetKey);
-  const storeKey = `support-widget:${opts.widgetKey}`;
-  const load = (): Saved => { try { return JSON.parse(localStorage.getItem(storeKey) ?? '{}') as Saved; } catch { return {}; } };
-  let saved = load();
-  const save = (patch: Partial<Saved>) => {
-    saved = { ...saved, ...patch };
-    try { localStorage.setItem(storeKey, JSON.stringify(saved)); } catch { /* storage off: this page load only */ }
-  };
-  const forget = () => {
-    saved = {};
-    try { localStorage.removeItem(storeKey); } catch { /* nothing kept */ }
-  };
-
-  let info: WidgetInfo | null = null;
-  let isOpen = false;
-  let historyRead = false;
-  let busy = false;
-  let unread = 0;
-  let live: Live | null = null;
-  let returnFocus: HTMLElement | null = null;
-  let retryTimer: ReturnType<typeof setTimeout> | undefined;
-  let whenOnline: (() => void) | null = null;
-  const shown: Shown[] = [];
-
-  // ---- the DOM ------------------------------------------------------------------------------
-
-  const hostEl = document.createElement('div');
-  hostEl.setAttribute('data-support-widget', '');
-  const shadow = hostEl.attachShadow({ mode: 'open' });
-  if ('adoptedStyleSheets' in Document.prototype) {
-    // A constructed sheet: no <style> element, so a CSP without 'unsafe-inline' allows it.
-    const sheet = new CSSStyleSheet();
-    sheet.replaceSync(__WIDGET_CSS__);
-    shadow.adoptedStyleSheets = [sheet];
-  } else {
-    shadow.append(h('style', null, __WIDGET_CSS__));
-  }
-
-  const badge = h('span', { class: 'badge', 'aria-hidden': 'true', hidden: true });
-  const chatIcon = icon(ICONS.chat);
-  const downIcon = icon(ICONS.down);
-  const launcher = h('button', { type: 'button', class: 'launcher', 'aria-expanded': 'false', 'aria-controls': 'sw-panel', onclick: () => (isOpen ? close() : open()) },
-    chatIcon, badge);
-  const title = h('h2', { id: 'sw-title', tabindex: '-1' }, 'Chat');
-  const ticketBar = h('p', { class: 'ticket', hidden: true });
-  const greeting = h('li', { class: 'msg msg-assistant' }, h('div', { class: 'bubble' }, sr('Assistant: '), 'Hi! How can I help you today?'));
-  const list = h('ol', { class: 'messages', 'aria-label': 'Conversation' }, greeting);
-  const typing = h('div', { class: 'typing', hidden: true, role: 'status' }, h('i'), h('i'), h('i'), sr('The assistant is typing'));
-  const notice = h('div', { class: 'notice', role: 'alert', hidden: true });
-  const extra = h('div');
-  const conversationView = h('div', null, list, typing, extra, notice);
-  const articleView = h('div', { class: 'article', hidden: true });
-  const body = h('div', { class: 'body' }, conversationView, articleView);
-  const input = h('textarea', {
-    id: 'sw-input', rows: 1, maxlength: 2000, placeholder: 'Type your message…', autocomplete: 'off',
-    onkeydown: (e) => {
-      const k = e as KeyboardEvent;
-      if (k.key === 'Enter' && !k.shiftKey && !k.isComposing) { k.preventDefault(); sendBtn.click(); }
-    },
-  });
-  const sendBtn = h('button', { type: 'submit', class: 'icon-btn send', 'aria-label': 'Send message' }, icon(ICONS.send));
-  const composer = h('form', { class: 'composer', onsubmit: (e) => { e.preventDefault(); submitMessage(); } },
-    h('label', { class: 'sr', for: 'sw-input' }, 'Message'), input, sendBtn);
-  const handoff = h('button', { type: 'button', class: 'link', onclick: () => showEscalate() }, 'Talk to a person');
-  const foot = h('div', { class: 'foot' }, handoff);
-  const announcer = h('div', { class: 'sr', 'aria-live': 'polite' });
-  const closeBtn = h('button', { type: 'button', class: 'icon-btn', 'aria-label': 'Close chat', onclick: () => close() }, icon(ICONS.close));
-  const panel = h('div', { id: 'sw-panel', class: 'panel', role: 'dialog', 'aria-labelledby': 'sw-title', hidden: true, onkeydown: (e) => trapFocus(e as KeyboardEvent) },
-    h('div', { class: 'head' }, title, closeBtn), ticketBar, body, composer, foot, announcer);
-  const root = h('div', {
-    class: 'root',
-    onkeydown: (e) => { if ((e as KeyboardEvent).key === 'Escape' && isOpen) { e.stopPropagation(); close(); } },
-  }, panel, launcher);
-  // Below 480 px the panel covers the page: it is modal there, and Tab stays inside it.
-  const small = matchMedia('(max-width: 479.98px)');
-  const setModal = () => panel.setAttribute('aria-modal', String(small.matches));
-  setModal();
-  small.addEventListener('change', setModal);
-  shadow.append(root);
-
-  // Sets the theme through the CSSOM (no style attribute strings): allowed under a strict CSP.
-  function applyTheme(colour?: string) {
-    const p = palette(colour);
-    root.style.setProperty('--sw-accent', p.accent);
-    root.style.setProperty('--sw-on-accent', p.onAccent);
-    root.style.setProperty('--sw-accent-text', p.accentText);
-  }
-  const position = (p: string | undefined) => root.classList.toggle('left', (opts.position ?? p) === 'left');
-  applyTheme();
+  const state = createState(opts.widgetKey);
+  const view = buildPanel({ toggle: () => (state.isOpen ? close() : open()), close, submit: submitMessage, handoff: showEscalate });
+  const label = () => view.labelLauncher(state.info?.theme.title, state.isOpen, state.unread);
+  const position = (p: string | undefined) => view.position((opts.position ?? p) === 'left');
   position(undefined);
-  labelLauncher();
-  document.body.append(hostEl);
-
-  // ---- helpers ------------------------------------------------------------------------------
-
-  function trapFocus(e: KeyboardEvent) {
-    if (e.key !== 'Tab' || !small.matches) return;
-    const focusable = [...panel.querySelectorAll<HTMLElement>('button, [href], textarea, input, [tabindex]:not([tabindex="-1"])')]
-      .filter((el) => !(el as HTMLButtonElement).disabled && el.getClientRects().length > 0);
-    const first = focusable[0];
-    const last = focusable[focusable.length - 1];
-    if (!first || !last) return;
-    const active = shadow.activeElement;
-    if (e.shiftKey && (active === first || !panel.contains(active))) { e.preventDefault(); last.focus(); }
-    else if (!e.shiftKey && active === last) { e.preventDefault(); first.focus(); }
-  }
-
-  function labelLauncher() {
-    // Until the tenant's settings arrive there is no name to give: "Open chat", not "Open chat chat".
-    const name = info ? `${info.theme.title} chat` : 'chat';
-    launcher.setAttribute('aria-label', isOpen ? 'Close chat' : unread ? `Open ${name}, ${unread} unread` : `Open ${name}`);
-    launcher.setAttribute('aria-expanded', String(isOpen));
-    (isOpen ? chatIcon : downIcon).replaceWith(isOpen ? downIcon : chatIcon);
-    badge.hidden = unread === 0;
-    badge.textContent = String(unread);
-  }
-
-  const announce = (text: string) => {
-    // Cleared first so that the same words twice are announced twice.
-    announcer.textContent = '';
-    setTimeout(() => { announcer.textContent = text.length > 300 ? `${text.slice(0, 300)}…` : text; }, 50);
-  };
-
-  const scrollDown = () => { body.scrollTop = body.scrollHeight; };
-
-  function setTyping(on: boolean) {
-    typing.hidden = !on;
-    list.setAttribute('aria-busy', String(on));
-    if (on) scrollDown();
-  }
-
-  function clearNotice() {
-    clearTimeout(retryTimer);
-    whenOnline = null;
-    notice.hidden = true;
-    notice.replaceChildren();
-  }
-
-  const asApiError = (err: unknown) => {
-    if (err instanceof ApiError) return err;
-    console.error('SupportWidget:', err);
-    return new ApiError('failing');
-  };
-
-  /** What went wrong, in words; a wait the server asked for (Retry-After) is said too. */
-  function failureText(e: ApiError, retrying: boolean): string {
-    const wait = e.retryAfter ?? 0;
-    let text = FAILURE_TEXT[e.failure];
-    if (retrying && wait > 0 && (e.failure === 'rate-limited' || e.failure === 'failing')) {
-      text += ` We'll try again in ${wait} second${wait === 1 ? '' : 's'}.`;
-    } else if (e.failure === 'rate-limited') {
-      text += ' Please wait a moment, then try again.';
-    }
-    return text;
-  }
+  label();
 
   /** Says what went wrong, with one action; `retry` waits out Retry-After first, and runs by itself then. */
-  function fail(err: unknown, retry: (() => void) | null, action?: { label: string; run: () => void }) {
+  function fail(err: unknown, retry: (() => void) | null, action?: NoticeAction) {
     const e = asApiError(err);
-    clearNotice();
-    const wait = e.retryAfter ?? 0;
-    const children: Node[] = [h('p', null, failureText(e, !!retry && !action))];
-    if (action) {
-      children.push(h('button', { type: 'button', class: 'btn', onclick: () => { clearNotice(); action.run(); } }, action.label));
-    } else if (retry) {
-      const again = () => { clearNotice(); retry(); };
-      const btn = h('button', { type: 'button', class: 'btn', onclick: again }, 'Try again');
-      if (wait > 0) {
-        btn.disabled = true;
-        retryTimer = setTimeout(again, wait * 1000);
-      }
-      if (e.failure === 'offline') whenOnline = again;
-      children.push(btn);
-    }
-    notice.replaceChildren(...children);
-    notice.hidden = false;
-    scrollDown();
+    const retryAction = retry && { label: 'Try again', run: retry, after: e.retryAfter ?? 0, whenOnline: e.failure === 'offline' };
+    view.notice.show(failureText(e, !!retry && !action), action ?? retryAction ?? undefined);
+    view.scrollDown();
     if (e.failure === 'origin') {
       console.error(`SupportWidget: ${location.origin} is not one of this widget's allowed origins (widget.allowedOrigins in the settings).`);
     } else if (e.failure === 'key') {
@@ -223,122 +52,95 @@ export function mount(opts: Options): Handle {
     }
   }
 
-  /** Everything but reading stops: the chat cannot be used here. */
-  function disable() {
-    input.disabled = true;
-    sendBtn.disabled = true;
-    handoff.disabled = true;
-  }
-
   // ---- messages -----------------------------------------------------------------------------
 
-  function bubble(m: { role: Message['role']; content: string; author?: { name: string } | undefined; sources?: Source[] | undefined }): HTMLLIElement {
-    const who = m.role === 'user' ? 'You' : m.role === 'agent' ? (m.author?.name || 'Support team') : 'Assistant';
-    const li = h('li', { class: `msg msg-${m.role}` },
-      m.role === 'agent' ? h('span', { class: 'who' }, `${who} · support team`) : null,
-      h('div', { class: 'bubble' }, m.role === 'agent' ? null : sr(`${who}: `), m.content));
-    const sources = (m.sources ?? []).filter((s) => s && typeof s.title === 'string').slice(0, 3);
-    if (sources.length) {
-      li.append(h('div', { class: 'sources' }, 'From our help centre:', h('ul', null, ...sources.map((s) => {
-        const url = safeUrl(s.url);
-        return h('li', null, url
-          ? h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, s.title, sr(' (opens in a new tab)'))
-          : h('button', { type: 'button', class: 'link', onclick: (e) => showArticle(s, e.currentTarget as HTMLElement) }, s.title));
-      }))));
-    }
-    return li;
-  }
+  const draw = (m: Parameters<typeof bubble>[0]) => bubble(m, (s, from) => { void showArticle(s, from); });
 
   /**
    * Adds a message unless it is there already: by id, or (for what this page sent before the
    * server named it) by role and text. Returns whether it was new.
    */
   function merge(m: Message, sources?: Source[]): boolean {
+    const { shown } = state;
     if (m.id && shown.some((s) => s.id === m.id)) return false;
     const pending = shown.find((s) => s.id === null && s.role === m.role && s.content === m.content);
     if (pending) { pending.id = m.id; pending.at = m.createdAt; return false; }
-    const el = bubble({ role: m.role, content: m.content, author: m.author, sources: sources ?? m.metadata?.sources });
+    const el = draw({ role: m.role, content: m.content, author: m.author, sources: sources ?? m.metadata?.sources });
     shown.push({ id: m.id, role: m.role, content: m.content, at: m.createdAt, el });
-    list.append(el);
+    view.list.append(el);
     return true;
   }
 
   /** Server messages by time, then what this page has not yet seen confirmed. */
   function order() {
-    const sorted = [...shown].sort((a, b) => (a.id === null ? 1 : 0) - (b.id === null ? 1 : 0) || (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-    for (const s of sorted) list.append(s.el);
+    const sorted = [...state.shown].sort((a, b) => (a.id === null ? 1 : 0) - (b.id === null ? 1 : 0) || (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+    for (const s of sorted) view.list.append(s.el);
   }
 
   /** A message that arrived by itself (live channel or a reply): shown, announced, counted while closed. */
   function arrive(m: Message, sources?: Source[]) {
     if (!merge(m, sources)) return;
     if (m.role !== 'user') {
-      announce(`${m.role === 'agent' ? m.author?.name || 'Support team' : 'Assistant'} says: ${m.content}`);
-      if (!isOpen) { unread++; labelLauncher(); }
+      view.announce(`${m.role === 'agent' ? m.author?.name || 'Support team' : 'Assistant'} says: ${m.content}`);
+      if (!state.isOpen) { state.unread++; label(); }
     }
-    scrollDown();
+    view.scrollDown();
   }
 
   /** A message shown before the server has named it (its id comes with a history read or live event). */
   const local = (role: Message['role'], content: string): Shown => {
-    const s: Shown = { id: null, role, content, at: new Date().toISOString(), el: bubble({ role, content }) };
-    shown.push(s);
-    list.append(s.el);
-    scrollDown();
+    const s: Shown = { id: null, role, content, at: new Date().toISOString(), el: draw({ role, content }) };
+    state.shown.push(s);
+    view.list.append(s.el);
+    view.scrollDown();
     return s;
-  };
-
-  const markFailed = (s: Shown, failed: boolean) => {
-    s.el.classList.toggle('failed', failed);
-    s.el.querySelector('.failed-note')?.remove();
-    if (failed) s.el.append(h('span', { class: 'failed-note' }, 'Not sent'));
   };
 
   // ---- conversation -------------------------------------------------------------------------
 
   function setTicket(id: string, status: string) {
+    const { saved } = state;
     const changed = saved.ticketId !== id || saved.ticketStatus !== status;
-    save({ ticketId: id, ticketStatus: status });
+    state.save({ ticketId: id, ticketStatus: status });
     const text = status === 'in_progress' ? 'a person from our team is on it and will reply here.'
       : status === 'resolved' ? 'resolved.' : status === 'closed' ? 'closed.' : 'our team will reply here.';
-    ticketBar.replaceChildren('Ticket ', h('strong', null, id), `: ${text}`);
-    ticketBar.hidden = false;
-    handoff.hidden = ACTIVE_TICKET.includes(status);
-    if (changed) announce(`Ticket ${id}: ${text}`);
-    if (status === 'resolved' && saved.rated !== id) showRating(id);
+    view.showTicket(id, text, ACTIVE_TICKET.includes(status));
+    if (changed) view.announce(`Ticket ${id}: ${text}`);
+    if (status === 'resolved' && state.saved.rated !== id) showRating(id);
     connect();
   }
 
   function connect() {
-    if (live || !info?.liveUrl || !saved.conversationId) return;
+    const { info, saved } = state;
+    if (state.live || !info?.liveUrl || !saved.conversationId) return;
     const url = `${info.liveUrl}?widgetKey=${encodeURIComponent(opts.widgetKey)}&conversationId=${encodeURIComponent(saved.conversationId)}`;
-    live = connectLive(url, onEvent, () => { void readHistory(); });
+    state.live = connectLive(url, onEvent, () => { void readHistory(); });
   }
 
   function onEvent(e: LiveEvent) {
     const d = e.data as { conversationId?: string; message?: Message; ticket?: { id?: string; status?: string; conversationId?: string } };
-    if (e.type === 'message.created' && d.conversationId === saved.conversationId && d.message?.id) {
-      if (d.message.role !== 'user') setTyping(false);
+    if (e.type === 'message.created' && d.conversationId === state.saved.conversationId && d.message?.id) {
+      if (d.message.role !== 'user') view.setTyping(false);
       arrive(d.message);
     } else if ((e.type === 'ticket.updated' || e.type === 'ticket.created' || e.type === 'conversation.escalated') && d.ticket?.id && d.ticket.status) {
-      if (d.ticket.conversationId && d.ticket.conversationId !== saved.conversationId) return;
+      if (d.ticket.conversationId && d.ticket.conversationId !== state.saved.conversationId) return;
       setTicket(d.ticket.id, d.ticket.status);
     }
   }
 
   /** The conversation as the server has it; what this page already shows is kept, by id. */
   async function readHistory(): Promise<void> {
-    const id = saved.conversationId;
+    const id = state.saved.conversationId;
     if (!id) return;
     try {
       const r = await api.conversation(id);
-      if (saved.conversationId !== id) return;
+      if (state.saved.conversationId !== id) return;
       for (const m of r.messages) merge(m);
       order();
-      historyRead = true;
+      state.historyRead = true;
       connect();
       if (r.conversation.status === 'closed') ended();
-      scrollDown();
+      view.scrollDown();
     } catch (err) {
       if (err instanceof ApiError && err.failure === 'not-found') { startOver(); return; }
       fail(err, () => { void readHistory(); });
@@ -347,97 +149,85 @@ export function mount(opts: Options): Handle {
 
   /** A new conversation: the old one is forgotten here (it stays with the support team). */
   function startOver() {
-    live?.close();
-    live = null;
-    forget();
-    for (const s of shown) s.el.remove();
-    shown.length = 0;
-    extra.replaceChildren();
-    ticketBar.hidden = true;
-    handoff.hidden = false;
-    input.disabled = false;
-    sendBtn.disabled = false;
-    handoff.disabled = false;
-    historyRead = true;
+    state.live?.close();
+    state.live = null;
+    state.forget();
+    for (const s of state.shown) s.el.remove();
+    state.shown.length = 0;
+    view.extra.replaceChildren();
+    view.showTicket(null);
+    view.enable(true);
+    state.historyRead = true;
   }
 
   function ended() {
-    fail(new ApiError('closed'), null, { label: 'Start a new conversation', run: () => { startOver(); input.focus(); } });
+    fail(new ApiError('closed'), null, { label: 'Start a new conversation', run: () => { startOver(); view.input.focus(); } });
   }
 
   async function send(text: string, s: Shown, key: string): Promise<Reply | null> {
-    busy = true;
-    sendBtn.disabled = true;
-    setTyping(true);
+    state.busy = true;
+    view.sendBtn.disabled = true;
+    view.setTyping(true);
     try {
-      const r = await api.send(text, saved.conversationId ?? null, key);
-      markFailed(s, false);
-      if (r.conversationId !== saved.conversationId) save({ conversationId: r.conversationId });
+      const r = await api.send(text, state.saved.conversationId ?? null, key);
+      markFailed(s.el, false);
+      if (r.conversationId !== state.saved.conversationId) state.save({ conversationId: r.conversationId });
       if (r.message) arrive(r.message, r.metadata?.sources);
       const ticketId = r.metadata?.ticketId;
       if (ticketId) setTicket(ticketId, 'open');
-      else if (r.handledBy === 'agent' && saved.ticketId) setTicket(saved.ticketId, 'in_progress');
+      else if (r.handledBy === 'agent' && state.saved.ticketId) setTicket(state.saved.ticketId, 'in_progress');
       connect();
       return r;
     } catch (err) {
       const e = asApiError(err);
-      if (e.failure === 'not-found' && saved.conversationId) {
+      if (e.failure === 'not-found' && state.saved.conversationId) {
         // The stored conversation is gone: this message starts a new one.
-        forget();
+        state.forget();
         return send(text, s, newKey());
       }
-      markFailed(s, true);
+      markFailed(s.el, true);
       if (e.failure === 'closed') {
         s.el.remove();
-        shown.splice(shown.indexOf(s), 1);
-        input.value = text;
+        state.shown.splice(state.shown.indexOf(s), 1);
+        view.input.value = text;
         ended();
       } else {
         // The same Idempotency-Key: a retry of a request that did get through stores nothing twice.
-        fail(e, e.failure === 'origin' || e.failure === 'key' ? null : () => { void send(text, s, key); });
-        if (e.failure === 'origin' || e.failure === 'key') disable();
+        const fatal = e.failure === 'origin' || e.failure === 'key';
+        fail(e, fatal ? null : () => { void send(text, s, key); });
+        if (fatal) view.enable(false);
       }
       return null;
     } finally {
-      busy = false;
-      sendBtn.disabled = input.disabled;
-      setTyping(false);
+      state.busy = false;
+      view.sendBtn.disabled = view.input.disabled;
+      view.setTyping(false);
     }
   }
 
   function submitMessage() {
-    const text = input.value.trim();
-    if (!text || busy || input.disabled) return;
-    clearNotice();
-    input.value = '';
+    const text = view.input.value.trim();
+    if (!text || state.busy || view.input.disabled) return;
+    view.notice.clear();
+    view.input.value = '';
     void send(text, local('user', text), newKey());
   }
 
   // ---- escalation, rating, articles ---------------------------------------------------------
 
   function showEscalate() {
-    clearNotice();
-    const lastUser = [...shown].reverse().find((s) => s.role === 'user')?.content ?? '';
-    const field = h('textarea', { id: 'sw-reason', maxlength: 500, rows: 3, required: !saved.conversationId });
-    field.value = lastUser.slice(0, 500);
-    const submit = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Request a person');
-    const form = h('form', {
-      class: 'card',
-      onsubmit: (e) => { e.preventDefault(); void escalate(field.value.trim(), form, submit); },
-    },
-    h('label', { class: 'title', for: 'sw-reason' }, 'What do you need help with?'),
-    h('p', { class: 'hint', id: 'sw-reason-hint' }, 'A person from our team will read this conversation and reply here.'),
-    field,
-    h('div', { class: 'row' }, submit, h('button', { type: 'button', class: 'btn', onclick: () => { form.remove(); handoff.focus(); } }, 'Cancel')));
-    field.setAttribute('aria-describedby', 'sw-reason-hint');
-    extra.replaceChildren(form);
-    scrollDown();
-    field.focus();
+    view.notice.clear();
+    const lastUser = [...state.shown].reverse().find((s) => s.role === 'user')?.content ?? '';
+    const card = escalateCard(lastUser, !state.saved.conversationId,
+      (reason) => { void escalate(reason, card.form, card.submit); }, () => view.handoff.focus());
+    view.extra.replaceChildren(card.form);
+    view.scrollDown();
+    card.field.focus();
   }
 
   async function escalate(reason: string, form: HTMLFormElement, submit: HTMLButtonElement) {
-    if (busy) return;
-    if (!saved.conversationId) {
+    if (state.busy) return;
+    if (!state.saved.conversationId) {
       if (!reason) return;
       // No conversation yet: the reason is its first message.
       form.remove();
@@ -445,142 +235,108 @@ export function mount(opts: Options): Handle {
       if (!r) return;
       if (r.metadata?.ticketId) return; // the assistant escalated it already
     }
-    const conversationId = saved.conversationId!;
+    const conversationId = state.saved.conversationId!;
     const key = newKey();
     const attempt = async (): Promise<void> => {
-      busy = true;
+      state.busy = true;
       submit.disabled = true;
-      setTyping(true);
+      view.setTyping(true);
       try {
         const r = await api.escalate(conversationId, reason || DEFAULT_REASON, key);
         form.remove();
         // The server stored this text as an assistant message; a live event may have brought it already.
-        if (!shown.some((s) => s.role === 'assistant' && s.content === r.message)) {
+        if (!state.shown.some((s) => s.role === 'assistant' && s.content === r.message)) {
           local('assistant', r.message);
-          announce(`Assistant says: ${r.message}`);
+          view.announce(`Assistant says: ${r.message}`);
         }
         setTicket(r.ticketId, 'open');
-        input.focus();
+        view.input.focus();
       } catch (err) {
         fail(err, () => { void attempt(); });
       } finally {
-        busy = false;
+        state.busy = false;
         submit.disabled = false;
-        setTyping(false);
+        view.setTyping(false);
       }
     };
     await attempt();
   }
 
   function showRating(ticketId: string) {
-    if (extra.querySelector('.rating')) return;
-    let score = 0;
-    const stars = h('div', { class: 'stars' }, ...[1, 2, 3, 4, 5].map((n) =>
-      h('label', null, h('input', { type: 'radio', name: 'sw-score', value: n, required: true, onchange: () => { score = n; } }),
-        h('span', null, String(n), sr(n === 1 ? ' (poor)' : n === 5 ? ' (excellent)' : '')))));
-    const comment = h('textarea', { id: 'sw-comment', maxlength: 1000, rows: 2 });
-    const submit = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Send rating');
-    const form = h('form', {
-      class: 'card rating',
-      onsubmit: (e) => {
-        e.preventDefault();
-        if (!score || !saved.conversationId) return;
-        const conversationId = saved.conversationId;
-        const attempt = async () => {
-          submit.disabled = true;
-          try {
-            await api.rate(conversationId, score, comment.value.trim());
-            save({ rated: ticketId });
-            const thanks = h('p', { class: 'card', tabindex: '-1' }, 'Thank you for your rating!');
-            form.replaceWith(thanks);
-            thanks.focus();
-          } catch (err) {
-            fail(err, () => { void attempt(); });
-          } finally {
-            submit.disabled = false;
-          }
-        };
-        void attempt();
-      },
-    },
-    h('fieldset', null, h('legend', null, 'How would you rate the help you got? (1 = poor, 5 = excellent)'), stars),
-    h('label', { class: 'sr', for: 'sw-comment' }, 'Comment (optional)'),
-    comment,
-    h('div', { class: 'row' }, submit));
-    comment.setAttribute('placeholder', 'Anything to add? (optional)');
-    extra.replaceChildren(form);
-    scrollDown();
+    if (view.extra.querySelector('.rating')) return;
+    const card = ratingCard((score, comment) => {
+      const conversationId = state.saved.conversationId;
+      if (!conversationId) return;
+      const attempt = async () => {
+        card.submit.disabled = true;
+        try {
+          await api.rate(conversationId, score, comment);
+          state.save({ rated: ticketId });
+          card.thank();
+        } catch (err) {
+          fail(err, () => { void attempt(); });
+        } finally {
+          card.submit.disabled = false;
+        }
+      };
+      void attempt();
+    });
+    view.extra.replaceChildren(card.form);
+    view.scrollDown();
   }
 
   async function showArticle(s: Source, from: HTMLElement) {
-    const back = h('button', { type: 'button', class: 'btn', onclick: () => { articleView.hidden = true; conversationView.hidden = false; from.focus(); } },
-      'Back to the conversation');
-    const heading = h('h3', { tabindex: '-1' }, s.title);
-    articleView.replaceChildren(back, heading, h('p', null, 'Loading…'));
-    conversationView.hidden = true;
-    articleView.hidden = false;
-    heading.focus();
+    const pane = view.article.open(s.title, from);
     try {
       const { article } = await api.article(s.articleId);
-      heading.textContent = article.title;
-      // The service reduces the Markdown to plain-text blocks with its parser; each is shown as a text node.
-      const blocks = Array.isArray(article.blocks) ? article.blocks : [];
-      const paragraphs = blocks.filter((b) => typeof b === 'string' && b.trim()).map((b) => h('p', null, b));
-      articleView.replaceChildren(back, heading, ...paragraphs);
-      const url = safeUrl(article.url);
-      if (url) articleView.append(h('p', null, h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, 'Read it on our help centre', sr(' (opens in a new tab)'))));
+      pane.show(article);
     } catch (err) {
-      articleView.replaceChildren(back, heading, h('p', { role: 'alert' }, `This article could not be opened. ${failureText(asApiError(err), false)}`));
+      pane.failed(failureText(asApiError(err), false));
     }
   }
 
   // ---- open, close, start -------------------------------------------------------------------
 
   function open() {
-    if (isOpen) return;
-    const active = document.activeElement;
-    returnFocus = active === hostEl ? launcher : active instanceof HTMLElement ? active : null;
-    isOpen = true;
-    unread = 0;
-    panel.hidden = false;
-    root.classList.add('open');
-    labelLauncher();
-    if (info && !historyRead && saved.conversationId) void readHistory();
-    scrollDown();
-    (input.disabled ? title : input).focus();
+    if (state.isOpen) return;
+    view.show();
+    state.isOpen = true;
+    state.unread = 0;
+    label();
+    if (state.info && !state.historyRead && state.saved.conversationId) void readHistory();
+    view.scrollDown();
+    view.focusFirst();
   }
 
   function close() {
-    if (!isOpen) return;
-    isOpen = false;
-    panel.hidden = true;
-    root.classList.remove('open');
-    labelLauncher();
-    // Back to where the customer was, if focus was with the widget (not if they clicked elsewhere).
-    const focusIn = document.activeElement === hostEl || document.activeElement === document.body;
-    if (focusIn) (returnFocus?.isConnected ? returnFocus : launcher).focus();
+    if (!state.isOpen) return;
+    state.isOpen = false;
+    view.hide();
+    label();
+    view.restoreFocus();
   }
 
-  const onOnline = () => { whenOnline?.(); live?.retryNow(); };
+  const onOnline = () => { view.notice.online(); state.live?.retryNow(); };
   window.addEventListener('online', onOnline);
 
   async function start() {
     try {
-      info = await api.widget();
+      state.info = await api.widget();
     } catch (err) {
       const fatal = err instanceof ApiError && (err.failure === 'origin' || err.failure === 'key');
       fail(err, fatal ? null : () => { void start(); });
-      if (fatal) { disable(); greeting.hidden = true; }
+      if (fatal) { view.enable(false); view.greeting.hidden = true; }
       return;
     }
-    applyTheme(info.theme.color);
+    const { info } = state;
+    view.applyTheme(info.theme.color);
     position(info.theme.position);
-    title.textContent = info.theme.title;
-    greeting.replaceChildren(h('div', { class: 'bubble' }, sr('Assistant: '), info.greeting));
-    labelLauncher();
-    if (saved.ticketId && saved.ticketStatus) setTicket(saved.ticketId, saved.ticketStatus);
-    if (isOpen && !historyRead) void readHistory();
-    else if (shown.length) connect(); // messages sent before this answer came
+    view.title.textContent = info.theme.title;
+    view.greet(info.greeting);
+    label();
+    if (state.saved.ticketId && state.saved.ticketStatus) setTicket(state.saved.ticketId, state.saved.ticketStatus);
+    if (state.isOpen && !state.historyRead) void readHistory();
+    else if (state.shown.length) connect(); // messages sent before this answer came
   }
 
   void start();
@@ -590,11 +346,9 @@ export function mount(opts: Options): Handle {
     open,
     close,
     destroy() {
-      live?.close();
-      clearNotice();
+      state.live?.close();
       window.removeEventListener('online', onOnline);
-      small.removeEventListener('change', setModal);
-      hostEl.remove();
+      view.remove();
     },
   };
 }

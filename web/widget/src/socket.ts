@@ -1,6 +1,6 @@
 import { backoff } from './retry.ts';
 
-// The live channel: one WebSocket per conversation, reconnected with exponential backoff. After
+// The live socket: one WebSocket per conversation, reconnected with exponential backoff. After
 // every reconnect the widget re-reads the conversation, since events sent meanwhile are lost.
 
 export interface LiveEvent { id: string; type: string; timestamp: string; tenantId: string; data: Record<string, unknown> }

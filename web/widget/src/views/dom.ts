@@ -42,3 +42,6 @@ export const ICONS = {
 
 /** Text for screen readers only. */
 export const sr = (text: string) => h('span', { class: 'sr' }, text);
+
+/** Only http(s) links are followed; anything else (javascript:, data:) is not a link. */
+export const safeUrl = (url: string | null | undefined) => (url && /^https?:\/\//i.test(url) ? url : null);

@@ -1,0 +1,41 @@
+import type { Live } from './socket.ts';
+import type { Message, WidgetInfo } from './types.ts';
+
+// The widget's state, in one object: what the page has learnt, what is on screen, and what this
+// browser keeps for the next page load (localStorage, per widget key).
+
+/** What survives a page load, per widget key. */
+export interface Saved { conversationId?: string; ticketId?: string; ticketStatus?: string; rated?: string }
+
+/** A message on screen; `id` is null until the server names it. */
+export interface Shown { id: string | null; role: Message['role']; content: string; at: string; el: HTMLLIElement }
+
+export type WidgetState = ReturnType<typeof createState>;
+
+export function createState(widgetKey: string) {
+  const storeKey = `support-widget:${widgetKey}`;
+  const load = (): Saved => { try { return JSON.parse(localStorage.getItem(storeKey) ?? '{}') as Saved; } catch { return {}; } };
+  const state = {
+    saved: load(),
+    /** The tenant's settings, once read. */
+    info: null as WidgetInfo | null,
+    isOpen: false,
+    /** The conversation was read from the server on this page (or there is none to read). */
+    historyRead: false,
+    /** A send or an escalation is on its way. */
+    busy: false,
+    /** Messages that arrived while the panel was closed. */
+    unread: 0,
+    live: null as Live | null,
+    shown: [] as Shown[],
+    save(patch: Partial<Saved>) {
+      state.saved = { ...state.saved, ...patch };
+      try { localStorage.setItem(storeKey, JSON.stringify(state.saved)); } catch { /* storage off: this page load only */ }
+    },
+    forget() {
+      state.saved = {};
+      try { localStorage.removeItem(storeKey); } catch { /* nothing kept */ }
+    },
+  };
+  return state;
+}

@@ -1,0 +1,172 @@
+import { palette } from '../colour.ts';
+import { articleView } from './article.ts';
+import { h, icon, ICONS, sr } from './dom.ts';
+import { createNotice } from './notice.ts';
+
+// The launcher and the chat panel, in a shadow root of their own at the end of the page's body.
+
+declare const __WIDGET_CSS__: string;
+
+export interface PanelActions {
+  toggle(): void;
+  close(): void;
+  submit(): void;
+  handoff(): void;
+}
+
+export type Panel = ReturnType<typeof buildPanel>;
+
+export function buildPanel(actions: PanelActions) {
+  const hostEl = document.createElement('div');
+  hostEl.setAttribute('data-support-widget', '');
+  const shadow = hostEl.attachShadow({ mode: 'open' });
+  if ('adoptedStyleSheets' in Document.prototype) {
+    // A constructed sheet: no <style> element, so a CSP without 'unsafe-inline' allows it.
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(__WIDGET_CSS__);
+    shadow.adoptedStyleSheets = [sheet];
+  } else {
+    shadow.append(h('style', null, __WIDGET_CSS__));
+  }
+
+  const badge = h('span', { class: 'badge', 'aria-hidden': 'true', hidden: true });
+  const chatIcon = icon(ICONS.chat);
+  const downIcon = icon(ICONS.down);
+  const launcher = h('button', { type: 'button', class: 'launcher', 'aria-expanded': 'false', 'aria-controls': 'sw-panel', onclick: () => actions.toggle() },
+    chatIcon, badge);
+  const title = h('h2', { id: 'sw-title', tabindex: '-1' }, 'Chat');
+  const ticketBar = h('p', { class: 'ticket', hidden: true });
+  const greeting = h('li', { class: 'msg msg-assistant' }, h('div', { class: 'bubble' }, sr('Assistant: '), 'Hi! How can I help you today?'));
+  const list = h('ol', { class: 'messages', 'aria-label': 'Conversation' }, greeting);
+  const typing = h('div', { class: 'typing', hidden: true, role: 'status' }, h('i'), h('i'), h('i'), sr('The assistant is typing'));
+  const notice = createNotice();
+  const extra = h('div');
+  const conversationView = h('div', null, list, typing, extra, notice.el);
+  const article = articleView(conversationView);
+  const body = h('div', { class: 'body' }, conversationView, article.el);
+  const input = h('textarea', {
+    id: 'sw-input', rows: 1, maxlength: 2000, placeholder: 'Type your message…', autocomplete: 'off',
+    onkeydown: (e) => {
+      const k = e as KeyboardEvent;
+      if (k.key === 'Enter' && !k.shiftKey && !k.isComposing) { k.preventDefault(); sendBtn.click(); }
+    },
+  });
+  const sendBtn = h('button', { type: 'submit', class: 'icon-btn send', 'aria-label': 'Send message' }, icon(ICONS.send));
+  const composer = h('form', { class: 'composer', onsubmit: (e) => { e.preventDefault(); actions.submit(); } },
+    h('label', { class: 'sr', for: 'sw-input' }, 'Message'), input, sendBtn);
+  const handoff = h('button', { type: 'button', class: 'link', onclick: () => actions.handoff() }, 'Talk to a person');
+  const foot = h('div', { class: 'foot' }, handoff);
+  const announcer = h('div', { class: 'sr', 'aria-live': 'polite' });
+  const closeBtn = h('button', { type: 'button', class: 'icon-btn', 'aria-label': 'Close chat', onclick: () => actions.close() }, icon(ICONS.close));
+  const panel = h('div', { id: 'sw-panel', class: 'panel', role: 'dialog', 'aria-labelledby': 'sw-title', hidden: true, onkeydown: (e) => trapFocus(e as KeyboardEvent) },
+    h('div', { class: 'head' }, title, closeBtn), ticketBar, body, composer, foot, announcer);
+  const root = h('div', {
+    class: 'root',
+    onkeydown: (e) => { if ((e as KeyboardEvent).key === 'Escape' && !panel.hidden) { e.stopPropagation(); actions.close(); } },
+  }, panel, launcher);
+  // Below 480 px the panel covers the page: it is modal there, and Tab stays inside it.
+  const small = matchMedia('(max-width: 479.98px)');
+  const setModal = () => panel.setAttribute('aria-modal', String(small.matches));
+  setModal();
+  small.addEventListener('change', setModal);
+  shadow.append(root);
+
+  function trapFocus(e: KeyboardEvent) {
+    if (e.key !== 'Tab' || !small.matches) return;
+    const focusable = [...panel.querySelectorAll<HTMLElement>('button, [href], textarea, input, [tabindex]:not([tabindex="-1"])')]
+      .filter((el) => !(el as HTMLButtonElement).disabled && el.getClientRects().length > 0);
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    if (!first || !last) return;
+    const active = shadow.activeElement;
+    if (e.shiftKey && (active === first || !panel.contains(active))) { e.preventDefault(); last.focus(); }
+    else if (!e.shiftKey && active === last) { e.preventDefault(); first.focus(); }
+  }
+
+  const scrollDown = () => { body.scrollTop = body.scrollHeight; };
+  let returnFocus: HTMLElement | null = null;
+
+  const view = {
+    title, greeting, list, notice, extra, article, input, sendBtn, handoff,
+    scrollDown,
+
+    /** Sets the theme through the CSSOM (no style attribute strings): allowed under a strict CSP. */
+    applyTheme(colour?: string) {
+      const p = palette(colour);
+      root.style.setProperty('--sw-accent', p.accent);
+      root.style.setProperty('--sw-on-accent', p.onAccent);
+      root.style.setProperty('--sw-accent-text', p.accentText);
+    },
+
+    position(left: boolean) { root.classList.toggle('left', left); },
+
+    /** `name`: the tenant's title, once known. */
+    labelLauncher(name: string | undefined, isOpen: boolean, unread: number) {
+      // Until the tenant's settings arrive there is no name to give: "Open chat", not "Open chat chat".
+      const what = name ? `${name} chat` : 'chat';
+      launcher.setAttribute('aria-label', isOpen ? 'Close chat' : unread ? `Open ${what}, ${unread} unread` : `Open ${what}`);
+      launcher.setAttribute('aria-expanded', String(isOpen));
+      (isOpen ? chatIcon : downIcon).replaceWith(isOpen ? downIcon : chatIcon);
+      badge.hidden = unread === 0;
+      badge.textContent = String(unread);
+    },
+
+    announce(text: string) {
+      // Cleared first so that the same words twice are announced twice.
+      announcer.textContent = '';
+      setTimeout(() => { announcer.textContent = text.length > 300 ? `${text.slice(0, 300)}…` : text; }, 50);
+    },
+
+    setTyping(on: boolean) {
+      typing.hidden = !on;
+      list.setAttribute('aria-busy', String(on));
+      if (on) scrollDown();
+    },
+
+    greet(text: string) { greeting.replaceChildren(h('div', { class: 'bubble' }, sr('Assistant: '), text)); },
+
+    /** The ticket bar; while a person is on the ticket (`active`) there is no asking for one. */
+    showTicket(id: string | null, text = '', active = false) {
+      if (id) ticketBar.replaceChildren('Ticket ', h('strong', null, id), `: ${text}`);
+      ticketBar.hidden = !id;
+      handoff.hidden = active;
+    },
+
+    /** `false`: everything but reading stops, the chat cannot be used here. */
+    enable(on: boolean) {
+      input.disabled = !on;
+      sendBtn.disabled = !on;
+      handoff.disabled = !on;
+    },
+
+    /** The open panel takes focus from the page, and remembers where it was. */
+    show() {
+      const active = document.activeElement;
+      returnFocus = active === hostEl ? launcher : active instanceof HTMLElement ? active : null;
+      panel.hidden = false;
+      root.classList.add('open');
+    },
+
+    focusFirst() { (input.disabled ? title : input).focus(); },
+
+    hide() {
+      panel.hidden = true;
+      root.classList.remove('open');
+    },
+
+    /** Back to where the customer was, if focus was with the widget (not if they clicked elsewhere). */
+    restoreFocus() {
+      const focusIn = document.activeElement === hostEl || document.activeElement === document.body;
+      if (focusIn) (returnFocus?.isConnected ? returnFocus : launcher).focus();
+    },
+
+    remove() {
+      notice.clear();
+      small.removeEventListener('change', setModal);
+      hostEl.remove();
+    },
+  };
+  view.applyTheme();
+  document.body.append(hostEl);
+  return view;
+}
