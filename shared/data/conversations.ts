@@ -4,7 +4,7 @@ import { db, tableName } from './client.ts';
 import { clean, keys, timeSortKey } from './keys.ts';
 import type { TxItem } from './tx.ts';
 import { TTL_ATTRIBUTE } from './table.ts';
-import { queryAll, queryPage } from './lists.ts';
+import { batchGet, queryAll, queryPage } from './lists.ts';
 
 export interface Conversation {
   id: string; tenantId: string; status: ConversationStatus; createdAt: string; updatedAt: string;
@@ -16,11 +16,20 @@ export interface Conversation {
   unclosedTickets: number;
   /** The customer's rating; a later one replaces it. */
   rating?: Rating;
+  /** Who the customer is, as the site or the customer said; absent for an anonymous visitor. */
+  visitor?: Visitor;
+  latestTicketNumber?: number;
 }
+/**
+ * `verified`: the site signed `userId` with the tenant's identity secret. Unverified facts are
+ * kept for the team to read and never link conversations. `emailVerified` is false for an address
+ * the customer typed (the offline contact form) even beside a verified user id.
+ */
+export interface Visitor { userId: string | null; name: string | null; email: string | null; verified: boolean; emailVerified: boolean }
 export interface Rating { score: number; comment: string | null; createdAt: string }
 export interface Metadata {
   intentDetected: string; confidence: number; entitiesExtracted: Record<string, string>;
-  intentRanking: Array<{ intent: string; confidence: number }>; ticketId?: string;
+  intentRanking: Array<{ intent: string; confidence: number }>; ticketId?: string; ticketNumber?: number;
   /** Knowledge answers: the articles it came from; fallbacks: []. */
   sources?: Array<{ articleId: string; title: string; url: string | null }>;
 }
@@ -35,6 +44,10 @@ export const preview = (s: string) => ([...s].length > PREVIEW ? `${[...s].slice
 
 const statusIndex = (tenantId: string, c: Pick<Conversation, 'status' | 'createdAt' | 'id'>) =>
   ({ ...keys.conversationsByStatusIndex(tenantId, c.status), gsi2sk: timeSortKey(c.createdAt, c.id) });
+/** Only a verified visitor's conversations join their list; an unverified user id joins nothing. */
+const visitorIndex = (c: Pick<Conversation, 'tenantId' | 'createdAt' | 'id' | 'visitor'>) =>
+  (c.visitor?.verified && c.visitor.userId
+    ? { ...keys.visitorConversationsIndex(c.tenantId, c.visitor.userId), gsi3sk: timeSortKey(c.createdAt, c.id) } : {});
 
 // The items a conversation's writes put in their transactions (conversationsRepo.tx).
 
@@ -44,6 +57,7 @@ function put(c: Conversation): TxItem {
       Item: {
         ...keys.conversation(c.tenantId, c.id), type: 'conversation', ...c,
         ...keys.conversationsIndex(c.tenantId), gsi1sk: timeSortKey(c.createdAt, c.id), ...statusIndex(c.tenantId, c),
+        ...visitorIndex(c),
       },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
@@ -68,6 +82,11 @@ function update(
   if (set.status && set.status !== c.status) {
     const idx = statusIndex(c.tenantId, next);
     names['#g2'] = 'gsi2pk'; values[':g2'] = idx.gsi2pk; sets.push('#g2 = :g2');
+  }
+  const vIdx: { gsi3pk?: string; gsi3sk?: string } = set.visitor ? visitorIndex(next) : {};
+  if (vIdx.gsi3pk) {
+    names['#g3'] = 'gsi3pk'; names['#g3s'] = 'gsi3sk'; values[':g3'] = vIdx.gsi3pk; values[':g3s'] = vIdx.gsi3sk;
+    sets.push('#g3 = :g3', '#g3s = :g3s');
   }
   const adds = Object.entries(add).filter(([, v]) => v).map(([k, v]) => { names[`#${k}`] = k; values[`:a_${k}`] = v; return `#${k} :a_${k}`; });
   let cond = 'attribute_exists(pk) AND #status = :readStatus';
@@ -160,6 +179,21 @@ export const conversationsRepo = {
       : { index: 'gsi1' as const, partition: { name: 'gsi1pk', value: keys.conversationsIndex(tenantId).gsi1pk } };
     const page = await queryPage(q, { tenantId, list: 'conversations', filters }, limit, cursor);
     return { items: page.items.map((i) => clean<Conversation>(i)), nextCursor: page.nextCursor };
+  },
+
+  /** Conversations by id (those that exist), one BatchGet per 100. */
+  async batchGet(tenantId: string, ids: string[]): Promise<Conversation[]> {
+    const items = await batchGet([...new Set(ids)].map((id) => keys.conversation(tenantId, id)), false);
+    return items.map((i) => clean<Conversation>(i));
+  },
+
+  /** A verified visitor's newest `n` conversations: one Query on gsi3. */
+  async ofVisitor(tenantId: string, userId: string, n: number): Promise<Conversation[]> {
+    const r = await db.send(new QueryCommand({
+      TableName: tableName(), IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :p',
+      ExpressionAttributeValues: { ':p': keys.visitorConversationsIndex(tenantId, userId).gsi3pk }, ScanIndexForward: false, Limit: n,
+    }));
+    return (r.Items ?? []).map((i) => clean<Conversation>(i));
   },
 
   /** The newest `n` conversations: one Query on gsi1 with Limit n. */

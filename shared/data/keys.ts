@@ -56,8 +56,15 @@ export const keys = {
     ({ pk: keys.conversationPartition(tenantId, conversationId), sk: `RATE#${minute}` }),
   conversationsIndex: (tenantId: string) => ({ gsi1pk: `${T(tenantId)}#CONVS` }),
   conversationsByStatusIndex: (tenantId: string, status: string) => ({ gsi2pk: `${T(tenantId)}#CONVS#${status}` }),
+  /** A verified visitor's conversations (any device); keyed by a hash, as a user id is the site's own free text. */
+  visitorConversationsIndex: (tenantId: string, userId: string) =>
+    ({ gsi3pk: `${T(tenantId)}#VISITOR#${createHash('sha256').update(userId).digest('base64url')}` }),
 
   ticket: (tenantId: string, ticketId: string): Key => ({ pk: `${T(tenantId)}#TICKET#${ticketId}`, sk: 'TICKET' }),
+  /** The tenant's last ticket number; a new ticket's transaction moves it on, conditional on the value read. */
+  ticketCounter: (tenantId: string): Key => ({ pk: T(tenantId), sk: 'TICKETCOUNTER' }),
+  /** Number -> ticket id; its put's condition also makes a number impossible to share. */
+  ticketNumber: (tenantId: string, n: number): Key => ({ pk: T(tenantId), sk: `TICKETNUMBER#${n}` }),
   ticketsIndex: (tenantId: string) => ({ gsi1pk: `${T(tenantId)}#TICKETS` }),
   ticketsByStatusIndex: (tenantId: string, status: string) => ({ gsi2pk: `${T(tenantId)}#TICKETS#STATUS#${status}` }),
   ticketsByPriorityIndex: (tenantId: string, priority: string) =>

@@ -15,6 +15,8 @@
 //   widget key hash -> tenant                   GetItem   pk WIDGETKEY#hash      sk WIDGETKEY
 //   conversation + messages + ticket refs       Query     pk TENANT#t#CONV#c     (sk CONV, MSG#..., TICKET#...)
 //   conversations newest first / by status      Query     gsi1 TENANT#t#CONVS / gsi2 TENANT#t#CONVS#status
+//   a verified visitor's conversations        Query     gsi3 TENANT#t#VISITOR#sha256(userId)
+//   ticket number counter, number -> ticket    GetItem   pk TENANT#t            sk TICKETCOUNTER / TICKETNUMBER#n
 //   tickets newest first / status / priority    Query     gsi1 TENANT#t#TICKETS / gsi2 ...#STATUS#s / gsi3 ...#PRIORITY#p
 //   audit newest first / by category            Query     gsi1 TENANT#t#AUDIT / gsi2 TENANT#t#AUDIT#cat
 //   ticket + its audit trail                    Query     pk TENANT#t#TICKET#id  (sk TICKET, aud_...)

@@ -23,6 +23,8 @@ export interface Tenant {
   /** Bumped by every settings write; PUT /settings writes on the condition that it is unchanged. */
   settingsVersion?: number;
   widgetKeyHash: string; widgetKeyPreview: string; widgetKeyCreatedAt: string;
+  /** Signs visitors' user ids (HMAC-SHA256); kept whole, as verifying needs it, and shown only masked. */
+  identitySecret?: string; identitySecretCreatedAt?: string;
 }
 
 export interface NewTenant {
@@ -70,6 +72,21 @@ export const tenantsRepo = {
     ]);
   },
 
+  /** A new identity secret, conditional on the one read (so two rotations cannot both be shown as current). */
+  async rotateIdentitySecret(t: Tenant, secret: string, now: string, audit: AuditInput): Promise<void> {
+    const old = t.identitySecretCreatedAt;
+    await transact([
+      {
+        Update: {
+          Key: keys.tenant(t.id),
+          UpdateExpression: 'SET identitySecret = :s, identitySecretCreatedAt = :now',
+          ConditionExpression: old === undefined ? 'attribute_exists(pk) AND attribute_not_exists(identitySecretCreatedAt)' : 'identitySecretCreatedAt = :old',
+          ExpressionAttributeValues: { ':s': secret, ':now': now, ...(old === undefined ? {} : { ':old': old }) },
+        },
+      },
+      auditRepo.tx.put(t.id, { ...audit, category: 'settings', createdAt: now }),
+    ]);
+  },
 
   /** The tenant and one of its conversations in one round trip. */
   async getWith<T>(tenantId: string, other: { pk: string; sk: string }): Promise<{ tenant: Tenant | null; other: T | null }> {

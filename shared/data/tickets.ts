@@ -1,14 +1,17 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Priority, TicketStatus } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
 import type { Conversation } from './conversations.ts';
 import { clean, keys, timeSortKey } from './keys.ts';
 import { batchGet, queryAll, queryPage, type Page } from './lists.ts';
 import { asAudit, type AuditEntry } from './audit.ts';
-import type { TxItem } from './tx.ts';
+import { transact, type TxItem } from './tx.ts';
 
 export interface Ticket {
-  id: string; conversationId: string; status: TicketStatus; priority: Priority; reason: string; createdAt: string; updatedAt: string;
+  id: string;
+  /** 1, 2, 3... per tenant in creation order; null only on a ticket made before numbering, until it is numbered. */
+  number: number | null;
+  conversationId: string; status: TicketStatus; priority: Priority; reason: string; createdAt: string; updatedAt: string;
   /** A member's user id, or null. */
   assigneeId: string | null;
   /** When the first agent message answered it. */
@@ -23,11 +26,24 @@ const ticketIndexes = (tenantId: string, t: Ticket) => ({
   ...keys.ticketsByPriorityIndex(tenantId, t.priority), gsi3sk: timeSortKey(t.createdAt, t.id),
 });
 
-/** The ticket and its reference in the conversation's partition. */
-function put(tenantId: string, t: Ticket): TxItem[] {
+/**
+ * The ticket, its reference in the conversation's partition, its number's lookup item and the
+ * counter moved from the value read (`counterRead`: null when the tenant has no counter item yet).
+ * A concurrent ticket that took the same number fails the counter's condition, and the lookup's.
+ */
+function put(tenantId: string, t: Ticket & { number: number }, counterRead: number | null): TxItem[] {
   return [
     { Put: { Item: { ...keys.ticket(tenantId, t.id), type: 'ticket', ...t, ...ticketIndexes(tenantId, t) }, ConditionExpression: 'attribute_not_exists(pk)' } },
     { Put: { Item: { ...keys.conversationTicketRef(tenantId, t.conversationId, t.id), type: 'ticketRef', ticketId: t.id } } },
+    counterRead === null
+      ? { Put: { Item: { ...keys.ticketCounter(tenantId), type: 'ticketCounter', n: t.number }, ConditionExpression: 'attribute_not_exists(pk)' } }
+      : {
+        Update: {
+          Key: keys.ticketCounter(tenantId), UpdateExpression: 'SET n = :next', ConditionExpression: 'n = :read',
+          ExpressionAttributeValues: { ':next': t.number, ':read': counterRead },
+        },
+      },
+    { Put: { Item: { ...keys.ticketNumber(tenantId, t.number), type: 'ticketNumber', ticketId: t.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
   ];
 }
 
@@ -60,9 +76,9 @@ function update(tenantId: string, read: Ticket, next: Ticket): TxItem {
 // gsi3 (priority), and gsi2 + a priority filter when both filters are given.
 
 const asTicket = (i: Record<string, unknown>): Ticket => {
-  const { id, conversationId, status, priority, reason, createdAt, updatedAt, assigneeId, firstResponseAt, resolvedAt } = clean<Ticket>(i);
+  const { id, number, conversationId, status, priority, reason, createdAt, updatedAt, assigneeId, firstResponseAt, resolvedAt } = clean<Ticket>(i);
   return {
-    id, conversationId, status, priority, reason, createdAt, updatedAt,
+    id, number: number ?? null, conversationId, status, priority, reason, createdAt, updatedAt,
     assigneeId: assigneeId ?? null, firstResponseAt: firstResponseAt ?? null, resolvedAt: resolvedAt ?? null,
   };
 };
@@ -118,6 +134,52 @@ export const ticketsRepo = {
         : { index: 'gsi1' as const, partition: { name: 'gsi1pk', value: keys.ticketsIndex(tenantId).gsi1pk }, ...filter };
     const page = await queryPage(q, scope, limit, cursor);
     return { items: page.items.map(asTicket), nextCursor: page.nextCursor };
+  },
+
+  /**
+   * The counter as it stands (strongly read), and where a tenant has none yet, how many tickets it
+   * already has: tickets made before numbering keep 1..n for the numbering script, new ones follow.
+   */
+  async counter(tenantId: string): Promise<{ read: number | null; last: number }> {
+    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.ticketCounter(tenantId), ConsistentRead: true }));
+    if (r.Item) return { read: r.Item.n as number, last: r.Item.n as number };
+    let count = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const q = await db.send(new QueryCommand({
+        TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', Select: 'COUNT',
+        ExpressionAttributeValues: { ':p': keys.ticketsIndex(tenantId).gsi1pk }, ...(start ? { ExclusiveStartKey: start } : {}),
+      }));
+      count += q.Count ?? 0;
+      start = q.LastEvaluatedKey;
+    } while (start);
+    return { read: null, last: count };
+  },
+
+  /** The ticket that has this number, or null. */
+  async byNumber(tenantId: string, n: number): Promise<Ticket | null> {
+    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.ticketNumber(tenantId, n) }));
+    return r.Item ? ticketsRepo.get(tenantId, r.Item.ticketId as string) : null;
+  },
+
+  /** Every ticket of a tenant, oldest first (the numbering script). */
+  async allOldestFirst(tenantId: string): Promise<Ticket[]> {
+    const items = await queryAll({ index: 'gsi1', partition: { name: 'gsi1pk', value: keys.ticketsIndex(tenantId).gsi1pk }, descending: false });
+    return items.map(asTicket);
+  },
+
+  /** Numbers a ticket made before numbering (the one-off script); its lookup item guards the number. */
+  async assignNumber(tenantId: string, t: Ticket, n: number): Promise<void> {
+    await transact([
+      {
+        Update: {
+          Key: keys.ticket(tenantId, t.id), UpdateExpression: 'SET #n = :n',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#n)',
+          ExpressionAttributeNames: { '#n': 'number' }, ExpressionAttributeValues: { ':n': n },
+        },
+      },
+      { Put: { Item: { ...keys.ticketNumber(tenantId, n), type: 'ticketNumber', ticketId: t.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    ]);
   },
 
   /** Transaction items: a new ticket (with its reference), the guarded update of one. */

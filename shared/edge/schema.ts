@@ -26,6 +26,11 @@ export const text = (min: number, max: number) =>
   );
 
 export const uuid = () => z.uuid({ message: 'must be a UUID' });
+/** An email address, trimmed and kept in lower case. */
+export const email = () => z.pipe(
+  z.pipe(z.string().check(z.trim(), z.maxLength(254, 'must be at most 254 characters')), z.email({ message: 'must be an email address' })),
+  z.transform((e) => e.toLowerCase()),
+);
 export const IdParams = z.strictObject({ id: uuid() });
 
 const PAGE_SIZE = 'must be a whole number from 1 to 100';

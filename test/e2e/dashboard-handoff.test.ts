@@ -36,8 +36,8 @@ async function customerEscalates(page: Page, widgetKey: string) {
   await page.getByRole('button', { name: 'Talk to a person' }).click();
   await page.getByRole('button', { name: 'Request a person' }).click();
   await page.locator('.ticket strong').waitFor();
-  const stored = JSON.parse((await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), widgetKey))!) as { conversationId: string };
-  return { conversationId: stored.conversationId, ticketId: (await page.locator('.ticket strong').textContent())! };
+  const stored = JSON.parse((await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), widgetKey))!) as { conversationId: string; ticketId: string };
+  return { conversationId: stored.conversationId, ticketId: stored.ticketId };
 }
 
 describe('handoff: an agent replies from the inbox', () => {

@@ -30,8 +30,8 @@ async function escalated(page: Page, t: TestTenant) {
   await page.getByRole('button', { name: 'Talk to a person' }).click();
   await page.getByRole('button', { name: 'Request a person' }).click();
   await page.locator('.ticket strong').waitFor();
-  const conversationId = JSON.parse((await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), t.widgetKey))!).conversationId as string;
-  return { conversationId, ticketId: (await page.locator('.ticket strong').textContent())! };
+  const stored = JSON.parse((await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), t.widgetKey))!) as { conversationId: string; ticketId: string };
+  return { conversationId: stored.conversationId, ticketId: stored.ticketId };
 }
 
 const agentSays = async (token: string, conversationId: string, content: string) => {

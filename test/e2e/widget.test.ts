@@ -127,9 +127,11 @@ describe('the widget on a customer page', () => {
     await page.getByRole('button', { name: 'Request a person' }).click();
     const bar = page.locator('.ticket strong');
     await bar.waitFor();
-    const ticketId = (await bar.textContent())!;
-    expect(ticketId).toMatch(/^tkt_[0-9A-HJKMNP-TV-Z]{26}$/);
-    expect(await bubbles(page, 'assistant').last().textContent()).toContain(ticketId);
+    // The customer sees the ticket's number, never its id.
+    expect(await bar.textContent()).toBe('#1');
+    expect(await bubbles(page, 'assistant').last().textContent()).toContain('Your ticket number is #1');
+    const ticketId = JSON.parse((await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), t.widgetKey))!).ticketId as string;
+    expect(await page.locator('.ticket').textContent()).not.toContain(ticketId);
     expect(await page.getByRole('button', { name: 'Talk to a person' }).isVisible()).toBe(false);
     await shot(page, 'escalated');
 
@@ -139,7 +141,7 @@ describe('the widget on a customer page', () => {
 
     await page.reload();
     await launcher(page).click();
-    expect(await page.locator('.ticket strong').textContent()).toBe(ticketId);
+    expect(await page.locator('.ticket strong').textContent()).toBe('#1');
   });
 
   it('asks for a person before any message: the reason becomes the first message', async () => {
@@ -152,7 +154,7 @@ describe('the widget on a customer page', () => {
     await page.locator('.ticket strong').waitFor();
     expect(await bubbles(page, 'user').allTextContents()).toEqual(['You: I was charged twice for order 4411']);
     const tickets = await request('GET', admin('/tickets'), { token: t.ownerToken });
-    expect(tickets.body.items.map((i: { id: string }) => i.id)).toEqual([await page.locator('.ticket strong').textContent()]);
+    expect(tickets.body.items.map((i: { number: number }) => `#${i.number}`)).toEqual([await page.locator('.ticket strong').textContent()]);
   });
 
   it('shows markup in messages and settings as text and runs none of it', async () => {

@@ -16,8 +16,8 @@ describe('GET /conversations', () => {
     expect(ids(r)).toEqual([second.conversationId, first]);
     expect(r.body.nextCursor).toBeNull();
     expect(r.body.items[1]).toEqual({
-      id: first, status: 'active', createdAt: expect.any(String), updatedAt: expect.any(String),
-      messageCount: 4, lastMessagePreview: 'where is my order 12345?', lastIntent: 'order_status',
+      id: first, title: expect.stringMatching(/^Visitor \d{1,4}$/), status: 'active', createdAt: expect.any(String), updatedAt: expect.any(String),
+      messageCount: 4, lastMessagePreview: 'where is my order 12345?', lastIntent: 'order_status', visitor: null,
     });
     expect(r.body.items[1].updatedAt >= r.body.items[1].createdAt).toBe(true);
     expect(ids(await list(t, '?status=active'))).toEqual([first]);
@@ -71,9 +71,9 @@ describe('GET /conversations/{id}', () => {
     expect(bot.role).toBe('assistant');
     expect(bot.metadata).toMatchObject({ intentDetected: 'greeting', confidence: expect.any(Number), entitiesExtracted: {} });
     expect(escalation).toMatchObject({ role: 'assistant' });
-    expect(escalation.content).toContain(ticketId);
+    expect(escalation.content).toContain('#1');
     expect(r.body.tickets).toEqual([{
-      id: ticketId, conversationId, status: 'open', priority: 'medium', reason: 'broken', createdAt: expect.any(String), updatedAt: expect.any(String),
+      id: ticketId, number: 1, conversationId, status: 'open', priority: 'medium', reason: 'broken', createdAt: expect.any(String), updatedAt: expect.any(String),
       assigneeId: null, firstResponseAt: null, resolvedAt: null,
     }]);
   });

@@ -27,7 +27,7 @@ describe('PATCH /tickets/{id}', () => {
     expect(r.body.ticket).toMatchObject({ id: ticketId, status: 'in_progress', priority: 'urgent', reason: 'printer on fire' });
     expect(r.body.ticket.updatedAt >= r.body.ticket.createdAt).toBe(true);
     expect(Object.keys(r.body.ticket).sort()).toEqual([
-      'assigneeId', 'conversationId', 'createdAt', 'firstResponseAt', 'id', 'priority', 'reason', 'resolvedAt', 'status', 'updatedAt',
+      'assigneeId', 'conversationId', 'createdAt', 'firstResponseAt', 'id', 'number', 'priority', 'reason', 'resolvedAt', 'status', 'updatedAt',
     ]);
     const trail = await ticketAudit(t, ticketId);
     expect(trail.map((e) => e.action)).toEqual(['ticket.created', 'ticket.updated']);

@@ -98,12 +98,15 @@ describe('POST /chat/escalate', () => {
     expect(first.status).toBe(200);
     expect(first.body.success).toBe(true);
     expect(first.body.ticketId).toMatch(/^tkt_[0-9A-HJKMNP-TV-Z]{26}$/);
-    expect(first.body.message).toContain(first.body.ticketId);
+    expect(first.body.ticketNumber).toBe(1);
+    expect(first.body.message).toContain('#1');
+    expect(first.body.message).not.toContain(first.body.ticketId);
     const again = await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId: id, reason: 'again' } });
     expect(again.body.ticketId).toBe(first.body.ticketId);
+    expect(again.body.ticketNumber).toBe(1);
     const conv = await request('GET', chat(`/conversations/${id}`), { widgetKey: t.widgetKey });
     expect(conv.body.conversation.status).toBe('escalated');
-    expect(conv.body.messages.filter((m: { content: string }) => m.content.includes(first.body.ticketId))).toHaveLength(1);
+    expect(conv.body.messages.filter((m: { content: string }) => m.content.includes('#1'))).toHaveLength(1);
   });
 
   it('escalates through an intent whose action is escalate', async () => {
@@ -111,7 +114,8 @@ describe('POST /chat/escalate', () => {
     const r = await send(t, 'I want to talk to a human');
     expect(r.body.metadata.intentDetected).toBe('human_agent');
     expect(r.body.metadata.ticketId).toMatch(/^tkt_/);
-    expect(r.body.message.content).toContain(r.body.metadata.ticketId);
+    expect(r.body.metadata.ticketNumber).toBe(1);
+    expect(r.body.message.content).toContain('#1');
   });
 
   it('validates its body', async () => {

@@ -15,16 +15,27 @@ import { ticketsRepo, type Ticket } from '#shared/data/tickets.ts';
 import { retrying, transact, TxConditionFailed, type TxItem } from '#shared/data/tx.ts';
 import { decide } from './assistant.ts';
 import { chatConversation, customerMessage, events } from '#shared/domain/events.ts';
-import { tenantSettings } from '#shared/domain/tenants/tenant-config.ts';
+import { availability, tenantSettings } from '#shared/domain/tenants/tenant-config.ts';
+import { backAt } from '#shared/domain/tenants/business-hours.ts';
+import { nextVisitor, visitorOf, type VisitorInput } from '#shared/domain/customers/visitors.ts';
 import { isActive } from '#shared/domain/handoff/tickets-rules.ts';
 import { assertOrigin, freshTenant } from '#shared/domain/tenants/widget-auth.ts';
 
 export const LIMITS = { userMessagesPerConversation: 1000, messagesPerMinute: 30 };
-const ATTEMPTS = 6;
+// A new ticket takes the tenant's next number on a condition: concurrent escalations of one tenant
+// retry until each has its own, so ticket-opening paths allow many short, jittered attempts.
+const ATTEMPTS = 16;
+const RACE = { jitterMs: 50, exponential: true };
 const WIDGET = { type: 'widget' as const, id: 'widget' };
 
-const escalationText = (ticketId: string) =>
-  `I've passed this conversation to our support team. Your ticket number is ${ticketId}; a person will get back to you here.`;
+/** What the customer reads on escalation: the ticket's number, and when the team is away, when it is back. */
+function escalationText(number: number | null, away: { online: boolean; nextOpenAt: string | null; timezone: string | null }, email: string | null) {
+  const ref = number === null ? 'Your request is with them' : `Your ticket number is #${number}`;
+  if (away.online) return `I've passed this conversation to our support team. ${ref}; a person will get back to you here.`;
+  const back = away.nextOpenAt && away.timezone ? ` and back ${backAt(away.nextOpenAt, away.timezone)}` : '';
+  const reach = email ? `we'll answer here and at ${email}` : 'leave your email address and we\'ll answer there too';
+  return `I've passed this conversation to our support team. ${ref}. The team is away right now${back}; ${reach}.`;
+}
 
 /**
  * Reads the tenant (fresh: its config and intents version, and so its allowed origins) and, if
@@ -39,17 +50,20 @@ async function readState(tenantId: string, origin: string | undefined, conversat
   return { tenant: r.tenant, conversation: r.other };
 }
 
-/** The writes that open a new ticket for a conversation, and the conversation fields they change. */
-function openTicket(tenant: Tenant, conv: Conversation, reason: string, now: string) {
-  const ticket: Ticket = {
-    id: `tkt_${ulid()}`, conversationId: conv.id, status: 'open',
+/** The writes that open a new ticket for a conversation (with the tenant's next number), and the conversation fields they change. */
+async function openTicket(tenant: Tenant, conv: Conversation, reason: string, now: string) {
+  const counter = await ticketsRepo.counter(tenant.id);
+  const ticket: Ticket & { number: number } = {
+    id: `tkt_${ulid()}`, number: counter.last + 1, conversationId: conv.id, status: 'open',
     priority: tenantSettings(tenant.config).defaultPriority as Priority, reason, createdAt: now, updatedAt: now,
     assigneeId: null, firstResponseAt: null, resolvedAt: null,
   };
-  const set = { status: 'escalated' as const, latestTicketId: ticket.id, latestTicketStatus: 'open' as const, latestTicketAnswered: false };
+  const set = {
+    status: 'escalated' as const, latestTicketId: ticket.id, latestTicketNumber: ticket.number, latestTicketStatus: 'open' as const, latestTicketAnswered: false,
+  };
   const escalated = { ...conv, ...set, updatedAt: now };
   const items: TxItem[] = [
-    ...ticketsRepo.tx.put(tenant.id, ticket),
+    ...ticketsRepo.tx.put(tenant.id, ticket, counter.read),
     auditRepo.tx.put(tenant.id, {
       category: 'ticket', action: 'ticket.created', actor: WIDGET, target: { type: 'ticket', id: ticket.id },
       changes: { status: { from: null, to: 'open' }, priority: { from: null, to: ticket.priority } }, createdAt: now,
@@ -91,10 +105,11 @@ const retryAfterMinute = (now: Date) => 60 - now.getUTCSeconds();
  * latest ticket is in progress) the assistant stays silent: the message is stored and classified
  * for the statistics, and nothing answers it but the person.
  */
-export function sendMessage(tenantId: string, input: { conversationId?: string; message: string }, origin?: string) {
+export function sendMessage(tenantId: string, input: { conversationId?: string; message: string; visitor?: VisitorInput }, origin?: string) {
   // The conversation or its ticket changed since we read it: read again and redo.
   return retrying(async () => {
     const { tenant, conversation: read } = await readState(tenantId, origin, input.conversationId);
+    const visitor = visitorOf(tenant, input.visitor);
     if (read?.status === 'closed') throw new Conflict('this conversation is closed', 'CONVERSATION_CLOSED');
     if (read && read.userMessageCount >= LIMITS.userMessagesPerConversation) {
       throw new Conflict(`a conversation takes at most ${LIMITS.userMessagesPerConversation} user messages`);
@@ -110,8 +125,10 @@ export function sendMessage(tenantId: string, input: { conversationId?: string; 
       messageCount: 0, userMessageCount: 0, lastMessagePreview: '', lastIntent: null, unclosedTickets: 0,
     };
     const items: TxItem[] = [];
-    let set: Partial<Conversation> = {};
+    const newVisitor = nextVisitor(read?.visitor, visitor);
+    let set: Partial<Conversation> = newVisitor ? { visitor: newVisitor } : {};
     let ticketId: string | undefined;
+    let ticketNumber: number | null = null;
     let newTicket = false;
 
     const reopen = read && !silent ? await reopenTicket(tenant, conv, now) : null;
@@ -120,15 +137,19 @@ export function sendMessage(tenantId: string, input: { conversationId?: string; 
     let reply = kb ? kb.reply : nlu.reply;
     if (!silent && nlu.intent?.action === 'escalate') {
       const latestActive = conv.latestTicketId && (reopen || (conv.latestTicketStatus && isActive(conv.latestTicketStatus)));
-      if (latestActive) ticketId = conv.latestTicketId;
-      else {
-        const t = openTicket(tenant, { ...conv, ...set }, `Requested in chat: ${preview(input.message)}`, now);
+      if (latestActive) {
+        ticketId = conv.latestTicketId;
+        ticketNumber = await numberOf(tenant.id, conv);
+      } else {
+        const t = await openTicket(tenant, { ...conv, ...set }, `Requested in chat: ${preview(input.message)}`, now);
         items.push(...t.items);
         set = { ...set, ...t.set };
         ticketId = t.ticket.id;
+        ticketNumber = t.ticket.number;
         newTicket = true;
       }
-      if (!reply.includes(ticketId!)) reply = `${reply} ${escalationText(ticketId!)}`.trim();
+      const text = escalationText(ticketNumber, availability(tenant.config ?? {}, nowDate), (set.visitor ?? conv.visitor)?.email ?? null);
+      if (ticketNumber === null || !reply.includes(`#${ticketNumber}`)) reply = `${reply} ${text}`.trim();
     }
 
     const metadata: Metadata = kb
@@ -139,7 +160,7 @@ export function sendMessage(tenantId: string, input: { conversationId?: string; 
         entitiesExtracted: nlu.entities,
         intentRanking: nlu.ranking,
         ...(nlu.intent ? {} : { sources: [] }),
-        ...(ticketId ? { ticketId } : {}),
+        ...(ticketId ? { ticketId, ...(ticketNumber === null ? {} : { ticketNumber }) } : {}),
       };
     const userMsg: Message = { id: randomUUID(), role: 'user', content: input.message, createdAt: now };
     const botMsg: Message | null = silent ? null : { id: randomUUID(), role: 'assistant', content: reply, createdAt: now, metadata };
@@ -182,7 +203,13 @@ export function sendMessage(tenantId: string, input: { conversationId?: string; 
       message: { id: botMsg.id, role: botMsg.role, content: botMsg.content, createdAt: botMsg.createdAt },
       metadata,
     };
-  }, { attempts: ATTEMPTS, conflict: 'the conversation changed concurrently; try again' });
+  }, { attempts: ATTEMPTS, conflict: 'the conversation changed concurrently; try again', ...RACE });
+}
+
+/** The number of the conversation's latest ticket (read from the ticket where the conversation predates numbering). */
+async function numberOf(tenantId: string, conv: Conversation): Promise<number | null> {
+  if (conv.latestTicketNumber !== undefined) return conv.latestTicketNumber;
+  return conv.latestTicketId ? (await ticketsRepo.get(tenantId, conv.latestTicketId))?.number ?? null : null;
 }
 
 export async function getConversation(tenantId: string, conversationId: string, origin?: string) {
@@ -197,12 +224,17 @@ export function escalate(tenantId: string, input: { conversationId: string; reas
     const { tenant, conversation } = await readState(tenantId, origin, input.conversationId);
     const conv = conversation!;
     if (conv.status === 'closed') throw new Conflict('this conversation is closed', 'CONVERSATION_CLOSED');
+    const nowDate = new Date();
+    const away = availability(tenant.config ?? {}, nowDate);
+    const email = conv.visitor?.email ?? null;
+    const status = { online: away.online, nextOpenAt: away.nextOpenAt, emailRequested: !away.online && !email };
     if (conv.latestTicketId && conv.latestTicketStatus && isActive(conv.latestTicketStatus)) {
-      return { success: true, ticketId: conv.latestTicketId, message: escalationText(conv.latestTicketId) };
+      const n = await numberOf(tenant.id, conv);
+      return { success: true, ticketId: conv.latestTicketId, ticketNumber: n, message: escalationText(n, away, email), ...status };
     }
-    const now = new Date().toISOString();
-    const t = openTicket(tenant, conv, input.reason, now);
-    const text = escalationText(t.ticket.id);
+    const now = nowDate.toISOString();
+    const t = await openTicket(tenant, conv, input.reason, now);
+    const text = escalationText(t.ticket.number, away, email);
     const botMsg: Message = { id: randomUUID(), role: 'assistant', content: text, createdAt: now };
     await transact([
       conversationsRepo.tx.update(conv, { ...t.set, updatedAt: now }, { messageCount: 1, unclosedTickets: 1 }),
@@ -212,6 +244,6 @@ export function escalate(tenantId: string, input: { conversationId: string; reas
       statsRepo.tx.addDay(tenant.id, utcDay(now), conv.id, { escalations: 1 }),
     ]);
     count(METRIC.escalations);
-    return { success: true, ticketId: t.ticket.id, message: text };
-  }, { attempts: ATTEMPTS, conflict: 'the conversation changed concurrently; try again' });
+    return { success: true, ticketId: t.ticket.id, ticketNumber: t.ticket.number, message: text, ...status };
+  }, { attempts: ATTEMPTS, conflict: 'the conversation changed concurrently; try again', ...RACE });
 }

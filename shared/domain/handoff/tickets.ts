@@ -8,6 +8,7 @@ import { fieldError, InvalidTransition, NotFound } from '#shared/core/errors.ts'
 import type { Actor, Priority, TicketStatus } from '#shared/core/vocabulary.ts';
 import { canMove, isActive } from './tickets-rules.ts';
 import { summary } from './conversations-admin.ts';
+import { conversationTitle, visitorView } from '#shared/domain/customers/visitors.ts';
 import { events } from '#shared/domain/events.ts';
 
 export interface TicketPatch { status?: TicketStatus; priority?: Priority; assigneeId?: string | null }
@@ -107,10 +108,29 @@ export async function getTicket(tenantId: string, ticketId: string) {
   return { ticket: found.ticket, conversation: conversation ? summary(conversation) : null, auditTrail: found.auditTrail };
 }
 
-/** `assignee`: `me` (the caller), `none` (unassigned) or a user id. */
-export const listTickets = (
-  tenantId: string, actor: Actor, q: { status?: TicketStatus; priority?: Priority; assignee?: string; limit: number; cursor?: string },
-) => ticketsRepo.list(tenantId, {
-  status: q.status, priority: q.priority,
-  ...(q.assignee === undefined ? {} : { assignee: q.assignee === 'none' ? null : q.assignee === 'me' ? actor.id : q.assignee }),
-}, q.limit, q.cursor);
+/** Each ticket with its customer (the conversation's visitor and title), read in one BatchGet. */
+async function withCustomers(tenantId: string, tickets: Ticket[]) {
+  const convs = new Map((await conversationsRepo.batchGet(tenantId, tickets.map((t) => t.conversationId))).map((c) => [c.id, c]));
+  return tickets.map((t) => {
+    const c = convs.get(t.conversationId);
+    return { ...t, visitor: c ? visitorView(c) : null, conversationTitle: c ? conversationTitle(c) : null };
+  });
+}
+
+/**
+ * `assignee`: `me` (the caller), `none` (unassigned) or a user id. `number` finds the one ticket
+ * with that number (the other filters still apply to it).
+ */
+export async function listTickets(
+  tenantId: string, actor: Actor, q: { status?: TicketStatus; priority?: Priority; assignee?: string; number?: number; limit: number; cursor?: string },
+) {
+  const assignee = q.assignee === undefined ? undefined : q.assignee === 'none' ? null : q.assignee === 'me' ? actor.id : q.assignee;
+  if (q.number !== undefined) {
+    const t = await ticketsRepo.byNumber(tenantId, q.number);
+    const fits = t && (!q.status || t.status === q.status) && (!q.priority || t.priority === q.priority)
+      && (assignee === undefined || t.assigneeId === assignee);
+    return { items: await withCustomers(tenantId, fits ? [t] : []), nextCursor: null };
+  }
+  const page = await ticketsRepo.list(tenantId, { status: q.status, priority: q.priority, ...(assignee === undefined ? {} : { assignee }) }, q.limit, q.cursor);
+  return { items: await withCustomers(tenantId, page.items), nextCursor: page.nextCursor };
+}

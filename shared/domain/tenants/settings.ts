@@ -6,6 +6,9 @@ import * as z from 'zod/mini';
 import { PRIORITIES } from '#shared/core/vocabulary.ts';
 import { mergePatch } from '#shared/domain/merge-patch.ts';
 import { newWidgetKey } from './widget-keys.ts';
+import { mask } from '#shared/domain/mask.ts';
+import { BusinessHoursSchema } from './business-hours.ts';
+import { newIdentitySecret } from './identity.ts';
 
 export const MAX_CONFIG_BYTES = 16 * 1024;
 
@@ -36,13 +39,24 @@ export const KnownConfig = z.looseObject({
       { message: 'must be a list of origins' },
     ).check(z.maxLength(100, 'must have at most 100 origins'))),
     theme: z.optional(z.union([z.string(), z.record(z.string(), z.unknown())], { message: 'must be an object or a string' })),
+    replyTime: z.optional(z.string({ message: 'must be a string' }).check(z.trim(), z.maxLength(80, 'must be at most 80 characters'))),
   }, OBJECT)),
+  identity: z.optional(z.strictObject({
+    required: z.optional(z.boolean({ message: 'must be true or false' })),
+  }, { message: 'must be an object { required }; the secret is made by POST /settings/identity-secret/rotate' })),
+  businessHours: z.optional(BusinessHoursSchema),
 });
 
-const view = (t: Tenant) => ({
-  tenant: { id: t.id, name: t.name }, config: t.config ?? {},
-  widgetKey: { preview: t.widgetKeyPreview, createdAt: t.widgetKeyCreatedAt },
-});
+/** The identity secret is never in `config` as kept; the view shows it there masked, beside `required`. */
+const view = (t: Tenant) => {
+  const config = t.config ?? {};
+  const identity = t.identitySecret
+    ? { ...(config.identity as object | undefined), secret: mask(t.identitySecret), secretCreatedAt: t.identitySecretCreatedAt } : undefined;
+  return {
+    tenant: { id: t.id, name: t.name }, config: identity ? { ...config, identity } : config,
+    widgetKey: { preview: t.widgetKeyPreview, createdAt: t.widgetKeyCreatedAt },
+  };
+};
 
 async function tenantOf(tenantId: string): Promise<Tenant> {
   const t = await tenantsRepo.get(tenantId, true);
@@ -64,6 +78,15 @@ export function mergeConfig(current: Record<string, unknown>, patch: Record<stri
   return merged;
 }
 
+/** A config sent back as GET showed it carries the masked secret: that part is dropped; any other value is refused. */
+function withoutShownSecret(t: Tenant, patch: Record<string, unknown>): Record<string, unknown> {
+  const shown = view(t).config.identity as Record<string, unknown> | undefined;
+  const sent = patch.identity;
+  if (!shown || !sent || typeof sent !== 'object' || Array.isArray(sent)) return patch;
+  const identity = Object.fromEntries(Object.entries(sent).filter(([k, v]) => !((k === 'secret' || k === 'secretCreatedAt') && v === shown[k])));
+  return { ...patch, identity };
+}
+
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 export async function putSettings(tenantId: string, actor: Actor, body: { name?: string | undefined; config?: Record<string, unknown> | undefined }) {
@@ -71,7 +94,7 @@ export async function putSettings(tenantId: string, actor: Actor, body: { name?:
   return retrying(async () => {
     const t = await tenantOf(tenantId);
     const current = t.config ?? {};
-    const config = body.config === undefined ? current : mergeConfig(current, body.config);
+    const config = body.config === undefined ? current : mergeConfig(current, withoutShownSecret(t, body.config));
     const name = body.name ?? t.name;
     const changes: Record<string, { from: unknown; to: unknown }> = {};
     if (name !== t.name) changes.name = { from: t.name, to: name };
@@ -85,6 +108,20 @@ export async function putSettings(tenantId: string, actor: Actor, body: { name?:
     });
     return view({ ...t, name, config });
   }, { attempts: 5, conflict: 'the settings changed concurrently; try again' });
+}
+
+/** A new identity secret, shown once; the old one stops verifying at once (nothing caches it). */
+export async function rotateIdentitySecret(tenantId: string, actor: Actor) {
+  return retrying(async () => {
+    const t = await tenantOf(tenantId);
+    const secret = newIdentitySecret();
+    const now = new Date().toISOString();
+    await tenantsRepo.rotateIdentitySecret(t, secret, now, {
+      action: 'identity_secret.rotated', actor, target: { type: 'tenant', id: t.id },
+      changes: { identitySecretCreatedAt: { from: t.identitySecretCreatedAt ?? null, to: now } },
+    });
+    return { secret };
+  }, { attempts: 4, conflict: 'the identity secret changed concurrently; try again' });
 }
 
 /** A new widget key; the old one's lookup is deleted at once (cached widget auth lets it live at most 30 s). */

@@ -1,5 +1,6 @@
 import { PRIORITIES, type Priority } from '#shared/core/vocabulary.ts';
 import { DEFAULT_KNOWLEDGE_THRESHOLD } from '#shared/nlu/knowledge.ts';
+import { BusinessHoursSchema, openState, type BusinessHours } from './business-hours.ts';
 
 // The settings `config` keys the service understands, read with their defaults. Validation of
 // writes lives with the settings schema; reads here tolerate anything and fall back.
@@ -43,4 +44,12 @@ export function widgetTheme(config: Record<string, unknown>, tenantName: string)
     position: t.position === 'left' ? 'left' as const : THEME_DEFAULTS.position,
     title: typeof t.title === 'string' && t.title.trim() ? t.title : tenantName,
   };
+}
+
+/** `businessHours` as kept (null: always open), and `widget.replyTime` (null: none given). */
+export function availability(config: Record<string, unknown>, now: Date) {
+  const parsed = config.businessHours === undefined ? null : BusinessHoursSchema.safeParse(config.businessHours);
+  const hours = parsed?.success ? parsed.data as BusinessHours : null;
+  const replyTime = at(config, 'widget', 'replyTime');
+  return { ...openState(hours, now), timezone: hours?.timezone ?? null, replyTime: typeof replyTime === 'string' && replyTime ? replyTime : null };
 }

@@ -1,11 +1,23 @@
 import * as z from 'zod/mini';
 import { MESSAGE_ROLES, WIDGET_POSITIONS } from '#shared/core/vocabulary.ts';
 import { declareChat } from '../route.ts';
-import { EmptyQuery, IdParams, text, uuid } from '../schema.ts';
-import { ConversationStatus, Fraction, TicketId, PlainTimestamp } from './common.ts';
+import { EmptyQuery, IdParams, email, text, uuid } from '../schema.ts';
+import { ConversationStatus, ConversationTitle, Fraction, TicketId, PlainTimestamp } from './common.ts';
 
 // The chat routes (widget-facing): request and response schemas, and their declarations.
-export const SendMessageBody = z.strictObject({ conversationId: z.optional(uuid()), message: text(1, 2000) });
+const UserId = text(1, 200);
+const UserHash = z.string().check(z.regex(/^[0-9a-fA-F]+$/, 'must be the hex HMAC-SHA256 of userId (64 hex characters)'),
+  z.maxLength(128, 'must be the hex HMAC-SHA256 of userId (64 hex characters)'));
+export const VisitorBody = z.strictObject({
+  userId: UserId.check(z.describe('the site\'s own id of its signed-in customer')),
+  name: z.optional(text(1, 100)),
+  email: z.optional(email()),
+  userHash: z.optional(UserHash.check(z.describe('lowercase hex HMAC-SHA256 of `userId` keyed by the identity secret; without it the facts are kept unverified'))),
+});
+export const SendMessageBody = z.strictObject({
+  conversationId: z.optional(uuid()), message: text(1, 2000),
+  visitor: z.optional(VisitorBody.check(z.describe('who the customer is; verified when `userHash` matches'))),
+});
 export const EscalateBody = z.strictObject({ conversationId: uuid(), reason: text(1, 500) });
 
 export const IntentRankingEntry = z.object({ intent: z.string(), confidence: Fraction });
@@ -16,6 +28,7 @@ export const MessageMetadata = z.object({
   entitiesExtracted: z.record(z.string(), z.string()),
   intentRanking: z.array(IntentRankingEntry).check(z.maxLength(3)),
   ticketId: z.optional(TicketId).check(z.describe('present when the message escalated the conversation')),
+  ticketNumber: z.optional(z.number().check(z.int())).check(z.describe('the ticket\'s number, as the customer sees it (`#1042`)')),
   sources: z.optional(z.array(Source).check(z.maxLength(3))).check(z.describe(
     'the help articles of a `knowledge_base` answer, best first; `[]` on a fallback; absent on an intent\'s answer')),
 });
@@ -46,6 +59,9 @@ export const WidgetConfig = z.object({
   name: z.string(), greeting: z.string(),
   theme: z.looseObject({ color: z.string(), position: z.enum(WIDGET_POSITIONS), title: z.string() }),
   liveUrl: z.nullable(z.string()).check(z.describe('the live channel: connect with `?widgetKey=...&conversationId=...`')),
+  online: z.boolean().check(z.describe('within `businessHours` now (always true without them)')),
+  nextOpenAt: z.nullable(PlainTimestamp).check(z.describe('when the team is next in; null while open, or when no day has hours')),
+  replyTime: z.nullable(z.string()).check(z.describe('`widget.replyTime`, e.g. "usually within an hour"')),
 });
 
 export const ChatConversationResponse = z.object({
@@ -59,7 +75,21 @@ export const ChatArticleResponse = z.object({
   }),
 });
 
-export const EscalateResponse = z.object({ success: z.literal(true), ticketId: TicketId, message: z.string() });
+export const EscalateResponse = z.object({
+  success: z.literal(true), ticketId: TicketId,
+  ticketNumber: z.nullable(z.number().check(z.int())).check(z.describe('what the customer sees (`#1042`); null only for a ticket made before numbering')),
+  message: z.string().check(z.describe('names the ticket number; while the team is away, when it is back')),
+  online: z.boolean(), nextOpenAt: z.nullable(PlainTimestamp),
+  emailRequested: z.boolean().check(z.describe('the team is away and the visitor left no email: ask for one (`POST /conversations/{id}/contact`)')),
+});
+export const OwnConversationsQuery = z.strictObject({ userId: UserId, userHash: UserHash });
+export const OwnConversations = z.object({
+  items: z.array(z.object({ id: z.uuid(), status: ConversationStatus, title: ConversationTitle, updatedAt: PlainTimestamp })),
+});
+export const ContactBody = z.strictObject({ email: email() });
+export const ContactResponse = z.object({
+  visitor: z.object({ userId: z.nullable(z.string()), name: z.nullable(z.string()), email: z.string(), verified: z.boolean(), emailVerified: z.literal(false) }),
+});
 
 export const sendMessage = declareChat('POST', '/message', 'send-message', {
   table: 'write', body: SendMessageBody, response: SendMessageResponse, status: 200, idempotent: true, rateLimited: true,
@@ -73,7 +103,9 @@ export const sendMessage = declareChat('POST', '/message', 'send-message', {
     + '`escalate` escalates the conversation and `metadata.ticketId` is present. At most 30 messages a minute per conversation '
     + '(429 with `Retry-After`) and 1,000 user messages per conversation (409 `CONFLICT`). While a person handles the '
     + 'conversation (its latest ticket is `in_progress`) the assistant stays silent: the message is stored and classified, and '
-    + 'the answer is `message: null` with `handledBy: "agent"`.',
+    + 'the answer is `message: null` with `handledBy: "agent"`. `visitor` names the customer: with a `userHash` that matches it is '
+    + 'verified (one that does not is 401 `UNAUTHORIZED`), without one its facts are kept unverified; with `identity.required` a '
+    + 'message without a valid hash is 401. A verified visitor\'s conversation continued by another verified user is 404.',
 });
 
 export const getChatConversation = declareChat('GET', '/conversations/{id}', 'get-conversation', {
@@ -87,15 +119,16 @@ export const escalate = declareChat('POST', '/escalate', 'escalate', {
   conflicts: ['CONVERSATION_CLOSED', 'IDEMPOTENCY_IN_PROGRESS'],
   summary: 'Escalate a conversation to a human agent',
   description: 'Creates a ticket (status `open`, the tenant\'s default priority) unless the conversation already has one that is '
-    + 'neither `resolved` nor `closed`, in which case the same `ticketId` is returned and nothing is created. The reply text is '
-    + 'also appended to the conversation as an assistant message.',
+    + 'neither `resolved` nor `closed`, in which case the same `ticketId` is returned and nothing is created. The reply text names '
+    + 'the ticket number (`#1042`) and is also appended to the conversation as an assistant message. Outside `businessHours` '
+    + 'the ticket is still opened and the text says when the team is back.',
 });
 
 export const getWidget = declareChat('GET', '/widget', 'get-widget', {
   table: 'read', query: EmptyQuery, response: WidgetConfig, status: 200,
   summary: 'What the widget shows before the first message',
   description: 'The tenant\'s name, greeting and `widget.theme` (defaults: colour `#2563eb`, position `right`, title the tenant '
-    + 'name), and the live channel\'s URL.',
+    + 'name), the live channel\'s URL, and whether the team is in (`online`, `nextOpenAt`, `replyTime`).',
 });
 
 export const rateConversation = declareChat('POST', '/conversations/{id}/rating', 'rate-conversation', {
@@ -110,4 +143,18 @@ export const getChatArticle = declareChat('GET', '/articles/{id}', 'get-article'
   description: 'The article that a reply\'s `sources` name. A draft, or an unknown id of any shape, is 404.',
 });
 
-export const routes = [sendMessage, getChatConversation, escalate, getWidget, rateConversation, getChatArticle];
+export const listOwnConversations = declareChat('GET', '/conversations', 'list-conversations', {
+  table: 'read', query: OwnConversationsQuery, response: OwnConversations, status: 200,
+  summary: 'A verified visitor\'s conversations, on any device',
+  description: 'Newest first, at most 50. `userHash` is the lowercase hex HMAC-SHA256 of `userId` keyed by the tenant\'s identity '
+    + 'secret; one that does not match (or a tenant without a secret) is 401 `UNAUTHORIZED`. Conversations of unverified visitors '
+    + 'never appear.',
+});
+
+export const setContact = declareChat('POST', '/conversations/{id}/contact', 'set-contact', {
+  table: 'write', params: IdParams, body: ContactBody, response: ContactResponse, status: 200,
+  summary: 'Leave an email address for the reply',
+  description: 'Kept on the conversation\'s visitor as unverified (the customer typed it), replacing an earlier typed one.',
+});
+
+export const routes = [sendMessage, getChatConversation, escalate, getWidget, rateConversation, getChatArticle, listOwnConversations, setContact];

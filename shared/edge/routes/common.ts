@@ -12,7 +12,17 @@ export const Fraction = z.number().check(z.gte(0), z.lte(1));
 export const TicketId = z.string().check(z.regex(/^tkt_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a ticket id (tkt_ and a 26-character ULID)'));
 export const ConversationStatus = z.enum(CONVERSATION_STATUSES);
 
+export const Visitor = z.object({
+  userId: z.nullable(z.string()).check(z.describe('the site\'s own user id; null for a visitor who only left an email')),
+  name: z.nullable(z.string()), email: z.nullable(z.string()),
+  verified: z.boolean().check(z.describe('the site signed `userId` with the identity secret; unverified facts are shown as such and link nothing')),
+  emailVerified: z.boolean().check(z.describe('the email came signed with a verified visitor; false for an address the customer typed')),
+});
+/** The visitor's name or email, else "Visitor" and a short number from the conversation id. */
+export const ConversationTitle = z.string().check(z.describe('the visitor\'s name or email, else "Visitor" and a short number; never a message'));
+
 export const ConversationSummary = z.object({
-  id: z.uuid(), status: ConversationStatus, createdAt: Timestamp, updatedAt: Timestamp,
+  id: z.uuid(), title: ConversationTitle, status: ConversationStatus, createdAt: Timestamp, updatedAt: Timestamp,
   messageCount: z.number().check(z.int()), lastMessagePreview: z.string(), lastIntent: z.nullable(z.string()),
+  visitor: z.nullable(Visitor).check(z.describe('null for an anonymous visitor')),
 });

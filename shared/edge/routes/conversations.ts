@@ -7,7 +7,12 @@ import { Ticket } from './tickets.ts';
 
 
 
-export const ListConversationsQuery = z.strictObject({ status: z.optional(ConversationStatus), ...pageQuery });
+export const ListConversationsQuery = z.strictObject({
+  status: z.optional(ConversationStatus),
+  userId: z.optional(z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters'),
+    z.describe('a verified visitor\'s user id: their conversations (at most 50, one page)'))),
+  ...pageQuery,
+});
 
 export const ConversationPage = Page(ConversationSummary);
 
@@ -29,6 +34,8 @@ export const ConversationDetail = z.object({
 
 export const listConversations = declareAdmin('GET', '/conversations', 'list-conversations', 'viewer', {
   table: 'read', query: ListConversationsQuery, response: ConversationPage, status: 200, summary: 'Conversations, newest first',
+  description: 'With `userId`, the conversations of that verified visitor (unverified ones never join), newest first, at most 50 '
+    + 'in one page (`nextCursor` null).',
 });
 
 export const getConversation = declareAdmin('GET', '/conversations/{id}', 'get-conversation', 'viewer', {

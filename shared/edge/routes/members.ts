@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { declareAdmin } from '../route.ts';
 import { MEMBER_STATUSES, ROLES } from '#shared/core/vocabulary.ts';
-import { EmptyQuery } from '../schema.ts';
+import { EmptyQuery, email } from '../schema.ts';
 
 // Request and response schemas of /members; the OpenAPI document is generated from them.
 const role = z.enum(ROLES, { message: `must be one of ${ROLES.join(', ')}` });
@@ -12,10 +12,7 @@ export const MemberParams = z.strictObject({
   ),
 });
 export const InviteMemberBody = z.strictObject({
-  email: z.pipe(
-    z.pipe(z.string().check(z.trim(), z.maxLength(254, 'must be at most 254 characters')), z.email({ message: 'must be an email address' })),
-    z.transform((e) => e.toLowerCase()),
-  ),
+  email: email(),
   role,
 });
 export const PatchMemberBody = z.strictObject({ role });

@@ -24,7 +24,10 @@ export const getSettings = declareAdmin('GET', '/settings', 'get-settings', 'adm
 export const putSettings = declareAdmin('PUT', '/settings', 'put-settings', 'admin', {
   table: 'write', body: PutSettingsBody, response: Settings, status: 200, summary: 'Change the tenant name or configuration',
   description: '`config` is merged as a JSON Merge Patch (RFC 7396): objects merge, `null` deletes a key, anything else replaces. '
-    + 'At most 16 KiB as UTF-8 JSON.',
+    + 'At most 16 KiB as UTF-8 JSON. `identity.required` refuses chat messages without a verified visitor. `businessHours`: '
+    + '`{ timezone (IANA), weekly: { mon..sun: at most 3 ["HH:MM","HH:MM"] }, holidays: at most 100 YYYY-MM-DD }`; a range whose '
+    + 'end is not after its start runs past midnight into the next day; ranges may not overlap; absent means always open. '
+    + '`widget.replyTime`: at most 80 characters.',
 });
 
 export const rotateWidgetKey = declareAdmin('POST', '/settings/widget-key', 'rotate-widget-key', 'owner', {
@@ -32,4 +35,12 @@ export const rotateWidgetKey = declareAdmin('POST', '/settings/widget-key', 'rot
   description: 'The old key stops working within 60 seconds.',
 });
 
-export const routes = [getSettings, putSettings, rotateWidgetKey];
+export const IdentitySecret = z.object({ secret: z.string().check(z.describe('shown here once; `GET /settings` shows it masked')) });
+
+export const rotateIdentitySecret = declareAdmin('POST', '/settings/identity-secret/rotate', 'rotate-identity-secret', 'admin', {
+  table: 'write', status: 201, response: IdentitySecret, summary: 'Make a new identity secret for verified visitors',
+  description: 'The site\'s server signs each visitor\'s `userId` with it (lowercase hex HMAC-SHA256). The old secret stops '
+    + 'verifying at once. Audited (`settings`, `identity_secret.rotated`), without the secret.',
+});
+
+export const routes = [getSettings, putSettings, rotateWidgetKey, rotateIdentitySecret];

@@ -5,7 +5,7 @@ import type { Message, WidgetInfo } from './types.ts';
 // browser keeps for the next page load (localStorage, per widget key).
 
 /** What survives a page load, per widget key. */
-export interface Saved { conversationId?: string; ticketId?: string; ticketStatus?: string; rated?: string }
+export interface Saved { conversationId?: string; ticketId?: string; ticketStatus?: string; ticketNumber?: number; rated?: string }
 
 /** A message on screen; `id` is null until the server names it. */
 export interface Shown { id: string | null; role: Message['role']; content: string; at: string; el: HTMLLIElement }

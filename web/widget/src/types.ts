@@ -7,7 +7,7 @@ export interface Message {
   content: string;
   createdAt: string;
   author?: { name: string };
-  metadata?: { sources?: Source[]; ticketId?: string };
+  metadata?: { sources?: Source[]; ticketId?: string; ticketNumber?: number };
 }
 export interface WidgetInfo {
   name: string;
@@ -18,8 +18,12 @@ export interface WidgetInfo {
 export interface Reply {
   conversationId: string;
   message: Message | null;
-  metadata?: { sources?: Source[]; ticketId?: string };
+  metadata?: { sources?: Source[]; ticketId?: string; ticketNumber?: number };
   handledBy?: 'agent';
+}
+export interface Escalation {
+  ticketId: string; ticketNumber: number | null; message: string;
+  online: boolean; nextOpenAt: string | null; emailRequested: boolean;
 }
 export interface Conversation {
   conversation: { id: string; status: 'active' | 'escalated' | 'closed' };

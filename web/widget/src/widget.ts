@@ -98,14 +98,17 @@ export function mount(opts: Options): Handle {
 
   // ---- conversation -------------------------------------------------------------------------
 
-  function setTicket(id: string, status: string) {
+  /** `number`: the ticket's `#1042`, what the customer is shown (kept from the first answer that named it). */
+  function setTicket(id: string, status: string, number?: number | null) {
     const { saved } = state;
     const changed = saved.ticketId !== id || saved.ticketStatus !== status;
-    state.save({ ticketId: id, ticketStatus: status });
+    const known = number ?? (saved.ticketId === id ? saved.ticketNumber : undefined);
+    state.save({ ticketId: id, ticketStatus: status, ticketNumber: known ?? undefined });
     const text = status === 'in_progress' ? 'a person from our team is on it and will reply here.'
       : status === 'resolved' ? 'resolved.' : status === 'closed' ? 'closed.' : 'our team will reply here.';
-    view.showTicket(id, text, ACTIVE_TICKET.includes(status));
-    if (changed) view.announce(`Ticket ${id}: ${text}`);
+    const name = known ? `#${known}` : null;
+    view.showTicket(id, name, text, ACTIVE_TICKET.includes(status));
+    if (changed) view.announce(`${name ? `Ticket ${name}` : 'Your request'}: ${text}`);
     if (status === 'resolved' && state.saved.rated !== id) showRating(id);
     connect();
   }
@@ -118,13 +121,13 @@ export function mount(opts: Options): Handle {
   }
 
   function onEvent(e: LiveEvent) {
-    const d = e.data as { conversationId?: string; message?: Message; ticket?: { id?: string; status?: string; conversationId?: string } };
+    const d = e.data as { conversationId?: string; message?: Message; ticket?: { id?: string; status?: string; conversationId?: string; number?: number | null } };
     if (e.type === 'message.created' && d.conversationId === state.saved.conversationId && d.message?.id) {
       if (d.message.role !== 'user') view.setTyping(false);
       arrive(d.message);
     } else if ((e.type === 'ticket.updated' || e.type === 'ticket.created' || e.type === 'conversation.escalated') && d.ticket?.id && d.ticket.status) {
       if (d.ticket.conversationId && d.ticket.conversationId !== state.saved.conversationId) return;
-      setTicket(d.ticket.id, d.ticket.status);
+      setTicket(d.ticket.id, d.ticket.status, d.ticket.number);
     }
   }
 
@@ -174,7 +177,7 @@ export function mount(opts: Options): Handle {
       if (r.conversationId !== state.saved.conversationId) state.save({ conversationId: r.conversationId });
       if (r.message) arrive(r.message, r.metadata?.sources);
       const ticketId = r.metadata?.ticketId;
-      if (ticketId) setTicket(ticketId, 'open');
+      if (ticketId) setTicket(ticketId, 'open', r.metadata?.ticketNumber);
       else if (r.handledBy === 'agent' && state.saved.ticketId) setTicket(state.saved.ticketId, 'in_progress');
       connect();
       return r;
@@ -249,7 +252,7 @@ export function mount(opts: Options): Handle {
           local('assistant', r.message);
           view.announce(`Assistant says: ${r.message}`);
         }
-        setTicket(r.ticketId, 'open');
+        setTicket(r.ticketId, 'open', r.ticketNumber);
         view.input.focus();
       } catch (err) {
         fail(err, () => { void attempt(); });

@@ -125,9 +125,9 @@ export function buildPanel(actions: PanelActions) {
 
     greet(text: string) { greeting.replaceChildren(h('div', { class: 'bubble' }, sr('Assistant: '), text)); },
 
-    /** The ticket bar; while a person is on the ticket (`active`) there is no asking for one. */
-    showTicket(id: string | null, text = '', active = false) {
-      if (id) ticketBar.replaceChildren('Ticket ', h('strong', null, id), `: ${text}`);
+    /** The ticket bar, naming the ticket by its number; while a person is on the ticket (`active`) there is no asking for one. */
+    showTicket(id: string | null, name: string | null = null, text = '', active = false) {
+      if (id) ticketBar.replaceChildren(...(name ? ['Ticket ', h('strong', null, name), `: ${text}`] : [`Your request: ${text}`]));
       ticketBar.hidden = !id;
       handoff.hidden = active;
     },
