@@ -59,6 +59,7 @@ export function validBody(r: Route): unknown {
   if (r.method === 'PUT' && k === 'articles') return articleBody();
   if (r.method === 'POST' && r.path.endsWith('/conversations/{id}/messages')) return { content: 'hello from another tenant' };
   if (r.method === 'POST' && r.path.endsWith('/conversations/{id}/rating')) return { score: 1 };
+  if (r.method === 'POST' && r.path.endsWith('/conversations/{id}/contact')) return { email: 'someone@example.com' };
   if (r.method === 'GET' || r.method === 'DELETE') return undefined;
   // Actions on an integration (test, redeliver) take no body.
   if (r.method === 'POST' && k === 'integrations') return undefined;
