@@ -1,4 +1,5 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Priority, TicketStatus } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
 import type { Conversation } from './conversations.ts';
@@ -27,25 +28,32 @@ const ticketIndexes = (tenantId: string, t: Ticket) => ({
 });
 
 /**
- * The ticket, its reference in the conversation's partition, its number's lookup item and the
- * counter moved from the value read (`counterRead`: null when the tenant has no counter item yet).
- * A concurrent ticket that took the same number fails the counter's condition, and the lookup's.
+ * The ticket, its reference in the conversation's partition, its number's lookup item, and the
+ * counter moved from the value read to the ticket's number, on the condition that the caller
+ * still holds the counter's lease (which this releases). A concurrent ticket can therefore neither
+ * take the same number (the counter's condition, and the lookup's) nor leave one unused: the
+ * counter moves only in the transaction that writes the ticket.
  */
-function put(tenantId: string, t: Ticket & { number: number }, counterRead: number | null): TxItem[] {
+function put(tenantId: string, t: Ticket & { number: number }, lease: NumberLease): TxItem[] {
   return [
     { Put: { Item: { ...keys.ticket(tenantId, t.id), type: 'ticket', ...t, ...ticketIndexes(tenantId, t) }, ConditionExpression: 'attribute_not_exists(pk)' } },
     { Put: { Item: { ...keys.conversationTicketRef(tenantId, t.conversationId, t.id), type: 'ticketRef', ticketId: t.id } } },
-    counterRead === null
-      ? { Put: { Item: { ...keys.ticketCounter(tenantId), type: 'ticketCounter', n: t.number }, ConditionExpression: 'attribute_not_exists(pk)' } }
-      : {
-        Update: {
-          Key: keys.ticketCounter(tenantId), UpdateExpression: 'SET n = :next', ConditionExpression: 'n = :read',
-          ExpressionAttributeValues: { ':next': t.number, ':read': counterRead },
+    {
+      Update: {
+        Key: keys.ticketCounter(tenantId), UpdateExpression: 'SET n = :next, #type = :type REMOVE leaseOwner, leaseUntil',
+        ConditionExpression: `leaseOwner = :owner AND ${lease.read === null ? 'attribute_not_exists(n)' : 'n = :read'}`,
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: {
+          ':next': t.number, ':type': 'ticketCounter', ':owner': lease.owner, ...(lease.read === null ? {} : { ':read': lease.read }),
         },
       },
+    },
     { Put: { Item: { ...keys.ticketNumber(tenantId, t.number), type: 'ticketNumber', ticketId: t.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
   ];
 }
+
+/** The right to take a tenant's next ticket number, held for a few seconds: `last` is the number before it. */
+export interface NumberLease { owner: string; read: number | null; last: number }
 
 /**
  * Sets a ticket's changeable fields (and their index keys), guarded by the values that were read:
@@ -137,12 +145,27 @@ export const ticketsRepo = {
   },
 
   /**
-   * The counter as it stands (strongly read), and where a tenant has none yet, how many tickets it
-   * already has: tickets made before numbering keep 1..n for the numbering script, new ones follow.
+   * Takes the lease on the tenant's ticket counter (one small conditional write), or null while
+   * another writer holds it. Only the holder writes a ticket, so concurrent escalations wait on this
+   * cheap item instead of colliding in their whole transactions. A lease left by a writer that died
+   * lapses after `ms`. Where a tenant has no counter yet, `last` counts its tickets made before
+   * numbering: they keep 1..n for the numbering script, new ones follow.
    */
-  async counter(tenantId: string): Promise<{ read: number | null; last: number }> {
-    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.ticketCounter(tenantId), ConsistentRead: true }));
-    if (r.Item) return { read: r.Item.n as number, last: r.Item.n as number };
+  async leaseNumber(tenantId: string, owner: string, ms: number): Promise<NumberLease | null> {
+    const now = Date.now();
+    let item: Record<string, unknown> | undefined;
+    try {
+      item = (await db.send(new UpdateCommand({
+        TableName: tableName(), Key: keys.ticketCounter(tenantId),
+        UpdateExpression: 'SET leaseOwner = :o, leaseUntil = :u',
+        ConditionExpression: 'attribute_not_exists(leaseUntil) OR leaseUntil < :now',
+        ExpressionAttributeValues: { ':o': owner, ':u': now + ms, ':now': now }, ReturnValues: 'ALL_NEW',
+      }))).Attributes;
+    } catch (e) {
+      if (e instanceof ConditionalCheckFailedException) return null;
+      throw e;
+    }
+    if (typeof item?.n === 'number') return { owner, read: item.n, last: item.n };
     let count = 0;
     let start: Record<string, unknown> | undefined;
     do {
@@ -153,7 +176,19 @@ export const ticketsRepo = {
       count += q.Count ?? 0;
       start = q.LastEvaluatedKey;
     } while (start);
-    return { read: null, last: count };
+    return { owner, read: null, last: count };
+  },
+
+  /** Gives the lease back when its ticket was not written (the transaction failed); a lapsed one is left alone. */
+  async releaseNumber(tenantId: string, owner: string): Promise<void> {
+    try {
+      await db.send(new UpdateCommand({
+        TableName: tableName(), Key: keys.ticketCounter(tenantId), UpdateExpression: 'REMOVE leaseOwner, leaseUntil',
+        ConditionExpression: 'leaseOwner = :o', ExpressionAttributeValues: { ':o': owner },
+      }));
+    } catch (e) {
+      if (!(e instanceof ConditionalCheckFailedException)) throw e;
+    }
   },
 
   /** The ticket that has this number, or null. */

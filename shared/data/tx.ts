@@ -54,7 +54,7 @@ export async function transact(items: TxItem[], attempts = 8): Promise<void> {
  * After `attempts` runs the client gets a 409 to retry.
  */
 export async function retrying<T>(
-  work: () => Promise<T>, opts: { attempts: number; conflict: string; jitterMs?: number; exponential?: boolean },
+  work: () => Promise<T>, opts: { attempts: number; conflict: string; jitterMs?: number },
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -62,8 +62,7 @@ export async function retrying<T>(
     } catch (e) {
       if (!(e instanceof TxConditionFailed || e instanceof TxConflict)) throw e;
       if (attempt >= opts.attempts) throw new Conflict(opts.conflict);
-      // Exponential where many writers race for one item (a ticket number), so they spread out instead of colliding again.
-      if (opts.jitterMs) await sleep(Math.random() * opts.jitterMs * (opts.exponential ? 2 ** Math.min(attempt - 1, 5) : Math.min(attempt, 5)));
+      if (opts.jitterMs) await sleep(Math.random() * opts.jitterMs * Math.min(attempt, 5));
     }
   }
 }

@@ -11,8 +11,8 @@ import { intentsRepo } from '#shared/data/intents.ts';
 import { keys } from '#shared/data/keys.ts';
 import { statsRepo, utcDay } from '#shared/data/stats.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
-import { ticketsRepo, type Ticket } from '#shared/data/tickets.ts';
-import { retrying, transact, TxConditionFailed, type TxItem } from '#shared/data/tx.ts';
+import { ticketsRepo, type NumberLease, type Ticket } from '#shared/data/tickets.ts';
+import { retrying, sleep, transact, TxConditionFailed, type TxItem } from '#shared/data/tx.ts';
 import { decide } from './assistant.ts';
 import { chatConversation, customerMessage, events } from '#shared/domain/events.ts';
 import { availability, tenantSettings } from '#shared/domain/tenants/tenant-config.ts';
@@ -22,10 +22,7 @@ import { isActive } from '#shared/domain/handoff/tickets-rules.ts';
 import { assertOrigin, freshTenant } from '#shared/domain/tenants/widget-auth.ts';
 
 export const LIMITS = { userMessagesPerConversation: 1000, messagesPerMinute: 30 };
-// A new ticket takes the tenant's next number on a condition: concurrent escalations of one tenant
-// retry until each has its own, so ticket-opening paths allow many short, jittered attempts.
-const ATTEMPTS = 16;
-const RACE = { jitterMs: 50, exponential: true };
+const ATTEMPTS = 6;
 const WIDGET = { type: 'widget' as const, id: 'widget' };
 
 /** What the customer reads on escalation: the ticket's number, and when the team is away, when it is back. */
@@ -50,11 +47,31 @@ async function readState(tenantId: string, origin: string | undefined, conversat
   return { tenant: r.tenant, conversation: r.other };
 }
 
-/** The writes that open a new ticket for a conversation (with the tenant's next number), and the conversation fields they change. */
-async function openTicket(tenant: Tenant, conv: Conversation, reason: string, now: string) {
-  const counter = await ticketsRepo.counter(tenant.id);
+const LEASE_MS = 8000;
+
+/** Waits for the tenant's ticket-number lease, backing off while another escalation holds it. */
+async function leaseNumber(tenantId: string): Promise<NumberLease> {
+  const owner = ulid();
+  const until = Date.now() + LEASE_MS + 1000;
+  for (let attempt = 0; Date.now() < until; attempt++) {
+    const lease = await ticketsRepo.leaseNumber(tenantId, owner, LEASE_MS);
+    if (lease) return lease;
+    await sleep(10 + Math.random() * Math.min(20 * 2 ** attempt, 300));
+  }
+  throw new Conflict('tickets are being opened concurrently; try again');
+}
+
+/**
+ * The writes that open a new ticket for a conversation with the tenant's next number, the
+ * conversation fields they change, and `release` for when they are not written after all. The
+ * ticket's time is taken once the lease is held, so numbers and creation times agree.
+ */
+async function openTicket(tenant: Tenant, conv: Conversation, reason: string, at: string) {
+  const lease = await leaseNumber(tenant.id);
+  const later = new Date().toISOString();
+  const now = later > at ? later : at;
   const ticket: Ticket & { number: number } = {
-    id: `tkt_${ulid()}`, number: counter.last + 1, conversationId: conv.id, status: 'open',
+    id: `tkt_${ulid()}`, number: lease.last + 1, conversationId: conv.id, status: 'open',
     priority: tenantSettings(tenant.config).defaultPriority as Priority, reason, createdAt: now, updatedAt: now,
     assigneeId: null, firstResponseAt: null, resolvedAt: null,
   };
@@ -63,7 +80,7 @@ async function openTicket(tenant: Tenant, conv: Conversation, reason: string, no
   };
   const escalated = { ...conv, ...set, updatedAt: now };
   const items: TxItem[] = [
-    ...ticketsRepo.tx.put(tenant.id, ticket, counter.read),
+    ...ticketsRepo.tx.put(tenant.id, ticket, lease),
     auditRepo.tx.put(tenant.id, {
       category: 'ticket', action: 'ticket.created', actor: WIDGET, target: { type: 'ticket', id: ticket.id },
       changes: { status: { from: null, to: 'open' }, priority: { from: null, to: ticket.priority } }, createdAt: now,
@@ -72,7 +89,17 @@ async function openTicket(tenant: Tenant, conv: Conversation, reason: string, no
     events.conversationEscalated(escalated, ticket, now),
     events.ticketCreated(tenant.id, ticket, now),
   ];
-  return { ticket, items, set };
+  return { ticket, items, set, release: () => ticketsRepo.releaseNumber(tenant.id, lease.owner) };
+}
+
+/** Commits a transaction that may hold a ticket-number lease; when it fails, the lease goes back at once. */
+async function commit(items: TxItem[], opened: { release(): Promise<void> } | null) {
+  try {
+    await transact(items);
+  } catch (e) {
+    await opened?.release().catch(() => undefined);
+    throw e;
+  }
 }
 
 /** A user message on a conversation whose latest ticket waits or is resolved reopens that ticket. */
@@ -130,6 +157,7 @@ export function sendMessage(tenantId: string, input: { conversationId?: string; 
     let ticketId: string | undefined;
     let ticketNumber: number | null = null;
     let newTicket = false;
+    let opened: { release(): Promise<void> } | null = null;
 
     const reopen = read && !silent ? await reopenTicket(tenant, conv, now) : null;
     if (reopen?.stale) throw new TxConditionFailed([]);
@@ -142,6 +170,7 @@ export function sendMessage(tenantId: string, input: { conversationId?: string; 
         ticketNumber = await numberOf(tenant.id, conv);
       } else {
         const t = await openTicket(tenant, { ...conv, ...set }, `Requested in chat: ${preview(input.message)}`, now);
+        opened = t;
         items.push(...t.items);
         set = { ...set, ...t.set };
         ticketId = t.ticket.id;
@@ -188,7 +217,7 @@ export function sendMessage(tenantId: string, input: { conversationId?: string; 
     if (kb) items.push(articlesRepo.tx.hit(tenant.id, kb.articleId, conv.id));
 
     try {
-      await transact(items);
+      await commit(items, opened);
     } catch (e) {
       if (e instanceof TxConditionFailed && e.failed[RATE_INDEX]) {
         throw new RateLimited(`at most ${LIMITS.messagesPerMinute} messages a minute per conversation`, retryAfterMinute(nowDate));
@@ -203,7 +232,7 @@ export function sendMessage(tenantId: string, input: { conversationId?: string; 
       message: { id: botMsg.id, role: botMsg.role, content: botMsg.content, createdAt: botMsg.createdAt },
       metadata,
     };
-  }, { attempts: ATTEMPTS, conflict: 'the conversation changed concurrently; try again', ...RACE });
+  }, { attempts: ATTEMPTS, conflict: 'the conversation changed concurrently; try again' });
 }
 
 /** The number of the conversation's latest ticket (read from the ticket where the conversation predates numbering). */
@@ -232,18 +261,18 @@ export function escalate(tenantId: string, input: { conversationId: string; reas
       const n = await numberOf(tenant.id, conv);
       return { success: true, ticketId: conv.latestTicketId, ticketNumber: n, message: escalationText(n, away, email), ...status };
     }
-    const now = nowDate.toISOString();
-    const t = await openTicket(tenant, conv, input.reason, now);
+    const t = await openTicket(tenant, conv, input.reason, nowDate.toISOString());
+    const now = t.ticket.createdAt;
     const text = escalationText(t.ticket.number, away, email);
     const botMsg: Message = { id: randomUUID(), role: 'assistant', content: text, createdAt: now };
-    await transact([
+    await commit([
       conversationsRepo.tx.update(conv, { ...t.set, updatedAt: now }, { messageCount: 1, unclosedTickets: 1 }),
       ...t.items,
       conversationsRepo.tx.message(tenant.id, conv.id, botMsg, 2),
       events.messageCreated(conv, botMsg),
       statsRepo.tx.addDay(tenant.id, utcDay(now), conv.id, { escalations: 1 }),
-    ]);
+    ], t);
     count(METRIC.escalations);
     return { success: true, ticketId: t.ticket.id, ticketNumber: t.ticket.number, message: text, ...status };
-  }, { attempts: ATTEMPTS, conflict: 'the conversation changed concurrently; try again', ...RACE });
+  }, { attempts: ATTEMPTS, conflict: 'the conversation changed concurrently; try again' });
 }
