@@ -1,10 +1,8 @@
-import { NotFound, Unauthorized } from '#shared/core/errors.ts';
+import { Unauthorized } from '#shared/core/errors.ts';
 import { conversationsRepo, type Conversation, type Visitor } from '#shared/data/conversations.ts';
-import { keys } from '#shared/data/keys.ts';
-import { tenantsRepo } from '#shared/data/tenants.ts';
 import { retrying, transact } from '#shared/data/tx.ts';
 import { verifyIdentity } from '#shared/domain/tenants/identity.ts';
-import { assertOrigin, freshTenant } from '#shared/domain/tenants/widget-auth.ts';
+import { freshTenant, widgetConversation } from '#shared/domain/tenants/widget-auth.ts';
 import { conversationTitle } from './visitors.ts';
 
 /** How many of a visitor's conversations the widget and the dashboard's customer panel list. */
@@ -31,11 +29,7 @@ export async function visitorConversations(tenantId: string, userId: string) {
  */
 export function setContact(tenantId: string, conversationId: string, email: string, origin?: string) {
   return retrying(async () => {
-    const r = await tenantsRepo.getWith<Conversation>(tenantId, keys.conversation(tenantId, conversationId));
-    if (!r.tenant) throw new NotFound('conversation');
-    assertOrigin(r.tenant, origin);
-    const conv = r.other;
-    if (!conv) throw new NotFound('conversation');
+    const conv = await widgetConversation(tenantId, conversationId, origin);
     const address = email.toLowerCase();
     const visitor: Visitor = conv.visitor
       ? { ...conv.visitor, email: address, emailVerified: conv.visitor.emailVerified && conv.visitor.email === address }

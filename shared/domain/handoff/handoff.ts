@@ -4,13 +4,11 @@ import type { Actor } from '#shared/core/vocabulary.ts';
 import { auditRepo } from '#shared/data/audit.ts';
 import { conversationsRepo, preview, type Conversation, type Message, type Rating } from '#shared/data/conversations.ts';
 import { statsRepo, utcDay } from '#shared/data/stats.ts';
-import { keys } from '#shared/data/keys.ts';
-import { tenantsRepo } from '#shared/data/tenants.ts';
 import { ticketsRepo, type Ticket } from '#shared/data/tickets.ts';
 import { retrying, transact, type TxItem } from '#shared/data/tx.ts';
 import { events } from '#shared/domain/events.ts';
 import { secondsBetween } from './tickets.ts';
-import { assertOrigin } from '#shared/domain/tenants/widget-auth.ts';
+import { widgetConversation } from '#shared/domain/tenants/widget-auth.ts';
 
 // The person's side of a handoff: agents answer in the conversation, and the customer rates it.
 
@@ -67,11 +65,7 @@ export function postAgentMessage(tenantId: string, actor: Actor, author: { id: s
 /** A customer rates the conversation, 1 to 5; a later rating replaces the earlier one in the statistics too. */
 export function rateConversation(tenantId: string, conversationId: string, input: { score: number; comment?: string | undefined }, origin?: string) {
   return retrying(async () => {
-    const r = await tenantsRepo.getWith<Conversation>(tenantId, keys.conversation(tenantId, conversationId));
-    if (!r.tenant) throw new NotFound('conversation');
-    assertOrigin(r.tenant, origin);
-    const conv = r.other;
-    if (!conv) throw new NotFound('conversation');
+    const conv = await widgetConversation(tenantId, conversationId, origin);
     const rating: Rating = { score: input.score, comment: input.comment ?? null, createdAt: laterThan(conv.rating?.createdAt ?? '') };
     const day = utcDay(rating.createdAt);
     const old = conv.rating;
