@@ -7,8 +7,11 @@ import { KNOWLEDGE_INTENT } from '#shared/core/vocabulary.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { answerFrom, knowledgeIndexOf, type KnowledgeAnswer } from '#shared/domain/knowledge/knowledge.ts';
 import { tenantSettings } from '#shared/domain/tenants/tenant-config.ts';
+import { examplesRepo } from '#shared/data/examples.ts';
+import { buildNoneIndex, type NoneIndex } from '#shared/nlu/none.ts';
+import { applyNone } from './none.ts';
 
-export interface AssistantModel { version: number; classifier: Classifier; byName: Map<string, Intent> }
+export interface AssistantModel { version: number; classifier: Classifier; byName: Map<string, Intent>; none: NoneIndex }
 
 // One trained model per tenant in the warm container, keyed by the tenant's intents version:
 // every intent write bumps the version, so the next message retrains and an unchanged tenant never does.
@@ -16,8 +19,9 @@ const models = new TenantModelCache<AssistantModel>();
 
 export function modelFor(tenantId: string, version: number): Promise<AssistantModel> {
   return models.get(tenantId, version, async () => {
-    const enabled = (await intentsRepo.list(tenantId)).filter((i) => i.enabled);
-    return { version, classifier: trainClassifier(enabled), byName: new Map(enabled.map((i) => [i.name, i])) };
+    const [intents, none] = await Promise.all([intentsRepo.list(tenantId), examplesRepo.noneMessages(tenantId)]);
+    const enabled = intents.filter((i) => i.enabled);
+    return { version, classifier: trainClassifier(enabled), byName: new Map(enabled.map((i) => [i.name, i])), none: buildNoneIndex(none, enabled) };
   });
 }
 
@@ -48,11 +52,12 @@ export interface Decision { nlu: Understanding; knowledge: KnowledgeAnswer | nul
  */
 export async function decide(tenant: Tenant, text: string, searchKnowledge = true): Promise<Decision> {
   const settings = tenantSettings(tenant.config ?? {});
-  const nlu = understand(await modelFor(tenant.id, tenant.intentsVersion), text, settings.confidenceThreshold, settings.fallbackMessage);
+  const model = await modelFor(tenant.id, tenant.intentsVersion);
+  const nlu = understand(model, text, settings.confidenceThreshold, settings.fallbackMessage);
   const knowledge = !nlu.intent && searchKnowledge && settings.knowledgeEnabled
     ? answerFrom(await knowledgeIndexOf(tenant), text, settings.knowledgeThreshold)
     : null;
-  return { nlu, knowledge, settings };
+  return applyNone(model.none, text, { nlu, knowledge, settings });
 }
 
 /**
