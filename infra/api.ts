@@ -35,7 +35,7 @@ export const ACCESS_LOG_FIELDS = {
   sub: '$context.authorizer.claims.sub',
 } as const;
 
-// What browsers may send and read cross-origin (the contract's CORS rule): widget key, bearer token,
+// What browsers may send and read cross-origin (docs/API.md, Cross-origin requests): widget key, bearer token,
 // idempotency key; the request id and a 429's or 503's wait.
 export const CORS_ALLOW_HEADERS = ['content-type', 'authorization', 'x-widget-key', 'idempotency-key'];
 export const CORS_EXPOSE_HEADERS = ['x-request-id', 'retry-after'];

@@ -116,12 +116,12 @@ const shopPage = (src: string, widgetKey: string) => `<!doctype html>
   <h1>Fresh coffee, delivered</h1>
   <p>This page stands in for a customer's website. The chat button in the corner is the support widget, loaded with one script tag from another origin.</p>
   <ul class="products">
-    <li><h2>House blend</h2><p>Chocolate, hazelnut. 250 g.</p><p class="price">€9.50</p><button type="button">Add to basket</button></li>
-    <li><h2>Ethiopia Guji</h2><p>Peach, jasmine. 250 g.</p><p class="price">€12.00</p><button type="button">Add to basket</button></li>
-    <li><h2>Sencha</h2><p>Green tea, steamed. 100 g.</p><p class="price">€7.00</p><button type="button">Add to basket</button></li>
+    <li><h2>House blend</h2><p>Chocolate, hazelnut. 250 g.</p><p class="price">$9.50</p><button type="button">Add to basket</button></li>
+    <li><h2>Ethiopia Guji</h2><p>Peach, jasmine. 250 g.</p><p class="price">$12.00</p><button type="button">Add to basket</button></li>
+    <li><h2>Sencha</h2><p>Green tea, steamed. 100 g.</p><p class="price">$7.00</p><button type="button">Add to basket</button></li>
   </ul>
 </main>
-<footer><p>Demo Shop · 1 Example Street · Orders ship in 2 days</p></footer>
+<footer><p>Demo Shop · 1 Example Street · Orders before 2 pm ship the same day</p></footer>
 <script src="${escapeHtml(src)}" data-widget-key="${escapeHtml(widgetKey)}" async></script>
 </body>
 </html>

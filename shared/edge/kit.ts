@@ -113,7 +113,7 @@ const bodyLimit: Mw = {
   },
 };
 
-/** middy's JSON body parser (415 on another content type), its errors mapped to the contract's codes. */
+/** middy's JSON body parser (415 on another content type), its errors mapped to the API's codes (docs/API.md, Errors). */
 const jsonBody = (wanted: boolean): Mw => {
   const parser = httpJsonBodyParser() as unknown as Mw;
   return {
@@ -145,7 +145,7 @@ const claimsUser = (event: Event): User => {
 };
 
 /**
- * The one middy stack of every handler, in the contract's order: the Lambda context on the logs
+ * The one middy stack of every handler, in the order of docs/API.md (Errors): the Lambda context on the logs
  * and the invocation's metrics published at its end; authentication (with the caller's tenant
  * and role), body size, content type, JSON parsing; then the route's schemas. The
  * handler returns the body; the route's declared status goes with it.

@@ -210,7 +210,7 @@ export function buildOpenApi(): Json {
         ...defs,
         Problem: {
           type: 'object',
-          description: 'RFC 9457 problem document with the contract\'s extension members',
+          description: 'RFC 9457 problem document with the extension members code, requestId and (VALIDATION_ERROR) errors',
           required: ['type', 'title', 'status', 'detail', 'code', 'requestId'],
           properties: {
             type: { type: 'string', const: 'about:blank' },

@@ -3,6 +3,7 @@
 import * as z from 'zod/mini';
 // Not `z.locales.en`: that pulls every locale into the bundle; this import is the English one only.
 import { en } from 'zod/locales';
+import { nameProblem } from '#shared/core/names.ts';
 
 // Classic zod loads its English messages by itself; zod/mini has no locale until one is set. The
 // API returns these messages ("Invalid input: expected string, received number", ...) in
@@ -24,6 +25,16 @@ export const text = (min: number, max: number) =>
     }),
     z.meta({ minLength: min, maxLength: max }),
   );
+
+/**
+ * A name shown to others (display names, tenant and integration names, labels): `text`, and the
+ * one rule of core/names.ts (no control characters, no bidirectional controls, not invisible-only).
+ */
+export const shownName = (min: number, max: number) =>
+  text(min, max).check(z.superRefine((s, ctx) => {
+    const why = nameProblem(s);
+    if (why) ctx.addIssue({ code: 'custom', message: why });
+  }));
 
 export const uuid = () => z.uuid({ message: 'must be a UUID' });
 export const IdParams = z.strictObject({ id: uuid() });

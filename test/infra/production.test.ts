@@ -155,7 +155,7 @@ describe('custom domain', () => {
   });
 });
 
-describe('CORS (CONTRACT section 1)', () => {
+describe('CORS (docs/API.md, Cross-origin requests)', () => {
   const cors = httpApi(synth()).Properties.CorsConfiguration;
 
   it('answers preflight for any origin, without credentials', () => {

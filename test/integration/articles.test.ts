@@ -5,7 +5,7 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@
 import { demoArticles } from '../../bin/local/demo-articles.ts';
 import { admin, chat, expectProblem, memberToken, newTenant, request, send, type TestTenant } from './client.ts';
 
-// The knowledge base (CONTRACT section 11): the article routes, the import, and answers from
+// The knowledge base (docs/API.md, The knowledge base): the article routes, the import, and answers from
 // articles on the chat path.
 
 const TABLE = 'support-assistant-test';

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { postJson, refusedAddress, resolveChecked, RefusedDestination } from '#shared/domain/events-out/outbound.ts';
+import { postJson, resolveChecked, RefusedDestination } from '#shared/domain/events-out/outbound.ts';
+import { refusedAddress } from '#shared/domain/events-out/webhook-url.ts';
 import { checkSecret, newSecret, signedHeaders } from '#shared/domain/events-out/webhook-signing.ts';
 import { Webhook } from 'standardwebhooks';
 
@@ -13,9 +14,11 @@ describe('resolved addresses', () => {
       '0.0.0.0', '224.0.0.1', '239.255.255.250', '255.255.255.255', '192.0.2.10', '198.51.100.7', '203.0.113.9', '198.18.0.1', '240.0.0.1',
       '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', 'ff02::1', '2001:db8::1', 'fec0::1', '3fff::1',
       '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:169.254.169.254', '64:ff9b::a00:1', '2002:a00:1::', '2001::1',
+      // IPv4 inside IPv6 is refused whatever it carries (IPv4-compatible ::/96, mapped, NAT64, 6to4, Teredo).
+      '::127.0.0.1', '::a9fe:a9fe', '::8.8.8.8', '::ffff:93.184.216.34', '64:ff9b::808:808', '2002:808:808::1', '2001:0:4136:e378::1',
     ];
     for (const a of refused) expect(refusedAddress(a, false), a).not.toBeNull();
-    for (const a of ['93.184.216.34', '8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '::ffff:93.184.216.34']) {
+    for (const a of ['93.184.216.34', '8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e']) {
       expect(refusedAddress(a, false), a).toBeNull();
     }
   });
@@ -23,7 +26,8 @@ describe('resolved addresses', () => {
   it('lets loopback through only when allowed, and nothing else that is private', () => {
     expect(refusedAddress('127.0.0.1', true)).toBeNull();
     expect(refusedAddress('::1', true)).toBeNull();
-    expect(refusedAddress('::ffff:127.0.0.1', true)).toBeNull();
+    expect(refusedAddress('::ffff:127.0.0.1', true)).not.toBeNull();
+    expect(refusedAddress('::127.0.0.1', true)).not.toBeNull();
     expect(refusedAddress('10.0.0.1', true)).not.toBeNull();
     expect(refusedAddress('169.254.169.254', true)).not.toBeNull();
   });

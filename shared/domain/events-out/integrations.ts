@@ -6,7 +6,7 @@ import type { Actor } from '#shared/core/vocabulary.ts';
 import { Conflict, NotFound, fieldError } from '#shared/core/errors.ts';
 import type { IntegrationType } from '#shared/core/vocabulary.ts';
 import { maskAll, seal } from './credentials.ts';
-import { checkWebhookUrl } from './webhook-url.ts';
+import { checkWebhookUrl, isLoopbackUrl } from './webhook-url.ts';
 import { checkSecret, newSecret } from './webhook-signing.ts';
 import { SLACK_WEBHOOK_PREFIX } from './slack.ts';
 
@@ -28,10 +28,12 @@ function validate(input: IntegrationInput) {
   }
   const hook = input.type === 'slack' ? input.credentials.webhookUrl : undefined;
   if (hook !== undefined) {
-    // Loopback receivers stand in for Slack in the local runtime's tests.
+    // Loopback receivers stand in for Slack in the local runtime's tests; the URL passes the same check as a webhook's.
     const why = checkWebhookUrl(hook, env.allowLoopbackWebhooks);
-    const local = env.allowLoopbackWebhooks && /^http:\/\/(127\.0\.0\.1|\[::1\])[:/]/.test(hook);
-    if (!local && (why || !hook.startsWith(SLACK_WEBHOOK_PREFIX))) throw fieldError('credentials.webhookUrl', `must be a Slack incoming-webhook URL (${SLACK_WEBHOOK_PREFIX}...)`);
+    if (why) throw fieldError('credentials.webhookUrl', why);
+    if (!isLoopbackUrl(new URL(hook)) && new URL(hook).origin !== new URL(SLACK_WEBHOOK_PREFIX).origin) {
+      throw fieldError('credentials.webhookUrl', `must be a Slack incoming-webhook URL (${SLACK_WEBHOOK_PREFIX}...)`);
+    }
   }
 }
 

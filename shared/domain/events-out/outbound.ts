@@ -4,6 +4,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { refusedAddress } from './webhook-url.ts';
 
 // POSTs to addresses that tenants chose (webhooks, Slack), safely: the host is resolved once, every
 // address it resolves to must be public unicast (IPv4-mapped IPv6 judged as the IPv4 it carries),
@@ -11,15 +12,6 @@ import ipaddr from 'ipaddr.js';
 // redirect is followed, the answer must come within the timeout, and at most 1 KiB of it is kept.
 
 export const RESPONSE_KEEP_BYTES = 1024;
-
-/** Why an address may not be called, or null when it may. Loopback passes only when allowed (the local runtime's tests). */
-export function refusedAddress(address: string, allowLoopback: boolean): string | null {
-  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
-  const range = ipaddr.process(address).range();
-  if (range === 'unicast') return null;
-  if (range === 'loopback' && allowLoopback) return null;
-  return `${address} is a ${range} address`;
-}
 
 export class RefusedDestination extends Error {}
 

@@ -3,7 +3,8 @@ import { retrying } from '#shared/data/tx.ts';
 import type { Actor } from '#shared/core/vocabulary.ts';
 import { NotFound, ValidationError, fieldError } from '#shared/core/errors.ts';
 import * as z from 'zod/mini';
-import { PRIORITIES } from '#shared/core/vocabulary.ts';
+import { PRIORITIES, WIDGET_POSITIONS } from '#shared/core/vocabulary.ts';
+import { nameProblem } from '#shared/core/names.ts';
 import { mergePatch } from '#shared/domain/merge-patch.ts';
 import { newWidgetKey } from './widget-keys.ts';
 
@@ -11,6 +12,21 @@ export const MAX_CONFIG_BYTES = 16 * 1024;
 
 const ORIGIN = /^https?:\/\/(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
 const OBJECT = { message: 'must be an object' };
+const HEX_COLOUR = 'must be a CSS hex colour, #rgb or #rrggbb';
+const NEW_CONVERSATIONS = 'must be a whole number from 1 to 10000';
+
+/** `widget.theme` as an object: the keys the widget reads. */
+const Theme = z.looseObject({
+  color: z.optional(z.string({ message: HEX_COLOUR }).check(z.regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, HEX_COLOUR))),
+  position: z.optional(z.enum(WIDGET_POSITIONS, { message: `must be ${WIDGET_POSITIONS.join(' or ')}` })),
+  title: z.optional(z.string({ message: 'must be a string' }).check(
+    z.maxLength(100, 'must be at most 100 characters'),
+    z.superRefine((t, ctx) => {
+      const why = t.trim() ? nameProblem(t) : null;
+      if (why) ctx.addIssue({ code: 'custom', message: why });
+    }),
+  )),
+});
 
 /** The config keys the service understands; unknown sections and keys are kept as given. */
 export const KnownConfig = z.looseObject({
@@ -35,7 +51,15 @@ export const KnownConfig = z.looseObject({
       z.string().check(z.regex(ORIGIN, 'must be an origin such as https://shop.example (scheme, host, optional port; no path)')),
       { message: 'must be a list of origins' },
     ).check(z.maxLength(100, 'must have at most 100 origins'))),
-    theme: z.optional(z.union([z.string(), z.record(z.string(), z.unknown())], { message: 'must be an object or a string' })),
+    // A string names a theme as before; an object's known keys are checked, each failure at its own path.
+    theme: z.optional(z.unknown().check(z.superRefine((t, ctx) => {
+      if (typeof t === 'string') return;
+      if (t === null || typeof t !== 'object' || Array.isArray(t)) { ctx.addIssue({ code: 'custom', message: 'must be an object or a string' }); return; }
+      const r = Theme.safeParse(t);
+      if (!r.success) for (const i of r.error.issues) ctx.addIssue({ code: 'custom', message: i.message, path: i.path });
+    }))),
+    newConversationsPerMinute: z.optional(z.number({ message: NEW_CONVERSATIONS })
+      .check(z.int(NEW_CONVERSATIONS), z.gte(1, NEW_CONVERSATIONS), z.lte(10_000, NEW_CONVERSATIONS))),
   }, OBJECT)),
 });
 

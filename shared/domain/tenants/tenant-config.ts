@@ -1,12 +1,11 @@
-import { PRIORITIES, type Priority } from '#shared/core/vocabulary.ts';
+import { ASSISTANT_DEFAULTS, PRIORITIES, type Priority } from '#shared/core/vocabulary.ts';
 import { DEFAULT_KNOWLEDGE_THRESHOLD } from '#shared/nlu/knowledge.ts';
 
 // The settings `config` keys the service understands, read with their defaults. Validation of
 // writes lives with the settings schema; reads here tolerate anything and fall back.
 
 export const DEFAULTS = {
-  greeting: 'Hi! How can I help you today?',
-  fallbackMessage: "Sorry, I didn't quite get that. Could you rephrase it, or ask to talk to a person?",
+  ...ASSISTANT_DEFAULTS,
   confidenceThreshold: 0.5,
   defaultPriority: 'medium' as Priority,
   knowledgeThreshold: DEFAULT_KNOWLEDGE_THRESHOLD,

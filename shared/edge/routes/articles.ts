@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { ARTICLE_STATUSES } from '#shared/core/vocabulary.ts';
 import { declareAdmin } from '../route.ts';
-import { pageQuery, text } from '../schema.ts';
+import { pageQuery, shownName, text } from '../schema.ts';
 import { Page, Timestamp } from './common.ts';
 
 // The knowledge base's admin routes: help articles, listed, searched, written and imported.
@@ -13,7 +13,7 @@ export const MAX_URL_CHARS = 2000;
 const isHttps = (s: string) => {
   try {
     const u = new URL(s);
-    return u.protocol === 'https:' && u.hostname !== '';
+    return u.protocol === 'https:' && u.hostname !== '' && !u.username && !u.password;
   } catch {
     return false;
   }
@@ -22,6 +22,9 @@ export const ArticleUrl = z.string({ message: 'must be an https URL' }).check(
   z.trim(),
   z.maxLength(MAX_URL_CHARS, `must be at most ${MAX_URL_CHARS} characters`),
   z.refine(isHttps, 'must be an https URL'),
+  // Stored as the URL standard serialises it: quotes, spaces and angle brackets percent-encoded.
+  z.overwrite((u) => (isHttps(u) ? new URL(u).href : u)),
+  z.maxLength(MAX_URL_CHARS, `must be at most ${MAX_URL_CHARS} characters once normalised`),
   z.meta({ format: 'uri', description: 'the article\'s page on the tenant\'s own help centre (https)' }),
 );
 export const ArticleStatus = z.enum(ARTICLE_STATUSES, { message: `must be ${ARTICLE_STATUSES.join(' or ')}` });
@@ -30,7 +33,7 @@ export const ArticleBody = z.strictObject({
   title: text(1, 200),
   body: text(1, 20_000).check(z.describe('Markdown')),
   url: z.optional(z.nullable(ArticleUrl)),
-  tags: z._default(z.array(text(1, 40)).check(z.maxLength(20, 'must have at most 20 tags')), []),
+  tags: z._default(z.array(shownName(1, 40)).check(z.maxLength(20, 'must have at most 20 tags')), []),
   questions: z._default(z.array(text(1, 300)).check(z.maxLength(20, 'must have at most 20 questions')), [])
     .check(z.describe('other ways a customer might ask what the article answers')),
   status: z._default(ArticleStatus, 'published').check(z.describe('a draft is never used by the assistant nor shown to the widget')),

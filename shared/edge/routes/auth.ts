@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
 import { ROLES } from '#shared/core/vocabulary.ts';
 import { declareAdmin } from '../route.ts';
-import { text } from '../schema.ts';
+import { shownName } from '../schema.ts';
 import { PlainTimestamp } from './common.ts';
 
 // /auth: the caller and onboarding.
-export const OnboardBody = z.strictObject({ tenantName: text(1, 100) });
+export const OnboardBody = z.strictObject({ tenantName: shownName(1, 100) });
 
 export const TenantRef = z.object({ id: z.uuid(), name: z.string(), createdAt: PlainTimestamp });
 
@@ -15,7 +15,7 @@ export const MeResponse = z.object({
   role: z.nullable(z.enum(ROLES)),
   displayName: z.string().check(z.describe('the name on this user\'s messages; default the part of the email before `@`, else `Support`')),
 });
-export const PatchMeBody = z.strictObject({ displayName: text(1, 60) });
+export const PatchMeBody = z.strictObject({ displayName: shownName(1, 60) });
 
 export const OnboardResponse = z.object({
   tenant: TenantRef, role: z.literal('owner'), widgetKey: z.string().check(z.regex(/^wk_/), z.describe('shown in full only here')),

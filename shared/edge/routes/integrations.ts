@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { declareAdmin } from '../route.ts';
 import { EVENT_TYPES, INTEGRATION_STATUSES, INTEGRATION_TYPES } from '#shared/core/vocabulary.ts';
 import { SLACK_EVENT_TYPES } from '#shared/domain/events-out/slack.ts';
-import { EmptyQuery, text } from '../schema.ts';
+import { EmptyQuery, shownName, text } from '../schema.ts';
 
 // Request and response schemas of /integrations; the OpenAPI document is generated from them.
 
@@ -11,7 +11,7 @@ export const IntegrationParams = z.strictObject({ id: z.string() });
 
 export const IntegrationBody = z.strictObject({
   type: z.enum(INTEGRATION_TYPES, { message: `must be one of ${INTEGRATION_TYPES.join(', ')}` }),
-  name: text(1, 100),
+  name: shownName(1, 100),
   config: z._default(z.record(z.string(), z.unknown(), { message: 'must be a JSON object' }), {})
     .check(z.refine((c) => JSON.stringify(c).length <= 8192, 'must be at most 8 KiB as JSON')),
   credentials: z._default(
@@ -22,7 +22,7 @@ export const IntegrationBody = z.strictObject({
   status: z.optional(z.enum(INTEGRATION_STATUSES, { message: `must be ${INTEGRATION_STATUSES.join(' or ')}` })
     .check(z.describe('`disabled` receives nothing; the service sets it after a 410 Gone or 5 days of failed deliveries. Default: active on creation, unchanged on replacement'))),
 }).check(z.superRefine((b, ctx) => {
-  // Not delivered yet: refused rather than accepted and silently doing nothing (the contract: nothing accepted silently does nothing).
+  // Not delivered yet: refused rather than accepted and silently doing nothing (docs/API.md: nothing is accepted that would silently do nothing).
   if (b.type === 'zendesk' || b.type === 'email') {
     ctx.addIssue({ code: 'custom', path: ['type'], message: `${b.type} integrations are not delivered yet; use webhook or slack` });
     return;

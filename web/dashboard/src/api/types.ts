@@ -5,6 +5,7 @@ import type { Ok, Query } from './client.ts';
 // ways, so a value added to or removed from the OpenAPI document fails `npm run typecheck`.
 
 export type Me = Ok<'/api/v1/admin/auth/me', 'get'>;
+export type Stats = Ok<'/api/v1/admin/stats', 'get'>;
 export type Role = NonNullable<Me['role']>;
 export type TicketStatus = Ok<'/api/v1/admin/tickets/{id}', 'get'>['ticket']['status'];
 export type TicketPriority = Ok<'/api/v1/admin/tickets/{id}', 'get'>['ticket']['priority'];
