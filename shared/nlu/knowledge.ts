@@ -40,6 +40,7 @@ export interface KnowledgeHit {
   url: string | null;
   confidence: number; // 0..1
   answer: string; // whole sentences of the best passage, at most MAX_ANSWER_CHARS, plain text
+  features: Features; // what the confidence was made of (for the answer policy's calibration)
 }
 
 export interface KnowledgeIndexOptions {
@@ -100,6 +101,7 @@ export interface Features {
   question: number;
   passage: number;
   similarity: number;
+  unseen: number; // share of the message in words the knowledge base never uses (not a score feature)
 }
 
 interface Candidate {
@@ -420,6 +422,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   let qs: QueryTerm[] = [];
   let nq = 0;
   let total = 0;
+  let unseenMass = 0;
 
   const collect = (query: string): boolean => {
     for (const u of touched) isTouched[u] = 0;
@@ -429,6 +432,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     qs = analyse(query);
     nq = qs.length;
     total = qs.reduce((x, q) => x + q.weight, 0);
+    unseenMass = qs.reduce((x, q) => x + (q.alts.length === 0 ? q.weight : 0), 0);
     // Shares are taken of the message plus `prior` unseen words: three covered words out of three
     // are weaker evidence than ten out of ten, and a one-word message rarely earns an answer.
     if (total > 0) total += w.prior * unseenIdf;
@@ -535,6 +539,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     out.question = question / total;
     out.passage = passage / total;
     out.similarity = similarity;
+    out.unseen = unseenMass / total;
     out.bestPassage = bestPassage;
     return score(out, w);
   };
@@ -542,7 +547,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   /** The best `limit` articles for a message, best first (ties: the earlier article). */
   const rank = (query: string, limit: number): Candidate[] => {
     if (n === 0 || limit <= 0 || !collect(query)) return [];
-    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, bestPassage: 0 };
+    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, bestPassage: 0 };
     const best: Array<{ a: number; s: number }> = [];
     for (const a of touchedArticles) {
       const s = featuresOf(a, f);
@@ -558,7 +563,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     // never claims more confidence than the one ranked above it.
     let above = 1;
     return best.map(({ a }) => {
-      const out = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, bestPassage: 0 };
+      const out = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, bestPassage: 0 };
       const s = Math.min(above, featuresOf(a, out, true));
       above = s;
       const { bestPassage, ...features } = out;
@@ -567,7 +572,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   };
 
   const search = (query: string, opts: { limit?: number } = {}): KnowledgeHit[] =>
-    rank(query, clampLimit(opts.limit, 3)).map(({ article, score, bestPassage }) => {
+    rank(query, clampLimit(opts.limit, 3)).map(({ article, score, bestPassage, features }) => {
       const art = articles[article]!;
       return {
         articleId: art.id,
@@ -575,6 +580,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
         url: art.url,
         confidence: Math.round(score * 1000) / 1000,
         answer: clampAnswer(art.passages[bestPassage] ?? ''),
+        features,
       };
     });
 
@@ -583,7 +589,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
 
   const rankAll = (query: string) => {
     if (n === 0 || !collect(query)) return [];
-    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, bestPassage: 0 };
+    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, bestPassage: 0 };
     return touchedArticles
       .map((a) => ({ a, s: featuresOf(a, f) }))
       .sort((x, y) => y.s - x.s || x.a - y.a)
@@ -606,6 +612,7 @@ function learnSynonyms(
   w: ScoreWeights,
 ): { synonyms: Map<number, Array<[number, number]>>; local: Map<number, Array<[number, number]>> } {
   const seen = new Map<string, Set<number>>();
+  if (w.synonymSpan <= 0) return { synonyms: new Map(), local: new Map() };
   statements.forEach((sts, a) => {
     for (let x = 0; x < sts.length; x++) {
       for (let y = x + 1; y < sts.length; y++) {

@@ -83,10 +83,10 @@ describe('ticket transitions', () => {
 describe('tenant settings', () => {
   it('falls back to the defaults on missing or bad values', () => {
     expect(tenantSettings({})).toEqual({
-      greeting: DEFAULTS.greeting, fallbackMessage: DEFAULTS.fallbackMessage, confidenceThreshold: 0.5, defaultPriority: 'medium',
+      greeting: DEFAULTS.greeting, fallbackMessage: DEFAULTS.fallbackMessage, confidenceThreshold: DEFAULTS.confidenceThreshold, defaultPriority: 'medium',
       knowledgeEnabled: true, knowledgeThreshold: DEFAULTS.knowledgeThreshold,
     });
-    expect(tenantSettings({ nlu: { confidenceThreshold: 7 }, escalation: { defaultPriority: 'huge' } }).confidenceThreshold).toBe(0.5);
+    expect(tenantSettings({ nlu: { confidenceThreshold: 7 }, escalation: { defaultPriority: 'huge' } }).confidenceThreshold).toBe(DEFAULTS.confidenceThreshold);
     expect(tenantSettings({
       nlu: { confidenceThreshold: 0.2 }, escalation: { defaultPriority: 'urgent' }, assistant: { fallbackMessage: 'Hm?', greeting: 'Hello' },
     })).toEqual({
