@@ -26,7 +26,7 @@ export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 export const MESSAGE_ROLES = ['user', 'assistant', 'agent'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
 
-export const AUDIT_CATEGORIES = ['auth', 'ticket', 'intent', 'integration', 'settings', 'member', 'knowledge'] as const;
+export const AUDIT_CATEGORIES = ['auth', 'ticket', 'intent', 'integration', 'settings', 'member', 'knowledge', 'nlu'] as const;
 export type AuditCategory = (typeof AUDIT_CATEGORIES)[number];
 
 export const ACTOR_TYPES = ['user', 'widget', 'system'] as const;
@@ -54,6 +54,10 @@ export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
 
 /** Where the widget's launcher sits on the host page (`widget.theme.position`). */
 export const WIDGET_POSITIONS = ['right', 'left'] as const;
+
+/** What a taught example says should have answered: an intent, an article, or nothing. */
+export const EXAMPLE_TARGETS = ['intent', 'article', 'none'] as const;
+export type ExampleTarget = (typeof EXAMPLE_TARGETS)[number];
 
 /** The assistant's words while the tenant has set none (`assistant.greeting`, `assistant.fallbackMessage`). */
 export const ASSISTANT_DEFAULTS = {

@@ -177,7 +177,17 @@ const parts = <R extends Route>(route: R, event: Event, state: State) => ({
   body: validate(route.body, state.raw, 'body'),
 }) as Base<R>;
 
-const reply = (route: Route, body: unknown): Reply => (route.status === 204 ? { status: 204 } : { status: route.status, body });
+/** A handler's body answered with the route's `alternate` status instead of its usual one. */
+export class WithStatus { constructor(readonly status: number, readonly body: unknown) {} }
+export const withStatus = (status: number, body: unknown) => new WithStatus(status, body);
+
+const reply = (route: Route, body: unknown): Reply => {
+  if (body instanceof WithStatus) {
+    if (body.status !== route.status && body.status !== route.alternate?.status) throw new Error(`${route.path} does not declare status ${body.status}`);
+    return { status: body.status, body: body.body };
+  }
+  return route.status === 204 ? { status: 204 } : { status: route.status, body };
+};
 
 async function withIdempotency(
   route: Route, event: Event, scope: Omit<IdempotencyScope, 'key'>, body: unknown, work: () => Promise<Reply>,

@@ -134,6 +134,7 @@ function operation(route: Route, defs: Json): Json {
   const ok: Json = { description: route.summary, headers: { ...requestIdHeader } };
   if (route.response && route.status !== 204) ok.content = { 'application/json': { schema: jsonSchema(route.response, 'output', defs) } };
   responses[String(route.status)] = ok;
+  if (route.alternate) responses[String(route.alternate.status)] = { ...ok, description: route.alternate.description };
 
   const has = { input: Boolean(route.params || route.query || route.body || route.idempotent), body: Boolean(route.body) };
   const bad = [...(has.input ? ['VALIDATION_ERROR'] : []), ...(has.body ? ['INVALID_JSON'] : []), ...(paginated ? ['INVALID_CURSOR'] : [])];

@@ -17,22 +17,13 @@
 // "document"), a stem that differs only in its last letters ("privacy" / "private"), a one-typo
 // neighbour, a split compound, and word pairs the tenant's own titles and questions swap: for
 // every article when two articles show the pair, for the one article that shows it otherwise.
-import { stemmer } from 'stemmer';
+import { clampAnswer, type StoredArticle } from './knowledge-passages.ts';
+import { defaultScoreWeights, score, type Features, type ScoreWeights } from './knowledge-scoring.ts';
+import { learnSynonyms } from './knowledge-synonyms.ts';
+import { STOP, stem, withinOneEdit, words } from './knowledge-words.ts';
 
-export const MAX_ANSWER_CHARS = 600;
-
-/** Default of `knowledge.threshold`, chosen by `npm run bench:kb` (see test/bench/kb.ts). */
-export const DEFAULT_KNOWLEDGE_THRESHOLD = 0.321;
-
-/** What the database stores per article (made by prepareArticle at write time). */
-export interface StoredArticle {
-  id: string;
-  title: string;
-  url: string | null;
-  tags: string[];
-  questions: string[];
-  passages: string[]; // plain text, whole sentences, at most MAX_ANSWER_CHARS each
-}
+export { clampAnswer, MAX_ANSWER_CHARS, type StoredArticle } from './knowledge-passages.ts';
+export { DEFAULT_KNOWLEDGE_THRESHOLD, defaultScoreWeights, score, type Features, type ScoreWeights } from './knowledge-scoring.ts';
 
 export interface KnowledgeHit {
   articleId: string;
@@ -48,42 +39,6 @@ export interface KnowledgeIndexOptions {
   weights?: Partial<ScoreWeights>;
 }
 
-export interface ScoreWeights {
-  title: number; // share of the message covered by the title (and tags) or by one question, the better
-  key: number; // share covered by the title and the questions together
-  passage: number; // best share covered by one passage read with the title
-  complete: number; // added as that share goes from COMPLETE to 1: a passage alone can then answer
-  similarity: number; // how closely the message and the title (or a question) say the same thing
-  prefix: number; // match strength of a vocabulary word that extends a message word ("doc" -> "document")
-  variant: number; // match strength of a vocabulary word whose stem differs only in its last letters ("privacy" -> "private")
-  fuzzy: number; // match strength of a one-typo neighbour
-  synonym: number; // match strength of a learned synonym
-  localSynonym: number; // the same, for a pair one article shows, in that article only
-  synonymSpan: number; // statements that differ by at most this many words on each side pair those words
-  synonymArticles: number; // a pair is kept when this many articles show it
-  prior: number; // unseen words added to every message when taking shares of it
-  unseen: number; // weight of a word the knowledge base has never seen, times the idf of a one-article word
-  questions: number; // in the confidence (not the ranking), what a question's match counts for beside the title's
-}
-
-export const defaultScoreWeights: ScoreWeights = {
-  title: 0.06,
-  key: 0.31,
-  passage: 0.23,
-  complete: 0.4,
-  similarity: 0.4,
-  prefix: 0.6,
-  variant: 0.7,
-  fuzzy: 0.8,
-  synonym: 0.7,
-  localSynonym: 0.3,
-  synonymSpan: 3,
-  synonymArticles: 2,
-  prior: 1,
-  unseen: 1.2,
-  questions: 0.6,
-};
-
 export interface KnowledgeIndex {
   readonly size: number;
   /** Best first, at most `limit` (default 3, at most 10) hits; empty when nothing matches at all. */
@@ -94,16 +49,6 @@ export interface KnowledgeIndex {
   explain(query: string, limit?: number): Array<{ articleId: string; features: Features; score: number }>;
 }
 
-/** Shares of the message's idf mass (0..1) and one similarity (0..1) of one article. */
-export interface Features {
-  key: number; // title and all questions together
-  title: number;
-  question: number;
-  passage: number;
-  similarity: number;
-  unseen: number; // share of the message in words the knowledge base never uses (not a score feature)
-}
-
 interface Candidate {
   article: number;
   features: Features;
@@ -111,82 +56,8 @@ interface Candidate {
   bestPassage: number;
 }
 
-// Above this share, one passage (read with its title) says nearly all the message asks.
-const COMPLETE = 0.5;
-
-export function score(f: Features, w: ScoreWeights): number {
-  const s =
-    w.title * Math.max(f.title, f.question) +
-    w.key * f.key +
-    w.passage * f.passage +
-    w.complete * Math.max(0, f.passage - COMPLETE) / (1 - COMPLETE) +
-    w.similarity * f.similarity;
-  return Math.min(1, Math.max(0, s));
-}
-
-// Function words and the filler of customer messages: they say nothing about which article answers.
-const STOP = new Set(
-  (
-    'a about above after again against all also am an and any anyone anything are as at be been being below between both but by ' +
-    'can cannot could did do does doing done down during each either else even ever every few for from further get gets getting got ' +
-    'had has have having he hello her here hers herself hi him himself his how however i if in into is it its itself just let lets ' +
-    'like me might mine more most much must my myself need needs no nor not now of off on once one only or other others otherwise our ' +
-    'ours out over own please possible possibly really same she should so some somehow something still such than thank thanks that ' +
-    'the their theirs them themselves then there these they thing things this those through thus to too under until up us very want ' +
-    'wanted wants was way ways we were what whatever when whenever where whether which while who whom whose why will with within ' +
-    'without would yes yet you your yours yourself yourselves ' +
-    // pieces of contractions once the apostrophe is gone
-    'd ll m re s t ve don doesn didn isn aren wasn weren haven hasn hadn won wouldn shouldn couldn can cant dont doesnt didnt isnt ' +
-    'im ive id youre'
-  ).split(' '),
-);
-
 const MAX_QUERY_CHARS = 2_000;
 const MAX_QUERY_TERMS = 32;
-const MAX_WORD = 40;
-
-function keep(w: string, out: string[]) {
-  if (w.length <= MAX_WORD && (w.length > 1 || (w >= '0' && w <= '9'))) out.push(w);
-}
-
-/** Lower-cased runs of letters and digits, accents stripped; a one-letter prefix joined by a hyphen stays on its word ("e-mail" -> "email"). */
-function words(text: string): string[] {
-  const s = text.toLowerCase();
-  const out: string[] = [];
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range, control characters included
-  if (/[^\x00-\x7f]/.test(s)) {
-    const plain = s.normalize('NFKD').replace(/\p{M}+/gu, '').replace(/(?<![\p{L}\p{N}])(\p{L})-(?=\p{L})/gu, '$1');
-    for (const m of plain.matchAll(/[\p{L}\p{N}]+/gu)) keep(m[0], out);
-    return out;
-  }
-  // Plain ASCII, nearly all text: a scan is several times faster than a global regex here.
-  let start = -1;
-  for (let i = 0; i <= s.length; i++) {
-    const c = i < s.length ? s.charCodeAt(i) : 0;
-    const alnum = (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
-    if (alnum && start < 0) start = i;
-    else if (!alnum && start >= 0) {
-      // "e-mail", "x-ray": a one-letter prefix joined by a hyphen is part of the word.
-      if (i - start === 1 && c === 45 && s.charCodeAt(i + 1) >= 97 && s.charCodeAt(i + 1) <= 122) continue;
-      keep(s.slice(start, i).replace('-', ''), out);
-      start = -1;
-    }
-  }
-  return out;
-}
-
-// One stem per distinct word; bounded so that hostile traffic cannot grow it without end.
-const stems = new Map<string, string>();
-function stem(w: string): string {
-  let s = stems.get(w);
-  if (s === undefined) {
-    if (stems.size > 50_000) stems.clear();
-    s = stemmer(w);
-    stems.set(w, s);
-  }
-  return s;
-}
-
 const KIND_TITLE = 0;
 const KIND_QUESTION = 1;
 const KIND_PASSAGE = 2;
@@ -199,20 +70,6 @@ interface QueryTerm {
 
 const clampLimit = (limit: number | undefined, fallback: number) =>
   limit === undefined || !Number.isFinite(limit) ? fallback : Math.max(0, Math.min(10, Math.floor(limit)));
-
-/** Edit distance of a and b when it is at most 1 (adjacent swaps count 1), else 2. */
-function withinOneEdit(a: string, b: string): boolean {
-  if (Math.abs(a.length - b.length) > 1) return false;
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  if (a.length === b.length) {
-    if (i >= a.length) return true;
-    if (a.slice(i + 1) === b.slice(i + 1)) return true;
-    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
-  }
-  const [long, short] = a.length > b.length ? [a, b] : [b, a];
-  return long.slice(i + 1) === short.slice(i);
-}
 
 export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: KnowledgeIndexOptions = {}): KnowledgeIndex {
   const w: ScoreWeights = { ...defaultScoreWeights, ...options.weights };
@@ -599,64 +456,3 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   return { size: n, search, rankAll, explain };
 }
 
-/**
- * Word pairs that customers swap: two statements of one article (its title, its questions) that
- * differ by a few words pair those words up ("remove my fb account" / "delete my facebook
- * account"). A pair counts once per article. It holds across the knowledge base (`synonyms`)
- * when at least `synonymArticles` articles show it, so that one odd question teaches nothing
- * about other articles; within the article that shows it (`local`: term -> [article, term]) it
- * matches at `localSynonym`, a fraction of a synonym.
- */
-function learnSynonyms(
-  statements: number[][][],
-  w: ScoreWeights,
-): { synonyms: Map<number, Array<[number, number]>>; local: Map<number, Array<[number, number]>> } {
-  const seen = new Map<string, Set<number>>();
-  if (w.synonymSpan <= 0) return { synonyms: new Map(), local: new Map() };
-  statements.forEach((sts, a) => {
-    for (let x = 0; x < sts.length; x++) {
-      for (let y = x + 1; y < sts.length; y++) {
-        const sx = new Set(sts[x]);
-        const sy = new Set(sts[y]);
-        const dx = sts[x]!.filter((t) => !sy.has(t));
-        const dy = sts[y]!.filter((t) => !sx.has(t));
-        if (dx.length === 0 || dy.length === 0 || dx.length > w.synonymSpan || dy.length > w.synonymSpan) continue;
-        for (const p of dx) for (const q of dy) {
-          for (const key of [`${p} ${q}`, `${q} ${p}`]) {
-            const arts = seen.get(key) ?? new Set<number>();
-            arts.add(a);
-            seen.set(key, arts);
-          }
-        }
-      }
-    }
-  });
-  const synonyms = new Map<number, Array<[number, number]>>();
-  const local = new Map<number, Array<[number, number]>>();
-  for (const [key, arts] of seen) {
-    const [p, q] = key.split(' ').map(Number) as [number, number];
-    if (arts.size >= w.synonymArticles) {
-      const list = synonyms.get(p) ?? [];
-      list.push([q, w.synonym]);
-      synonyms.set(p, list);
-    } else if (w.localSynonym > 0) {
-      const list = local.get(p) ?? [];
-      for (const a of arts) list.push([a, q]);
-      local.set(p, list);
-    }
-  }
-  return { synonyms, local };
-}
-
-const sentences = new Intl.Segmenter('en', { granularity: 'sentence' });
-
-/** Whole sentences from the start of a passage, at most MAX_ANSWER_CHARS (passages made by prepareArticle already fit). */
-export function clampAnswer(passage: string): string {
-  if (passage.length <= MAX_ANSWER_CHARS) return passage;
-  let out = '';
-  for (const { segment } of sentences.segment(passage)) {
-    if (out.length + segment.length > MAX_ANSWER_CHARS) break;
-    out += segment;
-  }
-  return out.trim() || `${passage.slice(0, passage.lastIndexOf(' ', MAX_ANSWER_CHARS - 1) + 1 || MAX_ANSWER_CHARS - 1).trim()}…`;
-}

@@ -14,10 +14,27 @@
 // The calibration constants and the default thresholds come from test/bench/answers/fit.ts (tuning
 // data only); this file only measures.
 //
-// Tried and not kept (tuning figures of answers/fit.ts: help desks' article share, support-mix-like
-// tuning tenants' mean):
-// - the margin over the next candidate divided by the candidate's confidence as one more feature
-//   of both calibrators: help desks unchanged, tuning mixes -0.2 to -1.3 points of mean
+// Tried and not kept (tuning figures printed by answers/fit.ts: each help desk's tuning messages'
+// article share, and the CLINC150 tuning tenants' mean of the three groups):
+// - no small knowledge bases among the tuning tenants, the number of candidates taken as is: a
+//   3-article knowledge base answered "does the Aurora come in red?" at 0.85 and a 1-article one
+//   "what about the voucher I got" (the log of the candidate count was extrapolated beyond the
+//   tuning tenants' 13 to 30 articles). Kept: help desks cut to 4 articles among the tuning
+//   tenants, and the count floored at 5 intents / 4 articles.
+// - the margin over the next candidate divided by the candidate's confidence, as one more feature
+//   of both calibrators: help desks unchanged (50 / 52.4 / 19 / 30 % of article messages), tuning
+//   mixes -0.2 to -1.3 points of mean.
+// - kept, although within noise: the share of the message in words the knowledge base never uses
+//   (weight -0.5; 150-intent tuning mix 81.5 both ways, ECE 0.043 -> 0.042).
+// - `knowledge.threshold` chosen by bench:kb's rule (at most 15 % of StackFAQ's left-out messages
+//   answered: 0.53 on the calibrated scale) with the intent threshold fitted beside it: help desks'
+//   article share 30 / 47.6 / 14.3 / 30 % (against 50 / 52.4 / 19 / 30 at 0.42), the tuning mixes'
+//   mean 81.0 / 85.2 / 85.4 (against 81.5 / 86.6 / 87.0). Not kept: the issue's complaint is answers
+//   that articles hold falling back; bench:kb then answers 21.8 % of its left-out messages.
+// Where the help desks lose: the right article ranks first for 56 of their 82 tuning article
+// messages only (customers' words the articles do not use: "vouchers" / gift cards, "send it back"),
+// and ranked first it often has a raw confidence (0.05 to 0.25) that messages nothing should answer
+// also reach. Word vectors (the issue's GloVe figures) were not measured here.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/answer-policy.ts';
@@ -33,14 +50,16 @@ process.env.AWS_LAMBDA_LOG_LEVEL ??= 'CRITICAL';
 const { startLocalRuntime } = await import('../../bin/local/server.ts');
 const rt = await startLocalRuntime({ tableName: 'bench-answers' });
 // The data modules read the local runtime's settings when first loaded: only after it started.
-const { answer } = await import('#shared/domain/assistant/assistant.ts');
+const { answer, intentPhraseIndex } = await import('#shared/domain/assistant/assistant.ts');
 const { buildScenario } = await import('./answers/inprocess.ts');
-const call = async (method: string, path: string, token: string, body?: unknown) => {
+const call = async (method: string, path: string, token: string, body?: unknown, attempt = 0): Promise<any> => {
   const res = await fetch(`${rt.url}/api/v1/admin${path}`, {
     method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
+  // A shared machine's database can time out: try again, as a client would.
+  if (res.status === 503 && attempt < 5) return call(method, path, token, body, attempt + 1);
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
   return text ? JSON.parse(text) : undefined;
 };
@@ -111,22 +130,47 @@ console.table(everything.table.filter((t) => t.n > 0).map((t) => ({
   bin: `${t.from.toFixed(1)}-${t.to.toFixed(1)}`, answers: t.n, 'mean confidence': Math.round(t.confidence * 1000) / 1000, 'right share': Math.round(t.accuracy * 1000) / 1000,
 })));
 
-// Speed: 150 intents and 500 articles ranked together, in process, warm.
+// Speed: 150 intents and 500 articles ranked together, in process, warm. The machine is shared:
+// beside the median of 5 passes, the p99 of each message's fastest of the 5 runs (the engine's own cost).
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+const round = (x: number) => Math.round(x * 1000) / 1000;
 const threads = loadStackFaq();
 const big = buildScenario({ ...mix, articles: [] });
+let t0 = performance.now();
+intentPhraseIndex(big.model.byName.size ? [...big.model.byName.values()] : []);
+const phraseIndexMs150 = performance.now() - t0;
+const desk = desks[0]!;
+t0 = performance.now();
+intentPhraseIndex(desk.intents);
+const phraseIndexMsDesk = performance.now() - t0;
 const stored = JSON.parse(JSON.stringify(syntheticArticles(threads, 500, 5_000).map((a) => prepareArticle(a)))) as StoredArticle[];
 const index = buildKnowledgeIndex(stored);
 const asks = mix.messages.map((m) => m.text);
 const th = { intent: DEFAULT_INTENT_THRESHOLD, article: DEFAULT_ARTICLE_THRESHOLD };
 for (const q of asks.slice(0, 500)) answer(big.model, index, q, th, '');
-const lat = asks.map((q) => {
-  const t = performance.now();
-  answer(big.model, index, q, th, '');
-  return performance.now() - t;
-}).sort((a, b) => a - b);
-const speed = { messages: lat.length, p50ms: Math.round(quantile(lat, 0.5) * 1000) / 1000, p99ms: Math.round(quantile(lat, 0.99) * 1000) / 1000 };
-console.log(`speed: 150 intents + 500 articles ranked together, warm, in process: p50 ${speed.p50ms} ms, p99 ${speed.p99ms} ms over ${speed.messages} messages (target p99 <= 5 ms)`);
+const fastest = asks.map(() => Infinity);
+const passes = Array.from({ length: 5 }, () => {
+  const lat = asks.map((q, i) => {
+    const t = performance.now();
+    answer(big.model, index, q, th, '');
+    const ms = performance.now() - t;
+    fastest[i] = Math.min(fastest[i]!, ms);
+    return ms;
+  }).sort((a, b) => a - b);
+  return { p50: quantile(lat, 0.5), p99: quantile(lat, 0.99) };
+}).sort((a, b) => a.p99 - b.p99);
+fastest.sort((a, b) => a - b);
+const speed = {
+  messages: asks.length, p50ms: round(passes[2]!.p50), p99ms: round(passes[2]!.p99), p99msBestPass: round(passes[0]!.p99),
+  p99msFastestOfFive: round(quantile(fastest, 0.99)),
+  phraseIndexBuildMs: { clinc150: Math.round(phraseIndexMs150), [desk.name]: round(phraseIndexMsDesk) },
+};
+console.log(
+  `speed: 150 intents + 500 articles ranked together, warm, in process: p50 ${speed.p50ms} ms, p99 ${speed.p99ms} ms (median of 5 passes `
+  + `over ${speed.messages} messages; best pass ${speed.p99msBestPass} ms; each message's fastest of 5: p99 ${speed.p99msFastestOfFive} ms; `
+  + `target p99 <= 5 ms). Building the intents' phrase index (trained with the classifier, on the first message after an intent change): `
+  + `CLINC150's 15,000 phrases ${speed.phraseIndexBuildMs.clinc150} ms, ${desk.name} ${round(phraseIndexMsDesk)} ms`,
+);
 
 const outDir = resolve(repoRoot, 'bench-results');
 mkdirSync(outDir, { recursive: true });

@@ -11,8 +11,12 @@ import { logicalId, ofType, refId, synth, type Synth } from './synth.ts';
 const LIMIT_TODAY = 300;
 const LIMIT_DOUBLED = 450;
 
+// `cdk synth` adds CDK's own metadata resource to each template (version reporting, which these
+// test apps leave off): counted too.
+const CDK_METADATA = 1;
+
 const sizes = (s: Synth) => Object.fromEntries(s.templates.map(({ stack, template }) =>
-  [stack.node.id, Object.keys(template.toJSON().Resources).length]));
+  [stack.node.id, Object.keys(template.toJSON().Resources).length + CDK_METADATA]));
 
 /** Each route again, in the same area and feature: the worst case for the size of each stack. */
 const twins: Route[] = routes.map((r) => ({ ...r, path: `${r.path}/twin`, handler: `${r.handler}-twin` }));
@@ -39,7 +43,7 @@ describe('stacks: one deployment of a parent stack and nested stacks, none near 
     expect(Object.keys(after).sort()).toEqual(Object.keys(before).sort());
     for (const [name, n] of Object.entries(after)) {
       expect(n, name).toBeLessThanOrEqual(LIMIT_DOUBLED);
-      if (routeStacks(routes).has(name)) expect(n, name).toBeGreaterThanOrEqual(2 * before[name]! - 2);
+      if (routeStacks(routes).has(name)) expect(n, name).toBeGreaterThanOrEqual(2 * before[name]! - 2 - CDK_METADATA);
     }
   });
 

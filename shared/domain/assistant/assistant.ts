@@ -11,23 +11,28 @@ import { KNOWLEDGE_INTENT } from '#shared/core/vocabulary.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { knowledgeIndexOf, knowledgeReply, type KnowledgeAnswer } from '#shared/domain/knowledge/knowledge.ts';
 import { tenantSettings } from '#shared/domain/tenants/tenant-config.ts';
+import { examplesRepo } from '#shared/data/examples.ts';
+import { buildNoneIndex, type NoneIndex } from '#shared/nlu/none.ts';
+import { applyNone } from './none.ts';
 
 /**
  * A tenant's trained intents: the classifier, and the intents' phrases as a lexical index that
- * tells how much of a message an intent's own phrases say (see shared/nlu/answer-policy.ts).
+ * tells how much of a message an intent's own phrases say (see shared/nlu/answer-policy.ts), and the
+ * team's `none` examples (see shared/nlu/none.ts).
  */
-export interface AssistantModel { version: number; classifier: Classifier; phrases: KnowledgeIndex; byName: Map<string, Intent> }
+export interface AssistantModel { version: number; classifier: Classifier; phrases: KnowledgeIndex; byName: Map<string, Intent>; none: NoneIndex }
 
 // One trained model per tenant in the warm container, keyed by the tenant's intents version:
 // every intent write bumps the version, so the next message retrains and an unchanged tenant never does.
 const models = new TenantModelCache<AssistantModel>();
 
-export function trainModel(version: number, enabled: Intent[]): AssistantModel {
+export function trainModel(version: number, enabled: Intent[], none: string[] = []): AssistantModel {
   return {
     version,
     classifier: trainClassifier(enabled),
     phrases: intentPhraseIndex(enabled),
     byName: new Map(enabled.map((i) => [i.name, i])),
+    none: buildNoneIndex(none, enabled),
   };
 }
 
@@ -39,7 +44,10 @@ export function intentPhraseIndex(intents: Array<Pick<Intent, 'name' | 'training
 }
 
 export function modelFor(tenantId: string, version: number): Promise<AssistantModel> {
-  return models.get(tenantId, version, async () => trainModel(version, (await intentsRepo.list(tenantId)).filter((i) => i.enabled)));
+  return models.get(tenantId, version, async () => {
+    const [intents, none] = await Promise.all([intentsRepo.list(tenantId), examplesRepo.noneMessages(tenantId)]);
+    return trainModel(version, intents.filter((i) => i.enabled), none);
+  });
 }
 
 /** Every candidate with the evidence behind it, best first by kind. */
@@ -98,7 +106,7 @@ export function answer(model: AssistantModel, index: KnowledgeIndex | null, text
     above = Math.min(above, articleProbability(evidence));
     return { ...hit, confidence: above };
   });
-  // Here a veto or penalty from the tenant's taught "none" examples will lower both candidates.
+  // The tenant's taught "none" examples may overrule the choice afterwards (decide, applyNone).
   const choice = choose(ranking[0]?.confidence ?? null, hits[0]?.confidence ?? null, thresholds);
 
   const top = ranking[0];
@@ -132,7 +140,7 @@ export async function decide(tenant: Tenant, text: string, searchKnowledge = tru
     searchKnowledge && settings.knowledgeEnabled ? knowledgeIndexOf(tenant) : null,
   ]);
   const thresholds = { intent: settings.confidenceThreshold, article: settings.knowledgeThreshold };
-  return { ...answer(model, index, text, thresholds, settings.fallbackMessage), settings };
+  return applyNone(model.none, text, { ...answer(model, index, text, thresholds, settings.fallbackMessage), settings });
 }
 
 /**

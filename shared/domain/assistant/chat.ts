@@ -14,6 +14,7 @@ import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { ticketsRepo, type NumberLease, type Ticket } from '#shared/data/tickets.ts';
 import { retrying, sleep, transact, TxConditionFailed, type TxItem } from '#shared/data/tx.ts';
 import { decide } from './assistant.ts';
+import { unansweredWrite } from './unanswered.ts';
 import { chatConversation, customerMessage, events } from '#shared/domain/events.ts';
 import { availability, tenantSettings } from '#shared/domain/tenants/tenant-config.ts';
 import { backAt } from '#shared/domain/tenants/business-hours.ts';
@@ -207,6 +208,7 @@ export function sendMessage(tenantId: string, input: { conversationId?: string; 
     if (!read) items.push(events.conversationCreated(after, now));
     items.push(conversationsRepo.tx.message(tenant.id, conv.id, userMsg, 0), events.messageCreated(conv, userMsg));
     if (botMsg) items.push(conversationsRepo.tx.message(tenant.id, conv.id, botMsg, 1), events.messageCreated(conv, botMsg));
+    if (botMsg) items.push(...unansweredWrite(tenant.id, conv, userMsg, metadata));
     items.push(statsRepo.tx.addDay(tenant.id, utcDay(now), conv.id, {
       messages: 1, conversations: read ? 0 : 1, escalations: newTicket ? 1 : 0,
       fallbacks: nlu.intent || kb ? 0 : 1, confidenceSum: metadata.confidence,

@@ -9,6 +9,7 @@ import { retrying, transact, type TxItem } from '#shared/data/tx.ts';
 import { events } from '#shared/domain/events.ts';
 import { secondsBetween } from './tickets.ts';
 import { widgetConversation } from '#shared/domain/tenants/widget-auth.ts';
+import { ratingMarks } from '#shared/domain/assistant/unanswered.ts';
 
 // The person's side of a handoff: agents answer in the conversation, and the customer rates it.
 
@@ -79,6 +80,7 @@ export function rateConversation(tenantId: string, conversationId: string, input
       events.conversationRated(tenantId, conv.id, rating),
     ];
     if (old && !sameDay) items.push(statsRepo.tx.addDay(tenantId, utcDay(old.createdAt), conv.id, { ratings: -1, ratingSum: -old.score }));
+    items.push(...await ratingMarks(tenantId, conv, rating.score));
     await transact(items);
     return { rating };
   }, { attempts: 6, conflict: 'the conversation changed concurrently; try again' });
