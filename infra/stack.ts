@@ -115,6 +115,7 @@ export class SupportStack extends Stack {
       if (route.table !== 'none') bindTable(f, this.data, route.table);
       if (route.kms) bindKey(f, this.credentialsKey);
       if (route.queue) this.deliveries.grantEnqueue(f);
+      if (route.manageConnections) this.live.bindManagement(f);
       acknowledgeFunctionFindings(f, SYNCHRONOUS);
       this.api.addRoute(route, f.fn, constructIdOf(route.handler));
     }

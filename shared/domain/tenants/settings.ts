@@ -7,6 +7,7 @@ import { PRIORITIES, WIDGET_POSITIONS } from '#shared/core/vocabulary.ts';
 import { nameProblem } from '#shared/core/names.ts';
 import { mergePatch } from '#shared/domain/merge-patch.ts';
 import { newWidgetKey } from './widget-keys.ts';
+import { liveRepo } from '#shared/data/live.ts';
 
 export const MAX_CONFIG_BYTES = 16 * 1024;
 
@@ -113,15 +114,20 @@ export async function putSettings(tenantId: string, actor: Actor, body: { name?:
 
 /** A new widget key; the old one's lookup is deleted at once (cached widget auth lets it live at most 30 s). */
 export async function rotateWidgetKey(tenantId: string, actor: Actor) {
-  return retrying(async () => {
+  const wk = await retrying(async () => {
     const t = await tenantOf(tenantId);
-    const wk = newWidgetKey();
+    const next = newWidgetKey();
     const now = new Date().toISOString();
-    await tenantsRepo.rotateWidgetKey(t, wk, now, {
+    await tenantsRepo.rotateWidgetKey(t, next, now, {
       action: 'widget_key.rotated', actor, target: { type: 'tenant', id: t.id },
       // Only that it changed and when: no key, hash or preview goes into the audit log.
       changes: { widgetKeyCreatedAt: { from: t.widgetKeyCreatedAt, to: now } },
     });
-    return { widgetKey: wk.key };
+    return next;
   }, { attempts: 4, conflict: 'the widget key changed concurrently; try again' });
+  // Customer sockets opened with an older key are closed now; one that slips in meanwhile is
+  // refused at its upgrade or closed at its next event (both read the key fresh).
+  const stale = (await liveRepo.customers(tenantId)).filter((c) => c.kind === 'customer' && c.keyHash !== wk.hash);
+  await Promise.all(stale.map((c) => liveRepo.drop(c.connectionId)));
+  return { widgetKey: wk.key };
 }
