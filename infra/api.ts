@@ -35,7 +35,7 @@ export const ACCESS_LOG_FIELDS = {
   sub: '$context.authorizer.claims.sub',
 } as const;
 
-// What browsers may send and read cross-origin (the contract's CORS rule): widget key, bearer token,
+// What browsers may send and read cross-origin (docs/API.md, Cross-origin requests): widget key, bearer token,
 // idempotency key; the request id and a 429's or 503's wait.
 export const CORS_ALLOW_HEADERS = ['content-type', 'authorization', 'x-widget-key', 'idempotency-key'];
 export const CORS_EXPOSE_HEADERS = ['x-request-id', 'retry-after'];
@@ -109,9 +109,13 @@ export class Api extends Construct {
     this.url = customDomain ? `https://${customDomain.domainName}/` : this.stage.url;
   }
 
-  /** One route, its own integration, and the authorizer its auth kind calls for. */
-  addRoute(route: Route, fn: IFunction, id: string): HttpRoute {
-    const httpRoute = new HttpRoute(this, `Route${id}`, {
+  /**
+   * One route, its own integration, and the authorizer its auth kind calls for, made in `scope`
+   * (the stack of its function: route, integration and invoke permission live with the function,
+   * the API, its stage and the authorizer stay here).
+   */
+  addRoute(scope: Construct, route: Route, fn: IFunction, id: string): HttpRoute {
+    const httpRoute = new HttpRoute(scope, `Route${id}`, {
       httpApi: this.httpApi,
       routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
       integration: new HttpLambdaIntegration(`Integration${id}`, fn),

@@ -34,6 +34,8 @@ export const LIVE_STAGE = LIVE_PATH.split('/').at(-1)!;
 const MANAGEMENT_WILDCARDS = 'Connection ids exist only at run time, and posting to, reading and closing a connection are the POST, GET and DELETE methods of @connections/<id>; the grant is bound to this API and stage.';
 
 export interface LiveApiProps {
+  /** The API's name (a nested stack's own name is generated). */
+  apiName: string;
   config: Pick<StackConfig, 'throttle'>;
   logRetention: RetentionDays;
 }
@@ -56,7 +58,7 @@ export class LiveApi extends Construct {
   constructor(scope: Construct, id: string, props: LiveApiProps) {
     super(scope, id);
     this.webSocketApi = new WebSocketApi(this, 'WebSocketApi', {
-      apiName: `${Stack.of(this).stackName}-live`,
+      apiName: props.apiName,
       description: 'Support assistant: live channel (events of a conversation or a tenant)',
     });
     this.accessLogs = new LogGroup(this, 'AccessLogs', { retention: props.logRetention });

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { CfnOutput, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, NestedStack, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -9,6 +9,7 @@ import { routes as allRoutes } from '#shared/edge/routes/index.ts';
 import type { Route } from '#shared/edge/route.ts';
 import { eventDispatcher, liveRoutes } from '#shared/edge/triggers.ts';
 import { Api } from './api.ts';
+import { routeStacks } from './areas.ts';
 import { Auth } from './auth.ts';
 import { Cdn } from './cdn.ts';
 import type { StackConfig } from './config.ts';
@@ -16,7 +17,7 @@ import { Dashboard } from './dashboard.ts';
 import { Deliveries, EventStream } from './events.ts';
 import { bindKey, bindTable, constructIdOf, ServiceFunction } from './function.ts';
 import { LiveApi } from './live.ts';
-import { Monitoring } from './monitoring.ts';
+import { FunctionAlarms, Monitoring } from './monitoring.ts';
 import { DataTable } from './table.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -29,6 +30,14 @@ export interface SupportStackProps extends StackProps {
   entryOf?: (handler: string) => string;
 }
 
+/**
+ * The app: one stack to deploy, whose template holds the shared core (table, user pool and JWT
+ * authorizer, HTTP API and stage, KMS key, cursor secret, delivery queue and worker, CDN and
+ * dashboard) and nested stacks for the rest, so that no template nears CloudFormation's 500
+ * resources as routes are added: one per route area (infra/areas.ts), the live channel's, and the
+ * alarms'. Each function's role, log group, alarms, API route and invoke permission sit in its
+ * function's stack; CDK passes the core's ids and ARNs to them as stack parameters.
+ */
 export class SupportStack extends Stack {
   readonly data: DataTable;
   readonly auth: Auth;
@@ -41,6 +50,8 @@ export class SupportStack extends Stack {
   readonly cdn: Cdn;
   /** By handler path (`admin/patch-ticket`, `live/connect`, `events/dispatch`, `events/deliver`), one per handler. */
   readonly functions = new Map<string, ServiceFunction>();
+  /** The nested stacks by name: `Live`, `Alarms`, and one per route area (`Chat`, `AdminTickets`, ...). */
+  readonly nestedStacks = new Map<string, NestedStack>();
 
   constructor(scope: Construct, id: string, props: SupportStackProps) {
     super(scope, id, props);
@@ -61,12 +72,6 @@ export class SupportStack extends Stack {
     if (this.dashboard.client) this.auth.allowClient(this.dashboard.client);
     this.api = new Api(this, 'Api', {
       config, logRetention, jwtAuthorizer: this.auth.authorizer, methods: routes.map((r) => r.method),
-    });
-    this.live = new LiveApi(this, 'Live', { config, logRetention });
-    // With an external issuer, its first audience is taken as the dashboard's client id.
-    this.dashboard.deploy({
-      issuer: this.auth.issuerUrl, apiUrl: this.api.url, liveUrl: this.live.url,
-      ...(config.oidc ? { clientId: config.oidc.audience[0]! } : {}),
     });
 
     // Integration credentials are envelope-encrypted with this key; only the functions that
@@ -89,14 +94,19 @@ export class SupportStack extends Stack {
       reason: 'The cursor signing key has no consumer to rotate with: functions get it at deploy time. Rotating it only invalidates outstanding page cursors; rotate by replacing the secret and redeploying.',
     });
 
-    const addFunction = (handler: string, description: string, environment: Record<string, string> = {}) => {
+    const alarmTopic = config.alarmTopicArn ? { alarmTopicArn: config.alarmTopicArn } : {};
+    const addFunction = (scope: Construct, handler: string, description: string, environment: Record<string, string> = {}) => {
       if (this.functions.has(handler)) throw new Error(`two declarations name the handler ${handler}`);
-      const f = new ServiceFunction(this, constructIdOf(handler), {
+      const f = new ServiceFunction(scope, constructIdOf(handler), {
         entry: entryOf(handler), projectRoot: PROJECT_ROOT, logRetention, description, environment,
       });
       this.functions.set(handler, f);
       return f;
     };
+    /** The alarms of the functions made in `scope` so far, in that scope. */
+    const alarmFunctionsOf = (scope: Construct) => new FunctionAlarms(scope, `${scope === this ? 'Core' : scope.node.id}FunctionAlarms`, {
+      functions: new Map([...this.functions].filter(([, f]) => Stack.of(f) === Stack.of(scope))), ...alarmTopic,
+    });
 
     this.deliveries = new Deliveries(this, 'Deliveries', {
       data: this.data, credentialsKey: this.credentialsKey, projectRoot: PROJECT_ROOT, logRetention,
@@ -105,43 +115,59 @@ export class SupportStack extends Stack {
       dashboardUrl: config.dashboardUrl ?? this.dashboard.url,
     });
     this.functions.set('events/deliver', this.deliveries.fn);
+    alarmFunctionsOf(this);
 
-    for (const route of routes) {
-      const f = addFunction(route.handler, `${route.method} ${route.path}`, {
-        ...(route.table === 'none' ? {} : { CURSOR_SECRET: cursorSecret.secretValue.unsafeUnwrap() }),
-        // The widget learns the live channel's URL from the chat API (liveUrl).
-        ...(route.auth === 'widget' ? { LIVE_URL: this.live.url } : {}),
-      });
-      if (route.table !== 'none') bindTable(f, this.data, route.table);
-      if (route.kms) bindKey(f, this.credentialsKey);
-      if (route.queue) this.deliveries.grantEnqueue(f);
-      if (route.manageConnections) this.live.bindManagement(f);
-      acknowledgeFunctionFindings(f, SYNCHRONOUS);
-      this.api.addRoute(route, f.fn, constructIdOf(route.handler));
-    }
-
+    // The live channel's stack: the WebSocket API, its functions, and the stream dispatcher that
+    // posts to its connections (its grant names the API, so they share a template).
+    const liveStack = this.nest('Live', 'Live channel: WebSocket API and its functions; the table stream dispatcher');
+    this.live = new LiveApi(liveStack, 'Channel', { apiName: `${this.stackName}-live`, config, logRetention });
     for (const route of liveRoutes) {
-      const f = addFunction(route.handler, `WebSocket ${route.routeKey}`);
+      const f = addFunction(liveStack, route.handler, `WebSocket ${route.routeKey}`);
       bindTable(f, this.data, route.table);
       acknowledgeFunctionFindings(f, SYNCHRONOUS);
       this.live.addRoute(route, f.fn, constructIdOf(route.handler));
     }
-
-    const dispatcher = addFunction(eventDispatcher.handler, 'DynamoDB stream: event items');
+    const dispatcher = addFunction(liveStack, eventDispatcher.handler, 'DynamoDB stream: event items');
     bindTable(dispatcher, this.data, eventDispatcher.table);
     if (eventDispatcher.manageConnections) this.live.bindManagement(dispatcher);
     // It fans each event out to the integrations that take it: one queued delivery each.
     this.deliveries.grantEnqueue(dispatcher);
-    this.events = new EventStream(this, 'Events', { data: this.data, dispatcher, trigger: eventDispatcher });
+    this.events = new EventStream(liveStack, 'Events', { data: this.data, dispatcher, trigger: eventDispatcher });
     acknowledgeFunctionFindings(dispatcher, STREAM);
+    alarmFunctionsOf(liveStack);
 
-    new Monitoring(this, 'Monitoring', {
+    // With an external issuer, its first audience is taken as the dashboard's client id.
+    this.dashboard.deploy({
+      issuer: this.auth.issuerUrl, apiUrl: this.api.url, liveUrl: this.live.url,
+      ...(config.oidc ? { clientId: config.oidc.audience[0]! } : {}),
+    });
+
+    // One stack per route area (infra/areas.ts), each route's function and API route in it.
+    for (const [name, group] of routeStacks(routes)) {
+      const routeStack = this.nest(name, `the functions and HTTP API routes of ${name}`);
+      for (const route of group) {
+        // A route that closes live connections lives beside the WebSocket API its grant names.
+        const f = addFunction(route.manageConnections ? liveStack : routeStack, route.handler, `${route.method} ${route.path}`, {
+          ...(route.table === 'none' ? {} : { CURSOR_SECRET: cursorSecret.secretValue.unsafeUnwrap() }),
+          // The widget learns the live channel's URL from the chat API (liveUrl).
+          ...(route.auth === 'widget' ? { LIVE_URL: this.live.url } : {}),
+        });
+        if (route.table !== 'none') bindTable(f, this.data, route.table);
+        if (route.kms) bindKey(f, this.credentialsKey);
+        if (route.queue) this.deliveries.grantEnqueue(f);
+        if (route.manageConnections) this.live.bindManagement(f);
+        acknowledgeFunctionFindings(f, SYNCHRONOUS);
+        this.api.addRoute(routeStack, route, f.fn, constructIdOf(route.handler));
+      }
+      alarmFunctionsOf(routeStack);
+    }
+
+    new Monitoring(this.nest('Alarms', 'Alarms of the API, the table, the dead-letter queues and the failure metrics'), 'Monitoring', {
       api: this.api.httpApi,
       stage: this.api.stage,
-      functions: this.functions,
       data: this.data,
       deadLetters: { Events: this.events.deadLetters, Deliveries: this.deliveries.deadLetters },
-      ...(config.alarmTopicArn ? { alarmTopicArn: config.alarmTopicArn } : {}),
+      ...alarmTopic,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API' });
@@ -158,6 +184,13 @@ export class SupportStack extends Stack {
         description: 'Point a CNAME (or alias record) for the custom domain here',
       });
     }
+  }
+
+  private nest(name: string, description: string): NestedStack {
+    if (this.nestedStacks.has(name)) throw new Error(`two nested stacks named ${name}`);
+    const nested = new NestedStack(this, name, { description: `${this.stackName}: ${description}` });
+    this.nestedStacks.set(name, nested);
+    return nested;
   }
 }
 

@@ -7,6 +7,14 @@ export const roleAtLeast = (have: Role, need: Role): boolean => ROLES.indexOf(ha
 
 export const TICKET_STATUSES = ['open', 'in_progress', 'waiting', 'resolved', 'closed'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
+/** Where a ticket may go from each status: the state machine the service enforces and the dashboard offers. */
+export const TICKET_MOVES: Readonly<Record<TicketStatus, readonly TicketStatus[]>> = {
+  open: ['in_progress', 'waiting', 'resolved', 'closed'],
+  in_progress: ['open', 'waiting', 'resolved', 'closed'],
+  waiting: ['in_progress', 'resolved', 'closed'],
+  resolved: ['open', 'closed'],
+  closed: [],
+};
 
 export const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
 export type Priority = (typeof PRIORITIES)[number];
@@ -18,7 +26,7 @@ export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 export const MESSAGE_ROLES = ['user', 'assistant', 'agent'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
 
-export const AUDIT_CATEGORIES = ['auth', 'ticket', 'intent', 'integration', 'settings', 'member', 'knowledge'] as const;
+export const AUDIT_CATEGORIES = ['auth', 'ticket', 'intent', 'integration', 'settings', 'member', 'knowledge', 'nlu'] as const;
 export type AuditCategory = (typeof AUDIT_CATEGORIES)[number];
 
 export const ACTOR_TYPES = ['user', 'widget', 'system'] as const;
@@ -46,6 +54,16 @@ export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
 
 /** Where the widget's launcher sits on the host page (`widget.theme.position`). */
 export const WIDGET_POSITIONS = ['right', 'left'] as const;
+
+/** What a taught example says should have answered: an intent, an article, or nothing. */
+export const EXAMPLE_TARGETS = ['intent', 'article', 'none'] as const;
+export type ExampleTarget = (typeof EXAMPLE_TARGETS)[number];
+
+/** The assistant's words while the tenant has set none (`assistant.greeting`, `assistant.fallbackMessage`). */
+export const ASSISTANT_DEFAULTS = {
+  greeting: 'Hi! How can I help you today?',
+  fallbackMessage: "Sorry, I didn't quite get that. Could you rephrase it, or ask to talk to a person?",
+};
 
 /** `intentDetected` of a reply taken from a help article. */
 export const KNOWLEDGE_INTENT = 'knowledge_base';

@@ -143,9 +143,10 @@ export const articlesRepo = {
 
   /**
    * Full replacement, conditional on the `updatedAt` read (index 1). A new URL moves the guard:
-   * the new one is put conditionally (index 3: URL taken), the old one deleted.
+   * the new one is put conditionally (index 3: URL taken), the old one deleted. `extra` items (a
+   * taught example) go last.
    */
-  async replace(tenantId: string, before: Article, a: Article, s: Searchable, audit: TxItem): Promise<void> {
+  async replace(tenantId: string, before: Article, a: Article, s: Searchable, audit: TxItem, extra: TxItem[] = []): Promise<void> {
     const items: TxItem[] = [
       tenantBump(tenantId, 0),
       {
@@ -162,7 +163,7 @@ export const articlesRepo = {
       if (a.url) items.push({ Put: { Item: urlGuard(tenantId, a.url, a.id), ConditionExpression: 'attribute_not_exists(pk)' } });
       if (before.url) items.push({ Delete: { Key: keys.articleUrl(tenantId, before.url) } });
     }
-    await transact([...items, audit]);
+    await transact([...items, audit, ...extra]);
   },
 
   async remove(tenantId: string, a: Article, audit: TxItem): Promise<void> {

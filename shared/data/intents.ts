@@ -55,9 +55,10 @@ export const intentsRepo = {
 
   /**
    * Full replacement, conditional on the `updatedAt` read (index 0). A rename moves the guard:
-   * the old one is deleted and the new one put conditionally (index 2: name taken).
+   * the old one is deleted and the new one put conditionally (index 2: name taken). `extra` items
+   * (a taught example) go last.
    */
-  async update(tenantId: string, before: Intent, after: Intent, audit: TxItem): Promise<void> {
+  async update(tenantId: string, before: Intent, after: Intent, audit: TxItem, extra: TxItem[] = []): Promise<void> {
     const items: TxItem[] = [
       {
         Put: {
@@ -72,7 +73,7 @@ export const intentsRepo = {
         { Put: { Item: { ...keys.intentName(tenantId, after.name), type: 'intentName', intentId: after.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
         { Delete: { Key: keys.intentName(tenantId, before.name) } });
     }
-    await transact(items);
+    await transact([...items, ...extra]);
   },
 
   async remove(tenantId: string, intent: Intent, audit: TxItem): Promise<void> {

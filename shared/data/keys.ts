@@ -28,6 +28,18 @@ export const keys = {
   searchablePartition: (tenantId: string) => `${T(tenantId)}#KB`,
   searchable: (tenantId: string, articleId: string): Key => ({ pk: keys.searchablePartition(tenantId), sk: articleId }),
 
+  /** A taught example, in one partition per target kind (the `none` ones are what the chat's model reads). */
+  examplePartition: (tenantId: string, kind: string) => `${T(tenantId)}#NLUEX#${kind}`,
+  example: (tenantId: string, kind: string, exampleId: string): Key => ({ pk: keys.examplePartition(tenantId, kind), sk: exampleId }),
+  examplesIndex: (tenantId: string) => ({ gsi1pk: `${T(tenantId)}#NLUEX` }),
+  /** One example per message and target: keyed by a hash of both, as a message may be longer than a sort key. */
+  exampleGuard: (tenantId: string, target: string, message: string): Key =>
+    ({ pk: T(tenantId), sk: `NLUEXKEY#${createHash('sha256').update(`${target}\n${message}`).digest('base64url')}` }),
+  /** Customers' messages the assistant did not answer well, by day: `sk` is day, time, message id. */
+  unansweredPartition: (tenantId: string) => `${T(tenantId)}#UNANSWERED`,
+  unanswered: (tenantId: string, createdAt: string, messageId: string): Key =>
+    ({ pk: keys.unansweredPartition(tenantId), sk: `${createdAt.slice(0, 10)}#${createdAt}#${messageId}` }),
+
   integration: (tenantId: string, id: string): Key => ({ pk: T(tenantId), sk: `INTEGRATION#${id}` }),
   integrationPrefix: (tenantId: string) => ({ pk: T(tenantId), skPrefix: 'INTEGRATION#' }),
 

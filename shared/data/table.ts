@@ -4,6 +4,10 @@
 //   tenant, its settings and intents version   GetItem   pk TENANT#t            sk TENANT
 //   intents of a tenant (+ their hit counts)    Query     pk TENANT#t            sk begins_with INTENT
 //   intent name uniqueness                      guard     pk TENANT#t            sk INTENTNAME#name
+//   taught examples of a kind, newest first   Query     pk TENANT#t#NLUEX#kind  sk ex_<ulid> (the none ones: the chat's model)
+//   taught examples newest first               Query     gsi1 TENANT#t#NLUEX
+//   one example per message and target         guard     pk TENANT#t            sk NLUEXKEY#sha256(target, message)
+//   unanswered messages of a period            Query     pk TENANT#t#UNANSWERED sk between day#... (newest first, capped; TTL)
 //   integrations, members of a tenant           Query     pk TENANT#t            sk begins_with INTEGRATION# / MEMBER#
 //   article (Markdown as written)              GetItem   pk TENANT#t            sk ARTICLE#id
 //   articles newest first / by status          Query     gsi1 TENANT#t#ARTICLES / gsi2 TENANT#t#ARTICLES#status

@@ -18,6 +18,8 @@ export interface Tenant {
   /** Set while an import of articles writes (see shared/domain/knowledge/articles.ts). */
   articlesImportId?: string;
   articlesImportAt?: string;
+  /** Taught `none` examples (at most 1,000); each write of one bumps intentsVersion. Absent: 0. */
+  noneExampleCount?: number;
   /** Active owners; guarded `> 1` by demotions and removals so a tenant always keeps one. */
   ownerCount: number;
   /** Members and pending invitations, and integrations: kept by their writes, capped there. Absent: 0. */

@@ -115,7 +115,7 @@ const bodyLimit: Mw = {
   },
 };
 
-/** middy's JSON body parser (415 on another content type), its errors mapped to the contract's codes. */
+/** middy's JSON body parser (415 on another content type), its errors mapped to the API's codes (docs/API.md, Errors). */
 const jsonBody = (wanted: boolean): Mw => {
   const parser = httpJsonBodyParser() as unknown as Mw;
   return {
@@ -147,7 +147,7 @@ const claimsUser = (event: Event): User => {
 };
 
 /**
- * The one middy stack of every handler, in the contract's order: the Lambda context on the logs
+ * The one middy stack of every handler, in the order of docs/API.md (Errors): the Lambda context on the logs
  * and the invocation's metrics published at its end; authentication (with the caller's tenant
  * and role), body size, content type, JSON parsing; then the route's schemas. The
  * handler returns the body; the route's declared status goes with it.
@@ -179,7 +179,17 @@ const parts = <R extends Route>(route: R, event: Event, state: State) => ({
   body: validate(route.body, state.raw, 'body'),
 }) as Base<R>;
 
-const reply = (route: Route, body: unknown): Reply => (route.status === 204 ? { status: 204 } : { status: route.status, body });
+/** A handler's body answered with the route's `alternate` status instead of its usual one. */
+export class WithStatus { constructor(readonly status: number, readonly body: unknown) {} }
+export const withStatus = (status: number, body: unknown) => new WithStatus(status, body);
+
+const reply = (route: Route, body: unknown): Reply => {
+  if (body instanceof WithStatus) {
+    if (body.status !== route.status && body.status !== route.alternate?.status) throw new Error(`${route.path} does not declare status ${body.status}`);
+    return { status: body.status, body: body.body };
+  }
+  return route.status === 204 ? { status: 204 } : { status: route.status, body };
+};
 
 async function withIdempotency(
   route: Route, event: Event, scope: Omit<IdempotencyScope, 'key'>, body: unknown, work: () => Promise<Reply>,

@@ -134,6 +134,7 @@ function operation(route: Route, defs: Json): Json {
   const ok: Json = { description: route.summary, headers: { ...requestIdHeader } };
   if (route.response && route.status !== 204) ok.content = { 'application/json': { schema: jsonSchema(route.response, 'output', defs) } };
   responses[String(route.status)] = ok;
+  if (route.alternate) responses[String(route.alternate.status)] = { ...ok, description: route.alternate.description };
 
   const has = { input: Boolean(route.params || route.query || route.body || route.idempotent), body: Boolean(route.body) };
   const bad = [...(has.input ? ['VALIDATION_ERROR'] : []), ...(has.body ? ['INVALID_JSON'] : []), ...(paginated ? ['INVALID_CURSOR'] : [])];
@@ -209,7 +210,7 @@ export function buildOpenApi(): Json {
         ...defs,
         Problem: {
           type: 'object',
-          description: 'RFC 9457 problem document with the contract\'s extension members',
+          description: 'RFC 9457 problem document with the extension members code, requestId and (VALIDATION_ERROR) errors',
           required: ['type', 'title', 'status', 'detail', 'code', 'requestId'],
           properties: {
             type: { type: 'string', const: 'about:blank' },

@@ -21,7 +21,7 @@ export function json(reply: Reply, requestId: string): APIGatewayProxyStructured
   };
 }
 
-/** RFC 9457 problem document with the contract's extension members. */
+/** RFC 9457 problem document with our extension members: code, requestId, errors (docs/API.md, Errors). */
 export function problem(err: AppError, requestId: string): APIGatewayProxyStructuredResultV2 {
   const headers: Record<string, string> = { 'content-type': 'application/problem+json', 'x-request-id': requestId };
   if (err.extra.retryAfter !== undefined) headers['retry-after'] = String(err.extra.retryAfter);

@@ -37,6 +37,8 @@ export interface Route<P extends Schema | undefined = Schema | undefined, B exte
   /** The success body; absent for 204. */
   response?: Schema;
   status: 200 | 201 | 202 | 204;
+  /** A second success status the handler may answer with the same body (`withStatus`), and when. */
+  alternate?: { status: 200 | 201; description: string };
   /** Honours the `Idempotency-Key` header. */
   idempotent?: boolean;
   /** The 409 codes this route may answer (documentation). */

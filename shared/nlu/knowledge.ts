@@ -17,22 +17,13 @@
 // "document"), a stem that differs only in its last letters ("privacy" / "private"), a one-typo
 // neighbour, a split compound, and word pairs the tenant's own titles and questions swap: for
 // every article when two articles show the pair, for the one article that shows it otherwise.
-import { stemmer } from 'stemmer';
+import { clampAnswer, type StoredArticle } from './knowledge-passages.ts';
+import { defaultScoreWeights, score, type Features, type ScoreWeights } from './knowledge-scoring.ts';
+import { learnSynonyms } from './knowledge-synonyms.ts';
+import { STOP, stem, withinOneEdit, words } from './knowledge-words.ts';
 
-export const MAX_ANSWER_CHARS = 600;
-
-/** Default of `knowledge.threshold`, chosen by `npm run bench:kb` (see test/bench/kb.ts). */
-export const DEFAULT_KNOWLEDGE_THRESHOLD = 0.321;
-
-/** What the database stores per article (made by prepareArticle at write time). */
-export interface StoredArticle {
-  id: string;
-  title: string;
-  url: string | null;
-  tags: string[];
-  questions: string[];
-  passages: string[]; // plain text, whole sentences, at most MAX_ANSWER_CHARS each
-}
+export { clampAnswer, MAX_ANSWER_CHARS, type StoredArticle } from './knowledge-passages.ts';
+export { DEFAULT_KNOWLEDGE_THRESHOLD, defaultScoreWeights, score, type Features, type ScoreWeights } from './knowledge-scoring.ts';
 
 export interface KnowledgeHit {
   articleId: string;
@@ -40,48 +31,13 @@ export interface KnowledgeHit {
   url: string | null;
   confidence: number; // 0..1
   answer: string; // whole sentences of the best passage, at most MAX_ANSWER_CHARS, plain text
+  features: Features; // what the confidence was made of (for the answer policy's calibration)
 }
 
 export interface KnowledgeIndexOptions {
   /** Tuning, measured by the benchmark; the defaults are what it chose. */
   weights?: Partial<ScoreWeights>;
 }
-
-export interface ScoreWeights {
-  title: number; // share of the message covered by the title (and tags) or by one question, the better
-  key: number; // share covered by the title and the questions together
-  passage: number; // best share covered by one passage read with the title
-  complete: number; // added as that share goes from COMPLETE to 1: a passage alone can then answer
-  similarity: number; // how closely the message and the title (or a question) say the same thing
-  prefix: number; // match strength of a vocabulary word that extends a message word ("doc" -> "document")
-  variant: number; // match strength of a vocabulary word whose stem differs only in its last letters ("privacy" -> "private")
-  fuzzy: number; // match strength of a one-typo neighbour
-  synonym: number; // match strength of a learned synonym
-  localSynonym: number; // the same, for a pair one article shows, in that article only
-  synonymSpan: number; // statements that differ by at most this many words on each side pair those words
-  synonymArticles: number; // a pair is kept when this many articles show it
-  prior: number; // unseen words added to every message when taking shares of it
-  unseen: number; // weight of a word the knowledge base has never seen, times the idf of a one-article word
-  questions: number; // in the confidence (not the ranking), what a question's match counts for beside the title's
-}
-
-export const defaultScoreWeights: ScoreWeights = {
-  title: 0.06,
-  key: 0.31,
-  passage: 0.23,
-  complete: 0.4,
-  similarity: 0.4,
-  prefix: 0.6,
-  variant: 0.7,
-  fuzzy: 0.8,
-  synonym: 0.7,
-  localSynonym: 0.3,
-  synonymSpan: 3,
-  synonymArticles: 2,
-  prior: 1,
-  unseen: 1.2,
-  questions: 0.6,
-};
 
 export interface KnowledgeIndex {
   readonly size: number;
@@ -93,15 +49,6 @@ export interface KnowledgeIndex {
   explain(query: string, limit?: number): Array<{ articleId: string; features: Features; score: number }>;
 }
 
-/** Shares of the message's idf mass (0..1) and one similarity (0..1) of one article. */
-export interface Features {
-  key: number; // title and all questions together
-  title: number;
-  question: number;
-  passage: number;
-  similarity: number;
-}
-
 interface Candidate {
   article: number;
   features: Features;
@@ -109,82 +56,8 @@ interface Candidate {
   bestPassage: number;
 }
 
-// Above this share, one passage (read with its title) says nearly all the message asks.
-const COMPLETE = 0.5;
-
-export function score(f: Features, w: ScoreWeights): number {
-  const s =
-    w.title * Math.max(f.title, f.question) +
-    w.key * f.key +
-    w.passage * f.passage +
-    w.complete * Math.max(0, f.passage - COMPLETE) / (1 - COMPLETE) +
-    w.similarity * f.similarity;
-  return Math.min(1, Math.max(0, s));
-}
-
-// Function words and the filler of customer messages: they say nothing about which article answers.
-const STOP = new Set(
-  (
-    'a about above after again against all also am an and any anyone anything are as at be been being below between both but by ' +
-    'can cannot could did do does doing done down during each either else even ever every few for from further get gets getting got ' +
-    'had has have having he hello her here hers herself hi him himself his how however i if in into is it its itself just let lets ' +
-    'like me might mine more most much must my myself need needs no nor not now of off on once one only or other others otherwise our ' +
-    'ours out over own please possible possibly really same she should so some somehow something still such than thank thanks that ' +
-    'the their theirs them themselves then there these they thing things this those through thus to too under until up us very want ' +
-    'wanted wants was way ways we were what whatever when whenever where whether which while who whom whose why will with within ' +
-    'without would yes yet you your yours yourself yourselves ' +
-    // pieces of contractions once the apostrophe is gone
-    'd ll m re s t ve don doesn didn isn aren wasn weren haven hasn hadn won wouldn shouldn couldn can cant dont doesnt didnt isnt ' +
-    'im ive id youre'
-  ).split(' '),
-);
-
 const MAX_QUERY_CHARS = 2_000;
 const MAX_QUERY_TERMS = 32;
-const MAX_WORD = 40;
-
-function keep(w: string, out: string[]) {
-  if (w.length <= MAX_WORD && (w.length > 1 || (w >= '0' && w <= '9'))) out.push(w);
-}
-
-/** Lower-cased runs of letters and digits, accents stripped; a one-letter prefix joined by a hyphen stays on its word ("e-mail" -> "email"). */
-function words(text: string): string[] {
-  const s = text.toLowerCase();
-  const out: string[] = [];
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range, control characters included
-  if (/[^\x00-\x7f]/.test(s)) {
-    const plain = s.normalize('NFKD').replace(/\p{M}+/gu, '').replace(/(?<![\p{L}\p{N}])(\p{L})-(?=\p{L})/gu, '$1');
-    for (const m of plain.matchAll(/[\p{L}\p{N}]+/gu)) keep(m[0], out);
-    return out;
-  }
-  // Plain ASCII, nearly all text: a scan is several times faster than a global regex here.
-  let start = -1;
-  for (let i = 0; i <= s.length; i++) {
-    const c = i < s.length ? s.charCodeAt(i) : 0;
-    const alnum = (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
-    if (alnum && start < 0) start = i;
-    else if (!alnum && start >= 0) {
-      // "e-mail", "x-ray": a one-letter prefix joined by a hyphen is part of the word.
-      if (i - start === 1 && c === 45 && s.charCodeAt(i + 1) >= 97 && s.charCodeAt(i + 1) <= 122) continue;
-      keep(s.slice(start, i).replace('-', ''), out);
-      start = -1;
-    }
-  }
-  return out;
-}
-
-// One stem per distinct word; bounded so that hostile traffic cannot grow it without end.
-const stems = new Map<string, string>();
-function stem(w: string): string {
-  let s = stems.get(w);
-  if (s === undefined) {
-    if (stems.size > 50_000) stems.clear();
-    s = stemmer(w);
-    stems.set(w, s);
-  }
-  return s;
-}
-
 const KIND_TITLE = 0;
 const KIND_QUESTION = 1;
 const KIND_PASSAGE = 2;
@@ -197,20 +70,6 @@ interface QueryTerm {
 
 const clampLimit = (limit: number | undefined, fallback: number) =>
   limit === undefined || !Number.isFinite(limit) ? fallback : Math.max(0, Math.min(10, Math.floor(limit)));
-
-/** Edit distance of a and b when it is at most 1 (adjacent swaps count 1), else 2. */
-function withinOneEdit(a: string, b: string): boolean {
-  if (Math.abs(a.length - b.length) > 1) return false;
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  if (a.length === b.length) {
-    if (i >= a.length) return true;
-    if (a.slice(i + 1) === b.slice(i + 1)) return true;
-    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
-  }
-  const [long, short] = a.length > b.length ? [a, b] : [b, a];
-  return long.slice(i + 1) === short.slice(i);
-}
 
 export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: KnowledgeIndexOptions = {}): KnowledgeIndex {
   const w: ScoreWeights = { ...defaultScoreWeights, ...options.weights };
@@ -420,6 +279,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   let qs: QueryTerm[] = [];
   let nq = 0;
   let total = 0;
+  let unseenMass = 0;
 
   const collect = (query: string): boolean => {
     for (const u of touched) isTouched[u] = 0;
@@ -429,6 +289,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     qs = analyse(query);
     nq = qs.length;
     total = qs.reduce((x, q) => x + q.weight, 0);
+    unseenMass = qs.reduce((x, q) => x + (q.alts.length === 0 ? q.weight : 0), 0);
     // Shares are taken of the message plus `prior` unseen words: three covered words out of three
     // are weaker evidence than ten out of ten, and a one-word message rarely earns an answer.
     if (total > 0) total += w.prior * unseenIdf;
@@ -535,6 +396,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     out.question = question / total;
     out.passage = passage / total;
     out.similarity = similarity;
+    out.unseen = unseenMass / total;
     out.bestPassage = bestPassage;
     return score(out, w);
   };
@@ -542,7 +404,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   /** The best `limit` articles for a message, best first (ties: the earlier article). */
   const rank = (query: string, limit: number): Candidate[] => {
     if (n === 0 || limit <= 0 || !collect(query)) return [];
-    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, bestPassage: 0 };
+    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, bestPassage: 0 };
     const best: Array<{ a: number; s: number }> = [];
     for (const a of touchedArticles) {
       const s = featuresOf(a, f);
@@ -558,7 +420,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     // never claims more confidence than the one ranked above it.
     let above = 1;
     return best.map(({ a }) => {
-      const out = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, bestPassage: 0 };
+      const out = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, bestPassage: 0 };
       const s = Math.min(above, featuresOf(a, out, true));
       above = s;
       const { bestPassage, ...features } = out;
@@ -567,7 +429,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   };
 
   const search = (query: string, opts: { limit?: number } = {}): KnowledgeHit[] =>
-    rank(query, clampLimit(opts.limit, 3)).map(({ article, score, bestPassage }) => {
+    rank(query, clampLimit(opts.limit, 3)).map(({ article, score, bestPassage, features }) => {
       const art = articles[article]!;
       return {
         articleId: art.id,
@@ -575,6 +437,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
         url: art.url,
         confidence: Math.round(score * 1000) / 1000,
         answer: clampAnswer(art.passages[bestPassage] ?? ''),
+        features,
       };
     });
 
@@ -583,7 +446,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
 
   const rankAll = (query: string) => {
     if (n === 0 || !collect(query)) return [];
-    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, bestPassage: 0 };
+    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, bestPassage: 0 };
     return touchedArticles
       .map((a) => ({ a, s: featuresOf(a, f) }))
       .sort((x, y) => y.s - x.s || x.a - y.a)
@@ -593,63 +456,3 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   return { size: n, search, rankAll, explain };
 }
 
-/**
- * Word pairs that customers swap: two statements of one article (its title, its questions) that
- * differ by a few words pair those words up ("remove my fb account" / "delete my facebook
- * account"). A pair counts once per article. It holds across the knowledge base (`synonyms`)
- * when at least `synonymArticles` articles show it, so that one odd question teaches nothing
- * about other articles; within the article that shows it (`local`: term -> [article, term]) it
- * matches at `localSynonym`, a fraction of a synonym.
- */
-function learnSynonyms(
-  statements: number[][][],
-  w: ScoreWeights,
-): { synonyms: Map<number, Array<[number, number]>>; local: Map<number, Array<[number, number]>> } {
-  const seen = new Map<string, Set<number>>();
-  statements.forEach((sts, a) => {
-    for (let x = 0; x < sts.length; x++) {
-      for (let y = x + 1; y < sts.length; y++) {
-        const sx = new Set(sts[x]);
-        const sy = new Set(sts[y]);
-        const dx = sts[x]!.filter((t) => !sy.has(t));
-        const dy = sts[y]!.filter((t) => !sx.has(t));
-        if (dx.length === 0 || dy.length === 0 || dx.length > w.synonymSpan || dy.length > w.synonymSpan) continue;
-        for (const p of dx) for (const q of dy) {
-          for (const key of [`${p} ${q}`, `${q} ${p}`]) {
-            const arts = seen.get(key) ?? new Set<number>();
-            arts.add(a);
-            seen.set(key, arts);
-          }
-        }
-      }
-    }
-  });
-  const synonyms = new Map<number, Array<[number, number]>>();
-  const local = new Map<number, Array<[number, number]>>();
-  for (const [key, arts] of seen) {
-    const [p, q] = key.split(' ').map(Number) as [number, number];
-    if (arts.size >= w.synonymArticles) {
-      const list = synonyms.get(p) ?? [];
-      list.push([q, w.synonym]);
-      synonyms.set(p, list);
-    } else if (w.localSynonym > 0) {
-      const list = local.get(p) ?? [];
-      for (const a of arts) list.push([a, q]);
-      local.set(p, list);
-    }
-  }
-  return { synonyms, local };
-}
-
-const sentences = new Intl.Segmenter('en', { granularity: 'sentence' });
-
-/** Whole sentences from the start of a passage, at most MAX_ANSWER_CHARS (passages made by prepareArticle already fit). */
-export function clampAnswer(passage: string): string {
-  if (passage.length <= MAX_ANSWER_CHARS) return passage;
-  let out = '';
-  for (const { segment } of sentences.segment(passage)) {
-    if (out.length + segment.length > MAX_ANSWER_CHARS) break;
-    out += segment;
-  }
-  return out.trim() || `${passage.slice(0, passage.lastIndexOf(' ', MAX_ANSWER_CHARS - 1) + 1 || MAX_ANSWER_CHARS - 1).trim()}…`;
-}

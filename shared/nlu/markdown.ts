@@ -70,7 +70,7 @@ export class MarkdownError extends Error {
   override name = 'MarkdownError';
 }
 
-// Far above the contract's 20,000 characters: only a guard for callers that skip validation.
+// Far above an article body's 20,000 characters: only a guard for callers that skip validation.
 export const MAX_MARKDOWN_CHARS = 100_000;
 
 /** Markdown -> blocks of plain text. Links keep their text, images are dropped, code is kept as text. */

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, capture, launch, newDashboardPage, newEmail, newPage, shopUrl, shot, signIn, tokenForEmail } from './browser.ts';
 
-// Human handoff from the dashboard (CONTRACT section 8): an agent answers an escalated
+// Human handoff from the dashboard (docs/API.md, Human handoff): an agent answers an escalated
 // conversation from the inbox and the customer sees it in the widget on the shop's page, over the
 // customer's live socket; new customer messages arrive live on the dashboard.
 

@@ -117,7 +117,7 @@ describe('dashboard', () => {
     await capture(page, 'dashboard-inbox', 'Inbox');
   });
 
-  it('moves a ticket through the transitions the contract allows and never offers the others', async () => {
+  it('moves a ticket through the transitions docs/API.md allows and never offers the others', async () => {
     const esc = await api('POST', '/api/v1/chat/escalate', { widgetKey, body: { conversationId, reason: 'The parcel has not arrived' } });
     expect(esc.status).toBe(200);
     ticketId = esc.body.ticketId;

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, memberToken, newTenant, request, type TestTenant } from '../integration/client.ts';
 import { launch, newPage, shopUrl } from './browser.ts';
 
-// The widget with the routes of CONTRACT sections 8 and 11 as the server implements them: the
-// live channel's WebSocket, agent messages, ratings and knowledge-base answers. Written against
-// the contract; each test needs those routes in the local runtime.
+// The widget with the routes of docs/API.md's human handoff, live channel and knowledge base as the
+// server implements them: the live channel's WebSocket, agent messages, ratings and knowledge-base
+// answers; each test needs those routes in the local runtime.
 
 let browser: Browser;
 beforeAll(async () => { browser = await launch(); });

@@ -406,7 +406,7 @@ describe('when things go wrong', () => {
   });
 });
 
-describe('the live channel (frames given by the test through a routed WebSocket, shaped as CONTRACT sections 7 and 8)', () => {
+describe('the live channel (frames given by the test through a routed WebSocket, shaped as docs/API.md describes events and the live channel)', () => {
   const event = (type: string, tenantId: string, data: unknown) =>
     JSON.stringify({ id: crypto.randomUUID(), type, timestamp: new Date().toISOString(), tenantId, data });
 
@@ -490,7 +490,7 @@ describe('the live channel (frames given by the test through a routed WebSocket,
   });
 });
 
-describe('knowledge-base answers (API answers shaped as CONTRACT section 11, given by the test)', () => {
+describe('knowledge-base answers (API answers shaped as the knowledge base of docs/API.md, given by the test)', () => {
   const returnsBody = '# Returns\n\nYou can return **any** item within _30 days_.\n\n<img src=x onerror="window.__pwned=2">\n\n- Pack it\n- Post it\n\nSee [our form](https://help.example/form).';
   it('links sources, opens an article without url inside the panel as plain text, and goes back', async () => {
     const t = await newTenant();

@@ -106,7 +106,7 @@ describe('live channel: a WebSocket API with one function per declared route', (
     const widgetRoutes = routes.filter((r) => r.auth === 'widget');
     expect(widgetRoutes.length).toBeGreaterThan(0);
     for (const r of widgetRoutes) expect(joined(envOf(r.handler).LIVE_URL), r.handler).toBe(url);
-    expect(joined(s.template.toJSON().Outputs.LiveUrl.Value)).toBe(url);
+    expect(joined(s.outputs.LiveUrl!.Value)).toBe(url);
   });
 
   it('stays on its execute-api URL with a custom domain (API Gateway maps no WebSocket API beside an HTTP API)', () => {
@@ -117,7 +117,7 @@ describe('live channel: a WebSocket API with one function per declared route', (
     const mappings = ofType(t, 'AWS::ApiGatewayV2::ApiMapping');
     expect(mappings.map(([, m]) => refId(m.Properties.ApiId))).toEqual([logicalId(t, t.stack.api.httpApi)]);
     expect(t.resources[logicalId(t, t.stack.live.webSocketApi)]!.Properties.DisableExecuteApiEndpoint).toBeUndefined();
-    expect(joined(t.template.toJSON().Outputs.LiveUrl.Value)).toMatch(/^wss:\/\/<\w+>\.execute-api\./);
+    expect(joined(t.outputs.LiveUrl!.Value)).toMatch(/^wss:\/\/<\w+>\.execute-api\./);
   });
 
   it('gives the socket functions the table and nothing of the management API', () => {

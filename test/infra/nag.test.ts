@@ -1,4 +1,5 @@
-import { App, type Stack, Validations } from 'aws-cdk-lib';
+import { App, CfnResource, Stack, Validations } from 'aws-cdk-lib';
+import { HttpRoute, WebSocketRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { NagPack } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
@@ -51,8 +52,15 @@ describe('cdk-nag: AwsSolutionsChecks and ServerlessChecks', () => {
   it.each([
     ['default (Cognito, no domain)', {}],
     ['every option (OIDC issuer, domain, alarm topic)', EVERY_OPTION],
-  ])('reports no unacknowledged error or warning: %s', (_name, context) => {
-    expect(findings(synth(context).stack)).toEqual([]);
+  ])('reports no unacknowledged error or warning, in the parent stack and in every nested stack: %s', (_name, context) => {
+    const s = synth(context);
+    expect(findings(s.stack)).toEqual([]);
+    // The packs walk the construct tree from where they start: each nested stack on its own, and
+    // the parent's walk reaches a resource in each of them.
+    expect(s.templates.length).toBe(1 + s.stack.nestedStacks.size);
+    for (const { stack } of s.templates) expect(findings(stack), stack.node.path).toEqual([]);
+    const walked = new Set(s.stack.node.findAll().filter(CfnResource.isCfnResource).map((r) => Stack.of(r)));
+    expect([...walked].map((st) => st.node.path).sort()).toEqual(s.templates.map((t) => t.stack.node.path).sort());
   });
 
   it('acknowledges only what the packs would otherwise report, each with a specific reason', () => {
@@ -80,24 +88,25 @@ describe('cdk-nag: AwsSolutionsChecks and ServerlessChecks', () => {
   it('acknowledges the missing authorizer only on the widget and public routes and the live channel\'s', () => {
     const { stack } = synth();
     const apig4 = acknowledgements(stack).filter((a) => a.id === 'AwsSolutions-APIG4').map((a) => a.path);
-    const routes = stack.node.findAll()
-      .filter((c) => c.node.id.startsWith('Route') && (c.node.scope === stack.api || c.node.scope === stack.live));
+    const routes = stack.node.findAll().filter((c) => c instanceof HttpRoute || c instanceof WebSocketRoute);
     const open = routes.filter((r) => (r.node.defaultChild as any)?.authorizationType === 'NONE').map((r) => r.node.path);
     expect(open.length).toBe(routeTable.filter((r) => r.auth !== 'jwt').length + liveRoutes.length);
     expect(open.length).toBeGreaterThan(0);
     expect(apig4.sort()).toEqual(open.sort());
   });
 
-  it('fails a real synth of the app on a finding, and passes it for the stack', () => {
-    const build = (withBadTable: boolean) => {
+  it('fails a real synth of the app on a finding, in the parent or a nested stack, and passes it for the stack', () => {
+    const build = (badTableIn?: 'parent' | 'nested') => {
       const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
       const stack = new SupportStack(app, 'SupportAssistant', { config: readConfig(app.node), entryOf: () => STUB_ENTRY });
       // Control: a table without point-in-time recovery, which AwsSolutions-DDB3 rejects.
-      if (withBadTable) new Table(stack, 'Careless', { partitionKey: { name: 'id', type: AttributeType.STRING } });
+      const where = badTableIn === 'nested' ? stack.nestedStacks.get('Chat')! : stack;
+      if (badTableIn) new Table(where, 'Careless', { partitionKey: { name: 'id', type: AttributeType.STRING } });
       addNagChecks(app);
       return () => app.synth();
     };
-    expect(build(false)).not.toThrow();
-    expect(build(true)).toThrow(/AwsSolutions-DDB3/);
+    expect(build()).not.toThrow();
+    expect(build('parent')).toThrow(/AwsSolutions-DDB3/);
+    expect(build('nested')).toThrow(/AwsSolutions-DDB3/);
   });
 });

@@ -1,8 +1,10 @@
-import { App } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { ACCESS_LOG_FIELDS } from '#infra/api.ts';
 import { DEFAULTS, readConfig } from '#infra/config.ts';
 import { ALARM_THRESHOLDS } from '#infra/monitoring.ts';
+import { METRIC, METRICS_NAMESPACE, METRICS_SERVICE } from '#shared/core/metric-names.ts';
+import { count, metrics } from '#shared/core/metrics.ts';
 import { routes } from '#shared/edge/routes/index.ts';
 import { logicalId, ofType, refId, serviceOfType, synth, type Synth } from './synth.ts';
 
@@ -74,9 +76,15 @@ describe('alarms', () => {
     for (const f of s.stack.functions.values()) expect(fns.has(logicalId(s, f.fn))).toBe(true);
   });
 
-  it('covers every function with a throttles alarm (metric math, at most 10 metrics each)', () => {
-    const throttles = byId('Throttles');
-    expect(throttles).toHaveLength(Math.ceil(s.stack.functions.size / 10));
+  // Each stack alarms on its own functions' throttles (infra/monitoring.ts FunctionAlarms).
+  const stacksOfFunctions = new Map<Stack, number>();
+  for (const f of s.stack.functions.values()) stacksOfFunctions.set(Stack.of(f), (stacksOfFunctions.get(Stack.of(f)) ?? 0) + 1);
+  const throttleAlarms = [...stacksOfFunctions.values()].reduce((sum, k) => sum + Math.ceil(k / 10), 0);
+
+  it('covers every function with a throttles alarm in its own stack (metric math, at most 10 metrics each)', () => {
+    const throttles = alarms.filter(([id]) => /FunctionAlarmsThrottles\d/.test(id));
+    expect(throttles).toHaveLength(throttleAlarms);
+    expect(stacksOfFunctions.size).toBeGreaterThan(2);
     const covered = throttles.flatMap(([, a]) => {
       const stats = a.Properties.Metrics.filter((m: any) => m.MetricStat);
       expect(stats.length).toBeLessThanOrEqual(10);
@@ -86,7 +94,32 @@ describe('alarms', () => {
         return refId(m.MetricStat.Metric.Dimensions[0].Value);
       });
     });
+    expect(covered).toHaveLength(s.stack.functions.size);
     expect(new Set(covered).size).toBe(s.stack.functions.size);
+    for (const f of s.stack.functions.values()) expect(covered).toContain(logicalId(s, f.fn));
+  });
+
+  it('alarms on the failure metrics the functions emit, by the names shared/core/metric-names.ts declares', () => {
+    for (const [id, name, threshold] of [
+      ['ServerErrors', METRIC.serverErrors, ALARM_THRESHOLDS.serverErrors],
+      ['DeliveriesFailed', METRIC.deliveriesFailed, ALARM_THRESHOLDS.deliveriesFailed],
+    ] as const) {
+      const [[, a]] = byId(id) as [[string, any]];
+      expect(a.Properties, id).toMatchObject({
+        Namespace: METRICS_NAMESPACE, MetricName: name, Statistic: 'Sum', Period: 300,
+        Dimensions: [{ Name: 'service', Value: METRICS_SERVICE }],
+        Threshold: threshold, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching',
+      });
+      // The line a function writes when it counts one: the same namespace, metric and dimensions.
+      count(name);
+      const line = metrics.serializeMetrics();
+      metrics.clearMetrics();
+      const [directive] = line._aws.CloudWatchMetrics;
+      expect(directive!.Namespace).toBe(a.Properties.Namespace);
+      expect(directive!.Metrics.map((m) => m.Name)).toEqual([a.Properties.MetricName]);
+      expect(directive!.Dimensions).toEqual([a.Properties.Dimensions.map((d: any) => d.Name)]);
+      for (const d of a.Properties.Dimensions) expect((line as Record<string, unknown>)[d.Name]).toBe(d.Value);
+    }
   });
 
   it('watches DynamoDB throttling on the table and every index', () => {
@@ -120,8 +153,9 @@ describe('alarms', () => {
 
   it('has no other alarms, and none with actions unless a topic is given', () => {
     const n = s.stack.functions.size;
-    // API 5xx, errors per function, throttles, the two table alarms, the two dead-letter queues.
-    expect(alarms).toHaveLength(1 + n + Math.ceil(n / 10) + 2 + 2);
+    // API 5xx, errors per function, throttles, the two table alarms, the two dead-letter queues,
+    // the two failure metrics.
+    expect(alarms).toHaveLength(1 + n + throttleAlarms + 2 + 2 + 2);
     for (const [, a] of alarms) expect(a.Properties.AlarmActions).toBeUndefined();
     const withTopic = ofType(synth({ alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:alarms' }), 'AWS::CloudWatch::Alarm');
     expect(withTopic).toHaveLength(alarms.length);
@@ -155,7 +189,7 @@ describe('custom domain', () => {
   });
 });
 
-describe('CORS (CONTRACT section 1)', () => {
+describe('CORS (docs/API.md, Cross-origin requests)', () => {
   const cors = httpApi(synth()).Properties.CorsConfiguration;
 
   it('answers preflight for any origin, without credentials', () => {

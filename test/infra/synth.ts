@@ -2,12 +2,13 @@
 // `aws:cdk:bundling-stacks: []`), so no esbuild run per function, and one synth per context.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { App, type CfnElement } from 'aws-cdk-lib';
+import { App, type CfnElement, type NestedStack, Stack } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import { Template } from 'aws-cdk-lib/assertions';
 import { readConfig } from '#infra/config.ts';
 import { PROJECT_ROOT, SupportStack } from '#infra/stack.ts';
 import { routes } from '#shared/edge/routes/index.ts';
+import type { Route } from '#shared/edge/route.ts';
 import { eventDispatcher, liveRoutes } from '#shared/edge/triggers.ts';
 
 export const STUB_ENTRY = join(PROJECT_ROOT, 'test/infra/fixtures/stub-handler.ts');
@@ -17,8 +18,18 @@ export const handlerPath = (handler: string) => join(PROJECT_ROOT, 'functions', 
 export interface Synth {
   app: App;
   stack: SupportStack;
+  /** The parent stack's template. */
   template: Template;
+  /** Every template of the app: the parent's, then each nested stack's. */
+  templates: { stack: Stack; template: Template }[];
+  /**
+   * The resources of every template as one deployment: what crosses a template boundary (a nested
+   * stack's parameter, a sibling's output) is replaced by what CloudFormation passes, so a Ref in
+   * a nested stack names the parent's resource as if they shared one template.
+   */
   resources: Record<string, { Type: string; Properties?: any; Metadata?: any; [k: string]: any }>;
+  /** The parent's outputs, resolved the same way. */
+  outputs: Record<string, { Value: any; [k: string]: any }>;
 }
 
 const cache = new Map<string, Synth>();
@@ -28,19 +39,62 @@ const cache = new Map<string, Synth>();
  * stack; one not there yet is built from a stub, and the entry assertion in routes.test.ts
  * (which reads the template's entry metadata) fails for it, so nothing passes by accident.
  */
-export function synth(context: Record<string, unknown> = {}): Synth {
-  const key = JSON.stringify(context);
+export function synth(context: Record<string, unknown> = {}, routes?: readonly Route[]): Synth {
+  const key = JSON.stringify([context, routes?.map((r) => r.handler)]);
   const hit = cache.get(key);
   if (hit) return hit;
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
   const stack = new SupportStack(app, 'SupportAssistant', {
     config: readConfig(app.node),
     entryOf: (h) => (existsSync(handlerPath(h)) ? handlerPath(h) : STUB_ENTRY),
+    ...(routes ? { routes } : {}),
   });
   const template = Template.fromStack(stack);
-  const result: Synth = { app, stack, template, resources: template.toJSON().Resources };
+  const templates = [stack, ...stack.nestedStacks.values()].map((st) => ({ stack: st as Stack, template: Template.fromStack(st) }));
+  const result: Synth = { app, stack, template, templates, ...deployment(stack) };
   cache.set(key, result);
   return result;
+}
+
+/** The parent's and nested templates as one (see Synth.resources); fails on a logical id used twice. */
+function deployment(parent: SupportStack): Pick<Synth, 'resources' | 'outputs'> {
+  const jsons = new Map<Stack, any>();
+  const json = (st: Stack) => {
+    if (!jsons.has(st)) jsons.set(st, Template.fromStack(st).toJSON());
+    return jsons.get(st);
+  };
+  const nestedById = new Map([...parent.nestedStacks.values()].map((n) => [parent.getLogicalId(n.nestedStackResource!), n]));
+  // What each nested stack's parameters receive, resolved against the parent.
+  const params = new Map<NestedStack, Record<string, unknown>>();
+  const resolve = (v: any, st: Stack): any => {
+    if (Array.isArray(v)) return v.map((x) => resolve(x, st));
+    if (v === null || typeof v !== 'object') return v;
+    const own = st === parent ? undefined : paramsOf(st as NestedStack);
+    if (typeof v.Ref === 'string' && own && v.Ref in own) return own[v.Ref];
+    const getAtt = v['Fn::GetAtt'];
+    if (st === parent && Array.isArray(getAtt) && nestedById.has(getAtt[0]) && String(getAtt[1]).startsWith('Outputs.')) {
+      const producer = nestedById.get(getAtt[0])!;
+      return resolve(json(producer).Outputs[getAtt[1].slice('Outputs.'.length)].Value, producer);
+    }
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolve(x, st)]));
+  };
+  const paramsOf = (n: NestedStack): Record<string, unknown> => {
+    let p = params.get(n);
+    if (!p) {
+      const given = json(parent).Resources[parent.getLogicalId(n.nestedStackResource!)].Properties.Parameters ?? {};
+      p = resolve(given, parent) as Record<string, unknown>;
+      params.set(n, p);
+    }
+    return p;
+  };
+  const resources: Synth['resources'] = {};
+  for (const st of [parent, ...parent.nestedStacks.values()]) {
+    for (const [id, r] of Object.entries(json(st).Resources ?? {})) {
+      if (id in resources) throw new Error(`logical id ${id} is in two templates`);
+      resources[id] = resolve(r, st);
+    }
+  }
+  return { resources, outputs: resolve(json(parent).Outputs, parent) };
 }
 
 export const ofType = (s: Synth, type: string) =>
@@ -60,8 +114,8 @@ export const refId = (v: any): string | undefined =>
   v?.Ref ?? (Array.isArray(v?.['Fn::GetAtt']) ? v['Fn::GetAtt'][0] : undefined);
 
 /** The template id of an L2 construct's CloudFormation resource. */
-export const logicalId = (s: Synth, construct: IConstruct): string =>
-  s.stack.getLogicalId(construct.node.defaultChild as CfnElement);
+export const logicalId = (_s: Synth, construct: IConstruct): string =>
+  Stack.of(construct).getLogicalId(construct.node.defaultChild as CfnElement);
 
 /** Every function the stack makes, one per declaration: HTTP routes, WebSocket routes, the stream trigger. */
 export interface Declared {

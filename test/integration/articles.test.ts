@@ -5,7 +5,7 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@
 import { demoArticles } from '../../bin/local/demo-articles.ts';
 import { admin, chat, expectProblem, memberToken, newTenant, request, send, type TestTenant } from './client.ts';
 
-// The knowledge base (CONTRACT section 11): the article routes, the import, and answers from
+// The knowledge base (docs/API.md, The knowledge base): the article routes, the import, and answers from
 // articles on the chat path.
 
 const TABLE = 'support-assistant-test';
@@ -531,9 +531,25 @@ describe('answers from articles', () => {
     }
   });
 
-  it('an intent above its threshold still answers first', async () => {
+  it('an intent answers what its phrases say, even beside an article that shares its words', async () => {
     const t = await newTenant();
     await create(t, { title: 'Say hello to our team', body: 'Hello there! Our team says hello back.' });
     expect((await send(t, 'hello there')).body.metadata.intentDetected).toBe('greeting');
+  });
+
+  it('an article that explains the message beats the intent that shares one word, in chat and in /nlu/parse alike', async () => {
+    const t = await newTenant();
+    const g = await create(t, gifts);
+    const message = 'Can you gift wrap my order and add a message?';
+    const parsed = await request('POST', admin('/nlu/parse'), { token: t.ownerToken, body: { message } });
+    const chat = await send(t, message);
+    for (const metadata of [parsed.body, chat.body.metadata]) {
+      expect(metadata).toMatchObject({ intentDetected: 'knowledge_base', sources: [{ articleId: g.id, title: gifts.title, url: null }] });
+      // The starter order_status intent shares "order": ranked, but less sure than the article.
+      expect(metadata.intentRanking[0].intent).toBe('order_status');
+      expect(metadata.intentRanking[0].confidence).toBeLessThan(metadata.confidence);
+    }
+    expect(parsed.body.confidence).toBe(chat.body.metadata.confidence);
+    expect(parsed.body.reply).toBe(chat.body.message.content);
   });
 });

@@ -48,7 +48,7 @@ describe('POST /chat/message', () => {
     expect((await send(t, '😀'.repeat(2000))).status).toBe(200);
   });
 
-  it('answers the contract errors: unknown conversation, bad JSON, wrong content type, unknown field, missing key', async () => {
+  it('answers the documented errors: unknown conversation, bad JSON, wrong content type, unknown field, missing key', async () => {
     const t = await newTenant();
     expectProblem(await send(t, 'hi', '0b5e1f2a-3c4d-4e5f-8a6b-7c8d9e0f1a2b'), 404, 'NOT_FOUND');
     expectProblem(await request('POST', chat('/message'), { widgetKey: t.widgetKey, raw: '{"message":', headers: { 'content-type': 'application/json' } }), 400, 'INVALID_JSON');

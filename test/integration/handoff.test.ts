@@ -28,7 +28,7 @@ describe('agent messages', () => {
     const last = conv.body.messages.at(-1);
     expect(last).toEqual({ id: r.body.message.id, role: 'agent', content: 'Hi, I am looking into it.', createdAt: r.body.message.createdAt, author: { name: agent.email.split('@')[0] } });
 
-    // Staff see who answered, with the author's id (CONTRACT section 8; the dashboard shows the name).
+    // Staff see who answered, with the author's id (docs/API.md, Human handoff; the dashboard shows the name).
     const staff = await request('GET', admin(`/conversations/${conversationId}`), { token: t.ownerToken });
     expect(staff.body.messages.at(-1)).toEqual({ ...r.body.message });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { routes } from '#shared/edge/routes/index.ts';
 import { admin, baseUrl, chat, newTenant, request } from './client.ts';
 
-// CORS as the contract's section 1 says, answered by the local runtime as the HTTP API's CORS
+// CORS as docs/API.md (Cross-origin requests) says, answered by the local runtime as the HTTP API's CORS
 // configuration answers it: preflights never reach a function, every response allows any origin.
 
 const ORIGIN = 'https://shop.example';

@@ -3,7 +3,7 @@ import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { admin, baseUrl, newSub, request } from './client.ts';
 
-// The local issuer's browser sign-in (CONTRACT section 10): the authorization page, the code
+// The local issuer's browser sign-in (docs/API.md, Running it locally): the authorization page, the code
 // flow with PKCE S256, refresh tokens, id tokens and sign-out, as an OIDC client drives them.
 
 const CLIENT_ID = 'local-dashboard';

@@ -128,7 +128,7 @@ describe('chat routes refuse bad widget keys', () => {
     expect(fresh).toMatch(/^wk_/);
     expect(fresh).not.toBe(t2.widgetKey);
     expect((await request('POST', chat('/message'), { widgetKey: fresh, body: { message: 'hello' } })).status).toBe(200);
-    // The old key may be cached up to 30 s in the container (contract: at most 60 s); poll, bounded.
+    // The old key may be cached up to 30 s in the container (docs/API.md: at most 60 s); poll, bounded.
     const deadline = Date.now() + 35_000;
     let last = 0;
     while (Date.now() < deadline) {

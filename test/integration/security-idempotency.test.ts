@@ -6,7 +6,7 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { admin, chat, expectProblem, newTenant, request, send } from './client.ts';
 import { handlerExists } from './security/routes.ts';
 
-// Idempotency-Key on POST /chat/message and /chat/escalate (CONTRACT section 2).
+// Idempotency-Key on POST /chat/message and /chat/escalate (docs/API.md, Idempotency).
 
 const TABLE = 'support-assistant-test';
 const raw = new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });

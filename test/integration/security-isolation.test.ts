@@ -95,7 +95,7 @@ const LIST_FILTERS: Record<string, Record<string, string>> = {
   '/api/v1/admin/audit': { category: 'ticket' },
   '/api/v1/admin/articles': { status: 'draft' },
 };
-/** Bounded lists (contract section 1) return every item and no cursor; no cursor to replay. */
+/** Bounded lists (docs/API.md, Pagination) return every item and no cursor; no cursor to replay. */
 const BOUNDED = new Set(['/api/v1/admin/intents', '/api/v1/admin/integrations', '/api/v1/admin/members']);
 const NOT_LISTS = new Set(['/api/v1/admin/auth/me', '/api/v1/admin/stats', '/api/v1/admin/settings']);
 

@@ -3,7 +3,7 @@ import { routes } from '#shared/edge/routes/index.ts';
 import { admin, chat, expectProblem, newSub, newTenant, request, send, tokenFor } from './client.ts';
 import { handlerExists, intentBody, noteMissing } from './security/routes.ts';
 
-// CONTRACT section 6 limits, at their exact boundaries.
+// The limits of docs/API.md, at their exact boundaries.
 
 /** A JSON body padded with trailing whitespace (valid JSON) to exactly `bytes` bytes. */
 const padded = (obj: unknown, bytes: number) => {

@@ -70,7 +70,7 @@ describe('signatures (Standard Webhooks)', () => {
 });
 
 describe('retries', () => {
-  it('retries 5xx answers and timeouts on the contract schedule with one webhook-id, then succeeds', async () => {
+  it('retries 5xx answers and timeouts on the documented schedule with one webhook-id, then succeeds', async () => {
     const t = await a.tenant();
     // 503, no answer (times out), 500, then 200.
     const rcv = await receiver((n) => (n === 0 ? 503 : n === 1 ? 'hang' : n === 2 ? 500 : 200));

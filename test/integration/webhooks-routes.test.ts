@@ -4,7 +4,7 @@ import type { LocalRuntime } from '../../bin/local/server.ts';
 import { fanOut } from '#shared/domain/events-out/deliveries.ts';
 import { api, event, startReceiver, startRuntime, type Api, type Receiver } from './webhooks/harness.ts';
 
-// The delivery log and its controls (CONTRACT section 7), creation rules of webhook and Slack
+// The delivery log and its controls (docs/API.md, Events and integrations), creation rules of webhook and Slack
 // integrations, and the Slack messages, through the local runtime's HTTP server.
 
 let rt: LocalRuntime;

@@ -30,7 +30,7 @@ describe('route table', () => {
     expect(roleAtLeast('viewer', 'agent')).toBe(false);
     expect(roleAtLeast('admin', 'owner')).toBe(false);
   });
-  it('has the contract body limits', () => {
+  it('has the documented body limits', () => {
     expect(BODY_LIMIT.widget).toBe(16384);
     expect(BODY_LIMIT.jwt).toBe(262144);
   });
@@ -69,7 +69,7 @@ describe('keys', () => {
 });
 
 describe('ticket transitions', () => {
-  it('follows the contract table exactly', () => {
+  it('follows the documented transition table exactly', () => {
     const allowed = TICKET_STATUSES.flatMap((from) => TICKET_STATUSES.filter((to) => canMove(from, to)).map((to) => `${from}>${to}`));
     expect(allowed.sort()).toEqual([
       'in_progress>closed', 'in_progress>open', 'in_progress>resolved', 'in_progress>waiting',
@@ -83,10 +83,10 @@ describe('ticket transitions', () => {
 describe('tenant settings', () => {
   it('falls back to the defaults on missing or bad values', () => {
     expect(tenantSettings({})).toEqual({
-      greeting: DEFAULTS.greeting, fallbackMessage: DEFAULTS.fallbackMessage, confidenceThreshold: 0.5, defaultPriority: 'medium',
+      greeting: DEFAULTS.greeting, fallbackMessage: DEFAULTS.fallbackMessage, confidenceThreshold: DEFAULTS.confidenceThreshold, defaultPriority: 'medium',
       knowledgeEnabled: true, knowledgeThreshold: DEFAULTS.knowledgeThreshold,
     });
-    expect(tenantSettings({ nlu: { confidenceThreshold: 7 }, escalation: { defaultPriority: 'huge' } }).confidenceThreshold).toBe(0.5);
+    expect(tenantSettings({ nlu: { confidenceThreshold: 7 }, escalation: { defaultPriority: 'huge' } }).confidenceThreshold).toBe(DEFAULTS.confidenceThreshold);
     expect(tenantSettings({
       nlu: { confidenceThreshold: 0.2 }, escalation: { defaultPriority: 'urgent' }, assistant: { fallbackMessage: 'Hm?', greeting: 'Hello' },
     })).toEqual({

@@ -334,6 +334,8 @@ describe('the chat-path module', () => {
       .filter((path) => path.includes('node_modules/'))
       .map((path) => path.split('node_modules/')[1]!.split('/')[0]!);
     expect([...new Set(packages)]).toEqual(['stemmer']);
-    expect(Object.keys(out.metafile.inputs).filter((path) => path.startsWith('shared/'))).toEqual(['shared/nlu/knowledge.ts']);
+    expect(Object.keys(out.metafile.inputs).filter((path) => path.startsWith('shared/')).sort()).toEqual(
+      ['knowledge', 'knowledge-passages', 'knowledge-scoring', 'knowledge-synonyms', 'knowledge-words'].map((m) => `shared/nlu/${m}.ts`).sort(),
+    );
   });
 });

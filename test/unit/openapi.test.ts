@@ -58,7 +58,7 @@ describe('OpenAPI document', () => {
     expect(new Set(routes.map((r) => r.handler)).size).toBe(routes.length);
   });
 
-  it('secures each route by its auth kind and answers problems in the contract shape', () => {
+  it('secures each route by its auth kind and answers problems in the documented shape', () => {
     for (const r of routes) {
       const o = op(r.method, r.path);
       const expected = { widget: [{ widgetKey: [] }], jwt: [{ bearer: [] }], none: [] }[r.auth];

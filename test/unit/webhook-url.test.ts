@@ -23,7 +23,7 @@ describe('checkWebhookUrl', () => {
     expect(checkWebhookUrl('https://localhost:9999/h', true)).toBeNull();
     expect(checkWebhookUrl('https://[::1]/h', true)).toBeNull();
     expect(checkWebhookUrl('https://10.0.0.1/h', true)).not.toBeNull();
-    // Plain http only for loopback receivers, and only when allowed (CONTRACT section 7).
+    // Plain http only for loopback receivers, and only when allowed (docs/API.md, Events and integrations).
     expect(checkWebhookUrl('http://127.0.0.1:4000/h', true)).toBeNull();
     expect(checkWebhookUrl('http://127.0.0.1/h', false)).not.toBeNull();
     expect(checkWebhookUrl('http://hooks.example.com/h', true)).toBe('must use https');

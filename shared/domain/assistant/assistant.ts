@@ -2,23 +2,80 @@ import { intentsRepo, type Intent } from '#shared/data/intents.ts';
 import { trainClassifier, type Classifier, type Ranked } from '#shared/nlu/classifier.ts';
 import { extractEntities, fillTemplate } from '#shared/nlu/entities.ts';
 import { TenantModelCache } from '#shared/nlu/cache.ts';
+import { buildKnowledgeIndex, type KnowledgeHit, type KnowledgeIndex } from '#shared/nlu/knowledge.ts';
+import {
+  articleProbability, choose, intentProbability, type ArticleEvidence, type IntentEvidence,
+} from '#shared/nlu/answer-policy.ts';
 import { NotFound } from '#shared/core/errors.ts';
 import { KNOWLEDGE_INTENT } from '#shared/core/vocabulary.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
-import { answerFrom, knowledgeIndexOf, type KnowledgeAnswer } from '#shared/domain/knowledge/knowledge.ts';
+import { knowledgeIndexOf, knowledgeReply, type KnowledgeAnswer } from '#shared/domain/knowledge/knowledge.ts';
 import { tenantSettings } from '#shared/domain/tenants/tenant-config.ts';
+import { examplesRepo } from '#shared/data/examples.ts';
+import { buildNoneIndex, type NoneIndex } from '#shared/nlu/none.ts';
+import { applyNone } from './none.ts';
 
-export interface AssistantModel { version: number; classifier: Classifier; byName: Map<string, Intent> }
+/**
+ * A tenant's trained intents: the classifier, and the intents' phrases as a lexical index that
+ * tells how much of a message an intent's own phrases say (see shared/nlu/answer-policy.ts), and the
+ * team's `none` examples (see shared/nlu/none.ts).
+ */
+export interface AssistantModel { version: number; classifier: Classifier; phrases: KnowledgeIndex; byName: Map<string, Intent>; none: NoneIndex }
 
 // One trained model per tenant in the warm container, keyed by the tenant's intents version:
 // every intent write bumps the version, so the next message retrains and an unchanged tenant never does.
 const models = new TenantModelCache<AssistantModel>();
 
+export function trainModel(version: number, enabled: Intent[], none: string[] = []): AssistantModel {
+  return {
+    version,
+    classifier: trainClassifier(enabled),
+    phrases: intentPhraseIndex(enabled),
+    byName: new Map(enabled.map((i) => [i.name, i])),
+    none: buildNoneIndex(none, enabled),
+  };
+}
+
+/** Each intent as an "article" of its name and phrases, for the share of a message it covers. */
+export function intentPhraseIndex(intents: Array<Pick<Intent, 'name' | 'trainingPhrases'>>): KnowledgeIndex {
+  return buildKnowledgeIndex(intents.map((i) => ({
+    id: i.name, title: i.name.replace(/[_-]+/g, ' '), url: null, tags: [], questions: i.trainingPhrases, passages: [],
+  })), { weights: { synonymSpan: 0 } });
+}
+
 export function modelFor(tenantId: string, version: number): Promise<AssistantModel> {
   return models.get(tenantId, version, async () => {
-    const enabled = (await intentsRepo.list(tenantId)).filter((i) => i.enabled);
-    return { version, classifier: trainClassifier(enabled), byName: new Map(enabled.map((i) => [i.name, i])) };
+    const [intents, none] = await Promise.all([intentsRepo.list(tenantId), examplesRepo.noneMessages(tenantId)]);
+    return trainModel(version, intents.filter((i) => i.enabled), none);
   });
+}
+
+/** Every candidate with the evidence behind it, best first by kind. */
+export interface Evidence {
+  intents: Array<{ ranked: Ranked; evidence: IntentEvidence }>;
+  articles: Array<{ hit: KnowledgeHit; evidence: ArticleEvidence }>;
+}
+
+/** The raw evidence of the best 3 intents and (with an index) the best 3 articles. */
+export function evidenceFor(model: AssistantModel, index: KnowledgeIndex | null, text: string): Evidence {
+  const ranking = model.classifier.classify(text, 4);
+  const lexical = new Map(model.phrases.explain(text, 10).map((e) => [e.articleId, e.features]));
+  const intents = ranking.slice(0, 3).map((ranked, k) => {
+    const f = lexical.get(ranked.intent);
+    return {
+      ranked,
+      evidence: {
+        confidence: ranked.confidence, margin: ranked.confidence - (ranking[k + 1]?.confidence ?? 0),
+        cover: f?.key ?? 0, similarity: f?.similarity ?? 0, candidates: model.byName.size,
+      },
+    };
+  });
+  const hits = index ? index.search(text, { limit: 4 }) : [];
+  const articles = hits.slice(0, 3).map((hit, k) => ({
+    hit,
+    evidence: { confidence: hit.confidence, margin: hit.confidence - (hits[k + 1]?.confidence ?? 0), features: hit.features, candidates: index!.size },
+  }));
+  return { intents, articles };
 }
 
 export interface Understanding {
@@ -29,30 +86,61 @@ export interface Understanding {
   reply: string;
 }
 
-/** Classifies a message; below the threshold it is the fallback. Pure apart from the model. */
-export function understand(model: AssistantModel, text: string, threshold: number, fallbackMessage: string): Understanding {
-  const ranking = model.classifier.classify(text, 3);
+export interface Thresholds { intent: number; article: number }
+
+/**
+ * The answer policy: every message is matched against the intents and (unless `index` is null)
+ * the articles; each candidate gets its calibrated probability of being right, and the better one
+ * that reaches its kind's threshold answers, else the fallback. Pure apart from the model.
+ */
+export function answer(model: AssistantModel, index: KnowledgeIndex | null, text: string, thresholds: Thresholds, fallbackMessage: string) {
+  const { intents, articles } = evidenceFor(model, index, text);
+  // The calibrated ranking; a lower-ranked intent never shows more confidence than the one above it.
+  let above = 1;
+  const ranking: Ranked[] = intents.map(({ ranked, evidence }) => {
+    above = Math.min(above, intentProbability(evidence));
+    return { intent: ranked.intent, confidence: above };
+  });
+  above = 1;
+  const hits = articles.map(({ hit, evidence }) => {
+    above = Math.min(above, articleProbability(evidence));
+    return { ...hit, confidence: above };
+  });
+  // The tenant's taught "none" examples may overrule the choice afterwards (decide, applyNone).
+  const choice = choose(ranking[0]?.confidence ?? null, hits[0]?.confidence ?? null, thresholds);
+
   const top = ranking[0];
-  const confidence = top?.confidence ?? 0;
-  const intent = top && confidence >= threshold ? model.byName.get(top.intent) ?? null : null;
-  if (!intent) return { intent: null, confidence, ranking, entities: {}, reply: fallbackMessage };
-  const entities = extractEntities(text, intent.entities);
-  return { intent, confidence, ranking, entities, reply: fillTemplate(intent.response, entities) };
+  let nlu: Understanding = { intent: null, confidence: top?.confidence ?? 0, ranking, entities: {}, reply: fallbackMessage };
+  let knowledge: KnowledgeAnswer | null = null;
+  if (choice === 'intent') {
+    const intent = model.byName.get(top!.intent)!;
+    const entities = extractEntities(text, intent.entities);
+    nlu = { ...nlu, intent, entities, reply: fillTemplate(intent.response, entities) };
+  } else if (choice === 'article') {
+    const best = hits[0]!;
+    knowledge = {
+      confidence: best.confidence, articleId: best.articleId, title: best.title, reply: knowledgeReply(best),
+      // Only articles that reach the threshold too: a link to an article that does not answer helps no one.
+      sources: hits.filter((h) => h.confidence >= thresholds.article).map((h) => ({ articleId: h.articleId, title: h.title, url: h.url })),
+    };
+  }
+  return { nlu, knowledge };
 }
 
 export interface Decision { nlu: Understanding; knowledge: KnowledgeAnswer | null; settings: ReturnType<typeof tenantSettings> }
 
 /**
- * The intents first; when none reaches the threshold (and the tenant has not turned it off), the
- * published articles. `searchKnowledge` false skips the articles (nobody is going to be answered).
+ * The tenant's answer to `text`. `searchKnowledge` false leaves the articles out (nobody is
+ * going to be answered, so no article may count as having answered).
  */
 export async function decide(tenant: Tenant, text: string, searchKnowledge = true): Promise<Decision> {
   const settings = tenantSettings(tenant.config ?? {});
-  const nlu = understand(await modelFor(tenant.id, tenant.intentsVersion), text, settings.confidenceThreshold, settings.fallbackMessage);
-  const knowledge = !nlu.intent && searchKnowledge && settings.knowledgeEnabled
-    ? answerFrom(await knowledgeIndexOf(tenant), text, settings.knowledgeThreshold)
-    : null;
-  return { nlu, knowledge, settings };
+  const [model, index] = await Promise.all([
+    modelFor(tenant.id, tenant.intentsVersion),
+    searchKnowledge && settings.knowledgeEnabled ? knowledgeIndexOf(tenant) : null,
+  ]);
+  const thresholds = { intent: settings.confidenceThreshold, article: settings.knowledgeThreshold };
+  return applyNone(model.none, text, { ...answer(model, index, text, thresholds, settings.fallbackMessage), settings });
 }
 
 /**

@@ -14,6 +14,7 @@ import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { ticketsRepo, type Ticket } from '#shared/data/tickets.ts';
 import { retrying, transact, TxConditionFailed, type TxItem } from '#shared/data/tx.ts';
 import { decide } from './assistant.ts';
+import { unansweredWrite } from './unanswered.ts';
 import { chatConversation, customerMessage, events } from '#shared/domain/events.ts';
 import { tenantSettings } from '#shared/domain/tenants/tenant-config.ts';
 import { isActive } from '#shared/domain/handoff/tickets-rules.ts';
@@ -175,6 +176,7 @@ export function sendMessage(tenantId: string, input: { conversationId?: string; 
     if (!read) items.push(events.conversationCreated(after, now));
     items.push(conversationsRepo.tx.message(tenant.id, conv.id, userMsg, 0), events.messageCreated(conv, userMsg));
     if (botMsg) items.push(conversationsRepo.tx.message(tenant.id, conv.id, botMsg, 1), events.messageCreated(conv, botMsg));
+    if (botMsg) items.push(...unansweredWrite(tenant.id, conv, userMsg, metadata));
     items.push(statsRepo.tx.addDay(tenant.id, utcDay(now), conv.id, {
       messages: 1, conversations: read ? 0 : 1, escalations: newTicket ? 1 : 0,
       fallbacks: nlu.intent || kb ? 0 : 1, confidenceSum: metadata.confidence,

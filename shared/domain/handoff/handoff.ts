@@ -12,6 +12,7 @@ import { events } from '#shared/domain/events.ts';
 import { secondsBetween } from './tickets.ts';
 import { assertOrigin } from '#shared/domain/tenants/widget-auth.ts';
 import { asRateLimited, LIMITS, perMinute } from '#shared/domain/limits.ts';
+import { ratingMarks } from '#shared/domain/assistant/unanswered.ts';
 
 // The person's side of a handoff: agents answer in the conversation, and the customer rates it.
 
@@ -91,6 +92,7 @@ export function rateConversation(tenantId: string, conversationId: string, input
       counter.item,
     ];
     if (old && !sameDay) items.push(statsRepo.tx.addDay(tenantId, utcDay(old.createdAt), conv.id, { ratings: -1, ratingSum: -old.score }));
+    items.push(...await ratingMarks(tenantId, conv, rating.score));
     try {
       await transact(items);
     } catch (e) {

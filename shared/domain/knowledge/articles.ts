@@ -45,7 +45,7 @@ const audit = (tenantId: string, actor: Actor, action: string, target: { type: s
   auditRepo.tx.put(tenantId, { category: 'knowledge', action, actor, target, changes, createdAt });
 
 /** The article as stored, and its searchable form; a body the Markdown parser cannot read is a 400 on `path`. */
-function build(id: string, input: ArticleInput, createdAt: string, updatedAt: string, path = 'body'): { article: Article; searchable: Searchable } {
+export function build(id: string, input: ArticleInput, createdAt: string, updatedAt: string, path = 'body'): { article: Article; searchable: Searchable } {
   const article: Article = {
     id, title: input.title, body: input.body, url: input.url ?? null, tags: input.tags, questions: input.questions,
     status: input.status, createdAt, updatedAt,
@@ -64,12 +64,12 @@ const listItem = (a: Pick<Article, 'id' | 'title' | 'url' | 'tags' | 'status' | 
   ({ id: a.id, title: a.title, url: a.url, tags: a.tags, status: a.status, hits: hits.get(a.id) ?? 0, updatedAt: a.updatedAt });
 
 /** A later timestamp than `before`, even within the same millisecond (the write's condition is on it). */
-const after = (before: string) => {
+export const after = (before: string) => {
   const now = new Date().toISOString();
   return now > before ? now : new Date(Date.parse(before) + 1).toISOString();
 };
 
-async function find(tenantId: string, id: string): Promise<Article> {
+export async function find(tenantId: string, id: string): Promise<Article> {
   if (!isArticleId(id)) throw notFound();
   const a = await articlesRepo.get(tenantId, id);
   if (!a) throw notFound();
@@ -126,7 +126,7 @@ export async function listArticles(tenantId: string, query: ListQuery) {
  * A single write failed on the tenant's condition: an import holds the lock (a stale one is rolled
  * back and the write tried again), or the article limit is reached.
  */
-async function tenantRefused(tenantId: string): Promise<'retry' | 'limit'> {
+export async function tenantRefused(tenantId: string): Promise<'retry' | 'limit'> {
   const t = await tenantsRepo.get(tenantId, true);
   if (!t) throw notFound();
   if (t.articlesImportId === undefined) return 'limit';

@@ -45,20 +45,5 @@ export function knowledgeReply(hit: Pick<KnowledgeHit, 'answer' | 'title' | 'url
   return hit.answer ? `${hit.answer}\n\n${from}` : from;
 }
 
-/**
- * The best article's answer when it reaches `threshold`, else null. Sources are the hits that
- * reach the threshold too (at most 3, best first): a link to an article that does not answer
- * helps no one.
- */
-export function answerFrom(index: KnowledgeIndex, text: string, threshold: number): KnowledgeAnswer | null {
-  const hits = index.search(text, { limit: 3 });
-  const best = hits[0];
-  if (!best || best.confidence < threshold) return null;
-  return {
-    confidence: best.confidence, articleId: best.articleId, title: best.title, reply: knowledgeReply(best),
-    sources: hits.filter((h) => h.confidence >= threshold).map((h) => ({ articleId: h.articleId, title: h.title, url: h.url })),
-  };
-}
-
 /** Article ids are `art_` + a ULID; anything else names none (and never reaches a key). */
 export const isArticleId = (id: string) => /^art_[0-9A-HJKMNP-TV-Z]{26}$/.test(id);

@@ -1,15 +1,14 @@
-import { PRIORITIES, type Priority } from '#shared/core/vocabulary.ts';
-import { DEFAULT_KNOWLEDGE_THRESHOLD } from '#shared/nlu/knowledge.ts';
+import { ASSISTANT_DEFAULTS, PRIORITIES, type Priority } from '#shared/core/vocabulary.ts';
+import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/answer-policy.ts';
 
 // The settings `config` keys the service understands, read with their defaults. Validation of
 // writes lives with the settings schema; reads here tolerate anything and fall back.
 
 export const DEFAULTS = {
-  greeting: 'Hi! How can I help you today?',
-  fallbackMessage: "Sorry, I didn't quite get that. Could you rephrase it, or ask to talk to a person?",
-  confidenceThreshold: 0.5,
+  ...ASSISTANT_DEFAULTS,
+  confidenceThreshold: DEFAULT_INTENT_THRESHOLD,
   defaultPriority: 'medium' as Priority,
-  knowledgeThreshold: DEFAULT_KNOWLEDGE_THRESHOLD,
+  knowledgeThreshold: DEFAULT_ARTICLE_THRESHOLD,
 };
 
 const at = (config: Record<string, unknown>, section: string, key: string): unknown =>

@@ -6,7 +6,7 @@ export interface WidgetTenant { tenantId: string }
 
 /**
  * Widget keys resolve to their tenant through the hash lookup item, cached briefly in the
- * container. A rotated-out key keeps working at most CACHE_MS here: within the contract's 60 s.
+ * container. A rotated-out key keeps working at most CACHE_MS here: within the 60 s of docs/API.md.
  * Only the key is cached: the tenant's settings (allowed origins among them) are read fresh by
  * every chat request, which checks the origin with `assertOrigin`.
  */

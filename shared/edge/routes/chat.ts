@@ -11,7 +11,7 @@ export const EscalateBody = z.strictObject({ conversationId: uuid(), reason: tex
 export const IntentRankingEntry = z.object({ intent: z.string(), confidence: Fraction });
 export const Source = z.object({ articleId: z.string(), title: z.string(), url: z.nullable(z.string()) });
 export const MessageMetadata = z.object({
-  intentDetected: z.string().check(z.describe('the detected intent name, or `fallback` below the confidence threshold')),
+  intentDetected: z.string().check(z.describe('the answering intent\'s name, `knowledge_base` when an article answered, or `fallback` when neither reached its threshold')),
   confidence: Fraction,
   entitiesExtracted: z.record(z.string(), z.string()),
   intentRanking: z.array(IntentRankingEntry).check(z.maxLength(3)),
@@ -66,10 +66,12 @@ export const sendMessage = declareChat('POST', '/message', 'send-message', {
   conflicts: ['CONVERSATION_CLOSED', 'CONFLICT', 'IDEMPOTENCY_IN_PROGRESS'],
   summary: 'Send a user message and get the assistant reply',
   description: 'Without `conversationId` a new conversation (status `active`) is created. An unknown `conversationId`, or one of '
-    + 'another tenant, is 404; a `closed` one is 409 `CONVERSATION_CLOSED`. Below the tenant\'s `nlu.confidenceThreshold` '
-    + '(default 0.5) the tenant\'s published help articles are searched: when the best one reaches `knowledge.threshold`, the reply '
-    + 'is the passage that answers, then the article\'s title and url, with `intentDetected: "knowledge_base"` and `sources`; '
-    + 'otherwise `intentDetected` is `fallback` and the reply is the tenant\'s fallback message. An intent with action '
+    + 'another tenant, is 404; a `closed` one is 409 `CONVERSATION_CLOSED`. The message is matched against the tenant\'s '
+    + 'intents and published help articles together; each candidate\'s `confidence` is its calibrated probability of being the '
+    + 'right answer (about 0.8 of the answers given at 0.8 are right), and the better of the best intent (if it reaches '
+    + '`nlu.confidenceThreshold`, default 0.44) and the best article (if it reaches `knowledge.threshold`, default 0.42) answers. '
+    + 'An article\'s reply is the passage that answers, then the article\'s title and url, with `intentDetected: "knowledge_base"` '
+    + 'and `sources`; when neither reaches its threshold `intentDetected` is `fallback` and the reply is the tenant\'s fallback message. An intent with action '
     + '`escalate` escalates the conversation and `metadata.ticketId` is present. A message without `conversationId` opens a new '
     + 'conversation: at most 60 a minute per widget key from one source address (settings `widget.newConversationsPerMinute`, '
     + '1 to 10,000, for a site behind one shared address) and 1,000 a minute per widget key in all (429 with `Retry-After`, the '

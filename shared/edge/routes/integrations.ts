@@ -22,7 +22,7 @@ export const IntegrationBody = z.strictObject({
   status: z.optional(z.enum(INTEGRATION_STATUSES, { message: `must be ${INTEGRATION_STATUSES.join(' or ')}` })
     .check(z.describe('`disabled` receives nothing; the service sets it after a 410 Gone or 5 days of failed deliveries. Default: active on creation, unchanged on replacement'))),
 }).check(z.superRefine((b, ctx) => {
-  // Not delivered yet: refused rather than accepted and silently doing nothing (the contract: nothing accepted silently does nothing).
+  // Not delivered yet: refused rather than accepted and silently doing nothing (docs/API.md: nothing is accepted that would silently do nothing).
   if (b.type === 'zendesk' || b.type === 'email') {
     ctx.addIssue({ code: 'custom', path: ['type'], message: `${b.type} integrations are not delivered yet; use webhook or slack` });
     return;

@@ -6,6 +6,7 @@
 import MiniSearch from 'minisearch';
 import { buildKnowledgeIndex, DEFAULT_KNOWLEDGE_THRESHOLD, type KnowledgeIndexOptions, type StoredArticle } from '#shared/nlu/knowledge.ts';
 import { prepareArticle, type ArticleInput, type PrepareOptions } from '#shared/nlu/knowledge-prepare.ts';
+import { DEFAULT_ARTICLE_THRESHOLD } from '#shared/nlu/answer-policy.ts';
 
 export interface Answer {
   sources: string[]; // article ids, best first (the API gives at most 3; scored as MRR@3)
@@ -46,7 +47,7 @@ export async function oursThroughApi(): Promise<Engine> {
   let tenants = 0;
   return {
     name: 'ours',
-    threshold: DEFAULT_KNOWLEDGE_THRESHOLD,
+    threshold: DEFAULT_ARTICLE_THRESHOLD, // the API's confidence is the answer policy's calibrated one
     async importArticles(articles) {
       const token = await rt.idp.token({ sub: `bench-kb-${process.pid}-${tenants++}` });
       const admin = (path: string) => `/api/v1/admin${path}`;

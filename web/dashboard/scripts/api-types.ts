@@ -4,19 +4,26 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { buildOpenApi } from '#shared/edge/openapi.ts';
 
-// Writes the API's OpenAPI document and the dashboard's types generated from it
-// (src/api/schema.d.ts, not committed): a schema change that breaks the dashboard fails its type check.
+// Writes the API's OpenAPI document and the types generated from it (not committed): the
+// dashboard's (src/api/schema.d.ts) and the widget's, of the chat API alone (web/widget/src/schema.d.ts).
+// A schema change that breaks either fails its type check.
 
 const API_DIR = fileURLToPath(new URL('../src/api/', import.meta.url));
+const WIDGET_DIR = fileURLToPath(new URL('../../widget/src/', import.meta.url));
+const HEADER = '// Generated from the OpenAPI document by web/dashboard/scripts/api-types.ts; do not edit.\n';
+
+type Document = ReturnType<typeof buildOpenApi>;
+const typesOf = async (document: Document) => `${HEADER}${astToString(await openapiTS(document as never))}`;
 
 export async function writeApiTypes(): Promise<string> {
   const document = buildOpenApi();
   const json = `${JSON.stringify(document, null, 2)}\n`;
-  const types = `// Generated from the OpenAPI document by web/dashboard/scripts/api-types.ts; do not edit.\n${astToString(await openapiTS(document as never))}`;
   const target = join(API_DIR, 'schema.d.ts');
   await mkdir(dirname(target), { recursive: true });
   await writeIfChanged(join(API_DIR, 'openapi.json'), json);
-  await writeIfChanged(target, types);
+  await writeIfChanged(target, await typesOf(document));
+  const chat = Object.fromEntries(Object.entries(document.paths ?? {}).filter(([path]) => path.startsWith('/api/v1/chat/')));
+  await writeIfChanged(join(WIDGET_DIR, 'schema.d.ts'), await typesOf({ ...document, paths: chat }));
   return target;
 }
 

@@ -1,5 +1,5 @@
 import { retryAfterSeconds } from './retry.ts';
-import type { Article, Conversation, Failure, Reply, WidgetInfo } from './types.ts';
+import type { Article, Conversation, Escalation, Failure, Rating, Reply, WidgetInfo } from './types.ts';
 
 // The transport: the chat API over fetch with the widget key, every failure sorted into what the
 // customer should be told, with the wait the server asked for (Retry-After).
@@ -56,9 +56,9 @@ export function createApi(base: string, widgetKey: string) {
       call<Reply>('POST', '/message', conversationId ? { conversationId, message } : { message }, key),
     conversation: (conversationId: string) => call<Conversation>('GET', `/conversations/${id(conversationId)}`),
     escalate: (conversationId: string, reason: string, key: string) =>
-      call<{ ticketId: string; message: string }>('POST', '/escalate', { conversationId, reason }, key),
+      call<Escalation>('POST', '/escalate', { conversationId, reason }, key),
     rate: (conversationId: string, score: number, comment: string) =>
-      call<unknown>('POST', `/conversations/${id(conversationId)}/rating`, comment ? { score, comment } : { score }),
+      call<Rating>('POST', `/conversations/${id(conversationId)}/rating`, comment ? { score, comment } : { score }),
     article: (articleId: string) => call<{ article: Article }>('GET', `/articles/${id(articleId)}`),
   };
 }

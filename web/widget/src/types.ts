@@ -1,32 +1,25 @@
-// The chat API's shapes as the widget reads them, and the ways a call can fail.
+import type { paths } from './schema';
 
-export interface Source { articleId: string; title: string; url: string | null }
-export interface Message {
-  id: string;
-  role: 'user' | 'assistant' | 'agent';
-  content: string;
-  createdAt: string;
-  author?: { name: string };
-  metadata?: { sources?: Source[]; ticketId?: string };
-}
-export interface WidgetInfo {
-  name: string;
-  greeting: string;
-  theme: { color: string; position: 'right' | 'left'; title: string };
-  liveUrl: string | null;
-}
-export interface Reply {
-  conversationId: string;
-  message: Message | null;
-  metadata?: { sources?: Source[]; ticketId?: string };
-  handledBy?: 'agent';
-}
-export interface Conversation {
-  conversation: { id: string; status: 'active' | 'escalated' | 'closed' };
-  messages: Message[];
-}
+// The chat API's shapes, generated from the OpenAPI document (schema.d.ts, written by
+// `npm run typecheck` and the builds), and the ways a call can fail.
+
+/** The 200 JSON body of a chat operation, e.g. `Ok<'/api/v1/chat/widget', 'get'>`. */
+type Ok<P extends keyof paths, M extends keyof paths[P]> =
+  paths[P][M] extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : never;
+
+export type WidgetInfo = Ok<'/api/v1/chat/widget', 'get'>;
+export type Reply = Ok<'/api/v1/chat/message', 'post'>;
+export type Conversation = Ok<'/api/v1/chat/conversations/{id}', 'get'>;
+export type Escalation = Ok<'/api/v1/chat/escalate', 'post'>;
+export type Rating = Ok<'/api/v1/chat/conversations/{id}/rating', 'post'>;
 /** `blocks`: the body as plain text, one paragraph, heading or list item each (the service's Markdown reduction). */
-export interface Article { id: string; title: string; body: string; url: string | null; updatedAt: string; blocks: string[] }
+export type Article = Ok<'/api/v1/chat/articles/{id}', 'get'>['article'];
+export type Source = NonNullable<Reply['metadata']['sources']>[number];
+/**
+ * A message as the conversation lists it; one from a live `message.created` frame carries its
+ * metadata too (the frames are not in the OpenAPI document).
+ */
+export type Message = Conversation['messages'][number] & { metadata?: { sources?: Source[] } };
 
 /** What the customer is told when a call fails. */
 export type Failure =

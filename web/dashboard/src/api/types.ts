@@ -5,6 +5,7 @@ import type { Ok, Query } from './client.ts';
 // ways, so a value added to or removed from the OpenAPI document fails `npm run typecheck`.
 
 export type Me = Ok<'/api/v1/admin/auth/me', 'get'>;
+export type Stats = Ok<'/api/v1/admin/stats', 'get'>;
 export type Role = NonNullable<Me['role']>;
 export type TicketStatus = Ok<'/api/v1/admin/tickets/{id}', 'get'>['ticket']['status'];
 export type TicketPriority = Ok<'/api/v1/admin/tickets/{id}', 'get'>['ticket']['priority'];
@@ -28,6 +29,6 @@ export const allOf = <T extends string>() =>
 export const TICKET_STATUSES = allOf<TicketStatus>()(['open', 'in_progress', 'waiting', 'resolved', 'closed']);
 export const TICKET_PRIORITIES = allOf<TicketPriority>()(['low', 'medium', 'high', 'urgent']);
 export const CONVERSATION_STATUSES = allOf<ConversationStatus>()(['active', 'escalated', 'closed']);
-export const AUDIT_CATEGORIES = allOf<AuditCategory>()(['auth', 'ticket', 'intent', 'integration', 'settings', 'member', 'knowledge']);
+export const AUDIT_CATEGORIES = allOf<AuditCategory>()(['auth', 'ticket', 'intent', 'integration', 'settings', 'member', 'knowledge', 'nlu']);
 export const ARTICLE_STATUSES = allOf<ArticleStatus>()(['published', 'draft']);
 export const DELIVERY_STATUSES = allOf<DeliveryStatus>()(['pending', 'succeeded', 'failed']);

@@ -1,10 +1,11 @@
 import { lazy, Suspense, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import type { Stats } from '../api/types.ts';
 import { useApp } from '../context.tsx';
 import { usePollInterval } from '../live.tsx';
 import { Badge, Empty, ErrorState, Field, Loading, Page, percent, When } from '../ui/index.tsx';
-import { daysAgo, DEFAULT_DAYS, type Stats, statsQuery } from './overview-query.ts';
+import { daysAgo, DEFAULT_DAYS, statsQuery } from './overview-query.ts';
 
 const DailyChart = lazy(() => import('../ui/Chart.tsx'));
 

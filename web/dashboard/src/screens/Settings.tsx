@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { DEFAULTS } from '../../../../shared/domain/tenants/tenant-config.ts';
+import { ASSISTANT_DEFAULTS as DEFAULTS } from '#vocabulary';
 import { ok, type Ok } from '../api/client.ts';
 import { TICKET_PRIORITIES as PRIORITIES } from '../api/types.ts';
 import { useApp, useMember } from '../context.tsx';

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { nextStatuses } from '../../../../shared/domain/handoff/tickets-rules.ts';
+import { TICKET_MOVES } from '#vocabulary';
 import { ok, type Ok } from '../api/client.ts';
 import { TICKET_PRIORITIES as PRIORITIES, TICKET_STATUSES as STATUSES, type TicketPriority as Priority, type TicketStatus as Status } from '../api/types.ts';
 import { useApp, useMember } from '../context.tsx';
@@ -105,7 +105,7 @@ function TicketView({ id }: { id: string }) {
   if (detail.isError) return <ErrorState error={detail.error} retry={() => void detail.refetch()} />;
   const { ticket, conversation, auditTrail } = detail.data;
   const canEdit = atLeast(member.role, 'agent');
-  const moves = nextStatuses(ticket.status);
+  const moves = TICKET_MOVES[ticket.status];
   const who = actorName({ type: 'user', id: ticket.assigneeId ?? '' });
 
   return (

@@ -1,6 +1,4 @@
-import { ok, type Api, type Ok } from '../api/client.ts';
-
-export type Stats = Ok<'/api/v1/admin/stats', 'get'>;
+import { ok, type Api } from '../api/client.ts';
 
 // The overview's stats query, outside the Overview chunk so that the shell can start it while
 // /auth/me is still on its way (the first screen after sign-in waits for both).

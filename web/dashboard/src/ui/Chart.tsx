@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import type { Stats } from '../screens/overview-query.ts';
+import type { Stats } from '../api/types.ts';
 
 type StatsDay = Stats['series'][number];
 

@@ -1,0 +1,52 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from './client.ts';
+import { keys } from './keys.ts';
+import { TTL_ATTRIBUTE } from './table.ts';
+import type { TxItem } from './tx.ts';
+
+// Customers' messages the assistant did not answer well, kept as they happen so that
+// GET /nlu/unanswered reads one partition range instead of every conversation: one item per user
+// message that got the fallback, an answer under 0.5 confidence, or belongs to a conversation rated
+// 1 or 2. The sort key starts with the day, so a period is one Query, newest first.
+
+export type UnansweredReason = 'fallback' | 'low_confidence' | 'rated_low';
+export interface Unanswered {
+  message: string; confidence: number; conversationId: string; messageId: string; createdAt: string; reasons: UnansweredReason[];
+}
+
+/** Kept a little longer than the longest period a request may ask for (366 days). */
+const TTL_DAYS = 400;
+
+const FIELDS = ['message', 'confidence', 'conversationId', 'messageId', 'createdAt', 'reasons'] as const;
+
+export const unansweredRepo = {
+  /** The newest `cap` items of the days [from, to]: one Query, paged past 1 MB. */
+  async read(tenantId: string, from: string, to: string, cap: number): Promise<Unanswered[]> {
+    const out: Unanswered[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const r = await db.send(new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b',
+        ExpressionAttributeValues: { ':p': keys.unansweredPartition(tenantId), ':a': `${from}#`, ':b': `${to}#~` },
+        ProjectionExpression: FIELDS.map((f) => `#${f}`).join(', '),
+        ExpressionAttributeNames: Object.fromEntries(FIELDS.map((f) => [`#${f}`, f])),
+        ScanIndexForward: false, Limit: cap - out.length,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }));
+      out.push(...((r.Items ?? []) as Unanswered[]));
+      start = r.LastEvaluatedKey;
+    } while (start && out.length < cap);
+    return out;
+  },
+
+  tx: {
+    put(tenantId: string, u: Unanswered): TxItem {
+      const expires = Math.floor(Date.parse(u.createdAt) / 1000) + TTL_DAYS * 86_400;
+      return { Put: { Item: { ...keys.unanswered(tenantId, u.createdAt, u.messageId), type: 'unanswered', ...u, [TTL_ATTRIBUTE]: expires } } };
+    },
+    remove(tenantId: string, createdAt: string, messageId: string): TxItem {
+      return { Delete: { Key: keys.unanswered(tenantId, createdAt, messageId) } };
+    },
+  },
+};

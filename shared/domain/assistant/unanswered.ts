@@ -1,0 +1,102 @@
+import { NotFound } from '#shared/core/errors.ts';
+import { conversationsRepo, type Conversation, type Message, type Metadata } from '#shared/data/conversations.ts';
+import { tenantsRepo } from '#shared/data/tenants.ts';
+import { unansweredRepo, type Unanswered, type UnansweredReason } from '#shared/data/unanswered.ts';
+import type { TxItem } from '#shared/data/tx.ts';
+import { groupMessages } from '#shared/nlu/groups.ts';
+import { knowledgeIndexOf } from '#shared/domain/knowledge/knowledge.ts';
+import { resolvePeriod } from '#shared/domain/reports/stats.ts';
+import { modelFor } from './assistant.ts';
+
+// What the assistant did not answer well, kept as messages are answered (see
+// shared/data/unanswered.ts), grouped by what the messages ask, with the intent or article that
+// probably fits each group.
+
+/** Under this confidence an answer counts as unsure, whatever the tenant's thresholds. */
+export const LOW_CONFIDENCE = 0.5;
+/** The newest items of a period one request reads: its cost stays bounded however busy the tenant. */
+export const READ_CAP = 2000;
+/** Examples shown per group. */
+export const EXAMPLES_PER_GROUP = 5;
+/** A suggestion needs the messages to reach this mean confidence for one intent or article. */
+export const SUGGESTION_MIN = 0.2;
+/** Marks a low rating writes: the conversation's latest answered messages (a transaction takes at most 100 items). */
+const RATED_MARKS = 40;
+
+const ratedLow = (c: Pick<Conversation, 'rating'>) => c.rating !== undefined && c.rating.score <= 2;
+
+function reasonsOf(metadata: Metadata, rated: boolean): UnansweredReason[] {
+  const r: UnansweredReason[] = [];
+  if (metadata.intentDetected === 'fallback') r.push('fallback');
+  else if (metadata.confidence < LOW_CONFIDENCE) r.push('low_confidence');
+  if (rated) r.push('rated_low');
+  return r;
+}
+
+const item = (conversationId: string, user: Message, metadata: Metadata, reasons: UnansweredReason[]): Unanswered =>
+  ({ message: user.content, confidence: metadata.confidence, conversationId, messageId: user.id, createdAt: user.createdAt, reasons });
+
+/** The unanswered item of a message pair, in the pair's transaction, when it qualifies. */
+export function unansweredWrite(tenantId: string, conv: Conversation, user: Message, metadata: Metadata): TxItem[] {
+  const reasons = reasonsOf(metadata, ratedLow(conv));
+  return reasons.length ? [unansweredRepo.tx.put(tenantId, item(conv.id, user, metadata, reasons))] : [];
+}
+
+/**
+ * A rating that moves a conversation into (or out of) 1 or 2 marks (or unmarks) its latest answered
+ * messages, in the rating's transaction; any other rating writes nothing and reads nothing.
+ */
+export async function ratingMarks(tenantId: string, conv: Conversation, score: number): Promise<TxItem[]> {
+  const rated = score <= 2;
+  if (rated === ratedLow(conv)) return [];
+  const found = await conversationsRepo.load(tenantId, conv.id);
+  if (!found) return [];
+  const pairs: Array<{ user: Message; metadata: Metadata }> = [];
+  let last: Message | null = null;
+  for (const m of found.messages) {
+    if (m.role === 'user') last = m;
+    else if (m.role === 'assistant' && m.metadata && last) { pairs.push({ user: last, metadata: m.metadata }); last = null; }
+  }
+  return pairs.slice(-RATED_MARKS).map(({ user, metadata }) => {
+    const reasons = reasonsOf(metadata, rated);
+    return reasons.length ? unansweredRepo.tx.put(tenantId, item(conv.id, user, metadata, reasons)) : unansweredRepo.tx.remove(tenantId, user.createdAt, user.id);
+  });
+}
+
+type Suggestion = { intentId: string } | { articleId: string } | null;
+
+/** The period's unanswered messages, grouped, biggest group first, each with a suggestion when one fits. */
+export async function listUnanswered(tenantId: string, q: { from?: string | undefined; to?: string | undefined; limit: number }, now = new Date()) {
+  const period = resolvePeriod(q, now);
+  const [tenant, items] = await Promise.all([tenantsRepo.get(tenantId), unansweredRepo.read(tenantId, period.from, period.to, READ_CAP)]);
+  if (!tenant) throw new NotFound('tenant');
+  const groups = groupMessages(items, (i) => i.message).slice(0, q.limit);
+  if (groups.length === 0) return { period, groups: [] };
+  const [model, index] = await Promise.all([modelFor(tenant.id, tenant.intentsVersion), knowledgeIndexOf(tenant)]);
+  const suggest = (texts: string[]): Suggestion => {
+    const sum = new Map<string, number>();
+    const add = (k: string, c: number) => sum.set(k, (sum.get(k) ?? 0) + c);
+    for (const t of texts) {
+      const top = model.classifier.classify(t, 1)[0];
+      if (top) add(`i:${top.intent}`, top.confidence);
+      const hit = index.search(t, { limit: 1 })[0];
+      if (hit) add(`a:${hit.articleId}`, hit.confidence);
+    }
+    const best = [...sum].sort((a, b) => b[1] - a[1])[0];
+    if (!best || best[1] / texts.length < SUGGESTION_MIN) return null;
+    if (best[0].startsWith('a:')) return { articleId: best[0].slice(2) };
+    const intent = model.byName.get(best[0].slice(2));
+    return intent ? { intentId: intent.id } : null;
+  };
+  return {
+    period,
+    groups: groups.map((g) => {
+      const examples = g.members.slice(0, EXAMPLES_PER_GROUP);
+      return {
+        label: g.label.message, count: g.members.length,
+        examples: examples.map(({ message, confidence, conversationId, messageId, createdAt }) => ({ message, confidence, conversationId, messageId, createdAt })),
+        suggestion: suggest([g.label.message, ...examples.filter((e) => e !== g.label).map((e) => e.message)].slice(0, EXAMPLES_PER_GROUP)),
+      };
+    }),
+  };
+}

@@ -1,0 +1,182 @@
+// Answer benchmark: `npm run bench:answers`. The whole answer policy (intents and articles matched
+// together, the better answer or the fallback) measured through the API of a local runtime started
+// in this process: each tenant is onboarded, its starter intents replaced by the scenario's
+// (POST /admin/intents), its articles imported (POST /admin/articles/import), and every message
+// asked by POST /admin/nlu/parse at the default thresholds, which answers as the next chat message.
+// - support mix: CLINC150's 150 intents and half of the StackFAQ threads as articles (see
+//   answers/data.ts); right intent, right article, or fallback expected.
+// - help desks: test/fixtures/helpdesks/*.json; the held-out third of their messages is reported
+//   beside the two thirds the calibration was tuned on.
+// Calibration: expected calibration error (10 bins) of the answers given (confidence of the
+// answer against whether it was right), with the reliability table.
+// Speed: ranking 150 intents and 500 articles together in process, warm, p50/p99.
+//
+// The calibration constants and the default thresholds come from test/bench/answers/fit.ts (tuning
+// data only); this file only measures.
+//
+// Tried and not kept (tuning figures printed by answers/fit.ts: each help desk's tuning messages'
+// article share, and the CLINC150 tuning tenants' mean of the three groups):
+// - no small knowledge bases among the tuning tenants, the number of candidates taken as is: a
+//   3-article knowledge base answered "does the Aurora come in red?" at 0.85 and a 1-article one
+//   "what about the voucher I got" (the log of the candidate count was extrapolated beyond the
+//   tuning tenants' 13 to 30 articles). Kept: help desks cut to 4 articles among the tuning
+//   tenants, and the count floored at 5 intents / 4 articles.
+// - the margin over the next candidate divided by the candidate's confidence, as one more feature
+//   of both calibrators: help desks unchanged (50 / 52.4 / 19 / 30 % of article messages), tuning
+//   mixes -0.2 to -1.3 points of mean.
+// - kept, although within noise: the share of the message in words the knowledge base never uses
+//   (weight -0.5; 150-intent tuning mix 81.5 both ways, ECE 0.043 -> 0.042).
+// - `knowledge.threshold` chosen by bench:kb's rule (at most 15 % of StackFAQ's left-out messages
+//   answered: 0.53 on the calibrated scale) with the intent threshold fitted beside it: help desks'
+//   article share 30 / 47.6 / 14.3 / 30 % (against 50 / 52.4 / 19 / 30 at 0.42), the tuning mixes'
+//   mean 81.0 / 85.2 / 85.4 (against 81.5 / 86.6 / 87.0). Not kept: the issue's complaint is answers
+//   that articles hold falling back; bench:kb then answers 21.8 % of its left-out messages.
+// Where the help desks lose: the right article ranks first for 56 of their 82 tuning article
+// messages only (customers' words the articles do not use: "vouchers" / gift cards, "send it back"),
+// and ranked first it often has a raw confidence (0.05 to 0.25) that messages nothing should answer
+// also reach. Word vectors (the issue's GloVe figures) were not measured here.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/answer-policy.ts';
+import { helpDesks, supportMix, type Scenario, type ScenarioMessage } from './answers/data.ts';
+import { calibration, isRight, pct, shares, type Got, type Outcome } from './answers/score.ts';
+import { repoRoot, syntheticArticles, loadStackFaq } from './kb/data.ts';
+import { prepareArticle } from '#shared/nlu/knowledge-prepare.ts';
+import { buildKnowledgeIndex, type StoredArticle } from '#shared/nlu/knowledge.ts';
+
+process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
+process.env.AWS_LAMBDA_LOG_LEVEL ??= 'CRITICAL';
+
+const { startLocalRuntime } = await import('../../bin/local/server.ts');
+const rt = await startLocalRuntime({ tableName: 'bench-answers' });
+// The data modules read the local runtime's settings when first loaded: only after it started.
+const { answer, intentPhraseIndex } = await import('#shared/domain/assistant/assistant.ts');
+const { buildScenario } = await import('./answers/inprocess.ts');
+const call = async (method: string, path: string, token: string, body?: unknown, attempt = 0): Promise<any> => {
+  const res = await fetch(`${rt.url}/api/v1/admin${path}`, {
+    method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  // A shared machine's database can time out: try again, as a client would.
+  if (res.status === 503 && attempt < 5) return call(method, path, token, body, attempt + 1);
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
+  return text ? JSON.parse(text) : undefined;
+};
+
+interface Parsed { intentDetected: string; confidence: number; sources: Array<{ articleId: string; title: string }> }
+
+let tenants = 0;
+/** The scenario as a tenant of the local runtime; every message asked through POST /nlu/parse. */
+async function runThroughApi(s: Scenario): Promise<Outcome[]> {
+  const token = await rt.idp.token({ sub: `bench-answers-${process.pid}-${tenants++}` });
+  await call('POST', '/auth/onboard', token, { tenantName: s.name });
+  for (const i of (await call('GET', '/intents', token)).items as Array<{ id: string }>) await call('DELETE', `/intents/${i.id}`, token);
+  for (const i of s.intents) await call('POST', '/intents', token, i);
+  for (let k = 0; k < s.articles.length; k += 100) await call('POST', '/articles/import', token, { articles: s.articles.slice(k, k + 100) });
+  const out: Outcome[] = new Array(s.messages.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < s.messages.length) {
+      const k = next++;
+      const m: ScenarioMessage = s.messages[k]!;
+      const r = await call('POST', '/nlu/parse', token, { message: m.text }) as Parsed;
+      const got: Got = r.intentDetected === 'fallback' ? { fallback: true }
+        : r.intentDetected === 'knowledge_base' ? { article: r.sources[0]!.title } : { intent: r.intentDetected };
+      const right = isRight(m.expect, got);
+      out[k] = { group: m.group, right, answered: !('fallback' in got), confidence: r.confidence, bestRight: right, heldOut: m.heldOut };
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
+  return out;
+}
+
+const line = (o: Outcome[]) => {
+  const s = shares(o);
+  return { 'intent %': pct(s.intent), 'article %': pct(s.article), 'fallback %': pct(s.fallback), 'mean %': pct(s.mean), messages: s.n };
+};
+const answered = (o: Outcome[]) => o.filter((x) => x.answered).map((x) => ({ confidence: x.confidence, right: x.right }));
+
+const started = performance.now();
+const mix = supportMix();
+const mixOut = await runThroughApi(mix);
+const desks = helpDesks();
+const deskOut = new Map<string, Outcome[]>();
+for (const d of desks) deskOut.set(d.name, await runThroughApi(d));
+await rt.stop();
+const seconds = Math.round((performance.now() - started) / 1000);
+
+console.log(`through the API of a local runtime (POST /nlu/parse), default thresholds: intent ${DEFAULT_INTENT_THRESHOLD}, article ${DEFAULT_ARTICLE_THRESHOLD}; ${seconds} s`);
+console.log(`support mix: ${mix.intents.length} intents, ${mix.articles.length} articles, ${mix.messages.length} messages (target: mean >= 85 %, no group under 75 %)`);
+const mixCal = calibration(answered(mixOut));
+console.table({ 'support mix': line(mixOut) });
+const heldOut = [...deskOut.values()].flat().filter((o) => o.heldOut);
+const tuning = [...deskOut.values()].flat().filter((o) => !o.heldOut);
+console.log('help desks (held out: the third of the messages no tuning saw; target >= 88 % right, no group under 80 %):');
+const deskTable: Record<string, ReturnType<typeof line> & { 'right %': number | undefined }> = {};
+const all = (o: Outcome[]) => pct(o.filter((x) => x.right).length / o.length);
+for (const [name, o] of deskOut) {
+  deskTable[`${name} held out`] = { ...line(o.filter((x) => x.heldOut)), 'right %': all(o.filter((x) => x.heldOut)) };
+  deskTable[`${name} tuning`] = { ...line(o.filter((x) => !x.heldOut)), 'right %': all(o.filter((x) => !x.heldOut)) };
+}
+deskTable['all held out'] = { ...line(heldOut), 'right %': all(heldOut) };
+deskTable['all tuning'] = { ...line(tuning), 'right %': all(tuning) };
+console.table(deskTable);
+const deskCal = calibration(answered(heldOut));
+const everything = calibration([...answered(mixOut), ...answered(heldOut)]);
+console.log(`ECE of the answers given (10 bins; target <= 0.08): support mix ${mixCal.ece.toFixed(3)}, help desks held out ${deskCal.ece.toFixed(3)}, both ${everything.ece.toFixed(3)}`);
+console.log('reliability (support mix and held-out help desks, answers given):');
+console.table(everything.table.filter((t) => t.n > 0).map((t) => ({
+  bin: `${t.from.toFixed(1)}-${t.to.toFixed(1)}`, answers: t.n, 'mean confidence': Math.round(t.confidence * 1000) / 1000, 'right share': Math.round(t.accuracy * 1000) / 1000,
+})));
+
+// Speed: 150 intents and 500 articles ranked together, in process, warm. The machine is shared:
+// beside the median of 5 passes, the p99 of each message's fastest of the 5 runs (the engine's own cost).
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+const round = (x: number) => Math.round(x * 1000) / 1000;
+const threads = loadStackFaq();
+const big = buildScenario({ ...mix, articles: [] });
+let t0 = performance.now();
+intentPhraseIndex(big.model.byName.size ? [...big.model.byName.values()] : []);
+const phraseIndexMs150 = performance.now() - t0;
+const desk = desks[0]!;
+t0 = performance.now();
+intentPhraseIndex(desk.intents);
+const phraseIndexMsDesk = performance.now() - t0;
+const stored = JSON.parse(JSON.stringify(syntheticArticles(threads, 500, 5_000).map((a) => prepareArticle(a)))) as StoredArticle[];
+const index = buildKnowledgeIndex(stored);
+const asks = mix.messages.map((m) => m.text);
+const th = { intent: DEFAULT_INTENT_THRESHOLD, article: DEFAULT_ARTICLE_THRESHOLD };
+for (const q of asks.slice(0, 500)) answer(big.model, index, q, th, '');
+const fastest = asks.map(() => Infinity);
+const passes = Array.from({ length: 5 }, () => {
+  const lat = asks.map((q, i) => {
+    const t = performance.now();
+    answer(big.model, index, q, th, '');
+    const ms = performance.now() - t;
+    fastest[i] = Math.min(fastest[i]!, ms);
+    return ms;
+  }).sort((a, b) => a - b);
+  return { p50: quantile(lat, 0.5), p99: quantile(lat, 0.99) };
+}).sort((a, b) => a.p99 - b.p99);
+fastest.sort((a, b) => a - b);
+const speed = {
+  messages: asks.length, p50ms: round(passes[2]!.p50), p99ms: round(passes[2]!.p99), p99msBestPass: round(passes[0]!.p99),
+  p99msFastestOfFive: round(quantile(fastest, 0.99)),
+  phraseIndexBuildMs: { clinc150: Math.round(phraseIndexMs150), [desk.name]: round(phraseIndexMsDesk) },
+};
+console.log(
+  `speed: 150 intents + 500 articles ranked together, warm, in process: p50 ${speed.p50ms} ms, p99 ${speed.p99ms} ms (median of 5 passes `
+  + `over ${speed.messages} messages; best pass ${speed.p99msBestPass} ms; each message's fastest of 5: p99 ${speed.p99msFastestOfFive} ms; `
+  + `target p99 <= 5 ms). Building the intents' phrase index (trained with the classifier, on the first message after an intent change): `
+  + `CLINC150's 15,000 phrases ${speed.phraseIndexBuildMs.clinc150} ms, ${desk.name} ${round(phraseIndexMsDesk)} ms`,
+);
+
+const outDir = resolve(repoRoot, 'bench-results');
+mkdirSync(outDir, { recursive: true });
+writeFileSync(resolve(outDir, 'answers.json'), `${JSON.stringify({
+  date: new Date().toISOString(), node: process.version, thresholds: th,
+  supportMix: { ...line(mixOut), ece: mixCal.ece },
+  helpDesks: deskTable, eceHeldOutDesks: deskCal.ece, eceBoth: everything.ece, reliability: everything.table, speed,
+}, null, 2)}\n`);
+console.log(`wrote ${resolve(outDir, 'answers.json')}`);

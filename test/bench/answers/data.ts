@@ -1,0 +1,115 @@
+// The tenants of the answer benchmark and of the calibration fit: intents, articles, and messages
+// each with the answer it should get.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { rng } from '#shared/nlu/classifier.ts';
+import { groupOf, loadHelpDesks, type Expect, type Group } from '../../fixtures/helpdesks.ts';
+import { datasetsDir, loadStackFaq, type Thread } from '../kb/data.ts';
+
+export type { Expect, Group };
+
+export interface ScenarioIntent {
+  name: string;
+  trainingPhrases: string[];
+  response: string;
+  action?: 'reply' | 'escalate';
+  entities?: Array<{ name: string; type: string }>;
+}
+export interface ScenarioArticle { title: string; body: string; url: string; questions?: string[]; tags?: string[] }
+export interface ScenarioMessage { text: string; expect: Expect; group: Group; heldOut: boolean }
+export interface Scenario { name: string; intents: ScenarioIntent[]; articles: ScenarioArticle[]; messages: ScenarioMessage[] }
+
+type Example = [text: string, label: string];
+interface Clinc { train: Example[]; val: Example[]; oos_train: Example[]; oos_val: Example[] }
+
+const loadClinc = (): Clinc => JSON.parse(readFileSync(resolve(datasetsDir(), 'clinc150/data_full_train_val.json'), 'utf8')) as Clinc;
+
+export function fnv(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+const toIntents = (xs: Example[]): ScenarioIntent[] => {
+  const by = new Map<string, string[]>();
+  for (const [text, label] of xs) by.set(label, [...(by.get(label) ?? []), text]);
+  return [...by].map(([name, trainingPhrases]) => ({ name, trainingPhrases, response: `(${name})` }));
+};
+
+const threadArticle = (t: Thread): ScenarioArticle => ({
+  title: t.question, body: t.answers.join('\n\n'), url: `https://faq.example/t${fnv(t.question)}`,
+});
+const message = (text: string, expect: Expect, heldOut = true): ScenarioMessage => ({ text, expect, group: groupOf(expect), heldOut });
+
+/**
+ * The support mix of the benchmark: CLINC150's 150 intents (train split) and the StackFAQ
+ * threads of one half (kb.ts's hash of the title) as articles; CLINC150 val, that half's
+ * rephrasings, oos_val and the other half's rephrasings as messages.
+ */
+export function supportMix(): Scenario {
+  const clinc = loadClinc();
+  const threads = loadStackFaq();
+  const inKb = (t: Thread) => fnv(t.question) % 2 === 0;
+  const kb = threads.filter(inKb);
+  return {
+    name: 'support mix',
+    intents: toIntents(clinc.train),
+    articles: kb.map(threadArticle),
+    messages: [
+      ...clinc.val.map(([text, label]) => message(text, { intent: label })),
+      ...kb.flatMap((t) => t.rephrasings.map((r) => message(r, { article: t.question }))),
+      ...clinc.oos_val.map(([text]) => message(text, { fallback: true })),
+      ...threads.filter((t) => !inKb(t)).flatMap((t) => t.rephrasings.map((r) => message(r, { fallback: true }))),
+    ],
+  };
+}
+
+/**
+ * Tuning data of the same kind that the benchmark's support mix never shows as messages:
+ * CLINC150's training split cut 80 / 20 per intent (the 20 % asked), oos_train; the StackFAQ
+ * threads cut by another hash than the benchmark's, with `questions` (three rephrasings) on a
+ * third of the articles and `intentCount` intents drawn from the 150, so that small and large
+ * tenants are both seen.
+ */
+export function tuningMix(seed: number, intentCount = 150): Scenario {
+  const clinc = loadClinc();
+  const rand = rng(seed);
+  const labels = [...new Set(clinc.train.map(([, l]) => l))].sort(() => rand() - 0.5).slice(0, intentCount);
+  const keep = new Set(labels);
+  const train: Example[] = [];
+  const asked: Example[] = [];
+  const count = new Map<string, number>();
+  for (const x of clinc.train) {
+    if (!keep.has(x[1])) continue;
+    const k = count.get(x[1]) ?? 0;
+    count.set(x[1], k + 1);
+    (k % 5 === seed % 5 ? asked : train).push(x);
+  }
+  const outside = clinc.train.filter(([, l]) => !keep.has(l)).filter(() => rand() < 0.02);
+  const threads = loadStackFaq();
+  const inKb = (t: Thread) => ((fnv(`mix${seed}:${t.question}`) >>> 16) & 1) === 0;
+  const articles = threads.filter(inKb).map((t, i) => (i % 3 === 0
+    ? { ...threadArticle(t), questions: t.rephrasings.slice(0, 3) } : threadArticle(t)));
+  const asks = (t: Thread, i: number) => (i % 3 === 0 ? t.rephrasings.slice(3) : t.rephrasings);
+  return {
+    name: `tuning mix ${seed} (${intentCount} intents)`,
+    intents: toIntents(train),
+    articles,
+    messages: [
+      ...asked.map(([text, label]) => message(text, { intent: label }, false)),
+      ...threads.filter(inKb).flatMap((t, i) => asks(t, i).map((r) => message(r, { article: t.question }, false))),
+      ...clinc.oos_train.map(([text]) => message(text, { fallback: true }, false)),
+      ...outside.map(([text]) => message(text, { fallback: true }, false)),
+      ...threads.filter((t) => !inKb(t)).flatMap((t) => t.rephrasings.map((r) => message(r, { fallback: true }, false))),
+    ],
+  };
+}
+
+export function helpDesks(): Scenario[] {
+  return loadHelpDesks().map(({ slug, desk }) => ({
+    name: slug,
+    intents: desk.intents,
+    articles: desk.articles,
+    messages: desk.messages.map((m) => message(m.text, m.expect, m.heldOut)),
+  }));
+}

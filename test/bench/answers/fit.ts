@@ -1,0 +1,144 @@
+// Fits the answer policy's calibration (shared/nlu/answer-policy.ts CALIBRATION) on tuning data
+// only: `npx tsx test/bench/answers/fit.ts` prints the constants to paste there. Each candidate
+// kind is a logistic model of its evidence; rows are weighted so that every tuning tenant, and
+// within it every group of messages (intent / article / fallback), counts the same.
+import { articleFeatures, articleProbability, choose, intentFeatures, intentProbability } from '#shared/nlu/answer-policy.ts';
+import { helpDesks, tuningMix, type Scenario } from './data.ts';
+import { buildScenario, observe, type Observed } from './inprocess.ts';
+import { calibration, isRight, pct, shares, type Got, type Outcome } from './score.ts';
+
+export interface Row { x: number[]; y: number; w: number }
+
+/** L2-regularised logistic regression by Newton's method (a handful of features). */
+export function fitLogistic(rows: Row[], l2 = 1e-3, iterations = 30): number[] {
+  const d = rows[0]!.x.length;
+  const beta = new Array<number>(d).fill(0);
+  const total = rows.reduce((s, r) => s + r.w, 0);
+  for (let it = 0; it < iterations; it++) {
+    const g = new Array<number>(d).fill(0);
+    const H = Array.from({ length: d }, () => new Array<number>(d).fill(0));
+    for (const { x, y, w } of rows) {
+      const p = 1 / (1 + Math.exp(-x.reduce((s, xi, i) => s + xi * beta[i]!, 0)));
+      const ww = w / total;
+      for (let i = 0; i < d; i++) {
+        g[i]! += ww * (p - y) * x[i]!;
+        for (let j = 0; j < d; j++) H[i]![j]! += ww * p * (1 - p) * x[i]! * x[j]!;
+      }
+    }
+    for (let i = 1; i < d; i++) {
+      g[i]! += l2 * beta[i]!;
+      H[i]![i]! += l2;
+    }
+    const step = solve(H, g);
+    for (let i = 0; i < d; i++) beta[i]! -= step[i]!;
+    if (Math.max(...step.map(Math.abs)) < 1e-8) break;
+  }
+  return beta.map((b) => Math.round(b * 1000) / 1000);
+}
+
+function solve(A: number[][], b: number[]): number[] {
+  const n = b.length;
+  const M = A.map((row, i) => [...row, b[i]!]);
+  for (let c = 0; c < n; c++) {
+    let p = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(M[r]![c]!) > Math.abs(M[p]![c]!)) p = r;
+    [M[c], M[p]] = [M[p]!, M[c]!];
+    const piv = M[c]![c]! || 1e-12;
+    for (let r = 0; r < n; r++) {
+      if (r === c) continue;
+      const f = M[r]![c]! / piv;
+      for (let k = c; k <= n; k++) M[r]![k]! -= f * M[c]![k]!;
+    }
+  }
+  return M.map((row, i) => row[n]! / (row[i]! || 1e-12));
+}
+
+/** A help desk with only its first `count` articles: messages about the others should get the fallback. */
+function fewArticles(s: Scenario, count: number): Scenario {
+  const kept = s.articles.slice(0, count);
+  const titles = new Set(kept.map((a) => a.title));
+  return {
+    ...s,
+    name: `${s.name} (${count} articles)`,
+    articles: kept,
+    messages: s.messages.map((m) => ('article' in m.expect && !titles.has(m.expect.article) ? { ...m, expect: { fallback: true }, group: 'fallback' } : m)),
+  };
+}
+
+export function tuningScenarios(): Scenario[] {
+  const desks = helpDesks().map((s) => ({ ...s, messages: s.messages.filter((m) => !m.heldOut) }));
+  return [
+    ...desks,
+    ...desks.map((s) => fewArticles(s, 4)),
+    tuningMix(1, 150),
+    tuningMix(2, 20),
+    tuningMix(3, 5),
+  ];
+}
+
+/** Every tuning tenant's observations. */
+export function observeTuning(): Array<{ scenario: string; observed: Observed[] }> {
+  return tuningScenarios().map((s) => ({ scenario: s.name, observed: observe(buildScenario(s), s.messages) }));
+}
+
+export function rowsOf(all: Array<{ observed: Observed[] }>) {
+  const intent: Row[] = [];
+  const article: Row[] = [];
+  for (const { observed } of all) {
+    const groups = new Map<string, number>();
+    for (const o of observed) groups.set(o.message.group, (groups.get(o.message.group) ?? 0) + 1);
+    for (const o of observed) {
+      const w = 1 / groups.get(o.message.group)! / groups.size;
+      const i = o.evidence.intents[0];
+      const a = o.evidence.articles[0];
+      if (i) intent.push({ x: intentFeatures(i.evidence), y: o.intentRight ? 1 : 0, w });
+      if (a) article.push({ x: articleFeatures(a.evidence), y: o.articleRight ? 1 : 0, w });
+    }
+  }
+  return { intent, article };
+}
+
+/** What the policy answers with the given calibration and thresholds, per observed message. */
+export function outcomes(observed: Observed[], w: { intent: number[]; article: number[] }, th: { intent: number; article: number }): Outcome[] {
+  return observed.map((o) => {
+    const i = o.evidence.intents[0];
+    const a = o.evidence.articles[0];
+    const pi = i ? intentProbability(i.evidence, w.intent) : null;
+    const pa = a ? articleProbability(a.evidence, w.article) : null;
+    const choice = choose(pi, pa, th);
+    const got: Got = choice === 'intent' ? { intent: i!.ranked.intent } : choice === 'article' ? { article: a!.hit.articleId } : { fallback: true };
+    const best = choose(pi, pa, { intent: 0, article: 0 });
+    const confidence = choice === 'fallback' ? Math.max(pi ?? 0, pa ?? 0) : choice === 'intent' ? pi! : pa!;
+    const bestRight = best === 'intent' ? o.intentRight : best === 'article' ? o.articleRight : false;
+    return { group: o.message.group, right: isRight(o.message.expect, got), answered: choice !== 'fallback', confidence, bestRight, heldOut: o.message.heldOut };
+  });
+}
+
+// The article threshold bench:kb chose (at most 15 % of StackFAQ's left-out messages answered), when given.
+const FIXED_ARTICLE = process.env.ARTICLE_THRESHOLD ? Number(process.env.ARTICLE_THRESHOLD) : undefined;
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const t = performance.now();
+  const observed = observeTuning();
+  const rows = rowsOf(observed);
+  console.log(`${rows.intent.length} intent and ${rows.article.length} article candidates from ${observed.length} tuning tenants, ${Math.round(performance.now() - t)} ms`);
+  const w = { intent: fitLogistic(rows.intent), article: fitLogistic(rows.article) };
+  console.log(JSON.stringify(w));
+  // Thresholds: the pair with the best mean, over the tuning tenants, of their groups' mean share right.
+  let best = { score: -1, intent: 0.5, article: 0.5 };
+  for (let ti = 0.2; ti <= 0.8001; ti += 0.02) {
+    for (let ta = FIXED_ARTICLE ?? 0.2; ta <= (FIXED_ARTICLE ?? 0.8) + 0.0001; ta += 0.02) {
+      const th = { intent: Math.round(ti * 100) / 100, article: Math.round(ta * 100) / 100 };
+      const score = observed.reduce((s, o) => s + shares(outcomes(o.observed, w, th)).mean, 0) / observed.length;
+      if (score > best.score + 1e-9) best = { score, ...th };
+    }
+  }
+  console.log(`thresholds ${JSON.stringify(best)}`);
+  const th = { intent: best.intent, article: best.article };
+  for (const o of observed) {
+    const out = outcomes(o.observed, w, th);
+    const s = shares(out);
+    const cal = calibration(out.map((x) => ({ confidence: x.confidence, right: x.bestRight })));
+    console.log(`${o.scenario}: intent ${pct(s.intent)} article ${pct(s.article)} fallback ${pct(s.fallback)} mean ${pct(s.mean)} ECE ${cal.ece.toFixed(3)}`);
+  }
+}

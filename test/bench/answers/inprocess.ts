@@ -1,0 +1,33 @@
+// A scenario's tenant built in process, the way the chat path builds it (the same classifier,
+// phrase index and knowledge index), for the calibration fit, which needs the raw evidence.
+import type { Intent } from '#shared/data/intents.ts';
+import { evidenceFor, trainModel, type AssistantModel, type Evidence } from '#shared/domain/assistant/assistant.ts';
+import { buildKnowledgeIndex, type KnowledgeIndex, type StoredArticle } from '#shared/nlu/knowledge.ts';
+import { prepareArticle } from '#shared/nlu/knowledge-prepare.ts';
+import type { Scenario, ScenarioMessage } from './data.ts';
+
+export interface Built { model: AssistantModel; index: KnowledgeIndex }
+
+export function buildScenario(s: Scenario): Built {
+  const intents = s.intents.map((i, k) => ({
+    id: `i${k}`, name: i.name, description: '', trainingPhrases: i.trainingPhrases, response: i.response,
+    entities: i.entities ?? [], action: i.action ?? 'reply', enabled: true, createdAt: '', updatedAt: '',
+  }) as Intent);
+  // Articles are known by their title here (the fixtures' messages name the title).
+  const stored = JSON.parse(JSON.stringify(s.articles.map((a) => prepareArticle({ ...a, id: a.title })))) as StoredArticle[];
+  return { model: trainModel(1, intents), index: buildKnowledgeIndex(stored) };
+}
+
+export interface Observed { message: ScenarioMessage; evidence: Evidence; intentRight: boolean; articleRight: boolean }
+
+export function observe(b: Built, messages: ScenarioMessage[]): Observed[] {
+  return messages.map((message) => {
+    const evidence = evidenceFor(b.model, b.index, message.text);
+    const e = message.expect;
+    return {
+      message, evidence,
+      intentRight: 'intent' in e && evidence.intents[0]?.ranked.intent === e.intent,
+      articleRight: 'article' in e && evidence.articles[0]?.hit.articleId === e.article,
+    };
+  });
+}

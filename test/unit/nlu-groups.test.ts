@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { groupMessages } from '#shared/nlu/groups.ts';
+import { buildNoneIndex } from '#shared/nlu/none.ts';
+
+describe('groupMessages', () => {
+  it('groups messages that ask the same thing, biggest group first, and keeps unrelated ones apart', () => {
+    const msgs = [
+      'store in leeds?', 'can I pay with klarna', 'where is my parcel', 'can I pay by klarna', 'pay with klarna possible?',
+      'is there a store in leeds', 'klarna pay option', 'do you sell gift cards',
+    ];
+    const groups = groupMessages(msgs, (m) => m);
+    expect(groups.map((g) => g.members)).toEqual([
+      ['can I pay with klarna', 'can I pay by klarna', 'pay with klarna possible?', 'klarna pay option'],
+      ['store in leeds?', 'is there a store in leeds'],
+      ['where is my parcel'],
+      ['do you sell gift cards'],
+    ]);
+    expect(groups[0]!.members).toContain(groups[0]!.label);
+  });
+
+  it('lets words that most messages share weigh little among many', () => {
+    const many = Array.from({ length: 300 }, (_, i) => `order question ${['alpha', 'beta', 'gamma', 'delta', 'epsilon'][i % 5]}${Math.floor(i / 5)}`);
+    const groups = groupMessages([...many, 'cancel my order', 'where is my order'], (m) => m);
+    const ofCancel = groups.find((g) => g.members.includes('cancel my order'))!;
+    expect(ofCancel.members).not.toContain('where is my order');
+  });
+
+  it('handles nothing and messages of no words', () => {
+    expect(groupMessages([], (m: string) => m)).toEqual([]);
+    expect(groupMessages(['???', '!!!'], (m) => m).map((g) => g.members.length)).toEqual([1, 1]);
+  });
+});
+
+describe('buildNoneIndex', () => {
+  const intents = [{ name: 'refund', trainingPhrases: ['I want a refund', 'refund my order please', 'how do I get my money back'] }];
+  it('vetoes what a none example resembles more than the answer, and nothing else', () => {
+    const none = buildNoneIndex(['refund on a parking ticket from the council'], intents);
+    expect(none.vetoes('I want a refund on my parking ticket from the city council', { intent: 'refund' })).toBe(true);
+    expect(none.vetoes('I want a refund for my order', { intent: 'refund' })).toBe(false);
+    // An article whose title says what the message says keeps its answer.
+    expect(none.vetoes('parking ticket from the council', { texts: ['Parking ticket from the council', 'Bring it to the desk.'] })).toBe(false);
+    expect(none.vetoes('parking ticket from the council', { texts: ['Opening hours', 'We open at nine.'] })).toBe(true);
+  });
+  it('without none examples vetoes nothing', () => {
+    expect(buildNoneIndex([], intents).vetoes('anything', { intent: 'refund' })).toBe(false);
+  });
+});
