@@ -146,8 +146,7 @@ export class SupportStack extends Stack {
     for (const [name, group] of routeStacks(routes)) {
       const routeStack = this.nest(name, `the functions and HTTP API routes of ${name}`);
       for (const route of group) {
-        // A route that closes live connections lives beside the WebSocket API its grant names.
-        const f = addFunction(route.manageConnections ? liveStack : routeStack, route.handler, `${route.method} ${route.path}`, {
+        const f = addFunction(routeStack, route.handler, `${route.method} ${route.path}`, {
           ...(route.table === 'none' ? {} : { CURSOR_SECRET: cursorSecret.secretValue.unsafeUnwrap() }),
           // The widget learns the live channel's URL from the chat API (liveUrl).
           ...(route.auth === 'widget' ? { LIVE_URL: this.live.url } : {}),
@@ -155,7 +154,6 @@ export class SupportStack extends Stack {
         if (route.table !== 'none') bindTable(f, this.data, route.table);
         if (route.kms) bindKey(f, this.credentialsKey);
         if (route.queue) this.deliveries.grantEnqueue(f);
-        if (route.manageConnections) this.live.bindManagement(f);
         acknowledgeFunctionFindings(f, SYNCHRONOUS);
         this.api.addRoute(routeStack, route, f.fn, constructIdOf(route.handler));
       }

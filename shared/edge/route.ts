@@ -29,8 +29,6 @@ export interface Route<P extends Schema | undefined = Schema | undefined, B exte
   kms?: boolean;
   /** The function sends to the delivery queue. */
   queue?: boolean;
-  /** The function closes live connections through the WebSocket API's management endpoint. */
-  manageConnections?: boolean;
   params?: P;
   query?: Q;
   body?: B;

@@ -111,7 +111,7 @@ describe('routes: one API route and one function per row of the route table', ()
       expect('CURSOR_SECRET' in vars, row.handler).toBe(row.table !== 'none');
       expect('KMS_KEY_ID' in vars, row.handler).toBe(row.kms === true);
       expect('LIVE_URL' in vars, row.handler).toBe(row.auth === 'widget');
-      expect('LIVE_ENDPOINT' in vars, row.handler).toBe(Boolean(row.manageConnections));
+      expect('LIVE_ENDPOINT' in vars, row.handler).toBe(false);
       if (row.table !== 'none') expect(refId(vars.TABLE_NAME)).toBe(logicalId(s, s.stack.data.table));
       checked++;
     }

@@ -125,14 +125,11 @@ export interface Declared {
   kms?: boolean;
   /** Queues deliveries. */
   queue?: boolean;
-  /** Closes live connections. */
-  manageConnections?: boolean;
 }
 
 export const declared: readonly Declared[] = [
   ...routes.map((r): Declared => ({
     handler: r.handler, kind: 'http', table: r.table, ...(r.kms ? { kms: true } : {}), ...(r.queue ? { queue: true } : {}),
-    ...(r.manageConnections ? { manageConnections: true } : {}),
   })),
   ...liveRoutes.map((r): Declared => ({ handler: r.handler, kind: 'socket', table: r.table })),
   { handler: eventDispatcher.handler, kind: 'stream', table: eventDispatcher.table },

@@ -23,13 +23,16 @@ describe('who may hold a live socket', () => {
     expect(r).toEqual({ status: 403 });
   });
 
-  it('closes a customer socket opened with a widget key that was rotated out, and refuses that key at the upgrade', async () => {
+  it('closes a customer socket opened with a widget key that was rotated out before any event reaches it, and refuses that key at the upgrade', async () => {
     const t = await newTenant();
     const { conversationId } = await newTicket(t);
     const c = await customer(t, conversationId);
     const rotated = await request('POST', admin('/settings/widget-key'), { token: t.ownerToken });
     expect(rotated.status).toBe(201);
-    await within(60_000, closed(c), 'the old key\'s socket closing');
+    const first = await request('POST', admin(`/conversations/${conversationId}/messages`), { token: t.ownerToken, body: { content: 'After the rotation' } });
+    expect(first.status).toBe(201);
+    await within(10_000, closed(c), 'the old key\'s socket closing');
+    expect(c.frames.some((f) => f.type === 'message.created' && f.data.message.id === first.body.message.id)).toBe(false);
     // Still within the 30 s the key cache may hold it: the upgrade reads the key fresh.
     expect(await open(`widgetKey=${encodeURIComponent(t.widgetKey)}&conversationId=${conversationId}`)).toEqual({ status: 401 });
     const fresh = await customer({ ...t, widgetKey: rotated.body.widgetKey }, conversationId);

@@ -7,7 +7,6 @@ import { PRIORITIES, WIDGET_POSITIONS } from '#shared/core/vocabulary.ts';
 import { nameProblem } from '#shared/core/names.ts';
 import { mergePatch } from '#shared/domain/merge-patch.ts';
 import { newWidgetKey } from './widget-keys.ts';
-import { liveRepo } from '#shared/data/live.ts';
 
 export const MAX_CONFIG_BYTES = 16 * 1024;
 
@@ -125,9 +124,7 @@ export async function rotateWidgetKey(tenantId: string, actor: Actor) {
     });
     return next;
   }, { attempts: 4, conflict: 'the widget key changed concurrently; try again' });
-  // Customer sockets opened with an older key are closed now; one that slips in meanwhile is
-  // refused at its upgrade or closed at its next event (both read the key fresh).
-  const stale = (await liveRepo.customers(tenantId)).filter((c) => c.kind === 'customer' && c.keyHash !== wk.hash);
-  await Promise.all(stale.map((c) => liveRepo.drop(c.connectionId)));
+  // Live sockets opened with an older key are refused at the upgrade and closed by the dispatcher
+  // before their next event (both read the key fresh).
   return { widgetKey: wk.key };
 }

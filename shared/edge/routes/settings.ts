@@ -28,8 +28,8 @@ export const putSettings = declareAdmin('PUT', '/settings', 'put-settings', 'adm
 });
 
 export const rotateWidgetKey = declareAdmin('POST', '/settings/widget-key', 'rotate-widget-key', 'owner', {
-  table: 'write', manageConnections: true, status: 201, response: WidgetKey, summary: 'Issue a new widget key',
-  description: 'The old key stops working within 60 seconds; live connections opened with it are closed at once.',
+  table: 'write', status: 201, response: WidgetKey, summary: 'Issue a new widget key',
+  description: 'The old key stops working within 60 seconds; a live connection opened with it is refused from now on and closed before any further event reaches it.',
 });
 
 export const routes = [getSettings, putSettings, rotateWidgetKey];
