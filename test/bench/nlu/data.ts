@@ -3,21 +3,21 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { rng } from '#shared/nlu/classifier.ts';
+import { datasetsDir } from '../kb/data.ts';
 
 export type Example = [text: string, label: string];
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-export const datasetsDir = resolve(repoRoot, '../shared/datasets');
 
 export function loadBanking77(): Example[] {
-  const rows = parse(readFileSync(resolve(datasetsDir, 'banking77/train.csv')), { columns: true, skip_empty_lines: true }) as Array<{ text: string; category: string }>;
+  const rows = parse(readFileSync(resolve(datasetsDir(), 'banking77/train.csv')), { columns: true, skip_empty_lines: true }) as Array<{ text: string; category: string }>;
   return rows.map((r) => [r.text, r.category]);
 }
 
 export interface Clinc { train: Example[]; val: Example[]; oos_train: Example[]; oos_val: Example[] }
 
 export function loadClinc150(): Clinc {
-  return JSON.parse(readFileSync(resolve(datasetsDir, 'clinc150/data_full_train_val.json'), 'utf8')) as Clinc;
+  return JSON.parse(readFileSync(resolve(datasetsDir(), 'clinc150/data_full_train_val.json'), 'utf8')) as Clinc;
 }
 
 function shuffle<T>(xs: T[], rand: () => number): T[] {

@@ -203,6 +203,21 @@ export async function main() {
       rows.push({ section: '/stats', what: 'p50 ratio 100k / 100', measured: fmt(ratio), budget: `≤ ${BUDGET.statsRatio}`, verdict: ratio <= BUDGET.statsRatio ? 'ok' : 'OVER' });
     }
 
+    // ---- /nlu/unanswered at 100,000 messages ---------------------------------------------------
+    {
+      const { seedUnanswered, benchUnanswered } = await import('./unanswered.ts');
+      const busy = await newTenant(rt, 'Unanswered 100k');
+      log('seeding 20,000 unanswered messages (100,000 messages, a fifth unanswered)');
+      const seeded = await seedUnanswered(rt.dynamodbEndpoint, 'bench', busy.tenantId, 100_000, 0.2);
+      log(`seeded in ${fmt(seeded.seedMs / 1000, 1)} s; timing /nlu/unanswered`);
+      const u = await benchUnanswered(ROOT, busy.claims, 5, 50);
+      json.unanswered = { ...seeded, ...u };
+      rows.push({
+        section: '/nlu/unanswered', what: `100,000 messages, ${seeded.items} unanswered (reads the newest 2,000; ${u.groups} groups of ${u.counted}): p50/p99 ms, round trips`,
+        measured: `${fmt(u.p50)}/${fmt(u.p99)}, ${u.roundTrips}`, budget: `≤ ${BUDGET.roundTrips} round trips`, verdict: u.roundTrips <= BUDGET.roundTrips ? 'ok' : 'OVER',
+      });
+    }
+
     // ---- POST /chat/message under load --------------------------------------------------------
     log('load: POST /chat/message, 50 connections, 15 s');
     const load = await chatLoad(rt.url, t.widgetKey, 50, 15);

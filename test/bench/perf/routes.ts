@@ -72,6 +72,8 @@ export function routeCases(f: Fixture): RouteCase[] {
     ['POST /chat/conversations/{id}/rating', 'POST', '/api/v1/chat/conversations/{id}/rating',
       (i) => ({ headers: widget, params: { id: conv(i) }, body: { score: 1 + (i % 5) } })],
     ['POST /admin/nlu/parse', 'POST', '/api/v1/admin/nlu/parse', () => ({ ...owner, body: { message: 'where is my order 12345?' } })],
+    ['GET /admin/nlu/examples', 'GET', '/api/v1/admin/nlu/examples', () => owner],
+    ['GET /admin/nlu/unanswered', 'GET', '/api/v1/admin/nlu/unanswered', () => owner],
     ['PATCH /admin/auth/me', 'PATCH', '/api/v1/admin/auth/me', (i) => ({ ...owner, body: { displayName: `Owner ${i % 7}` } })],
     ['POST /admin/live/tickets', 'POST', '/api/v1/admin/live/tickets', () => owner],
     ['POST /admin/conversations/{id}/messages', 'POST', '/api/v1/admin/conversations/{id}/messages',
