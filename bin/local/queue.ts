@@ -8,7 +8,12 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 //   SQS-shaped records, with ReportBatchItemFailures (listed records stay, the others are deleted;
 //   a thrown error keeps the whole batch);
 // - delays, visibility timeouts and receive counts behave as in SQS; a message received more than
-//   maxReceiveCount times moves to the DLQ.
+//   maxReceiveCount times moves to the DLQ;
+// - fair queues: messages sent with a MessageGroupId (the tenant) are handed out group by group,
+//   the group with the fewest messages in flight first, and each batch holds one group's messages,
+//   so a tenant whose endpoints hang holds up only its own batches. A group with nothing in flight
+//   may start a batch beyond the usual concurrency (as Lambda adds pollers when a quiet tenant's
+//   messages wait), up to FAIR_HEADROOM times it.
 // `timeScale` compresses every delay and visibility timeout for tests (0.001: 5 min -> 300 ms).
 
 export type SqsHandler = (event: SQSEvent) => Promise<SQSBatchResponse | undefined>;
@@ -28,8 +33,11 @@ export interface LocalQueueOptions {
   region?: string;
 }
 
+/** How far past its concurrency the consumer may go to serve groups that have nothing in flight. */
+const FAIR_HEADROOM = 4;
+
 interface Message {
-  id: string; body: string; md5: string; sentAt: number; visibleAt: number; receiveCount: number;
+  id: string; body: string; md5: string; group: string | null; sentAt: number; visibleAt: number; receiveCount: number;
   firstReceiveAt: number | null; receiptHandle: string | null; inFlight: boolean;
 }
 
@@ -102,12 +110,9 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
     if (stopped || paused) return;
     if (timer) { clearTimeout(timer); timer = null; }
     const now = Date.now();
-    while (running < concurrency) {
-      const batch = [...messages.values()]
-        .filter((m) => !m.inFlight && m.visibleAt <= now)
-        .sort((a, b) => a.visibleAt - b.visibleAt || a.sentAt - b.sentAt)
-        .slice(0, batchSize);
-      if (batch.length === 0) break;
+    for (;;) {
+      const batch = nextBatch(now);
+      if (!batch) break;
       void run(batch);
     }
     const next = Math.min(...[...messages.values()].filter((m) => !m.inFlight).map((m) => m.visibleAt));
@@ -116,6 +121,24 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
       timer.unref();
     }
     checkIdle();
+  }
+
+  /** The next batch to hand out, or null: one group's oldest visible messages, the least busy group first. */
+  function nextBatch(now: number): Message[] | null {
+    if (running >= concurrency * FAIR_HEADROOM) return null;
+    const busy = new Map<string | null, number>();
+    const waiting = new Map<string | null, Message[]>();
+    for (const m of messages.values()) {
+      if (m.inFlight) busy.set(m.group, (busy.get(m.group) ?? 0) + 1);
+      else if (m.visibleAt <= now) waiting.set(m.group, [...(waiting.get(m.group) ?? []), m]);
+    }
+    if (waiting.size === 0) return null;
+    const [group, ready] = [...waiting.entries()].sort(([a, x], [b, y]) =>
+      (busy.get(a) ?? 0) - (busy.get(b) ?? 0) || x[0]!.visibleAt - y[0]!.visibleAt)[0]!;
+    // Within the usual concurrency anyone goes; beyond it, only a group with nothing in flight.
+    if (running >= concurrency && (busy.get(group) ?? 0) > 0) return null;
+    // Messages without a group (a plain standard queue) may share a batch, as before.
+    return ready.sort((a, b) => a.visibleAt - b.visibleAt || a.sentAt - b.sentAt).slice(0, batchSize);
   }
 
   async function run(candidates: Message[]) {
@@ -143,6 +166,7 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
       attributes: {
         ApproximateReceiveCount: String(m.receiveCount), SentTimestamp: String(m.sentAt), SenderId: ACCOUNT,
         ApproximateFirstReceiveTimestamp: String(m.firstReceiveAt),
+        ...(m.group !== null ? { MessageGroupId: m.group } : {}),
       },
       messageAttributes: {}, md5OfBody: m.md5, eventSource: 'aws:sqs', eventSourceARN: arn, awsRegion: region,
     }));
@@ -168,7 +192,10 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
     schedule();
   }
 
-  function send(body: unknown, delay: unknown): { MessageId: string; MD5OfMessageBody: string } {
+  function send(body: unknown, delay: unknown, group?: unknown): { MessageId: string; MD5OfMessageBody: string } {
+    if (group !== undefined && (typeof group !== 'string' || !/^[\x21-\x7e]{1,128}$/.test(group))) {
+      throw new SqsError('InvalidParameterValue', 'MessageGroupId must be 1 to 128 printable characters');
+    }
     if (typeof body !== 'string' || body.length === 0) throw new SqsError('InvalidParameterValue', 'MessageBody is required');
     const d = delay === undefined ? 0 : delay;
     if (!Number.isInteger(d) || (d as number) < 0 || (d as number) > 900) {
@@ -176,7 +203,7 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
     }
     const now = Date.now();
     const m: Message = {
-      id: randomUUID(), body, md5: md5(body), sentAt: now, visibleAt: now + ms(d as number), receiveCount: 0,
+      id: randomUUID(), body, md5: md5(body), group: (group as string | undefined) ?? null, sentAt: now, visibleAt: now + ms(d as number), receiveCount: 0,
       firstReceiveAt: null, receiptHandle: null, inFlight: false,
     };
     messages.set(m.id, m);
@@ -192,11 +219,11 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
   }
 
   const actions: Record<string, (input: Record<string, unknown>) => unknown> = {
-    SendMessage: (input) => send(input.MessageBody, input.DelaySeconds),
+    SendMessage: (input) => send(input.MessageBody, input.DelaySeconds, input.MessageGroupId),
     SendMessageBatch: (input) => {
       const entries = Array.isArray(input.Entries) ? input.Entries as Array<Record<string, unknown>> : [];
       if (entries.length === 0 || entries.length > 10) throw new SqsError('AWS.SimpleQueueService.TooManyEntriesInBatchRequest', '1 to 10 entries');
-      return { Successful: entries.map((e) => ({ Id: e.Id, ...send(e.MessageBody, e.DelaySeconds) })), Failed: [] };
+      return { Successful: entries.map((e) => ({ Id: e.Id, ...send(e.MessageBody, e.DelaySeconds, e.MessageGroupId) })), Failed: [] };
     },
     ChangeMessageVisibility: (input) => {
       const m = inFlightBy(input.ReceiptHandle);

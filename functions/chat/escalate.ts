@@ -2,4 +2,4 @@ import { chatRoute } from '#shared/edge/kit.ts';
 import * as api from '#shared/edge/routes/chat.ts';
 import { escalate } from '#shared/domain/assistant/chat.ts';
 
-export const handler = chatRoute(api.escalate, async ({ tenantId, origin, body }) => escalate(tenantId, body, origin));
+export const handler = chatRoute(api.escalate, async ({ tenantId, origin, sourceIp, body }) => escalate(tenantId, body, origin, sourceIp));

@@ -22,6 +22,9 @@ export const deliveryQueue = {
     await sqs().send(new SendMessageCommand({
       QueueUrl: config.deliveryQueueUrl,
       MessageBody: JSON.stringify(m),
+      // The tenant as message group makes the standard queue a fair queue: a tenant whose
+      // endpoints are slow or failing builds a backlog of its own, and the others' wait stays short.
+      MessageGroupId: m.tenantId,
       DelaySeconds: Math.min(delaySeconds, MAX_DELAY_SECONDS),
     }));
   },

@@ -6,6 +6,7 @@ import { queryAll } from './lists.ts';
 import { clean, keys } from './keys.ts';
 import { auditRepo, type AuditInput } from './audit.ts';
 import { transact, TxConditionFailed } from './tx.ts';
+import { limitsRepo } from './limits.ts';
 
 /** Credentials as stored: envelope-encrypted (see the domain's credentials module). */
 export interface Sealed { scheme: 'kms' | 'local'; ciphertext: string; iv: string; tag: string; encryptedKey: string }
@@ -34,8 +35,11 @@ export const integrationsRepo = {
     return r.Item ? fromItem(r.Item) : null;
   },
 
-  /** Create (`before` null) or full replacement conditional on the `updatedAt` read. */
-  async put(tenantId: string, item: IntegrationItem, before: IntegrationItem | null, audit: AuditInput): Promise<void> {
+  /**
+   * Create (`before` null; counted in the tenant's tally, failing at index 2 past `max`) or full
+   * replacement conditional on the `updatedAt` read.
+   */
+  async put(tenantId: string, item: IntegrationItem, before: IntegrationItem | null, audit: AuditInput, max?: number): Promise<void> {
     await transact([
       {
         Put: {
@@ -46,6 +50,7 @@ export const integrationsRepo = {
         },
       },
       auditRepo.tx.put(tenantId, { ...audit, category: 'integration', createdAt: item.updatedAt }),
+      ...(before ? [] : [limitsRepo.tx.tally(tenantId, 'integrationCount', 1, max)]),
     ]);
   },
 
@@ -103,6 +108,7 @@ export const integrationsRepo = {
     await transact([
       { Delete: { Key: keys.integration(tenantId, item.id), ConditionExpression: 'attribute_exists(pk)' } },
       auditRepo.tx.put(tenantId, { ...audit, category: 'integration', createdAt: now }),
+      limitsRepo.tx.tally(tenantId, 'integrationCount', -1),
     ]);
   },
 };

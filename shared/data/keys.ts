@@ -97,11 +97,24 @@ export const keys = {
   /** Per conversation: a conversation's events share a partition, so the stream keeps their order. */
   event: (tenantId: string, eventId: string, conversationId?: string): Key =>
     ({ pk: `${T(tenantId)}#EVENTS${conversationId ? `#${conversationId}` : ''}`, sk: `EVT#${eventId}` }),
-  liveConnections: (tenantId: string) => ({ pk: `${T(tenantId)}#LIVE` }),
-  liveConnection: (tenantId: string, connectionId: string): Key => ({ pk: `${T(tenantId)}#LIVE`, sk: `CONN#${connectionId}` }),
+  /**
+   * Live connections, partitioned by who they are for: a conversation's customer sockets, and the
+   * tenant's member sockets. Pushing an event reads the two partitions it concerns and no other.
+   * Each partition also holds its sockets' counts (`COUNT` per conversation, `COUNT#<user>` per member).
+   */
+  liveConversation: (tenantId: string, conversationId: string) => ({ pk: `${T(tenantId)}#LIVE#CONV#${conversationId}` }),
+  liveMembers: (tenantId: string) => ({ pk: `${T(tenantId)}#LIVE#MEMBERS` }),
+  liveCount: (pk: string, userId?: string): Key => ({ pk, sk: userId ? `COUNT#${userId}` : 'COUNT' }),
+  liveConnection: (pk: string, connectionId: string): Key => ({ pk, sk: `CONN#${connectionId}` }),
   /** $disconnect knows only the connection id: this lookup names its tenant. */
   liveConnectionLookup: (connectionId: string): Key => ({ pk: `LIVECONN#${connectionId}`, sk: 'LIVECONN' }),
   liveTicket: (tenantId: string, hash: string): Key => ({ pk: `${T(tenantId)}#LIVETICKET#${hash}`, sk: 'LIVETICKET' }),
+
+  /**
+   * A fixed-window counter of a limit of CONTRACT section 6 (`name` says what it counts and for
+   * whom, e.g. `newconv#<address>`); each counter has its own partition so none grows hot for others.
+   */
+  limitWindow: (tenantId: string, name: string, window: string): Key => ({ pk: `${T(tenantId)}#LIMIT#${name}`, sk: `WINDOW#${window}` }),
 
   idempotency: (tenantId: string, route: string, key: string): Key =>
     ({ pk: `${T(tenantId)}#IDEM#${route}#${key}`, sk: 'IDEM' }),

@@ -1,50 +1,117 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
+import { closeConnection } from './sockets.ts';
 import { queryAll } from './lists.ts';
 import { TTL_ATTRIBUTE } from './table.ts';
-import { transact } from './tx.ts';
+import { transact, TxConditionFailed, type TxItem } from './tx.ts';
 
-// Live-channel state: one item per open connection in the tenant's LIVE partition (what the
-// dispatcher reads), a lookup by connection id (what $disconnect has), and one-time tickets.
+// Live-channel state: one item per open connection in the partition of what it receives (its
+// conversation, or the tenant's members), with a count per conversation and per member that the
+// connect guards; a lookup by connection id (what $disconnect has) that describes it fully; and
+// one-time tickets.
 
 export type LiveConnection =
   | { connectionId: string; kind: 'member'; userId: string }
-  | { connectionId: string; kind: 'customer'; conversationId: string };
+  | { connectionId: string; kind: 'customer'; conversationId: string; keyHash: string };
 
 /** API Gateway keeps a WebSocket at most 2 hours; items outlive that a little, then expire. */
 const CONNECTION_S = 2 * 3600 + 600;
 const nowS = () => Math.floor(Date.now() / 1000);
 
+const partitionOf = (tenantId: string, c: { kind: 'member' } | { kind: 'customer'; conversationId: string }) =>
+  c.kind === 'member' ? keys.liveMembers(tenantId).pk : keys.liveConversation(tenantId, c.conversationId).pk;
+const countKey = (tenantId: string, c: LiveConnection) => keys.liveCount(partitionOf(tenantId, c), c.kind === 'member' ? c.userId : undefined);
+
+const toConnection = (i: Record<string, unknown>): LiveConnection => (i.kind === 'member'
+  ? { connectionId: i.connectionId as string, kind: 'member', userId: i.userId as string }
+  : { connectionId: i.connectionId as string, kind: 'customer', conversationId: i.conversationId as string, keyHash: i.keyHash as string });
+
+async function openIn(pk: string): Promise<LiveConnection[]> {
+  const items = await queryAll({ partition: { name: 'pk', value: pk }, sk: { beginsWith: 'CONN#' }, consistent: true });
+  const now = nowS();
+  return items.filter((i) => (i[TTL_ATTRIBUTE] as number) > now).map(toConnection);
+}
+
+/** The count item moved by one; the increment holds only below `max`, or (a recount) when it still reads `seen`. */
+const countAdd = (key: ReturnType<typeof keys.liveCount>, delta: number, guard?: { max: number } | { seen: number; set: number }): TxItem => ({
+  Update: {
+    Key: key,
+    ...(guard && 'seen' in guard
+      ? { UpdateExpression: 'SET n = :set', ConditionExpression: 'attribute_not_exists(n) OR n = :seen', ExpressionAttributeValues: { ':set': guard.set, ':seen': guard.seen } }
+      : {
+        UpdateExpression: 'ADD n :d',
+        ...(guard ? { ConditionExpression: 'attribute_not_exists(n) OR n < :max', ExpressionAttributeValues: { ':d': delta, ':max': guard.max } }
+          : { ExpressionAttributeValues: { ':d': delta } }),
+      }),
+  },
+});
+
 export const liveRepo = {
-  async connect(tenantId: string, c: LiveConnection): Promise<void> {
+  /**
+   * Records a connection if its conversation or member has fewer than `max` open; false when full.
+   * A count that drifted above the open connections (a lost $disconnect) is recounted once.
+   */
+  async connect(tenantId: string, c: LiveConnection, max: number): Promise<boolean> {
     const expires = nowS() + CONNECTION_S;
+    const pk = partitionOf(tenantId, c);
+    const items = (count: TxItem): TxItem[] => [
+      {
+        Put: {
+          Item: {
+            ...keys.liveConnection(pk, c.connectionId), type: 'liveConnection', ...c, [TTL_ATTRIBUTE]: expires,
+          },
+        },
+      },
+      { Put: { Item: { ...keys.liveConnectionLookup(c.connectionId), type: 'liveConnectionLookup', tenantId, ...c, [TTL_ATTRIBUTE]: expires } } },
+      count,
+    ];
+    try {
+      await transact(items(countAdd(countKey(tenantId, c), 1, { max })));
+      return true;
+    } catch (e) {
+      if (!(e instanceof TxConditionFailed)) throw e;
+    }
+    const r = await db.send(new GetCommand({ TableName: tableName(), Key: countKey(tenantId, c), ConsistentRead: true }));
+    const seen = (r.Item?.n as number | undefined) ?? 0;
+    const open = (await openIn(pk)).filter((o) => (c.kind === 'member' ? o.kind === 'member' && o.userId === c.userId : true)).length;
+    if (open >= max) return false;
+    try {
+      await transact(items(countAdd(countKey(tenantId, c), 0, { seen, set: open + 1 })));
+      return true;
+    } catch (e) {
+      if (e instanceof TxConditionFailed) return false;
+      throw e;
+    }
+  },
+
+  /** Forgets a connection through its lookup, once: the count goes down only for the caller that removed the lookup. */
+  async disconnect(connectionId: string): Promise<void> {
+    const r = await db.send(new DeleteCommand({ TableName: tableName(), Key: keys.liveConnectionLookup(connectionId), ReturnValues: 'ALL_OLD' }));
+    const i = r.Attributes;
+    if (!i) return;
+    const tenantId = i.tenantId as string;
+    const c = toConnection(i);
     await transact([
-      { Put: { Item: { ...keys.liveConnection(tenantId, c.connectionId), type: 'liveConnection', ...c, [TTL_ATTRIBUTE]: expires } } },
-      { Put: { Item: { ...keys.liveConnectionLookup(c.connectionId), type: 'liveConnectionLookup', tenantId, [TTL_ATTRIBUTE]: expires } } },
+      { Delete: { Key: keys.liveConnection(partitionOf(tenantId, c), connectionId) } },
+      countAdd(countKey(tenantId, c), -1),
     ]);
   },
 
-  /** Forgets a connection; `tenantId` when known, else found through the lookup. */
-  async disconnect(connectionId: string, tenantId?: string): Promise<void> {
-    let tenant = tenantId;
-    if (!tenant) {
-      const r = await db.send(new DeleteCommand({ TableName: tableName(), Key: keys.liveConnectionLookup(connectionId), ReturnValues: 'ALL_OLD' }));
-      tenant = r.Attributes?.tenantId as string | undefined;
-    } else {
-      await db.send(new DeleteCommand({ TableName: tableName(), Key: keys.liveConnectionLookup(connectionId) }));
-    }
-    if (tenant) await db.send(new DeleteCommand({ TableName: tableName(), Key: keys.liveConnection(tenant, connectionId) }));
+  /** Closes a socket from the server's side and forgets it. */
+  async drop(connectionId: string): Promise<void> {
+    await closeConnection(connectionId);
+    await liveRepo.disconnect(connectionId);
   },
 
-  /** Every open connection of a tenant: one Query (strongly consistent, so a socket that just opened is there). */
-  async connections(tenantId: string): Promise<LiveConnection[]> {
-    const items = await queryAll({ partition: { name: 'pk', value: keys.liveConnections(tenantId).pk }, consistent: true });
-    const now = nowS();
-    return items.filter((i) => (i[TTL_ATTRIBUTE] as number) > now).map((i) => (i.kind === 'member'
-      ? { connectionId: i.connectionId as string, kind: 'member', userId: i.userId as string }
-      : { connectionId: i.connectionId as string, kind: 'customer', conversationId: i.conversationId as string }));
+  /** The open sockets of a conversation's customers and of the tenant's members: two strongly consistent Queries. */
+  async receiversOf(tenantId: string, conversationId: string | null): Promise<LiveConnection[]> {
+    const [members, customers] = await Promise.all([
+      openIn(keys.liveMembers(tenantId).pk),
+      conversationId ? openIn(keys.liveConversation(tenantId, conversationId).pk) : Promise.resolve([]),
+    ]);
+    return [...members, ...customers];
   },
 
   async putTicket(tenantId: string, hash: string, userId: string, expiresAt: number): Promise<void> {

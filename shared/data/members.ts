@@ -6,6 +6,7 @@ import { batchGet, queryAll } from './lists.ts';
 import { adminKeys, clean, keys, timeSortKey } from './keys.ts';
 import { auditRepo } from './audit.ts';
 import { transact, type TxItem } from './tx.ts';
+import { limitsRepo } from './limits.ts';
 
 // Members of a tenant: `MEMBER#<sub>` (active, id = user sub) or `MEMBER#<inv_...>` (invited, also
 // in gsi1 under EMAIL#email so that /auth/me finds it). `MEMBEREMAIL#email` guards one per email.
@@ -24,11 +25,14 @@ const memberPut = (tenantId: string, m: Member, invited: boolean): TxItem => ({
   },
 });
 
-/** ADD `delta` owners; a decrement is conditional on another owner remaining. */
-const ownerCountAdd = (tenantId: string, delta: number): TxItem => ({
+/**
+ * ADD `delta` owners; a decrement is conditional on another owner remaining. A removal also takes
+ * one from the member tally here, as a transaction may touch the tenant item only once.
+ */
+const ownerCountAdd = (tenantId: string, delta: number, removal = false): TxItem => ({
   Update: {
     Key: keys.tenant(tenantId),
-    UpdateExpression: 'ADD ownerCount :d',
+    UpdateExpression: removal ? 'ADD ownerCount :d, memberCount :d' : 'ADD ownerCount :d',
     ConditionExpression: delta < 0 ? 'attribute_exists(pk) AND ownerCount > :one' : 'attribute_exists(pk)',
     ExpressionAttributeValues: { ':d': delta, ...(delta < 0 ? { ':one': 1 } : {}) },
   },
@@ -95,8 +99,8 @@ export const membersRepo = {
     return (r.Items ?? []).filter((i) => i.status === 'invited').map((i) => ({ ...toMember(i), tenantId: i.tenantId as string }));
   },
 
-  /** Invitation + email guard + audit. Fails at index 1 when the email is taken. */
-  async invite(tenantId: string, m: Member, actor: Actor): Promise<void> {
+  /** Invitation + email guard + audit + the tenant's tally. Fails at index 1 when the email is taken, at 3 when the tenant is full. */
+  async invite(tenantId: string, m: Member, actor: Actor, max: number): Promise<void> {
     await transact([
       memberPut(tenantId, m, true),
       { Put: { Item: { ...adminKeys.memberEmail(tenantId, m.email!), type: 'memberEmail', memberId: m.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
@@ -104,6 +108,7 @@ export const membersRepo = {
         category: 'member', action: 'member.invited', actor, target: { type: 'member', id: m.id },
         changes: { email: { from: null, to: m.email }, role: { from: null, to: m.role } }, createdAt: m.createdAt,
       }),
+      limitsRepo.tx.tally(tenantId, 'memberCount', 1, max),
     ]);
   },
 
@@ -176,8 +181,8 @@ export const membersRepo = {
     if (m.email) items.push({ Delete: { Key: adminKeys.memberEmail(tenantId, m.email) } });
     if (m.status === 'active') {
       items.push({ Delete: { Key: keys.user(m.id), ConditionExpression: 'attribute_not_exists(pk) OR tenantId = :t', ExpressionAttributeValues: { ':t': tenantId } } });
-      if (m.role === 'owner') items.push(ownerCountAdd(tenantId, -1));
     }
+    items.push(m.status === 'active' && m.role === 'owner' ? ownerCountAdd(tenantId, -1, true) : limitsRepo.tx.tally(tenantId, 'memberCount', -1));
     await transact(items);
   },
 

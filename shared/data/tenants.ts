@@ -22,6 +22,9 @@ export interface Tenant {
   noneExampleCount?: number;
   /** Active owners; guarded `> 1` by demotions and removals so a tenant always keeps one. */
   ownerCount: number;
+  /** Members and pending invitations, and integrations: kept by their writes, capped there. Absent: 0. */
+  memberCount?: number;
+  integrationCount?: number;
   /** Bumped by every settings write; PUT /settings writes on the condition that it is unchanged. */
   settingsVersion?: number;
   widgetKeyHash: string; widgetKeyPreview: string; widgetKeyCreatedAt: string;

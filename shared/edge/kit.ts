@@ -40,6 +40,8 @@ export interface ChatContext<R extends Route> extends Base<R> {
   tenantId: string;
   /** The browser's `Origin`; the domain checks it against the tenant's settings, read fresh. */
   origin: string | undefined;
+  /** The caller's address as the gateway saw it (the local runtime passes its socket's). */
+  sourceIp: string;
 }
 export interface AdminContext<R extends Route> extends Base<R> {
   user: User;
@@ -211,7 +213,10 @@ export function chatRoute<R extends Route>(route: R, fn: (ctx: ChatContext<R>) =
       return tenant;
     },
     (event, tenant, state) => {
-      const ctx = { tenant, tenantId: tenant.tenantId, origin: event.headers.origin, ...parts(route, event, state) };
+      const ctx = {
+        tenant, tenantId: tenant.tenantId, origin: event.headers.origin, sourceIp: event.requestContext.http.sourceIp,
+        ...parts(route, event, state),
+      };
       return withIdempotency(route, event, { tenantId: tenant.tenantId, route: route.handler }, state.raw,
         async () => reply(route, await fn(ctx)));
     },

@@ -17,6 +17,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { rng } from '#shared/nlu/classifier.ts';
+import { apiCaller } from './kb/engines.ts';
 import { loadBanking77, loadClinc150, perLabel, repoRoot, stratifiedSplit, toIntents, type Example } from './nlu/data.ts';
 
 process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
@@ -49,16 +50,8 @@ const { startLocalRuntime } = await import('../../bin/local/server.ts');
 const rt = await startLocalRuntime({ tableName: 'bench-teach', stream: false });
 const admin = (path: string) => `/api/v1/admin${path}`;
 let calls = 0;
-async function call(token: string, method: string, path: string, body?: unknown) {
-  calls++;
-  const res = await fetch(rt.url + admin(path), {
-    method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
-  return text ? JSON.parse(text) : undefined;
-}
+const api = apiCaller(rt.url);
+const call = (token: string, method: string, path: string, body?: unknown) => { calls++; return api(method, admin(path), token, body); };
 
 let tenants = 0;
 /** A tenant with exactly these intents (the starter set deleted) and these settings. */

@@ -15,13 +15,23 @@ import { fmt, percentile } from './perf/util.ts';
 //    calls) to the receiver.
 // 2. Throughput: deliveries per second that one delivery function (one batch of 10 at a time)
 //    sustains, draining a queue filled beforehand; and with 4 concurrent invocations.
+// 3. Fairness: another tenant's test ping, from POST /integrations/{id}/test to its receiver, alone
+//    and while a noisy tenant's 4 webhooks hang (each delivery bounded by its own timeout) with a
+//    backlog of its deliveries queued; the noisy p99 should stay within 2x of the quiet one.
 // Writes bench-results/webhooks.json.
 // Options (env): WEBHOOK_BENCH_PATCHES (default 100), WEBHOOK_BENCH_LATENCY (default 200 events),
-// WEBHOOK_BENCH_BACKLOG (default 2000).
+// WEBHOOK_BENCH_BACKLOG (default 2000), WEBHOOK_BENCH_PINGS (default 30), WEBHOOK_BENCH_NOISE (default 30 events to each of 4 hanging webhooks).
 
 const PATCH_N = Number(process.env.WEBHOOK_BENCH_PATCHES ?? 100);
 const LATENCY_N = Number(process.env.WEBHOOK_BENCH_LATENCY ?? 200);
 const BACKLOG = Number(process.env.WEBHOOK_BENCH_BACKLOG ?? 2000);
+const PINGS = Number(process.env.WEBHOOK_BENCH_PINGS ?? 30);
+const NOISE = Number(process.env.WEBHOOK_BENCH_NOISE ?? 30);
+
+/** The noisy tenant's receiver: takes every request and never answers (closed at the end). */
+const hanging = createServer(() => { /* never answers */ });
+await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+const hangingPort = (hanging.address() as { port: number }).port;
 
 const arrived = new Map<string, number>();
 let waiting: { id: string; resolve: (t: number) => void } | null = null;
@@ -58,7 +68,7 @@ const call = async (method: string, path: string, token: string, body?: unknown)
 const token = await rt.idp.token({ sub: 'bench-owner', email: 'owner@bench.example' });
 const onboarded = await call('POST', '/auth/onboard', token, { tenantName: 'Bench' });
 const tenantId = onboarded.tenant.id as string;
-await call('POST', '/integrations', token, { type: 'webhook', name: 'Bench', config: { url: `http://127.0.0.1:${port}/hook` } });
+const quietHook = await call('POST', '/integrations', token, { type: 'webhook', name: 'Bench', config: { url: `http://127.0.0.1:${port}/hook` } });
 
 const chat = async (path: string, body: unknown) => {
   const r = await fetch(`${rt.url}/api/v1/chat${path}`, {
@@ -85,8 +95,8 @@ async function patchToReceiver(n: number): Promise<number[]> {
   return ms;
 }
 
-const ticketUpdated = (i: number) => ({
-  id: `evt_${ulid()}`, type: 'ticket.updated' as const, timestamp: new Date().toISOString(), tenantId,
+const ticketUpdated = (i: number, tenant = tenantId) => ({
+  id: `evt_${ulid()}`, type: 'ticket.updated' as const, timestamp: new Date().toISOString(), tenantId: tenant,
   data: { ticket: { id: `tkt_${i}`, status: 'resolved', priority: 'high' }, changes: { status: { from: 'open', to: 'resolved' } } },
 });
 
@@ -124,11 +134,43 @@ try {
   const one = await drain(1);
   const four = await drain(4);
 
+  /** The quiet tenant's test pings, one at a time: from the POST to the receiver's 2xx. */
+  const pings = async (n: number) => {
+    const ms: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      const r = await call('POST', `/integrations/${quietHook.id}/test`, token);
+      const eventId = r.delivery.eventId as string;
+      for (let waited = 0; !arrived.has(eventId); waited += 2) {
+        if (waited > 60_000) throw new Error(`ping ${eventId} did not arrive within 60 s`);
+        await new Promise((res) => setTimeout(res, 2));
+      }
+      ms.push(arrived.get(eventId)! - t0);
+    }
+    return ms;
+  };
+  await pings(5);
+  const quiet = await pings(PINGS);
+  const noisyToken = await rt.idp.token({ sub: 'bench-noisy', email: 'noisy@bench.example' });
+  const noisy = await call('POST', '/auth/onboard', noisyToken, { tenantName: 'Noisy' });
+  for (let i = 0; i < 4; i++) {
+    await call('POST', '/integrations', noisyToken, { type: 'webhook', name: `Hangs ${i}`, config: { url: `http://127.0.0.1:${hangingPort}/hook/${i}` } });
+  }
+  for (let i = 0; i < NOISE; i++) await fanOut(ticketUpdated(i, noisy.tenant.id as string));
+  const noisyPings = await pings(PINGS);
+  const fairness = {
+    pings: PINGS, noisyDeliveries: NOISE * 4,
+    quietMs: { p50: percentile(quiet, 50), p99: percentile(quiet, 99) },
+    noisyMs: { p50: percentile(noisyPings, 50), p99: percentile(noisyPings, 99) },
+  };
+  const ratio = fairness.noisyMs.p99 / fairness.quietMs.p99;
+
   const json = {
     startedAt: new Date().toISOString(), node: process.version,
     patchToReceiverMs: { n: PATCH_N, p50: percentile(patched, 50), p99: percentile(patched, 99), max: Math.max(...patched) },
     fanOutToReceiverMs: { n: LATENCY_N, p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
     deliveriesPerSecond: { oneFunction: one, fourConcurrent: four, backlog: BACKLOG },
+    fairness: { ...fairness, ratio, withinTwice: ratio <= 2 },
   };
   const root = fileURLToPath(new URL('../..', import.meta.url));
   mkdirSync(join(root, 'bench-results'), { recursive: true });
@@ -138,9 +180,14 @@ try {
   fanOut -> receiver 2xx, the delivery alone (n=${LATENCY_N}):  p50 ${fmt(json.fanOutToReceiverMs.p50, 1)} ms  p99 ${fmt(json.fanOutToReceiverMs.p99, 1)} ms
   deliveries per second, one delivery function (batches of 10):  ${fmt(one, 0)}/s  (${BACKLOG} queued)
   deliveries per second, 4 concurrent invocations:              ${fmt(four, 0)}/s  (${BACKLOG} queued)
+  another tenant's test ping -> receiver 2xx, quiet (n=${PINGS}):  p50 ${fmt(fairness.quietMs.p50, 1)} ms  p99 ${fmt(fairness.quietMs.p99, 1)} ms
+  the same while a noisy tenant's ${NOISE * 4} deliveries hang:       p50 ${fmt(fairness.noisyMs.p50, 1)} ms  p99 ${fmt(fairness.noisyMs.p99, 1)} ms  (p99 ${fmt(ratio, 2)}x the quiet one; ${ratio <= 2 ? 'within' : 'NOT within'} 2x)
 wrote bench-results/webhooks.json`);
+  if (ratio > 2) process.exitCode = 1;
 } finally {
+  hanging.closeAllConnections();
   await rt.stop();
   receiver.closeAllConnections();
   receiver.close();
+  hanging.close();
 }

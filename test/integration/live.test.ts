@@ -1,45 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { LIVE_PATH } from '#shared/edge/triggers.ts';
-import { admin, baseUrl, memberToken, newTenant, newTicket, request, send, type TestTenant } from './client.ts';
+import { admin, memberToken, newTenant, newTicket, request, send } from './client.ts';
+import { customer, member, open, until, type Frame, type Socket } from './live-client.ts';
 
 // Handoff over the live channel, as a support team and a customer see it: real sockets on the
 // local runtime, the real stream and dispatcher.
 
-const liveUrl = () => `${baseUrl().replace(/^http/, 'ws')}${LIVE_PATH}`;
-type Frame = { id: string; type: string; tenantId: string; data: any };
-interface Socket { ws: WebSocket; frames: Frame[] }
-
-function open(query: string, headers: Record<string, string> = {}): Promise<Socket | { status: number }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${liveUrl()}?${query}`, { headers });
-    const frames: Frame[] = [];
-    ws.on('message', (d) => frames.push(JSON.parse(d.toString()) as Frame));
-    ws.once('open', () => resolve({ ws, frames }));
-    ws.once('unexpected-response', (_req, res) => { res.resume(); resolve({ status: res.statusCode ?? 0 }); });
-    ws.once('error', reject);
-  });
-}
-const must = (s: Socket | { status: number }): Socket => {
-  if ('status' in s) throw new Error(`refused with ${s.status}`);
-  return s;
-};
-const customer = async (t: TestTenant, conversationId: string) =>
-  must(await open(`widgetKey=${encodeURIComponent(t.widgetKey)}&conversationId=${conversationId}`));
-const member = async (token: string) => {
-  const r = await request('POST', admin('/live/tickets'), { token });
-  return must(await open(`ticket=${encodeURIComponent(r.body.ticket)}`));
-};
-
-async function until<T>(what: string, check: () => T | undefined, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = check();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`no ${what} within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 const settle = () => new Promise((r) => setTimeout(r, 600));
 
 describe('the live channel carries the handoff', () => {

@@ -98,4 +98,28 @@ describe('local SQS queue', () => {
       console.error = errors;
     }
   });
+
+  it('is a fair queue: one tenant\'s hanging batches do not hold another tenant\'s message, and a batch holds one group', async () => {
+    let release!: () => void;
+    const hang = new Promise<void>((r) => { release = r; });
+    const groupsPerBatch: string[][] = [];
+    let quietAt = 0;
+    const { sqs, url, q } = await start(async (e) => {
+      const groups = e.Records.map((r) => r.attributes.MessageGroupId ?? '');
+      groupsPerBatch.push([...new Set(groups)]);
+      if (groups.includes('quiet')) quietAt = Date.now();
+      else await hang;
+      return { batchItemFailures: [] };
+    }, { timeScale: 1 });
+    q.setConcurrency(2);
+    for (let i = 0; i < 40; i++) await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: `n${i}`, MessageGroupId: 'noisy' }));
+    const sent = Date.now();
+    await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'ping', MessageGroupId: 'quiet' }));
+    for (let i = 0; i < 200 && !quietAt; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(quietAt).toBeGreaterThan(0);
+    expect(quietAt - sent).toBeLessThan(1000);
+    expect(groupsPerBatch.every((g) => g.length === 1)).toBe(true);
+    release();
+    await q.idle();
+  });
 });

@@ -21,8 +21,8 @@ import { backAt } from '#shared/domain/tenants/business-hours.ts';
 import { nextVisitor, visitorOf, type VisitorInput } from '#shared/domain/customers/visitors.ts';
 import { isActive } from '#shared/domain/handoff/tickets-rules.ts';
 import { assertOrigin, freshTenant } from '#shared/domain/tenants/widget-auth.ts';
+import { asRateLimited, LIMITS, perMinute } from '#shared/domain/limits.ts';
 
-export const LIMITS = { userMessagesPerConversation: 1000, messagesPerMinute: 30 };
 const ATTEMPTS = 6;
 const WIDGET = { type: 'widget' as const, id: 'widget' };
 
@@ -128,12 +128,28 @@ async function reopenTicket(tenant: Tenant, conv: Conversation, now: string) {
 
 const retryAfterMinute = (now: Date) => 60 - now.getUTCSeconds();
 
+/** Tickets opened from one address, by POST /escalate or by a message whose intent escalates. */
+const escalationCounter = (tenantId: string, sourceIp: string, now: Date) =>
+  perMinute(tenantId, `escalate#${sourceIp}`, LIMITS.escalationsPerAddress, now, 'escalations from one address');
+
+/** The windows a new conversation counts in: its key's, per source address (the tenant may raise it) and in all. */
+function newConversationCounters(tenant: Tenant, sourceIp: string, now: Date) {
+  const set = (tenant.config.widget as Record<string, unknown> | undefined)?.newConversationsPerMinute;
+  const perAddress = typeof set === 'number' ? set : LIMITS.newConversationsPerAddress;
+  return [
+    perMinute(tenant.id, `newconv#${sourceIp}`, perAddress, now, 'new conversations from one address'),
+    perMinute(tenant.id, 'newconv', LIMITS.newConversationsPerKey, now, 'new conversations per widget key'),
+  ];
+}
+
 /**
  * A customer's message and the assistant's answer. While a person handles the conversation (its
  * latest ticket is in progress) the assistant stays silent: the message is stored and classified
  * for the statistics, and nothing answers it but the person.
  */
-export function sendMessage(tenantId: string, input: { conversationId?: string; message: string; visitor?: VisitorInput }, origin?: string) {
+export function sendMessage(
+  tenantId: string, input: { conversationId?: string; message: string; visitor?: VisitorInput }, origin: string | undefined, sourceIp: string,
+) {
   // The conversation or its ticket changed since we read it: read again and redo.
   return retrying(async () => {
     const { tenant, conversation: read } = await readState(tenantId, origin, input.conversationId);
@@ -205,6 +221,10 @@ export function sendMessage(tenantId: string, input: { conversationId?: string; 
       : conversationsRepo.tx.put({ ...after, messageCount: stored, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0 });
     const RATE_INDEX = 0;
     items.unshift(conversationsRepo.tx.rateWindow(tenant.id, conv.id, nowDate, LIMITS.messagesPerMinute), convItem);
+    // A new conversation counts against its key's per-address and overall windows, in the same transaction.
+    const counters = read ? [] : newConversationCounters(tenant, sourceIp, nowDate);
+    if (newTicket) counters.push(escalationCounter(tenant.id, sourceIp, nowDate));
+    items.push(...counters.map((c) => c.item));
     if (!read) items.push(events.conversationCreated(after, now));
     items.push(conversationsRepo.tx.message(tenant.id, conv.id, userMsg, 0), events.messageCreated(conv, userMsg));
     if (botMsg) items.push(conversationsRepo.tx.message(tenant.id, conv.id, botMsg, 1), events.messageCreated(conv, botMsg));
@@ -224,7 +244,7 @@ export function sendMessage(tenantId: string, input: { conversationId?: string; 
       if (e instanceof TxConditionFailed && e.failed[RATE_INDEX]) {
         throw new RateLimited(`at most ${LIMITS.messagesPerMinute} messages a minute per conversation`, retryAfterMinute(nowDate));
       }
-      throw e;
+      throw asRateLimited(e, items, counters);
     }
     if (newTicket) count(METRIC.escalations);
     if (!botMsg) return { conversationId: conv.id, message: null, metadata, handledBy: 'agent' as const };
@@ -249,7 +269,7 @@ export async function getConversation(tenantId: string, conversationId: string, 
   return { conversation: chatConversation(found.conversation), messages: found.messages.map(customerMessage) };
 }
 
-export function escalate(tenantId: string, input: { conversationId: string; reason: string }, origin?: string) {
+export function escalate(tenantId: string, input: { conversationId: string; reason: string }, origin: string | undefined, sourceIp: string) {
   // Another escalation won the race: the next read finds its ticket and returns it.
   return retrying(async () => {
     const { tenant, conversation } = await readState(tenantId, origin, input.conversationId);
@@ -267,13 +287,21 @@ export function escalate(tenantId: string, input: { conversationId: string; reas
     const now = t.ticket.createdAt;
     const text = escalationText(t.ticket.number, away, email);
     const botMsg: Message = { id: randomUUID(), role: 'assistant', content: text, createdAt: now };
-    await commit([
+    // Only an escalation that opens a ticket counts: asking again for the same ticket writes nothing.
+    const counter = escalationCounter(tenant.id, sourceIp, new Date(now));
+    const items = [
       conversationsRepo.tx.update(conv, { ...t.set, updatedAt: now }, { messageCount: 1, unclosedTickets: 1 }),
       ...t.items,
       conversationsRepo.tx.message(tenant.id, conv.id, botMsg, 2),
       events.messageCreated(conv, botMsg),
       statsRepo.tx.addDay(tenant.id, utcDay(now), conv.id, { escalations: 1 }),
-    ], t);
+      counter.item,
+    ];
+    try {
+      await commit(items, t);
+    } catch (e) {
+      throw asRateLimited(e, items, [counter]);
+    }
     count(METRIC.escalations);
     return { success: true, ticketId: t.ticket.id, ticketNumber: t.ticket.number, message: text, ...status };
   }, { attempts: ATTEMPTS, conflict: 'the conversation changed concurrently; try again' });

@@ -9,6 +9,7 @@ import { maskAll, seal } from './credentials.ts';
 import { checkWebhookUrl, isLoopbackUrl } from './webhook-url.ts';
 import { checkSecret, newSecret } from './webhook-signing.ts';
 import { SLACK_WEBHOOK_PREFIX } from './slack.ts';
+import { LIMITS } from '#shared/domain/limits.ts';
 
 export interface IntegrationInput {
   type: IntegrationType; name: string; config: Record<string, unknown>; credentials: Record<string, string>;
@@ -76,6 +77,8 @@ async function build(
   return { id, type: input.type, name: input.name, status, config: input.config, sealed, masked, createdAt, updatedAt: now };
 }
 
+const tooMany = () => new Conflict(`a tenant has at most ${LIMITS.integrationsPerTenant} integrations`);
+
 const required = (input: IntegrationInput) =>
   input.type === 'webhook' ? 'secret' : input.type === 'slack' ? 'webhookUrl' : null;
 
@@ -86,10 +89,17 @@ export async function createIntegration(tenantId: string, actor: Actor, input: I
   const generated = input.type === 'webhook' && !input.credentials.secret ? newSecret() : null;
   const full = generated ? { ...input, credentials: { ...input.credentials, secret: generated } } : input;
   const now = new Date().toISOString();
+  // The list covers tenants older than the tally; the tally in the transaction covers concurrent creations.
+  if ((await integrationsRepo.list(tenantId)).length >= LIMITS.integrationsPerTenant) throw tooMany();
   const item = await build(tenantId, `int_${ulid()}`, full, input.status ?? 'active', now, now);
-  await integrationsRepo.put(tenantId, item, null, {
-    action: 'integration.created', actor, target: { type: 'integration', id: item.id }, changes: changes(null, item, true),
-  });
+  try {
+    await integrationsRepo.put(tenantId, item, null, {
+      action: 'integration.created', actor, target: { type: 'integration', id: item.id }, changes: changes(null, item, true),
+    }, LIMITS.integrationsPerTenant);
+  } catch (e) {
+    if (e instanceof TxConditionFailed && e.failed[2]) throw tooMany();
+    throw e;
+  }
   const v = view(item);
   return generated ? { ...v, credentials: { ...v.credentials, secret: generated } } : v;
 }

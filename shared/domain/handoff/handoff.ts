@@ -9,6 +9,7 @@ import { retrying, transact, type TxItem } from '#shared/data/tx.ts';
 import { events } from '#shared/domain/events.ts';
 import { secondsBetween } from './tickets.ts';
 import { widgetConversation } from '#shared/domain/tenants/widget-auth.ts';
+import { asRateLimited, LIMITS, perMinute } from '#shared/domain/limits.ts';
 import { ratingMarks } from '#shared/domain/assistant/unanswered.ts';
 
 // The person's side of a handoff: agents answer in the conversation, and the customer rates it.
@@ -67,9 +68,13 @@ export function postAgentMessage(tenantId: string, actor: Actor, author: { id: s
 export function rateConversation(tenantId: string, conversationId: string, input: { score: number; comment?: string | undefined }, origin?: string) {
   return retrying(async () => {
     const conv = await widgetConversation(tenantId, conversationId, origin);
+    if (!conv.latestTicketId) throw new Conflict('only a conversation that has had a ticket can be rated');
+    const old = conv.rating;
+    // The same rating again changes nothing, so it writes nothing and emits no event.
+    if (old && old.score === input.score && old.comment === (input.comment ?? null)) return { rating: old };
     const rating: Rating = { score: input.score, comment: input.comment ?? null, createdAt: laterThan(conv.rating?.createdAt ?? '') };
     const day = utcDay(rating.createdAt);
-    const old = conv.rating;
+    const counter = perMinute(tenantId, `rating#${conv.id}`, LIMITS.ratingsPerConversation, new Date(rating.createdAt), 'ratings per conversation');
     // One item takes one operation per transaction: a same-day replacement is one net change.
     const sameDay = old !== undefined && utcDay(old.createdAt) === day;
     const items: TxItem[] = [
@@ -78,10 +83,15 @@ export function rateConversation(tenantId: string, conversationId: string, input
         ? { ratings: 0, ratingSum: rating.score - old.score }
         : { ratings: 1, ratingSum: rating.score }),
       events.conversationRated(tenantId, conv.id, rating),
+      counter.item,
     ];
     if (old && !sameDay) items.push(statsRepo.tx.addDay(tenantId, utcDay(old.createdAt), conv.id, { ratings: -1, ratingSum: -old.score }));
     items.push(...await ratingMarks(tenantId, conv, rating.score));
-    await transact(items);
+    try {
+      await transact(items);
+    } catch (e) {
+      throw asRateLimited(e, items, [counter]);
+    }
     return { rating };
   }, { attempts: 6, conflict: 'the conversation changed concurrently; try again' });
 }

@@ -4,7 +4,9 @@ import { retrying, TxConditionFailed } from '#shared/data/tx.ts';
 import type { Actor } from '#shared/core/vocabulary.ts';
 import { Conflict, NotFound } from '#shared/core/errors.ts';
 import type { Role } from '#shared/core/vocabulary.ts';
+import { LIMITS } from '#shared/domain/limits.ts';
 
+const full = () => new Conflict(`a tenant has at most ${LIMITS.membersPerTenant} members and pending invitations`);
 const lastOwner = () => new Conflict('the tenant must keep at least one owner');
 
 export async function listMembers(tenantId: string) {
@@ -16,12 +18,15 @@ export async function inviteMember(tenantId: string, actor: Actor, body: { email
   // The onboarding owner has no email guard item, so the list check covers existing members too.
   const existing = await membersRepo.list(tenantId);
   if (existing.some((x) => x.email?.toLowerCase() === email)) throw new Conflict('this email is already a member or invited');
+  // The list covers tenants older than the tally; the tally in the transaction covers concurrent invitations.
+  if (existing.length >= LIMITS.membersPerTenant) throw full();
   const member: Member = {
     id: `inv_${randomUUID().replace(/-/g, '')}`, userId: null, email, role: body.role, status: 'invited', createdAt: new Date().toISOString(),
   };
   try {
-    await membersRepo.invite(tenantId, member, actor);
+    await membersRepo.invite(tenantId, member, actor, LIMITS.membersPerTenant);
   } catch (e) {
+    if (e instanceof TxConditionFailed && e.failed[3]) throw full();
     if (e instanceof TxConditionFailed) throw new Conflict('this email is already a member or invited');
     throw e;
   }

@@ -150,15 +150,18 @@ export async function rotateIdentitySecret(tenantId: string, actor: Actor) {
 
 /** A new widget key; the old one's lookup is deleted at once (cached widget auth lets it live at most 30 s). */
 export async function rotateWidgetKey(tenantId: string, actor: Actor) {
-  return retrying(async () => {
+  const wk = await retrying(async () => {
     const t = await tenantOf(tenantId);
-    const wk = newWidgetKey();
+    const next = newWidgetKey();
     const now = new Date().toISOString();
-    await tenantsRepo.rotateWidgetKey(t, wk, now, {
+    await tenantsRepo.rotateWidgetKey(t, next, now, {
       action: 'widget_key.rotated', actor, target: { type: 'tenant', id: t.id },
       // Only that it changed and when: no key, hash or preview goes into the audit log.
       changes: { widgetKeyCreatedAt: { from: t.widgetKeyCreatedAt, to: now } },
     });
-    return { widgetKey: wk.key };
+    return next;
   }, { attempts: 4, conflict: 'the widget key changed concurrently; try again' });
+  // Live sockets opened with an older key are refused at the upgrade and closed by the dispatcher
+  // before their next event (both read the key fresh).
+  return { widgetKey: wk.key };
 }

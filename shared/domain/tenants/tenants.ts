@@ -16,7 +16,7 @@ export async function onboard(user: { sub: string; email: string | null }, tenan
   const wk = newWidgetKey();
   const tenant: Tenant = {
     id: randomUUID(), name: tenantName, createdAt: now, updatedAt: now, config: {},
-    intentsVersion: 1, intentCount: starterIntents.length, ownerCount: 1,
+    intentsVersion: 1, intentCount: starterIntents.length, ownerCount: 1, memberCount: 1,
     widgetKeyHash: wk.hash, widgetKeyPreview: wk.preview, widgetKeyCreatedAt: now,
   };
   const intents: Intent[] = starterIntents.map((s) => ({ ...s, id: randomUUID(), enabled: true, createdAt: now, updatedAt: now }));

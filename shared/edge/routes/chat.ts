@@ -102,7 +102,10 @@ export const sendMessage = declareChat('POST', '/message', 'send-message', {
     + '`nlu.confidenceThreshold`, default 0.44) and the best article (if it reaches `knowledge.threshold`, default 0.42) answers. '
     + 'An article\'s reply is the passage that answers, then the article\'s title and url, with `intentDetected: "knowledge_base"` '
     + 'and `sources`; when neither reaches its threshold `intentDetected` is `fallback` and the reply is the tenant\'s fallback message. An intent with action '
-    + '`escalate` escalates the conversation and `metadata.ticketId` is present. At most 30 messages a minute per conversation '
+    + '`escalate` escalates the conversation and `metadata.ticketId` is present. A message without `conversationId` opens a new '
+    + 'conversation: at most 60 a minute per widget key from one source address (settings `widget.newConversationsPerMinute`, '
+    + '1 to 10,000, for a site behind one shared address) and 1,000 a minute per widget key in all (429 with `Retry-After`, the '
+    + 'seconds until the minute ends). At most 30 messages a minute per conversation '
     + '(429 with `Retry-After`) and 1,000 user messages per conversation (409 `CONFLICT`). While a person handles the '
     + 'conversation (its latest ticket is `in_progress`) the assistant stays silent: the message is stored and classified, and '
     + 'the answer is `message: null` with `handledBy: "agent"`. `visitor` names the customer: with a `userHash` that matches it is '
@@ -117,13 +120,14 @@ export const getChatConversation = declareChat('GET', '/conversations/{id}', 'ge
 });
 
 export const escalate = declareChat('POST', '/escalate', 'escalate', {
-  table: 'write', body: EscalateBody, response: EscalateResponse, status: 200, idempotent: true,
+  table: 'write', body: EscalateBody, response: EscalateResponse, status: 200, idempotent: true, rateLimited: true,
   conflicts: ['CONVERSATION_CLOSED', 'IDEMPOTENCY_IN_PROGRESS'],
   summary: 'Escalate a conversation to a human agent',
   description: 'Creates a ticket (status `open`, the tenant\'s default priority) unless the conversation already has one that is '
     + 'neither `resolved` nor `closed`, in which case the same `ticketId` is returned and nothing is created. The reply text names '
     + 'the ticket number (`#1042`) and is also appended to the conversation as an assistant message. Outside `businessHours` '
-    + 'the ticket is still opened and the text says when the team is back.',
+    + 'the ticket is still opened and the text says when the team is back. At most 30 escalations that open a ticket a minute '
+    + 'from one source address per widget key (429 with `Retry-After`).',
 });
 
 export const getWidget = declareChat('GET', '/widget', 'get-widget', {
@@ -134,9 +138,11 @@ export const getWidget = declareChat('GET', '/widget', 'get-widget', {
 });
 
 export const rateConversation = declareChat('POST', '/conversations/{id}/rating', 'rate-conversation', {
-  table: 'write', params: IdParams, body: RatingBody, response: RatingResponse, status: 200,
+  table: 'write', params: IdParams, body: RatingBody, response: RatingResponse, status: 200, conflicts: ['CONFLICT'], rateLimited: true,
   summary: 'Rate a conversation, 1 to 5',
-  description: 'A later rating of the same conversation replaces the earlier one.',
+  description: 'A later rating of the same conversation replaces the earlier one. Only a conversation that has had a ticket can '
+    + 'be rated (409 `CONFLICT` otherwise). At most 5 ratings a minute per conversation (429 with `Retry-After`). The same score '
+    + 'and comment again is answered with the rating as it stands and changes nothing: no `conversation.rated` event.',
 });
 
 export const getChatArticle = declareChat('GET', '/articles/{id}', 'get-article', {

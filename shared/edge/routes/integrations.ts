@@ -54,11 +54,13 @@ export const listIntegrations = declareAdmin('GET', '/integrations', 'list-integ
 });
 
 export const createIntegration = declareAdmin('POST', '/integrations', 'create-integration', 'admin', {
-  table: 'write', kms: true, body: IntegrationBody, status: 201, response: CreatedIntegration, summary: 'Create an integration',
+  table: 'write', kms: true, body: IntegrationBody, status: 201, response: CreatedIntegration, conflicts: ['CONFLICT'], summary: 'Create an integration',
   description: 'Types `webhook` (`config.url`, `config.events` default all, `credentials.secret` optional) and `slack` '
     + '(`credentials.webhookUrl`, an https://hooks.slack.com/ URL; it posts escalations and ticket status changes). '
     + '`zendesk` and `email` are not delivered yet and are refused (400). A webhook URL must be https and not point at '
-    + 'localhost or a loopback, private, link-local or documentation address. A webhook without `credentials.secret` gets '
+    + 'localhost or a loopback, private, link-local or documentation address, nor an IPv6 form that carries an IPv4 address '
+    + '(`::/96`, IPv4-mapped, NAT64, 6to4, Teredo); no URL may carry credentials (userinfo). At most 25 integrations per '
+    + 'tenant: the 26th is 409 `CONFLICT`. A webhook without `credentials.secret` gets '
     + 'one (`whsec_` + base64 of 32 random bytes), returned in full in this response only.',
 });
 

@@ -28,8 +28,9 @@ export const listMembers = declareAdmin('GET', '/members', 'list-members', 'admi
 });
 
 export const inviteMember = declareAdmin('POST', '/members', 'invite-member', 'owner', {
-  table: 'write', body: InviteMemberBody, status: 201, response: Member, summary: 'Invite a user by email',
-  description: 'The user whose token carries that `email` joins with that role on their next `GET /auth/me`.',
+  table: 'write', body: InviteMemberBody, status: 201, response: Member, conflicts: ['CONFLICT'], summary: 'Invite a user by email',
+  description: 'The user whose token carries that `email` joins with that role on their next `GET /auth/me`. An email already a '
+    + 'member or invited, or a tenant that has 500 members and pending invitations together: 409 `CONFLICT`.',
 });
 
 export const patchMember = declareAdmin('PATCH', '/members/{id}', 'patch-member', 'owner', {

@@ -27,6 +27,17 @@ export interface Engine {
 
 const URL_BASE = 'https://faq.example/';
 
+/** A JSON call to the API of a local runtime with a bearer token; anything but 2xx throws. */
+export const apiCaller = (baseUrl: string) => async (method: string, path: string, token: string, body?: unknown) => {
+  const res = await fetch(baseUrl + path, {
+    method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
+  return text ? JSON.parse(text) : undefined;
+};
+
 /**
  * Ours through the API. Every tenant starts without intents (the starter set is deleted, so that
  * only the articles answer) and with `knowledge.threshold` 0, so that the best article comes back
@@ -35,15 +46,7 @@ const URL_BASE = 'https://faq.example/';
 export async function oursThroughApi(): Promise<Engine> {
   const { startLocalRuntime } = await import('../../../bin/local/server.ts');
   const rt = await startLocalRuntime({ tableName: 'bench-kb' });
-  const call = async (method: string, path: string, token: string, body?: unknown) => {
-    const res = await fetch(rt.url + path, {
-      method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
-    return text ? JSON.parse(text) : undefined;
-  };
+  const call = apiCaller(rt.url);
   let tenants = 0;
   return {
     name: 'ours',

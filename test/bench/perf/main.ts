@@ -72,7 +72,14 @@ export async function main() {
     for (let i = 0; i < 20; i++) {
       conversations.push((await http(rt, 'POST', '/api/v1/chat/message', { widgetKey: t.widgetKey, body: { message: 'hello' } })).conversationId);
     }
-    const esc = await http(rt, 'POST', '/api/v1/chat/escalate', { widgetKey: t.widgetKey, body: { conversationId: conversations[0], reason: 'bench' } });
+    // Ratings need a ticket: every fixture conversation has one (20 escalations, under the 30 a minute).
+    const escalated = [];
+    for (const conversationId of conversations) {
+      escalated.push(await http(rt, 'POST', '/api/v1/chat/escalate', { widgetKey: t.widgetKey, body: { conversationId, reason: 'bench' } }));
+    }
+    const esc = escalated[0];
+    // The load below starts a conversation every 20 messages from one address: the tenant raises its per-address figure.
+    await http(rt, 'PUT', '/api/v1/admin/settings', { token: t.token, body: { config: { widget: { newConversationsPerMinute: 10_000 } } } });
     let intentId: string | undefined;
     try { intentId = (await http(rt, 'GET', '/api/v1/admin/intents', { token: t.token })).items?.[0]?.id; } catch { /* not there yet */ }
 
