@@ -32,7 +32,8 @@ export const text = (min: number, max: number) =>
  */
 export const shownName = (min: number, max: number) =>
   text(min, max).check(z.superRefine((s, ctx) => {
-    const why = nameProblem(s);
+    // An empty name already has its message from `text`; one message per field.
+    const why = s === '' ? null : nameProblem(s);
     if (why) ctx.addIssue({ code: 'custom', message: why });
   }));
 

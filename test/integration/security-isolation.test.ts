@@ -94,9 +94,10 @@ const LIST_FILTERS: Record<string, Record<string, string>> = {
   '/api/v1/admin/tickets': { status: 'open' },
   '/api/v1/admin/audit': { category: 'ticket' },
   '/api/v1/admin/articles': { status: 'draft' },
+  '/api/v1/admin/nlu/examples': { target: 'intent' },
 };
 /** Bounded lists (docs/API.md, Pagination) return every item and no cursor; no cursor to replay. */
-const BOUNDED = new Set(['/api/v1/admin/intents', '/api/v1/admin/integrations', '/api/v1/admin/members']);
+const BOUNDED = new Set(['/api/v1/admin/intents', '/api/v1/admin/integrations', '/api/v1/admin/members', '/api/v1/admin/nlu/unanswered']);
 const NOT_LISTS = new Set(['/api/v1/admin/auth/me', '/api/v1/admin/stats', '/api/v1/admin/settings']);
 
 describe('cursors are bound to the tenant, the list and its filters', () => {
@@ -113,6 +114,12 @@ describe('cursors are bound to the tenant, the list and its filters', () => {
       await createIn(b, 'tickets');
       await createIn(b, 'tickets');
       if (r.path.endsWith('/articles')) { await createIn(b, 'articles'); await createIn(b, 'articles'); }
+      if (r.path.endsWith('/nlu/examples')) {
+        for (const message of ['is the moon made of cheese', 'sing me a song']) {
+          const taught = await request('POST', r.path, { token: b.ownerToken, body: { message, target: { none: true } } });
+          expect([200, 201]).toContain(taught.status);
+        }
+      }
       const first = await request('GET', `${r.path}?limit=1`, { token: b.ownerToken });
       expect(first.status).toBe(200);
       const cursor = first.body.nextCursor as string;

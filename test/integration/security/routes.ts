@@ -34,8 +34,8 @@ export const jwtRoutes = routes.filter((r) => r.auth === 'jwt');
 export const widgetRoutes = routes.filter((r) => r.auth === 'widget');
 
 /** Resource kinds these tests know how to create, read back and address with a valid request. */
-export type Kind = 'conversations' | 'tickets' | 'intents' | 'integrations' | 'members' | 'articles';
-export const KINDS: readonly Kind[] = ['conversations', 'tickets', 'intents', 'integrations', 'members', 'articles'];
+export type Kind = 'conversations' | 'tickets' | 'intents' | 'integrations' | 'members' | 'articles' | 'examples';
+export const KINDS: readonly Kind[] = ['conversations', 'tickets', 'intents', 'integrations', 'members', 'articles', 'examples'];
 
 export const intentBody = (name = `sec_${randomUUID().slice(0, 8).replace(/-/g, '')}`) => ({
   name, trainingPhrases: ['where can I see my refund voucher', 'refund voucher status please'], response: 'Your voucher is on its way.',
@@ -72,6 +72,7 @@ export interface Created { kind: Kind; id: string; conversationId?: string }
 export const creatorHandler: Record<Kind, string> = {
   conversations: 'chat/send-message', tickets: 'chat/escalate', intents: 'admin/create-intent',
   integrations: 'admin/create-integration', members: 'admin/invite-member', articles: 'admin/create-article',
+  examples: 'admin/create-example',
 };
 
 /** Creates one resource of `kind` in tenant `t` through the API. */
@@ -103,6 +104,11 @@ export async function createIn(t: TestTenant, kind: Kind): Promise<Created> {
       if (r.status !== 201) throw new Error(`create article: ${r.status} ${r.text}`);
       return { kind, id: r.body.id };
     }
+    case 'examples': {
+      const r = await request('POST', admin('/nlu/examples'), { token: t.ownerToken, body: { message: `nothing answers this ${randomUUID()}`, target: { none: true } } });
+      if (r.status !== 201) throw new Error(`teach example: ${r.status} ${r.text}`);
+      return { kind, id: r.body.id };
+    }
     case 'members': {
       const r = await request('POST', admin('/members'), { token: t.ownerToken, body: { email: `invitee-${randomUUID()}@example.com`, role: 'agent' } });
       if (r.status !== 201) throw new Error(`invite member: ${r.status} ${r.text}`);
@@ -132,6 +138,8 @@ export async function readBack(t: TestTenant, c: Created): Promise<unknown> {
       return null;
     case 'articles':
       return (await request('GET', admin(`/articles/${c.id}`), { token: t.ownerToken })).body;
+    case 'examples':
+      return pick((await request('GET', admin('/nlu/examples?limit=100'), { token: t.ownerToken })).body.items);
     case 'members':
       if (handlerExists('admin/list-members')) return pick((await request('GET', admin('/members'), { token: t.ownerToken })).body.items);
       return null;
