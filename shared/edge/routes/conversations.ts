@@ -19,6 +19,8 @@ export const ConversationPage = Page(ConversationSummary);
 export const MessageMetadata = z.object({
   intentDetected: z.string(), confidence: z.number().check(z.gte(0), z.lte(1)), entitiesExtracted: z.record(z.string(), z.string()),
   intentRanking: z.array(z.object({ intent: z.string(), confidence: z.number() })), ticketId: z.optional(z.string()),
+  sources: z.optional(z.array(z.object({ articleId: z.string(), title: z.string(), url: z.nullable(z.string()) })))
+    .check(z.meta({ description: 'the help articles of a `knowledge_base` answer, best first; `[]` on a fallback; absent on an intent\'s answer' })),
 });
 const Author = z.object({ id: z.string(), name: z.string() });
 export const AdminMessage = z.object({
