@@ -1,4 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 
 // A local SQS standard queue with a dead-letter queue, as the delivery function sees it in AWS:
@@ -14,6 +16,12 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 //   so a tenant whose endpoints hang holds up only its own batches. A group with nothing in flight
 //   may start a batch beyond the usual concurrency (as Lambda adds pollers when a quiet tenant's
 //   messages wait), up to FAIR_HEADROOM times it.
+// - durable when given a `file` (`npm start -- --persist`): every change (send, receive, visibility,
+//   delete, dead letter) is written to it before the call returns, as SQS stores a message before it
+//   answers SendMessage. On start the file's messages come back with their ids, receive counts and
+//   visibility: a message waiting out a retry's visibility is delivered when it ends, and one that
+//   was in flight when the process died becomes visible when its visibility timeout ends, as in SQS
+//   (receipt handles die with the process: a new receive gets a new one).
 // `timeScale` compresses every delay and visibility timeout for tests (0.001: 5 min -> 300 ms).
 
 export type SqsHandler = (event: SQSEvent) => Promise<SQSBatchResponse | undefined>;
@@ -31,6 +39,8 @@ export interface LocalQueueOptions {
   concurrency?: number;
   timeScale?: number;
   region?: string;
+  /** Keep the queue (and its dead letters) in this JSON file across restarts; in memory without it. */
+  file?: string;
 }
 
 /** How far past its concurrency the consumer may go to serve groups that have nothing in flight. */
@@ -88,6 +98,18 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
   const messages = new Map<string, Message>();
   const ops: QueueOp[] = [];
   const deadLetters: { id: string; body: string; receiveCount: number }[] = [];
+  if (o.file) load(o.file, messages, deadLetters);
+  /** Writes the queue's state to its file (atomically: a temporary file renamed over it). */
+  const persist = () => {
+    if (!o.file) return;
+    const tmp = `${o.file}.tmp`;
+    writeFileSync(tmp, JSON.stringify({
+      version: 1, name: o.name,
+      messages: [...messages.values()].map(({ inFlight: _f, receiptHandle: _r, ...m }) => m),
+      deadLetters,
+    }));
+    renameSync(tmp, o.file);
+  };
   const ms = (seconds: number) => seconds * 1000 * scale;
   let running = 0;
   let stopped = false;
@@ -159,6 +181,7 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
       m.visibleAt = now + ms(o.visibilityTimeoutSeconds);
       batch.push(m);
     }
+    persist();
     if (batch.length === 0) return;
     running++;
     const records: SQSRecord[] = batch.map((m) => ({
@@ -188,6 +211,7 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
         log('delete', m.id);
       }
     }
+    persist();
     running--;
     schedule();
   }
@@ -207,6 +231,7 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
       firstReceiveAt: null, receiptHandle: null, inFlight: false,
     };
     messages.set(m.id, m);
+    persist();
     log('send', m.id, d as number);
     queueMicrotask(schedule);
     return { MessageId: m.id, MD5OfMessageBody: m.md5 };
@@ -232,12 +257,14 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
         throw new SqsError('InvalidParameterValue', 'VisibilityTimeout must be an integer from 0 to 43200');
       }
       m.visibleAt = Date.now() + ms(t as number);
+      persist();
       log('changeVisibility', m.id, t as number);
       return {};
     },
     DeleteMessage: (input) => {
       const m = inFlightBy(input.ReceiptHandle);
       messages.delete(m.id);
+      persist();
       log('delete', m.id);
       return {};
     },
@@ -257,6 +284,8 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
   const reply = (status: number, body: unknown, extra: Record<string, string> = {}) =>
     ({ status, headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': randomUUID(), ...extra }, body: JSON.stringify(body) });
 
+  // Messages read from the file are handed out as they become visible.
+  if (messages.size > 0) queueMicrotask(schedule);
   return {
     url, endpoint, ops, deadLetters,
     serve(target, raw) {
@@ -285,4 +314,25 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
       while (running > 0) await new Promise((r) => setTimeout(r, 10));
     },
   };
+}
+
+type Stored = Omit<Message, 'inFlight' | 'receiptHandle'>;
+
+/** Reads a queue's file into `messages` and `deadLetters`; a file that is not the queue's is set aside, not trusted. */
+function load(file: string, messages: Map<string, Message>, deadLetters: { id: string; body: string; receiveCount: number }[]) {
+  mkdirSync(dirname(file), { recursive: true });
+  if (!existsSync(file)) return;
+  let state: { version?: unknown; messages?: unknown; deadLetters?: unknown };
+  try {
+    state = JSON.parse(readFileSync(file, 'utf8')) as typeof state;
+    if (state.version !== 1 || !Array.isArray(state.messages) || !Array.isArray(state.deadLetters)) throw new Error('not a queue file of version 1');
+  } catch (e) {
+    const aside = `${file}.unreadable-${Date.now()}`;
+    renameSync(file, aside);
+    console.warn(`local queue: ${file} could not be read (${(e as Error).message}); moved to ${aside}, starting empty`);
+    return;
+  }
+  // Nothing is in flight after a restart: a message that was keeps the visibility its receive gave it.
+  for (const m of state.messages as Stored[]) messages.set(m.id, { ...m, inFlight: false, receiptHandle: null });
+  deadLetters.push(...state.deadLetters as typeof deadLetters);
 }

@@ -30,6 +30,7 @@ const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
 /** Path of the management API's endpoint on this server (API Gateway's is the stage URL over https). */
 const MANAGEMENT_PATH = '/local-live';
 const STREAM_POLL_MS = 75;
+const DELIVERY_QUEUE_NAME = 'deliveries';
 
 // CORS as the HTTP API's configuration answers it: preflights never reach a function, and the
 // gateway's headers replace any a function returns.
@@ -41,7 +42,7 @@ export interface RuntimeOptions {
   host?: string;
   /** Use this DynamoDB endpoint instead of starting DynamoDB Local. */
   dynamodbEndpoint?: string;
-  /** Keep DynamoDB Local's data in this folder between runs. */
+  /** Keep DynamoDB Local's data, and the delivery queue's messages, in this folder between runs. */
   dataDir?: string;
   tableName?: string;
   /** Lets webhooks point at loopback http receivers (`--allow-loopback-webhooks`), for tests. */
@@ -298,10 +299,12 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   });
   idp = await createLocalIdp(url);
   const queue = createLocalQueue({
-    name: 'deliveries', baseUrl: url, region: process.env.AWS_REGION,
+    name: DELIVERY_QUEUE_NAME, baseUrl: url, region: process.env.AWS_REGION,
     handler: () => loadHandler('events/deliver') as unknown as Promise<SqsHandler>,
     visibilityTimeoutSeconds: DELIVERY_QUEUE.visibilityTimeoutSeconds, maxReceiveCount: DELIVERY_QUEUE.maxReceiveCount,
     batchSize: DELIVERY_QUEUE.batchSize, timeScale: opts.deliveryTimeScale ?? Number(process.env.DELIVERY_TIME_SCALE ?? 1),
+    // With --persist the queue is kept beside DynamoDB Local's data, so a delivery waiting out a retry survives a restart.
+    ...(opts.dataDir ? { file: join(opts.dataDir, `queue-${DELIVERY_QUEUE_NAME}.json`) } : {}),
   });
   Object.assign(process.env, {
     SQS_ENDPOINT: queue.endpoint, DELIVERY_QUEUE_URL: queue.url, DASHBOARD_URL: process.env.DASHBOARD_URL ?? url,

@@ -203,6 +203,29 @@ describe('GET /nlu/unanswered', () => {
     expect((await request('GET', admin('/nlu/unanswered'), { token: (await newTenant()).ownerToken })).body.groups).toEqual([]);
   });
 
+  it('a message taught from its conversation leaves the list; taking the example back brings it back', async () => {
+    const t = await newTenant();
+    await keepOnly(t, ['greeting']);
+    const asks = ['can I pay with klarna', 'can I pay with klarna'];
+    for (const m of asks) await send(t, m);
+    const list = async () => ((await request('GET', admin('/nlu/unanswered'), { token: t.ownerToken })).body.groups as
+      Array<{ count: number; examples: Array<{ message: string; conversationId: string; messageId: string }> }>);
+    const [group] = await list();
+    expect(group!.count).toBe(2);
+    const [a, b] = group!.examples;
+    const first = await examples(t).post({ message: a!.message, target: { none: true }, conversationId: a!.conversationId, messageId: a!.messageId });
+    expect(first.status).toBe(201);
+    expect((await list())[0]!.count).toBe(1);
+    // The same message from another conversation: the example already taught (200), and it leaves the list too.
+    const second = await examples(t).post({ message: b!.message, target: { none: true }, conversationId: b!.conversationId, messageId: b!.messageId });
+    expect(second.status).toBe(200);
+    expect(second.body.id).toBe(first.body.id);
+    expect(await list()).toEqual([]);
+    expect((await examples(t).del(first.body.id)).status).toBe(204);
+    const back = await list();
+    expect(back[0]!.examples.map((e) => e.messageId)).toContain(a!.messageId);
+  });
+
   it('suggests the intent that probably fits a group', async () => {
     const t = await newTenant();
     await keepOnly(t, ['greeting']);

@@ -1,4 +1,7 @@
 import { createServer, type Server } from 'node:http';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
@@ -15,7 +18,7 @@ afterEach(async () => {
   server?.close();
 });
 
-async function start(handler: SqsHandler, opts: { maxReceiveCount?: number; timeScale?: number } = {}) {
+async function start(handler: SqsHandler, opts: { maxReceiveCount?: number; timeScale?: number; file?: string } = {}) {
   server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -30,6 +33,7 @@ async function start(handler: SqsHandler, opts: { maxReceiveCount?: number; time
   queue = createLocalQueue({
     name: 'q', baseUrl: base, handler: async () => handler, visibilityTimeoutSeconds: 30,
     maxReceiveCount: opts.maxReceiveCount ?? 5, timeScale: opts.timeScale ?? 0.001,
+    ...(opts.file ? { file: opts.file } : {}),
   });
   const sqs = new SQSClient({ region: 'us-east-1', endpoint: queue.endpoint, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
   return { sqs, url: queue.url, q: queue };
@@ -121,5 +125,99 @@ describe('local SQS queue', () => {
     expect(groupsPerBatch.every((g) => g.length === 1)).toBe(true);
     release();
     await q.idle();
+  });
+});
+
+describe('local SQS queue kept in a file (npm start -- --persist)', () => {
+  let dir: string;
+  afterEach(() => { rmSync(dir, { recursive: true, force: true }); });
+  const stored = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as { messages: Array<{ id: string; receiveCount: number; visibleAt: number }> };
+
+  it('delivers after a restart a message that was waiting out a retry, with its id and receive count', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'queue-'));
+    const file = join(dir, 'data', 'queue-q.json');
+    // First run: the consumer fails and asks for the message again in 300 s (300 ms at this scale).
+    const first: string[] = [];
+    let sqs!: SQSClient;
+    let url!: string;
+    const a = await start(async (e) => {
+      for (const r of e.Records) {
+        first.push(r.attributes.ApproximateReceiveCount);
+        await sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: url, ReceiptHandle: r.receiptHandle, VisibilityTimeout: 300 }));
+      }
+      return { batchItemFailures: e.Records.map((r) => ({ itemIdentifier: r.messageId })) };
+    }, { file });
+    ({ sqs, url } = a);
+    const sent = await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: '{"delivery":1}', MessageGroupId: 't1' }));
+    for (let i = 0; i < 200 && first.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    await a.q.stop();
+    server!.closeAllConnections();
+    server!.close();
+    expect(first).toEqual(['1']);
+    const kept = stored(file).messages;
+    expect(kept).toMatchObject([{ id: sent.MessageId, receiveCount: 1 }]);
+    const retryAt = kept[0]!.visibleAt;
+
+    // Second run, from the same file: the retry happens once its visibility ends, and succeeds.
+    const second: Array<{ id: string; count: string; group: string | undefined; at: number }> = [];
+    const b = await start(async (e) => {
+      for (const r of e.Records) second.push({ id: r.messageId, count: r.attributes.ApproximateReceiveCount, group: r.attributes.MessageGroupId, at: Date.now() });
+      return { batchItemFailures: [] };
+    }, { file });
+    expect(b.q.size()).toBe(1);
+    await b.q.idle();
+    expect(second).toEqual([{ id: sent.MessageId, count: '2', group: 't1', at: expect.any(Number) }]);
+    expect(second[0]!.at).toBeGreaterThanOrEqual(retryAt);
+    expect(stored(file).messages).toEqual([]);
+  });
+
+  it('brings back a message that was in flight when the process died once its visibility timeout ends, and keeps dead letters', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'queue-'));
+    const file = join(dir, 'queue-q.json');
+    // A process that dies in the middle of a batch: its consumer never returns and it is never stopped.
+    let received = 0;
+    const a = await start(async () => { received++; return new Promise<never>(() => {}); }, { file });
+    await a.sqs.send(new SendMessageCommand({ QueueUrl: a.url, MessageBody: 'in flight' }));
+    for (let i = 0; i < 200 && received === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    a.q.pause();
+    server!.closeAllConnections();
+    server!.close();
+    queue = undefined;
+    const [inFlight] = stored(file).messages;
+    expect(inFlight).toMatchObject({ receiveCount: 1 });
+    // visibility 30 s at the scale 0.001
+    expect(inFlight!.visibleAt - Date.now()).toBeLessThanOrEqual(30);
+
+    const bodies: string[] = [];
+    const errors = console.error;
+    console.error = () => {};
+    try {
+      // The next process delivers it as the second receive; its consumer throws, and with maxReceiveCount 2
+      // the third receive moves it to the dead-letter queue, which is kept in the file too.
+      const b = await start(async (e) => { bodies.push(...e.Records.map((r) => `${r.body}#${r.attributes.ApproximateReceiveCount}`)); throw new Error('down'); }, { file, maxReceiveCount: 2 });
+      await b.q.idle();
+      expect(bodies).toEqual(['in flight#2']);
+      expect(b.q.deadLetters).toMatchObject([{ body: 'in flight', receiveCount: 2 }]);
+      await b.q.stop();
+    } finally {
+      console.error = errors;
+    }
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ messages: [], deadLetters: [{ body: 'in flight', receiveCount: 2 }] });
+  });
+
+  it('sets an unreadable file aside and starts empty', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'queue-'));
+    const file = join(dir, 'queue-q.json');
+    writeFileSync(file, '{"version":1,"messages":[');
+    const warn = console.warn;
+    console.warn = () => {};
+    try {
+      const { q } = await start(async () => undefined, { file });
+      expect(q.size()).toBe(0);
+    } finally {
+      console.warn = warn;
+    }
+    expect(existsSync(file)).toBe(false);
+    expect(readdirSync(dir).some((f) => f.startsWith('queue-q.json.unreadable-'))).toBe(true);
   });
 });

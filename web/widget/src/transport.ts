@@ -1,5 +1,5 @@
 import { retryAfterSeconds } from './retry.ts';
-import type { Article, Conversation, Escalation, Failure, Rating, Reply, WidgetInfo } from './types.ts';
+import type { Article, Contact, Conversation, Escalation, Failure, OwnConversations, Rating, Reply, Visitor, WidgetInfo } from './types.ts';
 
 // The transport: the chat API over fetch with the widget key, every failure sorted into what the
 // customer should be told, with the wait the server asked for (Retry-After).
@@ -10,10 +10,11 @@ export class ApiError extends Error {
   }
 }
 
-function failureOf(status: number, code: string | undefined): Failure {
+function failureOf(status: number, code: string | undefined, detail: string | undefined): Failure {
   if (status === 429) return 'rate-limited';
   if (status >= 500) return 'failing';
-  if (status === 401) return 'key';
+  // A 401 about the visitor (a hash that does not match, or a site that requires one) is not the key's.
+  if (status === 401) return /visitor|userHash/.test(detail ?? '') ? 'identity' : 'key';
   if (code === 'ORIGIN_NOT_ALLOWED') return 'origin';
   if (status === 404) return 'not-found';
   if (code === 'CONVERSATION_CLOSED') return 'closed';
@@ -44,7 +45,7 @@ export function createApi(base: string, widgetKey: string) {
     }
     const data = await res.json().catch(() => null) as (T & { code?: string; detail?: string }) | null;
     if (!res.ok) {
-      throw new ApiError(failureOf(res.status, data?.code), retryAfterSeconds(res.headers.get('retry-after')), data?.detail ?? String(res.status));
+      throw new ApiError(failureOf(res.status, data?.code, data?.detail), retryAfterSeconds(res.headers.get('retry-after')), data?.detail ?? String(res.status));
     }
     if (data === null) throw new ApiError('failing');
     return data;
@@ -52,8 +53,12 @@ export function createApi(base: string, widgetKey: string) {
   const id = (v: string) => encodeURIComponent(v);
   return {
     widget: () => call<WidgetInfo>('GET', '/widget'),
-    send: (message: string, conversationId: string | null, key: string) =>
-      call<Reply>('POST', '/message', conversationId ? { conversationId, message } : { message }, key),
+    send: (message: string, conversationId: string | null, visitor: Visitor | null, key: string) =>
+      call<Reply>('POST', '/message', { ...(conversationId ? { conversationId } : {}), message, ...(visitor ? { visitor } : {}) }, key),
+    /** A verified visitor's conversations, newest first. */
+    mine: (v: Visitor & { userHash: string }) =>
+      call<OwnConversations>('GET', `/conversations?userId=${id(v.userId)}&userHash=${id(v.userHash)}`),
+    contact: (conversationId: string, email: string) => call<Contact>('POST', `/conversations/${id(conversationId)}/contact`, { email }),
     conversation: (conversationId: string) => call<Conversation>('GET', `/conversations/${id(conversationId)}`),
     escalate: (conversationId: string, reason: string, key: string) =>
       call<Escalation>('POST', '/escalate', { conversationId, reason }, key),

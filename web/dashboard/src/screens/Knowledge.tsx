@@ -194,10 +194,13 @@ function ArticleForm({ id, initial, readOnly }: { id: string | null; initial: Ar
   const { api } = useApp();
   const qc = useQueryClient();
   const navigate = useNavigate();
-  const created = (useLocation().state as { saved?: boolean } | null)?.saved === true;
+  const state = useLocation().state as { saved?: boolean; draft?: { title: string; questions: string[] } } | null;
+  const created = state?.saved === true;
+  // "Write an article" on the Unanswered screen: a draft with the group's label and questions.
+  const draft = id === null && !initial ? state?.draft : undefined;
   const [f, setF] = useState({
-    title: initial?.title ?? '', body: initial?.body ?? '', url: initial?.url ?? '', tags: (initial?.tags ?? []).join(', '),
-    questions: (initial?.questions ?? []).join('\n'), status: initial?.status ?? 'published',
+    title: initial?.title ?? draft?.title ?? '', body: initial?.body ?? '', url: initial?.url ?? '', tags: (initial?.tags ?? []).join(', '),
+    questions: (initial?.questions ?? draft?.questions ?? []).join('\n'), status: initial?.status ?? (draft ? 'draft' : 'published'),
   });
   const set = <K extends keyof typeof f>(k: K, v: (typeof f)[K]) => setF((x) => ({ ...x, [k]: v }));
   // The preview follows the text without holding up typing in a long article.
@@ -232,6 +235,7 @@ function ArticleForm({ id, initial, readOnly }: { id: string | null; initial: Ar
     <form className="card form" onSubmit={submit} noValidate aria-label="Article">
       <fieldset disabled={readOnly}>
         {readOnly && <p className="notice">Your role can read articles; an admin can change them.</p>}
+        {draft && <p className="notice">A draft from unanswered messages: their questions are filled in. Write the answer in the body, then set the status to Published.</p>}
         <Field label="Title" error={err('title')}>{(p) => <input {...p} value={f.title} maxLength={200} onChange={(e) => set('title', e.target.value)} />}</Field>
         <div className="editor-split">
           <Field label="Body" error={err('body')} hint="Markdown: **bold**, _italic_, lists, [links](https://…). HTML is shown as text.">
