@@ -160,7 +160,15 @@ describe('teaching: /nlu/examples', () => {
       title: 'Full', body: 'Text.', questions: Array.from({ length: 20 }, (_, i) => `question ${i}`),
     } })).body;
     expectProblem(await examples(t).post({ message: 'one more', target: { articleId: art.id } }), 400, 'VALIDATION_ERROR');
+    // A message longer than the target's field takes (phrases 500, questions 300 characters): 400 on message.
+    const greeting = await intentNamed(t, 'greeting');
+    const long = await examples(t).post({ message: 'x'.repeat(501), target: { intentId: greeting.id } });
+    expectProblem(long, 400, 'VALIDATION_ERROR');
+    expect(long.body.errors[0].path).toBe('message');
+    const open = (await request('POST', admin('/articles'), { token: t.ownerToken, body: { title: 'Open', body: 'Text.' } })).body;
+    expectProblem(await examples(t).post({ message: 'y'.repeat(301), target: { articleId: open.id } }), 400, 'VALIDATION_ERROR');
     expect((await examples(t).list()).body.items).toEqual([]);
+    expect((await examples(t).post({ message: 'y'.repeat(300), target: { articleId: open.id } })).status).toBe(201);
   });
 });
 
