@@ -77,3 +77,10 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export interface DomainEvent<T = Record<string, unknown>> { id: string; type: EventType; timestamp: string; tenantId: string; data: T }
+
+/**
+ * What a saved reply may say about the conversation it is sent in; the dashboard fills them in
+ * before sending (a value it does not know becomes empty text).
+ */
+export const REPLY_PLACEHOLDERS = ['visitor.name', 'agent.name', 'ticket.number'] as const;
+export type ReplyPlaceholder = (typeof REPLY_PLACEHOLDERS)[number];

@@ -19,6 +19,9 @@ export interface Conversation {
   /** Who the customer is, as the site or the customer said; absent for an anonymous visitor. */
   visitor?: Visitor;
   latestTicketNumber?: number;
+  /** The team's labels, as first spelled in the tenant; `labelsRev` moves with every change of them. */
+  labels?: string[];
+  labelsRev?: number;
 }
 /**
  * `verified`: the site signed `userId` with the tenant's identity secret. Unverified facts are
@@ -150,6 +153,19 @@ function ticketChange(
   return item;
 }
 
+/** The conversation's labels, conditional on the revision read: a concurrent change fails this and is re-read. */
+function setLabels(c: Conversation, labels: string[]): TxItem {
+  return {
+    Update: {
+      Key: keys.conversation(c.tenantId, c.id),
+      UpdateExpression: 'SET #l = :l ADD #r :one',
+      ConditionExpression: c.labelsRev === undefined ? 'attribute_exists(pk) AND attribute_not_exists(#r)' : 'attribute_exists(pk) AND #r = :rev',
+      ExpressionAttributeNames: { '#l': 'labels', '#r': 'labelsRev' },
+      ExpressionAttributeValues: { ':l': labels, ':one': 1, ...(c.labelsRev === undefined ? {} : { ':rev': c.labelsRev }) },
+    },
+  };
+}
+
 export const conversationsRepo = {
   /** The conversation item, its messages oldest first and its ticket ids: one Query (paged past 1 MB). */
   async load(tenantId: string, conversationId: string) {
@@ -206,5 +222,5 @@ export const conversationsRepo = {
   },
 
   /** Transaction items: the conversation (new or updated), a message, the rate window, a ticket's effect. */
-  tx: { put, update, message, rateWindow, ticketChange },
+  tx: { put, update, message, rateWindow, ticketChange, setLabels },
 };

@@ -116,6 +116,20 @@ export const keys = {
    */
   limitWindow: (tenantId: string, name: string, window: string): Key => ({ pk: `${T(tenantId)}#LIMIT#${name}`, sk: `WINDOW#${window}` }),
 
+  /** A saved reply of the team; its shortcut is unique per tenant through a guard item. */
+  savedReply: (tenantId: string, id: string): Key => ({ pk: T(tenantId), sk: `SAVEDREPLY#${id}` }),
+  savedReplyPrefix: (tenantId: string) => ({ pk: T(tenantId), skPrefix: 'SAVEDREPLY#' }),
+  savedReplyShortcut: (tenantId: string, shortcut: string): Key => ({ pk: T(tenantId), sk: `REPLYSHORTCUT#${shortcut}` }),
+
+  /** The tenant's labels with their counts, one item per label (`key`: the label folded for comparison). */
+  labelsPartition: (tenantId: string) => `${T(tenantId)}#LABELS`,
+  label: (tenantId: string, key: string): Key => ({ pk: keys.labelsPartition(tenantId), sk: `LABEL#${key}` }),
+  /** The conversations that carry a label, newest first; keyed by a hash, as a label is free text. */
+  labelledPartition: (tenantId: string, key: string) =>
+    `${T(tenantId)}#LABELLED#${createHash('sha256').update(key).digest('base64url')}`,
+  labelled: (tenantId: string, key: string, createdAt: string, conversationId: string): Key =>
+    ({ pk: keys.labelledPartition(tenantId, key), sk: timeSortKey(createdAt, conversationId) }),
+
   idempotency: (tenantId: string, route: string, key: string): Key =>
     ({ pk: `${T(tenantId)}#IDEM#${route}#${key}`, sk: 'IDEM' }),
 };

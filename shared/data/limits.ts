@@ -30,7 +30,7 @@ function countInWindow(tenantId: string, name: string, now: Date, seconds: numbe
 }
 
 /** Moves a tally of the tenant item by `delta`; an increment fails once the tally is at `max`. */
-function tally(tenantId: string, attribute: 'memberCount' | 'integrationCount', delta: number, max?: number): TxItem {
+function tally(tenantId: string, attribute: 'memberCount' | 'integrationCount' | 'savedReplyCount', delta: number, max?: number): TxItem {
   const capped = delta > 0 && max !== undefined;
   return {
     Update: {

@@ -22,6 +22,10 @@
 //   a verified visitor's conversations        Query     gsi3 TENANT#t#VISITOR#sha256(userId)
 //   ticket number counter, number -> ticket    GetItem   pk TENANT#t            sk TICKETCOUNTER / TICKETNUMBER#n
 //   tickets newest first / status / priority    Query     gsi1 TENANT#t#TICKETS / gsi2 ...#STATUS#s / gsi3 ...#PRIORITY#p
+//   saved replies of a tenant                   Query     pk TENANT#t            sk begins_with SAVEDREPLY#
+//   saved reply shortcut uniqueness            guard     pk TENANT#t            sk REPLYSHORTCUT#shortcut
+//   labels of a tenant with counts              Query     pk TENANT#t#LABELS     sk LABEL#folded label
+//   conversations of a label, newest first     Query     pk TENANT#t#LABELLED#sha256(label) sk createdAt#conversationId
 //   audit newest first / by category            Query     gsi1 TENANT#t#AUDIT / gsi2 TENANT#t#AUDIT#cat
 //   ticket + its audit trail                    Query     pk TENANT#t#TICKET#id  (sk TICKET, aud_...)
 //   deliveries of an integration, newest first Query     pk TENANT#t#DELIVERIES#i (sk dlv_<ulid>; TTL 30 days)

@@ -1,6 +1,7 @@
 import type { ConversationStatus } from '#shared/core/vocabulary.ts';
 import { conversationsRepo, type Conversation } from '#shared/data/conversations.ts';
 import { ticketsRepo } from '#shared/data/tickets.ts';
+import { labelKey, labelsRepo } from '#shared/data/labels.ts';
 import { NotFound } from '#shared/core/errors.ts';
 import { conversationTitle, visitorView } from '#shared/domain/customers/visitors.ts';
 import { visitorConversations } from '#shared/domain/customers/customers.ts';
@@ -9,13 +10,28 @@ import { visitorConversations } from '#shared/domain/customers/customers.ts';
 export const summary = (c: Conversation) => ({
   id: c.id, title: conversationTitle(c), status: c.status, createdAt: c.createdAt, updatedAt: c.updatedAt,
   messageCount: c.messageCount, lastMessagePreview: c.lastMessagePreview, lastIntent: c.lastIntent, visitor: visitorView(c),
+  labels: c.labels ?? [],
 });
 
-/** `userId`: the conversations of one verified visitor (the customer panel), newest first, in one page. */
-export async function listConversations(tenantId: string, q: { status?: ConversationStatus; userId?: string; limit: number; cursor?: string }) {
+/**
+ * `userId`: the conversations of one verified visitor (the customer panel), newest first, in one page.
+ * `label`: the conversations carrying it, newest first; with `status` too, a page holds those of the
+ * label's page that have that status (it may be shorter than `limit` while `nextCursor` goes on).
+ */
+export async function listConversations(
+  tenantId: string, q: { status?: ConversationStatus; userId?: string; label?: string; limit: number; cursor?: string },
+) {
+  const key = q.label === undefined ? undefined : labelKey(q.label);
+  const keep = (c: Conversation) => (!q.status || c.status === q.status) && (!key || (c.labels ?? []).some((l) => labelKey(l) === key));
   if (q.userId !== undefined) {
     const { items } = await visitorConversations(tenantId, q.userId);
-    return { items: items.filter((c) => !q.status || c.status === q.status).slice(0, q.limit).map(summary), nextCursor: null };
+    return { items: items.filter(keep).slice(0, q.limit).map(summary), nextCursor: null };
+  }
+  if (q.label !== undefined) {
+    const page = await labelsRepo.conversationIds(tenantId, q.label, { label: key, status: q.status }, q.limit, q.cursor);
+    const found = new Map((await conversationsRepo.batchGet(tenantId, page.items)).map((c) => [c.id, c]));
+    const items = page.items.flatMap((id) => { const c = found.get(id); return c && (!q.status || c.status === q.status) ? [summary(c)] : []; });
+    return { items, nextCursor: page.nextCursor };
   }
   const page = await conversationsRepo.list(tenantId, { status: q.status }, q.limit, q.cursor);
   return { items: page.items.map(summary), nextCursor: page.nextCursor };

@@ -25,4 +25,5 @@ export const ConversationSummary = z.object({
   id: z.uuid(), title: ConversationTitle, status: ConversationStatus, createdAt: Timestamp, updatedAt: Timestamp,
   messageCount: z.number().check(z.int()), lastMessagePreview: z.string(), lastIntent: z.nullable(z.string()),
   visitor: z.nullable(Visitor).check(z.describe('null for an anonymous visitor')),
+  labels: z.array(z.string()).check(z.describe('the team\'s labels, as first spelled in the tenant')),
 });

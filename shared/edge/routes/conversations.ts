@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { IdParams, pageQuery, text } from '../schema.ts';
+import { IdParams, pageQuery, shownName, text } from '../schema.ts';
 import { MESSAGE_ROLES } from '#shared/core/vocabulary.ts';
 import { declareAdmin } from '../route.ts';
 import { ConversationStatus, ConversationSummary, Page, Timestamp } from './common.ts';
@@ -11,6 +11,7 @@ export const ListConversationsQuery = z.strictObject({
   status: z.optional(ConversationStatus),
   userId: z.optional(z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters'),
     z.describe('a verified visitor\'s user id: their conversations (at most 50, one page)'))),
+  label: z.optional(shownName(1, 32).check(z.describe('only the conversations carrying this label (case and spacing folded)'))),
   ...pageQuery,
 });
 
@@ -19,6 +20,8 @@ export const ConversationPage = Page(ConversationSummary);
 export const MessageMetadata = z.object({
   intentDetected: z.string(), confidence: z.number().check(z.gte(0), z.lte(1)), entitiesExtracted: z.record(z.string(), z.string()),
   intentRanking: z.array(z.object({ intent: z.string(), confidence: z.number() })), ticketId: z.optional(z.string()),
+  sources: z.optional(z.array(z.object({ articleId: z.string(), title: z.string(), url: z.nullable(z.string()) })))
+    .check(z.meta({ description: 'the help articles of a `knowledge_base` answer, best first; `[]` on a fallback; absent on an intent\'s answer' })),
 });
 const Author = z.object({ id: z.string(), name: z.string() });
 export const AdminMessage = z.object({
@@ -49,11 +52,23 @@ export const AgentMessageResponse = z.object({
 });
 
 export const postAgentMessage = declareAdmin('POST', '/conversations/{id}/messages', 'post-agent-message', 'agent', {
-  table: 'write', params: IdParams, body: AgentMessageBody, response: AgentMessageResponse, status: 201, conflicts: ['CONVERSATION_CLOSED'],
+  table: 'write', params: IdParams, body: AgentMessageBody, response: AgentMessageResponse, status: 201, idempotent: true, conflicts: ['CONVERSATION_CLOSED', 'IDEMPOTENCY_IN_PROGRESS'],
   summary: 'Answer the customer in the conversation',
   description: 'The message is `role: "agent"` with the author\'s display name. The first agent message of the conversation\'s '
     + 'latest ticket sets its `firstResponseAt` and moves an `open` ticket to `in_progress` (audited); from then on the assistant '
     + 'stays silent. A `closed` conversation is 409 `CONVERSATION_CLOSED`.',
 });
 
-export const routes = [listConversations, getConversation, postAgentMessage];
+export const PatchConversationBody = z.strictObject({
+  labels: z.optional(z.array(shownName(1, 32)).check(z.maxLength(10, 'must have at most 10 labels'),
+    z.describe('the conversation\'s labels, replacing the ones it had; the same label twice (case folded) counts once'))),
+});
+
+export const patchConversation = declareAdmin('PATCH', '/conversations/{id}', 'patch-conversation', 'agent', {
+  table: 'write', params: IdParams, body: PatchConversationBody, response: ConversationSummary, status: 200, conflicts: ['CONFLICT'],
+  summary: 'Label a conversation',
+  description: '`labels` replaces the conversation\'s labels (at most 10 of 1 to 32 characters). A label already used in the tenant '
+    + 'keeps its first spelling. A tenant uses at most 1,000 different labels at once (409 `CONFLICT` beyond).',
+});
+
+export const routes = [listConversations, getConversation, postAgentMessage, patchConversation];

@@ -12,6 +12,7 @@ import * as settings from './settings.ts';
 import * as members from './members.ts';
 import * as live from './live.ts';
 import * as nlu from './nlu.ts';
+import * as team from './team.ts';
 import * as pub from './public.ts';
 import { routeKey, type Route } from '../route.ts';
 
@@ -19,7 +20,7 @@ import { routeKey, type Route } from '../route.ts';
 // its own area's file, so its bundle carries only that area's schemas.
 
 export const routes: readonly Route[] = [
-  chat, auth, stats, conversations, tickets, intents, articles, integrations, deliveries, audit, settings, members, live, nlu, pub,
+  chat, auth, stats, conversations, tickets, intents, articles, integrations, deliveries, audit, settings, members, live, nlu, team, pub,
 ].flatMap((area): readonly Route[] => area.routes);
 
 const byKey = new Map(routes.map((r) => [routeKey(r), r]));

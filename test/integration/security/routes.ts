@@ -34,8 +34,8 @@ export const jwtRoutes = routes.filter((r) => r.auth === 'jwt');
 export const widgetRoutes = routes.filter((r) => r.auth === 'widget');
 
 /** Resource kinds these tests know how to create, read back and address with a valid request. */
-export type Kind = 'conversations' | 'tickets' | 'intents' | 'integrations' | 'members' | 'articles' | 'examples';
-export const KINDS: readonly Kind[] = ['conversations', 'tickets', 'intents', 'integrations', 'members', 'articles', 'examples'];
+export type Kind = 'conversations' | 'tickets' | 'intents' | 'integrations' | 'members' | 'articles' | 'examples' | 'saved-replies';
+export const KINDS: readonly Kind[] = ['conversations', 'tickets', 'intents', 'integrations', 'members', 'articles', 'examples', 'saved-replies'];
 
 export const intentBody = (name = `sec_${randomUUID().slice(0, 8).replace(/-/g, '')}`) => ({
   name, trainingPhrases: ['where can I see my refund voucher', 'refund voucher status please'], response: 'Your voucher is on its way.',
@@ -43,6 +43,9 @@ export const intentBody = (name = `sec_${randomUUID().slice(0, 8).replace(/-/g, 
 export const articleBody = () => ({
   title: `Refund vouchers ${randomUUID().slice(0, 8)}`, body: 'Your **refund voucher** arrives by email within a day.',
   url: `https://help.example.com/${randomUUID()}`,
+});
+export const savedReplyBody = () => ({
+  shortcut: `sec-${randomUUID().slice(0, 8)}`, title: 'Refund on its way', body: 'Hi {{visitor.name}}, your refund for #{{ticket.number}} is on its way.',
 });
 export const INTEGRATION_SECRET = () => `whsec_${randomUUID().replace(/-/g, '')}`;
 export const integrationBody = (secret = INTEGRATION_SECRET()) => ({
@@ -57,6 +60,8 @@ export function validBody(r: Route): unknown {
   if (r.method === 'PUT' && k === 'intents') return intentBody();
   if (r.method === 'PUT' && k === 'integrations') return integrationBody();
   if (r.method === 'PUT' && k === 'articles') return articleBody();
+  if (r.method === 'PUT' && k === 'saved-replies') return savedReplyBody();
+  if (r.method === 'PATCH' && k === 'conversations') return { labels: ['from another tenant'] };
   if (r.method === 'POST' && r.path.endsWith('/conversations/{id}/messages')) return { content: 'hello from another tenant' };
   if (r.method === 'POST' && r.path.endsWith('/conversations/{id}/rating')) return { score: 1 };
   if (r.method === 'POST' && r.path.endsWith('/conversations/{id}/contact')) return { email: 'someone@example.com' };
@@ -72,7 +77,7 @@ export interface Created { kind: Kind; id: string; conversationId?: string }
 export const creatorHandler: Record<Kind, string> = {
   conversations: 'chat/send-message', tickets: 'chat/escalate', intents: 'admin/create-intent',
   integrations: 'admin/create-integration', members: 'admin/invite-member', articles: 'admin/create-article',
-  examples: 'admin/create-example',
+  examples: 'admin/create-example', 'saved-replies': 'admin/create-saved-reply',
 };
 
 /** Creates one resource of `kind` in tenant `t` through the API. */
@@ -109,6 +114,11 @@ export async function createIn(t: TestTenant, kind: Kind): Promise<Created> {
       if (r.status !== 201) throw new Error(`teach example: ${r.status} ${r.text}`);
       return { kind, id: r.body.id };
     }
+    case 'saved-replies': {
+      const r = await request('POST', admin('/saved-replies'), { token: t.ownerToken, body: savedReplyBody() });
+      if (r.status !== 201) throw new Error(`create saved reply: ${r.status} ${r.text}`);
+      return { kind, id: r.body.id };
+    }
     case 'members': {
       const r = await request('POST', admin('/members'), { token: t.ownerToken, body: { email: `invitee-${randomUUID()}@example.com`, role: 'agent' } });
       if (r.status !== 201) throw new Error(`invite member: ${r.status} ${r.text}`);
@@ -124,8 +134,12 @@ export async function createIn(t: TestTenant, kind: Kind): Promise<Created> {
 export async function readBack(t: TestTenant, c: Created): Promise<unknown> {
   const pick = (items: Array<{ id: string }>) => items.find((i) => i.id === c.id) ?? 'absent';
   switch (c.kind) {
-    case 'conversations':
-      return (await request('GET', chat(`/conversations/${c.id}`), { widgetKey: t.widgetKey })).body;
+    case 'conversations': {
+      const asCustomer = (await request('GET', chat(`/conversations/${c.id}`), { widgetKey: t.widgetKey })).body;
+      // The team's view too: labels are only there.
+      if (!handlerExists('admin/get-conversation')) return asCustomer;
+      return { asCustomer, asTeam: (await request('GET', admin(`/conversations/${c.id}`), { token: t.ownerToken })).body };
+    }
     case 'tickets':
       if (handlerExists('admin/get-ticket')) return (await request('GET', admin(`/tickets/${c.id}`), { token: t.ownerToken })).body;
       return (await request('GET', chat(`/conversations/${c.conversationId}`), { widgetKey: t.widgetKey })).body;
@@ -140,6 +154,8 @@ export async function readBack(t: TestTenant, c: Created): Promise<unknown> {
       return (await request('GET', admin(`/articles/${c.id}`), { token: t.ownerToken })).body;
     case 'examples':
       return pick((await request('GET', admin('/nlu/examples?limit=100'), { token: t.ownerToken })).body.items);
+    case 'saved-replies':
+      return pick((await request('GET', admin('/saved-replies'), { token: t.ownerToken })).body.items);
     case 'members':
       if (handlerExists('admin/list-members')) return pick((await request('GET', admin('/members'), { token: t.ownerToken })).body.items);
       return null;
