@@ -566,7 +566,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   const rankPage = (query: string, limit: number, from?: { confidence: number; articleId: string } | null) => {
     const best: Array<{ articleId: string; confidence: number }> = [];
     if (n === 0 || limit <= 0 || !collect(query)) return { items: best, more: false };
-    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, bestPassage: 0 };
+    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, bestPassage: 0 };
     // x goes before y: higher score, then the smaller id.
     const before = (s: number, id: string, y: { confidence: number; articleId: string }) => s > y.confidence || (s === y.confidence && id < y.articleId);
     let after = 0;
