@@ -19,6 +19,7 @@
 // every article when two articles show the pair, for the one article that shows it otherwise.
 import { clampAnswer, type StoredArticle } from './knowledge-passages.ts';
 import { defaultScoreWeights, score, type Features, type ScoreWeights } from './knowledge-scoring.ts';
+import { LEXICON, LEXICON_PHRASES } from './knowledge-lexicon.ts';
 import { learnSynonyms } from './knowledge-synonyms.ts';
 import { STOP, stem, withinOneEdit, words } from './knowledge-words.ts';
 
@@ -68,6 +69,49 @@ interface QueryTerm {
   alts: Array<[term: number, strength: number]>;
 }
 
+// The lexicon by its single words (and their stems) and by its phrases.
+const wordGroups = new Map<string, number[]>();
+const phraseGroups = new Map<string, number[]>();
+LEXICON.forEach((g, k) => {
+  for (const m of g.members) {
+    const keys = m.length === 1 ? [m[0]!, stem(m[0]!)] : [m.join(' ')];
+    const map = m.length === 1 ? wordGroups : phraseGroups;
+    for (const key of new Set(keys)) map.set(key, [...(map.get(key) ?? []).filter((x) => x !== k), k]);
+  }
+});
+
+// Phrases by the stem of their first word, with their words' stems.
+const phrasesByFirst = new Map<string, Array<{ key: string; stems: string[] }>>();
+for (const p of LEXICON_PHRASES.values()) {
+  for (const words of p) {
+    const stems = words.map(stem);
+    phrasesByFirst.set(stems[0]!, [...(phrasesByFirst.get(stems[0]!) ?? []), { key: words.join(' '), stems }]);
+  }
+}
+
+/**
+ * The lexicon phrase that starts at ws[i], word for word by stems; with `gap`, a two-word phrase
+ * also with one word between ("send it back").
+ */
+function lexiconPhraseAt(ws: string[], i: number, gap: boolean): { key: string; span: number } | null {
+  for (const p of phrasesByFirst.get(stem(ws[i]!)) ?? []) {
+    if (p.stems.every((ps, k) => i + k < ws.length && stem(ws[i + k]!) === ps)) return { key: p.key, span: p.stems.length };
+    if (gap && p.stems.length === 2 && i + 2 < ws.length && stem(ws[i + 2]!) === p.stems[1]) return { key: p.key, span: 3 };
+  }
+  return null;
+}
+
+/** "didn t" -> "didnt": the apostrophe's pieces joined again, as the lexicon writes them. */
+function joinContractions(ws: string[]): string[] {
+  if (!ws.includes('t')) return ws;
+  const out: string[] = [];
+  for (const x of ws) {
+    if (x === 't' && out.length > 0 && out[out.length - 1]!.endsWith('n')) out[out.length - 1] += 't';
+    else out.push(x);
+  }
+  return out;
+}
+
 const clampLimit = (limit: number | undefined, fallback: number) =>
   limit === undefined || !Number.isFinite(limit) ? fallback : Math.max(0, Math.min(10, Math.floor(limit)));
 
@@ -91,6 +135,18 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
 
   // A word's term id, -1 for a stop word, -2 for a word the knowledge base does not have. Only
   // building adds words: messages must not grow the index.
+  const newTerm = (key: string) => {
+    const id = termText.length;
+    termOf.set(key, id);
+    termText.push(key);
+    df.push(0);
+    postUnit.push([]);
+    lastArticle.push(-1);
+    return id;
+  };
+  // A lexicon phrase of a unit ("gift card") is one more term of it, "p:" and the phrase.
+  const phraseTerm = (key: string, create: boolean) => termOf.get(`p:${key}`) ?? (create ? newTerm(`p:${key}`) : -2);
+
   const idOfWord = (word: string, create: boolean): number => {
     let id = wordTerm.get(word);
     if (id !== undefined) return id;
@@ -98,14 +154,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     const st = stem(word);
     id = termOf.get(st);
     if (!create) return id ?? -2;
-    if (id === undefined) {
-      id = termText.length;
-      termOf.set(st, id);
-      termText.push(st);
-      df.push(0);
-      postUnit.push([]);
-      lastArticle.push(-1);
-    }
+    if (id === undefined) id = newTerm(st);
     wordTerm.set(word, id);
     return id;
   };
@@ -115,8 +164,15 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   const addUnit = (a: number, kind: number, text: string) => {
     const u = unitArticle.length;
     const distinct: number[] = [];
-    for (const word of words(text)) {
-      const id = idOfWord(word, true);
+    const ws = words(text);
+    const ids = ws.map((word) => idOfWord(word, true));
+    if (w.lexicon > 0) {
+      for (let i = 0; i < ws.length; i++) {
+        const phrase = lexiconPhraseAt(ws, i, false);
+        if (phrase) ids.push(phraseTerm(phrase.key, true));
+      }
+    }
+    for (const id of ids) {
       if (id < 0) continue;
       if (id >= seenIn.length) {
         const grown = new Int32Array(seenIn.length * 2).fill(-1);
@@ -157,9 +213,10 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   const unitMass = Float64Array.from(unitTerms, (ts) => ts.reduce((s, t) => s + termIdf[t]!, 0));
 
   // Terms by text, for prefix matches by binary search, and by length, for typo neighbours.
-  const sorted = termText.map((_, i) => i).sort((x, y) => (termText[x]! < termText[y]! ? -1 : 1));
+  const sorted = termText.map((_, i) => i).filter((i) => !termText[i]!.startsWith('p:')).sort((x, y) => (termText[x]! < termText[y]! ? -1 : 1));
   const byLength = new Map<number, number[]>();
   termText.forEach((t, i) => {
+    if (t.startsWith('p:')) return;
     const list = byLength.get(t.length) ?? [];
     list.push(i);
     byLength.set(t.length, list);
@@ -216,8 +273,20 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     }
   };
 
+  // Everyday equivalents: a group's members as the knowledge base's terms (a phrase as its words).
+  const lexiconAlts = (groups: readonly number[] | undefined, self: string, out: Array<[number, number]>) => {
+    if (!groups || w.lexicon <= 0) return;
+    for (const g of groups) {
+      for (const member of LEXICON[g]!.members) {
+        if (member.join(' ') === self) continue;
+        const id = member.length === 1 ? idOfWord(member[0]!, false) : phraseTerm(member.join(' '), false);
+        if (id >= 0 && !out.some(([t]) => t === id)) out.push([id, w.lexicon]);
+      }
+    }
+  };
+
   const analyse = (query: string): QueryTerm[] => {
-    const ws = words(query.slice(0, MAX_QUERY_CHARS));
+    const ws = w.lexicon > 0 ? joinContractions(words(query.slice(0, MAX_QUERY_CHARS))) : words(query.slice(0, MAX_QUERY_CHARS));
     const seen = new Set<string>();
     const out: QueryTerm[] = [];
     const push = (key: string, weight: number, alts: Array<[number, number]>, term = -1) => {
@@ -227,6 +296,23 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     };
     for (let i = 0; i < ws.length; i++) {
       const word = ws[i]!;
+      // A phrase of the lexicon ("send it back", "gift card") reads as one word.
+      const phrase = w.lexicon > 0 ? lexiconPhraseAt(ws, i, true) : null;
+      if (phrase) {
+        // The phrase itself, its words at half strength, and its group's other members.
+        const own = phraseTerm(phrase.key, false);
+        const alts: Array<[number, number]> = own >= 0 ? [[own, 1]] : [];
+        for (const pw of phrase.key.split(' ')) {
+          const id = idOfWord(pw, false);
+          if (id >= 0 && !alts.some(([t]) => t === id)) alts.push([id, 0.5]);
+        }
+        lexiconAlts(phraseGroups.get(phrase.key), phrase.key, alts);
+        if (alts.length > 0) {
+          push(`p:${phrase.key}`, Math.max(...alts.map(([t]) => termIdf[t]!)), alts);
+          i += phrase.span - 1;
+          continue;
+        }
+      }
       // "git hub" -> "github", "back up" -> "backup" when the knowledge base writes it as one word.
       const next = ws[i + 1];
       if (next !== undefined) {
@@ -244,6 +330,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
       const alts: Array<[number, number]> = id >= 0 ? [[id, 1]] : [];
       prefixAlts(st, alts);
       variantAlts(st, alts);
+      lexiconAlts(wordGroups.get(word) ?? wordGroups.get(st), word, alts);
       if (id >= 0) {
         for (const [t, strength] of synonyms.get(id) ?? []) alts.push([t, strength]);
         push(st, termIdf[id]!, alts, id);
@@ -364,10 +451,12 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     let passage = titleCover;
     let bestPassage = 0;
     let bestOwn = 0;
+    let body = 0;
     for (let u = title + 1; u < end; u++) {
       if (!isTouched[u]) continue;
       let own = 0;
       let withTitle = 0;
+      let beyond = 0; // what the unit covers that the title does not
       let answers = 0; // what the passage adds to its title: terms the title already has count half
       for (let i = 0; i < nq; i++) {
         const m = match[u * nq + i]!;
@@ -375,7 +464,9 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
         own += qs[i]!.weight * m;
         withTitle += qs[i]!.weight * Math.max(m, t);
         answers += qs[i]!.weight * m * (1 - t / 2);
+        beyond += qs[i]!.weight * Math.max(0, m - t);
       }
+      body = Math.max(body, unitKind[u] === KIND_QUESTION && calibrated ? w.questions * beyond : beyond);
       if (unitKind[u] === KIND_QUESTION) {
         const f = calibrated ? w.questions : 1;
         for (let i = 0; i < nq; i++) keyRow[i] = Math.max(keyRow[i]!, f * match[u * nq + i]!);
@@ -397,6 +488,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     out.passage = passage / total;
     out.similarity = similarity;
     out.unseen = unseenMass / total;
+    out.body = body / total;
     out.bestPassage = bestPassage;
     return score(out, w);
   };
@@ -404,7 +496,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   /** The best `limit` articles for a message, best first (ties: the earlier article). */
   const rank = (query: string, limit: number): Candidate[] => {
     if (n === 0 || limit <= 0 || !collect(query)) return [];
-    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, bestPassage: 0 };
+    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, bestPassage: 0 };
     const best: Array<{ a: number; s: number }> = [];
     for (const a of touchedArticles) {
       const s = featuresOf(a, f);
@@ -420,7 +512,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     // never claims more confidence than the one ranked above it.
     let above = 1;
     return best.map(({ a }) => {
-      const out = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, bestPassage: 0 };
+      const out = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, bestPassage: 0 };
       const s = Math.min(above, featuresOf(a, out, true));
       above = s;
       const { bestPassage, ...features } = out;
@@ -446,7 +538,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
 
   const rankAll = (query: string) => {
     if (n === 0 || !collect(query)) return [];
-    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, bestPassage: 0 };
+    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, bestPassage: 0 };
     return touchedArticles
       .map((a) => ({ a, s: featuresOf(a, f) }))
       .sort((x, y) => y.s - x.s || x.a - y.a)
