@@ -81,6 +81,8 @@ describe('teaching from a conversation', () => {
     await page.reload();
     const second = page.locator('.msg-assistant').nth(1);
     await second.getByText(new RegExp(`^Answered by the intent ${LOYALTY.name} · confidence \\d`)).waitFor();
+    // After a reload, the reply taught says so.
+    await page.locator('.msg-assistant').first().getByText(`Taught earlier to the intent ${LOYALTY.name}.`).waitFor();
     await captureWidths(page, 'dashboard-teach-inbox', 'Inbox');
 
     // The same message taught again: the example already there, which "Take it back" removes.
