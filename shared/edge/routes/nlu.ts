@@ -64,7 +64,7 @@ export const Unanswered = z.object({
 });
 
 export const createExample = declareAdmin('POST', '/nlu/examples', 'create-example', 'admin', {
-  table: 'write', body: ExampleBody, response: Example, status: 201, conflicts: ['CONFLICT'],
+  table: 'write', body: ExampleBody, response: Example, status: 201, idempotent: true, conflicts: ['CONFLICT', 'IDEMPOTENCY_IN_PROGRESS'],
   alternate: { status: 200, description: 'The same message (case and spacing aside) was taught to this target already: that example, nothing taught again (the message still leaves the unanswered list)' },
   summary: 'Teach the assistant what should have answered a message',
   description: 'An intent\'s example adds the message to its `trainingPhrases`, an article\'s to its `questions`; `none` records a '

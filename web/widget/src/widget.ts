@@ -396,11 +396,13 @@ export function mount(opts: Options): Handle {
     if (view.extra.querySelector('.rating')) return;
     const card = ratingCard((score, comment) => {
       const conversationId = state.saved.conversationId;
-      if (!conversationId) return;
+      if (!conversationId || card.submit.disabled) return;
+      // One key for this rating and its retries: a double click or a retry rates once.
+      const key = newKey();
       const attempt = async () => {
         card.submit.disabled = true;
         try {
-          await api.rate(conversationId, score, comment);
+          await api.rate(conversationId, score, comment, key);
           state.save({ rated: ticketId });
           card.thank();
         } catch (err) {

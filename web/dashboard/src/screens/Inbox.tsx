@@ -7,7 +7,7 @@ import { useApp, useMember } from '../context.tsx';
 import { usePollInterval } from '../live.tsx';
 import { atLeast } from '../roles.ts';
 import { TargetPicker, TeachResult, taughtKey, useTargetLabel, useTeach, type CustomerMessage, type Example, type Target, type Taught } from './Teach.tsx';
-import { Badge, Empty, ErrorState, Field, fieldErrorsOf, FormError, Loading, Page, Pager, percent, usePager, When } from '../ui/index.tsx';
+import { Badge, Empty, ErrorState, Field, FormError, Loading, Page, Pager, percent, useFieldErrors, usePager, When } from '../ui/index.tsx';
 
 export default function Inbox() {
   const { id } = useParams();
@@ -181,14 +181,14 @@ function ReplyBox({ id }: { id: string }) {
     mutationFn: (content: string) => ok(api.POST('/api/v1/admin/conversations/{id}/messages', { params: { path: { id } }, body: { content } })),
     onSuccess: () => { setContent(''); void qc.invalidateQueries({ queryKey: ['conversation', id] }); void qc.invalidateQueries({ queryKey: ['tickets'] }); },
   });
-  const errors = fieldErrorsOf(send.error);
+  const errors = useFieldErrors(send.error, { content: 'Reply' });
   const submit = (e: FormEvent) => { e.preventDefault(); if (content.trim()) send.mutate(content); };
   return (
     <form className="reply" onSubmit={submit}>
-      <Field label="Reply to the customer" error={errors.content} hint="Sent as you, in this conversation; the customer sees it in the widget.">
+      <Field label="Reply to the customer" {...errors.field('content')} hint="Sent as you, in this conversation; the customer sees it in the widget.">
         {(p) => <textarea {...p} rows={3} maxLength={5000} value={content} onChange={(e) => setContent(e.target.value)} />}
       </Field>
-      <FormError error={send.error && !errors.content ? send.error : null} />
+      <FormError error={send.error} fields={errors} />
       <button type="submit" className="primary" disabled={send.isPending || !content.trim()}>Send reply</button>
     </form>
   );
