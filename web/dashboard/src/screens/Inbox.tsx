@@ -7,7 +7,7 @@ import { useApp, useMember } from '../context.tsx';
 import { usePollInterval } from '../live.tsx';
 import { atLeast } from '../roles.ts';
 import { CustomerPanel, ticketName, VisitorLine } from './Customer.tsx';
-import { TargetPicker, TeachResult, taughtKey, useTeach, type Target, type Taught, type CustomerMessage } from './Teach.tsx';
+import { TargetPicker, TeachResult, taughtKey, useTargetLabel, useTeach, type CustomerMessage, type Example, type Target, type Taught } from './Teach.tsx';
 import { Badge, Empty, ErrorState, Field, FormError, Loading, Page, Pager, percent, useFieldErrors, usePager, When } from '../ui/index.tsx';
 
 export default function Inbox() {
@@ -74,9 +74,17 @@ function ConversationDetail({ id }: { id: string }) {
     queryFn: () => ok(api.GET('/api/v1/admin/conversations/{id}', { params: { path: { id } } })),
     refetchInterval: usePollInterval(),
   });
+  const admin = atLeast(member.role, 'admin');
+  // What the team taught lately, by the customer's message it came from.
+  const examples = useQuery({
+    queryKey: ['nlu-examples', 'recent'],
+    queryFn: () => ok(api.GET('/api/v1/admin/nlu/examples', { params: { query: { limit: '100' } } })),
+    enabled: admin,
+  });
+  // Newest first: reversed, so that the newest example of a message is the one kept.
+  const taughtBefore = new Map((examples.data?.items ?? []).filter((e) => e.messageId).reverse().map((e) => [e.messageId!, e]));
   if (detail.isPending) return <section className="card detail"><Loading /></section>;
   if (detail.isError) return <section className="card detail"><ErrorState error={detail.error} retry={() => void detail.refetch()} /></section>;
-  const admin = atLeast(member.role, 'admin');
   const { conversation, tickets } = detail.data;
   const { messages } = detail.data;
   return (
@@ -111,7 +119,9 @@ function ConversationDetail({ id }: { id: string }) {
               {m.role === 'assistant' && m.metadata && (
                 <>
                   <AnsweredBy metadata={m.metadata} />
-                  {admin && asked && <ReplyTeach key={asked.id} asked={{ message: asked.content, conversationId: id, messageId: asked.id }} />}
+                  {admin && asked && (
+                    <ReplyTeach key={asked.id} asked={{ message: asked.content, conversationId: id, messageId: asked.id }} earlier={taughtBefore.get(asked.id)} />
+                  )}
                 </>
               )}
             </li>
@@ -141,10 +151,16 @@ function AnsweredBy({ metadata: md }: { metadata: Metadata }) {
   );
 }
 
-/** "Should have been…" on a reply (admins): teaches the customer's message, then says so with an undo. */
-function ReplyTeach({ asked }: { asked: CustomerMessage }) {
+/**
+ * "Should have been…" on a reply (admins): teaches the customer's message, then says so with an undo.
+ * A message taught earlier (among the newest 100 examples) says what it was taught to.
+ */
+function ReplyTeach({ asked, earlier }: { asked: CustomerMessage; earlier: Example | undefined }) {
   const { teach } = useTeach();
   const [taught, setTaught] = useState<Taught | null>(null);
+  const earlierLabel = useTargetLabel(taught ? undefined : earlier?.target);
+  const shown: Taught | null = taught ?? (earlier && earlierLabel !== undefined
+    ? { target: earlier.target, targetLabel: earlierLabel, created: [], existing: [earlier], total: 1, error: null, earlier: true } : null);
   const pick = async (target: Target, label: string) => {
     const r = await teach([asked], target, label);
     if (r.error && r.created.length + r.existing.length === 0) throw r.error;
@@ -152,7 +168,7 @@ function ReplyTeach({ asked }: { asked: CustomerMessage }) {
   };
   return (
     <div className="msg-teach">
-      {taught && <TeachResult key={taughtKey(taught)} taught={taught} />}
+      {shown && <TeachResult key={taughtKey(shown)} taught={shown} onUndone={() => setTaught(shown)} />}
       <TargetPicker
         title="What should have answered this?" messages={[asked.message]} onPick={pick}
         trigger={<button type="button" className="small-button">Should have been…<span className="visually-hidden"> (teach the assistant what answers “{asked.message}”)</span></button>}
