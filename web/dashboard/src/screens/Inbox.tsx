@@ -6,6 +6,7 @@ import { CONVERSATION_STATUSES as STATUSES } from '../api/types.ts';
 import { useApp, useMember } from '../context.tsx';
 import { usePollInterval } from '../live.tsx';
 import { atLeast } from '../roles.ts';
+import { CustomerPanel, ticketName, VisitorLine } from './Customer.tsx';
 import { TargetPicker, TeachResult, taughtKey, useTargetLabel, useTeach, type CustomerMessage, type Example, type Target, type Taught } from './Teach.tsx';
 import { Badge, Empty, ErrorState, Field, FormError, Loading, Page, Pager, percent, useFieldErrors, usePager, When } from '../ui/index.tsx';
 
@@ -50,8 +51,10 @@ function ConversationList({ selected }: { selected: string | undefined }) {
             {list.data.items.map((c) => (
               <li key={c.id} className={c.id === selected ? 'selected' : undefined}>
                 <Link to={`/inbox/${c.id}${status ? `?status=${status}` : ''}`} className="list-main" aria-current={c.id === selected ? 'page' : undefined}>
-                  {c.lastMessagePreview || 'Conversation'}
+                  {c.title}
                 </Link>
+                {c.visitor && <span className="list-meta"><VisitorLine visitor={c.visitor} /></span>}
+                {c.lastMessagePreview && <span className="list-meta truncate">{c.lastMessagePreview}</span>}
                 <span className="list-meta"><Badge value={c.status} /> {c.messageCount} messages{c.lastIntent ? ` · ${c.lastIntent}` : ''} · <When iso={c.updatedAt} /></span>
               </li>
             ))}
@@ -87,16 +90,17 @@ function ConversationDetail({ id }: { id: string }) {
   return (
     <section className="card detail" aria-labelledby="detail-h">
       <div className="detail-head">
-        <h2 id="detail-h">Conversation</h2>
+        <h2 id="detail-h">{conversation.title}</h2>
         <Badge value={conversation.status} />
         <span className="muted small">started <When iso={conversation.createdAt} /></span>
       </div>
+      <CustomerPanel conversationId={conversation.id} visitor={conversation.visitor} />
       {tickets.length > 0 && (
         <div className="tickets-strip">
           <h3>Tickets</h3>
           <ul>
             {tickets.map((t) => (
-              <li key={t.id}><Link to={`/tickets/${t.id}`}>{t.id}</Link> <Badge value={t.status} /> <Badge value={t.priority} kind={`p-${t.priority}`} /> <span className="muted">{t.reason}</span></li>
+              <li key={t.id}><Link to={`/tickets/${t.id}`}>Ticket {ticketName(t)}</Link> <Badge value={t.status} /> <Badge value={t.priority} kind={`p-${t.priority}`} /> <span className="muted">{t.reason}</span></li>
             ))}
           </ul>
         </div>
