@@ -165,6 +165,8 @@ describe('business hours', () => {
     await launcher(open).click();
     await dialog(open).getByText('Our team replies usually within an hour.').waitFor();
     expect(await dialog(open).getAttribute('aria-describedby')).toBe('sw-status');
+    await expectAccessible(open, 'the reply time under the title');
+    await shot(open, 'identity-reply-time');
     await open.context().close();
 
     await putConfig(t, { businessHours: closedNow() });
