@@ -105,6 +105,19 @@ export const liveRepo = {
     await liveRepo.disconnect(connectionId);
   },
 
+  /** Who a connection is (its tenant and kind), from the lookup $disconnect uses; null when it is gone. */
+  async lookup(connectionId: string): Promise<(LiveConnection & { tenantId: string }) | null> {
+    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.liveConnectionLookup(connectionId) }));
+    const i = r.Item;
+    if (!i || (i[TTL_ATTRIBUTE] as number) <= nowS()) return null;
+    return { ...toConnection(i), tenantId: i.tenantId as string };
+  },
+
+  /** The open sockets of one side: the tenant's members, or a conversation's customers (one strongly consistent Query). */
+  async openOf(tenantId: string, side: { kind: 'member' } | { kind: 'customer'; conversationId: string }): Promise<LiveConnection[]> {
+    return openIn(partitionOf(tenantId, side));
+  },
+
   /** The open sockets of a conversation's customers and of the tenant's members: two strongly consistent Queries. */
   async receiversOf(tenantId: string, conversationId: string | null): Promise<LiveConnection[]> {
     const [members, customers] = await Promise.all([

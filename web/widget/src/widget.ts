@@ -22,6 +22,9 @@ export interface Options {
 export interface Handle { open(): void; close(): void; destroy(): void }
 
 const ACTIVE_TICKET = ['open', 'in_progress', 'waiting'];
+/** Typing: sent at most this often while the customer types; an agent's shown this long after their last signal. */
+const TYPING_SIGNAL_MS = 2000;
+const TYPING_SHOWN_MS = 6000;
 const DEFAULT_REASON = 'The customer asked to talk to a person.';
 
 const asApiError = (err: unknown) => {
@@ -120,10 +123,35 @@ export function mount(opts: Options): Handle {
     state.live = connectLive(url, onEvent, () => { void readHistory(); });
   }
 
+  // ---- typing, both ways ----------------------------------------------------------------------
+
+  let typingSentAt = 0;
+  let agentTypingTimer: ReturnType<typeof setTimeout> | undefined;
+  /** While a person of the team is on the conversation, they see the customer typing (throttled). */
+  function customerTypes() {
+    const { saved } = state;
+    if (!saved.conversationId || !saved.ticketStatus || !ACTIVE_TICKET.includes(saved.ticketStatus) || !view.input.value.trim()) return;
+    const now = Date.now();
+    if (now - typingSentAt < TYPING_SIGNAL_MS) return;
+    if (state.live?.send({ action: 'typing', conversationId: saved.conversationId })) typingSentAt = now;
+  }
+  view.input.addEventListener('input', customerTypes);
+  function agentTypes(name: string | null) {
+    clearTimeout(agentTypingTimer);
+    view.setAgentTyping(name);
+    if (name !== null) agentTypingTimer = setTimeout(() => view.setAgentTyping(null), TYPING_SHOWN_MS);
+  }
+
   function onEvent(e: LiveEvent) {
-    const d = e.data as { conversationId?: string; message?: Message; ticket?: { id?: string; status?: string; conversationId?: string; number?: number | null } };
-    if (e.type === 'message.created' && d.conversationId === state.saved.conversationId && d.message?.id) {
+    const d = e.data as {
+      conversationId?: string; message?: Message; role?: string; name?: string;
+      ticket?: { id?: string; status?: string; conversationId?: string; number?: number | null };
+    };
+    if (e.type === 'typing') {
+      if (d.role === 'agent' && d.conversationId === state.saved.conversationId) agentTypes(typeof d.name === 'string' ? d.name : '');
+    } else if (e.type === 'message.created' && d.conversationId === state.saved.conversationId && d.message?.id) {
       if (d.message.role !== 'user') view.setTyping(false);
+      if (d.message.role === 'agent') agentTypes(null);
       arrive(d.message);
     } else if ((e.type === 'ticket.updated' || e.type === 'ticket.created' || e.type === 'conversation.escalated') && d.ticket?.id && d.ticket.status) {
       if (d.ticket.conversationId && d.ticket.conversationId !== state.saved.conversationId) return;
@@ -152,6 +180,7 @@ export function mount(opts: Options): Handle {
 
   /** A new conversation: the old one is forgotten here (it stays with the support team). */
   function startOver() {
+    agentTypes(null);
     state.live?.close();
     state.live = null;
     state.forget();
@@ -349,6 +378,7 @@ export function mount(opts: Options): Handle {
     open,
     close,
     destroy() {
+      clearTimeout(agentTypingTimer);
       state.live?.close();
       window.removeEventListener('online', onOnline);
       view.remove();
