@@ -31,7 +31,7 @@ export const sameMessage = (s: string) => s.normalize('NFKC').toLowerCase().repl
 const KINDS: readonly ExampleTarget[] = ['intent', 'article', 'none'];
 const asExample = (i: Record<string, unknown>): Example => clean<Example>(i);
 /** The fields the API shows (`added` is bookkeeping). */
-export const publicExample = ({ added, ...e }: Example) => (void added, e);
+export const publicExample = ({ added: _added, ...shown }: Example) => shown;
 
 /** The tenant's `none` count, guarded by the limit, and the intents version (the chat's model holds the none examples). */
 const noneCount = (tenantId: string, delta: 1 | -1): TxItem => ({

@@ -57,7 +57,8 @@ export interface NumberLease { owner: string; read: number | null; last: number 
 
 /**
  * Sets a ticket's changeable fields (and their index keys), guarded by the values that were read:
- * status, priority, assignee and first response.
+ * status, priority, assignee, first response and the time of the version read (so that a change
+ * back and forth in between is noticed too, and the audit trail keeps the order of the changes).
  */
 function update(tenantId: string, read: Ticket, next: Ticket): TxItem {
   const idx = ticketIndexes(tenantId, next);
@@ -67,12 +68,12 @@ function update(tenantId: string, read: Ticket, next: Ticket): TxItem {
       Key: keys.ticket(tenantId, read.id),
       UpdateExpression: 'SET #s = :s, #p = :p, updatedAt = :u, gsi2pk = :g2, gsi3pk = :g3, '
         + 'assigneeId = :a, firstResponseAt = :f, resolvedAt = :r',
-      ConditionExpression: `#s = :rs AND #p = :rp AND (${guard('assigneeId', read.assigneeId)}) AND (${guard('firstResponseAt', read.firstResponseAt)})`,
+      ConditionExpression: `#s = :rs AND #p = :rp AND updatedAt = :ru AND (${guard('assigneeId', read.assigneeId)}) AND (${guard('firstResponseAt', read.firstResponseAt)})`,
       ExpressionAttributeNames: { '#s': 'status', '#p': 'priority' },
       ExpressionAttributeValues: {
         ':s': next.status, ':p': next.priority, ':u': next.updatedAt, ':g2': idx.gsi2pk, ':g3': idx.gsi3pk,
         ':a': next.assigneeId, ':f': next.firstResponseAt, ':r': next.resolvedAt,
-        ':rs': read.status, ':rp': read.priority, ':null': null,
+        ':rs': read.status, ':rp': read.priority, ':ru': read.updatedAt, ':null': null,
         ...(read.assigneeId === null ? {} : { ':r_assigneeId': read.assigneeId }),
         ...(read.firstResponseAt === null ? {} : { ':r_firstResponseAt': read.firstResponseAt }),
       },

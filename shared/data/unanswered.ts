@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { TTL_ATTRIBUTE } from './table.ts';
@@ -7,7 +7,9 @@ import type { TxItem } from './tx.ts';
 // Customers' messages the assistant did not answer well, kept as they happen so that
 // GET /nlu/unanswered reads one partition range instead of every conversation: one item per user
 // message that got the fallback, an answer under 0.5 confidence, or belongs to a conversation rated
-// 1 or 2. The sort key starts with the day, so a period is one Query, newest first.
+// 1 or 2. The sort key starts with the day, so a period is one Query, newest first. A message the
+// team taught (POST /nlu/examples with its messageId) is marked `taughtBy` the example and left out
+// of the list until that example is taken back.
 
 export type UnansweredReason = 'fallback' | 'low_confidence' | 'rated_low';
 export interface Unanswered {
@@ -29,8 +31,9 @@ export const unansweredRepo = {
         TableName: tableName(),
         KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b',
         ExpressionAttributeValues: { ':p': keys.unansweredPartition(tenantId), ':a': `${from}#`, ':b': `${to}#~` },
+        FilterExpression: 'attribute_not_exists(#taughtBy)',
         ProjectionExpression: FIELDS.map((f) => `#${f}`).join(', '),
-        ExpressionAttributeNames: Object.fromEntries(FIELDS.map((f) => [`#${f}`, f])),
+        ExpressionAttributeNames: { ...Object.fromEntries(FIELDS.map((f) => [`#${f}`, f])), '#taughtBy': 'taughtBy' },
         ScanIndexForward: false, Limit: cap - out.length,
         ...(start ? { ExclusiveStartKey: start } : {}),
       }));
@@ -40,7 +43,31 @@ export const unansweredRepo = {
     return out;
   },
 
+  /** The example that taught this message, if its item exists: `null` when it is not marked, `undefined` when there is no item. */
+  async taughtBy(tenantId: string, createdAt: string, messageId: string): Promise<string | null | undefined> {
+    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.unanswered(tenantId, createdAt, messageId), ConsistentRead: true }));
+    return r.Item ? (r.Item.taughtBy as string | undefined) ?? null : undefined;
+  },
+
   tx: {
+    /** Marks an existing item as taught by `exampleId` (fails if the item went away meanwhile). */
+    mark(tenantId: string, createdAt: string, messageId: string, exampleId: string): TxItem {
+      return {
+        Update: {
+          Key: keys.unanswered(tenantId, createdAt, messageId), UpdateExpression: 'SET taughtBy = :e',
+          ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':e': exampleId },
+        },
+      };
+    },
+    /** Takes the mark of `exampleId` off (fails if another example marked it meanwhile). */
+    unmark(tenantId: string, createdAt: string, messageId: string, exampleId: string): TxItem {
+      return {
+        Update: {
+          Key: keys.unanswered(tenantId, createdAt, messageId), UpdateExpression: 'REMOVE taughtBy',
+          ConditionExpression: 'taughtBy = :e', ExpressionAttributeValues: { ':e': exampleId },
+        },
+      };
+    },
     put(tenantId: string, u: Unanswered): TxItem {
       const expires = Math.floor(Date.parse(u.createdAt) / 1000) + TTL_DAYS * 86_400;
       return { Put: { Item: { ...keys.unanswered(tenantId, u.createdAt, u.messageId), type: 'unanswered', ...u, [TTL_ATTRIBUTE]: expires } } };

@@ -19,6 +19,7 @@
 // every article when two articles show the pair, for the one article that shows it otherwise.
 import { clampAnswer, type StoredArticle } from './knowledge-passages.ts';
 import { defaultScoreWeights, score, type Features, type ScoreWeights } from './knowledge-scoring.ts';
+import { LEXICON, LEXICON_PHRASES } from './knowledge-lexicon.ts';
 import { learnSynonyms } from './knowledge-synonyms.ts';
 import { STOP, stem, withinOneEdit, words } from './knowledge-words.ts';
 
@@ -45,6 +46,12 @@ export interface KnowledgeIndex {
   search(query: string, options?: { limit?: number }): KnowledgeHit[];
   /** Every article that matches the query at all, best first, with its ranking score (questions in full): for ordering a whole list. */
   rankAll(query: string): Array<{ articleId: string; confidence: number }>;
+  /**
+   * One page of rankAll's order (score, then id), without ranking the whole list: the `limit` best
+   * that come after `after` (the last item of the previous page), and whether more follow.
+   */
+  rankPage(query: string, limit: number, after?: { confidence: number; articleId: string } | null):
+    { items: Array<{ articleId: string; confidence: number }>; more: boolean };
   /** The features behind the ranking, best first: for tuning and for telling why an article matched. */
   explain(query: string, limit?: number): Array<{ articleId: string; features: Features; score: number }>;
 }
@@ -66,6 +73,49 @@ interface QueryTerm {
   weight: number;
   term: number; // the message word's own term, -1 when the knowledge base does not have it
   alts: Array<[term: number, strength: number]>;
+}
+
+// The lexicon by its single words (and their stems) and by its phrases.
+const wordGroups = new Map<string, number[]>();
+const phraseGroups = new Map<string, number[]>();
+LEXICON.forEach((g, k) => {
+  for (const m of g.members) {
+    const keys = m.length === 1 ? [m[0]!, stem(m[0]!)] : [m.join(' ')];
+    const map = m.length === 1 ? wordGroups : phraseGroups;
+    for (const key of new Set(keys)) map.set(key, [...(map.get(key) ?? []).filter((x) => x !== k), k]);
+  }
+});
+
+// Phrases by the stem of their first word, with their words' stems.
+const phrasesByFirst = new Map<string, Array<{ key: string; stems: string[] }>>();
+for (const p of LEXICON_PHRASES.values()) {
+  for (const words of p) {
+    const stems = words.map(stem);
+    phrasesByFirst.set(stems[0]!, [...(phrasesByFirst.get(stems[0]!) ?? []), { key: words.join(' '), stems }]);
+  }
+}
+
+/**
+ * The lexicon phrase that starts at ws[i], word for word by stems; with `gap`, a two-word phrase
+ * also with one word between ("send it back").
+ */
+function lexiconPhraseAt(ws: string[], i: number, gap: boolean): { key: string; span: number } | null {
+  for (const p of phrasesByFirst.get(stem(ws[i]!)) ?? []) {
+    if (p.stems.every((ps, k) => i + k < ws.length && stem(ws[i + k]!) === ps)) return { key: p.key, span: p.stems.length };
+    if (gap && p.stems.length === 2 && i + 2 < ws.length && stem(ws[i + 2]!) === p.stems[1]) return { key: p.key, span: 3 };
+  }
+  return null;
+}
+
+/** "didn t" -> "didnt": the apostrophe's pieces joined again, as the lexicon writes them. */
+function joinContractions(ws: string[]): string[] {
+  if (!ws.includes('t')) return ws;
+  const out: string[] = [];
+  for (const x of ws) {
+    if (x === 't' && out.length > 0 && out[out.length - 1]!.endsWith('n')) out[out.length - 1] += 't';
+    else out.push(x);
+  }
+  return out;
 }
 
 const clampLimit = (limit: number | undefined, fallback: number) =>
@@ -91,6 +141,18 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
 
   // A word's term id, -1 for a stop word, -2 for a word the knowledge base does not have. Only
   // building adds words: messages must not grow the index.
+  const newTerm = (key: string) => {
+    const id = termText.length;
+    termOf.set(key, id);
+    termText.push(key);
+    df.push(0);
+    postUnit.push([]);
+    lastArticle.push(-1);
+    return id;
+  };
+  // A lexicon phrase of a unit ("gift card") is one more term of it, "p:" and the phrase.
+  const phraseTerm = (key: string, create: boolean) => termOf.get(`p:${key}`) ?? (create ? newTerm(`p:${key}`) : -2);
+
   const idOfWord = (word: string, create: boolean): number => {
     let id = wordTerm.get(word);
     if (id !== undefined) return id;
@@ -98,14 +160,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     const st = stem(word);
     id = termOf.get(st);
     if (!create) return id ?? -2;
-    if (id === undefined) {
-      id = termText.length;
-      termOf.set(st, id);
-      termText.push(st);
-      df.push(0);
-      postUnit.push([]);
-      lastArticle.push(-1);
-    }
+    if (id === undefined) id = newTerm(st);
     wordTerm.set(word, id);
     return id;
   };
@@ -115,8 +170,15 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   const addUnit = (a: number, kind: number, text: string) => {
     const u = unitArticle.length;
     const distinct: number[] = [];
-    for (const word of words(text)) {
-      const id = idOfWord(word, true);
+    const ws = words(text);
+    const ids = ws.map((word) => idOfWord(word, true));
+    if (w.lexicon > 0) {
+      for (let i = 0; i < ws.length; i++) {
+        const phrase = lexiconPhraseAt(ws, i, false);
+        if (phrase) ids.push(phraseTerm(phrase.key, true));
+      }
+    }
+    for (const id of ids) {
       if (id < 0) continue;
       if (id >= seenIn.length) {
         const grown = new Int32Array(seenIn.length * 2).fill(-1);
@@ -157,9 +219,10 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   const unitMass = Float64Array.from(unitTerms, (ts) => ts.reduce((s, t) => s + termIdf[t]!, 0));
 
   // Terms by text, for prefix matches by binary search, and by length, for typo neighbours.
-  const sorted = termText.map((_, i) => i).sort((x, y) => (termText[x]! < termText[y]! ? -1 : 1));
+  const sorted = termText.map((_, i) => i).filter((i) => !termText[i]!.startsWith('p:')).sort((x, y) => (termText[x]! < termText[y]! ? -1 : 1));
   const byLength = new Map<number, number[]>();
   termText.forEach((t, i) => {
+    if (t.startsWith('p:')) return;
     const list = byLength.get(t.length) ?? [];
     list.push(i);
     byLength.set(t.length, list);
@@ -216,8 +279,20 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     }
   };
 
+  // Everyday equivalents: a group's members as the knowledge base's terms (a phrase as its words).
+  const lexiconAlts = (groups: readonly number[] | undefined, self: string, out: Array<[number, number]>) => {
+    if (!groups || w.lexicon <= 0) return;
+    for (const g of groups) {
+      for (const member of LEXICON[g]!.members) {
+        if (member.join(' ') === self) continue;
+        const id = member.length === 1 ? idOfWord(member[0]!, false) : phraseTerm(member.join(' '), false);
+        if (id >= 0 && !out.some(([t]) => t === id)) out.push([id, w.lexicon]);
+      }
+    }
+  };
+
   const analyse = (query: string): QueryTerm[] => {
-    const ws = words(query.slice(0, MAX_QUERY_CHARS));
+    const ws = w.lexicon > 0 ? joinContractions(words(query.slice(0, MAX_QUERY_CHARS))) : words(query.slice(0, MAX_QUERY_CHARS));
     const seen = new Set<string>();
     const out: QueryTerm[] = [];
     const push = (key: string, weight: number, alts: Array<[number, number]>, term = -1) => {
@@ -227,6 +302,23 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     };
     for (let i = 0; i < ws.length; i++) {
       const word = ws[i]!;
+      // A phrase of the lexicon ("send it back", "gift card") reads as one word.
+      const phrase = w.lexicon > 0 ? lexiconPhraseAt(ws, i, true) : null;
+      if (phrase) {
+        // The phrase itself, its words at half strength, and its group's other members.
+        const own = phraseTerm(phrase.key, false);
+        const alts: Array<[number, number]> = own >= 0 ? [[own, 1]] : [];
+        for (const pw of phrase.key.split(' ')) {
+          const id = idOfWord(pw, false);
+          if (id >= 0 && !alts.some(([t]) => t === id)) alts.push([id, 0.5]);
+        }
+        lexiconAlts(phraseGroups.get(phrase.key), phrase.key, alts);
+        if (alts.length > 0) {
+          push(`p:${phrase.key}`, Math.max(...alts.map(([t]) => termIdf[t]!)), alts);
+          i += phrase.span - 1;
+          continue;
+        }
+      }
       // "git hub" -> "github", "back up" -> "backup" when the knowledge base writes it as one word.
       const next = ws[i + 1];
       if (next !== undefined) {
@@ -244,6 +336,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
       const alts: Array<[number, number]> = id >= 0 ? [[id, 1]] : [];
       prefixAlts(st, alts);
       variantAlts(st, alts);
+      lexiconAlts(wordGroups.get(word) ?? wordGroups.get(st), word, alts);
       if (id >= 0) {
         for (const [t, strength] of synonyms.get(id) ?? []) alts.push([t, strength]);
         push(st, termIdf[id]!, alts, id);
@@ -272,6 +365,8 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   // Scratch space of one search, reused so that a search allocates next to nothing.
   let match = new Float32Array(0); // [unit][query term] -> best match strength
   let keyRow = new Float32Array(0);
+  let weight = new Float64Array(0); // qs[i].weight, unboxed
+  let titleRow = new Float64Array(0); // the title's row of the article being scored
   const isTouched = new Uint8Array(units);
   const articleTouched = new Uint8Array(n);
   const touched: number[] = [];
@@ -295,7 +390,12 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     if (total > 0) total += w.prior * unseenIdf;
     if (nq === 0 || total <= 0) return false;
     if (match.length < units * nq) match = new Float32Array(units * nq);
-    if (keyRow.length < nq) keyRow = new Float32Array(nq);
+    if (keyRow.length < nq) {
+      keyRow = new Float32Array(nq);
+      weight = new Float64Array(nq);
+      titleRow = new Float64Array(nq);
+    }
+    for (let i = 0; i < nq; i++) weight[i] = qs[i]!.weight;
     for (let i = 0; i < nq; i++) {
       for (const [t, s] of qs[i]!.alts) {
         for (const u of postUnit[t]!) {
@@ -356,26 +456,33 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     let titleCover = 0;
     for (let i = 0; i < nq; i++) {
       const m = row(title, i);
-      titleCover += qs[i]!.weight * m;
+      titleCover += weight[i]! * m;
       keyRow[i] = m;
+      titleRow[i] = m;
     }
     let question = 0;
     let similarity = dice(title, titleCover);
     let passage = titleCover;
     let bestPassage = 0;
     let bestOwn = 0;
+    let body = 0;
     for (let u = title + 1; u < end; u++) {
       if (!isTouched[u]) continue;
       let own = 0;
       let withTitle = 0;
+      let beyond = 0; // what the unit covers that the title does not
       let answers = 0; // what the passage adds to its title: terms the title already has count half
+      const base = u * nq;
       for (let i = 0; i < nq; i++) {
-        const m = match[u * nq + i]!;
-        const t = row(title, i);
-        own += qs[i]!.weight * m;
-        withTitle += qs[i]!.weight * Math.max(m, t);
-        answers += qs[i]!.weight * m * (1 - t / 2);
+        const m = match[base + i]!;
+        const t = titleRow[i]!;
+        const wi = weight[i]!;
+        own += wi * m;
+        withTitle += wi * Math.max(m, t);
+        answers += wi * m * (1 - t / 2);
+        beyond += wi * Math.max(0, m - t);
       }
+      body = Math.max(body, unitKind[u] === KIND_QUESTION && calibrated ? w.questions * beyond : beyond);
       if (unitKind[u] === KIND_QUESTION) {
         const f = calibrated ? w.questions : 1;
         for (let i = 0; i < nq; i++) keyRow[i] = Math.max(keyRow[i]!, f * match[u * nq + i]!);
@@ -390,13 +497,14 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
       }
     }
     let key = 0;
-    for (let i = 0; i < nq; i++) key += qs[i]!.weight * keyRow[i]!;
+    for (let i = 0; i < nq; i++) key += weight[i]! * keyRow[i]!;
     out.key = key / total;
     out.title = titleCover / total;
     out.question = question / total;
     out.passage = passage / total;
     out.similarity = similarity;
     out.unseen = unseenMass / total;
+    out.body = body / total;
     out.bestPassage = bestPassage;
     return score(out, w);
   };
@@ -404,7 +512,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   /** The best `limit` articles for a message, best first (ties: the earlier article). */
   const rank = (query: string, limit: number): Candidate[] => {
     if (n === 0 || limit <= 0 || !collect(query)) return [];
-    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, bestPassage: 0 };
+    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, bestPassage: 0 };
     const best: Array<{ a: number; s: number }> = [];
     for (const a of touchedArticles) {
       const s = featuresOf(a, f);
@@ -420,7 +528,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     // never claims more confidence than the one ranked above it.
     let above = 1;
     return best.map(({ a }) => {
-      const out = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, bestPassage: 0 };
+      const out = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, bestPassage: 0 };
       const s = Math.min(above, featuresOf(a, out, true));
       above = s;
       const { bestPassage, ...features } = out;
@@ -446,13 +554,38 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
 
   const rankAll = (query: string) => {
     if (n === 0 || !collect(query)) return [];
-    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, bestPassage: 0 };
+    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, bestPassage: 0 };
     return touchedArticles
       .map((a) => ({ a, s: featuresOf(a, f) }))
       .sort((x, y) => y.s - x.s || x.a - y.a)
       .map(({ a, s }) => ({ articleId: articles[a]!.id, confidence: s }));
   };
 
-  return { size: n, search, rankAll, explain };
+  // A page costs one scoring pass and a bounded insertion (the list pages through hundreds of
+  // matching articles 20 at a time): no sort of every match, no object per match.
+  const rankPage = (query: string, limit: number, from?: { confidence: number; articleId: string } | null) => {
+    const best: Array<{ articleId: string; confidence: number }> = [];
+    if (n === 0 || limit <= 0 || !collect(query)) return { items: best, more: false };
+    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, bestPassage: 0 };
+    // x goes before y: higher score, then the smaller id.
+    const before = (s: number, id: string, y: { confidence: number; articleId: string }) => s > y.confidence || (s === y.confidence && id < y.articleId);
+    let after = 0;
+    for (const a of touchedArticles) {
+      const s = featuresOf(a, f);
+      const id = articles[a]!.id;
+      if (from && !(s < from.confidence || (s === from.confidence && id > from.articleId))) continue;
+      after++;
+      if (best.length === limit && !before(s, id, best[limit - 1]!)) continue;
+      let k = best.length === limit ? limit - 1 : best.length;
+      while (k > 0 && before(s, id, best[k - 1]!)) {
+        best[k] = best[k - 1]!;
+        k--;
+      }
+      best[k] = { articleId: id, confidence: s };
+    }
+    return { items: best, more: after > limit };
+  };
+
+  return { size: n, search, rankAll, rankPage, explain };
 }
 

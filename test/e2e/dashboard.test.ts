@@ -49,7 +49,7 @@ describe('dashboard', () => {
     await page.getByRole('button', { name: 'Create the team' }).click();
     const name = page.getByLabel('Team or company name');
     await expect.poll(() => name.getAttribute('aria-invalid')).toBe('true');
-    await expect.poll(() => page.locator('.field-error').textContent()).toBe('must not be empty');
+    await expect.poll(() => page.locator('.field-error').textContent()).toBe('Must not be empty.');
 
     await name.fill('E2E Shop');
     await page.getByRole('button', { name: 'Create the team' }).click();
@@ -159,7 +159,7 @@ describe('dashboard', () => {
     await page.getByLabel('Name').fill('Not A Name');
     await page.getByRole('button', { name: 'Save the intent' }).click();
     await expect.poll(() => page.getByLabel('Name').getAttribute('aria-invalid')).toBe('true');
-    expect(await page.locator('.field.has-error .field-error').first().textContent()).toMatch(/must match/);
+    expect(await page.locator('.field.has-error .field-error').first().textContent()).toBe('Must be 1 to 64 lowercase letters, digits or underscores, starting with a letter.');
     await capture(page, 'dashboard-intent-error', 'Intent greeting');
 
     await page.getByLabel('Name').fill('greeting');
@@ -187,7 +187,7 @@ describe('dashboard', () => {
     await page.getByLabel('Confidence threshold').fill('2');
     await page.getByRole('button', { name: 'Save the settings' }).click();
     await expect.poll(() => page.getByLabel('Confidence threshold').getAttribute('aria-invalid')).toBe('true');
-    expect(await page.locator('.field.has-error .field-error').textContent()).toBe('must be a number from 0 to 1');
+    expect(await page.locator('.field.has-error .field-error').textContent()).toBe('Must be a number from 0 to 1.');
 
     await page.getByLabel('Confidence threshold').fill('0.4');
     await page.getByLabel('Greeting').fill('Hello from E2E Shop!');
@@ -306,13 +306,13 @@ describe('dashboard', () => {
   it('renews an expired session with the refresh token, without the sign-in page', async () => {
     const { page } = owner;
     const stored = () => page.evaluate<{ key: string; user: { access_token: string; refresh_token: string; expires_at: number } }>(`(() => {
-      const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user'));
-      return { key, user: JSON.parse(sessionStorage.getItem(key)) };
+      const key = Object.keys(localStorage).find((k) => k.startsWith('oidc.user'));
+      return { key, user: JSON.parse(localStorage.getItem(key)) };
     })()`);
     const before = await stored();
     expect(before.user.refresh_token).toBeTruthy();
     // Expire the stored access token, then open the app again.
-    await page.evaluate(`sessionStorage.setItem(${JSON.stringify(before.key)}, JSON.stringify({ ...${JSON.stringify(before.user)}, expires_at: Math.floor(Date.now() / 1000) - 5 }))`);
+    await page.evaluate(`localStorage.setItem(${JSON.stringify(before.key)}, JSON.stringify({ ...${JSON.stringify(before.user)}, expires_at: Math.floor(Date.now() / 1000) - 5 }))`);
     const grants: string[] = [];
     const pages: string[] = [];
     page.on('request', (r) => {
@@ -333,7 +333,7 @@ describe('dashboard', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
-    expect(await page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith('oidc.user')))).toEqual([]);
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('oidc.user')))).toEqual([]);
     await page.reload();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);

@@ -160,7 +160,15 @@ describe('teaching: /nlu/examples', () => {
       title: 'Full', body: 'Text.', questions: Array.from({ length: 20 }, (_, i) => `question ${i}`),
     } })).body;
     expectProblem(await examples(t).post({ message: 'one more', target: { articleId: art.id } }), 400, 'VALIDATION_ERROR');
+    // A message longer than the target's field takes (phrases 500, questions 300 characters): 400 on message.
+    const greeting = await intentNamed(t, 'greeting');
+    const long = await examples(t).post({ message: 'x'.repeat(501), target: { intentId: greeting.id } });
+    expectProblem(long, 400, 'VALIDATION_ERROR');
+    expect(long.body.errors[0].path).toBe('message');
+    const open = (await request('POST', admin('/articles'), { token: t.ownerToken, body: { title: 'Open', body: 'Text.' } })).body;
+    expectProblem(await examples(t).post({ message: 'y'.repeat(301), target: { articleId: open.id } }), 400, 'VALIDATION_ERROR');
     expect((await examples(t).list()).body.items).toEqual([]);
+    expect((await examples(t).post({ message: 'y'.repeat(300), target: { articleId: open.id } })).status).toBe(201);
   });
 });
 
@@ -201,6 +209,29 @@ describe('GET /nlu/unanswered', () => {
     expectProblem(await request('GET', admin('/nlu/unanswered?from=2026-02-30'), { token: t.ownerToken }), 400, 'VALIDATION_ERROR');
     // Another tenant's are not shown.
     expect((await request('GET', admin('/nlu/unanswered'), { token: (await newTenant()).ownerToken })).body.groups).toEqual([]);
+  });
+
+  it('a message taught from its conversation leaves the list; taking the example back brings it back', async () => {
+    const t = await newTenant();
+    await keepOnly(t, ['greeting']);
+    const asks = ['can I pay with klarna', 'can I pay with klarna'];
+    for (const m of asks) await send(t, m);
+    const list = async () => ((await request('GET', admin('/nlu/unanswered'), { token: t.ownerToken })).body.groups as
+      Array<{ count: number; examples: Array<{ message: string; conversationId: string; messageId: string }> }>);
+    const [group] = await list();
+    expect(group!.count).toBe(2);
+    const [a, b] = group!.examples;
+    const first = await examples(t).post({ message: a!.message, target: { none: true }, conversationId: a!.conversationId, messageId: a!.messageId });
+    expect(first.status).toBe(201);
+    expect((await list())[0]!.count).toBe(1);
+    // The same message from another conversation: the example already taught (200), and it leaves the list too.
+    const second = await examples(t).post({ message: b!.message, target: { none: true }, conversationId: b!.conversationId, messageId: b!.messageId });
+    expect(second.status).toBe(200);
+    expect(second.body.id).toBe(first.body.id);
+    expect(await list()).toEqual([]);
+    expect((await examples(t).del(first.body.id)).status).toBe(204);
+    const back = await list();
+    expect(back[0]!.examples.map((e) => e.messageId)).toContain(a!.messageId);
   });
 
   it('suggests the intent that probably fits a group', async () => {

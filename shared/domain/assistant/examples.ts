@@ -10,6 +10,7 @@ import { retrying, transact, TxConditionFailed, type TxItem } from '#shared/data
 import { isArticleId } from '#shared/domain/knowledge/knowledge.ts';
 import { after, build, find as findArticle, tenantRefused } from '#shared/domain/knowledge/articles.ts';
 import { TENANT_INDEX } from '#shared/data/articles.ts';
+import { taughtMarks, unansweredKeyOf, untaughtMarks, type UnansweredKey } from './unanswered.ts';
 
 // The team teaches the assistant from what customers wrote. An example for an intent adds the
 // message to its training phrases, for an article to its questions (both bump the version that
@@ -18,6 +19,11 @@ import { TENANT_INDEX } from '#shared/data/articles.ts';
 
 /** The limits of the fields an example writes into (the intent and article schemas' own). */
 export const LIMITS = { trainingPhrases: 200, questions: 20, none: MAX_NONE_EXAMPLES };
+/** The longest training phrase and question (the intent and article schemas' own): a longer message cannot join them. */
+const LONGEST = { phrase: 500, question: 300 };
+const tooLong = (message: string, max: number, what: string) => {
+  if ([...message].length > max) throw fieldError('message', `must be at most ${max} characters to become ${what}`);
+};
 
 export interface ExampleInput { message: string; target: Target; conversationId?: string | undefined; messageId?: string | undefined }
 
@@ -42,23 +48,25 @@ async function intentOf(tenantId: string, id: string): Promise<Intent> {
 }
 
 /** The transaction that records `e` and adds it to its target; reads and checks the target first. */
-async function teachWrites(tenantId: string, actor: Actor, e: Example): Promise<() => Promise<void>> {
+async function teachWrites(tenantId: string, actor: Actor, e: Example, marks: TxItem[]): Promise<() => Promise<void>> {
   // Built when `e.added` is known: the stored example says whether taking it back removes anything.
   const items = () => [...examplesRepo.tx.put(tenantId, e), audit(tenantId, actor, 'example.created', e, e.createdAt)];
   if ('intentId' in e.target) {
     const before = await intentOf(tenantId, e.target.intentId);
-    if (has(before.trainingPhrases, e.message)) { e.added = false; const own = items(); return () => transact(own); }
+    tooLong(e.message, LONGEST.phrase, 'an intent\'s training phrase');
+    if (has(before.trainingPhrases, e.message)) { e.added = false; const own = items(); return () => transact([...own, ...marks]); }
     if (before.trainingPhrases.length >= LIMITS.trainingPhrases) {
       throw fieldError('target', `the intent has ${LIMITS.trainingPhrases} training phrases already; remove one first`);
     }
     const next: Intent = { ...before, trainingPhrases: [...before.trainingPhrases, e.message], updatedAt: after(before.updatedAt) };
     const [ex, guard, auditItem] = items();
-    return () => intentsRepo.update(tenantId, before, next, auditItem!, [ex!, guard!]);
+    return () => intentsRepo.update(tenantId, before, next, auditItem!, [ex!, guard!, ...marks]);
   }
   if ('articleId' in e.target) {
     if (!isArticleId(e.target.articleId)) throw new NotFound('article');
     const before = await findArticle(tenantId, e.target.articleId);
-    if (has(before.questions, e.message)) { e.added = false; const own = items(); return () => transact(own); }
+    tooLong(e.message, LONGEST.question, 'an article\'s question');
+    if (has(before.questions, e.message)) { e.added = false; const own = items(); return () => transact([...own, ...marks]); }
     if (before.questions.length >= LIMITS.questions) {
       throw fieldError('target', `the article has ${LIMITS.questions} questions already; remove one first`);
     }
@@ -67,7 +75,7 @@ async function teachWrites(tenantId: string, actor: Actor, e: Example): Promise<
     const [ex, guard, auditItem] = items();
     return async () => {
       try {
-        await articlesRepo.replace(tenantId, before, article, searchable, auditItem!, [ex!, guard!]);
+        await articlesRepo.replace(tenantId, before, article, searchable, auditItem!, [ex!, guard!, ...marks]);
       } catch (err) {
         if (err instanceof TxConditionFailed && err.failed[TENANT_INDEX]) await tenantRefused(tenantId);
         throw err;
@@ -77,7 +85,7 @@ async function teachWrites(tenantId: string, actor: Actor, e: Example): Promise<
   const own = items();
   return async () => {
     try {
-      await transact(own);
+      await transact([...own, ...marks]);
     } catch (err) {
       // [example, guard, none count, audit]: the count's condition is the limit.
       if (err instanceof TxConditionFailed && err.failed[2] && !err.failed[1]) {
@@ -94,16 +102,27 @@ async function teachWrites(tenantId: string, actor: Actor, e: Example): Promise<
  */
 export async function createExample(tenantId: string, actor: Actor, input: ExampleInput) {
   if (input.messageId && !input.conversationId) throw fieldError('messageId', 'needs the conversationId it belongs to');
-  if (input.conversationId && !(await conversationsRepo.get(tenantId, input.conversationId))) throw new NotFound('conversation');
+  // A customer's message taught leaves the unanswered list (its item is marked with the example).
+  let at: UnansweredKey = null;
+  if (input.conversationId && input.messageId) {
+    const found = await unansweredKeyOf(tenantId, input.conversationId, input.messageId);
+    if (!found) throw new NotFound('conversation');
+    at = found.at;
+  } else if (input.conversationId && !(await conversationsRepo.get(tenantId, input.conversationId))) throw new NotFound('conversation');
   return retrying(async () => {
     const found = await examplesRepo.existing(tenantId, input.target, input.message);
-    if (found) return { example: publicExample(found), created: false };
+    if (found) {
+      // Taught already (maybe from another conversation): nothing is taught, but this message is answered too.
+      const marks = await taughtMarks(tenantId, at, found.id);
+      if (marks.length) await transact(marks);
+      return { example: publicExample(found), created: false };
+    }
     const createdAt = new Date().toISOString();
     const e: Example = {
       id: `ex_${ulid(Date.parse(createdAt))}`, message: input.message, target: input.target,
       conversationId: input.conversationId ?? null, messageId: input.messageId ?? null, createdBy: actor, createdAt, added: true,
     };
-    const write = await teachWrites(tenantId, actor, e);
+    const write = await teachWrites(tenantId, actor, e, await taughtMarks(tenantId, at, e.id));
     await write();
     return { example: publicExample(e), created: true };
   }, CHANGED);
@@ -121,7 +140,9 @@ export async function deleteExample(tenantId: string, actor: Actor, id: string) 
     const e = await examplesRepo.get(tenantId, id);
     if (!e) throw new NotFound('example');
     const now = new Date().toISOString();
-    const own = [...examplesRepo.tx.remove(tenantId, e), audit(tenantId, actor, 'example.deleted', e, now)];
+    const at = e.conversationId && e.messageId ? (await unansweredKeyOf(tenantId, e.conversationId, e.messageId))?.at ?? null : null;
+    // The audit item last: the target's write takes it apart from the others.
+    const own = [...examplesRepo.tx.remove(tenantId, e), ...await untaughtMarks(tenantId, at, e.id), audit(tenantId, actor, 'example.deleted', e, now)];
     const drop = (list: string[]) => list.filter((p) => sameMessage(p) !== sameMessage(e.message));
     if (e.added && 'intentId' in e.target) {
       const before = await intentsRepo.get(tenantId, e.target.intentId);

@@ -63,6 +63,29 @@ export async function ratingMarks(tenantId: string, conv: Conversation, score: n
   });
 }
 
+/** Where the unanswered list keeps a customer's message: its time and id, if it is a user message of that conversation. */
+export async function unansweredKeyOf(tenantId: string, conversationId: string, messageId: string) {
+  const found = await conversationsRepo.load(tenantId, conversationId);
+  if (!found) return undefined;
+  const m = found.messages.find((x) => x.id === messageId && x.role === 'user');
+  return { conversation: found.conversation, at: m ? { createdAt: m.createdAt, messageId: m.id } : null };
+}
+export type UnansweredKey = { createdAt: string; messageId: string } | null;
+
+/** A message taught leaves the list: marks its item (if it has one that no example marked yet). */
+export async function taughtMarks(tenantId: string, at: UnansweredKey, exampleId: string): Promise<TxItem[]> {
+  if (!at) return [];
+  const by = await unansweredRepo.taughtBy(tenantId, at.createdAt, at.messageId);
+  return by === null ? [unansweredRepo.tx.mark(tenantId, at.createdAt, at.messageId, exampleId)] : [];
+}
+
+/** The example taken back: its message comes back to the list (if this example had marked it). */
+export async function untaughtMarks(tenantId: string, at: UnansweredKey, exampleId: string): Promise<TxItem[]> {
+  if (!at) return [];
+  const by = await unansweredRepo.taughtBy(tenantId, at.createdAt, at.messageId);
+  return by === exampleId ? [unansweredRepo.tx.unmark(tenantId, at.createdAt, at.messageId, exampleId)] : [];
+}
+
 type Suggestion = { intentId: string } | { articleId: string } | null;
 
 /** The period's unanswered messages, grouped, biggest group first, each with a suggestion when one fits. */

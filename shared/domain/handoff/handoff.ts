@@ -11,16 +11,11 @@ import { secondsBetween } from './tickets.ts';
 import { widgetConversation } from '#shared/domain/tenants/widget-auth.ts';
 import { asRateLimited, LIMITS, perMinute } from '#shared/domain/limits.ts';
 import { ratingMarks } from '#shared/domain/assistant/unanswered.ts';
+import { laterThan } from '#shared/core/time.ts';
 
 // The person's side of a handoff: agents answer in the conversation, and the customer rates it.
 
 const AGENT_ATTEMPTS = 16;
-
-/** A timestamp after `after`, so that a conversation's messages commit in the order of their times. */
-const laterThan = (after: string) => {
-  const now = new Date().toISOString();
-  return now > after ? now : new Date(Date.parse(after) + 1).toISOString();
-};
 
 /**
  * An agent's message. The first one on the conversation's latest ticket sets its first response and

@@ -10,6 +10,7 @@ import { canMove, isActive } from './tickets-rules.ts';
 import { summary } from './conversations-admin.ts';
 import { conversationTitle, visitorView } from '#shared/domain/customers/visitors.ts';
 import { events } from '#shared/domain/events.ts';
+import { laterThan } from '#shared/core/time.ts';
 
 export interface TicketPatch { status?: TicketStatus; priority?: Priority; assigneeId?: string | null }
 type Changes = Record<string, { from: unknown; to: unknown }>;
@@ -71,7 +72,8 @@ export function updateTicket(tenantId: string, actor: Actor, ticketId: string, p
       throw fieldError('assigneeId', 'must be the user id of an active member of the tenant');
     }
 
-    const now = new Date().toISOString();
+    // After the version it changes, even within the same millisecond: the trail is read in time order.
+    const now = laterThan(ticket.updatedAt);
     const status = patch.status ?? ticket.status;
     const resolving = status === 'resolved' && ticket.status !== 'resolved';
     const next: Ticket = {

@@ -138,7 +138,7 @@ export const getWidget = declareChat('GET', '/widget', 'get-widget', {
 });
 
 export const rateConversation = declareChat('POST', '/conversations/{id}/rating', 'rate-conversation', {
-  table: 'write', params: IdParams, body: RatingBody, response: RatingResponse, status: 200, conflicts: ['CONFLICT'], rateLimited: true,
+  table: 'write', params: IdParams, body: RatingBody, response: RatingResponse, status: 200, idempotent: true, conflicts: ['CONFLICT', 'IDEMPOTENCY_IN_PROGRESS'], rateLimited: true,
   summary: 'Rate a conversation, 1 to 5',
   description: 'A later rating of the same conversation replaces the earlier one. Only a conversation that has had a ticket can '
     + 'be rated (409 `CONFLICT` otherwise). At most 5 ratings a minute per conversation (429 with `Retry-After`). The same score '

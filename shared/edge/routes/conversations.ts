@@ -20,6 +20,8 @@ export const ConversationPage = Page(ConversationSummary);
 export const MessageMetadata = z.object({
   intentDetected: z.string(), confidence: z.number().check(z.gte(0), z.lte(1)), entitiesExtracted: z.record(z.string(), z.string()),
   intentRanking: z.array(z.object({ intent: z.string(), confidence: z.number() })), ticketId: z.optional(z.string()),
+  sources: z.optional(z.array(z.object({ articleId: z.string(), title: z.string(), url: z.nullable(z.string()) })))
+    .check(z.meta({ description: 'the help articles of a `knowledge_base` answer, best first; `[]` on a fallback; absent on an intent\'s answer' })),
 });
 const Author = z.object({ id: z.string(), name: z.string() });
 export const AdminMessage = z.object({
@@ -50,7 +52,7 @@ export const AgentMessageResponse = z.object({
 });
 
 export const postAgentMessage = declareAdmin('POST', '/conversations/{id}/messages', 'post-agent-message', 'agent', {
-  table: 'write', params: IdParams, body: AgentMessageBody, response: AgentMessageResponse, status: 201, conflicts: ['CONVERSATION_CLOSED'],
+  table: 'write', params: IdParams, body: AgentMessageBody, response: AgentMessageResponse, status: 201, idempotent: true, conflicts: ['CONVERSATION_CLOSED', 'IDEMPOTENCY_IN_PROGRESS'],
   summary: 'Answer the customer in the conversation',
   description: 'The message is `role: "agent"` with the author\'s display name. The first agent message of the conversation\'s '
     + 'latest ticket sets its `firstResponseAt` and moves an `open` ticket to `in_progress` (audited); from then on the assistant '

@@ -1,11 +1,16 @@
 import type { Live } from './socket.ts';
-import type { Message, WidgetInfo } from './types.ts';
+import type { Message, OwnConversations, Visitor, WidgetInfo } from './types.ts';
 
 // The widget's state, in one object: what the page has learnt, what is on screen, and what this
 // browser keeps for the next page load (localStorage, per widget key).
 
-/** What survives a page load, per widget key. */
-export interface Saved { conversationId?: string; ticketId?: string; ticketStatus?: string; ticketNumber?: number; rated?: string }
+/**
+ * What survives a page load, per widget key. `userId`: the signed-in visitor the conversation is
+ * theirs (another one signing in on this browser starts afresh); `email`: the address left for the reply.
+ */
+export interface Saved {
+  conversationId?: string; ticketId?: string; ticketStatus?: string; ticketNumber?: number; rated?: string; userId?: string; email?: string;
+}
 
 /** A message on screen; `id` is null until the server names it. */
 export interface Shown { id: string | null; role: Message['role']; content: string; at: string; el: HTMLLIElement }
@@ -27,6 +32,10 @@ export function createState(widgetKey: string) {
     /** Messages that arrived while the panel was closed. */
     unread: 0,
     live: null as Live | null,
+    /** Who the site says the customer is. */
+    visitor: null as Visitor | null,
+    /** A verified visitor's conversations, once read. */
+    past: null as OwnConversations['items'] | null,
     shown: [] as Shown[],
     save(patch: Partial<Saved>) {
       state.saved = { ...state.saved, ...patch };

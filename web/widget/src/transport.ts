@@ -1,5 +1,5 @@
 import { retryAfterSeconds } from './retry.ts';
-import type { Article, Conversation, Escalation, Failure, Rating, Reply, WidgetInfo } from './types.ts';
+import type { Article, Contact, Conversation, Escalation, Failure, OwnConversations, Rating, Reply, Visitor, WidgetInfo } from './types.ts';
 
 // The transport: the chat API over fetch with the widget key, every failure sorted into what the
 // customer should be told, with the wait the server asked for (Retry-After).
@@ -10,10 +10,11 @@ export class ApiError extends Error {
   }
 }
 
-function failureOf(status: number, code: string | undefined): Failure {
+function failureOf(status: number, code: string | undefined, detail: string | undefined): Failure {
   if (status === 429) return 'rate-limited';
   if (status >= 500) return 'failing';
-  if (status === 401) return 'key';
+  // A 401 about the visitor (a hash that does not match, or a site that requires one) is not the key's.
+  if (status === 401) return /visitor|userHash/.test(detail ?? '') ? 'identity' : 'key';
   if (code === 'ORIGIN_NOT_ALLOWED') return 'origin';
   if (status === 404) return 'not-found';
   if (code === 'CONVERSATION_CLOSED') return 'closed';
@@ -28,23 +29,33 @@ export function newKey(): string {
 
 export type Api = ReturnType<typeof createApi>;
 
+/** A copy of a request whose first is still running (409 IDEMPOTENCY_IN_PROGRESS) asks again after these waits. */
+const IN_PROGRESS_WAITS_MS = [150, 300, 600, 1000, 1500, 2000, 3000];
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export function createApi(base: string, widgetKey: string) {
   async function call<T>(method: string, path: string, body?: unknown, idempotencyKey?: string): Promise<T> {
     const headers: Record<string, string> = { 'x-widget-key': widgetKey };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     let res: Response;
-    try {
-      res = await fetch(`${base}/api/v1/chat${path}`, {
-        method, headers, mode: 'cors', credentials: 'omit', cache: 'no-store',
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
-    } catch {
-      throw new ApiError(navigator.onLine === false ? 'offline' : 'unreachable');
+    let data: (T & { code?: string; detail?: string }) | null;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        res = await fetch(`${base}/api/v1/chat${path}`, {
+          method, headers, mode: 'cors', credentials: 'omit', cache: 'no-store',
+          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        });
+      } catch {
+        throw new ApiError(navigator.onLine === false ? 'offline' : 'unreachable');
+      }
+      data = await res.json().catch(() => null) as (T & { code?: string; detail?: string }) | null;
+      // The same action sent twice (a retry while the first was on its way): its answer is the first one's.
+      if (!(res.status === 409 && data?.code === 'IDEMPOTENCY_IN_PROGRESS' && attempt < IN_PROGRESS_WAITS_MS.length)) break;
+      await wait(IN_PROGRESS_WAITS_MS[attempt]!);
     }
-    const data = await res.json().catch(() => null) as (T & { code?: string; detail?: string }) | null;
     if (!res.ok) {
-      throw new ApiError(failureOf(res.status, data?.code), retryAfterSeconds(res.headers.get('retry-after')), data?.detail ?? String(res.status));
+      throw new ApiError(failureOf(res.status, data?.code, data?.detail), retryAfterSeconds(res.headers.get('retry-after')), data?.detail ?? String(res.status));
     }
     if (data === null) throw new ApiError('failing');
     return data;
@@ -52,13 +63,17 @@ export function createApi(base: string, widgetKey: string) {
   const id = (v: string) => encodeURIComponent(v);
   return {
     widget: () => call<WidgetInfo>('GET', '/widget'),
-    send: (message: string, conversationId: string | null, key: string) =>
-      call<Reply>('POST', '/message', conversationId ? { conversationId, message } : { message }, key),
+    send: (message: string, conversationId: string | null, visitor: Visitor | null, key: string) =>
+      call<Reply>('POST', '/message', { ...(conversationId ? { conversationId } : {}), message, ...(visitor ? { visitor } : {}) }, key),
+    /** A verified visitor's conversations, newest first. */
+    mine: (v: Visitor & { userHash: string }) =>
+      call<OwnConversations>('GET', `/conversations?userId=${id(v.userId)}&userHash=${id(v.userHash)}`),
+    contact: (conversationId: string, email: string) => call<Contact>('POST', `/conversations/${id(conversationId)}/contact`, { email }),
     conversation: (conversationId: string) => call<Conversation>('GET', `/conversations/${id(conversationId)}`),
     escalate: (conversationId: string, reason: string, key: string) =>
       call<Escalation>('POST', '/escalate', { conversationId, reason }, key),
-    rate: (conversationId: string, score: number, comment: string) =>
-      call<Rating>('POST', `/conversations/${id(conversationId)}/rating`, comment ? { score, comment } : { score }),
+    rate: (conversationId: string, score: number, comment: string, key: string) =>
+      call<Rating>('POST', `/conversations/${id(conversationId)}/rating`, comment ? { score, comment } : { score }, key),
     article: (articleId: string) => call<{ article: Article }>('GET', `/articles/${id(articleId)}`),
   };
 }

@@ -12,6 +12,10 @@ export type Reply = Ok<'/api/v1/chat/message', 'post'>;
 export type Conversation = Ok<'/api/v1/chat/conversations/{id}', 'get'>;
 export type Escalation = Ok<'/api/v1/chat/escalate', 'post'>;
 export type Rating = Ok<'/api/v1/chat/conversations/{id}/rating', 'post'>;
+export type OwnConversations = Ok<'/api/v1/chat/conversations', 'get'>;
+export type Contact = Ok<'/api/v1/chat/conversations/{id}/contact', 'post'>;
+/** Who the customer is, as the site says (`SupportWidget.identify` or the tag's `data-user-*`). */
+export interface Visitor { userId: string; name?: string; email?: string; userHash?: string }
 /** `blocks`: the body as plain text, one paragraph, heading or list item each (the service's Markdown reduction). */
 export type Article = Ok<'/api/v1/chat/articles/{id}', 'get'>['article'];
 export type Source = NonNullable<Reply['metadata']['sources']>[number];
@@ -29,6 +33,7 @@ export type Failure =
   | 'failing' // 5xx
   | 'origin' // 403 ORIGIN_NOT_ALLOWED
   | 'key' // 401
+  | 'identity' // 401 about the visitor: a hash that does not match, or none where the site requires one
   | 'not-found'
   | 'closed' // 409 CONVERSATION_CLOSED
   | 'refused'; // any other 4xx

@@ -1,11 +1,13 @@
 import { connectLive, type LiveEvent } from './socket.ts';
 import { createState, type Shown } from './state.ts';
 import { ApiError, createApi, newKey } from './transport.ts';
-import type { Message, Reply, Source } from './types.ts';
-import { escalateCard, ratingCard } from './views/cards.ts';
+import type { Message, Reply, Source, Visitor } from './types.ts';
+import { emailCard, escalateCard, ratingCard } from './views/cards.ts';
+import { backAt, hoursText } from './views/hours.ts';
 import { bubble, markFailed } from './views/messages.ts';
 import { failureText, type NoticeAction } from './views/notice.ts';
 import { buildPanel } from './views/panel.ts';
+import { pastCard } from './views/past.ts';
 
 // The widget: its state, the chat API, the live socket and the views wired together, and the
 // conversation's flow (send, read, escalate, rate) between them.
@@ -17,9 +19,27 @@ export interface Options {
   open?: boolean;
   /** Overrides the tenant's theme position. */
   position?: 'left' | 'right';
+  /** Who the customer is (the tag's data-user-* attributes). */
+  visitor?: Visitor | null;
 }
 
-export interface Handle { open(): void; close(): void; destroy(): void }
+export interface Handle {
+  open(): void; close(): void; destroy(): void;
+  /** The site's signed-in customer: `{ userId, name?, email?, userHash? }`; null forgets them. */
+  identify(v: Visitor | null): void;
+  /** The customer signed out: forget them and the conversation kept in this browser. */
+  logout(): void;
+}
+
+/** The facts as the API takes them: trimmed, empty ones left out; null without a user id. */
+function visitorOf(v: Partial<Record<keyof Visitor, unknown>> | null | undefined): Visitor | null {
+  const pick = (x: unknown) => (typeof x === 'string' || typeof x === 'number' ? String(x).trim() : '') || undefined;
+  const userId = pick(v?.userId);
+  if (!userId) return null;
+  const out: Visitor = { userId };
+  for (const k of ['name', 'email', 'userHash'] as const) { const x = pick(v?.[k]); if (x) out[k] = x; }
+  return out;
+}
 
 const ACTIVE_TICKET = ['open', 'in_progress', 'waiting'];
 /** Typing: sent at most this often while the customer types; an agent's shown this long after their last signal. */
@@ -36,7 +56,10 @@ const asApiError = (err: unknown) => {
 export function mount(opts: Options): Handle {
   const api = createApi(opts.apiBase, opts.widgetKey);
   const state = createState(opts.widgetKey);
-  const view = buildPanel({ toggle: () => (state.isOpen ? close() : open()), close, submit: submitMessage, handoff: showEscalate });
+  const view = buildPanel({
+    toggle: () => (state.isOpen ? close() : open()), close, submit: submitMessage, handoff: showEscalate,
+    past: (from) => view.past.open(state.past ?? [], state.saved.conversationId, reopen, () => { startOver(); view.input.focus(); }, from),
+  });
   const label = () => view.labelLauncher(state.info?.theme.title, state.isOpen, state.unread);
   const position = (p: string | undefined) => view.position((opts.position ?? p) === 'left');
   position(undefined);
@@ -52,6 +75,8 @@ export function mount(opts: Options): Handle {
       console.error(`SupportWidget: ${location.origin} is not one of this widget's allowed origins (widget.allowedOrigins in the settings).`);
     } else if (e.failure === 'key') {
       console.error('SupportWidget: the widget key was refused; check data-widget-key.');
+    } else if (e.failure === 'identity') {
+      console.error(`SupportWidget: the visitor was refused (${e.message}); check data-user-hash or SupportWidget.identify().`);
     }
   }
 
@@ -189,7 +214,102 @@ export function mount(opts: Options): Handle {
     view.extra.replaceChildren();
     view.showTicket(null);
     view.enable(true);
+    view.notice.clear();
     state.historyRead = true;
+    showPast();
+  }
+
+  // ---- who the customer is ------------------------------------------------------------------
+
+  const signed = () => { const v = state.visitor; return v?.userHash ? { ...v, userHash: v.userHash } : null; };
+
+  function identify(input: Visitor | null) {
+    const v = visitorOf(input);
+    if (input && !v) { console.error('SupportWidget.identify: userId is required'); return; }
+    state.visitor = v;
+    state.past = null;
+    // A conversation kept for another signed-in customer is not this one's to read.
+    // (A page that names nobody keeps it: the site may identify the customer a moment later.)
+    if (v && state.saved.userId && state.saved.userId !== v.userId) startOver();
+    showPast();
+    if (state.isOpen) void loadPast();
+  }
+
+  /** A signed-in customer's conversations, from any device (read once per page, when the panel opens). */
+  async function loadPast() {
+    const v = signed();
+    if (!v || !state.info) return;
+    const asked = state.visitor;
+    try {
+      const r = await api.mine(v);
+      if (state.visitor !== asked) return;
+      state.past = r.items;
+      showPast();
+    } catch (err) {
+      fail(err, asApiError(err).failure === 'identity' ? null : () => { void loadPast(); });
+    }
+  }
+
+  /** The link to the list, when there is another conversation; the latest few above a fresh one. */
+  function showPast() {
+    const items = state.past ?? [];
+    const current = state.saved.conversationId;
+    view.pastLink.hidden = !items.some((c) => c.id !== current);
+    view.pastCard.replaceChildren(...(current || !items.length ? [] : [pastCard(items, reopen)]));
+  }
+
+  /** Back to an earlier conversation: its history read, the live channel on it. */
+  function reopen(id: string) {
+    startOver();
+    state.save({ conversationId: id, ...(state.visitor ? { userId: state.visitor.userId } : {}) });
+    state.historyRead = false;
+    showPast();
+    view.announce('Earlier conversation reopened.');
+    view.input.focus();
+    void readHistory();
+  }
+
+  // ---- business hours and the address for the reply -----------------------------------------
+
+  let hoursTimer: ReturnType<typeof setTimeout> | undefined;
+
+  function showHours() {
+    const { info } = state;
+    if (!info) return;
+    view.setStatus(hoursText(info), !info.online);
+    clearTimeout(hoursTimer);
+    const wait = info.nextOpenAt ? Date.parse(info.nextOpenAt) - Date.now() : NaN;
+    // Read the settings again once the team is back (within a day; a longer stay is a new page load).
+    if (!info.online && wait < 86_400_000) {
+      hoursTimer = setTimeout(() => { api.widget().then((i) => { state.info = i; showHours(); }, () => {}); }, Math.max(wait, 0) + 1000);
+    }
+  }
+
+  /** While the team is away: an address for the reply, unless the customer has given one. */
+  function askEmail() {
+    const conversationId = state.saved.conversationId;
+    if (!conversationId || state.saved.email || state.visitor?.email || view.extra.querySelector('#sw-email')) return;
+    const next = state.info?.nextOpenAt;
+    const card = emailCard(`We're away${next ? ` until ${backAt(next)}` : ' right now'}. Leave your email address and we'll reply to it.`, (email) => {
+      const attempt = async () => {
+        card.submit.disabled = true;
+        try {
+          await api.contact(conversationId, email);
+          state.save({ email });
+          card.done(email);
+        } catch (err) {
+          const e = asApiError(err);
+          if (e.failure === 'refused') card.invalid('Please enter a valid email address, like name@example.com.');
+          else fail(e, () => { void attempt(); });
+        } finally {
+          card.submit.disabled = false;
+        }
+      };
+      void attempt();
+    });
+    view.extra.replaceChildren(card.form);
+    view.scrollDown();
+    card.field.focus();
   }
 
   function ended() {
@@ -201,12 +321,17 @@ export function mount(opts: Options): Handle {
     view.sendBtn.disabled = true;
     view.setTyping(true);
     try {
-      const r = await api.send(text, state.saved.conversationId ?? null, key);
+      const { visitor } = state;
+      const r = await api.send(text, state.saved.conversationId ?? null, visitor, key);
       markFailed(s.el, false);
-      if (r.conversationId !== state.saved.conversationId) state.save({ conversationId: r.conversationId });
+      if (r.conversationId !== state.saved.conversationId) { state.save({ conversationId: r.conversationId }); showPast(); }
+      if (visitor && state.saved.userId !== visitor.userId) state.save({ userId: visitor.userId });
       if (r.message) arrive(r.message, r.metadata?.sources);
       const ticketId = r.metadata?.ticketId;
-      if (ticketId) setTicket(ticketId, 'open', r.metadata?.ticketNumber);
+      if (ticketId) {
+        setTicket(ticketId, 'open', r.metadata?.ticketNumber);
+        if (state.info && !state.info.online) askEmail(); // the assistant escalated while the team is away
+      }
       else if (r.handledBy === 'agent' && state.saved.ticketId) setTicket(state.saved.ticketId, 'in_progress');
       connect();
       return r;
@@ -226,7 +351,8 @@ export function mount(opts: Options): Handle {
       } else {
         // The same Idempotency-Key: a retry of a request that did get through stores nothing twice.
         const fatal = e.failure === 'origin' || e.failure === 'key';
-        fail(e, fatal ? null : () => { void send(text, s, key); });
+        // A refused identity is the site's to fix (or the customer's, signing in again): no retry.
+        fail(e, fatal || e.failure === 'identity' ? null : () => { void send(text, s, key); });
         if (fatal) view.enable(false);
       }
       return null;
@@ -282,7 +408,8 @@ export function mount(opts: Options): Handle {
           view.announce(`Assistant says: ${r.message}`);
         }
         setTicket(r.ticketId, 'open', r.ticketNumber);
-        view.input.focus();
+        if (r.emailRequested) askEmail();
+        else view.input.focus();
       } catch (err) {
         fail(err, () => { void attempt(); });
       } finally {
@@ -298,11 +425,13 @@ export function mount(opts: Options): Handle {
     if (view.extra.querySelector('.rating')) return;
     const card = ratingCard((score, comment) => {
       const conversationId = state.saved.conversationId;
-      if (!conversationId) return;
+      if (!conversationId || card.submit.disabled) return;
+      // One key for this rating and its retries: a double click or a retry rates once.
+      const key = newKey();
       const attempt = async () => {
         card.submit.disabled = true;
         try {
-          await api.rate(conversationId, score, comment);
+          await api.rate(conversationId, score, comment, key);
           state.save({ rated: ticketId });
           card.thank();
         } catch (err) {
@@ -336,6 +465,7 @@ export function mount(opts: Options): Handle {
     state.unread = 0;
     label();
     if (state.info && !state.historyRead && state.saved.conversationId) void readHistory();
+    if (state.past === null) void loadPast();
     view.scrollDown();
     view.focusFirst();
   }
@@ -365,20 +495,26 @@ export function mount(opts: Options): Handle {
     position(info.theme.position);
     view.title.textContent = info.theme.title;
     view.greet(info.greeting);
+    showHours();
     label();
     if (state.saved.ticketId && state.saved.ticketStatus) setTicket(state.saved.ticketId, state.saved.ticketStatus);
     if (state.isOpen && !state.historyRead) void readHistory();
+    if (state.isOpen) void loadPast();
     else if (state.shown.length) connect(); // messages sent before this answer came
   }
 
+  identify(opts.visitor ?? null);
   void start();
   if (opts.open) open();
 
   return {
     open,
     close,
+    identify,
+    logout() { identify(null); startOver(); },
     destroy() {
       clearTimeout(agentTypingTimer);
+      clearTimeout(hoursTimer);
       state.live?.close();
       window.removeEventListener('online', onOnline);
       view.remove();

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { ok } from '../api/client.ts';
+import { ok, type Ok } from '../api/client.ts';
 import { CONVERSATION_STATUSES as STATUSES } from '../api/types.ts';
 import type { ReplyPlaceholder } from '#vocabulary';
 import { useApp, useMember } from '../context.tsx';
@@ -9,7 +9,8 @@ import { useCustomerTyping, usePollInterval, useSignalTyping } from '../live.tsx
 import { LabelChips, LabelEditor, LabelFilter } from './Labels.tsx';
 import { ReplyTextarea } from './Reply.tsx';
 import { atLeast } from '../roles.ts';
-import { Badge, Empty, ErrorState, Field, fieldErrorsOf, FormError, Loading, Page, Pager, percent, usePager, When } from '../ui/index.tsx';
+import { TargetPicker, TeachResult, taughtKey, useTeach, type Target, type Taught, type CustomerMessage } from './Teach.tsx';
+import { Badge, Empty, ErrorState, Field, FormError, Loading, Page, Pager, percent, useFieldErrors, usePager, When } from '../ui/index.tsx';
 
 export default function Inbox() {
   const { id } = useParams();
@@ -86,6 +87,7 @@ function ConversationDetail({ id }: { id: string }) {
   });
   if (detail.isPending) return <section className="card detail"><Loading /></section>;
   if (detail.isError) return <section className="card detail"><ErrorState error={detail.error} retry={() => void detail.refetch()} /></section>;
+  const admin = atLeast(member.role, 'admin');
   const { conversation, tickets } = detail.data;
   const { messages } = detail.data;
   return (
@@ -107,21 +109,25 @@ function ConversationDetail({ id }: { id: string }) {
       )}
       <LabelEditor conversationId={id} labels={conversation.labels} canEdit={atLeast(member.role, 'agent')} />
       <ol className="messages" aria-label="Messages">
-        {messages.map((m) => (
-          <li key={m.id} className={`msg msg-${m.role}`}>
-            <div className="msg-who">
-              {m.role === 'user' ? 'Customer' : m.role === 'agent' ? m.author?.name ?? 'Agent' : 'Assistant'}
-              <span className="muted small"> · <When iso={m.createdAt} /></span>
-            </div>
-            <p className="msg-text">{m.content}</p>
-            {m.role === 'assistant' && m.metadata && (
-              <p className="msg-meta">
-                Intent <strong>{m.metadata.intentDetected}</strong> · confidence {percent(m.metadata.confidence)}
-                {Object.keys(m.metadata.entitiesExtracted).length > 0 && <> · entities {Object.entries(m.metadata.entitiesExtracted).map(([k, v]) => `${k}=${v}`).join(', ')}</>}
-              </p>
-            )}
-          </li>
-        ))}
+        {messages.map((m, i) => {
+          // The customer's message this reply answered: the last one before it.
+          const asked = m.role === 'assistant' ? messages.slice(0, i).findLast((x) => x.role === 'user') : undefined;
+          return (
+            <li key={m.id} className={`msg msg-${m.role}`}>
+              <div className="msg-who">
+                {m.role === 'user' ? 'Customer' : m.role === 'agent' ? m.author?.name ?? 'Agent' : 'Assistant'}
+                <span className="muted small"> · <When iso={m.createdAt} /></span>
+              </div>
+              <p className="msg-text">{m.content}</p>
+              {m.role === 'assistant' && m.metadata && (
+                <>
+                  <AnsweredBy metadata={m.metadata} />
+                  {admin && asked && <ReplyTeach key={asked.id} asked={{ message: asked.content, conversationId: id, messageId: asked.id }} />}
+                </>
+              )}
+            </li>
+          );
+        })}
       </ol>
       <CustomerTyping id={id} />
       {atLeast(member.role, 'agent') && conversation.status !== 'closed' && (
@@ -142,6 +148,43 @@ function CustomerTyping({ id }: { id: string }) {
   return <p className="typing-note muted small" role="status">{typing ? 'Customer is typing…' : ''}</p>;
 }
 
+type Metadata = NonNullable<Ok<'/api/v1/admin/conversations/{id}', 'get'>['messages'][number]['metadata']>;
+
+/** What answered a reply (an intent, a help article or the fallback) and how sure the assistant was. */
+function AnsweredBy({ metadata: md }: { metadata: Metadata }) {
+  const entities = Object.entries(md.entitiesExtracted);
+  const source = md.sources?.[0];
+  return (
+    <p className="msg-meta">
+      {md.intentDetected === 'knowledge_base'
+        ? <>Answered from the article {source ? <Link to={`/knowledge/${encodeURIComponent(source.articleId)}`}>{source.title}</Link> : 'of the help centre'}</>
+        : md.intentDetected === 'fallback' ? <>Fallback: nothing answered</> : <>Answered by the intent <strong>{md.intentDetected}</strong></>}
+      {' · '}confidence {percent(md.confidence)}
+      {entities.length > 0 && <> · entities {entities.map(([k, v]) => `${k}=${v}`).join(', ')}</>}
+    </p>
+  );
+}
+
+/** "Should have been…" on a reply (admins): teaches the customer's message, then says so with an undo. */
+function ReplyTeach({ asked }: { asked: CustomerMessage }) {
+  const { teach } = useTeach();
+  const [taught, setTaught] = useState<Taught | null>(null);
+  const pick = async (target: Target, label: string) => {
+    const r = await teach([asked], target, label);
+    if (r.error && r.created.length + r.existing.length === 0) throw r.error;
+    setTaught(r);
+  };
+  return (
+    <div className="msg-teach">
+      {taught && <TeachResult key={taughtKey(taught)} taught={taught} />}
+      <TargetPicker
+        title="What should have answered this?" messages={[asked.message]} onPick={pick}
+        trigger={<button type="button" className="small-button">Should have been…<span className="visually-hidden"> (teach the assistant what answers “{asked.message}”)</span></button>}
+      />
+    </div>
+  );
+}
+
 function ReplyBox({ id, values }: { id: string; values: Partial<Record<ReplyPlaceholder, string>> }) {
   const { api } = useApp();
   const signalTyping = useSignalTyping(id);
@@ -151,15 +194,15 @@ function ReplyBox({ id, values }: { id: string; values: Partial<Record<ReplyPlac
     mutationFn: (content: string) => ok(api.POST('/api/v1/admin/conversations/{id}/messages', { params: { path: { id } }, body: { content } })),
     onSuccess: () => { setContent(''); void qc.invalidateQueries({ queryKey: ['conversation', id] }); void qc.invalidateQueries({ queryKey: ['tickets'] }); },
   });
-  const errors = fieldErrorsOf(send.error);
+  const errors = useFieldErrors(send.error, { content: 'Reply' });
   const submit = (e: FormEvent) => { e.preventDefault(); if (content.trim()) send.mutate(content); };
   return (
     <form className="reply" onSubmit={submit}>
-      <Field label="Reply to the customer" error={errors.content} hint="Sent as you, in this conversation; the customer sees it in the widget. Type / for a saved reply.">
+      <Field label="Reply to the customer" {...errors.field('content')} hint="Sent as you, in this conversation; the customer sees it in the widget. Type / for a saved reply.">
         {(p) => <ReplyTextarea {...p} rows={3} maxLength={5000} value={content} values={values} enabled
           onChange={(v) => { setContent(v); if (v.trim()) signalTyping(); }} />}
       </Field>
-      <FormError error={send.error && !errors.content ? send.error : null} />
+      <FormError error={send.error} fields={errors} />
       <button type="submit" className="primary" disabled={send.isPending || !content.trim()}>Send reply</button>
     </form>
   );

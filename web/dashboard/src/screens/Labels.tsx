@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ok } from '../api/client.ts';
 import { useApp } from '../context.tsx';
-import { fieldErrorsOf, FormError } from '../ui/index.tsx';
+import { FormError, useFieldErrors } from '../ui/index.tsx';
 
 // Labels on conversations: the chips of one conversation (agents add and remove them), and the
 // inbox's filter by label with the count of each.
@@ -54,7 +54,7 @@ export function LabelEditor({ conversationId, labels, canEdit }: { conversationI
       void qc.invalidateQueries({ queryKey: ['labels'] });
     },
   });
-  const errors = fieldErrorsOf(save.error);
+  const errors = useFieldErrors(save.error, { labels: 'Label' });
   const add = (e: FormEvent) => {
     e.preventDefault();
     const l = text.trim();
@@ -63,7 +63,7 @@ export function LabelEditor({ conversationId, labels, canEdit }: { conversationI
     save.mutate([...labels, l]);
   };
   const full = labels.length >= MAX_LABELS;
-  const fieldError = Object.entries(errors).find(([k]) => k.startsWith('labels'))?.[1];
+  const fieldError = errors.message('labels');
   return (
     <section className="labels" aria-labelledby={`${inputId}-h`}>
       <h3 id={`${inputId}-h`}>Labels</h3>
@@ -90,8 +90,8 @@ export function LabelEditor({ conversationId, labels, canEdit }: { conversationI
             {(known.data?.items ?? []).filter((k) => !labels.some((x) => fold(x) === fold(k.name))).map((k) => <option key={k.name} value={k.name} />)}
           </datalist>
           <button type="submit" disabled={full || save.isPending || !text.trim()}>Add label</button>
-          {fieldError && <p id={`${inputId}-error`} className="field-error label-error">Label {fieldError}</p>}
-          <div className="label-error"><FormError error={save.error && !fieldError ? save.error : null} /></div>
+          {fieldError && <p id={`${inputId}-error`} className="field-error label-error">{fieldError}</p>}
+          <div className="label-error"><FormError error={save.error && !fieldError ? save.error : null} fields={errors} /></div>
         </form>
       )}
     </section>

@@ -4,7 +4,7 @@ import { REPLY_PLACEHOLDERS } from '#vocabulary';
 import { ok } from '../api/client.ts';
 import { useApp, useMember } from '../context.tsx';
 import { atLeast } from '../roles.ts';
-import { Confirm, Empty, ErrorState, Field, fieldErrorsOf, FormError, Loading, Page } from '../ui/index.tsx';
+import { Confirm, Empty, ErrorState, Field, FormError, Loading, Page, useFieldErrors } from '../ui/index.tsx';
 
 // Saved replies: what agents insert with `/` in the reply box. Agents read them here; admins
 // write them.
@@ -77,22 +77,21 @@ function ReplyForm({ heading, submitLabel, initial, onDone }: { heading: string;
       : ok(api.POST('/api/v1/admin/saved-replies', { body }))),
     onSuccess: () => { if (!initial) setF(EMPTY); void qc.invalidateQueries({ queryKey: ['saved-replies'] }); onDone(); },
   });
-  const errors = fieldErrorsOf(save.error);
-  const set = (k: keyof Form, v: string) => { setF((x) => ({ ...x, [k]: v })); if (save.error) save.reset(); };
+  const errors = useFieldErrors(save.error, { shortcut: 'Shortcut', title: 'Title', body: 'Text' });
+  const set = (k: keyof Form, v: string) => setF((x) => ({ ...x, [k]: v }));
   const submit = (e: FormEvent) => { e.preventDefault(); if (!save.isPending) save.mutate(f); };
-  const known = errors.shortcut || errors.title || errors.body;
   return (
     <form className="card reply-form" onSubmit={submit} noValidate aria-label={heading}>
       <h2>{heading}</h2>
-      <Field label="Shortcut" error={errors.shortcut} hint="What agents type after /: lowercase letters, digits and hyphens, up to 32.">
+      <Field label="Shortcut" {...errors.field('shortcut')} hint="What agents type after /: lowercase letters, digits and hyphens, up to 32.">
         {(p) => <input {...p} value={f.shortcut} maxLength={32} autoComplete="off" spellCheck={false}
           onChange={(e) => set('shortcut', e.target.value.toLowerCase().replace(/\s+/g, '-'))} />}
       </Field>
-      <Field label="Title" error={errors.title}>{(p) => <input {...p} value={f.title} maxLength={100} onChange={(e) => set('title', e.target.value)} />}</Field>
-      <Field label="Text" error={errors.body} hint={`Up to 5,000 characters. Placeholders: ${PLACEHOLDERS}.`}>
+      <Field label="Title" {...errors.field('title')}>{(p) => <input {...p} value={f.title} maxLength={100} onChange={(e) => set('title', e.target.value)} />}</Field>
+      <Field label="Text" {...errors.field('body')} hint={`Up to 5,000 characters. Placeholders: ${PLACEHOLDERS}.`}>
         {(p) => <textarea {...p} rows={4} value={f.body} maxLength={5000} onChange={(e) => set('body', e.target.value)} />}
       </Field>
-      <FormError error={save.error && !known ? save.error : null} />
+      <FormError error={save.error} fields={errors} />
       <div className="form-actions">
         <button type="submit" className="primary" disabled={save.isPending}>{submitLabel}</button>
         {initial && <button type="button" onClick={onDone}>Cancel</button>}

@@ -61,20 +61,22 @@ function TicketList() {
         <Empty>{status || priority || assignee ? 'No ticket matches these filters.' : 'No ticket yet. Tickets open when a customer asks for a person.'}</Empty>
       ) : (
         <div className="card">
+          <div className="table-wrap">
           <table className="table">
-            <thead><tr><th scope="col">Ticket</th><th scope="col">Status</th><th scope="col">Priority</th><th scope="col">Reason</th><th scope="col">Updated</th></tr></thead>
+            <thead><tr><th scope="col">Ticket</th><th scope="col">Status</th><th scope="col">Priority</th><th scope="col">Reason</th><th scope="col" className="wide-only">Updated</th></tr></thead>
             <tbody>
               {list.data.items.map((t) => (
                 <tr key={t.id}>
-                  <th scope="row"><Link to={`/tickets/${t.id}`}>{t.id}</Link></th>
+                  <th scope="row" className="break"><Link to={`/tickets/${t.id}`}>{t.id}</Link></th>
                   <td><Badge value={t.status} /></td>
                   <td><Badge value={t.priority} kind={`p-${t.priority}`} /></td>
                   <td className="truncate">{t.reason}</td>
-                  <td><When iso={t.updatedAt} /></td>
+                  <td className="wide-only"><When iso={t.updatedAt} /></td>
                 </tr>
               ))}
             </tbody>
           </table>
+          </div>
           <Pager pager={pager} nextCursor={list.data.nextCursor} label="Ticket" />
         </div>
       )}

@@ -49,3 +49,48 @@ export function ratingCard(onRate: (score: number, comment: string) => void) {
     },
   };
 }
+
+/**
+ * The address for the reply while the team is away. `hint` says when it is back; `onSend` gets a
+ * well-formed address (the browser's own email check) and the card's answer functions.
+ */
+export function emailCard(hint: string, onSend: (email: string) => void) {
+  const field = h('input', { id: 'sw-email', type: 'email', autocomplete: 'email', maxlength: 254, required: true, 'aria-describedby': 'sw-email-hint' });
+  const error = h('p', { class: 'field-error', id: 'sw-email-error', hidden: true });
+  const submit = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Send my email');
+  const invalid = (text: string | null) => {
+    error.hidden = !text;
+    error.textContent = text ?? '';
+    if (text) {
+      field.setAttribute('aria-invalid', 'true');
+      field.setAttribute('aria-describedby', 'sw-email-hint sw-email-error');
+      field.focus();
+    } else {
+      field.removeAttribute('aria-invalid');
+      field.setAttribute('aria-describedby', 'sw-email-hint');
+    }
+  };
+  const form = h('form', {
+    class: 'card', novalidate: true,
+    onsubmit: (e) => {
+      e.preventDefault();
+      field.value = field.value.trim();
+      if (!field.value) invalid('Please enter your email address.');
+      else if (!field.checkValidity()) invalid('Please enter a valid email address, like name@example.com.');
+      else { invalid(null); onSend(field.value); }
+    },
+  },
+  h('label', { class: 'title', for: 'sw-email' }, 'Your email address'),
+  h('p', { class: 'hint', id: 'sw-email-hint' }, hint),
+  field, error,
+  h('div', { class: 'row' }, submit));
+  return {
+    form, field, submit, invalid,
+    /** The confirmation in the card's place, focused so that it is read. */
+    done(email: string) {
+      const thanks = h('p', { class: 'card', tabindex: '-1', role: 'status' }, `Thank you! We'll reply to ${email}.`);
+      form.replaceWith(thanks);
+      thanks.focus();
+    },
+  };
+}

@@ -2,6 +2,7 @@ import { palette } from '../colour.ts';
 import { articleView } from './article.ts';
 import { h, icon, ICONS, sr } from './dom.ts';
 import { createNotice } from './notice.ts';
+import { pastView } from './past.ts';
 
 // The launcher and the chat panel, in a shadow root of their own at the end of the page's body.
 
@@ -12,6 +13,8 @@ export interface PanelActions {
   close(): void;
   submit(): void;
   handoff(): void;
+  /** A signed-in visitor's list of conversations. */
+  past(from: HTMLElement): void;
 }
 
 export type Panel = ReturnType<typeof buildPanel>;
@@ -35,6 +38,8 @@ export function buildPanel(actions: PanelActions) {
   const launcher = h('button', { type: 'button', class: 'launcher', 'aria-expanded': 'false', 'aria-controls': 'sw-panel', onclick: () => actions.toggle() },
     chatIcon, badge);
   const title = h('h2', { id: 'sw-title', tabindex: '-1' }, 'Chat');
+  // Whether the team is in: a sentence under the title, read with the dialog's description.
+  const status = h('p', { class: 'status', id: 'sw-status', hidden: true });
   const ticketBar = h('p', { class: 'ticket', hidden: true });
   const greeting = h('li', { class: 'msg msg-assistant' }, h('div', { class: 'bubble' }, sr('Assistant: '), 'Hi! How can I help you today?'));
   const list = h('ol', { class: 'messages', 'aria-label': 'Conversation' }, greeting);
@@ -45,9 +50,11 @@ export function buildPanel(actions: PanelActions) {
     h('span', { class: 'typing', 'aria-hidden': 'true' }, h('i'), h('i'), h('i')), agentWho);
   const notice = createNotice();
   const extra = h('div');
-  const conversationView = h('div', null, list, typing, agentTyping, extra, notice.el);
+  const pastCard = h('div');
+  const conversationView = h('div', null, pastCard, list, typing, agentTyping, extra, notice.el);
   const article = articleView(conversationView);
-  const body = h('div', { class: 'body' }, conversationView, article.el);
+  const past = pastView(conversationView);
+  const body = h('div', { class: 'body' }, conversationView, article.el, past.el);
   const input = h('textarea', {
     id: 'sw-input', rows: 1, maxlength: 2000, placeholder: 'Type your message…', autocomplete: 'off',
     onkeydown: (e) => {
@@ -59,11 +66,12 @@ export function buildPanel(actions: PanelActions) {
   const composer = h('form', { class: 'composer', onsubmit: (e) => { e.preventDefault(); actions.submit(); } },
     h('label', { class: 'sr', for: 'sw-input' }, 'Message'), input, sendBtn);
   const handoff = h('button', { type: 'button', class: 'link', onclick: () => actions.handoff() }, 'Talk to a person');
-  const foot = h('div', { class: 'foot' }, handoff);
+  const pastLink: HTMLButtonElement = h('button', { type: 'button', class: 'link', hidden: true, onclick: () => actions.past(pastLink) }, 'Your conversations');
+  const foot = h('div', { class: 'foot' }, handoff, pastLink);
   const announcer = h('div', { class: 'sr', 'aria-live': 'polite' });
   const closeBtn = h('button', { type: 'button', class: 'icon-btn', 'aria-label': 'Close chat', onclick: () => actions.close() }, icon(ICONS.close));
-  const panel = h('div', { id: 'sw-panel', class: 'panel', role: 'dialog', 'aria-labelledby': 'sw-title', hidden: true, onkeydown: (e) => trapFocus(e as KeyboardEvent) },
-    h('div', { class: 'head' }, title, closeBtn), ticketBar, body, composer, foot, announcer);
+  const panel = h('div', { id: 'sw-panel', class: 'panel', role: 'dialog', 'aria-labelledby': 'sw-title', 'aria-describedby': 'sw-status', hidden: true, onkeydown: (e) => trapFocus(e as KeyboardEvent) },
+    h('div', { class: 'head' }, h('div', null, title, status), closeBtn), ticketBar, body, composer, foot, announcer);
   const root = h('div', {
     class: 'root',
     onkeydown: (e) => { if ((e as KeyboardEvent).key === 'Escape' && !panel.hidden) { e.stopPropagation(); actions.close(); } },
@@ -91,7 +99,7 @@ export function buildPanel(actions: PanelActions) {
   let returnFocus: HTMLElement | null = null;
 
   const view = {
-    title, greeting, list, notice, extra, article, input, sendBtn, handoff,
+    title, greeting, list, notice, extra, article, past, pastCard, pastLink, input, sendBtn, handoff,
     scrollDown,
 
     /** Sets the theme through the CSSOM (no style attribute strings): allowed under a strict CSP. */
@@ -134,6 +142,13 @@ export function buildPanel(actions: PanelActions) {
       typing.hidden = !on;
       list.setAttribute('aria-busy', String(on));
       if (on) scrollDown();
+    },
+
+    /** "Our team replies …" or "We're away …"; null hides it. */
+    setStatus(text: string | null, away = false) {
+      status.hidden = !text;
+      status.textContent = text ?? '';
+      status.classList.toggle('away', away);
     },
 
     greet(text: string) { greeting.replaceChildren(h('div', { class: 'bubble' }, sr('Assistant: '), text)); },

@@ -1,0 +1,187 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, captureWidths, expectAccessible, launch, newDashboardPage, newEmail, screenshot, signIn, tokenForEmail } from './browser.ts';
+
+// Teaching the assistant from the dashboard (docs/API.md, Teaching the assistant): "Should have
+// been…" beside an assistant reply in the Inbox, and the Unanswered screen. The tests run in order
+// and share one team.
+
+let browser: Browser;
+let owner: { context: BrowserContext; page: Page };
+const email = newEmail('teach-owner');
+let token = '';
+let widgetKey = '';
+let intentId = '';
+
+const LOYALTY = {
+  name: 'loyalty_card', response: 'Our loyalty card gives you 5 % off every order: ask for it at checkout.',
+  trainingPhrases: ['do you have a loyalty card', 'how do I join the loyalty scheme', 'loyalty points card', 'sign up for the rewards card', 'member card benefits'],
+};
+// Words none of the team's intents or articles use: the fallback, until it is taught.
+const ASK = 'can regulars get one of those stamp thingies for free coffee';
+const UNANSWERED = 'my parrot squawks opera at midnight';
+
+const chat = (message: string, conversationId?: string) =>
+  api('POST', '/api/v1/chat/message', { widgetKey, body: { message, ...(conversationId ? { conversationId } : {}) } });
+
+beforeAll(async () => {
+  browser = await launch();
+  token = await tokenForEmail(email);
+  const onboard = await api('POST', '/api/v1/admin/auth/onboard', { token, body: { tenantName: 'Teach Shop' } });
+  expect(onboard.status).toBe(201);
+  widgetKey = onboard.body.widgetKey;
+  const intent = await api('POST', '/api/v1/admin/intents', { token, body: LOYALTY });
+  expect(intent.status).toBe(201);
+  intentId = intent.body.id;
+  owner = await newDashboardPage(browser);
+  await signIn(owner.page, email);
+});
+afterAll(async () => { await browser?.close(); });
+
+/** The dialog open now: axe, then screenshots at 1280 and 360 px (the page's heading is hidden behind it). */
+async function captureDialog(page: Page, name: string) {
+  await expectAccessible(page, name);
+  await screenshot(page, name, false);
+  await page.setViewportSize({ width: 360, height: 800 });
+  try {
+    await expectAccessible(page, `${name} at 360 px`);
+    await screenshot(page, `${name}-360`, false);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
+}
+
+describe('teaching from a conversation', () => {
+  it('shows what answered each reply; an admin teaches the right intent and the next message is answered by it; undo takes it back', async () => {
+    const first = await chat(ASK);
+    expect(first.body.metadata.intentDetected).not.toBe(LOYALTY.name);
+    const conversationId = first.body.conversationId as string;
+
+    const { page } = owner;
+    await page.goto(`/inbox/${conversationId}`);
+    const reply = page.locator('.msg-assistant').first();
+    await reply.getByText(/^(Fallback: nothing answered|Answered by the intent|Answered from the article) · confidence \d/).waitFor();
+
+    await reply.getByRole('button', { name: /^Should have been…/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'What should have answered this?' });
+    await dialog.getByRole('button', { name: LOYALTY.name, exact: true }).waitFor();
+    expect(await dialog.textContent()).toContain(ASK);
+    await captureDialog(page, 'dashboard-teach-picker');
+    const posts: string[] = [];
+    page.on('request', (r) => { if (r.method() === 'POST' && r.url().endsWith('/api/v1/admin/nlu/examples')) posts.push(r.postData() ?? ''); });
+    await dialog.getByRole('button', { name: LOYALTY.name, exact: true }).click();
+    await reply.getByText(`Taught to the intent ${LOYALTY.name}. The next chat message uses it.`).waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    const userMessage = (await api('GET', `/api/v1/admin/conversations/${conversationId}`, { token })).body.messages[0];
+    expect(posts.map((p) => JSON.parse(p))).toEqual([{ message: ASK, target: { intentId }, conversationId, messageId: userMessage.id }]);
+
+    // The next chat message is answered by the intent taught, and the dashboard says so.
+    const next = await chat(ASK, conversationId);
+    expect(next.body.metadata.intentDetected).toBe(LOYALTY.name);
+    await page.reload();
+    const second = page.locator('.msg-assistant').nth(1);
+    await second.getByText(new RegExp(`^Answered by the intent ${LOYALTY.name} · confidence \\d`)).waitFor();
+    await captureWidths(page, 'dashboard-teach-inbox', 'Inbox');
+
+    // The same message taught again: the example already there, which "Take it back" removes.
+    await second.getByRole('button', { name: /^Should have been…/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: LOYALTY.name, exact: true }).click();
+    await second.getByText(`Already taught to the intent ${LOYALTY.name}.`).waitFor();
+    await second.getByRole('button', { name: 'Take it back' }).click();
+    await second.getByText(`Taken back: no longer taught to the intent ${LOYALTY.name}.`).waitFor();
+    const intent = await api('GET', `/api/v1/admin/intents/${intentId}`, { token });
+    expect(intent.body.trainingPhrases).toEqual(LOYALTY.trainingPhrases);
+    expect((await chat(ASK)).body.metadata.intentDetected).not.toBe(LOYALTY.name);
+
+    // "Nothing should answer this", then Undo.
+    await second.getByRole('button', { name: /^Should have been…/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Nothing should answer this' }).click();
+    await second.getByText('Taught to nothing (the fallback). The next chat message uses it.').waitFor();
+    expect((await api('GET', '/api/v1/admin/nlu/examples?target=none', { token })).body.items).toMatchObject([{ message: ASK, target: { none: true } }]);
+    await second.getByRole('button', { name: 'Undo' }).click();
+    await second.getByText('Taken back: no longer taught to nothing (the fallback).').waitFor();
+    expect((await api('GET', '/api/v1/admin/nlu/examples', { token })).body.items).toEqual([]);
+  });
+
+  it('an agent sees what answered, without "Should have been…"', async () => {
+    const agentEmail = newEmail('teach-agent');
+    expect((await api('POST', '/api/v1/admin/members', { token, body: { email: agentEmail, role: 'agent' } })).status).toBe(201);
+    const { conversationId } = (await chat('hello')).body;
+    const agent = await newDashboardPage(browser);
+    try {
+      await signIn(agent.page, agentEmail);
+      await agent.page.goto(`/inbox/${conversationId}`);
+      await agent.page.locator('.msg-assistant .msg-meta').first().waitFor();
+      expect(await agent.page.getByRole('button', { name: /Should have been/ }).count()).toBe(0);
+      await agent.page.goto('/unanswered');
+      await agent.page.getByRole('heading', { level: 1, name: 'Unanswered' }).waitFor();
+      await agent.page.locator('.group').first().waitFor();
+      expect(await agent.page.getByRole('button', { name: /Should have been|Nothing should answer|Write an article|Teach to/ }).count()).toBe(0);
+    } finally {
+      await agent.context.close();
+    }
+  });
+});
+
+describe('the Unanswered screen', () => {
+  it('lists a fallback message; teaching it makes it leave the list, undo brings it back; "nothing" and "write an article"', async () => {
+    const r = await chat(UNANSWERED);
+    expect(r.body.metadata.intentDetected).toBe('fallback');
+    const { page } = owner;
+    await page.goto('/');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Unanswered' }).click();
+    const group = page.getByRole('region', { name: `“${UNANSWERED}”` });
+    await group.waitFor();
+    expect(await group.textContent()).toContain('1 message');
+    expect(await group.getByRole('link', { name: /^Open the conversation/ }).getAttribute('href')).toBe(`/inbox/${r.body.conversationId}`);
+    await captureWidths(page, 'dashboard-unanswered', 'Unanswered');
+
+    await group.getByRole('button', { name: 'Should have been…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'What should answer these messages?' });
+    await dialog.getByRole('button', { name: LOYALTY.name, exact: true }).click();
+    await page.getByText(`Taught one message to the intent ${LOYALTY.name}. The next chat message uses it.`).waitFor();
+    await group.waitFor({ state: 'detached' });
+    await captureWidths(page, 'dashboard-unanswered-taught', 'Unanswered');
+    expect((await api('GET', `/api/v1/admin/intents/${intentId}`, { token })).body.trainingPhrases).toContain(UNANSWERED);
+
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await page.getByText(`Taken back: one message no longer taught to the intent ${LOYALTY.name}.`).waitFor();
+    await group.waitFor();
+
+    await group.getByRole('button', { name: 'Nothing should answer these' }).click();
+    await page.getByText('Taught one message to nothing (the fallback).', { exact: false }).waitFor();
+    await group.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await group.waitFor();
+
+    await group.getByRole('button', { name: 'Write an article' }).click();
+    await page.getByRole('heading', { level: 1, name: 'New article' }).waitFor();
+    expect(await page.getByLabel('Title').inputValue()).toBe(UNANSWERED);
+    expect(await page.getByLabel('Other ways to ask').inputValue()).toBe(UNANSWERED);
+    expect(await page.getByLabel('Status').inputValue()).toBe('draft');
+    await captureWidths(page, 'dashboard-unanswered-article', 'New article');
+  });
+
+  it('says so when nothing is unanswered, and when the list cannot be read', async () => {
+    const other = newEmail('teach-empty');
+    const t = await tokenForEmail(other);
+    expect((await api('POST', '/api/v1/admin/auth/onboard', { token: t, body: { tenantName: 'Quiet Shop' } })).status).toBe(201);
+    const { context, page } = await newDashboardPage(browser);
+    try {
+      await signIn(page, other);
+      await page.goto('/unanswered');
+      await page.getByText('Nothing unanswered in this period', { exact: false }).waitFor();
+      await captureWidths(page, 'dashboard-unanswered-empty', 'Unanswered');
+
+      await page.route('**/api/v1/admin/nlu/unanswered**', (route) => route.fulfill({
+        status: 503, contentType: 'application/problem+json',
+        body: JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, code: 'UNAVAILABLE', requestId: 'req-e2e-1' }),
+      }));
+      await page.getByLabel('Period', { exact: true }).selectOption('7');
+      await page.getByRole('alert').getByText('The service is briefly unavailable; try again in a moment.').waitFor({ timeout: 20_000 });
+      await captureWidths(page, 'dashboard-unanswered-error', 'Unanswered');
+    } finally {
+      await context.close();
+    }
+  });
+});
