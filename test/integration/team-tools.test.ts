@@ -52,6 +52,19 @@ describe('saved replies', () => {
     expect(updated.changes.title).toBeUndefined();
   });
 
+  it('is safe to send twice with the same Idempotency-Key', async () => {
+    const t = await newTenant();
+    const headers = { 'idempotency-key': 'save-refund-1' };
+    const [a, b] = [
+      await request('POST', admin('/saved-replies'), { token: t.ownerToken, body: reply(), headers }),
+      await request('POST', admin('/saved-replies'), { token: t.ownerToken, body: reply(), headers }),
+    ];
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(b.body).toEqual(a.body);
+    expect((await list(t)).body.items).toHaveLength(1);
+    expect(await audit(t)).toHaveLength(1);
+  });
+
   it('refuses bad input with field messages and writes nothing', async () => {
     const t = await newTenant();
     const bad = async (body: unknown, path: string, message: RegExp) => {
