@@ -31,6 +31,8 @@ export const events = {
     eventsRepo.tx.put(tenantId, 'ticket.updated', { ticket: t, changes }, at, t.conversationId),
   conversationRated: (tenantId: string, conversationId: string, rating: { score: number; comment: string | null; createdAt: string }) =>
     eventsRepo.tx.put(tenantId, 'conversation.rated', { conversationId, rating }, rating.createdAt, conversationId),
+  /** The widget key changed: the dispatcher closes the customer sockets opened with an older one (no key in the item). */
+  widgetKeyRotated: (tenantId: string, at: string) => eventsRepo.tx.put(tenantId, 'widget_key.rotated', {}, at),
 };
 
 type Data = Record<string, unknown> & {

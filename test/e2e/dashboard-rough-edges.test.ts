@@ -13,6 +13,8 @@ let token = '';
 let widgetKey = '';
 let conversationId = '';
 let ticketId = '';
+/** The ticket's heading: its number, `Ticket #1`. */
+let ticketName = '';
 let intentId = '';
 let articleId = '';
 let integrationId = '';
@@ -142,6 +144,7 @@ describe('dashboard rough edges', () => {
     conversationId = first.body.conversationId;
     const esc = await api('POST', '/api/v1/chat/escalate', { widgetKey, body: { conversationId, reason: 'The parcel has not arrived' } });
     ticketId = esc.body.ticketId;
+    ticketName = `Ticket #${esc.body.ticketNumber}`;
     await page.goto(`/inbox/${conversationId}`);
     await page.getByLabel('Reply to the customer').fill('Sorry about that, I am looking into it now.');
     posts = postsTo(page, `/api/v1/admin/conversations/${conversationId}/messages`);
@@ -203,7 +206,7 @@ describe('dashboard rough edges', () => {
       ['inbox', '/inbox', 'Inbox'],
       ['conversation', `/inbox/${conversationId}`, 'Inbox'],
       ['tickets', '/tickets', 'Tickets'],
-      ['ticket', `/tickets/${ticketId}`, `Ticket ${ticketId}`],
+      ['ticket', `/tickets/${ticketId}`, ticketName],
       ['intents', '/intents', 'Intents'],
       ['intent', `/intents/${intentId}`, 'Intent gift_wrap'],
       ['knowledge', '/knowledge', 'Knowledge'],
@@ -241,7 +244,7 @@ describe('dashboard rough edges', () => {
   it('signs in once for every tab: a deep link opened in a new tab lands on its page', async () => {
     const tab = await owner.context.newPage();
     await tab.goto(`/tickets/${ticketId}`);
-    await tab.getByRole('heading', { level: 1, name: `Ticket ${ticketId}` }).waitFor();
+    await tab.getByRole('heading', { level: 1, name: ticketName }).waitFor();
     expect(await tab.getByRole('button', { name: 'Sign in' }).count()).toBe(0);
     expect(new URL(tab.url()).pathname).toBe(`/tickets/${ticketId}`);
     await screenshot(tab, 'rough-deep-link-new-tab');
@@ -257,7 +260,7 @@ describe('dashboard rough edges', () => {
       await page.waitForURL(/\/local-idp\/authorize/);
       await page.getByLabel('Email').fill(ownerEmail);
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('heading', { level: 1, name: `Ticket ${ticketId}` }).waitFor();
+      await page.getByRole('heading', { level: 1, name: ticketName }).waitFor();
       const url = new URL(page.url());
       expect(url.pathname + url.search).toBe(`/tickets/${ticketId}?from=mail`);
     } finally {

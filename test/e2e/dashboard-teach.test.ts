@@ -67,13 +67,12 @@ describe('teaching from a conversation', () => {
     await dialog.getByRole('button', { name: LOYALTY.name, exact: true }).waitFor();
     expect(await dialog.textContent()).toContain(ASK);
     await captureDialog(page, 'dashboard-teach-picker');
-    const posts: string[] = [];
-    page.on('request', (r) => { if (r.method() === 'POST' && r.url().endsWith('/api/v1/admin/nlu/examples')) posts.push(r.postData() ?? ''); });
     await dialog.getByRole('button', { name: LOYALTY.name, exact: true }).click();
     await reply.getByText(`Taught to the intent ${LOYALTY.name}. The next chat message uses it.`).waitFor();
     await dialog.waitFor({ state: 'detached' });
     const userMessage = (await api('GET', `/api/v1/admin/conversations/${conversationId}`, { token })).body.messages[0];
-    expect(posts.map((p) => JSON.parse(p))).toEqual([{ message: ASK, target: { intentId }, conversationId, messageId: userMessage.id }]);
+    const taught = (await api('GET', '/api/v1/admin/nlu/examples', { token })).body.items;
+    expect(taught).toMatchObject([{ message: ASK, target: { intentId }, conversationId, messageId: userMessage.id }]);
 
     // The next chat message is answered by the intent taught, and the dashboard says so.
     const next = await chat(ASK, conversationId);
@@ -81,6 +80,8 @@ describe('teaching from a conversation', () => {
     await page.reload();
     const second = page.locator('.msg-assistant').nth(1);
     await second.getByText(new RegExp(`^Answered by the intent ${LOYALTY.name} · confidence \\d`)).waitFor();
+    // After a reload, the reply taught says so.
+    await page.locator('.msg-assistant').first().getByText(`Taught earlier to the intent ${LOYALTY.name}.`).waitFor();
     await captureWidths(page, 'dashboard-teach-inbox', 'Inbox');
 
     // The same message taught again: the example already there, which "Take it back" removes.

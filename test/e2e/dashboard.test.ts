@@ -14,6 +14,8 @@ let widgetKey = '';
 let ownerToken = '';
 let conversationId = '';
 let ticketId = '';
+/** The ticket as the dashboard names it: its number, `Ticket #1`. */
+let ticketName = '';
 
 const chat = (message: string, conversation?: string) => api('POST', '/api/v1/chat/message', {
   widgetKey, body: { message, ...(conversation ? { conversationId: conversation } : {}) },
@@ -104,7 +106,8 @@ describe('dashboard', () => {
     const { page } = owner;
     await nav(page, 'Inbox').click();
     await page.getByRole('heading', { level: 1, name: 'Inbox' }).waitFor();
-    await page.getByRole('link', { name: 'where is my order 12345?' }).click();
+    // Conversations are named by their visitor ("Visitor 1234" for an anonymous one), never by a message.
+    await page.locator(`a[href="/inbox/${conversationId}"]`).click();
     await page.waitForURL(`**/inbox/${conversationId}`);
     const messages = page.getByRole('list', { name: 'Messages' }).getByRole('listitem');
     await expect.poll(() => messages.count()).toBe(4);
@@ -121,16 +124,17 @@ describe('dashboard', () => {
     const esc = await api('POST', '/api/v1/chat/escalate', { widgetKey, body: { conversationId, reason: 'The parcel has not arrived' } });
     expect(esc.status).toBe(200);
     ticketId = esc.body.ticketId;
+    ticketName = `Ticket #${esc.body.ticketNumber}`;
 
     const { page } = owner;
     await nav(page, 'Tickets').click();
-    await page.getByRole('link', { name: ticketId }).waitFor();
+    await page.getByRole('link', { name: ticketName }).waitFor();
     await capture(page, 'dashboard-tickets', 'Tickets');
-    await page.getByRole('link', { name: ticketId }).click();
-    await page.getByRole('heading', { level: 1, name: `Ticket ${ticketId}` }).waitFor();
+    await page.getByRole('link', { name: ticketName }).click();
+    await page.getByRole('heading', { level: 1, name: ticketName }).waitFor();
 
     await expect.poll(() => moves(page)).toEqual(['In progress', 'Waiting', 'Resolved', 'Closed']);
-    await capture(page, 'dashboard-ticket', `Ticket ${ticketId}`);
+    await capture(page, 'dashboard-ticket', ticketName);
     await page.getByRole('button', { name: 'Waiting' }).click();
     await expect.poll(() => moves(page)).toEqual(['In progress', 'Resolved', 'Closed']);
     await page.getByLabel('Priority').selectOption('urgent');
@@ -258,7 +262,7 @@ describe('dashboard', () => {
       await page.getByRole('region', { name: 'Details' }).waitFor();
       expect(await page.getByRole('region', { name: 'Change' }).count()).toBe(0);
       expect(await page.getByRole('button', { name: /Open|Closed|In progress/ }).count()).toBe(0);
-      await capture(page, 'dashboard-viewer-ticket', `Ticket ${ticketId}`);
+      await capture(page, 'dashboard-viewer-ticket', ticketName);
 
       await page.goto(`/inbox/${conversationId}`);
       await page.getByRole('list', { name: 'Messages' }).waitFor();

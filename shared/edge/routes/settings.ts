@@ -32,7 +32,7 @@ export const putSettings = declareAdmin('PUT', '/settings', 'put-settings', 'adm
 
 export const rotateWidgetKey = declareAdmin('POST', '/settings/widget-key', 'rotate-widget-key', 'owner', {
   table: 'write', status: 201, response: WidgetKey, idempotent: true, conflicts: ['IDEMPOTENCY_IN_PROGRESS'], summary: 'Issue a new widget key',
-  description: 'The old key stops working within 60 seconds; a live connection opened with it is refused from now on and closed before any further event reaches it.',
+  description: 'The old key stops working within 60 seconds; a live connection opened with it is refused from now on, and those already open are closed within seconds.',
 });
 
 export const IdentitySecret = z.object({ secret: z.string().check(z.describe('shown here once; `GET /settings` shows it masked')) });

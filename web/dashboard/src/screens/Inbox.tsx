@@ -9,7 +9,8 @@ import { useCustomerTyping, usePollInterval, useSignalTyping } from '../live.tsx
 import { LabelChips, LabelEditor, LabelFilter } from './Labels.tsx';
 import { ReplyTextarea } from './Reply.tsx';
 import { atLeast } from '../roles.ts';
-import { TargetPicker, TeachResult, taughtKey, useTeach, type Target, type Taught, type CustomerMessage } from './Teach.tsx';
+import { CustomerPanel, ticketName, VisitorLine } from './Customer.tsx';
+import { TargetPicker, TeachResult, taughtKey, useTargetLabel, useTeach, type CustomerMessage, type Example, type Target, type Taught } from './Teach.tsx';
 import { Badge, Empty, ErrorState, Field, FormError, Loading, Page, Pager, percent, useFieldErrors, usePager, When } from '../ui/index.tsx';
 
 export default function Inbox() {
@@ -63,8 +64,10 @@ function ConversationList({ selected }: { selected: string | undefined }) {
             {list.data.items.map((c) => (
               <li key={c.id} className={c.id === selected ? 'selected' : undefined}>
                 <Link to={`/inbox/${c.id}${filters ? `?${filters}` : ''}`} className="list-main" aria-current={c.id === selected ? 'page' : undefined}>
-                  {c.lastMessagePreview || 'Conversation'}
+                  {c.title}
                 </Link>
+                {c.visitor && <span className="list-meta"><VisitorLine visitor={c.visitor} /></span>}
+                {c.lastMessagePreview && <span className="list-meta truncate">{c.lastMessagePreview}</span>}
                 <span className="list-meta"><Badge value={c.status} /> {c.messageCount} messages{c.lastIntent ? ` · ${c.lastIntent}` : ''} · <When iso={c.updatedAt} /></span>
                 <LabelChips labels={c.labels} />
               </li>
@@ -85,24 +88,33 @@ function ConversationDetail({ id }: { id: string }) {
     queryFn: () => ok(api.GET('/api/v1/admin/conversations/{id}', { params: { path: { id } } })),
     refetchInterval: usePollInterval(),
   });
+  const admin = atLeast(member.role, 'admin');
+  // What the team taught lately, by the customer's message it came from.
+  const examples = useQuery({
+    queryKey: ['nlu-examples', 'recent'],
+    queryFn: () => ok(api.GET('/api/v1/admin/nlu/examples', { params: { query: { limit: '100' } } })),
+    enabled: admin,
+  });
+  // Newest first: reversed, so that the newest example of a message is the one kept.
+  const taughtBefore = new Map((examples.data?.items ?? []).filter((e) => e.messageId).reverse().map((e) => [e.messageId!, e]));
   if (detail.isPending) return <section className="card detail"><Loading /></section>;
   if (detail.isError) return <section className="card detail"><ErrorState error={detail.error} retry={() => void detail.refetch()} /></section>;
-  const admin = atLeast(member.role, 'admin');
   const { conversation, tickets } = detail.data;
   const { messages } = detail.data;
   return (
     <section className="card detail" aria-labelledby="detail-h">
       <div className="detail-head">
-        <h2 id="detail-h">Conversation</h2>
+        <h2 id="detail-h">{conversation.title}</h2>
         <Badge value={conversation.status} />
         <span className="muted small">started <When iso={conversation.createdAt} /></span>
       </div>
+      <CustomerPanel conversationId={conversation.id} visitor={conversation.visitor} />
       {tickets.length > 0 && (
         <div className="tickets-strip">
           <h3>Tickets</h3>
           <ul>
             {tickets.map((t) => (
-              <li key={t.id}><Link to={`/tickets/${t.id}`}>{t.id}</Link> <Badge value={t.status} /> <Badge value={t.priority} kind={`p-${t.priority}`} /> <span className="muted">{t.reason}</span></li>
+              <li key={t.id}><Link to={`/tickets/${t.id}`}>Ticket {ticketName(t)}</Link> <Badge value={t.status} /> <Badge value={t.priority} kind={`p-${t.priority}`} /> <span className="muted">{t.reason}</span></li>
             ))}
           </ul>
         </div>
@@ -122,7 +134,9 @@ function ConversationDetail({ id }: { id: string }) {
               {m.role === 'assistant' && m.metadata && (
                 <>
                   <AnsweredBy metadata={m.metadata} />
-                  {admin && asked && <ReplyTeach key={asked.id} asked={{ message: asked.content, conversationId: id, messageId: asked.id }} />}
+                  {admin && asked && (
+                    <ReplyTeach key={asked.id} asked={{ message: asked.content, conversationId: id, messageId: asked.id }} earlier={taughtBefore.get(asked.id)} />
+                  )}
                 </>
               )}
             </li>
@@ -165,10 +179,16 @@ function AnsweredBy({ metadata: md }: { metadata: Metadata }) {
   );
 }
 
-/** "Should have been…" on a reply (admins): teaches the customer's message, then says so with an undo. */
-function ReplyTeach({ asked }: { asked: CustomerMessage }) {
+/**
+ * "Should have been…" on a reply (admins): teaches the customer's message, then says so with an undo.
+ * A message taught earlier (among the newest 100 examples) says what it was taught to.
+ */
+function ReplyTeach({ asked, earlier }: { asked: CustomerMessage; earlier: Example | undefined }) {
   const { teach } = useTeach();
   const [taught, setTaught] = useState<Taught | null>(null);
+  const earlierLabel = useTargetLabel(taught ? undefined : earlier?.target);
+  const shown: Taught | null = taught ?? (earlier && earlierLabel !== undefined
+    ? { target: earlier.target, targetLabel: earlierLabel, created: [], existing: [earlier], total: 1, error: null, earlier: true } : null);
   const pick = async (target: Target, label: string) => {
     const r = await teach([asked], target, label);
     if (r.error && r.created.length + r.existing.length === 0) throw r.error;
@@ -176,7 +196,7 @@ function ReplyTeach({ asked }: { asked: CustomerMessage }) {
   };
   return (
     <div className="msg-teach">
-      {taught && <TeachResult key={taughtKey(taught)} taught={taught} />}
+      {shown && <TeachResult key={taughtKey(shown)} taught={shown} onUndone={() => setTaught(shown)} />}
       <TargetPicker
         title="What should have answered this?" messages={[asked.message]} onPick={pick}
         trigger={<button type="button" className="small-button">Should have been…<span className="visually-hidden"> (teach the assistant what answers “{asked.message}”)</span></button>}

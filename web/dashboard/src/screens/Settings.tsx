@@ -5,6 +5,7 @@ import { ok, type Ok } from '../api/client.ts';
 import { TICKET_PRIORITIES as PRIORITIES } from '../api/types.ts';
 import { useApp, useMember } from '../context.tsx';
 import { atLeast } from '../roles.ts';
+import { HoursForm, IdentityCard } from './SettingsCustomers.tsx';
 import { Confirm, EmbedSnippet, ErrorState, Field, FormError, Loading, Page, useFieldErrors, When } from '../ui/index.tsx';
 
 type Settings = Ok<'/api/v1/admin/settings', 'get'>;
@@ -20,6 +21,10 @@ export default function SettingsScreen() {
       {settings.isPending ? <Loading /> : settings.isError ? <ErrorState error={settings.error} retry={() => void settings.refetch()} /> : (
         <>
           <SettingsForm settings={settings.data} />
+          <div className="grid-2 settings">
+            <HoursForm settings={settings.data} />
+            <IdentityCard settings={settings.data} />
+          </div>
           <WidgetKey settings={settings.data} />
         </>
       )}
