@@ -134,6 +134,8 @@ describe('the Unanswered screen', () => {
     const group = page.getByRole('region', { name: `“${UNANSWERED}”` });
     await group.waitFor();
     expect(await group.textContent()).toContain('1 message');
+    // Nothing of the team's fits it, so there is no suggestion.
+    expect(await group.textContent()).not.toContain('Probably answered by');
     expect(await group.getByRole('link', { name: /^Open the conversation/ }).getAttribute('href')).toBe(`/inbox/${r.body.conversationId}`);
     await captureWidths(page, 'dashboard-unanswered', 'Unanswered');
 

@@ -189,6 +189,8 @@ describe('GET /nlu/unanswered', () => {
     expect(groups[0]!.count).toBe(4);
     expect(groups[0]!.examples.map((e) => e.message).sort()).toEqual(asks.slice(0, 4).sort());
     expect(groups[1]!.count).toBe(2);
+    // Nothing the tenant has fits paying by klarna: no suggestion (it is on the chat's calibrated scale).
+    expect(groups[0]!.suggestion).toBeNull();
     expect(groups.flatMap((g) => g.examples.map((e) => e.message))).not.toContain('hello');
 
     // A conversation rated 2 brings its answered messages in; rated 5 again takes them out.

@@ -34,6 +34,7 @@ export type Failure =
   | 'origin' // 403 ORIGIN_NOT_ALLOWED
   | 'key' // 401
   | 'identity' // 401 about the visitor: a hash that does not match, or none where the site requires one
+  | 'sign-in' // the same, for a visitor the site did not sign in at all
   | 'not-found'
   | 'closed' // 409 CONVERSATION_CLOSED
   | 'refused'; // any other 4xx

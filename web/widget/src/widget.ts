@@ -67,7 +67,9 @@ export function mount(opts: Options): Handle {
 
   /** Says what went wrong, with one action; `retry` waits out Retry-After first, and runs by itself then. */
   function fail(err: unknown, retry: (() => void) | null, action?: NoticeAction) {
-    const e = asApiError(err);
+    let e = asApiError(err);
+    // Refused for want of a signature the site never gave: the customer is to sign in, not again.
+    if (e.failure === 'identity' && !signed()) e = new ApiError('sign-in', null, e.message);
     const retryAction = retry && { label: 'Try again', run: retry, after: e.retryAfter ?? 0, whenOnline: e.failure === 'offline' };
     view.notice.show(failureText(e, !!retry && !action), action ?? retryAction ?? undefined);
     view.scrollDown();
@@ -75,7 +77,7 @@ export function mount(opts: Options): Handle {
       console.error(`SupportWidget: ${location.origin} is not one of this widget's allowed origins (widget.allowedOrigins in the settings).`);
     } else if (e.failure === 'key') {
       console.error('SupportWidget: the widget key was refused; check data-widget-key.');
-    } else if (e.failure === 'identity') {
+    } else if (e.failure === 'identity' || e.failure === 'sign-in') {
       console.error(`SupportWidget: the visitor was refused (${e.message}); check data-user-hash or SupportWidget.identify().`);
     }
   }
@@ -352,7 +354,7 @@ export function mount(opts: Options): Handle {
         // The same Idempotency-Key: a retry of a request that did get through stores nothing twice.
         const fatal = e.failure === 'origin' || e.failure === 'key';
         // A refused identity is the site's to fix (or the customer's, signing in again): no retry.
-        fail(e, fatal || e.failure === 'identity' ? null : () => { void send(text, s, key); });
+        fail(e, fatal || e.failure === 'identity' || e.failure === 'sign-in' ? null : () => { void send(text, s, key); });
         if (fatal) view.enable(false);
       }
       return null;
@@ -377,7 +379,8 @@ export function mount(opts: Options): Handle {
     view.notice.clear();
     const lastUser = [...state.shown].reverse().find((s) => s.role === 'user')?.content ?? '';
     const card = escalateCard(lastUser, !state.saved.conversationId,
-      (reason) => { void escalate(reason, card.form, card.submit); }, () => view.handoff.focus());
+      (reason) => { void escalate(reason, card.form, card.submit); }, () => view.handoff.focus(),
+      state.info && !state.info.online ? hoursText(state.info) : null);
     view.extra.replaceChildren(card.form);
     view.scrollDown();
     card.field.focus();
