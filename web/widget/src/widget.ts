@@ -42,6 +42,9 @@ function visitorOf(v: Partial<Record<keyof Visitor, unknown>> | null | undefined
 }
 
 const ACTIVE_TICKET = ['open', 'in_progress', 'waiting'];
+/** Typing: sent at most this often while the customer types; an agent's shown this long after their last signal. */
+const TYPING_SIGNAL_MS = 2000;
+const TYPING_SHOWN_MS = 6000;
 const DEFAULT_REASON = 'The customer asked to talk to a person.';
 
 const asApiError = (err: unknown) => {
@@ -74,6 +77,8 @@ export function mount(opts: Options): Handle {
       console.error(`SupportWidget: ${location.origin} is not one of this widget's allowed origins (widget.allowedOrigins in the settings).`);
     } else if (e.failure === 'key') {
       console.error('SupportWidget: the widget key was refused; check data-widget-key.');
+    } else if (e.failure === 'refused' && /visitor/.test(e.message)) {
+      console.error(`SupportWidget: the visitor's facts were refused (${e.message}); check data-user-* or SupportWidget.identify().`);
     } else if (e.failure === 'identity' || e.failure === 'sign-in') {
       console.error(`SupportWidget: the visitor was refused (${e.message}); check data-user-hash or SupportWidget.identify().`);
     }
@@ -161,10 +166,35 @@ export function mount(opts: Options): Handle {
     state.live = connectLive(url, onEvent, () => { void readHistory(); });
   }
 
+  // ---- typing, both ways ----------------------------------------------------------------------
+
+  let typingSentAt = 0;
+  let agentTypingTimer: ReturnType<typeof setTimeout> | undefined;
+  /** While a person of the team is on the conversation, they see the customer typing (throttled). */
+  function customerTypes() {
+    const { saved } = state;
+    if (!saved.conversationId || !saved.ticketStatus || !ACTIVE_TICKET.includes(saved.ticketStatus) || !view.input.value.trim()) return;
+    const now = Date.now();
+    if (now - typingSentAt < TYPING_SIGNAL_MS) return;
+    if (state.live?.send({ action: 'typing', conversationId: saved.conversationId })) typingSentAt = now;
+  }
+  view.input.addEventListener('input', customerTypes);
+  function agentTypes(name: string | null) {
+    clearTimeout(agentTypingTimer);
+    view.setAgentTyping(name);
+    if (name !== null) agentTypingTimer = setTimeout(() => view.setAgentTyping(null), TYPING_SHOWN_MS);
+  }
+
   function onEvent(e: LiveEvent) {
-    const d = e.data as { conversationId?: string; message?: Message; ticket?: { id?: string; status?: string; conversationId?: string; number?: number | null } };
-    if (e.type === 'message.created' && d.conversationId === state.saved.conversationId && d.message?.id) {
+    const d = e.data as {
+      conversationId?: string; message?: Message; role?: string; name?: string;
+      ticket?: { id?: string; status?: string; conversationId?: string; number?: number | null };
+    };
+    if (e.type === 'typing') {
+      if (d.role === 'agent' && d.conversationId === state.saved.conversationId) agentTypes(typeof d.name === 'string' ? d.name : '');
+    } else if (e.type === 'message.created' && d.conversationId === state.saved.conversationId && d.message?.id) {
       if (d.message.role !== 'user') view.setTyping(false);
+      if (d.message.role === 'agent') agentTypes(null);
       arrive(d.message);
     } else if ((e.type === 'ticket.updated' || e.type === 'ticket.created' || e.type === 'conversation.escalated') && d.ticket?.id && d.ticket.status) {
       if (d.ticket.conversationId && d.ticket.conversationId !== state.saved.conversationId) return;
@@ -194,6 +224,7 @@ export function mount(opts: Options): Handle {
 
   /** A new conversation: the old one is forgotten here (it stays with the support team). */
   function startOver() {
+    agentTypes(null);
     state.live?.close();
     state.live = null;
     state.forget();
@@ -269,7 +300,8 @@ export function mount(opts: Options): Handle {
     const wait = info.nextOpenAt ? Date.parse(info.nextOpenAt) - Date.now() : NaN;
     // Read the settings again once the team is back (within a day; a longer stay is a new page load).
     if (!info.online && wait < 86_400_000) {
-      hoursTimer = setTimeout(() => { api.widget().then((i) => { state.info = i; showHours(); }, () => {}); }, Math.max(wait, 0) + 1000);
+      // At least 30 s apart: a clock behind the server's must not turn this into a busy loop.
+      hoursTimer = setTimeout(() => { api.widget().then((i) => { state.info = i; showHours(); }, () => {}); }, Math.max(wait + 1000, 30_000));
     }
   }
 
@@ -513,6 +545,7 @@ export function mount(opts: Options): Handle {
     identify,
     logout() { identify(null); startOver(); },
     destroy() {
+      clearTimeout(agentTypingTimer);
       clearTimeout(hoursTimer);
       state.live?.close();
       window.removeEventListener('online', onOnline);
