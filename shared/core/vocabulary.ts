@@ -89,3 +89,6 @@ export type OutboxEvent<T = Record<string, unknown>> = DomainEvent<T> | (Omit<Do
  */
 export const REPLY_PLACEHOLDERS = ['visitor.name', 'agent.name', 'ticket.number'] as const;
 export type ReplyPlaceholder = (typeof REPLY_PLACEHOLDERS)[number];
+
+/** Typing over the live channel: a typing side signals at most this often, the other shows it this long after the last signal. */
+export const TYPING = { signalEverySeconds: 2, shownSeconds: 6 } as const;

@@ -106,6 +106,19 @@ export const liveRepo = {
     await liveRepo.disconnect(connectionId);
   },
 
+  /** Who a connection is (its tenant and kind), from the lookup $disconnect uses; null when it is gone. */
+  async lookup(connectionId: string): Promise<(LiveConnection & { tenantId: string }) | null> {
+    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.liveConnectionLookup(connectionId) }));
+    const i = r.Item;
+    if (!i || (i[TTL_ATTRIBUTE] as number) <= nowS()) return null;
+    return { ...toConnection(i), tenantId: i.tenantId as string };
+  },
+
+  /** The open sockets of one side: the tenant's members, or a conversation's customers (one strongly consistent Query). */
+  async openOf(tenantId: string, side: { kind: 'member' } | { kind: 'customer'; conversationId: string }): Promise<LiveConnection[]> {
+    return openIn(partitionOf(tenantId, side));
+  },
+
   /** Every customer socket of a tenant (gsi1, eventually consistent): what a key rotation sweeps. */
   async customers(tenantId: string): Promise<LiveConnection[]> {
     const items = await queryAll({ index: 'gsi1', partition: { name: 'gsi1pk', value: keys.liveCustomersIndex(tenantId).gsi1pk } });

@@ -14,9 +14,16 @@ export const chatConversation = (c: Pick<Conversation, 'id' | 'tenantId' | 'stat
 export const fullMessage = ({ id, role, content, createdAt, metadata, author }: Message) =>
   ({ id, role, content, createdAt, ...(metadata ? { metadata } : {}), ...(author ? { author } : {}) });
 
-/** A message as a customer sees it: an agent's name, never their user id or email. */
-export const customerMessage = ({ id, role, content, createdAt, author }: Message) =>
-  ({ id, role, content, createdAt, ...(author ? { author: { name: author.name } } : {}) });
+/**
+ * A message as a customer sees it: an agent's name, never their user id or email; of an answer's
+ * metadata only what the customer was shown with it (its help articles and their formatting).
+ */
+export const customerMessage = ({ id, role, content, createdAt, author, metadata }: Message) =>
+  ({
+    id, role, content, createdAt, ...(author ? { author: { name: author.name } } : {}),
+    ...(metadata?.sources?.length ? { sources: metadata.sources } : {}),
+    ...(metadata?.format ? { format: metadata.format } : {}),
+  });
 
 export const events = {
   conversationCreated: (c: Conversation, at: string) =>

@@ -17,7 +17,7 @@
 // "document"), a stem that differs only in its last letters ("privacy" / "private"), a one-typo
 // neighbour, a split compound, and word pairs the tenant's own titles and questions swap: for
 // every article when two articles show the pair, for the one article that shows it otherwise.
-import { clampAnswer, type StoredArticle } from './knowledge-passages.ts';
+import { clampAnswer, formatFor, type StoredArticle, type TextFormat } from './knowledge-passages.ts';
 import { defaultScoreWeights, score, type Features, type ScoreWeights } from './knowledge-scoring.ts';
 import { LEXICON, LEXICON_PHRASES } from './knowledge-lexicon.ts';
 import { learnSynonyms } from './knowledge-synonyms.ts';
@@ -32,6 +32,8 @@ export interface KnowledgeHit {
   url: string | null;
   confidence: number; // 0..1
   answer: string; // whole sentences of the best passage, at most MAX_ANSWER_CHARS, plain text
+  /** The article's bold, emphasis, links and list items that the answer contains (for clients that format it). */
+  format?: TextFormat;
   features: Features; // what the confidence was made of (for the answer policy's calibration)
 }
 
@@ -539,12 +541,15 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   const search = (query: string, opts: { limit?: number } = {}): KnowledgeHit[] =>
     rank(query, clampLimit(opts.limit, 3)).map(({ article, score, bestPassage, features }) => {
       const art = articles[article]!;
+      const answer = clampAnswer(art.passages[bestPassage] ?? '');
+      const format = formatFor(answer, art.format);
       return {
         articleId: art.id,
         title: art.title,
         url: art.url,
         confidence: Math.round(score * 1000) / 1000,
-        answer: clampAnswer(art.passages[bestPassage] ?? ''),
+        answer,
+        ...(format ? { format } : {}),
         features,
       };
     });

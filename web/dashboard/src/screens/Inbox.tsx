@@ -3,8 +3,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ok, type Ok } from '../api/client.ts';
 import { CONVERSATION_STATUSES as STATUSES } from '../api/types.ts';
+import type { ReplyPlaceholder } from '#vocabulary';
 import { useApp, useMember } from '../context.tsx';
-import { usePollInterval } from '../live.tsx';
+import { useCustomerTyping, usePollInterval, useSignalTyping } from '../live.tsx';
+import { LabelChips, LabelEditor, LabelFilter } from './Labels.tsx';
+import { ReplyTextarea } from './Reply.tsx';
 import { atLeast } from '../roles.ts';
 import { CustomerPanel, ticketName, VisitorLine } from './Customer.tsx';
 import { TargetPicker, TeachResult, taughtKey, useTargetLabel, useTeach, type CustomerMessage, type Example, type Target, type Taught } from './Teach.tsx';
@@ -26,10 +29,19 @@ function ConversationList({ selected }: { selected: string | undefined }) {
   const { api } = useApp();
   const [params, setParams] = useSearchParams();
   const status = STATUSES.find((s) => s === params.get('status'));
-  const pager = usePager(status ?? '');
+  const label = params.get('label') ?? '';
+  const pager = usePager(`${status ?? ''}|${label}`);
+  const filters = new URLSearchParams({ ...(status ? { status } : {}), ...(label ? { label } : {}) }).toString();
+  const setFilter = (k: 'status' | 'label', v: string) => {
+    const next = new URLSearchParams(params);
+    if (v) next.set(k, v); else next.delete(k);
+    setParams(next);
+  };
   const list = useQuery({
-    queryKey: ['conversations', status, pager.cursor],
-    queryFn: () => ok(api.GET('/api/v1/admin/conversations', { params: { query: { ...(status ? { status } : {}), ...(pager.cursor ? { cursor: pager.cursor } : {}) } } })),
+    queryKey: ['conversations', status, label, pager.cursor],
+    queryFn: () => ok(api.GET('/api/v1/admin/conversations', { params: { query: {
+      ...(status ? { status } : {}), ...(label ? { label } : {}), ...(pager.cursor ? { cursor: pager.cursor } : {}),
+    } } })),
     refetchInterval: usePollInterval(),
   });
   return (
@@ -37,25 +49,27 @@ function ConversationList({ selected }: { selected: string | undefined }) {
       <h2 id="conv-h">Conversations</h2>
       <Field label="Status">
         {(p) => (
-          <select {...p} value={status ?? ''} onChange={(e) => setParams(e.target.value ? { status: e.target.value } : {})}>
+          <select {...p} value={status ?? ''} onChange={(e) => setFilter('status', e.target.value)}>
             <option value="">All</option>
             {STATUSES.map((s) => <option key={s} value={s}>{s[0]!.toUpperCase() + s.slice(1)}</option>)}
           </select>
         )}
       </Field>
+      <LabelFilter value={label} onChange={(v) => setFilter('label', v)} />
       {list.isPending ? <Loading /> : list.isError ? <ErrorState error={list.error} retry={() => void list.refetch()} /> : list.data.items.length === 0 ? (
-        <Empty>{status ? `No ${status} conversation.` : 'No conversation yet.'}</Empty>
+        <Empty>{label ? `No ${status ? `${status} ` : ''}conversation labelled ${label}.` : status ? `No ${status} conversation.` : 'No conversation yet.'}</Empty>
       ) : (
         <>
           <ul className="list">
             {list.data.items.map((c) => (
               <li key={c.id} className={c.id === selected ? 'selected' : undefined}>
-                <Link to={`/inbox/${c.id}${status ? `?status=${status}` : ''}`} className="list-main" aria-current={c.id === selected ? 'page' : undefined}>
+                <Link to={`/inbox/${c.id}${filters ? `?${filters}` : ''}`} className="list-main" aria-current={c.id === selected ? 'page' : undefined}>
                   {c.title}
                 </Link>
                 {c.visitor && <span className="list-meta"><VisitorLine visitor={c.visitor} /></span>}
                 {c.lastMessagePreview && <span className="list-meta truncate">{c.lastMessagePreview}</span>}
                 <span className="list-meta"><Badge value={c.status} /> {c.messageCount} messages{c.lastIntent ? ` · ${c.lastIntent}` : ''} · <When iso={c.updatedAt} /></span>
+                <LabelChips labels={c.labels} />
               </li>
             ))}
           </ul>
@@ -105,6 +119,7 @@ function ConversationDetail({ id }: { id: string }) {
           </ul>
         </div>
       )}
+      <LabelEditor conversationId={id} labels={conversation.labels} canEdit={atLeast(member.role, 'agent')} />
       <ol className="messages" aria-label="Messages">
         {messages.map((m, i) => {
           // The customer's message this reply answered: the last one before it.
@@ -128,10 +143,23 @@ function ConversationDetail({ id }: { id: string }) {
           );
         })}
       </ol>
-      {atLeast(member.role, 'agent') && conversation.status !== 'closed' && <ReplyBox id={id} />}
+      <CustomerTyping id={id} />
+      {atLeast(member.role, 'agent') && conversation.status !== 'closed' && (
+        <ReplyBox id={id} values={{
+          'visitor.name': conversation.visitor?.name ?? '',
+          'agent.name': member.displayName ?? '',
+          'ticket.number': String(tickets.find((t) => t.id === conversation.latestTicketId)?.number ?? ''),
+        }} />
+      )}
       {conversation.status === 'closed' && <p className="muted">This conversation is closed: every ticket of it is closed.</p>}
     </section>
   );
+}
+
+/** "Customer is typing…" while their signals keep coming (a polite status, so screen readers hear it once). */
+function CustomerTyping({ id }: { id: string }) {
+  const typing = useCustomerTyping(id);
+  return <p className="typing-note muted small" role="status">{typing ? 'Customer is typing…' : ''}</p>;
 }
 
 type Metadata = NonNullable<Ok<'/api/v1/admin/conversations/{id}', 'get'>['messages'][number]['metadata']>;
@@ -177,8 +205,9 @@ function ReplyTeach({ asked, earlier }: { asked: CustomerMessage; earlier: Examp
   );
 }
 
-function ReplyBox({ id }: { id: string }) {
+function ReplyBox({ id, values }: { id: string; values: Partial<Record<ReplyPlaceholder, string>> }) {
   const { api } = useApp();
+  const signalTyping = useSignalTyping(id);
   const qc = useQueryClient();
   const [content, setContent] = useState('');
   const send = useMutation({
@@ -189,8 +218,9 @@ function ReplyBox({ id }: { id: string }) {
   const submit = (e: FormEvent) => { e.preventDefault(); if (content.trim()) send.mutate(content); };
   return (
     <form className="reply" onSubmit={submit}>
-      <Field label="Reply to the customer" {...errors.field('content')} hint="Sent as you, in this conversation; the customer sees it in the widget.">
-        {(p) => <textarea {...p} rows={3} maxLength={5000} value={content} onChange={(e) => setContent(e.target.value)} />}
+      <Field label="Reply to the customer" {...errors.field('content')} hint="Sent as you, in this conversation; the customer sees it in the widget. Type / for a saved reply.">
+        {(p) => <ReplyTextarea {...p} rows={3} maxLength={5000} value={content} values={values} enabled
+          onChange={(v) => { setContent(v); if (v.trim()) signalTyping(); }} />}
       </Field>
       <FormError error={send.error} fields={errors} />
       <button type="submit" className="primary" disabled={send.isPending || !content.trim()}>Send reply</button>

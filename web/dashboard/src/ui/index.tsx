@@ -56,7 +56,10 @@ export function FormError({ error, fields }: { error: unknown; fields?: FieldErr
   );
 }
 
-export const fieldErrorsOf = (error: unknown): Record<string, string> => (error instanceof ApiError ? error.fieldErrors() : {});
+/** Field errors by path, in plain words (no pattern); for forms without useFieldErrors. */
+export const fieldErrorsOf = (error: unknown): Record<string, string> => (error instanceof ApiError
+  ? Object.fromEntries(Object.entries(error.fieldErrors()).map(([path, m]) => [path, plainMessage(m)]))
+  : {});
 
 interface PlainError { path: string; label: string; message: string; text: string }
 const plainErrors = (errors: { path: string; message: string }[], labels: Record<string, string>): PlainError[] =>
