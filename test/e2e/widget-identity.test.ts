@@ -99,6 +99,7 @@ describe('a signed-in visitor', () => {
     await page.getByRole('heading', { name: 'Your conversations' }).waitFor();
     expect(await page.locator('.past [aria-current]').count()).toBe(0); // the list was read before this conversation began
     await expectAccessible(page, 'the list of conversations');
+    await shot(page, 'identity-list');
     await page.getByRole('button', { name: 'Back to the conversation' }).click();
 
     await page.setViewportSize({ width: 360, height: 740 });
