@@ -39,7 +39,7 @@ async function say(page: Page, text: string, replies: number) {
   await input(page).fill(text);
   await input(page).press('Enter');
   await bubbles(page, 'assistant').nth(replies).waitFor();
-  await page.locator('.typing').waitFor({ state: 'hidden' });
+  await page.locator('div.typing').waitFor({ state: 'hidden' });
 }
 
 /** A week whose only hours are one minute, 12 hours from now: closed whenever the test runs. */
