@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, capture, launch, newDashboardPage, newEmail, newPage, shopUrl, shot, signIn, tokenForEmail } from './browser.ts';
+import { api, capture, captureWidths, launch, newDashboardPage, newEmail, newPage, shopUrl, shot, signIn, tokenForEmail } from './browser.ts';
 
 // The team's daily tools in the dashboard (docs/API.md, Saved replies and labels; Typing): `/` in
 // the reply box inserts a saved reply with its placeholders filled in, labels on a conversation and
@@ -54,7 +54,11 @@ describe('saved replies and labels in the dashboard', () => {
       await page.getByLabel('Text', { exact: true }).fill('Again');
       await page.getByRole('button', { name: 'Save reply' }).click();
       await page.getByText(/already used by another saved reply/).waitFor();
-      await capture(page, 'team-tools-saved-replies', 'Saved replies');
+      await captureWidths(page, 'team-tools-saved-replies', 'Saved replies');
+      // At 360 px the screen keeps to the window: no sideways scroll of the page.
+      await page.setViewportSize({ width: 360, height: 800 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      await page.setViewportSize({ width: 1280, height: 800 });
 
       // `/` in the reply box: a listbox of saved replies, filtered as the agent types.
       await page.goto(`/inbox/${conversationId}`);
