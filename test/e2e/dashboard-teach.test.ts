@@ -157,6 +157,18 @@ describe('the Unanswered screen', () => {
     await page.getByRole('button', { name: 'Undo' }).click();
     await group.waitFor();
 
+    // To a help article: its questions get the message.
+    const article = await api('POST', '/api/v1/admin/articles', { token, body: { title: 'Pets in the shop', body: 'Well-behaved pets are welcome in the shop.' } });
+    expect(article.status).toBe(201);
+    await group.getByRole('button', { name: 'Should have been…' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Pets in the shop', exact: true }).click();
+    await page.getByText('Taught one message to the article “Pets in the shop”. The next chat message uses it.').waitFor();
+    await group.waitFor({ state: 'detached' });
+    expect((await api('GET', `/api/v1/admin/articles/${article.body.id}`, { token })).body.questions).toEqual([UNANSWERED]);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await group.waitFor();
+    expect((await api('GET', `/api/v1/admin/articles/${article.body.id}`, { token })).body.questions).toEqual([]);
+
     await group.getByRole('button', { name: 'Write an article' }).click();
     await page.getByRole('heading', { level: 1, name: 'New article' }).waitFor();
     expect(await page.getByLabel('Title').inputValue()).toBe(UNANSWERED);

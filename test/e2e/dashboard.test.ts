@@ -112,8 +112,8 @@ describe('dashboard', () => {
     const messages = page.getByRole('list', { name: 'Messages' }).getByRole('listitem');
     await expect.poll(() => messages.count()).toBe(4);
     const meta = await page.locator('.msg-assistant .msg-meta').allTextContents();
-    expect(meta[0]).toMatch(/Intent greeting · confidence \d/);
-    expect(meta[1]).toMatch(/Intent order_status/);
+    expect(meta[0]).toMatch(/intent greeting · confidence \d/);
+    expect(meta[1]).toMatch(/intent order_status/);
     await page.getByLabel('Status').selectOption('escalated');
     await page.getByText('No escalated conversation.').waitFor();
     await page.getByLabel('Status').selectOption('');
@@ -256,7 +256,7 @@ describe('dashboard', () => {
       await signIn(page, viewerEmail);
       await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
       const links = await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents();
-      expect(links).toEqual(['Overview', 'Inbox', 'Tickets', 'Intents', 'Knowledge']);
+      expect(links).toEqual(['Overview', 'Inbox', 'Tickets', 'Intents', 'Knowledge', 'Unanswered']);
 
       await page.goto(`/tickets/${ticketId}`);
       await page.getByRole('region', { name: 'Details' }).waitFor();

@@ -39,7 +39,7 @@ async function say(page: Page, text: string, replies: number) {
   await input(page).fill(text);
   await input(page).press('Enter');
   await bubbles(page, 'assistant').nth(replies).waitFor();
-  await page.locator('.typing').waitFor({ state: 'hidden' });
+  await page.locator('div.typing').waitFor({ state: 'hidden' });
 }
 
 /** A week whose only hours are one minute, 12 hours from now: closed whenever the test runs. */
@@ -99,6 +99,7 @@ describe('a signed-in visitor', () => {
     await page.getByRole('heading', { name: 'Your conversations' }).waitFor();
     expect(await page.locator('.past [aria-current]').count()).toBe(0); // the list was read before this conversation began
     await expectAccessible(page, 'the list of conversations');
+    await shot(page, 'identity-list');
     await page.getByRole('button', { name: 'Back to the conversation' }).click();
 
     await page.setViewportSize({ width: 360, height: 740 });

@@ -33,7 +33,7 @@ describe('widget rough edges', () => {
     await input(page).fill('where is my order 12345?');
     await page.getByRole('button', { name: 'Send message' }).dblclick();
     await bubbles(page, 'assistant').nth(1).waitFor();
-    await page.locator('.typing').waitFor({ state: 'hidden' });
+    await page.locator('div.typing').waitFor({ state: 'hidden' });
     expect(posts).toHaveLength(1);
     expect(posts[0]).toMatch(/^[0-9a-f]{32}$/);
     const id = await storedConversation(page, t.widgetKey);
@@ -90,7 +90,7 @@ describe('widget rough edges', () => {
     await input(page).press('Enter');
     const answer = bubbles(page, 'assistant').nth(1);
     await answer.waitFor();
-    await page.locator('.typing').waitFor({ state: 'hidden' });
+    await page.locator('div.typing').waitFor({ state: 'hidden' });
     expect(await answer.locator('strong').allTextContents()).toContain('This is a gift');
     const link = answer.locator('a', { hasText: 'our gift page' });
     expect(await link.getAttribute('href')).toBe('https://shop.example/gifts');
@@ -108,7 +108,7 @@ describe('widget rough edges', () => {
     await input(page).press('Enter');
     const second = bubbles(page, 'assistant').nth(2);
     await second.waitFor();
-    await page.locator('.typing').waitFor({ state: 'hidden' });
+    await page.locator('div.typing').waitFor({ state: 'hidden' });
     expect(await second.locator('ul > li').allTextContents()).toEqual(['Recycled paper', 'A handwritten card']);
     expect(await second.textContent()).not.toContain('https://help.shop.example');
 

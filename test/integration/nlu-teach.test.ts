@@ -231,6 +231,12 @@ describe('GET /nlu/unanswered', () => {
     expect(second.status).toBe(200);
     expect(second.body.id).toBe(first.body.id);
     expect(await list()).toEqual([]);
+    // A rating of the conversation that marks its messages again (1 or 2, then back) does not un-teach them.
+    const rate = (score: number) => request('POST', chat(`/conversations/${a!.conversationId}/rating`), { widgetKey: t.widgetKey, body: { score } });
+    expect((await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId: a!.conversationId, reason: 'klarna' } })).status).toBe(200);
+    expect((await rate(1)).status).toBe(200);
+    expect((await rate(5)).status).toBe(200);
+    expect(await list()).toEqual([]);
     expect((await examples(t).del(first.body.id)).status).toBe(204);
     const back = await list();
     expect(back[0]!.examples.map((e) => e.messageId)).toContain(a!.messageId);

@@ -77,6 +77,8 @@ export function mount(opts: Options): Handle {
       console.error(`SupportWidget: ${location.origin} is not one of this widget's allowed origins (widget.allowedOrigins in the settings).`);
     } else if (e.failure === 'key') {
       console.error('SupportWidget: the widget key was refused; check data-widget-key.');
+    } else if (e.failure === 'refused' && /visitor/.test(e.message)) {
+      console.error(`SupportWidget: the visitor's facts were refused (${e.message}); check data-user-* or SupportWidget.identify().`);
     } else if (e.failure === 'identity' || e.failure === 'sign-in') {
       console.error(`SupportWidget: the visitor was refused (${e.message}); check data-user-hash or SupportWidget.identify().`);
     }
@@ -298,7 +300,8 @@ export function mount(opts: Options): Handle {
     const wait = info.nextOpenAt ? Date.parse(info.nextOpenAt) - Date.now() : NaN;
     // Read the settings again once the team is back (within a day; a longer stay is a new page load).
     if (!info.online && wait < 86_400_000) {
-      hoursTimer = setTimeout(() => { api.widget().then((i) => { state.info = i; showHours(); }, () => {}); }, Math.max(wait, 0) + 1000);
+      // At least 30 s apart: a clock behind the server's must not turn this into a busy loop.
+      hoursTimer = setTimeout(() => { api.widget().then((i) => { state.info = i; showHours(); }, () => {}); }, Math.max(wait + 1000, 30_000));
     }
   }
 

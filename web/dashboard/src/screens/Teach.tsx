@@ -113,7 +113,12 @@ function TargetChoices({ query, busy, onPick }: { query: string; busy: boolean; 
   const q = (find || query).slice(0, 200).trim();
   const articles = useQuery({
     queryKey: ['articles', 'teach', q],
-    queryFn: () => ok(api.GET('/api/v1/admin/articles', { params: { query: { status: 'published', limit: '8', ...(q ? { q } : {}) } } })),
+    queryFn: async () => {
+      const page = (query: string) => ok(api.GET('/api/v1/admin/articles', { params: { query: { status: 'published', limit: '8', ...(query ? { q: query } : {}) } } }));
+      const ranked = await page(q);
+      // Nothing shares a word with the customer's message: the newest articles, to pick from all the same.
+      return ranked.items.length === 0 && q && !find ? page('') : ranked;
+    },
     placeholderData: keepPreviousData,
   });
   const shownIntents = (intents.data?.items ?? [])
@@ -145,7 +150,7 @@ function TargetChoices({ query, busy, onPick }: { query: string; busy: boolean; 
       <section aria-labelledby={`${id}-a`}>
         <h3 id={`${id}-a`}>Help articles</h3>
         {articles.isPending ? <Loading /> : articles.isError ? <ErrorState error={articles.error} retry={() => void articles.refetch()} />
-          : articles.data.items.length === 0 ? <Empty>{find ? 'No published article matches.' : 'No published article.'}</Empty> : (
+          : articles.data.items.length === 0 ? <Empty>{find ? 'No published article matches.' : 'No published article yet.'}</Empty> : (
             <ul className="choice-list">
               {articles.data.items.map((a) => (
                 <li key={a.id}>

@@ -80,14 +80,15 @@ function TicketList() {
         <div className="card">
           <div className="table-wrap">
           <table className="table">
-            <thead><tr><th scope="col">Ticket</th><th scope="col">Customer</th><th scope="col">Status</th><th scope="col">Priority</th><th scope="col">Reason</th><th scope="col" className="wide-only">Updated</th></tr></thead>
+            <thead><tr><th scope="col">Ticket</th><th scope="col" className="wide-only">Customer</th><th scope="col">Status</th><th scope="col" className="wide-only">Priority</th><th scope="col">Reason</th><th scope="col" className="wide-only">Updated</th></tr></thead>
             <tbody>
               {list.data.items.map((t) => (
                 <tr key={t.id}>
                   <th scope="row" className="break"><Link to={`/tickets/${t.id}`} aria-label={`Ticket ${ticketName(t)}`}>{ticketName(t)}</Link></th>
-                  <td>{t.conversationTitle ? <VisitorLine title={t.conversationTitle} visitor={t.visitor} /> : '—'}</td>
-                  <td><Badge value={t.status} /></td>
-                  <td><Badge value={t.priority} kind={`p-${t.priority}`} /></td>
+                  <td className="wide-only">{t.conversationTitle ? <VisitorLine title={t.conversationTitle} visitor={t.visitor} /> : '—'}</td>
+                  {/* At phone width the priority goes under the status, the customer out (the ticket shows both). */}
+                  <td><Badge value={t.status} /><span className="narrow-only"> <Badge value={t.priority} kind={`p-${t.priority}`} /></span></td>
+                  <td className="wide-only"><Badge value={t.priority} kind={`p-${t.priority}`} /></td>
                   <td className="truncate">{t.reason}</td>
                   <td className="wide-only"><When iso={t.updatedAt} /></td>
                 </tr>
@@ -233,4 +234,5 @@ export function AuditTrail({ entries }: { entries: TicketDetail['auditTrail'] })
   );
 }
 
-const fmt = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'string' ? label(v) : JSON.stringify(v));
+// A status or priority word reads as a label; anything else (an email, a URL, a text) as it is.
+const fmt = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'string' ? (/^[a-z_]+$/.test(v) ? label(v) : v) : JSON.stringify(v));
