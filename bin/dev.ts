@@ -4,6 +4,7 @@ import { demoArticles } from './local/demo-articles.ts';
 import { subForEmail } from './local/idp.ts';
 import { startLocalRuntime } from './local/server.ts';
 import { startDemoHost } from './local/web.ts';
+import { forgetRuntime, recordRuntime } from './local/runtime-file.ts';
 
 // `npm start`: the whole service on this machine.
 // Options: --port N (or env PORT, default 3000), --persist (keep data in .local-data/ between runs),
@@ -47,6 +48,7 @@ if (onboard.status === 201) {
 }
 
 const demo = await startDemoHost({ apiUrl: runtime.url, widgetKey, port: port + 1 });
+await recordRuntime(runtime.url);
 
 console.log(`
 Support assistant running at ${runtime.url}
@@ -77,6 +79,7 @@ let stopping = false;
 const stop = async () => {
   if (stopping) return;
   stopping = true;
+  await forgetRuntime();
   await demo.stop();
   await runtime.stop();
   process.exit(0);

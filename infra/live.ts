@@ -87,7 +87,9 @@ export class LiveApi extends Construct {
       id: 'AwsSolutions-APIG4',
       reason: route.routeKey === '$connect'
         ? 'The connect function authenticates the upgrade itself: a widget key with a conversation of its tenant, or a member\'s one-time live ticket (minted by a JWT-authorized admin route); a refusal is the upgrade\'s 401/403/404.'
-        : 'API Gateway authorizes WebSocket connections on $connect only; $disconnect is invoked by API Gateway for a connection that was authorized then.',
+        : route.routeKey === '$disconnect'
+          ? 'API Gateway authorizes WebSocket connections on $connect only; $disconnect is invoked by API Gateway for a connection that was authorized then.'
+          : 'API Gateway authorizes WebSocket connections on $connect only; a frame rides a connection authorized then, and its function re-reads who the connection is (and that the membership or widget key still holds) before relaying anything.',
     });
     return socketRoute;
   }

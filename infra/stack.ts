@@ -125,6 +125,7 @@ export class SupportStack extends Stack {
       const f = addFunction(liveStack, route.handler, `WebSocket ${route.routeKey}`);
       bindTable(f, this.data, route.table);
       acknowledgeFunctionFindings(f, SYNCHRONOUS);
+      if (route.manageConnections) this.live.bindManagement(f);
       this.live.addRoute(route, f.fn, constructIdOf(route.handler));
     }
     const dispatcher = addFunction(liveStack, eventDispatcher.handler, 'DynamoDB stream: event items');

@@ -9,12 +9,14 @@ import { WebSocketServer, type WebSocket } from 'ws';
 // tells about them and closes them. The events and the management API keep AWS's shapes, so the
 // handlers and `@aws-sdk/client-apigatewaymanagementapi` cannot tell this from the real thing.
 
-export type SocketRouteKey = '$connect' | '$disconnect';
+/** `$connect`, `$disconnect`, or a message route (a frame's `action`). */
+export type SocketRouteKey = string;
 
 /** The request context of a WebSocket API's Lambda proxy event, as API Gateway sends it. */
 export interface WebSocketRequestContext {
   routeKey: SocketRouteKey;
-  eventType: 'CONNECT' | 'DISCONNECT';
+  eventType: 'CONNECT' | 'DISCONNECT' | 'MESSAGE';
+  messageId?: string;
   extendedRequestId: string;
   requestTime: string;
   messageDirection: 'IN';
@@ -36,6 +38,8 @@ export interface WebSocketEvent {
   queryStringParameters?: Record<string, string>;
   multiValueQueryStringParameters?: Record<string, string[]>;
   requestContext: WebSocketRequestContext;
+  /** A client's frame (MESSAGE events). */
+  body?: string;
   isBase64Encoded: false;
 }
 
@@ -47,6 +51,8 @@ export interface LiveGatewayOptions {
   /** Path prefix of the management API on the same server (its endpoint's path). */
   managementPath: string;
   idleSeconds: number;
+  /** The message routes: a text frame whose JSON `action` names one invokes it (route selection `$request.body.action`). */
+  messageRoutes?: readonly string[];
   /** Invokes the handler of a route; undefined when the route has no handler. */
   invoke: (routeKey: SocketRouteKey, event: WebSocketEvent) => Promise<SocketResult | undefined | null>;
   /** Headers every response carries (CORS), the refused upgrades' too. */
@@ -101,7 +107,8 @@ interface Connection {
 }
 
 export function createLiveGateway(opts: LiveGatewayOptions): LiveGateway {
-  // Frames from clients are read only to keep the connection alive: no $default route is declared.
+  // Frames from clients keep the connection alive; one whose `action` is a message route invokes it
+  // (no $default route is declared, so any other frame goes nowhere).
   const wss = new WebSocketServer({ noServer: true, maxPayload: POST_LIMIT, clientTracking: false });
   const connections = new Map<string, Connection>();
   const pending = new Set<Promise<void>>();
@@ -113,7 +120,7 @@ export function createLiveGateway(opts: LiveGatewayOptions): LiveGateway {
     const now = Date.now();
     const requestId = gatewayId(12);
     return {
-      routeKey, eventType: routeKey === '$connect' ? 'CONNECT' : 'DISCONNECT', extendedRequestId: requestId,
+      routeKey, eventType: routeKey === '$connect' ? 'CONNECT' : routeKey === '$disconnect' ? 'DISCONNECT' : 'MESSAGE', extendedRequestId: requestId,
       requestTime: requestTime(now), messageDirection: 'IN', stage: STAGE, connectedAt: c.connectedAt, requestTimeEpoch: now,
       identity: { sourceIp: c.sourceIp, ...(c.userAgent ? { userAgent: c.userAgent } : {}) },
       requestId, domainName: c.host, connectionId: c.id, apiId: API_ID,
@@ -163,6 +170,20 @@ export function createLiveGateway(opts: LiveGatewayOptions): LiveGateway {
     track(opts.invoke('$disconnect', disconnectEvent(c, by.code, by.reason)).then(() => undefined, (err: unknown) => {
       console.error(`live $disconnect ${c.id} failed`, err);
     }));
+  }
+
+  function message(c: Connection, data: unknown, isBinary: boolean) {
+    if (isBinary || closing) return;
+    const body = String(data);
+    let action: unknown;
+    try { action = (JSON.parse(body) as { action?: unknown } | null)?.action; } catch { return; }
+    if (typeof action !== 'string' || !opts.messageRoutes?.includes(action)) return;
+    const event: WebSocketEvent = {
+      headers: {}, multiValueHeaders: {},
+      requestContext: { ...context(action, c), messageId: gatewayId(8) }, body, isBase64Encoded: false,
+    };
+    // As API Gateway with no route response: the function's result goes nowhere.
+    track(opts.invoke(action, event).then(() => undefined, (err: unknown) => { console.error(`live ${action} ${c.id} failed`, err); }));
   }
 
   function touch(c: Connection) {
@@ -222,7 +243,7 @@ export function createLiveGateway(opts: LiveGatewayOptions): LiveGateway {
       c.socket = ws;
       connections.set(c.id, c);
       touch(c);
-      ws.on('message', () => touch(c));
+      ws.on('message', (data, isBinary) => { touch(c); message(c, data, isBinary); });
       ws.on('ping', () => touch(c));
       ws.on('error', () => ws.terminate());
       ws.once('close', (code, reason) => disconnected(c, code, reason.toString('utf8')));

@@ -283,12 +283,13 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     console.warn(`local runtime: ${handler} has no handler file (${file}); its part is off`);
     return true;
   };
-  const socketHandler = (key: '$connect' | '$disconnect') => liveRoutes.find((r) => r.routeKey === key)!.handler;
+  const socketHandler = (key: string) => liveRoutes.find((r) => r.routeKey === key)!.handler;
+  const messageRoutes = liveRoutes.filter((r) => !r.routeKey.startsWith('$') && !missing(r.handler)).map((r) => r.routeKey);
   if (!missing(socketHandler('$connect'))) {
     const hasDisconnect = !missing(socketHandler('$disconnect'));
     live = createLiveGateway({
       path: LIVE_PATH, managementPath: MANAGEMENT_PATH, idleSeconds: opts.liveIdleSeconds ?? LIVE_IDLE_SECONDS,
-      responseHeaders: CORS_HEADERS,
+      responseHeaders: CORS_HEADERS, messageRoutes,
       invoke: async (key, event) => key === '$disconnect' && !hasDisconnect ? undefined
         : await invoke(socketHandler(key), event) as SocketResult | undefined,
     });

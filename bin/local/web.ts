@@ -105,6 +105,7 @@ const shopPage = (src: string, widgetKey: string) => `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Demo Shop: coffee and tea</title>
+<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 viewBox=%220 0 16 16%22%3E%3Ccircle cx=%228%22 cy=%228%22 r=%228%22 fill=%22%237c2d12%22/%3E%3C/svg%3E">
 <link rel="stylesheet" href="/shop.css">
 </head>
 <body>

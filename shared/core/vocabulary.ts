@@ -77,6 +77,11 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export interface DomainEvent<T = Record<string, unknown>> { id: string; type: EventType; timestamp: string; tenantId: string; data: T }
+/** Signals the service sends itself through the outbox: never pushed to a socket nor delivered to an integration. */
+export const INTERNAL_EVENT_TYPES = ['widget_key.rotated'] as const;
+export type InternalEventType = (typeof INTERNAL_EVENT_TYPES)[number];
+/** What an outbox item carries: an event of the table above, or a signal for the service itself. */
+export type OutboxEvent<T = Record<string, unknown>> = DomainEvent<T> | (Omit<DomainEvent<T>, 'type'> & { type: InternalEventType });
 
 /**
  * What a saved reply may say about the conversation it is sent in; the dashboard fills them in
@@ -84,3 +89,6 @@ export interface DomainEvent<T = Record<string, unknown>> { id: string; type: Ev
  */
 export const REPLY_PLACEHOLDERS = ['visitor.name', 'agent.name', 'ticket.number'] as const;
 export type ReplyPlaceholder = (typeof REPLY_PLACEHOLDERS)[number];
+
+/** Typing over the live channel: a typing side signals at most this often, the other shows it this long after the last signal. */
+export const TYPING = { signalEverySeconds: 2, shownSeconds: 6 } as const;

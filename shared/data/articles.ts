@@ -30,8 +30,8 @@ export interface SearchableItem extends Searchable { importId?: string; prev?: S
 export const MAX_ARTICLES = 1000;
 
 const ARTICLE_FIELDS = ['id', 'title', 'body', 'url', 'tags', 'questions', 'status', 'createdAt', 'updatedAt'] as const;
-const SEARCHABLE_FIELDS = ['id', 'title', 'url', 'tags', 'questions', 'passages', 'status', 'createdAt', 'updatedAt'] as const;
-const pick = <T>(item: Record<string, unknown>, fields: readonly string[]) => Object.fromEntries(fields.map((f) => [f, item[f]])) as T;
+const SEARCHABLE_FIELDS = ['id', 'title', 'url', 'tags', 'questions', 'passages', 'format', 'status', 'createdAt', 'updatedAt'] as const;
+const pick = <T>(item: Record<string, unknown>, fields: readonly string[]) => Object.fromEntries(fields.filter((f) => item[f] !== undefined).map((f) => [f, item[f]])) as T;
 const asArticle = (item: Record<string, unknown>): Article => pick<Article>(item, ARTICLE_FIELDS);
 const asSearchable = (item: Record<string, unknown>): Searchable => pick<Searchable>(item, SEARCHABLE_FIELDS);
 const asSearchableItem = (item: Record<string, unknown>): SearchableItem => {

@@ -35,6 +35,8 @@ export interface Metadata {
   intentRanking: Array<{ intent: string; confidence: number }>; ticketId?: string; ticketNumber?: number;
   /** Knowledge answers: the articles it came from; fallbacks: []. */
   sources?: Array<{ articleId: string; title: string; url: string | null }>;
+  /** Knowledge answers: the article's formatting of the answer's phrases (see TextFormat). */
+  format?: { strong: string[]; emphasis: string[]; links: Array<{ text: string; url: string }>; listItems: string[] };
 }
 export interface Message {
   id: string; role: MessageRole; content: string; createdAt: string; metadata?: Metadata;

@@ -1,5 +1,5 @@
 import { ulid } from 'ulid';
-import type { DomainEvent, EventType } from '#shared/core/vocabulary.ts';
+import type { EventType, InternalEventType, OutboxEvent } from '#shared/core/vocabulary.ts';
 import { keys } from './keys.ts';
 import { TTL_ATTRIBUTE } from './table.ts';
 import type { TxItem } from './tx.ts';
@@ -15,8 +15,8 @@ const KEEP_S = 24 * 3600;
 export const eventsRepo = {
   tx: {
     /** The event item of a change, in the change's transaction. */
-    put<T extends Record<string, unknown>>(tenantId: string, type: EventType, data: T, timestamp: string, conversationId?: string): TxItem {
-      const event: DomainEvent<T> = { id: `evt_${ulid(Date.parse(timestamp))}`, type, timestamp, tenantId, data };
+    put<T extends Record<string, unknown>>(tenantId: string, type: EventType | InternalEventType, data: T, timestamp: string, conversationId?: string): TxItem {
+      const event = { id: `evt_${ulid(Date.parse(timestamp))}`, type, timestamp, tenantId, data } as OutboxEvent<T>;
       return {
         Put: {
           Item: {

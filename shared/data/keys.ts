@@ -106,6 +106,8 @@ export const keys = {
   liveMembers: (tenantId: string) => ({ pk: `${T(tenantId)}#LIVE#MEMBERS` }),
   liveCount: (pk: string, userId?: string): Key => ({ pk, sk: userId ? `COUNT#${userId}` : 'COUNT' }),
   liveConnection: (pk: string, connectionId: string): Key => ({ pk, sk: `CONN#${connectionId}` }),
+  /** A tenant's customer sockets on gsi1: what a widget key rotation sweeps. */
+  liveCustomersIndex: (tenantId: string) => ({ gsi1pk: `${T(tenantId)}#LIVE#CUSTOMERS` }),
   /** $disconnect knows only the connection id: this lookup names its tenant. */
   liveConnectionLookup: (connectionId: string): Key => ({ pk: `LIVECONN#${connectionId}`, sk: 'LIVECONN' }),
   liveTicket: (tenantId: string, hash: string): Key => ({ pk: `${T(tenantId)}#LIVETICKET#${hash}`, sk: 'LIVETICKET' }),

@@ -10,7 +10,7 @@ import { transact, TxConditionFailed, type TxItem } from './tx.ts';
 // Live-channel state: one item per open connection in the partition of what it receives (its
 // conversation, or the tenant's members), with a count per conversation and per member that the
 // connect guards; a lookup by connection id (what $disconnect has) that describes it fully; and
-// one-time tickets.
+// one-time tickets. Customer connections are also listed per tenant on gsi1 (key rotation).
 
 export type LiveConnection =
   | { connectionId: string; kind: 'member'; userId: string }
@@ -61,6 +61,7 @@ export const liveRepo = {
         Put: {
           Item: {
             ...keys.liveConnection(pk, c.connectionId), type: 'liveConnection', ...c, [TTL_ATTRIBUTE]: expires,
+            ...(c.kind === 'customer' ? { ...keys.liveCustomersIndex(tenantId), gsi1sk: c.connectionId } : {}),
           },
         },
       },
@@ -103,6 +104,25 @@ export const liveRepo = {
   async drop(connectionId: string): Promise<void> {
     await closeConnection(connectionId);
     await liveRepo.disconnect(connectionId);
+  },
+
+  /** Who a connection is (its tenant and kind), from the lookup $disconnect uses; null when it is gone. */
+  async lookup(connectionId: string): Promise<(LiveConnection & { tenantId: string }) | null> {
+    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.liveConnectionLookup(connectionId) }));
+    const i = r.Item;
+    if (!i || (i[TTL_ATTRIBUTE] as number) <= nowS()) return null;
+    return { ...toConnection(i), tenantId: i.tenantId as string };
+  },
+
+  /** The open sockets of one side: the tenant's members, or a conversation's customers (one strongly consistent Query). */
+  async openOf(tenantId: string, side: { kind: 'member' } | { kind: 'customer'; conversationId: string }): Promise<LiveConnection[]> {
+    return openIn(partitionOf(tenantId, side));
+  },
+
+  /** Every customer socket of a tenant (gsi1, eventually consistent): what a key rotation sweeps. */
+  async customers(tenantId: string): Promise<LiveConnection[]> {
+    const items = await queryAll({ index: 'gsi1', partition: { name: 'gsi1pk', value: keys.liveCustomersIndex(tenantId).gsi1pk } });
+    return items.map(toConnection);
   },
 
   /** The open sockets of a conversation's customers and of the tenant's members: two strongly consistent Queries. */

@@ -35,6 +35,7 @@
 //   events (the outbox the stream carries)      Put only  pk TENANT#t#EVENTS#c   sk EVT#ulid (TTL); per conversation, so
 //                                                          a conversation's events keep their order on the stream
 //   live connections of a tenant                Query     pk TENANT#t#LIVE       sk CONN#connectionId (TTL)
+//   a tenant's customer sockets (key rotation)  Query     gsi1 TENANT#t#LIVE#CUSTOMERS (sk the connection id)
 //   connection id -> tenant (for $disconnect)   GetItem   pk LIVECONN#id         sk LIVECONN (TTL)
 //   one-time live ticket                        Delete    pk TENANT#t#LIVETICKET#hash sk LIVETICKET (TTL)
 

@@ -61,7 +61,7 @@ export const tenantsRepo = {
   },
 
   /** Swaps the widget key lookup items and the tenant's key fields, conditional on the old hash (index 2). */
-  async rotateWidgetKey(t: Tenant, wk: { hash: string; preview: string }, now: string, audit: AuditInput): Promise<void> {
+  async rotateWidgetKey(t: Tenant, wk: { hash: string; preview: string }, now: string, audit: AuditInput, also: TxItem[] = []): Promise<void> {
     await transact([
       { Delete: { Key: keys.widgetKey(t.widgetKeyHash) } },
       { Put: { Item: { ...keys.widgetKey(wk.hash), type: 'widgetKey', tenantId: t.id, createdAt: now }, ConditionExpression: 'attribute_not_exists(pk)' } },
@@ -74,6 +74,7 @@ export const tenantsRepo = {
         },
       },
       auditRepo.tx.put(t.id, { ...audit, category: 'settings', createdAt: now }),
+      ...also,
     ]);
   },
 

@@ -49,6 +49,12 @@ export const unansweredRepo = {
     return r.Item ? (r.Item.taughtBy as string | undefined) ?? null : undefined;
   },
 
+  /** The whole item of a message (what `tx.put` writes). */
+  item(tenantId: string, u: Unanswered): Record<string, unknown> & { pk: string; sk: string } {
+    const expires = Math.floor(Date.parse(u.createdAt) / 1000) + TTL_DAYS * 86_400;
+    return { ...keys.unanswered(tenantId, u.createdAt, u.messageId), type: 'unanswered', ...u, [TTL_ATTRIBUTE]: expires };
+  },
+
   tx: {
     /** Marks an existing item as taught by `exampleId` (fails if the item went away meanwhile). */
     mark(tenantId: string, createdAt: string, messageId: string, exampleId: string): TxItem {
@@ -68,9 +74,18 @@ export const unansweredRepo = {
         },
       };
     },
+    /** Writes the item's fields; a `taughtBy` mark it has stays (a rating that marks it again does not un-teach it). */
     put(tenantId: string, u: Unanswered): TxItem {
-      const expires = Math.floor(Date.parse(u.createdAt) / 1000) + TTL_DAYS * 86_400;
-      return { Put: { Item: { ...keys.unanswered(tenantId, u.createdAt, u.messageId), type: 'unanswered', ...u, [TTL_ATTRIBUTE]: expires } } };
+      const { pk, sk, ...fields } = unansweredRepo.item(tenantId, u);
+      const names = Object.keys(fields);
+      return {
+        Update: {
+          Key: { pk, sk },
+          UpdateExpression: `SET ${names.map((_, i) => `#f${i} = :f${i}`).join(', ')}`,
+          ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#f${i}`, n])),
+          ExpressionAttributeValues: Object.fromEntries(names.map((n, i) => [`:f${i}`, fields[n]])),
+        },
+      };
     },
     remove(tenantId: string, createdAt: string, messageId: string): TxItem {
       return { Delete: { Key: keys.unanswered(tenantId, createdAt, messageId) } };

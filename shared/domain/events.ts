@@ -14,9 +14,16 @@ export const chatConversation = (c: Pick<Conversation, 'id' | 'tenantId' | 'stat
 export const fullMessage = ({ id, role, content, createdAt, metadata, author }: Message) =>
   ({ id, role, content, createdAt, ...(metadata ? { metadata } : {}), ...(author ? { author } : {}) });
 
-/** A message as a customer sees it: an agent's name, never their user id or email. */
-export const customerMessage = ({ id, role, content, createdAt, author }: Message) =>
-  ({ id, role, content, createdAt, ...(author ? { author: { name: author.name } } : {}) });
+/**
+ * A message as a customer sees it: an agent's name, never their user id or email; of an answer's
+ * metadata only what the customer was shown with it (its help articles and their formatting).
+ */
+export const customerMessage = ({ id, role, content, createdAt, author, metadata }: Message) =>
+  ({
+    id, role, content, createdAt, ...(author ? { author: { name: author.name } } : {}),
+    ...(metadata?.sources?.length ? { sources: metadata.sources } : {}),
+    ...(metadata?.format ? { format: metadata.format } : {}),
+  });
 
 export const events = {
   conversationCreated: (c: Conversation, at: string) =>
@@ -31,6 +38,8 @@ export const events = {
     eventsRepo.tx.put(tenantId, 'ticket.updated', { ticket: t, changes }, at, t.conversationId),
   conversationRated: (tenantId: string, conversationId: string, rating: { score: number; comment: string | null; createdAt: string }) =>
     eventsRepo.tx.put(tenantId, 'conversation.rated', { conversationId, rating }, rating.createdAt, conversationId),
+  /** The widget key changed: the dispatcher closes the customer sockets opened with an older one (no key in the item). */
+  widgetKeyRotated: (tenantId: string, at: string) => eventsRepo.tx.put(tenantId, 'widget_key.rotated', {}, at),
 };
 
 type Data = Record<string, unknown> & {

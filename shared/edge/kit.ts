@@ -235,14 +235,24 @@ export function adminRoute<R extends Route>(route: R, fn: (ctx: AdminContext<R>)
       if (r.role && !roleAtLeast(membership.role, r.role)) throw new Forbidden(`this needs the ${r.role} role or higher`);
       return { user, membership, tenantId: membership.tenantId, actor: { type: 'user' as const, id: user.sub } };
     },
-    async (event, auth, state) => reply(route, await fn({ ...auth, ...parts(route, event, state) })),
+    async (event, auth, state) => {
+      const ctx = { ...auth, ...parts(route, event, state) };
+      // Scoped to the member too: a key never replays one member's response (a secret) to another.
+      return withIdempotency(route, event, { tenantId: auth.tenantId, route: `${route.handler}#${auth.user.sub}` }, state.raw,
+        async () => reply(route, await fn(ctx)));
+    },
   );
 }
 
 /** /auth/me and /auth/onboard: any valid token, whether or not its user has a tenant yet. */
 export function userRoute<R extends Route>(route: R, fn: (ctx: UserContext<R>) => Promise<unknown>): Handler {
   return stack(route, async (event) => claimsUser(event),
-    async (event, user, state) => reply(route, await fn({ user, ...parts(route, event, state) })));
+    async (event, user, state) => {
+      const ctx = { user, ...parts(route, event, state) };
+      // Before onboarding there is no tenant: the caller's own keys, apart from every tenant's.
+      return withIdempotency(route, event, { tenantId: `user:${user.sub}`, route: route.handler }, state.raw,
+        async () => reply(route, await fn(ctx)));
+    });
 }
 
 export function publicRoute<R extends Route>(route: R, fn: () => Promise<unknown>): Handler {

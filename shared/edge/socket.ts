@@ -12,16 +12,24 @@ export interface SocketEvent {
   requestContext: { connectionId: string; routeKey: string; requestId?: string };
   headers?: Record<string, string | undefined>;
   queryStringParameters?: Record<string, string | undefined> | null;
+  /** A client's frame, on the routes its `action` selects. */
+  body?: string | null;
 }
 export interface SocketResult { statusCode: number; body?: string }
 
-export function socketRoute(fn: (ctx: { connectionId: string; query: Record<string, string | undefined>; origin: string | undefined }) => Promise<void>) {
+export interface SocketContext {
+  connectionId: string; query: Record<string, string | undefined>; origin: string | undefined;
+  /** The frame's text on a message route; undefined on $connect and $disconnect. */
+  body: string | undefined;
+}
+
+export function socketRoute(fn: (ctx: SocketContext) => Promise<void>) {
   return observed(async (event: SocketEvent): Promise<SocketResult> => {
     logger.appendKeys({ connectionId: event.requestContext.connectionId, route: event.requestContext.routeKey });
     const headers = event.headers ?? {};
     const origin = headers.origin ?? headers.Origin;
     try {
-      await fn({ connectionId: event.requestContext.connectionId, query: event.queryStringParameters ?? {}, origin });
+      await fn({ connectionId: event.requestContext.connectionId, query: event.queryStringParameters ?? {}, origin, body: event.body ?? undefined });
       return { statusCode: 200 };
     } catch (e) {
       const err = asUnavailable(e);

@@ -1,18 +1,18 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import type { DomainEvent } from '#shared/core/vocabulary.ts';
+import type { OutboxEvent } from '#shared/core/vocabulary.ts';
 import { logger } from '#shared/core/log.ts';
 import { observed } from './observe.ts';
 
-// The edge of the table stream's consumer: event items' new images in, the domain events out, and
+// The edge of the table stream's consumer: event items' new images in, the outbox's events out, and
 // partial-batch failures reported by sequence number so that only the rest of the batch is retried.
 
 /** `fn` returns the index of the first event it could not finish, or -1. */
-export function streamHandler(fn: (events: DomainEvent[]) => Promise<number>) {
+export function streamHandler(fn: (events: OutboxEvent[]) => Promise<number>) {
   return observed(async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
     const records = event.Records.filter((r) => r.eventName === 'INSERT' && r.dynamodb?.NewImage);
-    const list = records.map((r) => (unmarshall(r.dynamodb!.NewImage as Record<string, AttributeValue>) as { event: DomainEvent }).event);
+    const list = records.map((r) => (unmarshall(r.dynamodb!.NewImage as Record<string, AttributeValue>) as { event: OutboxEvent }).event);
     let failedAt: number;
     try {
       failedAt = await fn(list);

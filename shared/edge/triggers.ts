@@ -10,10 +10,13 @@ export const LIVE_PATH = '/api/v1/live';
 export const LIVE_IDLE_SECONDS = 10 * 60;
 
 export interface SocketRoute {
-  routeKey: '$connect' | '$disconnect';
+  /** `$connect`, `$disconnect`, or the `action` of a client's frame (the API's route selection is `$request.body.action`). */
+  routeKey: '$connect' | '$disconnect' | 'typing';
   /** Handler module, relative to `functions/`. */
   handler: string;
   table: 'read' | 'write';
+  /** The function posts to live connections through the WebSocket API's management endpoint. */
+  manageConnections?: boolean;
 }
 
 export const liveRoutes: readonly SocketRoute[] = [
@@ -21,6 +24,9 @@ export const liveRoutes: readonly SocketRoute[] = [
   // is the status code of the upgrade (401, 403, 404), before any frame.
   { routeKey: '$connect', handler: 'live/connect', table: 'write' },
   { routeKey: '$disconnect', handler: 'live/disconnect', table: 'write' },
+  // `{ "action": "typing", "conversationId": "..." }`: relayed to the other side's sockets of that
+  // conversation, stored nowhere (it only reads who the connection is and who receives).
+  { routeKey: 'typing', handler: 'live/typing', table: 'read', manageConnections: true },
 ];
 
 export interface StreamTrigger {

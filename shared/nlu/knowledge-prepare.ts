@@ -1,7 +1,7 @@
 // Article write time: Markdown -> the compact form the knowledge index is built from. Kept apart
 // from knowledge.ts so that the chat path never bundles the Markdown parsers.
 import { MAX_ANSWER_CHARS, type StoredArticle } from './knowledge-passages.ts';
-import { markdownToBlocks } from './markdown.ts';
+import { markdownFormat, markdownToBlocks } from './markdown.ts';
 
 export { MarkdownError } from './markdown.ts';
 
@@ -89,5 +89,6 @@ export function prepareArticle(input: ArticleInput, options: Partial<PrepareOpti
     tags: (input.tags ?? []).map(clean).filter(Boolean),
     questions: (input.questions ?? []).map(clean).filter(Boolean),
     passages: toPassages(markdownToBlocks(input.body), o.passageChars),
+    format: markdownFormat(input.body),
   };
 }

@@ -17,7 +17,7 @@
 // "document"), a stem that differs only in its last letters ("privacy" / "private"), a one-typo
 // neighbour, a split compound, and word pairs the tenant's own titles and questions swap: for
 // every article when two articles show the pair, for the one article that shows it otherwise.
-import { clampAnswer, type StoredArticle } from './knowledge-passages.ts';
+import { clampAnswer, formatFor, type StoredArticle, type TextFormat } from './knowledge-passages.ts';
 import { defaultScoreWeights, score, type Features, type ScoreWeights } from './knowledge-scoring.ts';
 import { LEXICON, LEXICON_PHRASES } from './knowledge-lexicon.ts';
 import { learnSynonyms } from './knowledge-synonyms.ts';
@@ -33,6 +33,8 @@ export interface KnowledgeHit {
   url: string | null;
   confidence: number; // 0..1
   answer: string; // whole sentences of the best passage, at most MAX_ANSWER_CHARS, plain text
+  /** The article's bold, emphasis, links and list items that the answer contains (for clients that format it). */
+  format?: TextFormat;
   features: Features; // what the confidence was made of (for the answer policy's calibration)
 }
 
@@ -49,6 +51,12 @@ export interface KnowledgeIndex {
   search(query: string, options?: { limit?: number }): KnowledgeHit[];
   /** Every article that matches the query at all, best first, with its ranking score (questions in full): for ordering a whole list. */
   rankAll(query: string): Array<{ articleId: string; confidence: number }>;
+  /**
+   * One page of rankAll's order (score, then id), without ranking the whole list: the `limit` best
+   * that come after `after` (the last item of the previous page), and whether more follow.
+   */
+  rankPage(query: string, limit: number, after?: { confidence: number; articleId: string } | null):
+    { items: Array<{ articleId: string; confidence: number }>; more: boolean };
   /** The features behind the ranking, best first: for tuning and for telling why an article matched. */
   explain(query: string, limit?: number): Array<{ articleId: string; features: Features; score: number }>;
 }
@@ -393,6 +401,8 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   // Scratch space of one search, reused so that a search allocates next to nothing.
   let match = new Float32Array(0); // [unit][query term] -> best match strength
   let keyRow = new Float32Array(0);
+  let weight = new Float64Array(0); // qs[i].weight, unboxed
+  let titleRow = new Float64Array(0); // the title's row of the article being scored
   const isTouched = new Uint8Array(units);
   const articleTouched = new Uint8Array(n);
   const touched: number[] = [];
@@ -416,7 +426,12 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     if (total > 0) total += w.prior * unseenIdf;
     if (nq === 0 || total <= 0) return false;
     if (match.length < units * nq) match = new Float32Array(units * nq);
-    if (keyRow.length < nq) keyRow = new Float32Array(nq);
+    if (keyRow.length < nq) {
+      keyRow = new Float32Array(nq);
+      weight = new Float64Array(nq);
+      titleRow = new Float64Array(nq);
+    }
+    for (let i = 0; i < nq; i++) weight[i] = qs[i]!.weight;
     for (let i = 0; i < nq; i++) {
       for (const [t, s] of qs[i]!.alts) {
         for (const u of postUnit[t]!) {
@@ -477,8 +492,9 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     let titleCover = 0;
     for (let i = 0; i < nq; i++) {
       const m = row(title, i);
-      titleCover += qs[i]!.weight * m;
+      titleCover += weight[i]! * m;
       keyRow[i] = m;
+      titleRow[i] = m;
     }
     let question = 0;
     let similarity = dice(title, titleCover);
@@ -492,13 +508,15 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
       let withTitle = 0;
       let beyond = 0; // what the unit covers that the title does not
       let answers = 0; // what the passage adds to its title: terms the title already has count half
+      const base = u * nq;
       for (let i = 0; i < nq; i++) {
-        const m = match[u * nq + i]!;
-        const t = row(title, i);
-        own += qs[i]!.weight * m;
-        withTitle += qs[i]!.weight * Math.max(m, t);
-        answers += qs[i]!.weight * m * (1 - t / 2);
-        beyond += qs[i]!.weight * Math.max(0, m - t);
+        const m = match[base + i]!;
+        const t = titleRow[i]!;
+        const wi = weight[i]!;
+        own += wi * m;
+        withTitle += wi * Math.max(m, t);
+        answers += wi * m * (1 - t / 2);
+        beyond += wi * Math.max(0, m - t);
       }
       body = Math.max(body, unitKind[u] === KIND_QUESTION && calibrated ? w.questions * beyond : beyond);
       if (unitKind[u] === KIND_QUESTION) {
@@ -515,7 +533,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
       }
     }
     let key = 0;
-    for (let i = 0; i < nq; i++) key += qs[i]!.weight * keyRow[i]!;
+    for (let i = 0; i < nq; i++) key += weight[i]! * keyRow[i]!;
     out.key = key / total;
     out.title = titleCover / total;
     out.question = question / total;
@@ -568,12 +586,15 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   const search = (query: string, opts: { limit?: number } = {}): KnowledgeHit[] =>
     rank(query, clampLimit(opts.limit, 3)).map(({ article, score, bestPassage, features }) => {
       const art = articles[article]!;
+      const answer = clampAnswer(art.passages[bestPassage] ?? '');
+      const format = formatFor(answer, art.format);
       return {
         articleId: art.id,
         title: art.title,
         url: art.url,
         confidence: Math.round(score * 1000) / 1000,
-        answer: clampAnswer(art.passages[bestPassage] ?? ''),
+        answer,
+        ...(format ? { format } : {}),
         features,
       };
     });
@@ -590,6 +611,31 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
       .map(({ a, s }) => ({ articleId: articles[a]!.id, confidence: s }));
   };
 
-  return { size: n, search, rankAll, explain };
+  // A page costs one scoring pass and a bounded insertion (the list pages through hundreds of
+  // matching articles 20 at a time): no sort of every match, no object per match.
+  const rankPage = (query: string, limit: number, from?: { confidence: number; articleId: string } | null) => {
+    const best: Array<{ articleId: string; confidence: number }> = [];
+    if (n === 0 || limit <= 0 || !collect(query)) return { items: best, more: false };
+    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, semantic: 0, bestPassage: 0 };
+    // x goes before y: higher score, then the smaller id.
+    const before = (s: number, id: string, y: { confidence: number; articleId: string }) => s > y.confidence || (s === y.confidence && id < y.articleId);
+    let after = 0;
+    for (const a of touchedArticles) {
+      const s = featuresOf(a, f);
+      const id = articles[a]!.id;
+      if (from && !(s < from.confidence || (s === from.confidence && id > from.articleId))) continue;
+      after++;
+      if (best.length === limit && !before(s, id, best[limit - 1]!)) continue;
+      let k = best.length === limit ? limit - 1 : best.length;
+      while (k > 0 && before(s, id, best[k - 1]!)) {
+        best[k] = best[k - 1]!;
+        k--;
+      }
+      best[k] = { articleId: id, confidence: s };
+    }
+    return { items: best, more: after > limit };
+  };
+
+  return { size: n, search, rankAll, rankPage, explain };
 }
 

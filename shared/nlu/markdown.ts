@@ -3,6 +3,7 @@
 // raw HTML inside the Markdown goes through the same walk, so it is only ever read as text.
 import { Parser } from 'htmlparser2';
 import { Marked } from 'marked';
+import type { TextFormat } from './knowledge-passages.ts';
 
 // Elements that end a block of text (a paragraph, a list item, a table row...).
 const BLOCK = new Set([
@@ -89,4 +90,57 @@ export function markdownToBlocks(markdown: string): string[] {
 /** Markdown -> plain text, one block a line. */
 export function markdownToText(markdown: string): string {
   return markdownToBlocks(markdown).join('\n');
+}
+
+/**
+ * The inline formatting of an article, by its plain text: what is bold, what is emphasised, what
+ * links where (http and https only), which blocks are list items. An answer cut from the article's
+ * plain-text passages is formatted again from it by the client (see `formatFor` in knowledge.ts):
+ * the answer stays plain text, and no HTML ever leaves the service.
+ */
+const MAX_FORMAT_ITEMS = 60;
+const MAX_FORMAT_TEXT = 200;
+
+export function markdownFormat(markdown: string): TextFormat {
+  const out: TextFormat = { strong: [], emphasis: [], links: [], listItems: [] };
+  let html: string;
+  try {
+    html = marked.parse(markdown.slice(0, MAX_MARKDOWN_CHARS), { async: false });
+  } catch {
+    return out;
+  }
+  // Open spans: each collects the text seen until its element closes.
+  const open: Array<{ tag: string; href?: string; text: string }> = [];
+  let hidden = 0;
+  const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+  const add = (list: string[], text: string) => {
+    const t = norm(text);
+    if (t && t.length <= MAX_FORMAT_TEXT && list.length < MAX_FORMAT_ITEMS && !list.includes(t)) list.push(t);
+  };
+  const parser = new Parser({
+    onopentag(name, attrs) {
+      if (HIDDEN.has(name)) { hidden++; return; }
+      if (['strong', 'b', 'em', 'i', 'li'].includes(name)) open.push({ tag: name, text: '' });
+      else if (name === 'a') open.push({ tag: 'a', text: '', ...(attrs.href && /^https?:\/\//i.test(attrs.href) ? { href: attrs.href } : {}) });
+    },
+    onclosetag(name) {
+      if (HIDDEN.has(name)) { hidden = Math.max(0, hidden - 1); return; }
+      const i = open.map((o) => o.tag).lastIndexOf(name);
+      if (i < 0) return;
+      const [span] = open.splice(i, 1);
+      if (name === 'strong' || name === 'b') add(out.strong, span!.text);
+      else if (name === 'em' || name === 'i') add(out.emphasis, span!.text);
+      else if (name === 'li') add(out.listItems, span!.text);
+      else if (span!.href && out.links.length < MAX_FORMAT_ITEMS) {
+        const text = norm(span!.text);
+        if (text && text.length <= MAX_FORMAT_TEXT) out.links.push({ text, url: span!.href });
+      }
+    },
+    ontext(data) {
+      if (hidden === 0) for (const o of open) o.text += data;
+    },
+  }, { decodeEntities: true });
+  parser.write(html);
+  parser.end();
+  return out;
 }

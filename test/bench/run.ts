@@ -1,14 +1,21 @@
 // `npm run bench`: the performance benchmark against DynamoDB Local (ARCHITECTURE "Performance
 // budget"). Prints a table and writes bench-results/bench.json, then the widget's figures
 // (bench-results/widget.json) and webhook delivery's (bench-results/webhooks.json). Never part of `npm test`.
+// `npm run bench -- --routes 'articles?q='` runs only the per-route rows whose label has that text
+// (the fixture tenants are made as usual; nothing else is measured and no file is written).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const { values: args } = parseArgs({ options: { routes: { type: 'string' } } });
+if (args.routes) process.env.BENCH_ROUTES = args.routes;
 
 // Quiet logs before any handler module (and its logger) loads.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
 process.env.AWS_LAMBDA_LOG_LEVEL ??= 'CRITICAL';
 const { main } = await import('./perf/main.ts');
 await main();
+if (args.routes) process.exit(process.exitCode ?? 0);
 
 // Each in a process of its own: each starts another local runtime, whose configuration is process-wide.
 for (const script of ['./widget.ts', './webhooks.ts']) {

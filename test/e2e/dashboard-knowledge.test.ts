@@ -104,8 +104,8 @@ describe('knowledge', () => {
     const errors = page.locator('.import-errors li');
     await errors.first().waitFor();
     const texts = await errors.allTextContents();
-    expect(texts.some((t) => /^articles\.1\.title: .+\(article 2 of the file\)$/.test(t))).toBe(true);
-    expect(texts.some((t) => /^articles\.2\.url: must be an https URL \(article 3 of the file, “Gift cards”\)$/.test(t))).toBe(true);
+    expect(texts.some((t) => /^Article 2 of the file: its title .+\.$/.test(t))).toBe(true);
+    expect(texts.some((t) => /^Article 3 of the file \(“Gift cards”\): its url must be an https URL\.$/.test(t))).toBe(true);
     await page.getByText('Nothing was imported:', { exact: false }).waitFor();
     await captureWidths(page, 'dashboard-knowledge-import-error', 'Knowledge');
     expect((await api('GET', '/api/v1/admin/articles', { token })).body.items).toHaveLength(3);

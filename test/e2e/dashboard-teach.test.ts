@@ -67,13 +67,12 @@ describe('teaching from a conversation', () => {
     await dialog.getByRole('button', { name: LOYALTY.name, exact: true }).waitFor();
     expect(await dialog.textContent()).toContain(ASK);
     await captureDialog(page, 'dashboard-teach-picker');
-    const posts: string[] = [];
-    page.on('request', (r) => { if (r.method() === 'POST' && r.url().endsWith('/api/v1/admin/nlu/examples')) posts.push(r.postData() ?? ''); });
     await dialog.getByRole('button', { name: LOYALTY.name, exact: true }).click();
     await reply.getByText(`Taught to the intent ${LOYALTY.name}. The next chat message uses it.`).waitFor();
     await dialog.waitFor({ state: 'detached' });
     const userMessage = (await api('GET', `/api/v1/admin/conversations/${conversationId}`, { token })).body.messages[0];
-    expect(posts.map((p) => JSON.parse(p))).toEqual([{ message: ASK, target: { intentId }, conversationId, messageId: userMessage.id }]);
+    const taught = (await api('GET', '/api/v1/admin/nlu/examples', { token })).body.items;
+    expect(taught).toMatchObject([{ message: ASK, target: { intentId }, conversationId, messageId: userMessage.id }]);
 
     // The next chat message is answered by the intent taught, and the dashboard says so.
     const next = await chat(ASK, conversationId);
@@ -81,6 +80,8 @@ describe('teaching from a conversation', () => {
     await page.reload();
     const second = page.locator('.msg-assistant').nth(1);
     await second.getByText(new RegExp(`^Answered by the intent ${LOYALTY.name} · confidence \\d`)).waitFor();
+    // After a reload, the reply taught says so.
+    await page.locator('.msg-assistant').first().getByText(`Taught earlier to the intent ${LOYALTY.name}.`).waitFor();
     await captureWidths(page, 'dashboard-teach-inbox', 'Inbox');
 
     // The same message taught again: the example already there, which "Take it back" removes.
@@ -133,6 +134,8 @@ describe('the Unanswered screen', () => {
     const group = page.getByRole('region', { name: `“${UNANSWERED}”` });
     await group.waitFor();
     expect(await group.textContent()).toContain('1 message');
+    // Nothing of the team's fits it, so there is no suggestion.
+    expect(await group.textContent()).not.toContain('Probably answered by');
     expect(await group.getByRole('link', { name: /^Open the conversation/ }).getAttribute('href')).toBe(`/inbox/${r.body.conversationId}`);
     await captureWidths(page, 'dashboard-unanswered', 'Unanswered');
 
@@ -153,6 +156,18 @@ describe('the Unanswered screen', () => {
     await group.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Undo' }).click();
     await group.waitFor();
+
+    // To a help article: its questions get the message.
+    const article = await api('POST', '/api/v1/admin/articles', { token, body: { title: 'Pets in the shop', body: 'Well-behaved pets are welcome in the shop.' } });
+    expect(article.status).toBe(201);
+    await group.getByRole('button', { name: 'Should have been…' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Pets in the shop', exact: true }).click();
+    await page.getByText('Taught one message to the article “Pets in the shop”. The next chat message uses it.').waitFor();
+    await group.waitFor({ state: 'detached' });
+    expect((await api('GET', `/api/v1/admin/articles/${article.body.id}`, { token })).body.questions).toEqual([UNANSWERED]);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await group.waitFor();
+    expect((await api('GET', `/api/v1/admin/articles/${article.body.id}`, { token })).body.questions).toEqual([]);
 
     await group.getByRole('button', { name: 'Write an article' }).click();
     await page.getByRole('heading', { level: 1, name: 'New article' }).waitFor();

@@ -14,6 +14,8 @@ let widgetKey = '';
 let ownerToken = '';
 let conversationId = '';
 let ticketId = '';
+/** The ticket as the dashboard names it: its number, `Ticket #1`. */
+let ticketName = '';
 
 const chat = (message: string, conversation?: string) => api('POST', '/api/v1/chat/message', {
   widgetKey, body: { message, ...(conversation ? { conversationId: conversation } : {}) },
@@ -49,7 +51,7 @@ describe('dashboard', () => {
     await page.getByRole('button', { name: 'Create the team' }).click();
     const name = page.getByLabel('Team or company name');
     await expect.poll(() => name.getAttribute('aria-invalid')).toBe('true');
-    await expect.poll(() => page.locator('.field-error').textContent()).toBe('must not be empty');
+    await expect.poll(() => page.locator('.field-error').textContent()).toBe('Must not be empty.');
 
     await name.fill('E2E Shop');
     await page.getByRole('button', { name: 'Create the team' }).click();
@@ -104,13 +106,14 @@ describe('dashboard', () => {
     const { page } = owner;
     await nav(page, 'Inbox').click();
     await page.getByRole('heading', { level: 1, name: 'Inbox' }).waitFor();
-    await page.getByRole('link', { name: 'where is my order 12345?' }).click();
+    // Conversations are named by their visitor ("Visitor 1234" for an anonymous one), never by a message.
+    await page.locator(`a[href="/inbox/${conversationId}"]`).click();
     await page.waitForURL(`**/inbox/${conversationId}`);
     const messages = page.getByRole('list', { name: 'Messages' }).getByRole('listitem');
     await expect.poll(() => messages.count()).toBe(4);
     const meta = await page.locator('.msg-assistant .msg-meta').allTextContents();
-    expect(meta[0]).toMatch(/Intent greeting · confidence \d/);
-    expect(meta[1]).toMatch(/Intent order_status/);
+    expect(meta[0]).toMatch(/intent greeting · confidence \d/);
+    expect(meta[1]).toMatch(/intent order_status/);
     await page.getByLabel('Status').selectOption('escalated');
     await page.getByText('No escalated conversation.').waitFor();
     await page.getByLabel('Status').selectOption('');
@@ -121,16 +124,17 @@ describe('dashboard', () => {
     const esc = await api('POST', '/api/v1/chat/escalate', { widgetKey, body: { conversationId, reason: 'The parcel has not arrived' } });
     expect(esc.status).toBe(200);
     ticketId = esc.body.ticketId;
+    ticketName = `Ticket #${esc.body.ticketNumber}`;
 
     const { page } = owner;
     await nav(page, 'Tickets').click();
-    await page.getByRole('link', { name: ticketId }).waitFor();
+    await page.getByRole('link', { name: ticketName }).waitFor();
     await capture(page, 'dashboard-tickets', 'Tickets');
-    await page.getByRole('link', { name: ticketId }).click();
-    await page.getByRole('heading', { level: 1, name: `Ticket ${ticketId}` }).waitFor();
+    await page.getByRole('link', { name: ticketName }).click();
+    await page.getByRole('heading', { level: 1, name: ticketName }).waitFor();
 
     await expect.poll(() => moves(page)).toEqual(['In progress', 'Waiting', 'Resolved', 'Closed']);
-    await capture(page, 'dashboard-ticket', `Ticket ${ticketId}`);
+    await capture(page, 'dashboard-ticket', ticketName);
     await page.getByRole('button', { name: 'Waiting' }).click();
     await expect.poll(() => moves(page)).toEqual(['In progress', 'Resolved', 'Closed']);
     await page.getByLabel('Priority').selectOption('urgent');
@@ -159,7 +163,7 @@ describe('dashboard', () => {
     await page.getByLabel('Name').fill('Not A Name');
     await page.getByRole('button', { name: 'Save the intent' }).click();
     await expect.poll(() => page.getByLabel('Name').getAttribute('aria-invalid')).toBe('true');
-    expect(await page.locator('.field.has-error .field-error').first().textContent()).toMatch(/must match/);
+    expect(await page.locator('.field.has-error .field-error').first().textContent()).toBe('Must be 1 to 64 lowercase letters, digits or underscores, starting with a letter.');
     await capture(page, 'dashboard-intent-error', 'Intent greeting');
 
     await page.getByLabel('Name').fill('greeting');
@@ -187,7 +191,7 @@ describe('dashboard', () => {
     await page.getByLabel('Confidence threshold').fill('2');
     await page.getByRole('button', { name: 'Save the settings' }).click();
     await expect.poll(() => page.getByLabel('Confidence threshold').getAttribute('aria-invalid')).toBe('true');
-    expect(await page.locator('.field.has-error .field-error').textContent()).toBe('must be a number from 0 to 1');
+    expect(await page.locator('.field.has-error .field-error').textContent()).toBe('Must be a number from 0 to 1.');
 
     await page.getByLabel('Confidence threshold').fill('0.4');
     await page.getByLabel('Greeting').fill('Hello from E2E Shop!');
@@ -252,13 +256,13 @@ describe('dashboard', () => {
       await signIn(page, viewerEmail);
       await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
       const links = await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents();
-      expect(links).toEqual(['Overview', 'Inbox', 'Tickets', 'Intents', 'Knowledge']);
+      expect(links).toEqual(['Overview', 'Inbox', 'Tickets', 'Intents', 'Knowledge', 'Unanswered']);
 
       await page.goto(`/tickets/${ticketId}`);
       await page.getByRole('region', { name: 'Details' }).waitFor();
       expect(await page.getByRole('region', { name: 'Change' }).count()).toBe(0);
       expect(await page.getByRole('button', { name: /Open|Closed|In progress/ }).count()).toBe(0);
-      await capture(page, 'dashboard-viewer-ticket', `Ticket ${ticketId}`);
+      await capture(page, 'dashboard-viewer-ticket', ticketName);
 
       await page.goto(`/inbox/${conversationId}`);
       await page.getByRole('list', { name: 'Messages' }).waitFor();
@@ -306,13 +310,13 @@ describe('dashboard', () => {
   it('renews an expired session with the refresh token, without the sign-in page', async () => {
     const { page } = owner;
     const stored = () => page.evaluate<{ key: string; user: { access_token: string; refresh_token: string; expires_at: number } }>(`(() => {
-      const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user'));
-      return { key, user: JSON.parse(sessionStorage.getItem(key)) };
+      const key = Object.keys(localStorage).find((k) => k.startsWith('oidc.user'));
+      return { key, user: JSON.parse(localStorage.getItem(key)) };
     })()`);
     const before = await stored();
     expect(before.user.refresh_token).toBeTruthy();
     // Expire the stored access token, then open the app again.
-    await page.evaluate(`sessionStorage.setItem(${JSON.stringify(before.key)}, JSON.stringify({ ...${JSON.stringify(before.user)}, expires_at: Math.floor(Date.now() / 1000) - 5 }))`);
+    await page.evaluate(`localStorage.setItem(${JSON.stringify(before.key)}, JSON.stringify({ ...${JSON.stringify(before.user)}, expires_at: Math.floor(Date.now() / 1000) - 5 }))`);
     const grants: string[] = [];
     const pages: string[] = [];
     page.on('request', (r) => {
@@ -333,7 +337,7 @@ describe('dashboard', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
-    expect(await page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith('oidc.user')))).toEqual([]);
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('oidc.user')))).toEqual([]);
     await page.reload();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);

@@ -39,7 +39,7 @@ async function say(page: Page, text: string, replies: number) {
   await input(page).fill(text);
   await input(page).press('Enter');
   await bubbles(page, 'assistant').nth(replies).waitFor();
-  await page.locator('.typing').waitFor({ state: 'hidden' });
+  await page.locator('div.typing').waitFor({ state: 'hidden' });
 }
 
 /** A week whose only hours are one minute, 12 hours from now: closed whenever the test runs. */
@@ -99,6 +99,7 @@ describe('a signed-in visitor', () => {
     await page.getByRole('heading', { name: 'Your conversations' }).waitFor();
     expect(await page.locator('.past [aria-current]').count()).toBe(0); // the list was read before this conversation began
     await expectAccessible(page, 'the list of conversations');
+    await shot(page, 'identity-list');
     await page.getByRole('button', { name: 'Back to the conversation' }).click();
 
     await page.setViewportSize({ width: 360, height: 740 });
@@ -136,6 +137,26 @@ describe('a signed-in visitor', () => {
   });
 });
 
+describe('a site that requires signed-in customers', () => {
+  it('asks an anonymous visitor to sign in, and lets a signed-in one chat', async () => {
+    const t = await newTenant();
+    const secret = await rotate(t);
+    await putConfig(t, { identity: { required: true } });
+    const page = await newPage(browser);
+    await page.goto(await site(t));
+    await launcher(page).click();
+    await input(page).fill('hello?');
+    await input(page).press('Enter');
+    await notice(page).filter({ hasText: 'This chat is for signed-in customers. Please sign in on this site to chat with us.' }).waitFor();
+    await expectAccessible(page, 'an anonymous visitor where sign-in is required');
+
+    await page.goto(await site(t, { id: 'member-1', hash: hmac(secret, 'member-1') }));
+    await launcher(page).click();
+    await say(page, 'hello, signed in now', 1);
+    expect(await notice(page).isHidden()).toBe(true);
+  });
+});
+
 describe('business hours', () => {
   it('says the reply time while open, and while away takes an email address after the escalation', async () => {
     const t = await newTenant('Night Shop');
@@ -145,6 +166,8 @@ describe('business hours', () => {
     await launcher(open).click();
     await dialog(open).getByText('Our team replies usually within an hour.').waitFor();
     expect(await dialog(open).getAttribute('aria-describedby')).toBe('sw-status');
+    await expectAccessible(open, 'the reply time under the title');
+    await shot(open, 'identity-reply-time');
     await open.context().close();
 
     await putConfig(t, { businessHours: closedNow() });
@@ -154,6 +177,7 @@ describe('business hours', () => {
     await dialog(page).getByText(/^We're away, back (today|tomorrow) at \d{1,2}:\d\d\.$/).waitFor();
     await say(page, 'my parcel never came', 1);
     await page.getByRole('button', { name: 'Talk to a person' }).tap();
+    await page.getByText(/^We're away, back .* Your request is kept, and a person from our team will reply when they are back\.$/).waitFor();
     await page.getByRole('button', { name: 'Request a person' }).tap();
     await page.locator('.ticket strong').filter({ hasText: /^#1$/ }).waitFor();
     expect(await bubbles(page, 'assistant').last().textContent()).toContain('#1');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { KMS_ACTIONS, tableActions, type ServiceFunction } from '#infra/function.ts';
 import { INDEXES } from '#shared/data/table.ts';
 import { routes } from '#shared/edge/routes/index.ts';
-import { eventDispatcher } from '#shared/edge/triggers.ts';
+import { eventDispatcher, liveRoutes } from '#shared/edge/triggers.ts';
 import { declared, type Declared, logicalId, ofType, refId, serviceOfType, synth, type Synth } from './synth.ts';
 
 // Least privilege, proven on the template: every (action, resource) pair that a function's
@@ -77,7 +77,7 @@ function allowedPairs(syn: Synth, target: Pick<Declared, 'handler'> | ServiceFun
   return pairs.sort();
 }
 
-function expectedPairs(row: Pick<Declared, 'table' | 'kms' | 'kind'> & { queue?: boolean }): string[] {
+function expectedPairs(row: Pick<Declared, 'table' | 'kms' | 'kind'> & { queue?: boolean; manageConnections?: boolean }): string[] {
   const pairs = [
     'logs:CreateLogStream on own-log-group',
     'logs:PutLogEvents on own-log-group',
@@ -95,7 +95,7 @@ function expectedPairs(row: Pick<Declared, 'table' | 'kms' | 'kind'> & { queue?:
     for (const a of ['DescribeStream', 'GetRecords', 'GetShardIterator']) pairs.push(`dynamodb:${a} on stream`);
     for (const a of ['SendMessage', 'GetQueueAttributes', 'GetQueueUrl']) pairs.push(`sqs:${a} on dead-letters`);
   }
-  if (row.kind === 'stream' && eventDispatcher.manageConnections) pairs.push('execute-api:ManageConnections on live-connections');
+  if ((row.kind === 'stream' && eventDispatcher.manageConnections) || row.manageConnections) pairs.push('execute-api:ManageConnections on live-connections');
   if (row.queue || row.kind === 'stream') for (const a of SEND_ACTIONS) pairs.push(`${a} on delivery-queue`);
   return pairs.sort();
 }
@@ -156,19 +156,22 @@ describe('IAM: each function may do exactly what its declaration needs', () => {
     expect(principals[0]).toMatch(/:root/);
   });
 
-  it('lets only the dispatcher use execute-api: ManageConnections on its own WebSocket API and stage', () => {
+  it('lets only the dispatcher and the typing relay use execute-api: ManageConnections on their own WebSocket API and stage', () => {
     const statements = ofType(s, 'AWS::IAM::Policy').flatMap(([id, p]) =>
       p.Properties.PolicyDocument.Statement.map((st: any) => ({ id, st })));
     const executeApi = statements.filter(({ st }) => JSON.stringify(st.Action).includes('execute-api:'));
-    expect(executeApi).toHaveLength(1);
-    const [{ id, st }] = executeApi as [{ id: string; st: any }];
-    const dispatcherRole = refId(s.resources[logicalId(s, s.stack.functions.get(eventDispatcher.handler)!.fn)]!.Properties.Role);
-    expect(s.resources[id]!.Properties.Roles.map(refId)).toEqual([dispatcherRole]);
-    expect(st.Action).toBe('execute-api:ManageConnections');
-    const [apiId, rest] = executeApiArn(st.Resource['Fn::Join'])!;
-    expect(apiId).toBe(liveApiId);
-    expect(apiId).not.toBe(logicalId(s, s.stack.api.httpApi));
-    expect(rest).toBe('/live/*/@connections/*');
+    const posters = [eventDispatcher.handler, ...liveRoutes.filter((r) => r.manageConnections).map((r) => r.handler)];
+    expect(posters).toEqual(['events/dispatch', 'live/typing']);
+    const roleOf = (handler: string) => refId(s.resources[logicalId(s, s.stack.functions.get(handler)!.fn)]!.Properties.Role);
+    expect(executeApi).toHaveLength(posters.length);
+    expect(executeApi.flatMap(({ id }) => s.resources[id]!.Properties.Roles.map(refId)).sort()).toEqual(posters.map(roleOf).sort());
+    for (const { st } of executeApi) {
+      expect(st.Action).toBe('execute-api:ManageConnections');
+      const [apiId, rest] = executeApiArn(st.Resource['Fn::Join'])!;
+      expect(apiId).toBe(liveApiId);
+      expect(apiId).not.toBe(logicalId(s, s.stack.api.httpApi));
+      expect(rest).toBe('/live/*/@connections/*');
+    }
   });
 
   it('lets the delivery function use the table, open credentials and consume its own queue, nothing more', () => {

@@ -41,10 +41,12 @@ describe('live channel: a WebSocket API with one function per declared route', (
   const apis = ofType(s, 'AWS::ApiGatewayV2::Api').filter(([, a]) => a.Properties.ProtocolType === 'WEBSOCKET');
   const socketRoutes = ofType(s, 'AWS::ApiGatewayV2::Route').filter(([, r]) => refId(r.Properties.ApiId) === liveApiId);
 
-  it('is one WebSocket API with exactly the $connect and $disconnect routes', () => {
+  it('is one WebSocket API with exactly the $connect, $disconnect and typing routes', () => {
     expect(apis.map(([id]) => id)).toEqual([liveApiId]);
-    expect(socketRoutes.map(([, r]) => r.Properties.RouteKey).sort()).toEqual(['$connect', '$disconnect']);
-    expect(liveRoutes.map((r) => r.routeKey).sort()).toEqual(['$connect', '$disconnect']);
+    expect(socketRoutes.map(([, r]) => r.Properties.RouteKey).sort()).toEqual(['$connect', '$disconnect', 'typing']);
+    expect(liveRoutes.map((r) => r.routeKey).sort()).toEqual(['$connect', '$disconnect', 'typing']);
+    // A frame's route is its `action`.
+    expect(apis[0]![1].Properties.RouteSelectionExpression).toBe('$request.body.action');
   });
 
   it('sends each route to its own function through a Lambda proxy integration, with no authorizer', () => {
@@ -73,7 +75,7 @@ describe('live channel: a WebSocket API with one function per declared route', (
     for (const decl of liveRoutes) {
       const perms = ofType(s, 'AWS::Lambda::Permission').filter(([, p]) => refId(p.Properties.FunctionName) === fnId(decl.handler));
       expect(perms, decl.handler).toHaveLength(1);
-      expect(joined(perms[0]![1].Properties.SourceArn)).toMatch(new RegExp(`:<${liveApiId}>/\\*\\${decl.routeKey}$`));
+      expect(joined(perms[0]![1].Properties.SourceArn)).toMatch(new RegExp(`:<${liveApiId}>/\\*${decl.routeKey.replace(/\$/g, '\\$')}$`));
     }
   });
 
@@ -120,12 +122,13 @@ describe('live channel: a WebSocket API with one function per declared route', (
     expect(joined(t.outputs.LiveUrl!.Value)).toMatch(/^wss:\/\/<\w+>\.execute-api\./);
   });
 
-  it('gives the socket functions the table and nothing of the management API', () => {
+  it('gives the socket functions the table, and the management API only to those that post (typing)', () => {
     for (const decl of liveRoutes) {
       const vars = envOf(decl.handler);
       expect(refId(vars.TABLE_NAME)).toBe(logicalId(s, s.stack.data.table));
-      expect('LIVE_ENDPOINT' in vars, decl.handler).toBe(false);
+      expect('LIVE_ENDPOINT' in vars, decl.handler).toBe(Boolean(decl.manageConnections));
     }
+    expect(liveRoutes.filter((r) => r.manageConnections).map((r) => r.handler)).toEqual(['live/typing']);
   });
 });
 

@@ -125,12 +125,14 @@ export interface Declared {
   kms?: boolean;
   /** Queues deliveries. */
   queue?: boolean;
+  /** Posts to live connections. */
+  manageConnections?: boolean;
 }
 
 export const declared: readonly Declared[] = [
   ...routes.map((r): Declared => ({
     handler: r.handler, kind: 'http', table: r.table, ...(r.kms ? { kms: true } : {}), ...(r.queue ? { queue: true } : {}),
   })),
-  ...liveRoutes.map((r): Declared => ({ handler: r.handler, kind: 'socket', table: r.table })),
+  ...liveRoutes.map((r): Declared => ({ handler: r.handler, kind: 'socket', table: r.table, ...(r.manageConnections ? { manageConnections: true } : {}) })),
   { handler: eventDispatcher.handler, kind: 'stream', table: eventDispatcher.table },
 ];

@@ -160,7 +160,15 @@ describe('teaching: /nlu/examples', () => {
       title: 'Full', body: 'Text.', questions: Array.from({ length: 20 }, (_, i) => `question ${i}`),
     } })).body;
     expectProblem(await examples(t).post({ message: 'one more', target: { articleId: art.id } }), 400, 'VALIDATION_ERROR');
+    // A message longer than the target's field takes (phrases 500, questions 300 characters): 400 on message.
+    const greeting = await intentNamed(t, 'greeting');
+    const long = await examples(t).post({ message: 'x'.repeat(501), target: { intentId: greeting.id } });
+    expectProblem(long, 400, 'VALIDATION_ERROR');
+    expect(long.body.errors[0].path).toBe('message');
+    const open = (await request('POST', admin('/articles'), { token: t.ownerToken, body: { title: 'Open', body: 'Text.' } })).body;
+    expectProblem(await examples(t).post({ message: 'y'.repeat(301), target: { articleId: open.id } }), 400, 'VALIDATION_ERROR');
     expect((await examples(t).list()).body.items).toEqual([]);
+    expect((await examples(t).post({ message: 'y'.repeat(300), target: { articleId: open.id } })).status).toBe(201);
   });
 });
 
@@ -181,6 +189,8 @@ describe('GET /nlu/unanswered', () => {
     expect(groups[0]!.count).toBe(4);
     expect(groups[0]!.examples.map((e) => e.message).sort()).toEqual(asks.slice(0, 4).sort());
     expect(groups[1]!.count).toBe(2);
+    // Nothing the tenant has fits paying by klarna: no suggestion (it is on the chat's calibrated scale).
+    expect(groups[0]!.suggestion).toBeNull();
     expect(groups.flatMap((g) => g.examples.map((e) => e.message))).not.toContain('hello');
 
     // A conversation rated 2 brings its answered messages in; rated 5 again takes them out.
@@ -220,6 +230,12 @@ describe('GET /nlu/unanswered', () => {
     const second = await examples(t).post({ message: b!.message, target: { none: true }, conversationId: b!.conversationId, messageId: b!.messageId });
     expect(second.status).toBe(200);
     expect(second.body.id).toBe(first.body.id);
+    expect(await list()).toEqual([]);
+    // A rating of the conversation that marks its messages again (1 or 2, then back) does not un-teach them.
+    const rate = (score: number) => request('POST', chat(`/conversations/${a!.conversationId}/rating`), { widgetKey: t.widgetKey, body: { score } });
+    expect((await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId: a!.conversationId, reason: 'klarna' } })).status).toBe(200);
+    expect((await rate(1)).status).toBe(200);
+    expect((await rate(5)).status).toBe(200);
     expect(await list()).toEqual([]);
     expect((await examples(t).del(first.body.id)).status).toBe(204);
     const back = await list();

@@ -1,11 +1,22 @@
 import { request as httpRequest } from 'node:http';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { admin, baseUrl, chat, expectProblem, memberToken, newTenant, newTicket, request, send, type Res } from './client.ts';
 import { member, until } from './live-client.ts';
 
 // The caps of CONTRACT section 6, written as the probes that found them missing: a tenant that
 // keeps adding integrations and members, and a public widget key farmed for conversations,
 // escalations and ratings.
+
+const TABLE = 'support-assistant-test';
+const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({
+  endpoint: inject('dynamodbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+}));
+/** The per-key window counter of new conversations (shared/data/keys.ts limitWindow), for the minute `at` falls in. */
+const newConversationWindow = (tenantId: string, at: Date) => ({
+  pk: `TENANT#${tenantId}#LIMIT#newconv`, sk: `WINDOW#${new Date(Math.floor(at.getTime() / 60_000) * 60_000).toISOString()}`,
+});
 
 /** A chat request sent from another loopback address (the runtime passes the socket's address as the source). */
 function chatFrom(localAddress: string, widgetKey: string, path: string, body: unknown): Promise<Res> {
@@ -107,6 +118,34 @@ describe('the public widget key is not a free tap', { timeout: 120_000 }, () => 
     expectRetryAfter(await send(t, 'hello'));
     expect((await put(5)).status).toBe(200);
     expect((await send(t, 'hello')).status).toBe(200);
+  });
+
+  it('opens at most 1,000 new conversations a minute per widget key from all addresses together, then 429 with Retry-After and nothing written', async () => {
+    // 999 conversations of this minute are already counted: the window's counter item is set as the
+    // service leaves it, rather than sending 999 requests.
+    await roomInMinute(30);
+    const t = await newTenant();
+    const key = newConversationWindow(t.tenantId, new Date());
+    await ddb.send(new PutCommand({ TableName: TABLE, Item: { ...key, n: 999, expiresAt: Math.floor(Date.now() / 1000) + 180 } }));
+    const counted = async () => (await ddb.send(new GetCommand({ TableName: TABLE, Key: key, ConsistentRead: true }))).Item?.n;
+
+    const thousandth = await send(t, 'hello');
+    expect(thousandth.status).toBe(200);
+    expect(await counted()).toBe(1000);
+    const refused = await send(t, 'hello again');
+    expectRetryAfter(refused);
+    expect(refused.body.detail).toMatch(/1000 new conversations per widget key a minute/);
+    // Another address is refused too: this window counts the key, whatever the address.
+    expectRetryAfter(await chatFrom('127.0.0.3', t.widgetKey, '/message', { message: 'hello from elsewhere' }));
+    // The conversation already open goes on: its messages are not new conversations.
+    expect((await send(t, 'and another thing', thousandth.body.conversationId)).status).toBe(200);
+
+    // Nothing of the refused requests was written: no conversation, no count, no window moved.
+    expect(await counted()).toBe(1000);
+    const list = await request('GET', admin('/conversations?limit=100'), { token: t.ownerToken });
+    expect(list.body.items.map((c: { id: string }) => c.id)).toEqual([thousandth.body.conversationId]);
+    const stats = await request('GET', admin('/stats'), { token: t.ownerToken });
+    expect(stats.body.kpis).toMatchObject({ conversations: 1, messages: 2 });
   });
 
   it('opens 30 tickets a minute by escalation from one address, then 429', async () => {

@@ -23,6 +23,27 @@ describe('who may hold a live socket', () => {
     expect(r).toEqual({ status: 403 });
   });
 
+  it('closes the idle customer sockets of a widget key that was rotated out within seconds, with no event to push, and leaves the others open', async () => {
+    const t = await newTenant();
+    const { conversationId } = await newTicket(t);
+    const other = (await send(t, 'another conversation')).body.conversationId as string;
+    const idle = [await customer(t, conversationId), await customer(t, other)];
+    const agent = await member(t.ownerToken);
+    const rotated = await request('POST', admin('/settings/widget-key'), { token: t.ownerToken });
+    expect(rotated.status).toBe(201);
+    const fresh = await customer({ ...t, widgetKey: rotated.body.widgetKey }, conversationId);
+    // Nothing is written to either conversation: the rotation alone closes them (the contract allows 60 s).
+    const started = Date.now();
+    await within(10_000, Promise.all(idle.map(closed)), 'the old key\'s idle sockets closing');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(fresh.ws.readyState).toBe(fresh.ws.OPEN);
+    expect(agent.ws.readyState).toBe(agent.ws.OPEN);
+    // The internal signal reaches no socket.
+    expect([...fresh.frames, ...agent.frames].some((f) => String(f.type).startsWith('widget_key'))).toBe(false);
+    fresh.ws.close();
+    agent.ws.close();
+  }, 60_000);
+
   it('closes a customer socket opened with a widget key that was rotated out before any event reaches it, and refuses that key at the upgrade', async () => {
     const t = await newTenant();
     const { conversationId } = await newTicket(t);

@@ -49,6 +49,27 @@ describe('answers', () => {
     expect(index.rankAll('points wrapping').map((r) => r.articleId).sort()).toEqual(['gifts', 'rewards']);
     expect(index.rankAll('capital of france')).toEqual([]);
   });
+  it('pages through the same order as rankAll sorted by score, then id, without ranking the whole list', () => {
+    const many = buildKnowledgeIndex(Array.from({ length: 40 }, (_, i) => prepareArticle({
+      id: `art_${String((i * 7) % 40).padStart(2, '0')}`, title: i % 2 ? 'Loyalty points' : `Points and gift wrapping ${i % 5}`,
+      body: `Points expire after ${i % 3 ? 12 : 6} months. Wrapping is free.${' More.'.repeat(i % 4)}`,
+    })));
+    for (const q of ['points wrapping', 'do my points expire', 'capital of france']) {
+      const all = many.rankAll(q).sort((x, y) => y.confidence - x.confidence || (x.articleId < y.articleId ? -1 : 1));
+      for (const limit of [1, 3, 7, 100]) {
+        const paged: Array<{ articleId: string; confidence: number }> = [];
+        let last: { articleId: string; confidence: number } | null = null;
+        for (;;) {
+          const page = many.rankPage(q, limit, last);
+          paged.push(...page.items);
+          expect(page.more).toBe(paged.length < all.length);
+          if (!page.more) break;
+          last = page.items.at(-1)!;
+        }
+        expect(paged).toEqual(all);
+      }
+    }
+  });
   it('article ids are art_ and a ULID', () => {
     expect(isArticleId('art_01M848CT5YPC3NTP2572A7FFDF')).toBe(true);
     for (const id of ['art_01m848ct5ypc3ntp2572a7ffdf', 'nope', 'art_', `art_${'0'.repeat(27)}`, 'ARTICLE#x']) expect(isArticleId(id)).toBe(false);

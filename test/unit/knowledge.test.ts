@@ -9,6 +9,7 @@ import {
   type StoredArticle,
 } from '#shared/nlu/knowledge.ts';
 import { prepareArticle, splitSentences, toPassages, type ArticleInput } from '#shared/nlu/knowledge-prepare.ts';
+import { formatFor } from '#shared/nlu/knowledge-passages.ts';
 
 const help: ArticleInput[] = [
   {
@@ -62,7 +63,7 @@ describe('prepareArticle', () => {
   it('keeps a small JSON-serialisable form: plain text passages, no Markdown', () => {
     const a = prepareArticle(help[0]!);
     expect(JSON.parse(JSON.stringify(a))).toEqual(a);
-    expect(Object.keys(a).sort()).toEqual(['id', 'passages', 'questions', 'tags', 'title', 'url']);
+    expect(Object.keys(a).sort()).toEqual(['format', 'id', 'passages', 'questions', 'tags', 'title', 'url']);
     expect(a.url).toBe('https://help.example.com/returns');
     const text = a.passages.join('\n');
     expect(text).toContain('Open Orders in your account.');
@@ -74,7 +75,22 @@ describe('prepareArticle', () => {
       tags: [],
       questions: [],
       passages: ['Body.'],
+      format: { strong: [], emphasis: [], links: [], listItems: [] },
     });
+  });
+
+  it('keeps the body\'s bold, emphasis, links and list items by their plain text, and an answer gets those it contains', () => {
+    const a = prepareArticle({
+      id: 'g', title: 'Gifts',
+      body: 'Tick **This is a gift** at checkout, _free_ of charge. See [our gift page](https://shop.example/gifts) or [this](javascript:alert(1)).\n\n- Wrapping paper\n- A card\n',
+    });
+    expect(a.format).toEqual({
+      strong: ['This is a gift'], emphasis: ['free'], links: [{ text: 'our gift page', url: 'https://shop.example/gifts' }], listItems: ['Wrapping paper', 'A card'],
+    });
+    expect(formatFor('Tick This is a gift at checkout.\nWrapping paper', a.format)).toEqual({
+      strong: ['This is a gift'], emphasis: [], links: [], listItems: ['Wrapping paper'],
+    });
+    expect(formatFor('Nothing formatted here.', a.format)).toBeNull();
   });
 
   it('passages are whole sentences, within their size, blocks on their own lines', () => {

@@ -78,9 +78,19 @@ describe('OpenAPI document', () => {
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   });
 
-  it('documents the Idempotency-Key header on the two chat POSTs only', () => {
+  it('documents the Idempotency-Key header on every POST that creates or sends something, and on nothing else', () => {
     const withKey = routes.filter((r) => (op(r.method, r.path).parameters ?? []).some((p: any) => p.name === 'Idempotency-Key'));
-    expect(withKey.map((r) => `${r.method} ${r.path}`).sort()).toEqual(['POST /api/v1/chat/escalate', 'POST /api/v1/chat/message']);
+    const keyed = withKey.map((r) => `${r.method} ${r.path}`);
+    expect(keyed).toEqual(expect.arrayContaining([
+      'POST /api/v1/chat/escalate', 'POST /api/v1/chat/message', 'POST /api/v1/chat/conversations/{id}/rating',
+      'POST /api/v1/admin/auth/onboard', 'POST /api/v1/admin/intents', 'POST /api/v1/admin/articles', 'POST /api/v1/admin/integrations',
+      'POST /api/v1/admin/members', 'POST /api/v1/admin/conversations/{id}/messages', 'POST /api/v1/admin/settings/widget-key',
+    ]));
+    expect(withKey.every((r) => r.method === 'POST')).toBe(true);
+    // Asking (a parse, a live ticket) creates nothing: no key.
+    expect(keyed).not.toContain('POST /api/v1/admin/nlu/parse');
+    expect(keyed).not.toContain('POST /api/v1/admin/live/tickets');
+    for (const r of withKey) expect(JSON.stringify(op(r.method, r.path).responses['409'] ?? {}), `${r.path} 409`).toContain('IDEMPOTENCY_IN_PROGRESS');
   });
 
   it('validates the same bodies as the handler schema', () => {

@@ -119,7 +119,7 @@ export function answer(model: AssistantModel, index: KnowledgeIndex | null, text
   } else if (choice === 'article') {
     const best = hits[0]!;
     knowledge = {
-      confidence: best.confidence, articleId: best.articleId, title: best.title, reply: knowledgeReply(best),
+      confidence: best.confidence, articleId: best.articleId, title: best.title, reply: knowledgeReply(best), ...(best.format ? { format: best.format } : {}),
       // Only articles that reach the threshold too: a link to an article that does not answer helps no one.
       sources: hits.filter((h) => h.confidence >= thresholds.article).map((h) => ({ articleId: h.articleId, title: h.title, url: h.url })),
     };

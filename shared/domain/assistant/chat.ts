@@ -199,7 +199,7 @@ export function sendMessage(
     }
 
     const metadata: Metadata = kb
-      ? { intentDetected: KNOWLEDGE_INTENT, confidence: kb.confidence, entitiesExtracted: {}, intentRanking: nlu.ranking, sources: kb.sources }
+      ? { intentDetected: KNOWLEDGE_INTENT, confidence: kb.confidence, entitiesExtracted: {}, intentRanking: nlu.ranking, sources: kb.sources, ...(kb.format ? { format: kb.format } : {}) }
       : {
         intentDetected: nlu.intent?.name ?? 'fallback',
         confidence: nlu.confidence,

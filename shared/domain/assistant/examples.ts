@@ -19,6 +19,11 @@ import { taughtMarks, unansweredKeyOf, untaughtMarks, type UnansweredKey } from 
 
 /** The limits of the fields an example writes into (the intent and article schemas' own). */
 export const LIMITS = { trainingPhrases: 200, questions: 20, none: MAX_NONE_EXAMPLES };
+/** The longest training phrase and question (the intent and article schemas' own): a longer message cannot join them. */
+const LONGEST = { phrase: 500, question: 300 };
+const tooLong = (message: string, max: number, what: string) => {
+  if ([...message].length > max) throw fieldError('message', `must be at most ${max} characters to become ${what}`);
+};
 
 export interface ExampleInput { message: string; target: Target; conversationId?: string | undefined; messageId?: string | undefined }
 
@@ -48,6 +53,7 @@ async function teachWrites(tenantId: string, actor: Actor, e: Example, marks: Tx
   const items = () => [...examplesRepo.tx.put(tenantId, e), audit(tenantId, actor, 'example.created', e, e.createdAt)];
   if ('intentId' in e.target) {
     const before = await intentOf(tenantId, e.target.intentId);
+    tooLong(e.message, LONGEST.phrase, 'an intent\'s training phrase');
     if (has(before.trainingPhrases, e.message)) { e.added = false; const own = items(); return () => transact([...own, ...marks]); }
     if (before.trainingPhrases.length >= LIMITS.trainingPhrases) {
       throw fieldError('target', `the intent has ${LIMITS.trainingPhrases} training phrases already; remove one first`);
@@ -59,6 +65,7 @@ async function teachWrites(tenantId: string, actor: Actor, e: Example, marks: Tx
   if ('articleId' in e.target) {
     if (!isArticleId(e.target.articleId)) throw new NotFound('article');
     const before = await findArticle(tenantId, e.target.articleId);
+    tooLong(e.message, LONGEST.question, 'an article\'s question');
     if (has(before.questions, e.message)) { e.added = false; const own = items(); return () => transact([...own, ...marks]); }
     if (before.questions.length >= LIMITS.questions) {
       throw fieldError('target', `the article has ${LIMITS.questions} questions already; remove one first`);

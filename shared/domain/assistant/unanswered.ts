@@ -6,7 +6,8 @@ import type { TxItem } from '#shared/data/tx.ts';
 import { groupMessages } from '#shared/nlu/groups.ts';
 import { knowledgeIndexOf } from '#shared/domain/knowledge/knowledge.ts';
 import { resolvePeriod } from '#shared/domain/reports/stats.ts';
-import { modelFor } from './assistant.ts';
+import { articleProbability, intentProbability } from '#shared/nlu/answer-policy.ts';
+import { evidenceFor, modelFor } from './assistant.ts';
 
 // What the assistant did not answer well, kept as messages are answered (see
 // shared/data/unanswered.ts), grouped by what the messages ask, with the intent or article that
@@ -18,7 +19,7 @@ export const LOW_CONFIDENCE = 0.5;
 export const READ_CAP = 2000;
 /** Examples shown per group. */
 export const EXAMPLES_PER_GROUP = 5;
-/** A suggestion needs the messages to reach this mean confidence for one intent or article. */
+/** A suggestion needs the messages to reach this mean (calibrated) confidence for one intent or article. */
 export const SUGGESTION_MIN = 0.2;
 /** Marks a low rating writes: the conversation's latest answered messages (a transaction takes at most 100 items). */
 const RATED_MARKS = 40;
@@ -99,11 +100,11 @@ export async function listUnanswered(tenantId: string, q: { from?: string | unde
   const suggest = (texts: string[]): Suggestion => {
     const sum = new Map<string, number>();
     const add = (k: string, c: number) => sum.set(k, (sum.get(k) ?? 0) + c);
+    // On the chat's own scale: the calibrated probability that the intent or article is the right answer.
     for (const t of texts) {
-      const top = model.classifier.classify(t, 1)[0];
-      if (top) add(`i:${top.intent}`, top.confidence);
-      const hit = index.search(t, { limit: 1 })[0];
-      if (hit) add(`a:${hit.articleId}`, hit.confidence);
+      const { intents, articles } = evidenceFor(model, index, t);
+      if (intents[0]) add(`i:${intents[0].ranked.intent}`, intentProbability(intents[0].evidence));
+      if (articles[0]) add(`a:${articles[0].hit.articleId}`, articleProbability(articles[0].evidence));
     }
     const best = [...sum].sort((a, b) => b[1] - a[1])[0];
     if (!best || best[1] / texts.length < SUGGESTION_MIN) return null;

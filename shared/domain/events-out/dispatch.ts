@@ -1,17 +1,22 @@
-import type { DomainEvent } from '#shared/core/vocabulary.ts';
+import { EVENT_TYPES, type DomainEvent, type OutboxEvent } from '#shared/core/vocabulary.ts';
 import { fanOut } from './deliveries.ts';
-import { pushLive } from '#shared/domain/handoff/live.ts';
+import { closeRotatedOut, pushLive } from '#shared/domain/handoff/live.ts';
+
+const isDomainEvent = (e: OutboxEvent): e is DomainEvent => (EVENT_TYPES as readonly string[]).includes(e.type);
 
 /**
  * The one consumer of the event outbox: each event goes to the live connections that see it and
- * is fanned out to the integrations that take it. Returns the index of the first event whose
- * fan-out failed (it and those after it are retried), or -1. Live pushes are best effort.
+ * is fanned out to the integrations that take it; a signal for the service itself (a widget key
+ * rotated) is acted on here and goes nowhere else. Returns the index of the first item whose
+ * handling failed (it and those after it are retried), or -1. Live pushes are best effort.
  */
-export async function dispatchEvents(events: DomainEvent[]): Promise<number> {
-  await pushLive(events);
-  for (let i = 0; i < events.length; i++) {
+export async function dispatchEvents(items: OutboxEvent[]): Promise<number> {
+  await pushLive(items.filter(isDomainEvent));
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
     try {
-      await fanOut(events[i]!);
+      if (isDomainEvent(item)) await fanOut(item);
+      else if (item.type === 'widget_key.rotated') await closeRotatedOut(item.tenantId);
     } catch {
       return i;
     }

@@ -78,6 +78,16 @@ async function receivers(tenantId: string, conversationId: string | null, curren
 }
 
 /**
+ * After a widget key rotation: closes and forgets every customer socket of the tenant that was
+ * opened with another key than the current one (read fresh), whether or not an event is coming.
+ */
+export async function closeRotatedOut(tenantId: string): Promise<void> {
+  const [tenant, customers] = await Promise.all([tenantsRepo.get(tenantId, true), liveRepo.customers(tenantId)]);
+  const key = tenant?.widgetKeyHash ?? null;
+  await Promise.all(customers.filter((c) => c.kind === 'customer' && c.keyHash !== key).map((c) => liveRepo.drop(c.connectionId)));
+}
+
+/**
  * Pushes events to the live connections that see them, in the order given. A connection that is
  * gone is forgotten; a push that fails otherwise is not retried (clients re-read on reconnect).
  */

@@ -110,15 +110,12 @@ export async function listArticles(tenantId: string, query: ListQuery) {
     const pool = status ? all.filter((a) => a.status === status) : all;
     return { index: buildKnowledgeIndex(pool), byId: new Map(pool.map((a) => [a.id, a])) };
   });
-  const ranked = index.rankAll(q).sort((x, y) => y.confidence - x.confidence || (x.articleId < y.articleId ? -1 : 1));
-  const rest = from
-    ? ranked.filter((r) => r.confidence < (from.s as number) || (r.confidence === from.s && r.articleId > (from.i as string)))
-    : ranked;
-  const page = rest.slice(0, limit);
-  const last = page.at(-1);
+  // Ranked by score, then id; the page after the cursor's place in that order.
+  const page = index.rankPage(q, limit, from ? { confidence: from.s as number, articleId: from.i as string } : null);
+  const last = page.items.at(-1);
   return {
-    items: page.map((r) => listItem(byId.get(r.articleId)!, hits)),
-    nextCursor: rest.length > limit && last ? encodeCursor(scope, { s: last.confidence, i: last.articleId }) : null,
+    items: page.items.map((r) => listItem(byId.get(r.articleId)!, hits)),
+    nextCursor: page.more && last ? encodeCursor(scope, { s: last.confidence, i: last.articleId }) : null,
   };
 }
 

@@ -3,6 +3,7 @@ import type { Tenant } from '#shared/data/tenants.ts';
 import { TenantModelCache } from '#shared/nlu/cache.ts';
 import { buildKnowledgeIndex, type KnowledgeHit, type KnowledgeIndex } from '#shared/nlu/knowledge.ts';
 import { wordVectors } from '#shared/nlu/word-vectors.ts';
+import type { TextFormat } from '#shared/nlu/knowledge-passages.ts';
 
 // The knowledge base on the chat path: a tenant's published articles as a search index, cached in
 // the warm container by the tenant's articlesVersion (every article write bumps it), so the next
@@ -10,7 +11,7 @@ import { wordVectors } from '#shared/nlu/word-vectors.ts';
 // imports the Markdown parser: articles are stored already reduced to passages.
 
 export interface Source { articleId: string; title: string; url: string | null }
-export interface KnowledgeAnswer { confidence: number; articleId: string; title: string; reply: string; sources: Source[] }
+export interface KnowledgeAnswer { confidence: number; articleId: string; title: string; reply: string; sources: Source[]; format?: TextFormat }
 
 /**
  * What readers see of the stored items: while an import holds the tenant's lock, the items it

@@ -7,6 +7,7 @@ import { PRIORITIES, WIDGET_POSITIONS } from '#shared/core/vocabulary.ts';
 import { nameProblem } from '#shared/core/names.ts';
 import { mergePatch } from '#shared/domain/merge-patch.ts';
 import { newWidgetKey } from './widget-keys.ts';
+import { events } from '#shared/domain/events.ts';
 import { mask } from '#shared/domain/mask.ts';
 import { BusinessHoursSchema } from './business-hours.ts';
 import { newIdentitySecret } from './identity.ts';
@@ -158,10 +159,12 @@ export async function rotateWidgetKey(tenantId: string, actor: Actor) {
       action: 'widget_key.rotated', actor, target: { type: 'tenant', id: t.id },
       // Only that it changed and when: no key, hash or preview goes into the audit log.
       changes: { widgetKeyCreatedAt: { from: t.widgetKeyCreatedAt, to: now } },
-    });
+    }, [events.widgetKeyRotated(t.id, now)]);
     return next;
   }, { attempts: 4, conflict: 'the widget key changed concurrently; try again' });
-  // Live sockets opened with an older key are refused at the upgrade and closed by the dispatcher
-  // before their next event (both read the key fresh).
+  // Live sockets opened with an older key are refused at the upgrade (it reads the key fresh); the
+  // rotation's outbox signal has the dispatcher, which holds the management grant, close those
+  // already open, within a second or so of the commit; one that slipped in between is closed before
+  // its next event.
   return { widgetKey: wk.key };
 }

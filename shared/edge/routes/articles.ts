@@ -73,13 +73,13 @@ export const getArticle = declareAdmin('GET', '/articles/{id}', 'get-article', '
 });
 
 export const createArticle = declareAdmin('POST', '/articles', 'create-article', 'admin', {
-  table: 'write', body: ArticleBody, response: Article, status: 201, conflicts: ['CONFLICT'], summary: 'Create a help article',
+  table: 'write', body: ArticleBody, response: Article, status: 201, idempotent: true, conflicts: ['CONFLICT', 'IDEMPOTENCY_IN_PROGRESS'], summary: 'Create a help article',
   description: 'The next chat message already uses it (when published). A `url` that another article has, a 1,001st article, or '
     + 'an import in progress: 409 `CONFLICT`. Markdown the parser cannot read: 400 on `body`.',
 });
 
 export const importArticles = declareAdmin('POST', '/articles/import', 'import-articles', 'admin', {
-  table: 'write', body: ImportBody, response: ImportResponse, status: 200, conflicts: ['CONFLICT'], summary: 'Import help articles',
+  table: 'write', body: ImportBody, response: ImportResponse, status: 200, idempotent: true, conflicts: ['CONFLICT', 'IDEMPOTENCY_IN_PROGRESS'], summary: 'Import help articles',
   description: '1 to 100 articles of the POST form. An article whose `url` matches an existing article\'s replaces it; the others are '
     + 'added. All or nothing: one invalid article is a 400 naming it by index (`articles.3.title`) and nothing is written; two '
     + 'articles with one url are a 400 too. Beyond 1,000 articles, or while another import runs: 409 `CONFLICT`, nothing written.',

@@ -28,7 +28,7 @@ export const getMe = declareAdmin('GET', '/auth/me', 'get-me', null, {
 });
 
 export const onboard = declareAdmin('POST', '/auth/onboard', 'onboard', null, {
-  table: 'write', body: OnboardBody, response: OnboardResponse, status: 201, conflicts: ['ALREADY_ONBOARDED'],
+  table: 'write', body: OnboardBody, response: OnboardResponse, status: 201, idempotent: true, conflicts: ['ALREADY_ONBOARDED', 'IDEMPOTENCY_IN_PROGRESS'],
   summary: 'Create a tenant owned by the caller',
   description: 'The new tenant gets a widget key (shown in full only in this response) and a starter set of intents. '
     + 'A user already in a tenant: 409 `ALREADY_ONBOARDED`; two concurrent calls make one tenant.',

@@ -22,6 +22,12 @@ export const EscalateBody = z.strictObject({ conversationId: uuid(), reason: tex
 
 export const IntentRankingEntry = z.object({ intent: z.string(), confidence: Fraction });
 export const Source = z.object({ articleId: z.string(), title: z.string(), url: z.nullable(z.string()) });
+export const TextFormatSchema = z.object({
+  strong: z.array(z.string()), emphasis: z.array(z.string()),
+  links: z.array(z.object({ text: z.string(), url: z.string() })).check(z.describe('http and https links only')),
+  listItems: z.array(z.string()),
+});
+
 export const MessageMetadata = z.object({
   intentDetected: z.string().check(z.describe('the answering intent\'s name, `knowledge_base` when an article answered, or `fallback` when neither reached its threshold')),
   confidence: Fraction,
@@ -31,11 +37,16 @@ export const MessageMetadata = z.object({
   ticketNumber: z.optional(z.number().check(z.int())).check(z.describe('the ticket\'s number, as the customer sees it (`#1042`)')),
   sources: z.optional(z.array(Source).check(z.maxLength(3))).check(z.describe(
     'the help articles of a `knowledge_base` answer, best first; `[]` on a fallback; absent on an intent\'s answer')),
+  format: z.optional(TextFormatSchema).check(z.describe(
+    'a `knowledge_base` answer\'s formatting in its article, by plain text: the phrases of `content` that are bold, emphasised or '
+    + 'links there, and its lines that are list items; absent when none. `content` stays plain text; a client formats it with elements')),
 });
 
 export const ChatMessage = z.object({
   id: z.uuid(), role: z.enum(MESSAGE_ROLES), content: z.string(), createdAt: PlainTimestamp,
   author: z.optional(z.object({ name: z.string() })).check(z.describe('agent messages: the person who wrote it')),
+  sources: z.optional(z.array(Source)).check(z.describe('a knowledge answer: the help articles it came from, as `metadata.sources` of its reply')),
+  format: z.optional(TextFormatSchema).check(z.describe('a knowledge answer: its formatting, as `metadata.format` of its reply')),
 });
 
 export const SendMessageResponse = z.object({
@@ -138,7 +149,7 @@ export const getWidget = declareChat('GET', '/widget', 'get-widget', {
 });
 
 export const rateConversation = declareChat('POST', '/conversations/{id}/rating', 'rate-conversation', {
-  table: 'write', params: IdParams, body: RatingBody, response: RatingResponse, status: 200, conflicts: ['CONFLICT'], rateLimited: true,
+  table: 'write', params: IdParams, body: RatingBody, response: RatingResponse, status: 200, idempotent: true, conflicts: ['CONFLICT', 'IDEMPOTENCY_IN_PROGRESS'], rateLimited: true,
   summary: 'Rate a conversation, 1 to 5',
   description: 'A later rating of the same conversation replaces the earlier one. Only a conversation that has had a ticket can '
     + 'be rated (409 `CONFLICT` otherwise). At most 5 ratings a minute per conversation (429 with `Retry-After`). The same score '

@@ -52,7 +52,7 @@ export const AgentMessageResponse = z.object({
 });
 
 export const postAgentMessage = declareAdmin('POST', '/conversations/{id}/messages', 'post-agent-message', 'agent', {
-  table: 'write', params: IdParams, body: AgentMessageBody, response: AgentMessageResponse, status: 201, conflicts: ['CONVERSATION_CLOSED'],
+  table: 'write', params: IdParams, body: AgentMessageBody, response: AgentMessageResponse, status: 201, idempotent: true, conflicts: ['CONVERSATION_CLOSED', 'IDEMPOTENCY_IN_PROGRESS'],
   summary: 'Answer the customer in the conversation',
   description: 'The message is `role: "agent"` with the author\'s display name. The first agent message of the conversation\'s '
     + 'latest ticket sets its `firstResponseAt` and moves an `open` ticket to `in_progress` (audited); from then on the assistant '

@@ -34,13 +34,13 @@ export const listDeliveries = declareAdmin('GET', '/integrations/{id}/deliveries
 });
 
 export const redeliver = declareAdmin('POST', '/integrations/{id}/deliveries/{deliveryId}/redeliver', 'redeliver', 'admin', {
-  table: 'write', queue: true, params: DeliveryParams, response: QueuedDelivery, status: 202, conflicts: ['CONFLICT'],
+  table: 'write', queue: true, params: DeliveryParams, response: QueuedDelivery, status: 202, idempotent: true, conflicts: ['CONFLICT', 'IDEMPOTENCY_IN_PROGRESS'],
   summary: 'Queue a delivery again',
   description: 'A fresh retry schedule; the same event, so the same `webhook-id`. A disabled integration: 409 `CONFLICT`.',
 });
 
 export const testIntegration = declareAdmin('POST', '/integrations/{id}/test', 'test-integration', 'admin', {
-  table: 'write', queue: true, params: IntegrationParams, response: QueuedDelivery, status: 202, conflicts: ['CONFLICT'],
+  table: 'write', queue: true, params: IntegrationParams, response: QueuedDelivery, status: 202, idempotent: true, conflicts: ['CONFLICT', 'IDEMPOTENCY_IN_PROGRESS'],
   summary: 'Send a test event',
   description: 'A `ping` event `{ type: "ping", timestamp, data: {} }` through the same path as every event. A disabled integration: 409 `CONFLICT`.',
 });

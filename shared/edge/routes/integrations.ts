@@ -54,7 +54,7 @@ export const listIntegrations = declareAdmin('GET', '/integrations', 'list-integ
 });
 
 export const createIntegration = declareAdmin('POST', '/integrations', 'create-integration', 'admin', {
-  table: 'write', kms: true, body: IntegrationBody, status: 201, response: CreatedIntegration, conflicts: ['CONFLICT'], summary: 'Create an integration',
+  table: 'write', kms: true, body: IntegrationBody, status: 201, response: CreatedIntegration, idempotent: true, conflicts: ['CONFLICT', 'IDEMPOTENCY_IN_PROGRESS'], summary: 'Create an integration',
   description: 'Types `webhook` (`config.url`, `config.events` default all, `credentials.secret` optional) and `slack` '
     + '(`credentials.webhookUrl`, an https://hooks.slack.com/ URL; it posts escalations and ticket status changes). '
     + '`zendesk` and `email` are not delivered yet and are refused (400). A webhook URL must be https and not point at '

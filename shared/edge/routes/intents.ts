@@ -22,7 +22,7 @@ export const EntitySchema = z.strictObject({
 }));
 
 export const IntentBody = z.strictObject({
-  name: z.string().check(z.regex(/^[a-z][a-z0-9_]{0,63}$/, 'must match ^[a-z][a-z0-9_]{0,63}$')),
+  name: z.string().check(z.regex(/^[a-z][a-z0-9_]{0,63}$/, 'must be 1 to 64 lowercase letters, digits or underscores, starting with a letter')),
   description: z._default(text(0, 500), ''),
   trainingPhrases: z.array(text(1, 500)).check(z.minLength(1, 'must have 1 to 200 phrases'), z.maxLength(200, 'must have 1 to 200 phrases')),
   response: text(1, 2000),
@@ -54,7 +54,7 @@ export const getIntent = declareAdmin('GET', '/intents/{id}', 'get-intent', 'vie
 });
 
 export const createIntent = declareAdmin('POST', '/intents', 'create-intent', 'admin', {
-  table: 'write', body: IntentBody, status: 201, response: Intent, conflicts: ['CONFLICT'], summary: 'Create an intent',
+  table: 'write', body: IntentBody, status: 201, response: Intent, idempotent: true, conflicts: ['CONFLICT', 'IDEMPOTENCY_IN_PROGRESS'], summary: 'Create an intent',
   description: 'A name already used in the tenant, or a 201st intent: 409 `CONFLICT`.',
 });
 

@@ -28,7 +28,7 @@ export const listMembers = declareAdmin('GET', '/members', 'list-members', 'admi
 });
 
 export const inviteMember = declareAdmin('POST', '/members', 'invite-member', 'owner', {
-  table: 'write', body: InviteMemberBody, status: 201, response: Member, conflicts: ['CONFLICT'], summary: 'Invite a user by email',
+  table: 'write', body: InviteMemberBody, status: 201, response: Member, idempotent: true, conflicts: ['CONFLICT', 'IDEMPOTENCY_IN_PROGRESS'], summary: 'Invite a user by email',
   description: 'The user whose token carries that `email` joins with that role on their next `GET /auth/me`. An email already a '
     + 'member or invited, or a tenant that has 500 members and pending invitations together: 409 `CONFLICT`.',
 });

@@ -64,12 +64,13 @@ export const Unanswered = z.object({
 });
 
 export const createExample = declareAdmin('POST', '/nlu/examples', 'create-example', 'admin', {
-  table: 'write', body: ExampleBody, response: Example, status: 201, conflicts: ['CONFLICT'],
-  alternate: { status: 200, description: 'The same message (case and spacing aside) was taught to this target already: that example, nothing written' },
+  table: 'write', body: ExampleBody, response: Example, status: 201, idempotent: true, conflicts: ['CONFLICT', 'IDEMPOTENCY_IN_PROGRESS'],
+  alternate: { status: 200, description: 'The same message (case and spacing aside) was taught to this target already: that example, nothing taught again (the message still leaves the unanswered list)' },
   summary: 'Teach the assistant what should have answered a message',
   description: 'An intent\'s example adds the message to its `trainingPhrases`, an article\'s to its `questions`; `none` records a '
     + 'message nothing should answer (at most 1,000). A full target (200 phrases, 20 questions, 1,000 none examples): 400 on '
-    + '`target`. An unknown intent, article or conversation: 404. The next chat message already uses it. Audited (category `nlu`).',
+    + '`target`; a message longer than the target\'s field (500 characters for a phrase, 300 for a question): 400 on `message`. '
+    + 'A taught message (with its `conversationId` and `messageId`) leaves `GET /nlu/unanswered`. An unknown intent, article or conversation: 404. The next chat message already uses it. Audited (category `nlu`).',
 });
 
 export const listExamples = declareAdmin('GET', '/nlu/examples', 'list-examples', 'viewer', {

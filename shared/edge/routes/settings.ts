@@ -31,14 +31,14 @@ export const putSettings = declareAdmin('PUT', '/settings', 'put-settings', 'adm
 });
 
 export const rotateWidgetKey = declareAdmin('POST', '/settings/widget-key', 'rotate-widget-key', 'owner', {
-  table: 'write', status: 201, response: WidgetKey, summary: 'Issue a new widget key',
-  description: 'The old key stops working within 60 seconds; a live connection opened with it is refused from now on and closed before any further event reaches it.',
+  table: 'write', status: 201, response: WidgetKey, idempotent: true, conflicts: ['IDEMPOTENCY_IN_PROGRESS'], summary: 'Issue a new widget key',
+  description: 'The old key stops working within 60 seconds; a live connection opened with it is refused from now on, and those already open are closed within seconds.',
 });
 
 export const IdentitySecret = z.object({ secret: z.string().check(z.describe('shown here once; `GET /settings` shows it masked')) });
 
 export const rotateIdentitySecret = declareAdmin('POST', '/settings/identity-secret/rotate', 'rotate-identity-secret', 'admin', {
-  table: 'write', status: 201, response: IdentitySecret, summary: 'Make a new identity secret for verified visitors',
+  table: 'write', status: 201, response: IdentitySecret, idempotent: true, conflicts: ['IDEMPOTENCY_IN_PROGRESS'], summary: 'Make a new identity secret for verified visitors',
   description: 'The site\'s server signs each visitor\'s `userId` with it (lowercase hex HMAC-SHA256). The old secret stops '
     + 'verifying at once. Audited (`settings`, `identity_secret.rotated`), without the secret.',
 });

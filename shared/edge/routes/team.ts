@@ -42,7 +42,8 @@ export const listSavedReplies = declareAdmin('GET', '/saved-replies', 'list-save
 });
 
 export const createSavedReply = declareAdmin('POST', '/saved-replies', 'create-saved-reply', 'admin', {
-  table: 'write', body: SavedReplyBody, response: SavedReply, status: 201, conflicts: ['CONFLICT'], summary: 'Save a reply',
+  table: 'write', body: SavedReplyBody, response: SavedReply, status: 201, idempotent: true, conflicts: ['CONFLICT', 'IDEMPOTENCY_IN_PROGRESS'],
+  summary: 'Save a reply',
   description: 'A shortcut already used in the tenant, or a 501st reply: 409 `CONFLICT`. Audited (category `settings`).',
 });
 

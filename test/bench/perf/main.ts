@@ -15,6 +15,9 @@ const WARMUP = 20;
 const ITERATIONS = 200;
 const BUDGET = { roundTrips: 3, overhead: 0.2, chatBundle: 500 * 1024, statsRatio: 1.25, kbColdMs: 300, kbSearchMs: 5, importMs: 2000 };
 
+/** `npm run bench -- --routes <text>` (env BENCH_ROUTES): only the per-route rows whose label has the text, nothing else. */
+const ONLY_ROUTES = process.env.BENCH_ROUTES;
+
 const log = (msg: string) => process.stderr.write(`[bench ${(performance.now() / 1000).toFixed(0)}s] ${msg}\n`);
 
 async function http(rt: LocalRuntime, method: string, path: string, opts: { token?: string; widgetKey?: string; body?: unknown } = {}) {
@@ -86,6 +89,8 @@ export async function main() {
     // A tenant with 500 articles of about 5,000 characters, imported through the API.
     const { seedKnowledge, benchRetrieval, benchImport } = await import('./knowledge.ts');
     const kbTenant = await newTenant(rt, 'Knowledge 500');
+    // Its route row starts a conversation per request (220 in a few seconds, from one address).
+    await http(rt, 'PUT', '/api/v1/admin/settings', { token: kbTenant.token, body: { config: { widget: { newConversationsPerMinute: 10_000 } } } });
     log('importing 500 articles of about 5,000 characters');
     const call = (method: string, path: string, opts: { token?: string; body?: unknown }) => http(rt, method, path, opts);
     const seeded = await seedKnowledge(call, kbTenant);
@@ -97,7 +102,7 @@ export async function main() {
       root: ROOT, widgetKey: t.widgetKey, ownerClaims: t.claims, conversations, ticketId: esc.ticketId, ...(intentId ? { intentId } : {}), kb: kbFixture,
     };
     const perRoute = [];
-    for (const c of routeCases(fixture)) {
+    for (const c of routeCases(fixture).filter((x) => !ONLY_ROUTES || x.label.includes(ONLY_ROUTES))) {
       log(`route ${c.label}`);
       const r = await benchRoute(ROOT, c, WARMUP, ITERATIONS);
       perRoute.push(r);
@@ -121,6 +126,10 @@ export async function main() {
       });
     }
     json.routes = perRoute;
+    if (ONLY_ROUTES) {
+      console.log(table(rows));
+      return;
+    }
 
     // ---- the live channel: an agent's message to the customer's socket -------------------------
     // In a process of its own (the handlers read their table from the environment), on the same

@@ -33,10 +33,9 @@ export async function seedUnanswered(endpoint: string, table: string, tenantId: 
     const createdAt = new Date(now - Math.floor((i / n) * DAYS * 86_400_000) - 1000).toISOString();
     // Topics of uneven size (a few big groups, a long tail), in the words of different customers.
     const topic = i % 3 === 0 ? `question number ${i} about something rare` : `${TOPICS[Math.floor(Math.sqrt(i % 100))]!} ${WORDS[i % WORDS.length]}`;
-    const put = unansweredRepo.tx.put(tenantId, {
+    items.push(unansweredRepo.item(tenantId, {
       message: topic, confidence: (i % 50) / 100, conversationId: randomUUID(), messageId: randomUUID(), createdAt, reasons: ['fallback'],
-    });
-    items.push(put.Put!.Item as Record<string, unknown>);
+    }));
   }
   let next = 0;
   const worker = async () => {

@@ -25,7 +25,14 @@ export function Root({ config, userManager, initialUser, initialError }: Props) 
     userManager.events.addUserUnloaded(unloaded);
     userManager.events.addAccessTokenExpired(expired);
     userManager.events.addUserSignedOut(unloaded);
+    // Another tab signed in, renewed the tokens or signed out: this tab follows (one sign-in for all).
+    const shared = (e: StorageEvent) => {
+      if (e.storageArea !== window.localStorage || (e.key !== null && !e.key.startsWith('oidc.user:'))) return;
+      void userManager.getUser().then((u) => setUser(u && !u.expired ? u : null));
+    };
+    window.addEventListener('storage', shared);
     return () => {
+      window.removeEventListener('storage', shared);
       userManager.events.removeUserLoaded(loaded);
       userManager.events.removeUserUnloaded(unloaded);
       userManager.events.removeAccessTokenExpired(expired);

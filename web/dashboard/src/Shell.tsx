@@ -2,12 +2,13 @@ import { lazy, Suspense, useEffect, useState, type ComponentType, type FormEvent
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { matchPath, NavLink, Route, Routes, useLocation } from 'react-router';
 import { ok } from './api/client.ts';
+import { ApiError } from './api/problem.ts';
 import type { Me } from './api/types.ts';
 import { MemberContext, useApp, useMember, type Member } from './context.tsx';
 import { LiveProvider, LiveStatus } from './live.tsx';
 import { atLeast, type Role } from './roles.ts';
 import { defaultPeriod, statsQuery } from './screens/overview-query.ts';
-import { EmbedSnippet, ErrorState, Field, fieldErrorsOf, FormError, Loading, Page } from './ui/index.tsx';
+import { EmbedSnippet, ErrorState, Field, FormError, Loading, Page, useFieldErrors } from './ui/index.tsx';
 
 // Every screen is its own chunk, loaded when first visited (or, for the first screen, while the
 // user's membership is read).
@@ -19,6 +20,7 @@ const screens = {
   tickets: screen(() => import('./screens/Tickets.tsx')),
   intents: screen(() => import('./screens/Intents.tsx')),
   knowledge: screen(() => import('./screens/Knowledge.tsx')),
+  savedReplies: screen(() => import('./screens/SavedReplies.tsx')),
   unanswered: screen(() => import('./screens/Unanswered.tsx')),
   settings: screen(() => import('./screens/Settings.tsx')),
   members: screen(() => import('./screens/Members.tsx')),
@@ -35,6 +37,7 @@ const NAV: NavItem[] = [
   { to: '/tickets', label: 'Tickets', min: 'viewer', screen: screens.tickets, paths: ['tickets', 'tickets/:id'] },
   { to: '/intents', label: 'Intents', min: 'viewer', screen: screens.intents, paths: ['intents', 'intents/:id'] },
   { to: '/knowledge', label: 'Knowledge', min: 'viewer', screen: screens.knowledge, paths: ['knowledge', 'knowledge/:id'] },
+  { to: '/saved-replies', label: 'Saved replies', min: 'agent', screen: screens.savedReplies, paths: ['saved-replies'] },
   { to: '/unanswered', label: 'Unanswered', min: 'viewer', screen: screens.unanswered, paths: ['unanswered'] },
   { to: '/settings', label: 'Settings', min: 'admin', screen: screens.settings, paths: ['settings'] },
   { to: '/members', label: 'Members', min: 'admin', screen: screens.members, paths: ['members'] },
@@ -42,17 +45,22 @@ const NAV: NavItem[] = [
   { to: '/audit', label: 'Audit', min: 'admin', screen: screens.audit, paths: ['audit'] },
 ];
 
+// Whether this browser last saw the user as a member of a team: only then are tenant routes asked
+// before GET /auth/me answers (a user without a team would get 403s for them).
+const memberHint = (sub: string) => `support-dashboard:member:${sub}`;
+
 /** Starts what the first screen needs alongside GET /auth/me instead of after it. */
 function usePreload() {
-  const { api } = useApp();
+  const { api, user } = useApp();
   const queryClient = useQueryClient();
   const { pathname } = useLocation();
+  const sub = user.profile.sub;
   useEffect(() => {
     const item = NAV.find((n) => n.paths.some((p) => matchPath(`/${p}`, pathname)));
     void item?.screen.load();
     // Fresh data is not fetched again (staleTime), so later visits to / cost nothing here.
-    if (item?.to === '/') void queryClient.prefetchQuery(statsQuery(api, defaultPeriod()));
-  }, [api, queryClient, pathname]);
+    if (item?.to === '/' && localStorage.getItem(memberHint(sub))) void queryClient.prefetchQuery(statsQuery(api, defaultPeriod()));
+  }, [api, queryClient, pathname, sub]);
 }
 
 export function Shell() {
@@ -62,7 +70,8 @@ export function Shell() {
   if (me.isPending) return <main className="center-page"><Loading label="Signing in…" /></main>;
   if (me.isError) return <main className="center-page"><ErrorState error={me.error} retry={() => void me.refetch()} /></main>;
   const { user, tenant, role } = me.data;
-  if (!tenant || !role) return <Onboarding email={user.email} />;
+  if (!tenant || !role) { localStorage.removeItem(memberHint(user.sub)); return <Onboarding email={user.email} />; }
+  localStorage.setItem(memberHint(user.sub), '1');
   const member: Member = { sub: user.sub, email: user.email, role, tenant, displayName: me.data.displayName };
   return (
     <MemberContext.Provider value={member}>
@@ -120,7 +129,7 @@ function Onboarding({ email }: { email: string | null }) {
   const [name, setName] = useState('');
   const onboard = useMutation({ mutationFn: (tenantName: string) => ok(api.POST('/api/v1/admin/auth/onboard', { body: { tenantName } })) });
   const submit = (e: FormEvent) => { e.preventDefault(); onboard.mutate(name); };
-  const errors = fieldErrorsOf(onboard.error);
+  const errors = useFieldErrors(onboard.error, { tenantName: 'Team or company name' });
 
   return (
     <main id="main" className="center-page">
@@ -139,12 +148,16 @@ function Onboarding({ email }: { email: string | null }) {
             <p>You are signed in as {email ?? 'a user without an email'}, and you are not a member of a team yet.
               Create one to start; if a colleague invited you, sign in with the email they invited instead.</p>
             <form onSubmit={submit} noValidate>
-              <Field label="Team or company name" error={errors.tenantName}>
+              <Field label="Team or company name" {...errors.field('tenantName')}>
                 {(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} autoComplete="organization" />}
               </Field>
-              <FormError error={onboard.error && !errors.tenantName ? onboard.error : null} />
+              {onboard.error instanceof ApiError && onboard.error.code === 'ALREADY_ONBOARDED' ? (
+                <p className="notice" role="status">You already belong to a team (made from another tab or window?): continue to its dashboard. An owner can rotate the widget key in Settings if it was not kept.</p>
+              ) : <FormError error={onboard.error} fields={errors} />}
               <div className="row">
-                <button type="submit" className="primary" disabled={onboard.isPending}>Create the team</button>
+                {onboard.error instanceof ApiError && onboard.error.code === 'ALREADY_ONBOARDED'
+                  ? <button type="button" className="primary" onClick={() => void queryClient.invalidateQueries({ queryKey: ['me'] })}>Continue to the dashboard</button>
+                  : <button type="submit" className="primary" disabled={onboard.isPending}>{onboard.isPending ? 'Creating…' : 'Create the team'}</button>}
                 <button type="button" onClick={signOut}>Sign out</button>
               </div>
             </form>

@@ -2,8 +2,12 @@ import { UserManager, WebStorageStateStore, type User } from 'oidc-client-ts';
 import type { DashboardConfig } from './config.ts';
 
 // Sign-in with OpenID Connect, authorization code with PKCE (oidc-client-ts does the protocol).
-// Tokens live in sessionStorage: a closed tab forgets them. Renewal runs before expiry with the
-// refresh token.
+// Tokens live in localStorage, so one sign-in serves every tab of the dashboard (a link opened in a
+// new tab, a second window) and survives a reload; each tab renews them silently before expiry
+// with the refresh token, and a tab hears another's sign-in, renewal and sign-out through the
+// `storage` event (Root). The trade-off: script injected into this origin could read them, as it
+// could use a sessionStorage token from the page anyway; the dashboard has no third-party script,
+// renders no HTML from data and ships a CSP without 'unsafe-inline' (README, "Sign-in").
 
 export const CALLBACK_PATH = '/callback';
 
@@ -16,7 +20,8 @@ export function createUserManager(config: DashboardConfig): UserManager {
     response_type: 'code',
     scope: config.scope ?? 'openid email profile',
     automaticSilentRenew: true,
-    userStore: new WebStorageStateStore({ store: window.sessionStorage }),
+    userStore: new WebStorageStateStore({ store: window.localStorage }),
+    stateStore: new WebStorageStateStore({ store: window.localStorage }),
   });
 }
 

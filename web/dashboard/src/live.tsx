@@ -1,4 +1,5 @@
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { TYPING } from '#vocabulary';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { ok } from './api/client.ts';
 import { ApiError } from './api/problem.ts';
@@ -13,13 +14,63 @@ export type LiveState = 'connecting' | 'live' | 'offline' | 'unavailable';
 const LiveContext = createContext<LiveState>('unavailable');
 export const useLive = () => useContext(LiveContext);
 
+/**
+ * Typing, both ways: customers typing (conversation id -> when the signal lapses), and the way
+ * to tell a conversation's customer that this agent types. Nothing of it is stored.
+ */
+class TypingStore {
+  private until = new Map<string, number>();
+  private timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private listeners = new Set<() => void>();
+  send: (frame: unknown) => boolean = () => false;
+  subscribe = (l: () => void) => { this.listeners.add(l); return () => { this.listeners.delete(l); }; };
+  isTyping = (conversationId: string) => (this.until.get(conversationId) ?? 0) > Date.now();
+  private emit() { for (const l of this.listeners) l(); }
+  set(conversationId: string, on: boolean) {
+    clearTimeout(this.timers.get(conversationId));
+    if (on) {
+      this.until.set(conversationId, Date.now() + TYPING.shownSeconds * 1000);
+      this.timers.set(conversationId, setTimeout(() => this.set(conversationId, false), TYPING.shownSeconds * 1000 + 50));
+    } else {
+      this.until.delete(conversationId);
+      this.timers.delete(conversationId);
+    }
+    this.emit();
+  }
+}
+const TypingContext = createContext<TypingStore>(new TypingStore());
+
+/** Whether the customer of this conversation is typing now (shown for a few seconds after their last signal). */
+export function useCustomerTyping(conversationId: string): boolean {
+  const store = useContext(TypingContext);
+  return useSyncExternalStore(store.subscribe, () => store.isTyping(conversationId));
+}
+
+/** Tells the conversation's customer that this agent types: call on every keystroke, it sends at most every few seconds. */
+export function useSignalTyping(conversationId: string): () => void {
+  const store = useContext(TypingContext);
+  const last = useRef(0);
+  return useCallback(() => {
+    const now = Date.now();
+    if (now - last.current < TYPING.signalEverySeconds * 1000) return;
+    if (store.send({ action: 'typing', conversationId })) last.current = now;
+  }, [store, conversationId]);
+}
+
 interface LiveEvent {
   id: string; type: string; timestamp: string; tenantId: string;
   data: { conversationId?: string; conversation?: { id?: string }; ticket?: { id?: string; conversationId?: string } };
 }
 
-function apply(qc: QueryClient, e: LiveEvent) {
+function apply(qc: QueryClient, typing: TypingStore, e: LiveEvent) {
   const d = e.data ?? {};
+  if (e.type === 'typing') {
+    const t = d as { conversationId?: string; role?: string };
+    if (t.role === 'user' && t.conversationId) typing.set(t.conversationId, true);
+    return;
+  }
+  // A customer's message ends their typing.
+  if (e.type === 'message.created' && d.conversationId && (d as { message?: { role?: string } }).message?.role === 'user') typing.set(d.conversationId, false);
   const conversationId: string | undefined = d.conversationId ?? d.conversation?.id ?? d.ticket?.conversationId;
   if (conversationId) void qc.invalidateQueries({ queryKey: ['conversation', conversationId] });
   if (e.type.startsWith('conversation.') || e.type === 'message.created') void qc.invalidateQueries({ queryKey: ['conversations'] });
@@ -34,6 +85,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
   const { api, config } = useApp();
   const qc = useQueryClient();
   const [state, setState] = useState<LiveState>(config.liveUrl ? 'connecting' : 'unavailable');
+  const [typing] = useState(() => new TypingStore());
 
   useEffect(() => {
     const liveUrl = config.liveUrl;
@@ -63,7 +115,13 @@ export function LiveProvider({ children }: { children: ReactNode }) {
         return;
       }
       if (stopped) return;
-      ws = new WebSocket(`${liveUrl}?ticket=${encodeURIComponent(ticket)}`);
+      const socket = new WebSocket(`${liveUrl}?ticket=${encodeURIComponent(ticket)}`);
+      ws = socket;
+      typing.send = (frame) => {
+        if (socket.readyState !== WebSocket.OPEN) return false;
+        socket.send(JSON.stringify(frame));
+        return true;
+      };
       ws.onopen = () => {
         attempt = 0;
         everOpened = true;
@@ -72,15 +130,15 @@ export function LiveProvider({ children }: { children: ReactNode }) {
         void qc.invalidateQueries();
       };
       ws.onmessage = (m) => {
-        try { apply(qc, JSON.parse(String(m.data)) as LiveEvent); } catch { /* not an event frame */ }
+        try { apply(qc, typing, JSON.parse(String(m.data)) as LiveEvent); } catch { /* not an event frame */ }
       };
       ws.onclose = () => { ws = null; retry(); };
     };
     void connect();
     return () => { stopped = true; clearTimeout(timer); ws?.close(); };
-  }, [api, config.liveUrl, qc]);
+  }, [api, config.liveUrl, qc, typing]);
 
-  return <LiveContext.Provider value={state}>{children}</LiveContext.Provider>;
+  return <LiveContext.Provider value={state}><TypingContext.Provider value={typing}>{children}</TypingContext.Provider></LiveContext.Provider>;
 }
 
 const TEXT: Record<LiveState, string> = {

@@ -5,7 +5,11 @@ import { backoff } from './retry.ts';
 
 export interface LiveEvent { id: string; type: string; timestamp: string; tenantId: string; data: Record<string, unknown> }
 
-export interface Live { close(): void; retryNow(): void }
+export interface Live {
+  close(): void; retryNow(): void;
+  /** Sends a frame if the socket is open; false otherwise (nothing is queued). */
+  send(frame: unknown): boolean;
+}
 
 /** A connection that stayed up this long resets the backoff. */
 const STABLE_MS = 5000;
@@ -50,6 +54,11 @@ export function connectLive(url: string, onEvent: (e: LiveEvent) => void, onReop
       clearTimeout(timer);
       socket?.close();
       socket = null;
+    },
+    send(frame: unknown) {
+      if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+      socket.send(JSON.stringify(frame));
+      return true;
     },
     /** Back online: try at once instead of waiting out the backoff. */
     retryNow() {

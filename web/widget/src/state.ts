@@ -10,6 +10,8 @@ import type { Message, OwnConversations, Visitor, WidgetInfo } from './types.ts'
  */
 export interface Saved {
   conversationId?: string; ticketId?: string; ticketStatus?: string; ticketNumber?: number; rated?: string; userId?: string; email?: string;
+  /** The reason the customer gave when asking for a person (the ticket keeps it; the transcript shows it from here). */
+  reason?: { ticketId: string; text: string; at: string };
 }
 
 /** A message on screen; `id` is null until the server names it. */

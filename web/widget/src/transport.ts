@@ -29,21 +29,31 @@ export function newKey(): string {
 
 export type Api = ReturnType<typeof createApi>;
 
+/** A copy of a request whose first is still running (409 IDEMPOTENCY_IN_PROGRESS) asks again after these waits. */
+const IN_PROGRESS_WAITS_MS = [150, 300, 600, 1000, 1500, 2000, 3000];
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export function createApi(base: string, widgetKey: string) {
   async function call<T>(method: string, path: string, body?: unknown, idempotencyKey?: string): Promise<T> {
     const headers: Record<string, string> = { 'x-widget-key': widgetKey };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     let res: Response;
-    try {
-      res = await fetch(`${base}/api/v1/chat${path}`, {
-        method, headers, mode: 'cors', credentials: 'omit', cache: 'no-store',
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
-    } catch {
-      throw new ApiError(navigator.onLine === false ? 'offline' : 'unreachable');
+    let data: (T & { code?: string; detail?: string }) | null;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        res = await fetch(`${base}/api/v1/chat${path}`, {
+          method, headers, mode: 'cors', credentials: 'omit', cache: 'no-store',
+          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        });
+      } catch {
+        throw new ApiError(navigator.onLine === false ? 'offline' : 'unreachable');
+      }
+      data = await res.json().catch(() => null) as (T & { code?: string; detail?: string }) | null;
+      // The same action sent twice (a retry while the first was on its way): its answer is the first one's.
+      if (!(res.status === 409 && data?.code === 'IDEMPOTENCY_IN_PROGRESS' && attempt < IN_PROGRESS_WAITS_MS.length)) break;
+      await wait(IN_PROGRESS_WAITS_MS[attempt]!);
     }
-    const data = await res.json().catch(() => null) as (T & { code?: string; detail?: string }) | null;
     if (!res.ok) {
       throw new ApiError(failureOf(res.status, data?.code, data?.detail), retryAfterSeconds(res.headers.get('retry-after')), data?.detail ?? String(res.status));
     }
@@ -62,8 +72,8 @@ export function createApi(base: string, widgetKey: string) {
     conversation: (conversationId: string) => call<Conversation>('GET', `/conversations/${id(conversationId)}`),
     escalate: (conversationId: string, reason: string, key: string) =>
       call<Escalation>('POST', '/escalate', { conversationId, reason }, key),
-    rate: (conversationId: string, score: number, comment: string) =>
-      call<Rating>('POST', `/conversations/${id(conversationId)}/rating`, comment ? { score, comment } : { score }),
+    rate: (conversationId: string, score: number, comment: string, key: string) =>
+      call<Rating>('POST', `/conversations/${id(conversationId)}/rating`, comment ? { score, comment } : { score }, key),
     article: (articleId: string) => call<{ article: Article }>('GET', `/articles/${id(articleId)}`),
   };
 }

@@ -19,11 +19,13 @@ export interface Visitor { userId: string; name?: string; email?: string; userHa
 /** `blocks`: the body as plain text, one paragraph, heading or list item each (the service's Markdown reduction). */
 export type Article = Ok<'/api/v1/chat/articles/{id}', 'get'>['article'];
 export type Source = NonNullable<Reply['metadata']['sources']>[number];
+/** A knowledge answer's formatting in its article, by plain text (see views/rich.ts). */
+export type TextFormat = NonNullable<Reply['metadata']['format']>;
 /**
  * A message as the conversation lists it; one from a live `message.created` frame carries its
  * metadata too (the frames are not in the OpenAPI document).
  */
-export type Message = Conversation['messages'][number] & { metadata?: { sources?: Source[] } };
+export type Message = Conversation['messages'][number] & { metadata?: { sources?: Source[]; format?: TextFormat } };
 
 /** What the customer is told when a call fails. */
 export type Failure =
@@ -34,6 +36,7 @@ export type Failure =
   | 'origin' // 403 ORIGIN_NOT_ALLOWED
   | 'key' // 401
   | 'identity' // 401 about the visitor: a hash that does not match, or none where the site requires one
+  | 'sign-in' // the same, for a visitor the site did not sign in at all
   | 'not-found'
   | 'closed' // 409 CONVERSATION_CLOSED
   | 'refused'; // any other 4xx

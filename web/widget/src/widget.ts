@@ -1,7 +1,7 @@
 import { connectLive, type LiveEvent } from './socket.ts';
 import { createState, type Shown } from './state.ts';
 import { ApiError, createApi, newKey } from './transport.ts';
-import type { Message, Reply, Source, Visitor } from './types.ts';
+import type { Message, Reply, Source, TextFormat, Visitor } from './types.ts';
 import { emailCard, escalateCard, ratingCard } from './views/cards.ts';
 import { backAt, hoursText } from './views/hours.ts';
 import { bubble, markFailed } from './views/messages.ts';
@@ -42,6 +42,9 @@ function visitorOf(v: Partial<Record<keyof Visitor, unknown>> | null | undefined
 }
 
 const ACTIVE_TICKET = ['open', 'in_progress', 'waiting'];
+/** Typing: sent at most this often while the customer types; an agent's shown this long after their last signal. */
+const TYPING_SIGNAL_MS = 2000;
+const TYPING_SHOWN_MS = 6000;
 const DEFAULT_REASON = 'The customer asked to talk to a person.';
 
 const asApiError = (err: unknown) => {
@@ -64,7 +67,9 @@ export function mount(opts: Options): Handle {
 
   /** Says what went wrong, with one action; `retry` waits out Retry-After first, and runs by itself then. */
   function fail(err: unknown, retry: (() => void) | null, action?: NoticeAction) {
-    const e = asApiError(err);
+    let e = asApiError(err);
+    // Refused for want of a signature the site never gave: the customer is to sign in, not again.
+    if (e.failure === 'identity' && !signed()) e = new ApiError('sign-in', null, e.message);
     const retryAction = retry && { label: 'Try again', run: retry, after: e.retryAfter ?? 0, whenOnline: e.failure === 'offline' };
     view.notice.show(failureText(e, !!retry && !action), action ?? retryAction ?? undefined);
     view.scrollDown();
@@ -72,7 +77,9 @@ export function mount(opts: Options): Handle {
       console.error(`SupportWidget: ${location.origin} is not one of this widget's allowed origins (widget.allowedOrigins in the settings).`);
     } else if (e.failure === 'key') {
       console.error('SupportWidget: the widget key was refused; check data-widget-key.');
-    } else if (e.failure === 'identity') {
+    } else if (e.failure === 'refused' && /visitor/.test(e.message)) {
+      console.error(`SupportWidget: the visitor's facts were refused (${e.message}); check data-user-* or SupportWidget.identify().`);
+    } else if (e.failure === 'identity' || e.failure === 'sign-in') {
       console.error(`SupportWidget: the visitor was refused (${e.message}); check data-user-hash or SupportWidget.identify().`);
     }
   }
@@ -85,15 +92,29 @@ export function mount(opts: Options): Handle {
    * Adds a message unless it is there already: by id, or (for what this page sent before the
    * server named it) by role and text. Returns whether it was new.
    */
-  function merge(m: Message, sources?: Source[]): boolean {
+  function merge(m: Message, sources?: Source[], format?: TextFormat): boolean {
     const { shown } = state;
     if (m.id && shown.some((s) => s.id === m.id)) return false;
     const pending = shown.find((s) => s.id === null && s.role === m.role && s.content === m.content);
     if (pending) { pending.id = m.id; pending.at = m.createdAt; return false; }
-    const el = draw({ role: m.role, content: m.content, author: m.author, sources: sources ?? m.metadata?.sources });
+    const el = draw({ role: m.role, content: m.content, author: m.author, sources: sources ?? m.metadata?.sources ?? m.sources, format: format ?? m.metadata?.format ?? m.format });
     shown.push({ id: m.id, role: m.role, content: m.content, at: m.createdAt, el });
     view.list.append(el);
     return true;
+  }
+
+  /**
+   * The reason the customer gave when asking for a person, in the transcript where they asked
+   * (the service keeps it on the ticket, not as a message; this browser keeps it for the next page).
+   */
+  function showReason() {
+    const r = state.saved.reason;
+    if (!r || r.ticketId !== state.saved.ticketId) return;
+    const id = `reason:${r.ticketId}`;
+    if (state.shown.some((s) => s.id === id)) return;
+    const el = draw({ role: 'user', content: r.text, note: 'You asked for a person' });
+    state.shown.push({ id, role: 'user', content: r.text, at: r.at, el });
+    view.list.append(el);
   }
 
   /** Server messages by time, then what this page has not yet seen confirmed. */
@@ -103,8 +124,8 @@ export function mount(opts: Options): Handle {
   }
 
   /** A message that arrived by itself (live channel or a reply): shown, announced, counted while closed. */
-  function arrive(m: Message, sources?: Source[]) {
-    if (!merge(m, sources)) return;
+  function arrive(m: Message, sources?: Source[], format?: TextFormat) {
+    if (!merge(m, sources, format)) return;
     if (m.role !== 'user') {
       view.announce(`${m.role === 'agent' ? m.author?.name || 'Support team' : 'Assistant'} says: ${m.content}`);
       if (!state.isOpen) { state.unread++; label(); }
@@ -145,10 +166,35 @@ export function mount(opts: Options): Handle {
     state.live = connectLive(url, onEvent, () => { void readHistory(); });
   }
 
+  // ---- typing, both ways ----------------------------------------------------------------------
+
+  let typingSentAt = 0;
+  let agentTypingTimer: ReturnType<typeof setTimeout> | undefined;
+  /** While a person of the team is on the conversation, they see the customer typing (throttled). */
+  function customerTypes() {
+    const { saved } = state;
+    if (!saved.conversationId || !saved.ticketStatus || !ACTIVE_TICKET.includes(saved.ticketStatus) || !view.input.value.trim()) return;
+    const now = Date.now();
+    if (now - typingSentAt < TYPING_SIGNAL_MS) return;
+    if (state.live?.send({ action: 'typing', conversationId: saved.conversationId })) typingSentAt = now;
+  }
+  view.input.addEventListener('input', customerTypes);
+  function agentTypes(name: string | null) {
+    clearTimeout(agentTypingTimer);
+    view.setAgentTyping(name);
+    if (name !== null) agentTypingTimer = setTimeout(() => view.setAgentTyping(null), TYPING_SHOWN_MS);
+  }
+
   function onEvent(e: LiveEvent) {
-    const d = e.data as { conversationId?: string; message?: Message; ticket?: { id?: string; status?: string; conversationId?: string; number?: number | null } };
-    if (e.type === 'message.created' && d.conversationId === state.saved.conversationId && d.message?.id) {
+    const d = e.data as {
+      conversationId?: string; message?: Message; role?: string; name?: string;
+      ticket?: { id?: string; status?: string; conversationId?: string; number?: number | null };
+    };
+    if (e.type === 'typing') {
+      if (d.role === 'agent' && d.conversationId === state.saved.conversationId) agentTypes(typeof d.name === 'string' ? d.name : '');
+    } else if (e.type === 'message.created' && d.conversationId === state.saved.conversationId && d.message?.id) {
       if (d.message.role !== 'user') view.setTyping(false);
+      if (d.message.role === 'agent') agentTypes(null);
       arrive(d.message);
     } else if ((e.type === 'ticket.updated' || e.type === 'ticket.created' || e.type === 'conversation.escalated') && d.ticket?.id && d.ticket.status) {
       if (d.ticket.conversationId && d.ticket.conversationId !== state.saved.conversationId) return;
@@ -164,6 +210,7 @@ export function mount(opts: Options): Handle {
       const r = await api.conversation(id);
       if (state.saved.conversationId !== id) return;
       for (const m of r.messages) merge(m);
+      showReason();
       order();
       state.historyRead = true;
       connect();
@@ -177,6 +224,7 @@ export function mount(opts: Options): Handle {
 
   /** A new conversation: the old one is forgotten here (it stays with the support team). */
   function startOver() {
+    agentTypes(null);
     state.live?.close();
     state.live = null;
     state.forget();
@@ -252,7 +300,8 @@ export function mount(opts: Options): Handle {
     const wait = info.nextOpenAt ? Date.parse(info.nextOpenAt) - Date.now() : NaN;
     // Read the settings again once the team is back (within a day; a longer stay is a new page load).
     if (!info.online && wait < 86_400_000) {
-      hoursTimer = setTimeout(() => { api.widget().then((i) => { state.info = i; showHours(); }, () => {}); }, Math.max(wait, 0) + 1000);
+      // At least 30 s apart: a clock behind the server's must not turn this into a busy loop.
+      hoursTimer = setTimeout(() => { api.widget().then((i) => { state.info = i; showHours(); }, () => {}); }, Math.max(wait + 1000, 30_000));
     }
   }
 
@@ -297,7 +346,7 @@ export function mount(opts: Options): Handle {
       markFailed(s.el, false);
       if (r.conversationId !== state.saved.conversationId) { state.save({ conversationId: r.conversationId }); showPast(); }
       if (visitor && state.saved.userId !== visitor.userId) state.save({ userId: visitor.userId });
-      if (r.message) arrive(r.message, r.metadata?.sources);
+      if (r.message) arrive(r.message, r.metadata?.sources, r.metadata?.format);
       const ticketId = r.metadata?.ticketId;
       if (ticketId) {
         setTicket(ticketId, 'open', r.metadata?.ticketNumber);
@@ -323,7 +372,7 @@ export function mount(opts: Options): Handle {
         // The same Idempotency-Key: a retry of a request that did get through stores nothing twice.
         const fatal = e.failure === 'origin' || e.failure === 'key';
         // A refused identity is the site's to fix (or the customer's, signing in again): no retry.
-        fail(e, fatal || e.failure === 'identity' ? null : () => { void send(text, s, key); });
+        fail(e, fatal || e.failure === 'identity' || e.failure === 'sign-in' ? null : () => { void send(text, s, key); });
         if (fatal) view.enable(false);
       }
       return null;
@@ -348,7 +397,8 @@ export function mount(opts: Options): Handle {
     view.notice.clear();
     const lastUser = [...state.shown].reverse().find((s) => s.role === 'user')?.content ?? '';
     const card = escalateCard(lastUser, !state.saved.conversationId,
-      (reason) => { void escalate(reason, card.form, card.submit); }, () => view.handoff.focus());
+      (reason) => { void escalate(reason, card.form, card.submit); }, () => view.handoff.focus(),
+      state.info && !state.info.online ? hoursText(state.info) : null);
     view.extra.replaceChildren(card.form);
     view.scrollDown();
     card.field.focus();
@@ -356,6 +406,10 @@ export function mount(opts: Options): Handle {
 
   async function escalate(reason: string, form: HTMLFormElement, submit: HTMLButtonElement) {
     if (state.busy) return;
+    // The reason joins the transcript unless it is there already: the first message of a new
+    // conversation, or the customer's last message left as it was prefilled.
+    const lastUser = [...state.shown].reverse().find((s) => s.role === 'user')?.content;
+    const showsReason = !!reason && !!state.saved.conversationId && reason !== lastUser;
     if (!state.saved.conversationId) {
       if (!reason) return;
       // No conversation yet: the reason is its first message.
@@ -366,6 +420,7 @@ export function mount(opts: Options): Handle {
     }
     const conversationId = state.saved.conversationId!;
     const key = newKey();
+    const askedAt = new Date().toISOString();
     const attempt = async (): Promise<void> => {
       state.busy = true;
       submit.disabled = true;
@@ -373,6 +428,12 @@ export function mount(opts: Options): Handle {
       try {
         const r = await api.escalate(conversationId, reason || DEFAULT_REASON, key);
         form.remove();
+        // What the customer wrote stays in their transcript, before the assistant's answer.
+        if (showsReason && state.saved.reason?.ticketId !== r.ticketId) {
+          state.save({ ticketId: r.ticketId, reason: { ticketId: r.ticketId, text: reason, at: askedAt } });
+          showReason();
+          order();
+        }
         // The server stored this text as an assistant message; a live event may have brought it already.
         if (!state.shown.some((s) => s.role === 'assistant' && s.content === r.message)) {
           local('assistant', r.message);
@@ -396,11 +457,13 @@ export function mount(opts: Options): Handle {
     if (view.extra.querySelector('.rating')) return;
     const card = ratingCard((score, comment) => {
       const conversationId = state.saved.conversationId;
-      if (!conversationId) return;
+      if (!conversationId || card.submit.disabled) return;
+      // One key for this rating and its retries: a double click or a retry rates once.
+      const key = newKey();
       const attempt = async () => {
         card.submit.disabled = true;
         try {
-          await api.rate(conversationId, score, comment);
+          await api.rate(conversationId, score, comment, key);
           state.save({ rated: ticketId });
           card.thank();
         } catch (err) {
@@ -482,6 +545,7 @@ export function mount(opts: Options): Handle {
     identify,
     logout() { identify(null); startOver(); },
     destroy() {
+      clearTimeout(agentTypingTimer);
       clearTimeout(hoursTimer);
       state.live?.close();
       window.removeEventListener('online', onOnline);

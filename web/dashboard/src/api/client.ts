@@ -21,10 +21,40 @@ export type Body<P extends keyof paths, M extends keyof paths[P]> =
 export type Query<P extends keyof paths, M extends keyof paths[P]> =
   paths[P][M] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 
-export interface ApiOptions { baseUrl: string; token: () => string | null }
+export interface ApiOptions { baseUrl: string; token: () => string | null; fetch?: typeof fetch }
 
-export function createApi({ baseUrl, token }: ApiOptions) {
-  const client = createClient<paths>({ baseUrl });
+// Every POST goes with an Idempotency-Key: one per user action. The same request (method, URL and
+// body) sent again before one of them succeeded is the same action (a double click, a retry after
+// an error or a lost answer) and reuses the key, so the service makes one thing and answers every
+// copy with the first response (the one-time widget key or webhook secret included). Once one
+// succeeds, the same form sent again is a new action with a new key.
+const NOT_KEYED = new Set(['/api/v1/admin/nlu/parse', '/api/v1/admin/live/tickets']);
+/** A copy that arrives while the first is still running is answered 409 IDEMPOTENCY_IN_PROGRESS: it asks again. */
+const IN_PROGRESS_WAITS_MS = [150, 300, 600, 1000, 1500, 2000, 3000];
+
+export function idempotentFetch(inner: typeof fetch = globalThis.fetch.bind(globalThis)): typeof fetch {
+  const pending = new Map<string, string>();
+  return async (input, init) => {
+    const request = new Request(input, init);
+    if (request.method !== 'POST' || NOT_KEYED.has(new URL(request.url).pathname) || request.headers.has('idempotency-key')) return inner(request);
+    const action = `${request.url}\n${await request.clone().text()}`;
+    let key = pending.get(action);
+    if (!key) { key = crypto.randomUUID(); pending.set(action, key); }
+    request.headers.set('idempotency-key', key);
+    for (let attempt = 0; ; attempt++) {
+      const res = await inner(request.clone());
+      if (res.status === 409 && attempt < IN_PROGRESS_WAITS_MS.length) {
+        const code = await res.clone().json().then((b: { code?: string }) => b.code, () => undefined);
+        if (code === 'IDEMPOTENCY_IN_PROGRESS') { await new Promise((r) => setTimeout(r, IN_PROGRESS_WAITS_MS[attempt])); continue; }
+      }
+      if (res.ok && pending.get(action) === key) pending.delete(action);
+      return res;
+    }
+  };
+}
+
+export function createApi({ baseUrl, token, fetch: inner }: ApiOptions) {
+  const client = createClient<paths>({ baseUrl, fetch: idempotentFetch(inner) });
   client.use({
     onRequest({ request }) {
       const t = token();

@@ -45,3 +45,50 @@ export function toApiError(status: number, body: unknown): ApiError {
   }
   return new ApiError(status, { status, title: typeof body === 'string' && body ? body : `Error ${status}` });
 }
+
+// Field errors in plain words. The service's own messages are sentences ("must not be empty");
+// the schema library's defaults and anything that reads like a pattern are put in words here, so
+// no regular expression nor internal path ever reaches the screen.
+const KINDS: Record<string, string> = {
+  string: 'text', number: 'a number', int: 'a whole number', boolean: 'yes or no', array: 'a list', object: 'a group of values',
+  nonoptional: 'filled in', undefined: 'left out', null: 'empty',
+};
+const PLAIN: [RegExp, (m: RegExpExecArray) => string][] = [
+  [/^Invalid input: expected (\w+), received (\w+)/, (m) => (m[2] === 'undefined' ? 'is required' : `must be ${KINDS[m[1]!] ?? m[1]}`)],
+  [/^Invalid option: expected one of (.*)$/, (m) => `must be one of: ${m[1]!.replace(/"/g, '').split('|').join(', ')}`],
+  [/^Too (big|small): expected (?:string|array) to have ([<>]=?)(\d+) (\w+)/, (m) => `must have at ${m[2]!.startsWith('<') ? 'most' : 'least'} ${m[3]} ${m[4]}`],
+  [/^Too big: expected number to be <=?([\d.]+)/, (m) => `must be at most ${m[1]}`],
+  [/^Too small: expected number to be >=?([\d.]+)/, (m) => `must be at least ${m[1]}`],
+  [/^Invalid (?:email|email address)/i, () => 'must be an email address'],
+  [/^Invalid (?:URL|url)/, () => 'must be a web address starting with https://'],
+  [/^Unrecognized key|^unknown field/, () => 'is not a setting this form knows'],
+];
+
+/** A field error's message as a person reads it. */
+export function plainMessage(message: string): string {
+  for (const [re, say] of PLAIN) {
+    const m = re.exec(message);
+    if (m) return say(m);
+  }
+  // Still a pattern or a type name: say what to do instead of how the check is written.
+  if (/[\^$\\]|\{\d|\[[a-z0-9]-|\/.+\/[gimsuy]*$/i.test(message)) return 'is not in the expected format';
+  return message;
+}
+
+const words = (segment: string) => segment.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase();
+
+/**
+ * A field's path (`config.widget.allowedOrigins.0`) as words: its label where the form knows it
+ * (`labels` by path prefix), else the last named part; an index becomes "line n".
+ */
+export function describePath(path: string, labels: Record<string, string> = {}): string {
+  const prefix = Object.keys(labels).filter((p) => path === p || path.startsWith(`${p}.`)).sort((a, b) => b.length - a.length)[0];
+  const rest = (prefix === undefined ? path : path.slice(prefix.length + 1)).split('.').filter(Boolean);
+  const named = prefix !== undefined ? labels[prefix]! : (() => {
+    const last = [...rest].reverse().find((s) => !/^\d+$/.test(s) && s !== 'config' && s !== 'body');
+    const name = last ? words(last) : 'a value';
+    return name.charAt(0).toUpperCase() + name.slice(1);
+  })();
+  const index = rest.find((s) => /^\d+$/.test(s));
+  return index === undefined ? named : `${named}, line ${Number(index) + 1}`;
+}

@@ -3,11 +3,15 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ok, type Ok } from '../api/client.ts';
 import { CONVERSATION_STATUSES as STATUSES } from '../api/types.ts';
+import type { ReplyPlaceholder } from '#vocabulary';
 import { useApp, useMember } from '../context.tsx';
-import { usePollInterval } from '../live.tsx';
+import { useCustomerTyping, usePollInterval, useSignalTyping } from '../live.tsx';
+import { LabelChips, LabelEditor, LabelFilter } from './Labels.tsx';
+import { ReplyTextarea } from './Reply.tsx';
 import { atLeast } from '../roles.ts';
-import { TargetPicker, TeachResult, taughtKey, useTeach, type Target, type Taught, type CustomerMessage } from './Teach.tsx';
-import { Badge, Empty, ErrorState, Field, fieldErrorsOf, FormError, Loading, Page, Pager, percent, usePager, When } from '../ui/index.tsx';
+import { CustomerPanel, ticketName, VisitorLine } from './Customer.tsx';
+import { TargetPicker, TeachResult, taughtKey, useTargetLabel, useTeach, type CustomerMessage, type Example, type Target, type Taught } from './Teach.tsx';
+import { Badge, Empty, ErrorState, Field, FormError, Loading, Page, Pager, percent, useFieldErrors, usePager, When } from '../ui/index.tsx';
 
 export default function Inbox() {
   const { id } = useParams();
@@ -25,10 +29,19 @@ function ConversationList({ selected }: { selected: string | undefined }) {
   const { api } = useApp();
   const [params, setParams] = useSearchParams();
   const status = STATUSES.find((s) => s === params.get('status'));
-  const pager = usePager(status ?? '');
+  const label = params.get('label') ?? '';
+  const pager = usePager(`${status ?? ''}|${label}`);
+  const filters = new URLSearchParams({ ...(status ? { status } : {}), ...(label ? { label } : {}) }).toString();
+  const setFilter = (k: 'status' | 'label', v: string) => {
+    const next = new URLSearchParams(params);
+    if (v) next.set(k, v); else next.delete(k);
+    setParams(next);
+  };
   const list = useQuery({
-    queryKey: ['conversations', status, pager.cursor],
-    queryFn: () => ok(api.GET('/api/v1/admin/conversations', { params: { query: { ...(status ? { status } : {}), ...(pager.cursor ? { cursor: pager.cursor } : {}) } } })),
+    queryKey: ['conversations', status, label, pager.cursor],
+    queryFn: () => ok(api.GET('/api/v1/admin/conversations', { params: { query: {
+      ...(status ? { status } : {}), ...(label ? { label } : {}), ...(pager.cursor ? { cursor: pager.cursor } : {}),
+    } } })),
     refetchInterval: usePollInterval(),
   });
   return (
@@ -36,23 +49,27 @@ function ConversationList({ selected }: { selected: string | undefined }) {
       <h2 id="conv-h">Conversations</h2>
       <Field label="Status">
         {(p) => (
-          <select {...p} value={status ?? ''} onChange={(e) => setParams(e.target.value ? { status: e.target.value } : {})}>
+          <select {...p} value={status ?? ''} onChange={(e) => setFilter('status', e.target.value)}>
             <option value="">All</option>
             {STATUSES.map((s) => <option key={s} value={s}>{s[0]!.toUpperCase() + s.slice(1)}</option>)}
           </select>
         )}
       </Field>
+      <LabelFilter value={label} onChange={(v) => setFilter('label', v)} />
       {list.isPending ? <Loading /> : list.isError ? <ErrorState error={list.error} retry={() => void list.refetch()} /> : list.data.items.length === 0 ? (
-        <Empty>{status ? `No ${status} conversation.` : 'No conversation yet.'}</Empty>
+        <Empty>{label ? `No ${status ? `${status} ` : ''}conversation labelled ${label}.` : status ? `No ${status} conversation.` : 'No conversation yet.'}</Empty>
       ) : (
         <>
           <ul className="list">
             {list.data.items.map((c) => (
               <li key={c.id} className={c.id === selected ? 'selected' : undefined}>
-                <Link to={`/inbox/${c.id}${status ? `?status=${status}` : ''}`} className="list-main" aria-current={c.id === selected ? 'page' : undefined}>
-                  {c.lastMessagePreview || 'Conversation'}
+                <Link to={`/inbox/${c.id}${filters ? `?${filters}` : ''}`} className="list-main" aria-current={c.id === selected ? 'page' : undefined}>
+                  {c.title}
                 </Link>
+                {c.visitor && <span className="list-meta"><VisitorLine visitor={c.visitor} /></span>}
+                {c.lastMessagePreview && <span className="list-meta truncate">{c.lastMessagePreview}</span>}
                 <span className="list-meta"><Badge value={c.status} /> {c.messageCount} messages{c.lastIntent ? ` · ${c.lastIntent}` : ''} · <When iso={c.updatedAt} /></span>
+                <LabelChips labels={c.labels} />
               </li>
             ))}
           </ul>
@@ -71,28 +88,38 @@ function ConversationDetail({ id }: { id: string }) {
     queryFn: () => ok(api.GET('/api/v1/admin/conversations/{id}', { params: { path: { id } } })),
     refetchInterval: usePollInterval(),
   });
+  const admin = atLeast(member.role, 'admin');
+  // What the team taught lately, by the customer's message it came from.
+  const examples = useQuery({
+    queryKey: ['nlu-examples', 'recent'],
+    queryFn: () => ok(api.GET('/api/v1/admin/nlu/examples', { params: { query: { limit: '100' } } })),
+    enabled: admin,
+  });
+  // Newest first: reversed, so that the newest example of a message is the one kept.
+  const taughtBefore = new Map((examples.data?.items ?? []).filter((e) => e.messageId).reverse().map((e) => [e.messageId!, e]));
   if (detail.isPending) return <section className="card detail"><Loading /></section>;
   if (detail.isError) return <section className="card detail"><ErrorState error={detail.error} retry={() => void detail.refetch()} /></section>;
-  const admin = atLeast(member.role, 'admin');
   const { conversation, tickets } = detail.data;
   const { messages } = detail.data;
   return (
     <section className="card detail" aria-labelledby="detail-h">
       <div className="detail-head">
-        <h2 id="detail-h">Conversation</h2>
+        <h2 id="detail-h">{conversation.title}</h2>
         <Badge value={conversation.status} />
         <span className="muted small">started <When iso={conversation.createdAt} /></span>
       </div>
+      <CustomerPanel conversationId={conversation.id} visitor={conversation.visitor} />
       {tickets.length > 0 && (
         <div className="tickets-strip">
           <h3>Tickets</h3>
           <ul>
             {tickets.map((t) => (
-              <li key={t.id}><Link to={`/tickets/${t.id}`}>{t.id}</Link> <Badge value={t.status} /> <Badge value={t.priority} kind={`p-${t.priority}`} /> <span className="muted">{t.reason}</span></li>
+              <li key={t.id}><Link to={`/tickets/${t.id}`}>Ticket {ticketName(t)}</Link> <Badge value={t.status} /> <Badge value={t.priority} kind={`p-${t.priority}`} /> <span className="muted">{t.reason}</span></li>
             ))}
           </ul>
         </div>
       )}
+      <LabelEditor conversationId={id} labels={conversation.labels} canEdit={atLeast(member.role, 'agent')} />
       <ol className="messages" aria-label="Messages">
         {messages.map((m, i) => {
           // The customer's message this reply answered: the last one before it.
@@ -107,17 +134,32 @@ function ConversationDetail({ id }: { id: string }) {
               {m.role === 'assistant' && m.metadata && (
                 <>
                   <AnsweredBy metadata={m.metadata} />
-                  {admin && asked && <ReplyTeach key={asked.id} asked={{ message: asked.content, conversationId: id, messageId: asked.id }} />}
+                  {admin && asked && (
+                    <ReplyTeach key={asked.id} asked={{ message: asked.content, conversationId: id, messageId: asked.id }} earlier={taughtBefore.get(asked.id)} />
+                  )}
                 </>
               )}
             </li>
           );
         })}
       </ol>
-      {atLeast(member.role, 'agent') && conversation.status !== 'closed' && <ReplyBox id={id} />}
+      <CustomerTyping id={id} />
+      {atLeast(member.role, 'agent') && conversation.status !== 'closed' && (
+        <ReplyBox id={id} values={{
+          'visitor.name': conversation.visitor?.name ?? '',
+          'agent.name': member.displayName ?? '',
+          'ticket.number': String(tickets.find((t) => t.id === conversation.latestTicketId)?.number ?? ''),
+        }} />
+      )}
       {conversation.status === 'closed' && <p className="muted">This conversation is closed: every ticket of it is closed.</p>}
     </section>
   );
+}
+
+/** "Customer is typing…" while their signals keep coming (a polite status, so screen readers hear it once). */
+function CustomerTyping({ id }: { id: string }) {
+  const typing = useCustomerTyping(id);
+  return <p className="typing-note muted small" role="status">{typing ? 'Customer is typing…' : ''}</p>;
 }
 
 type Metadata = NonNullable<Ok<'/api/v1/admin/conversations/{id}', 'get'>['messages'][number]['metadata']>;
@@ -137,10 +179,16 @@ function AnsweredBy({ metadata: md }: { metadata: Metadata }) {
   );
 }
 
-/** "Should have been…" on a reply (admins): teaches the customer's message, then says so with an undo. */
-function ReplyTeach({ asked }: { asked: CustomerMessage }) {
+/**
+ * "Should have been…" on a reply (admins): teaches the customer's message, then says so with an undo.
+ * A message taught earlier (among the newest 100 examples) says what it was taught to.
+ */
+function ReplyTeach({ asked, earlier }: { asked: CustomerMessage; earlier: Example | undefined }) {
   const { teach } = useTeach();
   const [taught, setTaught] = useState<Taught | null>(null);
+  const earlierLabel = useTargetLabel(taught ? undefined : earlier?.target);
+  const shown: Taught | null = taught ?? (earlier && earlierLabel !== undefined
+    ? { target: earlier.target, targetLabel: earlierLabel, created: [], existing: [earlier], total: 1, error: null, earlier: true } : null);
   const pick = async (target: Target, label: string) => {
     const r = await teach([asked], target, label);
     if (r.error && r.created.length + r.existing.length === 0) throw r.error;
@@ -148,7 +196,7 @@ function ReplyTeach({ asked }: { asked: CustomerMessage }) {
   };
   return (
     <div className="msg-teach">
-      {taught && <TeachResult key={taughtKey(taught)} taught={taught} />}
+      {shown && <TeachResult key={taughtKey(shown)} taught={shown} onUndone={() => setTaught(shown)} />}
       <TargetPicker
         title="What should have answered this?" messages={[asked.message]} onPick={pick}
         trigger={<button type="button" className="small-button">Should have been…<span className="visually-hidden"> (teach the assistant what answers “{asked.message}”)</span></button>}
@@ -157,22 +205,24 @@ function ReplyTeach({ asked }: { asked: CustomerMessage }) {
   );
 }
 
-function ReplyBox({ id }: { id: string }) {
+function ReplyBox({ id, values }: { id: string; values: Partial<Record<ReplyPlaceholder, string>> }) {
   const { api } = useApp();
+  const signalTyping = useSignalTyping(id);
   const qc = useQueryClient();
   const [content, setContent] = useState('');
   const send = useMutation({
     mutationFn: (content: string) => ok(api.POST('/api/v1/admin/conversations/{id}/messages', { params: { path: { id } }, body: { content } })),
     onSuccess: () => { setContent(''); void qc.invalidateQueries({ queryKey: ['conversation', id] }); void qc.invalidateQueries({ queryKey: ['tickets'] }); },
   });
-  const errors = fieldErrorsOf(send.error);
+  const errors = useFieldErrors(send.error, { content: 'Reply' });
   const submit = (e: FormEvent) => { e.preventDefault(); if (content.trim()) send.mutate(content); };
   return (
     <form className="reply" onSubmit={submit}>
-      <Field label="Reply to the customer" error={errors.content} hint="Sent as you, in this conversation; the customer sees it in the widget.">
-        {(p) => <textarea {...p} rows={3} maxLength={5000} value={content} onChange={(e) => setContent(e.target.value)} />}
+      <Field label="Reply to the customer" {...errors.field('content')} hint="Sent as you, in this conversation; the customer sees it in the widget. Type / for a saved reply.">
+        {(p) => <ReplyTextarea {...p} rows={3} maxLength={5000} value={content} values={values} enabled
+          onChange={(v) => { setContent(v); if (v.trim()) signalTyping(); }} />}
       </Field>
-      <FormError error={send.error && !errors.content ? send.error : null} />
+      <FormError error={send.error} fields={errors} />
       <button type="submit" className="primary" disabled={send.isPending || !content.trim()}>Send reply</button>
     </form>
   );

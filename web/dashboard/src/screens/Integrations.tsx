@@ -5,7 +5,7 @@ import { ok, type Body } from '../api/client.ts';
 import { DELIVERY_STATUSES, type Delivery, type Integration } from '../api/types.ts';
 import { useApp } from '../context.tsx';
 import {
-  Badge, Confirm, CopyButton, Empty, ErrorState, Field, fieldErrorsOf, FormError, label, Loading, Page, Pager, usePager, When,
+  Badge, Confirm, CopyButton, Empty, ErrorState, Field, FormError, label, Loading, Page, Pager, useFieldErrors, usePager, When,
 } from '../ui/index.tsx';
 
 // Integrations: webhooks and Slack. The list creates, edits, re-activates and
@@ -134,26 +134,29 @@ function IntegrationForm({ current, done }: { current: Integration | null; done:
     },
     onSuccess: (saved) => { void qc.invalidateQueries({ queryKey: ['integrations'] }); done(saved); },
   });
-  const errors = fieldErrorsOf(save.error);
+  const errors = useFieldErrors(save.error, {
+    type: 'Type', name: 'Name', 'config.url': 'Endpoint URL', 'credentials.webhookUrl': 'Slack incoming-webhook URL',
+    'config.events': 'Events', 'credentials.secret': 'Signing secret', status: 'Status',
+  });
   const submit = (e: FormEvent) => { e.preventDefault(); save.mutate(); };
   const masked = current?.credentials[type === 'webhook' ? 'secret' : 'webhookUrl'];
   return (
     <form className="card form" onSubmit={submit} noValidate aria-labelledby="int-h">
       <h2 id="int-h">{current ? `Edit ${current.name}` : 'New integration'}</h2>
-      <Field label="Type" error={errors.type}>
+      <Field label="Type" {...errors.field('type')}>
         {(p) => <select {...p} value={type} disabled={Boolean(current)} onChange={(e) => setType(e.target.value as Input['type'])}>{TYPES.map((t) => <option key={t} value={t}>{label(t)}</option>)}</select>}
       </Field>
-      <Field label="Name" error={errors.name}>{(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />}</Field>
-      <Field label={type === 'webhook' ? 'Endpoint URL' : 'Slack incoming-webhook URL'} error={errors['config.url'] ?? errors['credentials.webhookUrl']}
+      <Field label="Name" {...errors.field('name')}>{(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />}</Field>
+      <Field label={type === 'webhook' ? 'Endpoint URL' : 'Slack incoming-webhook URL'} {...errors.field('config.url', 'credentials.webhookUrl')}
         hint={type === 'webhook' ? 'An https URL.' : current ? `Stored: ${masked ?? 'none'}. Leave empty to keep it; enter a new one to replace it.` : 'https://hooks.slack.com/…'}>
         {(p) => <input {...p} type="url" value={url} onChange={(e) => setUrl(e.target.value)} autoComplete="off" />}
       </Field>
       {type === 'webhook' && (
         <>
-          <Field label="Events" error={errors['config.events']} hint="Comma-separated event types; empty sends every event.">
+          <Field label="Events" {...errors.field('config.events')} hint="Comma-separated event types; empty sends every event.">
             {(p) => <input {...p} value={events} onChange={(e) => setEvents(e.target.value)} placeholder="conversation.escalated, ticket.updated" />}
           </Field>
-          <Field label="Signing secret" error={errors['credentials.secret']}
+          <Field label="Signing secret" {...errors.field('credentials.secret')}
             hint={current
               ? `Stored: ${masked ?? 'none'}. Leave empty to keep it; enter a new one to replace it.`
               : 'Optional: leave empty and the service makes one, shown once after creation. Or whsec_ followed by base64, as Standard Webhooks defines it.'}>
@@ -162,11 +165,11 @@ function IntegrationForm({ current, done }: { current: Integration | null; done:
         </>
       )}
       {current && (
-        <Field label="Status" error={errors.status} hint="A disabled integration receives nothing. The service disables one after a 410 Gone or 5 days of failed deliveries.">
+        <Field label="Status" {...errors.field('status')} hint="A disabled integration receives nothing. The service disables one after a 410 Gone or 5 days of failed deliveries.">
           {(p) => <select {...p} value={status} onChange={(e) => setStatus(e.target.value as Integration['status'])}><option value="active">Active</option><option value="disabled">Disabled</option></select>}
         </Field>
       )}
-      <FormError error={save.error} />
+      <FormError error={save.error} fields={errors} />
       <div className="row">
         <button type="submit" className="primary" disabled={save.isPending}>{current ? 'Save' : 'Create'}</button>
         <button type="button" onClick={() => done()}>Cancel</button>

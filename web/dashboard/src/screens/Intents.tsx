@@ -4,7 +4,7 @@ import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ok, type Body, type Ok } from '../api/client.ts';
 import { useApp, useMember } from '../context.tsx';
 import { atLeast } from '../roles.ts';
-import { Badge, Confirm, Empty, ErrorState, Field, fieldErrorsOf, FormError, Loading, Page } from '../ui/index.tsx';
+import { Badge, Confirm, Empty, ErrorState, Field, FormError, Loading, Page, useFieldErrors } from '../ui/index.tsx';
 import { TryMessage } from './TryMessage.tsx';
 
 type Intent = Ok<'/api/v1/admin/intents/{id}', 'get'>;
@@ -31,15 +31,15 @@ function IntentList() {
       {list.isPending ? <Loading /> : list.isError ? <ErrorState error={list.error} retry={() => void list.refetch()} /> : list.data.items.length === 0 ? (
         <Empty>No intent yet.</Empty>
       ) : (
-        <div className="card">
+        <div className="card table-wrap">
           <table className="table">
-            <thead><tr><th scope="col">Name</th><th scope="col">Description</th><th scope="col">Action</th><th scope="col">State</th><th scope="col">Hits</th></tr></thead>
+            <thead><tr><th scope="col">Name</th><th scope="col" className="wide-only">Description</th><th scope="col" className="wide-only">Action</th><th scope="col">State</th><th scope="col">Hits</th></tr></thead>
             <tbody>
               {[...list.data.items].sort((a, b) => b.hitCount - a.hitCount || a.name.localeCompare(b.name)).map((i) => (
                 <tr key={i.id}>
                   <th scope="row"><Link to={`/intents/${i.id}`}>{i.name}</Link></th>
-                  <td className="truncate">{i.description || <span className="muted">—</span>}</td>
-                  <td>{i.action === 'escalate' ? 'Hands over to a person' : 'Replies'}</td>
+                  <td className="truncate wide-only">{i.description || <span className="muted">—</span>}</td>
+                  <td className="wide-only">{i.action === 'escalate' ? 'Hands over to a person' : 'Replies'}</td>
                   <td><Badge value={i.enabled ? 'enabled' : 'disabled'} /></td>
                   <td>{i.hitCount}</td>
                 </tr>
@@ -100,9 +100,9 @@ function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Int
     void qc.invalidateQueries({ queryKey: ['intents'] });
     navigate('/intents');
   };
-  const errors = fieldErrorsOf(save.error);
-  const under = (prefix: string) => Object.entries(errors).filter(([k]) => k === prefix || k.startsWith(`${prefix}.`))
-    .map(([k, m]) => (k === prefix ? m : `${k.slice(prefix.length + 1).replace(/^(\d+)/, (n) => `line ${Number(n) + 1}`)}: ${m}`)).join('; ') || undefined;
+  const errors = useFieldErrors(save.error, {
+    name: 'Name', description: 'Description', trainingPhrases: 'Training phrases', response: 'Response', entities: 'Entities', action: 'Action',
+  });
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -118,21 +118,21 @@ function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Int
     <form onSubmit={submit} className="card form" noValidate>
       <fieldset disabled={readOnly}>
         {readOnly && <p className="notice">Your role can read intents; an admin can change them.</p>}
-        <Field label="Name" error={under('name')} hint="Lowercase letters, digits and underscores, starting with a letter.">
+        <Field label="Name" {...errors.field('name')} hint="Lowercase letters, digits and underscores, starting with a letter.">
           {(p) => <input {...p} value={form.name} onChange={(e) => set('name', e.target.value)} required maxLength={64} />}
         </Field>
-        <Field label="Description" error={under('description')}>
+        <Field label="Description" {...errors.field('description')}>
           {(p) => <input {...p} value={form.description} onChange={(e) => set('description', e.target.value)} maxLength={500} />}
         </Field>
-        <Field label="Training phrases" error={under('trainingPhrases')} hint="One per line: ways a customer says it.">
+        <Field label="Training phrases" {...errors.field('trainingPhrases')} hint="One per line: ways a customer says it.">
           {(p) => <textarea {...p} rows={6} value={form.phrases} onChange={(e) => set('phrases', e.target.value)} />}
         </Field>
-        <Field label="Response" error={under('response')} hint={`What the assistant answers. ${placeholders.length ? `Placeholders: ${placeholders.join(', ')}.` : 'Add entities to use {{name}} placeholders.'}`}>
+        <Field label="Response" {...errors.field('response')} hint={`What the assistant answers. ${placeholders.length ? `Placeholders: ${placeholders.join(', ')}.` : 'Add entities to use {{name}} placeholders.'}`}>
           {(p) => <textarea {...p} rows={3} value={form.response} onChange={(e) => set('response', e.target.value)} maxLength={2000} />}
         </Field>
         <fieldset className="entities">
           <legend>Entities</legend>
-          {under('entities') && <p className="field-error">{under('entities')}</p>}
+          {errors.message('entities') && <p className="field-error">{errors.message('entities')}</p>}
           {form.entities.length === 0 && <p className="muted">No entity: the response has no placeholders to fill.</p>}
           {form.entities.map((en, i) => (
             <div className="entity-row" key={en.key}>
@@ -156,7 +156,7 @@ function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Int
           ))}
           <button type="button" onClick={() => set('entities', [...form.entities, { name: '', type: 'order_id', key: crypto.randomUUID() }])}>Add an entity</button>
         </fieldset>
-        <Field label="Action" error={under('action')}>
+        <Field label="Action" {...errors.field('action')}>
           {(p) => (
             <select {...p} value={form.action} onChange={(e) => set('action', e.target.value as 'reply' | 'escalate')}>
               <option value="reply">Reply</option>
@@ -168,7 +168,7 @@ function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Int
           <input id="intent-enabled" type="checkbox" checked={form.enabled} onChange={(e) => set('enabled', e.target.checked)} />
           <label htmlFor="intent-enabled">Enabled (a disabled intent is never detected)</label>
         </div>
-        <FormError error={save.error} />
+        <FormError error={save.error} fields={errors} />
         {(save.isSuccess || (created && save.isIdle)) && <p role="status" className="success">Saved. The next chat message uses it.</p>}
         {!readOnly && (
           <div className="row">

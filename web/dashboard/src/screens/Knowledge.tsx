@@ -2,11 +2,11 @@ import { lazy, Suspense, useDeferredValue, useId, useState, type ChangeEvent, ty
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ok, type Body } from '../api/client.ts';
-import { ApiError, describeError } from '../api/problem.ts';
+import { ApiError, describeError, describePath, plainMessage } from '../api/problem.ts';
 import { ARTICLE_STATUSES as STATUSES, type Article, type ArticleStatus } from '../api/types.ts';
 import { useApp, useMember } from '../context.tsx';
 import { atLeast } from '../roles.ts';
-import { Badge, Confirm, Empty, ErrorState, Field, fieldErrorsOf, FormError, Loading, Page, Pager, usePager, When } from '../ui/index.tsx';
+import { Badge, Confirm, Empty, ErrorState, Field, FormError, Loading, Page, Pager, useFieldErrors, usePager, When } from '../ui/index.tsx';
 import { TryMessage } from './TryMessage.tsx';
 
 // Help articles: the list with search, a JSON import, "Try a message", and
@@ -16,6 +16,7 @@ const MarkdownPreview = lazy(() => import('./MarkdownPreview.tsx'));
 type ArticleInput = Body<'/api/v1/admin/articles', 'post'>;
 type ImportInput = Body<'/api/v1/admin/articles/import', 'post'>;
 const MAX_IMPORT = 100;
+const IMPORT_LABELS = { title: 'its title', body: 'its body', url: 'its url', tags: 'its tags', questions: 'its questions', status: 'its status' };
 
 export default function Knowledge() {
   const { id } = useParams();
@@ -156,10 +157,11 @@ function ImportArticles() {
             {fieldErrors.map((f) => {
               const m = /^articles\.(\d+)(?:\.|$)/.exec(f.path);
               const title = m && articles ? titleOf(articles[Number(m[1])]) : '';
+              const field = m ? f.path.slice(m[0].length) : f.path;
               return (
                 <li key={f.path}>
-                  <code>{f.path}</code>: {f.message}
-                  {m && <span className="muted"> (article {Number(m[1]) + 1} of the file{title ? `, “${title}”` : ''})</span>}
+                  {m && <>Article {Number(m[1]) + 1} of the file{title ? ` (“${title}”)` : ''}: </>}
+                  {field ? describePath(field, IMPORT_LABELS) : 'It'} {plainMessage(f.message)}.
                 </li>
               );
             })}
@@ -216,9 +218,7 @@ function ArticleForm({ id, initial, readOnly }: { id: string | null; initial: Ar
       if (!id) navigate(`/knowledge/${encodeURIComponent(a.id)}`, { replace: true, state: { saved: true } });
     },
   });
-  const errors = fieldErrorsOf(save.error);
-  const err = (k: string) => Object.entries(errors).filter(([p]) => p === k || p.startsWith(`${k}.`))
-    .map(([p, m]) => (p === k ? m : `${k === 'questions' ? 'line' : 'tag'} ${Number(p.slice(k.length + 1)) + 1}: ${m}`)).join('; ') || undefined;
+  const errors = useFieldErrors(save.error, { title: 'Title', body: 'Body', url: 'Page URL', tags: 'Tags', questions: 'Other ways to ask', status: 'Status' });
   const remove = async () => {
     await ok(api.DELETE('/api/v1/admin/articles/{id}', { params: { path: { id: id! } } }));
     void qc.invalidateQueries({ queryKey: ['articles'] });
@@ -236,9 +236,9 @@ function ArticleForm({ id, initial, readOnly }: { id: string | null; initial: Ar
       <fieldset disabled={readOnly}>
         {readOnly && <p className="notice">Your role can read articles; an admin can change them.</p>}
         {draft && <p className="notice">A draft from unanswered messages: their questions are filled in. Write the answer in the body, then set the status to Published.</p>}
-        <Field label="Title" error={err('title')}>{(p) => <input {...p} value={f.title} maxLength={200} onChange={(e) => set('title', e.target.value)} />}</Field>
+        <Field label="Title" {...errors.field('title')}>{(p) => <input {...p} value={f.title} maxLength={200} onChange={(e) => set('title', e.target.value)} />}</Field>
         <div className="editor-split">
-          <Field label="Body" error={err('body')} hint="Markdown: **bold**, _italic_, lists, [links](https://…). HTML is shown as text.">
+          <Field label="Body" {...errors.field('body')} hint="Markdown: **bold**, _italic_, lists, [links](https://…). HTML is shown as text.">
             {(p) => <textarea {...p} className="body-input" rows={16} value={f.body} maxLength={20_000} onChange={(e) => set('body', e.target.value)} />}
           </Field>
           <section className="md-preview" aria-labelledby="preview-h">
@@ -250,14 +250,14 @@ function ArticleForm({ id, initial, readOnly }: { id: string | null; initial: Ar
             </div>
           </section>
         </div>
-        <Field label="Page URL" error={err('url')} hint="Optional: the article on your help centre (https). The assistant links it under its answers.">
+        <Field label="Page URL" {...errors.field('url')} hint="Optional: the article on your help centre (https). The assistant links it under its answers.">
           {(p) => <input {...p} type="url" value={f.url} onChange={(e) => set('url', e.target.value)} placeholder="https://help.example.com/returns" />}
         </Field>
-        <Field label="Tags" error={err('tags')} hint="Comma-separated, at most 20.">{(p) => <input {...p} value={f.tags} onChange={(e) => set('tags', e.target.value)} />}</Field>
-        <Field label="Other ways to ask" error={err('questions')} hint="One question per line, at most 20: how customers might ask what this article answers.">
+        <Field label="Tags" {...errors.field('tags')} hint="Comma-separated, at most 20.">{(p) => <input {...p} value={f.tags} onChange={(e) => set('tags', e.target.value)} />}</Field>
+        <Field label="Other ways to ask" {...errors.field('questions')} hint="One question per line, at most 20: how customers might ask what this article answers.">
           {(p) => <textarea {...p} rows={4} value={f.questions} onChange={(e) => set('questions', e.target.value)} />}
         </Field>
-        <Field label="Status" error={err('status')} hint="A draft is never used by the assistant nor shown in the widget.">
+        <Field label="Status" {...errors.field('status')} hint="A draft is never used by the assistant nor shown in the widget.">
           {(p) => (
             <select {...p} value={f.status} onChange={(e) => set('status', e.target.value as ArticleStatus)}>
               <option value="published">Published</option><option value="draft">Draft</option>
@@ -265,7 +265,7 @@ function ArticleForm({ id, initial, readOnly }: { id: string | null; initial: Ar
           )}
         </Field>
         {initial && <p className="muted small">Answers given from it: {initial.hits}. Created <When iso={initial.createdAt} />, updated <When iso={initial.updatedAt} />.</p>}
-        <FormError error={save.error} />
+        <FormError error={save.error} fields={errors} />
         {(save.isSuccess || (created && save.isIdle)) && <p role="status" className="success">Saved. The next chat message uses it.</p>}
         {!readOnly && (
           <div className="row">

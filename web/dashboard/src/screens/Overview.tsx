@@ -122,7 +122,7 @@ function StatsView({ stats }: { stats: Stats }) {
           <ul className="list">
             {stats.recentConversations.map((c) => (
               <li key={c.id}>
-                <Link to={`/inbox/${c.id}`} className="list-main">{c.lastMessagePreview || 'Conversation'}</Link>
+                <Link to={`/inbox/${c.id}`} className="list-main">{c.title}</Link>
                 <span className="list-meta"><Badge value={c.status} /> {c.messageCount} messages · <When iso={c.updatedAt} /></span>
               </li>
             ))}

@@ -5,7 +5,8 @@ import { ok, type Ok } from '../api/client.ts';
 import { TICKET_PRIORITIES as PRIORITIES } from '../api/types.ts';
 import { useApp, useMember } from '../context.tsx';
 import { atLeast } from '../roles.ts';
-import { Confirm, EmbedSnippet, ErrorState, Field, fieldErrorsOf, FormError, Loading, Page, When } from '../ui/index.tsx';
+import { HoursForm, IdentityCard } from './SettingsCustomers.tsx';
+import { Confirm, EmbedSnippet, ErrorState, Field, FormError, Loading, Page, useFieldErrors, When } from '../ui/index.tsx';
 
 type Settings = Ok<'/api/v1/admin/settings', 'get'>;
 type Obj = Record<string, unknown>;
@@ -20,6 +21,10 @@ export default function SettingsScreen() {
       {settings.isPending ? <Loading /> : settings.isError ? <ErrorState error={settings.error} retry={() => void settings.refetch()} /> : (
         <>
           <SettingsForm settings={settings.data} />
+          <div className="grid-2 settings">
+            <HoursForm settings={settings.data} />
+            <IdentityCard settings={settings.data} />
+          </div>
           <WidgetKey settings={settings.data} />
         </>
       )}
@@ -64,36 +69,41 @@ function SettingsForm({ settings }: { settings: Settings }) {
     })),
     onSuccess: (data) => { qc.setQueryData(['settings'], data); void qc.invalidateQueries({ queryKey: ['me'] }); },
   });
-  const errors = fieldErrorsOf(save.error);
   // Errors name the merged config's path, e.g. `config.nlu.confidenceThreshold` or `config.widget.allowedOrigins.1`.
-  const err = (key: string) => Object.entries(errors).filter(([p]) => p === key || p.endsWith(`.${key}`) || p.includes(`.${key}.`)).map(([, m]) => m).join('; ') || undefined;
+  const errors = useFieldErrors(save.error, {
+    name: 'Team name', 'config.assistant.greeting': 'Greeting', 'config.assistant.fallbackMessage': 'Fallback message',
+    'config.nlu.confidenceThreshold': 'Confidence threshold', 'config.escalation.defaultPriority': 'Priority of new tickets',
+    'config.widget.allowedOrigins': 'Allowed origins', 'config.widget.theme.title': 'Title', 'config.widget.theme.color': 'Colour',
+    'config.widget.theme.position': 'Position',
+  });
+  const err = (path: string) => errors.field(path);
   const submit = (e: FormEvent) => { e.preventDefault(); save.mutate(); };
 
   return (
     <div className="grid-2 settings">
       <form className="card form" onSubmit={submit} noValidate aria-labelledby="assistant-h">
         <h2 id="assistant-h">Assistant</h2>
-        <Field label="Team name" error={err('name')}>{(p) => <input {...p} value={f.name} maxLength={100} onChange={(e) => set('name', e.target.value)} />}</Field>
-        <Field label="Greeting" error={err('greeting')} hint="Shown when the widget opens.">{(p) => <textarea {...p} rows={2} value={f.greeting} placeholder={DEFAULTS.greeting} onChange={(e) => set('greeting', e.target.value)} />}</Field>
-        <Field label="Fallback message" error={err('fallbackMessage')} hint="The answer when no intent is confident enough.">{(p) => <textarea {...p} rows={2} value={f.fallbackMessage} placeholder={DEFAULTS.fallbackMessage} onChange={(e) => set('fallbackMessage', e.target.value)} />}</Field>
-        <Field label="Confidence threshold" error={err('confidenceThreshold')} hint="From 0 to 1; below it the assistant answers with the fallback message.">
+        <Field label="Team name" {...err('name')}>{(p) => <input {...p} value={f.name} maxLength={100} onChange={(e) => set('name', e.target.value)} />}</Field>
+        <Field label="Greeting" {...err('config.assistant.greeting')} hint="Shown when the widget opens.">{(p) => <textarea {...p} rows={2} value={f.greeting} placeholder={DEFAULTS.greeting} onChange={(e) => set('greeting', e.target.value)} />}</Field>
+        <Field label="Fallback message" {...err('config.assistant.fallbackMessage')} hint="The answer when no intent is confident enough.">{(p) => <textarea {...p} rows={2} value={f.fallbackMessage} placeholder={DEFAULTS.fallbackMessage} onChange={(e) => set('fallbackMessage', e.target.value)} />}</Field>
+        <Field label="Confidence threshold" {...err('config.nlu.confidenceThreshold')} hint="From 0 to 1; below it the assistant answers with the fallback message.">
           {(p) => <input {...p} type="number" min={0} max={1} step={0.05} value={f.threshold} onChange={(e) => set('threshold', e.target.value)} />}
         </Field>
-        <Field label="Priority of new tickets" error={err('defaultPriority')}>
+        <Field label="Priority of new tickets" {...err('config.escalation.defaultPriority')}>
           {(p) => <select {...p} value={f.defaultPriority} onChange={(e) => set('defaultPriority', e.target.value)}>{PRIORITIES.map((x) => <option key={x} value={x}>{x}</option>)}</select>}
         </Field>
         <h2>Widget</h2>
-        <Field label="Allowed origins" error={err('allowedOrigins')} hint="One per line, like https://shop.example. Empty: any site may use your widget key.">
+        <Field label="Allowed origins" {...err('config.widget.allowedOrigins')} hint="One per line, like https://shop.example. Empty: any site may use your widget key.">
           {(p) => <textarea {...p} rows={3} value={f.origins} onChange={(e) => set('origins', e.target.value)} />}
         </Field>
-        <Field label="Title" error={err('title')}>{(p) => <input {...p} value={f.title} maxLength={60} onChange={(e) => set('title', e.target.value)} />}</Field>
+        <Field label="Title" {...err('config.widget.theme.title')}>{(p) => <input {...p} value={f.title} maxLength={60} onChange={(e) => set('title', e.target.value)} />}</Field>
         <div className="row">
-          <Field label="Colour" error={err('color')}>{(p) => <input {...p} type="color" value={f.color} onChange={(e) => set('color', e.target.value)} />}</Field>
-          <Field label="Position" error={err('position')}>
+          <Field label="Colour" {...err('config.widget.theme.color')}>{(p) => <input {...p} type="color" value={f.color} onChange={(e) => set('color', e.target.value)} />}</Field>
+          <Field label="Position" {...err('config.widget.theme.position')}>
             {(p) => <select {...p} value={f.position} onChange={(e) => set('position', e.target.value)}><option value="right">Bottom right</option><option value="left">Bottom left</option></select>}
           </Field>
         </div>
-        <FormError error={save.error} />
+        <FormError error={save.error} fields={errors} />
         {save.isSuccess && <p role="status" className="success">Saved. The next chat message uses these settings.</p>}
         <button type="submit" className="primary" disabled={save.isPending}>Save the settings</button>
       </form>

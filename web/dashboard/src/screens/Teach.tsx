@@ -15,7 +15,11 @@ export type Example = Ok<'/api/v1/admin/nlu/examples', 'post'>;
 /** A customer's message as the teaching route takes it. */
 export interface CustomerMessage { message: string; conversationId: string; messageId: string }
 /** What one action taught: the examples it created (undo takes them back) and the ones already there. */
-export interface Taught { target: Target; targetLabel: string; created: Example[]; existing: Example[]; total: number; error: unknown }
+export interface Taught {
+  target: Target; targetLabel: string; created: Example[]; existing: Example[]; total: number; error: unknown;
+  /** Shown from the examples list (taught before this page was opened), not by an action here. */
+  earlier?: boolean;
+}
 
 const NONE_LABEL = 'nothing (the fallback)';
 
@@ -30,7 +34,7 @@ export function useTeach() {
   const { api } = useApp();
   const qc = useQueryClient();
   const refresh = () => {
-    for (const key of ['unanswered', 'intents', 'intent', 'articles', 'article', 'nlu-parse']) void qc.invalidateQueries({ queryKey: [key] });
+    for (const key of ['unanswered', 'nlu-examples', 'intents', 'intent', 'articles', 'article', 'nlu-parse']) void qc.invalidateQueries({ queryKey: [key] });
   };
   return {
     async teach(messages: CustomerMessage[], target: Target, targetLabel: string): Promise<Taught> {
@@ -109,7 +113,12 @@ function TargetChoices({ query, busy, onPick }: { query: string; busy: boolean; 
   const q = (find || query).slice(0, 200).trim();
   const articles = useQuery({
     queryKey: ['articles', 'teach', q],
-    queryFn: () => ok(api.GET('/api/v1/admin/articles', { params: { query: { status: 'published', limit: '8', ...(q ? { q } : {}) } } })),
+    queryFn: async () => {
+      const page = (query: string) => ok(api.GET('/api/v1/admin/articles', { params: { query: { status: 'published', limit: '8', ...(query ? { q: query } : {}) } } }));
+      const ranked = await page(q);
+      // Nothing shares a word with the customer's message: the newest articles, to pick from all the same.
+      return ranked.items.length === 0 && q && !find ? page('') : ranked;
+    },
     placeholderData: keepPreviousData,
   });
   const shownIntents = (intents.data?.items ?? [])
@@ -141,7 +150,7 @@ function TargetChoices({ query, busy, onPick }: { query: string; busy: boolean; 
       <section aria-labelledby={`${id}-a`}>
         <h3 id={`${id}-a`}>Help articles</h3>
         {articles.isPending ? <Loading /> : articles.isError ? <ErrorState error={articles.error} retry={() => void articles.refetch()} />
-          : articles.data.items.length === 0 ? <Empty>{find ? 'No published article matches.' : 'No published article.'}</Empty> : (
+          : articles.data.items.length === 0 ? <Empty>{find ? 'No published article matches.' : 'No published article yet.'}</Empty> : (
             <ul className="choice-list">
               {articles.data.items.map((a) => (
                 <li key={a.id}>
@@ -153,6 +162,22 @@ function TargetChoices({ query, busy, onPick }: { query: string; busy: boolean; 
       </section>
     </div>
   );
+}
+
+/** The name people know a target by: the intent's name or the article's title (undefined while it is read). */
+export function useTargetLabel(target: Target | undefined): string | undefined {
+  const { api } = useApp();
+  const intentId = target && 'intentId' in target ? target.intentId : null;
+  const articleId = target && 'articleId' in target ? target.articleId : null;
+  const intents = useQuery({ queryKey: ['intents'], queryFn: () => ok(api.GET('/api/v1/admin/intents')), enabled: intentId !== null });
+  const article = useQuery({
+    queryKey: ['article', articleId], queryFn: () => ok(api.GET('/api/v1/admin/articles/{id}', { params: { path: { id: articleId! } } })),
+    enabled: articleId !== null, retry: false,
+  });
+  if (!target) return undefined;
+  if ('none' in target) return NONE_LABEL;
+  if (intentId) return intents.data ? intents.data.items.find((i) => i.id === intentId)?.name ?? 'a deleted intent' : intents.isError ? 'an intent' : undefined;
+  return article.data?.title ?? (article.isError ? 'a deleted article' : undefined);
 }
 
 /** A key for a result: a new teaching shows a new result (its undo state starts afresh). */
@@ -174,6 +199,7 @@ export function TeachResult({ taught, counted = false, onUndone }: { taught: Tau
   const many = counted || taught.total > 1;
   const said = state === 'undone'
     ? (many ? `Taken back: ${back.length === 1 ? 'one message' : `${back.length} messages`} no longer taught to ${what}.` : `Taken back: no longer taught to ${what}.`)
+    : taught.earlier ? `Taught earlier to ${what}.`
     : taught.created.length === 0 && n > 0
       ? (many ? `Already taught: these messages were taught to ${what} before.` : `Already taught to ${what}.`)
       : many

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { TICKET_MOVES } from '#vocabulary';
@@ -6,6 +7,7 @@ import { TICKET_PRIORITIES as PRIORITIES, TICKET_STATUSES as STATUSES, type Tick
 import { useApp, useMember } from '../context.tsx';
 import { usePollInterval } from '../live.tsx';
 import { atLeast } from '../roles.ts';
+import { ticketName, VisitorLine } from './Customer.tsx';
 import { Badge, Empty, ErrorState, Field, FormError, label, Loading, Page, Pager, usePager, When } from '../ui/index.tsx';
 
 const ASSIGNEES = ['me', 'none'] as const;
@@ -13,8 +15,11 @@ type TicketDetail = Ok<'/api/v1/admin/tickets/{id}', 'get'>;
 
 export default function Tickets() {
   const { id } = useParams();
-  return <Page title={id ? `Ticket ${id}` : 'Tickets'}>{id ? <TicketView key={id} id={id} /> : <TicketList />}</Page>;
+  return id ? <TicketView key={id} id={id} /> : <Page title="Tickets"><TicketList /></Page>;
 }
+
+/** `?number=` as typed: digits only, else nothing (the field says why). */
+const numberOf = (v: string | null) => (v && /^[1-9][0-9]{0,9}$/.test(v.trim().replace(/^#/, '')) ? v.trim().replace(/^#/, '') : null);
 
 function TicketList() {
   const { api } = useApp();
@@ -22,13 +27,17 @@ function TicketList() {
   const status = STATUSES.find((s) => s === params.get('status'));
   const priority = PRIORITIES.find((p) => p === params.get('priority'));
   const assignee = ASSIGNEES.find((a) => a === params.get('assignee'));
-  const pager = usePager(`${status}|${priority}|${assignee}`);
+  const number = numberOf(params.get('number'));
+  const [typed, setTyped] = useState(params.get('number') ?? '');
+  const typedBad = typed.trim() !== '' && !numberOf(typed);
+  const pager = usePager(`${status}|${priority}|${assignee}|${number}`);
   const list = useQuery({
-    queryKey: ['tickets', status, priority, assignee, pager.cursor],
+    queryKey: ['tickets', status, priority, assignee, number, pager.cursor],
     queryFn: () => ok(api.GET('/api/v1/admin/tickets', {
       params: {
         query: {
           ...(status ? { status } : {}), ...(priority ? { priority } : {}), ...(assignee ? { assignee } : {}),
+          ...(number ? { number } : {}),
           ...(pager.cursor ? { cursor: pager.cursor } : {}),
         },
       },
@@ -42,6 +51,14 @@ function TicketList() {
   };
   return (
     <>
+      <form className="filters" aria-label="Find a ticket by number" noValidate
+        onSubmit={(e) => { e.preventDefault(); if (!typedBad) set('number', numberOf(typed) ?? ''); }}>
+        <Field label="Ticket number" error={typedBad ? 'A ticket number is a whole number from 1, like 12 or #12.' : undefined} hint="The number the customer was given, like #12.">
+          {(p) => <input {...p} inputMode="numeric" value={typed} onChange={(e) => setTyped(e.target.value)} />}
+        </Field>
+        <button type="submit">Find</button>
+        {number && <button type="button" onClick={() => { setTyped(''); set('number', ''); }}>Show all tickets</button>}
+      </form>
       <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
         <Field label="Status">
           {(p) => <select {...p} value={status ?? ''} onChange={(e) => set('status', e.target.value)}><option value="">All</option>{STATUSES.map((s) => <option key={s} value={s}>{label(s)}</option>)}</select>}
@@ -58,23 +75,27 @@ function TicketList() {
         </Field>
       </form>
       {list.isPending ? <Loading /> : list.isError ? <ErrorState error={list.error} retry={() => void list.refetch()} /> : list.data.items.length === 0 ? (
-        <Empty>{status || priority || assignee ? 'No ticket matches these filters.' : 'No ticket yet. Tickets open when a customer asks for a person.'}</Empty>
+        <Empty>{number ? `No ticket #${number}.` : status || priority || assignee ? 'No ticket matches these filters.' : 'No ticket yet. Tickets open when a customer asks for a person.'}</Empty>
       ) : (
         <div className="card">
+          <div className="table-wrap">
           <table className="table">
-            <thead><tr><th scope="col">Ticket</th><th scope="col">Status</th><th scope="col">Priority</th><th scope="col">Reason</th><th scope="col">Updated</th></tr></thead>
+            <thead><tr><th scope="col">Ticket</th><th scope="col" className="wide-only">Customer</th><th scope="col">Status</th><th scope="col" className="wide-only">Priority</th><th scope="col">Reason</th><th scope="col" className="wide-only">Updated</th></tr></thead>
             <tbody>
               {list.data.items.map((t) => (
                 <tr key={t.id}>
-                  <th scope="row"><Link to={`/tickets/${t.id}`}>{t.id}</Link></th>
-                  <td><Badge value={t.status} /></td>
-                  <td><Badge value={t.priority} kind={`p-${t.priority}`} /></td>
+                  <th scope="row" className="break"><Link to={`/tickets/${t.id}`} aria-label={`Ticket ${ticketName(t)}`}>{ticketName(t)}</Link></th>
+                  <td className="wide-only">{t.conversationTitle ? <VisitorLine title={t.conversationTitle} visitor={t.visitor} /> : '—'}</td>
+                  {/* At phone width the priority goes under the status, the customer out (the ticket shows both). */}
+                  <td><Badge value={t.status} /><span className="narrow-only"> <Badge value={t.priority} kind={`p-${t.priority}`} /></span></td>
+                  <td className="wide-only"><Badge value={t.priority} kind={`p-${t.priority}`} /></td>
                   <td className="truncate">{t.reason}</td>
-                  <td><When iso={t.updatedAt} /></td>
+                  <td className="wide-only"><When iso={t.updatedAt} /></td>
                 </tr>
               ))}
             </tbody>
           </table>
+          </div>
           <Pager pager={pager} nextCursor={list.data.nextCursor} label="Ticket" />
         </div>
       )}
@@ -101,20 +122,22 @@ function TicketView({ id }: { id: string }) {
     },
   });
   const actorName = useActorName();
-  if (detail.isPending) return <Loading />;
-  if (detail.isError) return <ErrorState error={detail.error} retry={() => void detail.refetch()} />;
+  if (detail.isPending) return <Page title="Ticket"><Loading /></Page>;
+  if (detail.isError) return <Page title="Ticket"><ErrorState error={detail.error} retry={() => void detail.refetch()} /></Page>;
   const { ticket, conversation, auditTrail } = detail.data;
   const canEdit = atLeast(member.role, 'agent');
   const moves = TICKET_MOVES[ticket.status];
   const who = actorName({ type: 'user', id: ticket.assigneeId ?? '' });
 
   return (
-    <>
+    <Page title={`Ticket ${ticketName(ticket)}`}>
       <p><Link to="/tickets">All tickets</Link></p>
       <div className="grid-2">
         <section className="card" aria-labelledby="t-h">
           <h2 id="t-h">Details</h2>
           <dl className="facts">
+            <div><dt>Number</dt><dd>{ticket.number != null ? `#${ticket.number}` : 'None yet (made before numbering)'} <span className="muted small">· id <code>{ticket.id}</code></span></dd></div>
+            <div><dt>Customer</dt><dd>{conversation ? <VisitorLine title={conversation.title} visitor={conversation.visitor} /> : '—'}</dd></div>
             <div><dt>Status</dt><dd><Badge value={ticket.status} /></dd></div>
             <div><dt>Priority</dt><dd><Badge value={ticket.priority} kind={`p-${ticket.priority}`} /></dd></div>
             <div><dt>Reason</dt><dd>{ticket.reason}</dd></div>
@@ -123,7 +146,7 @@ function TicketView({ id }: { id: string }) {
             {ticket.firstResponseAt && <div><dt>First reply</dt><dd><When iso={ticket.firstResponseAt} /></dd></div>}
             {ticket.resolvedAt && <div><dt>Resolved</dt><dd><When iso={ticket.resolvedAt} /></dd></div>}
             <div><dt>Updated</dt><dd><When iso={ticket.updatedAt} /></dd></div>
-            <div><dt>Conversation</dt><dd>{conversation ? <Link to={`/inbox/${conversation.id}`}>{conversation.lastMessagePreview || conversation.id}</Link> : '—'}</dd></div>
+            <div><dt>Conversation</dt><dd>{conversation ? <Link to={`/inbox/${conversation.id}`}>{conversation.title}</Link> : '—'}</dd></div>
           </dl>
         </section>
         {canEdit && (
@@ -163,7 +186,7 @@ function TicketView({ id }: { id: string }) {
         <h2 id="trail-h">Audit trail</h2>
         <AuditTrail entries={auditTrail} />
       </section>
-    </>
+    </Page>
   );
 }
 
@@ -211,4 +234,5 @@ export function AuditTrail({ entries }: { entries: TicketDetail['auditTrail'] })
   );
 }
 
-const fmt = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'string' ? label(v) : JSON.stringify(v));
+// A status or priority word reads as a label; anything else (an email, a URL, a text) as it is.
+const fmt = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'string' ? (/^[a-z_]+$/.test(v) ? label(v) : v) : JSON.stringify(v));

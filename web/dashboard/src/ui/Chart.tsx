@@ -19,12 +19,19 @@ export default function DailyChart({ days, title }: { days: StatsDay[]; title: s
     const el = box.current;
     if (!el) return;
     const x = days.map((d) => Date.parse(`${d.date}T00:00:00Z`) / 1000);
+    const last = days.length - 1;
     const plot = new uPlot({
       width: Math.max(300, el.clientWidth),
       height: 240,
       scales: { x: { time: true } },
       axes: [{ stroke: '#374151' }, { stroke: '#374151' }],
-      series: [{}, ...SERIES.map((s) => ({ label: s.label, stroke: s.color, width: 2 }))],
+      series: [{ label: 'Day' }, ...SERIES.map((s) => ({ label: s.label, stroke: s.color, width: 2 }))],
+      // The legend shows the figures of the day under the cursor, and of the last day otherwise
+      // (uPlot's own default is "--" until the chart is hovered).
+      hooks: {
+        ready: [(u) => u.setLegend({ idx: last })],
+        setLegend: [(u) => { if (u.legend.idx == null && last >= 0) u.setLegend({ idx: last }); }],
+      },
     }, [x, ...SERIES.map((s) => days.map((d) => d[s.key]))], el);
     const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(300, el.clientWidth), height: 240 }));
     resize.observe(el);

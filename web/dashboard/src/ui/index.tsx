@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
-import { ApiError, describeError } from '../api/problem.ts';
+import { ApiError, describeError, describePath, plainMessage } from '../api/problem.ts';
 
 /** A screen: sets the document title and moves focus to its heading, so a route change is announced. */
 export function Page({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
@@ -39,30 +39,81 @@ export function Empty({ children }: { children: ReactNode }) {
   return <div className="empty"><p>{children}</p></div>;
 }
 
-/** A form-level error: the problem's message, or a pointer to the field errors shown next to their fields. */
-export function FormError({ error }: { error: unknown }) {
+/**
+ * A form-level error: the problem's message, or a summary of the field errors in words (each
+ * named by its field's label; the ones with a field on screen are also shown beside it).
+ */
+export function FormError({ error, fields }: { error: unknown; fields?: FieldErrors }) {
   if (!error) return null;
-  const fields = error instanceof ApiError ? error.problem.errors ?? [] : [];
-  if (fields.length === 0) return <p className="error" role="alert">{describeError(error)}</p>;
-  // A summary of every field error: the ones with a field on screen are also shown beside it.
+  const list = fields ? fields.remaining() : error instanceof ApiError ? plainErrors(error.problem.errors ?? [], {}) : [];
+  if (fields && list.length === 0 && error instanceof ApiError && (error.problem.errors ?? []).length > 0) return null;
+  if (list.length === 0) return <p className="error" role="alert">{describeError(error)}</p>;
   return (
     <div className="error" role="alert">
-      <p>Not saved: {fields.length === 1 ? 'one value needs' : `${fields.length} values need`} changing.</p>
-      <ul>{fields.map((f) => <li key={f.path}>{f.path}: {f.message}</li>)}</ul>
+      <p>Not saved: {list.length === 1 ? 'one value needs' : `${list.length} values need`} changing.</p>
+      <ul>{list.map((f) => <li key={f.path}>{f.text}</li>)}</ul>
     </div>
   );
 }
 
-export const fieldErrorsOf = (error: unknown): Record<string, string> => (error instanceof ApiError ? error.fieldErrors() : {});
+/** Field errors by path, in plain words (no pattern); for forms without useFieldErrors. */
+export const fieldErrorsOf = (error: unknown): Record<string, string> => (error instanceof ApiError
+  ? Object.fromEntries(Object.entries(error.fieldErrors()).map(([path, m]) => [path, plainMessage(m)]))
+  : {});
 
-interface FieldProps { label: string; error?: string | undefined; hint?: string; children: (props: { id: string; 'aria-describedby'?: string; 'aria-invalid'?: boolean }) => ReactNode }
+interface PlainError { path: string; label: string; message: string; text: string }
+const plainErrors = (errors: { path: string; message: string }[], labels: Record<string, string>): PlainError[] =>
+  errors.map((e) => {
+    const label = describePath(e.path, labels);
+    const message = plainMessage(e.message);
+    return { path: e.path, label, message, text: `${label} ${message}.` };
+  });
+
+export type FieldErrors = ReturnType<typeof useFieldErrors>;
+
+/**
+ * The field errors of a mutation's problem document, in plain words, each cleared as soon as its
+ * field is edited (the service checks again on the next save). `labels`: the form's field labels
+ * by path prefix, for the summary. `field(prefix)` gives a Field's `error` and `onEdit`: every
+ * error under the prefix (`entities.0.name` under `entities`), an index said as "line n".
+ */
+export function useFieldErrors(error: unknown, labels: Record<string, string> = {}) {
+  const [cleared, setCleared] = useState<{ of: unknown; prefixes: string[] }>({ of: null, prefixes: [] });
+  const gone = cleared.of === error ? cleared.prefixes : [];
+  const under = (prefix: string, path: string) => path === prefix || path.startsWith(`${prefix}.`);
+  const all = error instanceof ApiError ? plainErrors(error.problem.errors ?? [], labels) : [];
+  const live = all.filter((e) => !gone.some((p) => under(p, e.path)));
+  const messagesUnder = (prefix: string) => live.filter((e) => under(prefix, e.path)).map((e) => {
+    const rest = e.path.slice(prefix.length + 1).split('.').find((s) => /^\d+$/.test(s));
+    return rest === undefined || e.path === prefix ? e.message : `line ${Number(rest) + 1} ${e.message}`;
+  });
+  const message = (...prefixes: string[]) => {
+    const m = prefixes.flatMap(messagesUnder);
+    return m.length ? `${m.join('; ').replace(/^./, (c) => c.toUpperCase())}.` : undefined;
+  };
+  return {
+    /** The message(s) under these paths, or undefined. */
+    message,
+    /** Props for a Field: its error, cleared when the field is edited. */
+    field: (...prefixes: string[]) => ({
+      error: message(...prefixes),
+      onEdit: () => { if (message(...prefixes)) setCleared({ of: error, prefixes: [...gone, ...prefixes] }); },
+    }),
+    /** Errors of fields not edited since. */
+    remaining: () => live,
+    /** Whether any error is under these paths (a FormError without them shows the rest). */
+    has: (...prefixes: string[]) => live.some((e) => prefixes.some((p) => under(p, e.path))),
+  };
+}
+
+interface FieldProps { label: string; error?: string | undefined; hint?: string; onEdit?: () => void; children: (props: { id: string; 'aria-describedby'?: string; 'aria-invalid'?: boolean }) => ReactNode }
 
 /** A labelled control with its hint and its field error, wired with aria-describedby. */
-export function Field({ label, error, hint, children }: FieldProps) {
+export function Field({ label, error, hint, onEdit, children }: FieldProps) {
   const id = useId();
   const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
-    <div className={`field${error ? ' has-error' : ''}`}>
+    <div className={`field${error ? ' has-error' : ''}`} onInput={onEdit} onChange={onEdit}>
       <label htmlFor={id}>{label}</label>
       {hint && <p id={`${id}-hint`} className="hint">{hint}</p>}
       {children({ id, ...(described ? { 'aria-describedby': described } : {}), ...(error ? { 'aria-invalid': true } : {}) })}

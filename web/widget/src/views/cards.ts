@@ -3,7 +3,7 @@ import { h, sr } from './dom.ts';
 // The cards under the conversation: asking for a person, and rating the help once a ticket is resolved.
 
 /** The request for a person; `reason` is prefilled, and required when there is no conversation yet. */
-export function escalateCard(reason: string, required: boolean, onRequest: (reason: string) => void, onCancel: () => void) {
+export function escalateCard(reason: string, required: boolean, onRequest: (reason: string) => void, onCancel: () => void, away: string | null = null) {
   const field = h('textarea', { id: 'sw-reason', maxlength: 500, rows: 3, required });
   field.value = reason.slice(0, 500);
   const submit = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Request a person');
@@ -12,7 +12,9 @@ export function escalateCard(reason: string, required: boolean, onRequest: (reas
     onsubmit: (e) => { e.preventDefault(); onRequest(field.value.trim()); },
   },
   h('label', { class: 'title', for: 'sw-reason' }, 'What do you need help with?'),
-  h('p', { class: 'hint', id: 'sw-reason-hint' }, 'A person from our team will read this conversation and reply here.'),
+  h('p', { class: 'hint', id: 'sw-reason-hint' }, away
+    ? `${away} Your request is kept, and a person from our team will reply when they are back.`
+    : 'A person from our team will read this conversation and reply here.'),
   field,
   h('div', { class: 'row' }, submit, h('button', { type: 'button', class: 'btn', onclick: () => { form.remove(); onCancel(); } }, 'Cancel')));
   field.setAttribute('aria-describedby', 'sw-reason-hint');

@@ -1,5 +1,3 @@
-import type { WidgetInfo } from '../types.ts';
-
 // Whether the team is in, in the customer's own clock: "Our team replies usually within an hour."
 // or "We're away, back tomorrow at 09:00."
 
@@ -16,7 +14,7 @@ export function backAt(iso: string, now = new Date()): string {
 }
 
 /** The sentence under the panel's title; null when there is nothing to say (open, no reply time). */
-export function hoursText(info: Pick<WidgetInfo, 'online' | 'nextOpenAt' | 'replyTime'>, now = new Date()): string | null {
+export function hoursText(info: { online: boolean; nextOpenAt: string | null; replyTime: string | null }, now = new Date()): string | null {
   if (info.online) return info.replyTime ? `Our team replies ${info.replyTime}.` : null;
   return info.nextOpenAt ? `We're away, back ${backAt(info.nextOpenAt, now)}.` : "We're away right now.";
 }

@@ -1,5 +1,6 @@
-import type { Message, Source } from '../types.ts';
+import type { Message, Source, TextFormat } from '../types.ts';
 import { h, safeUrl, sr } from './dom.ts';
+import { formatted, withoutSourceLine } from './rich.ts';
 
 // A message's bubble: who said it (for screen readers too), the text as a text node, and up to
 // three help-centre sources.
@@ -7,17 +8,25 @@ import { h, safeUrl, sr } from './dom.ts';
 export interface BubbleContent {
   role: Message['role'];
   content: string;
+  /** A line above the text saying what it was (the reason given when asking for a person). */
+  note?: string | undefined;
   author?: { name: string } | undefined;
   sources?: Source[] | undefined;
+  /** A knowledge answer's formatting (bold, emphasis, links, list items), shown as elements. */
+  format?: TextFormat | undefined;
 }
 
 /** A source without a link of its own opens in the panel, through `openArticle`. */
 export function bubble(m: BubbleContent, openArticle: (s: Source, from: HTMLElement) => void): HTMLLIElement {
   const who = m.role === 'user' ? 'You' : m.role === 'agent' ? (m.author?.name || 'Support team') : 'Assistant';
+  const sources = (m.sources ?? []).filter((s) => s && typeof s.title === 'string').slice(0, 3);
+  // A knowledge answer ends with its article's title and link: the list under it shows them once.
+  const text = m.role === 'assistant' && sources.length ? withoutSourceLine(m.content, sources) : m.content;
+  const body = m.role === 'assistant' && m.format ? formatted(text, m.format) : [text];
   const li = h('li', { class: `msg msg-${m.role}` },
     m.role === 'agent' ? h('span', { class: 'who' }, `${who} · support team`) : null,
-    h('div', { class: 'bubble' }, m.role === 'agent' ? null : sr(`${who}: `), m.content));
-  const sources = (m.sources ?? []).filter((s) => s && typeof s.title === 'string').slice(0, 3);
+    m.note ? h('span', { class: 'who' }, m.note) : null,
+    h('div', { class: `bubble${m.role === 'assistant' && m.format ? ' rich' : ''}` }, m.role === 'agent' ? null : sr(`${who}: `), ...body));
   if (sources.length) {
     li.append(h('div', { class: 'sources' }, 'From our help centre:', h('ul', null, ...sources.map((s) => {
       const url = safeUrl(s.url);

@@ -11,6 +11,7 @@ const FAILURE_TEXT: Record<Failure, string> = {
   origin: "This chat isn't enabled on this website.",
   key: 'This chat is not available right now.',
   identity: "We couldn't confirm that you're signed in, so this wasn't sent. Please sign in again or reload the page.",
+  'sign-in': 'This chat is for signed-in customers. Please sign in on this site to chat with us.',
   'not-found': 'That could not be found.',
   closed: 'This conversation has ended.',
   refused: 'That could not be sent.',

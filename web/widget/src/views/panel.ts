@@ -44,10 +44,14 @@ export function buildPanel(actions: PanelActions) {
   const greeting = h('li', { class: 'msg msg-assistant' }, h('div', { class: 'bubble' }, sr('Assistant: '), 'Hi! How can I help you today?'));
   const list = h('ol', { class: 'messages', 'aria-label': 'Conversation' }, greeting);
   const typing = h('div', { class: 'typing', hidden: true, role: 'status' }, h('i'), h('i'), h('i'), sr('The assistant is typing'));
+  // A person of the team typing a reply, named as their messages are.
+  const agentWho = h('span', { class: 'who' });
+  const agentTyping = h('div', { class: 'agent-typing', hidden: true, role: 'status' },
+    h('span', { class: 'agent-dots', 'aria-hidden': 'true' }, h('i'), h('i'), h('i')), agentWho);
   const notice = createNotice();
   const extra = h('div');
   const pastCard = h('div');
-  const conversationView = h('div', null, pastCard, list, typing, extra, notice.el);
+  const conversationView = h('div', null, pastCard, list, typing, agentTyping, extra, notice.el);
   const article = articleView(conversationView);
   const past = pastView(conversationView);
   const body = h('div', { class: 'body' }, conversationView, article.el, past.el);
@@ -123,6 +127,15 @@ export function buildPanel(actions: PanelActions) {
       // Cleared first so that the same words twice are announced twice.
       announcer.textContent = '';
       setTimeout(() => { announcer.textContent = text.length > 300 ? `${text.slice(0, 300)}…` : text; }, 50);
+    },
+
+    /** `name` of the agent typing a reply, or null when nobody is. */
+    setAgentTyping(name: string | null) {
+      const on = name !== null;
+      if (on) agentWho.textContent = `${name || 'Support team'} is typing…`;
+      if (agentTyping.hidden === !on) return;
+      agentTyping.hidden = !on;
+      if (on) scrollDown();
     },
 
     setTyping(on: boolean) {

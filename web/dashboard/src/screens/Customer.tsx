@@ -1,0 +1,83 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { ok, type Ok } from '../api/client.ts';
+import { useApp } from '../context.tsx';
+import { Badge, Empty, ErrorState, Loading, When } from '../ui/index.tsx';
+
+// Who the customer is, wherever the dashboard names a conversation or a ticket: the visitor's name
+// and email with their verification, and a panel of the same verified visitor's other conversations.
+
+export type Visitor = Ok<'/api/v1/admin/conversations/{id}', 'get'>['conversation']['visitor'];
+
+/** "Verified" when the site signed the visitor's id; typed facts are "Unverified". */
+export function VerifiedMark({ visitor }: { visitor: Visitor }) {
+  if (!visitor) return null;
+  return visitor.verified
+    ? <span className="badge b-verified" title="The site signed this customer's id">Verified</span>
+    : <span className="badge b-unverified" title="Typed or passed without a signature: it may not be who it says">Unverified</span>;
+}
+
+/** The conversation's title (the visitor's name or email, else "Visitor 1234") and, below it, what else is known. */
+export function VisitorLine({ title, visitor }: { title?: string; visitor: Visitor }) {
+  const extra = visitor && [visitor.name && visitor.email ? visitor.email : null, visitor.userId ? `id ${visitor.userId}` : null].filter(Boolean).join(' · ');
+  return (
+    <>
+      {title && <><span className="visitor-title">{title}</span> </>}<VerifiedMark visitor={visitor} />
+      {extra ? <span className="muted small visitor-extra"> {extra}</span> : null}
+    </>
+  );
+}
+
+/** The customer panel of a conversation: the visitor's facts, and their other conversations when verified. */
+export function CustomerPanel({ conversationId, visitor }: { conversationId: string; visitor: Visitor }) {
+  return (
+    <section className="customer" aria-labelledby="customer-h">
+      <h3 id="customer-h">Customer</h3>
+      {!visitor ? <p className="muted">Anonymous: the site did not say who this is, and no email was left.</p> : (
+        <>
+          <dl className="facts">
+            <div><dt>Name</dt><dd>{visitor.name ?? '—'}</dd></div>
+            <div>
+              <dt>Email</dt>
+              <dd>{visitor.email ? <>{visitor.email} {!visitor.emailVerified && <span className="muted small">(typed by the customer, unverified)</span>}</> : '—'}</dd>
+            </div>
+            <div><dt>User id</dt><dd>{visitor.userId ? <code>{visitor.userId}</code> : '—'}</dd></div>
+            <div><dt>Identity</dt><dd><VerifiedMark visitor={visitor} /></dd></div>
+          </dl>
+          {visitor.verified && visitor.userId
+            ? <OtherConversations userId={visitor.userId} current={conversationId} />
+            : <p className="muted small">Unverified facts link no other conversation.</p>}
+        </>
+      )}
+    </section>
+  );
+}
+
+function OtherConversations({ userId, current }: { userId: string; current: string }) {
+  const { api } = useApp();
+  const list = useQuery({
+    queryKey: ['conversations', 'visitor', userId],
+    queryFn: () => ok(api.GET('/api/v1/admin/conversations', { params: { query: { userId } } })),
+  });
+  if (list.isPending) return <Loading label="Loading their conversations…" />;
+  if (list.isError) return <ErrorState error={list.error} retry={() => void list.refetch()} />;
+  const others = list.data.items.filter((c) => c.id !== current);
+  return (
+    <>
+      <h4>Their other conversations</h4>
+      {others.length === 0 ? <Empty>None: this is their only conversation.</Empty> : (
+        <ul className="list compact">
+          {others.map((c) => (
+            <li key={c.id}>
+              <Link to={`/inbox/${c.id}`} className="list-main">{c.lastMessagePreview || 'Conversation'}</Link>
+              <span className="list-meta"><Badge value={c.status} /> {c.messageCount} messages · <When iso={c.updatedAt} /></span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+/** `#12`, the number the customer was given; a ticket made before numbering shows its id's end. */
+export const ticketName = (t: { id: string; number: number | null }) => (t.number != null ? `#${t.number}` : `${t.id.slice(0, 10)}…`);
