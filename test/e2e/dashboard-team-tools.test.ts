@@ -187,6 +187,33 @@ describe('typing, seen on both sides', () => {
     }
   });
 
+  it('works without a ticket once an agent writes in the conversation', async () => {
+    const t = await team('No Ticket Shop');
+    const customer = await newPage(browser);
+    await customer.goto(shopUrl(t.widgetKey));
+    await customer.getByRole('button', { name: /^Open .*chat/ }).click();
+    const input = customer.getByRole('textbox', { name: 'Message' });
+    await input.fill('hello');
+    await input.press('Enter');
+    await customer.locator('.msg-assistant .bubble').nth(1).waitFor();
+    const { conversationId } = JSON.parse((await customer.evaluate((k) => localStorage.getItem(`support-widget:${k}`), t.widgetKey))!) as { conversationId: string };
+    const { context, page } = await liveDashboard(t.email);
+    try {
+      await page.goto(`/inbox/${conversationId}`);
+      await page.locator('.live', { hasText: 'Live' }).waitFor();
+      const box = page.getByRole('combobox', { name: 'Reply to the customer' });
+      await box.pressSequentially('Hi there, how can I help?', { delay: 10 });
+      await customer.locator('[data-support-widget]').locator('.agent-typing').filter({ hasText: 'Sam is typing…' }).waitFor();
+      await page.getByRole('button', { name: 'Send reply' }).click();
+      await customer.locator('.msg-agent', { hasText: 'how can I help' }).waitFor();
+      await input.pressSequentially('I need', { delay: 20 });
+      await page.locator('.typing-note', { hasText: 'Customer is typing…' }).waitFor();
+    } finally {
+      await context.close();
+      await customer.context().close();
+    }
+  });
+
   it('lets the indicator lapse a few seconds after the last signal', async () => {
     const t = await team('Lapse Shop');
     const customer = await newPage(browser);
