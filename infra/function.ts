@@ -84,6 +84,15 @@ export class ServiceFunction extends Construct {
         esbuildArgs: { '--alias': Object.entries(BUNDLE_ALIAS).map(([from, to]) => `${from}=${to}`) },
         // Bundle the AWS SDK: a pinned version and a faster cold start than the runtime's copy.
         externalModules: [],
+        // The word vectors beside the bundle, where shared/nlu/word-vectors.ts looks for them (read
+        // only by the functions that build a knowledge index, on first use).
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (inputDir: string, outputDir: string) => [
+            `mkdir -p "${outputDir}/assets" && cp "${inputDir}/shared/nlu/assets/glove-30k.bin" "${outputDir}/assets/"`,
+          ],
+        },
       },
     });
     (this.fn.node.defaultChild as CfnFunction).addMetadata(

@@ -48,13 +48,13 @@ export function intentFeatures(e: IntentEvidence): number[] {
 
 export function articleFeatures(e: ArticleEvidence): number[] {
   const f = e.features;
-  return [1, logit(e.confidence), e.margin, f.key, f.passage, f.similarity, f.unseen, Math.log(Math.max(MIN_ARTICLES, e.candidates))];
+  return [1, logit(e.confidence), e.margin, f.key, f.passage, f.similarity, f.unseen, Math.log(Math.max(MIN_ARTICLES, e.candidates)), f.semantic];
 }
 
 /** Fitted by test/bench/answers/fit.ts; the order of `intentFeatures` and `articleFeatures`. */
 export const CALIBRATION = {
-  intent: [-0.417, 2.384, 0.98, 0.836, 0.578, -0.437],
-  article: [0.587, 0.627, 1.669, 2.2, 2.221, 1.963, -0.501, -0.666],
+  intent: [-0.171, 2.433, 1.161, 0.52, 0.915, -0.506],
+  article: [-1.776, 0.19, 2.499, 1.831, 2.877, 1.928, 0.068, -0.659, 3.312],
 };
 
 const dot = (w: readonly number[], x: readonly number[]) => w.reduce((s, wi, i) => s + wi * x[i]!, 0);
@@ -66,7 +66,7 @@ export const intentProbability = (e: IntentEvidence, w: readonly number[] = CALI
 export const articleProbability = (e: ArticleEvidence, w: readonly number[] = CALIBRATION.article) => round3(sigmoid(dot(w, articleFeatures(e))));
 
 /** Defaults of `nlu.confidenceThreshold` and `knowledge.threshold`, on the calibrated scale (see README "API notes"). */
-export const DEFAULT_INTENT_THRESHOLD = 0.44;
+export const DEFAULT_INTENT_THRESHOLD = 0.52;
 export const DEFAULT_ARTICLE_THRESHOLD = 0.42;
 
 export type Choice = 'intent' | 'article' | 'fallback';

@@ -21,6 +21,7 @@ export interface ScoreWeights {
   // 56, but with the answer policy refitted the held-out help desks and the support mix were no
   // better (see test/bench/answers.ts), so it waits for a calibration that keeps the gain.
   lexicon: number;
+  semanticRank: number; // with word vectors, what the sentence vectors' cosine adds to an article's ranking score
   localSynonym: number; // the same, for a pair one article shows, in that article only
   synonymSpan: number; // statements that differ by at most this many words on each side pair those words
   synonymArticles: number; // a pair is kept when this many articles show it
@@ -40,6 +41,7 @@ export const defaultScoreWeights: ScoreWeights = {
   fuzzy: 0.8,
   synonym: 0.7,
   lexicon: 0,
+  semanticRank: 0.2,
   localSynonym: 0.3,
   synonymSpan: 3,
   synonymArticles: 2,
@@ -57,6 +59,7 @@ export interface Features {
   similarity: number;
   unseen: number; // share of the message in words the knowledge base never uses (not a score feature)
   body: number; // best share one question or passage covers beyond what the title covers (not a score feature)
+  semantic: number; // cosine of the message's and the closest title, question or passage's sentence vectors (0 without vectors; not a score feature)
 }
 
 // Above this share, one passage (read with its title) says nearly all the message asks.

@@ -22,6 +22,7 @@ import { defaultScoreWeights, score, type Features, type ScoreWeights } from './
 import { LEXICON, LEXICON_PHRASES } from './knowledge-lexicon.ts';
 import { learnSynonyms } from './knowledge-synonyms.ts';
 import { STOP, stem, withinOneEdit, words } from './knowledge-words.ts';
+import { dot, principalDirection, removeAndNormalise, sentenceVector, type WordVectors } from './vectors.ts';
 
 export { clampAnswer, MAX_ANSWER_CHARS, type StoredArticle } from './knowledge-passages.ts';
 export { DEFAULT_KNOWLEDGE_THRESHOLD, defaultScoreWeights, score, type Features, type ScoreWeights } from './knowledge-scoring.ts';
@@ -40,6 +41,8 @@ export interface KnowledgeHit {
 export interface KnowledgeIndexOptions {
   /** Tuning, measured by the benchmark; the defaults are what it chose. */
   weights?: Partial<ScoreWeights>;
+  /** Word vectors: each hit then tells how close the message's sentence vector is to the article's (`features.semantic`). */
+  vectors?: WordVectors | null;
 }
 
 export interface KnowledgeIndex {
@@ -120,6 +123,9 @@ function joinContractions(ws: string[]): string[] {
   return out;
 }
 
+// Articles ranked again with their sentence vectors: the best this many by words.
+const SEMANTIC_POOL = 20;
+
 const clampLimit = (limit: number | undefined, fallback: number) =>
   limit === undefined || !Number.isFinite(limit) ? fallback : Math.max(0, Math.min(10, Math.floor(limit)));
 
@@ -137,6 +143,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   const lastArticle: number[] = [];
 
   const unitArticle: number[] = [];
+  const unitVec: Array<Float32Array | null> = [];
   const unitKind: number[] = [];
   const unitTerms: number[][] = []; // distinct terms of each unit, for its idf mass
   const firstUnit: number[] = []; // units of article a: firstUnit[a] .. firstUnit[a + 1] - 1, title first
@@ -173,6 +180,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     const u = unitArticle.length;
     const distinct: number[] = [];
     const ws = words(text);
+    if (options.vectors) unitVec.push(sentenceVector(options.vectors, ws));
     const ids = ws.map((word) => idOfWord(word, true));
     if (w.lexicon > 0) {
       for (let i = 0; i < ws.length; i++) {
@@ -208,6 +216,32 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     for (const p of art.passages) addUnit(a, KIND_PASSAGE, p);
   });
   firstUnit.push(unitArticle.length);
+  // Sentence vectors: the knowledge base's own main direction removed from every unit and message.
+  const direction = options.vectors ? principalDirection(unitVec.filter((x): x is Float32Array => x !== null)) : null;
+  for (const x of unitVec) if (x) removeAndNormalise(x, direction);
+  // The mean unit vector: a message's mean cosine to the knowledge base's units is its dot with it.
+  const centroid = options.vectors ? new Float32Array(options.vectors.dim) : null;
+  if (centroid) {
+    const present = unitVec.filter((x): x is Float32Array => x !== null);
+    for (const x of present) for (let i = 0; i < x.length; i++) centroid[i]! += x[i]! / present.length;
+  }
+  // How much closer the message is to the article's closest unit than to the knowledge base's
+  // units on average: sentence vectors of any two shop questions are close, so only the
+  // difference tells (and a one-article knowledge base tells nothing).
+  const semanticOf = (query: string, arts: number[]): number[] => {
+    const q = options.vectors ? sentenceVector(options.vectors, words(query.slice(0, MAX_QUERY_CHARS))) : null;
+    if (!q || !centroid) return arts.map(() => 0);
+    removeAndNormalise(q, direction);
+    const mean = dot(q, centroid);
+    return arts.map((a) => {
+      let best = mean;
+      for (let u = firstUnit[a]!; u < firstUnit[a + 1]!; u++) {
+        const x = unitVec[u];
+        if (x) best = Math.max(best, dot(q, x));
+      }
+      return best - mean;
+    });
+  };
 
   const { synonyms, local } = learnSynonyms(articles.map((_, a) => {
     const out: number[][] = [];
@@ -514,23 +548,34 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   /** The best `limit` articles for a message, best first (ties: the earlier article). */
   const rank = (query: string, limit: number): Candidate[] => {
     if (n === 0 || limit <= 0 || !collect(query)) return [];
-    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, bestPassage: 0 };
-    const best: Array<{ a: number; s: number }> = [];
+    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, semantic: 0, bestPassage: 0 };
+    // With vectors, the best SEMANTIC_POOL by words are ranked again with `semanticRank` times
+    // their sentence vectors' cosine added.
+    const blending = options.vectors !== null && options.vectors !== undefined && w.semanticRank > 0;
+    const pool = blending ? Math.max(limit, SEMANTIC_POOL) : limit;
+    let best: Array<{ a: number; s: number }> = [];
     for (const a of touchedArticles) {
       const s = featuresOf(a, f);
-      if (best.length === limit && !(s > best[limit - 1]!.s || (s === best[limit - 1]!.s && a < best[limit - 1]!.a))) continue;
-      let k = best.length === limit ? limit - 1 : best.length;
+      if (best.length === pool && !(s > best[pool - 1]!.s || (s === best[pool - 1]!.s && a < best[pool - 1]!.a))) continue;
+      let k = best.length === pool ? pool - 1 : best.length;
       while (k > 0 && (best[k - 1]!.s < s || (best[k - 1]!.s === s && best[k - 1]!.a > a))) {
         best[k] = best[k - 1]!;
         k--;
       }
       best[k] = { a, s };
     }
+    if (blending) {
+      const cos = semanticOf(query, best.map(({ a }) => a));
+      best = best.map(({ a, s }, k) => ({ a, s: s + w.semanticRank * cos[k]! }))
+        .sort((x, y) => y.s - x.s || x.a - y.a)
+        .slice(0, limit);
+    }
     // Ranked by the full evidence, reported with the calibrated confidence (see `questions`); a hit
     // never claims more confidence than the one ranked above it.
     let above = 1;
-    return best.map(({ a }) => {
-      const out = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, bestPassage: 0 };
+    const semantic = semanticOf(query, best.map(({ a }) => a));
+    return best.map(({ a }, k) => {
+      const out = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, semantic: semantic[k]!, bestPassage: 0 };
       const s = Math.min(above, featuresOf(a, out, true));
       above = s;
       const { bestPassage, ...features } = out;
@@ -559,7 +604,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
 
   const rankAll = (query: string) => {
     if (n === 0 || !collect(query)) return [];
-    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, bestPassage: 0 };
+    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, semantic: 0, bestPassage: 0 };
     return touchedArticles
       .map((a) => ({ a, s: featuresOf(a, f) }))
       .sort((x, y) => y.s - x.s || x.a - y.a)
@@ -571,7 +616,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   const rankPage = (query: string, limit: number, from?: { confidence: number; articleId: string } | null) => {
     const best: Array<{ articleId: string; confidence: number }> = [];
     if (n === 0 || limit <= 0 || !collect(query)) return { items: best, more: false };
-    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, bestPassage: 0 };
+    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, semantic: 0, bestPassage: 0 };
     // x goes before y: higher score, then the smaller id.
     const before = (s: number, id: string, y: { confidence: number; articleId: string }) => s > y.confidence || (s === y.confidence && id < y.articleId);
     let after = 0;

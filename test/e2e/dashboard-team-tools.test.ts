@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, capture, launch, newDashboardPage, newEmail, newPage, shopUrl, shot, signIn, tokenForEmail } from './browser.ts';
+import { api, capture, captureWidths, launch, newDashboardPage, newEmail, newPage, shopUrl, shot, signIn, tokenForEmail } from './browser.ts';
 
 // The team's daily tools in the dashboard (docs/API.md, Saved replies and labels; Typing): `/` in
 // the reply box inserts a saved reply with its placeholders filled in, labels on a conversation and
@@ -54,7 +54,11 @@ describe('saved replies and labels in the dashboard', () => {
       await page.getByLabel('Text', { exact: true }).fill('Again');
       await page.getByRole('button', { name: 'Save reply' }).click();
       await page.getByText(/already used by another saved reply/).waitFor();
-      await capture(page, 'team-tools-saved-replies', 'Saved replies');
+      await captureWidths(page, 'team-tools-saved-replies', 'Saved replies');
+      // At 360 px the screen keeps to the window: no sideways scroll of the page.
+      await page.setViewportSize({ width: 360, height: 800 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      await page.setViewportSize({ width: 1280, height: 800 });
 
       // `/` in the reply box: a listbox of saved replies, filtered as the agent types.
       await page.goto(`/inbox/${conversationId}`);
@@ -177,6 +181,33 @@ describe('typing, seen on both sides', () => {
       await page.getByRole('button', { name: 'Send reply' }).click();
       await customer.locator('.msg-agent', { hasText: 'Let me check' }).waitFor();
       await agentTyping.waitFor({ state: 'hidden' });
+    } finally {
+      await context.close();
+      await customer.context().close();
+    }
+  });
+
+  it('works without a ticket once an agent writes in the conversation', async () => {
+    const t = await team('No Ticket Shop');
+    const customer = await newPage(browser);
+    await customer.goto(shopUrl(t.widgetKey));
+    await customer.getByRole('button', { name: /^Open .*chat/ }).click();
+    const input = customer.getByRole('textbox', { name: 'Message' });
+    await input.fill('hello');
+    await input.press('Enter');
+    await customer.locator('.msg-assistant .bubble').nth(1).waitFor();
+    const { conversationId } = JSON.parse((await customer.evaluate((k) => localStorage.getItem(`support-widget:${k}`), t.widgetKey))!) as { conversationId: string };
+    const { context, page } = await liveDashboard(t.email);
+    try {
+      await page.goto(`/inbox/${conversationId}`);
+      await page.locator('.live', { hasText: 'Live' }).waitFor();
+      const box = page.getByRole('combobox', { name: 'Reply to the customer' });
+      await box.pressSequentially('Hi there, how can I help?', { delay: 10 });
+      await customer.locator('[data-support-widget]').locator('.agent-typing').filter({ hasText: 'Sam is typing…' }).waitFor();
+      await page.getByRole('button', { name: 'Send reply' }).click();
+      await customer.locator('.msg-agent', { hasText: 'how can I help' }).waitFor();
+      await input.pressSequentially('I need', { delay: 20 });
+      await page.locator('.typing-note', { hasText: 'Customer is typing…' }).waitFor();
     } finally {
       await context.close();
       await customer.context().close();

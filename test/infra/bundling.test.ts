@@ -46,4 +46,12 @@ describe('function bundle as deployed', () => {
     });
     expect(out).toBe('function');
   });
+
+  it('carries the word vectors beside the bundle, where the knowledge index reads them', () => {
+    const copied = join(bundle, '..', 'assets', 'glove-30k.bin');
+    expect(existsSync(copied)).toBe(true);
+    expect(readFileSync(copied).equals(readFileSync(join(PROJECT_ROOT, 'shared/nlu/assets/glove-30k.bin')))).toBe(true);
+    // The bundle resolves the file relative to itself.
+    expect(code.includes('./assets/glove-30k.bin')).toBe(true);
+  });
 });

@@ -7,6 +7,7 @@ import {
 import { buildKnowledgeIndex } from '#shared/nlu/knowledge.ts';
 import { rng } from '#shared/nlu/classifier.ts';
 import { prepareArticle } from '#shared/nlu/knowledge-prepare.ts';
+import { wordVectors } from '#shared/nlu/word-vectors.ts';
 import { fitLogistic } from '../bench/answers/fit.ts';
 import { calibration } from '../bench/answers/score.ts';
 
@@ -24,7 +25,7 @@ const index = buildKnowledgeIndex([
   { id: 'wrap', title: 'Gift wrapping and gift messages', body: 'We gift wrap any order for 3 EUR in recycled paper. Add a gift message of up to 200 characters at checkout; it is printed on a card inside the parcel and the prices are left off the packing slip.' },
   { id: 'aurora', title: 'Cleaning the Aurora espresso machine', body: 'Descale the Aurora espresso machine every month with our descaling tablets. Rinse the portafilter after each use and wipe the steam wand straight away.' },
   { id: 'pay', title: 'Ways to pay', body: 'We accept Visa, Mastercard, American Express, PayPal and Apple Pay. Payment is taken when your order ships.' },
-].map((a) => prepareArticle(a)));
+].map((a) => prepareArticle(a)), { vectors: wordVectors() });
 const th = { intent: DEFAULT_INTENT_THRESHOLD, article: DEFAULT_ARTICLE_THRESHOLD };
 const ask = (text: string) => answer(model, index, text, th, 'FALLBACK');
 
@@ -81,7 +82,7 @@ describe('calibration', () => {
     const base = { confidence: 0.5, margin: 0.2, cover: 0.5, similarity: 0.3, candidates: 10 };
     expect(intentProbability({ ...base, confidence: 0.9 })).toBeGreaterThan(intentProbability(base));
     expect(intentProbability({ ...base, cover: 0.9 })).toBeGreaterThan(intentProbability(base));
-    const f = { key: 0.5, title: 0.3, question: 0, passage: 0.5, similarity: 0.3, unseen: 0, body: 0 };
+    const f = { key: 0.5, title: 0.3, question: 0, passage: 0.5, similarity: 0.3, unseen: 0, body: 0, semantic: 0 };
     const a = { confidence: 0.3, margin: 0.1, features: f, candidates: 10 };
     expect(articleProbability({ ...a, confidence: 0.6 })).toBeGreaterThan(articleProbability(a));
     for (const p of [intentProbability({ ...base, confidence: 1, margin: 1 }), articleProbability({ ...a, confidence: 0 })]) {

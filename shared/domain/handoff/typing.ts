@@ -74,7 +74,7 @@ export async function relayTyping(connectionId: string, body: string | undefined
     data = { conversationId, role: 'agent', name: displayNameOf(membership, { sub: sender.userId, email }) };
   }
   if (receivers.length === 0) return;
-  const frame = JSON.stringify({ type: 'typing', timestamp: new Date().toISOString(), data });
+  const frame = JSON.stringify({ type: 'typing', data });
   await Promise.all(receivers.map(async (c) => {
     try {
       await postToConnection(c.connectionId, frame);

@@ -2,6 +2,7 @@ import { articlesRepo, type Searchable, type SearchableItem } from '#shared/data
 import type { Tenant } from '#shared/data/tenants.ts';
 import { TenantModelCache } from '#shared/nlu/cache.ts';
 import { buildKnowledgeIndex, type KnowledgeHit, type KnowledgeIndex } from '#shared/nlu/knowledge.ts';
+import { wordVectors } from '#shared/nlu/word-vectors.ts';
 import type { TextFormat } from '#shared/nlu/knowledge-passages.ts';
 
 // The knowledge base on the chat path: a tenant's published articles as a search index, cached in
@@ -36,7 +37,7 @@ export function knowledgeIndexOf(tenant: Pick<Tenant, 'id' | 'articlesVersion' |
     // No article was ever written: nothing to read.
     if (version === 0 && tenant.articlesImportId === undefined) return buildKnowledgeIndex([]);
     const items = visibleArticles(await articlesRepo.searchables(tenant.id), tenant.articlesImportId);
-    return buildKnowledgeIndex(items.filter((a) => a.status === 'published'));
+    return buildKnowledgeIndex(items.filter((a) => a.status === 'published'), { vectors: wordVectors() });
   });
 }
 

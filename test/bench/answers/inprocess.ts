@@ -5,6 +5,10 @@ import { evidenceFor, trainModel, type AssistantModel, type Evidence } from '#sh
 import { buildKnowledgeIndex, type KnowledgeIndex, type StoredArticle } from '#shared/nlu/knowledge.ts';
 import { prepareArticle } from '#shared/nlu/knowledge-prepare.ts';
 import type { Scenario, ScenarioMessage } from './data.ts';
+import { wordVectors } from '#shared/nlu/word-vectors.ts';
+
+// NO_VECTORS=1: the knowledge index without word vectors (experiments).
+const VECTORS = process.env.NO_VECTORS === '1' ? null : wordVectors();
 
 export interface Built { model: AssistantModel; index: KnowledgeIndex }
 
@@ -16,7 +20,7 @@ export function buildScenario(s: Scenario): Built {
   // Articles are known by their title here (the fixtures' messages name the title).
   const stored = JSON.parse(JSON.stringify(s.articles.map((a) => prepareArticle({ ...a, id: a.title })))) as StoredArticle[];
   // KB_WEIGHTS='{"unseen":0.8}' overrides the knowledge index's weights for experiments.
-  return { model: trainModel(1, intents), index: buildKnowledgeIndex(stored, { weights: JSON.parse(process.env.KB_WEIGHTS ?? '{}') }) };
+  return { model: trainModel(1, intents), index: buildKnowledgeIndex(stored, { weights: JSON.parse(process.env.KB_WEIGHTS ?? '{}'), vectors: VECTORS }) };
 }
 
 export interface Observed { message: ScenarioMessage; evidence: Evidence; intentRight: boolean; articleRight: boolean }

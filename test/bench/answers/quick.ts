@@ -19,7 +19,8 @@ for (const s of helpDesks()) {
   const out = outcomes(obs, W, th);
   all.push(...out);
   const tune = shares(out.filter((o) => !o.heldOut));
-  console.log(`${s.name} tuning: intent ${pct(tune.intent)} article ${pct(tune.article)} fallback ${pct(tune.fallback)} mean ${pct(tune.mean)}`);
+  const held = out.filter((o) => o.heldOut);
+  console.log(`${s.name} tuning: intent ${pct(tune.intent)} article ${pct(tune.article)} fallback ${pct(tune.fallback)} mean ${pct(tune.mean)}${held.length ? ` | held-out right ${pct(held.filter((o) => o.right).length / held.length)}` : ''}`);
   obs.forEach((o, k) => {
     if (o.message.heldOut) return;
     if ('article' in o.message.expect) { arts++; if (o.articleRight) rank1++; }

@@ -170,16 +170,23 @@ export function mount(opts: Options): Handle {
 
   let typingSentAt = 0;
   let agentTypingTimer: ReturnType<typeof setTimeout> | undefined;
-  /** While a person of the team is on the conversation, they see the customer typing (throttled). */
+  let agentPresent = false;
+  /**
+   * While a person of the team is on the conversation (an active ticket, or an agent who wrote or
+   * typed here), they see the customer typing (throttled); a chat with the assistant alone sends nothing.
+   */
   function customerTypes() {
     const { saved } = state;
-    if (!saved.conversationId || !saved.ticketStatus || !ACTIVE_TICKET.includes(saved.ticketStatus) || !view.input.value.trim()) return;
+    const person = (saved.ticketStatus !== undefined && ACTIVE_TICKET.includes(saved.ticketStatus))
+      || agentPresent || state.shown.some((s) => s.role === 'agent');
+    if (!saved.conversationId || !person || !view.input.value.trim()) return;
     const now = Date.now();
     if (now - typingSentAt < TYPING_SIGNAL_MS) return;
     if (state.live?.send({ action: 'typing', conversationId: saved.conversationId })) typingSentAt = now;
   }
   view.input.addEventListener('input', customerTypes);
   function agentTypes(name: string | null) {
+    if (name !== null) agentPresent = true;
     clearTimeout(agentTypingTimer);
     view.setAgentTyping(name);
     if (name !== null) agentTypingTimer = setTimeout(() => view.setAgentTyping(null), TYPING_SHOWN_MS);
@@ -225,6 +232,7 @@ export function mount(opts: Options): Handle {
   /** A new conversation: the old one is forgotten here (it stays with the support team). */
   function startOver() {
     agentTypes(null);
+    agentPresent = false;
     state.live?.close();
     state.live = null;
     state.forget();

@@ -1,6 +1,7 @@
 import { useId, useMemo, useRef, useState, type KeyboardEvent, type TextareaHTMLAttributes } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReplyPlaceholder } from '#vocabulary';
+import { fillReply, slashToken } from './reply-text.ts';
 import { ok } from '../api/client.ts';
 import { useApp } from '../context.tsx';
 
@@ -9,27 +10,7 @@ import { useApp } from '../context.tsx';
 // insert the reply with its placeholders filled in, Escape closes. The text area is the combobox
 // (aria-expanded, aria-controls, aria-activedescendant), so focus never leaves what the agent writes.
 
-const PLACEHOLDER = /\{\{(visitor\.name|agent\.name|ticket\.number)\}\}/g;
-const EMPTY = '\u0000';
 const MAX_SHOWN = 8;
-
-/**
- * A saved reply's text for this conversation. A value it does not have becomes empty text, and the
- * space before the punctuation that followed is dropped: "Hi {{visitor.name}}, ..." -> "Hi, ...".
- */
-export function fillReply(body: string, values: Partial<Record<ReplyPlaceholder, string>>): string {
-  return body
-    .replace(PLACEHOLDER, (_, key: ReplyPlaceholder) => values[key] || EMPTY)
-    .replace(new RegExp(`[ \\t]*${EMPTY}+(?=[,.;:!?])`, 'g'), '')
-    .replace(new RegExp(` ${EMPTY}+ `, 'g'), ' ')
-    .replace(new RegExp(EMPTY, 'g'), '');
-}
-
-/** The `/word` being typed just before the caret: where it starts and what follows the slash. */
-function slashToken(text: string, caret: number): { start: number; query: string } | null {
-  const m = /(^|\s)\/([^\s/][^\n/]{0,39}|)$/.exec(text.slice(0, caret));
-  return m ? { start: caret - m[2]!.length - 1, query: m[2]! } : null;
-}
 
 interface Props extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'value' | 'onChange'> {
   value: string;

@@ -47,7 +47,7 @@ export function buildPanel(actions: PanelActions) {
   // A person of the team typing a reply, named as their messages are.
   const agentWho = h('span', { class: 'who' });
   const agentTyping = h('div', { class: 'agent-typing', hidden: true, role: 'status' },
-    h('span', { class: 'typing', 'aria-hidden': 'true' }, h('i'), h('i'), h('i')), agentWho);
+    h('span', { class: 'agent-dots', 'aria-hidden': 'true' }, h('i'), h('i'), h('i')), agentWho);
   const notice = createNotice();
   const extra = h('div');
   const pastCard = h('div');
