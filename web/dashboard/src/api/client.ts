@@ -55,10 +55,9 @@ const sha256 = async (text: string) => {
 
 export function idempotentFetch(inner: typeof fetch = globalThis.fetch.bind(globalThis), store: Storage | null = globalThis.sessionStorage ?? null): typeof fetch {
   const pending = pendingKeys(store);
-  return async (input, init) => {
-    const request = new Request(input, init);
-    if (request.method !== 'POST' || NOT_KEYED.has(new URL(request.url).pathname) || request.headers.has('idempotency-key')) return inner(request);
-    const action = await sha256(`${request.url}\n${await request.clone().text()}`);
+  // A copy sent while the same action is on its way (a double click) shares its answer: one request.
+  const inFlight = new Map<string, Promise<Response>>();
+  const send = async (request: Request, action: string): Promise<Response> => {
     let key = pending.get(action);
     if (!key) { key = crypto.randomUUID(); pending.set(action, key); }
     request.headers.set('idempotency-key', key);
@@ -73,6 +72,19 @@ export function idempotentFetch(inner: typeof fetch = globalThis.fetch.bind(glob
       if (res.status < 500 && pending.get(action) === key) pending.delete(action);
       return res;
     }
+  };
+  return async (input, init) => {
+    const request = new Request(input, init);
+    if (request.method !== 'POST' || NOT_KEYED.has(new URL(request.url).pathname) || request.headers.has('idempotency-key')) return inner(request);
+    const action = await sha256(`${request.url}\n${await request.clone().text()}`);
+    let answer = inFlight.get(action);
+    if (!answer) {
+      answer = send(request, action);
+      inFlight.set(action, answer);
+      const forget = () => { inFlight.delete(action); };
+      answer.then(forget, forget);
+    }
+    return (await answer).clone();
   };
 }
 
