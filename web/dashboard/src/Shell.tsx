@@ -71,6 +71,10 @@ export function Shell() {
   if (me.isError) return <main className="center-page"><ErrorState error={me.error} retry={() => void me.refetch()} /></main>;
   const { user, tenant, role } = me.data;
   if (!tenant || !role) { localStorage.removeItem(memberHint(user.sub)); return <Onboarding email={user.email} />; }
+  // The team was made but its answer never came (a lost connection, a reload): the same request
+  // again replays it (Idempotency-Key), so the one-time widget key is still shown.
+  const unshown = onboardingShown.pending(user.sub);
+  if (unshown !== null && role === 'owner') return <Onboarding email={user.email} replay={unshown} />;
   localStorage.setItem(memberHint(user.sub), '1');
   const member: Member = { sub: user.sub, email: user.email, role, tenant, displayName: me.data.displayName };
   return (
@@ -123,12 +127,29 @@ function NotAllowed() {
 }
 
 /** A user in no tenant yet: creates one, then shows its widget key and embed snippet, once. */
-function Onboarding({ email }: { email: string | null }) {
-  const { api, config, signOut } = useApp();
+/** An onboarding whose widget key was not shown yet, by user (sessionStorage: this tab, until shown). */
+const onboardingShown = {
+  key: (sub: string) => `support-dashboard:onboarding:${sub}`,
+  pending(sub: string): string | null { try { return sessionStorage.getItem(this.key(sub)); } catch { return null; } },
+  start(sub: string, tenantName: string) { try { sessionStorage.setItem(this.key(sub), tenantName); } catch { /* this page only */ } },
+  done(sub: string) { try { sessionStorage.removeItem(this.key(sub)); } catch { /* nothing kept */ } },
+};
+
+function Onboarding({ email, replay }: { email: string | null; replay?: string }) {
+  const { api, config, signOut, user } = useApp();
+  const sub = user.profile.sub;
   const queryClient = useQueryClient();
-  const [name, setName] = useState('');
-  const onboard = useMutation({ mutationFn: (tenantName: string) => ok(api.POST('/api/v1/admin/auth/onboard', { body: { tenantName } })) });
-  const submit = (e: FormEvent) => { e.preventDefault(); onboard.mutate(name); };
+  const [name, setName] = useState(replay ?? '');
+  const onboard = useMutation({
+    mutationFn: (tenantName: string) => ok(api.POST('/api/v1/admin/auth/onboard', { body: { tenantName } })),
+    // A replay that cannot be answered any more (a day later): on to the team's dashboard.
+    onError: () => { if (replay !== undefined) { onboardingShown.done(sub); void queryClient.resetQueries({ queryKey: ['me'] }); } },
+  });
+  const submit = (e: FormEvent) => { e.preventDefault(); onboardingShown.start(sub, name); onboard.mutate(name); };
+  const { mutate } = onboard;
+  useEffect(() => { if (replay !== undefined) mutate(replay); }, [replay, mutate]);
+  // Read the membership afresh (reset, not only invalidated: the same answer must still re-render the shell).
+  const proceed = () => { onboardingShown.done(sub); void queryClient.resetQueries({ queryKey: ['me'] }); };
   const errors = useFieldErrors(onboard.error, { tenantName: 'Team or company name' });
 
   return (
@@ -141,7 +162,7 @@ function Onboarding({ email }: { email: string | null }) {
             <p><code className="key">{onboard.data.widgetKey}</code></p>
             <p className="label">Embed snippet</p>
             <EmbedSnippet widgetOrigin={config.widgetOrigin} widgetKey={onboard.data.widgetKey} />
-            <button type="button" className="primary" onClick={() => void queryClient.invalidateQueries({ queryKey: ['me'] })}>Continue to the dashboard</button>
+            <button type="button" className="primary" onClick={proceed}>Continue to the dashboard</button>
           </Page>
         ) : (
           <Page title="Set up your team">
@@ -156,7 +177,7 @@ function Onboarding({ email }: { email: string | null }) {
               ) : <FormError error={onboard.error} fields={errors} />}
               <div className="row">
                 {onboard.error instanceof ApiError && onboard.error.code === 'ALREADY_ONBOARDED'
-                  ? <button type="button" className="primary" onClick={() => void queryClient.invalidateQueries({ queryKey: ['me'] })}>Continue to the dashboard</button>
+                  ? <button type="button" className="primary" onClick={proceed}>Continue to the dashboard</button>
                   : <button type="submit" className="primary" disabled={onboard.isPending}>{onboard.isPending ? 'Creating…' : 'Create the team'}</button>}
                 <button type="button" onClick={signOut}>Sign out</button>
               </div>

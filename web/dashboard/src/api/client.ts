@@ -32,12 +32,33 @@ const NOT_KEYED = new Set(['/api/v1/admin/nlu/parse', '/api/v1/admin/live/ticket
 /** A copy that arrives while the first is still running is answered 409 IDEMPOTENCY_IN_PROGRESS: it asks again. */
 const IN_PROGRESS_WAITS_MS = [150, 300, 600, 1000, 1500, 2000, 3000];
 
-export function idempotentFetch(inner: typeof fetch = globalThis.fetch.bind(globalThis)): typeof fetch {
-  const pending = new Map<string, string>();
+/**
+ * The keys of actions not yet answered with a success, by a hash of the request (never the body
+ * itself: it may hold a secret), kept in sessionStorage so that a reload of the tab after a lost
+ * answer still replays it (the onboarding's one-time widget key).
+ */
+function pendingKeys(store: Storage | null) {
+  const PREFIX = 'support-dashboard:idem:';
+  const memory = new Map<string, string>();
+  const read = (k: string) => { try { return store?.getItem(PREFIX + k) ?? memory.get(k); } catch { return memory.get(k); } };
+  return {
+    get: read,
+    set(k: string, v: string) { memory.set(k, v); try { store?.setItem(PREFIX + k, v); } catch { /* memory only */ } },
+    delete(k: string) { memory.delete(k); try { store?.removeItem(PREFIX + k); } catch { /* memory only */ } },
+  };
+}
+
+const sha256 = async (text: string) => {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+};
+
+export function idempotentFetch(inner: typeof fetch = globalThis.fetch.bind(globalThis), store: Storage | null = globalThis.sessionStorage ?? null): typeof fetch {
+  const pending = pendingKeys(store);
   return async (input, init) => {
     const request = new Request(input, init);
     if (request.method !== 'POST' || NOT_KEYED.has(new URL(request.url).pathname) || request.headers.has('idempotency-key')) return inner(request);
-    const action = `${request.url}\n${await request.clone().text()}`;
+    const action = await sha256(`${request.url}\n${await request.clone().text()}`);
     let key = pending.get(action);
     if (!key) { key = crypto.randomUUID(); pending.set(action, key); }
     request.headers.set('idempotency-key', key);
@@ -47,7 +68,9 @@ export function idempotentFetch(inner: typeof fetch = globalThis.fetch.bind(glob
         const code = await res.clone().json().then((b: { code?: string }) => b.code, () => undefined);
         if (code === 'IDEMPOTENCY_IN_PROGRESS') { await new Promise((r) => setTimeout(r, IN_PROGRESS_WAITS_MS[attempt])); continue; }
       }
-      if (res.ok && pending.get(action) === key) pending.delete(action);
+      // Answered: a success ends the action; a refusal (4xx) too, since the same request would be
+      // refused again (the service keeps only successes, so the next try runs afresh either way).
+      if (res.status < 500 && pending.get(action) === key) pending.delete(action);
       return res;
     }
   };
