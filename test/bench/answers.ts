@@ -90,6 +90,12 @@
 //   tuning mixes already ask phrases the classifier was not trained on (a fifth of each intent's
 //   training split), so a k-fold of the tuning data would not show the answer policy's fit harder
 //   wording; CLINC150's training phrases are simply easier than its validation split.
+// - "a product name alone": the share of the message beyond its best-covered word (idf-weighted;
+//   often the product's name) that the article covers anywhere, as one more article feature:
+//   weight 2.3, tuning objective 0.782 -> 0.784, thresholds 0.36 / 0.36, but held-out 76.7 % right
+//   (fallback 97.2) against 77.4, support mix 79.5 against 79.9; at 0.36 / 0.42 held-out 76.0 %.
+//   "does the Aurora come in red?" (nothing beyond "aurora" covered) still 0.49 in the unit tests'
+//   3-article shop: the other features (title cover, semantic) carry it. Not kept.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/answer-policy.ts';
