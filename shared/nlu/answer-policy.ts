@@ -53,7 +53,7 @@ export function articleFeatures(e: ArticleEvidence): number[] {
 
 /** Fitted by test/bench/answers/fit.ts; the order of `intentFeatures` and `articleFeatures`. */
 export const CALIBRATION = {
-  intent: [-0.171, 2.433, 1.161, 0.52, 0.915, -0.506],
+  intent: [0.513, 2.679, 1.685, 0.5, 0.961, -0.739],
   article: [-1.776, 0.19, 2.499, 1.831, 2.877, 1.928, 0.068, -0.659, 3.312],
 };
 
@@ -66,7 +66,7 @@ export const intentProbability = (e: IntentEvidence, w: readonly number[] = CALI
 export const articleProbability = (e: ArticleEvidence, w: readonly number[] = CALIBRATION.article) => round3(sigmoid(dot(w, articleFeatures(e))));
 
 /** Defaults of `nlu.confidenceThreshold` and `knowledge.threshold`, on the calibrated scale (see README "API notes"). */
-export const DEFAULT_INTENT_THRESHOLD = 0.52;
+export const DEFAULT_INTENT_THRESHOLD = 0.36;
 export const DEFAULT_ARTICLE_THRESHOLD = 0.42;
 
 export type Choice = 'intent' | 'article' | 'fallback';

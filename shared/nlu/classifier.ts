@@ -14,6 +14,15 @@ export interface ClassifierOptions extends FeatureOptions {
   tolerance: number;
   /** Share of each intent's phrases held out to fit the calibration; 0 = `temperature` and a default "none" score. */
   calibrationHoldout: number;
+  /**
+   * Folds of that share, each scored by the SVMs trained without it, all fitting the calibration
+   * (5: every phrase of an intent with 5 or more is scored out of sample once). One fold made a
+   * small tenant's confidence hang on which one or two phrases an intent happened to hold out
+   * (phone-repair's intent messages 47.6 to 85.7 % right by the order the intents came in); with
+   * 5 (calibration refitted): help desks' held-out 77.4 % right against 76.7, support mix 79.9
+   * against 78.9 (intent 84.9 against 81.0), at about twice the training time.
+   */
+  calibrationFolds: number;
   temperature: number;
   /** Confidence is shared among this many best classes and "none", so it does not thin out with many intents. */
   topK: number;
@@ -28,6 +37,7 @@ export const defaultClassifierOptions: ClassifierOptions = {
   positiveWeight: 8,
   tolerance: 0.1,
   calibrationHoldout: 0.2,
+  calibrationFolds: 5,
   temperature: 0.2,
   topK: 3,
   background: true,
@@ -54,6 +64,13 @@ export interface Model {
   temperature: number;
   noneScore: number;
   topK: number;
+}
+
+/** FNV-1a of a string (32 bits). */
+export function fnv(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 // Mulberry32: small seeded PRNG so that training is reproducible.
@@ -199,7 +216,7 @@ interface Dataset { texts: string[]; y: number[]; w: number[] }
  * more than the others' (8: CLINC150 93.5 -> 93.8 %, BANKING77 10-shot +0.4..1 point, full
  * BANKING77 -0.15); hinge instead of squared hinge was worse: 92.3 / 89.7 / 68.9 %.)
  */
-function fitOvrSvm(X: Csr, y: Int32Array, sw: Float32Array, held: number[], model: Model, o: ClassifierOptions): Float64Array[] {
+function fitOvrSvm(X: Csr, y: Int32Array, sw: Float32Array, folds: number[][], model: Model, o: ClassifierOptions): Float64Array[] {
   const C = model.labels.length;
   const V = model.vec.hashes.length;
   const n = y.length;
@@ -211,10 +228,10 @@ function fitOvrSvm(X: Csr, y: Int32Array, sw: Float32Array, held: number[], mode
     for (let j = X.offsets[i]!; j < X.offsets[i + 1]!; j++) s += X.val[j]! * X.val[j]!;
     sq[i] = s;
   }
-  const isHeld = new Uint8Array(n);
-  for (const i of held) isHeld[i] = 1;
-  const first = Int32Array.from(y.keys()).filter((i) => !isHeld[i]);
-  const heldScores = held.map(() => new Float64Array(C));
+  const fold = new Int32Array(n).fill(-1);
+  folds.forEach((rows, f) => { for (const i of rows) fold[i] = f; });
+  const first = Int32Array.from(y.keys()).filter((i) => fold[i] !== 0);
+  const heldScores = folds.flatMap((rows) => rows.map(() => new Float64Array(C)));
   const rand = rng(o.seed);
   const index = new Int32Array(n);
   const then = new Int32Array(n);
@@ -222,16 +239,31 @@ function fitOvrSvm(X: Csr, y: Int32Array, sw: Float32Array, held: number[], mode
     w.fill(0);
     alpha.fill(0);
     dcd(X, first, c, y, sw, w, alpha, sq, index, o, rand);
-    if (held.length > 0) {
-      for (let k = 0; k < held.length; k++) {
-        const i = held[k]!;
+    let at = 0;
+    for (let f = 0; f <= folds.length && folds.length > 0; f++) {
+      if (f > 0) {
+        // Fold f leaves the training set (its rows' share of w taken out) and fold f-1 comes back;
+        // the support vectors and fold f-1 are the working set, warm from the dual variables.
+        if (f < folds.length) {
+          for (const i of folds[f]!) {
+            const a = alpha[i]!;
+            if (a === 0) continue;
+            const d = -a * (y[i] === c ? 1 : -1);
+            w[V]! += d;
+            for (let j = X.offsets[i]!; j < X.offsets[i + 1]!; j++) w[X.idx[j]!]! += d * X.val[j]!;
+            alpha[i] = 0;
+          }
+        }
+        let k = 0;
+        for (let i = 0; i < n; i++) if (fold[i] !== f && (alpha[i]! > 0 || fold[i] === f - 1)) then[k++] = i;
+        dcd(X, then.subarray(0, k), c, y, sw, w, alpha, sq, index, o, rand);
+      }
+      if (f === folds.length) break;
+      for (const i of folds[f]!) {
         let s = w[V]!;
         for (let j = X.offsets[i]!; j < X.offsets[i + 1]!; j++) s += w[X.idx[j]!]! * X.val[j]!;
-        heldScores[k]![c] = s;
+        heldScores[at++]![c] = s;
       }
-      let k = 0;
-      for (let i = 0; i < n; i++) if (alpha[i]! > 0 || isHeld[i]) then[k++] = i;
-      dcd(X, then.subarray(0, k), c, y, sw, w, alpha, sq, index, o, rand);
     }
     model.W.set(w.subarray(0, V), c * V);
     model.b[c] = w[V]!;
@@ -446,7 +478,12 @@ export function trainClassifier(intents: TrainingIntent[], options: Partial<Clas
       data.w.push(weight);
     }
   };
-  for (const intent of intents) add(intent.name, intent.trainingPhrases);
+  // One canonical order of intents and phrases: the model (the SVMs' visiting order, the phrases
+  // held out for calibration) must not depend on the order the intents were stored or listed in.
+  // (Through the API, intents listed by id got 66.7 % of booking-saas's intent messages right,
+  // the same intents in the fixture's order 94.4 %.)
+  const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  for (const intent of [...intents].sort((a, b) => byCodeUnits(a.name, b.name))) add(intent.name, [...intent.trainingPhrases].sort(byCodeUnits));
   const empty = { temperature: o.temperature, noneScore: DEFAULT_NONE, topK: o.topK };
   if (labels.length === 0) return classifierOf({ labels: [], vec: buildTraining([], o).vec, W: new Float32Array(0), b: new Float32Array(0), ...empty });
   // The background class weighs as much as an average intent, so it does not win by sheer size.
@@ -457,8 +494,9 @@ export function trainClassifier(intents: TrainingIntent[], options: Partial<Clas
   const y = Int32Array.from(data.y);
   const sw = Float32Array.from(data.w);
   const model: Model = { labels, vec, W: new Float32Array(vec.hashes.length * C), b: new Float32Array(C), ...empty };
-  const cal = o.calibrationHoldout > 0 ? holdOut(data.y, C, o) : [];
-  const calScores = fitOvrSvm(X, y, sw, cal, model, o);
+  const folds = o.calibrationHoldout > 0 ? holdOut(data.texts, data.y, C, o) : [];
+  const cal = folds.flat();
+  const calScores = fitOvrSvm(X, y, sw, folds, model, o);
   if (cal.length === 0) return classifierOf(model);
   const calY = cal.map((i) => data.y[i]!);
   const bg = labels.indexOf(BACKGROUND_LABEL);
@@ -472,24 +510,29 @@ export function trainClassifier(intents: TrainingIntent[], options: Partial<Clas
   return classifierOf(model);
 }
 
-/** A stratified share of each class's rows (classes with fewer than 5 phrases cannot spare one). */
-function holdOut(y: number[], C: number, o: ClassifierOptions): number[] {
+/**
+ * A stratified share of each class's rows (classes with fewer than 5 phrases cannot spare one),
+ * chosen by a hash of the phrase: the same phrases are held out whatever the order of the rows and
+ * whichever other intents the tenant has.
+ */
+function holdOut(texts: string[], y: number[], C: number, o: ClassifierOptions): number[][] {
   const byClass: number[][] = Array.from({ length: C }, () => []);
   y.forEach((c, i) => { byClass[c]!.push(i); });
-  const rand = rng(o.seed + 7);
-  const held: number[] = [];
+  const key = texts.map((t) => fnv(`${o.seed}:${t}`));
+  const folds: number[][] = Array.from({ length: Math.max(1, o.calibrationFolds) }, () => []);
   for (const rows of byClass) {
     if (rows.length < 5) continue;
     const k = Math.max(1, Math.round(rows.length * o.calibrationHoldout));
-    for (let i = rows.length - 1; i > 0; i--) {
-      const j = Math.floor(rand() * (i + 1));
-      [rows[i], rows[j]] = [rows[j]!, rows[i]!];
-    }
-    held.push(...rows.slice(0, k));
+    rows.sort((a, b) => key[a]! - key[b]! || a - b);
+    folds.forEach((fold, f) => { fold.push(...rows.slice(f * k, (f + 1) * k)); });
   }
   // Every class must keep a training row, and calibration needs two classes to tell apart.
   const kept = new Set(y);
-  const heldSet = new Set(held);
-  const trained = new Set(y.filter((_, i) => !heldSet.has(i)));
-  return trained.size === kept.size && trained.size >= 2 ? held : [];
+  const fine = folds.filter((fold) => {
+    if (fold.length === 0) return false;
+    const heldSet = new Set(fold);
+    const trained = new Set(y.filter((_, i) => !heldSet.has(i)));
+    return trained.size === kept.size && trained.size >= 2;
+  });
+  return fine.length === folds.length ? fine : [];
 }

@@ -160,6 +160,8 @@ describe('typing, seen on both sides', () => {
       const input = customer.getByRole('textbox', { name: 'Message' });
       await input.pressSequentially('Any news about', { delay: 20 });
       await note.filter({ hasText: 'Customer is typing…' }).waitFor();
+      // The inbox's list says so on the conversation's row too.
+      await page.locator('.list li', { hasText: 'typing…' }).waitFor();
       const frames = sent.map((f) => JSON.parse(f)).filter((f) => f.action === 'typing');
       expect(frames.length).toBeGreaterThanOrEqual(1);
       expect(frames.length).toBeLessThanOrEqual(2);

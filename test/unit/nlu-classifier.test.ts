@@ -120,3 +120,17 @@ describe('classify', () => {
     expect(c.classify('')).toHaveLength(3);
   });
 });
+
+describe('order of the intents', () => {
+  // The same intents listed in another order (as a database may return them), their phrases too.
+  const shuffled = (xs: TrainingIntent[]) => [...xs].reverse().map((i, k) => ({
+    ...i, trainingPhrases: k % 2 === 0 ? [...i.trainingPhrases].reverse() : [...i.trainingPhrases.slice(1), i.trainingPhrases[0]!],
+  }));
+
+  it('does not change the ranking or the confidences', () => {
+    const other = trainClassifier(shuffled(starterIntents));
+    for (const text of [...heldOut.map(([t]) => t), ...offTopic]) expect(other.classify(text, 5)).toEqual(starter.classify(text, 5));
+    expect(other.model.temperature).toBe(starter.model.temperature);
+    expect(other.model.noneScore).toBe(starter.model.noneScore);
+  });
+});

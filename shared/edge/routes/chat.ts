@@ -110,7 +110,7 @@ export const sendMessage = declareChat('POST', '/message', 'send-message', {
     + 'another tenant, is 404; a `closed` one is 409 `CONVERSATION_CLOSED`. The message is matched against the tenant\'s '
     + 'intents and published help articles together; each candidate\'s `confidence` is its calibrated probability of being the '
     + 'right answer (about 0.8 of the answers given at 0.8 are right), and the better of the best intent (if it reaches '
-    + '`nlu.confidenceThreshold`, default 0.52) and the best article (if it reaches `knowledge.threshold`, default 0.42) answers. '
+    + '`nlu.confidenceThreshold`, default 0.36) and the best article (if it reaches `knowledge.threshold`, default 0.42) answers. '
     + 'An article\'s reply is the passage that answers, then the article\'s title and url, with `intentDetected: "knowledge_base"` '
     + 'and `sources`; when neither reaches its threshold `intentDetected` is `fallback` and the reply is the tenant\'s fallback message. An intent with action '
     + '`escalate` escalates the conversation and `metadata.ticketId` is present. A message without `conversationId` opens a new '

@@ -70,6 +70,7 @@ function ConversationList({ selected }: { selected: string | undefined }) {
                 {c.lastMessagePreview && <span className="list-meta truncate">{c.lastMessagePreview}</span>}
                 <span className="list-meta"><Badge value={c.status} /> {c.messageCount} messages{c.lastIntent ? ` · ${c.lastIntent}` : ''} · <When iso={c.updatedAt} /></span>
                 <LabelChips labels={c.labels} />
+                <RowTyping id={c.id} />
               </li>
             ))}
           </ul>
@@ -154,6 +155,11 @@ function ConversationDetail({ id }: { id: string }) {
       {conversation.status === 'closed' && <p className="muted">This conversation is closed: every ticket of it is closed.</p>}
     </section>
   );
+}
+
+/** The list's hint that a conversation's customer is typing now. */
+function RowTyping({ id }: { id: string }) {
+  return useCustomerTyping(id) ? <span className="list-meta typing-row">typing…</span> : null;
 }
 
 /** "Customer is typing…" while their signals keep coming (a polite status, so screen readers hear it once). */
