@@ -135,3 +135,18 @@ export async function tokenForEmail(email: string): Promise<string> {
   const r = await api<{ accessToken: string }>('POST', '/local-idp/token', { body: { sub: subForEmail(email), email } });
   return r.body.accessToken;
 }
+
+/** The customer on the demo shop with the widget open, one exchange, then asking for a person. */
+export async function customerEscalates(page: Page, widgetKey: string) {
+  await page.goto(shopUrl(widgetKey));
+  await page.getByRole('button', { name: /^Open .*chat/ }).click();
+  const input = page.getByRole('textbox', { name: 'Message' });
+  await input.fill('my parcel is lost');
+  await input.press('Enter');
+  await page.locator('.msg-assistant .bubble').nth(1).waitFor();
+  await page.getByRole('button', { name: 'Talk to a person' }).click();
+  await page.getByRole('button', { name: 'Request a person' }).click();
+  await page.locator('.ticket strong').waitFor();
+  const stored = JSON.parse((await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), widgetKey))!) as { conversationId: string; ticketId: string };
+  return { conversationId: stored.conversationId, ticketId: stored.ticketId };
+}

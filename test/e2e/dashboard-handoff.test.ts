@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, capture, launch, newDashboardPage, newEmail, newPage, shopUrl, shot, signIn, tokenForEmail } from './browser.ts';
+import { api, capture, customerEscalates, launch, newDashboardPage, newEmail, newPage, shot, signIn, tokenForEmail } from './browser.ts';
 
 // Human handoff from the dashboard (docs/API.md, Human handoff): an agent answers an escalated
 // conversation from the inbox and the customer sees it in the widget on the shop's page, over the
@@ -25,20 +25,6 @@ async function escalatedConversation() {
   return { email, token, widgetKey, conversationId, ticketId: esc.body.ticketId as string };
 }
 
-/** The customer on the demo shop with the widget open, one exchange, then asking for a person. */
-async function customerEscalates(page: Page, widgetKey: string) {
-  await page.goto(shopUrl(widgetKey));
-  await page.getByRole('button', { name: /^Open .*chat/ }).click();
-  const input = page.getByRole('textbox', { name: 'Message' });
-  await input.fill('my parcel is lost');
-  await input.press('Enter');
-  await page.locator('.msg-assistant .bubble').nth(1).waitFor();
-  await page.getByRole('button', { name: 'Talk to a person' }).click();
-  await page.getByRole('button', { name: 'Request a person' }).click();
-  await page.locator('.ticket strong').waitFor();
-  const stored = JSON.parse((await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), widgetKey))!) as { conversationId: string; ticketId: string };
-  return { conversationId: stored.conversationId, ticketId: stored.ticketId };
-}
 
 describe('handoff: an agent replies from the inbox', () => {
   it('shows the reply in the customer\'s widget, over the customer\'s live socket, and takes the ticket in progress', async () => {

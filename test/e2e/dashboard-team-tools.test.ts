@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, capture, captureWidths, launch, newDashboardPage, newEmail, newPage, shopUrl, shot, signIn, tokenForEmail } from './browser.ts';
+import { api, capture, captureWidths, customerEscalates, launch, newDashboardPage, newEmail, newPage, shopUrl, shot, signIn, tokenForEmail } from './browser.ts';
 
 // The team's daily tools in the dashboard (docs/API.md, Saved replies and labels; Typing): `/` in
 // the reply box inserts a saved reply with its placeholders filled in, labels on a conversation and
@@ -126,20 +126,6 @@ describe('saved replies and labels in the dashboard', () => {
   });
 });
 
-/** The customer on the demo shop with the widget open, one message, then asking for a person. */
-async function customerEscalates(page: Page, widgetKey: string) {
-  await page.goto(shopUrl(widgetKey));
-  await page.getByRole('button', { name: /^Open .*chat/ }).click();
-  const input = page.getByRole('textbox', { name: 'Message' });
-  await input.fill('my parcel is lost');
-  await input.press('Enter');
-  await page.locator('.msg-assistant .bubble').nth(1).waitFor();
-  await page.getByRole('button', { name: 'Talk to a person' }).click();
-  await page.getByRole('button', { name: 'Request a person' }).click();
-  await page.locator('.ticket strong').waitFor();
-  const stored = JSON.parse((await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), widgetKey))!) as { conversationId: string };
-  return stored.conversationId;
-}
 
 describe('typing, seen on both sides', () => {
   it('the agent sees the customer typing, the customer sees the agent typing, and each goes when the message comes', async () => {
@@ -147,7 +133,7 @@ describe('typing, seen on both sides', () => {
     const customer = await newPage(browser);
     const sent: string[] = [];
     customer.on('websocket', (ws) => ws.on('framesent', (f) => { if (typeof f.payload === 'string') sent.push(f.payload); }));
-    const conversationId = await customerEscalates(customer, t.widgetKey);
+    const { conversationId } = await customerEscalates(customer, t.widgetKey);
 
     const { context, page } = await liveDashboard(t.email);
     try {
@@ -219,7 +205,7 @@ describe('typing, seen on both sides', () => {
   it('lets the indicator lapse a few seconds after the last signal', async () => {
     const t = await team('Lapse Shop');
     const customer = await newPage(browser);
-    const conversationId = await customerEscalates(customer, t.widgetKey);
+    const { conversationId } = await customerEscalates(customer, t.widgetKey);
     const { context, page } = await liveDashboard(t.email);
     try {
       await page.goto(`/inbox/${conversationId}`);

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { admin, baseUrl, newTenant, request, type TestTenant } from '../integration/client.ts';
+import { admin, baseUrl, newTenant, putConfig, request, type TestTenant } from '../integration/client.ts';
 import { expectAccessible, launch, newPage, servePages, shot } from './browser.ts';
 
 // The widget knowing its customer, in Chromium: a signed-in visitor (the tag's data-user-* or
@@ -12,10 +12,6 @@ let browser: Browser;
 beforeAll(async () => { browser = await launch(); });
 afterAll(async () => { await browser?.close(); });
 
-const putConfig = async (t: TestTenant, config: unknown) => {
-  const r = await request('PUT', admin('/settings'), { token: t.ownerToken, body: { config } });
-  if (r.status !== 200) throw new Error(`settings: ${r.status} ${r.text}`);
-};
 const rotate = async (t: TestTenant) => (await request('POST', admin('/settings/identity-secret/rotate'), { token: t.ownerToken })).body.secret as string;
 const hmac = (secret: string, userId: string) => createHmac('sha256', secret).update(userId).digest('hex');
 

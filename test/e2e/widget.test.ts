@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { admin, baseUrl, chat, newTenant, request, send, type TestTenant } from '../integration/client.ts';
+import { admin, baseUrl, chat, newTenant, putConfig, request, send, type TestTenant } from '../integration/client.ts';
 import { markdownToBlocks } from '#shared/nlu/markdown.ts';
 import { hostUrl, launch, newPage, servePages, shopUrl, shot } from './browser.ts';
 
@@ -12,10 +12,6 @@ let browser: Browser;
 beforeAll(async () => { browser = await launch(); });
 afterAll(async () => { await browser?.close(); });
 
-const putConfig = async (t: TestTenant, config: unknown) => {
-  const r = await request('PUT', admin('/settings'), { token: t.ownerToken, body: { config } });
-  if (r.status !== 200) throw new Error(`settings: ${r.status} ${r.text}`);
-};
 
 const launcher = (page: Page) => page.getByRole('button', { name: /^Open .*chat/ });
 const dialog = (page: Page) => page.getByRole('dialog');

@@ -80,3 +80,9 @@ export async function newTicket(t: { widgetKey: string }, reason = 'needs a pers
   if (e.status !== 200) throw new Error(`escalate: ${e.status} ${e.text}`);
   return { conversationId, ticketId: e.body.ticketId as string };
 }
+
+/** Merges `config` into the tenant's settings as its owner (docs/API.md, Settings); throws unless 200. */
+export async function putConfig(t: TestTenant, config: unknown) {
+  const r = await request('PUT', admin('/settings'), { token: t.ownerToken, body: { config } });
+  if (r.status !== 200) throw new Error(`settings: ${r.status} ${r.text}`);
+}
