@@ -17,6 +17,9 @@ export interface Saved {
 /** A message on screen; `id` is null until the server names it. */
 export interface Shown { id: string | null; role: Message['role']; content: string; at: string; el: HTMLLIElement }
 
+/** A ticket's statuses while it is with the team: shown as active, and the customer's typing reaches them. */
+export const ACTIVE_TICKET = ['open', 'in_progress', 'waiting'];
+
 export type WidgetState = ReturnType<typeof createState>;
 
 export function createState(widgetKey: string) {

@@ -1,0 +1,55 @@
+import { asApiError, type Fail } from './failure.ts';
+import type { WidgetState } from './state.ts';
+import type { Api } from './transport.ts';
+import { emailCard } from './views/cards.ts';
+import { backAt, hoursText } from './views/hours.ts';
+import type { Panel } from './views/panel.ts';
+
+// Business hours: the line under the title (the settings read again once the team is back), and
+// while the team is away, the address the reply is to go to.
+
+export function createHours(state: WidgetState, view: Panel, api: Api, fail: Fail) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  function show() {
+    const { info } = state;
+    if (!info) return;
+    view.setStatus(hoursText(info), !info.online);
+    clearTimeout(timer);
+    const wait = info.nextOpenAt ? Date.parse(info.nextOpenAt) - Date.now() : NaN;
+    // Read the settings again once the team is back (within a day; a longer stay is a new page load).
+    if (!info.online && wait < 86_400_000) {
+      // At least 30 s apart: a clock behind the server's must not turn this into a busy loop.
+      timer = setTimeout(() => { api.widget().then((i) => { state.info = i; show(); }, () => {}); }, Math.max(wait + 1000, 30_000));
+    }
+  }
+
+  /** While the team is away: an address for the reply, unless the customer has given one. */
+  function askEmail() {
+    const conversationId = state.saved.conversationId;
+    if (!conversationId || state.saved.email || state.visitor?.email || view.extra.querySelector('#sw-email')) return;
+    const next = state.info?.nextOpenAt;
+    const card = emailCard(`We're away${next ? ` until ${backAt(next)}` : ' right now'}. Leave your email address and we'll reply to it.`, (email) => {
+      const attempt = async () => {
+        card.submit.disabled = true;
+        try {
+          await api.contact(conversationId, email);
+          state.save({ email });
+          card.done(email);
+        } catch (err) {
+          const e = asApiError(err);
+          if (e.failure === 'refused') card.invalid('Please enter a valid email address, like name@example.com.');
+          else fail(e, () => { void attempt(); });
+        } finally {
+          card.submit.disabled = false;
+        }
+      };
+      void attempt();
+    });
+    view.extra.replaceChildren(card.form);
+    view.scrollDown();
+    card.field.focus();
+  }
+
+  return { show, askEmail, destroy: () => clearTimeout(timer) };
+}
