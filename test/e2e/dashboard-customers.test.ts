@@ -102,7 +102,7 @@ describe('settings for customers', () => {
       await form.getByLabel('Monday, range 2, opens').fill('10:00');
       await form.getByLabel('Holidays').fill('2026-12-25\n2026-13-01');
       await form.getByRole('button', { name: 'Save business hours' }).click();
-      await form.getByText('mon and mon have overlapping ranges').first().waitFor();
+      await form.getByText('Monday has overlapping ranges').first().waitFor();
       await form.getByText(/line 2: must be a date YYYY-MM-DD/).waitFor();
       await captureWidths(page, 'dashboard-hours-errors', 'Settings');
 

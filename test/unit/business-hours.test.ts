@@ -100,9 +100,9 @@ describe('business hours: validation', () => {
   });
   it('refuses an unknown time zone, overlaps (also across midnight and the week\'s end), bad times and dates', () => {
     expect(errors({ timezone: 'Mars/Olympus', weekly: {} })[0]).toMatch(/^timezone: must be an IANA time zone/);
-    expect(errors({ timezone: 'UTC', weekly: { mon: [['09:00', '12:00'], ['11:00', '13:00']] } })).toEqual(['weekly: mon and mon have overlapping ranges']);
-    expect(errors({ timezone: 'UTC', weekly: { mon: [['22:00', '02:00']], tue: [['01:00', '03:00']] } })).toEqual(['weekly: mon and tue have overlapping ranges']);
-    expect(errors({ timezone: 'UTC', weekly: { sun: [['22:00', '02:00']], mon: [['01:00', '03:00']] } })).toEqual(['weekly: mon and sun have overlapping ranges']);
+    expect(errors({ timezone: 'UTC', weekly: { mon: [['09:00', '12:00'], ['11:00', '13:00']] } })).toEqual(['weekly: Monday has overlapping ranges']);
+    expect(errors({ timezone: 'UTC', weekly: { mon: [['22:00', '02:00']], tue: [['01:00', '03:00']] } })).toEqual(['weekly: Monday and Tuesday have overlapping ranges']);
+    expect(errors({ timezone: 'UTC', weekly: { sun: [['22:00', '02:00']], mon: [['01:00', '03:00']] } })).toEqual(['weekly: Monday and Sunday have overlapping ranges']);
     expect(errors({ timezone: 'UTC', weekly: { mon: [['09:00', '09:00']] } })).toHaveLength(1);
     expect(errors({ timezone: 'UTC', weekly: { mon: [['9:00', '17:00']] } })).toHaveLength(1);
     expect(errors({ timezone: 'UTC', weekly: { mon: [['09:00', '24:01']] } })).toHaveLength(1);

@@ -43,6 +43,10 @@ function weekSpans(weekly: BusinessHours['weekly']) {
   }));
 }
 
+const DAY_NAMES: Record<Weekday, string> = {
+  mon: 'Monday', tue: 'Tuesday', wed: 'Wednesday', thu: 'Thursday', fri: 'Friday', sat: 'Saturday', sun: 'Sunday',
+};
+
 /** Two ranges of the week that share a minute (a Sunday night range runs into Monday). */
 export function overlap(weekly: BusinessHours['weekly']): string | null {
   const all = weekSpans(weekly);
@@ -52,7 +56,9 @@ export function overlap(weekly: BusinessHours['weekly']): string | null {
       const a = all[i]!;
       const b = all[j]!;
       for (const shift of [-week, 0, week]) {
-        if (a.s < b.e + shift && b.s + shift < a.e) return `${a.day} and ${b.day} have overlapping ranges`;
+        if (a.s < b.e + shift && b.s + shift < a.e) {
+          return a.day === b.day ? `${DAY_NAMES[a.day]} has overlapping ranges` : `${DAY_NAMES[a.day]} and ${DAY_NAMES[b.day]} have overlapping ranges`;
+        }
       }
     }
   }

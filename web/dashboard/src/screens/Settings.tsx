@@ -40,7 +40,8 @@ function formOf(s: Settings) {
     name: s.tenant.name,
     greeting: str(obj(c.assistant).greeting),
     fallbackMessage: str(obj(c.assistant).fallbackMessage),
-    threshold: typeof threshold === 'number' ? String(threshold) : '0.5',
+    // Unset stays unset: the service's calibrated default applies, and moves with it.
+    threshold: typeof threshold === 'number' ? String(threshold) : '',
     defaultPriority: str(obj(c.escalation).defaultPriority, 'medium'),
     origins: (Array.isArray(obj(c.widget).allowedOrigins) ? obj(c.widget).allowedOrigins as string[] : []).join('\n'),
     color: /^#[0-9a-f]{6}$/i.test(str(theme.color)) ? str(theme.color) : '#1d4ed8',
@@ -86,8 +87,8 @@ function SettingsForm({ settings }: { settings: Settings }) {
         <Field label="Team name" {...err('name')}>{(p) => <input {...p} value={f.name} maxLength={100} onChange={(e) => set('name', e.target.value)} />}</Field>
         <Field label="Greeting" {...err('config.assistant.greeting')} hint="Shown when the widget opens.">{(p) => <textarea {...p} rows={2} value={f.greeting} placeholder={DEFAULTS.greeting} onChange={(e) => set('greeting', e.target.value)} />}</Field>
         <Field label="Fallback message" {...err('config.assistant.fallbackMessage')} hint="The answer when no intent is confident enough.">{(p) => <textarea {...p} rows={2} value={f.fallbackMessage} placeholder={DEFAULTS.fallbackMessage} onChange={(e) => set('fallbackMessage', e.target.value)} />}</Field>
-        <Field label="Confidence threshold" {...err('config.nlu.confidenceThreshold')} hint="From 0 to 1; below it the assistant answers with the fallback message.">
-          {(p) => <input {...p} type="number" min={0} max={1} step={0.05} value={f.threshold} onChange={(e) => set('threshold', e.target.value)} />}
+        <Field label="Confidence threshold" {...err('config.nlu.confidenceThreshold')} hint="From 0 to 1; below it the assistant answers with the fallback message. Empty: the calibrated default.">
+          {(p) => <input {...p} type="number" min={0} max={1} step={0.01} value={f.threshold} placeholder="Default" onChange={(e) => set('threshold', e.target.value)} />}
         </Field>
         <Field label="Priority of new tickets" {...err('config.escalation.defaultPriority')}>
           {(p) => <select {...p} value={f.defaultPriority} onChange={(e) => set('defaultPriority', e.target.value)}>{PRIORITIES.map((x) => <option key={x} value={x}>{x}</option>)}</select>}
