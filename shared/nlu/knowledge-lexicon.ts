@@ -8,7 +8,9 @@
 //
 // Each line is one group; a member of two or more words is a phrase ("gift card"): in a message
 // it is read as one word (also with one word between: "send it back"), and in the knowledge base
-// it matches where its words are.
+// it matches where its words are. Below the groups: their lookups by word, by phrase and by a
+// phrase's first word, for reading articles and messages.
+import { stem } from './knowledge-words.ts';
 
 const GROUPS = `
 hour hrs hr
@@ -124,3 +126,46 @@ export const LEXICON_PHRASES: ReadonlyMap<string, string[][]> = (() => {
   for (const g of LEXICON) for (const p of g.members) if (p.length > 1) m.set(p[0]!, [...(m.get(p[0]!) ?? []), p]);
   return m;
 })();
+
+// The lexicon by its single words (and their stems) and by its phrases: group indexes.
+export const wordGroups = new Map<string, number[]>();
+export const phraseGroups = new Map<string, number[]>();
+LEXICON.forEach((g, k) => {
+  for (const m of g.members) {
+    const keys = m.length === 1 ? [m[0]!, stem(m[0]!)] : [m.join(' ')];
+    const map = m.length === 1 ? wordGroups : phraseGroups;
+    for (const key of new Set(keys)) map.set(key, [...(map.get(key) ?? []).filter((x) => x !== k), k]);
+  }
+});
+
+// Phrases by the stem of their first word, with their words' stems.
+const phrasesByFirst = new Map<string, Array<{ key: string; stems: string[] }>>();
+for (const p of LEXICON_PHRASES.values()) {
+  for (const words of p) {
+    const stems = words.map(stem);
+    phrasesByFirst.set(stems[0]!, [...(phrasesByFirst.get(stems[0]!) ?? []), { key: words.join(' '), stems }]);
+  }
+}
+
+/**
+ * The lexicon phrase that starts at ws[i], word for word by stems; with `gap`, a two-word phrase
+ * also with one word between ("send it back").
+ */
+export function lexiconPhraseAt(ws: string[], i: number, gap: boolean): { key: string; span: number } | null {
+  for (const p of phrasesByFirst.get(stem(ws[i]!)) ?? []) {
+    if (p.stems.every((ps, k) => i + k < ws.length && stem(ws[i + k]!) === ps)) return { key: p.key, span: p.stems.length };
+    if (gap && p.stems.length === 2 && i + 2 < ws.length && stem(ws[i + 2]!) === p.stems[1]) return { key: p.key, span: 3 };
+  }
+  return null;
+}
+
+/** "didn t" -> "didnt": the apostrophe's pieces joined again, as the lexicon writes them. */
+export function joinContractions(ws: string[]): string[] {
+  if (!ws.includes('t')) return ws;
+  const out: string[] = [];
+  for (const x of ws) {
+    if (x === 't' && out.length > 0 && out[out.length - 1]!.endsWith('n')) out[out.length - 1] += 't';
+    else out.push(x);
+  }
+  return out;
+}

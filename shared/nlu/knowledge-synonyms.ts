@@ -10,7 +10,7 @@ import type { ScoreWeights } from './knowledge-scoring.ts';
  * matches at `localSynonym`, a fraction of a synonym.
  */
 export function learnSynonyms(
-  statements: number[][][],
+  statements: ReadonlyArray<ReadonlyArray<readonly number[]>>,
   w: ScoreWeights,
 ): { synonyms: Map<number, Array<[number, number]>>; local: Map<number, Array<[number, number]>> } {
   const seen = new Map<string, Set<number>>();

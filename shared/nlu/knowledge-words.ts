@@ -20,6 +20,8 @@ export const STOP = new Set(
 );
 
 const MAX_WORD = 40;
+/** A message is read up to this many characters. */
+export const MAX_QUERY_CHARS = 2_000;
 
 function keep(w: string, out: string[]) {
   if (w.length <= MAX_WORD && (w.length > 1 || (w >= '0' && w <= '9'))) out.push(w);

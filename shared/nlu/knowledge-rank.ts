@@ -1,0 +1,104 @@
+// The knowledge index's rankings: the best few articles for a message (ranked by their words'
+// evidence, the best SEMANTIC_POOL ranked again with their sentence vectors, reported with the
+// calibrated confidence), every matching article in order, and one page of that order.
+import type { Features, ScoreWeights } from './knowledge-scoring.ts';
+import type { Matcher } from './knowledge-evidence.ts';
+import type { SemanticCloseness } from './knowledge-semantic.ts';
+
+export interface Candidate {
+  article: number;
+  features: Features;
+  score: number;
+  bestPassage: number;
+}
+
+type Ranked = { articleId: string; confidence: number };
+
+export interface Ranker {
+  /** The best `limit` articles for a message, best first (ties: the earlier article). */
+  rank(query: string, limit: number): Candidate[];
+  rankAll(query: string): Ranked[];
+  rankPage(query: string, limit: number, from?: Ranked | null): { items: Ranked[]; more: boolean };
+}
+
+// Articles ranked again with their sentence vectors: the best this many by words.
+const SEMANTIC_POOL = 20;
+
+/** `ids`: the articles' ids; `blending`: whether word vectors re-rank (there are vectors and `semanticRank` > 0). */
+export function ranker(ids: readonly string[], m: Matcher, semanticOf: SemanticCloseness, blending: boolean, w: ScoreWeights): Ranker {
+  const n = ids.length;
+  const { collect, featuresOf, touchedArticles } = m;
+
+  /** The best `limit` articles for a message, best first (ties: the earlier article). */
+  const rank = (query: string, limit: number): Candidate[] => {
+    if (n === 0 || limit <= 0 || !collect(query)) return [];
+    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, semantic: 0, bestPassage: 0 };
+    // With vectors, the best SEMANTIC_POOL by words are ranked again with `semanticRank` times
+    // their sentence vectors' cosine added.
+    const pool = blending ? Math.max(limit, SEMANTIC_POOL) : limit;
+    let best: Array<{ a: number; s: number }> = [];
+    for (const a of touchedArticles) {
+      const s = featuresOf(a, f);
+      if (best.length === pool && !(s > best[pool - 1]!.s || (s === best[pool - 1]!.s && a < best[pool - 1]!.a))) continue;
+      let k = best.length === pool ? pool - 1 : best.length;
+      while (k > 0 && (best[k - 1]!.s < s || (best[k - 1]!.s === s && best[k - 1]!.a > a))) {
+        best[k] = best[k - 1]!;
+        k--;
+      }
+      best[k] = { a, s };
+    }
+    if (blending) {
+      const cos = semanticOf(query, best.map(({ a }) => a));
+      best = best.map(({ a, s }, k) => ({ a, s: s + w.semanticRank * cos[k]! }))
+        .sort((x, y) => y.s - x.s || x.a - y.a)
+        .slice(0, limit);
+    }
+    // Ranked by the full evidence, reported with the calibrated confidence (see `questions`); a hit
+    // never claims more confidence than the one ranked above it.
+    let above = 1;
+    const semantic = semanticOf(query, best.map(({ a }) => a));
+    return best.map(({ a }, k) => {
+      const out = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, semantic: semantic[k]!, bestPassage: 0 };
+      const s = Math.min(above, featuresOf(a, out, true));
+      above = s;
+      const { bestPassage, ...features } = out;
+      return { article: a, features, score: s, bestPassage };
+    });
+  };
+
+  const rankAll = (query: string) => {
+    if (n === 0 || !collect(query)) return [];
+    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, semantic: 0, bestPassage: 0 };
+    return touchedArticles
+      .map((a) => ({ a, s: featuresOf(a, f) }))
+      .sort((x, y) => y.s - x.s || x.a - y.a)
+      .map(({ a, s }) => ({ articleId: ids[a]!, confidence: s }));
+  };
+
+  // A page costs one scoring pass and a bounded insertion (the list pages through hundreds of
+  // matching articles 20 at a time): no sort of every match, no object per match.
+  const rankPage = (query: string, limit: number, from?: { confidence: number; articleId: string } | null) => {
+    const best: Array<{ articleId: string; confidence: number }> = [];
+    if (n === 0 || limit <= 0 || !collect(query)) return { items: best, more: false };
+    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, semantic: 0, bestPassage: 0 };
+    // x goes before y: higher score, then the smaller id.
+    const before = (s: number, id: string, y: { confidence: number; articleId: string }) => s > y.confidence || (s === y.confidence && id < y.articleId);
+    let after = 0;
+    for (const a of touchedArticles) {
+      const s = featuresOf(a, f);
+      const id = ids[a]!;
+      if (from && !(s < from.confidence || (s === from.confidence && id > from.articleId))) continue;
+      after++;
+      if (best.length === limit && !before(s, id, best[limit - 1]!)) continue;
+      let k = best.length === limit ? limit - 1 : best.length;
+      while (k > 0 && before(s, id, best[k - 1]!)) {
+        best[k] = best[k - 1]!;
+        k--;
+      }
+      best[k] = { articleId: id, confidence: s };
+    }
+    return { items: best, more: after > limit };
+  };
+
+  return { rank, rankAll, rankPage };
+}
