@@ -250,6 +250,8 @@ describe('dashboard rough edges', () => {
       ['intent', `/intents/${intentId}`, 'Intent gift_wrap'],
       ['knowledge', '/knowledge', 'Knowledge'],
       ['article', `/knowledge/${articleId}`, 'Gift wrapping'],
+      ['saved-replies', '/saved-replies', 'Saved replies'],
+      ['unanswered', '/unanswered', 'Unanswered'],
       ['settings', '/settings', 'Settings'],
       ['members', '/members', 'Members'],
       ['integrations', '/integrations', 'Integrations'],
