@@ -153,6 +153,50 @@ describe('a site that requires signed-in customers', () => {
   });
 });
 
+describe('a ticket of an earlier conversation', () => {
+  it('shows its number on a reload and on a reopen, from the conversation read alone (no live event)', async () => {
+    const t = await newTenant('Ticket Shop');
+    const userHash = hmac(await rotate(t), 'cust-7');
+    const url = await site(t, { id: 'cust-7', name: 'Grace Hopper', hash: userHash });
+    /** The live channel taken by the test and never answered: no ticket event reaches the page. */
+    const silent = async (p: Page) => { await p.routeWebSocket(/\/api\/v1\/live\?/, () => {}); };
+
+    const first = await newPage(browser);
+    await silent(first);
+    await first.goto(url);
+    await launcher(first).click();
+    await say(first, 'where is my order 77?', 1);
+    // The team is asked for from elsewhere (another tab): this page hears nothing of it.
+    const conversationId = await first.evaluate((k) => JSON.parse(localStorage.getItem(`support-widget:${k}`)!).conversationId as string, t.widgetKey);
+    const esc = await request('POST', '/api/v1/chat/escalate', { widgetKey: t.widgetKey, body: { conversationId, reason: 'late parcel' } });
+    expect(esc.body.ticketNumber).toBe(1);
+    expect(await first.locator('.ticket').isVisible()).toBe(false);
+    // A reload on the conversation: the ticket bar from the read.
+    await first.reload();
+    await launcher(first).click();
+    await first.locator('.ticket strong').filter({ hasText: /^#1$/ }).waitFor();
+    expect(await first.locator('.ticket').textContent()).toBe('Ticket #1: our team will reply here.');
+    await first.context().close();
+
+    // A person takes it; on another device the visitor reopens the conversation from their list.
+    expect((await request('PATCH', admin(`/tickets/${esc.body.ticketId}`), { token: t.ownerToken, body: { status: 'in_progress' } })).status).toBe(200);
+    const page = await newPage(browser);
+    await silent(page);
+    await page.goto(url);
+    await launcher(page).click();
+    const earlier = page.getByRole('region', { name: 'Your earlier conversations' });
+    await earlier.getByRole('button', { name: /Reopen the conversation of/ }).click();
+    await bubbles(page, 'user').filter({ hasText: 'where is my order 77?' }).waitFor();
+    await page.locator('.ticket strong').filter({ hasText: /^#1$/ }).waitFor();
+    expect(await page.locator('.ticket').textContent()).toBe('Ticket #1: a person from our team is on it and will reply here.');
+    expect(await page.locator('.ticket').textContent()).not.toContain('tkt_');
+    // A person is on it: no asking for one.
+    expect(await page.getByRole('button', { name: 'Talk to a person' }).isVisible()).toBe(false);
+    await expectAccessible(page, 'a reopened conversation with its ticket');
+    await shot(page, 'identity-reopened-ticket');
+  });
+});
+
 describe('business hours', () => {
   it('says the reply time while open, and while away takes an email address after the escalation', async () => {
     const t = await newTenant('Night Shop');

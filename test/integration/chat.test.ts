@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chat, expectProblem, newTenant, request, send } from './client.ts';
+import { admin, chat, expectProblem, newTenant, request, send } from './client.ts';
 
 describe('POST /chat/message', () => {
   it('creates a conversation and answers with the detected intent and entities', async () => {
@@ -107,6 +107,25 @@ describe('POST /chat/escalate', () => {
     const conv = await request('GET', chat(`/conversations/${id}`), { widgetKey: t.widgetKey });
     expect(conv.body.conversation.status).toBe('escalated');
     expect(conv.body.messages.filter((m: { content: string }) => m.content.includes('#1'))).toHaveLength(1);
+  });
+
+  it('the conversation read carries its latest ticket: null before, number and status after, never the ticket id', async () => {
+    const t = await newTenant();
+    const id = (await send(t, 'my parcel arrived damaged')).body.conversationId;
+    const before = await request('GET', chat(`/conversations/${id}`), { widgetKey: t.widgetKey });
+    expect(before.status).toBe(200);
+    expect(before.body.ticket).toBeNull();
+    const esc = await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId: id, reason: 'damaged item' } });
+    const after = await request('GET', chat(`/conversations/${id}`), { widgetKey: t.widgetKey });
+    expect(after.body.ticket).toEqual({ number: esc.body.ticketNumber, status: 'open' });
+    expect(after.text).not.toContain(esc.body.ticketId);
+    const moved = await request('PATCH', admin(`/tickets/${esc.body.ticketId}`), { token: t.ownerToken, body: { status: 'in_progress' } });
+    expect(moved.status).toBe(200);
+    const handled = await request('GET', chat(`/conversations/${id}`), { widgetKey: t.widgetKey });
+    expect(handled.body.ticket).toEqual({ number: esc.body.ticketNumber, status: 'in_progress' });
+    // Another conversation of the tenant has no ticket of its own.
+    const other = (await send(t, 'hello')).body.conversationId;
+    expect((await request('GET', chat(`/conversations/${other}`), { widgetKey: t.widgetKey })).body.ticket).toBeNull();
   });
 
   it('escalates through an intent whose action is escalate', async () => {

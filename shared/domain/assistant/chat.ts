@@ -3,7 +3,7 @@ import { ulid } from 'ulid';
 import { Conflict, NotFound, RateLimited } from '#shared/core/errors.ts';
 import { METRIC } from '#shared/core/metric-names.ts';
 import { count } from '#shared/core/metrics.ts';
-import { KNOWLEDGE_INTENT, type Priority } from '#shared/core/vocabulary.ts';
+import { KNOWLEDGE_INTENT, type Priority, type TicketStatus } from '#shared/core/vocabulary.ts';
 import { articlesRepo } from '#shared/data/articles.ts';
 import { auditRepo } from '#shared/data/audit.ts';
 import { conversationsRepo, preview, type Conversation, type Message, type Metadata } from '#shared/data/conversations.ts';
@@ -263,10 +263,24 @@ async function numberOf(tenantId: string, conv: Conversation): Promise<number | 
   return conv.latestTicketId ? (await ticketsRepo.get(tenantId, conv.latestTicketId))?.number ?? null : null;
 }
 
+/**
+ * The conversation's latest ticket as the customer sees it: its number and status, from the
+ * conversation item (one read of the ticket only where the conversation predates numbering).
+ */
+async function latestTicket(tenantId: string, conv: Conversation): Promise<{ number: number | null; status: TicketStatus } | null> {
+  if (!conv.latestTicketId) return null;
+  if (conv.latestTicketNumber !== undefined && conv.latestTicketStatus) return { number: conv.latestTicketNumber, status: conv.latestTicketStatus };
+  const t = await ticketsRepo.get(tenantId, conv.latestTicketId);
+  return t ? { number: t.number, status: t.status } : null;
+}
+
 export async function getConversation(tenantId: string, conversationId: string, origin?: string) {
   const [, found] = await Promise.all([freshTenant(tenantId, origin), conversationsRepo.load(tenantId, conversationId)]);
   if (!found) throw new NotFound('conversation');
-  return { conversation: chatConversation(found.conversation), messages: found.messages.map(customerMessage) };
+  return {
+    conversation: chatConversation(found.conversation), ticket: await latestTicket(tenantId, found.conversation),
+    messages: found.messages.map(customerMessage),
+  };
 }
 
 export function escalate(tenantId: string, input: { conversationId: string; reason: string }, origin: string | undefined, sourceIp: string) {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { MESSAGE_ROLES, WIDGET_POSITIONS } from '#shared/core/vocabulary.ts';
+import { MESSAGE_ROLES, TICKET_STATUSES, WIDGET_POSITIONS } from '#shared/core/vocabulary.ts';
 import { declareChat } from '../route.ts';
 import { EmptyQuery, IdParams, email, text, uuid } from '../schema.ts';
 import { ConversationStatus, ConversationTitle, Fraction, TicketId, PlainTimestamp } from './common.ts';
@@ -77,6 +77,10 @@ export const WidgetConfig = z.object({
 
 export const ChatConversationResponse = z.object({
   conversation: z.object({ id: z.uuid(), tenantId: z.uuid(), status: ConversationStatus, createdAt: PlainTimestamp, updatedAt: PlainTimestamp }),
+  ticket: z.nullable(z.object({
+    number: z.nullable(z.number().check(z.int())).check(z.describe('what the customer sees (`#1042`); null only for a ticket made before numbering')),
+    status: z.enum(TICKET_STATUSES),
+  })).check(z.describe('the conversation\'s latest ticket, as the customer sees it; null before any escalation')),
   messages: z.array(ChatMessage).check(z.describe('oldest first')),
 });
 
@@ -127,7 +131,8 @@ export const sendMessage = declareChat('POST', '/message', 'send-message', {
 export const getChatConversation = declareChat('GET', '/conversations/{id}', 'get-conversation', {
   table: 'read', params: IdParams, response: ChatConversationResponse, status: 200,
   summary: 'A conversation and its messages, oldest first',
-  description: 'Another tenant\'s conversation id is 404.',
+  description: 'With `ticket`, its latest ticket\'s number and status (null before any escalation), so a client that reopens the '
+    + 'conversation can show the ticket at once. Another tenant\'s conversation id is 404.',
 });
 
 export const escalate = declareChat('POST', '/escalate', 'escalate', {

@@ -6,7 +6,7 @@ import { ACTIVE_TICKET, createState, type Shown } from './state.ts';
 import { createTranscript } from './transcript.ts';
 import { ApiError, createApi, newKey } from './transport.ts';
 import { createTyping } from './typing.ts';
-import type { Message, Reply, Visitor } from './types.ts';
+import type { Conversation, Message, Reply, Visitor } from './types.ts';
 import { markFailed } from './views/messages.ts';
 import { buildPanel } from './views/panel.ts';
 import { createVisitor, signed } from './visitor.ts';
@@ -56,12 +56,18 @@ export function mount(opts: Options): Handle {
 
   // ---- the conversation, its ticket and its live channel ------------------------------------
 
-  /** `number`: the ticket's `#1042`, what the customer is shown (kept from the first answer that named it). */
+  /**
+   * `number`: the ticket's `#1042`, what the customer is shown (kept from the first answer that named it).
+   * A ticket known so far by its number only (a conversation read names no ticket id) is the same
+   * ticket when an event names its id: no second announcement, and its rating kept.
+   */
   function setTicket(id: string, status: string, number?: number | null) {
     const { saved } = state;
-    const changed = saved.ticketId !== id || saved.ticketStatus !== status;
-    const known = number ?? (saved.ticketId === id ? saved.ticketNumber : undefined);
-    state.save({ ticketId: id, ticketStatus: status, ticketNumber: known ?? undefined });
+    const same = saved.ticketId === id || (number != null && saved.ticketNumber === number);
+    const changed = !same || saved.ticketStatus !== status;
+    const known = number ?? (same ? saved.ticketNumber : undefined);
+    const rated = same && saved.rated !== undefined && saved.rated === saved.ticketId ? id : saved.rated;
+    state.save({ ticketId: id, ticketStatus: status, ticketNumber: known ?? undefined, rated });
     const text = status === 'in_progress' ? 'a person from our team is on it and will reply here.'
       : status === 'resolved' ? 'resolved.' : status === 'closed' ? 'closed.' : 'our team will reply here.';
     const name = known ? `#${known}` : null;
@@ -103,6 +109,7 @@ export function mount(opts: Options): Handle {
       const r = await api.conversation(id);
       if (state.saved.conversationId !== id) return;
       for (const m of r.messages) transcript.merge(m);
+      showTicketRead(r.ticket);
       transcript.showReason();
       transcript.order();
       state.historyRead = true;
@@ -113,6 +120,17 @@ export function mount(opts: Options): Handle {
       if (err instanceof ApiError && err.failure === 'not-found') { startOver(); return; }
       fail(err, () => { void readHistory(); });
     }
+  }
+
+  /**
+   * The latest ticket as the conversation read gives it (reopened, or a page reloaded on it): the
+   * ticket bar at once, without waiting for a ticket event on the live channel.
+   */
+  function showTicketRead(t: Conversation['ticket']) {
+    if (!t) return;
+    const { saved } = state;
+    const same = !!saved.ticketId && (t.number === null || saved.ticketNumber === undefined || saved.ticketNumber === t.number);
+    setTicket(same ? saved.ticketId! : `#${t.number}`, t.status, t.number);
   }
 
   /** A new conversation: the old one is forgotten here (it stays with the support team). */
