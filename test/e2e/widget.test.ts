@@ -474,6 +474,9 @@ describe('the live channel (frames given by the test through a routed WebSocket,
     await page.getByRole('button', { name: 'Send rating' }).click();
     expect(await rated).toEqual({ score: 4, comment: 'Quick and kind' });
     await page.getByText('Thank you for your rating!').waitFor();
+    // A reload reads the ticket from the service, which these made-up frames never reached: resolve it there too.
+    const [real] = (await request('GET', admin('/tickets'), { token: t.ownerToken })).body.items;
+    expect((await request('PATCH', admin(`/tickets/${real.id}`), { token: t.ownerToken, body: { status: 'resolved' } })).status).toBe(200);
     await page.reload();
     await launcher(page).click();
     await page.locator('.ticket').filter({ hasText: 'resolved' }).waitFor();
