@@ -37,6 +37,11 @@ export interface NewTenant {
 }
 
 
+/** The condition that the tenant's `attr` is still the value read (still absent when it was absent). */
+const stillRead = (attr: string, read: string | number | undefined) => (read === undefined
+  ? { condition: `attribute_exists(pk) AND attribute_not_exists(${attr})`, values: {} }
+  : { condition: `${attr} = :read`, values: { ':read': read } });
+
 export const tenantsRepo = {
   /** `consistent` where a write is conditional on the version read here (settings). */
   async get(tenantId: string, consistent = false): Promise<Tenant | null> {
@@ -45,15 +50,15 @@ export const tenantsRepo = {
   },
   /** Name and config, conditional on `settingsVersion` being what was read (index 0). */
   async update(t: Tenant, next: { name: string; config: Record<string, unknown> }, now: string, audit: AuditInput): Promise<void> {
-    const v = t.settingsVersion;
+    const guard = stillRead('settingsVersion', t.settingsVersion);
     await transact([
       {
         Update: {
           Key: keys.tenant(t.id),
           UpdateExpression: 'SET #n = :n, config = :c, updatedAt = :now, settingsVersion = :next',
-          ConditionExpression: v === undefined ? 'attribute_exists(pk) AND attribute_not_exists(settingsVersion)' : 'settingsVersion = :v',
+          ConditionExpression: guard.condition,
           ExpressionAttributeNames: { '#n': 'name' },
-          ExpressionAttributeValues: { ':n': next.name, ':c': next.config, ':now': now, ':next': (v ?? 0) + 1, ...(v === undefined ? {} : { ':v': v }) },
+          ExpressionAttributeValues: { ':n': next.name, ':c': next.config, ':now': now, ':next': (t.settingsVersion ?? 0) + 1, ...guard.values },
         },
       },
       auditRepo.tx.put(t.id, { ...audit, category: 'settings', createdAt: now }),
@@ -80,14 +85,14 @@ export const tenantsRepo = {
 
   /** A new identity secret, conditional on the one read (so two rotations cannot both be shown as current). */
   async rotateIdentitySecret(t: Tenant, secret: string, now: string, audit: AuditInput): Promise<void> {
-    const old = t.identitySecretCreatedAt;
+    const guard = stillRead('identitySecretCreatedAt', t.identitySecretCreatedAt);
     await transact([
       {
         Update: {
           Key: keys.tenant(t.id),
           UpdateExpression: 'SET identitySecret = :s, identitySecretCreatedAt = :now',
-          ConditionExpression: old === undefined ? 'attribute_exists(pk) AND attribute_not_exists(identitySecretCreatedAt)' : 'identitySecretCreatedAt = :old',
-          ExpressionAttributeValues: { ':s': secret, ':now': now, ...(old === undefined ? {} : { ':old': old }) },
+          ConditionExpression: guard.condition,
+          ExpressionAttributeValues: { ':s': secret, ':now': now, ...guard.values },
         },
       },
       auditRepo.tx.put(t.id, { ...audit, category: 'settings', createdAt: now }),
