@@ -79,9 +79,10 @@ describe('answer policy', () => {
 
 describe('calibration', () => {
   it('probabilities grow with the evidence and stay in 0..1', () => {
-    const base = { confidence: 0.5, margin: 0.2, cover: 0.5, similarity: 0.3, candidates: 10 };
+    const base = { confidence: 0.5, margin: 0.2, cover: 0.5, similarity: 0.3, spelling: 0.4, candidates: 10 };
     expect(intentProbability({ ...base, confidence: 0.9 })).toBeGreaterThan(intentProbability(base));
     expect(intentProbability({ ...base, cover: 0.9 })).toBeGreaterThan(intentProbability(base));
+    expect(intentProbability({ ...base, spelling: 0.9 })).toBeGreaterThan(intentProbability(base));
     const f = { key: 0.5, title: 0.3, question: 0, passage: 0.5, similarity: 0.3, unseen: 0, body: 0, semantic: 0 };
     const a = { confidence: 0.3, margin: 0.1, features: f, candidates: 10 };
     expect(articleProbability({ ...a, confidence: 0.6 })).toBeGreaterThan(articleProbability(a));

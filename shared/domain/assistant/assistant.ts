@@ -13,14 +13,17 @@ import { knowledgeIndexOf, knowledgeReply, type KnowledgeAnswer } from '#shared/
 import { tenantSettings } from '#shared/domain/tenants/tenant-config.ts';
 import { examplesRepo } from '#shared/data/examples.ts';
 import { buildNoneIndex, type NoneIndex } from '#shared/nlu/none.ts';
+import { phraseSpelling, type PhraseSpelling } from '#shared/nlu/phrase-spelling.ts';
 import { applyNone } from './none.ts';
 
 /**
  * A tenant's trained intents: the classifier, and the intents' phrases as a lexical index that
- * tells how much of a message an intent's own phrases say (see shared/nlu/answer-policy.ts), and the
- * team's `none` examples (see shared/nlu/none.ts).
+ * tells how much of a message an intent's own phrases say and by their spelling (see
+ * shared/nlu/answer-policy.ts), and the team's `none` examples (see shared/nlu/none.ts).
  */
-export interface AssistantModel { version: number; classifier: Classifier; phrases: KnowledgeIndex; byName: Map<string, Intent>; none: NoneIndex }
+export interface AssistantModel {
+  version: number; classifier: Classifier; phrases: KnowledgeIndex; spelling: PhraseSpelling; byName: Map<string, Intent>; none: NoneIndex;
+}
 
 // One trained model per tenant in the warm container, keyed by the tenant's intents version:
 // every intent write bumps the version, so the next message retrains and an unchanged tenant never does.
@@ -31,6 +34,7 @@ export function trainModel(version: number, enabled: Intent[], none: string[] = 
     version,
     classifier: trainClassifier(enabled),
     phrases: intentPhraseIndex(enabled),
+    spelling: phraseSpelling(enabled),
     byName: new Map(enabled.map((i) => [i.name, i])),
     none: buildNoneIndex(none, enabled),
   };
@@ -66,7 +70,7 @@ export function evidenceFor(model: AssistantModel, index: KnowledgeIndex | null,
       ranked,
       evidence: {
         confidence: ranked.confidence, margin: ranked.confidence - (ranking[k + 1]?.confidence ?? 0),
-        cover: f?.key ?? 0, similarity: f?.similarity ?? 0, candidates: model.byName.size,
+        cover: f?.key ?? 0, similarity: f?.similarity ?? 0, spelling: model.spelling.nearest(text, ranked.intent), candidates: model.byName.size,
       },
     };
   });

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { MESSAGE_ROLES, TICKET_STATUSES, WIDGET_POSITIONS } from '#shared/core/vocabulary.ts';
+import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/answer-policy.ts';
 import { declareChat } from '../route.ts';
 import { EmptyQuery, IdParams, email, text, uuid } from '../schema.ts';
 import { ConversationStatus, ConversationTitle, Fraction, TicketId, PlainTimestamp } from './common.ts';
@@ -114,7 +115,7 @@ export const sendMessage = declareChat('POST', '/message', 'send-message', {
     + 'another tenant, is 404; a `closed` one is 409 `CONVERSATION_CLOSED`. The message is matched against the tenant\'s '
     + 'intents and published help articles together; each candidate\'s `confidence` is its calibrated probability of being the '
     + 'right answer (about 0.8 of the answers given at 0.8 are right), and the better of the best intent (if it reaches '
-    + '`nlu.confidenceThreshold`, default 0.36) and the best article (if it reaches `knowledge.threshold`, default 0.42) answers. '
+    + `\`nlu.confidenceThreshold\`, default ${DEFAULT_INTENT_THRESHOLD}) and the best article (if it reaches \`knowledge.threshold\`, default ${DEFAULT_ARTICLE_THRESHOLD}) answers. `
     + 'An article\'s reply is the passage that answers, then the article\'s title and url, with `intentDetected: "knowledge_base"` '
     + 'and `sources`; when neither reaches its threshold `intentDetected` is `fallback` and the reply is the tenant\'s fallback message. An intent with action '
     + '`escalate` escalates the conversation and `metadata.ticketId` is present. A message without `conversationId` opens a new '
