@@ -7,8 +7,8 @@
 // phrases cover, and how closely the nearest phrase says the same thing; an intent that the
 // classifier picks on one shared word ("order") while the rest of the message is about something
 // else covers little of it), and how nearly the nearest phrase is spelled like the message.
-// Evidence of an article: the knowledge index's confidence, its margin over the next article, and
-// its shares. Both count the log of the number of candidates, as more candidates give more chances
+// Evidence of an article: the knowledge index's confidence, its margin over the next article, its
+// shares, and how nearly its title or one of its questions is spelled like the message. Both count the log of the number of candidates, as more candidates give more chances
 // to match by luck.
 //
 // The constants below are logistic models fitted by test/bench/answers/fit.ts on tuning data only
@@ -50,13 +50,13 @@ export function intentFeatures(e: IntentEvidence): number[] {
 
 export function articleFeatures(e: ArticleEvidence): number[] {
   const f = e.features;
-  return [1, logit(e.confidence), e.margin, f.key, f.passage, f.similarity, f.unseen, Math.log(Math.max(MIN_ARTICLES, e.candidates)), f.semantic];
+  return [1, logit(e.confidence), e.margin, f.key, f.passage, f.similarity, f.unseen, Math.log(Math.max(MIN_ARTICLES, e.candidates)), f.semantic, f.spelling];
 }
 
 /** Fitted by test/bench/answers/fit.ts; the order of `intentFeatures` and `articleFeatures`. */
 export const CALIBRATION = {
   intent: [-0.627, 2.311, 1.516, 0.324, 0.719, -0.728, 3.013],
-  article: [-1.776, 0.19, 2.499, 1.831, 2.877, 1.928, 0.068, -0.659, 3.312],
+  article: [-2.524, -0.015, 2.614, 1.445, 3.309, 1.439, -0.009, -0.644, 2.745, 2.616],
 };
 
 const dot = (w: readonly number[], x: readonly number[]) => w.reduce((s, wi, i) => s + wi * x[i]!, 0);
@@ -69,7 +69,7 @@ export const articleProbability = (e: ArticleEvidence, w: readonly number[] = CA
 
 /** Defaults of `nlu.confidenceThreshold` and `knowledge.threshold`, on the calibrated scale (see README "API notes"). */
 export const DEFAULT_INTENT_THRESHOLD = 0.3;
-export const DEFAULT_ARTICLE_THRESHOLD = 0.42;
+export const DEFAULT_ARTICLE_THRESHOLD = 0.44;
 
 export type Choice = 'intent' | 'article' | 'fallback';
 

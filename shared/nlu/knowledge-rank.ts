@@ -4,6 +4,7 @@
 import type { Features, ScoreWeights } from './knowledge-scoring.ts';
 import type { Matcher } from './knowledge-evidence.ts';
 import type { SemanticCloseness } from './knowledge-semantic.ts';
+import type { PhraseSpelling } from './phrase-spelling.ts';
 
 export interface Candidate {
   article: number;
@@ -24,15 +25,20 @@ export interface Ranker {
 // Articles ranked again with their sentence vectors: the best this many by words.
 const SEMANTIC_POOL = 20;
 
-/** `ids`: the articles' ids; `blending`: whether word vectors re-rank (there are vectors and `semanticRank` > 0). */
-export function ranker(ids: readonly string[], m: Matcher, semanticOf: SemanticCloseness, blending: boolean, w: ScoreWeights): Ranker {
+/**
+ * `ids`: the articles' ids; `blending`: whether word vectors re-rank (there are vectors and
+ * `semanticRank` > 0); `spelling`: the articles' titles and questions by id.
+ */
+export function ranker(
+  ids: readonly string[], m: Matcher, semanticOf: SemanticCloseness, spelling: PhraseSpelling, blending: boolean, w: ScoreWeights,
+): Ranker {
   const n = ids.length;
   const { collect, featuresOf, touchedArticles } = m;
 
   /** The best `limit` articles for a message, best first (ties: the earlier article). */
   const rank = (query: string, limit: number): Candidate[] => {
     if (n === 0 || limit <= 0 || !collect(query)) return [];
-    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, semantic: 0, bestPassage: 0 };
+    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, semantic: 0, spelling: 0, bestPassage: 0 };
     // With vectors, the best SEMANTIC_POOL by words are ranked again with `semanticRank` times
     // their sentence vectors' cosine added.
     const pool = blending ? Math.max(limit, SEMANTIC_POOL) : limit;
@@ -58,7 +64,7 @@ export function ranker(ids: readonly string[], m: Matcher, semanticOf: SemanticC
     let above = 1;
     const semantic = semanticOf(query, best.map(({ a }) => a));
     return best.map(({ a }, k) => {
-      const out = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, semantic: semantic[k]!, bestPassage: 0 };
+      const out = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, semantic: semantic[k]!, spelling: spelling.nearest(query, ids[a]!), bestPassage: 0 };
       const s = Math.min(above, featuresOf(a, out, true));
       above = s;
       const { bestPassage, ...features } = out;
@@ -68,7 +74,7 @@ export function ranker(ids: readonly string[], m: Matcher, semanticOf: SemanticC
 
   const rankAll = (query: string) => {
     if (n === 0 || !collect(query)) return [];
-    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, semantic: 0, bestPassage: 0 };
+    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, semantic: 0, spelling: 0, bestPassage: 0 };
     return touchedArticles
       .map((a) => ({ a, s: featuresOf(a, f) }))
       .sort((x, y) => y.s - x.s || x.a - y.a)
@@ -80,7 +86,7 @@ export function ranker(ids: readonly string[], m: Matcher, semanticOf: SemanticC
   const rankPage = (query: string, limit: number, from?: { confidence: number; articleId: string } | null) => {
     const best: Array<{ articleId: string; confidence: number }> = [];
     if (n === 0 || limit <= 0 || !collect(query)) return { items: best, more: false };
-    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, semantic: 0, bestPassage: 0 };
+    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, semantic: 0, spelling: 0, bestPassage: 0 };
     // x goes before y: higher score, then the smaller id.
     const before = (s: number, id: string, y: { confidence: number; articleId: string }) => s > y.confidence || (s === y.confidence && id < y.articleId);
     let after = 0;

@@ -60,6 +60,7 @@ export interface Features {
   unseen: number; // share of the message in words the knowledge base never uses (not a score feature)
   body: number; // best share one question or passage covers beyond what the title covers (not a score feature)
   semantic: number; // cosine of the message's and the closest title, question or passage's sentence vectors (0 without vectors; not a score feature)
+  spelling: number; // Dice of the message's and the closest title or question's character trigrams (not a score feature)
 }
 
 // Above this share, one passage (read with its title) says nearly all the message asks.

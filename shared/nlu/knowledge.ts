@@ -31,6 +31,7 @@ import { defaultScoreWeights, type Features, type ScoreWeights } from './knowled
 import { semanticCloseness } from './knowledge-semantic.ts';
 import { learnSynonyms } from './knowledge-synonyms.ts';
 import { buildTermIndex, KIND_PASSAGE } from './knowledge-terms.ts';
+import { phraseSpelling } from './phrase-spelling.ts';
 import { sentenceVector, type WordVectors } from './vectors.ts';
 
 export { clampAnswer, MAX_ANSWER_CHARS, type StoredArticle } from './knowledge-passages.ts';
@@ -93,7 +94,9 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
 
   const match = matcher(articles, index, queryReader(index, synonyms, w), local, w);
   const blending = vectors !== null && vectors !== undefined && w.semanticRank > 0;
-  const { rank, rankAll, rankPage } = ranker(articles.map((art) => art.id), match, semanticOf, blending, w);
+  // How nearly a message is spelled like an article's title or one of its questions (answer-policy.ts).
+  const spelling = phraseSpelling(articles.map((art) => ({ name: art.id, trainingPhrases: [art.title, ...art.questions] })));
+  const { rank, rankAll, rankPage } = ranker(articles.map((art) => art.id), match, semanticOf, spelling, blending, w);
 
   const search = (query: string, opts: { limit?: number } = {}): KnowledgeHit[] =>
     rank(query, clampLimit(opts.limit, 3)).map(({ article, score, bestPassage, features }) => {

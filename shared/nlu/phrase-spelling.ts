@@ -30,7 +30,8 @@ function dice(a: Float64Array, b: Float64Array): number {
 export function phraseSpelling(intents: ReadonlyArray<{ name: string; trainingPhrases: readonly string[] }>): PhraseSpelling {
   const phrases = new Map(intents.map((i) => [i.name, i.trainingPhrases]));
   const read = new Map<string, Float64Array[]>();
-  let last = { text: '', grams: new Float64Array(0) }; // the top intents are asked about one message in turn
+  // The top candidates are asked about one message in turn.
+  let last: { text: string; grams: Float64Array } = { text: '', grams: new Float64Array(0) };
   return {
     nearest(text, intent) {
       let grams = read.get(intent);

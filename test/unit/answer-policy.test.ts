@@ -83,9 +83,10 @@ describe('calibration', () => {
     expect(intentProbability({ ...base, confidence: 0.9 })).toBeGreaterThan(intentProbability(base));
     expect(intentProbability({ ...base, cover: 0.9 })).toBeGreaterThan(intentProbability(base));
     expect(intentProbability({ ...base, spelling: 0.9 })).toBeGreaterThan(intentProbability(base));
-    const f = { key: 0.5, title: 0.3, question: 0, passage: 0.5, similarity: 0.3, unseen: 0, body: 0, semantic: 0 };
+    const f = { key: 0.5, title: 0.3, question: 0, passage: 0.5, similarity: 0.3, unseen: 0, body: 0, semantic: 0, spelling: 0.2 };
     const a = { confidence: 0.3, margin: 0.1, features: f, candidates: 10 };
-    expect(articleProbability({ ...a, confidence: 0.6 })).toBeGreaterThan(articleProbability(a));
+    expect(articleProbability({ ...a, features: { ...f, passage: 0.9 } })).toBeGreaterThan(articleProbability(a));
+    expect(articleProbability({ ...a, features: { ...f, spelling: 0.8 } })).toBeGreaterThan(articleProbability(a));
     for (const p of [intentProbability({ ...base, confidence: 1, margin: 1 }), articleProbability({ ...a, confidence: 0 })]) {
       expect(p).toBeGreaterThanOrEqual(0);
       expect(p).toBeLessThanOrEqual(1);

@@ -137,6 +137,16 @@ describe('buildKnowledgeIndex: search', () => {
     expect(hit!.confidence).toBeLessThanOrEqual(1);
   });
 
+  it('tells how nearly the message is spelled like the title or a question, typos and all', () => {
+    const typo = top('i forgot my loggin');
+    expect(typo!.articleId).toBe('password');
+    expect(typo!.features.spelling).toBeGreaterThan(0.7);
+    expect(typo!.features.spelling).toBeLessThan(1);
+    expect(top('I forgot my login')!.features.spelling).toBe(1);
+    const unlike = index.search('i forgot my loggin', { limit: 5 }).filter((h) => h.articleId !== 'password');
+    for (const h of unlike) expect(h.features.spelling).toBeLessThan(0.5);
+  });
+
   it('the answer is the passage that covers the message, not always the first one', () => {
     const hit = top('when do I get my refund after a return?');
     expect(hit!.articleId).toBe('returns');
@@ -351,7 +361,7 @@ describe('the chat-path module', () => {
       .map((path) => path.split('node_modules/')[1]!.split('/')[0]!);
     expect([...new Set(packages)]).toEqual(['stemmer']);
     expect(Object.keys(out.metafile.inputs).filter((path) => path.startsWith('shared/')).sort()).toEqual(
-      ['knowledge', 'knowledge-evidence', 'knowledge-lexicon', 'knowledge-passages', 'knowledge-query', 'knowledge-rank', 'knowledge-scoring', 'knowledge-semantic', 'knowledge-synonyms', 'knowledge-terms', 'knowledge-words', 'vectors'].map((m) => `shared/nlu/${m}.ts`).sort(),
+      ['knowledge', 'knowledge-evidence', 'knowledge-lexicon', 'knowledge-passages', 'knowledge-query', 'knowledge-rank', 'knowledge-scoring', 'knowledge-semantic', 'knowledge-synonyms', 'knowledge-terms', 'knowledge-words', 'phrase-spelling', 'vectors'].map((m) => `shared/nlu/${m}.ts`).sort(),
     );
   });
 });
