@@ -55,8 +55,8 @@ export function articleFeatures(e: ArticleEvidence): number[] {
 
 /** Fitted by test/bench/answers/fit.ts; the order of `intentFeatures` and `articleFeatures`. */
 export const CALIBRATION = {
-  intent: [-0.627, 2.311, 1.516, 0.324, 0.719, -0.728, 3.013],
-  article: [-2.524, -0.015, 2.614, 1.445, 3.309, 1.439, -0.009, -0.644, 2.745, 2.616],
+  intent: [0.21, 1.636, 1.073, 0.229, 0.509, -0.515, 2.133],
+  article: [-1.133, -0.011, 1.851, 1.023, 2.343, 1.019, -0.006, -0.456, 1.943, 1.852],
 };
 
 const dot = (w: readonly number[], x: readonly number[]) => w.reduce((s, wi, i) => s + wi * x[i]!, 0);
@@ -68,8 +68,8 @@ export const intentProbability = (e: IntentEvidence, w: readonly number[] = CALI
 export const articleProbability = (e: ArticleEvidence, w: readonly number[] = CALIBRATION.article) => round3(sigmoid(dot(w, articleFeatures(e))));
 
 /** Defaults of `nlu.confidenceThreshold` and `knowledge.threshold`, on the calibrated scale (see README "API notes"). */
-export const DEFAULT_INTENT_THRESHOLD = 0.3;
-export const DEFAULT_ARTICLE_THRESHOLD = 0.44;
+export const DEFAULT_INTENT_THRESHOLD = 0.52;
+export const DEFAULT_ARTICLE_THRESHOLD = 0.62;
 
 export type Choice = 'intent' | 'article' | 'fallback';
 

@@ -19,8 +19,11 @@ export const LOW_CONFIDENCE = 0.5;
 export const READ_CAP = 2000;
 /** Examples shown per group. */
 export const EXAMPLES_PER_GROUP = 5;
-/** A suggestion needs the messages to reach this mean (calibrated) confidence for one intent or article. */
-export const SUGGESTION_MIN = 0.2;
+/**
+ * A suggestion needs the messages to reach this mean (calibrated) confidence for one intent or
+ * article: about two answers in five right at it, well under the default thresholds.
+ */
+export const SUGGESTION_MIN = 0.4;
 /** Marks a low rating writes: the conversation's latest answered messages (a transaction takes at most 100 items). */
 const RATED_MARKS = 40;
 
