@@ -10,39 +10,54 @@ export interface PhraseSpelling {
 }
 
 // A trigram as one number: three UTF-16 code units fit in 48 bits, exactly.
-function trigrams(text: string): Float64Array {
+function trigrams(text: string): Set<number> {
   const t = ` ${text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
   const keys = new Set<number>();
   for (let i = 0; i + 3 <= t.length; i++) keys.add(t.charCodeAt(i) * 2 ** 32 + t.charCodeAt(i + 1) * 2 ** 16 + t.charCodeAt(i + 2));
-  return Float64Array.from(keys).sort();
+  return keys;
 }
 
-function dice(a: Float64Array, b: Float64Array): number {
-  if (a.length + b.length === 0) return 0;
-  let shared = 0;
-  for (let i = 0, j = 0; i < a.length && j < b.length;) {
-    if (a[i] === b[j]) { shared++; i++; j++; } else if (a[i]! < b[j]!) i++; else j++;
-  }
-  return (2 * shared) / (a.length + b.length);
+/** One intent's phrases: each trigram's phrases, and each phrase's number of trigrams. */
+interface Grams { postings: Map<number, number[]>; sizes: Int32Array }
+
+function gramsOf(phrases: readonly string[]): Grams {
+  const postings = new Map<number, number[]>();
+  const sizes = new Int32Array(phrases.length);
+  phrases.forEach((p, k) => {
+    const keys = trigrams(p);
+    sizes[k] = keys.size;
+    for (const g of keys) {
+      const list = postings.get(g);
+      if (list) list.push(k);
+      else postings.set(g, [k]);
+    }
+  });
+  return { postings, sizes };
 }
 
 /** An intent's phrases are read on its first question (most intents are never near the top). */
 export function phraseSpelling(intents: ReadonlyArray<{ name: string; trainingPhrases: readonly string[] }>): PhraseSpelling {
   const phrases = new Map(intents.map((i) => [i.name, i.trainingPhrases]));
-  const read = new Map<string, Float64Array[]>();
+  const read = new Map<string, Grams>();
   // The top candidates are asked about one message in turn.
-  let last: { text: string; grams: Float64Array } = { text: '', grams: new Float64Array(0) };
+  let last = { text: '', grams: new Set<number>() };
+  let shared = new Int32Array(0);
   return {
     nearest(text, intent) {
-      let grams = read.get(intent);
-      if (!grams) {
-        grams = (phrases.get(intent) ?? []).map(trigrams);
-        read.set(intent, grams);
+      let g = read.get(intent);
+      if (!g) {
+        g = gramsOf(phrases.get(intent) ?? []);
+        read.set(intent, g);
       }
       if (last.text !== text) last = { text, grams: trigrams(text) };
       const q = last.grams;
+      const n = g.sizes.length;
+      if (shared.length < n) shared = new Int32Array(n);
+      shared.fill(0, 0, n);
+      // Trigrams shared with each phrase, counted through the postings (not phrase by phrase).
+      for (const key of q) for (const k of g.postings.get(key) ?? []) shared[k]!++;
       let best = 0;
-      for (const g of grams) best = Math.max(best, dice(q, g));
+      for (let k = 0; k < n; k++) if (shared[k]! > 0) best = Math.max(best, (2 * shared[k]!) / (q.size + g.sizes[k]!));
       return best;
     },
   };
