@@ -1,4 +1,11 @@
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS } from 're2js';
+
+// RE2 (re2js, about 150 KB minified) is required on the first tenant regex pattern, not bundled:
+// most functions and most tenants never use one, and every cold start would parse it. A function
+// bundle finds it in node_modules beside itself (infra/function.ts copies it there).
+let re2: typeof import('re2js') | undefined;
+const RE2 = () => (re2 ??= createRequire(import.meta.url)('re2js') as typeof import('re2js')).RE2JS;
 
 export const ENTITY_TYPES = ['email', 'phone', 'number', 'date', 'order_id', 'url', 'regex'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
@@ -100,7 +107,7 @@ function compilePattern(pattern: string): RE2JS | Error {
   let re = compiled.get(pattern);
   if (!re) {
     try {
-      re = RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
+      re = RE2().compile(pattern, RE2().CASE_INSENSITIVE);
     } catch (e) {
       re = e instanceof Error ? e : new Error(String(e));
     }

@@ -1,6 +1,7 @@
 // One function bundled for real, the way `cdk deploy` bundles every function (the other infra
 // tests skip bundling): what goes into the deployed code, and that it loads.
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -53,5 +54,13 @@ describe('function bundle as deployed', () => {
     expect(readFileSync(copied).equals(readFileSync(join(PROJECT_ROOT, 'shared/nlu/assets/glove-30k.bin')))).toBe(true);
     // The bundle resolves the file relative to itself.
     expect(code.includes('./assets/glove-30k.bin')).toBe(true);
+  });
+
+  it('leaves RE2 out of the bundle and carries its CommonJS build beside it, where a regex entity requires it', () => {
+    // An error message of RE2's own parser: in the bundle only if the package was bundled.
+    expect(code.includes('invalid nested repetition operator')).toBe(false);
+    expect(existsSync(join(bundle, '..', 'node_modules', 're2js', 'build', 'index.cjs'))).toBe(true);
+    const { RE2JS } = createRequire(bundle)('re2js') as typeof import('re2js');
+    expect(RE2JS.compile('order (\\d+)').matcher('my order 42').find()).toBe(true);
   });
 });
