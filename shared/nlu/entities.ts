@@ -4,8 +4,11 @@ import type { RE2JS } from 're2js';
 // RE2 (re2js, about 150 KB minified) is required on the first tenant regex pattern, not bundled:
 // most functions and most tenants never use one, and every cold start would parse it. A function
 // bundle finds it in node_modules beside itself (infra/function.ts copies it there).
-let re2: typeof import('re2js') | undefined;
-const RE2 = () => (re2 ??= createRequire(import.meta.url)('re2js') as typeof import('re2js')).RE2JS;
+let re2: typeof RE2JS | undefined;
+function RE2(): typeof RE2JS {
+  re2 ??= (createRequire(import.meta.url)('re2js') as typeof import('re2js')).RE2JS;
+  return re2;
+}
 
 export const ENTITY_TYPES = ['email', 'phone', 'number', 'date', 'order_id', 'url', 'regex'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
