@@ -8,8 +8,8 @@
 // classifier picks on one shared word ("order") while the rest of the message is about something
 // else covers little of it), and how nearly the nearest phrase is spelled like the message.
 // Evidence of an article: the knowledge index's confidence, its margin over the next article, its
-// shares, and how nearly its title or one of its questions is spelled like the message. Both count the log of the number of candidates, as more candidates give more chances
-// to match by luck.
+// shares, and how nearly its title or one of its questions is spelled like the message. Both count
+// the log of the number of candidates, as more candidates give more chances to match by luck.
 //
 // The constants below are logistic models fitted by test/bench/answers/fit.ts on tuning data only
 // (the help desks' tuning messages, a CLINC150 tenant on part of its training split with the
@@ -32,11 +32,11 @@ export interface ArticleEvidence {
   candidates: number; // published articles
 }
 
-const logit = (p: number) => {
+export const logit = (p: number) => {
   const q = Math.min(1 - 1e-4, Math.max(1e-4, p));
   return Math.log(q / (1 - q));
 };
-const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+export const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
 // The fewest candidates the tuning tenants had: a smaller tenant counts as that many, so that the
 // fit is not stretched beyond what it saw (a one-article knowledge base would otherwise answer

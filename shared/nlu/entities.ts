@@ -110,7 +110,8 @@ function compilePattern(pattern: string): RE2JS | Error {
   let re = compiled.get(pattern);
   if (!re) {
     try {
-      re = RE2().compile(pattern, RE2().CASE_INSENSITIVE);
+      const engine = RE2();
+      re = engine.compile(pattern, engine.CASE_INSENSITIVE);
     } catch (e) {
       re = e instanceof Error ? e : new Error(String(e));
     }

@@ -25,6 +25,10 @@ export interface Ranker {
 // Articles ranked again with their sentence vectors: the best this many by words.
 const SEMANTIC_POOL = 20;
 
+/** Features for `featuresOf` to fill, with the two it does not compute. */
+const blank = (semantic = 0, spelling = 0) =>
+  ({ key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, semantic, spelling, bestPassage: 0 });
+
 /**
  * `ids`: the articles' ids; `blending`: whether word vectors re-rank (there are vectors and
  * `semanticRank` > 0); `spelling`: the articles' titles and questions by id.
@@ -38,11 +42,11 @@ export function ranker(
   /** The best `limit` articles for a message, best first (ties: the earlier article). */
   const rank = (query: string, limit: number): Candidate[] => {
     if (n === 0 || limit <= 0 || !collect(query)) return [];
-    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, semantic: 0, spelling: 0, bestPassage: 0 };
+    const f = blank();
     // With vectors, the best SEMANTIC_POOL by words are ranked again with `semanticRank` times
     // their sentence vectors' cosine added.
     const pool = blending ? Math.max(limit, SEMANTIC_POOL) : limit;
-    let best: Array<{ a: number; s: number }> = [];
+    const best: Array<{ a: number; s: number }> = [];
     for (const a of touchedArticles) {
       const s = featuresOf(a, f);
       if (best.length === pool && !(s > best[pool - 1]!.s || (s === best[pool - 1]!.s && a < best[pool - 1]!.a))) continue;
@@ -53,18 +57,19 @@ export function ranker(
       }
       best[k] = { a, s };
     }
+    // The sentence vectors' cosines, once: the pool's when they re-rank it, and each kept article keeps its own.
+    const cos = semanticOf(query, best.map(({ a }) => a));
+    let kept = best.map(({ a, s }, k) => ({ a, s, cos: cos[k]! }));
     if (blending) {
-      const cos = semanticOf(query, best.map(({ a }) => a));
-      best = best.map(({ a, s }, k) => ({ a, s: s + w.semanticRank * cos[k]! }))
+      kept = kept.map((x) => ({ ...x, s: x.s + w.semanticRank * x.cos }))
         .sort((x, y) => y.s - x.s || x.a - y.a)
         .slice(0, limit);
     }
     // Ranked by the full evidence, reported with the calibrated confidence (see `questions`); a hit
     // never claims more confidence than the one ranked above it.
     let above = 1;
-    const semantic = semanticOf(query, best.map(({ a }) => a));
-    return best.map(({ a }, k) => {
-      const out = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, semantic: semantic[k]!, spelling: spelling.nearest(query, ids[a]!), bestPassage: 0 };
+    return kept.map(({ a, cos: semantic }) => {
+      const out = blank(semantic, spelling.nearest(query, ids[a]!));
       const s = Math.min(above, featuresOf(a, out, true));
       above = s;
       const { bestPassage, ...features } = out;
@@ -74,7 +79,7 @@ export function ranker(
 
   const rankAll = (query: string) => {
     if (n === 0 || !collect(query)) return [];
-    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, semantic: 0, spelling: 0, bestPassage: 0 };
+    const f = blank();
     return touchedArticles
       .map((a) => ({ a, s: featuresOf(a, f) }))
       .sort((x, y) => y.s - x.s || x.a - y.a)
@@ -86,7 +91,7 @@ export function ranker(
   const rankPage = (query: string, limit: number, from?: { confidence: number; articleId: string } | null) => {
     const best: Array<{ articleId: string; confidence: number }> = [];
     if (n === 0 || limit <= 0 || !collect(query)) return { items: best, more: false };
-    const f = { key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, semantic: 0, spelling: 0, bestPassage: 0 };
+    const f = blank();
     // x goes before y: higher score, then the smaller id.
     const before = (s: number, id: string, y: { confidence: number; articleId: string }) => s > y.confidence || (s === y.confidence && id < y.articleId);
     let after = 0;

@@ -95,7 +95,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   const match = matcher(articles, index, queryReader(index, synonyms, w), local, w);
   const blending = vectors !== null && vectors !== undefined && w.semanticRank > 0;
   // How nearly a message is spelled like an article's title or one of its questions (answer-policy.ts).
-  const spelling = phraseSpelling(articles.map((art) => ({ name: art.id, trainingPhrases: [art.title, ...art.questions] })));
+  const spelling = phraseSpelling(new Map(articles.map((art) => [art.id, [art.title, ...art.questions]])));
   const { rank, rankAll, rankPage } = ranker(articles.map((art) => art.id), match, semanticOf, spelling, blending, w);
 
   const search = (query: string, opts: { limit?: number } = {}): KnowledgeHit[] =>

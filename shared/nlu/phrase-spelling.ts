@@ -1,12 +1,12 @@
-// How nearly a message is spelled like one of an intent's phrases: the Dice coefficient of their
-// character trigrams, the best over the intent's phrases. Informal spelling and typos ("byee",
-// "thx", "get me an agnet") share most trigrams with a phrase where they share no word, so this
-// tells the answer policy that the message has been seen before, in other letters (measured in
-// test/bench/answers.ts).
+// How nearly a message is spelled like one of a candidate's phrases (an intent's training phrases,
+// an article's title and questions): the Dice coefficient of their character trigrams, the best
+// over the candidate's phrases. Informal spelling and typos ("byee", "thx", "get me an agnet")
+// share most trigrams with a phrase where they share no word, so this tells the answer policy that
+// the message has been seen before, in other letters (measured in test/bench/answers.ts).
 
 export interface PhraseSpelling {
-  /** The best Dice coefficient (0..1) of the message's character trigrams and one of the intent's phrases'. */
-  nearest(text: string, intent: string): number;
+  /** The best Dice coefficient (0..1) of the message's character trigrams and one of the candidate's phrases'. */
+  nearest(text: string, candidate: string): number;
 }
 
 // A trigram as one number: three UTF-16 code units fit in 48 bits, exactly.
@@ -17,7 +17,7 @@ function trigrams(text: string): Set<number> {
   return keys;
 }
 
-/** One intent's phrases: each trigram's phrases, and each phrase's number of trigrams. */
+/** One candidate's phrases: each trigram's phrases, and each phrase's number of trigrams. */
 interface Grams { postings: Map<number, number[]>; sizes: Int32Array }
 
 function gramsOf(phrases: readonly string[]): Grams {
@@ -35,19 +35,18 @@ function gramsOf(phrases: readonly string[]): Grams {
   return { postings, sizes };
 }
 
-/** An intent's phrases are read on its first question (most intents are never near the top). */
-export function phraseSpelling(intents: ReadonlyArray<{ name: string; trainingPhrases: readonly string[] }>): PhraseSpelling {
-  const phrases = new Map(intents.map((i) => [i.name, i.trainingPhrases]));
+/** `phrases`: each candidate's, by id; read on the candidate's first question (most never come near the top). */
+export function phraseSpelling(phrases: ReadonlyMap<string, readonly string[]>): PhraseSpelling {
   const read = new Map<string, Grams>();
   // The top candidates are asked about one message in turn.
   let last = { text: '', grams: new Set<number>() };
   let shared = new Int32Array(0);
   return {
-    nearest(text, intent) {
-      let g = read.get(intent);
+    nearest(text, candidate) {
+      let g = read.get(candidate);
       if (!g) {
-        g = gramsOf(phrases.get(intent) ?? []);
-        read.set(intent, g);
+        g = gramsOf(phrases.get(candidate) ?? []);
+        read.set(candidate, g);
       }
       if (last.text !== text) last = { text, grams: trigrams(text) };
       const q = last.grams;

@@ -34,7 +34,7 @@ export function trainModel(version: number, enabled: Intent[], none: string[] = 
     version,
     classifier: trainClassifier(enabled),
     phrases: intentPhraseIndex(enabled),
-    spelling: phraseSpelling(enabled),
+    spelling: phraseSpelling(new Map(enabled.map((i) => [i.name, i.trainingPhrases]))),
     byName: new Map(enabled.map((i) => [i.name, i])),
     none: buildNoneIndex(none, enabled),
   };

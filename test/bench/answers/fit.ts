@@ -2,7 +2,7 @@
 // only: `npx tsx test/bench/answers/fit.ts` prints the constants to paste there. Each candidate
 // kind is a logistic model of its evidence; rows are weighted so that every tuning tenant, and
 // within it every group of messages (intent / article / fallback), counts the same.
-import { articleFeatures, articleProbability, choose, intentFeatures, intentProbability } from '#shared/nlu/answer-policy.ts';
+import { articleFeatures, articleProbability, choose, intentFeatures, intentProbability, logit, sigmoid } from '#shared/nlu/answer-policy.ts';
 import { helpDesks, tuningMix, type Scenario } from './data.ts';
 import { buildScenario, observe, type Observed } from './inprocess.ts';
 import { calibration, isRight, pct, shares, type Got, type Outcome } from './score.ts';
@@ -147,21 +147,21 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const given: Row[] = [];
   for (const o of observed) {
     const out = outcomes(o.observed, w, best).filter((x) => x.answered);
-    for (const x of out) given.push({ x: [1, Math.log(Math.max(1e-4, Math.min(1 - 1e-4, x.confidence)) / Math.max(1e-4, 1 - Math.min(1 - 1e-4, x.confidence)))], y: x.right ? 1 : 0, w: 1 / out.length });
+    for (const x of out) given.push({ x: [1, logit(x.confidence)], y: x.right ? 1 : 0, w: 1 / out.length });
   }
-  const [a, b] = fitLogistic(given);
-  const mapped = (p: number) => Math.round(1000 / (1 + Math.exp(-(a! + b! * Math.log(p / (1 - p)))))) / 1000;
-  const scaled = {
-    intent: w.intent.map((x, i) => Math.round((b! * x + (i === 0 ? a! : 0)) * 1000) / 1000),
-    article: w.article.map((x, i) => Math.round((b! * x + (i === 0 ? a! : 0)) * 1000) / 1000),
-  };
+  const [a, b] = fitLogistic(given) as [number, number];
+  const round3 = (x: number) => Math.round(x * 1000) / 1000;
+  const scale = (ws: number[]) => ws.map((x, i) => round3(b * x + (i === 0 ? a : 0)));
+  const shipped = { intent: scale(w.intent), article: scale(w.article) };
   console.log(`answers given mapped by a ${a}, b ${b}:`);
-  console.log(JSON.stringify(scaled));
+  console.log(JSON.stringify(shipped));
   // The thresholds chosen again on the mapped scale (their grid steps fall elsewhere on it).
-  console.log(`thresholds ${JSON.stringify(bestThresholds(observed, scaled, 0.3))} (mapped: ${mapped(best.intent)} / ${mapped(best.article)})`);
-  const th = { intent: best.intent, article: best.article };
+  const chosen = bestThresholds(observed, shipped, 0.3);
+  console.log(`thresholds ${JSON.stringify(chosen)}`);
+  console.log(`(the first pair mapped: ${round3(sigmoid(a + b * logit(best.intent)))} / ${round3(sigmoid(a + b * logit(best.article)))})`);
+  const th = { intent: chosen.intent, article: chosen.article };
   for (const o of observed) {
-    const out = outcomes(o.observed, w, th);
+    const out = outcomes(o.observed, shipped, th);
     const s = shares(out);
     const cal = calibration(out.map((x) => ({ confidence: x.confidence, right: x.bestRight })));
     console.log(`${o.scenario}: intent ${pct(s.intent)} article ${pct(s.article)} fallback ${pct(s.fallback)} mean ${pct(s.mean)} ECE ${cal.ece.toFixed(3)}`);
