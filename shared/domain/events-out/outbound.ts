@@ -9,7 +9,8 @@ import { refusedAddress } from './webhook-url.ts';
 // POSTs to addresses that tenants chose (webhooks, Slack), safely: the host is resolved once, every
 // address it resolves to must be public unicast (IPv4-mapped IPv6 judged as the IPv4 it carries),
 // and the connection goes to the checked address (no second lookup that could rebind). No
-// redirect is followed, the answer must come within the timeout, and at most 1 KiB of it is kept.
+// redirect is followed, the answer (the lookup included) must come within the timeout, and at most
+// 1 KiB of it is kept.
 
 export const RESPONSE_KEEP_BYTES = 1024;
 
@@ -50,16 +51,20 @@ export async function postJson(
   rawUrl: string, body: string, headers: Record<string, string>, opts: { allowLoopback: boolean; timeoutMs: number },
 ): Promise<PostResult> {
   const fail = (error: string, status: number | null = null, text = ''): PostResult => ({ ok: false, status, error, body: text });
+  const late = () => fail(`no answer within ${Math.round(opts.timeoutMs / 100) / 10} s`);
+  // One deadline for the lookup and the request: a slow resolver must not hold a delivery past it.
+  const deadline = Date.now() + opts.timeoutMs;
   let url: URL;
   try { url = new URL(rawUrl); } catch { return fail('the URL is not valid'); }
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  let addresses: LookupAddress[];
+  let addresses: LookupAddress[] | null;
   try {
-    addresses = await resolveChecked(host, opts.allowLoopback);
+    addresses = await beforeDeadline(resolveChecked(host, opts.allowLoopback), deadline);
   } catch (e) {
     if (e instanceof RefusedDestination) return fail(e.message);
     throw e;
   }
+  if (!addresses) return late();
   // Plain http only for loopback receivers, which exist only when the local runtime allows them.
   const loopbackOnly = addresses.every((a) => ipaddr.process(a.address).range() === 'loopback');
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && opts.allowLoopback && loopbackOnly)) return fail('the URL must use https');
@@ -100,9 +105,20 @@ export async function postJson(
     });
     const timer = setTimeout(() => {
       req.destroy();
-      done(fail(`no answer within ${Math.round(opts.timeoutMs / 100) / 10} s`));
-    }, opts.timeoutMs);
+      done(late());
+    }, Math.max(0, deadline - Date.now()));
     req.on('error', (e: NodeJS.ErrnoException) => done(fail(`request failed: ${e.code ?? e.message}`)));
     req.end(payload);
   });
+}
+
+/** What `work` gives, or null when the deadline comes first (the work itself goes on unheard). */
+async function beforeDeadline<T>(work: Promise<T>, deadline: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now())); });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
