@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { trainClassifier, type TrainingIntent } from '#shared/nlu/classifier.ts';
 import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
+import { wordVectors } from '#shared/nlu/word-vectors.ts';
 
-const starter = trainClassifier(starterIntents);
+// As the chat path trains it: with the shipped word vectors.
+const vectors = wordVectors();
+const starter = trainClassifier(starterIntents, {}, vectors);
 
 // Phrasings that are not in the training phrases.
 const heldOut: Array<[string, string]> = [
@@ -128,9 +131,28 @@ describe('order of the intents', () => {
   }));
 
   it('does not change the ranking or the confidences', () => {
-    const other = trainClassifier(shuffled(starterIntents));
+    const other = trainClassifier(shuffled(starterIntents), {}, vectors);
     for (const text of [...heldOut.map(([t]) => t), ...offTopic]) expect(other.classify(text, 5)).toEqual(starter.classify(text, 5));
     expect(other.model.temperature).toBe(starter.model.temperature);
     expect(other.model.noneScore).toBe(starter.model.noneScore);
+  });
+});
+
+describe('sentence vectors', () => {
+  const intents: TrainingIntent[] = [
+    { name: 'weather', trainingPhrases: ['is it going to rain', 'what is the forecast for tomorrow', 'will it be sunny', 'do i need an umbrella', 'how cold is it outside'] },
+    { name: 'music', trainingPhrases: ['play a song', 'put on some tunes', 'i want to listen to a track', 'skip to the next one', 'turn the volume up'] },
+    { name: 'food', trainingPhrases: ['order a pizza', 'i am hungry', 'find me a restaurant', 'what should i cook for dinner', 'book a table for two'] },
+  ];
+  // No word of these (nor a 4-letter piece of one) is in any phrase: only their meaning tells.
+  const unseen: Array<[string, string]> = [
+    ['any snow expected this weekend', 'weather'], ['thunderstorms later?', 'weather'],
+    ['chuck on a guitar album', 'music'], ['recommend a good burger place', 'food'], ['lasagne recipe', 'food'],
+  ];
+  const right = (c: ReturnType<typeof trainClassifier>) => unseen.filter(([t, want]) => c.classify(t, 1)[0]!.intent === want).length;
+
+  it('rank a message that shares no word with the phrases by what it means', () => {
+    expect(right(trainClassifier(intents, {}, vectors))).toBe(unseen.length);
+    expect(right(trainClassifier(intents, { vectorWeight: 0 }, vectors))).toBeLessThan(unseen.length - 1);
   });
 });

@@ -3,13 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { trainClassifier } from '#shared/nlu/classifier.ts';
 import { deserializeClassifier, serializeClassifier } from '#shared/nlu/serialize.ts';
 import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
+import { wordVectors } from '#shared/nlu/word-vectors.ts';
 
-const trained = trainClassifier(starterIntents);
+const vectors = wordVectors();
+const trained = trainClassifier(starterIntents, {}, vectors);
 const bytes = serializeClassifier(trained);
 
 describe('serialised classifier', () => {
   it('ranks as the trained one does, confidences within the int8 rounding', () => {
-    const restored = deserializeClassifier(bytes);
+    const restored = deserializeClassifier(bytes, vectors);
     for (const intent of starterIntents) {
       for (const p of intent.trainingPhrases.slice(0, 3)) {
         const a = trained.classify(p);
@@ -18,6 +20,13 @@ describe('serialised classifier', () => {
         expect(Math.abs(b[0]!.confidence - a[0]!.confidence), p).toBeLessThan(0.05);
       }
     }
+  });
+
+  it('needs the word vectors back for a model trained with them', () => {
+    expect(() => deserializeClassifier(bytes)).toThrow(/needs the word vectors/);
+    const plain = trainClassifier(starterIntents, { vectorWeight: 0 });
+    const names = (r: Array<{ intent: string }>) => r.map((x) => x.intent);
+    expect(names(deserializeClassifier(serializeClassifier(plain)).classify('hello there'))).toEqual(names(plain.classify('hello there')));
   });
 
   it('refuses a model stored in another format version', () => {

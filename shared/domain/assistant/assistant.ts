@@ -14,6 +14,7 @@ import { tenantSettings } from '#shared/domain/tenants/tenant-config.ts';
 import { examplesRepo } from '#shared/data/examples.ts';
 import { buildNoneIndex, type NoneIndex } from '#shared/nlu/none.ts';
 import { phraseSpelling, type PhraseSpelling } from '#shared/nlu/phrase-spelling.ts';
+import { wordVectors } from '#shared/nlu/word-vectors.ts';
 import { applyNone } from './none.ts';
 
 /**
@@ -32,7 +33,7 @@ const models = new TenantModelCache<AssistantModel>();
 export function trainModel(version: number, enabled: Intent[], none: string[] = []): AssistantModel {
   return {
     version,
-    classifier: trainClassifier(enabled),
+    classifier: trainClassifier(enabled, {}, wordVectors()),
     phrases: intentPhraseIndex(enabled),
     spelling: phraseSpelling(new Map(enabled.map((i) => [i.name, i.trainingPhrases]))),
     byName: new Map(enabled.map((i) => [i.name, i])),

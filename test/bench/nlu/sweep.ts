@@ -1,5 +1,7 @@
 // Scratch sweep: accuracy on CLINC val and BANKING77 carved val for option sets given as JSON lines.
 import { trainClassifier } from '#shared/nlu/classifier.ts';
+import { wordVectors } from '#shared/nlu/word-vectors.ts';
+const VEC = wordVectors();
 import { loadBanking77, loadClinc150, stratifiedSplit, toIntents, perLabel } from './data.ts';
 const d = loadClinc150();
 const [btr, bva] = stratifiedSplit(loadBanking77(), 0.2, 20);
@@ -8,9 +10,9 @@ for (const line of process.argv.slice(2)) {
   const opts = JSON.parse(line);
   const out: Record<string, string> = {};
   const run = (name: string, train: [string, string][], val: [string, string][]) => {
-    trainClassifier(toIntents(train).slice(0, 5), opts); // warm the JIT
+    trainClassifier(toIntents(train).slice(0, 5), opts, VEC); // warm the JIT
     const t = performance.now();
-    const c = trainClassifier(toIntents(train), opts);
+    const c = trainClassifier(toIntents(train), opts, VEC);
     out[`${name}ms`] = (performance.now() - t).toFixed(0);
     let ok = 0;
     for (const [text, label] of val) if (c.classify(text, 1)[0]!.intent === label) ok++;
