@@ -55,8 +55,8 @@ export function articleFeatures(e: ArticleEvidence): number[] {
 
 /** Fitted by test/bench/answers/fit.ts; the order of `intentFeatures` and `articleFeatures`. */
 export const CALIBRATION = {
-  intent: [0.21, 1.636, 1.073, 0.229, 0.509, -0.515, 2.133],
-  article: [-1.133, -0.011, 1.851, 1.023, 2.343, 1.019, -0.006, -0.456, 1.943, 1.852],
+  intent: [-1.223, 1.241, 1.181, 0.359, 0.419, -0.253, 2.673],
+  article: [-1.178, -0.011, 1.968, 1.088, 2.492, 1.084, -0.007, -0.485, 2.067, 1.97],
 };
 
 const dot = (w: readonly number[], x: readonly number[]) => w.reduce((s, wi, i) => s + wi * x[i]!, 0);
@@ -68,7 +68,7 @@ export const intentProbability = (e: IntentEvidence, w: readonly number[] = CALI
 export const articleProbability = (e: ArticleEvidence, w: readonly number[] = CALIBRATION.article) => round3(sigmoid(dot(w, articleFeatures(e))));
 
 /** Defaults of `nlu.confidenceThreshold` and `knowledge.threshold`, on the calibrated scale (see README "API notes"). */
-export const DEFAULT_INTENT_THRESHOLD = 0.52;
+export const DEFAULT_INTENT_THRESHOLD = 0.62;
 export const DEFAULT_ARTICLE_THRESHOLD = 0.62;
 
 export type Choice = 'intent' | 'article' | 'fallback';

@@ -247,8 +247,8 @@ describe('GET /nlu/unanswered', () => {
     await keepOnly(t, ['greeting']);
     await request('POST', admin('/intents'), { token: t.ownerToken, body: REFUND });
     const intent = await intentNamed(t, 'refund_request');
-    // Messages near the refund intent, under 0.99 (the intent's own words, "refund please", reach 1).
-    await request('PUT', admin('/settings'), { token: t.ownerToken, body: { config: { nlu: { confidenceThreshold: 0.99 } } } });
+    // Messages near the refund intent, under 0.995 (0.93 to 0.99; the intent's own words, "refund please", reach 0.998).
+    await request('PUT', admin('/settings'), { token: t.ownerToken, body: { config: { nlu: { confidenceThreshold: 0.995 } } } });
     for (const m of ['is a refund possible', 'I would like a refund', 'refunds?']) await send(t, m);
     const groups = (await request('GET', admin('/nlu/unanswered'), { token: t.ownerToken })).body.groups;
     expect(groups[0]).toMatchObject({ count: 3, suggestion: { intentId: intent.id } });

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 const fitted = process.env.FIT ? readFileSync(process.env.FIT, 'utf8').split('\n') : null;
 const W = fitted ? JSON.parse(fitted.findLast((l) => l.startsWith('{"intent"'))!) : CALIBRATION; // the mapped constants, printed last
 const th = fitted ? JSON.parse(fitted.find((l) => l.startsWith('thresholds'))!.slice(11)) : { intent: DEFAULT_INTENT_THRESHOLD, article: DEFAULT_ARTICLE_THRESHOLD };
+if (process.env.TI) th.intent = Number(process.env.TI);
 const verbose = process.env.V === '1';
 let rank1 = 0, arts = 0;
 const all: ReturnType<typeof outcomes> = [];
