@@ -85,9 +85,9 @@ export class ServiceFunction extends Construct {
         // Bundle the AWS SDK: a pinned version and a faster cold start than the runtime's copy.
         externalModules: [],
         // The word vectors beside the bundle, where shared/nlu/word-vectors.ts looks for them (read
-        // only by the functions that train intents or build a knowledge index, on first use), and RE2's CommonJS
-        // build where shared/nlu/entities.ts requires it on the first regex pattern (for the bundles
-        // that can: their code names the package).
+        // only by the functions that train intents or build a knowledge index, on first use), and
+        // RE2's CommonJS build where shared/nlu/entities.ts requires it on the first regex pattern
+        // (for the bundles that can: their code names the package).
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],

@@ -1,7 +1,6 @@
-import { countHashes, defaultFeatureOptions, extractRaw, HashIndex, type FeatureOptions, type RawFeatures } from './features.ts';
+import { countHashes, defaultFeatureOptions, extractRaw, HashIndex, tokenize, type FeatureOptions, type RawFeatures } from './features.ts';
 import { BACKGROUND_PHRASES, BACKGROUND_LABEL } from './background.ts';
 import { principalDirection, removeAndNormalise, sentenceVector, type WordVectors } from './vectors.ts';
-import { tokenize } from './features.ts';
 
 export interface TrainingIntent { name: string; trainingPhrases: string[] }
 export interface Ranked { intent: string; confidence: number } // confidence in [0,1]
@@ -89,10 +88,8 @@ export interface Model {
 /** Columns of W per class: the hashed features, then the sentence vector's. */
 export const widthOf = (model: Model) => model.vec.hashes.length + (model.dense ? model.dense.vectors.dim : 0);
 
-/** The scaled sentence vector of a text, or null without one. */
-function denseOf(dense: NonNullable<Model['dense']>, text: string): Float32Array | null {
-  const v = sentenceVector(dense.vectors, tokenize(text));
-  if (!v) return null;
+/** A sentence vector as the dense block's columns: the direction removed, unit length, times the weight (in place). */
+function project(v: Float32Array, dense: NonNullable<Model['dense']>): Float32Array {
   removeAndNormalise(v, dense.direction);
   for (let i = 0; i < v.length; i++) v[i]! *= dense.weight;
   return v;
@@ -153,7 +150,7 @@ const counted = (r: RawFeatures): Counted => ({ word: countHashes(r.word), char:
  * The training matrix in one pass over the phrases: feature indices are assigned, term and
  * document frequencies counted, then the rows weighted as `vectorize` weights a message.
  */
-function buildTraining(texts: string[], opts: FeatureOptions): { vec: Vectorizer; X: Csr } {
+function buildTraining(texts: ReadonlyArray<readonly string[]>, opts: FeatureOptions): { vec: Vectorizer; X: Csr } {
   const n = texts.length;
   const index = new HashIndex(n * 16);
   let hashes = new Uint32Array(1024);
@@ -201,8 +198,8 @@ function buildTraining(texts: string[], opts: FeatureOptions): { vec: Vectorizer
     tf[nnz++] = 1;
     df[f]!++;
   };
-  texts.forEach((text, row) => {
-    const raw = extractRaw(text, opts);
+  texts.forEach((toks, row) => {
+    const raw = extractRaw(toks, opts);
     for (const h of raw.word) put(h, row);
     wordEnd[row] = nnz;
     for (const h of raw.char) put(h, row);
@@ -487,8 +484,10 @@ function fitCalibration(heldScores: Float64Array[], y: number[], w: number[], bg
 function scoresOf(model: Model, text: string): Float64Array {
   const idx: number[] = [];
   const val: number[] = [];
-  vectorize(model.vec, counted(extractRaw(text, model.vec.opts)), idx, val);
-  const d = model.dense ? denseOf(model.dense, text) : null;
+  const toks = tokenize(text);
+  vectorize(model.vec, counted(extractRaw(toks, model.vec.opts)), idx, val);
+  const raw = model.dense ? sentenceVector(model.dense.vectors, toks) : null;
+  const d = raw && project(raw, model.dense!);
   if (d) {
     const V = model.vec.hashes.length;
     for (let k = 0; k < d.length; k++) { idx.push(V + k); val.push(d[k]!); }
@@ -543,23 +542,18 @@ export function trainClassifier(intents: TrainingIntent[], options: Partial<Clas
   // The background class weighs as much as an average intent, so it does not win by sheer size.
   if (o.background) add(BACKGROUND_LABEL, BACKGROUND_PHRASES, data.texts.length / labels.length / BACKGROUND_PHRASES.length);
 
-  const built = buildTraining(data.texts, o);
-  const { vec } = built;
-  let X = built.X;
+  const toks = data.texts.map(tokenize);
+  const { vec, X: hashed } = buildTraining(toks, o);
   const C = labels.length;
   const y = Int32Array.from(data.y);
   const sw = Float32Array.from(data.w);
   const model: Model = { labels, vec, W: new Float32Array(0), b: new Float32Array(C), ...empty };
-  if (vectors && o.vectorWeight > 0 && data.texts.length * C <= o.vectorMaxWork) {
-    const raw = data.texts.map((t) => sentenceVector(vectors, tokenize(t)));
-    const direction = principalDirection(raw.filter((x): x is Float32Array => x !== null));
-    model.dense = { vectors, direction, weight: o.vectorWeight };
-    X = withDense(X, vec.hashes.length, raw.map((x) => {
-      if (!x) return null;
-      removeAndNormalise(x, direction);
-      for (let i = 0; i < x.length; i++) x[i]! *= o.vectorWeight;
-      return x;
-    }));
+  let X = hashed;
+  if (vectors && o.vectorWeight > 0 && toks.length * C <= o.vectorMaxWork) {
+    const raw = toks.map((t) => sentenceVector(vectors, t));
+    const dense = { vectors, direction: principalDirection(raw.filter((x): x is Float32Array => x !== null)), weight: o.vectorWeight };
+    model.dense = dense;
+    X = withDense(hashed, vec.hashes.length, raw.map((x) => x && project(x, dense)));
   }
   model.W = new Float32Array(widthOf(model) * C);
   const folds = o.calibrationHoldout > 0 ? holdOut(data.texts, data.y, C, o) : [];

@@ -75,8 +75,8 @@ export interface RawFeatures {
   char: number[];
 }
 
-export function extractRaw(text: string, o: FeatureOptions): RawFeatures {
-  const toks = tokenize(text);
+/** The feature hashes of a text's tokens (`tokenize`: the classifier tokenizes once for these and its sentence vector). */
+export function extractRaw(toks: readonly string[], o: FeatureOptions): RawFeatures {
   const word: number[] = [];
   const char: number[] = [];
   let prev = '<s>';

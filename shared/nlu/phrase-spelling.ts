@@ -17,6 +17,14 @@ function trigrams(text: string): Set<number> {
   return keys;
 }
 
+// The message's trigrams, kept for the next question: the intents' and the articles' spelling are
+// asked about the same message in turn, three candidates each.
+let last = { text: '', grams: new Set<number>() };
+function messageTrigrams(text: string): Set<number> {
+  if (last.text !== text) last = { text, grams: trigrams(text) };
+  return last.grams;
+}
+
 /** One candidate's phrases: each trigram's phrases, and each phrase's number of trigrams. */
 interface Grams { postings: Map<number, number[]>; sizes: Int32Array }
 
@@ -38,8 +46,6 @@ function gramsOf(phrases: readonly string[]): Grams {
 /** `phrases`: each candidate's, by id; read on the candidate's first question (most never come near the top). */
 export function phraseSpelling(phrases: ReadonlyMap<string, readonly string[]>): PhraseSpelling {
   const read = new Map<string, Grams>();
-  // The top candidates are asked about one message in turn.
-  let last = { text: '', grams: new Set<number>() };
   let shared = new Int32Array(0);
   return {
     nearest(text, candidate) {
@@ -48,8 +54,7 @@ export function phraseSpelling(phrases: ReadonlyMap<string, readonly string[]>):
         g = gramsOf(phrases.get(candidate) ?? []);
         read.set(candidate, g);
       }
-      if (last.text !== text) last = { text, grams: trigrams(text) };
-      const q = last.grams;
+      const q = messageTrigrams(text);
       const n = g.sizes.length;
       if (shared.length < n) shared = new Int32Array(n);
       shared.fill(0, 0, n);

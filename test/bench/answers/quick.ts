@@ -5,7 +5,7 @@ import { outcomes } from './fit.ts';
 import { buildScenario, observe } from './inprocess.ts';
 import { calibration, pct, shares } from './score.ts';
 
-// FIT=file: the weights and thresholds printed by fit.ts instead of the committed ones.
+// FIT=file: the weights and thresholds printed by fit.ts instead of the committed ones; TI=x: that intent threshold.
 import { readFileSync } from 'node:fs';
 const fitted = process.env.FIT ? readFileSync(process.env.FIT, 'utf8').split('\n') : null;
 const W = fitted ? JSON.parse(fitted.findLast((l) => l.startsWith('{"intent"'))!) : CALIBRATION; // the mapped constants, printed last

@@ -1,8 +1,8 @@
 // Scratch sweep: accuracy on CLINC val and BANKING77 carved val for option sets given as JSON lines.
 import { trainClassifier } from '#shared/nlu/classifier.ts';
 import { wordVectors } from '#shared/nlu/word-vectors.ts';
-const VEC = wordVectors();
 import { loadBanking77, loadClinc150, stratifiedSplit, toIntents, perLabel } from './data.ts';
+const VEC = wordVectors();
 const d = loadClinc150();
 const [btr, bva] = stratifiedSplit(loadBanking77(), 0.2, 20);
 const which = process.env.DS ?? 'cb';
