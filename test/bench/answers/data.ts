@@ -17,7 +17,11 @@ export interface ScenarioIntent {
 }
 export interface ScenarioArticle { title: string; body: string; url: string; questions?: string[]; tags?: string[] }
 export interface ScenarioMessage { text: string; expect: Expect; group: Group; heldOut: boolean }
-export interface Scenario { name: string; intents: ScenarioIntent[]; articles: ScenarioArticle[]; messages: ScenarioMessage[] }
+export interface Scenario {
+  name: string; intents: ScenarioIntent[]; articles: ScenarioArticle[]; messages: ScenarioMessage[];
+  /** A business held out whole: every message of it is held out. */
+  unseen?: boolean;
+}
 
 type Example = [text: string, label: string];
 interface Clinc { train: Example[]; val: Example[]; oos_train: Example[]; oos_val: Example[] }
@@ -110,6 +114,7 @@ export function helpDesks(): Scenario[] {
     name: slug,
     intents: desk.intents,
     articles: desk.articles,
-    messages: desk.messages.map((m) => message(m.text, m.expect, m.heldOut)),
+    messages: desk.messages.map((m) => message(m.text, m.expect, m.heldOut || desk.heldOut === true)),
+    unseen: desk.heldOut === true,
   }));
 }
