@@ -44,6 +44,13 @@ export interface ClassifierOptions extends FeatureOptions {
    * bench machine): this keeps the slowest training with them near the slowest without (1.4 s).
    */
   vectorMaxWork: number;
+  /**
+   * Each intent's name, split into words at _, - and camelCase ("order_status": "order status"),
+   * as one more phrase of this sample weight, never held out (0: none). A team names an intent for
+   * what it asks, which a tenant with few phrases needs: BANKING77 at 10 phrases an intent +0.4 to
+   * +1.9 points over six samples, at 5 phrases +2.6 to +4.0, full data unchanged (test/bench/nlu.ts).
+   */
+  nameWeight: number;
 }
 
 export const defaultClassifierOptions: ClassifierOptions = {
@@ -59,6 +66,7 @@ export const defaultClassifierOptions: ClassifierOptions = {
   seed: 1,
   vectorWeight: 0.5,
   vectorMaxWork: 750_000,
+  nameWeight: 2,
 };
 
 /** Sparse rows in CSR form. */
@@ -543,8 +551,19 @@ export function trainClassifier(intents: TrainingIntent[], options: Partial<Clas
   if (o.background) add(BACKGROUND_LABEL, BACKGROUND_PHRASES, data.texts.length / labels.length / BACKGROUND_PHRASES.length);
 
   const toks = data.texts.map(tokenize);
-  const { vec, X: hashed } = buildTraining(toks, o);
   const C = labels.length;
+  const folds = o.calibrationHoldout > 0 ? holdOut(data.texts, data.y, C, o) : [];
+  // The names' rows come after the phrases: in no fold, so always trained on.
+  if (o.nameWeight > 0) {
+    labels.forEach((name, c) => {
+      const t = tokenize(name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' '));
+      if (name === BACKGROUND_LABEL || t.length === 0) return;
+      toks.push(t);
+      data.y.push(c);
+      data.w.push(o.nameWeight);
+    });
+  }
+  const { vec, X: hashed } = buildTraining(toks, o);
   const y = Int32Array.from(data.y);
   const sw = Float32Array.from(data.w);
   const model: Model = { labels, vec, W: new Float32Array(0), b: new Float32Array(C), ...empty };
@@ -556,7 +575,6 @@ export function trainClassifier(intents: TrainingIntent[], options: Partial<Clas
     X = withDense(hashed, vec.hashes.length, raw.map((x) => x && project(x, dense)));
   }
   model.W = new Float32Array(widthOf(model) * C);
-  const folds = o.calibrationHoldout > 0 ? holdOut(data.texts, data.y, C, o) : [];
   const cal = folds.flat();
   const calScores = fitOvrSvm(X, y, sw, folds, model, o);
   if (cal.length === 0) return classifierOf(model);

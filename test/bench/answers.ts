@@ -128,6 +128,14 @@
 //   intents against messages nothing should answer 0.986 against 0.988. Kept for the classifier's
 //   own gains (bench:nlu, bench:teach); the threshold rule averages each pair's score with its grid
 //   neighbours since (fit.ts), picking 0.62 / 0.62: support mix 80.7, held-out 78.1, ECE 0.021 / 0.097.
+// 2026-11-26: two more businesses (vet-clinic, holiday-cottages), written without running the
+// assistant on them, held out whole; the intents' names as phrases of the classifier (bench:nlu).
+// With their tuning thirds in the fit instead (and the names), the rule picked 0.58 / 0.62: held-out
+// thirds 76.0 % right, the two businesses' own held-out third 60 %; kept out whole (and the names),
+// 0.60 / 0.60: 78.1 % and 66 %, and every message of the two businesses 64 % (intent 75 / article
+// 31 / fallback 95.5). Thresholds chosen without the 4-article tenants (the logistic fit kept
+// them): 0.44 / 0.36 to 0.48 / 0.44, held-out thirds 78.1 to 78.8 %, the two businesses 63.3 to
+// 64 %, support mix 80.7 to 80.9: the held-out figures hardly move with the thresholds; not kept.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/answer-policy.ts';
@@ -203,17 +211,26 @@ console.log(`through the API of a local runtime (POST /nlu/parse), default thres
 console.log(`support mix: ${mix.intents.length} intents, ${mix.articles.length} articles, ${mix.messages.length} messages (target: mean >= 85 %, no group under 75 %)`);
 const mixCal = calibration(answered(mixOut));
 console.table({ 'support mix': line(mixOut) });
-const heldOut = [...deskOut.values()].flat().filter((o) => o.heldOut);
-const tuning = [...deskOut.values()].flat().filter((o) => !o.heldOut);
-console.log('help desks (held out: the third of the messages no tuning saw; target >= 88 % right, no group under 80 %):');
+const unseen = new Set(desks.filter((d) => d.unseen).map((d) => d.name));
+const outOf = (which: (name: string) => boolean) => [...deskOut].filter(([name]) => which(name)).flatMap(([, o]) => o);
+const heldOut = outOf(() => true).filter((o) => o.heldOut);
+const tuning = outOf(() => true).filter((o) => !o.heldOut);
+console.log('help desks (held out: the third of the messages no tuning saw, and every message of the businesses held out whole; target >= 88 % right, no group under 80 %):');
 const deskTable: Record<string, ReturnType<typeof line> & { 'right %': number | undefined }> = {};
 const all = (o: Outcome[]) => pct(o.filter((x) => x.right).length / o.length);
+const row = (o: Outcome[]) => ({ ...line(o), 'right %': all(o) });
 for (const [name, o] of deskOut) {
-  deskTable[`${name} held out`] = { ...line(o.filter((x) => x.heldOut)), 'right %': all(o.filter((x) => x.heldOut)) };
-  deskTable[`${name} tuning`] = { ...line(o.filter((x) => !x.heldOut)), 'right %': all(o.filter((x) => !x.heldOut)) };
+  if (unseen.has(name)) {
+    deskTable[`${name} (held out whole)`] = row(o);
+    continue;
+  }
+  deskTable[`${name} held out`] = row(o.filter((x) => x.heldOut));
+  deskTable[`${name} tuning`] = row(o.filter((x) => !x.heldOut));
 }
-deskTable['all held out'] = { ...line(heldOut), 'right %': all(heldOut) };
-deskTable['all tuning'] = { ...line(tuning), 'right %': all(tuning) };
+deskTable['held-out thirds'] = row(outOf((n) => !unseen.has(n)).filter((o) => o.heldOut));
+deskTable['businesses held out whole'] = row(outOf((n) => unseen.has(n)));
+deskTable['all held out'] = row(heldOut);
+deskTable['all tuning'] = row(tuning);
 console.table(deskTable);
 const deskCal = calibration(answered(heldOut));
 const everything = calibration([...answered(mixOut), ...answered(heldOut)]);

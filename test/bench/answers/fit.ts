@@ -66,7 +66,7 @@ function fewArticles(s: Scenario, count: number): Scenario {
 }
 
 export function tuningScenarios(): Scenario[] {
-  const desks = helpDesks().map((s) => ({ ...s, messages: s.messages.filter((m) => !m.heldOut) }));
+  const desks = helpDesks().filter((s) => !s.unseen).map((s) => ({ ...s, messages: s.messages.filter((m) => !m.heldOut) }));
   return [
     ...desks,
     ...desks.map((s) => fewArticles(s, 4)),
