@@ -156,3 +156,23 @@ describe('sentence vectors', () => {
     expect(right(trainClassifier(intents, { vectorWeight: 0 }, vectors))).toBeLessThan(unseen.length - 1);
   });
 });
+
+describe('intent names', () => {
+  // Few phrases, and none of them says what the intent's name says.
+  const intents: TrainingIntent[] = [
+    { name: 'opening_hours', trainingPhrases: ['when are you open', 'are you open on sunday', 'what time do you close'] },
+    { name: 'delivery_cost', trainingPhrases: ['how much is shipping', 'is postage free', 'what do you charge to send it'] },
+    { name: 'gift_cards', trainingPhrases: ['can i buy a voucher', 'do you sell vouchers', 'a present for a friend'] },
+    { name: 'return_item', trainingPhrases: ['i want to send this back', 'how do i get a refund', 'it does not fit'] },
+  ];
+  const byName: Array<[string, string]> = [
+    ['what are your hours', 'opening_hours'], ['delivery cost to scotland', 'delivery_cost'],
+    ['do you do gift cards', 'gift_cards'], ['how can i return an item', 'return_item'],
+  ];
+  const right = (c: ReturnType<typeof trainClassifier>) => byName.filter(([t, want]) => c.classify(t, 1)[0]!.intent === want).length;
+
+  it('an intent is also known by its name, split at _', () => {
+    expect(right(trainClassifier(intents, { vectorWeight: 0 }))).toBe(byName.length);
+    expect(right(trainClassifier(intents, { vectorWeight: 0, nameWeight: 0 }))).toBeLessThan(byName.length - 1);
+  });
+});
