@@ -136,6 +136,18 @@
 // 31 / fallback 95.5). Thresholds chosen without the 4-article tenants (the logistic fit kept
 // them): 0.44 / 0.36 to 0.48 / 0.44, held-out thirds 78.1 to 78.8 %, the two businesses 63.3 to
 // 64 %, support mix 80.7 to 80.9: the held-out figures hardly move with the thresholds; not kept.
+// Measured against the two businesses held out whole (right %: held-out thirds / the two / support
+// mix mean; baseline 78.1 / 64.0 / 80.6), each refitted:
+// - the everyday-words lexicon (0.9): 77.4 / 64.0 / 80.2 (their articles 31 -> 34.5 %, fallback
+//   95.5 -> 90.9 %). Not kept.
+// - without the spelling features, in case tuning messages written by the fixtures' own author
+//   favour near-copies of phrases: intent's 78.1 / 64.7 / 80.5, article's 76.7 / 64.0 / 79.9, both
+//   76.0 / 64.0 / 79.7. Kept as they are. Of the two businesses' 12 intent messages answered wrong,
+//   9 have the right intent first, at a probability under the threshold ("i want a real person not
+//   a bot": human_agent at 0.28).
+// - the 150-intent tenants trained with the sentence vectors (their size limit raised): support mix
+//   intent 84.5 -> 85.6, mean 81.0, the help desks unchanged, but CLINC150 trains in 4.1 s instead of
+//   1.4 in every new container; not kept.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/answer-policy.ts';
