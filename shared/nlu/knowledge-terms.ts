@@ -32,8 +32,15 @@ export interface TermIndex {
   termOfPhrase(key: string): number;
 }
 
-/** The index of the articles' units; `onUnit` sees each unit's words, in unit order. */
-export function buildTermIndex(articles: readonly StoredArticle[], w: ScoreWeights, onUnit?: (ws: string[]) => void): TermIndex {
+/** An article's units, in unit order: its title with its tags, each question, each passage. */
+export const unitTexts = (art: StoredArticle): Array<[kind: number, text: string]> => [
+  [KIND_TITLE, [art.title, ...art.tags].join(' ')],
+  ...art.questions.map((q): [number, string] => [KIND_QUESTION, q]),
+  ...art.passages.map((p): [number, string] => [KIND_PASSAGE, p]),
+];
+
+/** The index of the articles' units. */
+export function buildTermIndex(articles: readonly StoredArticle[], w: ScoreWeights): TermIndex {
   const n = articles.length;
   // Vocabulary: a raw word maps straight to its term id, so each distinct word is stemmed once.
   const wordTerm = new Map<string, number>();
@@ -80,7 +87,6 @@ export function buildTermIndex(articles: readonly StoredArticle[], w: ScoreWeigh
     const u = unitArticle.length;
     const distinct: number[] = [];
     const ws = words(text);
-    onUnit?.(ws);
     const ids = ws.map((word) => idOfWord(word, true));
     if (w.lexicon > 0) {
       for (let i = 0; i < ws.length; i++) {
@@ -111,9 +117,7 @@ export function buildTermIndex(articles: readonly StoredArticle[], w: ScoreWeigh
 
   articles.forEach((art, a) => {
     firstUnit.push(unitArticle.length);
-    addUnit(a, KIND_TITLE, [art.title, ...art.tags].join(' '));
-    for (const q of art.questions) addUnit(a, KIND_QUESTION, q);
-    for (const p of art.passages) addUnit(a, KIND_PASSAGE, p);
+    for (const [kind, text] of unitTexts(art)) addUnit(a, kind, text);
   });
   firstUnit.push(unitArticle.length);
 

@@ -32,7 +32,7 @@ import { semanticCloseness } from './knowledge-semantic.ts';
 import { learnSynonyms } from './knowledge-synonyms.ts';
 import { buildTermIndex, KIND_PASSAGE } from './knowledge-terms.ts';
 import { phraseSpelling } from './phrase-spelling.ts';
-import { sentenceVector, type WordVectors } from './vectors.ts';
+import type { WordVectors } from './vectors.ts';
 
 export { clampAnswer, MAX_ANSWER_CHARS, type StoredArticle } from './knowledge-passages.ts';
 export { DEFAULT_KNOWLEDGE_THRESHOLD, defaultScoreWeights, score, type Features, type ScoreWeights } from './knowledge-scoring.ts';
@@ -79,10 +79,9 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   const articles = [...docs];
   const { vectors } = options;
 
-  // Every unit's terms, and with word vectors its sentence vector.
-  const unitVec: Array<Float32Array | null> = [];
-  const index = buildTermIndex(articles, w, vectors ? (ws) => unitVec.push(sentenceVector(vectors, ws)) : undefined);
-  const semanticOf = semanticCloseness(vectors, unitVec, index.firstUnit);
+  // Every unit's terms, and with word vectors the units' sentence vectors.
+  const index = buildTermIndex(articles, w);
+  const semanticOf = semanticCloseness(vectors, articles);
 
   // Word pairs of each article's title and questions (not its passages).
   const { firstUnit, unitKind, unitTerms } = index;
