@@ -556,7 +556,8 @@ export function trainClassifier(intents: TrainingIntent[], options: Partial<Clas
   // The names' rows come after the phrases: in no fold, so always trained on.
   if (o.nameWeight > 0) {
     labels.forEach((name, c) => {
-      const t = tokenize(name.replace(/[_-]+/g, ' '));
+      // Numbers in a name ("faq_3") number intents; they say nothing a message could.
+      const t = tokenize(name.replace(/[_-]+/g, ' ')).filter((w) => !/^\d+$/.test(w));
       if (name === BACKGROUND_LABEL || t.length === 0) return;
       toks.push(t);
       data.y.push(c);
