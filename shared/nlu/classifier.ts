@@ -1,4 +1,4 @@
-import { countHashes, defaultFeatureOptions, extractRaw, HashIndex, tokenize, type FeatureOptions, type RawFeatures } from './features.ts';
+import { countHashes, defaultFeatureOptions, extractRaw, HashIndex, nameWords, tokenize, type FeatureOptions, type RawFeatures } from './features.ts';
 import { BACKGROUND_PHRASES, BACKGROUND_LABEL } from './background.ts';
 import { principalDirection, removeAndNormalise, sentenceVector, type WordVectors } from './vectors.ts';
 
@@ -550,20 +550,20 @@ export function trainClassifier(intents: TrainingIntent[], options: Partial<Clas
   // The background class weighs as much as an average intent, so it does not win by sheer size.
   if (o.background) add(BACKGROUND_LABEL, BACKGROUND_PHRASES, data.texts.length / labels.length / BACKGROUND_PHRASES.length);
 
-  const toks = data.texts.map(tokenize);
   const C = labels.length;
   const folds = o.calibrationHoldout > 0 ? holdOut(data.texts, data.y, C, o) : [];
-  // The names' rows come after the phrases: in no fold, so always trained on.
+  // The names' rows come after the phrases: in no fold, so always trained on. Numbers in a name
+  // ("faq_3") number intents; they say nothing a message could.
   if (o.nameWeight > 0) {
     labels.forEach((name, c) => {
-      // Numbers in a name ("faq_3") number intents; they say nothing a message could.
-      const t = tokenize(name.replace(/[_-]+/g, ' ')).filter((w) => !/^\d+$/.test(w));
-      if (name === BACKGROUND_LABEL || t.length === 0) return;
-      toks.push(t);
+      const words = nameWords(name).split(' ').filter((w) => w && !/^\d+$/.test(w)).join(' ');
+      if (name === BACKGROUND_LABEL || words === '') return;
+      data.texts.push(words);
       data.y.push(c);
       data.w.push(o.nameWeight);
     });
   }
+  const toks = data.texts.map(tokenize);
   const { vec, X: hashed } = buildTraining(toks, o);
   const y = Int32Array.from(data.y);
   const sw = Float32Array.from(data.w);

@@ -25,6 +25,9 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
   [/'s\b/g, ''],
 ];
 
+/** An intent's name as words: "order_status" reads "order status". */
+export const nameWords = (name: string) => name.replace(/[_-]+/g, ' ');
+
 /** Lower-case, strip accents, expand contractions; numbers become one shape token. */
 export function tokenize(text: string): string[] {
   let s = text.toLowerCase();

@@ -25,12 +25,13 @@ export function semanticCloseness(vectors: WordVectors | null | undefined, artic
   const sample: Float32Array[] = [];
   let u = 0;
   texts.forEach((ts, a) => {
-    if (stride === 1) unitVec[a] = ts.map(vectorOf);
-    for (let k = 0; k < ts.length; k++, u++) {
-      if (u % stride !== 0) continue;
-      const x = stride === 1 ? unitVec[a]![k]! : vectorOf(ts[k]!);
+    const all = stride === 1 ? ts.map(vectorOf) : null;
+    if (all) unitVec[a] = all;
+    ts.forEach((text, k) => {
+      if (u++ % stride !== 0) return;
+      const x = all ? all[k] : vectorOf(text);
       if (x) sample.push(x);
-    }
+    });
   });
   // Sentence vectors: the knowledge base's own main direction removed from every unit and message.
   const direction = principalDirection(sample);

@@ -1,5 +1,6 @@
 import { intentsRepo, type Intent } from '#shared/data/intents.ts';
 import { trainClassifier, type Classifier, type Ranked } from '#shared/nlu/classifier.ts';
+import { nameWords } from '#shared/nlu/features.ts';
 import { extractEntities, fillTemplate } from '#shared/nlu/entities.ts';
 import { TenantModelCache } from '#shared/nlu/cache.ts';
 import { buildKnowledgeIndex, type KnowledgeHit, type KnowledgeIndex } from '#shared/nlu/knowledge.ts';
@@ -44,7 +45,7 @@ export function trainModel(version: number, enabled: Intent[], none: string[] = 
 /** Each intent as an "article" of its name and phrases, for the share of a message it covers. */
 export function intentPhraseIndex(intents: Array<Pick<Intent, 'name' | 'trainingPhrases'>>): KnowledgeIndex {
   return buildKnowledgeIndex(intents.map((i) => ({
-    id: i.name, title: i.name.replace(/[_-]+/g, ' '), url: null, tags: [], questions: i.trainingPhrases, passages: [],
+    id: i.name, title: nameWords(i.name), url: null, tags: [], questions: i.trainingPhrases, passages: [],
   })), { weights: { synonymSpan: 0 } });
 }
 
