@@ -55,8 +55,8 @@ export function articleFeatures(e: ArticleEvidence): number[] {
 
 /** Fitted by test/bench/answers/fit.ts; the order of `intentFeatures` and `articleFeatures`. */
 export const CALIBRATION = {
-  intent: [-1.567, 1.311, 1.113, 0.137, 0.169, -0.189, 2.767],
-  article: [-1.335, -0.012, 2.089, 1.155, 2.644, 1.15, -0.007, -0.515, 2.193, 2.09],
+  intent: [-3.062, 1.501, 0.586, 0.097, 0.05, 0.123, 2.601],
+  article: [-1.702, -0.013, 2.295, 1.269, 2.905, 1.263, -0.008, -0.565, 2.41, 2.297],
 };
 
 const dot = (w: readonly number[], x: readonly number[]) => w.reduce((s, wi, i) => s + wi * x[i]!, 0);
@@ -68,8 +68,8 @@ export const intentProbability = (e: IntentEvidence, w: readonly number[] = CALI
 export const articleProbability = (e: ArticleEvidence, w: readonly number[] = CALIBRATION.article) => round3(sigmoid(dot(w, articleFeatures(e))));
 
 /** Defaults of `nlu.confidenceThreshold` and `knowledge.threshold`, on the calibrated scale (see README "API notes"). */
-export const DEFAULT_INTENT_THRESHOLD = 0.6;
-export const DEFAULT_ARTICLE_THRESHOLD = 0.6;
+export const DEFAULT_INTENT_THRESHOLD = 0.48;
+export const DEFAULT_ARTICLE_THRESHOLD = 0.56;
 
 export type Choice = 'intent' | 'article' | 'fallback';
 

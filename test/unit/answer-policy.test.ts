@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Intent } from '#shared/data/intents.ts';
 import { answer, trainModel } from '#shared/domain/assistant/assistant.ts';
+import { withEverydayPhrases } from '#shared/domain/assistant/everyday.ts';
+import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
 import {
   articleProbability, choose, DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD, intentProbability,
 } from '#shared/nlu/answer-policy.ts';
@@ -74,6 +76,53 @@ describe('answer policy', () => {
     expect(choose(0.6, 0.6, { intent: 0.5, article: 0.5 })).toBe('intent');
     expect(choose(0.4, null, { intent: 0.5, article: 0.5 })).toBe('fallback');
     expect(choose(null, null, { intent: 0, article: 0 })).toBe('fallback');
+  });
+});
+
+describe('everyday phrases', () => {
+  // A pizzeria's team wrote six phrases for its goodbye and its hand-over; customers use others.
+  const pizzeria = (bye: string, human: string) => trainModel(1, [
+    intent('book_table', ['can i book a table', 'table for two tonight', 'reserve a table for 4 on friday', 'do you have space saturday at 8', 'i want to make a reservation', 'book for 6 people']),
+    intent('opening_hours', ['when are you open', 'what time do you close', 'are you open on sunday', 'opening hours', 'what time do you open for lunch', 'are you open on bank holidays']),
+    intent(bye, ['bye', 'goodbye', 'see you', 'that is all, thanks', 'have a nice evening', 'cheers, bye']),
+    intent(human, ['talk to a person', 'i want an agent', 'speak to someone', 'can i talk to staff', 'contact the manager', 'i need to speak to the team']),
+  ]);
+  const named = pizzeria('goodbye', 'human_agent');
+  const unnamed = pizzeria('sign_off', 'contact_person');
+  const says = (m: ReturnType<typeof trainModel>, text: string) => answer(m, null, text, th, 'FALLBACK').nlu;
+
+  it('a small-talk intent also knows the everyday ways customers say it', () => {
+    for (const [text, kind, other] of [
+      ['gotta run, take care', 'goodbye', 'sign_off'], ['catch you later', 'goodbye', 'sign_off'],
+      ['get me a human', 'human_agent', 'contact_person'], ['i want a real person not a bot', 'human_agent', 'contact_person'],
+    ] as const) {
+      const r = says(named, text);
+      expect(r.intent?.name, text).toBe(kind);
+      expect(r.confidence).toBeGreaterThanOrEqual(th.intent);
+      // The same phrases under names of no small-talk kind: the team's six phrases alone do not reach it.
+      const u = says(unnamed, text);
+      expect(u.intent, text).toBeNull();
+      expect(u.ranking[0]?.intent).toBe(other);
+    }
+    // The tenant's own intents keep their answers.
+    expect(says(named, 'can i book a table for 2 at 7').intent?.name).toBe('book_table');
+    expect(says(named, 'when do you close today').intent?.name).toBe('opening_hours');
+    expect(says(named, 'do you do gluten free pizza').intent).toBeNull();
+  });
+
+  it('the kind is read from the name; one intent of each kind gets its phrases', () => {
+    const phrases = (name: string) => starterIntents.find((i) => i.name === name)!.trainingPhrases;
+    const out = withEverydayPhrases([
+      { name: 'talk_to_human', trainingPhrases: ['a person please'] },
+      { name: 'agent', trainingPhrases: ['an agent'] },
+      { name: 'hello', trainingPhrases: ['hi'] },
+      { name: 'order_status', trainingPhrases: ['where is my order'] },
+    ]);
+    expect(out.map((i) => i.name)).toEqual(['talk_to_human', 'agent', 'hello', 'order_status']);
+    expect(out[1]!.everydayPhrases).toEqual(phrases('human_agent')); // "agent" comes first by name
+    expect(out[0]!.everydayPhrases).toBeUndefined();
+    expect(out[2]!.everydayPhrases).toEqual(phrases('greeting'));
+    expect(out[3]!.everydayPhrases).toBeUndefined(); // a shop's own intents are its own
   });
 });
 

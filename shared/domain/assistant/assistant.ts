@@ -17,6 +17,7 @@ import { buildNoneIndex, type NoneIndex } from '#shared/nlu/none.ts';
 import { phraseSpelling, type PhraseSpelling } from '#shared/nlu/phrase-spelling.ts';
 import { wordVectors } from '#shared/nlu/word-vectors.ts';
 import { applyNone } from './none.ts';
+import { withEverydayPhrases } from './everyday.ts';
 
 /**
  * A tenant's trained intents: the classifier, and the intents' phrases as a lexical index that
@@ -34,7 +35,7 @@ const models = new TenantModelCache<AssistantModel>();
 export function trainModel(version: number, enabled: Intent[], none: string[] = []): AssistantModel {
   return {
     version,
-    classifier: trainClassifier(enabled, {}, wordVectors()),
+    classifier: trainClassifier(withEverydayPhrases(enabled), {}, wordVectors()),
     phrases: intentPhraseIndex(enabled),
     spelling: phraseSpelling(new Map(enabled.map((i) => [i.name, i.trainingPhrases]))),
     byName: new Map(enabled.map((i) => [i.name, i])),

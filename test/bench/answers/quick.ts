@@ -1,4 +1,4 @@
-// Quick in-process look at the help desks (tuning messages by default; HELD=1 adds the held-out summary).
+// Quick in-process look at the help desks (tuning messages by default; HELD=1 adds the held-out summary; V=1 lists the tuning misses, V=2 with HELD=1 the held-out ones too).
 import { CALIBRATION, DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/answer-policy.ts';
 import { helpDesks, supportMix, tuningMix } from './data.ts';
 import { outcomes } from './fit.ts';
@@ -11,7 +11,7 @@ const fitted = process.env.FIT ? readFileSync(process.env.FIT, 'utf8').split('\n
 const W = fitted ? JSON.parse(fitted.findLast((l) => l.startsWith('{"intent"'))!) : CALIBRATION; // the mapped constants, printed last
 const th = fitted ? JSON.parse(fitted.find((l) => l.startsWith('thresholds'))!.slice(11)) : { intent: DEFAULT_INTENT_THRESHOLD, article: DEFAULT_ARTICLE_THRESHOLD };
 if (process.env.TI) th.intent = Number(process.env.TI);
-const verbose = process.env.V === '1';
+const verbose = process.env.V === '1' || process.env.V === '2';
 let rank1 = 0, arts = 0;
 const all: ReturnType<typeof outcomes> = [];
 const thirds: ReturnType<typeof outcomes> = [];
@@ -26,7 +26,7 @@ for (const s of helpDesks()) {
   const held = out.filter((o) => o.heldOut);
   console.log(`${s.name} tuning: intent ${pct(tune.intent)} article ${pct(tune.article)} fallback ${pct(tune.fallback)} mean ${pct(tune.mean)}${held.length ? ` | held-out right ${pct(held.filter((o) => o.right).length / held.length)}` : ''}`);
   obs.forEach((o, k) => {
-    if (o.message.heldOut) return;
+    if (o.message.heldOut && process.env.V !== '2') return;
     if ('article' in o.message.expect) { arts++; if (o.articleRight) rank1++; }
     if (verbose && !out[k]!.right) {
       const i = o.evidence.intents[0]; const a = o.evidence.articles[0];

@@ -1,0 +1,31 @@
+import type { TrainingIntent } from '#shared/nlu/classifier.ts';
+import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
+
+// Small talk is the same at every business: "byee", "ok thats all i needed", "get me a human".
+// A team writes eight phrases for its goodbye intent and customers say it a hundred ways, so an
+// intent of one of these kinds also learns the starter set's phrases for it (at a lower weight,
+// shared/nlu/classifier.ts `everydayWeight`). Its kind is read from its name; the first intent
+// (by name) of each kind gets them, so two intents never share them.
+const KINDS: Record<string, readonly string[]> = {
+  greeting: ['greeting', 'greetings', 'hello', 'hi', 'welcome'],
+  goodbye: ['goodbye', 'bye', 'farewell'],
+  thanks: ['thanks', 'thank_you', 'thankyou'],
+  human_agent: ['human_agent', 'human', 'agent', 'talk_to_human', 'speak_to_human', 'talk_to_agent', 'speak_to_agent', 'live_agent', 'real_person', 'handoff', 'escalate'],
+};
+
+const phrasesOf = new Map(starterIntents.filter((i) => i.name in KINDS).map((i) => [i.name, i.trainingPhrases]));
+const kindOf = new Map(Object.entries(KINDS).flatMap(([kind, names]) => names.map((n) => [n, kind] as const)));
+
+/** The intents, each small-talk intent with the starter set's phrases of its kind as `everydayPhrases`. */
+export function withEverydayPhrases<T extends TrainingIntent>(intents: readonly T[]): Array<T & Pick<TrainingIntent, 'everydayPhrases'>> {
+  const taken = new Set<string>();
+  const kinds = new Map<string, string>();
+  for (const i of [...intents].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const kind = kindOf.get(i.name.toLowerCase().replace(/-/g, '_'));
+    if (kind && !taken.has(kind)) { taken.add(kind); kinds.set(i.name, kind); }
+  }
+  return intents.map((i) => {
+    const kind = kinds.get(i.name);
+    return kind ? { ...i, everydayPhrases: phrasesOf.get(kind) ?? [] } : i;
+  });
+}
