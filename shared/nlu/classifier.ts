@@ -559,10 +559,12 @@ export function trainClassifier(intents: TrainingIntent[], options: Partial<Clas
   // the same intents in the fixture's order 94.4 %.)
   const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   for (const intent of [...intents].sort((a, b) => byCodeUnits(a.name, b.name))) {
-    add(intent.name, [...intent.trainingPhrases].sort(byCodeUnits));
-    const own = new Set(intent.trainingPhrases.map((p) => p.trim().toLowerCase()));
-    const everyday = (intent.everydayPhrases ?? []).filter((p) => !own.has(p.trim().toLowerCase()));
-    if (o.everydayWeight > 0 && labels.at(-1) === intent.name) extend(labels.length - 1, [...everyday].sort(byCodeUnits), o.everydayWeight);
+    // Trimmed before sorting: " hi" and "hi" are one phrase, in one place.
+    const phrases = intent.trainingPhrases.map((p) => p.trim());
+    add(intent.name, phrases.sort(byCodeUnits));
+    const own = new Set(phrases.map((p) => p.toLowerCase()));
+    const everyday = (intent.everydayPhrases ?? []).map((p) => p.trim()).filter((p) => !own.has(p.toLowerCase()));
+    if (o.everydayWeight > 0 && labels.at(-1) === intent.name) extend(labels.length - 1, everyday.sort(byCodeUnits), o.everydayWeight);
   }
   const empty = { temperature: o.temperature, noneScore: DEFAULT_NONE, topK: o.topK };
   if (labels.length === 0) return classifierOf({ labels: [], vec: buildTraining([], o).vec, W: new Float32Array(0), b: new Float32Array(0), ...empty });

@@ -136,6 +136,11 @@ describe('order of the intents', () => {
     expect(other.model.temperature).toBe(starter.model.temperature);
     expect(other.model.noneScore).toBe(starter.model.noneScore);
   });
+
+  it('nor does white space around a phrase (" hi" is sorted as "hi")', () => {
+    const padded = trainClassifier(starterIntents.map((i) => ({ ...i, trainingPhrases: i.trainingPhrases.map((p, k) => (k % 3 === 0 ? `\n ${p}` : p)) })), {}, vectors);
+    for (const text of [...heldOut.map(([t]) => t), ...offTopic]) expect(padded.classify(text, 5)).toEqual(starter.classify(text, 5));
+  });
 });
 
 describe('sentence vectors', () => {
