@@ -118,7 +118,7 @@ function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Int
     <form onSubmit={submit} className="card form" noValidate>
       <fieldset disabled={readOnly}>
         {readOnly && <p className="notice">Your role can read intents; an admin can change them.</p>}
-        <Field label="Name" {...errors.field('name')} hint="Lowercase letters, digits and underscores, starting with a letter. Name it for what customers ask (order_status): the assistant reads the name as one more phrase.">
+        <Field label="Name" {...errors.field('name')} hint="Lowercase letters, digits and underscores, starting with a letter. Name it for what customers ask (order_status): the assistant reads the name as one more phrase. An intent named greeting, goodbye, thanks or human_agent also knows the everyday ways customers say it.">
           {(p) => <input {...p} value={form.name} onChange={(e) => set('name', e.target.value)} required maxLength={64} />}
         </Field>
         <Field label="Description" {...errors.field('description')}>
