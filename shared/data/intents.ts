@@ -34,10 +34,14 @@ const tenantBump = (tenantId: string, count: 1 | 0 | -1): TxItem => ({
 });
 
 export const intentsRepo = {
-  /** Every intent of a tenant with its hit count: one Query over `INTENT*` (intents and hit shards). */
+  /**
+   * Every intent of a tenant with its hit count: one Query over `INTENT*` (intents and hit shards),
+   * read consistently: the chat's model is built from it and cached under the intents version read
+   * before, so a read that missed the latest write would keep serving the old phrases until the next one.
+   */
   async list(tenantId: string): Promise<Array<Intent & { hitCount: number }>> {
     const { pk } = keys.intentPrefix(tenantId);
-    const items = await queryAll({ partition: { name: 'pk', value: pk }, sk: { beginsWith: 'INTENT' } });
+    const items = await queryAll({ partition: { name: 'pk', value: pk }, sk: { beginsWith: 'INTENT' }, consistent: true });
     const hits = new Map<string, number>();
     for (const it of items.filter((i) => (i.sk as string).startsWith(keys.intentHits(tenantId).sk))) {
       for (const [k, v] of Object.entries(it)) if (k.startsWith('h_')) hits.set(k.slice(2), (hits.get(k.slice(2)) ?? 0) + (v as number));
