@@ -28,6 +28,8 @@ export interface TermIndex {
   readonly unitMass: Float64Array;
   /** A word's term id, -1 for a stop word, -2 for a word the knowledge base does not have. */
   termOfWord(word: string): number;
+  /** Whether the word itself (not only its stem) is in a unit, or is a stop word. */
+  hasWord(word: string): boolean;
   /** A lexicon phrase's term id, -2 when no unit has it. */
   termOfPhrase(key: string): number;
 }
@@ -134,6 +136,7 @@ export function buildTermIndex(articles: readonly StoredArticle[], w: ScoreWeigh
     unseenIdf: idf(1) * w.unseen,
     unitMass: Float64Array.from(unitTerms, (ts) => ts.reduce((s, t) => s + termIdf[t]!, 0)),
     termOfWord: (word) => idOfWord(word, false),
+    hasWord: (word) => wordTerm.has(word) || STOP.has(word),
     termOfPhrase: (key) => phraseTerm(key, false),
   };
 }

@@ -69,6 +69,8 @@ export interface KnowledgeIndex {
     { items: Array<{ articleId: string; confidence: number }>; more: boolean };
   /** The features behind the ranking, best first: for tuning and for telling why an article matched. */
   explain(query: string, limit?: number): Array<{ articleId: string; features: Features; score: number }>;
+  /** Whether a word (lower case) is, as it is written, one of the articles' words, or a stop word. */
+  knows(word: string): boolean;
 }
 
 const clampLimit = (limit: number | undefined, fallback: number) =>
@@ -116,5 +118,5 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   const explain = (query: string, limit = 10) =>
     rank(query, clampLimit(limit, 10)).map(({ article, features, score }) => ({ articleId: articles[article]!.id, features, score }));
 
-  return { size: articles.length, search, rankAll, rankPage, explain };
+  return { size: articles.length, search, rankAll, rankPage, explain, knows: index.hasWord };
 }

@@ -16,6 +16,7 @@ import { examplesRepo } from '#shared/data/examples.ts';
 import { buildNoneIndex, type NoneIndex } from '#shared/nlu/none.ts';
 import { phraseSpelling, type PhraseSpelling } from '#shared/nlu/phrase-spelling.ts';
 import { wordVectors } from '#shared/nlu/word-vectors.ts';
+import { unstretch } from '#shared/nlu/stretched.ts';
 import { applyNone } from './none.ts';
 import { withEverydayPhrases } from './everyday.ts';
 
@@ -64,7 +65,10 @@ export interface Evidence {
 }
 
 /** The raw evidence of the best 3 intents and (with an index) the best 3 articles. */
-export function evidenceFor(model: AssistantModel, index: KnowledgeIndex | null, text: string): Evidence {
+export function evidenceFor(model: AssistantModel, index: KnowledgeIndex | null, message: string): Evidence {
+  // "byee", "hiii": a stretched word that no vocabulary knows is read as the word it stretches.
+  const vocabulary = wordVectors().index;
+  const text = unstretch(message, (w) => vocabulary.has(w) || model.phrases.knows(w) || (index?.knows(w) ?? false));
   const ranking = model.classifier.classify(text, 4);
   const lexical = new Map(model.phrases.explain(text, 10).map((e) => [e.articleId, e.features]));
   const intents = ranking.slice(0, 3).map((ranked, k) => {
