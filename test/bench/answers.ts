@@ -171,6 +171,9 @@
 //   number of articles: 70.6 to 73.6 / 71.9 to 72.9, 80.4 to 81.2.
 // - a stronger L2 on the logistic fits (0.01 / 0.05 / 0.2 for 0.001): 70.6 / 70.9 / 71.3 held out.
 // - emails, links and digits masked in the spelling features: unchanged.
+// - apostrophe-less contractions and chat shorthand ("whats", "thats", "pls", "ur", "hey") as the
+//   knowledge index's stop words: "whats ur returns policy pls" gets the confidence of "what is
+//   your returns policy" (0.121 -> 0.206), but no answer changed, refitted or not.
 // None kept: the evidence, not the form of the fit, is what limits the article answers.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
