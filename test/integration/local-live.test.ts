@@ -89,6 +89,14 @@ async function refusal(url: string): Promise<{ status: number; headers: Record<s
 const eventOf = (routeKey: string, connectionId?: string) => recorder.socketEvents.find((e) =>
   e.requestContext.routeKey === routeKey && (connectionId === undefined || e.requestContext.connectionId === connectionId));
 
+/** Closes the client's socket and waits for its $disconnect: a late one would land in the next test's events. */
+async function hangUp(c: { ws: WebSocket; closed: Promise<unknown> }) {
+  const id = eventOf('$connect')!.requestContext.connectionId;
+  c.ws.close();
+  await c.closed;
+  await until('its $disconnect', () => eventOf('$disconnect', id));
+}
+
 describe('the WebSocket API', () => {
   it('gives the URL in env and in the runtime', () => {
     expect(rt.liveUrl).toBe(`${rt.url.replace(/^http/, 'ws')}${LIVE_PATH}`);
@@ -120,8 +128,7 @@ describe('the WebSocket API', () => {
     expect(e.multiValueQueryStringParameters).toEqual({ widgetKey: ['wk_abc'], conversationId: ['c-1'], tag: ['a', 'b'] });
     expect(e.isBase64Encoded).toBe(false);
     expect(rt.liveConnections()).toContain(ctx.connectionId);
-    c.ws.close();
-    await c.closed;
+    await hangUp(c);
   });
 
   it.each([401, 403, 404])('refuses the upgrade with the handler\'s %i and body, before any frame', async (status) => {
@@ -171,8 +178,7 @@ describe('the WebSocket API', () => {
     });
     expect(recorder.socketEvents.map((e) => e.requestContext.routeKey)).toEqual(['$connect']);
     expect(c.ws.readyState).toBe(WebSocket.OPEN);
-    c.ws.close();
-    await c.closed;
+    await hangUp(c);
   });
 });
 
@@ -218,8 +224,7 @@ describe('the management API through @aws-sdk/client-apigatewaymanagementapi', (
     await mgmt.send(new PostToConnectionCommand({ ConnectionId: id, Data: 'x'.repeat(128 * 1024) }));
     await until('the frame', () => c.frames.length > 0);
     expect(c.frames.map((f) => f.data.length)).toEqual([128 * 1024]);
-    c.ws.close();
-    await c.closed;
+    await hangUp(c);
   });
 });
 
@@ -339,8 +344,7 @@ describe('the stream event source mapping', () => {
     await put(newId('live'), { payload: { S: payload } });
     await until('the frame', () => c.frames.length > 0);
     expect(c.frames).toEqual([{ data: payload, binary: false }]);
-    c.ws.close();
-    await c.closed;
+    await hangUp(c);
   });
 });
 
