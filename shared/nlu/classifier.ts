@@ -541,17 +541,21 @@ export function trainClassifier(intents: TrainingIntent[], options: Partial<Clas
   const o: ClassifierOptions = { ...defaultClassifierOptions, ...options };
   const labels: string[] = [];
   const data: Dataset = { texts: [], y: [], w: [] };
-  const extend = (c: number, phrases: string[], weight: number) => {
-    for (const p of phrases.map((x) => x.trim()).filter((x) => x.length > 0)) {
+  // Rows of class c (phrases come trimmed; empty ones are left out).
+  const extend = (c: number, phrases: readonly string[], weight: number) => {
+    for (const p of phrases) {
+      if (p.length === 0) continue;
       data.texts.push(p);
       data.y.push(c);
       data.w.push(weight);
     }
   };
-  const add = (name: string, phrases: string[], weight = 1) => {
-    if (!phrases.some((p) => p.trim().length > 0)) return;
+  /** A new class of these phrases; -1 when none is left. */
+  const add = (name: string, phrases: readonly string[], weight = 1) => {
+    if (!phrases.some((p) => p.length > 0)) return -1;
     labels.push(name);
     extend(labels.length - 1, phrases, weight);
+    return labels.length - 1;
   };
   // One canonical order of intents and phrases: the model (the SVMs' visiting order, the phrases
   // held out for calibration) must not depend on the order the intents were stored or listed in.
@@ -561,10 +565,11 @@ export function trainClassifier(intents: TrainingIntent[], options: Partial<Clas
   for (const intent of [...intents].sort((a, b) => byCodeUnits(a.name, b.name))) {
     // Trimmed before sorting: " hi" and "hi" are one phrase, in one place.
     const phrases = intent.trainingPhrases.map((p) => p.trim());
-    add(intent.name, phrases.sort(byCodeUnits));
+    const c = add(intent.name, phrases.sort(byCodeUnits));
+    if (c < 0 || o.everydayWeight <= 0) continue;
     const own = new Set(phrases.map((p) => p.toLowerCase()));
     const everyday = (intent.everydayPhrases ?? []).map((p) => p.trim()).filter((p) => !own.has(p.toLowerCase()));
-    if (o.everydayWeight > 0 && labels.at(-1) === intent.name) extend(labels.length - 1, everyday.sort(byCodeUnits), o.everydayWeight);
+    extend(c, everyday.sort(byCodeUnits), o.everydayWeight);
   }
   const empty = { temperature: o.temperature, noneScore: DEFAULT_NONE, topK: o.topK };
   if (labels.length === 0) return classifierOf({ labels: [], vec: buildTraining([], o).vec, W: new Float32Array(0), b: new Float32Array(0), ...empty });

@@ -140,11 +140,11 @@ try {
   const all = loadBanking77().map(([text, label]): Example => [text, label.toLowerCase().replace(/[^a-z0-9_]/g, '_')]);
   const runs: BankingRun[] = [];
   for (const splitSeed of SEEDS) runs.push(await banking77(all, splitSeed));
-  const mean = (f: (r: BankingRun) => number) => runs.reduce((s, r) => s + f(r), 0) / runs.length;
-  results.banking77 = {
-    runs,
-    mean: { accuracyBefore: mean((r) => r.accuracyBefore), accuracyAfterTeaching: mean((r) => r.accuracyAfterTeaching), accuracyAfterRandom: mean((r) => r.accuracyAfterRandom) },
+  const meanOf = (f: (r: BankingRun) => number) => runs.reduce((s, r) => s + f(r), 0) / runs.length;
+  const m = {
+    accuracyBefore: meanOf((r) => r.accuracyBefore), accuracyAfterTeaching: meanOf((r) => r.accuracyAfterTeaching), accuracyAfterRandom: meanOf((r) => r.accuracyAfterRandom),
   };
+  results.banking77 = { runs, mean: m };
 
   // ---- CLINC150 --------------------------------------------------------------------------------
   const clinc = loadClinc150();
@@ -166,7 +166,6 @@ try {
   results.apiCalls = calls;
   results.elapsedS = (performance.now() - started) / 1000;
   const r0 = runs[0]!;
-  const m = (results.banking77 as { mean: Omit<BankingRun, 'seed'> }).mean;
   console.log([
     `BANKING77, ${r0.intents} intents from ${SEED_PHRASES} phrases each, ${runs.length} splits (seeds ${SEEDS.join(', ')}); accuracy on ${r0.validation} validation messages each:`,
     ...runs.map((r) => `  split ${r.seed}: ${r.streamed} traffic messages streamed, ${r.taught} taught (at most ${TEACH_PER_INTENT} per intent); before ${pct(r.accuracyBefore)}, after teaching the misses ${pct(r.accuracyAfterTeaching)}, after as many random phrases ${pct(r.accuracyAfterRandom)}`),

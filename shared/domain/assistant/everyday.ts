@@ -18,14 +18,16 @@ const kindOf = new Map(Object.entries(KINDS).flatMap(([kind, names]) => names.ma
 
 /** The intents, each small-talk intent with the starter set's phrases of its kind as `everydayPhrases`. */
 export function withEverydayPhrases<T extends TrainingIntent>(intents: readonly T[]): Array<T & Pick<TrainingIntent, 'everydayPhrases'>> {
-  const taken = new Set<string>();
-  const kinds = new Map<string, string>();
-  for (const i of [...intents].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    const kind = kindOf.get(i.name.toLowerCase().replace(/-/g, '_'));
-    if (kind && !taken.has(kind)) { taken.add(kind); kinds.set(i.name, kind); }
+  // Each kind's intent: the first by name of those its name marks.
+  const first = new Map<string, string>();
+  for (const { name } of intents) {
+    const kind = kindOf.get(name.toLowerCase().replace(/-/g, '_'));
+    const held = kind && first.get(kind);
+    if (kind && (held === undefined || name < held)) first.set(kind, name);
   }
+  const kindOfIntent = new Map([...first].map(([kind, name]) => [name, kind]));
   return intents.map((i) => {
-    const kind = kinds.get(i.name);
+    const kind = kindOfIntent.get(i.name);
     return kind ? { ...i, everydayPhrases: phrasesOf.get(kind) ?? [] } : i;
   });
 }
