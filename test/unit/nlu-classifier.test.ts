@@ -181,3 +181,31 @@ describe('intent names', () => {
     expect(right(trainClassifier(intents, { vectorWeight: 0, nameWeight: 0 }))).toBeLessThan(byName.length - 1);
   });
 });
+
+describe('none examples', () => {
+  // A shop's team marked job questions as nothing the assistant should answer.
+  const none = [
+    'are you hiring at the moment', 'do you have any job openings', 'how do i apply for a job with you',
+    'i would like to send you my cv', 'is there a vacancy in your warehouse', 'can i work for you',
+  ];
+  const taught = trainClassifier(starterIntents, {}, vectors, none);
+  // Job questions in other words than the examples: nearness to the examples alone would not catch them.
+  const jobs = ['i am looking for work, who do i send my resume to', 'any vacancies for a part time position?'];
+
+  it('teach the hidden background class: messages like them lose confidence', () => {
+    for (const text of jobs) {
+      const before = starter.classify(text, 1)[0]!.confidence;
+      expect(taught.classify(text, 1)[0]!.confidence, text).toBeLessThan(before / 2);
+      // With no weight they are left out of the classifier.
+      expect(trainClassifier(starterIntents, { noneWeight: 0 }, vectors, none).classify(text, 1)).toEqual(starter.classify(text, 1));
+    }
+  });
+
+  it('leave the intents\' own messages alone', () => {
+    for (const [text, want] of heldOut) {
+      const [top] = taught.classify(text, 1);
+      expect(top!.intent, text).toBe(want);
+      expect(Math.abs(top!.confidence - starter.classify(text, 1)[0]!.confidence), text).toBeLessThan(0.05);
+    }
+  });
+});

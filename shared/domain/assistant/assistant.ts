@@ -36,7 +36,7 @@ const models = new TenantModelCache<AssistantModel>();
 export function trainModel(version: number, enabled: Intent[], none: string[] = []): AssistantModel {
   return {
     version,
-    classifier: trainClassifier(withEverydayPhrases(enabled), {}, wordVectors()),
+    classifier: trainClassifier(withEverydayPhrases(enabled), {}, wordVectors(), none),
     phrases: intentPhraseIndex(enabled),
     spelling: phraseSpelling(new Map(enabled.map((i) => [i.name, i.trainingPhrases]))),
     byName: new Map(enabled.map((i) => [i.name, i])),
