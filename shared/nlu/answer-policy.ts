@@ -55,8 +55,8 @@ export function articleFeatures(e: ArticleEvidence): number[] {
 
 /** Fitted by test/bench/answers/fit.ts; the order of `intentFeatures` and `articleFeatures`. */
 export const CALIBRATION = {
-  intent: [-3.062, 1.501, 0.586, 0.097, 0.05, 0.123, 2.601],
-  article: [-1.702, -0.013, 2.295, 1.269, 2.905, 1.263, -0.008, -0.565, 2.41, 2.297],
+  intent: [-1.935, 1.231, 0.427, 0.346, 0.273, -0.136, 2.204],
+  article: [-1.29, -0.013, 2.011, 1.122, 2.554, 1.121, -0.028, -0.502, 2.133, 2.021],
 };
 
 const dot = (w: readonly number[], x: readonly number[]) => w.reduce((s, wi, i) => s + wi * x[i]!, 0);
@@ -68,8 +68,8 @@ export const intentProbability = (e: IntentEvidence, w: readonly number[] = CALI
 export const articleProbability = (e: ArticleEvidence, w: readonly number[] = CALIBRATION.article) => round3(sigmoid(dot(w, articleFeatures(e))));
 
 /** Defaults of `nlu.confidenceThreshold` and `knowledge.threshold`, on the calibrated scale (see README "API notes"). */
-export const DEFAULT_INTENT_THRESHOLD = 0.48;
-export const DEFAULT_ARTICLE_THRESHOLD = 0.56;
+export const DEFAULT_INTENT_THRESHOLD = 0.54;
+export const DEFAULT_ARTICLE_THRESHOLD = 0.6;
 
 export type Choice = 'intent' | 'article' | 'fallback';
 

@@ -1,6 +1,9 @@
 // Generic messages that belong to no support intent. Trained as a hidden class, they give the
 // softmax somewhere to put its mass when a message resembles none of the tenant's intents
 // (without it a tenant with one intent would answer everything with confidence 1).
+import { stem, tokenize } from './features.ts';
+import { STOP } from './knowledge-words.ts';
+
 export const BACKGROUND_LABEL = '__background__';
 
 export const BACKGROUND_PHRASES: string[] = [
@@ -81,3 +84,25 @@ export const BACKGROUND_PHRASES: string[] = [
   'how do vaccines work',
   'what is the plot of harry potter',
 ];
+
+
+const contentOf = (text: string) => new Set(tokenize(text).filter((w) => !STOP.has(w)).map(stem));
+
+/**
+ * The background phrases less those that one of the tenant's phrases says: a phrase whose content
+ * words (stop words aside, stemmed) are all in one tenant phrase, or two or more and at least half
+ * of them are, would fight the tenant's own intent ("book me a table at a restaurant" beside a
+ * pizzeria's "can i book a table"; CLINC150's `weather` beside "will it rain tomorrow").
+ */
+export function backgroundFor(phrases: readonly string[]): string[] {
+  const bg = BACKGROUND_PHRASES.map(contentOf);
+  const byWord = new Map<string, number[]>();
+  bg.forEach((ws, k) => { for (const w of ws) byWord.set(w, [...(byWord.get(w) ?? []), k]); });
+  const drop = new Set<number>();
+  for (const p of phrases) {
+    const shared = new Map<number, number>();
+    for (const w of contentOf(p)) for (const k of byWord.get(w) ?? []) shared.set(k, (shared.get(k) ?? 0) + 1);
+    for (const [k, n] of shared) if (n === bg[k]!.size || (n >= 2 && 2 * n >= bg[k]!.size)) drop.add(k);
+  }
+  return BACKGROUND_PHRASES.filter((_, k) => !drop.has(k));
+}
