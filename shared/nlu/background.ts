@@ -88,6 +88,24 @@ export const BACKGROUND_PHRASES: string[] = [
 
 const contentOf = (text: string) => new Set(tokenize(text).filter((w) => !STOP.has(w)).map(stem));
 
+// The background phrases' content words, and for each word the phrases that have it: made once per
+// container, on the first training.
+let index: { content: Array<Set<string>>; byWord: Map<string, number[]> } | undefined;
+function backgroundIndex() {
+  if (index) return index;
+  const content = BACKGROUND_PHRASES.map(contentOf);
+  const byWord = new Map<string, number[]>();
+  content.forEach((ws, k) => {
+    for (const w of ws) {
+      const ks = byWord.get(w);
+      if (ks) ks.push(k);
+      else byWord.set(w, [k]);
+    }
+  });
+  index = { content, byWord };
+  return index;
+}
+
 /**
  * The background phrases less those that one of the tenant's phrases says: a phrase whose content
  * words (stop words aside, stemmed) are all in one tenant phrase, or two or more and at least half
@@ -95,14 +113,12 @@ const contentOf = (text: string) => new Set(tokenize(text).filter((w) => !STOP.h
  * pizzeria's "can i book a table"; CLINC150's `weather` beside "will it rain tomorrow").
  */
 export function backgroundFor(phrases: readonly string[]): string[] {
-  const bg = BACKGROUND_PHRASES.map(contentOf);
-  const byWord = new Map<string, number[]>();
-  bg.forEach((ws, k) => { for (const w of ws) byWord.set(w, [...(byWord.get(w) ?? []), k]); });
+  const { content, byWord } = backgroundIndex();
   const drop = new Set<number>();
   for (const p of phrases) {
     const shared = new Map<number, number>();
     for (const w of contentOf(p)) for (const k of byWord.get(w) ?? []) shared.set(k, (shared.get(k) ?? 0) + 1);
-    for (const [k, n] of shared) if (n === bg[k]!.size || (n >= 2 && 2 * n >= bg[k]!.size)) drop.add(k);
+    for (const [k, n] of shared) if (n === content[k]!.size || (n >= 2 && 2 * n >= content[k]!.size)) drop.add(k);
   }
   return BACKGROUND_PHRASES.filter((_, k) => !drop.has(k));
 }

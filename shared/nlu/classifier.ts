@@ -578,21 +578,24 @@ export function trainClassifier(
   // (Through the API, intents listed by id got 66.7 % of booking-saas's intent messages right,
   // the same intents in the fixture's order 94.4 %.)
   const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  // Trimmed before sorting: " hi" and "hi" are one phrase, in one place.
+  const canonical = (phrases: readonly string[]) => phrases.map((p) => p.trim()).sort(byCodeUnits);
   for (const intent of [...intents].sort((a, b) => byCodeUnits(a.name, b.name))) {
-    // Trimmed before sorting: " hi" and "hi" are one phrase, in one place.
-    const phrases = intent.trainingPhrases.map((p) => p.trim());
-    const c = add(intent.name, phrases.sort(byCodeUnits));
+    const phrases = canonical(intent.trainingPhrases);
+    const c = add(intent.name, phrases);
     if (c < 0 || o.everydayWeight <= 0) continue;
     const own = new Set(phrases.map((p) => p.toLowerCase()));
-    const everyday = (intent.everydayPhrases ?? []).map((p) => p.trim()).filter((p) => !own.has(p.toLowerCase()));
-    extend(c, everyday.sort(byCodeUnits), o.everydayWeight);
+    extend(c, canonical(intent.everydayPhrases ?? []).filter((p) => !own.has(p.toLowerCase())), o.everydayWeight);
   }
   const empty = { temperature: o.temperature, noneScore: DEFAULT_NONE, topK: o.topK };
   if (labels.length === 0) return classifierOf({ labels: [], vec: buildTraining([], o).vec, W: new Float32Array(0), b: new Float32Array(0), ...empty });
+  // Each intent's name as a phrase. Numbers in a name ("faq_3") number intents; they say nothing a
+  // message could.
+  const names = labels.map((name) => nameWords(name).split(' ').filter((w) => w && !/^\d+$/.test(w)).join(' '));
   // The background class weighs as much as an average intent, so it does not win by sheer size.
   // Less the background phrases that one of the tenant's phrases or names says (see backgroundFor).
   if (o.background) {
-    const background = backgroundFor([...data.texts, ...labels.map(nameWords)]);
+    const background = backgroundFor([...data.texts, ...names]);
     add(BACKGROUND_LABEL, background, data.texts.length / labels.length / background.length);
   }
 
@@ -600,18 +603,9 @@ export function trainClassifier(
   const folds = o.calibrationHoldout > 0 ? holdOut(data.texts, data.y, C, o) : [];
   // The team's none examples join the background class after the folds are cut, like the names.
   const bg = labels.indexOf(BACKGROUND_LABEL);
-  if (bg >= 0 && o.noneWeight > 0) extend(bg, none.map((p) => p.trim()).sort(byCodeUnits), o.noneWeight);
-  // The names' rows come after the phrases: in no fold, so always trained on. Numbers in a name
-  // ("faq_3") number intents; they say nothing a message could.
-  if (o.nameWeight > 0) {
-    labels.forEach((name, c) => {
-      const words = nameWords(name).split(' ').filter((w) => w && !/^\d+$/.test(w)).join(' ');
-      if (name === BACKGROUND_LABEL || words === '') return;
-      data.texts.push(words);
-      data.y.push(c);
-      data.w.push(o.nameWeight);
-    });
-  }
+  if (bg >= 0 && o.noneWeight > 0) extend(bg, canonical(none), o.noneWeight);
+  // The names' rows come after the phrases: in no fold, so always trained on.
+  if (o.nameWeight > 0) names.forEach((words, c) => { extend(c, [words], o.nameWeight); });
   const toks = data.texts.map(tokenize);
   const { vec, X: hashed } = buildTraining(toks, o);
   const y = Int32Array.from(data.y);
