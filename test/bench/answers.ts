@@ -203,6 +203,18 @@
 // - a greeting, goodbye or thanks intent kept from answering a message with more than one content
 //   word its phrases lack ("have you got a high chair": goodbye): 1 answer more right, 5 right
 //   goodbyes lost ("ok thats all i needed") over every tuning and held-out tenant.
+// - each term's best match anywhere in the article (the share of the message the whole article
+//   covers, beside the best passage's) as one more article feature: weight 2.2 (the passage's 2.6
+//   -> 1.5), 78.8 / 74.0 / 81.1, tuning score 0.7939.
+// - the shipped GloVe words tuned as paraphrase vectors (SIF averages of two CLINC150 training
+//   phrases of one intent pulled together against the other intents' in a batch of 64, 3,000 steps,
+//   an L2 pull of 0.01 back to GloVe; 30 intents left out to measure transfer): nearest-centroid
+//   accuracy on the 30 unseen intents 84.3 -> 91.8 %, BANKING77 at 10 phrases 57.9 -> 62.3 %; the
+//   sentence vectors alone put the help desks' right article first for 58.3 % of their article
+//   messages against 53.7, AUC against messages nothing should answer 0.751 -> 0.785. But the
+//   classifier's BANKING77 at 10 phrases moved +0.15 (three samples), and refitted: everywhere 80.1
+//   / 72.6 / 80.9; for the articles only 78.8 / 73.3 / 81.0; with the semantic re-ranking at 0.4
+//   80.1 / 72.6 / 80.8.
 // None kept.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
