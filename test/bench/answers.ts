@@ -216,6 +216,8 @@
 //   / 72.6 / 80.9; for the articles only 78.8 / 73.3 / 81.0; with the semantic re-ranking at 0.4
 //   80.1 / 72.6 / 80.8; their cosine of the message and the intent's nearest phrase as one more
 //   intent feature: 78.8 / 73.0 / 81.1 (with GloVe itself 78.8 / 73.0 / 81.0).
+// - a calibration of its own for small knowledge bases, fitted on the help desks' tuning tenants
+//   only: all held out 72.3 % right at its best pair of thresholds (0.4 / 0.4), against 73.6.
 // None kept.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
