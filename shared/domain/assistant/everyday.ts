@@ -21,7 +21,7 @@ export function withEverydayPhrases<T extends TrainingIntent>(intents: readonly 
   // Each kind's intent: the first by name of those its name marks.
   const first = new Map<string, string>();
   for (const { name } of intents) {
-    const kind = kindOf.get(name.toLowerCase().replace(/-/g, '_'));
+    const kind = kindOf.get(name); // names are lower case with underscores (the intents route checks)
     const held = kind && first.get(kind);
     if (kind && (held === undefined || name < held)) first.set(kind, name);
   }
