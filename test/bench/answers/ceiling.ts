@@ -3,7 +3,7 @@
 // messages it prints the figures at the default thresholds, at the best pair of thresholds chosen on
 // those very messages (a ceiling, never a choice: the defaults come from tuning data only, see
 // fit.ts), at the best pair that keeps every group at its target's floor (or "none"), and with a
-// perfect threshold, one that accepts every right first candidate and refuses every wrong one
+// perfect acceptance, one that answers with every right first candidate and falls back on every other
 // (what the ranking alone allows).
 import { CALIBRATION, DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/answer-policy.ts';
 import { helpDesks, supportMix } from './data.ts';
@@ -37,7 +37,7 @@ function report(name: string, observed: Observed[], measure: (out: Outcome[]) =>
   console.log(`${name}, best thresholds on these messages (${best!.th}): ${line(best!.out)}`);
   console.log(`${name}, best with every group at ${pct(floor)} % or more: ${bestAtFloor ? `(${bestAtFloor.th}) ${line(bestAtFloor.out)}` : 'none'}`);
   const perfect = observed.map((o) => ({ group: o.message.group, right: o.message.group === 'fallback' || o.intentRight || o.articleRight }) as Outcome);
-  console.log(`${name}, a perfect threshold (the ranking's ceiling): ${line(perfect)}`);
+  console.log(`${name}, a perfect acceptance (the ranking's ceiling): ${line(perfect)}`);
 }
 
 const mix = supportMix();
