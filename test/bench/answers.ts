@@ -329,8 +329,7 @@ const heldOut = outOf(() => true).filter((o) => o.heldOut);
 const tuning = outOf(() => true).filter((o) => !o.heldOut);
 console.log('help desks (held out: the third of the messages no tuning saw, and every message of the businesses held out whole; target >= 88 % right, no group under 80 %):');
 const deskTable: Record<string, ReturnType<typeof line> & { 'right %': number | undefined }> = {};
-const all = (o: Outcome[]) => pct(o.filter((x) => x.right).length / o.length);
-const row = (o: Outcome[]) => ({ ...line(o), 'right %': all(o) });
+const row = (o: Outcome[]) => ({ ...line(o), 'right %': pct(shares(o).right) });
 for (const [name, o] of deskOut) {
   if (unseen.has(name)) {
     deskTable[`${name} (held out whole)`] = row(o);

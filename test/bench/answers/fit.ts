@@ -98,20 +98,38 @@ export function rowsOf(all: Array<{ observed: Observed[] }>) {
   return { intent, article };
 }
 
-/** What the policy answers with the given calibration and thresholds, per observed message. */
-export function outcomes(observed: Observed[], w: { intent: number[]; article: number[] }, th: { intent: number; article: number }): Outcome[] {
+/** A message's best intent and best article with their probabilities: all that the thresholds choose between. */
+export interface Scored { observed: Observed; intent: number | null; article: number | null }
+
+export function scored(observed: Observed[], w: { intent: number[]; article: number[] }): Scored[] {
   return observed.map((o) => {
     const i = o.evidence.intents[0];
     const a = o.evidence.articles[0];
-    const pi = i ? intentProbability(i.evidence, w.intent) : null;
-    const pa = a ? articleProbability(a.evidence, w.article) : null;
+    return { observed: o, intent: i ? intentProbability(i.evidence, w.intent) : null, article: a ? articleProbability(a.evidence, w.article) : null };
+  });
+}
+
+/** What the policy answers at the given thresholds, per scored message. */
+export function decided(messages: Scored[], th: { intent: number; article: number }): Outcome[] {
+  return messages.map(({ observed: o, intent: pi, article: pa }) => {
     const choice = choose(pi, pa, th);
-    const got: Got = choice === 'intent' ? { intent: i!.ranked.intent } : choice === 'article' ? { article: a!.hit.articleId } : { fallback: true };
+    const got: Got = choice === 'intent' ? { intent: o.evidence.intents[0]!.ranked.intent } : choice === 'article' ? { article: o.evidence.articles[0]!.hit.articleId } : { fallback: true };
     const best = choose(pi, pa, { intent: 0, article: 0 });
     const confidence = choice === 'fallback' ? Math.max(pi ?? 0, pa ?? 0) : choice === 'intent' ? pi! : pa!;
     const bestRight = best === 'intent' ? o.intentRight : best === 'article' ? o.articleRight : false;
     return { group: o.message.group, right: isRight(o.message.expect, got), answered: choice !== 'fallback', confidence, bestRight, heldOut: o.message.heldOut };
   });
+}
+
+/** What the policy answers with the given calibration and thresholds, per observed message. */
+export const outcomes = (observed: Observed[], w: { intent: number[]; article: number[] }, th: { intent: number; article: number }) =>
+  decided(scored(observed, w), th);
+
+/** Thresholds from lo to hi, 0.02 apart. */
+export function thresholdGrid(lo: number, hi: number): number[] {
+  const out: number[] = [];
+  for (let t = lo; t <= hi + 0.0001; t += 0.02) out.push(Math.round(t * 100) / 100);
+  return out;
 }
 
 // The article threshold bench:kb chose (at most 15 % of StackFAQ's left-out messages answered), when given.
@@ -127,14 +145,11 @@ const FIXED_ARTICLE = process.env.ARTICLE_THRESHOLD ? Number(process.env.ARTICLE
  */
 const SMOOTH = Number(process.env.SMOOTH ?? 1);
 function bestThresholds(observed: Array<{ observed: Observed[] }>, w: { intent: number[]; article: number[] }, from = 0.2) {
-  const grid = (lo: number, hi: number) => {
-    const out: number[] = [];
-    for (let t = lo; t <= hi + 0.0001; t += 0.02) out.push(Math.round(t * 100) / 100);
-    return out;
-  };
-  const tis = grid(from, 0.8);
-  const tas = FIXED_ARTICLE !== undefined ? [FIXED_ARTICLE] : grid(from, 0.8);
-  const raw = tis.map((intent) => tas.map((article) => observed.reduce((s, o) => s + shares(outcomes(o.observed, w, { intent, article })).mean, 0) / observed.length));
+  const tis = thresholdGrid(from, 0.8);
+  const tas = FIXED_ARTICLE !== undefined ? [FIXED_ARTICLE] : thresholdGrid(from, 0.8);
+  // The probabilities do not depend on the thresholds: computed once per tenant.
+  const tenants = observed.map((o) => scored(o.observed, w));
+  const raw = tis.map((intent) => tas.map((article) => tenants.reduce((s, t) => s + shares(decided(t, { intent, article })).mean, 0) / tenants.length));
   let best = { score: -1, intent: 0.5, article: 0.5 };
   for (let i = 0; i < tis.length; i++) {
     for (let a = 0; a < tas.length; a++) {

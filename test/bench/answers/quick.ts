@@ -24,7 +24,7 @@ for (const s of helpDesks()) {
   (s.unseen ? whole : thirds).push(...out.filter((o) => o.heldOut));
   const tune = shares(out.filter((o) => !o.heldOut));
   const held = out.filter((o) => o.heldOut);
-  console.log(`${s.name} tuning: intent ${pct(tune.intent)} article ${pct(tune.article)} fallback ${pct(tune.fallback)} mean ${pct(tune.mean)}${held.length ? ` | held-out right ${pct(held.filter((o) => o.right).length / held.length)}` : ''}`);
+  console.log(`${s.name} tuning: intent ${pct(tune.intent)} article ${pct(tune.article)} fallback ${pct(tune.fallback)} mean ${pct(tune.mean)}${held.length ? ` | held-out right ${pct(shares(held).right)}` : ''}`);
   obs.forEach((o, k) => {
     if (o.message.heldOut && process.env.V !== '2') return;
     if ('article' in o.message.expect) { arts++; if (o.articleRight) rank1++; }
@@ -36,15 +36,15 @@ for (const s of helpDesks()) {
 }
 const t = all.filter((o) => !o.heldOut);
 const st = shares(t);
-console.log(`ALL tuning: intent ${pct(st.intent)} article ${pct(st.article)} fallback ${pct(st.fallback)} mean ${pct(st.mean)} right ${pct(t.filter((o) => o.right).length / t.length)} rank1 articles ${rank1}/${arts} ECE ${calibration(t.map((x) => ({ confidence: x.confidence, right: x.bestRight }))).ece.toFixed(3)}`);
+console.log(`ALL tuning: intent ${pct(st.intent)} article ${pct(st.article)} fallback ${pct(st.fallback)} mean ${pct(st.mean)} right ${pct(st.right)} rank1 articles ${rank1}/${arts} ECE ${calibration(t.map((x) => ({ confidence: x.confidence, right: x.bestRight }))).ece.toFixed(3)}`);
 if (process.env.HELD === '1') {
   const unseen = helpDesks().filter((s) => s.unseen).map((s) => s.name);
   for (const [label, h] of [['thirds', thirds], ['whole', whole]] as const) {
-    console.log(`HELD ${label}: right ${pct(h.filter((o) => o.right).length / h.length)} (n ${h.length}; businesses held out whole: ${unseen.join(', ')})`);
+    console.log(`HELD ${label}: right ${pct(shares(h).right)} (n ${h.length}; businesses held out whole: ${unseen.join(', ')})`);
   }
   const h = all.filter((o) => o.heldOut);
   const sh = shares(h);
-  console.log(`ALL HELD: intent ${pct(sh.intent)} article ${pct(sh.article)} fallback ${pct(sh.fallback)} right ${pct(h.filter((o) => o.right).length / h.length)} ECE ${calibration(h.map((x) => ({ confidence: x.confidence, right: x.bestRight }))).ece.toFixed(3)}`);
+  console.log(`ALL HELD: intent ${pct(sh.intent)} article ${pct(sh.article)} fallback ${pct(sh.fallback)} right ${pct(sh.right)} ECE ${calibration(h.map((x) => ({ confidence: x.confidence, right: x.bestRight }))).ece.toFixed(3)}`);
 }
 if (process.env.MIX === '1') {
   for (const s of [supportMix(), tuningMix(1, 150)]) {

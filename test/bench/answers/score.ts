@@ -20,15 +20,16 @@ export function isRight(expect: Expect, got: Got): boolean {
 
 const GROUPS: Group[] = ['intent', 'article', 'fallback'];
 
-/** Share right per group (only groups with messages), their mean, and the count. */
-export function shares(outcomes: Outcome[]) {
+/** Share right per group (only groups with messages), their mean, the share right of all, and the count. */
+export function shares(outcomes: ReadonlyArray<Pick<Outcome, 'group' | 'right'>>) {
+  const rightOf = (rows: ReadonlyArray<Pick<Outcome, 'right'>>) => rows.filter((o) => o.right).length / (rows.length || 1);
   const by: Partial<Record<Group, number>> = {};
   for (const g of GROUPS) {
     const rows = outcomes.filter((o) => o.group === g);
-    if (rows.length) by[g] = rows.filter((o) => o.right).length / rows.length;
+    if (rows.length) by[g] = rightOf(rows);
   }
   const values = Object.values(by);
-  return { ...by, mean: values.reduce((a, b) => a + b, 0) / (values.length || 1), n: outcomes.length };
+  return { ...by, mean: values.reduce((a, b) => a + b, 0) / (values.length || 1), right: rightOf(outcomes), n: outcomes.length };
 }
 
 /**
