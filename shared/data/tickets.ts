@@ -73,7 +73,9 @@ function update(tenantId: string, read: Ticket, next: Ticket): TxItem {
       ExpressionAttributeValues: {
         ':s': next.status, ':p': next.priority, ':u': next.updatedAt, ':g2': idx.gsi2pk, ':g3': idx.gsi3pk,
         ':a': next.assigneeId, ':f': next.firstResponseAt, ':r': next.resolvedAt,
-        ':rs': read.status, ':rp': read.priority, ':ru': read.updatedAt, ':null': null,
+        ':rs': read.status, ':rp': read.priority, ':ru': read.updatedAt,
+        // DynamoDB refuses a value that no expression uses: :null only while a guard reads it.
+        ...(read.assigneeId === null || read.firstResponseAt === null ? { ':null': null } : {}),
         ...(read.assigneeId === null ? {} : { ':r_assigneeId': read.assigneeId }),
         ...(read.firstResponseAt === null ? {} : { ':r_firstResponseAt': read.firstResponseAt }),
       },

@@ -59,6 +59,20 @@ describe('PATCH /tickets/{id}', () => {
     });
   }
 
+  it('after an agent reply and an assignment, every further change still answers 200 (no unused :null)', async () => {
+    const t = await newTenant();
+    const { ticketId, conversationId } = await newTicket(t);
+    expect((await request('POST', admin(`/conversations/${conversationId}/messages`), { token: t.ownerToken, body: { content: 'On it' } })).status).toBe(201);
+    expect((await patch(t, ticketId, { assigneeId: t.ownerSub })).status).toBe(200);
+    expect((await patch(t, ticketId, { priority: 'high' })).status).toBe(200);
+    expect((await patch(t, ticketId, { status: 'in_progress' })).status).toBe(200);
+    expect((await patch(t, ticketId, { assigneeId: null })).status).toBe(200);
+    const r = await patch(t, ticketId, { status: 'resolved' });
+    expect(r.status).toBe(200);
+    expect(r.body.ticket).toMatchObject({ status: 'resolved', priority: 'high', assigneeId: null });
+    expect(r.body.ticket.firstResponseAt).toEqual(expect.any(String));
+  });
+
   it('setting the current values again changes nothing and writes no audit entry', async () => {
     const t = await newTenant();
     const { ticketId } = await newTicket(t);
