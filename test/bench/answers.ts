@@ -40,7 +40,7 @@
 // index weights and constants). Baseline in process: help desks' tuning messages 70 % right (article
 // 37.8 %, right article first for 56 of 82), held-out 71 % right (intent 83.3 / article 42.5 /
 // fallback 100), support mix mean 79.1 (82.2 / 71.3 / 83.8).
-// - an everyday-words lexicon (shared/nlu/knowledge-lexicon.ts: shorthand, spellings, "smashed" /
+// - an everyday-words lexicon (shared/nlu/knowledge/lexicon.ts: shorthand, spellings, "smashed" /
 //   "damaged", "send it back" / "return", "voucher" / "gift card"), strength 0.9 (0.5 / 0.7 / 1
 //   did worse on the tuning objective: 0.809 / 0.821 / 0.834 against 0.836), refitted: right article
 //   first 70 of 82, tuning 79.3 % right, held-out 72 % (83.3 / 52.5 / 87.5), support mix 78.2
@@ -61,7 +61,7 @@
 // Two more help desks (phone-repair, pizzeria; written after the lexicon, so a fair test of it)
 // and the fit on 15 tuning tenants, in process (tuning objective / held-out right / support mix mean):
 // - without word vectors 0.785 / 74.0 % / 78.4; with the lexicon 0.833 / 74.0 % / 77.9 (not kept).
-// - kept: SIF sentence vectors of GloVe (shared/nlu/vectors.ts) as a feature of the article's
+// - kept: SIF sentence vectors of GloVe (shared/nlu/encoder/glove.ts) as a feature of the article's
 //   calibration: 0.791 / 74.7 % / 79.2; and the best 20 by words ranked again with 0.1 / 0.2 / 0.4
 //   times the cosine: 0.794 / 75.3 / 78.5, 0.794 / 76.7 / 78.9, 0.793 / 74.7 / 79.3. Through the
 //   API (0.2): held-out 77.4 % right, support mix 78.9, ECE 0.032 / 0.114, but thresholds 0.52 /
@@ -105,7 +105,7 @@
 // - soft word cover (each message word's best GloVe cosine to the article's words, weighted by
 //   rarity) and its gap to the second article, as article features: 0.7832 / 77.4 / 79.9. Not kept.
 // - kept: the Dice coefficient of the message's character trigrams and the intent's nearest
-//   phrase's (shared/nlu/phrase-spelling.ts), an intent feature: 0.7839 / 78.1 / 80.7 (intent 84.9
+//   phrase's (shared/nlu/policy/phrase-spelling.ts), an intent feature: 0.7839 / 78.1 / 80.7 (intent 84.9
 //   -> 86.7); with 4-grams 0.7838 / 78.1 / 80.6. The same for the article's title and questions:
 //   0.7867 / 78.8 / 81.5 (support mix fallback 83.1 -> 85.1), kept; with its passages' sentences
 //   too: 0.7922 / 76.7 / 81.6, not kept (held-out articles 61.3 -> 56.5).
@@ -188,7 +188,7 @@
 //   the lexicon everywhere 74.0 / 80.9. On the held-out messages it puts the right article first
 //   for 97 of 120 against 96 (on the tuning ones, which its words were written from, far more).
 // - kept: the classifier's background class without the phrases a tenant's own phrases say
-//   (shared/nlu/background.ts): 73.6 (46.7) / 81.1, tuning score 0.7934 -> 0.7955.
+//   (shared/nlu/intents/background.ts): 73.6 (46.7) / 81.1, tuning score 0.7934 -> 0.7955.
 // Then, each refitted (held-out thirds / all held out right %, support mix mean; baseline 78.8 /
 // 73.6 / 81.1, tuning score 0.7955):
 // - the knowledge index's idf times the word's English rarity (the log of its frequency rank in the
@@ -250,12 +250,12 @@
 //   0.7493 / 0.7528 against 0.7511; at 0.46 / 0.5 all held out 66.6 / 66.8 against 67.1 %.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/answer-policy.ts';
+import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
 import { helpDesks, supportMix, type Scenario, type ScenarioMessage } from './answers/data.ts';
 import { calibration, isRight, pct, shares, type Got, type Outcome } from './answers/score.ts';
 import { repoRoot, syntheticArticles, loadStackFaq } from './kb/data.ts';
-import { prepareArticle } from '#shared/nlu/knowledge-prepare.ts';
-import { buildKnowledgeIndex, type StoredArticle } from '#shared/nlu/knowledge.ts';
+import { prepareArticle } from '#shared/nlu/knowledge/prepare.ts';
+import { buildKnowledgeIndex, type StoredArticle } from '#shared/nlu/knowledge/retrieval.ts';
 
 process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
 process.env.AWS_LAMBDA_LOG_LEVEL ??= 'CRITICAL';

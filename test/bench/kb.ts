@@ -109,8 +109,8 @@ import { resolve } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { buildKnowledgeIndex, DEFAULT_KNOWLEDGE_THRESHOLD, type StoredArticle } from '#shared/nlu/knowledge.ts';
-import { prepareArticle, type ArticleInput } from '#shared/nlu/knowledge-prepare.ts';
+import { buildKnowledgeIndex, DEFAULT_KNOWLEDGE_THRESHOLD, type StoredArticle } from '#shared/nlu/knowledge/retrieval.ts';
+import { prepareArticle, type ArticleInput } from '#shared/nlu/knowledge/prepare.ts';
 import { miniSearch, oursInProcess, oursThroughApi, type Engine } from './kb/engines.ts';
 import { loadStackFaq, repoRoot, syntheticArticles, type Thread } from './kb/data.ts';
 
@@ -313,7 +313,7 @@ function speed() {
 
 async function bundleSize() {
   const out = await build({
-    entryPoints: [resolve(repoRoot, 'shared/nlu/knowledge.ts')],
+    entryPoints: [resolve(repoRoot, 'shared/nlu/knowledge/retrieval.ts')],
     bundle: true,
     minify: true,
     format: 'esm',
@@ -392,7 +392,7 @@ console.log(
     `of ${perf.searches}; best pass p99 ${perf.searchP99msBestPass} ms; p99 of each message's fastest of 5 runs ` +
     `${perf.searchP99msFastestOfFive} ms); machine load average ${perf.loadAverage} on ${availableParallelism()} cores`,
 );
-console.log(`chat-path module shared/nlu/knowledge.ts bundled: ${size.minifiedBytes} B minified, ${size.gzipBytes} B gzipped`);
+console.log(`chat-path module shared/nlu/knowledge/retrieval.ts bundled: ${size.minifiedBytes} B minified, ${size.gzipBytes} B gzipped`);
 
 const outDir = resolve(repoRoot, 'bench-results');
 mkdirSync(outDir, { recursive: true });

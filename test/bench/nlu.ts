@@ -18,7 +18,7 @@
 // - one-word-dropped copies of each phrase 93.8 / 90.2 / 72.7 at twice the time
 // [positive weight 8: 93.8 / 90.4 / 73.8]
 // - bigrams over stems 93.9 / 90.2 / 73.5; stems in place of words 93.9 / 90.3 / 73.8
-// - SIF sentence vectors of the shipped GloVe words (shared/nlu/vectors.ts; the tenant's main direction
+// - SIF sentence vectors of the shipped GloVe words (shared/nlu/encoder/glove.ts; the tenant's main direction
 //   removed) mixed into each class's SVM score before the calibration: s' = (1-a) s + a (mean + sd z),
 //   z the class centroid's cosine standardised over the held-out (row, class) pairs, the held-out
 //   rows scored against centroids without their own fold. CLINC150 / 20-intent tenant / BANKING77 /
@@ -68,9 +68,9 @@
 //   0.02 79.7 / 80.9 / 80.0: none ahead.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { trainClassifier, type ClassifierOptions, type TrainingIntent } from '#shared/nlu/classifier.ts';
-import { deserializeClassifier, serializeClassifier } from '#shared/nlu/serialize.ts';
-import { wordVectors } from '#shared/nlu/word-vectors.ts';
+import { trainClassifier, type ClassifierOptions, type TrainingIntent } from '#shared/nlu/intents/classifier.ts';
+import { deserializeClassifier, serializeClassifier } from '#shared/nlu/intents/serialize.ts';
+import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
 import { loadBanking77, loadClinc150, perLabel, repoRoot, stratifiedSplit, toIntents, type Example } from './nlu/data.ts';
 
 const SEED = 20;

@@ -16,8 +16,8 @@
 // before and after.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/answer-policy.ts';
-import { rng } from '#shared/nlu/classifier.ts';
+import { DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
+import { rng } from '#shared/nlu/intents/classifier.ts';
 import { apiCaller } from './kb/engines.ts';
 import { loadBanking77, loadClinc150, perLabel, repoRoot, stratifiedSplit, toIntents, type Example } from './nlu/data.ts';
 

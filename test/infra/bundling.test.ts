@@ -51,7 +51,7 @@ describe('function bundle as deployed', () => {
   it('carries the word vectors beside the bundle, where the knowledge index reads them', () => {
     const copied = join(bundle, '..', 'assets', 'glove-30k.bin');
     expect(existsSync(copied)).toBe(true);
-    expect(readFileSync(copied).equals(readFileSync(join(PROJECT_ROOT, 'shared/nlu/assets/glove-30k.bin')))).toBe(true);
+    expect(readFileSync(copied).equals(readFileSync(join(PROJECT_ROOT, 'shared/nlu/encoder/assets/glove-30k.bin')))).toBe(true);
     // The bundle resolves the file relative to itself.
     expect(code.includes('./assets/glove-30k.bin')).toBe(true);
   });

@@ -5,11 +5,11 @@ import { withEverydayPhrases } from '#shared/domain/assistant/everyday.ts';
 import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
 import {
   articleProbability, choose, DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD, intentProbability,
-} from '#shared/nlu/answer-policy.ts';
-import { buildKnowledgeIndex } from '#shared/nlu/knowledge.ts';
-import { rng } from '#shared/nlu/classifier.ts';
-import { prepareArticle } from '#shared/nlu/knowledge-prepare.ts';
-import { wordVectors } from '#shared/nlu/word-vectors.ts';
+} from '#shared/nlu/policy/answer-policy.ts';
+import { buildKnowledgeIndex } from '#shared/nlu/knowledge/retrieval.ts';
+import { rng } from '#shared/nlu/intents/classifier.ts';
+import { prepareArticle } from '#shared/nlu/knowledge/prepare.ts';
+import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
 import { fitLogistic } from '../bench/answers/fit.ts';
 import { calibration } from '../bench/answers/score.ts';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoArticles } from '../../bin/local/demo-articles.ts';
 import { type DemoHost, startDemoHost } from '../../bin/local/web.ts';
 import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
-import { markdownToBlocks } from '#shared/nlu/markdown.ts';
+import { markdownToBlocks } from '#shared/nlu/knowledge/markdown.ts';
 import { currenciesIn } from '../fixtures/helpdesks.ts';
 
 // The demo tenant's content (its help centre, the intents every tenant starts with, the shop page)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkPattern, extractEntities, fillTemplate, type EntitySpec } from '#shared/nlu/entities.ts';
+import { checkPattern, extractEntities, fillTemplate, type EntitySpec } from '#shared/nlu/intents/entities.ts';
 
 const one = (type: EntitySpec['type'], text: string, pattern?: string): string | undefined =>
   extractEntities(text, [{ name: 'x', type, ...(pattern ? { pattern } : {}) }]).x;

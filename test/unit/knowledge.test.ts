@@ -7,9 +7,9 @@ import {
   DEFAULT_KNOWLEDGE_THRESHOLD,
   MAX_ANSWER_CHARS,
   type StoredArticle,
-} from '#shared/nlu/knowledge.ts';
-import { prepareArticle, splitSentences, toPassages, type ArticleInput } from '#shared/nlu/knowledge-prepare.ts';
-import { formatFor } from '#shared/nlu/knowledge-passages.ts';
+} from '#shared/nlu/knowledge/retrieval.ts';
+import { prepareArticle, splitSentences, toPassages, type ArticleInput } from '#shared/nlu/knowledge/prepare.ts';
+import { formatFor } from '#shared/nlu/knowledge/passages.ts';
 
 const help: ArticleInput[] = [
   {
@@ -348,7 +348,7 @@ describe('buildKnowledgeIndex: hostile input', () => {
 describe('the chat-path module', () => {
   it('bundles no Markdown or HTML parser: only the stemmer comes with it', async () => {
     const out = await build({
-      entryPoints: [fileURLToPath(new URL('../../shared/nlu/knowledge.ts', import.meta.url))],
+      entryPoints: [fileURLToPath(new URL('../../shared/nlu/knowledge/retrieval.ts', import.meta.url))],
       bundle: true,
       write: false,
       format: 'esm',
@@ -361,7 +361,7 @@ describe('the chat-path module', () => {
       .map((path) => path.split('node_modules/')[1]!.split('/')[0]!);
     expect([...new Set(packages)]).toEqual(['stemmer']);
     expect(Object.keys(out.metafile.inputs).filter((path) => path.startsWith('shared/')).sort()).toEqual(
-      ['knowledge', 'knowledge-evidence', 'knowledge-lexicon', 'knowledge-passages', 'knowledge-query', 'knowledge-rank', 'knowledge-scoring', 'knowledge-semantic', 'knowledge-synonyms', 'knowledge-terms', 'knowledge-words', 'phrase-spelling', 'vectors'].map((m) => `shared/nlu/${m}.ts`).sort(),
+      ['knowledge/retrieval', 'knowledge/evidence', 'knowledge/lexicon', 'knowledge/passages', 'knowledge/query', 'knowledge/rank', 'knowledge/scoring', 'knowledge/semantic', 'knowledge/synonyms', 'knowledge/terms', 'knowledge/words', 'policy/phrase-spelling', 'encoder/glove'].map((m) => `shared/nlu/${m}.ts`).sort(),
     );
   });
 });

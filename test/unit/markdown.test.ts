@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { htmlToBlocks, MarkdownError, markdownToBlocks, markdownToText, MAX_MARKDOWN_CHARS } from '#shared/nlu/markdown.ts';
+import { htmlToBlocks, MarkdownError, markdownToBlocks, markdownToText, MAX_MARKDOWN_CHARS } from '#shared/nlu/knowledge/markdown.ts';
 
 describe('markdownToBlocks', () => {
   it('headings, paragraphs and list items are blocks of their own; soft line breaks join', () => {

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { TenantModelCache } from '#shared/nlu/cache.ts';
-import { trainClassifier, type Classifier, type TrainingIntent } from '#shared/nlu/classifier.ts';
+import { TenantModelCache } from '#shared/nlu/policy/model-cache.ts';
+import { trainClassifier, type Classifier, type TrainingIntent } from '#shared/nlu/intents/classifier.ts';
 
 const v1: TrainingIntent[] = [
   { name: 'greeting', trainingPhrases: ['hi', 'hello', 'good morning', 'hey there'] },

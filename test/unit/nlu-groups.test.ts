@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { groupMessages } from '#shared/nlu/groups.ts';
-import { buildNoneIndex } from '#shared/nlu/none.ts';
+import { groupMessages } from '#shared/nlu/intents/message-groups.ts';
+import { buildNoneIndex } from '#shared/nlu/intents/none-examples.ts';
 
 describe('groupMessages', () => {
   it('groups messages that ask the same thing, biggest group first, and keeps unrelated ones apart', () => {

@@ -1,9 +1,9 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { trainClassifier } from '#shared/nlu/classifier.ts';
-import { deserializeClassifier, serializeClassifier } from '#shared/nlu/serialize.ts';
+import { trainClassifier } from '#shared/nlu/intents/classifier.ts';
+import { deserializeClassifier, serializeClassifier } from '#shared/nlu/intents/serialize.ts';
 import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
-import { wordVectors } from '#shared/nlu/word-vectors.ts';
+import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
 
 const vectors = wordVectors();
 const trained = trainClassifier(starterIntents, {}, vectors);

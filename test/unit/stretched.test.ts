@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Intent } from '#shared/data/intents.ts';
 import { answer, trainModel } from '#shared/domain/assistant/assistant.ts';
-import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/answer-policy.ts';
-import { unstretch } from '#shared/nlu/stretched.ts';
+import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
+import { unstretch } from '#shared/nlu/intents/stretched.ts';
 
 const english = new Set(['bye', 'hi', 'good', 'morning', 'thanks', 'please', 'help', 'see', 'too', 'so', 'slow', 'all']);
 const known = (w: string) => english.has(w);

@@ -1,29 +1,29 @@
 import { intentsRepo, type Intent } from '#shared/data/intents.ts';
-import { trainClassifier, type Classifier, type Ranked } from '#shared/nlu/classifier.ts';
-import { nameWords } from '#shared/nlu/features.ts';
-import { extractEntities, fillTemplate } from '#shared/nlu/entities.ts';
-import { TenantModelCache } from '#shared/nlu/cache.ts';
-import { buildKnowledgeIndex, type KnowledgeHit, type KnowledgeIndex } from '#shared/nlu/knowledge.ts';
+import { trainClassifier, type Classifier, type Ranked } from '#shared/nlu/intents/classifier.ts';
+import { nameWords } from '#shared/nlu/intents/features.ts';
+import { extractEntities, fillTemplate } from '#shared/nlu/intents/entities.ts';
+import { TenantModelCache } from '#shared/nlu/policy/model-cache.ts';
+import { buildKnowledgeIndex, type KnowledgeHit, type KnowledgeIndex } from '#shared/nlu/knowledge/retrieval.ts';
 import {
   articleProbability, choose, intentProbability, type ArticleEvidence, type IntentEvidence,
-} from '#shared/nlu/answer-policy.ts';
+} from '#shared/nlu/policy/answer-policy.ts';
 import { NotFound } from '#shared/core/errors.ts';
 import { KNOWLEDGE_INTENT } from '#shared/core/vocabulary.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { knowledgeIndexOf, knowledgeReply, type KnowledgeAnswer } from '#shared/domain/knowledge/knowledge.ts';
 import { tenantSettings } from '#shared/domain/tenants/tenant-config.ts';
 import { examplesRepo } from '#shared/data/examples.ts';
-import { buildNoneIndex, type NoneIndex } from '#shared/nlu/none.ts';
-import { phraseSpelling, type PhraseSpelling } from '#shared/nlu/phrase-spelling.ts';
-import { wordVectors } from '#shared/nlu/word-vectors.ts';
-import { unstretch } from '#shared/nlu/stretched.ts';
+import { buildNoneIndex, type NoneIndex } from '#shared/nlu/intents/none-examples.ts';
+import { phraseSpelling, type PhraseSpelling } from '#shared/nlu/policy/phrase-spelling.ts';
+import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
+import { unstretch } from '#shared/nlu/intents/stretched.ts';
 import { applyNone } from './none.ts';
 import { withEverydayPhrases } from './everyday.ts';
 
 /**
  * A tenant's trained intents: the classifier, and the intents' phrases as a lexical index that
  * tells how much of a message an intent's own phrases say and by their spelling (see
- * shared/nlu/answer-policy.ts), and the team's `none` examples (see shared/nlu/none.ts).
+ * shared/nlu/policy/answer-policy.ts), and the team's `none` examples (see shared/nlu/intents/none-examples.ts).
  */
 export interface AssistantModel {
   version: number; classifier: Classifier; phrases: KnowledgeIndex; spelling: PhraseSpelling; byName: Map<string, Intent>; none: NoneIndex;

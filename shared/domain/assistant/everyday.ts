@@ -1,10 +1,10 @@
-import type { TrainingIntent } from '#shared/nlu/classifier.ts';
+import type { TrainingIntent } from '#shared/nlu/intents/classifier.ts';
 import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
 
 // Small talk is the same at every business: "byee", "ok thats all i needed", "get me a human".
 // A team writes eight phrases for its goodbye intent and customers say it a hundred ways, so an
 // intent of one of these kinds also learns the starter set's phrases for it (at a lower weight,
-// shared/nlu/classifier.ts `everydayWeight`). Its kind is read from its name; the first intent
+// shared/nlu/intents/classifier.ts `everydayWeight`). Its kind is read from its name; the first intent
 // (by name) of each kind gets them, so two intents never share them.
 const KINDS: Record<string, readonly string[]> = {
   greeting: ['greeting', 'greetings', 'hello', 'hi', 'welcome'],

@@ -15,7 +15,7 @@ import { taughtMarks, unansweredKeyOf, untaughtMarks, type UnansweredKey } from 
 // The team teaches the assistant from what customers wrote. An example for an intent adds the
 // message to its training phrases, for an article to its questions (both bump the version that
 // keys the chat's cached models, so the next message uses it); a `none` example is kept as tenant
-// data that the chat's model reads (shared/nlu/none.ts). Taking an example back removes what it added.
+// data that the chat's model reads (shared/nlu/intents/none-examples.ts). Taking an example back removes what it added.
 
 /** The limits of the fields an example writes into (the intent and article schemas' own). */
 export const LIMITS = { trainingPhrases: 200, questions: 20, none: MAX_NONE_EXAMPLES };

@@ -3,10 +3,10 @@ import { conversationsRepo, type Conversation, type Message, type Metadata } fro
 import { tenantsRepo } from '#shared/data/tenants.ts';
 import { unansweredRepo, type Unanswered, type UnansweredReason } from '#shared/data/unanswered.ts';
 import type { TxItem } from '#shared/data/tx.ts';
-import { groupMessages } from '#shared/nlu/groups.ts';
+import { groupMessages } from '#shared/nlu/intents/message-groups.ts';
 import { knowledgeIndexOf } from '#shared/domain/knowledge/knowledge.ts';
 import { resolvePeriod } from '#shared/domain/reports/stats.ts';
-import { articleProbability, intentProbability } from '#shared/nlu/answer-policy.ts';
+import { articleProbability, intentProbability } from '#shared/nlu/policy/answer-policy.ts';
 import { evidenceFor, modelFor } from './assistant.ts';
 
 // What the assistant did not answer well, kept as messages are answered (see

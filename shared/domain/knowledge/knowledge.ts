@@ -1,9 +1,9 @@
 import { articlesRepo, type Searchable, type SearchableItem } from '#shared/data/articles.ts';
 import type { Tenant } from '#shared/data/tenants.ts';
-import { TenantModelCache } from '#shared/nlu/cache.ts';
-import { buildKnowledgeIndex, type KnowledgeHit, type KnowledgeIndex } from '#shared/nlu/knowledge.ts';
-import { wordVectors } from '#shared/nlu/word-vectors.ts';
-import type { TextFormat } from '#shared/nlu/knowledge-passages.ts';
+import { TenantModelCache } from '#shared/nlu/policy/model-cache.ts';
+import { buildKnowledgeIndex, type KnowledgeHit, type KnowledgeIndex } from '#shared/nlu/knowledge/retrieval.ts';
+import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
+import type { TextFormat } from '#shared/nlu/knowledge/passages.ts';
 
 // The knowledge base on the chat path: a tenant's published articles as a search index, cached in
 // the warm container by the tenant's articlesVersion (every article write bumps it), so the next

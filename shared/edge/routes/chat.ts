@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { MESSAGE_ROLES, TICKET_STATUSES, WIDGET_POSITIONS } from '#shared/core/vocabulary.ts';
-import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/answer-policy.ts';
+import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
 import { declareChat } from '../route.ts';
 import { EmptyQuery, IdParams, email, text, uuid } from '../schema.ts';
 import { ConversationStatus, ConversationTitle, Fraction, TicketId, PlainTimestamp } from './common.ts';

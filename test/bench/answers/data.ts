@@ -2,7 +2,7 @@
 // each with the answer it should get.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { rng } from '#shared/nlu/classifier.ts';
+import { rng } from '#shared/nlu/intents/classifier.ts';
 import { groupOf, loadHelpDesks, type Expect, type Group } from '../../fixtures/helpdesks.ts';
 import { datasetsDir, loadStackFaq, type Thread } from '../kb/data.ts';
 

@@ -1,8 +1,8 @@
-// Fits the answer policy's calibration (shared/nlu/answer-policy.ts CALIBRATION) on tuning data
+// Fits the answer policy's calibration (shared/nlu/policy/answer-policy.ts CALIBRATION) on tuning data
 // only: `npx tsx test/bench/answers/fit.ts` prints the constants to paste there. Each candidate
 // kind is a logistic model of its evidence; rows are weighted so that every tuning tenant, and
 // within it every group of messages (intent / article / fallback), counts the same.
-import { articleFeatures, articleProbability, choose, intentFeatures, intentProbability, logit, sigmoid } from '#shared/nlu/answer-policy.ts';
+import { articleFeatures, articleProbability, choose, intentFeatures, intentProbability, logit, sigmoid } from '#shared/nlu/policy/answer-policy.ts';
 import { helpDesks, tuningMix, type Scenario } from './data.ts';
 import { buildScenario, observe, type Observed } from './inprocess.ts';
 import { calibration, isRight, pct, shares, type Got, type Outcome } from './score.ts';

@@ -2,10 +2,10 @@
 // phrase index and knowledge index), for the calibration fit, which needs the raw evidence.
 import type { Intent } from '#shared/data/intents.ts';
 import { evidenceFor, trainModel, type AssistantModel, type Evidence } from '#shared/domain/assistant/assistant.ts';
-import { buildKnowledgeIndex, type KnowledgeIndex, type StoredArticle } from '#shared/nlu/knowledge.ts';
-import { prepareArticle } from '#shared/nlu/knowledge-prepare.ts';
+import { buildKnowledgeIndex, type KnowledgeIndex, type StoredArticle } from '#shared/nlu/knowledge/retrieval.ts';
+import { prepareArticle } from '#shared/nlu/knowledge/prepare.ts';
 import type { Scenario, ScenarioMessage } from './data.ts';
-import { wordVectors } from '#shared/nlu/word-vectors.ts';
+import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
 
 // NO_VECTORS=1: the knowledge index without word vectors (experiments).
 const VECTORS = process.env.NO_VECTORS === '1' ? null : wordVectors();

@@ -4,9 +4,9 @@
 // POST /admin/nlu/parse, which answers as the next chat message would. The in-process engine is
 // kept for tuning experiments (KB_OPTS, KB_PASSAGE), which the API cannot take.
 import MiniSearch from 'minisearch';
-import { buildKnowledgeIndex, DEFAULT_KNOWLEDGE_THRESHOLD, type KnowledgeIndexOptions, type StoredArticle } from '#shared/nlu/knowledge.ts';
-import { prepareArticle, type ArticleInput, type PrepareOptions } from '#shared/nlu/knowledge-prepare.ts';
-import { DEFAULT_ARTICLE_THRESHOLD } from '#shared/nlu/answer-policy.ts';
+import { buildKnowledgeIndex, DEFAULT_KNOWLEDGE_THRESHOLD, type KnowledgeIndexOptions, type StoredArticle } from '#shared/nlu/knowledge/retrieval.ts';
+import { prepareArticle, type ArticleInput, type PrepareOptions } from '#shared/nlu/knowledge/prepare.ts';
+import { DEFAULT_ARTICLE_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
 
 export interface Answer {
   sources: string[]; // article ids, best first (the API gives at most 3; scored as MRR@3)

@@ -1,5 +1,5 @@
 // Word pairs a tenant's own titles and questions swap, learned when the index is built.
-import type { ScoreWeights } from './knowledge-scoring.ts';
+import type { ScoreWeights } from './scoring.ts';
 
 /**
  * Word pairs that customers swap: two statements of one article (its title, its questions) that

@@ -3,7 +3,7 @@
 // raw HTML inside the Markdown goes through the same walk, so it is only ever read as text.
 import { Parser } from 'htmlparser2';
 import { Marked } from 'marked';
-import type { TextFormat } from './knowledge-passages.ts';
+import type { TextFormat } from './passages.ts';
 
 // Elements that end a block of text (a paragraph, a list item, a table row...).
 const BLOCK = new Set([

@@ -1,6 +1,6 @@
 import { countHashes, defaultFeatureOptions, extractRaw, HashIndex, nameWords, tokenize, type FeatureOptions, type RawFeatures } from './features.ts';
 import { BACKGROUND_LABEL, backgroundFor } from './background.ts';
-import { principalDirection, removeAndNormalise, sentenceVector, type WordVectors } from './vectors.ts';
+import { principalDirection, removeAndNormalise, sentenceVector, type WordVectors } from '../encoder/glove.ts';
 
 export interface TrainingIntent {
   name: string;
@@ -36,7 +36,7 @@ export interface ClassifierOptions extends FeatureOptions {
   background: boolean;
   seed: number;
   /**
-   * Weight of the text's SIF sentence vector (shared/nlu/vectors.ts), appended to its hashed
+   * Weight of the text's SIF sentence vector (shared/nlu/encoder/glove.ts), appended to its hashed
    * features when word vectors are given (0: none). 0.5 measured best of 0.3 to 1: CLINC150 93.73 ->
    * 94.63 %, BANKING77 90.19 -> 90.74 %, BANKING77 10-shot 72.47 -> 74.17 % (test/bench/nlu.ts).
    */
@@ -65,7 +65,7 @@ export interface ClassifierOptions extends FeatureOptions {
   everydayWeight: number;
   /**
    * Sample weight of the team's `none` examples in the hidden background class, out of the
-   * calibration's folds (0: none; the examples still veto by nearness, shared/nlu/none.ts). CLINC150
+   * calibration's folds (0: none; the examples still veto by nearness, shared/nlu/intents/none-examples.ts). CLINC150
    * taught 100 of `oos_train`, in process: out-of-scope recall on `oos_val` 92 -> 94 % (nearness
    * alone 93), on `oos_train` when taught `oos_val` 91 -> 94 (alone 91), in-scope accuracy 86.1 ->
    * 86.5 / 86.2 %. Inside the folds the calibration took them for all off-topic traffic: in-scope

@@ -23,19 +23,19 @@
 // article's features), knowledge-semantic.ts (sentence vectors), knowledge-rank.ts (rankings),
 // knowledge-scoring.ts (the score of the features), knowledge-synonyms.ts, knowledge-lexicon.ts,
 // knowledge-words.ts, knowledge-passages.ts (the stored article and the answer cut from it).
-import { matcher } from './knowledge-evidence.ts';
-import { clampAnswer, formatFor, type StoredArticle, type TextFormat } from './knowledge-passages.ts';
-import { queryReader } from './knowledge-query.ts';
-import { ranker } from './knowledge-rank.ts';
-import { defaultScoreWeights, type Features, type ScoreWeights } from './knowledge-scoring.ts';
-import { semanticCloseness } from './knowledge-semantic.ts';
-import { learnSynonyms } from './knowledge-synonyms.ts';
-import { buildTermIndex, KIND_PASSAGE } from './knowledge-terms.ts';
-import { phraseSpelling } from './phrase-spelling.ts';
-import type { WordVectors } from './vectors.ts';
+import { matcher } from './evidence.ts';
+import { clampAnswer, formatFor, type StoredArticle, type TextFormat } from './passages.ts';
+import { queryReader } from './query.ts';
+import { ranker } from './rank.ts';
+import { defaultScoreWeights, type Features, type ScoreWeights } from './scoring.ts';
+import { semanticCloseness } from './semantic.ts';
+import { learnSynonyms } from './synonyms.ts';
+import { buildTermIndex, KIND_PASSAGE } from './terms.ts';
+import { phraseSpelling } from '../policy/phrase-spelling.ts';
+import type { WordVectors } from '../encoder/glove.ts';
 
-export { clampAnswer, MAX_ANSWER_CHARS, type StoredArticle } from './knowledge-passages.ts';
-export { DEFAULT_KNOWLEDGE_THRESHOLD, defaultScoreWeights, score, type Features, type ScoreWeights } from './knowledge-scoring.ts';
+export { clampAnswer, MAX_ANSWER_CHARS, type StoredArticle } from './passages.ts';
+export { DEFAULT_KNOWLEDGE_THRESHOLD, defaultScoreWeights, score, type Features, type ScoreWeights } from './scoring.ts';
 
 export interface KnowledgeHit {
   articleId: string;

@@ -2,7 +2,7 @@
 // softmax somewhere to put its mass when a message resembles none of the tenant's intents
 // (without it a tenant with one intent would answer everything with confidence 1).
 import { stem, tokenize } from './features.ts';
-import { STOP } from './knowledge-words.ts';
+import { STOP } from '../knowledge/words.ts';
 
 export const BACKGROUND_LABEL = '__background__';
 

@@ -3,10 +3,10 @@
 // (each read with the title) and its whole body cover, and how closely the message and the title
 // or a question say the same thing. These are the features that the score weighs and that the
 // answer policy calibrates.
-import type { StoredArticle } from './knowledge-passages.ts';
-import { score, type Features, type ScoreWeights } from './knowledge-scoring.ts';
-import type { QueryTerm } from './knowledge-query.ts';
-import { KIND_QUESTION, type TermIndex } from './knowledge-terms.ts';
+import type { StoredArticle } from './passages.ts';
+import { score, type Features, type ScoreWeights } from './scoring.ts';
+import type { QueryTerm } from './query.ts';
+import { KIND_QUESTION, type TermIndex } from './terms.ts';
 
 export type ArticleFeatures = Features & { bestPassage: number };
 

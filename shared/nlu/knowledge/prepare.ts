@@ -1,6 +1,6 @@
 // Article write time: Markdown -> the compact form the knowledge index is built from. Kept apart
 // from knowledge.ts so that the chat path never bundles the Markdown parsers.
-import { MAX_ANSWER_CHARS, type StoredArticle } from './knowledge-passages.ts';
+import { MAX_ANSWER_CHARS, type StoredArticle } from './passages.ts';
 import { markdownFormat, markdownToBlocks } from './markdown.ts';
 
 export { MarkdownError } from './markdown.ts';

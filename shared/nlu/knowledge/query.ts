@@ -2,10 +2,10 @@
 // the index's terms each one matches, with a strength: itself, a vocabulary word that extends it,
 // a stem that differs in its last letters, a one-typo neighbour, a learned synonym, a lexicon
 // equivalent, a split compound, a lexicon phrase read as one word.
-import { joinContractions, LEXICON, lexiconPhraseAt, phraseGroups, wordGroups } from './knowledge-lexicon.ts';
-import type { ScoreWeights } from './knowledge-scoring.ts';
-import type { TermIndex } from './knowledge-terms.ts';
-import { MAX_QUERY_CHARS, STOP, stem, withinOneEdit, words } from './knowledge-words.ts';
+import { joinContractions, LEXICON, lexiconPhraseAt, phraseGroups, wordGroups } from './lexicon.ts';
+import type { ScoreWeights } from './scoring.ts';
+import type { TermIndex } from './terms.ts';
+import { MAX_QUERY_CHARS, STOP, stem, withinOneEdit, words } from './words.ts';
 
 const MAX_QUERY_TERMS = 32;
 

@@ -1,10 +1,10 @@
 // The knowledge index's term statistics: the vocabulary (stems and lexicon phrases as term ids),
 // the units (each article's title with its tags, its questions, its passages, in that order), the
 // inverted index from a term to the units that have it, and the terms' idf.
-import type { StoredArticle } from './knowledge-passages.ts';
-import type { ScoreWeights } from './knowledge-scoring.ts';
-import { lexiconPhraseAt } from './knowledge-lexicon.ts';
-import { STOP, stem, words } from './knowledge-words.ts';
+import type { StoredArticle } from './passages.ts';
+import type { ScoreWeights } from './scoring.ts';
+import { lexiconPhraseAt } from './lexicon.ts';
+import { STOP, stem, words } from './words.ts';
 
 export const KIND_TITLE = 0;
 export const KIND_QUESTION = 1;

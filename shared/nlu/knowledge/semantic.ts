@@ -1,9 +1,9 @@
 // The knowledge index's sentence vectors: one per unit (title, question, passage), with the
 // knowledge base's own main direction removed, and how close a message comes to an article by them.
-import type { StoredArticle } from './knowledge-passages.ts';
-import { unitTexts } from './knowledge-terms.ts';
-import { MAX_QUERY_CHARS, words } from './knowledge-words.ts';
-import { dot, principalDirection, removeAndNormalise, sentenceVector, type WordVectors } from './vectors.ts';
+import type { StoredArticle } from './passages.ts';
+import { unitTexts } from './terms.ts';
+import { MAX_QUERY_CHARS, words } from './words.ts';
+import { dot, principalDirection, removeAndNormalise, sentenceVector, type WordVectors } from '../encoder/glove.ts';
 
 /** How close the message is to each article of `arts`, by sentence vectors (0 each without vectors). */
 export type SemanticCloseness = (query: string, arts: readonly number[]) => number[];

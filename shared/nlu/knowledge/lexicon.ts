@@ -10,7 +10,7 @@
 // it is read as one word (also with one word between: "send it back"), and in the knowledge base
 // it matches where its words are. Below the groups: their lookups by word, by phrase and by a
 // phrase's first word, for reading articles and messages.
-import { stem } from './knowledge-words.ts';
+import { stem } from './words.ts';
 
 const GROUPS = `
 hour hrs hr

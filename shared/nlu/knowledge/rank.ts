@@ -1,10 +1,10 @@
 // The knowledge index's rankings: the best few articles for a message (ranked by their words'
 // evidence, the best SEMANTIC_POOL ranked again with their sentence vectors, reported with the
 // calibrated confidence), every matching article in order, and one page of that order.
-import type { Features, ScoreWeights } from './knowledge-scoring.ts';
-import type { Matcher } from './knowledge-evidence.ts';
-import type { SemanticCloseness } from './knowledge-semantic.ts';
-import type { PhraseSpelling } from './phrase-spelling.ts';
+import type { Features, ScoreWeights } from './scoring.ts';
+import type { Matcher } from './evidence.ts';
+import type { SemanticCloseness } from './semantic.ts';
+import type { PhraseSpelling } from '../policy/phrase-spelling.ts';
 
 export interface Candidate {
   article: number;

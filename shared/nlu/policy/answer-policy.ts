@@ -14,7 +14,7 @@
 // The constants below are logistic models fitted by test/bench/answers/fit.ts on tuning data only
 // (the help desks' tuning messages, a CLINC150 tenant on part of its training split with the
 // other part and oos_train as messages, StackFAQ threads by a cut unlike the benchmark's).
-import type { Features } from './knowledge.ts';
+import type { Features } from '../knowledge/retrieval.ts';
 
 export interface IntentEvidence {
   confidence: number; // the classifier's, 0..1
