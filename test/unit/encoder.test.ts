@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { cosine, dequantize, DIMS, encoder, quantize } from '#shared/nlu/encoder/encoder.ts';
+
+// The real model, loaded once for the file: paraphrases sit closer than unrelated sentences.
+describe('the sentence encoder', () => {
+  it('puts paraphrases closer than unrelated pairs', async () => {
+    const e = await encoder();
+    const [bikes, bicycles, hours, refund, moneyBack] = await e.embed([
+      'do you sell bikes', 'are bicycles for sale here', 'what time do you close', 'how do I get a refund', 'I want my money back',
+    ]);
+    expect(bikes).toHaveLength(DIMS);
+    expect(cosine(bikes!, bicycles!)).toBeGreaterThan(cosine(bikes!, hours!) + 0.2);
+    expect(cosine(refund!, moneyBack!)).toBeGreaterThan(cosine(refund!, bicycles!) + 0.2);
+  }, 60_000);
+
+  it('keeps cosines through the stored int8 form', async () => {
+    const [a, b] = await (await encoder()).embed(['track my parcel', 'where is my order']);
+    const stored = quantize(a!);
+    expect(stored.byteLength).toBe(DIMS);
+    expect(Math.abs(cosine(dequantize(stored), b!) - cosine(a!, b!))).toBeLessThan(0.01);
+  }, 60_000);
+
+  it('embeds an empty text and a batch larger than one model call, in order', async () => {
+    const texts = Array.from({ length: 40 }, (_, i) => (i === 3 ? '' : `question number ${i}`));
+    const out = await (await encoder()).embed(texts);
+    expect(out).toHaveLength(40);
+    const [again] = await (await encoder()).embed(['question number 39']);
+    expect(cosine(out[39]!, again!)).toBeGreaterThan(0.999);
+  }, 60_000);
+});
