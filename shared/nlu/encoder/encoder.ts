@@ -26,10 +26,14 @@ function modelDir(): string {
 // Texts per model call: larger batches pad every text to the longest one.
 const BATCH = 32;
 
+// The part of the runtime used here; its own types re-export TF.js packages that are not installed.
+interface Runtime { ready(): Promise<void>; loadGraphModel(url: string): Promise<unknown> }
+
 async function load(): Promise<Encoder> {
-  const [{ default: core }, { default: embeddings }] = await Promise.all([
+  const [{ default: runtime }, { default: embeddings }] = await Promise.all([
     import('@energetic-ai/core'), import('@energetic-ai/embeddings'),
   ]);
+  const core = runtime as unknown as Runtime;
   // The backend must be ready before the graph loads ("Backend 'wasm' has not yet been initialized").
   await core.ready();
   const dir = modelDir();
@@ -37,7 +41,7 @@ async function load(): Promise<Encoder> {
     model: await core.loadGraphModel(`file://${join(dir, 'model.json')}`),
     vocabulary: JSON.parse(await readFile(join(dir, 'vocab.json'), 'utf8')),
   });
-  const model = await embeddings.initModel(source);
+  const model = await embeddings.initModel(source as Parameters<typeof embeddings.initModel>[0]);
   return {
     async embed(texts) {
       const out: Float32Array[] = [];
