@@ -245,8 +245,33 @@ async function checkTrails(run: Run) {
   }
 }
 
+/** The ticket lists (each filter served by its own index) hold exactly the model's tickets that match. */
+async function checkLists(run: Run) {
+  const { model: m, t } = run;
+  const list = async (query: string) => {
+    const r = await request('GET', admin(`/tickets?${query}&limit=100`), { token: t.ownerToken });
+    expectStatus(r, 200, `GET /tickets?${query}`);
+    return (r.body.items as Array<{ id: string }>).map((k) => k.id).sort();
+  };
+  const ids = (f: (k: TicketModel) => boolean) => m.tickets.filter(f).map((k) => k.id).sort();
+  for (const status of new Set(m.tickets.map((k) => k.status))) {
+    expect(await list(`status=${status}`), `status=${status}`).toEqual(ids((k) => k.status === status));
+  }
+  for (const priority of new Set(m.tickets.map((k) => k.priority))) {
+    expect(await list(`priority=${priority}`), `priority=${priority}`).toEqual(ids((k) => k.priority === priority));
+  }
+  const latest = m.latest;
+  if (latest) {
+    const q = `status=${latest.status}&priority=${latest.priority}`;
+    expect(await list(q), q).toEqual(ids((k) => k.status === latest.status && k.priority === latest.priority));
+  }
+  expect(await list('assignee=none'), 'assignee=none').toEqual(ids((k) => k.assigneeId === null));
+  expect(await list('assignee=me'), 'assignee=me').toEqual(ids((k) => k.assigneeId === t.ownerSub));
+  expect(await list(`assignee=${run.agent.sub}`), 'assignee=agent').toEqual(ids((k) => k.assigneeId === run.agent.sub));
+}
+
 describe('random sequences on a ticket and its conversation', () => {
-  it('never answer 5xx and follow the documented state machine, audit trail and timestamps', { timeout: 120_000 }, async () => {
+  it('never answer 5xx and follow the documented state machine, audit trail, timestamps and lists', { timeout: 120_000 }, async () => {
     // Most sequences start escalated: nearly every command acts on a ticket.
     const sequence = fc.tuple(fc.boolean(), fc.array(cmd, { minLength: 1, maxLength: 12 }))
       .map(([bare, cmds]) => (bare ? cmds : [{ kind: 'escalate' } as Cmd, ...cmds]));
@@ -257,6 +282,7 @@ describe('random sequences on a ticket and its conversation', () => {
         await check(run);
       }
       await checkTrails(run);
+      await checkLists(run);
     }), { numRuns: 25, verbose: true });
   });
 });
