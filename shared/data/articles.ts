@@ -58,7 +58,7 @@ const tenantBump = (tenantId: string, count: 1 | 0 | -1): TxItem => ({
     UpdateExpression: count === 0 ? 'ADD articlesVersion :one' : 'ADD articlesVersion :one, articleCount :c',
     ConditionExpression: `attribute_exists(pk) AND ${NO_IMPORT}`
       + (count === 1 ? ' AND (attribute_not_exists(articleCount) OR articleCount < :max)' : ''),
-    ExpressionAttributeValues: { ':one': 1, ...(count === 0 ? {} : { ':c': count }), ...(count === 1 ? { ':max': MAX_ARTICLES } : {}) },
+    ExpressionAttributeValues: { ':one': 1, ':c': count, ':max': MAX_ARTICLES },
   },
 });
 
@@ -211,7 +211,7 @@ export const importRepo = {
           + `${version === 0 ? 'attribute_not_exists(articlesVersion)' : 'articlesVersion = :v'} AND `
           + '(attribute_not_exists(articleCount) OR articleCount <= :room)',
         ExpressionAttributeValues: {
-          ':id': importId, ':at': new Date().toISOString(), ':room': MAX_ARTICLES - created, ...(version === 0 ? {} : { ':v': version }),
+          ':id': importId, ':at': new Date().toISOString(), ':room': MAX_ARTICLES - created, ':v': version,
         },
       },
     }]);

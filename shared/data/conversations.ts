@@ -80,7 +80,7 @@ function update(
   expect: { maxUserMessages?: number; unchangedSince?: boolean } = {},
 ): TxItem {
   const names: Record<string, string> = { '#status': 'status' };
-  const values: Record<string, unknown> = { ':closed': 'closed' };
+  const values: Record<string, unknown> = {};
   const sets: string[] = [];
   const next = { ...c, ...set };
   for (const [k, v] of Object.entries(set)) { names[`#${k}`] = k; values[`:${k}`] = v; sets.push(`#${k} = :${k}`); }
@@ -104,7 +104,6 @@ function update(
   if (expect.maxUserMessages !== undefined) {
     names['#umc'] = 'userMessageCount'; values[':maxu'] = expect.maxUserMessages; cond += ' AND #umc < :maxu';
   }
-  delete values[':closed'];
   return {
     Update: {
       Key: keys.conversation(c.tenantId, c.id),
@@ -163,7 +162,7 @@ function setLabels(c: Conversation, labels: string[]): TxItem {
       UpdateExpression: 'SET #l = :l ADD #r :one',
       ConditionExpression: c.labelsRev === undefined ? 'attribute_exists(pk) AND attribute_not_exists(#r)' : 'attribute_exists(pk) AND #r = :rev',
       ExpressionAttributeNames: { '#l': 'labels', '#r': 'labelsRev' },
-      ExpressionAttributeValues: { ':l': labels, ':one': 1, ...(c.labelsRev === undefined ? {} : { ':rev': c.labelsRev }) },
+      ExpressionAttributeValues: { ':l': labels, ':one': 1, ':rev': c.labelsRev },
     },
   };
 }

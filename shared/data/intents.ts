@@ -29,7 +29,7 @@ const tenantBump = (tenantId: string, count: 1 | 0 | -1): TxItem => ({
     Key: keys.tenant(tenantId),
     UpdateExpression: count === 0 ? 'ADD intentsVersion :one' : 'ADD intentsVersion :one, intentCount :c',
     ConditionExpression: count === 1 ? 'attribute_exists(pk) AND intentCount < :max' : 'attribute_exists(pk)',
-    ExpressionAttributeValues: { ':one': 1, ...(count === 0 ? {} : { ':c': count }), ...(count === 1 ? { ':max': MAX_INTENTS } : {}) },
+    ExpressionAttributeValues: { ':one': 1, ':c': count, ':max': MAX_INTENTS },
   },
 });
 

@@ -44,7 +44,7 @@ function put(tenantId: string, t: Ticket & { number: number }, lease: NumberLeas
         ConditionExpression: `leaseOwner = :owner AND ${lease.read === null ? 'attribute_not_exists(n)' : 'n = :read'}`,
         ExpressionAttributeNames: { '#type': 'type' },
         ExpressionAttributeValues: {
-          ':next': t.number, ':type': 'ticketCounter', ':owner': lease.owner, ...(lease.read === null ? {} : { ':read': lease.read }),
+          ':next': t.number, ':type': 'ticketCounter', ':owner': lease.owner, ':read': lease.read,
         },
       },
     },
@@ -74,10 +74,8 @@ function update(tenantId: string, read: Ticket, next: Ticket): TxItem {
         ':s': next.status, ':p': next.priority, ':u': next.updatedAt, ':g2': idx.gsi2pk, ':g3': idx.gsi3pk,
         ':a': next.assigneeId, ':f': next.firstResponseAt, ':r': next.resolvedAt,
         ':rs': read.status, ':rp': read.priority, ':ru': read.updatedAt,
-        // DynamoDB refuses a value that no expression uses: :null only while a guard reads it.
-        ...(read.assigneeId === null || read.firstResponseAt === null ? { ':null': null } : {}),
-        ...(read.assigneeId === null ? {} : { ':r_assigneeId': read.assigneeId }),
-        ...(read.firstResponseAt === null ? {} : { ':r_firstResponseAt': read.firstResponseAt }),
+        // transact() sends only the ones the guards read (usedOnly in tx.ts).
+        ':null': null, ':r_assigneeId': read.assigneeId, ':r_firstResponseAt': read.firstResponseAt,
       },
     },
   };

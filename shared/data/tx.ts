@@ -18,9 +18,29 @@ export class TxConditionFailed extends Error {
   constructor(readonly failed: boolean[]) { super('transaction condition failed'); }
 }
 
+const EXPRESSIONS = ['UpdateExpression', 'ConditionExpression'] as const;
+const PLACEHOLDER = /[:#][A-Za-z0-9_]+/g;
+
+/**
+ * The operation with only the attribute names and values its expressions use. DynamoDB refuses
+ * the whole request for one it does not use, and builders that assemble an expression from
+ * optional parts can then give every value they may need without tracking which part reads it.
+ */
+export function usedOnly<T extends Record<string, unknown>>(op: T): T {
+  const used = new Set(EXPRESSIONS.flatMap((k) => (typeof op[k] === 'string' ? (op[k] as string).match(PLACEHOLDER) ?? [] : [])));
+  const out: Record<string, unknown> = { ...op };
+  for (const k of ['ExpressionAttributeNames', 'ExpressionAttributeValues'] as const) {
+    if (!op[k]) continue;
+    const kept = Object.entries(op[k] as Record<string, unknown>).filter(([p]) => used.has(p));
+    if (kept.length) out[k] = Object.fromEntries(kept);
+    else delete out[k];
+  }
+  return out as T;
+}
+
 const withTable = (item: TxItem): FullItem => {
   const [kind, op] = Object.entries(item)[0] as [string, Record<string, unknown>];
-  return { [kind]: { TableName: tableName(), ...op } } as FullItem;
+  return { [kind]: { TableName: tableName(), ...usedOnly(op) } } as FullItem;
 };
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

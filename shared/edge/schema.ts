@@ -61,3 +61,33 @@ export const pageQuery = {
 };
 
 export const EmptyQuery = z.strictObject({});
+
+// What the table and its client keep of a JSON value: numbers 0 or from 1e-130 to the largest safe
+// integer in size (the client refuses larger ones), no empty map key, maps and lists 32 levels deep
+// (kept JSON may also travel inside an audit entry's `changes`, hence half of that).
+const MAX_NESTING = 16;
+const storableNumber = (n: number) => n === 0 || (Math.abs(n) >= 1e-130 && Math.abs(n) <= Number.MAX_SAFE_INTEGER);
+
+/** The first part of a JSON value that the table could not keep, with its path; null when all of it fits. */
+function unstorable(v: unknown, path: Array<string | number>, depth: number): { path: Array<string | number>; message: string } | null {
+  if (typeof v === 'number') {
+    return storableNumber(v) ? null : { path, message: `must be 0 or a number from 1e-130 to ${Number.MAX_SAFE_INTEGER} in size` };
+  }
+  if (v === null || typeof v !== 'object') return null;
+  if (depth >= MAX_NESTING) return { path, message: `must not nest more than ${MAX_NESTING} levels deep` };
+  for (const [k, x] of Array.isArray(v) ? v.entries() : Object.entries(v)) {
+    if (k === '') return { path, message: 'must not have an empty key' };
+    const found = unstorable(x, [...path, k], depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * A JSON object of the client's own that is kept as it is (settings config, integration config):
+ * refused, with the path of the part, where the table could not keep it, instead of failing there.
+ */
+export const keptJson = (message: string) => z.record(z.string(), z.unknown(), { message }).check(z.superRefine((v, ctx) => {
+  const found = unstorable(v, [], 1);
+  if (found) ctx.addIssue({ code: 'custom', path: found.path, message: found.message });
+}));

@@ -99,8 +99,10 @@ export function mergeConfig(current: Record<string, unknown>, patch: Record<stri
     const errors = r.error.issues.map((i) => ({ path: ['config', ...i.path.map(String)].join('.'), message: i.message }));
     throw new ValidationError(`${errors[0]!.path} ${errors[0]!.message}`, errors);
   }
-  if (Buffer.byteLength(JSON.stringify(merged)) > MAX_CONFIG_BYTES) throw fieldError('config', `must be at most ${MAX_CONFIG_BYTES} bytes as JSON once merged`);
-  return merged;
+  // What was checked is what is kept: `widget.replyTime` trimmed (a blank one is none).
+  const checked = r.data as Record<string, unknown>;
+  if (Buffer.byteLength(JSON.stringify(checked)) > MAX_CONFIG_BYTES) throw fieldError('config', `must be at most ${MAX_CONFIG_BYTES} bytes as JSON once merged`);
+  return checked;
 }
 
 /** A config sent back as GET showed it carries the masked secret: that part is dropped; any other value is refused. */

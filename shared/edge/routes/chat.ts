@@ -140,8 +140,8 @@ export const escalate = declareChat('POST', '/escalate', 'escalate', {
   table: 'write', body: EscalateBody, response: EscalateResponse, status: 200, idempotent: true, rateLimited: true,
   conflicts: ['CONVERSATION_CLOSED', 'IDEMPOTENCY_IN_PROGRESS'],
   summary: 'Escalate a conversation to a human agent',
-  description: 'Creates a ticket (status `open`, the tenant\'s default priority) unless the conversation already has one that is '
-    + 'neither `resolved` nor `closed`, in which case the same `ticketId` is returned and nothing is created. The reply text names '
+  description: 'Creates a ticket (status `open`, the tenant\'s default priority) unless the conversation\'s latest ticket is '
+    + 'neither `resolved` nor `closed`, in which case its `ticketId` is returned and nothing is created. The reply text names '
     + 'the ticket number (`#1042`) and is also appended to the conversation as an assistant message. Outside `businessHours` '
     + 'the ticket is still opened and the text says when the team is back. At most 30 escalations that open a ticket a minute '
     + 'from one source address per widget key (429 with `Retry-After`).',

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { declareAdmin } from '../route.ts';
 import { EVENT_TYPES, INTEGRATION_STATUSES, INTEGRATION_TYPES } from '#shared/core/vocabulary.ts';
 import { SLACK_EVENT_TYPES } from '#shared/domain/events-out/slack.ts';
-import { EmptyQuery, shownName, text } from '../schema.ts';
+import { EmptyQuery, keptJson, shownName, text } from '../schema.ts';
 
 // Request and response schemas of /integrations; the OpenAPI document is generated from them.
 
@@ -12,7 +12,7 @@ export const IntegrationParams = z.strictObject({ id: z.string() });
 export const IntegrationBody = z.strictObject({
   type: z.enum(INTEGRATION_TYPES, { message: `must be one of ${INTEGRATION_TYPES.join(', ')}` }),
   name: shownName(1, 100),
-  config: z._default(z.record(z.string(), z.unknown(), { message: 'must be a JSON object' }), {})
+  config: z._default(keptJson('must be a JSON object'), {})
     .check(z.refine((c) => JSON.stringify(c).length <= 8192, 'must be at most 8 KiB as JSON')),
   credentials: z._default(
     z.record(z.string().check(z.minLength(1), z.maxLength(64)), text(1, 4096), { message: 'must be an object of strings' })

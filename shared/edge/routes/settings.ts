@@ -1,13 +1,13 @@
 import * as z from 'zod/mini';
 import { declareAdmin } from '../route.ts';
-import { EmptyQuery, shownName } from '../schema.ts';
+import { EmptyQuery, keptJson, shownName } from '../schema.ts';
 
 // Request and response schemas of /settings; the OpenAPI document is generated from them.
 
 export const PutSettingsBody = z.strictObject({
   name: z.optional(shownName(1, 100)),
   // A JSON Merge Patch of the config; its known keys are checked after merging (KnownConfig).
-  config: z.optional(z.record(z.string(), z.unknown(), { message: 'must be a JSON object' })),
+  config: z.optional(keptJson('must be a JSON object')),
 }).check(z.refine((b) => b.name !== undefined || b.config !== undefined, { message: 'give name or config (or both)', path: [] }));
 
 export const Settings = z.object({

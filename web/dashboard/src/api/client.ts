@@ -103,6 +103,6 @@ export function createApi({ baseUrl, token, fetch: inner }: ApiOptions) {
 /** The data of an openapi-fetch call, or its problem document thrown as an ApiError. */
 export async function ok<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   const { data, error, response } = await call;
-  if (!response.ok) throw toApiError(response.status, error);
+  if (!response.ok) throw toApiError(response, error);
   return data as T;
 }

@@ -6,11 +6,14 @@ export type Problem = Partial<components['schemas']['Problem']>;
 export type FieldError = NonNullable<Problem['errors']>[number];
 
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly problem: Problem) {
+  /** `headerId`: the response's `x-request-id`, for a body that does not carry its `requestId`. */
+  constructor(readonly status: number, readonly problem: Problem, private readonly headerId?: string | null) {
     super(problem.detail ?? problem.title ?? `The server answered ${status}`);
     this.name = 'ApiError';
   }
   get code() { return this.problem.code; }
+  /** What support needs to find the request in the logs. */
+  get requestId(): string | undefined { return this.problem.requestId || this.headerId || undefined; }
   /** Field errors by path (`config.nlu.confidenceThreshold`, `trainingPhrases.0`). */
   fieldErrors(): Record<string, string> {
     return Object.fromEntries((this.problem.errors ?? []).map((e) => [e.path, e.message]));
@@ -31,19 +34,23 @@ export function describeError(err: unknown): string {
     const friendly = err.code ? FRIENDLY[err.code] : undefined;
     if (err.status === 401) return 'Your session has ended. Sign in again.';
     if (friendly && (err.code !== 'FORBIDDEN' || !err.problem.detail)) return friendly;
+    // A failure on our side without a code of ours (a proxy's page, a gateway's 502): its body means nothing to people.
+    if (err.status >= 500 && !err.code) return FRIENDLY.INTERNAL!;
     return err.problem.detail ?? err.problem.title ?? `The server answered ${err.status}.`;
   }
   if (err instanceof TypeError) return 'The service cannot be reached. Check your connection and try again.';
   return err instanceof Error ? err.message : String(err);
 }
 
-/** Turns a failed response body into an ApiError (the gateway's own 401/404 bodies included). */
-export function toApiError(status: number, body: unknown): ApiError {
+/** Turns a failed response into an ApiError (the gateway's own 401/404 bodies included). */
+export function toApiError(response: Response, body: unknown): ApiError {
+  const { status } = response;
+  const headerId = response.headers.get('x-request-id');
   if (body && typeof body === 'object') {
     const b = body as Problem & { message?: string };
-    return new ApiError(status, b.detail || b.code ? b : { status, title: b.message ?? `Error ${status}` });
+    return new ApiError(status, b.detail || b.code ? b : { status, title: b.message ?? `Error ${status}` }, headerId);
   }
-  return new ApiError(status, { status, title: typeof body === 'string' && body ? body : `Error ${status}` });
+  return new ApiError(status, { status, title: typeof body === 'string' && body ? body : `Error ${status}` }, headerId);
 }
 
 // Field errors in plain words. The service's own messages are sentences ("must not be empty");

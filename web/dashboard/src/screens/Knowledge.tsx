@@ -6,7 +6,7 @@ import { ApiError, describeError, describePath, plainMessage } from '../api/prob
 import { ARTICLE_STATUSES as STATUSES, type Article, type ArticleStatus } from '../api/types.ts';
 import { useApp, useMember } from '../context.tsx';
 import { atLeast } from '../roles.ts';
-import { Badge, Confirm, Empty, ErrorState, Field, FormError, Loading, Page, Pager, useFieldErrors, usePager, When } from '../ui/index.tsx';
+import { Badge, Confirm, Empty, ErrorState, Field, FormError, Loading, Page, Pager, RequestId, useFieldErrors, usePager, When } from '../ui/index.tsx';
 import { TryMessage } from './TryMessage.tsx';
 
 // Help articles: the list with search, a JSON import, "Try a message", and
@@ -167,7 +167,7 @@ function ImportArticles() {
             })}
           </ul>
         </div>
-      ) : <p className="error" role="alert">Nothing was imported: {describeError(run.error)}</p>)}
+      ) : <div className="error" role="alert"><p>Nothing was imported: {describeError(run.error)}</p><RequestId error={run.error} /></div>)}
     </section>
   );
 }

@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { ok, type Api, type Body, type Ok } from '../api/client.ts';
 import { ApiError, describeError, toApiError } from '../api/problem.ts';
 import { useApp } from '../context.tsx';
-import { Empty, ErrorState, Field, FormError, Loading } from '../ui/index.tsx';
+import { Empty, ErrorState, Field, FormError, Loading, RequestId } from '../ui/index.tsx';
 
 // Teaching the assistant what should have answered a customer's message (POST /nlu/examples):
 // the picker of an intent, an article or "nothing", the result with its undo, used beside every
@@ -25,7 +25,7 @@ const NONE_LABEL = 'nothing (the fallback)';
 
 async function teachOne(api: Api, body: Body<'/api/v1/admin/nlu/examples', 'post'>) {
   const r = await api.POST('/api/v1/admin/nlu/examples', { body });
-  if (!r.response.ok) throw toApiError(r.response.status, r.error);
+  if (!r.response.ok) throw toApiError(r.response, r.error);
   return { example: r.data as Example, created: r.response.status === 201 };
 }
 
@@ -56,7 +56,7 @@ export function useTeach() {
       try {
         for (const e of examples) {
           const r = await api.DELETE('/api/v1/admin/nlu/examples/{id}', { params: { path: { id: e.id } } });
-          if (!r.response.ok && r.response.status !== 404) throw toApiError(r.response.status, r.error);
+          if (!r.response.ok && r.response.status !== 404) throw toApiError(r.response, r.error);
         }
       } finally {
         refresh();
@@ -211,6 +211,7 @@ export function TeachResult({ taught, counted = false, onUndone }: { taught: Tau
       {taught.error != null && (
         <div className="error" role="alert">
           <p>{n > 0 ? `Stopped after ${n} of ${taught.total}: ` : 'Not taught: '}<ErrorText error={taught.error} /></p>
+          <RequestId error={taught.error} />
         </div>
       )}
       {state !== 'undone' && back.length > 0 && (

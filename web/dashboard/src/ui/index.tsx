@@ -24,12 +24,26 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
   return <p className="loading" role="status"><span className="spinner" aria-hidden="true" />{label}</p>;
 }
 
+/**
+ * The request id of a failure on the service's side (5xx), ready to copy for support; nothing for
+ * other errors, which say themselves what to change.
+ */
+export function RequestId({ error }: { error: unknown }) {
+  const id = error instanceof ApiError && error.status >= 500 ? error.requestId : undefined;
+  if (!id) return null;
+  return (
+    <p className="request-id small">
+      <span>Request id: <code>{id}</code></span>
+      <CopyButton text={id} label="Copy the request id" />
+    </p>
+  );
+}
+
 export function ErrorState({ error, retry }: { error: unknown; retry?: () => void }) {
-  const requestId = error instanceof ApiError ? error.problem.requestId : undefined;
   return (
     <div className="error-state" role="alert">
       <p>{describeError(error)}</p>
-      {requestId && <p className="muted small">Request id: <code>{requestId}</code></p>}
+      <RequestId error={error} />
       {retry && <button type="button" onClick={retry}>Try again</button>}
     </div>
   );
@@ -47,7 +61,7 @@ export function FormError({ error, fields }: { error: unknown; fields?: FieldErr
   if (!error) return null;
   const list = fields ? fields.remaining() : error instanceof ApiError ? plainErrors(error.problem.errors ?? [], {}) : [];
   if (fields && list.length === 0 && error instanceof ApiError && (error.problem.errors ?? []).length > 0) return null;
-  if (list.length === 0) return <p className="error" role="alert">{describeError(error)}</p>;
+  if (list.length === 0) return <div className="error" role="alert"><p>{describeError(error)}</p><RequestId error={error} /></div>;
   return (
     <div className="error" role="alert">
       <p>Not saved: {list.length === 1 ? 'one value needs' : `${list.length} values need`} changing.</p>
