@@ -13,7 +13,7 @@ import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { ticketsRepo, type NumberLease, type Ticket } from '#shared/data/tickets.ts';
 import { retrying, sleep, transact, TxConditionFailed, type TxItem } from '#shared/data/tx.ts';
 import { decide, type Decision } from './assistant.ts';
-import { unansweredWrite } from './unanswered.ts';
+import { unansweredWrite } from '#shared/domain/unanswered-marks.ts';
 import { chatConversation, customerMessage, events } from '#shared/domain/events.ts';
 import { availability, tenantSettings } from '#shared/domain/tenants/tenant-config.ts';
 import { backAt } from '#shared/domain/tenants/business-hours.ts';
