@@ -55,15 +55,23 @@ export async function listUnanswered(tenantId: string, q: { from?: string | unde
   const groups = groupMessages(items, (i) => i.message).slice(0, q.limit);
   if (groups.length === 0) return { period, groups: [] };
   const [model, index] = await Promise.all([modelFor(tenant.id, tenant.intentsVersion), knowledgeIndexOf(tenant)]);
+  // On the chat's own scale: the calibrated probability that the intent or article is the right
+  // answer; a text repeated across examples and groups is weighed once.
+  const weighed = new Map<string, Array<[string, number]>>();
+  const weigh = (t: string) => {
+    let w = weighed.get(t);
+    if (!w) {
+      const { intents, articles } = evidenceFor(model, index, t);
+      w = [];
+      if (intents[0]) w.push([`i:${intents[0].ranked.intent}`, intentProbability(intents[0].evidence)]);
+      if (articles[0]) w.push([`a:${articles[0].hit.articleId}`, articleProbability(articles[0].evidence)]);
+      weighed.set(t, w);
+    }
+    return w;
+  };
   const suggest = (texts: string[]): Suggestion => {
     const sum = new Map<string, number>();
-    const add = (k: string, c: number) => sum.set(k, (sum.get(k) ?? 0) + c);
-    // On the chat's own scale: the calibrated probability that the intent or article is the right answer.
-    for (const t of texts) {
-      const { intents, articles } = evidenceFor(model, index, t);
-      if (intents[0]) add(`i:${intents[0].ranked.intent}`, intentProbability(intents[0].evidence));
-      if (articles[0]) add(`a:${articles[0].hit.articleId}`, articleProbability(articles[0].evidence));
-    }
+    for (const t of texts) for (const [k, c] of weigh(t)) sum.set(k, (sum.get(k) ?? 0) + c);
     const best = [...sum].sort((a, b) => b[1] - a[1])[0];
     if (!best || best[1] / texts.length < SUGGESTION_MIN) return null;
     if (best[0].startsWith('a:')) return { articleId: best[0].slice(2) };
