@@ -166,8 +166,11 @@ function Onboarding({ email, replay }: { email: string | null; replay?: string }
           </Page>
         ) : (
           <Page title="Set up your team">
-            <p>You are signed in as {email ?? 'a user without an email'}, and you are not a member of a team yet.
-              Create one to start; if a colleague invited you, sign in with the email they invited instead.</p>
+            <p>You are signed in as {email ?? 'a user without an email'}, and you are not a member of a team yet:
+              you are starting a new team of your own. If a colleague invited you, sign in with the email they invited instead.</p>
+            {config.demoEmail && (
+              <p className="notice" role="note">Looking for the demo tenant? Sign out, then sign in as <strong>{config.demoEmail}</strong> (the sign-in page has a button for it).</p>
+            )}
             <form onSubmit={submit} noValidate>
               <Field label="Team or company name" {...errors.field('tenantName')}>
                 {(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} autoComplete="organization" />}
