@@ -93,7 +93,7 @@ describe('dashboard', () => {
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     const kpi = (label: string) => page.locator('.kpi', { hasText: label }).locator('dd').textContent();
     await expect.poll(() => kpi('Conversations')).toBe('3');
-    expect(await kpi('Messages')).toBe('4');
+    expect(await kpi('Customer messages')).toBe('4');
     expect(await kpi('Answered from articles')).toBe('1');
     expect(await page.getByRole('region', { name: 'Top intents' }).textContent()).toContain('greeting');
     expect(await page.getByRole('region', { name: 'Top help articles' }).getByRole('link', { name: 'Washing a wool sweater' }).count()).toBe(1);

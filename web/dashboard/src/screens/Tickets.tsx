@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { TICKET_MOVES } from '#vocabulary';
 import { ok, type Ok } from '../api/client.ts';
 import { TICKET_PRIORITIES as PRIORITIES, TICKET_STATUSES as STATUSES, type TicketPriority as Priority, type TicketStatus as Status } from '../api/types.ts';
@@ -49,16 +49,31 @@ function TicketList() {
     if (value) next.set(key, value); else next.delete(key);
     setParams(next);
   };
+  const navigate = useNavigate();
+  /** Finding `#12` opens ticket #12; a number no ticket has lists nothing and says so. */
+  const find = useMutation({
+    mutationFn: (n: string) => ok(api.GET('/api/v1/admin/tickets', { params: { query: { number: n } } })),
+    onSuccess: (found, n) => {
+      const only = found.items.length === 1 ? found.items[0] : undefined;
+      if (only) void navigate(`/tickets/${only.id}`);
+      else set('number', n);
+    },
+  });
   return (
     <>
       <form className="filters" aria-label="Find a ticket by number" noValidate
-        onSubmit={(e) => { e.preventDefault(); if (!typedBad) set('number', numberOf(typed) ?? ''); }}>
+        onSubmit={(e) => {
+          e.preventDefault();
+          const n = numberOf(typed);
+          if (n) find.mutate(n); else if (!typedBad) set('number', '');
+        }}>
         <Field label="Ticket number" error={typedBad ? 'A ticket number is a whole number from 1, like 12 or #12.' : undefined} hint="The number the customer was given, like #12.">
           {(p) => <input {...p} inputMode="numeric" value={typed} onChange={(e) => setTyped(e.target.value)} />}
         </Field>
-        <button type="submit">Find</button>
+        <button type="submit" disabled={find.isPending}>{find.isPending ? 'Finding…' : 'Find'}</button>
         {number && <button type="button" onClick={() => { setTyped(''); set('number', ''); }}>Show all tickets</button>}
       </form>
+      <FormError error={find.error} />
       <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
         <Field label="Status">
           {(p) => <select {...p} value={status ?? ''} onChange={(e) => set('status', e.target.value)}><option value="">All</option>{STATUSES.map((s) => <option key={s} value={s}>{label(s)}</option>)}</select>}
