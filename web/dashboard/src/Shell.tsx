@@ -76,7 +76,7 @@ export function Shell() {
   const unshown = onboardingShown.pending(user.sub);
   if (unshown !== null && role === 'owner') return <Onboarding email={user.email} replay={unshown} />;
   localStorage.setItem(memberHint(user.sub), '1');
-  const member: Member = { sub: user.sub, email: user.email, role, tenant, displayName: me.data.displayName };
+  const member: Member = { sub: user.sub, email: user.email, role, tenant, displayName: me.data.displayName, displayNameChosen: me.data.displayNameChosen };
   return (
     <MemberContext.Provider value={member}>
       <LiveProvider>
