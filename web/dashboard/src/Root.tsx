@@ -97,7 +97,7 @@ function SignIn({ userManager, notice, demoEmail }: { userManager: UserManager; 
         {error && <p className="error" role="alert">{error}</p>}
         <div className="row">
           <button type="button" className="primary" onClick={() => start()} disabled={busy}>{busy ? 'Redirecting…' : 'Sign in'}</button>
-          {demoEmail && <button type="button" onClick={() => start(demoEmail)} disabled={busy}>Sign in as the demo owner</button>}
+          {demoEmail && <button type="button" onClick={() => start(demoEmail)} disabled={busy}>Use the demo owner</button>}
         </div>
         {demoEmail && <p className="muted small">The demo tenant opens with <strong>{demoEmail}</strong>; any other email starts a new team.</p>}
       </div>

@@ -20,7 +20,7 @@ export function AuditTrail({ entries, withTarget = false }: { entries: AuditEntr
           {Object.keys(a.changes).length > 0 && (
             <ul>
               {Object.entries(a.changes).map(([k, c]) => (
-                <li key={k}><span className="change-key">{fieldText(k)}:</span> {readable(c.from, a.names)} → {readable(c.to, a.names)}</li>
+                <li key={k}><span className="change-key">{fieldText(k)}:</span> {readable(c.from, a.names, k)} → {readable(c.to, a.names, k)}</li>
               ))}
             </ul>
           )}
@@ -84,8 +84,12 @@ export function hoursText(h: Hours): string {
   return `${runs.length ? runs.join(', ') : 'no hours'} (${h.timezone})${holidays}`;
 }
 
-/** Any recorded value, in words. `names`: the members named by id in the entry. */
-export function readable(v: unknown, names: Record<string, string> = {}): ReactNode {
+// Fields whose values are words of the service (a status, a priority, a role): read as labels. Any
+// other text (an intent's name, a title) is shown as it was written.
+const WORDS = /(^|\.)(status|priority|defaultPriority|role|action|category|position)$/;
+
+/** Any recorded value, in words. `names`: the members named by id in the entry; `key`: the field it is the value of. */
+export function readable(v: unknown, names: Record<string, string> = {}, key = ''): ReactNode {
   if (v === null || v === undefined || v === '') return '—';
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
   if (typeof v === 'number') return String(v);
@@ -93,7 +97,7 @@ export function readable(v: unknown, names: Record<string, string> = {}): ReactN
     if (names[v]) return names[v];
     if (ISO.test(v)) return <When iso={v} />;
     if (DAY.test(v)) return dayFormat.format(new Date(`${v}T00:00:00Z`));
-    return /^[a-z_]+$/.test(v) ? label(v) : v;
+    return WORDS.test(key) && /^[a-z_]+$/.test(v) ? label(v) : v;
   }
   if (Array.isArray(v)) {
     if (v.length === 0) return 'none';
@@ -105,7 +109,7 @@ export function readable(v: unknown, names: Record<string, string> = {}): ReactN
     const o = v as Record<string, unknown>;
     if (o.truncated === true) return typeof o.items === 'number' ? `${o.items} items (too long to keep here)` : 'too long to keep here';
     if (isHours(o)) return hoursText(o);
-    const parts = Object.entries(o).map(([k, x]) => <span key={k}>{words(k)} {readable(x, names)}</span>);
+    const parts = Object.entries(o).map(([k, x]) => <span key={k}>{words(k)} {readable(x, names, k)}</span>);
     if (parts.length === 0) return 'nothing';
     return parts.flatMap((p, i) => (i === 0 ? [p] : ['; ', p]));
   }
