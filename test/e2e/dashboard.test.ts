@@ -230,9 +230,9 @@ describe('dashboard', () => {
     await capture(page, 'dashboard-integrations', 'Integrations');
 
     await nav(page, 'Audit').click();
-    await page.getByText('tenant.created').first().waitFor();
+    await page.getByText('Tenant created').first().waitFor();
     await page.getByLabel('Category').selectOption('ticket');
-    await expect.poll(() => page.getByText('tenant.created').count()).toBe(0);
+    await expect.poll(() => page.getByText('Tenant created').count()).toBe(0);
     await capture(page, 'dashboard-audit', 'Audit');
 
     await nav(page, 'Knowledge').click();
