@@ -238,7 +238,7 @@ describe('dashboard', () => {
     await nav(page, 'Knowledge').click();
     await capture(page, 'dashboard-knowledge', 'Knowledge');
 
-    // The header names the user by display name (by default the part of the email before @).
+    // The header names the user by email until they choose a display name, then by that name.
     const who = page.locator('header a.who');
     expect(await who.textContent()).toContain(ownerEmail.split('@')[0]);
     await who.click();

@@ -41,6 +41,8 @@ describe('display names and audit names', () => {
     const article = await request('POST', admin('/articles'), { token: t.ownerToken, body: { title: 'Gift wrapping', body: 'We wrap gifts.' } });
     expect(article.status).toBe(201);
     expect((await request('DELETE', admin(`/articles/${article.body.id}`), { token: t.ownerToken })).status).toBe(204);
+    const taught = await request('POST', admin('/nlu/examples'), { token: t.ownerToken, body: { message: 'please wrap it as a present', target: { intentId: intent.body.id } } });
+    expect(taught.status).toBe(201);
 
     const audit = (await request('GET', admin('/audit'), { token: t.ownerToken })).body.items as Array<Record<string, unknown> & { action: string }>;
     const entry = (action: string) => audit.find((e) => e.action === action)!;
@@ -49,6 +51,8 @@ describe('display names and audit names', () => {
     // The article is gone: its entries name no target (the dashboard says "since removed").
     expect(entry('article.created')).toMatchObject({ targetName: null });
     expect(entry('member.joined')).toMatchObject({ actorName: 'Sam Agent', targetName: 'Sam Agent', names: { [agent.sub]: 'Sam Agent' } });
+    // A taught example names its intent by name beside the id it keeps.
+    expect(entry('example.created')).toMatchObject({ changes: { target: { to: { intentId: intent.body.id } } }, names: { [intent.body.id]: 'gift_wrap' } });
     // The entries keep their ids: the names are read beside them.
     expect(entry('ticket.updated')).toMatchObject({ target: { type: 'ticket', id: ticketId } });
   });

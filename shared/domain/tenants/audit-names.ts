@@ -11,14 +11,28 @@ const NON_MEMBERS = { widget: 'the chat widget', system: 'the service' } as cons
 
 export type NamedAuditEntry = AuditEntry & { actorName: string; targetName: string | null; names: Record<string, string> };
 
+/** The intents and articles a change names by id (a taught example's `{ intentId }` or `{ articleId }`). */
+function referenced(v: unknown): { type: string; id: string } | null {
+  if (!v || typeof v !== 'object') return null;
+  const o = v as Record<string, unknown>;
+  if (typeof o.intentId === 'string') return { type: 'intent', id: o.intentId };
+  if (typeof o.articleId === 'string') return { type: 'article', id: o.articleId };
+  return null;
+}
+
 export async function namedEntries(tenantId: string, entries: AuditEntry[]): Promise<NamedAuditEntry[]> {
   if (entries.length === 0) return [];
-  const [members, targets] = await Promise.all([membersRepo.list(tenantId), auditRepo.targetNames(tenantId, entries.map((e) => e.target))]);
+  const values = (e: AuditEntry) => Object.values(e.changes).flatMap((c) => [c.from, c.to]);
+  const refs = entries.flatMap((e) => values(e).map(referenced).filter((r) => r !== null));
+  const [members, targets] = await Promise.all([membersRepo.list(tenantId), auditRepo.targetNames(tenantId, [...entries.map((e) => e.target), ...refs])]);
   const people = new Map(members.map((m) => [m.id, displayNameOf({ displayName: m.displayName ?? null }, m)]));
   return entries.map((e) => {
     const names: Record<string, string> = {};
-    for (const c of Object.values(e.changes)) {
-      for (const v of [c.from, c.to]) if (typeof v === 'string' && people.has(v)) names[v] = people.get(v)!;
+    for (const v of values(e)) {
+      if (typeof v === 'string' && people.has(v)) names[v] = people.get(v)!;
+      const ref = referenced(v);
+      const refName = ref && targets.get(`${ref.type}:${ref.id}`);
+      if (ref && refName) names[ref.id] = refName;
     }
     const actorName = e.actor.type === 'user' ? people.get(e.actor.id) ?? 'a former member' : NON_MEMBERS[e.actor.type];
     return { ...e, actorName, targetName: targets.get(`${e.target.type}:${e.target.id}`) ?? null, names };

@@ -17,7 +17,8 @@ export const AuditEntry = z.object({
     + '`the service`, or `a former member`')),
   targetName: z.nullable(z.string()).check(z.describe('what the target is called now: a ticket\'s `#number`, an intent\'s name, an '
     + 'article\'s or saved reply\'s title, an integration\'s or member\'s name; null when it is gone or has no name')),
-  names: z.record(z.string(), z.string()).check(z.describe('the members named by id in `changes` (an assignee), with their display names')),
+  names: z.record(z.string(), z.string()).check(z.describe('what `changes` names by id, with its name: members (an assignee) by display '
+    + 'name, intents (`{ intentId }`) by name, articles (`{ articleId }`) by title')),
 });
 export const AuditPage = Page(AuditEntry);
 

@@ -96,7 +96,8 @@ function Layout() {
         <span className="brand">{member.tenant.name}</span>
         <div className="topbar-right">
           <LiveStatus />
-          <NavLink to="/profile" className="who">{member.displayName ?? member.email ?? user.profile.email ?? 'Profile'}<span className="role">{member.role}</span></NavLink>
+          <NavLink to="/profile" className="who">{/* Until a name is chosen, the email says who is signed in better than a default name. */}
+            {member.displayNameChosen ? member.displayName : member.email ?? user.profile.email ?? member.displayName}<span className="role">{member.role}</span></NavLink>
           <button type="button" onClick={signOut}>Sign out</button>
         </div>
       </header>

@@ -109,6 +109,10 @@ export function readable(v: unknown, names: Record<string, string> = {}, key = '
     const o = v as Record<string, unknown>;
     if (o.truncated === true) return typeof o.items === 'number' ? `${o.items} items (too long to keep here)` : 'too long to keep here';
     if (isHours(o)) return hoursText(o);
+    // A taught example's target: what it was taught to, by name.
+    if (typeof o.intentId === 'string') return names[o.intentId] ? `the intent “${names[o.intentId]}”` : 'an intent since removed';
+    if (typeof o.articleId === 'string') return names[o.articleId] ? `the help article “${names[o.articleId]}”` : 'a help article since removed';
+    if (o.none === true) return 'nothing (left unanswered)';
     const parts = Object.entries(o).map(([k, x]) => <span key={k}>{words(k)} {readable(x, names, k)}</span>);
     if (parts.length === 0) return 'nothing';
     return parts.flatMap((p, i) => (i === 0 ? [p] : ['; ', p]));
