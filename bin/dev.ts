@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { buildDashboard } from './local/dashboard.ts';
 import { demoArticles } from './local/demo-articles.ts';
-import { subForEmail } from './local/idp.ts';
+import { DEMO_OWNER_EMAIL, subForEmail } from './local/idp.ts';
 import { startLocalRuntime } from './local/server.ts';
 import { startDemoHost } from './local/web.ts';
 import { forgetRuntime, recordRuntime } from './local/runtime-file.ts';
@@ -22,7 +22,7 @@ if (withDashboard) await buildDashboard();
 const port = Number(values.port ?? process.env.PORT ?? 3000);
 const runtime = await startLocalRuntime({
   port, ...(values.persist ? { dataDir: '.local-data' } : {}), allowLoopbackWebhooks: values['allow-loopback-webhooks'],
-  ...(withDashboard ? { dashboard: {} } : {}),
+  ...(withDashboard ? { dashboard: {} } : {}), demoEmail: DEMO_OWNER_EMAIL,
 });
 
 const call = async (method: string, path: string, token: string, body?: unknown) => {
@@ -36,7 +36,7 @@ const call = async (method: string, path: string, token: string, body?: unknown)
 // The demo tenant goes through the real onboarding route; with --persist it exists already, so
 // its widget key (stored only as a hash) is rotated to show a usable one.
 // The demo owner is the user that the dashboard's local sign-in makes of owner@demo.example.
-const ownerToken = await runtime.idp.token({ sub: subForEmail('owner@demo.example'), email: 'owner@demo.example' });
+const ownerToken = await runtime.idp.token({ sub: subForEmail(DEMO_OWNER_EMAIL), email: DEMO_OWNER_EMAIL });
 let onboard = await call('POST', '/api/v1/admin/auth/onboard', ownerToken, { tenantName: 'Demo Shop' });
 if (onboard.status === 409) onboard = await call('POST', '/api/v1/admin/settings/widget-key', ownerToken);
 const widgetKey = onboard.body?.widgetKey as string | undefined;
@@ -52,7 +52,7 @@ await recordRuntime(runtime.url);
 
 console.log(`
 Support assistant running at ${runtime.url}
-  Dashboard     ${withDashboard ? `${runtime.url}/  (sign in with any email on the local issuer's page)` : 'not built (--no-dashboard)'}
+  Dashboard     ${withDashboard ? `${runtime.url}/  (sign in as ${DEMO_OWNER_EMAIL} for the demo tenant; any other email starts a new team)` : 'not built (--no-dashboard)'}
   Chat API      ${runtime.url}/api/v1/chat      (header X-Widget-Key)
   Admin API     ${runtime.url}/api/v1/admin     (header Authorization: Bearer <token>)
   OpenAPI       ${runtime.url}/api/v1/openapi.json
@@ -64,6 +64,7 @@ Support assistant running at ${runtime.url}
   Webhooks      ${values['allow-loopback-webhooks'] ? 'http://127.0.0.1 receivers allowed' : 'https only (--allow-loopback-webhooks lets http://127.0.0.1 receivers through)'}
 
 Demo tenant "Demo Shop"
+  sign in as    ${DEMO_OWNER_EMAIL}  (the local sign-in page fills it in: "Use the demo owner")
   widget key    ${widgetKey}
   owner token   ${ownerToken}
 

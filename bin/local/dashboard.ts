@@ -18,7 +18,11 @@ export interface DashboardOptions {
 }
 
 /** What the dashboard reads at start (web/dashboard/src/config.ts). */
-export interface DashboardConfig { issuer: string; clientId: string; apiUrl: string; liveUrl: string | null; widgetOrigin: string }
+export interface DashboardConfig {
+  issuer: string; clientId: string; apiUrl: string; liveUrl: string | null; widgetOrigin: string;
+  /** The email that opens the seeded demo tenant (`npm start`), when there is one. */
+  demoEmail?: string;
+}
 
 /** Generates the API types from the OpenAPI document, then builds the dashboard with Vite into dist/. */
 export async function buildDashboard(): Promise<void> {

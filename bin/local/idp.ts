@@ -7,6 +7,8 @@ import { exportJWK, generateKeyPair, jwtVerify, SignJWT, type JWK } from 'jose';
 // authorization page, the code flow with PKCE S256, refresh tokens, id tokens and sign-out.
 
 export const LOCAL_CLIENT_ID = 'local-dashboard';
+/** The owner of the demo tenant that `npm start` seeds (and the browser tests too). */
+export const DEMO_OWNER_EMAIL = 'owner@demo.example';
 
 const ACCESS_TTL = 3600;
 const CODE_TTL_MS = 60_000;
@@ -63,7 +65,12 @@ const json = (status: number, body: unknown, extra: Record<string, string> = {})
 const oauthError = (status: number, error: string, description: string) => json(status, { error, error_description: description });
 const redirect = (to: URL): IdpResponse => ({ status: 302, headers: { location: to.href, 'cache-control': 'no-store' }, body: '' });
 
-export async function createLocalIdp(baseUrl: string): Promise<LocalIdp> {
+export interface LocalIdpOptions {
+  /** The email of a seeded demo tenant's owner: the sign-in page names it and can fill it in. */
+  demoEmail?: string;
+}
+
+export async function createLocalIdp(baseUrl: string, opts: LocalIdpOptions = {}): Promise<LocalIdp> {
   const issuer = `${baseUrl}/local-idp`;
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
   const kid = randomUUID();
@@ -123,8 +130,17 @@ export async function createLocalIdp(baseUrl: string): Promise<LocalIdp> {
   }
 
   function signInPage(params: URLSearchParams, error?: string, email = ''): IdpResponse {
-    const hidden = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method']
-      .map((n) => params.get(n) === null ? '' : `<input type="hidden" name="${n}" value="${escapeHtml(params.get(n)!)}">`).join('');
+    const names = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method'];
+    const hidden = names.map((n) => params.get(n) === null ? '' : `<input type="hidden" name="${n}" value="${escapeHtml(params.get(n)!)}">`).join('');
+    // The demo owner's address, filled in by the same page asked again with OpenID's login_hint (the page runs no script).
+    let demo = '';
+    if (opts.demoEmail) {
+      const hinted = new URL(`${issuer}/authorize`);
+      for (const n of names) if (params.get(n) !== null) hinted.searchParams.set(n, params.get(n)!);
+      hinted.searchParams.set('login_hint', opts.demoEmail);
+      demo = `<p class="demo">To open the demo tenant, sign in as <strong>${escapeHtml(opts.demoEmail)}</strong>; any other email starts a new team of its own.
+<a href="${escapeHtml(hinted.href)}">Use the demo owner</a></p>`;
+    }
     const described = error ? ' aria-describedby="email-error" aria-invalid="true"' : '';
     return {
       status: error ? 400 : 200,
@@ -142,10 +158,12 @@ h1{font-size:1.4rem;margin:0 0 .5rem}label{display:block;font-weight:600;margin:
 input[type=email]{width:100%;box-sizing:border-box;padding:.6rem;font:inherit;border:1px solid #6b7280;border-radius:4px}
 button{margin-top:1rem;padding:.6rem 1.2rem;font:inherit;background:#1d4ed8;color:#fff;border:0;border-radius:4px;cursor:pointer}
 :focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}.error{color:#b91c1c}p.note{color:#4b5563;font-size:.9rem}
+p.demo{background:#eff6ff;border:1px solid #bfdbfe;border-radius:4px;padding:.6rem .8rem;font-size:.95rem}p.demo a{display:block;width:fit-content;margin-top:.25rem;color:#1d4ed8;font-weight:600}
 </style></head>
 <body><main>
 <h1>Sign in</h1>
 <p class="note">Local issuer for development: any email signs in; the same email is always the same user.</p>
+${demo}
 <form method="post" action="${escapeHtml(issuer)}/authorize">${hidden}
 <label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="email" required value="${escapeHtml(email)}"${described}>
@@ -178,7 +196,7 @@ ${error ? `<p id="email-error" class="error">${escapeHtml(error)}</p>` : ''}
       const state = params.get('state');
       const problem = flowError(params);
       if (problem) return errorBack(checked.redirectUri, state, 'invalid_request', problem);
-      if (method === 'GET') return signInPage(params);
+      if (method === 'GET') return signInPage(params, undefined, (params.get('login_hint') ?? '').slice(0, 254));
       const email = (params.get('email') ?? '').trim();
       if (!EMAIL.test(email) || email.length > 254) return signInPage(params, 'Enter an email address, like name@example.com.', email);
       const code = randomBytes(32).toString('base64url');

@@ -62,6 +62,8 @@ export interface RuntimeOptions {
   stream?: boolean;
   /** Serve the built dashboard at `/` (bin/local/dashboard.ts). */
   dashboard?: DashboardOptions;
+  /** The email that opens a seeded demo tenant: the sign-in page and the dashboard name it. */
+  demoEmail?: string;
 }
 
 export interface LocalRuntime {
@@ -298,7 +300,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     if (live) return live.upgrade(req, socket, head);
     socket.end('HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: 23\r\nconnection: close\r\n\r\n{"message":"Not Found"}');
   });
-  idp = await createLocalIdp(url);
+  idp = await createLocalIdp(url, opts.demoEmail ? { demoEmail: opts.demoEmail } : {});
   const queue = createLocalQueue({
     name: DELIVERY_QUEUE_NAME, baseUrl: url, region: process.env.AWS_REGION,
     handler: () => loadHandler('events/deliver') as unknown as Promise<SqsHandler>,
@@ -314,7 +316,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   if (opts.dashboard) {
     dashboard = dashboardHandler(opts.dashboard, {
       issuer: idp.issuer, clientId: idp.clientId, apiUrl: url, liveUrl,
-      widgetOrigin: opts.dashboard.widgetOrigin ?? url,
+      widgetOrigin: opts.dashboard.widgetOrigin ?? url, ...(opts.demoEmail ? { demoEmail: opts.demoEmail } : {}),
     });
   }
   // As the HTTP API authorizer: signature against the JWKS, iss, aud or client_id, exp (required), nbf.

@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
 import type { Actor, AuditCategory } from '#shared/core/vocabulary.ts';
 import { clean, keys } from './keys.ts';
-import { queryPage, type Page } from './lists.ts';
+import { batchGet, queryPage, type Page } from './lists.ts';
 import type { TxItem } from './tx.ts';
 
 // Audit entries: newest first on gsi1 (sk = aud_<ulid>), by category on gsi2. A ticket's entries are
@@ -20,7 +20,34 @@ export const asAudit = (i: Record<string, unknown>): AuditEntry => {
   return { id, category, action, actor, target, changes, createdAt };
 };
 
+// What an audit target is called now, by its type: the key of its item and the name read from it.
+const TARGETS: Record<string, { key: (tenantId: string, id: string) => { pk: string; sk: string }; name: (i: Record<string, unknown>) => unknown }> = {
+  ticket: { key: keys.ticket, name: (i) => (typeof i.number === 'number' ? `#${i.number}` : null) },
+  intent: { key: keys.intent, name: (i) => i.name },
+  article: { key: keys.article, name: (i) => i.title },
+  integration: { key: keys.integration, name: (i) => i.name },
+  saved_reply: { key: keys.savedReply, name: (i) => i.title },
+  member: { key: keys.member, name: (i) => i.displayName ?? i.email },
+  tenant: { key: (tenantId) => keys.tenant(tenantId), name: (i) => i.name },
+};
+
 export const auditRepo = {
+  /** The current names of these targets (a ticket's `#number`, an intent's name, an article's title...), by `type:id`; gone ones are left out. */
+  async targetNames(tenantId: string, targets: { type: string; id: string }[]): Promise<Map<string, string>> {
+    const wanted = new Map<string, { type: string; id: string }>();
+    for (const t of targets) if (TARGETS[t.type]) wanted.set(`${t.type}:${t.id}`, t);
+    const keyed = [...wanted.values()].map((t) => ({ t, key: TARGETS[t.type]!.key(tenantId, t.id) }));
+    const unique = [...new Map(keyed.map((k) => [`${k.key.pk}|${k.key.sk}`, k.key])).values()];
+    const items = new Map((await batchGet(unique, false)).map((i) => [`${i.pk as string}|${i.sk as string}`, i]));
+    const names = new Map<string, string>();
+    for (const { t, key } of keyed) {
+      const item = items.get(`${key.pk}|${key.sk}`);
+      const name = item ? TARGETS[t.type]!.name(item) : null;
+      if (typeof name === 'string' && name) names.set(`${t.type}:${t.id}`, name);
+    }
+    return names;
+  },
+
   async list(tenantId: string, filters: { category?: AuditCategory }, limit: number, cursor?: string): Promise<Page<AuditEntry>> {
     const q = filters.category
       ? { index: 'gsi2' as const, partition: { name: 'gsi2pk', value: keys.auditByCategoryIndex(tenantId, filters.category).gsi2pk } }

@@ -1,10 +1,10 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Actor, Role } from '#shared/core/vocabulary.ts';
-import { conditional, db, tableName } from './client.ts';
+import { db, tableName } from './client.ts';
 import { batchGet, queryAll } from './lists.ts';
 import { adminKeys, clean, keys, timeSortKey } from './keys.ts';
 import { auditRepo } from './audit.ts';
-import { transact, type TxItem } from './tx.ts';
+import { transact, TxConditionFailed, type TxItem } from './tx.ts';
 import { limitsRepo } from './limits.ts';
 
 // Members of a tenant: `MEMBER#<sub>` (active, id = user sub) or `MEMBER#<inv_...>` (invited, also
@@ -12,6 +12,8 @@ import { limitsRepo } from './limits.ts';
 
 export interface Member {
   id: string; userId: string | null; email: string | null; role: Role; status: 'active' | 'invited'; createdAt: string;
+  /** The name the member chose (PATCH /auth/me), kept here too so that the list names everyone in one query. */
+  displayName?: string;
 }
 
 const memberPut = (tenantId: string, m: Member, invited: boolean): TxItem => ({
@@ -40,7 +42,10 @@ const ownerCountAdd = (tenantId: string, delta: number, removal = false): TxItem
 const toMember = (i: Record<string, unknown>): Member => {
   const { tenantId, ...m } = clean<Member & { tenantId: string }>(i);
   void tenantId;
-  return { id: m.id, userId: m.userId ?? null, email: m.email ?? null, role: m.role, status: m.status, createdAt: m.createdAt };
+  return {
+    id: m.id, userId: m.userId ?? null, email: m.email ?? null, role: m.role, status: m.status, createdAt: m.createdAt,
+    ...(m.displayName ? { displayName: m.displayName } : {}),
+  };
 };
 
 export interface Invitation extends Member { tenantId: string }
@@ -58,12 +63,26 @@ export const membersRepo = {
     };
   },
 
-  /** The name a member's messages carry, kept on the user's lookup item so that it comes with the membership. */
-  async setDisplayName(sub: string, displayName: string): Promise<boolean> {
-    return (await conditional(db.send(new UpdateCommand({
-      TableName: tableName(), Key: keys.user(sub), UpdateExpression: 'SET displayName = :n',
-      ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':n': displayName },
-    })))) !== null;
+  /**
+   * The name a member's messages carry: on the user's lookup item (it comes with the membership)
+   * and on the member item (the list names everyone), both or neither. False when either is gone.
+   */
+  async setDisplayName(tenantId: string, sub: string, displayName: string): Promise<boolean> {
+    try {
+      await transact([
+        {
+          Update: {
+            Key: keys.user(sub), UpdateExpression: 'SET displayName = :n',
+            ConditionExpression: 'attribute_exists(pk) AND tenantId = :t', ExpressionAttributeValues: { ':n': displayName, ':t': tenantId },
+          },
+        },
+        { Update: { Key: keys.member(tenantId, sub), UpdateExpression: 'SET displayName = :n', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':n': displayName } } },
+      ]);
+      return true;
+    } catch (e) {
+      if (e instanceof TxConditionFailed) return false;
+      throw e;
+    }
   },
 
   /** Which of these user ids are active members of the tenant now (one strongly consistent BatchGet per 100). */

@@ -69,14 +69,21 @@ describe('the customer on the dashboard', () => {
       await page.getByLabel('Ticket number').fill('abc');
       await page.getByRole('button', { name: 'Find' }).click();
       await page.getByText('A ticket number is a whole number from 1, like 12 or #12.').waitFor();
-      await page.getByLabel('Ticket number').fill('#2');
+      // A number no ticket has: the list says so.
+      await page.getByLabel('Ticket number').fill('#99');
       await page.getByRole('button', { name: 'Find' }).click();
-      await page.waitForURL(/number=2/);
+      await page.waitForURL(/number=99/);
+      await page.getByText('No ticket #99.').waitFor();
+      // The list by number stays a link of its own.
+      await page.goto('/tickets?number=2');
       await table.getByRole('link', { name: 'Ticket #2' }).waitFor();
       await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
       await captureWidths(page, 'dashboard-tickets-number', 'Tickets');
-      await table.getByRole('link', { name: 'Ticket #2' }).click();
+      // Finding `#2` opens ticket #2.
+      await page.getByLabel('Ticket number').fill('#2');
+      await page.getByRole('button', { name: 'Find' }).click();
       await page.getByRole('heading', { level: 1, name: 'Ticket #2' }).waitFor();
+      expect(new URL(page.url()).pathname).toMatch(/^\/tickets\/tkt_/);
       expect(await page.getByRole('link', { name: /^Visitor \d+$/ }).count()).toBe(1);
     } finally {
       await context.close();
@@ -127,7 +134,7 @@ describe('settings for customers', () => {
       try {
         const customer = await newPage(browser);
         await customer.goto(shop.url);
-        await customer.getByRole('dialog').getByText(widget.body.online ? 'Our team replies usually within an hour.' : /^We're away, back /).waitFor();
+        await customer.getByRole('dialog').getByText(widget.body.online ? 'Our team replies usually within an hour.' : /^We're away — back /).waitFor();
         await customer.context().close();
       } finally {
         await shop.stop();
@@ -140,6 +147,9 @@ describe('settings for customers', () => {
       await page.getByRole('dialog').getByRole('button', { name: 'Make the secret' }).click();
       const secret = (await card.locator('code.secret').textContent())!;
       expect(secret).toMatch(/^ids_/);
+      // A first secret replaces nothing: no word of an old one.
+      await card.getByText('Your identity secret, shown only now.').waitFor();
+      expect(await card.textContent()).not.toContain('old one');
       await card.getByLabel('Require verified customers').check();
       await card.getByRole('status').filter({ hasText: 'Verified customers are required now.' }).waitFor();
       await captureWidths(page, 'dashboard-identity-secret', 'Settings');
@@ -150,6 +160,12 @@ describe('settings for customers', () => {
       await page.reload();
       await card.getByText(/Current secret \*+/).waitFor();
       expect(await page.content()).not.toContain(secret);
+      // A rotation does replace one, and says so.
+      await card.getByRole('button', { name: 'Rotate the identity secret' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Rotate the secret' }).click();
+      await card.getByText('The new secret, shown only now.').waitFor();
+      expect(await card.textContent()).toContain('the old one stopped working');
+      expect(await card.locator('code.secret').textContent()).not.toBe(secret);
     } finally {
       await context.close();
     }

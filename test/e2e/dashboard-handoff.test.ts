@@ -48,10 +48,14 @@ describe('handoff: an agent replies from the inbox', () => {
       await page.goto(`/inbox/${t.conversationId}`);
       await page.getByLabel('Reply to the customer').fill(REPLY);
       await page.getByRole('button', { name: 'Send reply' }).click();
+      // A first reply asks for the name customers will read, prefilled from the email.
+      const name = page.getByLabel('Your name for customers');
+      const prefilled = await name.inputValue();
+      expect(prefilled).toBe((await api('GET', '/api/v1/admin/auth/me', { token })).body.displayName);
+      await page.getByRole('button', { name: 'Save the name and send' }).click();
       const reply = page.locator('.msg-agent', { hasText: REPLY });
       await reply.waitFor();
-      // Signed by the agent's display name (by default the part of the email before @).
-      expect(await reply.locator('.msg-who').textContent()).toContain(email.split('@')[0]);
+      expect(await reply.locator('.msg-who').textContent()).toContain(prefilled);
       expect(await page.getByLabel('Reply to the customer').inputValue()).toBe('');
       await capture(page, 'dashboard-handoff-reply', 'Inbox');
 

@@ -184,6 +184,8 @@ describe('dashboard rough edges', () => {
     const esc = await api('POST', '/api/v1/chat/escalate', { widgetKey, body: { conversationId, reason: 'The parcel has not arrived' } });
     ticketId = esc.body.ticketId;
     ticketName = `Ticket #${esc.body.ticketNumber}`;
+    // Named already: the first reply goes out without asking for a name.
+    expect((await api('PATCH', '/api/v1/admin/auth/me', { token, body: { displayName: 'Robin' } })).status).toBe(200);
     await page.goto(`/inbox/${conversationId}`);
     await page.getByLabel('Reply to the customer').fill('Sorry about that, I am looking into it now.');
     posts = postsTo(page, `/api/v1/admin/conversations/${conversationId}/messages`);

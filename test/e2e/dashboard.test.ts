@@ -93,7 +93,7 @@ describe('dashboard', () => {
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     const kpi = (label: string) => page.locator('.kpi', { hasText: label }).locator('dd').textContent();
     await expect.poll(() => kpi('Conversations')).toBe('3');
-    expect(await kpi('Messages')).toBe('4');
+    expect(await kpi('Customer messages')).toBe('4');
     expect(await kpi('Answered from articles')).toBe('1');
     expect(await page.getByRole('region', { name: 'Top intents' }).textContent()).toContain('greeting');
     expect(await page.getByRole('region', { name: 'Top help articles' }).getByRole('link', { name: 'Washing a wool sweater' }).count()).toBe(1);
@@ -230,15 +230,15 @@ describe('dashboard', () => {
     await capture(page, 'dashboard-integrations', 'Integrations');
 
     await nav(page, 'Audit').click();
-    await page.getByText('tenant.created').first().waitFor();
+    await page.getByText('Tenant created').first().waitFor();
     await page.getByLabel('Category').selectOption('ticket');
-    await expect.poll(() => page.getByText('tenant.created').count()).toBe(0);
+    await expect.poll(() => page.getByText('Tenant created').count()).toBe(0);
     await capture(page, 'dashboard-audit', 'Audit');
 
     await nav(page, 'Knowledge').click();
     await capture(page, 'dashboard-knowledge', 'Knowledge');
 
-    // The header names the user by display name (by default the part of the email before @).
+    // The header names the user by email until they choose a display name, then by that name.
     const who = page.locator('header a.who');
     expect(await who.textContent()).toContain(ownerEmail.split('@')[0]);
     await who.click();

@@ -1,3 +1,4 @@
+import { DEMO_OWNER_EMAIL, subForEmail } from '../../bin/local/idp.ts';
 import { startLocalRuntime } from '../../bin/local/server.ts';
 import { startDemoHost } from '../../bin/local/web.ts';
 
@@ -8,8 +9,9 @@ import { startDemoHost } from '../../bin/local/web.ts';
 // when its parent closes stdin or sends SIGTERM.
 
 process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
-const runtime = await startLocalRuntime({ tableName: 'support-assistant-e2e', dashboard: {} });
-const token = await runtime.idp.token({ sub: 'e2e-demo-owner', email: 'owner@demo.example' });
+const runtime = await startLocalRuntime({ tableName: 'support-assistant-e2e', dashboard: {}, demoEmail: DEMO_OWNER_EMAIL });
+// The demo owner is the user the sign-in page makes of the demo email, as with `npm start`.
+const token = await runtime.idp.token({ sub: subForEmail(DEMO_OWNER_EMAIL), email: DEMO_OWNER_EMAIL });
 const res = await fetch(`${runtime.url}/api/v1/admin/auth/onboard`, {
   method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ tenantName: 'Demo Shop' }),
 });

@@ -214,10 +214,10 @@ describe('business hours', () => {
     const page = await newPage(browser, { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, timezoneId: 'UTC', locale: 'en-GB' });
     await page.goto(await site(t));
     await launcher(page).tap();
-    await dialog(page).getByText(/^We're away, back (today|tomorrow) at \d{1,2}:\d\d\.$/).waitFor();
+    await dialog(page).getByText(/^We're away — back (today|tomorrow) at \d{1,2}:\d\d your time\.$/).waitFor();
     await say(page, 'my parcel never came', 1);
     await page.getByRole('button', { name: 'Talk to a person' }).tap();
-    await page.getByText(/^We're away, back .* Your request is kept, and a person from our team will reply when they are back\.$/).waitFor();
+    await page.getByText(/^We're away — back .* your time\. Your request is kept, and a person from our team will reply when they are back\.$/).waitFor();
     await page.getByRole('button', { name: 'Request a person' }).tap();
     await page.locator('.ticket strong').filter({ hasText: /^#1$/ }).waitFor();
     expect(await bubbles(page, 'assistant').last().textContent()).toContain('#1');

@@ -9,7 +9,7 @@ describe('members', () => {
     const list0 = await members(t.ownerToken);
     expect(list0.status).toBe(200);
     expect(list0.body.items).toEqual([
-      { id: t.ownerSub, userId: t.ownerSub, email: t.ownerEmail, role: 'owner', status: 'active', createdAt: expect.any(String) },
+      { id: t.ownerSub, userId: t.ownerSub, email: t.ownerEmail, role: 'owner', status: 'active', createdAt: expect.any(String), displayName: expect.any(String) },
     ]);
     const sub = newSub('inv');
     const email = `${sub}@Example.com`;

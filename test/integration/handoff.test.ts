@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   admin, chat, expectProblem, memberToken, newTenant, newTicket, request, send, tokenFor, newSub,
 } from './client.ts';
+import { displayNameOf } from '#shared/domain/tenants/me.ts';
 
 const agentReply = (token: string, conversationId: string, content: string) =>
   request('POST', admin(`/conversations/${conversationId}/messages`), { token, body: { content } });
@@ -15,7 +16,7 @@ describe('agent messages', () => {
 
     const r = await agentReply(agent.token, conversationId, 'Hi, I am looking into it.');
     expect(r.status).toBe(201);
-    expect(r.body.message).toMatchObject({ role: 'agent', content: 'Hi, I am looking into it.', author: { id: agent.sub, name: agent.email.split('@')[0] } });
+    expect(r.body.message).toMatchObject({ role: 'agent', content: 'Hi, I am looking into it.', author: { id: agent.sub, name: displayNameOf(null, agent) } });
 
     const detail = await ticketOf(t.ownerToken, ticketId);
     expect(detail.ticket.status).toBe('in_progress');
@@ -26,7 +27,7 @@ describe('agent messages', () => {
     // The customer sees the agent's name, never their user id.
     const conv = await request('GET', chat(`/conversations/${conversationId}`), { widgetKey: t.widgetKey });
     const last = conv.body.messages.at(-1);
-    expect(last).toEqual({ id: r.body.message.id, role: 'agent', content: 'Hi, I am looking into it.', createdAt: r.body.message.createdAt, author: { name: agent.email.split('@')[0] } });
+    expect(last).toEqual({ id: r.body.message.id, role: 'agent', content: 'Hi, I am looking into it.', createdAt: r.body.message.createdAt, author: { name: displayNameOf(null, agent) } });
 
     // Staff see who answered, with the author's id (docs/API.md, Human handoff; the dashboard shows the name).
     const staff = await request('GET', admin(`/conversations/${conversationId}`), { token: t.ownerToken });
@@ -67,10 +68,13 @@ describe('agent messages', () => {
   it('carry the display name a member chose', async () => {
     const t = await newTenant();
     const me = await request('GET', admin('/auth/me'), { token: t.ownerToken });
-    expect(me.body.displayName).toBe(t.ownerEmail.split('@')[0]);
+    expect(me.body).toMatchObject({ displayName: displayNameOf(null, { email: t.ownerEmail }), displayNameChosen: false });
     const p = await request('PATCH', admin('/auth/me'), { token: t.ownerToken, body: { displayName: '  Dana from Support ' } });
     expect(p.status).toBe(200);
-    expect(p.body).toMatchObject({ displayName: 'Dana from Support', role: 'owner' });
+    expect(p.body).toMatchObject({ displayName: 'Dana from Support', displayNameChosen: true, role: 'owner' });
+    // The member list names them the same way.
+    const listed = (await request('GET', admin('/members'), { token: t.ownerToken })).body.items;
+    expect(listed.find((m: { userId: string }) => m.userId === t.ownerSub).displayName).toBe('Dana from Support');
     const { conversationId } = await newTicket(t);
     const r = await agentReply(t.ownerToken, conversationId, 'Hello!');
     expect(r.body.message.author.name).toBe('Dana from Support');

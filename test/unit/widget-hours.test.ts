@@ -23,7 +23,7 @@ describe('the hours line', () => {
     expect(hoursText({ online: true, nextOpenAt: null, replyTime: 'usually within an hour' })).toBe('Our team replies usually within an hour.');
     expect(hoursText({ online: true, nextOpenAt: null, replyTime: null })).toBeNull();
     expect(hoursText({ online: false, nextOpenAt: at(2026, 11, 25, 9, 0).toISOString(), replyTime: 'fast' }, now))
-      .toBe(`We're away, back tomorrow at ${time(at(2026, 11, 25, 9, 0))}.`);
+      .toBe(`We're away — back tomorrow at ${time(at(2026, 11, 25, 9, 0))} your time.`);
     expect(hoursText({ online: false, nextOpenAt: null, replyTime: null })).toBe("We're away right now.");
   });
 });

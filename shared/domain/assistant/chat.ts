@@ -16,7 +16,6 @@ import { decide, type Decision } from './assistant.ts';
 import { unansweredWrite } from '#shared/domain/unanswered-marks.ts';
 import { chatConversation, customerMessage, events } from '#shared/domain/events.ts';
 import { availability, tenantSettings } from '#shared/domain/tenants/tenant-config.ts';
-import { backAt } from '#shared/domain/tenants/business-hours.ts';
 import { nextVisitor, visitorOf, type VisitorInput } from '#shared/domain/customers/visitors.ts';
 import { isActive } from '#shared/domain/handoff/tickets-rules.ts';
 import { assertOrigin, freshTenant } from '#shared/domain/tenants/widget-auth.ts';
@@ -25,13 +24,16 @@ import { asRateLimited, LIMITS, perMinute } from '#shared/domain/limits.ts';
 const ATTEMPTS = 6;
 const WIDGET = { type: 'widget' as const, id: 'widget' };
 
-/** What the customer reads on escalation: the ticket's number, and when the team is away, when it is back. */
-export function escalationText(number: number | null, away: { online: boolean; nextOpenAt: string | null; timezone: string | null }, email: string | null) {
+/**
+ * What the customer reads on escalation: the ticket's number, and whether the team is away. When it
+ * is back is the client's to say, in the visitor's own clock (`nextOpenAt`): the server does not know
+ * the visitor's time zone, and the tenant's would contradict the widget's header.
+ */
+export function escalationText(number: number | null, away: { online: boolean }, email: string | null) {
   const ref = number === null ? 'Your request is with them' : `Your ticket number is #${number}`;
   if (away.online) return `I've passed this conversation to our support team. ${ref}; a person will get back to you here.`;
-  const back = away.nextOpenAt && away.timezone ? ` and back ${backAt(away.nextOpenAt, away.timezone)}` : '';
   const reach = email ? `we'll answer here and at ${email}` : 'leave your email address and we\'ll answer there too';
-  return `I've passed this conversation to our support team. ${ref}. The team is away right now${back}; ${reach}.`;
+  return `I've passed this conversation to our support team. ${ref}. The team is away right now; ${reach}.`;
 }
 
 /**

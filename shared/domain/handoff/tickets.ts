@@ -11,6 +11,7 @@ import { summary } from './conversations-admin.ts';
 import { conversationTitle, visitorView } from '#shared/domain/customers/visitors.ts';
 import { events } from '#shared/domain/events.ts';
 import { laterThan } from '#shared/core/time.ts';
+import { namedEntries } from '#shared/domain/tenants/audit-names.ts';
 
 export interface TicketPatch { status?: TicketStatus; priority?: Priority; assigneeId?: string | null }
 type Changes = Record<string, { from: unknown; to: unknown }>;
@@ -106,8 +107,10 @@ export function updateTicket(tenantId: string, actor: Actor, ticketId: string, p
 export async function getTicket(tenantId: string, ticketId: string) {
   const found = await ticketsRepo.getWithTrail(tenantId, ticketId);
   if (!found) throw new NotFound('ticket');
-  const conversation = await conversationsRepo.get(tenantId, found.ticket.conversationId);
-  return { ticket: found.ticket, conversation: conversation ? summary(conversation) : null, auditTrail: found.auditTrail };
+  const [conversation, auditTrail] = await Promise.all([
+    conversationsRepo.get(tenantId, found.ticket.conversationId), namedEntries(tenantId, found.auditTrail),
+  ]);
+  return { ticket: found.ticket, conversation: conversation ? summary(conversation) : null, auditTrail };
 }
 
 /** Each ticket with its customer (the conversation's visitor and title), read in one BatchGet. */

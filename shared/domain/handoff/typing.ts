@@ -71,7 +71,7 @@ export async function relayTyping(connectionId: string, body: string | undefined
     if (!roleAtLeast(membership.role, 'agent')) throw new Forbidden('only agents write to customers');
     const email = membership.displayName ? null : (await membersRepo.get(tenantId, sender.userId))?.email ?? null;
     receivers = customers.filter((c) => c.kind === 'customer' && c.keyHash === tenant?.widgetKeyHash);
-    data = { conversationId, role: 'agent', name: displayNameOf(membership, { sub: sender.userId, email }) };
+    data = { conversationId, role: 'agent', name: displayNameOf(membership, { email }) };
   }
   if (receivers.length === 0) return;
   const frame = JSON.stringify({ type: 'typing', data });

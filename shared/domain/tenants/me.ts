@@ -4,9 +4,27 @@ import { TxConditionFailed } from '#shared/data/tx.ts';
 import type { User } from '#shared/core/vocabulary.ts';
 import { NotOnboarded } from '#shared/core/errors.ts';
 
-/** The name a member's messages carry: theirs, else the part of their email before `@`, else `Support`. */
-export const displayNameOf = (membership: Pick<Membership, 'displayName'> | null, user: User): string =>
-  membership?.displayName ?? (user.email?.split('@')[0] || 'Support');
+// Addresses of a role, not a person: their owner is named by the team's word, never "Owner".
+const ROLE_ADDRESSES = new Set([
+  'admin', 'administrator', 'billing', 'contact', 'demo', 'hello', 'help', 'info', 'mail', 'noreply', 'office', 'owner',
+  'root', 'sales', 'service', 'support', 'team', 'test', 'user',
+]);
+
+/**
+ * A person's name read from their email: "jane.doe@x.com" -> "Jane Doe", "j_smith+work@x" -> "J Smith".
+ * Null when the address names a role ("owner@…", "support@…") or nothing at all.
+ */
+export function readableName(email: string | null): string | null {
+  const local = (email?.split('@')[0] ?? '').replace(/\+.*$/, '');
+  const words = local.split(/[^\p{L}]+/u).filter(Boolean);
+  const role = (w: string) => ROLE_ADDRESSES.has(w.toLowerCase());
+  if (words.length === 0 || role(words.join('')) || words.every(role)) return null;
+  return words.map((w) => w[0]!.toUpperCase() + w.slice(1).toLowerCase()).join(' ');
+}
+
+/** The name a member's messages carry: theirs, else a readable form of their email, else `Support`. */
+export const displayNameOf = (membership: Pick<Membership, 'displayName'> | null, user: Pick<User, 'email'>): string =>
+  membership?.displayName ?? readableName(user.email) ?? 'Support';
 
 /** The caller, their tenant and role (null and null before onboarding or an invitation). */
 export async function me(user: User) {
@@ -17,18 +35,20 @@ export async function me(user: User) {
     tenant: tenant ? { id: tenant.id, name: tenant.name, createdAt: tenant.createdAt } : null,
     role: tenant ? membership!.role : null,
     displayName: displayNameOf(membership, user),
+    displayNameChosen: !!membership?.displayName,
   };
 }
 
 /** A member names themselves; their next messages carry the name. The caller's membership is known already. */
 export async function setDisplayName(user: User, membership: Membership, displayName: string) {
-  const [updated, tenant] = await Promise.all([membersRepo.setDisplayName(user.sub, displayName), tenantsRepo.get(membership.tenantId)]);
+  const [updated, tenant] = await Promise.all([membersRepo.setDisplayName(membership.tenantId, user.sub, displayName), tenantsRepo.get(membership.tenantId)]);
   if (!updated || !tenant) throw new NotOnboarded();
   return {
     user: { sub: user.sub, email: user.email },
     tenant: { id: tenant.id, name: tenant.name, createdAt: tenant.createdAt },
     role: membership.role,
     displayName,
+    displayNameChosen: true,
   };
 }
 

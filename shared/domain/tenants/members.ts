@@ -5,15 +5,19 @@ import type { Actor } from '#shared/core/vocabulary.ts';
 import { Conflict, NotFound } from '#shared/core/errors.ts';
 import type { Role } from '#shared/core/vocabulary.ts';
 import { LIMITS } from '#shared/domain/limits.ts';
+import { displayNameOf } from './me.ts';
 
 const full = () => new Conflict(`a tenant has at most ${LIMITS.membersPerTenant} members and pending invitations`);
 const lastOwner = () => new Conflict('the tenant must keep at least one owner');
 
+/** A member as the routes show them: with the name their messages carry (chosen, else read from the email). */
+const named = (m: Member) => ({ ...m, displayName: displayNameOf({ displayName: m.displayName ?? null }, m) });
+
 export async function listMembers(tenantId: string) {
-  return { items: await membersRepo.list(tenantId) };
+  return { items: (await membersRepo.list(tenantId)).map(named) };
 }
 
-export async function inviteMember(tenantId: string, actor: Actor, body: { email: string; role: Role }): Promise<Member> {
+export async function inviteMember(tenantId: string, actor: Actor, body: { email: string; role: Role }) {
   const email = body.email.toLowerCase();
   // The onboarding owner has no email guard item, so the list check covers existing members too.
   const existing = await membersRepo.list(tenantId);
@@ -30,7 +34,7 @@ export async function inviteMember(tenantId: string, actor: Actor, body: { email
     if (e instanceof TxConditionFailed) throw new Conflict('this email is already a member or invited');
     throw e;
   }
-  return member;
+  return named(member);
 }
 
 /** Re-reads and retries when the member changed under us; a failed owner guard is the last-owner rule. */
@@ -44,9 +48,9 @@ async function withMember<T>(tenantId: string, id: string, work: (member: Member
 
 const decrementsOwners = (member: Member, to: Role | null) => member.status === 'active' && member.role === 'owner' && to !== 'owner';
 
-export async function changeRole(tenantId: string, actor: Actor, id: string, role: Role): Promise<Member> {
+export async function changeRole(tenantId: string, actor: Actor, id: string, role: Role) {
   return withMember(tenantId, id, async (member) => {
-    if (member.role === role) return member;
+    if (member.role === role) return named(member);
     try {
       await membersRepo.setRole(tenantId, member, role, actor, new Date().toISOString());
     } catch (e) {
@@ -54,7 +58,7 @@ export async function changeRole(tenantId: string, actor: Actor, id: string, rol
       if (e instanceof TxConditionFailed && decrementsOwners(member, role) && e.failed.at(-1)) throw lastOwner();
       throw e;
     }
-    return { ...member, role };
+    return named({ ...member, role });
   });
 }
 

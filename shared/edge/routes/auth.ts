@@ -13,7 +13,9 @@ export const MeResponse = z.object({
   user: z.object({ sub: z.string(), email: z.nullable(z.string()) }),
   tenant: z.nullable(TenantRef),
   role: z.nullable(z.enum(ROLES)),
-  displayName: z.string().check(z.describe('the name on this user\'s messages; default the part of the email before `@`, else `Support`')),
+  displayName: z.string().check(z.describe('the name on this user\'s messages; default a readable form of the email ("jane.doe@x.com" '
+    + 'is "Jane Doe"), else `Support` (an address of a role, such as `owner@…`)')),
+  displayNameChosen: z.boolean().check(z.describe('whether the user chose `displayName` (the dashboard asks before their first reply until they do)')),
 });
 export const PatchMeBody = z.strictObject({ displayName: shownName(1, 60) });
 

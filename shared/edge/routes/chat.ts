@@ -143,7 +143,8 @@ export const escalate = declareChat('POST', '/escalate', 'escalate', {
   description: 'Creates a ticket (status `open`, the tenant\'s default priority) unless the conversation\'s latest ticket is '
     + 'neither `resolved` nor `closed`, in which case its `ticketId` is returned and nothing is created. The reply text names '
     + 'the ticket number (`#1042`) and is also appended to the conversation as an assistant message. Outside `businessHours` '
-    + 'the ticket is still opened and the text says when the team is back. At most 30 escalations that open a ticket a minute '
+    + 'the ticket is still opened and the text says the team is away; when it is back is `nextOpenAt`, for the client to say in '
+    + 'the visitor\'s own time zone (the widget: "We\'re away — back tomorrow at 9:00 your time"). At most 30 escalations that open a ticket a minute '
     + 'from one source address per widget key (429 with `Retry-After`).',
 });
 

@@ -20,6 +20,8 @@ export const PatchMemberBody = z.strictObject({ role });
 export const Member = z.object({
   id: z.string(), userId: z.nullable(z.string()), email: z.nullable(z.string()), role,
   status: z.enum(MEMBER_STATUSES), createdAt: z.iso.datetime(),
+  displayName: z.string().check(z.describe('the name on their messages: the one they chose (`PATCH /auth/me`), else a readable form of '
+    + 'their email ("jane.doe@x.com" is "Jane Doe"), else `Support` (an address of a role, such as `owner@…`)')),
 });
 export const MemberList = z.object({ items: z.array(Member) });
 

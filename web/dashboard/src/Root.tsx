@@ -64,7 +64,7 @@ export function Root({ config, userManager, initialUser, initialError }: Props) 
     return client;
   }, [sub, userManager]);
 
-  if (!user) return <SignIn userManager={userManager} notice={notice} />;
+  if (!user) return <SignIn userManager={userManager} notice={notice} demoEmail={config.demoEmail} />;
   return (
     <AppContext.Provider value={{ config, api, userManager, user, signOut: () => void signOut(userManager, config) }}>
       <QueryClientProvider client={queryClient}>
@@ -76,13 +76,14 @@ export function Root({ config, userManager, initialUser, initialError }: Props) 
   );
 }
 
-function SignIn({ userManager, notice }: { userManager: UserManager; notice: string | null }) {
+function SignIn({ userManager, notice, demoEmail }: { userManager: UserManager; notice: string | null; demoEmail: string | undefined }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const start = () => {
+  /** `hint`: the email the issuer's page starts with (OpenID's login_hint). */
+  const start = (hint?: string) => {
     setBusy(true);
     const returnTo = location.pathname + location.search;
-    userManager.signinRedirect({ state: returnTo }).catch((e: unknown) => {
+    userManager.signinRedirect({ state: returnTo, ...(hint ? { login_hint: hint } : {}) }).catch((e: unknown) => {
       setBusy(false);
       setError(`The sign-in service cannot be reached (${e instanceof Error ? e.message : String(e)}).`);
     });
@@ -94,7 +95,11 @@ function SignIn({ userManager, notice }: { userManager: UserManager; notice: str
         <p>Conversations, tickets and the assistant of your support team.</p>
         {notice && <p className="notice" role="status">{notice}</p>}
         {error && <p className="error" role="alert">{error}</p>}
-        <button type="button" className="primary" onClick={start} disabled={busy}>{busy ? 'Redirecting…' : 'Sign in'}</button>
+        <div className="row">
+          <button type="button" className="primary" onClick={() => start()} disabled={busy}>{busy ? 'Redirecting…' : 'Sign in'}</button>
+          {demoEmail && <button type="button" onClick={() => start(demoEmail)} disabled={busy}>Use the demo owner</button>}
+        </div>
+        {demoEmail && <p className="muted small">The demo tenant opens with <strong>{demoEmail}</strong>; any other email starts a new team.</p>}
       </div>
     </main>
   );

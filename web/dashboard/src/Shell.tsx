@@ -76,7 +76,7 @@ export function Shell() {
   const unshown = onboardingShown.pending(user.sub);
   if (unshown !== null && role === 'owner') return <Onboarding email={user.email} replay={unshown} />;
   localStorage.setItem(memberHint(user.sub), '1');
-  const member: Member = { sub: user.sub, email: user.email, role, tenant, displayName: me.data.displayName };
+  const member: Member = { sub: user.sub, email: user.email, role, tenant, displayName: me.data.displayName, displayNameChosen: me.data.displayNameChosen };
   return (
     <MemberContext.Provider value={member}>
       <LiveProvider>
@@ -96,7 +96,8 @@ function Layout() {
         <span className="brand">{member.tenant.name}</span>
         <div className="topbar-right">
           <LiveStatus />
-          <NavLink to="/profile" className="who">{member.displayName ?? member.email ?? user.profile.email ?? 'Profile'}<span className="role">{member.role}</span></NavLink>
+          <NavLink to="/profile" className="who">{/* Until a name is chosen, the email says who is signed in better than a default name. */}
+            {member.displayNameChosen ? member.displayName : member.email ?? user.profile.email ?? member.displayName}<span className="role">{member.role}</span></NavLink>
           <button type="button" onClick={signOut}>Sign out</button>
         </div>
       </header>
@@ -166,8 +167,11 @@ function Onboarding({ email, replay }: { email: string | null; replay?: string }
           </Page>
         ) : (
           <Page title="Set up your team">
-            <p>You are signed in as {email ?? 'a user without an email'}, and you are not a member of a team yet.
-              Create one to start; if a colleague invited you, sign in with the email they invited instead.</p>
+            <p>You are signed in as {email ?? 'a user without an email'}, and you are not a member of a team yet:
+              you are starting a new team of your own. If a colleague invited you, sign in with the email they invited instead.</p>
+            {config.demoEmail && (
+              <p className="notice" role="note">Looking for the demo tenant? Sign out, then sign in as <strong>{config.demoEmail}</strong> (the sign-in page has a button for it).</p>
+            )}
             <form onSubmit={submit} noValidate>
               <Field label="Team or company name" {...errors.field('tenantName')}>
                 {(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} autoComplete="organization" />}

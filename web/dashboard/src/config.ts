@@ -14,6 +14,8 @@ export interface DashboardConfig {
   scope?: string;
   /** A sign-out URL for issuers whose discovery lists no end_session_endpoint (Cognito). */
   logoutUrl?: string;
+  /** Locally (`npm start`): the email that opens the seeded demo tenant. */
+  demoEmail?: string;
 }
 
 export async function loadConfig(): Promise<DashboardConfig> {

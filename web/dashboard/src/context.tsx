@@ -22,7 +22,10 @@ export function useApp(): AppContextValue {
 }
 
 /** GET /auth/me of a user who is a member of a tenant. */
-export interface Member { sub: Me['user']['sub']; email: Me['user']['email']; role: Role; tenant: NonNullable<Me['tenant']>; displayName: Me['displayName'] }
+export interface Member {
+  sub: Me['user']['sub']; email: Me['user']['email']; role: Role; tenant: NonNullable<Me['tenant']>; displayName: Me['displayName'];
+  displayNameChosen: Me['displayNameChosen'];
+}
 export const MemberContext = createContext<Member | null>(null);
 
 /** The signed-in member of a tenant (inside the onboarded app only). */

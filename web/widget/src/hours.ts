@@ -2,7 +2,7 @@ import { asApiError, type Fail } from './failure.ts';
 import type { WidgetState } from './state.ts';
 import type { Api } from './transport.ts';
 import { emailCard } from './views/cards.ts';
-import { backAt, hoursText } from './views/hours.ts';
+import { awayText, hoursText } from './views/hours.ts';
 import type { Panel } from './views/panel.ts';
 
 // Business hours: the line under the title (the settings read again once the team is back), and
@@ -24,17 +24,20 @@ export function createHours(state: WidgetState, view: Panel, api: Api, fail: Fai
     }
   }
 
-  /** While the team is away: an address for the reply, unless the customer has given one. */
-  function askEmail() {
-    const conversationId = state.saved.conversationId;
+  /**
+   * While the team is away: an address for the reply, unless the customer has given one. The ask
+   * is kept (per ticket) so that a reload shows the box again while the team is still away.
+   */
+  function askEmail(focus = true) {
+    const { conversationId, ticketId } = state.saved;
     if (!conversationId || state.saved.email || state.visitor?.email || view.extra.querySelector('#sw-email')) return;
-    const next = state.info?.nextOpenAt;
-    const card = emailCard(`We're away${next ? ` until ${backAt(next)}` : ' right now'}. Leave your email address and we'll reply to it.`, (email) => {
+    if (ticketId && state.saved.emailAsked !== ticketId) state.save({ emailAsked: ticketId });
+    const card = emailCard(`${awayText(state.info?.nextOpenAt ?? null)} Leave your email address and we'll reply to it.`, (email) => {
       const attempt = async () => {
         card.submit.disabled = true;
         try {
           await api.contact(conversationId, email);
-          state.save({ email });
+          state.save({ email, emailAsked: undefined });
           card.done(email);
         } catch (err) {
           const e = asApiError(err);
@@ -48,8 +51,14 @@ export function createHours(state: WidgetState, view: Panel, api: Api, fail: Fai
     });
     view.extra.replaceChildren(card.form);
     view.scrollDown();
-    card.field.focus();
+    if (focus) card.field.focus();
   }
 
-  return { show, askEmail, destroy: () => clearTimeout(timer) };
+  /** After a reload: the box again if it was asked for this ticket, the ticket is still with the team and the team still away. */
+  function askAgain(ticketActive: boolean) {
+    const { saved, info } = state;
+    if (info && !info.online && ticketActive && saved.ticketId && saved.emailAsked === saved.ticketId) askEmail(false);
+  }
+
+  return { show, askEmail, askAgain, destroy: () => clearTimeout(timer) };
 }

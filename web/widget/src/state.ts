@@ -10,6 +10,10 @@ import type { Message, OwnConversations, Visitor, WidgetInfo } from './types.ts'
  */
 export interface Saved {
   conversationId?: string; ticketId?: string; ticketStatus?: string; ticketNumber?: number; rated?: string; userId?: string; email?: string;
+  /** The ticket for which the team, away, asked for an email (the box comes back after a reload until one is given). */
+  emailAsked?: string;
+  /** Messages that arrived while the panel was closed, for the launcher's badge after a reload. */
+  unread?: number;
   /** The reason the customer gave when asking for a person (the ticket keeps it; the transcript shows it from here). */
   reason?: { ticketId: string; text: string; at: string };
 }
@@ -35,7 +39,7 @@ export function createState(widgetKey: string) {
     /** A send or an escalation is on its way. */
     busy: false,
     /** Messages that arrived while the panel was closed. */
-    unread: 0,
+    unread: 0 as number,
     live: null as Live | null,
     /** Who the site says the customer is. */
     visitor: null as Visitor | null,
@@ -51,5 +55,7 @@ export function createState(widgetKey: string) {
       try { localStorage.removeItem(storeKey); } catch { /* nothing kept */ }
     },
   };
+  // The badge's count survives a reload (a closed panel's unread messages are still unread).
+  state.unread = state.saved.unread ?? 0;
   return state;
 }

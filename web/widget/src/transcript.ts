@@ -68,7 +68,7 @@ export function createTranscript(state: WidgetState, view: Panel, api: Api, coun
       if (!merge(m, sources, format)) return;
       if (m.role !== 'user') {
         view.announce(`${m.role === 'agent' ? m.author?.name || 'Support team' : 'Assistant'} says: ${m.content}`);
-        if (!state.isOpen) { state.unread++; counted(); }
+        if (!state.isOpen) { state.unread++; state.save({ unread: state.unread }); counted(); }
       }
       view.scrollDown();
     },

@@ -216,6 +216,7 @@ export function mount(opts: Options): Handle {
     view.show();
     state.isOpen = true;
     state.unread = 0;
+    if (state.saved.unread) state.save({ unread: undefined });
     label();
     if (state.info && !state.historyRead && state.saved.conversationId) void readHistory();
     if (state.past === null) void visitor.loadPast();
@@ -250,7 +251,10 @@ export function mount(opts: Options): Handle {
     view.greet(info.greeting);
     hours.show();
     label();
-    if (state.saved.ticketId && state.saved.ticketStatus) setTicket(state.saved.ticketId, state.saved.ticketStatus);
+    if (state.saved.ticketId && state.saved.ticketStatus) {
+      setTicket(state.saved.ticketId, state.saved.ticketStatus);
+      hours.askAgain(ACTIVE_TICKET.includes(state.saved.ticketStatus));
+    }
     if (state.isOpen && !state.historyRead) void readHistory();
     if (state.isOpen) void visitor.loadPast();
     else if (state.shown.length) connect(); // messages sent before this answer came

@@ -4,7 +4,7 @@ import { ok } from '../api/client.ts';
 import { AUDIT_CATEGORIES as CATEGORIES } from '../api/types.ts';
 import { useApp } from '../context.tsx';
 import { Empty, ErrorState, Field, label, Loading, Page, Pager, usePager } from '../ui/index.tsx';
-import { AuditTrail } from './Tickets.tsx';
+import { AuditTrail } from './AuditTrail.tsx';
 
 export default function Audit() {
   const { api } = useApp();
@@ -30,7 +30,7 @@ export default function Audit() {
       </form>
       {list.isPending ? <Loading /> : list.isError ? <ErrorState error={list.error} retry={() => void list.refetch()} /> : list.data.items.length === 0 ? <Empty>No entry.</Empty> : (
         <div className="card">
-          <AuditTrail entries={list.data.items.map((a) => ({ ...a, action: `${a.action} (${a.target.type} ${a.target.id})` }))} />
+          <AuditTrail entries={list.data.items} withTarget />
           <Pager pager={pager} nextCursor={list.data.nextCursor} label="Audit" />
         </div>
       )}

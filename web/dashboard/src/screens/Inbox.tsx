@@ -213,15 +213,30 @@ function ReplyTeach({ asked, earlier }: { asked: CustomerMessage; earlier: Examp
 
 function ReplyBox({ id, values }: { id: string; values: Partial<Record<ReplyPlaceholder, string>> }) {
   const { api } = useApp();
+  const member = useMember();
   const signalTyping = useSignalTyping(id);
   const qc = useQueryClient();
   const [content, setContent] = useState('');
+  // The first reply of a member who never chose a name asks for one: customers read it on every reply.
+  const [naming, setNaming] = useState(false);
+  const [name, setName] = useState(member.displayName ?? '');
   const send = useMutation({
     mutationFn: (content: string) => ok(api.POST('/api/v1/admin/conversations/{id}/messages', { params: { path: { id } }, body: { content } })),
     onSuccess: () => { setContent(''); void qc.invalidateQueries({ queryKey: ['conversation', id] }); void qc.invalidateQueries({ queryKey: ['tickets'] }); },
   });
+  const rename = useMutation({
+    mutationFn: (displayName: string) => ok(api.PATCH('/api/v1/admin/auth/me', { body: { displayName } })),
+    onSuccess: (me) => { qc.setQueryData(['me'], me); setNaming(false); send.mutate(content); },
+  });
   const errors = useFieldErrors(send.error, { content: 'Reply' });
-  const submit = (e: FormEvent) => { e.preventDefault(); if (content.trim()) send.mutate(content); };
+  const nameErrors = useFieldErrors(rename.error, { displayName: 'Your name for customers' });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!content.trim()) return;
+    if (naming) rename.mutate(name.trim());
+    else if (!member.displayNameChosen) setNaming(true);
+    else send.mutate(content);
+  };
   return (
     <form className="reply" onSubmit={submit}>
       <Field label="Reply to the customer" {...errors.field('content')} hint="Sent as you, in this conversation; the customer sees it in the widget. Type / for a saved reply.">
@@ -229,7 +244,20 @@ function ReplyBox({ id, values }: { id: string; values: Partial<Record<ReplyPlac
           onChange={(v) => { setContent(v); if (v.trim()) signalTyping(); }} />}
       </Field>
       <FormError error={send.error} fields={errors} />
-      <button type="submit" className="primary" disabled={send.isPending || !content.trim()}>Send reply</button>
+      {naming ? (
+        <fieldset className="name-prompt">
+          <legend>How should customers see your name?</legend>
+          <Field label="Your name for customers" {...nameErrors.field('displayName')} hint="Your replies carry it. You can change it later in your profile.">
+            {/* biome-ignore lint/a11y/noAutofocus: the prompt opened from the Send button; the name is what it asks for */}
+            {(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} maxLength={60} autoComplete="name" autoFocus required />}
+          </Field>
+          <FormError error={rename.error} fields={nameErrors} />
+          <div className="row">
+            <button type="submit" className="primary" disabled={rename.isPending || send.isPending || !name.trim()}>Save the name and send</button>
+            <button type="button" onClick={() => setNaming(false)}>Cancel</button>
+          </div>
+        </fieldset>
+      ) : <button type="submit" className="primary" disabled={send.isPending || !content.trim()}>Send reply</button>}
     </form>
   );
 }

@@ -31,11 +31,11 @@ export default function Members() {
       {list.isPending ? <Loading /> : list.isError ? <ErrorState error={list.error} retry={() => void list.refetch()} /> : list.data.items.length === 0 ? <Empty>No member.</Empty> : (
         <div className="card table-wrap">
           <table className="table">
-            <thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col" className="wide-only">Status</th><th scope="col" className="wide-only">Since</th>{owner && <th scope="col"><span className="visually-hidden">Actions</span></th>}</tr></thead>
+            <thead><tr><th scope="col">Member</th><th scope="col">Role</th><th scope="col" className="wide-only">Status</th><th scope="col" className="wide-only">Since</th>{owner && <th scope="col"><span className="visually-hidden">Actions</span></th>}</tr></thead>
             <tbody>
               {list.data.items.map((m) => (
                 <tr key={m.id}>
-                  <th scope="row" className="break">{m.email ?? m.userId}{m.userId === me.sub && ' (you)'}<span className="narrow-only"> <Badge value={m.status} /></span></th>
+                  <th scope="row" className="break">{m.displayName}{m.userId === me.sub && ' (you)'}{m.email && <span className="muted small member-email"> {m.email}</span>}<span className="narrow-only"> <Badge value={m.status} /></span></th>
                   <td>
                     {owner ? (
                       <select aria-label={`Role of ${m.email ?? m.id}`} value={m.role} disabled={patch.isPending} onChange={(e) => patch.mutate({ id: m.id, role: e.target.value as Role })}>

@@ -45,7 +45,7 @@ function StatsView({ stats }: { stats: Stats }) {
   const k = stats.kpis;
   const kpis: [string, string][] = [
     ['Conversations', String(k.conversations)],
-    ['Messages', String(k.messages)],
+    ['Customer messages', String(k.messages)],
     ['Escalations', String(k.escalations)],
     ['Escalation rate', percent(k.escalationRate)],
     ['Open tickets', String(k.openTickets)],
@@ -73,12 +73,12 @@ function StatsView({ stats }: { stats: Stats }) {
           {stats.series.length > 0 ? (
             <>
               <Suspense fallback={<Loading label="Drawing the chart…" />}>
-                <DailyChart days={stats.series} title={`Conversations, messages, escalations and fallbacks per day from ${stats.period.from} to ${stats.period.to}`} />
+                <DailyChart days={stats.series} title={`Conversations, customer messages, escalations and fallbacks per day from ${stats.period.from} to ${stats.period.to}`} />
               </Suspense>
               <details>
                 <summary>Show as a table</summary>
                 <table>
-                  <thead><tr><th scope="col">Date</th><th scope="col">Conversations</th><th scope="col">Messages</th><th scope="col">Escalations</th><th scope="col">Fallbacks</th></tr></thead>
+                  <thead><tr><th scope="col">Date</th><th scope="col">Conversations</th><th scope="col">Customer messages</th><th scope="col">Escalations</th><th scope="col">Fallbacks</th></tr></thead>
                   <tbody>{stats.series.map((d) => <tr key={d.date}><th scope="row">{d.date}</th><td>{d.conversations}</td><td>{d.messages}</td><td>{d.escalations}</td><td>{d.fallbacks}</td></tr>)}</tbody>
                 </table>
               </details>

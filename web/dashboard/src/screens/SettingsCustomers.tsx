@@ -130,7 +130,7 @@ export function IdentityCard({ settings }: { settings: Settings }) {
   const qc = useQueryClient();
   const identity = obj(settings.config.identity);
   const isAdmin = atLeast(member.role, 'admin');
-  const [fresh, setFresh] = useState<string | null>(null);
+  const [fresh, setFresh] = useState<{ secret: string; rotated: boolean } | null>(null);
   // Shown as asked at once; put back as it was if the server refuses.
   const [required, setRequired] = useState(identity.required === true);
   const toggle = useMutation({
@@ -140,8 +140,9 @@ export function IdentityCard({ settings }: { settings: Settings }) {
     onSuccess: (data) => { qc.setQueryData(['settings'], data); },
   });
   const rotate = async () => {
+    const rotated = typeof identity.secret === 'string';
     const r = await ok(api.POST('/api/v1/admin/settings/identity-secret/rotate'));
-    setFresh(r.secret);
+    setFresh({ secret: r.secret, rotated });
     void qc.invalidateQueries({ queryKey: ['settings'] });
   };
   const errors = fieldErrorsOf(toggle.error);
@@ -151,9 +152,10 @@ export function IdentityCard({ settings }: { settings: Settings }) {
       <p>Your site's server signs each signed-in customer's id with this secret (HMAC-SHA256), and the widget passes id and signature on: the team then sees who the customer is, and the customer finds their conversations on any device.</p>
       {fresh ? (
         <div role="status">
-          <p><strong>The new secret, shown only now.</strong> Copy it to your site's server; the old one stopped working.</p>
-          <p><code className="key secret">{fresh}</code></p>
-          <CopyButton text={fresh} label="Copy the secret" />
+          {/* Only a rotation replaces a secret: a first one has no old one to speak of. */}
+          <p><strong>{fresh.rotated ? 'The new secret, shown only now.' : 'Your identity secret, shown only now.'}</strong> Copy it to your site's server{fresh.rotated ? '; the old one stopped working.' : '.'}</p>
+          <p><code className="key secret">{fresh.secret}</code></p>
+          <CopyButton text={fresh.secret} label="Copy the secret" />
         </div>
       ) : typeof identity.secret === 'string' ? (
         <p>Current secret <code>{identity.secret}</code>{typeof identity.secretCreatedAt === 'string' && <>, made <When iso={identity.secretCreatedAt} /></>}. The full secret was shown once, when it was made.</p>

@@ -1,17 +1,17 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { TICKET_MOVES } from '#vocabulary';
-import { ok, type Ok } from '../api/client.ts';
+import { ok } from '../api/client.ts';
 import { TICKET_PRIORITIES as PRIORITIES, TICKET_STATUSES as STATUSES, type TicketPriority as Priority, type TicketStatus as Status } from '../api/types.ts';
 import { useApp, useMember } from '../context.tsx';
 import { usePollInterval } from '../live.tsx';
 import { atLeast } from '../roles.ts';
+import { AuditTrail } from './AuditTrail.tsx';
 import { ticketName, VisitorLine } from './Customer.tsx';
 import { Badge, Empty, ErrorState, Field, FormError, label, Loading, Page, Pager, usePager, When } from '../ui/index.tsx';
 
 const ASSIGNEES = ['me', 'none'] as const;
-type TicketDetail = Ok<'/api/v1/admin/tickets/{id}', 'get'>;
 
 export default function Tickets() {
   const { id } = useParams();
@@ -49,16 +49,31 @@ function TicketList() {
     if (value) next.set(key, value); else next.delete(key);
     setParams(next);
   };
+  const navigate = useNavigate();
+  /** Finding `#12` opens ticket #12; a number no ticket has lists nothing and says so. */
+  const find = useMutation({
+    mutationFn: (n: string) => ok(api.GET('/api/v1/admin/tickets', { params: { query: { number: n } } })),
+    onSuccess: (found, n) => {
+      const only = found.items.length === 1 ? found.items[0] : undefined;
+      if (only) void navigate(`/tickets/${only.id}`);
+      else set('number', n);
+    },
+  });
   return (
     <>
       <form className="filters" aria-label="Find a ticket by number" noValidate
-        onSubmit={(e) => { e.preventDefault(); if (!typedBad) set('number', numberOf(typed) ?? ''); }}>
+        onSubmit={(e) => {
+          e.preventDefault();
+          const n = numberOf(typed);
+          if (n) find.mutate(n); else if (!typedBad) set('number', '');
+        }}>
         <Field label="Ticket number" error={typedBad ? 'A ticket number is a whole number from 1, like 12 or #12.' : undefined} hint="The number the customer was given, like #12.">
           {(p) => <input {...p} inputMode="numeric" value={typed} onChange={(e) => setTyped(e.target.value)} />}
         </Field>
-        <button type="submit">Find</button>
+        <button type="submit" disabled={find.isPending}>{find.isPending ? 'Finding…' : 'Find'}</button>
         {number && <button type="button" onClick={() => { setTyped(''); set('number', ''); }}>Show all tickets</button>}
       </form>
+      <FormError error={find.error} />
       <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
         <Field label="Status">
           {(p) => <select {...p} value={status ?? ''} onChange={(e) => set('status', e.target.value)}><option value="">All</option>{STATUSES.map((s) => <option key={s} value={s}>{label(s)}</option>)}</select>}
@@ -121,13 +136,14 @@ function TicketView({ id }: { id: string }) {
       void qc.invalidateQueries({ queryKey: ['conversation'] });
     },
   });
-  const actorName = useActorName();
   if (detail.isPending) return <Page title="Ticket"><Loading /></Page>;
   if (detail.isError) return <Page title="Ticket"><ErrorState error={detail.error} retry={() => void detail.refetch()} /></Page>;
   const { ticket, conversation, auditTrail } = detail.data;
   const canEdit = atLeast(member.role, 'agent');
   const moves = TICKET_MOVES[ticket.status];
-  const who = actorName({ type: 'user', id: ticket.assigneeId ?? '' });
+  // The assignee by name: the trail's entries name the members their changes name.
+  const who = ticket.assigneeId === member.sub ? `${member.displayName} (you)`
+    : auditTrail.map((e) => e.names[ticket.assigneeId ?? '']).find(Boolean) ?? 'a team member';
 
   return (
     <Page title={`Ticket ${ticketName(ticket)}`}>
@@ -201,38 +217,9 @@ function AssignTo({ current, onPick, busy }: { current: string | null; onPick: (
       {(p) => (
         <select {...p} value={current ?? ''} disabled={busy} onChange={(e) => e.target.value && onPick(e.target.value)}>
           <option value="">Choose a member</option>
-          {active.map((m) => <option key={m.userId} value={m.userId!}>{m.email ?? m.userId}</option>)}
+          {active.map((m) => <option key={m.userId} value={m.userId!}>{m.displayName}{m.email ? ` (${m.email})` : ''}</option>)}
         </select>
       )}
     </Field>
   );
 }
-
-/** Names a user actor by email where the member list is readable (admins), "you" for oneself. */
-function useActorName() {
-  const { api } = useApp();
-  const member = useMember();
-  const members = useQuery({ queryKey: ['members'], queryFn: () => ok(api.GET('/api/v1/admin/members')), enabled: atLeast(member.role, 'admin') });
-  const emails = new Map((members.data?.items ?? []).map((m) => [m.userId, m.email]));
-  return (a: { type: string; id: string }) => (a.type !== 'user' ? a.type : a.id === member.sub ? 'you' : emails.get(a.id) ?? `a team member (${a.id.slice(0, 8)}…)`);
-}
-
-export function AuditTrail({ entries }: { entries: TicketDetail['auditTrail'] }) {
-  const actorName = useActorName();
-  if (entries.length === 0) return <Empty>No change yet.</Empty>;
-  return (
-    <ol className="trail">
-      {entries.map((a) => (
-        <li key={a.id}>
-          <When iso={a.createdAt} /> · <strong>{a.action}</strong> by {actorName(a.actor)}
-          {Object.keys(a.changes).length > 0 && (
-            <ul>{Object.entries(a.changes).map(([k, c]) => <li key={k}>{k}: {fmt(c.from)} → {fmt(c.to)}</li>)}</ul>
-          )}
-        </li>
-      ))}
-    </ol>
-  );
-}
-
-// A status or priority word reads as a label; anything else (an email, a URL, a text) as it is.
-const fmt = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'string' ? (/^[a-z_]+$/.test(v) ? label(v) : v) : JSON.stringify(v));

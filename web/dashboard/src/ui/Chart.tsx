@@ -7,7 +7,7 @@ type StatsDay = Stats['series'][number];
 
 const SERIES: { key: keyof Omit<StatsDay, 'date'>; label: string; color: string }[] = [
   { key: 'conversations', label: 'Conversations', color: '#1d4ed8' },
-  { key: 'messages', label: 'Messages', color: '#047857' },
+  { key: 'messages', label: 'Customer messages', color: '#047857' },
   { key: 'escalations', label: 'Escalations', color: '#b45309' },
   { key: 'fallbacks', label: 'Fallbacks', color: '#b91c1c' },
 ];
