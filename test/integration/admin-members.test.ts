@@ -15,7 +15,7 @@ describe('members', () => {
     const email = `${sub}@Example.com`;
     const inv = await request('POST', admin('/members'), { token: t.ownerToken, body: { email: `  ${email} `, role: 'agent' } });
     expect(inv.status).toBe(201);
-    expect(inv.body).toEqual({ id: expect.any(String), userId: null, email: email.toLowerCase(), role: 'agent', status: 'invited', createdAt: expect.stringMatching(/Z$/) });
+    expect(inv.body).toEqual({ id: expect.any(String), userId: null, email: email.toLowerCase(), role: 'agent', status: 'invited', createdAt: expect.stringMatching(/Z$/), displayName: expect.any(String) });
     expect((await members(t.ownerToken)).body.items).toHaveLength(2);
 
     const token = await tokenFor(sub, email.toLowerCase());
