@@ -11,17 +11,26 @@ const layer = (name, mayNotImport, comment) => ({
 // as "<earlier> imports no <later>"), so a back arrow names the two wings.
 const WINGS = ['tenants', 'customers', 'knowledge', 'handoff', 'reports', 'team', 'events-out', 'assistant'];
 
-function wingRules() {
+// The folders of shared/nlu, in the same way: the word vectors, then retrieval, then the
+// classifier (which reads retrieval's stop words), then the answer policy over both.
+const NLU_FOLDERS = ['encoder', 'knowledge', 'intents', 'policy'];
+
+/** One rule per pair of an order: `<prefix>-<earlier>-imports-no-<later>`. */
+function orderRules(prefix, base, order) {
   const rules = [];
-  WINGS.forEach((lower, i) => {
-    for (const upper of WINGS.slice(i + 1)) {
+  order.forEach((lower, i) => {
+    for (const upper of order.slice(i + 1)) {
       rules.push({
-        name: `wing-${lower}-imports-no-${upper}`, severity: 'error', comment: `${lower} comes before ${upper} in the order of the wings`,
-        from: { path: `^shared/domain/${lower}/` }, to: { path: `^shared/domain/${upper}/` },
+        name: `${prefix}-${lower}-imports-no-${upper}`, severity: 'error', comment: `${lower} comes before ${upper} in the order of ${base}`,
+        from: { path: `^${base}/${lower}/` }, to: { path: `^${base}/${upper}/` },
       });
     }
   });
   return rules;
+}
+
+function wingRules() {
+  return orderRules('wing', 'shared/domain', WINGS);
 }
 
 module.exports = {
@@ -43,6 +52,11 @@ module.exports = {
       from: { path: `^shared/domain/(?!(${WINGS.join('|')})/)[^/]+/` }, to: {},
     },
     ...wingRules(),
+    {
+      name: 'nlu-folder-in-order', severity: 'error', comment: `every folder of shared/nlu has its place in NLU_FOLDERS (${NLU_FOLDERS.join(', ')})`,
+      from: { path: `^shared/nlu/(?!(${NLU_FOLDERS.join('|')})/)[^/]+/` }, to: {},
+    },
+    ...orderRules('nlu', 'shared/nlu', NLU_FOLDERS),
     {
       name: 'shared-outside-layers', severity: 'error', comment: 'every shared module lives in a layer',
       from: { path: '^shared/[^/]+$' }, to: {},

@@ -162,6 +162,11 @@ export async function main() {
       measured: `${fmt(c.first, 0)} | ${fmt(c.p50, 0)} | ${fmt(c.max, 0)}, ${retrieval.coldRoundTrips}`,
       budget: `≤ ${BUDGET.kbColdMs} ms`, verdict: c.p50 <= BUDGET.kbColdMs ? 'ok' : 'OVER',
     });
+    const cpu = retrieval.coldCpuMs;
+    rows.push({
+      section: 'knowledge', what: 'cold tenant: the same, CPU time of this process, ms (first | p50 | max of 10)',
+      measured: `${fmt(cpu.first, 0)} | ${fmt(cpu.p50, 0)} | ${fmt(cpu.max, 0)}`, budget: '', verdict: '',
+    });
     const w = retrieval.warmSearchMs;
     rows.push({
       section: 'knowledge', what: `warm retrieval, 500 articles: p50/p99 ms (${retrieval.searches} messages, median of 5 passes)`,
