@@ -1,7 +1,7 @@
 import { intentsRepo, type Intent } from '#shared/data/intents.ts';
 import { trainClassifier, type Classifier, type Ranked } from '#shared/nlu/intents/classifier.ts';
 import { nameWords } from '#shared/nlu/intents/features.ts';
-import { extractEntities, fillTemplate } from '#shared/nlu/intents/entities.ts';
+import { extractEntities, fillTemplate, missingEntities, promptFor, slotValue } from '#shared/nlu/intents/entities.ts';
 import { TenantModelCache } from '#shared/nlu/policy/model-cache.ts';
 import { buildKnowledgeIndex, type KnowledgeHit, type KnowledgeIndex } from '#shared/nlu/knowledge/retrieval.ts';
 import {
@@ -10,6 +10,7 @@ import {
 import { NotFound } from '#shared/core/errors.ts';
 import { KNOWLEDGE_INTENT } from '#shared/core/vocabulary.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
+import type { PendingIntent } from '#shared/data/conversations.ts';
 import { knowledgeIndexOf, knowledgeReply, type KnowledgeAnswer } from '#shared/domain/knowledge/knowledge.ts';
 import { tenantSettings } from '#shared/domain/tenants/tenant-config.ts';
 import { examplesRepo } from '#shared/data/examples.ts';
@@ -95,6 +96,31 @@ export interface Understanding {
   ranking: Ranked[];
   entities: Record<string, string>;
   reply: string;
+  /** The intent waits for an entity the reply asks for (kept on the conversation for the next message); null when it answered. */
+  pending: Pending | null;
+}
+
+/** An intent that asked for an entity it cannot answer without, with what it has already. */
+export type Pending = PendingIntent;
+
+/** The intent's answer with `entities`, or, while one it cannot answer without is missing, the question for it. */
+export function respond(intent: Intent, entities: Record<string, string>): Pick<Understanding, 'intent' | 'entities' | 'reply' | 'pending'> {
+  const missing = missingEntities(intent, entities)[0];
+  if (!missing) return { intent, entities, reply: fillTemplate(intent.response, entities), pending: null };
+  return { intent, entities, reply: promptFor(missing), pending: { intent: intent.name, entities, asked: missing.name } };
+}
+
+/**
+ * The answer to a message that follows a question for an entity: when the message gives it, the
+ * waiting intent answers (or asks for the next one it lacks); else null, and the message is read
+ * as any other (the customer moved on, and the question is dropped).
+ */
+export function continuePending(model: AssistantModel, pending: Pending, text: string): Pick<Understanding, 'intent' | 'entities' | 'reply' | 'pending'> | null {
+  const intent = model.byName.get(pending.intent);
+  const spec = intent?.entities.find((e) => e.name === pending.asked);
+  const value = spec ? slotValue(text, spec) : null;
+  if (!intent || value === null) return null;
+  return respond(intent, { ...pending.entities, ...extractEntities(text, intent.entities), [pending.asked]: value });
 }
 
 export interface Thresholds { intent: number; article: number }
@@ -121,12 +147,11 @@ export function answer(model: AssistantModel, index: KnowledgeIndex | null, text
   const choice = choose(ranking[0]?.confidence ?? null, hits[0]?.confidence ?? null, thresholds);
 
   const top = ranking[0];
-  let nlu: Understanding = { intent: null, confidence: top?.confidence ?? 0, ranking, entities: {}, reply: fallbackMessage };
+  let nlu: Understanding = { intent: null, confidence: top?.confidence ?? 0, ranking, entities: {}, reply: fallbackMessage, pending: null };
   let knowledge: KnowledgeAnswer | null = null;
   if (choice === 'intent') {
     const intent = model.byName.get(top!.intent)!;
-    const entities = extractEntities(text, intent.entities);
-    nlu = { ...nlu, intent, entities, reply: fillTemplate(intent.response, entities) };
+    nlu = { ...nlu, ...respond(intent, extractEntities(text, intent.entities)) };
   } else if (choice === 'article') {
     const best = hits[0]!;
     knowledge = {
@@ -142,16 +167,20 @@ export interface Decision { nlu: Understanding; knowledge: KnowledgeAnswer | nul
 
 /**
  * The tenant's answer to `text`. `searchKnowledge` false leaves the articles out (nobody is
- * going to be answered, so no article may count as having answered).
+ * going to be answered, so no article may count as having answered). `pending`: the intent the
+ * previous answer asked an entity for, which this message may give.
  */
-export async function decide(tenant: Tenant, text: string, searchKnowledge = true): Promise<Decision> {
+export async function decide(tenant: Tenant, text: string, searchKnowledge = true, pending: Pending | null = null): Promise<Decision> {
   const settings = tenantSettings(tenant.config ?? {});
   const [model, index] = await Promise.all([
     modelFor(tenant.id, tenant.intentsVersion),
     searchKnowledge && settings.knowledgeEnabled ? knowledgeIndexOf(tenant) : null,
   ]);
   const thresholds = { intent: settings.confidenceThreshold, article: settings.knowledgeThreshold };
-  return applyNone(model.none, text, { ...answer(model, index, text, thresholds, settings.fallbackMessage), settings });
+  const decision = applyNone(model.none, text, { ...answer(model, index, text, thresholds, settings.fallbackMessage), settings });
+  const given = pending ? continuePending(model, pending, text) : null;
+  // The customer answered the question: certain, whatever the message alone would classify as.
+  return given ? { ...decision, nlu: { ...decision.nlu, ...given, confidence: 1 }, knowledge: null } : decision;
 }
 
 /**

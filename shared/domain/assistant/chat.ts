@@ -3,7 +3,7 @@ import { ulid } from 'ulid';
 import { Conflict, NotFound, RateLimited } from '#shared/core/errors.ts';
 import { METRIC } from '#shared/core/metric-names.ts';
 import { count } from '#shared/core/metrics.ts';
-import { KNOWLEDGE_INTENT, type Priority, type TicketStatus } from '#shared/core/vocabulary.ts';
+import { HANDOVER_INTENT, KNOWLEDGE_INTENT, type Priority, type TicketStatus } from '#shared/core/vocabulary.ts';
 import { articlesRepo } from '#shared/data/articles.ts';
 import { auditRepo } from '#shared/data/audit.ts';
 import { conversationsRepo, preview, type Conversation, type Message, type Metadata } from '#shared/data/conversations.ts';
@@ -26,13 +26,19 @@ import { asRateLimited, LIMITS, perMinute } from '#shared/domain/limits.ts';
 const ATTEMPTS = 6;
 const WIDGET = { type: 'widget' as const, id: 'widget' };
 
-/** What the customer reads on escalation: the ticket's number, and when the team is away, when it is back. */
-function escalationText(number: number | null, away: { online: boolean; nextOpenAt: string | null; timezone: string | null }, email: string | null) {
-  const ref = number === null ? 'Your request is with them' : `Your ticket number is #${number}`;
-  if (away.online) return `I've passed this conversation to our support team. ${ref}; a person will get back to you here.`;
+const HANDED_OVER = "I've passed this conversation to our support team.";
+
+/**
+ * What the customer reads on escalation: the ticket's number, and when the team is away, when it
+ * is back. `lead` says the conversation is handed over (an escalating intent's own reply takes
+ * the place of ours: one sentence says it, not two).
+ */
+function escalationText(number: number | null, away: { online: boolean; nextOpenAt: string | null; timezone: string | null }, email: string | null, lead = HANDED_OVER) {
+  const ref = number === null ? 'Your request is with the team' : `Your ticket number is #${number}`;
+  if (away.online) return `${lead} ${ref}; a person will get back to you here.`;
   const back = away.nextOpenAt && away.timezone ? ` and back ${backAt(away.nextOpenAt, away.timezone)}` : '';
   const reach = email ? `we'll answer here and at ${email}` : 'leave your email address and we\'ll answer there too';
-  return `I've passed this conversation to our support team. ${ref}. The team is away right now${back}; ${reach}.`;
+  return `${lead} ${ref}. The team is away right now${back}; ${reach}.`;
 }
 
 /**
@@ -148,7 +154,7 @@ function newConversationCounters(tenant: Tenant, sourceIp: string, now: Date) {
  * for the statistics, and nothing answers it but the person.
  */
 export function sendMessage(
-  tenantId: string, input: { conversationId?: string; message: string; visitor?: VisitorInput }, origin: string | undefined, sourceIp: string,
+  tenantId: string, input: { conversationId?: string; message: string; visitor?: VisitorInput; handover?: boolean }, origin: string | undefined, sourceIp: string,
 ) {
   // The conversation or its ticket changed since we read it: read again and redo.
   return retrying(async () => {
@@ -159,8 +165,10 @@ export function sendMessage(
       throw new Conflict(`a conversation takes at most ${LIMITS.userMessagesPerConversation} user messages`);
     }
     const silent = read?.latestTicketStatus === 'in_progress';
-    // Silent: nobody answers, so no article is searched (nor counted as having answered).
-    const { nlu, knowledge: kb } = await decide(tenant, input.message, !silent);
+    // `handover`: the message is why the customer asks for a person; the assistant answers nothing but the handover.
+    const handover = !silent && input.handover === true;
+    // Silent or handed over: nobody answers, so no article is searched (nor counted as having answered).
+    const { nlu, knowledge: kb } = await decide(tenant, input.message, !silent && !handover, silent ? null : read?.pending ?? null);
 
     const nowDate = new Date();
     const now = nowDate.toISOString();
@@ -179,8 +187,10 @@ export function sendMessage(
     const reopen = read && !silent ? await reopenTicket(tenant, conv, now) : null;
     if (reopen?.stale) throw new TxConditionFailed([]);
     if (reopen) { items.push(...reopen.items); set = { ...set, ...reopen.set }; }
+    // An escalating intent's reply says the conversation is handed over; ticket and hours follow it.
+    const escalating = !silent && nlu.intent?.action === 'escalate' && !nlu.pending;
     let reply = kb ? kb.reply : nlu.reply;
-    if (!silent && nlu.intent?.action === 'escalate') {
+    if (handover || escalating) {
       const latestActive = conv.latestTicketId && (reopen || (conv.latestTicketStatus && isActive(conv.latestTicketStatus)));
       if (latestActive) {
         ticketId = conv.latestTicketId;
@@ -194,11 +204,14 @@ export function sendMessage(
         ticketNumber = t.ticket.number;
         newTicket = true;
       }
-      const text = escalationText(ticketNumber, availability(tenant.config ?? {}, nowDate), (set.visitor ?? conv.visitor)?.email ?? null);
-      if (ticketNumber === null || !reply.includes(`#${ticketNumber}`)) reply = `${reply} ${text}`.trim();
+      const lead = escalating ? reply.trim() || undefined : undefined;
+      reply = escalationText(ticketNumber, availability(tenant.config ?? {}, nowDate), (set.visitor ?? conv.visitor)?.email ?? null, lead);
     }
+    if (!silent && (nlu.pending || read?.pending)) set = { ...set, pending: handover ? null : nlu.pending };
 
-    const metadata: Metadata = kb
+    const metadata: Metadata = handover
+      ? { intentDetected: HANDOVER_INTENT, confidence: 1, entitiesExtracted: {}, intentRanking: nlu.ranking, ...(ticketId ? { ticketId, ...(ticketNumber === null ? {} : { ticketNumber }) } : {}) }
+      : kb
       ? { intentDetected: KNOWLEDGE_INTENT, confidence: kb.confidence, entitiesExtracted: {}, intentRanking: nlu.ranking, sources: kb.sources, ...(kb.format ? { format: kb.format } : {}) }
       : {
         intentDetected: nlu.intent?.name ?? 'fallback',
@@ -212,7 +225,7 @@ export function sendMessage(
     const botMsg: Message | null = silent ? null : { id: randomUUID(), role: 'assistant', content: reply, createdAt: now, metadata };
     const stored = botMsg ? 2 : 1;
     const convFields = {
-      ...set, updatedAt: now, lastMessagePreview: preview(input.message), lastIntent: metadata.intentDetected,
+      ...set, updatedAt: now, lastMessagePreview: preview(input.message), lastIntent: metadata.intentDetected, lastCustomerMessageAt: now,
     };
     const after: Conversation = { ...conv, ...convFields };
     const convItem = read
@@ -231,11 +244,11 @@ export function sendMessage(
     if (botMsg) items.push(...unansweredWrite(tenant.id, conv, userMsg, metadata));
     items.push(statsRepo.tx.addDay(tenant.id, utcDay(now), conv.id, {
       messages: 1, conversations: read ? 0 : 1, escalations: newTicket ? 1 : 0,
-      fallbacks: nlu.intent || kb ? 0 : 1, confidenceSum: metadata.confidence,
-      ...(nlu.intent ? { [`i_${nlu.intent.name}`]: 1 } : {}),
+      fallbacks: nlu.intent || kb || handover ? 0 : 1, confidenceSum: metadata.confidence,
+      ...(nlu.intent && !handover ? { [`i_${nlu.intent.name}`]: 1 } : {}),
       ...(kb ? { knowledgeAnswers: 1, [`a_${kb.articleId}`]: 1 } : {}),
     }, kb ? { [`t_${kb.articleId}`]: kb.title } : {}));
-    if (nlu.intent) items.push(intentsRepo.tx.hit(tenant.id, nlu.intent.id, conv.id));
+    if (nlu.intent && !handover) items.push(intentsRepo.tx.hit(tenant.id, nlu.intent.id, conv.id));
     if (kb) items.push(articlesRepo.tx.hit(tenant.id, kb.articleId, conv.id));
 
     try {
@@ -248,7 +261,7 @@ export function sendMessage(
     }
     if (newTicket) count(METRIC.escalations);
     if (!botMsg) return { conversationId: conv.id, message: null, metadata, handledBy: 'agent' as const };
-    count(kb ? METRIC.answerArticle : nlu.intent ? METRIC.answerIntent : METRIC.answerFallback);
+    if (!handover) count(kb ? METRIC.answerArticle : nlu.intent ? METRIC.answerIntent : METRIC.answerFallback);
     return {
       conversationId: conv.id,
       message: { id: botMsg.id, role: botMsg.role, content: botMsg.content, createdAt: botMsg.createdAt },

@@ -80,6 +80,9 @@ export async function deleteIntent(tenantId: string, actor: Actor, id: string) {
 
 const pick = (i: IntentInput) => ({
   name: i.name, description: i.description, trainingPhrases: i.trainingPhrases, response: i.response,
-  entities: i.entities.map((e) => (e.pattern === undefined ? { name: e.name, type: e.type } : { name: e.name, type: e.type, pattern: e.pattern })),
+  entities: i.entities.map((e) => ({
+    name: e.name, type: e.type, ...(e.pattern === undefined ? {} : { pattern: e.pattern }),
+    ...(e.required ? { required: true } : {}), ...(e.required && e.prompt !== undefined ? { prompt: e.prompt } : {}),
+  })),
   action: i.action, enabled: i.enabled,
 });

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { declareAdmin } from '../route.ts';
-import { checkPattern, ENTITY_TYPES, MAX_PATTERN_LENGTH } from '#shared/nlu/intents/entities.ts';
+import { checkPattern, ENTITY_TYPES, MAX_PATTERN_LENGTH, MAX_PROMPT_LENGTH, templateNames } from '#shared/nlu/intents/entities.ts';
 import { INTENT_ACTIONS } from '#shared/core/vocabulary.ts';
 import { EmptyQuery, IdParams, text } from '../schema.ts';
 
@@ -11,7 +11,10 @@ export const EntitySchema = z.strictObject({
   name: z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be 1 to 64 letters, digits or underscores, not starting with a digit')),
   type: z.enum(ENTITY_TYPES, { message: `must be one of ${ENTITY_TYPES.join(', ')}` }),
   pattern: z.optional(z.string().check(z.maxLength(MAX_PATTERN_LENGTH, `must be at most ${MAX_PATTERN_LENGTH} characters`))),
+  required: z.optional(z.boolean({ message: 'must be true or false' })),
+  prompt: z.optional(text(1, MAX_PROMPT_LENGTH)),
 }).check(z.superRefine((e, ctx) => {
+  if (e.prompt !== undefined && e.required !== true) ctx.addIssue({ code: 'custom', path: ['prompt'], message: 'is only allowed with required: true' });
   if (e.type !== 'regex') {
     if (e.pattern !== undefined) ctx.addIssue({ code: 'custom', path: ['pattern'], message: 'is only allowed with type regex' });
     return;
@@ -35,11 +38,20 @@ export const IntentBody = z.strictObject({
   })),
   action: z._default(z.enum(INTENT_ACTIONS, { message: `must be ${INTENT_ACTIONS.join(' or ')}` }), 'reply'),
   enabled: z._default(z.boolean({ message: 'must be true or false' }), true),
-});
+}).check(z.superRefine((intent, ctx) => {
+  // A reply never shows a hole: every placeholder names an entity, which the intent then waits for.
+  const declared = new Set(intent.entities.map((e) => e.name));
+  for (const name of templateNames(intent.response)) {
+    if (!declared.has(name)) ctx.addIssue({ code: 'custom', path: ['response'], message: `uses {{${name}}}, which is not one of its entities` });
+  }
+}));
 
 export const Intent = z.object({
   id: z.uuid(), name: z.string(), description: z.string(), trainingPhrases: z.array(z.string()), response: z.string(),
-  entities: z.array(z.object({ name: z.string(), type: z.enum(ENTITY_TYPES), pattern: z.optional(z.string()) })),
+  entities: z.array(z.object({
+    name: z.string(), type: z.enum(ENTITY_TYPES), pattern: z.optional(z.string()),
+    required: z.optional(z.boolean()), prompt: z.optional(z.string()),
+  })),
   action: z.enum(INTENT_ACTIONS), enabled: z.boolean(), hitCount: z.number().check(z.int()),
   createdAt: z.iso.datetime(), updatedAt: z.iso.datetime(),
 });
