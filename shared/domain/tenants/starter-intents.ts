@@ -65,7 +65,7 @@ export const starterIntents: StarterIntent[] = [
       'can you tell me where my stuff is', 'any update on my order?', 'status of order number 884422',
     ],
     // The assistant cannot see orders: it says where the status is, and never makes one up.
-    response: 'Thanks. I cannot see the status of order {{order_id}} from here: its tracking link is in your shipping confirmation email and under My Account > Orders. If it is late, ask to talk to a person and our team will look into it.',
+    response: "I can't see the status of order {{order_id}} from here; its tracking link is in your shipping email and under My Account > Orders.",
     entities: [{
       name: 'order_id', type: 'order_id', required: true,
       prompt: 'Which order is it? Please give me the order number from your confirmation email.',

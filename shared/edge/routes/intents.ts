@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { declareAdmin } from '../route.ts';
-import { checkPattern, ENTITY_TYPES, MAX_PATTERN_LENGTH, MAX_PROMPT_LENGTH, templateNames } from '#shared/nlu/intents/entities.ts';
+import { checkPattern, ENTITY_TYPES, MAX_PATTERN_LENGTH, MAX_PROMPT_LENGTH } from '#shared/nlu/intents/entities.ts';
 import { INTENT_ACTIONS } from '#shared/core/vocabulary.ts';
 import { EmptyQuery, IdParams, text } from '../schema.ts';
 
@@ -38,13 +38,7 @@ export const IntentBody = z.strictObject({
   })),
   action: z._default(z.enum(INTENT_ACTIONS, { message: `must be ${INTENT_ACTIONS.join(' or ')}` }), 'reply'),
   enabled: z._default(z.boolean({ message: 'must be true or false' }), true),
-}).check(z.superRefine((intent, ctx) => {
-  // A reply never shows a hole: every placeholder names an entity, which the intent then waits for.
-  const declared = new Set(intent.entities.map((e) => e.name));
-  for (const name of templateNames(intent.response)) {
-    if (!declared.has(name)) ctx.addIssue({ code: 'custom', path: ['response'], message: `uses {{${name}}}, which is not one of its entities` });
-  }
-}));
+});
 
 export const Intent = z.object({
   id: z.uuid(), name: z.string(), description: z.string(), trainingPhrases: z.array(z.string()), response: z.string(),
@@ -67,7 +61,8 @@ export const getIntent = declareAdmin('GET', '/intents/{id}', 'get-intent', 'vie
 
 export const createIntent = declareAdmin('POST', '/intents', 'create-intent', 'admin', {
   table: 'write', body: IntentBody, status: 201, response: Intent, idempotent: true, conflicts: ['CONFLICT', 'IDEMPOTENCY_IN_PROGRESS'], summary: 'Create an intent',
-  description: 'A name already used in the tenant, or a 201st intent: 409 `CONFLICT`.',
+  description: 'A name already used in the tenant, or a 201st intent: 409 `CONFLICT`. A `{{placeholder}}` of `response` that names none of '
+    + 'its entities: 400 on `response`.',
 });
 
 export const updateIntent = declareAdmin('PUT', '/intents/{id}', 'update-intent', 'admin', {
