@@ -65,14 +65,14 @@ export interface Evidence {
   articles: Array<{ hit: KnowledgeHit; evidence: ArticleEvidence }>;
 }
 
-/** The raw evidence of the best 3 intents and (with an index) the best 3 articles. */
-export function evidenceFor(model: AssistantModel, index: KnowledgeIndex | null, message: string): Evidence {
+/** The raw evidence of the best `n.intents` intents and (with an index) the best `n.articles` articles (3 each, at most 10 articles). */
+export function evidenceFor(model: AssistantModel, index: KnowledgeIndex | null, message: string, n = { intents: 3, articles: 3 }): Evidence {
   // "byee", "hiii": a stretched word that no vocabulary knows is read as the word it stretches.
   const vocabulary = wordVectors().index;
   const text = unstretch(message, (w) => vocabulary.has(w) || model.phrases.knows(w) || (index?.knows(w) ?? false));
-  const ranking = model.classifier.classify(text, 4);
+  const ranking = model.classifier.classify(text, n.intents + 1);
   const lexical = new Map(model.phrases.explain(text, 10).map((e) => [e.articleId, e.features]));
-  const intents = ranking.slice(0, 3).map((ranked, k) => {
+  const intents = ranking.slice(0, n.intents).map((ranked, k) => {
     const f = lexical.get(ranked.intent);
     return {
       ranked,
@@ -82,8 +82,8 @@ export function evidenceFor(model: AssistantModel, index: KnowledgeIndex | null,
       },
     };
   });
-  const hits = index ? index.search(text, { limit: 4 }) : [];
-  const articles = hits.slice(0, 3).map((hit, k) => ({
+  const hits = index ? index.search(text, { limit: Math.min(10, n.articles + 1) }) : [];
+  const articles = hits.slice(0, n.articles).map((hit, k) => ({
     hit,
     evidence: { confidence: hit.confidence, margin: hit.confidence - (hits[k + 1]?.confidence ?? 0), features: hit.features, candidates: index!.size },
   }));
@@ -131,18 +131,7 @@ export interface Thresholds { intent: number; article: number }
  * that reaches its kind's threshold answers, else the fallback. Pure apart from the model.
  */
 export function answer(model: AssistantModel, index: KnowledgeIndex | null, text: string, thresholds: Thresholds, fallbackMessage: string) {
-  const { intents, articles } = evidenceFor(model, index, text);
-  // The calibrated ranking; a lower-ranked intent never shows more confidence than the one above it.
-  let above = 1;
-  const ranking: Ranked[] = intents.map(({ ranked, evidence }) => {
-    above = Math.min(above, intentProbability(evidence));
-    return { intent: ranked.intent, confidence: above };
-  });
-  above = 1;
-  const hits = articles.map(({ hit, evidence }) => {
-    above = Math.min(above, articleProbability(evidence));
-    return { ...hit, confidence: above };
-  });
+  const { ranking, hits } = calibrated(evidenceFor(model, index, text));
   // The tenant's taught "none" examples may overrule the choice afterwards (decide, applyNone).
   const choice = choose(ranking[0]?.confidence ?? null, hits[0]?.confidence ?? null, thresholds);
 
@@ -161,6 +150,37 @@ export function answer(model: AssistantModel, index: KnowledgeIndex | null, text
     };
   }
   return { nlu, knowledge };
+}
+
+/** The calibrated ranking of each kind; a lower-ranked candidate never shows more confidence than the one above it. */
+function calibrated({ intents, articles }: Evidence) {
+  let above = 1;
+  const ranking: Ranked[] = intents.map(({ ranked, evidence }) => {
+    above = Math.min(above, intentProbability(evidence));
+    return { intent: ranked.intent, confidence: above };
+  });
+  above = 1;
+  const hits = articles.map(({ hit, evidence }) => {
+    above = Math.min(above, articleProbability(evidence));
+    return { ...hit, confidence: above };
+  });
+  return { ranking, hits };
+}
+
+/**
+ * Every enabled intent and the 10 best articles, in the assistant's own order for `text`, each with
+ * the calibrated confidence the answer policy weighs: what should have answered a message is
+ * offered in the order the assistant would have chosen it.
+ */
+export function candidatesFor(model: AssistantModel, index: KnowledgeIndex | null, text: string) {
+  const { ranking, hits } = calibrated(evidenceFor(model, index, text, { intents: model.byName.size, articles: 10 }));
+  return {
+    intents: ranking.flatMap((r) => {
+      const intent = model.byName.get(r.intent);
+      return intent ? [{ id: intent.id, name: r.intent, confidence: r.confidence }] : [];
+    }),
+    articles: hits.map((h) => ({ articleId: h.articleId, title: h.title, confidence: h.confidence })),
+  };
 }
 
 export interface Decision { nlu: Understanding; knowledge: KnowledgeAnswer | null; settings: ReturnType<typeof tenantSettings> }
@@ -190,15 +210,19 @@ export async function decide(tenant: Tenant, text: string, searchKnowledge = tru
 export async function parseMessage(tenantId: string, text: string) {
   const tenant = await tenantsRepo.get(tenantId, true);
   if (!tenant) throw new NotFound('tenant');
-  const { nlu, knowledge } = await decide(tenant, text);
+  const { nlu, knowledge, settings } = await decide(tenant, text);
+  const [model, index] = await Promise.all([
+    modelFor(tenant.id, tenant.intentsVersion), settings.knowledgeEnabled ? knowledgeIndexOf(tenant) : null,
+  ]);
+  const candidates = candidatesFor(model, index, text);
   if (knowledge) {
     return {
       intentDetected: KNOWLEDGE_INTENT, confidence: knowledge.confidence, entitiesExtracted: {}, intentRanking: nlu.ranking,
-      reply: knowledge.reply, sources: knowledge.sources,
+      reply: knowledge.reply, sources: knowledge.sources, candidates,
     };
   }
   return {
     intentDetected: nlu.intent?.name ?? 'fallback', confidence: nlu.confidence, entitiesExtracted: nlu.entities, intentRanking: nlu.ranking,
-    reply: nlu.reply, sources: [],
+    reply: nlu.reply, sources: [], candidates,
   };
 }
