@@ -141,6 +141,13 @@ describe('prepareArticle', () => {
     const filler = `${'Some words about the shop and its long history. '.repeat(3).trim()}`;
     const passages = toPassages(markdownToKindedBlocks(`${filler}\n\n## Holidays\n\nWe close on public holidays.`), 200);
     expect(passages).toEqual([filler, 'Holidays\nWe close on public holidays.']);
+    // Less than half full, but the heading and its first sentence would not fit: the heading starts the next.
+    const short = 'We are a small shop in town.';
+    const next = `${'We close on public holidays and on the first Monday of every month for stocktaking. '.repeat(2).trim()}`;
+    expect(toPassages(markdownToKindedBlocks(`${short}\n\n## Holidays\n\n${next}`), 120)).toEqual([
+      short, 'Holidays\nWe close on public holidays and on the first Monday of every month for stocktaking.',
+      'We close on public holidays and on the first Monday of every month for stocktaking.',
+    ]);
   });
 
   it('a list too long for one passage goes on under its lead-in again', () => {

@@ -68,7 +68,7 @@ export function toUnits(blocks: ReadonlyArray<string | Block>): Block[][] {
 /**
  * Blocks of plain text -> passages of whole sentences, each starting at a unit (see toUnits).
  * Sentences of one block are joined by a space, blocks by a line break; a passage closes at a
- * unit boundary once it is half full or when the next unit does not fit, and never grows past
+ * unit boundary once it is half full (or before a heading that would end it), and never grows past
  * `passageChars` unless its first sentence alone does. A unit too long for one passage goes on in
  * the next, which starts again with the unit's lead-in (its heading and the paragraph before its
  * list) when that is short, so that the rest of a list still reads under what introduces it.
@@ -81,9 +81,11 @@ export function toPassages(blocks: ReadonlyArray<string | Block>, passageChars =
     if (cur) passages.push(cur);
     cur = '';
   };
-  const length = (unit: Block[]) => unit.reduce((n, b) => n + b.text.length + 1, 0);
   for (const unit of toUnits(blocks)) {
-    if (cur && (cur.length >= size / 2 || cur.length + 1 + length(unit) > size)) close();
+    // A heading never ends a passage: the unit's headings and its next sentence go together.
+    const headings = unit.findIndex((b) => b.kind !== 'heading');
+    const head = headings > 0 ? [...unit.slice(0, headings).map((b) => b.text), splitSentences(unit[headings]!.text, size)[0] ?? ''].join('\n') : '';
+    if (cur && (cur.length >= size / 2 || cur.length + 1 + head.length > size)) close();
     const firstItem = unit.findIndex((b) => b.kind === 'item');
     const lead = firstItem > 0 ? unit.slice(0, firstItem).map((b) => b.text).join('\n') : '';
     const repeatLead = lead.length > 0 && lead.length <= size / 3;
