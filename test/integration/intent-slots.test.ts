@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { admin, expectProblem, newTenant, request, send } from './client.ts';
+import { admin, chat, expectProblem, newTenant, request, send } from './client.ts';
 
 // Honest intents: an intent that cannot answer without an entity asks for it, remembers what it
 // waits for, and answers once the customer gives it; a reply never shows a hole.
@@ -34,6 +34,11 @@ describe('required entities', () => {
     const moved = await send(t, 'how do I reset my password', id);
     expect(moved.body.metadata.intentDetected).toBe('account_help');
     expect((await send(t, '4411', id)).body.metadata.intentDetected).not.toBe('order_status');
+
+    // Handed to a person meanwhile: the question is dropped too.
+    const other = (await send(t, 'where is my order')).body.conversationId as string;
+    expect((await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId: other, reason: 'late' } })).status).toBe(200);
+    expect((await send(t, '55123', other)).body.metadata.intentDetected).not.toBe('order_status');
   });
 
   it('a team intent with a required entity and its prompt, then a placeholder entity without one', async () => {

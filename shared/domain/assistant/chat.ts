@@ -317,7 +317,8 @@ export function escalate(tenantId: string, input: { conversationId: string; reas
     // Only an escalation that opens a ticket counts: asking again for the same ticket writes nothing.
     const counter = escalationCounter(tenant.id, sourceIp, new Date(now));
     const items = [
-      conversationsRepo.tx.update(conv, { ...t.set, updatedAt: now }, { messageCount: 1, unclosedTickets: 1 }),
+      // A question the assistant asked is dropped: a person answers now.
+      conversationsRepo.tx.update(conv, { ...t.set, updatedAt: now, ...(conv.pending ? { pending: null } : {}) }, { messageCount: 1, unclosedTickets: 1 }),
       ...t.items,
       conversationsRepo.tx.message(tenant.id, conv.id, botMsg, 2),
       events.messageCreated(conv, botMsg),
