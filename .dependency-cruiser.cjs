@@ -6,6 +6,33 @@ const layer = (name, mayNotImport, comment) => ({
   to: { path: mayNotImport },
 });
 
+// The feature folders of shared/domain, in the one order imports run: a wing may import the wings
+// before it, never one after it. Each pair is its own rule (wing-<later>-before-<earlier>... read
+// as "<earlier> imports no <later>"), so a back arrow names the two wings.
+const WINGS = ['tenants', 'customers', 'knowledge', 'handoff', 'reports', 'team', 'events-out', 'assistant'];
+
+// The folders of shared/nlu, in the same way: the word vectors, then retrieval, then the
+// classifier (which reads retrieval's stop words), then the answer policy over both.
+const NLU_FOLDERS = ['encoder', 'knowledge', 'intents', 'policy'];
+
+/** One rule per pair of an order: `<prefix>-<earlier>-imports-no-<later>`. */
+function orderRules(prefix, base, order) {
+  const rules = [];
+  order.forEach((lower, i) => {
+    for (const upper of order.slice(i + 1)) {
+      rules.push({
+        name: `${prefix}-${lower}-imports-no-${upper}`, severity: 'error', comment: `${lower} comes before ${upper} in the order of ${base}`,
+        from: { path: `^${base}/${lower}/` }, to: { path: `^${base}/${upper}/` },
+      });
+    }
+  });
+  return rules;
+}
+
+function wingRules() {
+  return orderRules('wing', 'shared/domain', WINGS);
+}
+
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', comment: 'two modules that import each other, directly or not', from: {}, to: { circular: true } },
@@ -15,15 +42,21 @@ module.exports = {
     layer('domain', '^(shared/edge/|functions/|bin/|infra/|web/)', 'the domain knows no HTTP, socket, stream or queue event'),
     layer('edge', '^(functions/|bin/|infra/|web/)', 'the edge imports no entry point'),
     // The domain's feature wings (docs/ARCHITECTURE.md): the loose helpers at the top serve every
-    // wing and import none; tenants is the base the other wings stand on and imports no other wing.
+    // wing and import none; the wings stand in one order, and each imports only wings before it.
     {
       name: 'domain-helpers-import-no-wing', severity: 'error', comment: 'a loose file of shared/domain is a helper of every wing',
       from: { path: '^shared/domain/[^/]+$' }, to: { path: '^shared/domain/[^/]+/' },
     },
     {
-      name: 'tenants-wing-imports-no-wing', severity: 'error', comment: 'tenants and members are what the other wings build on',
-      from: { path: '^shared/domain/tenants/' }, to: { path: '^shared/domain/(?!tenants/)[^/]+/' },
+      name: 'domain-wing-in-order', severity: 'error', comment: `every folder of shared/domain has its place in WINGS (${WINGS.join(', ')})`,
+      from: { path: `^shared/domain/(?!(${WINGS.join('|')})/)[^/]+/` }, to: {},
     },
+    ...wingRules(),
+    {
+      name: 'nlu-folder-in-order', severity: 'error', comment: `every folder of shared/nlu has its place in NLU_FOLDERS (${NLU_FOLDERS.join(', ')})`,
+      from: { path: `^shared/nlu/(?!(${NLU_FOLDERS.join('|')})/)[^/]+/` }, to: {},
+    },
+    ...orderRules('nlu', 'shared/nlu', NLU_FOLDERS),
     {
       name: 'shared-outside-layers', severity: 'error', comment: 'every shared module lives in a layer',
       from: { path: '^shared/[^/]+$' }, to: {},

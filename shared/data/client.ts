@@ -1,4 +1,4 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/core/config.ts';
 import { AppError, Unavailable } from '#shared/core/errors.ts';
@@ -58,3 +58,16 @@ export function isUnavailable(err: unknown): boolean {
 
 /** Maps outage errors to 503 UNAVAILABLE; everything else passes through. */
 export const asUnavailable = (err: unknown): unknown => (isUnavailable(err) ? new Unavailable() : err);
+
+/**
+ * A conditional write: its output, or null when its condition failed (nothing was written). For
+ * the writes where a failed condition is an answer (taken, gone, moved on), not an error.
+ */
+export async function conditional<T>(write: Promise<T>): Promise<T | null> {
+  try {
+    return await write;
+  } catch (e) {
+    if (e instanceof ConditionalCheckFailedException) return null;
+    throw e;
+  }
+}

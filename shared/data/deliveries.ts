@@ -1,7 +1,6 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryStatus } from '#shared/core/vocabulary.ts';
-import { db, tableName } from './client.ts';
+import { conditional, db, tableName } from './client.ts';
 import { clean, keys } from './keys.ts';
 import { queryPage, type Page } from './lists.ts';
 import { TTL_ATTRIBUTE } from './table.ts';
@@ -32,26 +31,18 @@ const fromItem = (i: Record<string, unknown>): DeliveryItem => {
   return rest as DeliveryItem;
 };
 
-const isConditionFailure = (e: unknown) => e instanceof ConditionalCheckFailedException;
-
 export const deliveriesRepo = {
   /** False when the delivery exists already (the same event fanned out again). */
   async create(tenantId: string, d: DeliveryItem): Promise<boolean> {
-    try {
-      await db.send(new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...keys.delivery(tenantId, d.integrationId, d.id), type: 'delivery', ...d,
-          ...keys.deliveriesByStatusIndex(tenantId, d.integrationId, d.status), gsi2sk: d.id,
-          [TTL_ATTRIBUTE]: Math.floor(Date.parse(d.createdAt) / 1000) + RETENTION_SECONDS,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }));
-      return true;
-    } catch (e) {
-      if (isConditionFailure(e)) return false;
-      throw e;
-    }
+    return (await conditional(db.send(new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...keys.delivery(tenantId, d.integrationId, d.id), type: 'delivery', ...d,
+        ...keys.deliveriesByStatusIndex(tenantId, d.integrationId, d.status), gsi2sk: d.id,
+        [TTL_ATTRIBUTE]: Math.floor(Date.parse(d.createdAt) / 1000) + RETENTION_SECONDS,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    })))) !== null;
   },
 
   async get(tenantId: string, integrationId: string, id: string): Promise<DeliveryItem | null> {
@@ -64,61 +55,46 @@ export const deliveriesRepo = {
    * `run`, nobody attempted since `attempts` was read, and no other message owns the run.
    */
   async claim(tenantId: string, d: DeliveryItem, owner: string, now: string): Promise<boolean> {
-    try {
-      await db.send(new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.delivery(tenantId, d.integrationId, d.id),
-        UpdateExpression: 'SET attempts = :next, #owner = :owner, lastAttemptAt = :now',
-        ConditionExpression: '#run = :run AND attempts = :attempts AND #status = :pending AND (attribute_not_exists(#owner) OR #owner = :owner)',
-        ExpressionAttributeNames: { '#owner': 'owner', '#run': 'run', '#status': 'status' },
-        ExpressionAttributeValues: { ':next': d.attempts + 1, ':owner': owner, ':now': now, ':run': d.run, ':attempts': d.attempts, ':pending': 'pending' },
-      }));
-      return true;
-    } catch (e) {
-      if (isConditionFailure(e)) return false;
-      throw e;
-    }
+    return (await conditional(db.send(new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.delivery(tenantId, d.integrationId, d.id),
+      UpdateExpression: 'SET attempts = :next, #owner = :owner, lastAttemptAt = :now',
+      ConditionExpression: '#run = :run AND attempts = :attempts AND #status = :pending AND (attribute_not_exists(#owner) OR #owner = :owner)',
+      ExpressionAttributeNames: { '#owner': 'owner', '#run': 'run', '#status': 'status' },
+      ExpressionAttributeValues: { ':next': d.attempts + 1, ':owner': owner, ':now': now, ':run': d.run, ':attempts': d.attempts, ':pending': 'pending' },
+    })))) !== null;
   },
 
   /** Records an attempt's outcome, unless a redelivery started another run meanwhile. */
   async record(tenantId: string, d: DeliveryItem, outcome: Pick<DeliveryItem, 'status' | 'nextAttemptAt' | 'lastResponseStatus' | 'lastError'>): Promise<void> {
-    try {
-      await db.send(new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.delivery(tenantId, d.integrationId, d.id),
-        UpdateExpression: 'SET #status = :status, nextAttemptAt = :next, lastResponseStatus = :code, lastError = :error, gsi2pk = :gsi2pk',
-        ConditionExpression: '#run = :run',
-        ExpressionAttributeNames: { '#status': 'status', '#run': 'run' },
-        ExpressionAttributeValues: {
-          ':status': outcome.status, ':next': outcome.nextAttemptAt, ':code': outcome.lastResponseStatus, ':error': outcome.lastError,
-          ':gsi2pk': keys.deliveriesByStatusIndex(tenantId, d.integrationId, outcome.status).gsi2pk, ':run': d.run,
-        },
-      }));
-    } catch (e) {
-      if (!isConditionFailure(e)) throw e;
-    }
+    await conditional(db.send(new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.delivery(tenantId, d.integrationId, d.id),
+      UpdateExpression: 'SET #status = :status, nextAttemptAt = :next, lastResponseStatus = :code, lastError = :error, gsi2pk = :gsi2pk',
+      ConditionExpression: '#run = :run',
+      ExpressionAttributeNames: { '#status': 'status', '#run': 'run' },
+      ExpressionAttributeValues: {
+        ':status': outcome.status, ':next': outcome.nextAttemptAt, ':code': outcome.lastResponseStatus, ':error': outcome.lastError,
+        ':gsi2pk': keys.deliveriesByStatusIndex(tenantId, d.integrationId, outcome.status).gsi2pk, ':run': d.run,
+      },
+    })));
   },
 
   /** A new run: pending again, a fresh retry schedule, no owner until its message arrives. Null if the delivery is gone. */
   async restart(tenantId: string, d: DeliveryItem, now: string): Promise<DeliveryItem | null> {
-    try {
-      const r = await db.send(new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.delivery(tenantId, d.integrationId, d.id),
-        UpdateExpression: 'SET #run = #run + :one, runBase = attempts, #status = :pending, nextAttemptAt = :now, gsi2pk = :gsi2pk REMOVE #owner',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#run': 'run', '#status': 'status', '#owner': 'owner' },
-        ExpressionAttributeValues: {
-          ':one': 1, ':pending': 'pending', ':now': now,
-          ':gsi2pk': keys.deliveriesByStatusIndex(tenantId, d.integrationId, 'pending').gsi2pk,
-        },
-        ReturnValues: 'ALL_NEW',
-      }));
-      return fromItem(r.Attributes!);
-    } catch (e) {
-      if (isConditionFailure(e)) return null;
-      throw e;
-    }
+    const r = await conditional(db.send(new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.delivery(tenantId, d.integrationId, d.id),
+      UpdateExpression: 'SET #run = #run + :one, runBase = attempts, #status = :pending, nextAttemptAt = :now, gsi2pk = :gsi2pk REMOVE #owner',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#run': 'run', '#status': 'status', '#owner': 'owner' },
+      ExpressionAttributeValues: {
+        ':one': 1, ':pending': 'pending', ':now': now,
+        ':gsi2pk': keys.deliveriesByStatusIndex(tenantId, d.integrationId, 'pending').gsi2pk,
+      },
+      ReturnValues: 'ALL_NEW',
+    })));
+    return r ? fromItem(r.Attributes!) : null;
   },
 
   async page(tenantId: string, integrationId: string, status: DeliveryStatus | undefined, limit: number, cursor?: string): Promise<Page<DeliveryItem>> {

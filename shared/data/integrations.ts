@@ -1,7 +1,6 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { IntegrationStatus, IntegrationType } from '#shared/core/vocabulary.ts';
-import { db, tableName } from './client.ts';
+import { conditional, db, tableName } from './client.ts';
 import { queryAll } from './lists.ts';
 import { clean, keys } from './keys.ts';
 import { auditRepo, type AuditInput } from './audit.ts';
@@ -56,30 +55,21 @@ export const integrationsRepo = {
 
   /** The start of the current run of failures: set now unless already set. Null if the integration is gone. */
   async markFailing(tenantId: string, id: string, now: string): Promise<string | null> {
-    try {
-      const r = await db.send(new UpdateCommand({
-        TableName: tableName(), Key: keys.integration(tenantId, id),
-        UpdateExpression: 'SET failingSince = if_not_exists(failingSince, :now)',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':now': now },
-        ReturnValues: 'UPDATED_NEW',
-      }));
-      return r.Attributes?.failingSince as string;
-    } catch (e) {
-      if (e instanceof ConditionalCheckFailedException) return null;
-      throw e;
-    }
+    const r = await conditional(db.send(new UpdateCommand({
+      TableName: tableName(), Key: keys.integration(tenantId, id),
+      UpdateExpression: 'SET failingSince = if_not_exists(failingSince, :now)',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':now': now },
+      ReturnValues: 'UPDATED_NEW',
+    })));
+    return r ? r.Attributes?.failingSince as string : null;
   },
 
   async clearFailing(tenantId: string, id: string): Promise<void> {
-    try {
-      await db.send(new UpdateCommand({
-        TableName: tableName(), Key: keys.integration(tenantId, id),
-        UpdateExpression: 'REMOVE failingSince', ConditionExpression: 'attribute_exists(failingSince)',
-      }));
-    } catch (e) {
-      if (!(e instanceof ConditionalCheckFailedException)) throw e;
-    }
+    await conditional(db.send(new UpdateCommand({
+      TableName: tableName(), Key: keys.integration(tenantId, id),
+      UpdateExpression: 'REMOVE failingSince', ConditionExpression: 'attribute_exists(failingSince)',
+    })));
   },
 
   /** Active -> disabled with its audit entry; false if it was not active (already disabled, or gone). */

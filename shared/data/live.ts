@@ -1,6 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { db, tableName } from './client.ts';
+import { conditional, db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { closeConnection } from './sockets.ts';
 import { queryAll } from './lists.ts';
@@ -144,16 +143,11 @@ export const liveRepo = {
 
   /** Uses a ticket up: the user it was issued to, or null when unknown, used or expired. */
   async takeTicket(tenantId: string, hash: string): Promise<string | null> {
-    try {
-      const r = await db.send(new DeleteCommand({
-        TableName: tableName(), Key: keys.liveTicket(tenantId, hash), ReturnValues: 'ALL_OLD',
-        ConditionExpression: 'attribute_exists(pk) AND #exp > :now',
-        ExpressionAttributeNames: { '#exp': TTL_ATTRIBUTE }, ExpressionAttributeValues: { ':now': nowS() },
-      }));
-      return (r.Attributes?.userId as string | undefined) ?? null;
-    } catch (e) {
-      if (e instanceof ConditionalCheckFailedException) return null;
-      throw e;
-    }
+    const r = await conditional(db.send(new DeleteCommand({
+      TableName: tableName(), Key: keys.liveTicket(tenantId, hash), ReturnValues: 'ALL_OLD',
+      ConditionExpression: 'attribute_exists(pk) AND #exp > :now',
+      ExpressionAttributeNames: { '#exp': TTL_ATTRIBUTE }, ExpressionAttributeValues: { ':now': nowS() },
+    })));
+    return (r?.Attributes?.userId as string | undefined) ?? null;
   },
 };

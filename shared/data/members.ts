@@ -1,7 +1,6 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Actor, Role } from '#shared/core/vocabulary.ts';
-import { db, tableName } from './client.ts';
+import { conditional, db, tableName } from './client.ts';
 import { batchGet, queryAll } from './lists.ts';
 import { adminKeys, clean, keys, timeSortKey } from './keys.ts';
 import { auditRepo } from './audit.ts';
@@ -61,16 +60,10 @@ export const membersRepo = {
 
   /** The name a member's messages carry, kept on the user's lookup item so that it comes with the membership. */
   async setDisplayName(sub: string, displayName: string): Promise<boolean> {
-    try {
-      await db.send(new UpdateCommand({
-        TableName: tableName(), Key: keys.user(sub), UpdateExpression: 'SET displayName = :n',
-        ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':n': displayName },
-      }));
-      return true;
-    } catch (e) {
-      if (e instanceof ConditionalCheckFailedException) return false;
-      throw e;
-    }
+    return (await conditional(db.send(new UpdateCommand({
+      TableName: tableName(), Key: keys.user(sub), UpdateExpression: 'SET displayName = :n',
+      ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':n': displayName },
+    })))) !== null;
   },
 
   /** Which of these user ids are active members of the tenant now (one strongly consistent BatchGet per 100). */

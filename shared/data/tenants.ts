@@ -2,6 +2,7 @@ import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Actor, Role } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
 import { clean, keys } from './keys.ts';
+import type { Conversation } from './conversations.ts';
 import { auditRepo, type AuditInput } from './audit.ts';
 import { intentsRepo, type Intent } from './intents.ts';
 import { transact, type TxItem } from './tx.ts';
@@ -100,14 +101,16 @@ export const tenantsRepo = {
   },
 
   /** The tenant and one of its conversations in one round trip. */
-  async getWith<T>(tenantId: string, other: { pk: string; sk: string }): Promise<{ tenant: Tenant | null; other: T | null }> {
+  /** The tenant and one of its conversations, both read strongly, in one round trip. */
+  async withConversation(tenantId: string, conversationId: string): Promise<{ tenant: Tenant | null; conversation: Conversation | null }> {
+    const other = keys.conversation(tenantId, conversationId);
     const r = await db.send(new BatchGetCommand({
       RequestItems: { [tableName()]: { Keys: [keys.tenant(tenantId), other], ConsistentRead: true } },
     }));
     const items = r.Responses?.[tableName()] ?? [];
     const tenant = items.find((i) => i.sk === 'TENANT');
     const found = items.find((i) => i.pk === other.pk && i.sk === other.sk);
-    return { tenant: tenant ? clean<Tenant>(tenant) : null, other: found ? clean<T>(found) : null };
+    return { tenant: tenant ? clean<Tenant>(tenant) : null, conversation: found ? clean<Conversation>(found) : null };
   },
 
   async tenantOfWidgetKey(hash: string): Promise<string | null> {

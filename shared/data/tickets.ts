@@ -1,7 +1,6 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Priority, TicketStatus } from '#shared/core/vocabulary.ts';
-import { db, tableName } from './client.ts';
+import { conditional, db, tableName } from './client.ts';
 import type { Conversation } from './conversations.ts';
 import { clean, keys, timeSortKey } from './keys.ts';
 import { batchGet, queryAll, queryPage, type Page } from './lists.ts';
@@ -156,18 +155,14 @@ export const ticketsRepo = {
    */
   async leaseNumber(tenantId: string, owner: string, ms: number): Promise<NumberLease | null> {
     const now = Date.now();
-    let item: Record<string, unknown> | undefined;
-    try {
-      item = (await db.send(new UpdateCommand({
-        TableName: tableName(), Key: keys.ticketCounter(tenantId),
-        UpdateExpression: 'SET leaseOwner = :o, leaseUntil = :u',
-        ConditionExpression: 'attribute_not_exists(leaseUntil) OR leaseUntil < :now',
-        ExpressionAttributeValues: { ':o': owner, ':u': now + ms, ':now': now }, ReturnValues: 'ALL_NEW',
-      }))).Attributes;
-    } catch (e) {
-      if (e instanceof ConditionalCheckFailedException) return null;
-      throw e;
-    }
+    const leased = await conditional(db.send(new UpdateCommand({
+      TableName: tableName(), Key: keys.ticketCounter(tenantId),
+      UpdateExpression: 'SET leaseOwner = :o, leaseUntil = :u',
+      ConditionExpression: 'attribute_not_exists(leaseUntil) OR leaseUntil < :now',
+      ExpressionAttributeValues: { ':o': owner, ':u': now + ms, ':now': now }, ReturnValues: 'ALL_NEW',
+    })));
+    if (!leased) return null;
+    const item = leased.Attributes;
     if (typeof item?.n === 'number') return { owner, read: item.n, last: item.n };
     let count = 0;
     let start: Record<string, unknown> | undefined;
@@ -184,14 +179,10 @@ export const ticketsRepo = {
 
   /** Gives the lease back when its ticket was not written (the transaction failed); a lapsed one is left alone. */
   async releaseNumber(tenantId: string, owner: string): Promise<void> {
-    try {
-      await db.send(new UpdateCommand({
-        TableName: tableName(), Key: keys.ticketCounter(tenantId), UpdateExpression: 'REMOVE leaseOwner, leaseUntil',
-        ConditionExpression: 'leaseOwner = :o', ExpressionAttributeValues: { ':o': owner },
-      }));
-    } catch (e) {
-      if (!(e instanceof ConditionalCheckFailedException)) throw e;
-    }
+    await conditional(db.send(new UpdateCommand({
+      TableName: tableName(), Key: keys.ticketCounter(tenantId), UpdateExpression: 'REMOVE leaseOwner, leaseUntil',
+      ConditionExpression: 'leaseOwner = :o', ExpressionAttributeValues: { ':o': owner },
+    })));
   },
 
   /** The ticket that has this number, or null. */

@@ -105,7 +105,7 @@
 // - soft word cover (each message word's best GloVe cosine to the article's words, weighted by
 //   rarity) and its gap to the second article, as article features: 0.7832 / 77.4 / 79.9. Not kept.
 // - kept: the Dice coefficient of the message's character trigrams and the intent's nearest
-//   phrase's (shared/nlu/policy/phrase-spelling.ts), an intent feature: 0.7839 / 78.1 / 80.7 (intent 84.9
+//   phrase's (shared/nlu/knowledge/phrase-spelling.ts), an intent feature: 0.7839 / 78.1 / 80.7 (intent 84.9
 //   -> 86.7); with 4-grams 0.7838 / 78.1 / 80.6. The same for the article's title and questions:
 //   0.7867 / 78.8 / 81.5 (support mix fallback 83.1 -> 85.1), kept; with its passages' sentences
 //   too: 0.7922 / 76.7 / 81.6, not kept (held-out articles 61.3 -> 56.5).

@@ -21,7 +21,7 @@ export const hostUrl = () => inject('hostUrl');
 
 const SHOTS = fileURLToPath(new URL('./__screenshots__/', import.meta.url));
 
-/** Saves a screenshot in test/e2e/__screenshots__ for people to look at (never compared by the tests). */
+/** Saves a screenshot in test/e2e/__screenshots__ (ignored by git) for people to look at, never compared by the tests; `npm run screenshots` copies the ones the docs show to docs/img/. */
 export async function screenshot(page: Page, name: string, fullPage = true) {
   await mkdir(SHOTS, { recursive: true });
   // Spinners and caret blinks would make every run differ.

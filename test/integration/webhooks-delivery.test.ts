@@ -1,47 +1,29 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import type { LocalRuntime } from '../../bin/local/server.ts';
 import { clock, fanOut, RETRY_SCHEDULE, MAX_ATTEMPTS } from '#shared/domain/events-out/deliveries.ts';
 import { EVENT_TYPES } from '#shared/core/vocabulary.ts';
-import { api, event, startReceiver, startRuntime, type Api, type Receiver } from './webhooks/harness.ts';
+import { event, webhookFile, type Receiver } from './webhooks/harness.ts';
 
 // Events out, end to end through the local runtime: fanOut (as the dispatcher calls it) -> delivery
 // items and queue messages -> the SQS emulation -> functions/events/deliver.ts -> real receivers on
 // loopback, checked with the Standard Webhooks library itself.
 
-let rt: LocalRuntime;
-let a: Api;
-const receivers: Receiver[] = [];
-const receiver = async (...args: Parameters<typeof startReceiver>) => { const r = await startReceiver(...args); receivers.push(r); return r; };
-
-beforeAll(async () => { rt = await startRuntime(); a = api(rt); }, 60_000);
-afterAll(async () => {
-  for (const r of receivers) await r.close();
-  await rt?.stop();
-});
+const w = webhookFile();
+const { receiver, hook } = w;
 afterEach(() => { clock.now = () => Date.now(); });
 
-async function hook(t: { token: string }, url: string, extra: { events?: string[]; secret?: string } = {}) {
-  const r = await a.call('POST', '/integrations', t.token, {
-    type: 'webhook', name: 'Orders', config: { url, ...(extra.events ? { events: extra.events } : {}) },
-    ...(extra.secret ? { credentials: { secret: extra.secret } } : {}),
-  });
-  if (r.status !== 201) throw new Error(`create: ${r.status} ${r.text}`);
-  return { id: r.body.id as string, secret: (extra.secret ?? r.body.credentials.secret) as string };
-}
-
 const deliveries = async (t: { token: string }, id: string, query = '') =>
-  (await a.call('GET', `/integrations/${id}/deliveries${query}`, t.token)).body.items as Array<Record<string, any>>;
+  (await w.a.call('GET', `/integrations/${id}/deliveries${query}`, t.token)).body.items as Array<Record<string, any>>;
 
 const integration = async (t: { token: string }, id: string) =>
-  ((await a.call('GET', '/integrations', t.token)).body.items as Array<Record<string, any>>).find((i) => i.id === id)!;
+  ((await w.a.call('GET', '/integrations', t.token)).body.items as Array<Record<string, any>>).find((i) => i.id === id)!;
 
 /** The queue's retry delays for one delivery run, in seconds (the visibility each failed attempt asked for). */
-const delaysAsked = (count: number) => rt.queue.ops.filter((o) => o.op === 'changeVisibility').slice(-count).map((o) => o.seconds);
+const delaysAsked = (count: number) => w.rt.queue.ops.filter((o) => o.op === 'changeVisibility').slice(-count).map((o) => o.seconds);
 
 describe('signatures (Standard Webhooks)', () => {
   it('signs every delivery so that the standardwebhooks verifier accepts it, and refuses it tampered or old', async () => {
-    const t = await a.tenant();
+    const t = await w.a.tenant();
     const rcv = await receiver();
     const h = await hook(t, rcv.url);
     expect(h.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
@@ -71,14 +53,14 @@ describe('signatures (Standard Webhooks)', () => {
 
 describe('retries', () => {
   it('retries 5xx answers and timeouts on the documented schedule with one webhook-id, then succeeds', async () => {
-    const t = await a.tenant();
+    const t = await w.a.tenant();
     // 503, no answer (times out), 500, then 200.
     const rcv = await receiver((n) => (n === 0 ? 503 : n === 1 ? 'hang' : n === 2 ? 500 : 200));
     const h = await hook(t, rcv.url);
     const e = event(t.tenantId, 'conversation.created', { conversation: { id: 'c1' } });
     await fanOut(e);
     const got = await rcv.waitFor(4);
-    await rt.queue.idle();
+    await w.rt.queue.idle();
     expect(new Set(got.map((r) => r.headers['webhook-id']))).toEqual(new Set([e.id]));
     // Each attempt is signed afresh, and each verifies.
     for (const r of got) expect(() => new Webhook(h.secret).verify(r.body, r.headers as Record<string, string>)).not.toThrow();
@@ -89,13 +71,13 @@ describe('retries', () => {
   });
 
   it('gives up after the last step of the schedule: 8 attempts, then failed, with the answer kept to 1 KiB', async () => {
-    const t = await a.tenant();
+    const t = await w.a.tenant();
     const rcv = await receiver(() => 500);
     const h = await hook(t, rcv.url);
     const e = event(t.tenantId, 'message.created', { conversationId: 'c1', message: { id: 'm1' } });
     await fanOut(e);
     await rcv.waitFor(MAX_ATTEMPTS);
-    await rt.queue.idle();
+    await w.rt.queue.idle();
     expect(rcv.received).toHaveLength(MAX_ATTEMPTS);
     expect(delaysAsked(RETRY_SCHEDULE.length)).toEqual([...RETRY_SCHEDULE]);
     expect(new Set(rcv.received.map((r) => r.headers['webhook-id']))).toEqual(new Set([e.id]));
@@ -106,7 +88,7 @@ describe('retries', () => {
   });
 
   it('treats a redirect as a failure and does not follow it; keeps at most 1 KiB of an answer', async () => {
-    const t = await a.tenant();
+    const t = await w.a.tenant();
     const target = await receiver(() => 200);
     const big = 'x'.repeat(10_000);
     const { createServer } = await import('node:http');
@@ -139,7 +121,7 @@ describe('retries', () => {
 
 describe('who gets what', () => {
   it('delivers exactly the subscribed event types, and all of them by default', async () => {
-    const t = await a.tenant();
+    const t = await w.a.tenant();
     const some = await receiver();
     const all = await receiver();
     await hook(t, some.url, { events: ['ticket.created', 'conversation.rated'] });
@@ -147,14 +129,14 @@ describe('who gets what', () => {
     const events = EVENT_TYPES.map((type) => event(t.tenantId, type, { n: type }));
     for (const e of events) await fanOut(e);
     await all.waitFor(EVENT_TYPES.length);
-    await rt.queue.idle();
+    await w.rt.queue.idle();
     const types = (r: Receiver) => r.received.map((x) => JSON.parse(x.body).type as string).sort();
     expect(types(some)).toEqual(['conversation.rated', 'ticket.created']);
     expect(types(all)).toEqual([...EVENT_TYPES].sort());
   });
 
   it("never delivers a tenant's events to another tenant's endpoint", async () => {
-    const [t1, t2] = await Promise.all([a.tenant('One'), a.tenant('Two')]);
+    const [t1, t2] = await Promise.all([w.a.tenant('One'), w.a.tenant('Two')]);
     const r1 = await receiver();
     const r2 = await receiver();
     await hook(t1, r1.url);
@@ -163,26 +145,26 @@ describe('who gets what', () => {
     const e2 = event(t2.tenantId, 'ticket.created', { ticket: { id: 'tkt_two' } });
     await Promise.all([fanOut(e1), fanOut(e2)]);
     await Promise.all([r1.waitFor(1), r2.waitFor(1)]);
-    await rt.queue.idle();
+    await w.rt.queue.idle();
     expect(r1.received.map((r) => r.headers['webhook-id'])).toEqual([e1.id]);
     expect(r2.received.map((r) => r.headers['webhook-id'])).toEqual([e2.id]);
   });
 
   it('makes one delivery per event and integration however often the dispatcher retries', async () => {
-    const t = await a.tenant();
+    const t = await w.a.tenant();
     const rcv = await receiver();
     const h = await hook(t, rcv.url);
     const e = event(t.tenantId, 'conversation.escalated', { conversation: { id: 'c1' }, ticket: { id: 'tkt_1' } });
     await Promise.all([fanOut(e), fanOut(e)]);
     await fanOut(e);
     await rcv.waitFor(1);
-    await rt.queue.idle();
+    await w.rt.queue.idle();
     expect(rcv.received).toHaveLength(1);
     expect(await deliveries(t, h.id)).toHaveLength(1);
   });
 
   it('a receiver that is down for a while gets every event once it is back; repeats carry the same id', async () => {
-    const t = await a.tenant();
+    const t = await w.a.tenant();
     const rcv = await receiver();
     const port = rcv.port;
     const h = await hook(t, rcv.url);
@@ -212,27 +194,27 @@ describe('who gets what', () => {
 
 describe('disabling an endpoint', () => {
   it('disables on 410 Gone (audited as the system), delivers nothing more until an admin sets it active', async () => {
-    const t = await a.tenant();
+    const t = await w.a.tenant();
     const rcv = await receiver(() => 410);
     const h = await hook(t, rcv.url);
     await fanOut(event(t.tenantId, 'ticket.created', { ticket: { id: 'tkt_1' } }));
     await vi.waitFor(async () => expect((await integration(t, h.id)).status).toBe('disabled'), { timeout: 10_000, interval: 50 });
-    await rt.queue.idle();
+    await w.rt.queue.idle();
     expect(rcv.received).toHaveLength(1);
     expect((await deliveries(t, h.id))[0]).toMatchObject({ status: 'failed', attempts: 1, lastResponseStatus: 410 });
-    const audit = (await a.call('GET', '/audit?category=integration', t.token)).body.items as Array<Record<string, any>>;
+    const audit = (await w.a.call('GET', '/audit?category=integration', t.token)).body.items as Array<Record<string, any>>;
     expect(audit[0]).toMatchObject({
       action: 'integration.disabled', actor: { type: 'system', id: 'delivery' }, target: { type: 'integration', id: h.id },
       changes: { status: { from: 'active', to: 'disabled' } },
     });
 
     await fanOut(event(t.tenantId, 'ticket.created', { ticket: { id: 'tkt_2' } }));
-    await rt.queue.idle();
+    await w.rt.queue.idle();
     expect(rcv.received).toHaveLength(1);
     expect(await deliveries(t, h.id)).toHaveLength(1);
 
     rcv.behave(() => 200);
-    const put = await a.call('PUT', `/integrations/${h.id}`, t.token, { type: 'webhook', name: 'Orders', config: { url: rcv.url }, status: 'active' });
+    const put = await w.a.call('PUT', `/integrations/${h.id}`, t.token, { type: 'webhook', name: 'Orders', config: { url: rcv.url }, status: 'active' });
     expect(put.status).toBe(200);
     expect(put.body.status).toBe('active');
     const e = event(t.tenantId, 'ticket.created', { ticket: { id: 'tkt_3' } });
@@ -243,7 +225,7 @@ describe('disabling an endpoint', () => {
   });
 
   it('disables an endpoint that failed every delivery for 5 days; a success in between restarts the count', async () => {
-    const t = await a.tenant();
+    const t = await w.a.tenant();
     const rcv = await receiver(() => 500);
     const h = await hook(t, rcv.url);
     const day = 24 * 3600 * 1000;
@@ -259,25 +241,25 @@ describe('disabling an endpoint', () => {
     // Failures from day 0; a success on day 3; failures again from day 4 until day 9.
     rcv.behave((n) => (n === 0 ? 500 : 200));
     await once(start);
-    await rt.queue.idle();
+    await w.rt.queue.idle();
     rcv.behave(() => 500);
     await once(start + 1 * day);
-    await rt.queue.idle();
+    await w.rt.queue.idle();
     expect((await integration(t, h.id)).status).toBe('active');
     rcv.behave(() => 200);
     await once(start + 3 * day);
     rcv.behave(() => 500);
     await once(start + 4 * day);
-    await rt.queue.idle();
+    await w.rt.queue.idle();
     at(start + 8.9 * day);
     expect((await integration(t, h.id)).status).toBe('active');
     await once(start + 8.9 * day);
-    await rt.queue.idle();
+    await w.rt.queue.idle();
     expect((await integration(t, h.id)).status).toBe('active');
     await once(start + 9 * day);
     await vi.waitFor(async () => expect((await integration(t, h.id)).status).toBe('disabled'), { timeout: 5000, interval: 20 });
-    const audit = (await a.call('GET', '/audit?category=integration', t.token)).body.items as Array<Record<string, any>>;
+    const audit = (await w.a.call('GET', '/audit?category=integration', t.token)).body.items as Array<Record<string, any>>;
     expect(audit[0]).toMatchObject({ action: 'integration.disabled', actor: { type: 'system', id: 'delivery' }, changes: { reason: { to: 'every delivery failed for 5 days' } } });
-    await rt.queue.idle();
+    await w.rt.queue.idle();
   });
 });

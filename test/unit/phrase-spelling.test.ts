@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { phraseSpelling } from '#shared/nlu/policy/phrase-spelling.ts';
+import { phraseSpelling } from '#shared/nlu/knowledge/phrase-spelling.ts';
 
 const spelling = phraseSpelling(new Map([
   ['goodbye', ['bye', 'thanks, that is all', 'see you later']],

@@ -15,7 +15,7 @@ import { knowledgeIndexOf, knowledgeReply, type KnowledgeAnswer } from '#shared/
 import { tenantSettings } from '#shared/domain/tenants/tenant-config.ts';
 import { examplesRepo } from '#shared/data/examples.ts';
 import { buildNoneIndex, type NoneIndex } from '#shared/nlu/intents/none-examples.ts';
-import { phraseSpelling, type PhraseSpelling } from '#shared/nlu/policy/phrase-spelling.ts';
+import { phraseSpelling, type PhraseSpelling } from '#shared/nlu/knowledge/phrase-spelling.ts';
 import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
 import { unstretch } from '#shared/nlu/intents/stretched.ts';
 import { applyNone } from './none.ts';

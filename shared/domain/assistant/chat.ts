@@ -8,13 +8,12 @@ import { articlesRepo } from '#shared/data/articles.ts';
 import { auditRepo } from '#shared/data/audit.ts';
 import { conversationsRepo, preview, type Conversation, type Message, type Metadata } from '#shared/data/conversations.ts';
 import { intentsRepo } from '#shared/data/intents.ts';
-import { keys } from '#shared/data/keys.ts';
 import { statsRepo, utcDay } from '#shared/data/stats.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { ticketsRepo, type NumberLease, type Ticket } from '#shared/data/tickets.ts';
 import { retrying, sleep, transact, TxConditionFailed, type TxItem } from '#shared/data/tx.ts';
-import { decide } from './assistant.ts';
-import { unansweredWrite } from './unanswered.ts';
+import { decide, type Decision } from './assistant.ts';
+import { unansweredWrite } from '#shared/domain/unanswered-marks.ts';
 import { chatConversation, customerMessage, events } from '#shared/domain/events.ts';
 import { availability, tenantSettings } from '#shared/domain/tenants/tenant-config.ts';
 import { backAt } from '#shared/domain/tenants/business-hours.ts';
@@ -30,15 +29,15 @@ const HANDED_OVER = "I've passed this conversation to our support team.";
 
 /**
  * What the customer reads on escalation: the ticket's number, and when the team is away, when it
- * is back. `lead` says the conversation is handed over (an escalating intent's own reply takes
- * the place of ours: one sentence says it, not two).
+ * is back. `lead` says the conversation is handed over; '' when the escalating intent's own reply
+ * says it (one sentence says it, not two).
  */
-function escalationText(number: number | null, away: { online: boolean; nextOpenAt: string | null; timezone: string | null }, email: string | null, lead = HANDED_OVER) {
-  const ref = number === null ? 'Your request is with the team' : `Your ticket number is #${number}`;
-  if (away.online) return `${lead} ${ref}; a person will get back to you here.`;
+export function escalationText(number: number | null, away: { online: boolean; nextOpenAt: string | null; timezone: string | null }, email: string | null, lead = HANDED_OVER) {
+  const ref = `${lead ? `${lead} ` : ''}${number === null ? 'Your request is with the team' : `Your ticket number is #${number}`}`;
+  if (away.online) return `${ref}; a person will get back to you here.`;
   const back = away.nextOpenAt && away.timezone ? ` and back ${backAt(away.nextOpenAt, away.timezone)}` : '';
   const reach = email ? `we'll answer here and at ${email}` : 'leave your email address and we\'ll answer there too';
-  return `${lead} ${ref}. The team is away right now${back}; ${reach}.`;
+  return `${ref}. The team is away right now${back}; ${reach}.`;
 }
 
 /**
@@ -47,11 +46,11 @@ function escalationText(number: number | null, away: { online: boolean; nextOpen
  */
 async function readState(tenantId: string, origin: string | undefined, conversationId: string | undefined) {
   if (!conversationId) return { tenant: await freshTenant(tenantId, origin), conversation: null };
-  const r = await tenantsRepo.getWith<Conversation>(tenantId, keys.conversation(tenantId, conversationId));
+  const r = await tenantsRepo.withConversation(tenantId, conversationId);
   if (!r.tenant) return { tenant: await freshTenant(tenantId, origin), conversation: null };
   assertOrigin(r.tenant, origin);
-  if (!r.other) throw new NotFound('conversation');
-  return { tenant: r.tenant, conversation: r.other };
+  if (!r.conversation) throw new NotFound('conversation');
+  return { tenant: r.tenant, conversation: r.conversation };
 }
 
 const LEASE_MS = 8000;
@@ -148,125 +147,186 @@ function newConversationCounters(tenant: Tenant, sourceIp: string, now: Date) {
   ];
 }
 
+type MessageInput = { conversationId?: string; message: string; visitor?: VisitorInput; handover?: boolean };
+
 /**
- * A customer's message and the assistant's answer. While a person handles the conversation (its
- * latest ticket is in progress) the assistant stays silent: the message is stored and classified
- * for the statistics, and nothing answers it but the person.
+ * What the read step hands on: the tenant, the conversation as read (null: a new one) and the
+ * visitor fields to set. `handover`: the message is why the customer asks for a person; nothing
+ * answers it but the handover.
  */
-export function sendMessage(
-  tenantId: string, input: { conversationId?: string; message: string; visitor?: VisitorInput; handover?: boolean }, origin: string | undefined, sourceIp: string,
+export interface ReadTurn { tenant: Tenant; read: Conversation | null; set: Partial<Conversation>; silent: boolean; handover?: boolean }
+
+/** A turn under way: the conversation (as read, or the new one) and the one time its writes carry. */
+export interface Turn extends ReadTurn { conv: Conversation; now: Date; at: string }
+
+/** The ticket side of a turn: the writes, the conversation fields they change, and the ticket the reply names. */
+export interface Escalation {
+  items: TxItem[]; set: Partial<Conversation>;
+  ticket: { id: string; number: number | null; isNew: boolean } | null;
+  opened: { release(): Promise<void> } | null;
+}
+
+/**
+ * Read: the tenant and the conversation, refused when closed or full. While a person handles the
+ * conversation (its latest ticket is in progress) the turn is silent.
+ */
+async function readTurn(tenantId: string, input: MessageInput, origin: string | undefined): Promise<ReadTurn> {
+  const { tenant, conversation: read } = await readState(tenantId, origin, input.conversationId);
+  const visitor = visitorOf(tenant, input.visitor);
+  if (read?.status === 'closed') throw new Conflict('this conversation is closed', 'CONVERSATION_CLOSED');
+  if (read && read.userMessageCount >= LIMITS.userMessagesPerConversation) {
+    throw new Conflict(`a conversation takes at most ${LIMITS.userMessagesPerConversation} user messages`);
+  }
+  const newVisitor = nextVisitor(read?.visitor, visitor);
+  const silent = read?.latestTicketStatus === 'in_progress';
+  return { tenant, read, set: newVisitor ? { visitor: newVisitor } : {}, silent, handover: !silent && input.handover === true };
+}
+
+/** The conversation the turn writes to: the one read, or a new one started at `now`. */
+export function startTurn(r: ReadTurn, now: Date): Turn {
+  const at = now.toISOString();
+  const conv: Conversation = r.read ?? {
+    id: randomUUID(), tenantId: r.tenant.id, status: 'active', createdAt: at, updatedAt: at,
+    messageCount: 0, userMessageCount: 0, lastMessagePreview: '', lastIntent: null, unclosedTickets: 0,
+  };
+  return { ...r, conv, now, at };
+}
+
+/**
+ * Escalate: a message on a conversation whose latest ticket waits or is resolved reopens it; an
+ * escalating intent names the active ticket, or opens one with the tenant's next number.
+ */
+async function escalateTurn(turn: Turn, decision: Decision, message: string): Promise<Escalation> {
+  const { tenant, read, conv } = turn;
+  // Silent: nobody answers, so the ticket a person holds stays as it is.
+  const reopen = read && !turn.silent ? await reopenTicket(tenant, conv, turn.at) : null;
+  if (reopen?.stale) throw new TxConditionFailed([]);
+  const items = reopen ? reopen.items : [];
+  const set = reopen ? { ...turn.set, ...reopen.set } : turn.set;
+  if (turn.silent || !(turn.handover || escalates(decision))) return { items, set, ticket: null, opened: null };
+  if (conv.latestTicketId && (reopen || (conv.latestTicketStatus && isActive(conv.latestTicketStatus)))) {
+    return { items, set, ticket: { id: conv.latestTicketId, number: await numberOf(tenant.id, conv), isNew: false }, opened: null };
+  }
+  const t = await openTicket(tenant, { ...conv, ...set }, `Requested in chat: ${preview(message)}`, turn.at);
+  return { items: [...items, ...t.items], set: { ...set, ...t.set }, ticket: { id: t.ticket.id, number: t.ticket.number, isNew: true }, opened: t };
+}
+
+/** An escalating intent answered, and has every entity it needs (else its reply asks for one first). */
+const escalates = (d: Pick<Decision, 'nlu'>) => d.nlu.intent?.action === 'escalate' && !d.nlu.pending;
+
+/**
+ * Decide (the words): the reply and its metadata from the assistant's decision; an escalation adds
+ * what the customer reads about the ticket, unless the intent's reply names its number already.
+ * A handover's reply is that note alone.
+ */
+export function answerOf(decision: Pick<Decision, 'nlu' | 'knowledge'>, ticket: Escalation['ticket'], escalationNote: string | null, handover = false) {
+  const { nlu, knowledge: kb } = decision;
+  const ticketFields = ticket ? { ticketId: ticket.id, ...(ticket.number === null ? {} : { ticketNumber: ticket.number }) } : {};
+  if (handover) {
+    return { reply: escalationNote ?? '', metadata: { intentDetected: HANDOVER_INTENT, confidence: 1, entitiesExtracted: {}, intentRanking: nlu.ranking, ...ticketFields } as Metadata };
+  }
+  let reply = kb ? kb.reply : nlu.reply;
+  if (ticket && escalationNote !== null && (ticket.number === null || !reply.includes(`#${ticket.number}`))) reply = `${reply} ${escalationNote}`.trim();
+  const metadata: Metadata = kb
+    ? { intentDetected: KNOWLEDGE_INTENT, confidence: kb.confidence, entitiesExtracted: {}, intentRanking: nlu.ranking, sources: kb.sources, ...(kb.format ? { format: kb.format } : {}) }
+    : {
+      intentDetected: nlu.intent?.name ?? 'fallback',
+      confidence: nlu.confidence,
+      entitiesExtracted: nlu.entities,
+      intentRanking: nlu.ranking,
+      ...(nlu.intent ? {} : { sources: [] }),
+      ...ticketFields,
+    };
+  return { reply, metadata };
+}
+
+/** The transaction item the conversation's per-minute message window holds: first, so its failure is found. */
+const RATE_INDEX = 0;
+
+/**
+ * Write (what): every item of the turn's one transaction, and the counters whose refusal maps a
+ * failed condition to a 429. The conversation, its messages, the statistics and the hits.
+ */
+export function turnWrites(
+  turn: Turn, decision: Pick<Decision, 'nlu' | 'knowledge'>, esc: Escalation, answer: ReturnType<typeof answerOf>, message: string, sourceIp: string,
 ) {
+  const { tenant, read, conv, now: nowDate, at: now } = turn;
+  const { nlu, knowledge: kb } = decision;
+  const { metadata } = answer;
+  const newTicket = esc.ticket?.isNew === true;
+  const userMsg: Message = { id: randomUUID(), role: 'user', content: message, createdAt: now };
+  const botMsg: Message | null = turn.silent ? null : { id: randomUUID(), role: 'assistant', content: answer.reply, createdAt: now, metadata };
+  const stored = botMsg ? 2 : 1;
+  const convFields: Partial<Conversation> = {
+    ...esc.set, updatedAt: now, lastMessagePreview: preview(message), lastIntent: metadata.intentDetected, lastCustomerMessageAt: now,
+  };
+  // The intent waiting for an entity its reply asks for; a handover drops the question.
+  if (!turn.silent && (nlu.pending || read?.pending)) convFields.pending = turn.handover ? null : nlu.pending;
+  const after: Conversation = { ...conv, ...convFields };
+  const convItem = read
+    ? conversationsRepo.tx.update(read, convFields, { messageCount: stored, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0 },
+      { maxUserMessages: LIMITS.userMessagesPerConversation })
+    : conversationsRepo.tx.put({ ...after, messageCount: stored, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0 });
+  const items: TxItem[] = [conversationsRepo.tx.rateWindow(tenant.id, conv.id, nowDate, LIMITS.messagesPerMinute), convItem, ...esc.items];
+  // A new conversation counts against its key's per-address and overall windows, in the same transaction.
+  const counters = read ? [] : newConversationCounters(tenant, sourceIp, nowDate);
+  if (newTicket) counters.push(escalationCounter(tenant.id, sourceIp, nowDate));
+  items.push(...counters.map((c) => c.item));
+  if (!read) items.push(events.conversationCreated(after, now));
+  items.push(conversationsRepo.tx.message(tenant.id, conv.id, userMsg, 0), events.messageCreated(conv, userMsg));
+  if (botMsg) items.push(conversationsRepo.tx.message(tenant.id, conv.id, botMsg, 1), events.messageCreated(conv, botMsg));
+  if (botMsg) items.push(...unansweredWrite(tenant.id, conv, userMsg, metadata));
+  items.push(statsRepo.tx.addDay(tenant.id, utcDay(now), conv.id, {
+    messages: 1, conversations: read ? 0 : 1, escalations: newTicket ? 1 : 0,
+    fallbacks: nlu.intent || kb || turn.handover ? 0 : 1, confidenceSum: metadata.confidence,
+    ...(nlu.intent && !turn.handover ? { [`i_${nlu.intent.name}`]: 1 } : {}),
+    ...(kb ? { knowledgeAnswers: 1, [`a_${kb.articleId}`]: 1 } : {}),
+  }, kb ? { [`t_${kb.articleId}`]: kb.title } : {}));
+  if (nlu.intent && !turn.handover) items.push(intentsRepo.tx.hit(tenant.id, nlu.intent.id, conv.id));
+  if (kb) items.push(articlesRepo.tx.hit(tenant.id, kb.articleId, conv.id));
+  return { items, counters, botMsg };
+}
+
+/** Write (commit): the one transaction; a full window answers 429, a lease taken for it goes back. */
+async function commitTurn(w: ReturnType<typeof turnWrites>, opened: Escalation['opened'], now: Date) {
+  try {
+    await commit(w.items, opened);
+  } catch (e) {
+    if (e instanceof TxConditionFailed && e.failed[RATE_INDEX]) {
+      throw new RateLimited(`at most ${LIMITS.messagesPerMinute} messages a minute per conversation`, retryAfterMinute(now));
+    }
+    throw asRateLimited(e, w.items, w.counters);
+  }
+}
+
+/**
+ * A customer's message and the assistant's answer: read, decide, escalate, write. While a person
+ * handles the conversation (its latest ticket is in progress) the assistant stays silent: the
+ * message is stored and classified for the statistics, and nothing answers it but the person.
+ */
+export function sendMessage(tenantId: string, input: MessageInput, origin: string | undefined, sourceIp: string) {
   // The conversation or its ticket changed since we read it: read again and redo.
   return retrying(async () => {
-    const { tenant, conversation: read } = await readState(tenantId, origin, input.conversationId);
-    const visitor = visitorOf(tenant, input.visitor);
-    if (read?.status === 'closed') throw new Conflict('this conversation is closed', 'CONVERSATION_CLOSED');
-    if (read && read.userMessageCount >= LIMITS.userMessagesPerConversation) {
-      throw new Conflict(`a conversation takes at most ${LIMITS.userMessagesPerConversation} user messages`);
-    }
-    const silent = read?.latestTicketStatus === 'in_progress';
-    // `handover`: the message is why the customer asks for a person; the assistant answers nothing but the handover.
-    const handover = !silent && input.handover === true;
+    const read = await readTurn(tenantId, input, origin);
     // Silent or handed over: nobody answers, so no article is searched (nor counted as having answered).
-    const { nlu, knowledge: kb } = await decide(tenant, input.message, !silent && !handover, silent ? null : read?.pending ?? null);
+    const decision = await decide(read.tenant, input.message, !read.silent && !read.handover, read.silent ? null : read.read?.pending ?? null);
+    const turn = startTurn(read, new Date());
+    const esc = await escalateTurn(turn, decision, input.message);
+    // An escalating intent's own reply says the conversation is handed over: the note adds the ticket alone.
+    const lead = !read.handover && decision.nlu.reply.trim() ? '' : undefined;
+    const note = esc.ticket
+      ? escalationText(esc.ticket.number, availability(turn.tenant.config ?? {}, turn.now), (esc.set.visitor ?? turn.conv.visitor)?.email ?? null, lead)
+      : null;
+    const answer = answerOf(decision, esc.ticket, note, read.handover);
+    const written = turnWrites(turn, decision, esc, answer, input.message, sourceIp);
+    await commitTurn(written, esc.opened, turn.now);
 
-    const nowDate = new Date();
-    const now = nowDate.toISOString();
-    const conv: Conversation = read ?? {
-      id: randomUUID(), tenantId: tenant.id, status: 'active', createdAt: now, updatedAt: now,
-      messageCount: 0, userMessageCount: 0, lastMessagePreview: '', lastIntent: null, unclosedTickets: 0,
-    };
-    const items: TxItem[] = [];
-    const newVisitor = nextVisitor(read?.visitor, visitor);
-    let set: Partial<Conversation> = newVisitor ? { visitor: newVisitor } : {};
-    let ticketId: string | undefined;
-    let ticketNumber: number | null = null;
-    let newTicket = false;
-    let opened: { release(): Promise<void> } | null = null;
-
-    const reopen = read && !silent ? await reopenTicket(tenant, conv, now) : null;
-    if (reopen?.stale) throw new TxConditionFailed([]);
-    if (reopen) { items.push(...reopen.items); set = { ...set, ...reopen.set }; }
-    // An escalating intent's reply says the conversation is handed over; ticket and hours follow it.
-    const escalating = !silent && nlu.intent?.action === 'escalate' && !nlu.pending;
-    let reply = kb ? kb.reply : nlu.reply;
-    if (handover || escalating) {
-      const latestActive = conv.latestTicketId && (reopen || (conv.latestTicketStatus && isActive(conv.latestTicketStatus)));
-      if (latestActive) {
-        ticketId = conv.latestTicketId;
-        ticketNumber = await numberOf(tenant.id, conv);
-      } else {
-        const t = await openTicket(tenant, { ...conv, ...set }, `Requested in chat: ${preview(input.message)}`, now);
-        opened = t;
-        items.push(...t.items);
-        set = { ...set, ...t.set };
-        ticketId = t.ticket.id;
-        ticketNumber = t.ticket.number;
-        newTicket = true;
-      }
-      const lead = escalating ? reply.trim() || undefined : undefined;
-      reply = escalationText(ticketNumber, availability(tenant.config ?? {}, nowDate), (set.visitor ?? conv.visitor)?.email ?? null, lead);
-    }
-    if (!silent && (nlu.pending || read?.pending)) set = { ...set, pending: handover ? null : nlu.pending };
-
-    const metadata: Metadata = handover
-      ? { intentDetected: HANDOVER_INTENT, confidence: 1, entitiesExtracted: {}, intentRanking: nlu.ranking, ...(ticketId ? { ticketId, ...(ticketNumber === null ? {} : { ticketNumber }) } : {}) }
-      : kb
-      ? { intentDetected: KNOWLEDGE_INTENT, confidence: kb.confidence, entitiesExtracted: {}, intentRanking: nlu.ranking, sources: kb.sources, ...(kb.format ? { format: kb.format } : {}) }
-      : {
-        intentDetected: nlu.intent?.name ?? 'fallback',
-        confidence: nlu.confidence,
-        entitiesExtracted: nlu.entities,
-        intentRanking: nlu.ranking,
-        ...(nlu.intent ? {} : { sources: [] }),
-        ...(ticketId ? { ticketId, ...(ticketNumber === null ? {} : { ticketNumber }) } : {}),
-      };
-    const userMsg: Message = { id: randomUUID(), role: 'user', content: input.message, createdAt: now };
-    const botMsg: Message | null = silent ? null : { id: randomUUID(), role: 'assistant', content: reply, createdAt: now, metadata };
-    const stored = botMsg ? 2 : 1;
-    const convFields = {
-      ...set, updatedAt: now, lastMessagePreview: preview(input.message), lastIntent: metadata.intentDetected, lastCustomerMessageAt: now,
-    };
-    const after: Conversation = { ...conv, ...convFields };
-    const convItem = read
-      ? conversationsRepo.tx.update(read, convFields, { messageCount: stored, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0 },
-        { maxUserMessages: LIMITS.userMessagesPerConversation })
-      : conversationsRepo.tx.put({ ...after, messageCount: stored, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0 });
-    const RATE_INDEX = 0;
-    items.unshift(conversationsRepo.tx.rateWindow(tenant.id, conv.id, nowDate, LIMITS.messagesPerMinute), convItem);
-    // A new conversation counts against its key's per-address and overall windows, in the same transaction.
-    const counters = read ? [] : newConversationCounters(tenant, sourceIp, nowDate);
-    if (newTicket) counters.push(escalationCounter(tenant.id, sourceIp, nowDate));
-    items.push(...counters.map((c) => c.item));
-    if (!read) items.push(events.conversationCreated(after, now));
-    items.push(conversationsRepo.tx.message(tenant.id, conv.id, userMsg, 0), events.messageCreated(conv, userMsg));
-    if (botMsg) items.push(conversationsRepo.tx.message(tenant.id, conv.id, botMsg, 1), events.messageCreated(conv, botMsg));
-    if (botMsg) items.push(...unansweredWrite(tenant.id, conv, userMsg, metadata));
-    items.push(statsRepo.tx.addDay(tenant.id, utcDay(now), conv.id, {
-      messages: 1, conversations: read ? 0 : 1, escalations: newTicket ? 1 : 0,
-      fallbacks: nlu.intent || kb || handover ? 0 : 1, confidenceSum: metadata.confidence,
-      ...(nlu.intent && !handover ? { [`i_${nlu.intent.name}`]: 1 } : {}),
-      ...(kb ? { knowledgeAnswers: 1, [`a_${kb.articleId}`]: 1 } : {}),
-    }, kb ? { [`t_${kb.articleId}`]: kb.title } : {}));
-    if (nlu.intent && !handover) items.push(intentsRepo.tx.hit(tenant.id, nlu.intent.id, conv.id));
-    if (kb) items.push(articlesRepo.tx.hit(tenant.id, kb.articleId, conv.id));
-
-    try {
-      await commit(items, opened);
-    } catch (e) {
-      if (e instanceof TxConditionFailed && e.failed[RATE_INDEX]) {
-        throw new RateLimited(`at most ${LIMITS.messagesPerMinute} messages a minute per conversation`, retryAfterMinute(nowDate));
-      }
-      throw asRateLimited(e, items, counters);
-    }
-    if (newTicket) count(METRIC.escalations);
-    if (!botMsg) return { conversationId: conv.id, message: null, metadata, handledBy: 'agent' as const };
-    if (!handover) count(kb ? METRIC.answerArticle : nlu.intent ? METRIC.answerIntent : METRIC.answerFallback);
-    return {
-      conversationId: conv.id,
-      message: { id: botMsg.id, role: botMsg.role, content: botMsg.content, createdAt: botMsg.createdAt },
-      metadata,
-    };
+    if (esc.ticket?.isNew) count(METRIC.escalations);
+    const { metadata } = answer;
+    if (!written.botMsg) return { conversationId: turn.conv.id, message: null, metadata, handledBy: 'agent' as const };
+    if (!read.handover) count(decision.knowledge ? METRIC.answerArticle : decision.nlu.intent ? METRIC.answerIntent : METRIC.answerFallback);
+    const m = written.botMsg;
+    return { conversationId: turn.conv.id, message: { id: m.id, role: m.role, content: m.content, createdAt: m.createdAt }, metadata };
   }, { attempts: ATTEMPTS, conflict: 'the conversation changed concurrently; try again' });
 }
 

@@ -1,7 +1,7 @@
 import { NotFound } from '#shared/core/errors.ts';
-import { conversationsRepo, type Conversation, type Message, type Metadata } from '#shared/data/conversations.ts';
+import { conversationsRepo } from '#shared/data/conversations.ts';
 import { tenantsRepo } from '#shared/data/tenants.ts';
-import { unansweredRepo, type Unanswered, type UnansweredReason } from '#shared/data/unanswered.ts';
+import { unansweredRepo } from '#shared/data/unanswered.ts';
 import type { TxItem } from '#shared/data/tx.ts';
 import { groupMessages } from '#shared/nlu/intents/message-groups.ts';
 import { knowledgeIndexOf } from '#shared/domain/knowledge/knowledge.ts';
@@ -9,12 +9,10 @@ import { resolvePeriod } from '#shared/domain/reports/stats.ts';
 import { articleProbability, intentProbability } from '#shared/nlu/policy/answer-policy.ts';
 import { evidenceFor, modelFor } from './assistant.ts';
 
-// What the assistant did not answer well, kept as messages are answered (see
-// shared/data/unanswered.ts), grouped by what the messages ask, with the intent or article that
-// probably fits each group.
+// What the assistant did not answer well, kept as messages are answered and rated (the marks:
+// shared/domain/unanswered-marks.ts; the items: shared/data/unanswered.ts), grouped by what the
+// messages ask, with the intent or article that probably fits each group.
 
-/** Under this confidence an answer counts as unsure, whatever the tenant's thresholds. */
-export const LOW_CONFIDENCE = 0.5;
 /** The newest items of a period one request reads: its cost stays bounded however busy the tenant. */
 export const READ_CAP = 2000;
 /** Examples shown per group. */
@@ -24,49 +22,6 @@ export const EXAMPLES_PER_GROUP = 5;
  * article: about two answers in five right at it, well under the default thresholds.
  */
 export const SUGGESTION_MIN = 0.4;
-/** Marks a low rating writes: the conversation's latest answered messages (a transaction takes at most 100 items). */
-const RATED_MARKS = 40;
-
-const ratedLow = (c: Pick<Conversation, 'rating'>) => c.rating !== undefined && c.rating.score <= 2;
-
-function reasonsOf(metadata: Metadata, rated: boolean): UnansweredReason[] {
-  const r: UnansweredReason[] = [];
-  if (metadata.intentDetected === 'fallback') r.push('fallback');
-  else if (metadata.confidence < LOW_CONFIDENCE) r.push('low_confidence');
-  if (rated) r.push('rated_low');
-  return r;
-}
-
-const item = (conversationId: string, user: Message, metadata: Metadata, reasons: UnansweredReason[]): Unanswered =>
-  ({ message: user.content, confidence: metadata.confidence, conversationId, messageId: user.id, createdAt: user.createdAt, reasons });
-
-/** The unanswered item of a message pair, in the pair's transaction, when it qualifies. */
-export function unansweredWrite(tenantId: string, conv: Conversation, user: Message, metadata: Metadata): TxItem[] {
-  const reasons = reasonsOf(metadata, ratedLow(conv));
-  return reasons.length ? [unansweredRepo.tx.put(tenantId, item(conv.id, user, metadata, reasons))] : [];
-}
-
-/**
- * A rating that moves a conversation into (or out of) 1 or 2 marks (or unmarks) its latest answered
- * messages, in the rating's transaction; any other rating writes nothing and reads nothing.
- */
-export async function ratingMarks(tenantId: string, conv: Conversation, score: number): Promise<TxItem[]> {
-  const rated = score <= 2;
-  if (rated === ratedLow(conv)) return [];
-  const found = await conversationsRepo.load(tenantId, conv.id);
-  if (!found) return [];
-  const pairs: Array<{ user: Message; metadata: Metadata }> = [];
-  let last: Message | null = null;
-  for (const m of found.messages) {
-    if (m.role === 'user') last = m;
-    else if (m.role === 'assistant' && m.metadata && last) { pairs.push({ user: last, metadata: m.metadata }); last = null; }
-  }
-  return pairs.slice(-RATED_MARKS).map(({ user, metadata }) => {
-    const reasons = reasonsOf(metadata, rated);
-    return reasons.length ? unansweredRepo.tx.put(tenantId, item(conv.id, user, metadata, reasons)) : unansweredRepo.tx.remove(tenantId, user.createdAt, user.id);
-  });
-}
-
 /** Where the unanswered list keeps a customer's message: its time and id, if it is a user message of that conversation. */
 export async function unansweredKeyOf(tenantId: string, conversationId: string, messageId: string) {
   const found = await conversationsRepo.load(tenantId, conversationId);
@@ -100,15 +55,23 @@ export async function listUnanswered(tenantId: string, q: { from?: string | unde
   const groups = groupMessages(items, (i) => i.message).slice(0, q.limit);
   if (groups.length === 0) return { period, groups: [] };
   const [model, index] = await Promise.all([modelFor(tenant.id, tenant.intentsVersion), knowledgeIndexOf(tenant)]);
+  // On the chat's own scale: the calibrated probability that the intent or article is the right
+  // answer; a text repeated across examples and groups is weighed once.
+  const weighed = new Map<string, Array<[string, number]>>();
+  const weigh = (t: string) => {
+    let w = weighed.get(t);
+    if (!w) {
+      const { intents, articles } = evidenceFor(model, index, t);
+      w = [];
+      if (intents[0]) w.push([`i:${intents[0].ranked.intent}`, intentProbability(intents[0].evidence)]);
+      if (articles[0]) w.push([`a:${articles[0].hit.articleId}`, articleProbability(articles[0].evidence)]);
+      weighed.set(t, w);
+    }
+    return w;
+  };
   const suggest = (texts: string[]): Suggestion => {
     const sum = new Map<string, number>();
-    const add = (k: string, c: number) => sum.set(k, (sum.get(k) ?? 0) + c);
-    // On the chat's own scale: the calibrated probability that the intent or article is the right answer.
-    for (const t of texts) {
-      const { intents, articles } = evidenceFor(model, index, t);
-      if (intents[0]) add(`i:${intents[0].ranked.intent}`, intentProbability(intents[0].evidence));
-      if (articles[0]) add(`a:${articles[0].hit.articleId}`, articleProbability(articles[0].evidence));
-    }
+    for (const t of texts) for (const [k, c] of weigh(t)) sum.set(k, (sum.get(k) ?? 0) + c);
     const best = [...sum].sort((a, b) => b[1] - a[1])[0];
     if (!best || best[1] / texts.length < SUGGESTION_MIN) return null;
     if (best[0].startsWith('a:')) return { articleId: best[0].slice(2) };

@@ -10,7 +10,7 @@ import { events } from '#shared/domain/events.ts';
 import { secondsBetween } from './tickets.ts';
 import { widgetConversation } from '#shared/domain/tenants/widget-auth.ts';
 import { asRateLimited, LIMITS, perMinute } from '#shared/domain/limits.ts';
-import { ratingMarks } from '#shared/domain/assistant/unanswered.ts';
+import { ratingMarks } from '#shared/domain/unanswered-marks.ts';
 import { laterThan } from '#shared/core/time.ts';
 
 // The person's side of a handoff: agents answer in the conversation, and the customer rates it.

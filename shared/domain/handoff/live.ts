@@ -2,12 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Forbidden, NotFound, RateLimited, Unauthorized } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/log.ts';
 import type { DomainEvent } from '#shared/core/vocabulary.ts';
-import { keys } from '#shared/data/keys.ts';
 import { liveRepo, type LiveConnection } from '#shared/data/live.ts';
 import { membersRepo } from '#shared/data/members.ts';
 import { postToConnection } from '#shared/data/sockets.ts';
 import { tenantsRepo } from '#shared/data/tenants.ts';
-import type { Conversation } from '#shared/data/conversations.ts';
 import { conversationOf, forCustomer } from '#shared/domain/events.ts';
 import { assertOrigin, widgetTenant } from '#shared/domain/tenants/widget-auth.ts';
 import { hashWidgetKey } from '#shared/domain/tenants/widget-keys.ts';
@@ -48,12 +46,12 @@ export async function connectLive(connectionId: string, query: Record<string, st
   const { tenantId } = await widgetTenant(query.widgetKey);
   const conversationId = query.conversationId ?? '';
   if (!UUID.test(conversationId)) throw new NotFound('conversation');
-  const r = await tenantsRepo.getWith<Conversation>(tenantId, keys.conversation(tenantId, conversationId));
+  const r = await tenantsRepo.withConversation(tenantId, conversationId);
   // Read fresh: a key rotated out is refused here even while the key cache still knows it.
   const keyHash = hashWidgetKey(query.widgetKey!);
   if (!r.tenant || r.tenant.widgetKeyHash !== keyHash) throw new Unauthorized('unknown widget key');
   assertOrigin(r.tenant, origin);
-  if (!r.other) throw new NotFound('conversation');
+  if (!r.conversation) throw new NotFound('conversation');
   if (!(await liveRepo.connect(tenantId, { connectionId, kind: 'customer', conversationId, keyHash }, LIMITS.customerSocketsPerConversation))) {
     throw new RateLimited(`at most ${LIMITS.customerSocketsPerConversation} live connections per conversation`, RETRY_SOCKET_SECONDS);
   }

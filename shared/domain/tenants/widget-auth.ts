@@ -1,6 +1,5 @@
 import { NotFound, OriginNotAllowed, Unauthorized } from '#shared/core/errors.ts';
 import type { Conversation } from '#shared/data/conversations.ts';
-import { keys } from '#shared/data/keys.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { hashWidgetKey } from './widget-keys.ts';
 
@@ -57,9 +56,9 @@ export async function freshTenant(tenantId: string, origin: string | undefined):
 
 /** A chat request's conversation with its tenant in one read; the origin rule applies, an unknown id is 404. */
 export async function widgetConversation(tenantId: string, conversationId: string, origin: string | undefined): Promise<Conversation> {
-  const r = await tenantsRepo.getWith<Conversation>(tenantId, keys.conversation(tenantId, conversationId));
+  const r = await tenantsRepo.withConversation(tenantId, conversationId);
   if (!r.tenant) throw new NotFound('conversation');
   assertOrigin(r.tenant, origin);
-  if (!r.other) throw new NotFound('conversation');
-  return r.other;
+  if (!r.conversation) throw new NotFound('conversation');
+  return r.conversation;
 }

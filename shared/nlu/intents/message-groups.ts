@@ -29,11 +29,20 @@ export interface Group<T> { members: T[]; label: T }
 
 /** Groups in order of size, biggest first (ties: the group met first); each group's members keep the input order. */
 export function groupMessages<T>(items: readonly T[], text: (t: T) => string, minSimilarity = 0.4): Group<T>[] {
-  const toks = items.map((i) => words(text(i)));
+  // Customers repeat themselves ("agent", "hi"): each distinct text is read and weighed once.
+  const distinct = new Map<string, number>();
+  const toks: string[][] = [];
+  const of = items.map((i) => {
+    const t = text(i);
+    let k = distinct.get(t);
+    if (k === undefined) { k = toks.length; distinct.set(t, k); toks.push(words(t)); }
+    return k;
+  });
+  const sets = toks.map((ws) => new Set(ws));
   const df = new Map<string, number>();
-  for (const ws of toks) for (const w of new Set(ws)) df.set(w, (df.get(w) ?? 0) + 1);
+  for (const k of of) for (const w of sets[k]!) df.set(w, (df.get(w) ?? 0) + 1);
   const n = items.length;
-  const vecs = toks.map((ws) => {
+  const distinctVecs = toks.map((ws) => {
     const v: Vec = new Map();
     for (const w of ws) v.set(w, (v.get(w) ?? 0) + 1);
     let norm = 0;
@@ -42,6 +51,7 @@ export function groupMessages<T>(items: readonly T[], text: (t: T) => string, mi
     for (const [w, x] of v) v.set(w, x / norm);
     return v;
   });
+  const vecs = of.map((k) => distinctVecs[k]!);
   const groups: Array<{ seed: Vec; members: number[] }> = [];
   const postings = new Map<string, number[]>();
   vecs.forEach((v, i) => {

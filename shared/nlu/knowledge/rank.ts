@@ -4,7 +4,7 @@
 import type { Features, ScoreWeights } from './scoring.ts';
 import type { Matcher } from './evidence.ts';
 import type { SemanticCloseness } from './semantic.ts';
-import type { PhraseSpelling } from '../policy/phrase-spelling.ts';
+import type { PhraseSpelling } from './phrase-spelling.ts';
 
 export interface Candidate {
   article: number;

@@ -31,7 +31,7 @@ import { defaultScoreWeights, type Features, type ScoreWeights } from './scoring
 import { semanticCloseness } from './semantic.ts';
 import { learnSynonyms } from './synonyms.ts';
 import { buildTermIndex, KIND_PASSAGE } from './terms.ts';
-import { phraseSpelling } from '../policy/phrase-spelling.ts';
+import { phraseSpelling } from './phrase-spelling.ts';
 import type { WordVectors } from '../encoder/glove.ts';
 
 export { clampAnswer, MAX_ANSWER_CHARS, type StoredArticle } from './passages.ts';

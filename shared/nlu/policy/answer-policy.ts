@@ -68,7 +68,7 @@ export const intentProbability = (e: IntentEvidence, w: readonly number[] = CALI
 /** The probability that the article is the right answer. */
 export const articleProbability = (e: ArticleEvidence, w: readonly number[] = CALIBRATION.article) => round3(sigmoid(dot(w, articleFeatures(e))));
 
-/** Defaults of `nlu.confidenceThreshold` and `knowledge.threshold`, on the calibrated scale (see README "API notes"). */
+/** Defaults of `nlu.confidenceThreshold` and `knowledge.threshold`, on the calibrated scale (see docs/API-NOTES.md). */
 export const DEFAULT_INTENT_THRESHOLD = 0.46;
 export const DEFAULT_ARTICLE_THRESHOLD = 0.5;
 

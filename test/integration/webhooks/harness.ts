@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { startLocalRuntime, type LocalRuntime } from '../../../bin/local/server.ts';
 import type { DomainEvent } from '#shared/domain/events-out/deliveries.ts';
 
@@ -112,3 +112,28 @@ const ulid = monotonicFactory();
 /** An event as the dispatcher hands it over (ids in creation order even within a millisecond). */
 export const event = (tenantId: string, type: DomainEvent['type'], data: Record<string, unknown> = {}): DomainEvent =>
   ({ id: `evt_${ulid()}`, type, timestamp: new Date().toISOString(), tenantId, data });
+
+/**
+ * A test file's runtime, API client and receivers: the runtime starts before the file's tests, and
+ * the runtime and every receiver started through `receiver` stop after them.
+ */
+export function webhookFile() {
+  const f = {} as { rt: LocalRuntime; a: Api };
+  const receivers: Receiver[] = [];
+  beforeAll(async () => { f.rt = await startRuntime(); f.a = api(f.rt); }, 60_000);
+  afterAll(async () => {
+    for (const r of receivers) await r.close();
+    await f.rt?.stop();
+  });
+  const receiver = async (...args: Parameters<typeof startReceiver>) => { const r = await startReceiver(...args); receivers.push(r); return r; };
+  /** A webhook integration posting to `url`: its id and signing secret (the one given, or the one generated). */
+  const hook = async (t: { token: string }, url: string, extra: { events?: string[]; secret?: string; name?: string } = {}) => {
+    const r = await f.a.call('POST', '/integrations', t.token, {
+      type: 'webhook', name: extra.name ?? 'Hook', config: { url, ...(extra.events ? { events: extra.events } : {}) },
+      ...(extra.secret ? { credentials: { secret: extra.secret } } : {}),
+    });
+    if (r.status !== 201) throw new Error(`create: ${r.status} ${r.text}`);
+    return { id: r.body.id as string, secret: (extra.secret ?? r.body.credentials.secret) as string };
+  };
+  return Object.assign(f, { receiver, hook });
+}

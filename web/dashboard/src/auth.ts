@@ -7,7 +7,7 @@ import type { DashboardConfig } from './config.ts';
 // with the refresh token, and a tab hears another's sign-in, renewal and sign-out through the
 // `storage` event (Root). The trade-off: script injected into this origin could read them, as it
 // could use a sessionStorage token from the page anyway; the dashboard has no third-party script,
-// renders no HTML from data and ships a CSP without 'unsafe-inline' (README, "Sign-in").
+// renders no HTML from data and ships a CSP without 'unsafe-inline' (docs/DASHBOARD.md, "Sign-in storage").
 
 export const CALLBACK_PATH = '/callback';
 

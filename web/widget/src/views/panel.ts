@@ -72,10 +72,12 @@ export function buildPanel(actions: PanelActions) {
   const closeBtn = h('button', { type: 'button', class: 'icon-btn', 'aria-label': 'Close chat', onclick: () => actions.close() }, icon(ICONS.close));
   const panel = h('div', { id: 'sw-panel', class: 'panel', role: 'dialog', 'aria-labelledby': 'sw-title', 'aria-describedby': 'sw-status', hidden: true, onkeydown: (e) => trapFocus(e as KeyboardEvent) },
     h('div', { class: 'head' }, h('div', null, title, status), closeBtn), ticketBar, body, composer, foot, announcer);
+  // Only the launcher is on the page until the first open: a page that never opens the chat lays
+  // out and styles no panel (the panel is built, kept out of the tree, and put in on first show).
   const root = h('div', {
     class: 'root',
     onkeydown: (e) => { if ((e as KeyboardEvent).key === 'Escape' && !panel.hidden) { e.stopPropagation(); actions.close(); } },
-  }, panel, launcher);
+  }, launcher);
   // Below 480 px the panel covers the page: it is modal there, and Tab stays inside it.
   const small = matchMedia('(max-width: 479.98px)');
   const setModal = () => panel.setAttribute('aria-modal', String(small.matches));
@@ -171,6 +173,7 @@ export function buildPanel(actions: PanelActions) {
     show() {
       const active = document.activeElement;
       returnFocus = active === hostEl ? launcher : active instanceof HTMLElement ? active : null;
+      if (!panel.isConnected) root.prepend(panel);
       panel.hidden = false;
       root.classList.add('open');
     },
