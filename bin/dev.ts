@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { buildDashboard } from './local/dashboard.ts';
-import { demoArticles } from './local/demo-articles.ts';
+import { seedDemoContent } from './local/demo-seed.ts';
 import { DEMO_OWNER_EMAIL, subForEmail } from './local/idp.ts';
 import { startLocalRuntime } from './local/server.ts';
 import { startDemoHost } from './local/web.ts';
@@ -41,11 +41,8 @@ let onboard = await call('POST', '/api/v1/admin/auth/onboard', ownerToken, { ten
 if (onboard.status === 409) onboard = await call('POST', '/api/v1/admin/settings/widget-key', ownerToken);
 const widgetKey = onboard.body?.widgetKey as string | undefined;
 if (!widgetKey) throw new Error(`could not seed the demo tenant: ${onboard.status} ${JSON.stringify(onboard.body)}`);
-// Its help centre, through the import route (once: with --persist the articles are there already).
-if (onboard.status === 201) {
-  const imported = await call('POST', '/api/v1/admin/articles/import', ownerToken, { articles: demoArticles });
-  if (imported.status !== 200) throw new Error(`could not import the demo articles: ${imported.status} ${JSON.stringify(imported.body)}`);
-}
+// Its help centre and saved replies, through the routes (once: with --persist they are there already).
+if (onboard.status === 201) await seedDemoContent(runtime.url, ownerToken);
 
 const demo = await startDemoHost({ apiUrl: runtime.url, widgetKey, port: port + 1 });
 await recordRuntime(runtime.url);

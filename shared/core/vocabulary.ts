@@ -68,6 +68,9 @@ export const ASSISTANT_DEFAULTS = {
 /** `intentDetected` of a reply taken from a help article. */
 export const KNOWLEDGE_INTENT = 'knowledge_base';
 
+/** `intentDetected` of the reply to a message sent with `handover: true` (the customer's reason for asking for a person). */
+export const HANDOVER_INTENT = 'handover';
+
 /** The user of an admin request: the token's subject and, when it carries one, its email. */
 export interface User { sub: string; email: string | null }
 

@@ -22,7 +22,13 @@ export interface Conversation {
   /** The team's labels, as first spelled in the tenant; `labelsRev` moves with every change of them. */
   labels?: string[];
   labelsRev?: number;
+  /** The latest customer message's time: the inbox's order (gsi1sk, gsi2sk move with it). Absent: createdAt. */
+  lastCustomerMessageAt?: string;
+  /** An intent that asked the customer for an entity it cannot answer without; null or absent when none waits. */
+  pending?: PendingIntent | null;
 }
+/** `asked`: the entity the assistant's latest reply asks for; `entities`: what the intent has already. */
+export interface PendingIntent { intent: string; entities: Record<string, string>; asked: string }
 /**
  * `verified`: the site signed `userId` with the tenant's identity secret. Unverified facts are
  * kept for the team to read and never link conversations. `emailVerified` is false for an address
@@ -47,8 +53,10 @@ export interface Message {
 const PREVIEW = 120;
 export const preview = (s: string) => ([...s].length > PREVIEW ? `${[...s].slice(0, PREVIEW - 1).join('')}…` : s);
 
-const statusIndex = (tenantId: string, c: Pick<Conversation, 'status' | 'createdAt' | 'id'>) =>
-  ({ ...keys.conversationsByStatusIndex(tenantId, c.status), gsi2sk: timeSortKey(c.createdAt, c.id) });
+/** Where a conversation sits in the inbox: by its latest customer message (its creation, before the first). */
+const inboxSortKey = (c: Pick<Conversation, 'createdAt' | 'id' | 'lastCustomerMessageAt'>) => timeSortKey(c.lastCustomerMessageAt ?? c.createdAt, c.id);
+const statusIndex = (tenantId: string, c: Pick<Conversation, 'status' | 'createdAt' | 'id' | 'lastCustomerMessageAt'>) =>
+  ({ ...keys.conversationsByStatusIndex(tenantId, c.status), gsi2sk: inboxSortKey(c) });
 /** Only a verified visitor's conversations join their list; an unverified user id joins nothing. */
 const visitorIndex = (c: Pick<Conversation, 'tenantId' | 'createdAt' | 'id' | 'visitor'>) =>
   (c.visitor?.verified && c.visitor.userId
@@ -61,7 +69,7 @@ function put(c: Conversation): TxItem {
     Put: {
       Item: {
         ...keys.conversation(c.tenantId, c.id), type: 'conversation', ...c,
-        ...keys.conversationsIndex(c.tenantId), gsi1sk: timeSortKey(c.createdAt, c.id), ...statusIndex(c.tenantId, c),
+        ...keys.conversationsIndex(c.tenantId), gsi1sk: inboxSortKey(c), ...statusIndex(c.tenantId, c),
         ...visitorIndex(c),
       },
       ConditionExpression: 'attribute_not_exists(pk)',
@@ -87,6 +95,11 @@ function update(
   if (set.status && set.status !== c.status) {
     const idx = statusIndex(c.tenantId, next);
     names['#g2'] = 'gsi2pk'; values[':g2'] = idx.gsi2pk; sets.push('#g2 = :g2');
+  }
+  // A customer message moves the conversation up the inbox, all and by status; nothing else does.
+  if (set.lastCustomerMessageAt) {
+    names['#g1s'] = 'gsi1sk'; names['#g2s'] = 'gsi2sk'; values[':gs'] = inboxSortKey(next);
+    sets.push('#g1s = :gs', '#g2s = :gs');
   }
   const vIdx: { gsi3pk?: string; gsi3sk?: string } = set.visitor ? visitorIndex(next) : {};
   if (vIdx.gsi3pk) {

@@ -18,11 +18,36 @@ describe('GET /conversations', () => {
     expect(r.body.items[1]).toEqual({
       id: first, title: expect.stringMatching(/^Visitor \d{1,4}$/), status: 'active', createdAt: expect.any(String), updatedAt: expect.any(String),
       messageCount: 4, lastMessagePreview: 'where is my order 12345?', lastIntent: 'order_status', visitor: null, labels: [],
+      lastCustomerMessageAt: expect.any(String),
     });
+    expect(r.body.items[1].lastCustomerMessageAt > r.body.items[1].createdAt).toBe(true);
     expect(r.body.items[1].updatedAt >= r.body.items[1].createdAt).toBe(true);
     expect(ids(await list(t, '?status=active'))).toEqual([first]);
     expect(ids(await list(t, '?status=escalated'))).toEqual([second.conversationId]);
     expect(ids(await list(t, '?status=closed'))).toEqual([]);
+  });
+
+  it('orders the inbox by the latest customer message: an agent reply or a ticket change moves nothing', async () => {
+    const t = await newTenant();
+    const older = (await send(t, 'hello')).body.conversationId as string;
+    const newer = await newTicket(t);
+    expect(ids(await list(t))).toEqual([newer.conversationId, older]);
+    // The customer of the older conversation writes again: it comes first, in all and by status.
+    await send(t, 'any news?', older);
+    expect(ids(await list(t))).toEqual([older, newer.conversationId]);
+    // The team answers and works on the other one: the order stays.
+    const reply = await request('POST', admin(`/conversations/${newer.conversationId}/messages`), { token: t.ownerToken, body: { content: 'On it!' } });
+    expect(reply.status).toBe(201);
+    expect((await request('PATCH', admin(`/tickets/${newer.ticketId}`), { token: t.ownerToken, body: { priority: 'high' } })).status).toBe(200);
+    const after = await list(t);
+    expect(ids(after)).toEqual([older, newer.conversationId]);
+    expect(after.body.items[1].updatedAt > after.body.items[1].lastCustomerMessageAt).toBe(true);
+    // Its customer answers: it comes first again, in the status list too.
+    await send(t, 'thanks, the order is 55123', newer.conversationId);
+    expect(ids(await list(t))).toEqual([newer.conversationId, older]);
+    expect(ids(await list(t, '?status=escalated'))).toEqual([newer.conversationId]);
+    await send(t, 'hello again', older);
+    expect(ids(await list(t, '?limit=1'))).toEqual([older]);
   });
 
   it('pages with a signed cursor bound to tenant and filters', async () => {

@@ -495,6 +495,7 @@ describe('answers from articles', () => {
     expect(p.body).toEqual({
       intentDetected: 'knowledge_base', confidence: c.body.metadata.confidence, entitiesExtracted: {},
       intentRanking: c.body.metadata.intentRanking, reply: c.body.message.content, sources: c.body.metadata.sources,
+      candidates: expect.any(Object),
     });
     const fallback = await request('POST', admin('/nlu/parse'), { token: viewer.token, body: { message: 'what is the capital of France' } });
     expect(fallback.body).toMatchObject({ intentDetected: 'fallback', sources: [], reply: expect.stringContaining('rephrase') });
@@ -502,6 +503,29 @@ describe('answers from articles', () => {
     expect(intent.body).toMatchObject({ intentDetected: 'greeting', sources: [], reply: 'Hello! How can I help you today?' });
     const stats = (await request('GET', admin('/stats'), { token: t.ownerToken })).body;
     expect(stats.kpis.knowledgeAnswers).toBe(1);
+  });
+
+  it('POST /nlu/parse ranks every intent and the matching articles as the assistant does (what "Should have been…" offers)', async () => {
+    const t = await newTenant();
+    const a = await create(t, rewards);
+    await create(t, gifts);
+    const intents = (await request('GET', admin('/intents'), { token: t.ownerToken })).body.items as Array<{ id: string; name: string }>;
+    const parse = async (message: string) => (await request('POST', admin('/nlu/parse'), { token: t.ownerToken, body: { message } })).body;
+
+    const refund = await parse('can I get my money back for the broken kettle');
+    // Every intent once, best first, the assistant's own top three leading in its order and with its confidences.
+    expect(refund.candidates.intents.map((i: { name: string }) => i.name).sort()).toEqual(intents.map((i) => i.name).sort());
+    expect(refund.candidates.intents.slice(0, 3).map((i: { name: string; confidence: number }) => ({ intent: i.name, confidence: i.confidence })))
+      .toEqual(refund.intentRanking);
+    expect(refund.candidates.intents[0]).toEqual({ id: intents.find((i) => i.name === 'refund')!.id, name: 'refund', confidence: refund.confidence });
+    const confidences = refund.candidates.intents.map((i: { confidence: number }) => i.confidence);
+    expect(confidences).toEqual([...confidences].sort((x: number, y: number) => y - x));
+    // Not the alphabetical order: account_help is not first for a refund question.
+    expect(refund.candidates.intents[0].name).not.toBe('account_help');
+
+    const points = await parse(POINTS_QUESTION);
+    expect(points.candidates.articles[0]).toEqual({ articleId: a.id, title: rewards.title, confidence: points.confidence });
+    expect(points.candidates.intents.length).toBe(intents.length);
   });
 
   it('knowledge.enabled false turns the search off, and knowledge.threshold is honoured', async () => {

@@ -18,10 +18,10 @@ const intent = (action: Intent['action']): Intent => ({
   entities: [], action, enabled: true, createdAt: '', updatedAt: '',
 });
 const understood = (i: Intent | null, reply: string) => ({
-  nlu: { intent: i, confidence: i ? 0.9 : 0.2, ranking: [], entities: {}, reply }, knowledge: null,
+  nlu: { intent: i, confidence: i ? 0.9 : 0.2, ranking: [], entities: {}, reply, pending: null }, knowledge: null,
 });
 const article = {
-  nlu: { intent: null, confidence: 0.1, ranking: [], entities: {}, reply: 'Sorry.' },
+  nlu: { intent: null, confidence: 0.1, ranking: [], entities: {}, reply: 'Sorry.', pending: null },
   knowledge: { confidence: 0.8, articleId: 'art_1', title: 'Returns', reply: 'Send it back within 30 days.', sources: [] },
 };
 const noTicket: Escalation = { items: [], set: {}, ticket: null, opened: null };
@@ -40,7 +40,9 @@ describe('escalationText', () => {
     expect(escalationText(7, { online: true }, null)).toContain('Your ticket number is #7; a person');
     const away = escalationText(7, { online: false }, 'ada@example.com');
     expect(away).toContain('The team is away right now; we\'ll answer here and at ada@example.com.');
-    expect(escalationText(null, { online: false }, null)).toMatch(/Your request is with them\..*leave your email/);
+    expect(escalationText(null, { online: false }, null)).toMatch(/Your request is with the team\..*leave your email/);
+    // Said once: an escalating intent's own reply takes the place of the handover sentence.
+    expect(escalationText(7, { online: true }, null, '')).toBe('Your ticket number is #7; a person will get back to you here.');
   });
 });
 
@@ -60,6 +62,12 @@ describe('answerOf', () => {
 
   it('leaves a reply that names the ticket number already as it is', () => {
     expect(answerOf(understood(intent('escalate'), 'Ticket #7 is open.'), newTicket.ticket, 'note').reply).toBe('Ticket #7 is open.');
+  });
+
+  it('answers a handover with the note alone, whatever the message would have got', () => {
+    const a = answerOf(understood(intent('reply'), 'We open at nine.'), newTicket.ticket, 'I\'ve passed this on. Your ticket number is #7.', true);
+    expect(a.reply).toBe('I\'ve passed this on. Your ticket number is #7.');
+    expect(a.metadata).toMatchObject({ intentDetected: 'handover', confidence: 1, ticketId: 'tkt_1', ticketNumber: 7 });
   });
 
   it('falls back with no sources when no intent is understood', () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoArticles } from '../../bin/local/demo-articles.ts';
+import { demoSavedReplies } from '../../bin/local/demo-saved-replies.ts';
 import { type DemoHost, startDemoHost } from '../../bin/local/web.ts';
 import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
 import { markdownToBlocks } from '#shared/nlu/knowledge/markdown.ts';
@@ -13,9 +14,9 @@ describe('demo content', () => {
   beforeAll(async () => { host = await startDemoHost({ apiUrl: 'http://127.0.0.1:9', widgetKey: `wk_${'a'.repeat(24)}` }); });
   afterAll(() => host.stop());
 
-  it('speaks of dollars only: help articles, starter replies and the shop page', async () => {
+  it('speaks of dollars only: help articles, starter replies, saved replies and the shop page', async () => {
     const page = await (await fetch(`${host.url}/`)).text();
-    const texts = [...demoArticles.flatMap((a) => [a.title, a.body, ...a.questions]), ...starterIntents.map((i) => i.response), page];
+    const texts = [...demoArticles.flatMap((a) => [a.title, a.body, ...a.questions]), ...starterIntents.map((i) => i.response), ...demoSavedReplies.map((r) => r.body), page];
     const found = new Set(texts.flatMap(currenciesIn));
     expect([...found]).toEqual(['$']);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkPattern, extractEntities, fillTemplate, type EntitySpec } from '#shared/nlu/intents/entities.ts';
+import { checkPattern, extractEntities, fillTemplate, missingEntities, promptFor, slotValue, templateNames, type EntitySpec } from '#shared/nlu/intents/entities.ts';
 
 const one = (type: EntitySpec['type'], text: string, pattern?: string): string | undefined =>
   extractEntities(text, [{ name: 'x', type, ...(pattern ? { pattern } : {}) }]).x;
@@ -113,5 +113,35 @@ describe('fillTemplate', () => {
 
   it('inserts values literally', () => {
     expect(fillTemplate('code {{c}}', { c: '$& $1 {{c}}' })).toBe('code $& $1 {{c}}');
+  });
+});
+
+describe('required entities (slots)', () => {
+  const order = { name: 'order_id', type: 'order_id' as const };
+  it('names a template\'s placeholders once each, in order', () => {
+    expect(templateNames('Order {{order_id}} for {{ email }}; again {{order_id}}.')).toEqual(['order_id', 'email']);
+    expect(templateNames('No placeholders.')).toEqual([]);
+  });
+
+  it('an entity the response names, or a required one, is missing until found', () => {
+    const intent = { response: 'Order {{order_id}}.', entities: [order, { name: 'email', type: 'email' as const }, { name: 'day', type: 'date' as const, required: true }] };
+    expect(missingEntities(intent, {}).map((e) => e.name)).toEqual(['order_id', 'day']);
+    expect(missingEntities(intent, { order_id: '55123', day: 'today' })).toEqual([]);
+  });
+
+  it('asks with the prompt, else a plain question naming what it needs', () => {
+    expect(promptFor({ ...order, required: true, prompt: 'Which order?' })).toBe('Which order?');
+    expect(promptFor(order)).toBe('Could you tell me your order number?');
+    expect(promptFor({ name: 'loyalty_card', type: 'number' })).toBe('Could you tell me your loyalty card?');
+  });
+
+  it('takes the bare answer to the question, and nothing that does not answer it', () => {
+    expect(slotValue('55123', order)).toBe('55123');
+    expect(slotValue('#4411', order)).toBe('4411');
+    expect(slotValue("it's A-1234.", order)).toBe('A-1234');
+    expect(slotValue('my order number is 99812', order)).toBe('99812');
+    expect(slotValue('how do I reset my password', order)).toBeNull();
+    expect(slotValue('12', order)).toBeNull();
+    expect(slotValue('send it to ann@example.com please', { name: 'email', type: 'email' })).toBe('ann@example.com');
   });
 });

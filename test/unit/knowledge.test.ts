@@ -8,7 +8,8 @@ import {
   MAX_ANSWER_CHARS,
   type StoredArticle,
 } from '#shared/nlu/knowledge/retrieval.ts';
-import { prepareArticle, splitSentences, toPassages, type ArticleInput } from '#shared/nlu/knowledge/prepare.ts';
+import { prepareArticle, splitSentences, toPassages, toUnits, type ArticleInput } from '#shared/nlu/knowledge/prepare.ts';
+import { markdownToKindedBlocks } from '#shared/nlu/knowledge/markdown.ts';
 import { formatFor } from '#shared/nlu/knowledge/passages.ts';
 
 const help: ArticleInput[] = [
@@ -109,6 +110,57 @@ describe('prepareArticle', () => {
     expect(toPassages(['Short heading', 'A paragraph under it.'], 400)).toEqual(['Short heading\nA paragraph under it.']);
     const long = `${'x'.repeat(150)}.`;
     expect(toPassages([long, long, 'Next.'], 400)).toEqual([`${long}\n${long}`, 'Next.']);
+  });
+
+  it('a passage starts at a coherent unit: a list stays with its lead-in, never starting at its second item', () => {
+    const body = [
+      'Orders placed before 2 pm leave our warehouse the same day.',
+      '',
+      '- Standard delivery takes 3 to 5 working days and costs $4.90.',
+      '- Express delivery takes 1 to 2 working days and costs $9.90.',
+      '- Saturday delivery arrives the next Saturday and costs $14.90. Choose it at checkout.',
+      '',
+      'We do not deliver on Sundays or public holidays.',
+    ].join('\n');
+    const { passages } = prepareArticle({ id: 's', title: 'Shipping', body });
+    expect(passages).toEqual([
+      'Orders placed before 2 pm leave our warehouse the same day.\nStandard delivery takes 3 to 5 working days and costs $4.90.\n'
+      + 'Express delivery takes 1 to 2 working days and costs $9.90.\nSaturday delivery arrives the next Saturday and costs $14.90. Choose it at checkout.',
+      'We do not deliver on Sundays or public holidays.',
+    ]);
+    const hit = buildKnowledgeIndex([prepareArticle({ id: 's', title: 'Shipping times and costs', body, questions: ['do u deliver on saturdays'] })])
+      .search('do u deliver on sundays')[0];
+    expect(hit!.answer).toMatch(/^We do not deliver on Sundays/);
+  });
+
+  it('a heading joins what follows it, and a passage never ends at one', () => {
+    const body = '## Opening hours\n\nWe are open Monday to Friday, 9 to 6.\n\n## Holidays\n\nWe close on public holidays.';
+    expect(toUnits(markdownToKindedBlocks(body)).map((u) => u.map((b) => b.text))).toEqual([
+      ['Opening hours', 'We are open Monday to Friday, 9 to 6.'], ['Holidays', 'We close on public holidays.'],
+    ]);
+    const filler = `${'Some words about the shop and its long history. '.repeat(3).trim()}`;
+    const passages = toPassages(markdownToKindedBlocks(`${filler}\n\n## Holidays\n\nWe close on public holidays.`), 200);
+    expect(passages).toEqual([filler, 'Holidays\nWe close on public holidays.']);
+    // Less than half full, but the heading and its first sentence would not fit: the heading starts the next.
+    const short = 'We are a small shop in town.';
+    const next = `${'We close on public holidays and on the first Monday of every month for stocktaking. '.repeat(2).trim()}`;
+    expect(toPassages(markdownToKindedBlocks(`${short}\n\n## Holidays\n\n${next}`), 120)).toEqual([
+      short, 'Holidays\nWe close on public holidays and on the first Monday of every month for stocktaking.',
+      'We close on public holidays and on the first Monday of every month for stocktaking.',
+    ]);
+  });
+
+  it('a list too long for one passage goes on under its lead-in again', () => {
+    const items = Array.from({ length: 8 }, (_, i) => `- Step ${i + 1} of the return takes a short while to finish.`);
+    const body = ['To return an item:', '', ...items].join('\n');
+    const passages = toPassages(markdownToKindedBlocks(body), 200);
+    expect(passages.length).toBeGreaterThan(1);
+    for (const p of passages) {
+      expect(p.startsWith('To return an item:\nStep ')).toBe(true);
+      expect(p.length).toBeLessThanOrEqual(200);
+    }
+    // Every item is kept, once, in order.
+    expect(passages.flatMap((p) => p.split('\n').slice(1))).toEqual(items.map((i) => i.slice(2)));
   });
 
   it('a sentence longer than the passage size is cut at word boundaries', () => {

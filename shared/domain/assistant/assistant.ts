@@ -1,7 +1,7 @@
 import { intentsRepo, type Intent } from '#shared/data/intents.ts';
 import { trainClassifier, type Classifier, type Ranked } from '#shared/nlu/intents/classifier.ts';
 import { nameWords } from '#shared/nlu/intents/features.ts';
-import { extractEntities, fillTemplate } from '#shared/nlu/intents/entities.ts';
+import { extractEntities, fillTemplate, missingEntities, promptFor, slotValue } from '#shared/nlu/intents/entities.ts';
 import { TenantModelCache } from '#shared/nlu/policy/model-cache.ts';
 import { buildKnowledgeIndex, type KnowledgeHit, type KnowledgeIndex } from '#shared/nlu/knowledge/retrieval.ts';
 import {
@@ -10,6 +10,7 @@ import {
 import { NotFound } from '#shared/core/errors.ts';
 import { KNOWLEDGE_INTENT } from '#shared/core/vocabulary.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
+import type { PendingIntent } from '#shared/data/conversations.ts';
 import { knowledgeIndexOf, knowledgeReply, type KnowledgeAnswer } from '#shared/domain/knowledge/knowledge.ts';
 import { tenantSettings } from '#shared/domain/tenants/tenant-config.ts';
 import { examplesRepo } from '#shared/data/examples.ts';
@@ -64,14 +65,14 @@ export interface Evidence {
   articles: Array<{ hit: KnowledgeHit; evidence: ArticleEvidence }>;
 }
 
-/** The raw evidence of the best 3 intents and (with an index) the best 3 articles. */
-export function evidenceFor(model: AssistantModel, index: KnowledgeIndex | null, message: string): Evidence {
+/** The raw evidence of the best `n.intents` intents and (with an index) the best `n.articles` articles (3 each, at most 10 articles). */
+export function evidenceFor(model: AssistantModel, index: KnowledgeIndex | null, message: string, n = { intents: 3, articles: 3 }): Evidence {
   // "byee", "hiii": a stretched word that no vocabulary knows is read as the word it stretches.
   const vocabulary = wordVectors().index;
   const text = unstretch(message, (w) => vocabulary.has(w) || model.phrases.knows(w) || (index?.knows(w) ?? false));
-  const ranking = model.classifier.classify(text, 4);
+  const ranking = model.classifier.classify(text, n.intents + 1);
   const lexical = new Map(model.phrases.explain(text, 10).map((e) => [e.articleId, e.features]));
-  const intents = ranking.slice(0, 3).map((ranked, k) => {
+  const intents = ranking.slice(0, n.intents).map((ranked, k) => {
     const f = lexical.get(ranked.intent);
     return {
       ranked,
@@ -81,8 +82,8 @@ export function evidenceFor(model: AssistantModel, index: KnowledgeIndex | null,
       },
     };
   });
-  const hits = index ? index.search(text, { limit: 4 }) : [];
-  const articles = hits.slice(0, 3).map((hit, k) => ({
+  const hits = index ? index.search(text, { limit: Math.min(10, n.articles + 1) }) : [];
+  const articles = hits.slice(0, n.articles).map((hit, k) => ({
     hit,
     evidence: { confidence: hit.confidence, margin: hit.confidence - (hits[k + 1]?.confidence ?? 0), features: hit.features, candidates: index!.size },
   }));
@@ -95,6 +96,31 @@ export interface Understanding {
   ranking: Ranked[];
   entities: Record<string, string>;
   reply: string;
+  /** The intent waits for an entity the reply asks for (kept on the conversation for the next message); null when it answered. */
+  pending: Pending | null;
+}
+
+/** An intent that asked for an entity it cannot answer without, with what it has already. */
+export type Pending = PendingIntent;
+
+/** The intent's answer with `entities`, or, while one it cannot answer without is missing, the question for it. */
+export function respond(intent: Intent, entities: Record<string, string>): Pick<Understanding, 'intent' | 'entities' | 'reply' | 'pending'> {
+  const missing = missingEntities(intent, entities)[0];
+  if (!missing) return { intent, entities, reply: fillTemplate(intent.response, entities), pending: null };
+  return { intent, entities, reply: promptFor(missing), pending: { intent: intent.name, entities, asked: missing.name } };
+}
+
+/**
+ * The answer to a message that follows a question for an entity: when the message gives it, the
+ * waiting intent answers (or asks for the next one it lacks); else null, and the message is read
+ * as any other (the customer moved on, and the question is dropped).
+ */
+export function continuePending(model: AssistantModel, pending: Pending, text: string): Pick<Understanding, 'intent' | 'entities' | 'reply' | 'pending'> | null {
+  const intent = model.byName.get(pending.intent);
+  const spec = intent?.entities.find((e) => e.name === pending.asked);
+  const value = spec ? slotValue(text, spec) : null;
+  if (!intent || value === null) return null;
+  return respond(intent, { ...pending.entities, ...extractEntities(text, intent.entities), [pending.asked]: value });
 }
 
 export interface Thresholds { intent: number; article: number }
@@ -105,28 +131,16 @@ export interface Thresholds { intent: number; article: number }
  * that reaches its kind's threshold answers, else the fallback. Pure apart from the model.
  */
 export function answer(model: AssistantModel, index: KnowledgeIndex | null, text: string, thresholds: Thresholds, fallbackMessage: string) {
-  const { intents, articles } = evidenceFor(model, index, text);
-  // The calibrated ranking; a lower-ranked intent never shows more confidence than the one above it.
-  let above = 1;
-  const ranking: Ranked[] = intents.map(({ ranked, evidence }) => {
-    above = Math.min(above, intentProbability(evidence));
-    return { intent: ranked.intent, confidence: above };
-  });
-  above = 1;
-  const hits = articles.map(({ hit, evidence }) => {
-    above = Math.min(above, articleProbability(evidence));
-    return { ...hit, confidence: above };
-  });
+  const { ranking, hits } = calibrated(evidenceFor(model, index, text));
   // The tenant's taught "none" examples may overrule the choice afterwards (decide, applyNone).
   const choice = choose(ranking[0]?.confidence ?? null, hits[0]?.confidence ?? null, thresholds);
 
   const top = ranking[0];
-  let nlu: Understanding = { intent: null, confidence: top?.confidence ?? 0, ranking, entities: {}, reply: fallbackMessage };
+  let nlu: Understanding = { intent: null, confidence: top?.confidence ?? 0, ranking, entities: {}, reply: fallbackMessage, pending: null };
   let knowledge: KnowledgeAnswer | null = null;
   if (choice === 'intent') {
     const intent = model.byName.get(top!.intent)!;
-    const entities = extractEntities(text, intent.entities);
-    nlu = { ...nlu, intent, entities, reply: fillTemplate(intent.response, entities) };
+    nlu = { ...nlu, ...respond(intent, extractEntities(text, intent.entities)) };
   } else if (choice === 'article') {
     const best = hits[0]!;
     knowledge = {
@@ -138,20 +152,55 @@ export function answer(model: AssistantModel, index: KnowledgeIndex | null, text
   return { nlu, knowledge };
 }
 
+/** The calibrated ranking of each kind; a lower-ranked candidate never shows more confidence than the one above it. */
+function calibrated({ intents, articles }: Evidence) {
+  let above = 1;
+  const ranking: Ranked[] = intents.map(({ ranked, evidence }) => {
+    above = Math.min(above, intentProbability(evidence));
+    return { intent: ranked.intent, confidence: above };
+  });
+  above = 1;
+  const hits = articles.map(({ hit, evidence }) => {
+    above = Math.min(above, articleProbability(evidence));
+    return { ...hit, confidence: above };
+  });
+  return { ranking, hits };
+}
+
+/**
+ * Every enabled intent and the 10 best articles, in the assistant's own order for `text`, each with
+ * the calibrated confidence the answer policy weighs: what should have answered a message is
+ * offered in the order the assistant would have chosen it.
+ */
+export function candidatesFor(model: AssistantModel, index: KnowledgeIndex | null, text: string) {
+  const { ranking, hits } = calibrated(evidenceFor(model, index, text, { intents: model.byName.size, articles: 10 }));
+  return {
+    intents: ranking.flatMap((r) => {
+      const intent = model.byName.get(r.intent);
+      return intent ? [{ id: intent.id, name: r.intent, confidence: r.confidence }] : [];
+    }),
+    articles: hits.map((h) => ({ articleId: h.articleId, title: h.title, confidence: h.confidence })),
+  };
+}
+
 export interface Decision { nlu: Understanding; knowledge: KnowledgeAnswer | null; settings: ReturnType<typeof tenantSettings> }
 
 /**
  * The tenant's answer to `text`. `searchKnowledge` false leaves the articles out (nobody is
- * going to be answered, so no article may count as having answered).
+ * going to be answered, so no article may count as having answered). `pending`: the intent the
+ * previous answer asked an entity for, which this message may give.
  */
-export async function decide(tenant: Tenant, text: string, searchKnowledge = true): Promise<Decision> {
+export async function decide(tenant: Tenant, text: string, searchKnowledge = true, pending: Pending | null = null): Promise<Decision> {
   const settings = tenantSettings(tenant.config ?? {});
   const [model, index] = await Promise.all([
     modelFor(tenant.id, tenant.intentsVersion),
     searchKnowledge && settings.knowledgeEnabled ? knowledgeIndexOf(tenant) : null,
   ]);
   const thresholds = { intent: settings.confidenceThreshold, article: settings.knowledgeThreshold };
-  return applyNone(model.none, text, { ...answer(model, index, text, thresholds, settings.fallbackMessage), settings });
+  const decision = applyNone(model.none, text, { ...answer(model, index, text, thresholds, settings.fallbackMessage), settings });
+  const given = pending ? continuePending(model, pending, text) : null;
+  // The customer answered the question: certain, whatever the message alone would classify as.
+  return given ? { ...decision, nlu: { ...decision.nlu, ...given, confidence: 1 }, knowledge: null } : decision;
 }
 
 /**
@@ -161,15 +210,19 @@ export async function decide(tenant: Tenant, text: string, searchKnowledge = tru
 export async function parseMessage(tenantId: string, text: string) {
   const tenant = await tenantsRepo.get(tenantId, true);
   if (!tenant) throw new NotFound('tenant');
-  const { nlu, knowledge } = await decide(tenant, text);
+  const { nlu, knowledge, settings } = await decide(tenant, text);
+  const [model, index] = await Promise.all([
+    modelFor(tenant.id, tenant.intentsVersion), settings.knowledgeEnabled ? knowledgeIndexOf(tenant) : null,
+  ]);
+  const candidates = candidatesFor(model, index, text);
   if (knowledge) {
     return {
       intentDetected: KNOWLEDGE_INTENT, confidence: knowledge.confidence, entitiesExtracted: {}, intentRanking: nlu.ranking,
-      reply: knowledge.reply, sources: knowledge.sources,
+      reply: knowledge.reply, sources: knowledge.sources, candidates,
     };
   }
   return {
     intentDetected: nlu.intent?.name ?? 'fallback', confidence: nlu.confidence, entitiesExtracted: nlu.entities, intentRanking: nlu.ranking,
-    reply: nlu.reply, sources: [],
+    reply: nlu.reply, sources: [], candidates,
   };
 }

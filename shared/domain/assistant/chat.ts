@@ -3,7 +3,7 @@ import { ulid } from 'ulid';
 import { Conflict, NotFound, RateLimited } from '#shared/core/errors.ts';
 import { METRIC } from '#shared/core/metric-names.ts';
 import { count } from '#shared/core/metrics.ts';
-import { KNOWLEDGE_INTENT, type Priority, type TicketStatus } from '#shared/core/vocabulary.ts';
+import { HANDOVER_INTENT, KNOWLEDGE_INTENT, type Priority, type TicketStatus } from '#shared/core/vocabulary.ts';
 import { articlesRepo } from '#shared/data/articles.ts';
 import { auditRepo } from '#shared/data/audit.ts';
 import { conversationsRepo, preview, type Conversation, type Message, type Metadata } from '#shared/data/conversations.ts';
@@ -24,16 +24,20 @@ import { asRateLimited, LIMITS, perMinute } from '#shared/domain/limits.ts';
 const ATTEMPTS = 6;
 const WIDGET = { type: 'widget' as const, id: 'widget' };
 
+const HANDED_OVER = "I've passed this conversation to our support team.";
+
 /**
  * What the customer reads on escalation: the ticket's number, and whether the team is away. When it
  * is back is the client's to say, in the visitor's own clock (`nextOpenAt`): the server does not know
- * the visitor's time zone, and the tenant's would contradict the widget's header.
+ * the visitor's time zone, and the tenant's would contradict the widget's header. `lead` says the
+ * conversation is handed over; '' when the escalating intent's own reply says it (one sentence says
+ * it, not two).
  */
-export function escalationText(number: number | null, away: { online: boolean }, email: string | null) {
-  const ref = number === null ? 'Your request is with them' : `Your ticket number is #${number}`;
-  if (away.online) return `I've passed this conversation to our support team. ${ref}; a person will get back to you here.`;
+export function escalationText(number: number | null, away: { online: boolean }, email: string | null, lead = HANDED_OVER) {
+  const ref = `${lead ? `${lead} ` : ''}${number === null ? 'Your request is with the team' : `Your ticket number is #${number}`}`;
+  if (away.online) return `${ref}; a person will get back to you here.`;
   const reach = email ? `we'll answer here and at ${email}` : 'leave your email address and we\'ll answer there too';
-  return `I've passed this conversation to our support team. ${ref}. The team is away right now; ${reach}.`;
+  return `${ref}. The team is away right now; ${reach}.`;
 }
 
 /**
@@ -143,10 +147,14 @@ function newConversationCounters(tenant: Tenant, sourceIp: string, now: Date) {
   ];
 }
 
-type MessageInput = { conversationId?: string; message: string; visitor?: VisitorInput };
+type MessageInput = { conversationId?: string; message: string; visitor?: VisitorInput; handover?: boolean };
 
-/** What the read step hands on: the tenant, the conversation as read (null: a new one) and the visitor fields to set. */
-export interface ReadTurn { tenant: Tenant; read: Conversation | null; set: Partial<Conversation>; silent: boolean }
+/**
+ * What the read step hands on: the tenant, the conversation as read (null: a new one) and the
+ * visitor fields to set. `handover`: the message is why the customer asks for a person; nothing
+ * answers it but the handover.
+ */
+export interface ReadTurn { tenant: Tenant; read: Conversation | null; set: Partial<Conversation>; silent: boolean; handover?: boolean }
 
 /** A turn under way: the conversation (as read, or the new one) and the one time its writes carry. */
 export interface Turn extends ReadTurn { conv: Conversation; now: Date; at: string }
@@ -170,7 +178,8 @@ async function readTurn(tenantId: string, input: MessageInput, origin: string | 
     throw new Conflict(`a conversation takes at most ${LIMITS.userMessagesPerConversation} user messages`);
   }
   const newVisitor = nextVisitor(read?.visitor, visitor);
-  return { tenant, read, set: newVisitor ? { visitor: newVisitor } : {}, silent: read?.latestTicketStatus === 'in_progress' };
+  const silent = read?.latestTicketStatus === 'in_progress';
+  return { tenant, read, set: newVisitor ? { visitor: newVisitor } : {}, silent, handover: !silent && input.handover === true };
 }
 
 /** The conversation the turn writes to: the one read, or a new one started at `now`. */
@@ -194,7 +203,7 @@ async function escalateTurn(turn: Turn, decision: Decision, message: string): Pr
   if (reopen?.stale) throw new TxConditionFailed([]);
   const items = reopen ? reopen.items : [];
   const set = reopen ? { ...turn.set, ...reopen.set } : turn.set;
-  if (turn.silent || decision.nlu.intent?.action !== 'escalate') return { items, set, ticket: null, opened: null };
+  if (turn.silent || !(turn.handover || escalates(decision))) return { items, set, ticket: null, opened: null };
   if (conv.latestTicketId && (reopen || (conv.latestTicketStatus && isActive(conv.latestTicketStatus)))) {
     return { items, set, ticket: { id: conv.latestTicketId, number: await numberOf(tenant.id, conv), isNew: false }, opened: null };
   }
@@ -202,12 +211,20 @@ async function escalateTurn(turn: Turn, decision: Decision, message: string): Pr
   return { items: [...items, ...t.items], set: { ...set, ...t.set }, ticket: { id: t.ticket.id, number: t.ticket.number, isNew: true }, opened: t };
 }
 
+/** An escalating intent answered, and has every entity it needs (else its reply asks for one first). */
+const escalates = (d: Pick<Decision, 'nlu'>) => d.nlu.intent?.action === 'escalate' && !d.nlu.pending;
+
 /**
  * Decide (the words): the reply and its metadata from the assistant's decision; an escalation adds
  * what the customer reads about the ticket, unless the intent's reply names its number already.
+ * A handover's reply is that note alone.
  */
-export function answerOf(decision: Pick<Decision, 'nlu' | 'knowledge'>, ticket: Escalation['ticket'], escalationNote: string | null) {
+export function answerOf(decision: Pick<Decision, 'nlu' | 'knowledge'>, ticket: Escalation['ticket'], escalationNote: string | null, handover = false) {
   const { nlu, knowledge: kb } = decision;
+  const ticketFields = ticket ? { ticketId: ticket.id, ...(ticket.number === null ? {} : { ticketNumber: ticket.number }) } : {};
+  if (handover) {
+    return { reply: escalationNote ?? '', metadata: { intentDetected: HANDOVER_INTENT, confidence: 1, entitiesExtracted: {}, intentRanking: nlu.ranking, ...ticketFields } as Metadata };
+  }
   let reply = kb ? kb.reply : nlu.reply;
   if (ticket && escalationNote !== null && (ticket.number === null || !reply.includes(`#${ticket.number}`))) reply = `${reply} ${escalationNote}`.trim();
   const metadata: Metadata = kb
@@ -218,7 +235,7 @@ export function answerOf(decision: Pick<Decision, 'nlu' | 'knowledge'>, ticket: 
       entitiesExtracted: nlu.entities,
       intentRanking: nlu.ranking,
       ...(nlu.intent ? {} : { sources: [] }),
-      ...(ticket ? { ticketId: ticket.id, ...(ticket.number === null ? {} : { ticketNumber: ticket.number }) } : {}),
+      ...ticketFields,
     };
   return { reply, metadata };
 }
@@ -240,7 +257,11 @@ export function turnWrites(
   const userMsg: Message = { id: randomUUID(), role: 'user', content: message, createdAt: now };
   const botMsg: Message | null = turn.silent ? null : { id: randomUUID(), role: 'assistant', content: answer.reply, createdAt: now, metadata };
   const stored = botMsg ? 2 : 1;
-  const convFields = { ...esc.set, updatedAt: now, lastMessagePreview: preview(message), lastIntent: metadata.intentDetected };
+  const convFields: Partial<Conversation> = {
+    ...esc.set, updatedAt: now, lastMessagePreview: preview(message), lastIntent: metadata.intentDetected, lastCustomerMessageAt: now,
+  };
+  // The intent waiting for an entity its reply asks for; a handover drops the question.
+  if (!turn.silent && (nlu.pending || read?.pending)) convFields.pending = turn.handover ? null : nlu.pending;
   const after: Conversation = { ...conv, ...convFields };
   const convItem = read
     ? conversationsRepo.tx.update(read, convFields, { messageCount: stored, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0 },
@@ -257,11 +278,11 @@ export function turnWrites(
   if (botMsg) items.push(...unansweredWrite(tenant.id, conv, userMsg, metadata));
   items.push(statsRepo.tx.addDay(tenant.id, utcDay(now), conv.id, {
     messages: 1, conversations: read ? 0 : 1, escalations: newTicket ? 1 : 0,
-    fallbacks: nlu.intent || kb ? 0 : 1, confidenceSum: metadata.confidence,
-    ...(nlu.intent ? { [`i_${nlu.intent.name}`]: 1 } : {}),
+    fallbacks: nlu.intent || kb || turn.handover ? 0 : 1, confidenceSum: metadata.confidence,
+    ...(nlu.intent && !turn.handover ? { [`i_${nlu.intent.name}`]: 1 } : {}),
     ...(kb ? { knowledgeAnswers: 1, [`a_${kb.articleId}`]: 1 } : {}),
   }, kb ? { [`t_${kb.articleId}`]: kb.title } : {}));
-  if (nlu.intent) items.push(intentsRepo.tx.hit(tenant.id, nlu.intent.id, conv.id));
+  if (nlu.intent && !turn.handover) items.push(intentsRepo.tx.hit(tenant.id, nlu.intent.id, conv.id));
   if (kb) items.push(articlesRepo.tx.hit(tenant.id, kb.articleId, conv.id));
   return { items, counters, botMsg };
 }
@@ -287,21 +308,23 @@ export function sendMessage(tenantId: string, input: MessageInput, origin: strin
   // The conversation or its ticket changed since we read it: read again and redo.
   return retrying(async () => {
     const read = await readTurn(tenantId, input, origin);
-    // Silent: nobody answers, so no article is searched (nor counted as having answered).
-    const decision = await decide(read.tenant, input.message, !read.silent);
+    // Silent or handed over: nobody answers, so no article is searched (nor counted as having answered).
+    const decision = await decide(read.tenant, input.message, !read.silent && !read.handover, read.silent ? null : read.read?.pending ?? null);
     const turn = startTurn(read, new Date());
     const esc = await escalateTurn(turn, decision, input.message);
+    // An escalating intent's own reply says the conversation is handed over: the note adds the ticket alone.
+    const lead = !read.handover && decision.nlu.reply.trim() ? '' : undefined;
     const note = esc.ticket
-      ? escalationText(esc.ticket.number, availability(turn.tenant.config ?? {}, turn.now), (esc.set.visitor ?? turn.conv.visitor)?.email ?? null)
+      ? escalationText(esc.ticket.number, availability(turn.tenant.config ?? {}, turn.now), (esc.set.visitor ?? turn.conv.visitor)?.email ?? null, lead)
       : null;
-    const answer = answerOf(decision, esc.ticket, note);
+    const answer = answerOf(decision, esc.ticket, note, read.handover);
     const written = turnWrites(turn, decision, esc, answer, input.message, sourceIp);
     await commitTurn(written, esc.opened, turn.now);
 
     if (esc.ticket?.isNew) count(METRIC.escalations);
     const { metadata } = answer;
     if (!written.botMsg) return { conversationId: turn.conv.id, message: null, metadata, handledBy: 'agent' as const };
-    count(decision.knowledge ? METRIC.answerArticle : decision.nlu.intent ? METRIC.answerIntent : METRIC.answerFallback);
+    if (!read.handover) count(decision.knowledge ? METRIC.answerArticle : decision.nlu.intent ? METRIC.answerIntent : METRIC.answerFallback);
     const m = written.botMsg;
     return { conversationId: turn.conv.id, message: { id: m.id, role: m.role, content: m.content, createdAt: m.createdAt }, metadata };
   }, { attempts: ATTEMPTS, conflict: 'the conversation changed concurrently; try again' });
@@ -354,7 +377,8 @@ export function escalate(tenantId: string, input: { conversationId: string; reas
     // Only an escalation that opens a ticket counts: asking again for the same ticket writes nothing.
     const counter = escalationCounter(tenant.id, sourceIp, new Date(now));
     const items = [
-      conversationsRepo.tx.update(conv, { ...t.set, updatedAt: now }, { messageCount: 1, unclosedTickets: 1 }),
+      // A question the assistant asked is dropped: a person answers now.
+      conversationsRepo.tx.update(conv, { ...t.set, updatedAt: now, ...(conv.pending ? { pending: null } : {}) }, { messageCount: 1, unclosedTickets: 1 }),
       ...t.items,
       conversationsRepo.tx.message(tenant.id, conv.id, botMsg, 2),
       events.messageCreated(conv, botMsg),

@@ -3,7 +3,8 @@ import { intentsRepo, MAX_INTENTS, type Intent } from '#shared/data/intents.ts';
 import { auditRepo } from '#shared/data/audit.ts';
 import { retrying, TxConditionFailed } from '#shared/data/tx.ts';
 import type { Actor } from '#shared/core/vocabulary.ts';
-import { Conflict, NotFound } from '#shared/core/errors.ts';
+import { Conflict, fieldError, NotFound } from '#shared/core/errors.ts';
+import { templateNames } from '#shared/nlu/intents/entities.ts';
 import { auditValue } from '#shared/domain/audit-value.ts';
 
 /** What a write of an intent gives: every field but the ones the service keeps. */
@@ -36,7 +37,15 @@ export async function getIntent(tenantId: string, id: string) {
   return intent;
 }
 
+/** A reply never shows a hole: every placeholder names one of the intent's entities (which it then waits for). */
+function checkPlaceholders(input: IntentInput) {
+  const declared = new Set(input.entities.map((e) => e.name));
+  const unknown = templateNames(input.response).find((n) => !declared.has(n));
+  if (unknown !== undefined) throw fieldError('response', `uses {{${unknown}}}, which is not one of its entities`);
+}
+
 export async function createIntent(tenantId: string, actor: Actor, input: IntentInput) {
+  checkPlaceholders(input);
   const now = new Date().toISOString();
   const intent: Intent = { id: randomUUID(), ...pick(input), createdAt: now, updatedAt: now };
   try {
@@ -50,6 +59,7 @@ export async function createIntent(tenantId: string, actor: Actor, input: Intent
 }
 
 export async function replaceIntent(tenantId: string, actor: Actor, id: string, input: IntentInput) {
+  checkPlaceholders(input);
   // A concurrent write won: re-read (404 if it was a delete) and apply ours on top.
   return retrying(async () => {
     const current = await getIntent(tenantId, id);
@@ -80,6 +90,9 @@ export async function deleteIntent(tenantId: string, actor: Actor, id: string) {
 
 const pick = (i: IntentInput) => ({
   name: i.name, description: i.description, trainingPhrases: i.trainingPhrases, response: i.response,
-  entities: i.entities.map((e) => (e.pattern === undefined ? { name: e.name, type: e.type } : { name: e.name, type: e.type, pattern: e.pattern })),
+  entities: i.entities.map((e) => ({
+    name: e.name, type: e.type, ...(e.pattern === undefined ? {} : { pattern: e.pattern }),
+    ...(e.required ? { required: true } : {}), ...(e.required && e.prompt !== undefined ? { prompt: e.prompt } : {}),
+  })),
   action: i.action, enabled: i.enabled,
 });

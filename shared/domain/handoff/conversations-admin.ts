@@ -11,6 +11,7 @@ export const summary = (c: Conversation) => ({
   id: c.id, title: conversationTitle(c), status: c.status, createdAt: c.createdAt, updatedAt: c.updatedAt,
   messageCount: c.messageCount, lastMessagePreview: c.lastMessagePreview, lastIntent: c.lastIntent, visitor: visitorView(c),
   labels: c.labels ?? [],
+  lastCustomerMessageAt: c.lastCustomerMessageAt ?? c.createdAt,
 });
 
 /**

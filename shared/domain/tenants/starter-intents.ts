@@ -64,8 +64,12 @@ export const starterIntents: StarterIntent[] = [
       'has order 100234 been dispatched', 'how long until my order gets here', 'I ordered last week and nothing came',
       'can you tell me where my stuff is', 'any update on my order?', 'status of order number 884422',
     ],
-    response: 'Let me check that for you. Order {{order_id}} is being processed; you will get an email with tracking as soon as it ships.',
-    entities: [{ name: 'order_id', type: 'order_id' }],
+    // The assistant cannot see orders: it says where the status is, and never makes one up.
+    response: "I can't see the status of order {{order_id}} from here; its tracking link is in your shipping email and under My Account > Orders.",
+    entities: [{
+      name: 'order_id', type: 'order_id', required: true,
+      prompt: 'Which order is it? Please give me the order number from your confirmation email.',
+    }],
     action: 'reply',
   },
   {
@@ -123,7 +127,7 @@ export const starterIntents: StarterIntent[] = [
       'I need to cancel order #77213', 'cancel purchase', 'undo my order', 'I placed a duplicate order, cancel one',
       'how to cancel', 'remove my order',
     ],
-    response: 'Orders can be cancelled until they ship. I have noted your request for order {{order_id}}; you will get a confirmation email.',
+    response: 'Orders can be cancelled until they ship: open My Account > Orders, choose the order and click "Cancel order". Once it has shipped, you can return it instead.',
     entities: [{ name: 'order_id', type: 'order_id' }],
     action: 'reply',
   },

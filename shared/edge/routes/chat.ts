@@ -18,6 +18,8 @@ export const VisitorBody = z.strictObject({
 export const SendMessageBody = z.strictObject({
   conversationId: z.optional(uuid()), message: text(1, 2000),
   visitor: z.optional(VisitorBody.check(z.describe('who the customer is; verified when `userHash` matches'))),
+  handover: z.optional(z.boolean({ message: 'must be true or false' }).check(z.describe(
+    'true: the message is why the customer asks for a person; the conversation is handed over at once (as POST /chat/escalate) and the reply is the handover alone'))),
 });
 export const EscalateBody = z.strictObject({ conversationId: uuid(), reason: text(1, 500) });
 

@@ -26,4 +26,5 @@ export const ConversationSummary = z.object({
   messageCount: z.number().check(z.int()), lastMessagePreview: z.string(), lastIntent: z.nullable(z.string()),
   visitor: z.nullable(Visitor).check(z.describe('null for an anonymous visitor')),
   labels: z.array(z.string()).check(z.describe('the team\'s labels, as first spelled in the tenant')),
+  lastCustomerMessageAt: Timestamp.check(z.describe('the latest customer message (lists are ordered by it, newest first)')),
 });

@@ -36,8 +36,9 @@ export const ConversationDetail = z.object({
 });
 
 export const listConversations = declareAdmin('GET', '/conversations', 'list-conversations', 'viewer', {
-  table: 'read', query: ListConversationsQuery, response: ConversationPage, status: 200, summary: 'Conversations, newest first',
-  description: 'With `userId`, the conversations of that verified visitor (unverified ones never join), newest first, at most 50 '
+  table: 'read', query: ListConversationsQuery, response: ConversationPage, status: 200, summary: 'Conversations, by latest customer message',
+  description: 'Newest customer message first (`lastCustomerMessageAt`): an agent\'s reply or a ticket change does not move a '
+    + 'conversation. With `label`, by creation, newest first. With `userId`, the conversations of that verified visitor (unverified ones never join), newest first, at most 50 '
     + 'in one page (`nextCursor` null).',
 });
 

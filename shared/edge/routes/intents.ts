@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { declareAdmin } from '../route.ts';
-import { checkPattern, ENTITY_TYPES, MAX_PATTERN_LENGTH } from '#shared/nlu/intents/entities.ts';
+import { checkPattern, ENTITY_TYPES, MAX_PATTERN_LENGTH, MAX_PROMPT_LENGTH } from '#shared/nlu/intents/entities.ts';
 import { INTENT_ACTIONS } from '#shared/core/vocabulary.ts';
 import { EmptyQuery, IdParams, text } from '../schema.ts';
 
@@ -11,7 +11,10 @@ export const EntitySchema = z.strictObject({
   name: z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be 1 to 64 letters, digits or underscores, not starting with a digit')),
   type: z.enum(ENTITY_TYPES, { message: `must be one of ${ENTITY_TYPES.join(', ')}` }),
   pattern: z.optional(z.string().check(z.maxLength(MAX_PATTERN_LENGTH, `must be at most ${MAX_PATTERN_LENGTH} characters`))),
+  required: z.optional(z.boolean({ message: 'must be true or false' })),
+  prompt: z.optional(text(1, MAX_PROMPT_LENGTH)),
 }).check(z.superRefine((e, ctx) => {
+  if (e.prompt !== undefined && e.required !== true) ctx.addIssue({ code: 'custom', path: ['prompt'], message: 'is only allowed with required: true' });
   if (e.type !== 'regex') {
     if (e.pattern !== undefined) ctx.addIssue({ code: 'custom', path: ['pattern'], message: 'is only allowed with type regex' });
     return;
@@ -39,7 +42,10 @@ export const IntentBody = z.strictObject({
 
 export const Intent = z.object({
   id: z.uuid(), name: z.string(), description: z.string(), trainingPhrases: z.array(z.string()), response: z.string(),
-  entities: z.array(z.object({ name: z.string(), type: z.enum(ENTITY_TYPES), pattern: z.optional(z.string()) })),
+  entities: z.array(z.object({
+    name: z.string(), type: z.enum(ENTITY_TYPES), pattern: z.optional(z.string()),
+    required: z.optional(z.boolean()), prompt: z.optional(z.string()),
+  })),
   action: z.enum(INTENT_ACTIONS), enabled: z.boolean(), hitCount: z.number().check(z.int()),
   createdAt: z.iso.datetime(), updatedAt: z.iso.datetime(),
 });
@@ -55,7 +61,8 @@ export const getIntent = declareAdmin('GET', '/intents/{id}', 'get-intent', 'vie
 
 export const createIntent = declareAdmin('POST', '/intents', 'create-intent', 'admin', {
   table: 'write', body: IntentBody, status: 201, response: Intent, idempotent: true, conflicts: ['CONFLICT', 'IDEMPOTENCY_IN_PROGRESS'], summary: 'Create an intent',
-  description: 'A name already used in the tenant, or a 201st intent: 409 `CONFLICT`.',
+  description: 'A name already used in the tenant, or a 201st intent: 409 `CONFLICT`. A `{{placeholder}}` of `response` that names none of '
+    + 'its entities: 400 on `response`.',
 });
 
 export const updateIntent = declareAdmin('PUT', '/intents/{id}', 'update-intent', 'admin', {

@@ -13,6 +13,11 @@ export const ParseResponse = z.object({
   intentRanking: z.array(IntentRankingEntry).check(z.maxLength(3)),
   reply: z.string().check(z.describe('what the assistant would answer (an escalating intent\'s reply lacks the ticket number)')),
   sources: z.array(Source).check(z.maxLength(3), z.describe('the help articles of a `knowledge_base` answer, best first; else []')),
+  candidates: z.object({
+    intents: z.array(z.object({ id: z.string(), name: z.string(), confidence: Fraction })),
+    articles: z.array(z.object({ articleId: z.string(), title: z.string(), confidence: Fraction })).check(z.maxLength(10)),
+  }).check(z.describe('what could answer the message, in the assistant\'s own order with the calibrated confidence it weighs: every '
+    + 'enabled intent, and the 10 best published articles that match at all (what "Should have been…" offers first)')),
 });
 
 export const parse = declareAdmin('POST', '/nlu/parse', 'nlu-parse', 'viewer', {

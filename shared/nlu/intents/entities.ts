@@ -12,7 +12,14 @@ function RE2(): typeof RE2JS {
 
 export const ENTITY_TYPES = ['email', 'phone', 'number', 'date', 'order_id', 'url', 'regex'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
-export interface EntitySpec { name: string; type: EntityType; pattern?: string }
+/**
+ * An entity an intent reads from the message. `required`: the intent does not answer without it;
+ * the assistant asks with `prompt` and answers once the customer gives it (a slot, as in Lex or a
+ * Rasa form). An entity the response names as `{{name}}` is required whether it says so or not.
+ */
+export interface EntitySpec { name: string; type: EntityType; pattern?: string; required?: boolean; prompt?: string }
+
+export const MAX_PROMPT_LENGTH = 300;
 
 export const MAX_PATTERN_LENGTH = 200;
 
@@ -180,4 +187,36 @@ export function fillTemplate(template: string, entities: Record<string, string>)
     // Keep one space when the placeholder sat between two words.
     return before && after && next !== undefined && !/[.,;:!?)]/.test(next) ? ' ' : '';
   });
+}
+
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w-]*)\s*\}\}/g;
+
+/** The names a template's `{{placeholders}}` use, each once, in order. */
+export function templateNames(template: string): string[] {
+  return [...new Set([...template.matchAll(PLACEHOLDER)].map((m) => m[1]!))];
+}
+
+/** The entities an intent cannot answer without (required, or named by its response) that `found` lacks, in declared order. */
+export function missingEntities(intent: { response: string; entities: EntitySpec[] }, found: Record<string, string>): EntitySpec[] {
+  const named = new Set(templateNames(intent.response));
+  return intent.entities.filter((e) => (e.required || named.has(e.name)) && !Object.hasOwn(found, e.name));
+}
+
+/** What the assistant asks for a missing entity: its prompt, else a plain question naming it. */
+export function promptFor(spec: EntitySpec): string {
+  if (spec.prompt) return spec.prompt;
+  const what = spec.type === 'order_id' ? 'order number' : spec.type === 'email' ? 'email address' : spec.name.replace(/_/g, ' ');
+  return `Could you tell me your ${what}?`;
+}
+
+// The answer to "which order?" may be the bare token ("4411", "#4411", "it's A-1234"): shorter
+// than a free-standing order id elsewhere in a sentence may be, since the question names it.
+const BARE_ORDER = /^(?:(?:it'?s|it is|order|number|no\.?|nr\.?)\s{1,3}){0,2}#?\s?((?:[a-z]{1,6}-?)?\d[a-z\d-]{2,39})[.!]?$/i;
+
+/** The value of the entity the assistant asked for, from the customer's answer; null when it is not there. */
+export function slotValue(text: string, spec: EntitySpec): string | null {
+  const found = extractEntities(text, [spec])[spec.name];
+  if (found !== undefined) return found;
+  if (spec.type === 'order_id') return BARE_ORDER.exec(text.trim())?.[1] ?? null;
+  return null;
 }

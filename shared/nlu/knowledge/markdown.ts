@@ -20,17 +20,39 @@ const marked = new Marked({ gfm: true, async: false });
 
 /** HTML -> blocks of plain text, one per paragraph, list item, heading, table row or code line. */
 export function htmlToBlocks(html: string): string[] {
-  const blocks: string[] = [];
+  return htmlToKindedBlocks(html).map((b) => b.text);
+}
+
+/**
+ * What a block is, for cutting passages at coherent units: a heading, an item of a list (or a row
+ * of a table), or running text (a paragraph, a quote, a code line).
+ */
+export type BlockKind = 'heading' | 'item' | 'text';
+export interface Block { text: string; kind: BlockKind }
+
+const HEADING = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dt', 'summary', 'caption']);
+const ITEM = new Set(['li', 'tr', 'dd']);
+
+export function htmlToKindedBlocks(html: string): Block[] {
+  const blocks: Block[] = [];
   let text = '';
   let hidden = 0; // depth inside HIDDEN elements
   let pre = 0; // depth inside <pre>: line breaks are kept there
   let cells = 0; // cells seen in the current row
+  const open: string[] = []; // the block elements the text is inside, innermost last
 
+  const kind = (): BlockKind => {
+    for (let i = open.length - 1; i >= 0; i--) {
+      if (HEADING.has(open[i]!)) return 'heading';
+      if (ITEM.has(open[i]!)) return 'item';
+    }
+    return 'text';
+  };
   const flush = () => {
     const lines = pre > 0 ? text.split('\n') : [text];
     for (const line of lines) {
       const t = line.replace(/\s+/g, ' ').trim();
-      if (t) blocks.push(t);
+      if (t) blocks.push({ text: t, kind: kind() });
     }
     text = '';
   };
@@ -42,6 +64,7 @@ export function htmlToBlocks(html: string): string[] {
           if (cells++ > 0) text = `${text.trimEnd()}, `;
         } else if (BLOCK.has(name)) {
           flush();
+          if (name !== 'br') open.push(name);
           if (name === 'pre') pre++;
           if (name === 'tr') cells = 0;
         }
@@ -51,6 +74,10 @@ export function htmlToBlocks(html: string): string[] {
         else if (CELL.has(name)) text += ' ';
         else if (BLOCK.has(name)) {
           flush();
+          if (name !== 'br') {
+            const at = open.lastIndexOf(name);
+            if (at >= 0) open.length = at;
+          }
           if (name === 'pre') pre = Math.max(0, pre - 1);
         }
       },
@@ -76,6 +103,11 @@ export const MAX_MARKDOWN_CHARS = 100_000;
 
 /** Markdown -> blocks of plain text. Links keep their text, images are dropped, code is kept as text. */
 export function markdownToBlocks(markdown: string): string[] {
+  return markdownToKindedBlocks(markdown).map((b) => b.text);
+}
+
+/** Markdown -> blocks of plain text, each with its kind (see BlockKind). */
+export function markdownToKindedBlocks(markdown: string): Block[] {
   if (markdown.length > MAX_MARKDOWN_CHARS) throw new MarkdownError(`Markdown longer than ${MAX_MARKDOWN_CHARS} characters`);
   let html: string;
   try {
@@ -84,7 +116,7 @@ export function markdownToBlocks(markdown: string): string[] {
     // marked recurses once per nesting level: a few thousand nested quotes or lists overflow the stack.
     throw new MarkdownError('Markdown nested too deeply to read', { cause });
   }
-  return htmlToBlocks(html);
+  return htmlToKindedBlocks(html);
 }
 
 /** Markdown -> plain text, one block a line. */

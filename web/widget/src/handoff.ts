@@ -13,8 +13,8 @@ import type { Panel } from './views/panel.ts';
 const DEFAULT_REASON = 'The customer asked to talk to a person.';
 
 export interface Conversation {
-  /** Sends a message the transcript shows already; null when it failed (the customer was told). */
-  send(text: string, s: Shown, key: string): Promise<Reply | null>;
+  /** Sends a message the transcript shows already (`handover`: as the reason for a person); null when it failed (the customer was told). */
+  send(text: string, s: Shown, key: string, handover?: boolean): Promise<Reply | null>;
   setTicket(id: string, status: string, number?: number | null): void;
   /** While the team is away: an address for the reply. */
   askEmail(): void;
@@ -33,20 +33,17 @@ export function createHandoff(state: WidgetState, view: Panel, api: Api, fail: F
 
   async function escalate(reason: string, form: HTMLFormElement, submit: HTMLButtonElement) {
     if (state.busy) return;
-    // The reason joins the transcript unless it is there already: the first message of a new
-    // conversation, or the customer's last message left as it was prefilled.
-    const showsReason = !!reason && !!state.saved.conversationId && reason !== transcript.lastUser();
-    if (!state.saved.conversationId) {
-      if (!reason) return;
-      // No conversation yet: the reason is its first message.
+    // A reason the customer typed is a message of the conversation, so the team reads it in the
+    // transcript; sent as a handover, nothing answers it but the handover itself (not the
+    // assistant's "Sorry, I didn't get that" first). That is also how a new conversation starts.
+    if (reason && reason !== transcript.lastUser()) {
       form.remove();
-      const r = await conversation.send(reason, transcript.local('user', reason), newKey());
-      if (!r) return;
-      if (r.metadata?.ticketId) return; // the assistant escalated it already
+      await conversation.send(reason, transcript.local('user', reason, 'You asked for a person'), newKey(), true);
+      return;
     }
-    const conversationId = state.saved.conversationId!;
+    if (!state.saved.conversationId) return;
+    const conversationId = state.saved.conversationId;
     const key = newKey();
-    const askedAt = new Date().toISOString();
     const attempt = async (): Promise<void> => {
       state.busy = true;
       submit.disabled = true;
@@ -54,12 +51,6 @@ export function createHandoff(state: WidgetState, view: Panel, api: Api, fail: F
       try {
         const r = await api.escalate(conversationId, reason || DEFAULT_REASON, key);
         form.remove();
-        // What the customer wrote stays in their transcript, before the assistant's answer.
-        if (showsReason && state.saved.reason?.ticketId !== r.ticketId) {
-          state.save({ ticketId: r.ticketId, reason: { ticketId: r.ticketId, text: reason, at: askedAt } });
-          transcript.showReason();
-          transcript.order();
-        }
         // The server stored this text as an assistant message; a live event may have brought it already.
         if (!state.shown.some((s) => s.role === 'assistant' && s.content === r.message)) {
           transcript.local('assistant', r.message);

@@ -74,8 +74,8 @@ export function createTranscript(state: WidgetState, view: Panel, api: Api, coun
     },
 
     /** A message shown before the server has named it (its id comes with a history read or live event). */
-    local(role: Message['role'], content: string): Shown {
-      const s: Shown = { id: null, role, content, at: new Date().toISOString(), el: draw({ role, content }) };
+    local(role: Message['role'], content: string, note?: string): Shown {
+      const s: Shown = { id: null, role, content, at: new Date().toISOString(), el: draw({ role, content, note }) };
       state.shown.push(s);
       view.list.append(s.el);
       view.scrollDown();

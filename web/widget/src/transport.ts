@@ -63,8 +63,9 @@ export function createApi(base: string, widgetKey: string) {
   const id = (v: string) => encodeURIComponent(v);
   return {
     widget: () => call<WidgetInfo>('GET', '/widget'),
-    send: (message: string, conversationId: string | null, visitor: Visitor | null, key: string) =>
-      call<Reply>('POST', '/message', { ...(conversationId ? { conversationId } : {}), message, ...(visitor ? { visitor } : {}) }, key),
+    /** `handover`: the message is why the customer asks for a person (the service hands over at once, nothing else answers it). */
+    send: (message: string, conversationId: string | null, visitor: Visitor | null, key: string, handover = false) =>
+      call<Reply>('POST', '/message', { ...(conversationId ? { conversationId } : {}), message, ...(visitor ? { visitor } : {}), ...(handover ? { handover } : {}) }, key),
     /** A verified visitor's conversations, newest first. */
     mine: (v: Visitor & { userHash: string }) =>
       call<OwnConversations>('GET', `/conversations?userId=${id(v.userId)}&userHash=${id(v.userHash)}`),

@@ -154,13 +154,13 @@ export function mount(opts: Options): Handle {
 
   // ---- sending ------------------------------------------------------------------------------
 
-  async function send(text: string, s: Shown, key: string): Promise<Reply | null> {
+  async function send(text: string, s: Shown, key: string, handover = false): Promise<Reply | null> {
     state.busy = true;
     view.sendBtn.disabled = true;
     view.setTyping(true);
     try {
       const { visitor: v } = state;
-      const r = await api.send(text, state.saved.conversationId ?? null, v, key);
+      const r = await api.send(text, state.saved.conversationId ?? null, v, key, handover);
       markFailed(s.el, false);
       if (r.conversationId !== state.saved.conversationId) { state.save({ conversationId: r.conversationId }); visitor.showPast(); }
       if (v && state.saved.userId !== v.userId) state.save({ userId: v.userId });
@@ -178,7 +178,7 @@ export function mount(opts: Options): Handle {
       if (e.failure === 'not-found' && state.saved.conversationId) {
         // The stored conversation is gone: this message starts a new one.
         state.forget();
-        return send(text, s, newKey());
+        return send(text, s, newKey(), handover);
       }
       markFailed(s.el, true);
       if (e.failure === 'closed') {
@@ -190,7 +190,7 @@ export function mount(opts: Options): Handle {
         // The same Idempotency-Key: a retry of a request that did get through stores nothing twice.
         const fatal = e.failure === 'origin' || e.failure === 'key';
         // A refused identity is the site's to fix (or the customer's, signing in again): no retry.
-        fail(e, fatal || e.failure === 'identity' || e.failure === 'sign-in' ? null : () => { void send(text, s, key); });
+        fail(e, fatal || e.failure === 'identity' || e.failure === 'sign-in' ? null : () => { void send(text, s, key, handover); });
         if (fatal) view.enable(false);
       }
       return null;

@@ -178,7 +178,8 @@ function AnsweredBy({ metadata: md }: { metadata: Metadata }) {
     <p className="msg-meta">
       {md.intentDetected === 'knowledge_base'
         ? <>Answered from the article {source ? <Link to={`/knowledge/${encodeURIComponent(source.articleId)}`}>{source.title}</Link> : 'of the help centre'}</>
-        : md.intentDetected === 'fallback' ? <>Fallback: nothing answered</> : <>Answered by the intent <strong>{md.intentDetected}</strong></>}
+        : md.intentDetected === 'fallback' ? <>Fallback: nothing answered</>
+        : md.intentDetected === 'handover' ? <>Handed over: the customer asked for a person</> : <>Answered by the intent <strong>{md.intentDetected}</strong></>}
       {' · '}confidence {percent(md.confidence)}
       {entities.length > 0 && <> · entities {entities.map(([k, v]) => `${k}=${v}`).join(', ')}</>}
     </p>

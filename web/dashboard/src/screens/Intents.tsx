@@ -109,7 +109,11 @@ function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Int
     save.mutate({
       name: form.name.trim(), description: form.description, response: form.response, action: form.action, enabled: form.enabled,
       trainingPhrases: form.phrases.split('\n').map((s) => s.trim()).filter(Boolean),
-      entities: form.entities.map((en) => (en.type === 'regex' ? { name: en.name, type: en.type, pattern: en.pattern ?? '' } : { name: en.name, type: en.type })),
+      entities: form.entities.map((en) => ({
+        name: en.name, type: en.type, ...(en.type === 'regex' ? { pattern: en.pattern ?? '' } : {}),
+        // A question to ask makes the entity required; without one, a placeholder's entity is still asked for plainly.
+        ...(en.prompt?.trim() ? { required: true, prompt: en.prompt.trim() } : {}),
+      })),
     });
   };
   const placeholders = form.entities.map((e) => `{{${e.name}}}`).filter((p) => p !== '{{}}');
@@ -127,7 +131,7 @@ function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Int
         <Field label="Training phrases" {...errors.field('trainingPhrases')} hint="One per line: ways a customer says it.">
           {(p) => <textarea {...p} rows={6} value={form.phrases} onChange={(e) => set('phrases', e.target.value)} />}
         </Field>
-        <Field label="Response" {...errors.field('response')} hint={`What the assistant answers. ${placeholders.length ? `Placeholders: ${placeholders.join(', ')}.` : 'Add entities to use {{name}} placeholders.'}`}>
+        <Field label="Response" {...errors.field('response')} hint={`What the assistant answers. ${placeholders.length ? `Placeholders: ${placeholders.join(', ')} (the assistant asks for a missing one first).` : 'Add entities to use {{name}} placeholders.'}`}>
           {(p) => <textarea {...p} rows={3} value={form.response} onChange={(e) => set('response', e.target.value)} maxLength={2000} />}
         </Field>
         <fieldset className="entities">
@@ -151,6 +155,9 @@ function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Int
                   {(p) => <input {...p} value={en.pattern ?? ''} onChange={(e) => set('entities', form.entities.map((x, j) => (j === i ? { ...x, pattern: e.target.value } : x)))} maxLength={200} />}
                 </Field>
               )}
+              <Field label={`Entity ${i + 1}: ask when missing`} hint="Optional. The assistant asks this and answers once the customer gives it.">
+                {(p) => <input {...p} value={en.prompt ?? ''} placeholder="Which order is it?" onChange={(e) => set('entities', form.entities.map((x, j) => (j === i ? { ...x, prompt: e.target.value } : x)))} maxLength={300} />}
+              </Field>
               <button type="button" onClick={() => set('entities', form.entities.filter((_, j) => j !== i))}>Remove entity {i + 1}</button>
             </div>
           ))}

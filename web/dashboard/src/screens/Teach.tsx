@@ -109,6 +109,14 @@ function TargetChoices({ query, busy, onPick }: { query: string; busy: boolean; 
   const [filter, setFilter] = useState('');
   const find = useDeferredValue(filter.trim());
   const intents = useQuery({ queryKey: ['intents'], queryFn: () => ok(api.GET('/api/v1/admin/intents')) });
+  // The assistant's own ranking for the customer's message: what it would have chosen comes first.
+  const message = query.slice(0, 2000).trim();
+  const ranked = useQuery({
+    queryKey: ['nlu-parse', message], enabled: message !== '',
+    queryFn: () => ok(api.POST('/api/v1/admin/nlu/parse', { body: { message } })),
+  });
+  const order = new Map((ranked.data?.candidates.intents ?? []).map((c, k) => [c.id, k]));
+  const rank = (id: string) => order.get(id) ?? order.size;
   // Articles ranked as the assistant would rank them for the customer's message (or the filter).
   const q = (find || query).slice(0, 200).trim();
   const articles = useQuery({
@@ -123,7 +131,11 @@ function TargetChoices({ query, busy, onPick }: { query: string; busy: boolean; 
   });
   const shownIntents = (intents.data?.items ?? [])
     .filter((i) => !find || i.name.toLowerCase().includes(find.toLowerCase()) || i.description.toLowerCase().includes(find.toLowerCase()))
-    .sort((a, b) => Number(b.enabled) - Number(a.enabled) || a.name.localeCompare(b.name));
+    .sort((a, b) => Number(b.enabled) - Number(a.enabled) || rank(a.id) - rank(b.id) || a.name.localeCompare(b.name));
+  // Without a filter, the articles the assistant ranked for the message, in its order; else the search's.
+  const rankedArticles = ranked.data?.candidates.articles ?? [];
+  const shownArticles = !find && rankedArticles.length > 0
+    ? rankedArticles.map((a) => ({ id: a.articleId, title: a.title })) : articles.data?.items ?? [];
   return (
     <div className="teach-choices">
       <button type="button" className="teach-none" disabled={busy} onClick={() => onPick({ none: true }, NONE_LABEL)}>
@@ -150,9 +162,9 @@ function TargetChoices({ query, busy, onPick }: { query: string; busy: boolean; 
       <section aria-labelledby={`${id}-a`}>
         <h3 id={`${id}-a`}>Help articles</h3>
         {articles.isPending ? <Loading /> : articles.isError ? <ErrorState error={articles.error} retry={() => void articles.refetch()} />
-          : articles.data.items.length === 0 ? <Empty>{find ? 'No published article matches.' : 'No published article yet.'}</Empty> : (
+          : shownArticles.length === 0 ? <Empty>{find ? 'No published article matches.' : 'No published article yet.'}</Empty> : (
             <ul className="choice-list">
-              {articles.data.items.map((a) => (
+              {shownArticles.map((a) => (
                 <li key={a.id}>
                   <button type="button" disabled={busy} onClick={() => onPick({ articleId: a.id }, a.title)}>{a.title}</button>
                 </li>

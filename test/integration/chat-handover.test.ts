@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { admin, chat, newTenant, request, send } from './client.ts';
+
+// Handing over: a first message that asks for a person, and the reason typed in the widget's
+// "Talk to a person" form, which the team reads in the transcript.
+
+const detail = (t: { ownerToken: string }, id: string) => request('GET', admin(`/conversations/${id}`), { token: t.ownerToken });
+
+describe('handing over', () => {
+  it.each(['can I talk to a human', 'agent please'])('a first message "%s" hands over at once, in one handover sentence', async (text) => {
+    const t = await newTenant();
+    const r = await send(t, text);
+    expect(r.status).toBe(200);
+    expect(r.body.metadata).toMatchObject({ intentDetected: 'human_agent', ticketId: expect.stringMatching(/^tkt_/), ticketNumber: 1 });
+    expect(r.body.message.content).toBe('I am handing you over to our team. Your ticket number is #1; a person will get back to you here.');
+    const d = await detail(t, r.body.conversationId);
+    expect(d.body.messages.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([
+      ['user', text], ['assistant', r.body.message.content],
+    ]);
+    expect(d.body.tickets[0].reason).toBe(`Requested in chat: ${text}`);
+  });
+
+  it('a reason sent with handover: true starts the conversation, is in the transcript, and nothing else answers it', async () => {
+    const t = await newTenant();
+    const reason = 'My mug arrived broken';
+    const r = await request('POST', chat('/message'), { widgetKey: t.widgetKey, body: { message: reason, handover: true } });
+    expect(r.status).toBe(200);
+    expect(r.body.metadata).toMatchObject({ intentDetected: 'handover', confidence: 1, ticketNumber: 1 });
+    expect(r.body.message.content).toBe("I've passed this conversation to our support team. Your ticket number is #1; a person will get back to you here.");
+    const d = await detail(t, r.body.conversationId);
+    expect(d.body.conversation.status).toBe('escalated');
+    expect(d.body.messages.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([
+      ['user', reason], ['assistant', r.body.message.content],
+    ]);
+    expect(d.body.tickets.map((x: { reason: string }) => x.reason)).toEqual([`Requested in chat: ${reason}`]);
+    // Counted as neither an intent's answer nor a fallback.
+    const stats = await request('GET', admin('/stats'), { token: t.ownerToken });
+    expect(stats.body.kpis.fallbacks).toBe(0);
+    expect(stats.body.topIntents).toEqual([]);
+  });
+
+  it('later in a conversation the typed reason joins the transcript, and an open ticket is joined, not doubled', async () => {
+    const t = await newTenant();
+    const first = await send(t, 'where is my order 12345?');
+    const id = first.body.conversationId as string;
+    const r = await request('POST', chat('/message'), { widgetKey: t.widgetKey, body: { conversationId: id, message: 'The tracking page says lost', handover: true } });
+    expect(r.body.metadata.ticketNumber).toBe(1);
+    const again = await request('POST', chat('/message'), { widgetKey: t.widgetKey, body: { conversationId: id, message: 'Please hurry', handover: true } });
+    expect(again.body.metadata.ticketId).toBe(r.body.metadata.ticketId);
+    const d = await detail(t, id);
+    expect(d.body.messages.filter((m: { role: string }) => m.role === 'user').map((m: { content: string }) => m.content))
+      .toEqual(['where is my order 12345?', 'The tracking page says lost', 'Please hurry']);
+    expect(d.body.tickets).toHaveLength(1);
+    expect((await request('POST', chat('/message'), { widgetKey: t.widgetKey, body: { message: 'x', handover: 'yes' } })).status).toBe(400);
+  });
+});
