@@ -62,7 +62,7 @@ describe('handoff: an agent replies from the inbox', () => {
       // The customer sees it without reloading: it came over the live socket.
       const seen = customer.locator('.msg-agent', { hasText: REPLY });
       await seen.waitFor();
-      expect(await seen.textContent()).toContain(email.split('@')[0]);
+      expect(await seen.textContent()).toContain(prefilled);
       expect(await seen.textContent()).not.toContain(email);
       await customer.locator('.ticket').filter({ hasText: 'a person from our team is on it' }).waitFor();
       const event = frames.map((f) => JSON.parse(f)).find((e) => e.type === 'message.created' && e.data.message?.content === REPLY);

@@ -120,6 +120,16 @@ describe('the unread badge', () => {
     await page.reload();
     await page.getByRole('button', { name: 'Open Test Shop chat', exact: true }).waitFor();
     expect(await page.locator('.badge').isVisible()).toBe(false);
+
+    // A reply that came while no page of the shop was open is counted when the customer comes back.
+    await page.goto('about:blank');
+    const later = await request('POST', admin(`/conversations/${conversationId}/messages`), { token: agent.token, body: { content: 'It is on its way.' } });
+    expect(later.status).toBe(201);
+    await page.goto(shopUrl(t.widgetKey));
+    await page.getByRole('button', { name: 'Open Test Shop chat, 1 unread' }).waitFor();
+    await launcher(page).click();
+    await page.locator('.msg-agent', { hasText: 'It is on its way.' }).waitFor();
+    expect(await page.locator('.msg-agent').count()).toBe(3);
     await page.context().close();
   });
 });

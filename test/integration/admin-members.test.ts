@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { displayNameOf } from '#shared/domain/tenants/me.ts';
 import { admin, expectProblem, memberToken, newSub, newTenant, request, tokenFor } from './client.ts';
 
 const members = (token: string) => request('GET', admin('/members'), { token });
@@ -9,13 +10,16 @@ describe('members', () => {
     const list0 = await members(t.ownerToken);
     expect(list0.status).toBe(200);
     expect(list0.body.items).toEqual([
-      { id: t.ownerSub, userId: t.ownerSub, email: t.ownerEmail, role: 'owner', status: 'active', createdAt: expect.any(String), displayName: expect.any(String) },
+      { id: t.ownerSub, userId: t.ownerSub, email: t.ownerEmail, role: 'owner', status: 'active', createdAt: expect.any(String), displayName: displayNameOf(null, { email: t.ownerEmail }) },
     ]);
     const sub = newSub('inv');
     const email = `${sub}@Example.com`;
     const inv = await request('POST', admin('/members'), { token: t.ownerToken, body: { email: `  ${email} `, role: 'agent' } });
     expect(inv.status).toBe(201);
-    expect(inv.body).toEqual({ id: expect.any(String), userId: null, email: email.toLowerCase(), role: 'agent', status: 'invited', createdAt: expect.stringMatching(/Z$/), displayName: expect.any(String) });
+    expect(inv.body).toEqual({
+      id: expect.any(String), userId: null, email: email.toLowerCase(), role: 'agent', status: 'invited', createdAt: expect.stringMatching(/Z$/),
+      displayName: displayNameOf(null, { email: email.toLowerCase() }),
+    });
     expect((await members(t.ownerToken)).body.items).toHaveLength(2);
 
     const token = await tokenFor(sub, email.toLowerCase());

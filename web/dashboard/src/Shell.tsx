@@ -97,7 +97,7 @@ function Layout() {
         <div className="topbar-right">
           <LiveStatus />
           <NavLink to="/profile" className="who">{/* Until a name is chosen, the email says who is signed in better than a default name. */}
-            {member.displayNameChosen ? member.displayName : member.email ?? user.profile.email ?? member.displayName}<span className="role">{member.role}</span></NavLink>
+            <span className="who-name">{member.displayNameChosen ? member.displayName : member.email ?? user.profile.email ?? member.displayName}</span><span className="role">{member.role}</span></NavLink>
           <button type="button" onClick={signOut}>Sign out</button>
         </div>
       </header>

@@ -14,6 +14,8 @@ export interface Saved {
   emailAsked?: string;
   /** Messages that arrived while the panel was closed, for the launcher's badge after a reload. */
   unread?: number;
+  /** The time of the newest message the customer has had in front of them (the panel open): later ones are unread. */
+  seenAt?: string;
   /** The reason the customer gave when asking for a person (the ticket keeps it; the transcript shows it from here). */
   reason?: { ticketId: string; text: string; at: string };
 }
@@ -49,6 +51,11 @@ export function createState(widgetKey: string) {
     save(patch: Partial<Saved>) {
       state.saved = { ...state.saved, ...patch };
       try { localStorage.setItem(storeKey, JSON.stringify(state.saved)); } catch { /* storage off: this page load only */ }
+    },
+    /** What is on screen now has been seen (the panel is open). */
+    seen() {
+      const newest = state.shown.reduce((m, s) => (s.id !== null && !s.id.startsWith('reason:') && s.at > m ? s.at : m), '');
+      if (newest && newest !== state.saved.seenAt) state.save({ seenAt: newest });
     },
     forget() {
       state.saved = {};

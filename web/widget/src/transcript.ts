@@ -70,6 +70,7 @@ export function createTranscript(state: WidgetState, view: Panel, api: Api, coun
         view.announce(`${m.role === 'agent' ? m.author?.name || 'Support team' : 'Assistant'} says: ${m.content}`);
         if (!state.isOpen) { state.unread++; state.save({ unread: state.unread }); counted(); }
       }
+      if (state.isOpen) state.seen();
       view.scrollDown();
     },
 

@@ -113,6 +113,7 @@ export function mount(opts: Options): Handle {
       transcript.showReason();
       transcript.order();
       state.historyRead = true;
+      if (state.isOpen) state.seen();
       connect();
       if (r.conversation.status === 'closed') ended();
       view.scrollDown();
@@ -226,10 +227,24 @@ export function mount(opts: Options): Handle {
 
   function close() {
     if (!state.isOpen) return;
+    state.seen();
     state.isOpen = false;
     view.hide();
     label();
     view.restoreFocus();
+  }
+
+  /**
+   * A page loaded with the team on the conversation and the panel closed: replies that came while
+   * no page was open are read now, and the launcher counts those newer than what was last seen.
+   */
+  async function catchUp() {
+    const { saved } = state;
+    if (state.isOpen || state.historyRead || !saved.conversationId || !saved.seenAt || !saved.ticketStatus || !ACTIVE_TICKET.includes(saved.ticketStatus)) return;
+    await readHistory();
+    if (state.isOpen) return;
+    const unread = state.shown.filter((s) => s.id !== null && s.role !== 'user' && !s.id.startsWith('reason:') && s.at > saved.seenAt!).length;
+    if (unread > state.unread) { state.unread = unread; state.save({ unread }); label(); }
   }
 
   const onOnline = () => { view.notice.online(); state.live?.retryNow(); };
@@ -258,6 +273,7 @@ export function mount(opts: Options): Handle {
     if (state.isOpen && !state.historyRead) void readHistory();
     if (state.isOpen) void visitor.loadPast();
     else if (state.shown.length) connect(); // messages sent before this answer came
+    else void catchUp();
   }
 
   visitor.identify(opts.visitor ?? null);
