@@ -17,6 +17,7 @@ import { buildNoneIndex, type NoneIndex } from '#shared/nlu/intents/none-example
 import { phraseSpelling, type PhraseSpelling } from '#shared/nlu/policy/phrase-spelling.ts';
 import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
 import { unstretch } from '#shared/nlu/intents/stretched.ts';
+import type { TextVectors } from '#shared/nlu/encoder/encoder.ts';
 import { applyNone } from './none.ts';
 import { withEverydayPhrases } from './everyday.ts';
 
@@ -33,14 +34,19 @@ export interface AssistantModel {
 // every intent write bumps the version, so the next message retrains and an unchanged tenant never does.
 const models = new TenantModelCache<AssistantModel>();
 
-export function trainModel(version: number, enabled: Intent[], none: string[] = []): AssistantModel {
+/**
+ * `vectors`: the sentence vectors of the intents' texts and the none examples (see
+ * shared/nlu/encoder/to-embed.ts `intentTextsToEmbed`, `noneTextsToEmbed`); texts without one are
+ * matched by their words alone.
+ */
+export function trainModel(version: number, enabled: Intent[], none: string[] = [], vectors?: TextVectors): AssistantModel {
   return {
     version,
-    classifier: trainClassifier(withEverydayPhrases(enabled), {}, wordVectors(), none),
+    classifier: trainClassifier(withEverydayPhrases(enabled), {}, wordVectors(), none, vectors),
     phrases: intentPhraseIndex(enabled),
     spelling: phraseSpelling(new Map(enabled.map((i) => [i.name, i.trainingPhrases]))),
     byName: new Map(enabled.map((i) => [i.name, i])),
-    none: buildNoneIndex(none, enabled),
+    none: buildNoneIndex(none, enabled, {}, vectors),
   };
 }
 
@@ -64,12 +70,15 @@ export interface Evidence {
   articles: Array<{ hit: KnowledgeHit; evidence: ArticleEvidence }>;
 }
 
-/** The raw evidence of the best 3 intents and (with an index) the best 3 articles. */
-export function evidenceFor(model: AssistantModel, index: KnowledgeIndex | null, message: string): Evidence {
+/**
+ * The raw evidence of the best 3 intents and (with an index) the best 3 articles. `messageVector`:
+ * the message's sentence vector (absent: words only).
+ */
+export function evidenceFor(model: AssistantModel, index: KnowledgeIndex | null, message: string, messageVector?: Float32Array): Evidence {
   // "byee", "hiii": a stretched word that no vocabulary knows is read as the word it stretches.
   const vocabulary = wordVectors().index;
   const text = unstretch(message, (w) => vocabulary.has(w) || model.phrases.knows(w) || (index?.knows(w) ?? false));
-  const ranking = model.classifier.classify(text, 4);
+  const ranking = model.classifier.classify(text, 4, messageVector);
   const lexical = new Map(model.phrases.explain(text, 10).map((e) => [e.articleId, e.features]));
   const intents = ranking.slice(0, 3).map((ranked, k) => {
     const f = lexical.get(ranked.intent);
@@ -81,7 +90,7 @@ export function evidenceFor(model: AssistantModel, index: KnowledgeIndex | null,
       },
     };
   });
-  const hits = index ? index.search(text, { limit: 4 }) : [];
+  const hits = index ? index.search(text, { limit: 4, ...(messageVector ? { vector: messageVector } : {}) }) : [];
   const articles = hits.slice(0, 3).map((hit, k) => ({
     hit,
     evidence: { confidence: hit.confidence, margin: hit.confidence - (hits[k + 1]?.confidence ?? 0), features: hit.features, candidates: index!.size },
@@ -104,8 +113,10 @@ export interface Thresholds { intent: number; article: number }
  * the articles; each candidate gets its calibrated probability of being right, and the better one
  * that reaches its kind's threshold answers, else the fallback. Pure apart from the model.
  */
-export function answer(model: AssistantModel, index: KnowledgeIndex | null, text: string, thresholds: Thresholds, fallbackMessage: string) {
-  const { intents, articles } = evidenceFor(model, index, text);
+export function answer(
+  model: AssistantModel, index: KnowledgeIndex | null, text: string, thresholds: Thresholds, fallbackMessage: string, messageVector?: Float32Array,
+) {
+  const { intents, articles } = evidenceFor(model, index, text, messageVector);
   // The calibrated ranking; a lower-ranked intent never shows more confidence than the one above it.
   let above = 1;
   const ranking: Ranked[] = intents.map(({ ranked, evidence }) => {
@@ -142,16 +153,17 @@ export interface Decision { nlu: Understanding; knowledge: KnowledgeAnswer | nul
 
 /**
  * The tenant's answer to `text`. `searchKnowledge` false leaves the articles out (nobody is
- * going to be answered, so no article may count as having answered).
+ * going to be answered, so no article may count as having answered). `messageVector`: the
+ * message's sentence vector (absent: words only).
  */
-export async function decide(tenant: Tenant, text: string, searchKnowledge = true): Promise<Decision> {
+export async function decide(tenant: Tenant, text: string, searchKnowledge = true, messageVector?: Float32Array): Promise<Decision> {
   const settings = tenantSettings(tenant.config ?? {});
   const [model, index] = await Promise.all([
     modelFor(tenant.id, tenant.intentsVersion),
     searchKnowledge && settings.knowledgeEnabled ? knowledgeIndexOf(tenant) : null,
   ]);
   const thresholds = { intent: settings.confidenceThreshold, article: settings.knowledgeThreshold };
-  return applyNone(model.none, text, { ...answer(model, index, text, thresholds, settings.fallbackMessage), settings });
+  return applyNone(model.none, text, { ...answer(model, index, text, thresholds, settings.fallbackMessage, messageVector), settings }, messageVector);
 }
 
 /**
