@@ -1,7 +1,7 @@
-import { countHashes, defaultFeatureOptions, extractRaw, HashIndex, nameWords, tokenize, type FeatureOptions, type RawFeatures } from './features.ts';
+import { countHashes, defaultFeatureOptions, extractRaw, HashIndex, namePhrase, tokenize, type FeatureOptions, type RawFeatures } from './features.ts';
 import { BACKGROUND_LABEL, backgroundFor } from './background.ts';
 import { principalDirection, removeAndNormalise, sentenceVector, type WordVectors } from '../encoder/glove.ts';
-import type { TextVectors } from '../encoder/encoder.ts';
+import { DIMS, type TextVectors } from '../encoder/encoder.ts';
 
 export interface TrainingIntent {
   name: string;
@@ -76,6 +76,19 @@ export interface ClassifierOptions extends FeatureOptions {
    * 88.1 %, recall 92 / 89 %. Weights 0.5 / 2 / 3 (out of the folds): recall 93 / 91 / 94 %.
    */
   noneWeight: number;
+  /**
+   * Weight of the sentence encoder's vector (shared/nlu/encoder/encoder.ts) as DIMS more features
+   * of every row that has one and of a message that comes with one (0: none).
+   */
+  encoderWeight: number;
+  /** The most phrases x classes that train with the encoder's block; a bigger tenant fuses instead (`encoderFusion`). */
+  encoderMaxWork: number;
+  /**
+   * Weight of the encoder's fused score, for a tenant beyond `encoderMaxWork`: each class's score
+   * gains this times the cosine of the message and the class's centroid of phrase vectors, less
+   * that cosine's mean over the classes (0: none).
+   */
+  encoderFusion: number;
 }
 
 export const defaultClassifierOptions: ClassifierOptions = {
@@ -94,6 +107,9 @@ export const defaultClassifierOptions: ClassifierOptions = {
   nameWeight: 2,
   everydayWeight: 0.5,
   noneWeight: 1,
+  encoderWeight: 1,
+  encoderMaxWork: 750_000,
+  encoderFusion: 4,
 };
 
 /** Sparse rows in CSR form. */
@@ -118,10 +134,54 @@ export interface Model {
   topK: number;
   /** The sentence-vector block after the hashed features: the tenant's main direction removed, times weight. */
   dense?: { vectors: WordVectors; direction: Float32Array | null; weight: number };
+  /** The sentence encoder's block after that: the text's unit vector times weight. */
+  encoded?: { weight: number };
+  /** The encoder's fused score: unit centroids of each class's phrase vectors (null: none), and its weight. */
+  centroids?: { of: Array<Float32Array | null>; weight: number };
 }
 
-/** Columns of W per class: the hashed features, then the sentence vector's. */
-export const widthOf = (model: Model) => model.vec.hashes.length + (model.dense ? model.dense.vectors.dim : 0);
+/** The fused score's terms of a vector against the centroids: weight x (cosine - its mean over the classes that have one). */
+function fusedTerms(v: Float32Array, centroids: Array<Float32Array | null>, weight: number): Float64Array {
+  const out = new Float64Array(centroids.length);
+  let sum = 0;
+  let n = 0;
+  centroids.forEach((c, k) => {
+    if (!c) return;
+    let s = 0;
+    for (let i = 0; i < v.length; i++) s += v[i]! * c[i]!;
+    out[k] = s;
+    sum += s;
+    n++;
+  });
+  const mean = n > 0 ? sum / n : 0;
+  centroids.forEach((c, k) => { out[k] = c ? weight * (out[k]! - mean) : 0; });
+  return out;
+}
+
+/** Unit centroids of each class's vectors among `rows` (null for a class with none). */
+function centroidsOf(rows: Iterable<number>, y: ArrayLike<number>, vecs: Array<Float32Array | null>, C: number): Array<Float32Array | null> {
+  const sums: Array<Float32Array | null> = Array.from({ length: C }, () => null);
+  for (const i of rows) {
+    const v = vecs[i];
+    if (!v) continue;
+    sums[y[i]!] ??= new Float32Array(v.length);
+    const s = sums[y[i]!]!;
+    for (let k = 0; k < v.length; k++) s[k]! += v[k]!;
+  }
+  return sums.map((s) => {
+    if (!s) return null;
+    let n = 0;
+    for (const x of s) n += x * x;
+    n = Math.sqrt(n) || 1;
+    for (let k = 0; k < s.length; k++) s[k]! /= n;
+    return s;
+  });
+}
+
+/** Columns of W per class: the hashed features, then the word vectors' sentence vector's, then the encoder's. */
+export const widthOf = (model: Model) => encodedAt(model) + (model.encoded ? DIMS : 0);
+/** The first column of the encoder's block. */
+const encodedAt = (model: Model) => model.vec.hashes.length + (model.dense ? model.dense.vectors.dim : 0);
 
 /** A sentence vector as the dense block's columns: the direction removed, unit length, times the weight (in place). */
 function project(v: Float32Array, dense: NonNullable<Model['dense']>): Float32Array {
@@ -516,7 +576,7 @@ function fitCalibration(heldScores: Float64Array[], y: number[], w: number[], bg
   return { temperature: Math.exp(logT), noneScore: none };
 }
 
-function scoresOf(model: Model, text: string): Float64Array {
+function scoresOf(model: Model, text: string, messageVector?: Float32Array): Float64Array {
   const idx: number[] = [];
   const val: number[] = [];
   const toks = tokenize(text);
@@ -527,16 +587,26 @@ function scoresOf(model: Model, text: string): Float64Array {
     const V = model.vec.hashes.length;
     for (let k = 0; k < d.length; k++) { idx.push(V + k); val.push(d[k]!); }
   }
-  return scores(model, Int32Array.from(idx), Float32Array.from(val), 0, idx.length);
+  if (model.encoded && messageVector) {
+    const E = encodedAt(model);
+    const w = model.encoded.weight;
+    for (let k = 0; k < messageVector.length; k++) { idx.push(E + k); val.push(messageVector[k]! * w); }
+  }
+  const s = scores(model, Int32Array.from(idx), Float32Array.from(val), 0, idx.length);
+  if (model.centroids && messageVector) {
+    const f = fusedTerms(messageVector, model.centroids.of, model.centroids.weight);
+    for (let c = 0; c < s.length; c++) s[c]! += f[c]!;
+  }
+  return s;
 }
 
 /** The best intents and their confidences; the hidden background class takes mass but is never ranked. */
-export function rankWith(model: Model, text: string, top = 3, _messageVector?: Float32Array): Ranked[] {
+export function rankWith(model: Model, text: string, top = 3, messageVector?: Float32Array): Ranked[] {
   const C = model.labels.length;
   if (C === 0 || top <= 0) return [];
   const bg = model.labels.indexOf(BACKGROUND_LABEL);
   const ranked: Ranked[] = [];
-  for (const [c, p] of confidences(model, scoresOf(model, text), Math.min(C, top + (bg >= 0 ? 1 : 0)))) {
+  for (const [c, p] of confidences(model, scoresOf(model, text, messageVector), Math.min(C, top + (bg >= 0 ? 1 : 0)))) {
     if (c !== bg && ranked.length < top) ranked.push({ intent: model.labels[c]!, confidence: p });
   }
   return ranked;
@@ -558,7 +628,7 @@ const OFF_TOPIC_WEIGHT = 0.1;
  */
 export function trainClassifier(
   intents: TrainingIntent[], options: Partial<ClassifierOptions> = {}, vectors: WordVectors | null = null, none: readonly string[] = [],
-  _encoded?: TextVectors,
+  encoded?: TextVectors,
 ): Classifier & { model: Model } {
   const o: ClassifierOptions = { ...defaultClassifierOptions, ...options };
   const labels: string[] = [];
@@ -595,9 +665,8 @@ export function trainClassifier(
   }
   const empty = { temperature: o.temperature, noneScore: DEFAULT_NONE, topK: o.topK };
   if (labels.length === 0) return classifierOf({ labels: [], vec: buildTraining([], o).vec, W: new Float32Array(0), b: new Float32Array(0), ...empty });
-  // Each intent's name as a phrase. Numbers in a name ("faq_3") number intents; they say nothing a
-  // message could.
-  const names = labels.map((name) => nameWords(name).split(' ').filter((w) => w && !/^\d+$/.test(w)).join(' '));
+  // Each intent's name as a phrase.
+  const names = labels.map(namePhrase);
   // The background class weighs as much as an average intent, so it does not win by sheer size.
   // Less the background phrases that one of the tenant's phrases or names says (see backgroundFor).
   if (o.background) {
@@ -624,9 +693,32 @@ export function trainClassifier(
     model.dense = dense;
     X = withDense(hashed, vec.hashes.length, raw.map((x) => x && project(x, dense)));
   }
+  const encodedRows = encoded ? data.texts.map((t) => encoded.get(t) ?? null) : [];
+  const hasEncoded = encodedRows.some((r) => r !== null);
+  if (hasEncoded && o.encoderWeight > 0 && toks.length * C <= o.encoderMaxWork) {
+    model.encoded = { weight: o.encoderWeight };
+    X = withDense(X, encodedAt(model), encodedRows.map((r) => (r ? r.map((x) => x * o.encoderWeight) : null)));
+  }
   model.W = new Float32Array(widthOf(model) * C);
   const cal = folds.flat();
   const calScores = fitOvrSvm(X, y, sw, folds, model, o);
+  const fusion = model.encoded ? 0 : o.encoderFusion;
+  if (hasEncoded && fusion > 0) {
+    model.centroids = { of: centroidsOf(y.keys(), y, encodedRows, C), weight: fusion };
+    // A held-out phrase is scored against the centroids of the rows its fold was trained without.
+    let at = 0;
+    for (const fold of folds) {
+      const held = new Set(fold);
+      const of = centroidsOf([...y.keys()].filter((i) => !held.has(i)), y, encodedRows, C);
+      for (const i of fold) {
+        const v = encodedRows[i];
+        const s = calScores[at++]!;
+        if (!v) continue;
+        const f = fusedTerms(v, of, fusion);
+        for (let c = 0; c < C; c++) s[c]! += f[c]!;
+      }
+    }
+  }
   if (cal.length === 0) return classifierOf(model);
   const calY = cal.map((i) => data.y[i]!);
   // Background phrases stand for off-topic traffic, assumed a tenth of the in-scope weight. A
