@@ -17,7 +17,7 @@ import { buildNoneIndex, type NoneIndex } from '#shared/nlu/intents/none-example
 import { phraseSpelling, type PhraseSpelling } from '#shared/nlu/policy/phrase-spelling.ts';
 import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
 import { unstretch } from '#shared/nlu/intents/stretched.ts';
-import type { TextVectors } from '#shared/nlu/encoder/encoder.ts';
+import type { TextVectors } from '#shared/nlu/encoder/vectors.ts';
 import { intentMeaning, type IntentMeaning } from '#shared/nlu/intents/meaning.ts';
 import { applyNone } from './none.ts';
 import { withEverydayPhrases } from './everyday.ts';

@@ -1,6 +1,6 @@
 // The sentence encoder's evidence for intents: how close a message comes in meaning to an intent's
 // closest phrase (or its name), for the answer policy.
-import { cosine, type TextVectors } from '../encoder/encoder.ts';
+import { cosine, type TextVectors } from '../encoder/vectors.ts';
 import { intentTextsToEmbed } from '../encoder/to-embed.ts';
 
 export interface IntentMeaning {

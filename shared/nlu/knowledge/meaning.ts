@@ -1,7 +1,7 @@
 // The sentence encoder's evidence for articles: how close a message's vector comes to an article's
 // title, questions and passages (its closest unit), and the articles closest in meaning, which
 // join the candidates that share a word with the message ("money back" finds the refunds article).
-import { cosine, type TextVectors } from '../encoder/encoder.ts';
+import { cosine, type TextVectors } from '../encoder/vectors.ts';
 import { articleTextsToEmbed } from '../encoder/to-embed.ts';
 import type { StoredArticle } from './passages.ts';
 

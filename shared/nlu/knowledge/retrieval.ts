@@ -34,7 +34,7 @@ import { learnSynonyms } from './synonyms.ts';
 import { buildTermIndex, KIND_PASSAGE } from './terms.ts';
 import { phraseSpelling } from '../policy/phrase-spelling.ts';
 import type { WordVectors } from '../encoder/glove.ts';
-import type { TextVectors } from '../encoder/encoder.ts';
+import type { TextVectors } from '../encoder/vectors.ts';
 
 export { clampAnswer, MAX_ANSWER_CHARS, type StoredArticle } from './passages.ts';
 export { DEFAULT_KNOWLEDGE_THRESHOLD, defaultScoreWeights, score, type Features, type ScoreWeights } from './scoring.ts';
