@@ -111,7 +111,7 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { buildKnowledgeIndex, DEFAULT_KNOWLEDGE_THRESHOLD, type StoredArticle } from '#shared/nlu/knowledge/retrieval.ts';
 import { prepareArticle, type ArticleInput } from '#shared/nlu/knowledge/prepare.ts';
-import { miniSearch, oursInProcess, oursThroughApi, type Engine } from './kb/engines.ts';
+import { miniSearch, oursInProcess, oursThroughApi, oursWithEncoder, type Engine } from './kb/engines.ts';
 import { loadStackFaq, repoRoot, syntheticArticles, type Thread } from './kb/data.ts';
 
 // Quiet handler logs before the local runtime loads any.
@@ -326,7 +326,8 @@ async function bundleSize() {
 }
 
 const started = performance.now();
-const ours = inProcess ? oursInProcess(options, prepare) : await oursThroughApi();
+// KB_ENCODER=1: ours in process with the sentence encoder's evidence (see oursWithEncoder).
+const ours = process.env.KB_ENCODER === '1' ? oursWithEncoder() : inProcess ? oursInProcess(options, prepare) : await oursThroughApi();
 const results = [await quality(ours), await quality(miniSearch())];
 await ours.close?.();
 const qualitySeconds = (performance.now() - started) / 1000;

@@ -13,6 +13,8 @@ export interface ArticleMeaning {
 }
 
 export function articleMeaning(articles: readonly StoredArticle[], vectors: TextVectors | undefined): ArticleMeaning {
+  // Passages too: on the help desks' tuning article messages the right article came first for 178 of
+  // 238 with them, 150 with titles and questions alone (175 without the encoder).
   const units = articles.map((art) => (vectors ? articleTextsToEmbed(art).map((t) => vectors.get(t)).filter((v): v is Float32Array => v !== undefined) : []));
   const any = units.some((u) => u.length > 0);
   return {
