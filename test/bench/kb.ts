@@ -352,7 +352,7 @@ console.log(
   `StackFAQ dev: ${threads.length} threads; report half ${threads.filter((t) => half(t) === 'report').length} threads ` +
     `(${results[0]!.report.noQuestions.n} messages, ${results[0]!.report.threeQuestions.n} with ${QUESTIONS} questions given); ` +
     'abstention: each half of the threads left out in turn; ' +
-    `ours ${inProcess ? 'called in process (KB_OPTS / KB_PASSAGE)' : 'through the API of a local runtime (import, then POST /nlu/parse)'}, ` +
+    `ours ${process.env.KB_ENCODER === '1' ? 'in process with the sentence encoder (KB_ENCODER=1)' : inProcess ? 'called in process (KB_OPTS / KB_PASSAGE)' : 'through the API of a local runtime (import, then POST /nlu/parse)'}, ` +
     `${Math.round(qualitySeconds)} s`,
 );
 const rows = Object.keys(cell(results[0]!));
