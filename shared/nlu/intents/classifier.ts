@@ -82,7 +82,9 @@ export interface ClassifierOptions extends FeatureOptions, SolverOptions, FoldOp
   noneWeight: number;
   /**
    * Weight of the sentence encoder's vector (shared/nlu/encoder/encoder.ts) as DIMS more features
-   * of every row that has one and of a message that comes with one (0: none).
+   * of every row that has one and of a message that comes with one (0: none). BANKING77 10 an
+   * intent (test/bench/nlu.ts) 75.73 -> 78.98 % at 1 (0.7: 77.98, 2: 77.98, 3: 75.63); full
+   * BANKING77 90.49 -> 91.14, CLINC150 93.90 -> 95.90, at 2.5 to 11 times the training time.
    */
   encoderWeight: number;
   /** The most phrases x classes that train with the encoder's block; a bigger tenant fuses instead (`encoderFusion`). */
@@ -90,7 +92,8 @@ export interface ClassifierOptions extends FeatureOptions, SolverOptions, FoldOp
   /**
    * Weight of the encoder's fused score, for a tenant beyond `encoderMaxWork`: each class's score
    * gains this times the cosine of the message and the class's centroid of phrase vectors, less
-   * that cosine's mean over the classes (0: none).
+   * that cosine's mean over the classes (0: none). CLINC150 93.90 -> 95.23 % at 4, training about
+   * 1.5 times as long; BANKING77 10 an intent at 1 / 2 / 4 / 8: 77.28 / 77.38 / 77.78 / 76.48.
    */
   encoderFusion: number;
 }
