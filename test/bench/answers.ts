@@ -401,3 +401,7 @@ writeFileSync(resolve(outDir, 'answers.json'), `${JSON.stringify({
   helpDesks: deskTable, eceHeldOutDesks: deskCal.ece, eceBoth: everything.ece, reliability: everything.table, speed,
 }, null, 2)}\n`);
 console.log(`wrote ${resolve(outDir, 'answers.json')}`);
+
+// The issue's targets in process, without and with the sentence encoder (test/bench/answers/targets.ts).
+const { targetTable } = await import('./answers/targets.ts');
+await targetTable();

@@ -111,7 +111,7 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { buildKnowledgeIndex, DEFAULT_KNOWLEDGE_THRESHOLD, type StoredArticle } from '#shared/nlu/knowledge/retrieval.ts';
 import { prepareArticle, type ArticleInput } from '#shared/nlu/knowledge/prepare.ts';
-import { miniSearch, oursInProcess, oursThroughApi, type Engine } from './kb/engines.ts';
+import { miniSearch, oursInProcess, oursThroughApi, oursWithEncoder, type Engine } from './kb/engines.ts';
 import { loadStackFaq, repoRoot, syntheticArticles, type Thread } from './kb/data.ts';
 
 // Quiet handler logs before the local runtime loads any.
@@ -326,7 +326,8 @@ async function bundleSize() {
 }
 
 const started = performance.now();
-const ours = inProcess ? oursInProcess(options, prepare) : await oursThroughApi();
+// KB_ENCODER=1: ours in process with the sentence encoder's evidence (see oursWithEncoder).
+const ours = process.env.KB_ENCODER === '1' ? oursWithEncoder() : inProcess ? oursInProcess(options, prepare) : await oursThroughApi();
 const results = [await quality(ours), await quality(miniSearch())];
 await ours.close?.();
 const qualitySeconds = (performance.now() - started) / 1000;
@@ -351,7 +352,7 @@ console.log(
   `StackFAQ dev: ${threads.length} threads; report half ${threads.filter((t) => half(t) === 'report').length} threads ` +
     `(${results[0]!.report.noQuestions.n} messages, ${results[0]!.report.threeQuestions.n} with ${QUESTIONS} questions given); ` +
     'abstention: each half of the threads left out in turn; ' +
-    `ours ${inProcess ? 'called in process (KB_OPTS / KB_PASSAGE)' : 'through the API of a local runtime (import, then POST /nlu/parse)'}, ` +
+    `ours ${process.env.KB_ENCODER === '1' ? 'in process with the sentence encoder (KB_ENCODER=1)' : inProcess ? 'called in process (KB_OPTS / KB_PASSAGE)' : 'through the API of a local runtime (import, then POST /nlu/parse)'}, ` +
     `${Math.round(qualitySeconds)} s`,
 );
 const rows = Object.keys(cell(results[0]!));

@@ -18,6 +18,8 @@ import { buildNoneIndex, type NoneIndex } from '#shared/nlu/intents/none-example
 import { phraseSpelling, type PhraseSpelling } from '#shared/nlu/knowledge/phrase-spelling.ts';
 import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
 import { unstretch } from '#shared/nlu/intents/stretched.ts';
+import type { TextVectors } from '#shared/nlu/encoder/vectors.ts';
+import { intentMeaning, type IntentMeaning } from '#shared/nlu/intents/meaning.ts';
 import { applyNone } from './none.ts';
 import { withEverydayPhrases } from './everyday.ts';
 
@@ -28,20 +30,28 @@ import { withEverydayPhrases } from './everyday.ts';
  */
 export interface AssistantModel {
   version: number; classifier: Classifier; phrases: KnowledgeIndex; spelling: PhraseSpelling; byName: Map<string, Intent>; none: NoneIndex;
+  /** The sentence vectors of each intent's phrases and name that have one (see intentMeaning). */
+  meaning: IntentMeaning;
 }
 
 // One trained model per tenant in the warm container, keyed by the tenant's intents version:
 // every intent write bumps the version, so the next message retrains and an unchanged tenant never does.
 const models = new TenantModelCache<AssistantModel>();
 
-export function trainModel(version: number, enabled: Intent[], none: string[] = []): AssistantModel {
+/**
+ * `vectors`: the sentence vectors of the intents' texts and the none examples (see
+ * shared/nlu/policy/to-embed.ts `intentTextsToEmbed`, `noneTextsToEmbed`); texts without one are
+ * matched by their words alone.
+ */
+export function trainModel(version: number, enabled: Intent[], none: string[] = [], vectors?: TextVectors): AssistantModel {
   return {
     version,
-    classifier: trainClassifier(withEverydayPhrases(enabled), {}, wordVectors(), none),
+    classifier: trainClassifier(withEverydayPhrases(enabled), {}, wordVectors(), none, vectors),
     phrases: intentPhraseIndex(enabled),
     spelling: phraseSpelling(new Map(enabled.map((i) => [i.name, i.trainingPhrases]))),
     byName: new Map(enabled.map((i) => [i.name, i])),
-    none: buildNoneIndex(none, enabled),
+    none: buildNoneIndex(none, enabled, {}, vectors),
+    meaning: intentMeaning(enabled, vectors),
   };
 }
 
@@ -65,27 +75,41 @@ export interface Evidence {
   articles: Array<{ hit: KnowledgeHit; evidence: ArticleEvidence }>;
 }
 
-/** The raw evidence of the best `n.intents` intents and (with an index) the best `n.articles` articles (3 each, at most 10 articles). */
-export function evidenceFor(model: AssistantModel, index: KnowledgeIndex | null, message: string, n = { intents: 3, articles: 3 }): Evidence {
+/**
+ * The raw evidence of the best `n.intents` intents and (with an index) the best `n.articles`
+ * articles (3 each, at most 10 articles). `messageVector`: the message's sentence vector (absent:
+ * words only).
+ */
+export function evidenceFor(
+  model: AssistantModel, index: KnowledgeIndex | null, message: string, n = { intents: 3, articles: 3 }, messageVector?: Float32Array,
+): Evidence {
   // "byee", "hiii": a stretched word that no vocabulary knows is read as the word it stretches.
   const vocabulary = wordVectors().index;
   const text = unstretch(message, (w) => vocabulary.has(w) || model.phrases.knows(w) || (index?.knows(w) ?? false));
-  const ranking = model.classifier.classify(text, n.intents + 1);
+  const ranking = model.classifier.classify(text, n.intents + 1, messageVector);
   const lexical = new Map(model.phrases.explain(text, 10).map((e) => [e.articleId, e.features]));
+  // The encoder's closeness of the message to each candidate's closest phrase (null: no vectors).
+  const close = ranking.map((r) => (messageVector ? model.meaning.closeness(messageVector, r.intent) : null));
   const intents = ranking.slice(0, n.intents).map((ranked, k) => {
     const f = lexical.get(ranked.intent);
+    const meaning = close[k];
+    const others = close.filter((c, j) => j !== k && c !== null) as number[];
     return {
       ranked,
       evidence: {
         confidence: ranked.confidence, margin: ranked.confidence - (ranking[k + 1]?.confidence ?? 0),
         cover: f?.key ?? 0, similarity: f?.similarity ?? 0, spelling: model.spelling.nearest(text, ranked.intent), candidates: model.byName.size,
+        ...(meaning == null ? {} : { meaning, meaningMargin: meaning - Math.max(-1, ...others) }),
       },
     };
   });
-  const hits = index ? index.search(text, { limit: Math.min(10, n.articles + 1) }) : [];
+  const hits = index ? index.search(text, { limit: Math.min(10, n.articles + 1), ...(messageVector ? { vector: messageVector } : {}) }) : [];
   const articles = hits.slice(0, n.articles).map((hit, k) => ({
     hit,
-    evidence: { confidence: hit.confidence, margin: hit.confidence - (hits[k + 1]?.confidence ?? 0), features: hit.features, candidates: index!.size },
+    evidence: {
+      confidence: hit.confidence, margin: hit.confidence - (hits[k + 1]?.confidence ?? 0), features: hit.features, candidates: index!.size,
+      ...(hit.features.meaning === undefined ? {} : { nextMeaning: Math.max(-1, ...hits.filter((_, j) => j !== k).map((h) => h.features.meaning ?? -1)) }),
+    },
   }));
   return { intents, articles };
 }
@@ -130,8 +154,10 @@ export interface Thresholds { intent: number; article: number }
  * the articles; each candidate gets its calibrated probability of being right, and the better one
  * that reaches its kind's threshold answers, else the fallback. Pure apart from the model.
  */
-export function answer(model: AssistantModel, index: KnowledgeIndex | null, text: string, thresholds: Thresholds, fallbackMessage: string) {
-  const { ranking, hits } = calibrated(evidenceFor(model, index, text));
+export function answer(
+  model: AssistantModel, index: KnowledgeIndex | null, text: string, thresholds: Thresholds, fallbackMessage: string, messageVector?: Float32Array,
+) {
+  const { ranking, hits } = calibrated(evidenceFor(model, index, text, undefined, messageVector));
   // The tenant's taught "none" examples may overrule the choice afterwards (decide, applyNone).
   const choice = choose(ranking[0]?.confidence ?? null, hits[0]?.confidence ?? null, thresholds);
 
@@ -188,16 +214,19 @@ export interface Decision { nlu: Understanding; knowledge: KnowledgeAnswer | nul
 /**
  * The tenant's answer to `text`. `searchKnowledge` false leaves the articles out (nobody is
  * going to be answered, so no article may count as having answered). `pending`: the intent the
- * previous answer asked an entity for, which this message may give.
+ * previous answer asked an entity for, which this message may give. `messageVector`: the
+ * message's sentence vector (absent: words only).
  */
-export async function decide(tenant: Tenant, text: string, searchKnowledge = true, pending: Pending | null = null): Promise<Decision> {
+export async function decide(
+  tenant: Tenant, text: string, searchKnowledge = true, pending: Pending | null = null, messageVector?: Float32Array,
+): Promise<Decision> {
   const settings = tenantSettings(tenant.config ?? {});
   const [model, index] = await Promise.all([
     modelFor(tenant.id, tenant.intentsVersion),
     searchKnowledge && settings.knowledgeEnabled ? knowledgeIndexOf(tenant) : null,
   ]);
   const thresholds = { intent: settings.confidenceThreshold, article: settings.knowledgeThreshold };
-  const decision = applyNone(model.none, text, { ...answer(model, index, text, thresholds, settings.fallbackMessage), settings });
+  const decision = applyNone(model.none, text, { ...answer(model, index, text, thresholds, settings.fallbackMessage, messageVector), settings }, messageVector);
   const given = pending ? continuePending(model, pending, text) : null;
   // The customer answered the question: certain, whatever the message alone would classify as.
   return given ? { ...decision, nlu: { ...decision.nlu, ...given, confidence: 1 }, knowledge: null } : decision;

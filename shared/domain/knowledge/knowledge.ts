@@ -37,7 +37,7 @@ export function knowledgeIndexOf(tenant: Pick<Tenant, 'id' | 'articlesVersion' |
     // No article was ever written: nothing to read.
     if (version === 0 && tenant.articlesImportId === undefined) return buildKnowledgeIndex([]);
     const items = visibleArticles(await articlesRepo.searchables(tenant.id), tenant.articlesImportId);
-    return buildKnowledgeIndex(items.filter((a) => a.status === 'published'), { vectors: wordVectors() });
+    return buildKnowledgeIndex(items.filter((a) => a.status === 'published'), { wordVectors: wordVectors() });
   });
 }
 

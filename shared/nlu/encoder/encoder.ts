@@ -5,8 +5,9 @@
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { unit } from './vectors.ts';
 
-export const DIMS = 512;
+export { cosine, dequantize, DIMS, quantize, unit, type TextVectors } from './vectors.ts';
 
 export interface Encoder {
   /** Unit-length vectors, one per text, in order. */
@@ -30,10 +31,14 @@ const BATCH = 32;
 interface Runtime { ready(): Promise<void>; loadGraphModel(url: string): Promise<unknown> }
 
 async function load(): Promise<Encoder> {
-  const [{ default: runtime }, { default: embeddings }] = await Promise.all([
+  const [runtimeModule, embeddingsModule] = await Promise.all([
     import('@energetic-ai/core'), import('@energetic-ai/embeddings'),
   ]);
-  const core = runtime as unknown as Runtime;
+  // CommonJS packages: some loaders (vitest, esbuild bundles) put the exports on `default`, Node's
+  // own loader (tsx) beside it.
+  const pick = <T>(m: T): T => ((m as { default?: T }).default ?? m);
+  const core = pick(runtimeModule) as unknown as Runtime;
+  const embeddings = pick(embeddingsModule);
   // The backend must be ready before the graph loads ("Backend 'wasm' has not yet been initialized").
   await core.ready();
   const dir = modelDir();
@@ -62,38 +67,4 @@ let loading: Promise<Encoder> | undefined;
 export function encoder(): Promise<Encoder> {
   loading ??= load().catch((e) => { loading = undefined; throw e; });
   return loading;
-}
-
-export function unit(v: Float32Array): Float32Array {
-  let n = 0;
-  for (let i = 0; i < v.length; i++) n += v[i]! * v[i]!;
-  n = Math.sqrt(n) || 1;
-  for (let i = 0; i < v.length; i++) v[i]! /= n;
-  return v;
-}
-
-/** Cosine of two unit vectors. */
-export function cosine(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
-}
-
-/**
- * The stored form: int8 per dimension, scaled by the vector's largest component (512 bytes for
- * 512 dimensions, against 2,048 as float32); cosines survive to about 1e-3.
- */
-export function quantize(v: Float32Array): Uint8Array {
-  let max = 0;
-  for (const x of v) max = Math.max(max, Math.abs(x));
-  const q = new Int8Array(v.length);
-  const s = max > 0 ? 127 / max : 0;
-  for (let i = 0; i < v.length; i++) q[i] = Math.round(v[i]! * s);
-  return new Uint8Array(q.buffer);
-}
-
-/** A stored vector back as a unit vector. */
-export function dequantize(b: Uint8Array): Float32Array {
-  const q = new Int8Array(b.buffer, b.byteOffset, b.byteLength);
-  return unit(Float32Array.from(q));
 }

@@ -117,3 +117,33 @@ export function miniSearch(): Engine {
     },
   };
 }
+
+/**
+ * Ours in process with the sentence encoder's evidence, as the chat path answers once the articles
+ * are indexed: the knowledge index with the articles' vectors, the message's vector, and the answer
+ * policy's calibrated article probability (CALIBRATION_MEANING) against the default threshold.
+ */
+export function oursWithEncoder(): Engine {
+  return {
+    name: 'ours with the encoder (in process)',
+    threshold: DEFAULT_ARTICLE_THRESHOLD,
+    async importArticles(articles) {
+      const { cachedVectors } = await import('../vectors/cache.ts');
+      const { textsToEmbed } = await import('#shared/nlu/policy/to-embed.ts');
+      const { evidenceFor, trainModel } = await import('#shared/domain/assistant/assistant.ts');
+      const { articleProbability } = await import('#shared/nlu/policy/answer-policy.ts');
+      const { wordVectors } = await import('#shared/nlu/encoder/glove-file.ts');
+      const stored = JSON.parse(JSON.stringify(articles.map((a) => prepareArticle(a)))) as StoredArticle[];
+      const vectors = await cachedVectors(textsToEmbed({ articles: stored }));
+      const index = buildKnowledgeIndex(stored, { vectors, wordVectors: wordVectors() });
+      const model = trainModel(1, []);
+      return {
+        async ask(message) {
+          const [vector] = (await cachedVectors([message])).values();
+          const { articles: hits } = evidenceFor(model, index, message, undefined, vector);
+          return { sources: hits.map((h) => h.hit.articleId), confidence: hits[0] ? articleProbability(hits[0].evidence) : 0 };
+        },
+      };
+    },
+  };
+}
