@@ -17,6 +17,8 @@ import { buildNoneIndex, type NoneIndex } from '#shared/nlu/intents/none-example
 import { phraseSpelling, type PhraseSpelling } from '#shared/nlu/policy/phrase-spelling.ts';
 import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
 import { unstretch } from '#shared/nlu/intents/stretched.ts';
+import type { TextVectors } from '#shared/nlu/encoder/encoder.ts';
+import { messageVector, modelVersion, storedVectorsOf, textVectors } from '#shared/domain/vectors.ts';
 import { applyNone } from './none.ts';
 import { withEverydayPhrases } from './everyday.ts';
 
@@ -26,16 +28,19 @@ import { withEverydayPhrases } from './everyday.ts';
  * shared/nlu/policy/answer-policy.ts), and the team's `none` examples (see shared/nlu/intents/none-examples.ts).
  */
 export interface AssistantModel {
-  version: number; classifier: Classifier; phrases: KnowledgeIndex; spelling: PhraseSpelling; byName: Map<string, Intent>; none: NoneIndex;
+  version: number | string; classifier: Classifier; phrases: KnowledgeIndex; spelling: PhraseSpelling; byName: Map<string, Intent>; none: NoneIndex;
+  /** The sentence vectors of the phrases and `none` examples the indexer has embedded (none: lexical only). */
+  vectors?: TextVectors;
 }
 
-// One trained model per tenant in the warm container, keyed by the tenant's intents version:
-// every intent write bumps the version, so the next message retrains and an unchanged tenant never does.
+// One trained model per tenant in the warm container, keyed by the tenant's intents version and
+// vectors version: every intent write bumps the first, every indexing pass the second, so the next
+// message retrains and an unchanged tenant never does.
 const models = new TenantModelCache<AssistantModel>();
 
-export function trainModel(version: number, enabled: Intent[], none: string[] = []): AssistantModel {
+export function trainModel(version: number | string, enabled: Intent[], none: string[] = [], vectors?: TextVectors): AssistantModel {
   return {
-    version,
+    version, ...(vectors ? { vectors } : {}),
     classifier: trainClassifier(withEverydayPhrases(enabled), {}, wordVectors(), none),
     phrases: intentPhraseIndex(enabled),
     spelling: phraseSpelling(new Map(enabled.map((i) => [i.name, i.trainingPhrases]))),
@@ -51,10 +56,14 @@ export function intentPhraseIndex(intents: Array<Pick<Intent, 'name' | 'training
   })), { weights: { synonymSpan: 0 } });
 }
 
-export function modelFor(tenantId: string, version: number): Promise<AssistantModel> {
-  return models.get(tenantId, version, async () => {
-    const [intents, none] = await Promise.all([intentsRepo.list(tenantId), examplesRepo.noneMessages(tenantId)]);
-    return trainModel(version, intents.filter((i) => i.enabled), none);
+export function modelFor(tenant: Pick<Tenant, 'id' | 'intentsVersion' | 'vectorsVersion'>): Promise<AssistantModel> {
+  const version = modelVersion(tenant.intentsVersion, tenant);
+  return models.get(tenant.id, version, async () => {
+    const [intents, none, stored] = await Promise.all([
+      intentsRepo.list(tenant.id), examplesRepo.noneMessages(tenant.id), storedVectorsOf(tenant),
+    ]);
+    const enabled = intents.filter((i) => i.enabled);
+    return trainModel(version, enabled, none, textVectors(stored, [...enabled.flatMap((i) => i.trainingPhrases), ...none]));
   });
 }
 
@@ -146,10 +155,13 @@ export interface Decision { nlu: Understanding; knowledge: KnowledgeAnswer | nul
  */
 export async function decide(tenant: Tenant, text: string, searchKnowledge = true): Promise<Decision> {
   const settings = tenantSettings(tenant.config ?? {});
-  const [model, index] = await Promise.all([
-    modelFor(tenant.id, tenant.intentsVersion),
+  // The message is embedded once, only for a tenant whose content has vectors.
+  const [model, index, vector] = await Promise.all([
+    modelFor(tenant),
     searchKnowledge && settings.knowledgeEnabled ? knowledgeIndexOf(tenant) : null,
+    messageVector(tenant, text),
   ]);
+  void vector;
   const thresholds = { intent: settings.confidenceThreshold, article: settings.knowledgeThreshold };
   return applyNone(model.none, text, { ...answer(model, index, text, thresholds, settings.fallbackMessage), settings });
 }

@@ -3,6 +3,7 @@ import { conversationsRepo, type Conversation, type Message, type Metadata } fro
 import { tenantsRepo } from '#shared/data/tenants.ts';
 import { unansweredRepo, type Unanswered, type UnansweredReason } from '#shared/data/unanswered.ts';
 import type { TxItem } from '#shared/data/tx.ts';
+import { eventsRepo } from '#shared/data/events.ts';
 import { groupMessages } from '#shared/nlu/intents/message-groups.ts';
 import { knowledgeIndexOf } from '#shared/domain/knowledge/knowledge.ts';
 import { resolvePeriod } from '#shared/domain/reports/stats.ts';
@@ -43,7 +44,8 @@ const item = (conversationId: string, user: Message, metadata: Metadata, reasons
 /** The unanswered item of a message pair, in the pair's transaction, when it qualifies. */
 export function unansweredWrite(tenantId: string, conv: Conversation, user: Message, metadata: Metadata): TxItem[] {
   const reasons = reasonsOf(metadata, ratedLow(conv));
-  return reasons.length ? [unansweredRepo.tx.put(tenantId, item(conv.id, user, metadata, reasons))] : [];
+  // The event has the indexer embed the message, so the unanswered view groups it by meaning.
+  return reasons.length ? [unansweredRepo.tx.put(tenantId, item(conv.id, user, metadata, reasons)), eventsRepo.tx.contentChanged(tenantId, 'unanswered')] : [];
 }
 
 /**
@@ -99,7 +101,7 @@ export async function listUnanswered(tenantId: string, q: { from?: string | unde
   if (!tenant) throw new NotFound('tenant');
   const groups = groupMessages(items, (i) => i.message).slice(0, q.limit);
   if (groups.length === 0) return { period, groups: [] };
-  const [model, index] = await Promise.all([modelFor(tenant.id, tenant.intentsVersion), knowledgeIndexOf(tenant)]);
+  const [model, index] = await Promise.all([modelFor(tenant), knowledgeIndexOf(tenant)]);
   const suggest = (texts: string[]): Suggestion => {
     const sum = new Map<string, number>();
     const add = (k: string, c: number) => sum.set(k, (sum.get(k) ?? 0) + c);

@@ -41,6 +41,7 @@ export const Intent = z.object({
   id: z.uuid(), name: z.string(), description: z.string(), trainingPhrases: z.array(z.string()), response: z.string(),
   entities: z.array(z.object({ name: z.string(), type: z.enum(ENTITY_TYPES), pattern: z.optional(z.string()) })),
   action: z.enum(INTENT_ACTIONS), enabled: z.boolean(), hitCount: z.number().check(z.int()),
+  indexing: z.boolean().check(z.describe('true until the assistant has the sentence vectors of this version (answers meanwhile come from its words alone)')),
   createdAt: z.iso.datetime(), updatedAt: z.iso.datetime(),
 });
 export const IntentList = z.object({ items: z.array(Intent) });

@@ -8,6 +8,12 @@ import { dirname, join } from 'node:path';
 
 export const DIMS = 512;
 
+/**
+ * Unit vectors keyed by the exact trimmed text embedded (intent phrases, taught and `none`
+ * examples, article titles, questions and passages as the knowledge index stores them).
+ */
+export type TextVectors = ReadonlyMap<string, Float32Array>;
+
 export interface Encoder {
   /** Unit-length vectors, one per text, in order. */
   embed(texts: string[]): Promise<Float32Array[]>;
