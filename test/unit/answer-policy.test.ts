@@ -27,7 +27,7 @@ const index = buildKnowledgeIndex([
   { id: 'wrap', title: 'Gift wrapping and gift messages', body: 'We gift wrap any order for 3 EUR in recycled paper. Add a gift message of up to 200 characters at checkout; it is printed on a card inside the parcel and the prices are left off the packing slip.' },
   { id: 'aurora', title: 'Cleaning the Aurora espresso machine', body: 'Descale the Aurora espresso machine every month with our descaling tablets. Rinse the portafilter after each use and wipe the steam wand straight away.' },
   { id: 'pay', title: 'Ways to pay', body: 'We accept Visa, Mastercard, American Express, PayPal and Apple Pay. Payment is taken when your order ships.' },
-].map((a) => prepareArticle(a)), { vectors: wordVectors() });
+].map((a) => prepareArticle(a)), { wordVectors: wordVectors() });
 const th = { intent: DEFAULT_INTENT_THRESHOLD, article: DEFAULT_ARTICLE_THRESHOLD };
 const ask = (text: string) => answer(model, index, text, th, 'FALLBACK');
 

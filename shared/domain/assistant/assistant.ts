@@ -18,7 +18,8 @@ import { phraseSpelling, type PhraseSpelling } from '#shared/nlu/policy/phrase-s
 import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
 import { unstretch } from '#shared/nlu/intents/stretched.ts';
 import type { TextVectors } from '#shared/nlu/encoder/encoder.ts';
-import { messageVector, modelVersion, storedVectorsOf, textVectors } from '#shared/domain/vectors.ts';
+import { messageVector as embedMessage, modelVersion, storedVectorsOf, textVectors } from '#shared/domain/vectors.ts';
+import { intentTextsToEmbed, noneTextsToEmbed } from '#shared/nlu/encoder/to-embed.ts';
 import { applyNone } from './none.ts';
 import { withEverydayPhrases } from './everyday.ts';
 
@@ -38,14 +39,19 @@ export interface AssistantModel {
 // message retrains and an unchanged tenant never does.
 const models = new TenantModelCache<AssistantModel>();
 
+/**
+ * `vectors`: the sentence vectors of the intents' texts and the none examples (see
+ * shared/nlu/encoder/to-embed.ts `intentTextsToEmbed`, `noneTextsToEmbed`); texts without one are
+ * matched by their words alone.
+ */
 export function trainModel(version: number | string, enabled: Intent[], none: string[] = [], vectors?: TextVectors): AssistantModel {
   return {
     version, ...(vectors ? { vectors } : {}),
-    classifier: trainClassifier(withEverydayPhrases(enabled), {}, wordVectors(), none),
+    classifier: trainClassifier(withEverydayPhrases(enabled), {}, wordVectors(), none, vectors),
     phrases: intentPhraseIndex(enabled),
     spelling: phraseSpelling(new Map(enabled.map((i) => [i.name, i.trainingPhrases]))),
     byName: new Map(enabled.map((i) => [i.name, i])),
-    none: buildNoneIndex(none, enabled),
+    none: buildNoneIndex(none, enabled, {}, vectors),
   };
 }
 
@@ -63,7 +69,7 @@ export function modelFor(tenant: Pick<Tenant, 'id' | 'intentsVersion' | 'vectors
       intentsRepo.list(tenant.id), examplesRepo.noneMessages(tenant.id), storedVectorsOf(tenant),
     ]);
     const enabled = intents.filter((i) => i.enabled);
-    return trainModel(version, enabled, none, textVectors(stored, [...enabled.flatMap((i) => i.trainingPhrases), ...none]));
+    return trainModel(version, enabled, none, textVectors(stored, [...enabled.flatMap(intentTextsToEmbed), ...noneTextsToEmbed(none)]));
   });
 }
 
@@ -73,12 +79,15 @@ export interface Evidence {
   articles: Array<{ hit: KnowledgeHit; evidence: ArticleEvidence }>;
 }
 
-/** The raw evidence of the best 3 intents and (with an index) the best 3 articles. */
-export function evidenceFor(model: AssistantModel, index: KnowledgeIndex | null, message: string): Evidence {
+/**
+ * The raw evidence of the best 3 intents and (with an index) the best 3 articles. `messageVector`:
+ * the message's sentence vector (absent: words only).
+ */
+export function evidenceFor(model: AssistantModel, index: KnowledgeIndex | null, message: string, messageVector?: Float32Array): Evidence {
   // "byee", "hiii": a stretched word that no vocabulary knows is read as the word it stretches.
   const vocabulary = wordVectors().index;
   const text = unstretch(message, (w) => vocabulary.has(w) || model.phrases.knows(w) || (index?.knows(w) ?? false));
-  const ranking = model.classifier.classify(text, 4);
+  const ranking = model.classifier.classify(text, 4, messageVector);
   const lexical = new Map(model.phrases.explain(text, 10).map((e) => [e.articleId, e.features]));
   const intents = ranking.slice(0, 3).map((ranked, k) => {
     const f = lexical.get(ranked.intent);
@@ -90,7 +99,7 @@ export function evidenceFor(model: AssistantModel, index: KnowledgeIndex | null,
       },
     };
   });
-  const hits = index ? index.search(text, { limit: 4 }) : [];
+  const hits = index ? index.search(text, { limit: 4, ...(messageVector ? { vector: messageVector } : {}) }) : [];
   const articles = hits.slice(0, 3).map((hit, k) => ({
     hit,
     evidence: { confidence: hit.confidence, margin: hit.confidence - (hits[k + 1]?.confidence ?? 0), features: hit.features, candidates: index!.size },
@@ -113,8 +122,10 @@ export interface Thresholds { intent: number; article: number }
  * the articles; each candidate gets its calibrated probability of being right, and the better one
  * that reaches its kind's threshold answers, else the fallback. Pure apart from the model.
  */
-export function answer(model: AssistantModel, index: KnowledgeIndex | null, text: string, thresholds: Thresholds, fallbackMessage: string) {
-  const { intents, articles } = evidenceFor(model, index, text);
+export function answer(
+  model: AssistantModel, index: KnowledgeIndex | null, text: string, thresholds: Thresholds, fallbackMessage: string, messageVector?: Float32Array,
+) {
+  const { intents, articles } = evidenceFor(model, index, text, messageVector);
   // The calibrated ranking; a lower-ranked intent never shows more confidence than the one above it.
   let above = 1;
   const ranking: Ranked[] = intents.map(({ ranked, evidence }) => {
@@ -151,19 +162,19 @@ export interface Decision { nlu: Understanding; knowledge: KnowledgeAnswer | nul
 
 /**
  * The tenant's answer to `text`. `searchKnowledge` false leaves the articles out (nobody is
- * going to be answered, so no article may count as having answered).
+ * going to be answered, so no article may count as having answered). `messageVector`: the
+ * message's sentence vector (absent: words only).
  */
-export async function decide(tenant: Tenant, text: string, searchKnowledge = true): Promise<Decision> {
+export async function decide(tenant: Tenant, text: string, searchKnowledge = true, messageVector?: Float32Array): Promise<Decision> {
   const settings = tenantSettings(tenant.config ?? {});
-  // The message is embedded once, only for a tenant whose content has vectors.
+  // The message is embedded once (unless the caller did), only for a tenant whose content has vectors.
   const [model, index, vector] = await Promise.all([
     modelFor(tenant),
     searchKnowledge && settings.knowledgeEnabled ? knowledgeIndexOf(tenant) : null,
-    messageVector(tenant, text),
+    messageVector ?? embedMessage(tenant, text),
   ]);
-  void vector;
   const thresholds = { intent: settings.confidenceThreshold, article: settings.knowledgeThreshold };
-  return applyNone(model.none, text, { ...answer(model, index, text, thresholds, settings.fallbackMessage), settings });
+  return applyNone(model.none, text, { ...answer(model, index, text, thresholds, settings.fallbackMessage, vector), settings }, vector);
 }
 
 /**

@@ -6,7 +6,7 @@ import { vectorHash } from '#shared/data/keys.ts';
 import { tenantsRepo } from '#shared/data/tenants.ts';
 import { unansweredRepo } from '#shared/data/unanswered.ts';
 import { vectorsRepo } from '#shared/data/vectors.ts';
-import { contentTexts } from '#shared/nlu/encoder/content-texts.ts';
+import { articleTextsToEmbed, intentTextsToEmbed, noneTextsToEmbed } from '#shared/nlu/encoder/to-embed.ts';
 import { encoder, quantize } from '#shared/nlu/encoder/encoder.ts';
 import { READ_CAP } from './unanswered.ts';
 
@@ -68,7 +68,13 @@ export async function indexTenant(tenantId: string, deadline: number): Promise<I
   // An import in progress: its new articles are embedded before they show, and what they replace stays until then.
   // (`prev` first: an article's own state is its current form's.)
   const articles = searchables.flatMap(({ prev, importId: _, ...s }) => (prev ? [prev, s] : [s]));
-  const { texts, owners } = contentTexts({ intents, articles, none, unanswered: unanswered.map((u) => u.message) });
+  // Intent or article id -> its texts: it is embedded when all of them are.
+  const owners = new Map<string, string[]>([
+    ...intents.map((i): [string, string[]] => [i.id, intentTextsToEmbed(i)]),
+    ...articles.map((a): [string, string[]] => [a.id, articleTextsToEmbed(a)]),
+  ]);
+  // Unanswered messages too: the unanswered view groups them by meaning.
+  const texts = [...new Set([...[...owners.values()].flat(), ...noneTextsToEmbed([...none, ...unanswered.map((u) => u.message)])])];
 
   const hashOf = new Map(texts.map((t) => [t, vectorHash(t)]));
   const needed = new Set(hashOf.values());

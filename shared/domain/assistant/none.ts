@@ -11,12 +11,12 @@ interface Overrulable {
  * The answer of `decision` unless the team's `none` examples say otherwise: an intent or an article
  * whose answer the message resembles less than it resembles a none example falls back.
  */
-export function applyNone<D extends Overrulable>(none: NoneIndex, text: string, decision: D): D {
+export function applyNone<D extends Overrulable>(none: NoneIndex, text: string, decision: D, messageVector?: Float32Array): D {
   if (none.size === 0) return decision;
   const { nlu, knowledge, settings } = decision;
-  if (nlu.intent && none.vetoes(text, { intent: nlu.intent.name })) {
+  if (nlu.intent && none.vetoes(text, { intent: nlu.intent.name }, messageVector)) {
     return { ...decision, nlu: { ...nlu, intent: null, entities: {}, reply: settings.fallbackMessage }, knowledge: null };
   }
-  if (knowledge && none.vetoes(text, { texts: [knowledge.title, knowledge.reply] })) return { ...decision, knowledge: null };
+  if (knowledge && none.vetoes(text, { texts: [knowledge.title, knowledge.reply] }, messageVector)) return { ...decision, knowledge: null };
   return decision;
 }

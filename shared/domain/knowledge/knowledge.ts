@@ -5,6 +5,7 @@ import { buildKnowledgeIndex, type KnowledgeHit, type KnowledgeIndex } from '#sh
 import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
 import type { TextFormat } from '#shared/nlu/knowledge/passages.ts';
 import { modelVersion, storedVectorsOf, textVectors } from '#shared/domain/vectors.ts';
+import { articleTextsToEmbed } from '#shared/nlu/encoder/to-embed.ts';
 
 // The knowledge base on the chat path: a tenant's published articles as a search index, cached in
 // the warm container by the tenant's articlesVersion (every article write bumps it), so the next
@@ -40,9 +41,8 @@ export function knowledgeIndexOf(tenant: Pick<Tenant, 'id' | 'articlesVersion' |
     if (version === 0 && tenant.articlesImportId === undefined) return buildKnowledgeIndex([]);
     const [items, stored] = await Promise.all([articlesRepo.searchables(tenant.id), storedVectorsOf(tenant)]);
     const published = visibleArticles(items, tenant.articlesImportId).filter((a) => a.status === 'published');
-    const sentences = textVectors(stored, published.flatMap((a) => [a.title, ...a.questions, ...a.passages]));
-    void sentences;
-    return buildKnowledgeIndex(published, { vectors: wordVectors() });
+    const vectors = textVectors(stored, published.flatMap(articleTextsToEmbed));
+    return buildKnowledgeIndex(published, { wordVectors: wordVectors(), ...(vectors ? { vectors } : {}) });
   });
 }
 

@@ -9,8 +9,9 @@ import { dirname, join } from 'node:path';
 export const DIMS = 512;
 
 /**
- * Unit vectors keyed by the exact trimmed text embedded (intent phrases, taught and `none`
- * examples, article titles, questions and passages as the knowledge index stores them).
+ * Unit vectors keyed by the exact trimmed text that was embedded (an intent's phrase, a taught or
+ * `none` example, an article's title, question or passage as the knowledge index stores it).
+ * A text without an entry simply gets no encoder evidence: it is matched by its words alone.
  */
 export type TextVectors = ReadonlyMap<string, Float32Array>;
 
@@ -36,10 +37,14 @@ const BATCH = 32;
 interface Runtime { ready(): Promise<void>; loadGraphModel(url: string): Promise<unknown> }
 
 async function load(): Promise<Encoder> {
-  const [{ default: runtime }, { default: embeddings }] = await Promise.all([
+  const [runtimeModule, embeddingsModule] = await Promise.all([
     import('@energetic-ai/core'), import('@energetic-ai/embeddings'),
   ]);
-  const core = runtime as unknown as Runtime;
+  // CommonJS packages: some loaders (vitest, esbuild bundles) put the exports on `default`, Node's
+  // own loader (tsx) beside it.
+  const pick = <T>(m: T): T => ((m as { default?: T }).default ?? m);
+  const core = pick(runtimeModule) as unknown as Runtime;
+  const embeddings = pick(embeddingsModule);
   // The backend must be ready before the graph loads ("Backend 'wasm' has not yet been initialized").
   await core.ready();
   const dir = modelDir();

@@ -1,6 +1,7 @@
 import { countHashes, defaultFeatureOptions, extractRaw, HashIndex, nameWords, tokenize, type FeatureOptions, type RawFeatures } from './features.ts';
 import { BACKGROUND_LABEL, backgroundFor } from './background.ts';
 import { principalDirection, removeAndNormalise, sentenceVector, type WordVectors } from '../encoder/glove.ts';
+import type { TextVectors } from '../encoder/encoder.ts';
 
 export interface TrainingIntent {
   name: string;
@@ -9,7 +10,10 @@ export interface TrainingIntent {
   everydayPhrases?: string[];
 }
 export interface Ranked { intent: string; confidence: number } // confidence in [0,1]
-export interface Classifier { classify(text: string, top?: number): Ranked[] } // best first, default top 3
+export interface Classifier {
+  /** Best first, default top 3; `messageVector`: the message's sentence vector (absent: words only). */
+  classify(text: string, top?: number, messageVector?: Float32Array): Ranked[];
+}
 
 export interface ClassifierOptions extends FeatureOptions {
   /** Cost of the one-vs-rest squared-hinge SVMs (liblinear's C). */
@@ -527,7 +531,7 @@ function scoresOf(model: Model, text: string): Float64Array {
 }
 
 /** The best intents and their confidences; the hidden background class takes mass but is never ranked. */
-export function rankWith(model: Model, text: string, top = 3): Ranked[] {
+export function rankWith(model: Model, text: string, top = 3, _messageVector?: Float32Array): Ranked[] {
   const C = model.labels.length;
   if (C === 0 || top <= 0) return [];
   const bg = model.labels.indexOf(BACKGROUND_LABEL);
@@ -539,7 +543,7 @@ export function rankWith(model: Model, text: string, top = 3): Ranked[] {
 }
 
 export function classifierOf(model: Model): Classifier & { model: Model } {
-  return { model, classify: (text: string, top = 3) => rankWith(model, text, top) };
+  return { model, classify: (text: string, top = 3, messageVector?: Float32Array) => rankWith(model, text, top, messageVector) };
 }
 
 // Without held-out phrases to fit on: a "none" score just under the margin, so a message that no
@@ -549,10 +553,12 @@ const OFF_TOPIC_WEIGHT = 0.1;
 
 /**
  * `none`: messages the team said nothing should answer (`none` examples), trained into the hidden
- * background class at `noneWeight`.
+ * background class at `noneWeight`. `encoded`: sentence vectors of the phrases, names and none
+ * examples (shared/nlu/encoder/to-embed.ts); a text without one is learnt from its words only.
  */
 export function trainClassifier(
   intents: TrainingIntent[], options: Partial<ClassifierOptions> = {}, vectors: WordVectors | null = null, none: readonly string[] = [],
+  _encoded?: TextVectors,
 ): Classifier & { model: Model } {
   const o: ClassifierOptions = { ...defaultClassifierOptions, ...options };
   const labels: string[] = [];

@@ -1,4 +1,5 @@
 import { stem, tokenize } from './features.ts';
+import type { TextVectors } from '../encoder/encoder.ts';
 
 // Messages the team said nothing should answer (`none` examples). A message falls back when it is
 // nearer to one of them than to anything of the answer the assistant would give: the winning
@@ -35,13 +36,14 @@ export interface NoneIndex {
   /** Number of none examples. */
   size: number;
   /** True when `text` is nearer to a none example than to the answer (`intent`'s phrases, or the article's `texts`). */
-  vetoes(text: string, answer: { intent: string } | { texts: string[] }): boolean;
+  vetoes(text: string, answer: { intent: string } | { texts: string[] }, messageVector?: Float32Array): boolean;
   /** The similarity of `text` to its nearest none example (0 with none). */
-  nearest(text: string): number;
+  nearest(text: string, messageVector?: Float32Array): number;
 }
 
 export function buildNoneIndex(
   none: readonly string[], intents: ReadonlyArray<{ name: string; trainingPhrases: readonly string[] }>, options: Partial<NoneOptions> = {},
+  _vectors?: TextVectors,
 ): NoneIndex {
   const o = { ...defaultNoneOptions, ...options };
   if (none.length === 0) return { size: 0, vetoes: () => false, nearest: () => 0 };

@@ -33,6 +33,7 @@ import { learnSynonyms } from './synonyms.ts';
 import { buildTermIndex, KIND_PASSAGE } from './terms.ts';
 import { phraseSpelling } from '../policy/phrase-spelling.ts';
 import type { WordVectors } from '../encoder/glove.ts';
+import type { TextVectors } from '../encoder/encoder.ts';
 
 export { clampAnswer, MAX_ANSWER_CHARS, type StoredArticle } from './passages.ts';
 export { DEFAULT_KNOWLEDGE_THRESHOLD, defaultScoreWeights, score, type Features, type ScoreWeights } from './scoring.ts';
@@ -52,13 +53,19 @@ export interface KnowledgeIndexOptions {
   /** Tuning, measured by the benchmark; the defaults are what it chose. */
   weights?: Partial<ScoreWeights>;
   /** Word vectors: each hit then tells how close the message's sentence vector is to the article's (`features.semantic`). */
-  vectors?: WordVectors | null;
+  wordVectors?: WordVectors | null;
+  /**
+   * The sentence encoder's vectors of the articles' titles, questions and passages (see
+   * shared/nlu/encoder/to-embed.ts); an article without them is matched by its words alone.
+   */
+  vectors?: TextVectors;
 }
 
 export interface KnowledgeIndex {
   readonly size: number;
   /** Best first, at most `limit` (default 3, at most 10) hits; empty when nothing matches at all. */
-  search(query: string, options?: { limit?: number }): KnowledgeHit[];
+  /** `vector`: the message's sentence vector (absent: words only). */
+  search(query: string, options?: { limit?: number; vector?: Float32Array }): KnowledgeHit[];
   /** Every article that matches the query at all, best first, with its ranking score (questions in full): for ordering a whole list. */
   rankAll(query: string): Array<{ articleId: string; confidence: number }>;
   /**
@@ -68,7 +75,7 @@ export interface KnowledgeIndex {
   rankPage(query: string, limit: number, after?: { confidence: number; articleId: string } | null):
     { items: Array<{ articleId: string; confidence: number }>; more: boolean };
   /** The features behind the ranking, best first: for tuning and for telling why an article matched. */
-  explain(query: string, limit?: number): Array<{ articleId: string; features: Features; score: number }>;
+  explain(query: string, limit?: number, vector?: Float32Array): Array<{ articleId: string; features: Features; score: number }>;
   /** Whether a word (lower case) is, as it is written, one of the articles' words, or a stop word. */
   knows(word: string): boolean;
 }
@@ -79,7 +86,7 @@ const clampLimit = (limit: number | undefined, fallback: number) =>
 export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: KnowledgeIndexOptions = {}): KnowledgeIndex {
   const w: ScoreWeights = { ...defaultScoreWeights, ...options.weights };
   const articles = [...docs];
-  const { vectors } = options;
+  const vectors = options.wordVectors;
 
   // Every unit's terms, and with word vectors the units' sentence vectors.
   const index = buildTermIndex(articles, w);
@@ -99,7 +106,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   const spelling = phraseSpelling(new Map(articles.map((art) => [art.id, [art.title, ...art.questions]])));
   const { rank, rankAll, rankPage } = ranker(articles.map((art) => art.id), match, semanticOf, spelling, blending, w);
 
-  const search = (query: string, opts: { limit?: number } = {}): KnowledgeHit[] =>
+  const search = (query: string, opts: { limit?: number; vector?: Float32Array } = {}): KnowledgeHit[] =>
     rank(query, clampLimit(opts.limit, 3)).map(({ article, score, bestPassage, features }) => {
       const art = articles[article]!;
       const answer = clampAnswer(art.passages[bestPassage] ?? '');
@@ -115,7 +122,7 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
       };
     });
 
-  const explain = (query: string, limit = 10) =>
+  const explain = (query: string, limit = 10, _vector?: Float32Array) =>
     rank(query, clampLimit(limit, 10)).map(({ article, features, score }) => ({ articleId: articles[article]!.id, features, score }));
 
   return { size: articles.length, search, rankAll, rankPage, explain, knows: index.hasWord };

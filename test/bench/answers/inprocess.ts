@@ -20,7 +20,7 @@ export function buildScenario(s: Scenario): Built {
   // Articles are known by their title here (the fixtures' messages name the title).
   const stored = JSON.parse(JSON.stringify(s.articles.map((a) => prepareArticle({ ...a, id: a.title })))) as StoredArticle[];
   // KB_WEIGHTS='{"unseen":0.8}' overrides the knowledge index's weights for experiments.
-  return { model: trainModel(1, intents), index: buildKnowledgeIndex(stored, { weights: JSON.parse(process.env.KB_WEIGHTS ?? '{}'), vectors: VECTORS }) };
+  return { model: trainModel(1, intents), index: buildKnowledgeIndex(stored, { weights: JSON.parse(process.env.KB_WEIGHTS ?? '{}'), wordVectors: VECTORS }) };
 }
 
 export interface Observed { message: ScenarioMessage; evidence: Evidence; intentRight: boolean; articleRight: boolean }
