@@ -88,4 +88,20 @@ describe('sentence vectors written by the pipeline', () => {
     expect(r.status).toBe(204);
     await until('the deleted article\'s vectors to go', () => vectorCount(t), (n) => n < withArticles);
   });
+
+  it('the unanswered view groups messages by meaning once the pipeline has embedded them', { timeout: 120_000 }, async () => {
+    const t = await newTenant();
+    // Only a greeting left: the questions below fall back.
+    for (const i of (await intents(t)).filter((x) => x.name !== 'greeting')) await request('DELETE', admin(`/intents/${i.id}`), { token: t.ownerToken });
+    await until('the greeting', () => intents(t), allIndexed);
+    const asks = ['do you sell bikes', 'are bicycles for sale here', 'where is the nearest store in leeds'];
+    for (const m of asks) expect((await send(t, m)).body.metadata.intentDetected).toBe('fallback');
+    type Group = { count: number; examples: Array<{ message: string }> };
+    const groups = await until('the unanswered messages grouped by meaning',
+      async () => (await request('GET', admin('/nlu/unanswered'), { token: t.ownerToken })).body.groups as Group[],
+      (gs) => gs.some((g) => g.count === 2));
+    const together = groups.find((g) => g.count === 2)!;
+    expect(together.examples.map((e) => e.message).sort()).toEqual(['are bicycles for sale here', 'do you sell bikes']);
+    expect(groups.filter((g) => g.count === 1).flatMap((g) => g.examples.map((e) => e.message))).toEqual(['where is the nearest store in leeds']);
+  });
 });

@@ -9,6 +9,7 @@ import { knowledgeIndexOf } from '#shared/domain/knowledge/knowledge.ts';
 import { resolvePeriod } from '#shared/domain/reports/stats.ts';
 import { articleProbability, intentProbability } from '#shared/nlu/policy/answer-policy.ts';
 import { evidenceFor, modelFor } from './assistant.ts';
+import { storedVectorsOf, textVectors } from '#shared/domain/vectors.ts';
 
 // What the assistant did not answer well, kept as messages are answered (see
 // shared/data/unanswered.ts), grouped by what the messages ask, with the intent or article that
@@ -99,7 +100,10 @@ export async function listUnanswered(tenantId: string, q: { from?: string | unde
   const period = resolvePeriod(q, now);
   const [tenant, items] = await Promise.all([tenantsRepo.get(tenantId), unansweredRepo.read(tenantId, period.from, period.to, READ_CAP)]);
   if (!tenant) throw new NotFound('tenant');
-  const groups = groupMessages(items, (i) => i.message).slice(0, q.limit);
+  // By meaning too, from the vectors the indexer stored for the messages (no encoder here).
+  const stored = await storedVectorsOf(tenant);
+  const vectors = textVectors(stored, items.map((i) => i.message));
+  const groups = groupMessages(items, (i) => i.message, undefined, vectors).slice(0, q.limit);
   if (groups.length === 0) return { period, groups: [] };
   const [model, index] = await Promise.all([modelFor(tenant), knowledgeIndexOf(tenant)]);
   const suggest = (texts: string[]): Suggestion => {
@@ -107,7 +111,7 @@ export async function listUnanswered(tenantId: string, q: { from?: string | unde
     const add = (k: string, c: number) => sum.set(k, (sum.get(k) ?? 0) + c);
     // On the chat's own scale: the calibrated probability that the intent or article is the right answer.
     for (const t of texts) {
-      const { intents, articles } = evidenceFor(model, index, t);
+      const { intents, articles } = evidenceFor(model, index, t, vectors?.get(t.trim()));
       if (intents[0]) add(`i:${intents[0].ranked.intent}`, intentProbability(intents[0].evidence));
       if (articles[0]) add(`a:${articles[0].hit.articleId}`, articleProbability(articles[0].evidence));
     }
