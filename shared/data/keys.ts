@@ -35,6 +35,9 @@ export const keys = {
   vectorPartition: (tenantId: string) => `${T(tenantId)}#VEC`,
   vector: (tenantId: string, textHash: string): Key => ({ pk: keys.vectorPartition(tenantId), sk: textHash }),
   vectorState: (tenantId: string): Key => ({ pk: T(tenantId), sk: 'VECSTATE' }),
+  /** The vectors of the starter content, the same for every tenant: stored once, not per tenant. */
+  sharedVectorPartition: () => 'VECTORS#STARTER',
+  sharedVector: (textHash: string): Key => ({ pk: keys.sharedVectorPartition(), sk: textHash }),
 
   /** A taught example, in one partition per target kind (the `none` ones are what the chat's model reads). */
   examplePartition: (tenantId: string, kind: string) => `${T(tenantId)}#NLUEX#${kind}`,

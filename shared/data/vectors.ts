@@ -12,7 +12,11 @@ import { transact, type TxItem } from './tx.ts';
 //   functions key their cached vectors by it, as they key the model by intentsVersion. The tenant
 //   item carries no event, so the bump starts no indexing of its own;
 // - `VECSTATE`: which intents and articles are embedded as of which `updatedAt` (the dashboard's
-//   "indexing" flag).
+//   "indexing" flag);
+// - the starter content's vectors (the same texts for every tenant) once, in a partition of
+//   their own that no tenant owns: a new tenant writes none of them.
+// Items of a partition are read together: the vectors of a tenant with 1,000 articles (about
+// 10,000 texts) are about 6 MB, a few Query pages, read once per vectorsVersion per container.
 // Access: the whole partition (the chat's cached load and the indexer), the state item by key.
 
 export interface VectorState {
@@ -23,20 +27,32 @@ export interface VectorState {
 /** Items per transaction (DynamoDB's limit is 100). */
 const CHUNK = 100;
 
+/** A vector partition's items, by sort key (the text hash). */
+async function readPartition(pk: string): Promise<Map<string, Uint8Array>> {
+  const out = new Map<string, Uint8Array>();
+  let start: Record<string, unknown> | undefined;
+  do {
+    const r = await db.send(new QueryCommand({
+      TableName: tableName(), KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': pk },
+      ProjectionExpression: 'sk, v', ...(start ? { ExclusiveStartKey: start } : {}),
+    }));
+    for (const i of r.Items ?? []) out.set(i.sk as string, i.v as Uint8Array);
+    start = r.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
 export const vectorsRepo = {
   /** Every stored vector of the tenant, by text hash (one Query, paged). */
-  async all(tenantId: string): Promise<Map<string, Uint8Array>> {
-    const out = new Map<string, Uint8Array>();
-    let start: Record<string, unknown> | undefined;
-    do {
-      const r = await db.send(new QueryCommand({
-        TableName: tableName(), KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': keys.vectorPartition(tenantId) },
-        ProjectionExpression: 'sk, v', ...(start ? { ExclusiveStartKey: start } : {}),
-      }));
-      for (const i of r.Items ?? []) out.set(i.sk as string, i.v as Uint8Array);
-      start = r.LastEvaluatedKey;
-    } while (start);
-    return out;
+  all: (tenantId: string) => readPartition(keys.vectorPartition(tenantId)),
+
+  /** The starter content's vectors, by text hash. */
+  shared: () => readPartition(keys.sharedVectorPartition()),
+
+  /** Stores starter content's vectors (idempotent puts). */
+  async writeShared(put: Array<[hash: string, vector: Uint8Array]>): Promise<void> {
+    const items = put.map(([hash, v]): TxItem => ({ Put: { Item: { ...keys.sharedVector(hash), type: 'vector', v } } }));
+    for (let i = 0; i < items.length; i += CHUNK) await transact(items.slice(i, i + CHUNK));
   },
 
   async state(tenantId: string): Promise<VectorState> {

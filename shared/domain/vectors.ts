@@ -19,7 +19,12 @@ const NONE: Stored = new Map();
 export function storedVectorsOf(tenant: Pick<Tenant, 'id' | 'vectorsVersion'>): Promise<Stored> {
   const version = tenant.vectorsVersion ?? 0;
   if (version === 0) return Promise.resolve(NONE);
-  return stored.get(tenant.id, version, () => vectorsRepo.all(tenant.id));
+  return stored.get(tenant.id, version, async () => {
+    // The starter content's vectors, shared by every tenant, then the tenant's own.
+    const [shared, own] = await Promise.all([vectorsRepo.shared(), vectorsRepo.all(tenant.id)]);
+    for (const [h, v] of own) shared.set(h, v);
+    return shared;
+  });
 }
 
 /** The vectors of `texts` that are stored (keyed by the trimmed text, as the models look them up); undefined when none is. */

@@ -8,6 +8,7 @@ import { unansweredRepo } from '#shared/data/unanswered.ts';
 import { vectorsRepo } from '#shared/data/vectors.ts';
 import { articleTextsToEmbed, intentTextsToEmbed, noneTextsToEmbed } from '#shared/nlu/encoder/to-embed.ts';
 import { encoder, quantize } from '#shared/nlu/encoder/encoder.ts';
+import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
 import { READ_CAP } from './unanswered.ts';
 
 // The indexer: after a write of a tenant's content (the outbox's `content.changed`, queued by the
@@ -52,6 +53,9 @@ export async function embedTexts(texts: string[], deadline: number): Promise<Map
   return out;
 }
 
+/** The starter intents' texts: the same for every tenant, their vectors are stored once (see shared/data/vectors.ts). */
+const STARTER = new Set(starterIntents.flatMap((i) => intentTextsToEmbed(i)));
+
 export interface IndexOutcome { embedded: number; removed: number; remaining: number }
 
 /** One indexing pass over the tenant's content; `remaining` > 0 means the deadline stopped it. */
@@ -61,9 +65,9 @@ export async function indexTenant(tenantId: string, deadline: number): Promise<I
   const to = new Date();
   const from = new Date(to.getTime() - UNANSWERED_DAYS * 86_400_000);
   const day = (d: Date) => d.toISOString().slice(0, 10);
-  const [intents, searchables, none, unanswered, stored, state] = await Promise.all([
+  const [intents, searchables, none, unanswered, stored, shared, state] = await Promise.all([
     intentsRepo.list(tenantId), articlesRepo.searchables(tenantId), examplesRepo.noneMessages(tenantId),
-    unansweredRepo.read(tenantId, day(from), day(to), READ_CAP), vectorsRepo.all(tenantId), vectorsRepo.state(tenantId),
+    unansweredRepo.read(tenantId, day(from), day(to), READ_CAP), vectorsRepo.all(tenantId), vectorsRepo.shared(), vectorsRepo.state(tenantId),
   ]);
   // An import in progress: its new articles are embedded before they show, and what they replace stays until then.
   // (`prev` first: an article's own state is its current form's.)
@@ -78,20 +82,24 @@ export async function indexTenant(tenantId: string, deadline: number): Promise<I
 
   const hashOf = new Map(texts.map((t) => [t, vectorHash(t)]));
   const needed = new Set(hashOf.values());
-  const missing = texts.filter((t) => !stored.has(hashOf.get(t)!));
+  const missing = texts.filter((t) => !stored.has(hashOf.get(t)!) && !shared.has(hashOf.get(t)!));
   const done = await embedTexts(missing, deadline);
-  const put: Array<[string, Uint8Array]> = [...done].map(([t, v]) => [hashOf.get(t)!, v]);
-  const remove = [...stored.keys()].filter((h) => !needed.has(h));
+  // The starter content's texts go to the shared partition (once for every tenant), the rest to the tenant's.
+  const put: Array<[string, Uint8Array]> = [...done].filter(([t]) => !STARTER.has(t)).map(([t, v]) => [hashOf.get(t)!, v]);
+  const putShared: Array<[string, Uint8Array]> = [...done].filter(([t]) => STARTER.has(t)).map(([t, v]) => [hashOf.get(t)!, v]);
+  // A tenant's copy of a shared text (written before it was shared) goes too.
+  const remove = [...stored.keys()].filter((h) => !needed.has(h) || shared.has(h));
+  if (putShared.length) await vectorsRepo.writeShared(putShared);
   await vectorsRepo.write(tenantId, put, remove);
 
-  const has = (t: string) => stored.has(hashOf.get(t)!) || done.has(t);
+  const has = (t: string) => stored.has(hashOf.get(t)!) || shared.has(hashOf.get(t)!) || done.has(t);
   const updatedAt = new Map<string, string>([...intents, ...searchables].map((x) => [x.id, x.updatedAt]));
   const ready: Record<string, string> = {};
   for (const [id, own] of owners) if (own.every(has) && updatedAt.has(id)) ready[id] = updatedAt.get(id)!;
   const same = Object.keys(ready).length === Object.keys(state.owners).length && Object.entries(ready).every(([id, at]) => state.owners[id] === at);
-  const changed = put.length > 0 || remove.length > 0 || !same;
+  const changed = done.size > 0 || remove.length > 0 || !same;
   if (changed) await vectorsRepo.commit(tenantId, { owners: ready });
-  const outcome = { embedded: put.length, removed: remove.length, remaining: missing.length - done.size };
-  if (changed) logger.info('indexed', { tenantId, ...outcome, texts: texts.length });
+  const outcome = { embedded: done.size, removed: remove.length, remaining: missing.length - done.size };
+  if (changed) logger.debug('indexed', { tenantId, ...outcome, texts: texts.length });
   return outcome;
 }
