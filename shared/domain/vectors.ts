@@ -2,7 +2,7 @@ import { logger } from '#shared/core/log.ts';
 import type { Tenant } from '#shared/data/tenants.ts';
 import { vectorHash } from '#shared/data/keys.ts';
 import { vectorsRepo } from '#shared/data/vectors.ts';
-import { dequantize, encoder, type TextVectors } from '#shared/nlu/encoder/encoder.ts';
+import { dequantize, type TextVectors } from '#shared/nlu/encoder/vectors.ts';
 import { TenantModelCache } from '#shared/nlu/policy/model-cache.ts';
 
 // A tenant's stored sentence vectors on the chat path: read once per vectorsVersion in the warm
@@ -56,6 +56,8 @@ export async function indexingOf(tenantId: string): Promise<(x: { id: string; up
 export async function messageVector(tenant: Pick<Tenant, 'vectorsVersion'>, text: string): Promise<Float32Array | undefined> {
   if (!tenant.vectorsVersion) return undefined;
   try {
+    // Imported here only: the functions that never embed never load the encoder's module.
+    const { encoder } = await import('#shared/nlu/encoder/encoder.ts');
     const [v] = await (await encoder()).embed([text]);
     return v;
   } catch (e) {

@@ -72,6 +72,9 @@ import { trainClassifier, type ClassifierOptions, type TrainingIntent } from '#s
 import { deserializeClassifier, serializeClassifier } from '#shared/nlu/intents/serialize.ts';
 import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
 import { loadBanking77, loadClinc150, perLabel, repoRoot, stratifiedSplit, toIntents, type Example } from './nlu/data.ts';
+import { cachedVectors } from './vectors/cache.ts';
+import type { TextVectors } from '#shared/nlu/encoder/encoder.ts';
+import { intentTextsToEmbed } from '#shared/nlu/encoder/to-embed.ts';
 
 const SEED = 20;
 const OOS = 'oos';
@@ -81,6 +84,7 @@ const vectors = process.env.NO_VECTORS === '1' ? null : wordVectors();
 
 interface Row {
   dataset: string;
+  encoder: boolean;
   trainPhrases: number;
   intents: number;
   accuracy: number; // in-scope, top-1, no threshold
@@ -114,11 +118,11 @@ function macroF1(gold: string[], pred: string[], labels: string[]): number {
   return sum / labels.length;
 }
 
-function evaluate(dataset: string, train: Example[], val: Example[], oosVal: Example[] = []): Row {
+function evaluate(dataset: string, train: Example[], val: Example[], oosVal: Example[] = [], encoded?: TextVectors): Row {
   const intents: TrainingIntent[] = toIntents(train);
-  trainClassifier(intents.slice(0, 5), options, vectors); // warm the JIT so that timings are steady
+  trainClassifier(intents.slice(0, 5), options, vectors, [], encoded); // warm the JIT so that timings are steady
   const t0 = performance.now();
-  const classifier = trainClassifier(intents, options, vectors);
+  const classifier = trainClassifier(intents, options, vectors, [], encoded);
   const trainMs = performance.now() - t0;
   // Resident size of the trained model: its typed arrays plus the feature index.
   const m = classifier.model;
@@ -129,7 +133,7 @@ function evaluate(dataset: string, train: Example[], val: Example[], oosVal: Exa
   const lat: number[] = [];
   const predict = (text: string) => {
     const s = performance.now();
-    const r = classifier.classify(text, 3);
+    const r = classifier.classify(text, 3, encoded?.get(text.trim()));
     lat.push(performance.now() - s);
     return r[0]!;
   };
@@ -139,6 +143,7 @@ function evaluate(dataset: string, train: Example[], val: Example[], oosVal: Exa
   const labels = intents.map((i) => i.name).filter((n) => n !== OOS);
   const row: Row = {
     dataset,
+    encoder: encoded !== undefined,
     trainPhrases: train.length,
     intents: labels.length,
     accuracy: pct(inScope.filter((r) => r.intent === r.label).length / inScope.length),
@@ -151,7 +156,7 @@ function evaluate(dataset: string, train: Example[], val: Example[], oosVal: Exa
   };
   // The stored model must answer as the trained one does (int8 weights: same top intent nearly always).
   const sample = val.slice(0, 500);
-  const agree = sample.filter(([t]) => restored.classify(t, 1)[0]!.intent === classifier.classify(t, 1)[0]!.intent).length;
+  const agree = sample.filter(([t]) => restored.classify(t, 1, encoded?.get(t.trim()))[0]!.intent === classifier.classify(t, 1, encoded?.get(t.trim()))[0]!.intent).length;
   if (agree < 0.98 * sample.length) throw new Error(`deserialised model disagrees on ${sample.length - agree} of ${sample.length}`);
 
   if (oosVal.length > 0) {
@@ -210,17 +215,29 @@ const [bankTrain, bankVal] = stratifiedSplit(loadBanking77(), 0.2, SEED);
 // A tenant-sized intent set (no oos intent: only the confidence can turn off-topic messages away),
 // to see that one threshold serves 20 intents as it serves 150.
 const tenantTrain = perLabel(clinc.train, 20, SEED).filter(([, l]) => tenantLabels(clinc.train).has(l));
-const rows: Row[] = [
-  evaluate('CLINC150 (val + oos_val)', [...clinc.train, ...clinc.oos_train], clinc.val, clinc.oos_val),
-  evaluate('CLINC150 20 intents x 20', tenantTrain, clinc.val.filter(([, l]) => tenantLabels(clinc.train).has(l)), clinc.oos_val),
-  evaluate('BANKING77 (20% carved val)', bankTrain, bankVal),
-  evaluate('BANKING77 10/intent', perLabel(bankTrain, 10, SEED), bankVal),
+// The sentence encoder's vectors (test/bench/vectors/cache.ts; ENCODER=0 measures without, ENCODER=1 only with).
+const encoderMode = process.env.ENCODER ?? 'both';
+const log = (msg: string) => process.stderr.write(`[bench:nlu] ${msg}\n`);
+const allTexts = [...clinc.train, ...clinc.oos_train, ...clinc.val, ...clinc.oos_val, ...bankTrain, ...bankVal].map(([t]) => t);
+const names = toIntents([...clinc.train, ...clinc.oos_train, ...bankTrain]).flatMap((i) => intentTextsToEmbed({ name: i.name, trainingPhrases: [] }));
+const encoded = encoderMode === '0' ? undefined : await cachedVectors([...allTexts, ...names], log);
+const sets: Array<[string, Example[], Example[], Example[]?]> = [
+  ['CLINC150 (val + oos_val)', [...clinc.train, ...clinc.oos_train], clinc.val, clinc.oos_val],
+  ['CLINC150 20 intents x 20', tenantTrain, clinc.val.filter(([, l]) => tenantLabels(clinc.train).has(l)), clinc.oos_val],
+  ['BANKING77 (20% carved val)', bankTrain, bankVal],
+  ['BANKING77 10/intent', perLabel(bankTrain, 10, SEED), bankVal],
 ];
+const only = process.env.SETS ? new Set(process.env.SETS.split(',').map(Number)) : null;
+const rows: Row[] = sets.filter((_, i) => !only || only.has(i)).flatMap(([name, train, val, oos]) => [
+  ...(encoderMode === '1' ? [] : [evaluate(name, train, val, oos)]),
+  ...(encoded ? [evaluate(name, train, val, oos, encoded)] : []),
+]);
 const tenant = typicalTenant(clinc.train);
 
 console.table(
   rows.map((r) => ({
     dataset: r.dataset,
+    encoder: r.encoder ? 'yes' : 'no',
     'acc %': r.accuracy,
     'macro-F1 %': r.macroF1,
     'th': r.threshold ?? '',

@@ -346,7 +346,7 @@ describe('buildKnowledgeIndex: hostile input', () => {
 });
 
 describe('the chat-path module', () => {
-  it('bundles no Markdown or HTML parser: only the stemmer comes with it', async () => {
+  it('bundles no Markdown or HTML parser and not the sentence encoder\'s runtime: only the stemmer comes with it', async () => {
     const out = await build({
       entryPoints: [fileURLToPath(new URL('../../shared/nlu/knowledge/retrieval.ts', import.meta.url))],
       bundle: true,
@@ -361,7 +361,7 @@ describe('the chat-path module', () => {
       .map((path) => path.split('node_modules/')[1]!.split('/')[0]!);
     expect([...new Set(packages)]).toEqual(['stemmer']);
     expect(Object.keys(out.metafile.inputs).filter((path) => path.startsWith('shared/')).sort()).toEqual(
-      ['knowledge/retrieval', 'knowledge/evidence', 'knowledge/lexicon', 'knowledge/passages', 'knowledge/query', 'knowledge/rank', 'knowledge/scoring', 'knowledge/semantic', 'knowledge/synonyms', 'knowledge/terms', 'knowledge/words', 'policy/phrase-spelling', 'encoder/glove'].map((m) => `shared/nlu/${m}.ts`).sort(),
+      ['knowledge/retrieval', 'knowledge/evidence', 'knowledge/lexicon', 'knowledge/passages', 'knowledge/query', 'knowledge/rank', 'knowledge/scoring', 'knowledge/semantic', 'knowledge/synonyms', 'knowledge/terms', 'knowledge/words', 'policy/phrase-spelling', 'encoder/glove', 'knowledge/meaning', 'encoder/vectors', 'encoder/to-embed', 'intents/features'].map((m) => `shared/nlu/${m}.ts`).sort(),
     );
   });
 });

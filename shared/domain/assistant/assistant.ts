@@ -17,7 +17,8 @@ import { buildNoneIndex, type NoneIndex } from '#shared/nlu/intents/none-example
 import { phraseSpelling, type PhraseSpelling } from '#shared/nlu/policy/phrase-spelling.ts';
 import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
 import { unstretch } from '#shared/nlu/intents/stretched.ts';
-import type { TextVectors } from '#shared/nlu/encoder/encoder.ts';
+import type { TextVectors } from '#shared/nlu/encoder/vectors.ts';
+import { intentMeaning, type IntentMeaning } from '#shared/nlu/intents/meaning.ts';
 import { messageVector as embedMessage, modelVersion, storedVectorsOf, textVectors } from '#shared/domain/vectors.ts';
 import { intentTextsToEmbed, noneTextsToEmbed } from '#shared/nlu/encoder/to-embed.ts';
 import { applyNone } from './none.ts';
@@ -30,8 +31,8 @@ import { withEverydayPhrases } from './everyday.ts';
  */
 export interface AssistantModel {
   version: number | string; classifier: Classifier; phrases: KnowledgeIndex; spelling: PhraseSpelling; byName: Map<string, Intent>; none: NoneIndex;
-  /** The sentence vectors of the phrases and `none` examples the indexer has embedded (none: lexical only). */
-  vectors?: TextVectors;
+  /** The sentence vectors of each intent's phrases and name that have one (see intentMeaning). */
+  meaning: IntentMeaning;
 }
 
 // One trained model per tenant in the warm container, keyed by the tenant's intents version and
@@ -46,12 +47,13 @@ const models = new TenantModelCache<AssistantModel>();
  */
 export function trainModel(version: number | string, enabled: Intent[], none: string[] = [], vectors?: TextVectors): AssistantModel {
   return {
-    version, ...(vectors ? { vectors } : {}),
+    version,
     classifier: trainClassifier(withEverydayPhrases(enabled), {}, wordVectors(), none, vectors),
     phrases: intentPhraseIndex(enabled),
     spelling: phraseSpelling(new Map(enabled.map((i) => [i.name, i.trainingPhrases]))),
     byName: new Map(enabled.map((i) => [i.name, i])),
     none: buildNoneIndex(none, enabled, {}, vectors),
+    meaning: intentMeaning(enabled, vectors),
   };
 }
 
@@ -89,20 +91,28 @@ export function evidenceFor(model: AssistantModel, index: KnowledgeIndex | null,
   const text = unstretch(message, (w) => vocabulary.has(w) || model.phrases.knows(w) || (index?.knows(w) ?? false));
   const ranking = model.classifier.classify(text, 4, messageVector);
   const lexical = new Map(model.phrases.explain(text, 10).map((e) => [e.articleId, e.features]));
+  // The encoder's closeness of the message to each candidate's closest phrase (null: no vectors).
+  const close = ranking.map((r) => (messageVector ? model.meaning.closeness(messageVector, r.intent) : null));
   const intents = ranking.slice(0, 3).map((ranked, k) => {
     const f = lexical.get(ranked.intent);
+    const meaning = close[k];
+    const others = close.filter((c, j) => j !== k && c !== null) as number[];
     return {
       ranked,
       evidence: {
         confidence: ranked.confidence, margin: ranked.confidence - (ranking[k + 1]?.confidence ?? 0),
         cover: f?.key ?? 0, similarity: f?.similarity ?? 0, spelling: model.spelling.nearest(text, ranked.intent), candidates: model.byName.size,
+        ...(meaning == null ? {} : { meaning, meaningMargin: meaning - Math.max(-1, ...others) }),
       },
     };
   });
   const hits = index ? index.search(text, { limit: 4, ...(messageVector ? { vector: messageVector } : {}) }) : [];
   const articles = hits.slice(0, 3).map((hit, k) => ({
     hit,
-    evidence: { confidence: hit.confidence, margin: hit.confidence - (hits[k + 1]?.confidence ?? 0), features: hit.features, candidates: index!.size },
+    evidence: {
+      confidence: hit.confidence, margin: hit.confidence - (hits[k + 1]?.confidence ?? 0), features: hit.features, candidates: index!.size,
+      ...(hit.features.meaning === undefined ? {} : { nextMeaning: Math.max(-1, ...hits.filter((_, j) => j !== k).map((h) => h.features.meaning ?? -1)) }),
+    },
   }));
   return { intents, articles };
 }

@@ -2,13 +2,13 @@
 // (TextVectors) are keyed by exactly these trimmed texts. Embedding happens when content is
 // written; the models take whatever vectors exist, and a text without one is matched by its words.
 import type { StoredArticle } from '../knowledge/passages.ts';
-import { nameWords } from '../intents/features.ts';
+import { namePhrase } from '../intents/features.ts';
 
 const trimmed = (texts: Iterable<string>) => [...texts].map((t) => t.trim()).filter((t) => t.length > 0);
 
 /** An intent's texts: its training phrases (taught examples included) and its name read as words. */
 export function intentTextsToEmbed(intent: { name: string; trainingPhrases: readonly string[] }): string[] {
-  return trimmed([...intent.trainingPhrases, nameWords(intent.name)]);
+  return trimmed([...intent.trainingPhrases, namePhrase(intent.name)]);
 }
 
 /** An article's texts as the knowledge index stores them: its title, its questions, its passages. */

@@ -27,6 +27,8 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
 
 /** An intent's name as words: "order_status" reads "order status". */
 export const nameWords = (name: string) => name.replace(/[_-]+/g, ' ');
+/** An intent's name as the phrase it is trained on: its words, less numbers ("faq_3" numbers intents; it says nothing a message could). */
+export const namePhrase = (name: string) => nameWords(name).split(' ').filter((w) => w && !/^\d+$/.test(w)).join(' ');
 
 /** Lower-case, strip accents, expand contractions; numbers become one shape token. */
 export function tokenize(text: string): string[] {

@@ -1,5 +1,5 @@
 import { stem, tokenize } from './features.ts';
-import type { TextVectors } from '../encoder/encoder.ts';
+import type { TextVectors } from '../encoder/vectors.ts';
 
 // Messages the team said nothing should answer (`none` examples). A message falls back when it is
 // nearer to one of them than to anything of the answer the assistant would give: the winning

@@ -5,6 +5,7 @@ import type { Features, ScoreWeights } from './scoring.ts';
 import type { Matcher } from './evidence.ts';
 import type { SemanticCloseness } from './semantic.ts';
 import type { PhraseSpelling } from '../policy/phrase-spelling.ts';
+import type { ArticleMeaning } from './meaning.ts';
 
 export interface Candidate {
   article: number;
@@ -17,13 +18,15 @@ type Ranked = { articleId: string; confidence: number };
 
 export interface Ranker {
   /** The best `limit` articles for a message, best first (ties: the earlier article). */
-  rank(query: string, limit: number): Candidate[];
+  rank(query: string, limit: number, vector?: Float32Array): Candidate[];
   rankAll(query: string): Ranked[];
   rankPage(query: string, limit: number, from?: Ranked | null): { items: Ranked[]; more: boolean };
 }
 
 // Articles ranked again with their sentence vectors: the best this many by words.
 const SEMANTIC_POOL = 20;
+// Articles that join the candidates by the encoder's closeness alone: the closest this many.
+const MEANING_POOL = 5;
 
 /** Features for `featuresOf` to fill, with the two it does not compute. */
 const blank = (semantic = 0, spelling = 0) =>
@@ -35,13 +38,18 @@ const blank = (semantic = 0, spelling = 0) =>
  */
 export function ranker(
   ids: readonly string[], m: Matcher, semanticOf: SemanticCloseness, spelling: PhraseSpelling, blending: boolean, w: ScoreWeights,
+  meaning?: ArticleMeaning,
 ): Ranker {
   const n = ids.length;
   const { collect, featuresOf, touchedArticles } = m;
 
   /** The best `limit` articles for a message, best first (ties: the earlier article). */
-  const rank = (query: string, limit: number): Candidate[] => {
-    if (n === 0 || limit <= 0 || !collect(query)) return [];
+  const rank = (query: string, limit: number, vector?: Float32Array): Candidate[] => {
+    if (n === 0 || limit <= 0) return [];
+    const close = vector && meaning?.any ? meaning.closeness(vector) : null;
+    const lexical = collect(query);
+    if (!lexical && !close) return [];
+    if (close) return rankByMeaning(query, limit, close, lexical);
     const f = blank();
     // With vectors, the best SEMANTIC_POOL by words are ranked again with `semanticRank` times
     // their sentence vectors' cosine added.
@@ -74,6 +82,36 @@ export function ranker(
       above = s;
       const { bestPassage, ...features } = out;
       return { article: a, features, score: s, bestPassage };
+    });
+  };
+
+  /**
+   * With the encoder's closeness: the articles that share a word with the message and the
+   * MEANING_POOL closest in meaning, ranked by their words' score plus `meaningRank` times their
+   * closeness above the knowledge base's mean (an article without vectors adds nothing).
+   */
+  const rankByMeaning = (query: string, limit: number, close: Float64Array, lexical: boolean): Candidate[] => {
+    let mean = 0;
+    let counted = 0;
+    for (const c of close) if (!Number.isNaN(c)) { mean += c; counted++; }
+    mean /= counted || 1;
+    const f = blank();
+    const candidates = new Set<number>(lexical ? touchedArticles : []);
+    const byCloseness = [...close.keys()].filter((a) => !Number.isNaN(close[a]!)).sort((x, y) => close[y]! - close[x]! || x - y);
+    for (const a of byCloseness.slice(0, MEANING_POOL)) candidates.add(a);
+    const lexicalScore = (a: number, out: ReturnType<typeof blank>, calibrated = false) => (lexical ? featuresOf(a, out, calibrated) : 0);
+    const bonus = (a: number) => (Number.isNaN(close[a]!) ? 0 : w.meaningRank * (close[a]! - mean));
+    const ranked = [...candidates].map((a) => ({ a, s: lexicalScore(a, f) + bonus(a) }))
+      .sort((x, y) => y.s - x.s || x.a - y.a)
+      .slice(0, limit);
+    const cos = semanticOf(query, ranked.map(({ a }) => a));
+    let above = 1;
+    return ranked.map(({ a }, k) => {
+      const out = blank(cos[k]!, spelling.nearest(query, ids[a]!));
+      const s = Math.min(above, lexicalScore(a, out, true));
+      above = s;
+      const { bestPassage, ...features } = out;
+      return { article: a, features: Number.isNaN(close[a]!) ? features : { ...features, meaning: close[a]! }, score: s, bestPassage };
     });
   };
 

@@ -29,11 +29,12 @@ import { queryReader } from './query.ts';
 import { ranker } from './rank.ts';
 import { defaultScoreWeights, type Features, type ScoreWeights } from './scoring.ts';
 import { semanticCloseness } from './semantic.ts';
+import { articleMeaning } from './meaning.ts';
 import { learnSynonyms } from './synonyms.ts';
 import { buildTermIndex, KIND_PASSAGE } from './terms.ts';
 import { phraseSpelling } from '../policy/phrase-spelling.ts';
 import type { WordVectors } from '../encoder/glove.ts';
-import type { TextVectors } from '../encoder/encoder.ts';
+import type { TextVectors } from '../encoder/vectors.ts';
 
 export { clampAnswer, MAX_ANSWER_CHARS, type StoredArticle } from './passages.ts';
 export { DEFAULT_KNOWLEDGE_THRESHOLD, defaultScoreWeights, score, type Features, type ScoreWeights } from './scoring.ts';
@@ -104,10 +105,10 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
   const blending = vectors !== null && vectors !== undefined && w.semanticRank > 0;
   // How nearly a message is spelled like an article's title or one of its questions (answer-policy.ts).
   const spelling = phraseSpelling(new Map(articles.map((art) => [art.id, [art.title, ...art.questions]])));
-  const { rank, rankAll, rankPage } = ranker(articles.map((art) => art.id), match, semanticOf, spelling, blending, w);
+  const { rank, rankAll, rankPage } = ranker(articles.map((art) => art.id), match, semanticOf, spelling, blending, w, articleMeaning(articles, options.vectors));
 
   const search = (query: string, opts: { limit?: number; vector?: Float32Array } = {}): KnowledgeHit[] =>
-    rank(query, clampLimit(opts.limit, 3)).map(({ article, score, bestPassage, features }) => {
+    rank(query, clampLimit(opts.limit, 3), opts.vector).map(({ article, score, bestPassage, features }) => {
       const art = articles[article]!;
       const answer = clampAnswer(art.passages[bestPassage] ?? '');
       const format = formatFor(answer, art.format);
@@ -122,8 +123,8 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
       };
     });
 
-  const explain = (query: string, limit = 10, _vector?: Float32Array) =>
-    rank(query, clampLimit(limit, 10)).map(({ article, features, score }) => ({ articleId: articles[article]!.id, features, score }));
+  const explain = (query: string, limit = 10, vector?: Float32Array) =>
+    rank(query, clampLimit(limit, 10), vector).map(({ article, features, score }) => ({ articleId: articles[article]!.id, features, score }));
 
   return { size: articles.length, search, rankAll, rankPage, explain, knows: index.hasWord };
 }

@@ -28,6 +28,7 @@ export interface ScoreWeights {
   prior: number; // unseen words added to every message when taking shares of it
   unseen: number; // weight of a word the knowledge base has never seen, times the idf of a one-article word
   questions: number; // in the confidence (not the ranking), what a question's match counts for beside the title's
+  meaningRank: number; // with encoder vectors, what the cosine above the knowledge base's mean adds to an article's ranking score
 }
 
 export const defaultScoreWeights: ScoreWeights = {
@@ -48,6 +49,7 @@ export const defaultScoreWeights: ScoreWeights = {
   prior: 1,
   unseen: 1.2,
   questions: 0.6,
+  meaningRank: 1,
 };
 
 /** Shares of the message's idf mass (0..1) and one similarity (0..1) of one article. */
@@ -61,6 +63,8 @@ export interface Features {
   body: number; // best share one question or passage covers beyond what the title covers (not a score feature)
   semantic: number; // cosine of the message's and the closest title, question or passage's sentence vectors (0 without vectors; not a score feature)
   spelling: number; // Dice of the message's and the closest title or question's character trigrams (not a score feature)
+  /** The sentence encoder's cosine of the message and the closest title, question or passage (only when both have vectors). */
+  meaning?: number;
 }
 
 // Above this share, one passage (read with its title) says nearly all the message asks.

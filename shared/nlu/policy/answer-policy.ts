@@ -23,6 +23,10 @@ export interface IntentEvidence {
   similarity: number; // Dice of the message and the intent's nearest phrase (0..1)
   spelling: number; // Dice of the message's and the nearest phrase's character trigrams (0..1)
   candidates: number; // enabled intents
+  /** The sentence encoder's cosine of the message and the intent's closest phrase (only with vectors of both). */
+  meaning?: number;
+  /** That cosine less the best of the other candidate intents'. */
+  meaningMargin?: number;
 }
 
 export interface ArticleEvidence {
@@ -30,6 +34,8 @@ export interface ArticleEvidence {
   margin: number; // over the next article's confidence
   features: Features;
   candidates: number; // published articles
+  /** The encoder's cosine of the next article (-1 without one), for the margin in meaning. */
+  nextMeaning?: number;
 }
 
 export const logit = (p: number) => {
@@ -44,13 +50,16 @@ export const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 const MIN_INTENTS = 5;
 const MIN_ARTICLES = 4;
 
+/** With the encoder's evidence (`meaning` present), its two features follow the lexical ones. */
 export function intentFeatures(e: IntentEvidence): number[] {
-  return [1, logit(e.confidence), e.margin, e.cover, e.similarity, Math.log(Math.max(MIN_INTENTS, e.candidates)), e.spelling];
+  const lexical = [1, logit(e.confidence), e.margin, e.cover, e.similarity, Math.log(Math.max(MIN_INTENTS, e.candidates)), e.spelling];
+  return e.meaning === undefined ? lexical : [...lexical, e.meaning, e.meaningMargin ?? 0];
 }
 
 export function articleFeatures(e: ArticleEvidence): number[] {
   const f = e.features;
-  return [1, logit(e.confidence), e.margin, f.key, f.passage, f.similarity, f.unseen, Math.log(Math.max(MIN_ARTICLES, e.candidates)), f.semantic, f.spelling];
+  const lexical = [1, logit(e.confidence), e.margin, f.key, f.passage, f.similarity, f.unseen, Math.log(Math.max(MIN_ARTICLES, e.candidates)), f.semantic, f.spelling];
+  return f.meaning === undefined ? lexical : [...lexical, f.meaning, f.meaning - (e.nextMeaning ?? -1)];
 }
 
 /** Fitted by test/bench/answers/fit.ts; the order of `intentFeatures` and `articleFeatures`. */
@@ -60,13 +69,24 @@ export const CALIBRATION = {
   article: [-1.177, 0.232, 1.464, 0.614, 3.142, 0.641, 0.525, -0.5, 2.233, 2.073],
 };
 
+/**
+ * The same with the sentence encoder's evidence, fitted by test/bench/answers/fit.ts with ENCODER=1
+ * on the same tuning data embedded; used for a candidate whose evidence has it.
+ */
+export const CALIBRATION_MEANING = {
+  intent: [-1.328, 1.236, 0.118, 0.96, 0.337, -0.289, 2.11, 0, 0],
+  article: [-1.177, 0.232, 1.464, 0.614, 3.142, 0.641, 0.525, -0.5, 2.233, 2.073, 0, 0],
+};
+
 const dot = (w: readonly number[], x: readonly number[]) => w.reduce((s, wi, i) => s + wi * x[i]!, 0);
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 /** The probability that the intent is the right answer. */
-export const intentProbability = (e: IntentEvidence, w: readonly number[] = CALIBRATION.intent) => round3(sigmoid(dot(w, intentFeatures(e))));
+export const intentProbability = (e: IntentEvidence, w?: readonly number[]) =>
+  round3(sigmoid(dot(w ?? (e.meaning === undefined ? CALIBRATION.intent : CALIBRATION_MEANING.intent), intentFeatures(e))));
 /** The probability that the article is the right answer. */
-export const articleProbability = (e: ArticleEvidence, w: readonly number[] = CALIBRATION.article) => round3(sigmoid(dot(w, articleFeatures(e))));
+export const articleProbability = (e: ArticleEvidence, w?: readonly number[]) =>
+  round3(sigmoid(dot(w ?? (e.features.meaning === undefined ? CALIBRATION.article : CALIBRATION_MEANING.article), articleFeatures(e))));
 
 /** Defaults of `nlu.confidenceThreshold` and `knowledge.threshold`, on the calibrated scale (see README "API notes"). */
 export const DEFAULT_INTENT_THRESHOLD = 0.46;

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { rng } from '#shared/nlu/intents/classifier.ts';
 import { groupOf, loadHelpDesks, type Expect, type Group } from '../../fixtures/helpdesks.ts';
 import { datasetsDir, loadStackFaq, type Thread } from '../kb/data.ts';
+import { loadBanking77, perLabel, stratifiedSplit } from '../nlu/data.ts';
 
 export type { Expect, Group };
 
@@ -75,7 +76,7 @@ export function supportMix(): Scenario {
  * third of the articles and `intentCount` intents drawn from the 150, so that small and large
  * tenants are both seen.
  */
-export function tuningMix(seed: number, intentCount = 150): Scenario {
+export function tuningMix(seed: number, intentCount = 150, maxPhrases = Number.POSITIVE_INFINITY): Scenario {
   const clinc = loadClinc();
   const rand = rng(seed);
   const labels = [...new Set(clinc.train.map(([, l]) => l))].sort(() => rand() - 0.5).slice(0, intentCount);
@@ -83,11 +84,16 @@ export function tuningMix(seed: number, intentCount = 150): Scenario {
   const train: Example[] = [];
   const asked: Example[] = [];
   const count = new Map<string, number>();
+  const trained = new Map<string, number>();
   for (const x of clinc.train) {
     if (!keep.has(x[1])) continue;
     const k = count.get(x[1]) ?? 0;
     count.set(x[1], k + 1);
-    (k % 5 === seed % 5 ? asked : train).push(x);
+    if (k % 5 === seed % 5) asked.push(x);
+    else if ((trained.get(x[1]) ?? 0) < maxPhrases) {
+      trained.set(x[1], (trained.get(x[1]) ?? 0) + 1);
+      train.push(x);
+    }
   }
   const outside = clinc.train.filter(([, l]) => !keep.has(l)).filter(() => rand() < 0.02);
   const threads = loadStackFaq();
@@ -96,7 +102,7 @@ export function tuningMix(seed: number, intentCount = 150): Scenario {
     ? { ...threadArticle(t), questions: t.rephrasings.slice(0, 3) } : threadArticle(t)));
   const asks = (t: Thread, i: number) => (i % 3 === 0 ? t.rephrasings.slice(3) : t.rephrasings);
   return {
-    name: `tuning mix ${seed} (${intentCount} intents)`,
+    name: `tuning mix ${seed} (${intentCount} intents${Number.isFinite(maxPhrases) ? ` x ${maxPhrases} phrases` : ''})`,
     intents: toIntents(train),
     articles,
     messages: [
@@ -107,6 +113,27 @@ export function tuningMix(seed: number, intentCount = 150): Scenario {
       ...threads.filter((t) => !inKb(t)).flatMap((t) => t.rephrasings.map((r) => message(r, { fallback: true }, false))),
     ],
   };
+}
+
+/**
+ * Intents only, for the calibration report: BANKING77 (its training file cut as bench:nlu cuts it,
+ * `perIntent` phrases an intent or all) asked its carved fifth; CLINC150's train split asked val and
+ * oos_val. Neither is tuning data.
+ */
+export function intentSets(): Scenario[] {
+  const clinc = loadClinc();
+  const [bankTrain, bankVal] = stratifiedSplit(loadBanking77(), 0.2, 20);
+  const bank = (name: string, train: Example[]): Scenario => ({
+    name, intents: toIntents(train), articles: [], messages: bankVal.map(([text, label]) => message(text, { intent: label })),
+  });
+  return [
+    bank('BANKING77 10 phrases an intent', perLabel(bankTrain, 10, 20)),
+    bank('BANKING77 full', bankTrain),
+    {
+      name: 'CLINC150', intents: toIntents(clinc.train), articles: [],
+      messages: [...clinc.val.map(([text, label]) => message(text, { intent: label })), ...clinc.oos_val.map(([text]) => message(text, { fallback: true }))],
+    },
+  ];
 }
 
 export function helpDesks(): Scenario[] {

@@ -6,28 +6,48 @@ import { buildKnowledgeIndex, type KnowledgeIndex, type StoredArticle } from '#s
 import { prepareArticle } from '#shared/nlu/knowledge/prepare.ts';
 import type { Scenario, ScenarioMessage } from './data.ts';
 import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
+import type { TextVectors } from '#shared/nlu/encoder/encoder.ts';
+import { textsToEmbed } from '#shared/nlu/encoder/to-embed.ts';
+import { cachedVectors } from '../vectors/cache.ts';
 
 // NO_VECTORS=1: the knowledge index without word vectors (experiments).
 const VECTORS = process.env.NO_VECTORS === '1' ? null : wordVectors();
 
 export interface Built { model: AssistantModel; index: KnowledgeIndex }
 
-export function buildScenario(s: Scenario): Built {
+/** Whether the answer benchmarks use the sentence encoder: ENCODER=0 without, ENCODER=1 only with, else both where they compare. */
+export const encoderMode = process.env.ENCODER ?? 'both';
+
+const preparedArticles = (s: Scenario) => s.articles.map((a) => prepareArticle({ ...a, id: a.title }));
+
+/** The sentence vectors of the scenarios' content and messages, from the benchmark's cache. */
+export function scenarioVectors(scenarios: Scenario[]): Promise<TextVectors> {
+  const log = (msg: string) => process.stderr.write(`[vectors] ${msg}\n`);
+  return cachedVectors(scenarios.flatMap((s) => [
+    ...textsToEmbed({ intents: s.intents, articles: preparedArticles(s) }), ...s.messages.map((m) => m.text),
+  ]), log);
+}
+
+/** `encoded`: the sentence vectors of the scenario's texts (absent: words only, as before vectors are indexed). */
+export function buildScenario(s: Scenario, encoded?: TextVectors): Built {
   const intents = s.intents.map((i, k) => ({
     id: `i${k}`, name: i.name, description: '', trainingPhrases: i.trainingPhrases, response: i.response,
     entities: i.entities ?? [], action: i.action ?? 'reply', enabled: true, createdAt: '', updatedAt: '',
   }) as Intent);
   // Articles are known by their title here (the fixtures' messages name the title).
-  const stored = JSON.parse(JSON.stringify(s.articles.map((a) => prepareArticle({ ...a, id: a.title })))) as StoredArticle[];
+  const stored = JSON.parse(JSON.stringify(preparedArticles(s))) as StoredArticle[];
   // KB_WEIGHTS='{"unseen":0.8}' overrides the knowledge index's weights for experiments.
-  return { model: trainModel(1, intents), index: buildKnowledgeIndex(stored, { weights: JSON.parse(process.env.KB_WEIGHTS ?? '{}'), wordVectors: VECTORS }) };
+  return {
+    model: trainModel(1, intents, [], encoded),
+    index: buildKnowledgeIndex(stored, { weights: JSON.parse(process.env.KB_WEIGHTS ?? '{}'), wordVectors: VECTORS, ...(encoded ? { vectors: encoded } : {}) }),
+  };
 }
 
 export interface Observed { message: ScenarioMessage; evidence: Evidence; intentRight: boolean; articleRight: boolean }
 
-export function observe(b: Built, messages: ScenarioMessage[]): Observed[] {
+export function observe(b: Built, messages: ScenarioMessage[], encoded?: TextVectors): Observed[] {
   return messages.map((message) => {
-    const evidence = evidenceFor(b.model, b.index, message.text);
+    const evidence = evidenceFor(b.model, b.index, message.text, encoded?.get(message.text.trim()));
     const e = message.expect;
     return {
       message, evidence,
