@@ -5,7 +5,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { DELIVERY_QUEUE, type StreamTrigger } from '#shared/edge/triggers.ts';
+import { DELIVERY_QUEUE, INDEX_QUEUE, type StreamTrigger } from '#shared/edge/triggers.ts';
 import { bindKey, bindTable, ServiceFunction } from './function.ts';
 import type { DataTable } from './table.ts';
 
@@ -134,6 +134,75 @@ export class Deliveries extends Construct {
   /** Lets a function queue deliveries (the dispatcher, redeliver, test). */
   grantEnqueue(f: ServiceFunction): void {
     f.fn.addEnvironment('DELIVERY_QUEUE_URL', this.queue.queueUrl);
+    this.queue.grantSendMessages(f.role);
+  }
+}
+
+export interface IndexingProps {
+  data: DataTable;
+  /** Absolute path of functions/events/index-content.ts. */
+  entry: string;
+  projectRoot: string;
+  logRetention: RetentionDays;
+}
+
+/**
+ * The index queue and the indexer fed by it: tenants whose content changed, embedded in the
+ * background (the encoder's weights ship with this function). A pass that runs out of time queues
+ * its tenant again itself; a failing one is retried by the queue, then dead-lettered (alarmed in
+ * Monitoring).
+ */
+export class Indexing extends Construct {
+  readonly queue: Queue;
+  readonly deadLetters: Queue;
+  readonly fn: ServiceFunction;
+
+  constructor(scope: Construct, id: string, props: IndexingProps) {
+    super(scope, id);
+    this.deadLetters = new Queue(this, 'DeadLetters', { retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true });
+    this.queue = new Queue(this, 'Queue', {
+      visibilityTimeout: Duration.seconds(INDEX_QUEUE.visibilityTimeoutSeconds),
+      retentionPeriod: Duration.days(4),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: INDEX_QUEUE.maxReceiveCount },
+    });
+    this.fn = new ServiceFunction(this, 'Index', {
+      entry: props.entry, projectRoot: props.projectRoot, logRetention: props.logRetention,
+      description: 'Embeds tenants\' content (sentence vectors) after it changes',
+      timeout: Duration.seconds(INDEX_QUEUE.functionTimeoutSeconds),
+      memorySize: INDEX_QUEUE.memoryMb,
+      encoder: true,
+      environment: { INDEX_QUEUE_URL: this.queue.queueUrl },
+    });
+    bindTable(this.fn, props.data, 'write');
+    // It queues a tenant again when its pass ran out of time.
+    this.queue.grantSendMessages(this.fn.role);
+    this.fn.fn.addEventSource(new SqsEventSource(this.queue, { batchSize: INDEX_QUEUE.batchSize, reportBatchItemFailures: true }));
+
+    Validations.of(this.fn.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'Only xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing) are on Resource *: those X-Ray actions support no resource-level permissions.',
+    });
+    Validations.of(this.deadLetters).acknowledge({
+      id: 'Serverless-SQSRedrivePolicy',
+      reason: 'This is the dead-letter queue of the index queue: its messages are kept 14 days for inspection and alarm while visible; nothing consumes it.',
+    });
+    for (const esm of this.fn.fn.node.findAll().filter((c) => c.node.id.startsWith('SqsEventSource'))) {
+      Validations.of(esm).acknowledge({
+        id: 'Serverless-LambdaEventSourceMappingDestination',
+        reason: 'An SQS event source mapping takes no on-failure destination: failed messages go to the queue\'s own dead-letter queue after maxReceiveCount receives.',
+      });
+    }
+    Validations.of(this.fn.fn).acknowledge({
+      id: 'Serverless-LambdaDLQ',
+      reason: 'Invoked only by its SQS event source: failed messages are dead-lettered by the queue\'s redrive policy (maxReceiveCount), which alarms.',
+    });
+  }
+
+  /** Lets a function queue tenants for indexing (the dispatcher). */
+  grantEnqueue(f: ServiceFunction): void {
+    f.fn.addEnvironment('INDEX_QUEUE_URL', this.queue.queueUrl);
     this.queue.grantSendMessages(f.role);
   }
 }

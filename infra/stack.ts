@@ -7,14 +7,14 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { routes as allRoutes } from '#shared/edge/routes/index.ts';
 import type { Route } from '#shared/edge/route.ts';
-import { eventDispatcher, liveRoutes } from '#shared/edge/triggers.ts';
+import { eventDispatcher, INDEX_QUEUE, liveRoutes } from '#shared/edge/triggers.ts';
 import { Api } from './api.ts';
 import { routeStacks } from './areas.ts';
 import { Auth } from './auth.ts';
 import { Cdn } from './cdn.ts';
 import type { StackConfig } from './config.ts';
 import { Dashboard } from './dashboard.ts';
-import { Deliveries, EventStream } from './events.ts';
+import { Deliveries, EventStream, Indexing } from './events.ts';
 import { bindKey, bindTable, constructIdOf, ServiceFunction } from './function.ts';
 import { LiveApi } from './live.ts';
 import { FunctionAlarms, Monitoring } from './monitoring.ts';
@@ -45,6 +45,7 @@ export class SupportStack extends Stack {
   readonly live: LiveApi;
   readonly events: EventStream;
   readonly deliveries: Deliveries;
+  readonly indexing: Indexing;
   readonly dashboard: Dashboard;
   readonly credentialsKey: Key;
   readonly cdn: Cdn;
@@ -95,10 +96,10 @@ export class SupportStack extends Stack {
     });
 
     const alarmTopic = config.alarmTopicArn ? { alarmTopicArn: config.alarmTopicArn } : {};
-    const addFunction = (scope: Construct, handler: string, description: string, environment: Record<string, string> = {}) => {
+    const addFunction = (scope: Construct, handler: string, description: string, environment: Record<string, string> = {}, encoder = false) => {
       if (this.functions.has(handler)) throw new Error(`two declarations name the handler ${handler}`);
       const f = new ServiceFunction(scope, constructIdOf(handler), {
-        entry: entryOf(handler), projectRoot: PROJECT_ROOT, logRetention, description, environment,
+        entry: entryOf(handler), projectRoot: PROJECT_ROOT, logRetention, description, environment, encoder,
       });
       this.functions.set(handler, f);
       return f;
@@ -115,6 +116,10 @@ export class SupportStack extends Stack {
       dashboardUrl: config.dashboardUrl ?? this.dashboard.url,
     });
     this.functions.set('events/deliver', this.deliveries.fn);
+    this.indexing = new Indexing(this, 'Indexing', {
+      data: this.data, projectRoot: PROJECT_ROOT, logRetention, entry: entryOf(INDEX_QUEUE.handler),
+    });
+    this.functions.set(INDEX_QUEUE.handler, this.indexing.fn);
     alarmFunctionsOf(this);
 
     // The live channel's stack: the WebSocket API, its functions, and the stream dispatcher that
@@ -133,6 +138,8 @@ export class SupportStack extends Stack {
     if (eventDispatcher.manageConnections) this.live.bindManagement(dispatcher);
     // It fans each event out to the integrations that take it: one queued delivery each.
     this.deliveries.grantEnqueue(dispatcher);
+    // And queues the tenants whose content changed for the indexer.
+    this.indexing.grantEnqueue(dispatcher);
     this.events = new EventStream(liveStack, 'Events', { data: this.data, dispatcher, trigger: eventDispatcher });
     acknowledgeFunctionFindings(dispatcher, STREAM);
     alarmFunctionsOf(liveStack);
@@ -151,7 +158,7 @@ export class SupportStack extends Stack {
           ...(route.table === 'none' ? {} : { CURSOR_SECRET: cursorSecret.secretValue.unsafeUnwrap() }),
           // The widget learns the live channel's URL from the chat API (liveUrl).
           ...(route.auth === 'widget' ? { LIVE_URL: this.live.url } : {}),
-        });
+        }, route.encoder ?? false);
         if (route.table !== 'none') bindTable(f, this.data, route.table);
         if (route.kms) bindKey(f, this.credentialsKey);
         if (route.queue) this.deliveries.grantEnqueue(f);
@@ -165,7 +172,7 @@ export class SupportStack extends Stack {
       api: this.api.httpApi,
       stage: this.api.stage,
       data: this.data,
-      deadLetters: { Events: this.events.deadLetters, Deliveries: this.deliveries.deadLetters },
+      deadLetters: { Events: this.events.deadLetters, Deliveries: this.deliveries.deadLetters, Indexing: this.indexing.deadLetters },
       ...alarmTopic,
     });
 

@@ -8,7 +8,7 @@ import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { routes } from '#shared/edge/routes/index.ts';
 import type { Route } from '#shared/edge/route.ts';
-import { DELIVERY_QUEUE, eventDispatcher, LIVE_IDLE_SECONDS, LIVE_PATH, liveRoutes } from '#shared/edge/triggers.ts';
+import { DELIVERY_QUEUE, eventDispatcher, INDEX_QUEUE, LIVE_IDLE_SECONDS, LIVE_PATH, liveRoutes } from '#shared/edge/triggers.ts';
 import { createLocalIdp, type LocalIdp } from './idp.ts';
 import { eventOf, lambdaContext } from './events.ts';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamodb-local.ts';
@@ -31,6 +31,7 @@ const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
 const MANAGEMENT_PATH = '/local-live';
 const STREAM_POLL_MS = 75;
 const DELIVERY_QUEUE_NAME = 'deliveries';
+const INDEX_QUEUE_NAME = 'indexing';
 
 // CORS as the HTTP API's configuration answers it: preflights never reach a function, and the
 // gateway's headers replace any a function returns.
@@ -74,6 +75,8 @@ export interface LocalRuntime {
   dynamodbEndpoint: string;
   /** The delivery queue's emulation, fed to functions/events/deliver.ts. */
   queue: LocalQueue;
+  /** The index queue's emulation, fed to functions/events/index-content.ts. */
+  indexQueue: LocalQueue;
   /** The live channel's URL (`ws://host:port/api/v1/live`), also in env LIVE_URL. */
   liveUrl: string;
   /** The management API's endpoint for `ApiGatewayManagementApiClient`, also in env LIVE_ENDPOINT. */
@@ -223,7 +226,8 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
       return idpRoute(method, url.pathname, body, res);
     }
     if (isQueueRequest(url.pathname)) {
-      const r = queue.serve(String(req.headers['x-amz-target'] ?? ''), body.toString('utf8'));
+      const text = body.toString('utf8');
+      const r = queueOf(text).serve(String(req.headers['x-amz-target'] ?? ''), text);
       return send(res, r.status, r.body, r.headers);
     }
     if (live?.manage(method, url.pathname, body, res)) return;
@@ -309,7 +313,20 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     // With --persist the queue is kept beside DynamoDB Local's data, so a delivery waiting out a retry survives a restart.
     ...(opts.dataDir ? { file: join(opts.dataDir, `queue-${DELIVERY_QUEUE_NAME}.json`) } : {}),
   });
+  // The index queue: tenants whose content the indexer embeds (the encoder loads in this process on first use).
+  const indexQueue = createLocalQueue({
+    name: INDEX_QUEUE_NAME, baseUrl: url, region: process.env.AWS_REGION,
+    handler: () => loadHandler(INDEX_QUEUE.handler) as unknown as Promise<SqsHandler>,
+    visibilityTimeoutSeconds: INDEX_QUEUE.visibilityTimeoutSeconds, maxReceiveCount: INDEX_QUEUE.maxReceiveCount,
+    batchSize: INDEX_QUEUE.batchSize, concurrency: 1,
+    ...(opts.dataDir ? { file: join(opts.dataDir, `queue-${INDEX_QUEUE_NAME}.json`) } : {}),
+  });
+  /** The queue a request names (SQS JSON: `QueueUrl` in the body); the delivery queue by default. */
+  const queueOf = (text: string): LocalQueue => {
+    try { return (JSON.parse(text) as { QueueUrl?: unknown }).QueueUrl === indexQueue.url ? indexQueue : queue; } catch { return queue; }
+  };
   Object.assign(process.env, {
+    INDEX_QUEUE_URL: indexQueue.url,
     SQS_ENDPOINT: queue.endpoint, DELIVERY_QUEUE_URL: queue.url, DASHBOARD_URL: process.env.DASHBOARD_URL ?? url,
     ...(opts.allowLoopbackWebhooks ? { ALLOW_LOOPBACK_WEBHOOKS: '1' } : {}),
   });
@@ -349,7 +366,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   }
 
   return {
-    url, port, idp, dynamo, dynamodbEndpoint, queue, liveUrl, liveEndpoint,
+    url, port, idp, dynamo, dynamodbEndpoint, queue, indexQueue, liveUrl, liveEndpoint,
     liveConnections: () => live?.connectionIds() ?? [],
     streamFailures: () => stream?.failures ?? [],
     jwksFetches: () => fetches,
@@ -357,6 +374,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
       await stream?.stop();
       await live?.close();
       await queue.stop();
+      await indexQueue.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await dynamo?.stop();

@@ -20,6 +20,8 @@ export const config = {
   get allowLoopbackWebhooks() { return ['1', 'true'].includes(process.env.ALLOW_LOOPBACK_WEBHOOKS ?? ''); },
   /** The queue that carries one message per delivery (at least once, on the retry schedule). */
   get deliveryQueueUrl() { return required('DELIVERY_QUEUE_URL'); },
+  /** The queue of tenants whose content the indexer embeds (shared/data/index-queue.ts). */
+  get indexQueueUrl() { return required('INDEX_QUEUE_URL'); },
   /** Set only locally (the local runtime's SQS emulation). */
   get sqsEndpoint() { return process.env.SQS_ENDPOINT; },
   /** Base of the dashboard's links (Slack messages); absent: messages carry no link. */

@@ -81,7 +81,8 @@ export const EVENT_TYPES = [
 export type EventType = (typeof EVENT_TYPES)[number];
 export interface DomainEvent<T = Record<string, unknown>> { id: string; type: EventType; timestamp: string; tenantId: string; data: T }
 /** Signals the service sends itself through the outbox: never pushed to a socket nor delivered to an integration. */
-export const INTERNAL_EVENT_TYPES = ['widget_key.rotated'] as const;
+/** `content.changed`: text the assistant answers from was written (intents, articles, examples, unanswered messages); the indexer embeds it. */
+export const INTERNAL_EVENT_TYPES = ['widget_key.rotated', 'content.changed'] as const;
 export type InternalEventType = (typeof INTERNAL_EVENT_TYPES)[number];
 /** What an outbox item carries: an event of the table above, or a signal for the service itself. */
 export type OutboxEvent<T = Record<string, unknown>> = DomainEvent<T> | (Omit<DomainEvent<T>, 'type'> & { type: InternalEventType });

@@ -3,6 +3,7 @@ import type { ArticleStatus } from '#shared/core/vocabulary.ts';
 import type { StoredArticle } from '#shared/nlu/knowledge/retrieval.ts';
 import { db, tableName } from './client.ts';
 import { keys, timeSortKey } from './keys.ts';
+import { eventsRepo } from './events.ts';
 import { hitAdd, STATS_SHARDS } from './stats.ts';
 import { batchGet, queryAll, queryPage, type Page } from './lists.ts';
 import { transact, type TxItem } from './tx.ts';
@@ -48,6 +49,8 @@ const articleItem = (tenantId: string, a: Article, extra: Record<string, unknown
 const searchableItem = (tenantId: string, s: Searchable, extra: Record<string, unknown> = {}) =>
   ({ ...keys.searchable(tenantId, s.id), type: 'searchable', ...s, ...extra });
 const urlGuard = (tenantId: string, url: string, articleId: string) => ({ ...keys.articleUrl(tenantId, url), type: 'articleUrl', articleId, url });
+
+const changed = (tenantId: string) => eventsRepo.tx.contentChanged(tenantId, 'articles');
 
 const NO_IMPORT = 'attribute_not_exists(articlesImportId)';
 
@@ -137,7 +140,7 @@ export const articlesRepo = {
       { Put: { Item: articleItem(tenantId, a), ConditionExpression: 'attribute_not_exists(pk)' } },
       { Put: { Item: searchableItem(tenantId, s) } },
       ...(a.url ? [{ Put: { Item: urlGuard(tenantId, a.url, a.id), ConditionExpression: 'attribute_not_exists(pk)' } }] : []),
-      audit,
+      audit, changed(tenantId),
     ]);
   },
 
@@ -163,7 +166,7 @@ export const articlesRepo = {
       if (a.url) items.push({ Put: { Item: urlGuard(tenantId, a.url, a.id), ConditionExpression: 'attribute_not_exists(pk)' } });
       if (before.url) items.push({ Delete: { Key: keys.articleUrl(tenantId, before.url) } });
     }
-    await transact([...items, audit, ...extra]);
+    await transact([...items, audit, ...extra, changed(tenantId)]);
   },
 
   async remove(tenantId: string, a: Article, audit: TxItem): Promise<void> {
@@ -178,7 +181,7 @@ export const articlesRepo = {
       { Delete: { Key: keys.searchable(tenantId, a.id) } },
       ...(a.url ? [{ Delete: { Key: keys.articleUrl(tenantId, a.url) } }] : []),
       ...hitsRemove(tenantId, a.id),
-      audit,
+      audit, changed(tenantId),
     ]);
   },
 
@@ -258,7 +261,7 @@ export const importRepo = {
           ExpressionAttributeValues: { ':one': 1, ':c': created, ':id': importId },
         },
       },
-      audit,
+      audit, changed(tenantId),
     ]);
   },
 
@@ -302,6 +305,6 @@ export const importRepo = {
         ConditionExpression: 'articlesImportId = :id',
         ExpressionAttributeValues: { ':one': 1, ':id': importId },
       },
-    }]);
+    }, changed(tenantId)]);
   },
 };

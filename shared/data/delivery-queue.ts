@@ -11,7 +11,8 @@ export const MAX_DELAY_SECONDS = 900;
 export const MAX_VISIBILITY_SECONDS = 43_200;
 
 let client: SQSClient | undefined;
-const sqs = () => (client ??= new SQSClient({
+/** The one SQS client (the delivery queue's and the index queue's). */
+export const sqs = () => (client ??= new SQSClient({
   region: config.region,
   ...(config.sqsEndpoint ? { endpoint: config.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   maxAttempts: 3,

@@ -26,5 +26,14 @@ export const eventsRepo = {
         },
       };
     },
+
+    /**
+     * Text the assistant answers from changed (`what`: intents, articles, examples, unanswered): the
+     * dispatcher queues the tenant for the indexer, which embeds what lacks a vector. Always the
+     * last item of its transaction, so the indexes of the items whose conditions may fail stay put.
+     */
+    contentChanged(tenantId: string, what: string): TxItem {
+      return eventsRepo.tx.put(tenantId, 'content.changed', { what }, new Date().toISOString());
+    },
   },
 };

@@ -3,6 +3,7 @@ import type { Actor, ExampleTarget } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
 import { clean, keys } from './keys.ts';
 import { batchGet, queryAll, queryPage, type Page } from './lists.ts';
+import { eventsRepo } from './events.ts';
 import type { TxItem } from './tx.ts';
 
 // Taught examples: "this message should have been answered by X". An intent's or an article's
@@ -94,7 +95,7 @@ export const examplesRepo = {
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
-        ...(kind === 'none' ? [noneCount(tenantId, 1)] : []),
+        ...(kind === 'none' ? [noneCount(tenantId, 1), eventsRepo.tx.contentChanged(tenantId, 'examples')] : []),
       ];
     },
 
@@ -103,7 +104,7 @@ export const examplesRepo = {
       return [
         { Delete: { Key: keys.example(tenantId, kind, e.id), ConditionExpression: 'attribute_exists(pk)' } },
         { Delete: { Key: keys.exampleGuard(tenantId, targetKey(e.target), sameMessage(e.message)) } },
-        ...(kind === 'none' ? [noneCount(tenantId, -1)] : []),
+        ...(kind === 'none' ? [noneCount(tenantId, -1), eventsRepo.tx.contentChanged(tenantId, 'examples')] : []),
       ];
     },
   },

@@ -4,6 +4,7 @@ import type { EntitySpec } from '#shared/nlu/intents/entities.ts';
 import { db, tableName } from './client.ts';
 import { queryAll } from './lists.ts';
 import { adminKeys, clean, keys } from './keys.ts';
+import { eventsRepo } from './events.ts';
 import { hitAdd } from './stats.ts';
 import { transact, type TxItem } from './tx.ts';
 
@@ -33,6 +34,8 @@ const tenantBump = (tenantId: string, count: 1 | 0 | -1): TxItem => ({
   },
 });
 
+const changed = (tenantId: string) => eventsRepo.tx.contentChanged(tenantId, 'intents');
+
 export const intentsRepo = {
   /**
    * Every intent of a tenant with its hit count: one Query over `INTENT*` (intents and hit shards),
@@ -54,7 +57,7 @@ export const intentsRepo = {
 
   /** Fails at index 1 (name taken) or 2 (limit reached). */
   async put(tenantId: string, intent: Intent, audit: TxItem): Promise<void> {
-    await transact([...intentPuts(tenantId, intent), tenantBump(tenantId, 1), audit]);
+    await transact([...intentPuts(tenantId, intent), tenantBump(tenantId, 1), audit, changed(tenantId)]);
   },
 
   /**
@@ -77,14 +80,14 @@ export const intentsRepo = {
         { Put: { Item: { ...keys.intentName(tenantId, after.name), type: 'intentName', intentId: after.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
         { Delete: { Key: keys.intentName(tenantId, before.name) } });
     }
-    await transact([...items, ...extra]);
+    await transact([...items, ...extra, changed(tenantId)]);
   },
 
   async remove(tenantId: string, intent: Intent, audit: TxItem): Promise<void> {
     await transact([
       { Delete: { Key: keys.intent(tenantId, intent.id), ConditionExpression: 'attribute_exists(pk) AND updatedAt = :u', ExpressionAttributeValues: { ':u': intent.updatedAt } } },
       { Delete: { Key: keys.intentName(tenantId, intent.name) } },
-      tenantBump(tenantId, -1), audit,
+      tenantBump(tenantId, -1), audit, changed(tenantId),
     ]);
   },
 

@@ -28,6 +28,17 @@ export const keys = {
   searchablePartition: (tenantId: string) => `${T(tenantId)}#KB`,
   searchable: (tenantId: string, articleId: string): Key => ({ pk: keys.searchablePartition(tenantId), sk: articleId }),
 
+  /**
+   * The sentence vectors of a tenant's texts, one item per text keyed by a hash of it (a text may
+   * be longer than a sort key), and the indexer's record of what it has embedded (`VECSTATE`).
+   */
+  vectorPartition: (tenantId: string) => `${T(tenantId)}#VEC`,
+  vector: (tenantId: string, textHash: string): Key => ({ pk: keys.vectorPartition(tenantId), sk: textHash }),
+  vectorState: (tenantId: string): Key => ({ pk: T(tenantId), sk: 'VECSTATE' }),
+  /** The vectors of the starter content, the same for every tenant: stored once, not per tenant. */
+  sharedVectorPartition: () => 'VECTORS#STARTER',
+  sharedVector: (textHash: string): Key => ({ pk: keys.sharedVectorPartition(), sk: textHash }),
+
   /** A taught example, in one partition per target kind (the `none` ones are what the chat's model reads). */
   examplePartition: (tenantId: string, kind: string) => `${T(tenantId)}#NLUEX#${kind}`,
   example: (tenantId: string, kind: string, exampleId: string): Key => ({ pk: keys.examplePartition(tenantId, kind), sk: exampleId }),
@@ -138,6 +149,9 @@ export const keys = {
 
 /** Sort key of index entries that list newest first: time, then id to break ties. */
 export const timeSortKey = (createdAt: string, id: string) => `${createdAt}#${id}`;
+
+/** The sort key of a text's vector: a hash, as a text may be longer than a sort key (128 bits). */
+export const vectorHash = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
 
 /** Sort-key bounds of the per-day stats items (all shards) of an inclusive day range. */
 /** From the first day of a period through the counters item (days after `to` come back too and are dropped). */

@@ -4,6 +4,7 @@ import { db, tableName } from './client.ts';
 import { clean, keys } from './keys.ts';
 import type { Conversation } from './conversations.ts';
 import { auditRepo, type AuditInput } from './audit.ts';
+import { eventsRepo } from './events.ts';
 import { intentsRepo, type Intent } from './intents.ts';
 import { transact, type TxItem } from './tx.ts';
 
@@ -19,6 +20,8 @@ export interface Tenant {
   /** Set while an import of articles writes (see shared/domain/knowledge/articles.ts). */
   articlesImportId?: string;
   articlesImportAt?: string;
+  /** Bumped by the indexer after each pass that changed the tenant's sentence vectors (shared/data/vectors.ts). Absent: 0, no vectors. */
+  vectorsVersion?: number;
   /** Taught `none` examples (at most 1,000); each write of one bumps intentsVersion. Absent: 0. */
   noneExampleCount?: number;
   /** Active owners; guarded `> 1` by demotions and removals so a tenant always keeps one. */
@@ -144,6 +147,8 @@ export const tenantsRepo = {
         category: 'auth', action: 'tenant.created', actor, target: { type: 'tenant', id: tenant.id },
         changes: { name: { from: null, to: tenant.name } }, createdAt: now,
       }),
+      // The starter intents get their sentence vectors.
+      eventsRepo.tx.contentChanged(tenant.id, 'intents'),
     ];
     await transact(items);
   },

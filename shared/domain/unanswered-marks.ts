@@ -1,5 +1,6 @@
 import { conversationsRepo, type Conversation, type Message, type Metadata } from '#shared/data/conversations.ts';
 import type { TxItem } from '#shared/data/tx.ts';
+import { eventsRepo } from '#shared/data/events.ts';
 import { unansweredRepo, type Unanswered, type UnansweredReason } from '#shared/data/unanswered.ts';
 
 // The marks on the unanswered list (shared/data/unanswered.ts) that a chat answer and a rating
@@ -27,7 +28,8 @@ const item = (conversationId: string, user: Message, metadata: Metadata, reasons
 /** The unanswered item of a message pair, in the pair's transaction, when it qualifies. */
 export function unansweredWrite(tenantId: string, conv: Conversation, user: Message, metadata: Metadata): TxItem[] {
   const reasons = reasonsOf(metadata, ratedLow(conv));
-  return reasons.length ? [unansweredRepo.tx.put(tenantId, item(conv.id, user, metadata, reasons))] : [];
+  // The event has the indexer embed the message, so the unanswered view groups it by meaning.
+  return reasons.length ? [unansweredRepo.tx.put(tenantId, item(conv.id, user, metadata, reasons)), eventsRepo.tx.contentChanged(tenantId, 'unanswered')] : [];
 }
 
 /**

@@ -29,6 +29,11 @@ export interface Route<P extends Schema | undefined = Schema | undefined, B exte
   kms?: boolean;
   /** The function sends to the delivery queue. */
   queue?: boolean;
+  /**
+   * The function embeds customers' messages with the sentence encoder: its bundle carries the
+   * encoder's runtime and weights and its memory fits them. Other functions never load it.
+   */
+  encoder?: boolean;
   params?: P;
   query?: Q;
   body?: B;

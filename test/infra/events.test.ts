@@ -1,4 +1,5 @@
-import { DELIVERY_QUEUE } from '#shared/edge/triggers.ts';
+import { DELIVERY_QUEUE, eventDispatcher, INDEX_QUEUE } from '#shared/edge/triggers.ts';
+import { ENCODER_MODEL_FOLDER } from '#infra/function.ts';
 import { describe, expect, it } from 'vitest';
 import { MAX_ATTEMPTS, RETRY_SCHEDULE } from '#shared/domain/events-out/deliveries.ts';
 import { MAX_VISIBILITY_SECONDS } from '#shared/data/delivery-queue.ts';
@@ -15,8 +16,10 @@ describe('delivery queue', () => {
 
   it('has a queue with a dead-letter queue after more receives than a delivery has attempts, both encrypted and TLS-only', () => {
     const queues = ofType(s, 'AWS::SQS::Queue');
-    // The delivery queue, its dead letters, and the event stream's dead letters.
-    expect(queues.map(([id]) => id).sort()).toEqual([dlqId, queueId, logicalId(s, s.stack.events.deadLetters)].sort());
+    // The delivery queue, its dead letters, the event stream's dead letters, the index queue and its dead letters.
+    expect(queues.map(([id]) => id).sort()).toEqual([
+      dlqId, queueId, logicalId(s, s.stack.events.deadLetters), logicalId(s, s.stack.indexing.queue), logicalId(s, s.stack.indexing.deadLetters),
+    ].sort());
     const q = s.resources[queueId]!.Properties;
     expect(refId(q.RedrivePolicy.deadLetterTargetArn)).toBe(dlqId);
     expect(q.RedrivePolicy.maxReceiveCount).toBeGreaterThan(MAX_ATTEMPTS);
@@ -78,5 +81,38 @@ describe('delivery queue', () => {
     const vars = withDash.resources[logicalId(withDash, withDash.stack.deliveries.fn.fn)]!.Properties.Environment.Variables;
     expect(vars.DASHBOARD_URL).toBe('https://support.example.com');
     expect(() => synth({ dashboardUrl: 'http://support.example.com' })).toThrow(/dashboardUrl/);
+  });
+});
+
+describe('index queue and the indexer', () => {
+  const s = synth();
+  const queueId = logicalId(s, s.stack.indexing.queue);
+  const fnId = logicalId(s, s.stack.indexing.fn.fn);
+  const fn = (handler: string) => s.resources[logicalId(s, s.stack.functions.get(handler)!.fn)]!.Properties;
+
+  it('has a dead-letter queue, a visibility timeout above the function\'s, and feeds the indexer in batches that report item failures', () => {
+    const q = s.resources[queueId]!.Properties;
+    expect(q.VisibilityTimeout).toBe(INDEX_QUEUE.visibilityTimeoutSeconds);
+    expect(q.VisibilityTimeout).toBeGreaterThan(INDEX_QUEUE.functionTimeoutSeconds);
+    expect(refId(q.RedrivePolicy.deadLetterTargetArn)).toBe(logicalId(s, s.stack.indexing.deadLetters));
+    expect(q.RedrivePolicy.maxReceiveCount).toBe(INDEX_QUEUE.maxReceiveCount);
+    const mappings = ofType(s, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => refId(m.Properties.FunctionName) === fnId);
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0]![1].Properties).toMatchObject({ BatchSize: INDEX_QUEUE.batchSize, FunctionResponseTypes: ['ReportBatchItemFailures'] });
+  });
+
+  it('gives the queue URL to the dispatcher (which queues tenants) and the indexer (which queues a tenant again), and to no route', () => {
+    expect(refId(s.resources[fnId]!.Properties.Environment.Variables.INDEX_QUEUE_URL)).toBe(queueId);
+    expect(refId(fn(eventDispatcher.handler).Environment.Variables.INDEX_QUEUE_URL)).toBe(queueId);
+    for (const r of routes) expect('INDEX_QUEUE_URL' in fn(r.handler).Environment.Variables, r.handler).toBe(false);
+  });
+
+  it('ships the encoder with the functions that embed, and with no other', () => {
+    const dir = `/var/task/${ENCODER_MODEL_FOLDER}`;
+    expect(s.resources[fnId]!.Properties.Environment.Variables.ENCODER_MODEL_DIR).toBe(dir);
+    expect(fn(eventDispatcher.handler).Environment.Variables.ENCODER_MODEL_DIR).toBeUndefined();
+    const embedding = routes.filter((r) => r.encoder).map((r) => r.handler).sort();
+    expect(embedding).toEqual(['admin/nlu-parse', 'chat/send-message']);
+    for (const r of routes) expect(fn(r.handler).Environment.Variables.ENCODER_MODEL_DIR, r.handler).toBe(r.encoder ? dir : undefined);
   });
 });

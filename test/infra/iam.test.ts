@@ -14,6 +14,7 @@ const keyId = logicalId(s, s.stack.credentialsKey);
 const liveApiId = logicalId(s, s.stack.live.webSocketApi);
 const deadLettersId = logicalId(s, s.stack.events.deadLetters);
 const queueId = logicalId(s, s.stack.deliveries.queue);
+const indexQueueId = logicalId(s, s.stack.indexing.queue);
 /** What grantSendMessages allows on the delivery queue. */
 const SEND_ACTIONS = ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'];
 
@@ -38,6 +39,7 @@ function symbol(resource: unknown, ownLogGroup: string): string {
   if (id === keyId) return 'key';
   if (id === deadLettersId) return 'dead-letters';
   if (id === queueId) return 'delivery-queue';
+  if (id === indexQueueId) return 'index-queue';
   if (id === ownLogGroup) return 'own-log-group';
   const join = (resource as any)?.['Fn::Join'];
   if (join && join[0] === '' && join[1].length === 2 && refId(join[1][0]) === tableId) {
@@ -97,6 +99,8 @@ function expectedPairs(row: Pick<Declared, 'table' | 'kms' | 'kind'> & { queue?:
   }
   if ((row.kind === 'stream' && eventDispatcher.manageConnections) || row.manageConnections) pairs.push('execute-api:ManageConnections on live-connections');
   if (row.queue || row.kind === 'stream') for (const a of SEND_ACTIONS) pairs.push(`${a} on delivery-queue`);
+  // The dispatcher queues tenants whose content changed for the indexer.
+  if (row.kind === 'stream') for (const a of SEND_ACTIONS) pairs.push(`${a} on index-queue`);
   return pairs.sort();
 }
 
@@ -108,8 +112,8 @@ describe('IAM: each function may do exactly what its declaration needs', () => {
       checked++;
     }
     expect(checked).toBe(declared.length);
-    // And the delivery worker, checked on its own below.
-    expect(s.stack.functions.size).toBe(declared.length + 1);
+    // And the delivery worker and the indexer, checked on their own below.
+    expect(s.stack.functions.size).toBe(declared.length + 2);
     for (const kind of ['http', 'socket', 'stream'] as const) expect(declared.some((r) => r.kind === kind)).toBe(true);
     // The table covers every case the assertion distinguishes.
     for (const kind of ['read', 'write', 'none'] as const) expect(routes.some((r) => r.table === kind)).toBe(true);
@@ -186,6 +190,15 @@ describe('IAM: each function may do exactly what its declaration needs', () => {
     const dlq = logicalId(s, s.stack.deliveries.deadLetters);
     const users = ofType(s, 'AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p.Properties.PolicyDocument).includes(`"${dlq}"`));
     expect(users).toEqual([]);
+  });
+
+  it('lets the indexer use the table and consume its own queue, and send to it (a tenant queued again), nothing more', () => {
+    expect(allowedPairs(s, s.stack.indexing.fn)).toEqual([
+      ...expectedPairs({ table: 'write', kind: 'http' }),
+      // Its event source's grant, and its own to send (the two share GetQueueAttributes and GetQueueUrl).
+      ...['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage', ...SEND_ACTIONS]
+        .map((a) => `${a} on index-queue`),
+    ].sort());
   });
 
   it('gives no other role in the stack any permission (the functions, and the CDN\'s deployment, are the only principals)', () => {

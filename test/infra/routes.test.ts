@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ENTRY_METADATA } from '#infra/function.ts';
+import { ENCODER_MEMORY_MB, ENTRY_METADATA } from '#infra/function.ts';
+import { INDEX_QUEUE } from '#shared/edge/triggers.ts';
 import { routes } from '#shared/edge/routes/index.ts';
 import { routeKey } from '#shared/edge/route.ts';
 import { declared, handlerPath, logicalId, ofType, refId, serviceOfType, synth } from './synth.ts';
@@ -15,10 +16,10 @@ describe('routes: one API route and one function per row of the route table', ()
   it('has exactly as many routes as the table has rows, and one function per declaration', () => {
     expect(routes.length).toBeGreaterThan(20);
     expect(apiRoutes).toHaveLength(routes.length);
-    // The route table's, the live channel's and the stream trigger's, and the delivery worker, which no route invokes.
+    // The route table's, the live channel's and the stream trigger's, and the delivery worker and the indexer, which no route invokes.
     expect(functions).toHaveLength(s.stack.functions.size);
-    expect(s.stack.functions.size).toBe(declared.length + 1);
-    expect([...s.stack.functions.keys()].filter((h) => !declared.some((d) => d.handler === h))).toEqual(['events/deliver']);
+    expect(s.stack.functions.size).toBe(declared.length + 2);
+    expect([...s.stack.functions.keys()].filter((h) => !declared.some((d) => d.handler === h))).toEqual(['events/deliver', 'events/index-content']);
     expect(new Set(routes.map(routeKey)).size).toBe(routes.length);
   });
 
@@ -86,10 +87,13 @@ describe('routes: one API route and one function per row of the route table', ()
       expect(p.Runtime, id).toBe('nodejs24.x');
       expect(p.Architectures, id).toEqual(['arm64']);
       expect(p.Handler, id).toBe('index.handler');
-      // API routes answer within 10 s; the delivery function waits up to 15 s on receivers.
+      // API routes answer within 10 s; the delivery function waits up to 15 s on receivers; the
+      // indexer embeds for minutes. The functions that embed have the memory the encoder needs.
       const deliver = id === logicalId(s, s.stack.deliveries.fn.fn);
-      expect(p.MemorySize, id).toBe(deliver ? 512 : 1024);
-      expect(p.Timeout, id).toBe(deliver ? 30 : 10);
+      const indexer = id === logicalId(s, s.stack.indexing.fn.fn);
+      const encoder = p.Environment.Variables.ENCODER_MODEL_DIR !== undefined;
+      expect(p.MemorySize, id).toBe(deliver ? 512 : indexer ? INDEX_QUEUE.memoryMb : encoder ? ENCODER_MEMORY_MB : 1024);
+      expect(p.Timeout, id).toBe(deliver ? 30 : indexer ? INDEX_QUEUE.functionTimeoutSeconds : 10);
       expect(p.TracingConfig, id).toEqual({ Mode: 'Active' });
       expect(p.LoggingConfig.LogFormat, id).toBe('JSON');
       const lg = refId(p.LoggingConfig.LogGroup)!;

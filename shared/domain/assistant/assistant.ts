@@ -20,6 +20,8 @@ import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
 import { unstretch } from '#shared/nlu/intents/stretched.ts';
 import type { TextVectors } from '#shared/nlu/encoder/vectors.ts';
 import { intentMeaning, type IntentMeaning } from '#shared/nlu/intents/meaning.ts';
+import { messageVector as embedMessage, modelVersion, storedVectorsOf, textVectors } from '#shared/domain/vectors.ts';
+import { intentTextsToEmbed, noneTextsToEmbed } from '#shared/nlu/policy/to-embed.ts';
 import { applyNone } from './none.ts';
 import { withEverydayPhrases } from './everyday.ts';
 
@@ -29,13 +31,14 @@ import { withEverydayPhrases } from './everyday.ts';
  * shared/nlu/policy/answer-policy.ts), and the team's `none` examples (see shared/nlu/intents/none-examples.ts).
  */
 export interface AssistantModel {
-  version: number; classifier: Classifier; phrases: KnowledgeIndex; spelling: PhraseSpelling; byName: Map<string, Intent>; none: NoneIndex;
+  version: number | string; classifier: Classifier; phrases: KnowledgeIndex; spelling: PhraseSpelling; byName: Map<string, Intent>; none: NoneIndex;
   /** The sentence vectors of each intent's phrases and name that have one (see intentMeaning). */
   meaning: IntentMeaning;
 }
 
-// One trained model per tenant in the warm container, keyed by the tenant's intents version:
-// every intent write bumps the version, so the next message retrains and an unchanged tenant never does.
+// One trained model per tenant in the warm container, keyed by the tenant's intents version and
+// vectors version: every intent write bumps the first, every indexing pass the second, so the next
+// message retrains and an unchanged tenant never does.
 const models = new TenantModelCache<AssistantModel>();
 
 /**
@@ -43,7 +46,7 @@ const models = new TenantModelCache<AssistantModel>();
  * shared/nlu/policy/to-embed.ts `intentTextsToEmbed`, `noneTextsToEmbed`); texts without one are
  * matched by their words alone.
  */
-export function trainModel(version: number, enabled: Intent[], none: string[] = [], vectors?: TextVectors): AssistantModel {
+export function trainModel(version: number | string, enabled: Intent[], none: string[] = [], vectors?: TextVectors): AssistantModel {
   return {
     version,
     classifier: trainClassifier(withEverydayPhrases(enabled), {}, wordVectors(), none, vectors),
@@ -62,10 +65,14 @@ export function intentPhraseIndex(intents: Array<Pick<Intent, 'name' | 'training
   })), { weights: { synonymSpan: 0 } });
 }
 
-export function modelFor(tenantId: string, version: number): Promise<AssistantModel> {
-  return models.get(tenantId, version, async () => {
-    const [intents, none] = await Promise.all([intentsRepo.list(tenantId), examplesRepo.noneMessages(tenantId)]);
-    return trainModel(version, intents.filter((i) => i.enabled), none);
+export function modelFor(tenant: Pick<Tenant, 'id' | 'intentsVersion' | 'vectorsVersion'>): Promise<AssistantModel> {
+  const version = modelVersion(tenant.intentsVersion, tenant);
+  return models.get(tenant.id, version, async () => {
+    const [intents, none, stored] = await Promise.all([
+      intentsRepo.list(tenant.id), examplesRepo.noneMessages(tenant.id), storedVectorsOf(tenant),
+    ]);
+    const enabled = intents.filter((i) => i.enabled);
+    return trainModel(version, enabled, none, textVectors(stored, [...enabled.flatMap(intentTextsToEmbed), ...noneTextsToEmbed(none)]));
   });
 }
 
@@ -221,12 +228,14 @@ export async function decide(
   tenant: Tenant, text: string, searchKnowledge = true, pending: Pending | null = null, messageVector?: Float32Array,
 ): Promise<Decision> {
   const settings = tenantSettings(tenant.config ?? {});
-  const [model, index] = await Promise.all([
-    modelFor(tenant.id, tenant.intentsVersion),
+  // The message is embedded once (unless the caller did), only for a tenant whose content has vectors.
+  const [model, index, vector] = await Promise.all([
+    modelFor(tenant),
     searchKnowledge && settings.knowledgeEnabled ? knowledgeIndexOf(tenant) : null,
+    messageVector ?? embedMessage(tenant, text),
   ]);
   const thresholds = { intent: settings.confidenceThreshold, article: settings.knowledgeThreshold };
-  const decision = applyNone(model.none, text, { ...answer(model, index, text, thresholds, settings.fallbackMessage, messageVector), settings }, messageVector);
+  const decision = applyNone(model.none, text, { ...answer(model, index, text, thresholds, settings.fallbackMessage, vector), settings }, vector);
   const given = pending ? continuePending(model, pending, text) : null;
   // The customer answered the question: certain, whatever the message alone would classify as.
   return given ? { ...decision, nlu: { ...decision.nlu, ...given, confidence: 1 }, knowledge: null } : decision;
@@ -241,7 +250,7 @@ export async function parseMessage(tenantId: string, text: string) {
   if (!tenant) throw new NotFound('tenant');
   const { nlu, knowledge, settings } = await decide(tenant, text);
   const [model, index] = await Promise.all([
-    modelFor(tenant.id, tenant.intentsVersion), settings.knowledgeEnabled ? knowledgeIndexOf(tenant) : null,
+    modelFor(tenant), settings.knowledgeEnabled ? knowledgeIndexOf(tenant) : null,
   ]);
   const candidates = candidatesFor(model, index, text);
   if (knowledge) {

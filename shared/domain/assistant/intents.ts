@@ -6,6 +6,7 @@ import type { Actor } from '#shared/core/vocabulary.ts';
 import { Conflict, fieldError, NotFound } from '#shared/core/errors.ts';
 import { templateNames } from '#shared/nlu/intents/entities.ts';
 import { auditValue } from '#shared/domain/audit-value.ts';
+import { indexingOf } from '#shared/domain/vectors.ts';
 
 /** What a write of an intent gives: every field but the ones the service keeps. */
 export type IntentInput = Omit<Intent, 'id' | 'createdAt' | 'updatedAt'>;
@@ -28,13 +29,14 @@ const audit = (tenantId: string, actor: Actor, action: string, id: string, chang
   auditRepo.tx.put(tenantId, { category: 'intent', action, actor, target: { type: 'intent', id }, changes, createdAt });
 
 export async function listIntents(tenantId: string) {
-  return { items: await intentsRepo.list(tenantId) };
+  const [items, indexing] = await Promise.all([intentsRepo.list(tenantId), indexingOf(tenantId)]);
+  return { items: items.map((i) => ({ ...i, indexing: indexing(i) })) };
 }
 
 export async function getIntent(tenantId: string, id: string) {
-  const intent = await intentsRepo.get(tenantId, id);
+  const [intent, indexing] = await Promise.all([intentsRepo.get(tenantId, id), indexingOf(tenantId)]);
   if (!intent) throw new NotFound('intent');
-  return intent;
+  return { ...intent, indexing: indexing(intent) };
 }
 
 /** A reply never shows a hole: every placeholder names one of the intent's entities (which it then waits for). */
@@ -55,7 +57,7 @@ export async function createIntent(tenantId: string, actor: Actor, input: Intent
     if (e instanceof TxConditionFailed && e.failed[2]) throw new Conflict(`a tenant has at most ${MAX_INTENTS} intents`);
     throw e;
   }
-  return { ...intent, hitCount: 0 };
+  return { ...intent, hitCount: 0, indexing: true };
 }
 
 export async function replaceIntent(tenantId: string, actor: Actor, id: string, input: IntentInput) {
@@ -63,7 +65,7 @@ export async function replaceIntent(tenantId: string, actor: Actor, id: string, 
   // A concurrent write won: re-read (404 if it was a delete) and apply ours on top.
   return retrying(async () => {
     const current = await getIntent(tenantId, id);
-    const { hitCount, ...before } = current;
+    const { hitCount, indexing: _, ...before } = current;
     const changes = intentChanges(before, { ...before, ...pick(input) });
     // Writing the same intent again changes nothing: no version bump, no audit entry.
     if (Object.keys(changes).length === 0) return current;
@@ -75,14 +77,13 @@ export async function replaceIntent(tenantId: string, actor: Actor, id: string, 
       if (e instanceof TxConditionFailed && before.name !== after.name && e.failed[2]) throw nameTaken(after.name);
       throw e;
     }
-    return { ...after, hitCount };
+    return { ...after, hitCount, indexing: true };
   }, { attempts: 4, conflict: 'the intent changed concurrently; try again' });
 }
 
 export async function deleteIntent(tenantId: string, actor: Actor, id: string) {
   await retrying(async () => {
-    const { hitCount, ...intent } = await getIntent(tenantId, id);
-    void hitCount;
+    const { hitCount: _h, indexing: _i, ...intent } = await getIntent(tenantId, id);
     const now = new Date().toISOString();
     await intentsRepo.remove(tenantId, intent, audit(tenantId, actor, 'intent.deleted', id, intentChanges(intent, null), now));
   }, { attempts: 4, conflict: 'the intent changed concurrently; try again' });

@@ -8,6 +8,7 @@ import { knowledgeIndexOf } from '#shared/domain/knowledge/knowledge.ts';
 import { resolvePeriod } from '#shared/domain/reports/stats.ts';
 import { articleProbability, intentProbability } from '#shared/nlu/policy/answer-policy.ts';
 import { evidenceFor, modelFor } from './assistant.ts';
+import { storedVectorsOf, textVectors } from '#shared/domain/vectors.ts';
 
 // What the assistant did not answer well, kept as messages are answered and rated (the marks:
 // shared/domain/unanswered-marks.ts; the items: shared/data/unanswered.ts), grouped by what the
@@ -52,16 +53,19 @@ export async function listUnanswered(tenantId: string, q: { from?: string | unde
   const period = resolvePeriod(q, now);
   const [tenant, items] = await Promise.all([tenantsRepo.get(tenantId), unansweredRepo.read(tenantId, period.from, period.to, READ_CAP)]);
   if (!tenant) throw new NotFound('tenant');
-  const groups = groupMessages(items, (i) => i.message).slice(0, q.limit);
+  // By meaning too, from the vectors the indexer stored for the messages (no encoder here).
+  const stored = await storedVectorsOf(tenant);
+  const vectors = textVectors(stored, items.map((i) => i.message));
+  const groups = groupMessages(items, (i) => i.message, undefined, vectors).slice(0, q.limit);
   if (groups.length === 0) return { period, groups: [] };
-  const [model, index] = await Promise.all([modelFor(tenant.id, tenant.intentsVersion), knowledgeIndexOf(tenant)]);
+  const [model, index] = await Promise.all([modelFor(tenant), knowledgeIndexOf(tenant)]);
   // On the chat's own scale: the calibrated probability that the intent or article is the right
   // answer; a text repeated across examples and groups is weighed once.
   const weighed = new Map<string, Array<[string, number]>>();
   const weigh = (t: string) => {
     let w = weighed.get(t);
     if (!w) {
-      const { intents, articles } = evidenceFor(model, index, t);
+      const { intents, articles } = evidenceFor(model, index, t, undefined, vectors?.get(t.trim()));
       w = [];
       if (intents[0]) w.push([`i:${intents[0].ranked.intent}`, intentProbability(intents[0].evidence)]);
       if (articles[0]) w.push([`a:${articles[0].hit.articleId}`, articleProbability(articles[0].evidence)]);

@@ -6,6 +6,7 @@ import {
 } from '#shared/data/articles.ts';
 import { decodeCursor, encodeCursor } from '#shared/data/cursor.ts';
 import { auditRepo } from '#shared/data/audit.ts';
+import { indexingOf } from '#shared/domain/vectors.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { retrying, TxConditionFailed, TxConflict, type TxItem } from '#shared/data/tx.ts';
 import { TenantModelCache } from '#shared/nlu/policy/model-cache.ts';
@@ -59,9 +60,10 @@ export function build(id: string, input: ArticleInput, createdAt: string, update
   }
 }
 
-const view = (a: Article, hits: number) => ({ ...a, hits });
-const listItem = (a: Pick<Article, 'id' | 'title' | 'url' | 'tags' | 'status' | 'updatedAt'>, hits: Map<string, number>) =>
-  ({ id: a.id, title: a.title, url: a.url, tags: a.tags, status: a.status, hits: hits.get(a.id) ?? 0, updatedAt: a.updatedAt });
+const view = (a: Article, hits: number, indexing: boolean) => ({ ...a, hits, indexing });
+type Indexing = Awaited<ReturnType<typeof indexingOf>>;
+const listItem = (a: Pick<Article, 'id' | 'title' | 'url' | 'tags' | 'status' | 'updatedAt'>, hits: Map<string, number>, indexing: Indexing) =>
+  ({ id: a.id, title: a.title, url: a.url, tags: a.tags, status: a.status, hits: hits.get(a.id) ?? 0, indexing: indexing(a), updatedAt: a.updatedAt });
 
 /** A later timestamp than `before`, even within the same millisecond (the write's condition is on it). */
 export const after = (before: string) => {
@@ -78,9 +80,9 @@ export async function find(tenantId: string, id: string): Promise<Article> {
 
 export async function getArticle(tenantId: string, id: string) {
   if (!isArticleId(id)) throw notFound();
-  const [a, hits] = await Promise.all([articlesRepo.get(tenantId, id, false), articlesRepo.hits(tenantId)]);
+  const [a, hits, indexing] = await Promise.all([articlesRepo.get(tenantId, id, false), articlesRepo.hits(tenantId), indexingOf(tenantId)]);
   if (!a) throw notFound();
-  return view(a, hits.get(id) ?? 0);
+  return view(a, hits.get(id) ?? 0, indexing(a));
 }
 
 export interface ListQuery { q?: string | undefined; status?: ArticleStatus | undefined; limit: number; cursor?: string | undefined }
@@ -97,13 +99,13 @@ const searchIndexes = new TenantModelCache<{ index: KnowledgeIndex; byId: Map<st
 export async function listArticles(tenantId: string, query: ListQuery) {
   const { q, status, limit, cursor } = query;
   if (q === undefined) {
-    const [page, hits] = await Promise.all([articlesRepo.page(tenantId, status, limit, cursor), articlesRepo.hits(tenantId)]);
-    return { items: page.items.map((a) => listItem(a, hits)), nextCursor: page.nextCursor };
+    const [page, hits, indexing] = await Promise.all([articlesRepo.page(tenantId, status, limit, cursor), articlesRepo.hits(tenantId), indexingOf(tenantId)]);
+    return { items: page.items.map((a) => listItem(a, hits, indexing)), nextCursor: page.nextCursor };
   }
   const scope = { tenantId, list: 'articles-search', filters: { q, status } };
   const from = cursor ? decodeCursor(scope, cursor) : null;
   if (from && (typeof from.s !== 'number' || typeof from.i !== 'string')) throw new InvalidCursor();
-  const [tenant, hits] = await Promise.all([tenantsRepo.get(tenantId, true), articlesRepo.hits(tenantId)]);
+  const [tenant, hits, indexing] = await Promise.all([tenantsRepo.get(tenantId, true), articlesRepo.hits(tenantId), indexingOf(tenantId)]);
   if (!tenant) throw notFound();
   const { index, byId } = await searchIndexes.get(`${tenantId}#${status ?? ''}`, tenant.articlesVersion ?? 0, async () => {
     const all = await articlesRepo.searchables(tenantId);
@@ -114,7 +116,7 @@ export async function listArticles(tenantId: string, query: ListQuery) {
   const page = index.rankPage(q, limit, from ? { confidence: from.s as number, articleId: from.i as string } : null);
   const last = page.items.at(-1);
   return {
-    items: page.items.map((r) => listItem(byId.get(r.articleId)!, hits)),
+    items: page.items.map((r) => listItem(byId.get(r.articleId)!, hits, indexing)),
     nextCursor: page.more && last ? encodeCursor(scope, { s: last.confidence, i: last.articleId }) : null,
   };
 }
@@ -148,7 +150,7 @@ export function createArticle(tenantId: string, actor: Actor, input: ArticleInpu
       }
       throw e;
     }
-    return view(article, 0);
+    return view(article, 0, true);
   }, CHANGED);
 }
 
@@ -158,7 +160,7 @@ export function replaceArticle(tenantId: string, actor: Actor, id: string, input
     const [before, hits] = await Promise.all([find(tenantId, id), articlesRepo.hits(tenantId)]);
     const changes = articleChanges(before, { ...input, url: input.url ?? null });
     // Writing the same article again changes nothing: no version bump, no audit entry.
-    if (Object.keys(changes).length === 0) return view(before, hits.get(id) ?? 0);
+    if (Object.keys(changes).length === 0) return view(before, hits.get(id) ?? 0, (await indexingOf(tenantId))(before));
     const now = after(before.updatedAt);
     const { article, searchable } = build(id, input, before.createdAt, now);
     try {
@@ -169,7 +171,7 @@ export function replaceArticle(tenantId: string, actor: Actor, id: string, input
       if (e instanceof TxConditionFailed && e.failed[TENANT_INDEX]) await tenantRefused(tenantId);
       throw e;
     }
-    return view(article, hits.get(id) ?? 0);
+    return view(article, hits.get(id) ?? 0, true);
   }, CHANGED);
 }
 

@@ -4,6 +4,8 @@ import { TenantModelCache } from '#shared/nlu/policy/model-cache.ts';
 import { buildKnowledgeIndex, type KnowledgeHit, type KnowledgeIndex } from '#shared/nlu/knowledge/retrieval.ts';
 import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
 import type { TextFormat } from '#shared/nlu/knowledge/passages.ts';
+import { modelVersion, storedVectorsOf, textVectors } from '#shared/domain/vectors.ts';
+import { articleTextsToEmbed } from '#shared/nlu/policy/to-embed.ts';
 
 // The knowledge base on the chat path: a tenant's published articles as a search index, cached in
 // the warm container by the tenant's articlesVersion (every article write bumps it), so the next
@@ -31,13 +33,16 @@ export function visibleArticles(items: SearchableItem[], pendingImport: string |
 const indexes = new TenantModelCache<KnowledgeIndex>(50);
 
 /** The index of the tenant's published articles at its current version. */
-export function knowledgeIndexOf(tenant: Pick<Tenant, 'id' | 'articlesVersion' | 'articlesImportId'>): Promise<KnowledgeIndex> {
+export function knowledgeIndexOf(tenant: Pick<Tenant, 'id' | 'articlesVersion' | 'articlesImportId' | 'vectorsVersion'>): Promise<KnowledgeIndex> {
   const version = tenant.articlesVersion ?? 0;
-  return indexes.get(tenant.id, version, async () => {
+  // Keyed by the vectors' version too: an indexing pass makes the next message rebuild with them.
+  return indexes.get(tenant.id, modelVersion(version, tenant), async () => {
     // No article was ever written: nothing to read.
     if (version === 0 && tenant.articlesImportId === undefined) return buildKnowledgeIndex([]);
-    const items = visibleArticles(await articlesRepo.searchables(tenant.id), tenant.articlesImportId);
-    return buildKnowledgeIndex(items.filter((a) => a.status === 'published'), { wordVectors: wordVectors() });
+    const [items, stored] = await Promise.all([articlesRepo.searchables(tenant.id), storedVectorsOf(tenant)]);
+    const published = visibleArticles(items, tenant.articlesImportId).filter((a) => a.status === 'published');
+    const vectors = textVectors(stored, published.flatMap(articleTextsToEmbed));
+    return buildKnowledgeIndex(published, { wordVectors: wordVectors(), ...(vectors ? { vectors } : {}) });
   });
 }
 

@@ -51,11 +51,12 @@ const int = () => z.number().check(z.int());
 export const Article = z.object({
   id: z.string(), title: z.string(), body: z.string(), url: z.nullable(z.string()), tags: z.array(z.string()),
   questions: z.array(z.string()), status: ArticleStatus, hits: int().check(z.describe('answers the assistant gave from this article')),
+  indexing: z.boolean().check(z.describe('true until the assistant has the sentence vectors of this version (answers meanwhile come from its words alone)')),
   createdAt: Timestamp, updatedAt: Timestamp,
 });
 export const ArticleListItem = z.object({
   id: z.string(), title: z.string(), url: z.nullable(z.string()), tags: z.array(z.string()), status: ArticleStatus, hits: int(),
-  updatedAt: Timestamp,
+  indexing: z.boolean(), updatedAt: Timestamp,
 });
 export const ArticlePage = Page(ArticleListItem);
 export const ImportResponse = z.object({

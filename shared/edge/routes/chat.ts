@@ -110,7 +110,7 @@ export const ContactResponse = z.object({
 });
 
 export const sendMessage = declareChat('POST', '/message', 'send-message', {
-  table: 'write', body: SendMessageBody, response: SendMessageResponse, status: 200, idempotent: true, rateLimited: true,
+  table: 'write', body: SendMessageBody, response: SendMessageResponse, status: 200, idempotent: true, rateLimited: true, encoder: true,
   conflicts: ['CONVERSATION_CLOSED', 'CONFLICT', 'IDEMPOTENCY_IN_PROGRESS'],
   summary: 'Send a user message and get the assistant reply',
   description: 'Without `conversationId` a new conversation (status `active`) is created. An unknown `conversationId`, or one of '

@@ -47,6 +47,7 @@ export const Intent = z.object({
     required: z.optional(z.boolean()), prompt: z.optional(z.string()),
   })),
   action: z.enum(INTENT_ACTIONS), enabled: z.boolean(), hitCount: z.number().check(z.int()),
+  indexing: z.boolean().check(z.describe('true until the assistant has the sentence vectors of this version (answers meanwhile come from its words alone)')),
   createdAt: z.iso.datetime(), updatedAt: z.iso.datetime(),
 });
 export const IntentList = z.object({ items: z.array(Intent) });

@@ -21,7 +21,7 @@ export const ParseResponse = z.object({
 });
 
 export const parse = declareAdmin('POST', '/nlu/parse', 'nlu-parse', 'viewer', {
-  table: 'read', body: ParseBody, response: ParseResponse, status: 200,
+  table: 'read', body: ParseBody, response: ParseResponse, status: 200, encoder: true,
   summary: 'Classify a message as the next chat message would be',
   description: 'Stores nothing and counts nothing.',
 });

@@ -1,4 +1,5 @@
 import { stem, tokenize } from './features.ts';
+import { cosine as dot, type TextVectors } from '../encoder/vectors.ts';
 
 // Groups customers' messages that ask the same thing, by the words they share: greedy clustering
 // over tf-idf vectors of stemmed words, function words left out (idf over the messages themselves,
@@ -27,8 +28,19 @@ function cosine(a: Vec, b: Vec): number {
 
 export interface Group<T> { members: T[]; label: T }
 
-/** Groups in order of size, biggest first (ties: the group met first); each group's members keep the input order. */
-export function groupMessages<T>(items: readonly T[], text: (t: T) => string, minSimilarity = 0.4): Group<T>[] {
+/**
+ * Sentence cosine (USE lite) from which two messages ask the same thing: "do you sell bikes" and
+ * "are bicycles for sale here" are 0.69, "do you sell bikes" and "where is my order" 0.20.
+ */
+export const SENTENCE_MIN = 0.65;
+
+/**
+ * Groups in order of size, biggest first (ties: the group met first); each group's members keep the
+ * input order. With `vectors` (sentence vectors by trimmed text) a message also joins a group whose
+ * first message means the same in other words.
+ */
+export function groupMessages<T>(items: readonly T[], text: (t: T) => string, minSimilarity = 0.4, vectors?: TextVectors): Group<T>[] {
+  const sentence = items.map((i) => vectors?.get(text(i).trim()));
   // Customers repeat themselves ("agent", "hi"): each distinct text is read and weighed once.
   const distinct = new Map<string, number>();
   const toks: string[][] = [];
@@ -52,7 +64,7 @@ export function groupMessages<T>(items: readonly T[], text: (t: T) => string, mi
     return v;
   });
   const vecs = of.map((k) => distinctVecs[k]!);
-  const groups: Array<{ seed: Vec; members: number[] }> = [];
+  const groups: Array<{ seed: Vec; sentence: Float32Array | undefined; members: number[] }> = [];
   const postings = new Map<string, number[]>();
   vecs.forEach((v, i) => {
     let best = -1;
@@ -66,8 +78,16 @@ export function groupMessages<T>(items: readonly T[], text: (t: T) => string, mi
         if (s >= bestSim) { bestSim = s; best = g; }
       }
     }
+    const mine = sentence[i];
+    if (mine) {
+      groups.forEach((g, k) => {
+        if (!g.sentence) return;
+        const s = dot(mine, g.sentence);
+        if (s >= SENTENCE_MIN && s >= bestSim) { bestSim = s; best = k; }
+      });
+    }
     if (best >= 0) { groups[best]!.members.push(i); return; }
-    groups.push({ seed: v, members: [i] });
+    groups.push({ seed: v, sentence: mine, members: [i] });
     for (const w of v.keys()) { const p = postings.get(w) ?? []; p.push(groups.length - 1); postings.set(w, p); }
   });
   return groups

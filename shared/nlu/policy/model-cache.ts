@@ -3,13 +3,13 @@
 // is picked up by the first message that sees the bumped version, and an unchanged tenant is
 // never retrained while the container stays warm.
 
-interface Entry<T> { version: number; model: Promise<T> }
+interface Entry<T> { version: number | string; model: Promise<T> }
 
 export class TenantModelCache<T> {
   private readonly entries = new Map<string, Entry<T>>(); // insertion order = recency (LRU)
   constructor(private readonly maxTenants = 200) {}
 
-  get(tenantId: string, version: number, load: () => Promise<T>): Promise<T> {
+  get(tenantId: string, version: number | string, load: () => Promise<T>): Promise<T> {
     const hit = this.entries.get(tenantId);
     if (hit && hit.version === version) {
       this.entries.delete(tenantId);

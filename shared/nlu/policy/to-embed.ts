@@ -24,3 +24,5 @@ export function textsToEmbed(content: {
     ...noneTextsToEmbed(content.none ?? []),
   ])];
 }
+
+export { articleTextsToEmbed, intentTextsToEmbed };

@@ -1,0 +1,68 @@
+import { logger } from '#shared/core/log.ts';
+import type { Tenant } from '#shared/data/tenants.ts';
+import { vectorHash } from '#shared/data/keys.ts';
+import { vectorsRepo } from '#shared/data/vectors.ts';
+import { dequantize, type TextVectors } from '#shared/nlu/encoder/vectors.ts';
+import { TenantModelCache } from '#shared/nlu/policy/model-cache.ts';
+
+// A tenant's stored sentence vectors on the chat path: read once per vectorsVersion in the warm
+// container (the indexer bumps it after each pass), inside the cached model loads, so a message
+// never waits on a read the model did not already make. The encoder's runtime and weights load
+// only when a message is embedded (see shared/nlu/encoder/encoder.ts).
+
+type Stored = ReadonlyMap<string, Uint8Array>;
+
+const stored = new TenantModelCache<Stored>(50);
+const NONE: Stored = new Map();
+
+/** The tenant's vectors by text hash, or none when the indexer never ran for it. */
+export function storedVectorsOf(tenant: Pick<Tenant, 'id' | 'vectorsVersion'>): Promise<Stored> {
+  const version = tenant.vectorsVersion ?? 0;
+  if (version === 0) return Promise.resolve(NONE);
+  return stored.get(tenant.id, version, async () => {
+    // The starter content's vectors, shared by every tenant, then the tenant's own.
+    const [shared, own] = await Promise.all([vectorsRepo.shared(), vectorsRepo.all(tenant.id)]);
+    for (const [h, v] of own) shared.set(h, v);
+    return shared;
+  });
+}
+
+/** The vectors of `texts` that are stored (keyed by the trimmed text, as the models look them up); undefined when none is. */
+export function textVectors(s: Stored, texts: Iterable<string>): TextVectors | undefined {
+  if (s.size === 0) return undefined;
+  const out = new Map<string, Float32Array>();
+  for (const raw of texts) {
+    const t = raw.trim();
+    if (out.has(t)) continue;
+    const v = s.get(vectorHash(t));
+    if (v) out.set(t, dequantize(v));
+  }
+  return out.size ? out : undefined;
+}
+
+/** The version the chat's caches key a model by: its own version and the vectors' together. */
+export const modelVersion = (own: number, tenant: Pick<Tenant, 'vectorsVersion'>) => `${own}.${tenant.vectorsVersion ?? 0}`;
+
+/**
+ * Whether an intent or article (by id and `updatedAt`) still waits for its vectors: the dashboard
+ * shows it as indexing. One read of the indexer's state item.
+ */
+export async function indexingOf(tenantId: string): Promise<(x: { id: string; updatedAt: string }) => boolean> {
+  const { owners } = await vectorsRepo.state(tenantId);
+  return (x) => owners[x.id] !== x.updatedAt;
+}
+
+/** A customer's message as a vector, once per message, only for a tenant that has vectors. */
+export async function messageVector(tenant: Pick<Tenant, 'vectorsVersion'>, text: string): Promise<Float32Array | undefined> {
+  if (!tenant.vectorsVersion) return undefined;
+  try {
+    // Imported here only: the functions that never embed never load the encoder's module.
+    const { encoder } = await import('#shared/nlu/encoder/encoder.ts');
+    const [v] = await (await encoder()).embed([text]);
+    return v;
+  } catch (e) {
+    // A function without the encoder's files, or a failed load: the message is answered from its words.
+    logger.warn('message not embedded', { error: e as Error });
+    return undefined;
+  }
+}
