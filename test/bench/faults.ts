@@ -90,7 +90,9 @@ async function widget(base: string, c: Conversation, label: string, interval: nu
       answers.push(a);
       log(a, Date.now());
       if (a.status === 200) return a;
-      if (a.status !== 503 && a.status !== 429 && a.status !== 409 && a.status !== 0) return a;
+      // 409 CONFLICT for a key whose request was carried out but whose answer was lost is final.
+      const inProgress = a.status === 409 && a.body?.code === 'IDEMPOTENCY_IN_PROGRESS';
+      if (a.status !== 503 && a.status !== 429 && !inProgress && a.status !== 0) return a;
       if (Date.now() > giveUpAt()) return a;
       const wait = a.retryAfter ? Number(a.retryAfter) * 1000 : 1000;
       await sleep(Math.min(wait, 5000));
@@ -207,7 +209,10 @@ async function dynamoOutage() {
     const steadyMs = (stopAt.outageStart - Date.parse(results.startedAt as string));
     const during = timeline.filter((t) => t.at >= stopAt.outageStart && t.at - t.ms <= stopAt.outageEnd + 2000);
     const byStatus: Record<string, number> = {};
-    for (const a of answers) byStatus[a.status || 'no answer'] = (byStatus[a.status || 'no answer'] ?? 0) + 1;
+    for (const a of answers) {
+      const k = a.status === 0 ? 'no answer' : a.status === 409 ? `409 ${a.body?.code}` : String(a.status);
+      byStatus[k] = (byStatus[k] ?? 0) + 1;
+    }
     const refused = answers.filter((a) => a.status === 503);
     const refusedWithRetryAfter = refused.filter((a) => Number(a.retryAfter) > 0).length;
     const five = answers.filter((a) => a.status >= 500 && a.status !== 503).length;
@@ -307,7 +312,7 @@ async function receiverDown() {
     const convs: Conversation[] = [a, b].flatMap((tenant) => Array.from({ length: 3 }, () => ({ tenant, id: null, sent: [], ticketAcked: false, ticketId: null })));
     const answers: Answer[] = [];
     let sending = true;
-    const workers = convs.map((c, i) => widget(rt.url, c, `w${i}`, 1000, () => sending, () => Date.now() + 30_000, answers, () => undefined));
+    const workers = convs.map((c, i) => widget(rt.url, c, `w${i}`, 2500, () => sending, () => Date.now() + 30_000, answers, () => undefined));
     await sleep(2000);
     await down.down();
     const downAt = Date.now();
@@ -405,7 +410,7 @@ async function persistKill() {
     const convs: Conversation[] = tenants.flatMap((tenant) => Array.from({ length: 5 }, () => ({ tenant, id: null, sent: [], ticketAcked: false, ticketId: null })));
     const answers: Answer[] = [];
     let alive = true;
-    const workers = convs.map((c, i) => widget(run.url, c, `p${i}`, 1000, () => alive, () => 0, answers, () => undefined));
+    const workers = convs.map((c, i) => widget(run.url, c, `p${i}`, 2500, () => alive, () => 0, answers, () => undefined));
     await sleep(8000);
     const ackedBefore = convs.reduce((n, c) => n + c.sent.filter((s) => s.acked).length, 0);
     await kill9(run.child);
