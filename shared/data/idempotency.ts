@@ -46,13 +46,16 @@ export const idempotency = {
     } catch (e) {
       if (!(e instanceof ConditionalCheckFailedException)) throw e;
       const old = e.Item as Record<string, { S?: string; N?: string }> | undefined;
-      if (old?.bodyHash?.S !== bodyHash) throw new IdempotencyKeyReused();
-      if (old.status?.S === 'done' && old.reply?.S) return JSON.parse(old.reply.S) as StoredReply;
-      const lockLeft = Number(old.lockUntil?.N ?? 0) - now;
-      if (old.applied && lockLeft < 0) {
-        throw new Conflict('the request with this Idempotency-Key was carried out, but its answer was lost; read the result instead of sending it again');
+      // Unless it is our own put, applied by a try that timed out and that the SDK sent again (a stalled database).
+      if (old?.attempt?.S !== attempt) {
+        if (old?.bodyHash?.S !== bodyHash) throw new IdempotencyKeyReused();
+        if (old.status?.S === 'done' && old.reply?.S) return JSON.parse(old.reply.S) as StoredReply;
+        const lockLeft = Number(old.lockUntil?.N ?? 0) - now;
+        if (old.applied && lockLeft < 0) {
+          throw new Conflict('the request with this Idempotency-Key was carried out, but its answer was lost; read the result instead of sending it again');
+        }
+        throw new IdempotencyInProgress(Math.max(1, lockLeft + 1));
       }
-      throw new IdempotencyInProgress(Math.max(1, lockLeft + 1));
     }
     const fence: TxItem = {
       Update: {
@@ -72,12 +75,14 @@ export const idempotency = {
       throw err;
     }
     if (reply.status >= 200 && reply.status < 300) {
+      // The work is done: a failure to keep its answer (a stalled database) must not turn it into an
+      // error; a retry then finds the key applied and is told so (409 CONFLICT) rather than run again.
       await db.send(new UpdateCommand({
         TableName: tableName(), Key,
         UpdateExpression: 'SET #s = :done, reply = :reply REMOVE lockUntil',
         ExpressionAttributeNames: { '#s': 'status' },
         ExpressionAttributeValues: { ':done': 'done', ':reply': JSON.stringify(reply) },
-      }));
+      })).catch(() => undefined);
     } else {
       await release();
     }
