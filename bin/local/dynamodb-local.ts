@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createServer } from 'node:net';
 import {
   CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, UpdateTableCommand, UpdateTimeToLiveCommand,
@@ -26,8 +26,10 @@ export interface DynamoLocal { endpoint: string; port: number; process: ChildPro
 export async function startDynamoLocal(opts: { port?: number; dataDir?: string } = {}): Promise<DynamoLocal> {
   const port = opts.port ?? await freePort();
   const dir = emulatorDir();
-  if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
-  const storage = opts.dataDir ? ['-sharedDb', '-dbPath', opts.dataDir] : ['-inMemory'];
+  // Absolute: Java runs in the emulator's folder, where a relative path (`.local-data`) is not ours.
+  const dataDir = opts.dataDir === undefined ? undefined : resolve(opts.dataDir);
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const storage = dataDir ? ['-sharedDb', '-dbPath', dataDir] : ['-inMemory'];
   const proc = spawn('java', [
     '-Xms256m', '-Xmx1g', `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-jar', join(dir, 'DynamoDBLocal.jar'),
     '-port', String(port), '-disableTelemetry', ...storage,

@@ -35,6 +35,10 @@ export class Conflict extends AppError {
 export class InvalidTransition extends AppError { constructor(detail: string) { super(409, 'INVALID_TRANSITION', detail); } }
 export class PayloadTooLarge extends AppError { constructor(limit: number) { super(413, 'PAYLOAD_TOO_LARGE', `request body is over ${limit} bytes`); } }
 export class UnsupportedMediaType extends AppError { constructor() { super(415, 'UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json'); } }
+/** The first request with this Idempotency-Key still owns it; `retryAfter`: seconds until its lock ends. */
+export class IdempotencyInProgress extends AppError {
+  constructor(retryAfter: number) { super(409, 'IDEMPOTENCY_IN_PROGRESS', 'a request with this Idempotency-Key is still in progress', { retryAfter }); }
+}
 export class IdempotencyKeyReused extends AppError { constructor() { super(422, 'IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used with a different request body'); } }
 export class RateLimited extends AppError {
   constructor(detail: string, retryAfter: number) { super(429, 'RATE_LIMITED', detail, { retryAfter }); }

@@ -247,7 +247,7 @@ export const importRepo = {
     await transact(items);
   },
 
-  /** Items of one article in `write`: a chunk holds at most 99 of them besides the lock check. */
+  /** Items of one article in `write`: a chunk holds at most MAX_TX_ITEMS - 1 of them besides the lock check. */
   itemsPerWrite: (w: ImportWrite) => (!w.before && w.article.url ? 3 : 2),
 
   /** Makes the import visible: version bump, count, lock released, audit entry, in one transaction. */

@@ -1,6 +1,7 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { Conflict } from '#shared/core/errors.ts';
+import { Conflict, IdempotencyInProgress } from '#shared/core/errors.ts';
 import { db, tableName } from './client.ts';
 
 type FullItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -43,6 +44,18 @@ const withTable = (item: TxItem): FullItem => {
   return { [kind]: { TableName: tableName(), ...usedOnly(op) } } as FullItem;
 };
 
+/**
+ * The Idempotency-Key's fence (idempotency.ts), carried by the first transaction that `work` makes
+ * inside `withFence`: it commits only while the request still owns its key, and marks the key
+ * applied. One transaction at a time carries it (parallel ones would collide on the key's item);
+ * once one has committed, the key is the request's for good and later ones go without it.
+ */
+interface Fence { item: TxItem; state: 'free' | 'busy' | 'done' }
+const fences = new AsyncLocalStorage<Fence>();
+export const withFence = <T>(item: TxItem, work: () => Promise<T>): Promise<T> => fences.run({ item, state: 'free' }, work);
+/** Items of one transaction that callers may use: DynamoDB takes 100, one is kept for the fence. */
+export const MAX_TX_ITEMS = 99;
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -51,19 +64,29 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * throws TxConditionFailed so the caller can re-read and decide.
  */
 export async function transact(items: TxItem[], attempts = 8): Promise<void> {
-  const input = { TransactItems: items.map(withTable) };
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await db.send(new TransactWriteCommand(input));
-      return;
-    } catch (e) {
-      if (!(e instanceof TransactionCanceledException)) throw e;
-      const codes = (e.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
-      if (codes.includes('ConditionalCheckFailed')) throw new TxConditionFailed(codes.map((c) => c === 'ConditionalCheckFailed'));
-      if (!codes.some((c) => c === 'TransactionConflict')) throw e;
-      if (attempt >= attempts) throw new TxConflict();
-      await sleep(Math.random() * 20 * 2 ** Math.min(attempt, 5));
+  const f = fences.getStore();
+  const fence = f?.state === 'free' ? f : null;
+  if (fence) fence.state = 'busy';
+  const input = { TransactItems: (fence ? [...items, fence.item] : items).map(withTable) };
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await db.send(new TransactWriteCommand(input));
+        if (fence) fence.state = 'done';
+        return;
+      } catch (e) {
+        if (!(e instanceof TransactionCanceledException)) throw e;
+        const codes = (e.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
+        // The fence failed: another request took the Idempotency-Key over (this one outlived its lock).
+        if (fence && codes[items.length] === 'ConditionalCheckFailed') throw new IdempotencyInProgress(1);
+        if (codes.includes('ConditionalCheckFailed')) throw new TxConditionFailed(codes.slice(0, items.length).map((c) => c === 'ConditionalCheckFailed'));
+        if (!codes.some((c) => c === 'TransactionConflict')) throw e;
+        if (attempt >= attempts) throw new TxConflict();
+        await sleep(Math.random() * 20 * 2 ** Math.min(attempt, 5));
+      }
     }
+  } finally {
+    if (fence?.state === 'busy') fence.state = 'free';
   }
 }
 

@@ -46,7 +46,8 @@ first. \`/intents\`, \`/integrations\` and \`/members\` are bounded and return e
 **Idempotency.** \`POST /chat/message\` and \`POST /chat/escalate\` honour an optional \`Idempotency-Key\` header (1 to 128 printable
 ASCII characters, scoped to the tenant): the same key with the same body within 24 hours returns the first response and
 writes nothing; with a different body 422 \`IDEMPOTENCY_KEY_REUSED\`; while the first request runs 409
-\`IDEMPOTENCY_IN_PROGRESS\`. Only 2xx responses are kept.
+\`IDEMPOTENCY_IN_PROGRESS\` with \`Retry-After\`. Only 2xx responses are kept; a first request that died after its writes
+committed is not run again: 409 \`CONFLICT\` (its answer was lost).
 
 **Limits.** Request body: ${BODY_LIMIT.widget / 1024} KiB on chat routes, ${BODY_LIMIT.jwt / 1024} KiB on admin routes (the limit itself is
 accepted; over it 413). Chat message 1 to 2000 characters; 30 chat messages a minute and 1,000 user messages per

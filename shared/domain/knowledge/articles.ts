@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor } from '#shared/data/cursor.ts';
 import { auditRepo } from '#shared/data/audit.ts';
 import { indexingOf } from '#shared/domain/vectors.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
-import { retrying, TxConditionFailed, TxConflict, type TxItem } from '#shared/data/tx.ts';
+import { MAX_TX_ITEMS, retrying, TxConditionFailed, TxConflict, type TxItem } from '#shared/data/tx.ts';
 import { TenantModelCache } from '#shared/nlu/policy/model-cache.ts';
 import { buildKnowledgeIndex, type KnowledgeIndex } from '#shared/nlu/knowledge/retrieval.ts';
 import { MarkdownError, prepareArticle } from '#shared/nlu/knowledge/prepare.ts';
@@ -229,7 +229,7 @@ async function rollback(tenantId: string, importId: string): Promise<void> {
   }
 }
 
-const MAX_CHUNK_ITEMS = 99; // plus the lock's condition check
+const MAX_CHUNK_ITEMS = MAX_TX_ITEMS - 1; // plus the lock's condition check (and an Idempotency-Key's fence)
 
 export function chunkWrites(writes: ImportWrite[]): ImportWrite[][] {
   const chunks: ImportWrite[][] = [];
