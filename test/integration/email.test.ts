@@ -162,6 +162,8 @@ describe('email: outbound', () => {
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('EMAIL_SUPPRESSED');
     expect((await detail(t, c!.id)).messages).toHaveLength(2);
+    const s = await request('GET', admin('/settings/email/suppressions'), { token: t.ownerToken });
+    expect(s.body.items).toEqual([{ email: 'bounce@simulator.amazonses.com', reason: 'bounce', createdAt: expect.any(String) }]);
   });
 
   it('a widget conversation\'s agent reply sends no email', async () => {
