@@ -55,7 +55,7 @@ export const listConversations = declareAdmin('GET', '/conversations', 'list-con
 });
 
 export const getConversation = declareAdmin('GET', '/conversations/{id}', 'get-conversation', 'viewer', {
-  table: 'read', params: IdParams, status: 200, summary: 'A conversation with its messages and tickets',
+  table: 'read', params: IdParams, status: 200, summary: 'A conversation with its messages and tickets', mailLinks: true,
   response: ConversationDetail,
 });
 
