@@ -56,7 +56,7 @@ describe('email conversations in the dashboard', () => {
         await page.reload();
         await page.locator('.msg-agent').waitFor();
         return page.getByText('Email delivered').count();
-      }, { timeout: 15_000, intervals: [500] }).toBe(1);
+      }, { timeout: 15_000, interval: 500 }).toBe(1);
       await captureWidths(page, 'email-inbox', 'Inbox');
 
       await page.getByLabel('Channel').selectOption('widget');
