@@ -34,6 +34,8 @@ export interface Route<P extends Schema | undefined = Schema | undefined, B exte
    * encoder's runtime and weights and its memory fits them. Other functions never load it.
    */
   encoder?: boolean;
+  /** The function presigns links to the mail bucket's objects (email attachments and originals). */
+  mailLinks?: boolean;
   params?: P;
   query?: Q;
   body?: B;

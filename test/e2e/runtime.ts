@@ -17,7 +17,7 @@ const res = await fetch(`${runtime.url}/api/v1/admin/auth/onboard`, {
 });
 const { widgetKey } = await res.json() as { widgetKey: string };
 const host = await startDemoHost({ apiUrl: runtime.url, widgetKey });
-console.log(JSON.stringify({ baseUrl: runtime.url, hostUrl: host.url, dynamodbEndpoint: runtime.dynamodbEndpoint }));
+console.log(JSON.stringify({ baseUrl: runtime.url, hostUrl: host.url, dynamodbEndpoint: runtime.dynamodbEndpoint, smtpPort: runtime.mail?.smtpPort ?? 0 }));
 
 let stopping = false;
 const stop = async () => {

@@ -15,6 +15,10 @@ const liveApiId = logicalId(s, s.stack.live.webSocketApi);
 const deadLettersId = logicalId(s, s.stack.events.deadLetters);
 const queueId = logicalId(s, s.stack.deliveries.queue);
 const indexQueueId = logicalId(s, s.stack.indexing.queue);
+const mailId = logicalId(s, s.stack.mail.bucket);
+const emailQueueId = logicalId(s, s.stack.email.outQueue);
+const emailEventsQueueId = logicalId(s, s.stack.email.eventsQueue);
+const configurationSet = logicalId(s, s.stack.email.configurationSet);
 /** What grantSendMessages allows on the delivery queue. */
 const SEND_ACTIONS = ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'];
 
@@ -40,8 +44,15 @@ function symbol(resource: unknown, ownLogGroup: string): string {
   if (id === deadLettersId) return 'dead-letters';
   if (id === queueId) return 'delivery-queue';
   if (id === indexQueueId) return 'index-queue';
+  if (id === emailQueueId) return 'email-queue';
+  if (id === emailEventsQueueId) return 'email-events-queue';
   if (id === ownLogGroup) return 'own-log-group';
   const join = (resource as any)?.['Fn::Join'];
+  // The mail bucket's objects under a prefix: `mail:<prefix>`.
+  if (join && join[0] === '' && join[1].length === 2 && refId(join[1][0]) === mailId) return `mail:${String(join[1][1]).slice(1)}`;
+  const ses = join && join[0] === '' ? JSON.stringify(join[1]) : '';
+  if (ses.includes(':ses:') && ses.endsWith('":identity/*"]')) return 'ses-identities';
+  if (ses.includes(':ses:') && ses.includes(':configuration-set/') && ses.includes(configurationSet)) return 'ses-configuration-set';
   if (join && join[0] === '' && join[1].length === 2 && refId(join[1][0]) === tableId) {
     const m = /^\/index\/(\w+)$/.exec(join[1][1]);
     if (m) return `index:${m[1]}`;
@@ -79,7 +90,7 @@ function allowedPairs(syn: Synth, target: Pick<Declared, 'handler'> | ServiceFun
   return pairs.sort();
 }
 
-function expectedPairs(row: Pick<Declared, 'table' | 'kms' | 'kind'> & { queue?: boolean; manageConnections?: boolean }): string[] {
+function expectedPairs(row: Pick<Declared, 'table' | 'kms' | 'kind'> & { queue?: boolean; manageConnections?: boolean; mailLinks?: boolean }): string[] {
   const pairs = [
     'logs:CreateLogStream on own-log-group',
     'logs:PutLogEvents on own-log-group',
@@ -101,6 +112,9 @@ function expectedPairs(row: Pick<Declared, 'table' | 'kms' | 'kind'> & { queue?:
   if (row.queue || row.kind === 'stream') for (const a of SEND_ACTIONS) pairs.push(`${a} on delivery-queue`);
   // The dispatcher queues tenants whose content changed for the indexer.
   if (row.kind === 'stream') for (const a of SEND_ACTIONS) pairs.push(`${a} on index-queue`);
+  // And outgoing email.
+  if (row.kind === 'stream') for (const a of SEND_ACTIONS) pairs.push(`${a} on email-queue`);
+  if (row.mailLinks) pairs.push('s3:GetObject on mail:inbound/*', 's3:GetObject on mail:tenants/*');
   return pairs.sort();
 }
 
@@ -112,8 +126,8 @@ describe('IAM: each function may do exactly what its declaration needs', () => {
       checked++;
     }
     expect(checked).toBe(declared.length);
-    // And the delivery worker and the indexer, checked on their own below.
-    expect(s.stack.functions.size).toBe(declared.length + 2);
+    // And the delivery worker, the indexer and the three email functions, checked on their own below.
+    expect(s.stack.functions.size).toBe(declared.length + 5);
     for (const kind of ['http', 'socket', 'stream'] as const) expect(declared.some((r) => r.kind === kind)).toBe(true);
     // The table covers every case the assertion distinguishes.
     for (const kind of ['read', 'write', 'none'] as const) expect(routes.some((r) => r.table === kind)).toBe(true);
@@ -199,6 +213,21 @@ describe('IAM: each function may do exactly what its declaration needs', () => {
       ...['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage', ...SEND_ACTIONS]
         .map((a) => `${a} on index-queue`),
     ].sort());
+  });
+
+  it('lets the email functions do only their part: receive reads inbound mail and keeps parts, send sends through SES, events reads its queue', () => {
+    const CONSUME = ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'];
+    const base = expectedPairs({ table: 'write', kind: 'http' });
+    expect(allowedPairs(s, s.stack.email.receive)).toEqual([
+      ...base, 's3:GetObject on mail:inbound/*', 's3:PutObject on mail:tenants/*', 's3:DeleteObject on mail:tenants/*',
+    ].sort());
+    expect(allowedPairs(s, s.stack.email.send)).toEqual([
+      ...base, ...CONSUME.map((a) => `${a} on email-queue`),
+      'ses:SendEmail on ses-identities', 'ses:SendEmail on ses-configuration-set', 'ses:SendRawEmail on ses-identities', 'ses:SendRawEmail on ses-configuration-set',
+    ].sort());
+    expect(allowedPairs(s, s.stack.email.events)).toEqual([...base, ...CONSUME.map((a) => `${a} on email-events-queue`)].sort());
+    // Presigned links are signed by the one route that shows them.
+    expect(routes.filter((r) => r.mailLinks).map((r) => r.handler)).toEqual(['admin/get-conversation']);
   });
 
   it('gives no other role in the stack any permission (the functions, and the CDN\'s deployment, are the only principals)', () => {

@@ -16,10 +16,11 @@ describe('routes: one API route and one function per row of the route table', ()
   it('has exactly as many routes as the table has rows, and one function per declaration', () => {
     expect(routes.length).toBeGreaterThan(20);
     expect(apiRoutes).toHaveLength(routes.length);
-    // The route table's, the live channel's and the stream trigger's, and the delivery worker and the indexer, which no route invokes.
+    // The route table's, the live channel's and the stream trigger's, and the delivery worker, the indexer and the email channel's, which no route invokes.
     expect(functions).toHaveLength(s.stack.functions.size);
-    expect(s.stack.functions.size).toBe(declared.length + 2);
-    expect([...s.stack.functions.keys()].filter((h) => !declared.some((d) => d.handler === h))).toEqual(['events/deliver', 'events/index-content']);
+    expect(s.stack.functions.size).toBe(declared.length + 5);
+    expect([...s.stack.functions.keys()].filter((h) => !declared.some((d) => d.handler === h)).sort())
+      .toEqual(['email/events', 'email/receive', 'email/send', 'events/deliver', 'events/index-content']);
     expect(new Set(routes.map(routeKey)).size).toBe(routes.length);
   });
 
@@ -71,7 +72,12 @@ describe('routes: one API route and one function per row of the route table', ()
   });
 
   it('lets API Gateway invoke each function from its own route only', () => {
-    const permissions = ofType(s, 'AWS::Lambda::Permission');
+    const all = ofType(s, 'AWS::Lambda::Permission');
+    // SES invokes the receive function (its receipt rule), from this account only.
+    const ses = all.filter(([, p]) => p.Properties.Principal === 'ses.amazonaws.com');
+    expect(ses.map(([, p]) => refId(p.Properties.FunctionName))).toEqual([logicalId(s, s.stack.email.receive.fn)]);
+    expect(ses[0]![1].Properties.SourceAccount).toEqual({ Ref: 'AWS::AccountId' });
+    const permissions = all.filter(([, p]) => p.Properties.Principal !== 'ses.amazonaws.com');
     // The stream trigger needs none: its event source mapping invokes it with its own role.
     expect(permissions).toHaveLength(declared.filter((d) => d.kind !== 'stream').length);
     for (const [, p] of permissions) {
@@ -87,13 +93,15 @@ describe('routes: one API route and one function per row of the route table', ()
       expect(p.Runtime, id).toBe('nodejs24.x');
       expect(p.Architectures, id).toEqual(['arm64']);
       expect(p.Handler, id).toBe('index.handler');
-      // API routes answer within 10 s; the delivery function waits up to 15 s on receivers; the
-      // indexer embeds for minutes. The functions that embed have the memory the encoder needs.
+      // API routes answer within 10 s; the delivery function waits up to 15 s on receivers; receiving
+      // (attachments to store) and sending mail (SES or SMTP) get 30 s; the indexer embeds for
+      // minutes. The functions that embed have the memory the encoder needs.
       const deliver = id === logicalId(s, s.stack.deliveries.fn.fn);
       const indexer = id === logicalId(s, s.stack.indexing.fn.fn);
       const encoder = p.Environment.Variables.ENCODER_MODEL_DIR !== undefined;
+      const mail = [s.stack.email.receive, s.stack.email.send].some((f) => id === logicalId(s, f.fn));
       expect(p.MemorySize, id).toBe(deliver ? 512 : indexer ? INDEX_QUEUE.memoryMb : encoder ? ENCODER_MEMORY_MB : 1024);
-      expect(p.Timeout, id).toBe(deliver ? 30 : indexer ? INDEX_QUEUE.functionTimeoutSeconds : 10);
+      expect(p.Timeout, id).toBe(deliver || mail ? 30 : indexer ? INDEX_QUEUE.functionTimeoutSeconds : 10);
       expect(p.TracingConfig, id).toEqual({ Mode: 'Active' });
       expect(p.LoggingConfig.LogFormat, id).toBe('JSON');
       const lg = refId(p.LoggingConfig.LogGroup)!;

@@ -1,4 +1,5 @@
 import { EVENT_TYPES, type DomainEvent, type OutboxEvent } from '#shared/core/vocabulary.ts';
+import { emailQueue } from '#shared/data/delivery-queue.ts';
 import { fanOut } from './deliveries.ts';
 import { closeRotatedOut, pushLive } from '#shared/domain/handoff/live.ts';
 import { indexQueue } from '#shared/data/index-queue.ts';
@@ -8,8 +9,8 @@ const isDomainEvent = (e: OutboxEvent): e is DomainEvent => (EVENT_TYPES as read
 /**
  * The one consumer of the event outbox: each event goes to the live connections that see it and
  * is fanned out to the integrations that take it; a signal for the service itself (a widget key
- * rotated, content to embed) is acted on here and goes nowhere else: content changes queue their
- * tenant for the indexer, once per tenant per batch. Returns the index of the first item whose
+ * rotated, content to embed, an email to send) is acted on here and goes nowhere else: content
+ * changes queue their tenant for the indexer, once per tenant per batch. Returns the index of the first item whose
  * handling failed (it and those after it are retried), or -1. Live pushes are best effort.
  */
 export async function dispatchEvents(items: OutboxEvent[]): Promise<number> {
@@ -24,6 +25,7 @@ export async function dispatchEvents(items: OutboxEvent[]): Promise<number> {
         await indexQueue.send([item.tenantId]);
         queued.add(item.tenantId);
       }
+      else if (item.type === 'email.send') await emailQueue.send({ tenantId: item.tenantId, ...(item.data as { conversationId: string; messageId: string }) });
     } catch {
       return i;
     }

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ok, type Ok } from '../api/client.ts';
 import { CONVERSATION_STATUSES as STATUSES } from '../api/types.ts';
+import { CHANNELS } from '#vocabulary';
 import type { ReplyPlaceholder } from '#vocabulary';
 import { useApp, useMember } from '../context.tsx';
 import { useCustomerTyping, usePollInterval, useSignalTyping } from '../live.tsx';
@@ -30,17 +31,18 @@ function ConversationList({ selected }: { selected: string | undefined }) {
   const [params, setParams] = useSearchParams();
   const status = STATUSES.find((s) => s === params.get('status'));
   const label = params.get('label') ?? '';
-  const pager = usePager(`${status ?? ''}|${label}`);
-  const filters = new URLSearchParams({ ...(status ? { status } : {}), ...(label ? { label } : {}) }).toString();
-  const setFilter = (k: 'status' | 'label', v: string) => {
+  const channel = CHANNELS.find((c) => c === params.get('channel'));
+  const pager = usePager(`${status ?? ''}|${label}|${channel ?? ''}`);
+  const filters = new URLSearchParams({ ...(status ? { status } : {}), ...(label ? { label } : {}), ...(channel ? { channel } : {}) }).toString();
+  const setFilter = (k: 'status' | 'label' | 'channel', v: string) => {
     const next = new URLSearchParams(params);
     if (v) next.set(k, v); else next.delete(k);
     setParams(next);
   };
   const list = useQuery({
-    queryKey: ['conversations', status, label, pager.cursor],
+    queryKey: ['conversations', status, label, channel, pager.cursor],
     queryFn: () => ok(api.GET('/api/v1/admin/conversations', { params: { query: {
-      ...(status ? { status } : {}), ...(label ? { label } : {}), ...(pager.cursor ? { cursor: pager.cursor } : {}),
+      ...(status ? { status } : {}), ...(label ? { label } : {}), ...(channel ? { channel } : {}), ...(pager.cursor ? { cursor: pager.cursor } : {}),
     } } })),
     refetchInterval: usePollInterval(),
   });
@@ -55,6 +57,15 @@ function ConversationList({ selected }: { selected: string | undefined }) {
           </select>
         )}
       </Field>
+      <Field label="Channel">
+        {(p) => (
+          <select {...p} value={channel ?? ''} onChange={(e) => setFilter('channel', e.target.value)}>
+            <option value="">All</option>
+            <option value="widget">Chat widget</option>
+            <option value="email">Email</option>
+          </select>
+        )}
+      </Field>
       <LabelFilter value={label} onChange={(v) => setFilter('label', v)} />
       {list.isPending ? <Loading /> : list.isError ? <ErrorState error={list.error} retry={() => void list.refetch()} /> : list.data.items.length === 0 ? (
         <Empty>{label ? `No ${status ? `${status} ` : ''}conversation labelled ${label}.` : status ? `No ${status} conversation.` : 'No conversation yet.'}</Empty>
@@ -64,7 +75,7 @@ function ConversationList({ selected }: { selected: string | undefined }) {
             {list.data.items.map((c) => (
               <li key={c.id} className={c.id === selected ? 'selected' : undefined}>
                 <Link to={`/inbox/${c.id}${filters ? `?${filters}` : ''}`} className="list-main" aria-current={c.id === selected ? 'page' : undefined}>
-                  {c.title}
+                  {c.channel === 'email' && <span className="channel-mark" title="Email">✉<span className="visually-hidden">Email: </span></span>}{c.title}
                 </Link>
                 {c.visitor && <span className="list-meta"><VisitorLine visitor={c.visitor} /></span>}
                 {c.lastMessagePreview && <span className="list-meta truncate">{c.lastMessagePreview}</span>}
@@ -132,6 +143,10 @@ function ConversationDetail({ id }: { id: string }) {
                 <span className="muted small"> · <When iso={m.createdAt} /></span>
               </div>
               <p className="msg-text">{m.content}</p>
+              {m.email && <p className="msg-meta">From {m.email.from}{m.email.trimmed ? ' · quoted text hidden' : ''}{m.email.automatic ? ' · sent automatically' : ''}
+                {m.email.originalUrl && <> · <a href={m.email.originalUrl}>original message</a></>}</p>}
+              {m.attachments && m.attachments.length > 0 && <Attachments files={m.attachments} />}
+              {m.delivery && <p className="msg-meta">Email {DELIVERY_TEXT[m.delivery.status]}</p>}
               {m.role === 'assistant' && m.metadata && (
                 <>
                   <AnsweredBy metadata={m.metadata} />
@@ -146,7 +161,7 @@ function ConversationDetail({ id }: { id: string }) {
       </ol>
       <CustomerTyping id={id} />
       {atLeast(member.role, 'agent') && conversation.status !== 'closed' && (
-        <ReplyBox id={id} values={{
+        <ReplyBox id={id} email={conversation.channel === 'email' ? conversation.visitor?.email ?? '' : null} values={{
           'visitor.name': conversation.visitor?.name ?? '',
           'agent.name': member.displayName ?? '',
           'ticket.number': String(tickets.find((t) => t.id === conversation.latestTicketId)?.number ?? ''),
@@ -212,7 +227,26 @@ function ReplyTeach({ asked, earlier }: { asked: CustomerMessage; earlier: Examp
   );
 }
 
-function ReplyBox({ id, values }: { id: string; values: Partial<Record<ReplyPlaceholder, string>> }) {
+const DELIVERY_TEXT = { sending: 'being sent', sent: 'sent', delivered: 'delivered', bounced: 'bounced: the address is suppressed', complained: 'marked as spam: the address is suppressed' } as const;
+const INLINE_IMAGE = /^image\/(png|jpeg|gif|webp)$/;
+
+type File = NonNullable<Ok<'/api/v1/admin/conversations/{id}', 'get'>['messages'][number]['attachments']>[number];
+
+/** An email's files, through their short-lived links; images shown inline. */
+function Attachments({ files }: { files: File[] }) {
+  return (
+    <ul className="attachments" aria-label="Attachments">
+      {files.map((f) => (
+        <li key={f.id}>
+          {INLINE_IMAGE.test(f.contentType) && <img src={f.url} alt={f.name} className="attachment-image" />}
+          <a href={f.url}>{f.name}</a> <span className="muted small">{Math.max(1, Math.round(f.size / 1024))} KB</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function ReplyBox({ id, values, email }: { id: string; values: Partial<Record<ReplyPlaceholder, string>>; email: string | null }) {
   const { api } = useApp();
   const member = useMember();
   const signalTyping = useSignalTyping(id);
@@ -240,7 +274,9 @@ function ReplyBox({ id, values }: { id: string; values: Partial<Record<ReplyPlac
   };
   return (
     <form className="reply" onSubmit={submit}>
-      <Field label="Reply to the customer" {...errors.field('content')} hint="Sent as you, in this conversation; the customer sees it in the widget. Type / for a saved reply.">
+      <Field label="Reply to the customer" {...errors.field('content')} hint={email !== null
+        ? `Emailed as you to ${email || 'the customer'}, threaded with their mail. Type / for a saved reply.`
+        : 'Sent as you, in this conversation; the customer sees it in the widget. Type / for a saved reply.'}>
         {(p) => <ReplyTextarea {...p} rows={3} maxLength={5000} value={content} values={values} enabled
           onChange={(v) => { setContent(v); if (v.trim()) signalTyping(); }} />}
       </Field>

@@ -25,6 +25,7 @@ export default function SettingsScreen() {
             <HoursForm settings={settings.data} />
             <IdentityCard settings={settings.data} />
           </div>
+          <EmailCard settings={settings.data} />
           <WidgetKey settings={settings.data} />
         </>
       )}
@@ -168,6 +169,41 @@ function WidgetKey({ settings }: { settings: Settings }) {
           body={<p>A new key is made and the current one stops working within a minute, so the widget on your site stops answering until you update its tag.</p>}
           confirmLabel="Rotate the key" onConfirm={rotate} />
       ) : <p className="muted">Only an owner can rotate the key.</p>}
+    </section>
+  );
+}
+
+/** The inbound address with the steps to forward a support mailbox to it, and the addresses that bounced. */
+function EmailCard({ settings }: { settings: Settings }) {
+  const { api } = useApp();
+  const address = str(obj(settings.config.email).inboundAddress);
+  const [copied, setCopied] = useState(false);
+  const suppressed = useQuery({ queryKey: ['suppressions'], queryFn: () => ok(api.GET('/api/v1/admin/settings/email/suppressions')) });
+  const copy = async () => { await navigator.clipboard.writeText(address); setCopied(true); };
+  return (
+    <section className="card" aria-labelledby="email-h">
+      <h2 id="email-h">Email</h2>
+      <p>Customers' emails to this address become conversations in the inbox, and your replies go back to them by email.</p>
+      <div className="inbound-address">
+        <code>{address}</code>
+        <button type="button" className="small-button" onClick={() => void copy()}>Copy address</button>
+        <span role="status" className="muted small">{copied ? 'Copied.' : ''}</span>
+      </div>
+      <h3>Forward your support mailbox here</h3>
+      <ol>
+        <li>In your mail provider (Google Workspace, Microsoft 365, your host), open the settings of the support mailbox, such as support@your-shop.</li>
+        <li>Add a forwarding address: paste <code>{address}</code>, and confirm it if the provider asks (its confirmation mail arrives in this inbox).</li>
+        <li>Forward every message, keeping a copy if you like. Send yourself a test mail: it appears in the inbox within seconds.</li>
+        <li>To reply from your own address, verify its domain with us and set it as the sending address (<code>email.fromAddress</code>).</li>
+      </ol>
+      <h3>Addresses we no longer email</h3>
+      {suppressed.isPending ? <Loading /> : suppressed.isError ? <ErrorState error={suppressed.error} retry={() => void suppressed.refetch()} /> : suppressed.data.items.length === 0
+        ? <p className="muted">None: no reply has bounced or been marked as spam.</p>
+        : (
+          <ul>
+            {suppressed.data.items.map((x) => <li key={x.email}><code>{x.email}</code> {x.reason === 'bounce' ? 'bounced' : 'marked as spam'} <When iso={x.createdAt} /></li>)}
+          </ul>
+        )}
     </section>
   );
 }
