@@ -72,6 +72,12 @@ export const keys = {
   visitorConversationsIndex: (tenantId: string, userId: string) =>
     ({ gsi3pk: `${T(tenantId)}#VISITOR#${createHash('sha256').update(userId).digest('base64url')}` }),
 
+  /** A customer's conversations by the email address they gave (export and erasure); keyed by a hash of the address. */
+  customerEmailPartition: (tenantId: string, email: string) =>
+    `${T(tenantId)}#CUSTOMER#${createHash('sha256').update(email.toLowerCase()).digest('base64url')}`,
+  customerEmailLink: (tenantId: string, email: string, conversationId: string): Key =>
+    ({ pk: keys.customerEmailPartition(tenantId, email), sk: `CONV#${conversationId}` }),
+
   ticket: (tenantId: string, ticketId: string): Key => ({ pk: `${T(tenantId)}#TICKET#${ticketId}`, sk: 'TICKET' }),
   /** The tenant's last ticket number; a new ticket's transaction moves it on, conditional on the value read. */
   ticketCounter: (tenantId: string): Key => ({ pk: T(tenantId), sk: 'TICKETCOUNTER' }),

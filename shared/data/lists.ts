@@ -1,4 +1,6 @@
-import { BatchGetCommand, QueryCommand, type BatchGetCommandOutput, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand, BatchWriteCommand, QueryCommand, type BatchGetCommandOutput, type BatchWriteCommandInput, type BatchWriteCommandOutput, type QueryCommandInput, type QueryCommandOutput,
+} from '@aws-sdk/lib-dynamodb';
 import { InvalidCursor } from '#shared/core/errors.ts';
 import { db, tableName } from './client.ts';
 import { decodeCursor, encodeCursor, type CursorScope, type PageKey } from './cursor.ts';
@@ -111,4 +113,17 @@ export async function batchGet(keyList: Key[], consistent: boolean): Promise<Rec
     }
   }
   return out;
+}
+
+/** Deletes items by key, 25 per BatchWriteItem (its limit), unprocessed ones retried with backoff; a key already gone is fine. */
+export async function batchDelete(keyList: Key[]): Promise<void> {
+  for (let i = 0; i < keyList.length; i += 25) {
+    let pending: NonNullable<BatchWriteCommandInput['RequestItems']>[string] | undefined =
+      keyList.slice(i, i + 25).map((k) => ({ DeleteRequest: { Key: { pk: k.pk, sk: k.sk } } }));
+    for (let attempt = 0; pending?.length; attempt++) {
+      if (attempt > 0) await sleep(Math.min(50 * 2 ** attempt, 1000));
+      const r: BatchWriteCommandOutput = await db.send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+      pending = r.UnprocessedItems?.[tableName()];
+    }
+  }
 }

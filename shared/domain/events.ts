@@ -40,6 +40,8 @@ export const events = {
     eventsRepo.tx.put(tenantId, 'conversation.rated', { conversationId, rating }, rating.createdAt, conversationId),
   /** The widget key changed: the dispatcher closes the customer sockets opened with an older one (no key in the item). */
   widgetKeyRotated: (tenantId: string, at: string) => eventsRepo.tx.put(tenantId, 'widget_key.rotated', {}, at),
+  /** A customer was erased: the dispatcher closes their conversations' sockets (ids only, no personal data). */
+  customerErased: (tenantId: string, conversationIds: string[], at: string) => eventsRepo.tx.put(tenantId, 'customer.erased', { conversationIds }, at),
 };
 
 type Data = Record<string, unknown> & {

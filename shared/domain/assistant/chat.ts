@@ -6,6 +6,7 @@ import { count } from '#shared/core/metrics.ts';
 import { KNOWLEDGE_INTENT, type Priority, type TicketStatus } from '#shared/core/vocabulary.ts';
 import { articlesRepo } from '#shared/data/articles.ts';
 import { auditRepo } from '#shared/data/audit.ts';
+import { customersRepo } from '#shared/data/customers.ts';
 import { conversationsRepo, preview, type Conversation, type Message, type Metadata } from '#shared/data/conversations.ts';
 import { intentsRepo } from '#shared/data/intents.ts';
 import { keys } from '#shared/data/keys.ts';
@@ -226,6 +227,7 @@ export function sendMessage(
     if (newTicket) counters.push(escalationCounter(tenant.id, sourceIp, nowDate));
     items.push(...counters.map((c) => c.item));
     if (!read) items.push(events.conversationCreated(after, now));
+    if (set.visitor?.email) items.push(customersRepo.tx.link(tenant.id, set.visitor.email, conv.id));
     items.push(conversationsRepo.tx.message(tenant.id, conv.id, userMsg, 0), events.messageCreated(conv, userMsg));
     if (botMsg) items.push(conversationsRepo.tx.message(tenant.id, conv.id, botMsg, 1), events.messageCreated(conv, botMsg));
     if (botMsg) items.push(...unansweredWrite(tenant.id, conv, userMsg, metadata));

@@ -1,6 +1,6 @@
 import { EVENT_TYPES, type DomainEvent, type OutboxEvent } from '#shared/core/vocabulary.ts';
 import { fanOut } from './deliveries.ts';
-import { closeRotatedOut, pushLive } from '#shared/domain/handoff/live.ts';
+import { closeCustomerSockets, closeRotatedOut, pushLive } from '#shared/domain/handoff/live.ts';
 
 const isDomainEvent = (e: OutboxEvent): e is DomainEvent => (EVENT_TYPES as readonly string[]).includes(e.type);
 
@@ -17,6 +17,7 @@ export async function dispatchEvents(items: OutboxEvent[]): Promise<number> {
     try {
       if (isDomainEvent(item)) await fanOut(item);
       else if (item.type === 'widget_key.rotated') await closeRotatedOut(item.tenantId);
+      else if (item.type === 'customer.erased') await closeCustomerSockets(item.tenantId, item.data.conversationIds as string[]);
     } catch {
       return i;
     }

@@ -87,6 +87,12 @@ export async function closeRotatedOut(tenantId: string): Promise<void> {
   await Promise.all(customers.filter((c) => c.kind === 'customer' && c.keyHash !== key).map((c) => liveRepo.drop(c.connectionId)));
 }
 
+/** After an erasure: closes and forgets the customer sockets of the erased conversations. */
+export async function closeCustomerSockets(tenantId: string, conversationIds: string[]): Promise<void> {
+  const open = await Promise.all(conversationIds.map((conversationId) => liveRepo.openOf(tenantId, { kind: 'customer', conversationId })));
+  await Promise.all(open.flat().map((c) => liveRepo.drop(c.connectionId)));
+}
+
 /**
  * Pushes events to the live connections that see them, in the order given. A connection that is
  * gone is forgotten; a push that fails otherwise is not retried (clients re-read on reconnect).
