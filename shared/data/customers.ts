@@ -1,7 +1,7 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { keys, type Key } from './keys.ts';
-import { batchDelete, queryAll } from './lists.ts';
+import { deleteAll, queryAll } from './lists.ts';
 import type { TxItem } from './tx.ts';
 
 // A customer's personal data, field by field, and the one place that owns each. Export and erasure
@@ -106,7 +106,7 @@ export const customersRepo = {
     }
     await Promise.all(updates);
     const userMessages = messages.filter((m) => m.role === 'user');
-    await batchDelete([
+    await deleteAll([
       ...h.events.map(keyOf),
       ...deliveries.map(keyOf),
       ...emails.map((e) => keys.customerEmailLink(tenantId, e, h.conversationId)),

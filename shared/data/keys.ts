@@ -78,6 +78,10 @@ export const keys = {
   customerEmailLink: (tenantId: string, email: string, conversationId: string): Key =>
     ({ pk: keys.customerEmailPartition(tenantId, email), sk: `CONV#${conversationId}` }),
 
+  /** The tenants that keep conversations a limited time (the retention job reads this one partition). */
+  retentionPartition: () => 'RETENTION',
+  retention: (tenantId: string): Key => ({ pk: 'RETENTION', sk: T(tenantId) }),
+
   ticket: (tenantId: string, ticketId: string): Key => ({ pk: `${T(tenantId)}#TICKET#${ticketId}`, sk: 'TICKET' }),
   /** The tenant's last ticket number; a new ticket's transaction moves it on, conditional on the value read. */
   ticketCounter: (tenantId: string): Key => ({ pk: T(tenantId), sk: 'TICKETCOUNTER' }),

@@ -1,5 +1,5 @@
 import {
-  BatchGetCommand, BatchWriteCommand, QueryCommand, type BatchGetCommandOutput, type BatchWriteCommandInput, type BatchWriteCommandOutput, type QueryCommandInput, type QueryCommandOutput,
+  BatchGetCommand, DeleteCommand, QueryCommand, type BatchGetCommandOutput, type QueryCommandInput, type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { InvalidCursor } from '#shared/core/errors.ts';
 import { db, tableName } from './client.ts';
@@ -115,15 +115,12 @@ export async function batchGet(keyList: Key[], consistent: boolean): Promise<Rec
   return out;
 }
 
-/** Deletes items by key, 25 per BatchWriteItem (its limit), unprocessed ones retried with backoff; a key already gone is fine. */
-export async function batchDelete(keyList: Key[]): Promise<void> {
+/**
+ * Deletes items by key, 25 at a time side by side; a key already gone is fine. One DeleteItem
+ * each: the functions are granted no batch writes (test/infra/iam.test.ts).
+ */
+export async function deleteAll(keyList: Key[]): Promise<void> {
   for (let i = 0; i < keyList.length; i += 25) {
-    let pending: NonNullable<BatchWriteCommandInput['RequestItems']>[string] | undefined =
-      keyList.slice(i, i + 25).map((k) => ({ DeleteRequest: { Key: { pk: k.pk, sk: k.sk } } }));
-    for (let attempt = 0; pending?.length; attempt++) {
-      if (attempt > 0) await sleep(Math.min(50 * 2 ** attempt, 1000));
-      const r: BatchWriteCommandOutput = await db.send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-      pending = r.UnprocessedItems?.[tableName()];
-    }
+    await Promise.all(keyList.slice(i, i + 25).map((k) => db.send(new DeleteCommand({ TableName: tableName(), Key: { pk: k.pk, sk: k.sk } }))));
   }
 }

@@ -49,7 +49,7 @@ export const tenantsRepo = {
     return r.Item ? clean<Tenant>(r.Item) : null;
   },
   /** Name and config, conditional on `settingsVersion` being what was read (index 0). */
-  async update(t: Tenant, next: { name: string; config: Record<string, unknown> }, now: string, audit: AuditInput): Promise<void> {
+  async update(t: Tenant, next: { name: string; config: Record<string, unknown> }, now: string, audit: AuditInput, also: TxItem[] = []): Promise<void> {
     const guard = stillRead('settingsVersion', t.settingsVersion);
     await transact([
       {
@@ -62,6 +62,7 @@ export const tenantsRepo = {
         },
       },
       auditRepo.tx.put(t.id, { ...audit, category: 'settings', createdAt: now }),
+      ...also,
     ]);
   },
 

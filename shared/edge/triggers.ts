@@ -64,3 +64,16 @@ export const DELIVERY_QUEUE = {
    */
   maxReceiveCount: 12,
 } as const;
+
+/** Functions run on a schedule (EventBridge in AWS; the local runtime's timer). */
+export interface ScheduledJob {
+  handler: string;
+  table: 'read' | 'write';
+  /** How often, in hours: the stack makes `rate(n hours)`, the local runtime an interval. */
+  everyHours: number;
+}
+
+export const scheduledJobs: readonly ScheduledJob[] = [
+  // Stamps conversations past their tenant's retention with the TTL attribute (DynamoDB deletes them).
+  { handler: 'jobs/retention', table: 'write', everyHours: 24 },
+];
