@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { Conflict, fieldError } from '#shared/core/errors.ts';
+import { EVENT_ITEM_TYPE } from '#shared/data/events.ts';
+import { clean } from '#shared/data/keys.ts';
+import { membersRepo } from '#shared/data/members.ts';
+import { putNew, tenantItems } from '#shared/data/tenant-data.ts';
+import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
+import { newWidgetKey } from './widget-keys.ts';
+
+// A tenant's data as JSON lines, for a tenant that leaves (export) or moves (import into a fresh
+// tenant). The first line says what the file is; every other line is one item as stored.
+
+export const EXPORT_FORMAT = 'tenant-export/1';
+
+export async function* exportTenant(tenantId: string): AsyncGenerator<string> {
+  yield JSON.stringify({ format: EXPORT_FORMAT, tenantId, exportedAt: new Date().toISOString() });
+  for await (const item of tenantItems(tenantId)) yield JSON.stringify(item);
+}
+
+/**
+ * Not carried into another tenant: who may sign in (members, user links: the new owner invites the
+ * team again), the widget key (a new one is made), integrations and their deliveries (their
+ * credentials are sealed to the tenant they were made in: create them again), the outbox (its
+ * events would be sent again), and what expires within minutes.
+ */
+const LEFT_BEHIND = new Set(['tenant', 'member', 'memberEmail', 'user', 'widgetKey', 'integration', 'delivery',
+  'liveConnection', 'liveConnectionLookup', 'liveTicket', EVENT_ITEM_TYPE]);
+const leftBehind = (i: Record<string, unknown>) => LEFT_BEHIND.has(i.type as string) || (i.sk as string).startsWith('RATE#');
+
+/**
+ * Imports an export into a fresh tenant owned by `owner` (who must belong to no tenant): every item
+ * under the new tenant's id, written only where nothing is. Returns the tenant and its widget key.
+ */
+export async function importTenant(lines: Iterable<string> | AsyncIterable<string>, owner: { sub: string; email: string | null }) {
+  if (await membersRepo.membershipOf(owner.sub)) throw new Conflict('the owner already belongs to a tenant', 'ALREADY_ONBOARDED');
+  let from: string | null = null;
+  const tenantId = randomUUID();
+  const items: Record<string, unknown>[] = [];
+  for await (const line of lines) {
+    if (!line.trim()) continue;
+    const parsed = JSON.parse(line) as Record<string, unknown>;
+    if (from === null) {
+      if (parsed.format !== EXPORT_FORMAT) throw fieldError('file', `is not a tenant export (${EXPORT_FORMAT})`);
+      from = parsed.tenantId as string;
+      continue;
+    }
+    // Tenant ids are UUIDs: the old one appears only where the tenant is named (keys, tenantId fields).
+    items.push(JSON.parse(line.replaceAll(from, tenantId)) as Record<string, unknown>);
+  }
+  const old = items.find((i) => i.type === 'tenant');
+  if (!old) throw fieldError('file', 'has no tenant item');
+  const now = new Date().toISOString();
+  const wk = newWidgetKey();
+  const tenant: Tenant = {
+    ...clean<Tenant>(old), id: tenantId, updatedAt: now, ownerCount: 1, memberCount: 1, integrationCount: 0,
+    widgetKeyHash: wk.hash, widgetKeyPreview: wk.preview, widgetKeyCreatedAt: now,
+  };
+  await tenantsRepo.create({ tenant, owner, intents: [] });
+  let written = 0;
+  for (const item of items) {
+    if (leftBehind(item)) continue;
+    await putNew(item);
+    written++;
+  }
+  return { tenant: { id: tenantId, name: tenant.name }, widgetKey: wk.key, items: written };
+}
