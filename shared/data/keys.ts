@@ -82,6 +82,10 @@ export const keys = {
   retentionPartition: () => 'RETENTION',
   retention: (tenantId: string): Key => ({ pk: 'RETENTION', sk: T(tenantId) }),
 
+  /** Tenants being deleted (the purge job reads this one partition; each item holds its progress). */
+  purgePartition: () => 'PURGE',
+  purge: (tenantId: string): Key => ({ pk: 'PURGE', sk: T(tenantId) }),
+
   ticket: (tenantId: string, ticketId: string): Key => ({ pk: `${T(tenantId)}#TICKET#${ticketId}`, sk: 'TICKET' }),
   /** The tenant's last ticket number; a new ticket's transaction moves it on, conditional on the value read. */
   ticketCounter: (tenantId: string): Key => ({ pk: T(tenantId), sk: 'TICKETCOUNTER' }),

@@ -1,4 +1,8 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { auditRepo, type AuditInput } from './audit.ts';
+import type { Tenant } from './tenants.ts';
+import { transact, type TxItem } from './tx.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { labelKey } from './labels.ts';
@@ -7,19 +11,20 @@ import { queryAll } from './lists.ts';
 // Everything one tenant holds, partition by partition (never a Scan): the tenant's own partition,
 // its fixed partitions, and those found from it (a conversation's, a ticket's, an integration's
 // deliveries, a label's list, a customer's email links). Short-lived items (live connections and
-// tickets, limit windows, idempotency records) are left out: they expire within a day.
+// tickets, limit windows, idempotency records) are left out: they expire within a day; the live
+// partitions' counts are in.
 
 const fixedPartitions = (t: string) => [
   keys.tenant(t).pk, keys.searchablePartition(t), keys.examplePartition(t, 'intent'), keys.examplePartition(t, 'article'),
   keys.examplePartition(t, 'none'), keys.unansweredPartition(t), keys.auditIndex(t).gsi1pk, keys.statsPartition(t),
-  keys.labelsPartition(t), keys.event(t, 'x').pk,
+  keys.labelsPartition(t), keys.event(t, 'x').pk, keys.liveMembers(t).pk,
 ];
 
 const partition = (value: string) => queryAll({ partition: { name: 'pk', value }, descending: false });
 const index = (value: string) => queryAll({ index: 'gsi1', partition: { name: 'gsi1pk', value }, descending: false });
 
 /** Every item of the tenant as stored, keys included, one partition after another. */
-export async function* tenantItems(tenantId: string): AsyncGenerator<Record<string, unknown>> {
+export async function* tenantItems(tenantId: string, also: { integrationIds?: string[] } = {}): AsyncGenerator<Record<string, unknown>> {
   const [root, ...fixed] = await Promise.all(fixedPartitions(tenantId).map(partition));
   yield* root!;
   for (const items of fixed) yield* items;
@@ -27,11 +32,13 @@ export async function* tenantItems(tenantId: string): AsyncGenerator<Record<stri
   yield* retention.filter((i) => i.sk === keys.retention(tenantId).sk);
   const labels = fixed[fixedPartitions(tenantId).indexOf(keys.labelsPartition(tenantId)) - 1]!;
   for (const l of labels) yield* await partition(keys.labelledPartition(tenantId, labelKey(l.name as string)));
-  for (const i of root!.filter((x) => x.type === 'integration')) yield* await partition(keys.delivery(tenantId, i.id as string, 'x').pk);
+  const integrations = new Set([...root!.filter((x) => x.type === 'integration').map((x) => x.id as string), ...also.integrationIds ?? []]);
+  for (const id of integrations) yield* await partition(keys.delivery(tenantId, id, 'x').pk);
   const emails = new Set<string>();
   for (const c of await index(keys.conversationsIndex(tenantId).gsi1pk)) {
     yield* await partition(keys.conversationPartition(tenantId, c.id as string));
     yield* await partition(keys.event(tenantId, 'x', c.id as string).pk);
+    yield* await partition(keys.liveConversation(tenantId, c.id as string).pk);
     const email = (c.visitor as { email?: string | null } | undefined)?.email;
     if (email) emails.add(email);
   }
@@ -43,3 +50,59 @@ export async function* tenantItems(tenantId: string): AsyncGenerator<Record<stri
 export async function putNew(item: Record<string, unknown>): Promise<void> {
   await db.send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
 }
+
+export interface PurgeEntry { tenantId: string; integrationIds: string[]; requestedAt: string; deleted: number }
+
+const ignoreGone = (e: unknown) => { if (!(e instanceof ConditionalCheckFailedException)) throw e; };
+
+/** A tenant's deletion: what is cut at once, and the purge job's list with its progress. */
+export const tenantDeletionRepo = {
+  /**
+   * At once, in one transaction: the widget key's lookup goes, the tenant is marked (the chat and
+   * live functions refuse it from now on, whatever a key cache holds), its integrations go (no
+   * more deliveries), and it joins the purge job's list. Fails (TxConditionFailed) if marked already.
+   */
+  async start(t: Tenant, members: string[], integrationIds: string[], now: string, audit: AuditInput, also: TxItem[]): Promise<void> {
+    await transact([
+      {
+        Update: {
+          Key: keys.tenant(t.id), UpdateExpression: 'SET deletingSince = :now', ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletingSince)',
+          ExpressionAttributeValues: { ':now': now },
+        },
+      },
+      { Delete: { Key: keys.widgetKey(t.widgetKeyHash) } },
+      { Put: { Item: { ...keys.purge(t.id), type: 'purge', tenantId: t.id, integrationIds, requestedAt: now, deleted: 0 } } },
+      ...integrationIds.map((id): TxItem => ({ Delete: { Key: keys.integration(t.id, id) } })),
+      auditRepo.tx.put(t.id, { ...audit, category: 'settings', createdAt: now }),
+      ...also,
+    ]);
+    // Members unlinked: their tokens name no tenant from now on (a user item of another tenant is left alone).
+    await Promise.all(members.map((sub) => db.send(new DeleteCommand({
+      TableName: tableName(), Key: keys.user(sub), ConditionExpression: 'tenantId = :t', ExpressionAttributeValues: { ':t': t.id },
+    })).catch(ignoreGone)));
+  },
+
+  async pending(): Promise<PurgeEntry[]> {
+    const items = await queryAll({ partition: { name: 'pk', value: keys.purgePartition() }, consistent: true });
+    return items.map((i) => ({ tenantId: i.tenantId as string, integrationIds: i.integrationIds as string[], requestedAt: i.requestedAt as string, deleted: i.deleted as number }));
+  },
+
+  /** Deletes items by key (gone ones are fine) and counts them on the purge item. */
+  async remove(tenantId: string, list: Array<{ pk: string; sk: string }>): Promise<void> {
+    for (let i = 0; i < list.length; i += 25) {
+      await Promise.all(list.slice(i, i + 25).map((k) => db.send(new DeleteCommand({ TableName: tableName(), Key: { pk: k.pk, sk: k.sk } }))));
+    }
+    if (list.length) {
+      await db.send(new UpdateCommand({
+        TableName: tableName(), Key: keys.purge(tenantId), UpdateExpression: 'ADD deleted :n', ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':n': list.length },
+      })).catch(ignoreGone);
+    }
+  },
+
+  /** The last step: the tenant's registrations and its purge item. */
+  async finish(tenantId: string): Promise<void> {
+    await Promise.all([keys.retention(tenantId), keys.tenant(tenantId), keys.purge(tenantId)]
+      .map((Key) => db.send(new DeleteCommand({ TableName: tableName(), Key }))));
+  },
+};

@@ -30,6 +30,8 @@ export interface Tenant {
   widgetKeyHash: string; widgetKeyPreview: string; widgetKeyCreatedAt: string;
   /** Signs visitors' user ids (HMAC-SHA256); kept whole, as verifying needs it, and shown only masked. */
   identitySecret?: string; identitySecretCreatedAt?: string;
+  /** Set when the owner deleted the tenant: its widget key and members are gone, the purge job removes the rest. */
+  deletingSince?: string;
 }
 
 export interface NewTenant {

@@ -76,4 +76,6 @@ export interface ScheduledJob {
 export const scheduledJobs: readonly ScheduledJob[] = [
   // Stamps conversations past their tenant's retention with the TTL attribute (DynamoDB deletes them).
   { handler: 'jobs/retention', table: 'write', everyHours: 24 },
+  // Removes what remains of deleted tenants, partition by partition (a run that stops is run again).
+  { handler: 'jobs/purge-tenants', table: 'write', everyHours: 1 },
 ];

@@ -83,7 +83,8 @@ async function receivers(tenantId: string, conversationId: string | null, curren
  */
 export async function closeRotatedOut(tenantId: string): Promise<void> {
   const [tenant, customers] = await Promise.all([tenantsRepo.get(tenantId, true), liveRepo.customers(tenantId)]);
-  const key = tenant?.widgetKeyHash ?? null;
+  // A tenant being deleted has no current key: every customer socket closes.
+  const key = tenant?.deletingSince ? null : tenant?.widgetKeyHash ?? null;
   await Promise.all(customers.filter((c) => c.kind === 'customer' && c.keyHash !== key).map((c) => liveRepo.drop(c.connectionId)));
 }
 

@@ -25,7 +25,8 @@ export async function* exportTenant(tenantId: string): AsyncGenerator<string> {
  */
 const LEFT_BEHIND = new Set(['tenant', 'member', 'memberEmail', 'user', 'widgetKey', 'integration', 'delivery',
   'liveConnection', 'liveConnectionLookup', 'liveTicket', EVENT_ITEM_TYPE]);
-const leftBehind = (i: Record<string, unknown>) => LEFT_BEHIND.has(i.type as string) || (i.sk as string).startsWith('RATE#');
+const leftBehind = (i: Record<string, unknown>) =>
+  LEFT_BEHIND.has(i.type as string) || (i.sk as string).startsWith('RATE#') || (i.pk as string).includes('#LIVE#');
 
 /**
  * Imports an export into a fresh tenant owned by `owner` (who must belong to no tenant): every item
