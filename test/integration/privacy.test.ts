@@ -123,6 +123,11 @@ describe('a customer\'s data', () => {
     expect(theirs.some((i) => i.text.includes('Tenant B keeps this Larkspur note'))).toBe(true);
     expect(theirs.some((i) => i.text.includes(EMAIL))).toBe(true);
     expect((await a.call('POST', '/customers/export', other.token, { email: EMAIL })).body.conversations).toHaveLength(1);
+    // Tenant B's own erasure of the address touches only B: A's audit and shells do not move.
+    const auditBefore = (await a.call('GET', '/audit?category=privacy', t.token)).body.items.length;
+    expect((await a.call('POST', '/customers/erase', other.token, { email: EMAIL })).body.conversations).toBe(1);
+    expect((await a.call('GET', '/audit?category=privacy', t.token)).body.items).toHaveLength(auditBefore);
+    expect((await a.call('GET', '/audit?category=privacy', other.token)).body.items.map((i: any) => i.action)).toEqual(['customer.erased', 'customer.exported']);
 
     // Shells stay: the conversation reads, the ticket is still open and numbered, /stats did not move.
     const shell = await a.call('GET', `/conversations/${c1}`, t.token);
