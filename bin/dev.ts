@@ -23,6 +23,7 @@ const port = Number(values.port ?? process.env.PORT ?? 3000);
 const runtime = await startLocalRuntime({
   port, ...(values.persist ? { dataDir: '.local-data' } : {}), allowLoopbackWebhooks: values['allow-loopback-webhooks'],
   ...(withDashboard ? { dashboard: {} } : {}),
+  ...(process.env.SMTP_PORT ? { smtpPort: Number(process.env.SMTP_PORT) } : {}), trustVerdictHeader: true,
 });
 
 const call = async (method: string, path: string, token: string, body?: unknown) => {
@@ -61,6 +62,8 @@ Support assistant running at ${runtime.url}
   Demo shop     ${demo.url}/      (another origin, embedding the widget)
   Local issuer  ${runtime.idp.issuer}  (POST ${runtime.idp.issuer}/token {"sub","email"})
   DynamoDB      ${runtime.dynamodbEndpoint}${values.persist ? ' (data kept in .local-data/)' : ' (in memory)'}
+  Email in      smtp://127.0.0.1:${runtime.mail?.smtpPort}  (to the demo's address in GET /api/v1/admin/settings, config.email.inboundAddress)
+  Mail out      ${runtime.url}/local-mail  (what the service sent, caught)
   Webhooks      ${values['allow-loopback-webhooks'] ? 'http://127.0.0.1 receivers allowed' : 'https only (--allow-loopback-webhooks lets http://127.0.0.1 receivers through)'}
 
 Demo tenant "Demo Shop"

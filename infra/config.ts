@@ -13,6 +13,8 @@ export interface StackConfig {
   callbackUrls: string[];
   /** Base URL of the dashboard, where Slack messages link to conversations; default the stack's own (DashboardUrl). */
   dashboardUrl?: string;
+  /** The tenants' inbound email domain (`<slug>@<domain>`), verified in SES; absent, the receipt rule takes every verified domain. */
+  emailDomain?: string;
 }
 
 export const DEFAULTS = {
@@ -64,6 +66,10 @@ export function readConfig(node: Node): StackConfig {
 
   const alarmTopicArn = str(node, 'alarmTopicArn');
   const dashboardUrl = str(node, 'dashboardUrl');
+  const emailDomain = str(node, 'emailDomain')?.toLowerCase();
+  if (emailDomain !== undefined && !/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(emailDomain)) {
+    throw new Error(`context emailDomain must be a domain name such as mail.example.com, got ${emailDomain}`);
+  }
   if (dashboardUrl !== undefined && !/^https:\/\/[^\s]+$/.test(dashboardUrl)) {
     throw new Error(`context dashboardUrl must be an https URL, got ${dashboardUrl}`);
   }
@@ -78,5 +84,6 @@ export function readConfig(node: Node): StackConfig {
     ...(alarmTopicArn ? { alarmTopicArn } : {}),
     callbackUrls: list(node.tryGetContext('callbackUrls')),
     ...(dashboardUrl ? { dashboardUrl } : {}),
+    ...(emailDomain ? { emailDomain } : {}),
   };
 }

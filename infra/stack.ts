@@ -18,6 +18,7 @@ import { Cdn } from './cdn.ts';
 import type { StackConfig } from './config.ts';
 import { Dashboard } from './dashboard.ts';
 import { Deliveries, EventStream } from './events.ts';
+import { EmailChannel, MailBucket } from './email.ts';
 import { bindKey, bindTable, constructIdOf, ServiceFunction } from './function.ts';
 import { LiveApi } from './live.ts';
 import { FunctionAlarms, Monitoring } from './monitoring.ts';
@@ -51,6 +52,8 @@ export class SupportStack extends Stack {
   readonly dashboard: Dashboard;
   readonly credentialsKey: Key;
   readonly cdn: Cdn;
+  readonly mail: MailBucket;
+  readonly email: EmailChannel;
   /** By handler path (`admin/patch-ticket`, `live/connect`, `events/dispatch`, `events/deliver`), one per handler. */
   readonly functions = new Map<string, ServiceFunction>();
   /** The nested stacks by name: `Live`, `Alarms`, and one per route area (`Chat`, `AdminTickets`, ...). */
@@ -127,7 +130,18 @@ export class SupportStack extends Stack {
       });
       Validations.of(rule).acknowledge({ id: 'Serverless-EventBusDLQ', reason: SCHEDULED.dlq });
     }
+    this.mail = new MailBucket(this, 'Mail');
     alarmFunctionsOf(this);
+
+    // The email channel's stack: SES in and out, and its three functions.
+    const emailStack = this.nest('Email', 'Email channel: SES receipt rule, sending, sending events');
+    this.email = new EmailChannel(emailStack, 'Channel', {
+      data: this.data, mail: this.mail, projectRoot: PROJECT_ROOT, logRetention,
+      receiveEntry: entryOf('email/receive'), sendEntry: entryOf('email/send'), eventsEntry: entryOf('email/events'),
+      ...(config.emailDomain ? { inboundDomain: config.emailDomain } : {}),
+    });
+    this.functions.set('email/receive', this.email.receive).set('email/send', this.email.send).set('email/events', this.email.events);
+    alarmFunctionsOf(emailStack);
 
     // The live channel's stack: the WebSocket API, its functions, and the stream dispatcher that
     // posts to its connections (its grant names the API, so they share a template).
@@ -145,6 +159,7 @@ export class SupportStack extends Stack {
     if (eventDispatcher.manageConnections) this.live.bindManagement(dispatcher);
     // It fans each event out to the integrations that take it: one queued delivery each.
     this.deliveries.grantEnqueue(dispatcher);
+    this.email.grantEnqueue(dispatcher);
     this.events = new EventStream(liveStack, 'Events', { data: this.data, dispatcher, trigger: eventDispatcher });
     acknowledgeFunctionFindings(dispatcher, STREAM);
     alarmFunctionsOf(liveStack);
@@ -167,6 +182,7 @@ export class SupportStack extends Stack {
         if (route.table !== 'none') bindTable(f, this.data, route.table);
         if (route.kms) bindKey(f, this.credentialsKey);
         if (route.queue) this.deliveries.grantEnqueue(f);
+        if (route.mailLinks) this.mail.grantLinks(f);
         acknowledgeFunctionFindings(f, SYNCHRONOUS);
         this.api.addRoute(routeStack, route, f.fn, constructIdOf(route.handler));
       }
@@ -177,7 +193,10 @@ export class SupportStack extends Stack {
       api: this.api.httpApi,
       stage: this.api.stage,
       data: this.data,
-      deadLetters: { Events: this.events.deadLetters, Deliveries: this.deliveries.deadLetters },
+      deadLetters: {
+        Events: this.events.deadLetters, Deliveries: this.deliveries.deadLetters,
+        EmailOut: this.email.outDeadLetters, EmailEvents: this.email.eventsDeadLetters,
+      },
       ...alarmTopic,
     });
 

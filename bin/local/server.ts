@@ -18,6 +18,8 @@ import { createLiveGateway, type LiveGateway, type SocketResult } from './live.t
 import { startStreamReader, type OnFailureRecord, type StreamReader } from './stream.ts';
 import { webAssets } from './web.ts';
 import { dashboardHandler, type DashboardOptions } from './dashboard.ts';
+import { createLocalObjects, type LocalObjects } from './objects.ts';
+import { startLocalMail, type LocalMail } from './smtp.ts';
 
 // The local runtime: serves the route table's handlers on 127.0.0.1 as API Gateway's HTTP API
 // would, building payload v2 events from real HTTP requests. Nothing here is wired twice: the
@@ -32,6 +34,8 @@ const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
 const MANAGEMENT_PATH = '/local-live';
 const STREAM_POLL_MS = 75;
 const DELIVERY_QUEUE_NAME = 'deliveries';
+const EMAIL_QUEUE_NAME = 'email';
+const MAIL_BUCKET = 'mail';
 
 // CORS as the HTTP API's configuration answers it: preflights never reach a function, and the
 // gateway's headers replace any a function returns.
@@ -67,6 +71,10 @@ export interface RuntimeOptions {
   schedule?: boolean;
   /** Serve the built dashboard at `/` (bin/local/dashboard.ts). */
   dashboard?: DashboardOptions;
+  /** The inbound SMTP server's port (default: a free one); `false` runs no mail servers. */
+  smtpPort?: number | false;
+  /** Take SPF/DKIM/DMARC verdicts from an `X-Local-Verdicts` header (tests; see smtp.ts). */
+  trustVerdictHeader?: boolean;
 }
 
 export interface LocalRuntime {
@@ -91,6 +99,12 @@ export interface LocalRuntime {
   runJob(handler: string): Promise<unknown>;
   /** Deletes the expired items now, as DynamoDB's TTL would. */
   sweepExpired(): Promise<number>;
+  /** The inbound SMTP server and the catcher of outgoing mail (null with `smtpPort: false`). */
+  mail: LocalMail | null;
+  /** The stand-in for S3 (the mail bucket). */
+  objects: LocalObjects;
+  /** The outgoing-mail queue's emulation, fed to functions/email/send.ts. */
+  emailQueue: LocalQueue;
   stop(): Promise<void>;
 }
 
@@ -229,8 +243,12 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
       if (r) { res.writeHead(r.status, r.headers); return res.end(r.body); }
       return idpRoute(method, url.pathname, body, res);
     }
+    if (objects.handles(url.pathname)) return objects.serve(method, url, body, res);
+    if (mail?.serve(url.pathname, res)) return;
     if (isQueueRequest(url.pathname)) {
-      const r = queue.serve(String(req.headers['x-amz-target'] ?? ''), body.toString('utf8'));
+      const text = body.toString('utf8');
+      const target = /"QueueUrl":"([^"]+)"/.exec(text)?.[1] === emailQueue.url ? emailQueue : queue;
+      const r = target.serve(String(req.headers['x-amz-target'] ?? ''), text);
       return send(res, r.status, r.body, r.headers);
     }
     if (live?.manage(method, url.pathname, body, res)) return;
@@ -316,7 +334,15 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     // With --persist the queue is kept beside DynamoDB Local's data, so a delivery waiting out a retry survives a restart.
     ...(opts.dataDir ? { file: join(opts.dataDir, `queue-${DELIVERY_QUEUE_NAME}.json`) } : {}),
   });
+  const emailQueue = createLocalQueue({
+    name: EMAIL_QUEUE_NAME, baseUrl: url, region: process.env.AWS_REGION,
+    handler: () => loadHandler('email/send') as unknown as Promise<SqsHandler>,
+    visibilityTimeoutSeconds: 60, maxReceiveCount: 5, batchSize: 10, timeScale: opts.deliveryTimeScale ?? Number(process.env.DELIVERY_TIME_SCALE ?? 1),
+    ...(opts.dataDir ? { file: join(opts.dataDir, `queue-${EMAIL_QUEUE_NAME}.json`) } : {}),
+  });
+  const objects = createLocalObjects(url, process.env.AWS_REGION!, opts.dataDir ? join(opts.dataDir, 'objects') : undefined);
   Object.assign(process.env, {
+    S3_ENDPOINT: objects.endpoint, MAIL_BUCKET: MAIL_BUCKET, EMAIL_QUEUE_URL: emailQueue.url,
     SQS_ENDPOINT: queue.endpoint, DELIVERY_QUEUE_URL: queue.url, DASHBOARD_URL: process.env.DASHBOARD_URL ?? url,
     ...(opts.allowLoopbackWebhooks ? { ALLOW_LOOPBACK_WEBHOOKS: '1' } : {}),
   });
@@ -344,6 +370,15 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   });
   await verifier.hydrate();
 
+  let mail: LocalMail | null = null;
+  if (opts.smtpPort !== false) {
+    mail = await startLocalMail({
+      invoke, putObject: (key, raw) => objects.put(MAIL_BUCKET, key, raw, 'message/rfc822'),
+      ...(opts.smtpPort ? { smtpPort: opts.smtpPort } : {}), trustVerdictHeader: opts.trustVerdictHeader ?? false,
+    });
+    process.env.SMTP_RELAY = `127.0.0.1:${mail.catcherPort}`;
+  }
+
   let stream: StreamReader | null = null;
   if (opts.stream !== false && !missing(eventDispatcher.handler)) {
     stream = await startStreamReader({
@@ -368,10 +403,13 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     liveConnections: () => live?.connectionIds() ?? [],
     streamFailures: () => stream?.failures ?? [],
     jwksFetches: () => fetches,
+    mail, objects, emailQueue,
     async stop() {
       ttl.stop();
       for (const t of jobTimers) clearInterval(t);
       await stream?.stop();
+      await mail?.stop();
+      await emailQueue.stop();
       await live?.close();
       await queue.stop();
       server.closeAllConnections();

@@ -33,4 +33,16 @@ export const config = {
   get liveUrl() { return process.env.LIVE_URL ?? null; },
   /** The WebSocket API's management endpoint, where the dispatcher posts frames. */
   get liveEndpoint() { return required('LIVE_ENDPOINT'); },
+  /** The domain of the tenants' inbound addresses (`<slug>@<domain>`); the stack sets it, locally `mail.localhost`. */
+  get inboundDomain() { return (process.env.EMAIL_INBOUND_DOMAIN ?? 'mail.localhost').toLowerCase(); },
+  /** The bucket of inbound mail (SES stores each message under `inbound/`) and of attachments. */
+  get mailBucket() { return required('MAIL_BUCKET'); },
+  /** Set only locally: the runtime's stand-in for S3 (bin/local/objects.ts). */
+  get s3Endpoint() { return process.env.S3_ENDPOINT; },
+  /** The queue the outbox's outgoing mail goes through to the sender function. */
+  get emailQueueUrl() { return required('EMAIL_QUEUE_URL'); },
+  /** Set only locally: outgoing mail goes by SMTP to this `host:port` (the catcher) instead of SES. */
+  get smtpRelay() { return process.env.SMTP_RELAY; },
+  /** SES configuration set whose events (delivery, bounce, complaint) come back through SNS and SQS. */
+  get sesConfigurationSet() { return process.env.SES_CONFIGURATION_SET; },
 };

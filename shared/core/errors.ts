@@ -28,7 +28,7 @@ export class Forbidden extends AppError { constructor(detail = 'your role may no
 export class OriginNotAllowed extends AppError { constructor() { super(403, 'ORIGIN_NOT_ALLOWED', 'this origin may not use the widget'); } }
 export class NotFound extends AppError { constructor(what = 'resource') { super(404, 'NOT_FOUND', `${what} not found`); } }
 export class Conflict extends AppError {
-  constructor(detail: string, code: 'CONFLICT' | 'ALREADY_ONBOARDED' | 'CONVERSATION_CLOSED' | 'IDEMPOTENCY_IN_PROGRESS' = 'CONFLICT') {
+  constructor(detail: string, code: 'CONFLICT' | 'ALREADY_ONBOARDED' | 'CONVERSATION_CLOSED' | 'IDEMPOTENCY_IN_PROGRESS' | 'EMAIL_SUPPRESSED' = 'CONFLICT') {
     super(409, code, detail);
   }
 }

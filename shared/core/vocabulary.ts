@@ -74,11 +74,12 @@ export interface User { sub: string; email: string | null }
 /** What the event outbox records; each goes to the live channel and to integrations. */
 export const EVENT_TYPES = [
   'conversation.created', 'message.created', 'conversation.escalated', 'ticket.created', 'ticket.updated', 'conversation.rated',
+  'email.received', 'email.bounced',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export interface DomainEvent<T = Record<string, unknown>> { id: string; type: EventType; timestamp: string; tenantId: string; data: T }
 /** Signals the service sends itself through the outbox: never pushed to a socket nor delivered to an integration. */
-export const INTERNAL_EVENT_TYPES = ['widget_key.rotated', 'customer.erased'] as const;
+export const INTERNAL_EVENT_TYPES = ['widget_key.rotated', 'customer.erased', 'email.send'] as const;
 export type InternalEventType = (typeof INTERNAL_EVENT_TYPES)[number];
 /** What an outbox item carries: an event of the table above, or a signal for the service itself. */
 export type OutboxEvent<T = Record<string, unknown>> = DomainEvent<T> | (Omit<DomainEvent<T>, 'type'> & { type: InternalEventType });
@@ -92,3 +93,11 @@ export type ReplyPlaceholder = (typeof REPLY_PLACEHOLDERS)[number];
 
 /** Typing over the live channel: a typing side signals at most this often, the other shows it this long after the last signal. */
 export const TYPING = { signalEverySeconds: 2, shownSeconds: 6 } as const;
+
+/** Where a conversation came in; absent on a conversation means `widget`. */
+export const CHANNELS = ['widget', 'email'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+/** An outgoing email's delivery, moved by the sender and by SES's events (delivery, bounce, complaint). */
+export const EMAIL_DELIVERY_STATUSES = ['sending', 'sent', 'delivered', 'bounced', 'complained'] as const;
+export type EmailDeliveryStatus = (typeof EMAIL_DELIVERY_STATUSES)[number];

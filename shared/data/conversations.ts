@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { ConversationStatus, MessageRole, TicketStatus } from '#shared/core/vocabulary.ts';
+import type { Channel, ConversationStatus, MessageRole, TicketStatus } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
 import { clean, keys, timeSortKey } from './keys.ts';
 import type { TxItem } from './tx.ts';
@@ -22,7 +22,18 @@ export interface Conversation {
   /** The team's labels, as first spelled in the tenant; `labelsRev` moves with every change of them. */
   labels?: string[];
   labelsRev?: number;
+  /** Absent: `widget`. */
+  channel?: Channel;
+  /** Email conversations: the first message's subject, and the thread's addresses. */
+  subject?: string;
+  email?: ConversationEmail;
 }
+/** `customer`: the address replies go to; `token`: the unguessable part of the reply address `<slug>+<token>@…`. */
+export interface ConversationEmail { customer: string; token: string }
+/** A stored file of an email: the object's key stays in the data layer's items, never in the API. */
+export interface Attachment { id: string; name: string; contentType: string; size: number; key: string }
+/** What an email message keeps besides its text: the Message-ID and, inbound, the sender and the stored original. */
+export interface MessageEmail { messageId: string; from?: string; subject?: string; rawKey?: string; trimmed?: boolean; automatic?: boolean }
 /**
  * `verified`: the site signed `userId` with the tenant's identity secret. Unverified facts are
  * kept for the team to read and never link conversations. `emailVerified` is false for an address
@@ -42,6 +53,8 @@ export interface Message {
   id: string; role: MessageRole; content: string; createdAt: string; metadata?: Metadata;
   /** Agent messages: the member who wrote it. */
   author?: { id: string; name: string };
+  email?: MessageEmail;
+  attachments?: Attachment[];
 }
 
 const PREVIEW = 120;
@@ -180,6 +193,8 @@ export const conversationsRepo = {
     return {
       conversation: clean<Conversation>(conv),
       messages: items.filter((i) => (i.sk as string).startsWith('MSG#')).map((i) => clean<Message>(i)),
+      /** Outgoing emails' delivery status by message id (shared/data/email.ts writes them). */
+      deliveries: new Map(items.filter((i) => (i.sk as string).startsWith('EMAILOUT#')).map((i) => [i.messageId as string, i.status as string])),
       ticketIds: items.filter((i) => (i.sk as string).startsWith('TICKET#')).map((i) => i.ticketId as string),
     };
   },
@@ -192,11 +207,15 @@ export const conversationsRepo = {
     return r.Item ? clean<Conversation>(r.Item) : null;
   },
 
-  async list(tenantId: string, filters: { status?: ConversationStatus }, limit: number, cursor?: string) {
-    const q = filters.status
+  /** `channel` filters the page (a page may be shorter than `limit` while `nextCursor` goes on). */
+  async list(tenantId: string, filters: { status?: ConversationStatus; channel?: Channel }, limit: number, cursor?: string) {
+    const base = filters.status
       ? { index: 'gsi2' as const, partition: { name: 'gsi2pk', value: keys.conversationsByStatusIndex(tenantId, filters.status).gsi2pk } }
       : { index: 'gsi1' as const, partition: { name: 'gsi1pk', value: keys.conversationsIndex(tenantId).gsi1pk } };
-    const page = await queryPage(q, { tenantId, list: 'conversations', filters }, limit, cursor);
+    const filter = filters.channel === 'email' ? { expression: '#ch = :ch', names: { '#ch': 'channel' }, values: { ':ch': 'email' } }
+      : filters.channel === 'widget' ? { expression: 'attribute_not_exists(#ch) OR #ch = :ch', names: { '#ch': 'channel' }, values: { ':ch': 'widget' } }
+      : undefined;
+    const page = await queryPage({ ...base, ...(filter ? { filter } : {}) }, { tenantId, list: 'conversations', filters }, limit, cursor);
     return { items: page.items.map((i) => clean<Conversation>(i)), nextCursor: page.nextCursor };
   },
 

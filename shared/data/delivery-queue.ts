@@ -47,3 +47,21 @@ export function parseMessage(body: string): DeliveryMessage | null {
     return null;
   }
 }
+
+/** One outgoing email to send (consumer: functions/email/send.ts). */
+export interface EmailMessage { tenantId: string; conversationId: string; messageId: string }
+
+export const emailQueue = {
+  async send(m: EmailMessage): Promise<void> {
+    await sqs().send(new SendMessageCommand({ QueueUrl: config.emailQueueUrl, MessageBody: JSON.stringify(m), MessageGroupId: m.tenantId }));
+  },
+};
+
+export function parseEmailMessage(body: string): EmailMessage | null {
+  try {
+    const m = JSON.parse(body) as Partial<EmailMessage>;
+    return typeof m.tenantId === 'string' && typeof m.conversationId === 'string' && typeof m.messageId === 'string' ? m as EmailMessage : null;
+  } catch {
+    return null;
+  }
+}

@@ -175,3 +175,23 @@ export const adminKeys = {
   invitationsIndexSk: (tenantId: string, memberId: string) => `${T(tenantId)}#${memberId}`,
   intentHitsPrefix: (tenantId: string) => ({ pk: T(tenantId), skPrefix: 'INTENTHITS' }),
 };
+
+// The email channel (shared/data/email.ts).
+export const emailKeys = {
+  /** Inbound address -> tenant: `<slug>@<inbound domain>`; the put's condition makes a slug unique. */
+  slug: (slug: string): Key => ({ pk: `SLUG#${slug}`, sk: 'SLUG' }),
+  /** A Message-ID seen or sent in a conversation -> that conversation; hashed, as a Message-ID is free text. */
+  thread: (tenantId: string, messageId: string): Key =>
+    ({ pk: `${T(tenantId)}#EMAILREF#${createHash('sha256').update(messageId).digest('base64url')}`, sk: 'REF' }),
+  /** A conversation's reply address token (`<slug>+<token>@…`) -> the conversation. */
+  replyToken: (tenantId: string, token: string): Key => ({ pk: `${T(tenantId)}#EMAILTOKEN#${token}`, sk: 'TOKEN' }),
+  /** Addresses that bounced hard or complained: the tenant sends them nothing more. */
+  suppressedPartition: (tenantId: string) => `${T(tenantId)}#SUPPRESSED`,
+  suppressed: (tenantId: string, email: string): Key => ({ pk: `${T(tenantId)}#SUPPRESSED`, sk: email.toLowerCase() }),
+  /** An outgoing message's delivery status, beside its message in the conversation's partition. */
+  delivery: (tenantId: string, conversationId: string, messageId: string): Key =>
+    ({ pk: keys.conversationPartition(tenantId, conversationId), sk: `EMAILOUT#${messageId}` }),
+  /** Object keys in the mail bucket: SES's inbound mail, and a tenant's stored parts. */
+  inboundObject: (id: string) => `inbound/${id}`,
+  attachmentObject: (tenantId: string, conversationId: string, attachmentId: string) => `tenants/${tenantId}/${conversationId}/${attachmentId}`,
+};

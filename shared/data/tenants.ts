@@ -1,7 +1,7 @@
 import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Actor, Role } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
-import { clean, keys } from './keys.ts';
+import { clean, emailKeys, keys } from './keys.ts';
 import { auditRepo, type AuditInput } from './audit.ts';
 import { intentsRepo, type Intent } from './intents.ts';
 import { transact, type TxItem } from './tx.ts';
@@ -32,6 +32,8 @@ export interface Tenant {
   identitySecret?: string; identitySecretCreatedAt?: string;
   /** Set when the owner deleted the tenant: its widget key and members are gone, the purge job removes the rest. */
   deletingSince?: string;
+  /** The local part of the inbound email address, unique across tenants (lookup item emailKeys.slug). */
+  slug?: string;
 }
 
 export interface NewTenant {
@@ -43,6 +45,10 @@ export interface NewTenant {
 const stillRead = (attr: string, read: string | number | undefined) => (read === undefined
   ? { condition: `attribute_exists(pk) AND attribute_not_exists(${attr})`, values: {} }
   : { condition: `${attr} = :read`, values: { ':read': read } });
+
+/** The slug's lookup item; its condition keeps a slug to one tenant. */
+const slugItem = (tenantId: string, slug: string): TxItem =>
+  ({ Put: { Item: { ...emailKeys.slug(slug), type: 'slug', tenantId }, ConditionExpression: 'attribute_not_exists(pk)' } });
 
 export const tenantsRepo = {
   /** `consistent` where a write is conditional on the version read here (settings). */
@@ -113,6 +119,25 @@ export const tenantsRepo = {
     return { tenant: tenant ? clean<Tenant>(tenant) : null, other: found ? clean<T>(found) : null };
   },
 
+  /** The tenant whose inbound address has this local part. */
+  async tenantOfSlug(slug: string): Promise<string | null> {
+    const r = await db.send(new GetCommand({ TableName: tableName(), Key: emailKeys.slug(slug) }));
+    return (r.Item?.tenantId as string | undefined) ?? null;
+  },
+
+  /** Gives a tenant made before inbound addresses its slug; fails (TxConditionFailed) when taken or already set. */
+  async setSlug(tenantId: string, slug: string): Promise<void> {
+    await transact([
+      slugItem(tenantId, slug),
+      {
+        Update: {
+          Key: keys.tenant(tenantId), UpdateExpression: 'SET slug = :s',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(slug)', ExpressionAttributeValues: { ':s': slug },
+        },
+      },
+    ]);
+  },
+
   async tenantOfWidgetKey(hash: string): Promise<string | null> {
     const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.widgetKey(hash) }));
     return (r.Item?.tenantId as string | undefined) ?? null;
@@ -121,7 +146,8 @@ export const tenantsRepo = {
   /**
    * Creates the tenant, the owner's membership and lookup item, the widget key lookup, the starter
    * intents and the audit entry in one transaction. The user lookup's condition makes concurrent
-   * onboards of one user create one tenant: the others fail with TxConditionFailed at index 1.
+   * onboards of one user create one tenant: the others fail with TxConditionFailed at index 1; a
+   * slug taken meanwhile fails at index 2.
    */
   async create({ tenant, owner, intents }: NewTenant): Promise<void> {
     const now = tenant.createdAt;
@@ -130,6 +156,7 @@ export const tenantsRepo = {
     const items: TxItem[] = [
       { Put: { Item: { ...keys.tenant(tenant.id), type: 'tenant', ...tenant }, ConditionExpression: 'attribute_not_exists(pk)' } },
       { Put: { Item: { ...keys.user(owner.sub), type: 'user', sub: owner.sub, tenantId: tenant.id, role }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      ...(tenant.slug ? [slugItem(tenant.id, tenant.slug)] : []),
       {
         Put: {
           Item: {

@@ -11,8 +11,11 @@ export const chatConversation = (c: Pick<Conversation, 'id' | 'tenantId' | 'stat
   ({ id: c.id, tenantId: c.tenantId, status: c.status, createdAt: c.createdAt, updatedAt: c.updatedAt });
 
 /** A message with what staff may see: assistant metadata, the author's id. */
-export const fullMessage = ({ id, role, content, createdAt, metadata, author }: Message) =>
-  ({ id, role, content, createdAt, ...(metadata ? { metadata } : {}), ...(author ? { author } : {}) });
+export const fullMessage = ({ id, role, content, createdAt, metadata, author, attachments }: Message) =>
+  ({
+    id, role, content, createdAt, ...(metadata ? { metadata } : {}), ...(author ? { author } : {}),
+    ...(attachments?.length ? { attachments: attachments.map(({ id: a, name, contentType, size }) => ({ id: a, name, contentType, size })) } : {}),
+  });
 
 /**
  * A message as a customer sees it: an agent's name, never their user id or email; of an answer's
@@ -42,6 +45,15 @@ export const events = {
   widgetKeyRotated: (tenantId: string, at: string) => eventsRepo.tx.put(tenantId, 'widget_key.rotated', {}, at),
   /** A customer was erased: the dispatcher closes their conversations' sockets (ids only, no personal data). */
   customerErased: (tenantId: string, conversationIds: string[], at: string) => eventsRepo.tx.put(tenantId, 'customer.erased', { conversationIds }, at),
+  /** An email came in on a conversation (`from` the sender's address, `verified` its SPF, DKIM and DMARC all passed). */
+  emailReceived: (c: Pick<Conversation, 'tenantId' | 'id'>, m: Message, from: string, verified: boolean) =>
+    eventsRepo.tx.put(c.tenantId, 'email.received', { conversationId: c.id, messageId: m.id, from, verified, subject: m.email?.subject ?? '' }, m.createdAt, c.id),
+  /** An outgoing email bounced hard or was marked as spam; the address is suppressed for the tenant. */
+  emailBounced: (tenantId: string, conversationId: string, messageId: string, email: string, kind: 'bounce' | 'complaint', at: string) =>
+    eventsRepo.tx.put(tenantId, 'email.bounced', { conversationId, messageId, email, kind }, at, conversationId),
+  /** Signal: the message is to be sent by email (the dispatcher queues it for the sender function). */
+  emailSend: (c: Pick<Conversation, 'tenantId' | 'id'>, messageId: string, at: string) =>
+    eventsRepo.tx.put(c.tenantId, 'email.send', { conversationId: c.id, messageId }, at, c.id),
 };
 
 type Data = Record<string, unknown> & {

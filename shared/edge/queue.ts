@@ -27,3 +27,19 @@ export function queueHandler(fn: (m: QueueMessage) => Promise<AttemptOutcome>) {
     return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
   });
 }
+
+/** An SQS consumer whose records each run `fn` on their body; a record that throws is reported and comes back. */
+export function recordHandler(fn: (body: string) => Promise<unknown>) {
+  return observed(async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const failed: string[] = [];
+    await Promise.all(event.Records.map(async (r) => {
+      try {
+        await fn(r.body);
+      } catch (e) {
+        logger.error('queue record failed', { messageId: r.messageId, receiveCount: r.attributes.ApproximateReceiveCount, error: e as Error });
+        failed.push(r.messageId);
+      }
+    }));
+    return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
+  });
+}

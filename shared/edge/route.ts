@@ -29,6 +29,8 @@ export interface Route<P extends Schema | undefined = Schema | undefined, B exte
   kms?: boolean;
   /** The function sends to the delivery queue. */
   queue?: boolean;
+  /** The function presigns links to the mail bucket's objects (email attachments and originals). */
+  mailLinks?: boolean;
   params?: P;
   query?: Q;
   body?: B;

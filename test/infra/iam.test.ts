@@ -14,6 +14,10 @@ const keyId = logicalId(s, s.stack.credentialsKey);
 const liveApiId = logicalId(s, s.stack.live.webSocketApi);
 const deadLettersId = logicalId(s, s.stack.events.deadLetters);
 const queueId = logicalId(s, s.stack.deliveries.queue);
+const mailId = logicalId(s, s.stack.mail.bucket);
+const emailQueueId = logicalId(s, s.stack.email.outQueue);
+const emailEventsQueueId = logicalId(s, s.stack.email.eventsQueue);
+const configurationSet = logicalId(s, s.stack.email.configurationSet);
 /** What grantSendMessages allows on the delivery queue. */
 const SEND_ACTIONS = ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'];
 
@@ -38,8 +42,15 @@ function symbol(resource: unknown, ownLogGroup: string): string {
   if (id === keyId) return 'key';
   if (id === deadLettersId) return 'dead-letters';
   if (id === queueId) return 'delivery-queue';
+  if (id === emailQueueId) return 'email-queue';
+  if (id === emailEventsQueueId) return 'email-events-queue';
   if (id === ownLogGroup) return 'own-log-group';
   const join = (resource as any)?.['Fn::Join'];
+  // The mail bucket's objects under a prefix: `mail:<prefix>`.
+  if (join && join[0] === '' && join[1].length === 2 && refId(join[1][0]) === mailId) return `mail:${String(join[1][1]).slice(1)}`;
+  const ses = join && join[0] === '' ? JSON.stringify(join[1]) : '';
+  if (ses.includes(':ses:') && ses.endsWith('":identity/*"]')) return 'ses-identities';
+  if (ses.includes(':ses:') && ses.includes(':configuration-set/') && ses.includes(configurationSet)) return 'ses-configuration-set';
   if (join && join[0] === '' && join[1].length === 2 && refId(join[1][0]) === tableId) {
     const m = /^\/index\/(\w+)$/.exec(join[1][1]);
     if (m) return `index:${m[1]}`;
@@ -77,7 +88,7 @@ function allowedPairs(syn: Synth, target: Pick<Declared, 'handler'> | ServiceFun
   return pairs.sort();
 }
 
-function expectedPairs(row: Pick<Declared, 'table' | 'kms' | 'kind'> & { queue?: boolean; manageConnections?: boolean }): string[] {
+function expectedPairs(row: Pick<Declared, 'table' | 'kms' | 'kind'> & { queue?: boolean; manageConnections?: boolean; mailLinks?: boolean }): string[] {
   const pairs = [
     'logs:CreateLogStream on own-log-group',
     'logs:PutLogEvents on own-log-group',
@@ -97,6 +108,9 @@ function expectedPairs(row: Pick<Declared, 'table' | 'kms' | 'kind'> & { queue?:
   }
   if ((row.kind === 'stream' && eventDispatcher.manageConnections) || row.manageConnections) pairs.push('execute-api:ManageConnections on live-connections');
   if (row.queue || row.kind === 'stream') for (const a of SEND_ACTIONS) pairs.push(`${a} on delivery-queue`);
+  // The dispatcher also queues outgoing email.
+  if (row.kind === 'stream') for (const a of SEND_ACTIONS) pairs.push(`${a} on email-queue`);
+  if (row.mailLinks) pairs.push('s3:GetObject on mail:inbound/*', 's3:GetObject on mail:tenants/*');
   return pairs.sort();
 }
 
@@ -108,8 +122,8 @@ describe('IAM: each function may do exactly what its declaration needs', () => {
       checked++;
     }
     expect(checked).toBe(declared.length);
-    // And the delivery worker, checked on its own below.
-    expect(s.stack.functions.size).toBe(declared.length + 1);
+    // And the delivery worker and the three email functions, checked on their own below.
+    expect(s.stack.functions.size).toBe(declared.length + 4);
     for (const kind of ['http', 'socket', 'stream'] as const) expect(declared.some((r) => r.kind === kind)).toBe(true);
     // The table covers every case the assertion distinguishes.
     for (const kind of ['read', 'write', 'none'] as const) expect(routes.some((r) => r.table === kind)).toBe(true);
@@ -186,6 +200,21 @@ describe('IAM: each function may do exactly what its declaration needs', () => {
     const dlq = logicalId(s, s.stack.deliveries.deadLetters);
     const users = ofType(s, 'AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p.Properties.PolicyDocument).includes(`"${dlq}"`));
     expect(users).toEqual([]);
+  });
+
+  it('lets the email functions do only their part: receive reads inbound mail and keeps parts, send sends through SES, events reads its queue', () => {
+    const CONSUME = ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'];
+    const base = expectedPairs({ table: 'write', kind: 'http' });
+    expect(allowedPairs(s, s.stack.email.receive)).toEqual([
+      ...base, 's3:GetObject on mail:inbound/*', 's3:PutObject on mail:tenants/*', 's3:DeleteObject on mail:tenants/*',
+    ].sort());
+    expect(allowedPairs(s, s.stack.email.send)).toEqual([
+      ...base, ...CONSUME.map((a) => `${a} on email-queue`),
+      'ses:SendEmail on ses-identities', 'ses:SendEmail on ses-configuration-set', 'ses:SendRawEmail on ses-identities', 'ses:SendRawEmail on ses-configuration-set',
+    ].sort());
+    expect(allowedPairs(s, s.stack.email.events)).toEqual([...base, ...CONSUME.map((a) => `${a} on email-events-queue`)].sort());
+    // Presigned links are signed by the one route that shows them.
+    expect(routes.filter((r) => r.mailLinks).map((r) => r.handler)).toEqual(['admin/get-conversation']);
   });
 
   it('gives no other role in the stack any permission (the functions, and the CDN\'s deployment, are the only principals)', () => {

@@ -21,7 +21,7 @@ describe('functions of the live channel and the stream', () => {
       entryOf: (h) => { asked.push(h); return STUB_ENTRY; },
     });
     expect(asked.filter((h) => triggers.includes(h)).sort()).toEqual([...triggers].sort());
-    expect(asked.sort()).toEqual([...declared.map((d) => d.handler), 'events/deliver'].sort());
+    expect(asked.sort()).toEqual([...declared.map((d) => d.handler), 'events/deliver', 'email/receive', 'email/send', 'email/events'].sort());
   });
 
   it('have their handler modules on disk, and the template builds each from functions/<handler>.ts', () => {

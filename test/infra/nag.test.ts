@@ -77,6 +77,9 @@ describe('cdk-nag: AwsSolutionsChecks and ServerlessChecks', () => {
       'AwsSolutions-IAM5[Action::s3:GetObject*]', 'AwsSolutions-IAM5[Action::s3:List*]',
       'AwsSolutions-IAM5[Resource::*]', 'AwsSolutions-IAM5[Resource::<CdnFiles23D3EB2C.Arn>/*]',
       'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
+      // The email channel (infra/email.ts): object keys made per message, the tenants' SES identities, SES's topic.
+      ...emailFindings(stack),
+      'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*]',
       'AwsSolutions-L1', 'AwsSolutions-S1', 'AwsSolutions-SMG4', 'AwsSolutions-SQS3',
       // The scheduled jobs' rules (infra/stack.ts): a failed run is retried, alarms, and the next run redoes it.
       'Serverless-EventBusDLQ',
@@ -112,3 +115,12 @@ describe('cdk-nag: AwsSolutionsChecks and ServerlessChecks', () => {
     expect(build('nested')).toThrow(/AwsSolutions-DDB3/);
   });
 });
+
+/** The mail bucket's prefix grants, as cdk-nag names them from the receive function's and the conversation route's stacks. */
+function emailFindings(stack: SupportStack): string[] {
+  const route = stack.functions.get('admin/get-conversation')!;
+  return [...new Set([
+    stack.mail.objectsFinding(stack.email.receive, 'inbound/*'), stack.mail.objectsFinding(stack.email.receive, 'tenants/*'),
+    stack.mail.objectsFinding(route, 'inbound/*'), stack.mail.objectsFinding(route, 'tenants/*'),
+  ])];
+}

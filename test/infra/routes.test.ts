@@ -15,10 +15,11 @@ describe('routes: one API route and one function per row of the route table', ()
   it('has exactly as many routes as the table has rows, and one function per declaration', () => {
     expect(routes.length).toBeGreaterThan(20);
     expect(apiRoutes).toHaveLength(routes.length);
-    // The route table's, the live channel's and the stream trigger's, and the delivery worker, which no route invokes.
+    // The route table's, the live channel's and the stream trigger's, and the delivery worker and the email channel's, which no route invokes.
     expect(functions).toHaveLength(s.stack.functions.size);
-    expect(s.stack.functions.size).toBe(declared.length + 1);
-    expect([...s.stack.functions.keys()].filter((h) => !declared.some((d) => d.handler === h))).toEqual(['events/deliver']);
+    expect(s.stack.functions.size).toBe(declared.length + 4);
+    expect([...s.stack.functions.keys()].filter((h) => !declared.some((d) => d.handler === h)).sort())
+      .toEqual(['email/events', 'email/receive', 'email/send', 'events/deliver']);
     expect(new Set(routes.map(routeKey)).size).toBe(routes.length);
   });
 
@@ -70,7 +71,12 @@ describe('routes: one API route and one function per row of the route table', ()
   });
 
   it('lets API Gateway invoke each function from its own route only', () => {
-    const permissions = ofType(s, 'AWS::Lambda::Permission');
+    const all = ofType(s, 'AWS::Lambda::Permission');
+    // SES invokes the receive function (its receipt rule), from this account only.
+    const ses = all.filter(([, p]) => p.Properties.Principal === 'ses.amazonaws.com');
+    expect(ses.map(([, p]) => refId(p.Properties.FunctionName))).toEqual([logicalId(s, s.stack.email.receive.fn)]);
+    expect(ses[0]![1].Properties.SourceAccount).toEqual({ Ref: 'AWS::AccountId' });
+    const permissions = all.filter(([, p]) => p.Properties.Principal !== 'ses.amazonaws.com');
     // The stream trigger needs none: its event source mapping invokes it with its own role. A scheduled job's rule may invoke it.
     expect(permissions).toHaveLength(declared.filter((d) => d.kind !== 'stream').length);
     const principals = permissions.map(([, p]) => p.Properties.Principal as string);
@@ -86,10 +92,12 @@ describe('routes: one API route and one function per row of the route table', ()
       expect(p.Runtime, id).toBe('nodejs24.x');
       expect(p.Architectures, id).toEqual(['arm64']);
       expect(p.Handler, id).toBe('index.handler');
-      // API routes answer within 10 s; the delivery function waits up to 15 s on receivers.
+      // API routes answer within 10 s; the delivery function waits up to 15 s on receivers; receiving
+      // (attachments to store) and sending mail (SES or SMTP) get 30 s.
       const deliver = id === logicalId(s, s.stack.deliveries.fn.fn);
+      const mail = [s.stack.email.receive, s.stack.email.send].some((f) => id === logicalId(s, f.fn));
       expect(p.MemorySize, id).toBe(deliver ? 512 : 1024);
-      expect(p.Timeout, id).toBe(deliver ? 30 : 10);
+      expect(p.Timeout, id).toBe(deliver || mail ? 30 : 10);
       expect(p.TracingConfig, id).toEqual({ Mode: 'Active' });
       expect(p.LoggingConfig.LogFormat, id).toBe('JSON');
       const lg = refId(p.LoggingConfig.LogGroup)!;

@@ -127,11 +127,14 @@ export interface Declared {
   queue?: boolean;
   /** Posts to live connections. */
   manageConnections?: boolean;
+  /** Presigns links to the mail bucket. */
+  mailLinks?: boolean;
 }
 
 export const declared: readonly Declared[] = [
   ...routes.map((r): Declared => ({
     handler: r.handler, kind: 'http', table: r.table, ...(r.kms ? { kms: true } : {}), ...(r.queue ? { queue: true } : {}),
+    ...(r.mailLinks ? { mailLinks: true } : {}),
   })),
   ...liveRoutes.map((r): Declared => ({ handler: r.handler, kind: 'socket', table: r.table, ...(r.manageConnections ? { manageConnections: true } : {}) })),
   { handler: eventDispatcher.handler, kind: 'stream', table: eventDispatcher.table },

@@ -18,6 +18,7 @@ describe('GET /conversations', () => {
     expect(r.body.items[1]).toEqual({
       id: first, title: expect.stringMatching(/^Visitor \d{1,4}$/), status: 'active', createdAt: expect.any(String), updatedAt: expect.any(String),
       messageCount: 4, lastMessagePreview: 'where is my order 12345?', lastIntent: 'order_status', visitor: null, labels: [],
+      channel: 'widget', subject: null,
     });
     expect(r.body.items[1].updatedAt >= r.body.items[1].createdAt).toBe(true);
     expect(ids(await list(t, '?status=active'))).toEqual([first]);

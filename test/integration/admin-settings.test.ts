@@ -3,6 +3,8 @@ import { admin, expectProblem, memberToken, newTenant, request, send } from './c
 
 const get = (token: string) => request('GET', admin('/settings'), { token });
 const put = (token: string, body: unknown) => request('PUT', admin('/settings'), { token, body });
+/** A config as GET and PUT show it: with the tenant's inbound email address beside what was set. */
+const shown = (config: Record<string, unknown>) => ({ ...config, email: { inboundAddress: expect.stringMatching(/@mail\.localhost$/) } });
 
 describe('settings', () => {
   it('reads the tenant, config and widget key preview', async () => {
@@ -10,7 +12,7 @@ describe('settings', () => {
     const r = await get(t.ownerToken);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
-      tenant: { id: t.tenantId, name: 'Settings Shop' }, config: {},
+      tenant: { id: t.tenantId, name: 'Settings Shop' }, config: shown({}),
       widgetKey: { preview: `****${t.widgetKey.slice(-4)}`, createdAt: expect.stringMatching(/Z$/) },
     });
     expect(r.text).not.toContain(t.widgetKey);
@@ -22,14 +24,14 @@ describe('settings', () => {
     expect(r.status).toBe(200);
     expect(r.body.tenant.name).toBe('New Name');
     r = await put(t.ownerToken, { config: { assistant: { greeting: null }, custom: { b: [3] }, extra: 'kept' } });
-    expect(r.body.config).toEqual({ assistant: { fallbackMessage: 'Nope.' }, custom: { a: 1, b: [3] }, nlu: { confidenceThreshold: 0.99 }, extra: 'kept' });
+    expect(r.body.config).toEqual(shown({ assistant: { fallbackMessage: 'Nope.' }, custom: { a: 1, b: [3] }, nlu: { confidenceThreshold: 0.99 }, extra: 'kept' }));
     expect((await get(t.ownerToken)).body.config).toEqual(r.body.config);
     // An out-of-scope message gets the configured fallback text at once.
     const m = await send(t, 'what is the capital of France');
     expect(m.body.metadata.intentDetected).toBe('fallback');
     expect(m.body.message.content).toBe('Nope.');
     r = await put(t.ownerToken, { config: { custom: null, nlu: null } });
-    expect(r.body.config).toEqual({ assistant: { fallbackMessage: 'Nope.' }, extra: 'kept' });
+    expect(r.body.config).toEqual(shown({ assistant: { fallbackMessage: 'Nope.' }, extra: 'kept' }));
     r = await put(t.ownerToken, { config: { widget: { allowedOrigins: ['https://shop.example', 'http://localhost:5173'], theme: { color: '#000' } } } });
     expect(r.status).toBe(200);
     expect((await put(t.ownerToken, { config: { widget: { theme: 'dark' } } })).body.config.widget).toEqual({ allowedOrigins: ['https://shop.example', 'http://localhost:5173'], theme: 'dark' });
@@ -66,7 +68,7 @@ describe('settings', () => {
       expect(r.body.errors.map((e: { path: string }) => e.path), JSON.stringify(body).slice(0, 80)).toContain(path);
     }
     expectProblem(await put(t.ownerToken, {}), 400, 'VALIDATION_ERROR');
-    expect((await get(t.ownerToken)).body.config).toEqual({ keep: 1 });
+    expect((await get(t.ownerToken)).body.config).toEqual(shown({ keep: 1 }));
     // Just under the limit is fine.
     const pad = 16 * 1024 - JSON.stringify({ keep: 1, big: '' }).length;
     expect((await put(t.ownerToken, { config: { big: 'x'.repeat(pad) } })).status).toBe(200);
@@ -76,7 +78,7 @@ describe('settings', () => {
     const t = await newTenant();
     const rs = await Promise.all(Array.from({ length: 5 }, (_, i) => put(t.ownerToken, { config: { [`k${i}`]: i } })));
     expect(rs.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
-    expect((await get(t.ownerToken)).body.config).toEqual({ k0: 0, k1: 1, k2: 2, k3: 3, k4: 4 });
+    expect((await get(t.ownerToken)).body.config).toEqual(shown({ k0: 0, k1: 1, k2: 2, k3: 3, k4: 4 }));
   });
 
   it('rotates the widget key (owner only): the old key stops, the new one works', async () => {

@@ -5,10 +5,11 @@ import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts'
 let runtime: LocalRuntime | undefined;
 
 export async function setup(project: TestProject) {
-  runtime = await startLocalRuntime({ tableName: 'support-assistant-test' });
+  runtime = await startLocalRuntime({ tableName: 'support-assistant-test', trustVerdictHeader: true });
   project.provide('baseUrl', runtime.url);
   project.provide('dynamodbEndpoint', runtime.dynamodbEndpoint);
   project.provide('dynamoPid', runtime.dynamo?.process.pid ?? 0);
+  project.provide('smtpPort', runtime.mail?.smtpPort ?? 0);
 }
 
 export async function teardown() {
@@ -16,5 +17,5 @@ export async function teardown() {
 }
 
 declare module 'vitest' {
-  export interface ProvidedContext { baseUrl: string; dynamodbEndpoint: string; dynamoPid: number }
+  export interface ProvidedContext { baseUrl: string; dynamodbEndpoint: string; dynamoPid: number; smtpPort: number }
 }

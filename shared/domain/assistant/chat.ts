@@ -3,7 +3,7 @@ import { ulid } from 'ulid';
 import { Conflict, NotFound, RateLimited } from '#shared/core/errors.ts';
 import { METRIC } from '#shared/core/metric-names.ts';
 import { count } from '#shared/core/metrics.ts';
-import { KNOWLEDGE_INTENT, type Priority, type TicketStatus } from '#shared/core/vocabulary.ts';
+import { KNOWLEDGE_INTENT, type Actor, type Priority, type TicketStatus } from '#shared/core/vocabulary.ts';
 import { articlesRepo } from '#shared/data/articles.ts';
 import { auditRepo } from '#shared/data/audit.ts';
 import { customersRepo } from '#shared/data/customers.ts';
@@ -68,7 +68,7 @@ async function leaseNumber(tenantId: string): Promise<NumberLease> {
  * conversation fields they change, and `release` for when they are not written after all. The
  * ticket's time is taken once the lease is held, so numbers and creation times agree.
  */
-async function openTicket(tenant: Tenant, conv: Conversation, reason: string, at: string) {
+export async function openTicket(tenant: Tenant, conv: Conversation, reason: string, at: string, actor: Actor = WIDGET) {
   const lease = await leaseNumber(tenant.id);
   const later = new Date().toISOString();
   const now = later > at ? later : at;
@@ -84,7 +84,7 @@ async function openTicket(tenant: Tenant, conv: Conversation, reason: string, at
   const items: TxItem[] = [
     ...ticketsRepo.tx.put(tenant.id, ticket, lease),
     auditRepo.tx.put(tenant.id, {
-      category: 'ticket', action: 'ticket.created', actor: WIDGET, target: { type: 'ticket', id: ticket.id },
+      category: 'ticket', action: 'ticket.created', actor, target: { type: 'ticket', id: ticket.id },
       changes: { status: { from: null, to: 'open' }, priority: { from: null, to: ticket.priority } }, createdAt: now,
     }),
     statsRepo.tx.addTotals(tenant.id, { openTickets: 1 }),
@@ -95,7 +95,7 @@ async function openTicket(tenant: Tenant, conv: Conversation, reason: string, at
 }
 
 /** Commits a transaction that may hold a ticket-number lease; when it fails, the lease goes back at once. */
-async function commit(items: TxItem[], opened: { release(): Promise<void> } | null) {
+export async function commit(items: TxItem[], opened: { release(): Promise<void> } | null) {
   try {
     await transact(items);
   } catch (e) {
@@ -105,7 +105,7 @@ async function commit(items: TxItem[], opened: { release(): Promise<void> } | nu
 }
 
 /** A user message on a conversation whose latest ticket waits or is resolved reopens that ticket. */
-async function reopenTicket(tenant: Tenant, conv: Conversation, now: string) {
+export async function reopenTicket(tenant: Tenant, conv: Conversation, now: string, actor: Actor = WIDGET) {
   const from = conv.latestTicketStatus;
   if (!conv.latestTicketId || (from !== 'waiting' && from !== 'resolved')) return null;
   const read = await ticketsRepo.get(tenant.id, conv.latestTicketId, true);
@@ -117,7 +117,7 @@ async function reopenTicket(tenant: Tenant, conv: Conversation, now: string) {
     items: [
       ticketsRepo.tx.update(tenant.id, read, ticket),
       auditRepo.tx.put(tenant.id, {
-        category: 'ticket', action: 'ticket.reopened', actor: WIDGET, target: { type: 'ticket', id: read.id }, changes, createdAt: now,
+        category: 'ticket', action: 'ticket.reopened', actor, target: { type: 'ticket', id: read.id }, changes, createdAt: now,
       }),
       ...(from === 'resolved' ? [statsRepo.tx.addTotals(tenant.id, { openTickets: 1 })] : []),
       events.ticketUpdated(tenant.id, ticket, changes, now),

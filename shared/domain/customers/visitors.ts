@@ -51,9 +51,9 @@ export function nextVisitor(current: Visitor | undefined, v: Visitor | null): Vi
 /** A short number from the conversation's id, so that anonymous conversations read apart. */
 const shortNumber = (id: string) => Number.parseInt(id.replace(/-/g, '').slice(0, 8), 16) % 10_000;
 
-/** The visitor's name or email, else "Visitor" and a short number; never a message. */
-export const conversationTitle = (c: Pick<Conversation, 'id' | 'visitor'>) =>
-  c.visitor?.name || c.visitor?.email || `Visitor ${shortNumber(c.id)}`;
+/** An email's subject; else the visitor's name or email, else "Visitor" and a short number; never a message. */
+export const conversationTitle = (c: Pick<Conversation, 'id' | 'visitor' | 'subject'>) =>
+  c.subject || c.visitor?.name || c.visitor?.email || `Visitor ${shortNumber(c.id)}`;
 
 /** The visitor as the admin API shows it (`emailVerified` says whether the address came signed). */
 export const visitorView = (c: Pick<Conversation, 'visitor'>) => (c.visitor

@@ -1,4 +1,5 @@
 import { EVENT_TYPES, type DomainEvent, type OutboxEvent } from '#shared/core/vocabulary.ts';
+import { emailQueue } from '#shared/data/delivery-queue.ts';
 import { fanOut } from './deliveries.ts';
 import { closeCustomerSockets, closeRotatedOut, pushLive } from '#shared/domain/handoff/live.ts';
 
@@ -7,7 +8,7 @@ const isDomainEvent = (e: OutboxEvent): e is DomainEvent => (EVENT_TYPES as read
 /**
  * The one consumer of the event outbox: each event goes to the live connections that see it and
  * is fanned out to the integrations that take it; a signal for the service itself (a widget key
- * rotated) is acted on here and goes nowhere else. Returns the index of the first item whose
+ * rotated, an email to send) is acted on here and goes nowhere else. Returns the index of the first item whose
  * handling failed (it and those after it are retried), or -1. Live pushes are best effort.
  */
 export async function dispatchEvents(items: OutboxEvent[]): Promise<number> {
@@ -18,6 +19,7 @@ export async function dispatchEvents(items: OutboxEvent[]): Promise<number> {
       if (isDomainEvent(item)) await fanOut(item);
       else if (item.type === 'widget_key.rotated') await closeRotatedOut(item.tenantId);
       else if (item.type === 'customer.erased') await closeCustomerSockets(item.tenantId, item.data.conversationIds as string[]);
+      else if (item.type === 'email.send') await emailQueue.send({ tenantId: item.tenantId, ...(item.data as { conversationId: string; messageId: string }) });
     } catch {
       return i;
     }

@@ -1,5 +1,6 @@
-import type { ConversationStatus } from '#shared/core/vocabulary.ts';
-import { conversationsRepo, type Conversation } from '#shared/data/conversations.ts';
+import type { Channel, ConversationStatus } from '#shared/core/vocabulary.ts';
+import { conversationsRepo, type Conversation, type Message } from '#shared/data/conversations.ts';
+import { objectsRepo } from '#shared/data/objects.ts';
 import { ticketsRepo } from '#shared/data/tickets.ts';
 import { labelKey, labelsRepo } from '#shared/data/labels.ts';
 import { NotFound } from '#shared/core/errors.ts';
@@ -10,7 +11,7 @@ import { visitorConversations } from '#shared/domain/customers/customers.ts';
 export const summary = (c: Conversation) => ({
   id: c.id, title: conversationTitle(c), status: c.status, createdAt: c.createdAt, updatedAt: c.updatedAt,
   messageCount: c.messageCount, lastMessagePreview: c.lastMessagePreview, lastIntent: c.lastIntent, visitor: visitorView(c),
-  labels: c.labels ?? [],
+  labels: c.labels ?? [], channel: c.channel ?? 'widget' as Channel, subject: c.subject ?? null,
 });
 
 /**
@@ -19,10 +20,11 @@ export const summary = (c: Conversation) => ({
  * label's page that have that status (it may be shorter than `limit` while `nextCursor` goes on).
  */
 export async function listConversations(
-  tenantId: string, q: { status?: ConversationStatus; userId?: string; label?: string; limit: number; cursor?: string },
+  tenantId: string, q: { status?: ConversationStatus; userId?: string; label?: string; channel?: Channel; limit: number; cursor?: string },
 ) {
   const key = q.label === undefined ? undefined : labelKey(q.label);
-  const keep = (c: Conversation) => (!q.status || c.status === q.status) && (!key || (c.labels ?? []).some((l) => labelKey(l) === key));
+  const keep = (c: Conversation) => (!q.status || c.status === q.status) && (!key || (c.labels ?? []).some((l) => labelKey(l) === key))
+    && (!q.channel || (c.channel ?? 'widget') === q.channel);
   if (q.userId !== undefined) {
     const { items } = await visitorConversations(tenantId, q.userId);
     return { items: items.filter(keep).slice(0, q.limit).map(summary), nextCursor: null };
@@ -30,10 +32,10 @@ export async function listConversations(
   if (q.label !== undefined) {
     const page = await labelsRepo.conversationIds(tenantId, q.label, { label: key, status: q.status }, q.limit, q.cursor);
     const found = new Map((await conversationsRepo.batchGet(tenantId, page.items)).map((c) => [c.id, c]));
-    const items = page.items.flatMap((id) => { const c = found.get(id); return c && (!q.status || c.status === q.status) ? [summary(c)] : []; });
+    const items = page.items.flatMap((id) => { const c = found.get(id); return c && keep(c) ? [summary(c)] : []; });
     return { items, nextCursor: page.nextCursor };
   }
-  const page = await conversationsRepo.list(tenantId, { status: q.status }, q.limit, q.cursor);
+  const page = await conversationsRepo.list(tenantId, { status: q.status, ...(q.channel ? { channel: q.channel } : {}) }, q.limit, q.cursor);
   return { items: page.items.map(summary), nextCursor: page.nextCursor };
 }
 
@@ -44,9 +46,29 @@ export async function getConversationDetail(tenantId: string, conversationId: st
   const tickets = await ticketsRepo.batchGet(tenantId, found.ticketIds);
   return {
     conversation: { ...summary(found.conversation), latestTicketId: found.conversation.latestTicketId ?? null },
-    messages: found.messages.map(({ id, role, content, createdAt, metadata, author }) =>
-      (role === 'assistant' && metadata ? { id, role, content, createdAt, metadata }
-        : role === 'agent' && author ? { id, role, content, createdAt, author } : { id, role, content, createdAt })),
+    messages: await Promise.all(found.messages.map(async (m) => {
+      const { id, role, content, createdAt, metadata, author } = m;
+      const base = role === 'assistant' && metadata ? { id, role, content, createdAt, metadata }
+        : role === 'agent' && author ? { id, role, content, createdAt, author } : { id, role, content, createdAt };
+      const status = found.deliveries.get(id);
+      return { ...base, ...await emailParts(m), ...(status ? { delivery: { status } } : {}) };
+    })),
     tickets,
   };
+}
+
+const INLINE = /^image\/(png|jpeg|gif|webp)$/;
+
+/** An email message's files and original as short-lived links (presigned), never their bytes. */
+async function emailParts(m: Message) {
+  const attachments = m.attachments?.length
+    ? await Promise.all(m.attachments.map(async (a) => ({
+      id: a.id, name: a.name, contentType: a.contentType, size: a.size, url: await objectsRepo.link(a.key, a.name, INLINE.test(a.contentType)),
+    })))
+    : null;
+  const e = m.email?.from ? {
+    from: m.email.from, subject: m.email.subject ?? '', trimmed: m.email.trimmed ?? false, automatic: m.email.automatic ?? false,
+    originalUrl: m.email.rawKey ? await objectsRepo.link(m.email.rawKey, 'message.eml', false) : null,
+  } : null;
+  return { ...(attachments ? { attachments } : {}), ...(e ? { email: e } : {}) };
 }

@@ -12,6 +12,7 @@ import { widgetConversation } from '#shared/domain/tenants/widget-auth.ts';
 import { asRateLimited, LIMITS, perMinute } from '#shared/domain/limits.ts';
 import { ratingMarks } from '#shared/domain/assistant/unanswered.ts';
 import { laterThan } from '#shared/core/time.ts';
+import { emailRepo } from '#shared/data/email.ts';
 
 // The person's side of a handoff: agents answer in the conversation, and the customer rates it.
 
@@ -33,6 +34,14 @@ export function postAgentMessage(tenantId: string, actor: Actor, author: { id: s
     const createdAt = laterThan(conv.updatedAt);
     const message: Message = { id: randomUUID(), role: 'agent', content, createdAt, author };
     const items: TxItem[] = [conversationsRepo.tx.message(tenantId, conv.id, message, 3), events.messageCreated(conv, message)];
+    // An email conversation's reply goes out by email, through the outbox and the sender function.
+    const emailTo = conv.channel === 'email' ? conv.email?.customer : undefined;
+    if (emailTo) {
+      if (await emailRepo.isSuppressed(tenantId, emailTo)) {
+        throw new Conflict(`${emailTo} bounced or complained; this tenant sends it no more email`, 'EMAIL_SUPPRESSED');
+      }
+      items.push(emailRepo.tx.delivery(tenantId, conv.id, message.id, emailTo, createdAt), events.emailSend(conv, message.id, createdAt));
+    }
     let set: Partial<Conversation> = { updatedAt: createdAt, lastMessagePreview: preview(content) };
     if (ticket) set.latestTicketAnswered = true;
 
@@ -55,7 +64,7 @@ export function postAgentMessage(tenantId: string, actor: Actor, author: { id: s
     }
     items.unshift(conversationsRepo.tx.update(conv, set, { messageCount: 1 }, { unchangedSince: true }));
     await transact(items);
-    return { message: { id: message.id, role: message.role, content, createdAt, author } };
+    return { message: { id: message.id, role: message.role, content, createdAt, author, ...(emailTo ? { delivery: { status: 'sending' as const } } : {}) } };
   }, { attempts: AGENT_ATTEMPTS, conflict: 'the conversation changed concurrently; try again', jitterMs: 20 });
 }
 

@@ -12,6 +12,8 @@ import { events } from '#shared/domain/events.ts';
 import { mask } from '#shared/domain/mask.ts';
 import { BusinessHoursSchema } from './business-hours.ts';
 import { newIdentitySecret } from './identity.ts';
+import { ensureSlug, inboundAddress } from './slug.ts';
+import { EmailConfig } from './email-config.ts';
 
 export const MAX_CONFIG_BYTES = 16 * 1024;
 
@@ -75,6 +77,7 @@ export const KnownConfig = z.looseObject({
   retention: z.optional(z.looseObject({
     conversationDays: z.optional(z.number({ message: RETENTION_DAYS }).check(z.int(RETENTION_DAYS), z.gte(30, RETENTION_DAYS), z.lte(3650, RETENTION_DAYS))),
   }, OBJECT)),
+  email: z.optional(EmailConfig),
 });
 
 /** How long the tenant keeps conversations, or null: for ever. */
@@ -83,7 +86,9 @@ export const retentionDays = (config: Record<string, unknown>): number | null =>
 
 /** The identity secret is never in `config` as kept; the view shows it there masked, beside `required`. */
 const view = (t: Tenant) => {
-  const config = t.config ?? {};
+  const kept = t.config ?? {};
+  // The inbound address is derived from the slug, shown with the email settings and never kept.
+  const config = t.slug ? { ...kept, email: { ...(kept.email as object | undefined), inboundAddress: inboundAddress(t.slug) } } : kept;
   const identity = t.identitySecret
     ? { ...(config.identity as object | undefined), secret: mask(t.identitySecret), secretCreatedAt: t.identitySecretCreatedAt } : undefined;
   return {
@@ -98,7 +103,10 @@ async function tenantOf(tenantId: string): Promise<Tenant> {
   return t;
 }
 
-export const getSettings = async (tenantId: string) => view(await tenantOf(tenantId));
+export const getSettings = async (tenantId: string) => {
+  const t = await tenantOf(tenantId);
+  return view({ ...t, slug: await ensureSlug(t) });
+};
 
 /** The merged config, or a 400 naming the failing known key or the size limit. */
 export function mergeConfig(current: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
@@ -113,12 +121,21 @@ export function mergeConfig(current: Record<string, unknown>, patch: Record<stri
 }
 
 /** A config sent back as GET showed it carries the masked secret: that part is dropped; any other value is refused. */
-function withoutShownSecret(t: Tenant, patch: Record<string, unknown>): Record<string, unknown> {
+function withoutShownSecret(t: Tenant, given: Record<string, unknown>): Record<string, unknown> {
+  const patch = withoutInboundAddress(t, given);
   const shown = view(t).config.identity as Record<string, unknown> | undefined;
   const sent = patch.identity;
   if (!shown || !sent || typeof sent !== 'object' || Array.isArray(sent)) return patch;
   const identity = Object.fromEntries(Object.entries(sent).filter(([k, v]) => !((k === 'secret' || k === 'secretCreatedAt') && v === shown[k])));
   return { ...patch, identity };
+}
+
+/** Likewise the inbound address GET shows: sent back unchanged it is dropped; another value is refused by the schema. */
+function withoutInboundAddress(t: Tenant, patch: Record<string, unknown>): Record<string, unknown> {
+  const sent = patch.email;
+  if (!t.slug || !sent || typeof sent !== 'object' || Array.isArray(sent)) return patch;
+  const { inboundAddress: given, ...email } = sent as Record<string, unknown>;
+  return given === inboundAddress(t.slug) ? { ...patch, email } : patch;
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

@@ -6,6 +6,7 @@ import type { Intent } from '#shared/data/intents.ts';
 import { Conflict } from '#shared/core/errors.ts';
 import { starterIntents } from './starter-intents.ts';
 import { newWidgetKey } from './widget-keys.ts';
+import { nextSlug, slugOf } from './slug.ts';
 
 export const alreadyOnboarded = () => new Conflict('you already belong to a tenant', 'ALREADY_ONBOARDED');
 
@@ -14,18 +15,24 @@ export async function onboard(user: { sub: string; email: string | null }, tenan
   if (await membersRepo.membershipOf(user.sub)) throw alreadyOnboarded();
   const now = new Date().toISOString();
   const wk = newWidgetKey();
+  const base = slugOf(tenantName);
   const tenant: Tenant = {
-    id: randomUUID(), name: tenantName, createdAt: now, updatedAt: now, config: {},
+    id: randomUUID(), name: tenantName, slug: base, createdAt: now, updatedAt: now, config: {},
     intentsVersion: 1, intentCount: starterIntents.length, ownerCount: 1, memberCount: 1,
     widgetKeyHash: wk.hash, widgetKeyPreview: wk.preview, widgetKeyCreatedAt: now,
   };
   const intents: Intent[] = starterIntents.map((s) => ({ ...s, id: randomUUID(), enabled: true, createdAt: now, updatedAt: now }));
-  try {
-    await tenantsRepo.create({ tenant, owner: user, intents });
-  } catch (e) {
-    // Index 1 is the user's lookup item: a concurrent onboard of the same user got there first.
-    if (e instanceof TxConditionFailed && e.failed[1]) throw alreadyOnboarded();
-    throw e;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await tenantsRepo.create({ tenant, owner: user, intents });
+      break;
+    } catch (e) {
+      // Index 1 is the user's lookup item: a concurrent onboard of the same user got there first.
+      if (e instanceof TxConditionFailed && e.failed[1]) throw alreadyOnboarded();
+      // Index 2 is the slug's: another tenant has that inbound address; try it with a suffix.
+      if (e instanceof TxConditionFailed && e.failed[2] && attempt < 5) { tenant.slug = nextSlug(base); continue; }
+      throw e;
+    }
   }
   return { tenant: { id: tenant.id, name: tenant.name, createdAt: tenant.createdAt }, role: 'owner' as const, widgetKey: wk.key };
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CONVERSATION_STATUSES } from '#shared/core/vocabulary.ts';
+import { CHANNELS, CONVERSATION_STATUSES } from '#shared/core/vocabulary.ts';
 
 // Schema pieces that several route areas share (mostly for the OpenAPI document).
 export const Page = <T extends z.ZodMiniType>(item: T) =>
@@ -26,4 +26,6 @@ export const ConversationSummary = z.object({
   messageCount: z.number().check(z.int()), lastMessagePreview: z.string(), lastIntent: z.nullable(z.string()),
   visitor: z.nullable(Visitor).check(z.describe('null for an anonymous visitor')),
   labels: z.array(z.string()).check(z.describe('the team\'s labels, as first spelled in the tenant')),
+  channel: z.enum(CHANNELS).check(z.describe('where the conversation came in')),
+  subject: z.nullable(z.string()).check(z.describe('email conversations: the first message\'s subject (also the title); null for the widget')),
 });

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { IdParams, pageQuery, shownName, text } from '../schema.ts';
-import { MESSAGE_ROLES } from '#shared/core/vocabulary.ts';
+import { CHANNELS, EMAIL_DELIVERY_STATUSES, MESSAGE_ROLES } from '#shared/core/vocabulary.ts';
 import { declareAdmin } from '../route.ts';
 import { ConversationStatus, ConversationSummary, Page, Timestamp } from './common.ts';
 import { Ticket } from './tickets.ts';
@@ -12,6 +12,7 @@ export const ListConversationsQuery = z.strictObject({
   userId: z.optional(z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters'),
     z.describe('a verified visitor\'s user id: their conversations (at most 50, one page)'))),
   label: z.optional(shownName(1, 32).check(z.describe('only the conversations carrying this label (case and spacing folded)'))),
+  channel: z.optional(z.enum(CHANNELS).check(z.describe('only the conversations of this channel (a page may be shorter than `limit` while `nextCursor` goes on)'))),
   ...pageQuery,
 });
 
@@ -24,10 +25,22 @@ export const MessageMetadata = z.object({
     .check(z.meta({ description: 'the help articles of a `knowledge_base` answer, best first; `[]` on a fallback; absent on an intent\'s answer' })),
 });
 const Author = z.object({ id: z.string(), name: z.string() });
+const Delivery = z.object({ status: z.enum(EMAIL_DELIVERY_STATUSES) });
+export const AttachmentView = z.object({
+  id: z.uuid(), name: z.string(), contentType: z.string(), size: z.number().check(z.int()),
+  url: z.string().check(z.describe('a short-lived link to the file (5 minutes); ask for the conversation again for a new one')),
+});
 export const AdminMessage = z.object({
   id: z.uuid(), role: z.enum(MESSAGE_ROLES), content: z.string(), createdAt: Timestamp,
   author: z.optional(Author).check(z.meta({ description: 'agent messages only' })),
   metadata: z.optional(MessageMetadata).check(z.meta({ description: 'assistant messages only' })),
+  attachments: z.optional(z.array(AttachmentView)).check(z.meta({ description: 'email messages with files only' })),
+  email: z.optional(z.object({
+    from: z.string(), subject: z.string(), trimmed: z.boolean().check(z.describe('quoted history or a signature was cut from `content`')),
+    automatic: z.boolean().check(z.describe('sent by a machine (RFC 3834, lists, mailer-daemon): never answered automatically')),
+    originalUrl: z.nullable(z.string()).check(z.describe('a short-lived link to the message as received (message/rfc822)')),
+  })).check(z.meta({ description: 'inbound email messages only' })),
+  delivery: z.optional(Delivery).check(z.meta({ description: 'messages sent by email only' })),
 });
 export const ConversationDetail = z.object({
   conversation: z.extend(ConversationSummary, { latestTicketId: z.nullable(z.string()) }),
@@ -42,21 +55,25 @@ export const listConversations = declareAdmin('GET', '/conversations', 'list-con
 });
 
 export const getConversation = declareAdmin('GET', '/conversations/{id}', 'get-conversation', 'viewer', {
-  table: 'read', params: IdParams, status: 200, summary: 'A conversation with its messages and tickets',
+  table: 'read', params: IdParams, status: 200, summary: 'A conversation with its messages and tickets', mailLinks: true,
   response: ConversationDetail,
 });
 
 export const AgentMessageBody = z.strictObject({ content: text(1, 5000) });
 export const AgentMessageResponse = z.object({
-  message: z.object({ id: z.uuid(), role: z.literal('agent'), content: z.string(), createdAt: Timestamp, author: Author }),
+  message: z.object({
+    id: z.uuid(), role: z.literal('agent'), content: z.string(), createdAt: Timestamp, author: Author,
+    delivery: z.optional(Delivery).check(z.meta({ description: 'email conversations: the reply is sent by email; `sending` until the sender has sent it' })),
+  }),
 });
 
 export const postAgentMessage = declareAdmin('POST', '/conversations/{id}/messages', 'post-agent-message', 'agent', {
-  table: 'write', params: IdParams, body: AgentMessageBody, response: AgentMessageResponse, status: 201, idempotent: true, conflicts: ['CONVERSATION_CLOSED', 'IDEMPOTENCY_IN_PROGRESS'],
+  table: 'write', params: IdParams, body: AgentMessageBody, response: AgentMessageResponse, status: 201, idempotent: true, conflicts: ['CONVERSATION_CLOSED', 'IDEMPOTENCY_IN_PROGRESS', 'EMAIL_SUPPRESSED'],
   summary: 'Answer the customer in the conversation',
   description: 'The message is `role: "agent"` with the author\'s display name. The first agent message of the conversation\'s '
     + 'latest ticket sets its `firstResponseAt` and moves an `open` ticket to `in_progress` (audited); from then on the assistant '
-    + 'stays silent. A `closed` conversation is 409 `CONVERSATION_CLOSED`.',
+    + 'stays silent. A `closed` conversation is 409 `CONVERSATION_CLOSED`. In an email conversation the reply is also sent by email '
+    + '(`delivery.status` starts at `sending`); to an address that bounced or complained it is 409 `EMAIL_SUPPRESSED` and nothing is written.',
 });
 
 export const PatchConversationBody = z.strictObject({

@@ -43,4 +43,15 @@ export const rotateIdentitySecret = declareAdmin('POST', '/settings/identity-sec
     + 'verifying at once. Audited (`settings`, `identity_secret.rotated`), without the secret.',
 });
 
-export const routes = [getSettings, putSettings, rotateWidgetKey, rotateIdentitySecret];
+export const Suppressions = z.object({
+  items: z.array(z.object({
+    email: z.string(), reason: z.enum(['bounce', 'complaint']), createdAt: z.iso.datetime(),
+  })).check(z.describe('addresses that bounced hard or complained: replies to them are refused (409 `EMAIL_SUPPRESSED`)')),
+});
+
+export const listSuppressions = declareAdmin('GET', '/settings/email/suppressions', 'list-suppressions', 'agent', {
+  table: 'read', query: EmptyQuery, response: Suppressions, status: 200, summary: 'Email addresses the tenant no longer sends to',
+  description: 'A hard bounce or a complaint (from SES\'s events) suppresses the address for the tenant; at most 1,000, newest last.',
+});
+
+export const routes = [getSettings, putSettings, rotateWidgetKey, rotateIdentitySecret, listSuppressions];

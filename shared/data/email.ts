@@ -1,0 +1,95 @@
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { EmailDeliveryStatus } from '#shared/core/vocabulary.ts';
+import { db, tableName } from './client.ts';
+import { emailKeys } from './keys.ts';
+import { batchGet } from './lists.ts';
+import { TTL_ATTRIBUTE } from './table.ts';
+import type { TxItem } from './tx.ts';
+
+// The email channel's items. Access patterns:
+// - a Message-ID (seen inbound or sent) -> its conversation, per tenant: threading by In-Reply-To/References;
+// - a reply token -> its conversation, per tenant: threading by the reply address;
+// - the tenant's suppressed addresses: one partition, read whole by the settings page;
+// - an outgoing message's delivery status, in its conversation's partition (read with the conversation).
+
+/** A thread reference is kept as long as a customer may plausibly answer. */
+const REF_KEEP_S = 400 * 24 * 3600;
+
+/** The order a delivery status may move in: an SES event that arrives late never moves it back. */
+const RANK: Record<EmailDeliveryStatus, number> = { sending: 0, sent: 1, delivered: 2, bounced: 3, complained: 3 };
+
+export interface Suppression { email: string; reason: 'bounce' | 'complaint'; createdAt: string }
+
+export const emailRepo = {
+  /** The conversation of the first of `messageIds` this tenant has seen, if any (one BatchGet). */
+  async threadOf(tenantId: string, messageIds: string[]): Promise<string | null> {
+    const ids = [...new Set(messageIds)].slice(0, 50);
+    if (!ids.length) return null;
+    const found = await batchGet(ids.map((id) => emailKeys.thread(tenantId, id)), false);
+    const byPk = new Map(found.map((i) => [i.pk as string, i.conversationId as string]));
+    for (const id of ids) {
+      const c = byPk.get(emailKeys.thread(tenantId, id).pk);
+      if (c) return c;
+    }
+    return null;
+  },
+
+  async conversationOfToken(tenantId: string, token: string): Promise<string | null> {
+    const r = await db.send(new GetCommand({ TableName: tableName(), Key: emailKeys.replyToken(tenantId, token) }));
+    return (r.Item?.conversationId as string | undefined) ?? null;
+  },
+
+  async isSuppressed(tenantId: string, email: string): Promise<boolean> {
+    const r = await db.send(new GetCommand({ TableName: tableName(), Key: emailKeys.suppressed(tenantId, email) }));
+    return r.Item !== undefined;
+  },
+
+  async suppressed(tenantId: string): Promise<Suppression[]> {
+    const r = await db.send(new QueryCommand({
+      TableName: tableName(), KeyConditionExpression: 'pk = :p',
+      ExpressionAttributeValues: { ':p': emailKeys.suppressedPartition(tenantId) }, Limit: 1000,
+    }));
+    return (r.Items ?? []).map((i) => ({ email: i.sk as string, reason: i.reason as Suppression['reason'], createdAt: i.createdAt as string }));
+  },
+
+  /** Moves a delivery status forward only; false when it was there already or further. */
+  async setDelivery(tenantId: string, conversationId: string, messageId: string, status: EmailDeliveryStatus, at: string): Promise<boolean> {
+    try {
+      await db.send(new UpdateCommand({
+        TableName: tableName(), Key: emailKeys.delivery(tenantId, conversationId, messageId),
+        UpdateExpression: 'SET #s = :s, #r = :r, updatedAt = :at',
+        ConditionExpression: 'attribute_exists(pk) AND #r < :r',
+        ExpressionAttributeNames: { '#s': 'status', '#r': 'rank' },
+        ExpressionAttributeValues: { ':s': status, ':r': RANK[status], ':at': at },
+      }));
+      return true;
+    } catch (e) {
+      if ((e as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+      throw e;
+    }
+  },
+
+  tx: {
+    /** Fails (a duplicate) when this Message-ID is already known in the tenant. */
+    thread: (tenantId: string, messageId: string, conversationId: string, at: string): TxItem => ({
+      Put: {
+        Item: {
+          ...emailKeys.thread(tenantId, messageId), type: 'emailRef', conversationId, createdAt: at,
+          [TTL_ATTRIBUTE]: Math.floor(Date.parse(at) / 1000) + REF_KEEP_S,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    }),
+    token: (tenantId: string, token: string, conversationId: string): TxItem => ({
+      Put: { Item: { ...emailKeys.replyToken(tenantId, token), type: 'emailToken', conversationId }, ConditionExpression: 'attribute_not_exists(pk)' },
+    }),
+    delivery: (tenantId: string, conversationId: string, messageId: string, to: string, at: string): TxItem => ({
+      Put: {
+        Item: { ...emailKeys.delivery(tenantId, conversationId, messageId), type: 'emailDelivery', messageId, to, status: 'sending', rank: 0, updatedAt: at },
+      },
+    }),
+    suppress: (tenantId: string, email: string, reason: Suppression['reason'], at: string): TxItem => ({
+      Put: { Item: { ...emailKeys.suppressed(tenantId, email), type: 'suppressed', reason, createdAt: at } },
+    }),
+  },
+};

@@ -1,0 +1,210 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { config } from '#shared/core/config.ts';
+import { logger } from '#shared/core/log.ts';
+import type { Actor } from '#shared/core/vocabulary.ts';
+import { conversationsRepo, preview, type Attachment, type Conversation, type Message } from '#shared/data/conversations.ts';
+import { emailRepo } from '#shared/data/email.ts';
+import { emailKeys } from '#shared/data/keys.ts';
+import { limitsRepo } from '#shared/data/limits.ts';
+import { objectsRepo } from '#shared/data/objects.ts';
+import { statsRepo, utcDay } from '#shared/data/stats.ts';
+import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
+import { retrying, TxConditionFailed, type TxItem } from '#shared/data/tx.ts';
+import { commit, openTicket, reopenTicket } from '#shared/domain/assistant/chat.ts';
+import { events } from '#shared/domain/events.ts';
+import { isActive } from '#shared/domain/handoff/tickets-rules.ts';
+import { emailSettings } from '#shared/domain/tenants/email-config.ts';
+import { MalformedEmail, parseEmail, type ParsedEmail } from './parse.ts';
+import { autoAnswer } from './auto-reply.ts';
+
+// An inbound email, from SES (receipt rule -> S3 -> functions/email/receive.ts) or from the local
+// SMTP server (which calls that same function): the recipient names the tenant (`<slug>@<domain>`)
+// and maybe the conversation (`<slug>+<token>@<domain>`); a reply is also found by its
+// In-Reply-To/References. Every refusal is an outcome with an SMTP code, so the local server
+// answers it and the AWS path logs it; nothing of a refused message is written.
+
+export const EMAIL_LIMITS = {
+  /** The SMTP SIZE the local server announces; SES takes up to 40 MB, and the function refuses above this. */
+  messageBytes: 25 * 1024 * 1024,
+  attachments: 20,
+  attachmentBytes: 10 * 1024 * 1024,
+  /** Automatic answers to one sender in an hour, whatever the tenant's settings. */
+  autoRepliesPerSenderHour: 3,
+} as const;
+
+const SYSTEM: Actor = { type: 'system', id: 'email' };
+const HOUR = 3600;
+
+export interface Verdicts { spf: string; dkim: string; dmarc: string }
+export interface InboundMail { rawKey: string; raw: Buffer; recipients: string[]; verdicts: Verdicts }
+export type InboundOutcome =
+  | { accepted: true; tenantId: string; conversationId: string; messageId: string; duplicate: boolean }
+  | { accepted: false; code: number; reason: string };
+
+const refuse = (code: number, reason: string): InboundOutcome => ({ accepted: false, code, reason });
+
+/** `<slug>@<domain>` or `<slug>+<token>@<domain>`, on the configured inbound domain only. */
+export function parseRecipient(address: string): { slug: string; token: string | null } | null {
+  const m = /^([a-z0-9-]{1,40})(?:\+([a-z0-9]{1,64}))?@([^@\s]+)$/.exec(address.trim().toLowerCase());
+  if (!m || m[3] !== config.inboundDomain) return null;
+  return { slug: m[1]!, token: m[2] ?? null };
+}
+
+/** The tenant an address reaches, or null (the SMTP server refuses it at RCPT). */
+export async function recipientTenant(address: string): Promise<{ tenantId: string; token: string | null } | null> {
+  const r = parseRecipient(address);
+  if (!r) return null;
+  const tenantId = await tenantsRepo.tenantOfSlug(r.slug);
+  return tenantId ? { tenantId, token: r.token } : null;
+}
+
+/** A reply address token: 96 random bits, lower-case hex (local parts are often case-folded). */
+const newToken = () => randomBytes(12).toString('hex');
+
+export const replyAddress = (slug: string, token: string) => `${slug}+${token}@${config.inboundDomain}`;
+
+const passes = (v: Verdicts) => [v.spf, v.dkim, v.dmarc].every((x) => x.toUpperCase() === 'PASS');
+
+/** The conversation this message continues, if any: its reply token, or its references from the same sender. */
+async function threadOf(tenantId: string, token: string | null, mail: ParsedEmail): Promise<Conversation | null> {
+  const byToken = token ? await emailRepo.conversationOfToken(tenantId, token) : null;
+  const id = byToken ?? await emailRepo.threadOf(tenantId, mail.refs);
+  if (!id) return null;
+  const c = await conversationsRepo.get(tenantId, id, true);
+  if (!c || c.status === 'closed') return null;
+  // References are not secret (any recipient of the thread has them): only the customer continues by them.
+  if (!byToken && c.email?.customer !== mail.from) return null;
+  return c;
+}
+
+/** Stores the attachments; their keys are returned so a failed write can remove them again. */
+async function storeAttachments(tenantId: string, conversationId: string, mail: ParsedEmail): Promise<Attachment[]> {
+  return Promise.all(mail.attachments.map(async (a) => {
+    const id = randomUUID();
+    const key = emailKeys.attachmentObject(tenantId, conversationId, id);
+    await objectsRepo.put(key, a.content, a.contentType);
+    return { id, name: a.name, contentType: a.contentType, size: a.content.length, key };
+  }));
+}
+
+export async function receiveEmail(input: InboundMail): Promise<InboundOutcome> {
+  const target = (await Promise.all(input.recipients.map(recipientTenant))).find((t) => t !== null) ?? null;
+  if (!target) return refuse(550, '5.1.1 no such mailbox');
+  if (input.raw.length > EMAIL_LIMITS.messageBytes) return refuse(552, `5.3.4 a message may be at most ${EMAIL_LIMITS.messageBytes} bytes`);
+  let mail: ParsedEmail;
+  try {
+    mail = await parseEmail(input.raw);
+  } catch (e) {
+    if (e instanceof MalformedEmail) return refuse(550, `5.6.0 ${e.message}`);
+    throw e;
+  }
+  if (mail.attachments.length > EMAIL_LIMITS.attachments) return refuse(552, `5.3.4 a message may carry at most ${EMAIL_LIMITS.attachments} attachments`);
+  if (mail.attachments.some((a) => a.content.length > EMAIL_LIMITS.attachmentBytes)) {
+    return refuse(552, `5.3.4 an attachment may be at most ${EMAIL_LIMITS.attachmentBytes} bytes`);
+  }
+  // Mail "from" an inbound address is either our own reply come back (a loop) or forged to look
+  // like another tenant: neither becomes a conversation.
+  if (mail.loop) return refuse(554, '5.4.6 mail loop: this message was sent by this service');
+  if (mail.from.endsWith(`@${config.inboundDomain}`)) return refuse(550, '5.7.1 mail from an inbound address of this service is refused');
+  const tenant = await tenantsRepo.get(target.tenantId);
+  if (!tenant) return refuse(550, '5.1.1 no such mailbox');
+  const settings = emailSettings(tenant.config ?? {});
+  if (settings.fromAddress && mail.from === settings.fromAddress.toLowerCase()) {
+    return refuse(554, '5.4.6 mail loop: the message comes from the team\'s own sending address');
+  }
+  return write(tenant, target.token, mail, input);
+}
+
+function write(tenant: Tenant, token: string | null, mail: ParsedEmail, input: InboundMail): Promise<InboundOutcome> {
+  const settings = emailSettings(tenant.config ?? {});
+  const verified = passes(input.verdicts);
+  // Without a Message-ID the stored object's key stands in, so a redelivered event is still seen as one.
+  const messageKey = mail.messageId || `<${input.rawKey.replace(/[^\w.-]/g, '_')}@${config.inboundDomain}>`;
+  let tryAutoReply = settings.autoReply === 'knowledge' && !mail.automatic;
+  let stored: Attachment[] = [];
+
+  return retrying(async () => {
+    const read = await threadOf(tenant.id, token, mail);
+    const nowDate = new Date();
+    const now = nowDate.toISOString();
+    const conv: Conversation = read ?? {
+      id: randomUUID(), tenantId: tenant.id, status: 'active', createdAt: now, updatedAt: now, channel: 'email',
+      subject: mail.subject || '(no subject)', email: { customer: mail.from, token: newToken() },
+      visitor: { userId: null, name: mail.fromName, email: mail.from, verified, emailVerified: verified },
+      messageCount: 0, userMessageCount: 0, lastMessagePreview: '', lastIntent: null, unclosedTickets: 0,
+    };
+    if (!stored.length && mail.attachments.length) stored = await storeAttachments(tenant.id, conv.id, mail);
+    const message: Message = {
+      id: randomUUID(), role: 'user', content: mail.text || '(no text)', createdAt: now,
+      email: { messageId: messageKey, from: mail.from, subject: mail.subject, rawKey: input.rawKey, trimmed: mail.trimmed, automatic: mail.automatic },
+      ...(stored.length ? { attachments: stored } : {}),
+    };
+    const REF = 0;
+    const FLOOD = 1;
+    const items: TxItem[] = [
+      emailRepo.tx.thread(tenant.id, messageKey, conv.id, now),
+      limitsRepo.tx.countInWindow(tenant.id, 'email-in', nowDate, HOUR, settings.inboundPerHour),
+      conversationsRepo.tx.message(tenant.id, conv.id, message, 0),
+      events.messageCreated(conv, message),
+      events.emailReceived(conv, message, mail.from, verified),
+    ];
+    let set: Partial<Conversation> = { updatedAt: now, lastMessagePreview: preview(message.content) };
+    let opened: { release(): Promise<void> } | null = null;
+    let newTicket = false;
+    let answered = false;
+    let autoCounter: TxItem | null = null;
+
+    const reopen = read ? await reopenTicket(tenant, conv, now, SYSTEM) : null;
+    if (reopen?.stale) throw new TxConditionFailed([]);
+    if (reopen) { items.push(...reopen.items); set = { ...set, ...reopen.set }; }
+    const active = conv.latestTicketId && (reopen || (conv.latestTicketStatus && isActive(conv.latestTicketStatus)));
+    if (!active) {
+      // A new thread (or a reply after the assistant answered): the assistant may answer from an
+      // article, once in a while per sender; otherwise the team gets a ticket.
+      const answer = tryAutoReply && !read ? await autoAnswer(tenant, mail.subject, message.content) : null;
+      if (answer) {
+        autoCounter = limitsRepo.tx.countInWindow(tenant.id, `autoreply#${mail.from}`, nowDate, HOUR, EMAIL_LIMITS.autoRepliesPerSenderHour);
+        const reply: Message = { id: randomUUID(), role: 'assistant', content: answer.content, createdAt: now, metadata: answer.metadata };
+        items.push(
+          autoCounter, conversationsRepo.tx.message(tenant.id, conv.id, reply, 1), events.messageCreated(conv, reply),
+          emailRepo.tx.delivery(tenant.id, conv.id, reply.id, mail.from, now), events.emailSend(conv, reply.id, now),
+        );
+        set.lastIntent = answer.metadata.intentDetected;
+        answered = true;
+      } else {
+        const t = await openTicket(tenant, { ...conv, ...set }, `Email: ${preview(mail.subject || message.content)}`, now, SYSTEM);
+        opened = t;
+        items.push(...t.items);
+        set = { ...set, ...t.set };
+        newTicket = true;
+      }
+    }
+    const added = { messageCount: answered ? 2 : 1, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0 };
+    if (read) items.unshift(conversationsRepo.tx.update(read, set, added));
+    else items.unshift(conversationsRepo.tx.put({ ...conv, ...set, ...added }), emailRepo.tx.token(tenant.id, conv.email!.token, conv.id));
+    const shift = read ? 1 : 2;
+    if (!read) items.push(events.conversationCreated({ ...conv, ...set }, now));
+    items.push(statsRepo.tx.addDay(tenant.id, utcDay(now), conv.id, { messages: 1, conversations: read ? 0 : 1, escalations: newTicket ? 1 : 0 }));
+    try {
+      await commit(items, opened);
+    } catch (e) {
+      if (e instanceof TxConditionFailed && e.failed[REF + shift]) {
+        // The same message again (SES delivers at least once, a sender may retry): it is there already.
+        if (!read) await objectsRepo.remove(stored.map((a) => a.key)).catch(() => undefined);
+        const first = await emailRepo.threadOf(tenant.id, [messageKey]);
+        return { accepted: true, tenantId: tenant.id, conversationId: first ?? conv.id, messageId: message.id, duplicate: true };
+      }
+      if (e instanceof TxConditionFailed && e.failed[FLOOD + shift]) {
+        await objectsRepo.remove(stored.map((a) => a.key)).catch(() => undefined);
+        return refuse(451, `4.7.1 this inbox takes at most ${settings.inboundPerHour} messages an hour; try again later`);
+      }
+      // The sender has had their automatic answers this hour: the team answers instead.
+      if (e instanceof TxConditionFailed && autoCounter && e.failed[items.indexOf(autoCounter)]) tryAutoReply = false;
+      // A new conversation's attachments were stored under its id; a retry makes a new one.
+      if (!read) { await objectsRepo.remove(stored.map((a) => a.key)).catch(() => undefined); stored = []; }
+      throw e;
+    }
+    logger.info('email received', { tenantId: tenant.id, conversationId: conv.id, newConversation: !read, ticket: newTicket, answered });
+    return { accepted: true as const, tenantId: tenant.id, conversationId: conv.id, messageId: message.id, duplicate: false };
+  }, { attempts: 6, conflict: 'the conversation changed concurrently' });
+}

@@ -1,0 +1,98 @@
+import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
+import { Marked } from 'marked';
+import { createTransport, type Transporter } from 'nodemailer';
+import { config } from '#shared/core/config.ts';
+import { logger } from '#shared/core/log.ts';
+import { conversationsRepo, type Conversation, type Message } from '#shared/data/conversations.ts';
+import { emailRepo } from '#shared/data/email.ts';
+import { parseEmailMessage, type EmailMessage } from '#shared/data/delivery-queue.ts';
+import { tenantsRepo } from '#shared/data/tenants.ts';
+import { transact, TxConditionFailed } from '#shared/data/tx.ts';
+import { emailSettings } from '#shared/domain/tenants/email-config.ts';
+import { inboundAddress } from '#shared/domain/tenants/slug.ts';
+import { LOOP_HEADER, oneLine } from './parse.ts';
+import { replyAddress } from './inbound.ts';
+
+// Outgoing email: the sender function takes one queued message (an agent's reply, or the
+// assistant's automatic answer) and sends it, threaded, through nodemailer: SES v2 SendEmail in AWS,
+// SMTP to the local catcher under the local runtime. nodemailer builds the MIME (headers encoded,
+// never concatenated by us), so a name or subject cannot inject a header.
+
+let transport: Transporter | undefined;
+const mailer = () => (transport ??= config.smtpRelay
+  ? createTransport({ host: config.smtpRelay.split(':')[0], port: Number(config.smtpRelay.split(':')[1]), secure: false, ignoreTLS: true })
+  : createTransport({ SES: { sesClient: new SESv2Client({ region: config.region }), SendEmailCommand } }));
+
+const md = new Marked({ gfm: true, breaks: true });
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** The reply's Markdown as HTML; the text is escaped first, so HTML the agent typed is shown, not run. */
+const htmlOf = (text: string) => `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${md.parse(escapeHtml(text)) as string}</body></html>`;
+
+/** `Re: <subject> [#12]`: the ticket number in the subject, as support tools do, once. */
+export function replySubject(c: Pick<Conversation, 'subject' | 'latestTicketNumber'>) {
+  const base = oneLine(c.subject ?? '', 200) || 'Your message';
+  const re = /^re:/i.test(base) ? base : `Re: ${base}`;
+  const n = c.latestTicketNumber;
+  return n === undefined || re.includes(`[#${n}]`) ? re : `${re} [#${n}]`;
+}
+
+/** SES tags allow letters, digits, `_`, `-`, `.`, `@`: our ids fit. */
+const tags = (m: EmailMessage) => ({ tenant: m.tenantId, conversation: m.conversationId, message: m.messageId });
+
+export async function sendQueuedEmail(m: EmailMessage): Promise<'sent' | 'skipped'> {
+  const found = await conversationsRepo.load(m.tenantId, m.conversationId);
+  const msg = found?.messages.find((x) => x.id === m.messageId);
+  if (!found || !msg || found.conversation.channel !== 'email' || !found.conversation.email) return 'skipped';
+  // At least once: a message already past `sending` was sent by an earlier receive.
+  if (found.deliveries.get(msg.id) !== 'sending') return 'skipped';
+  const conv = found.conversation;
+  const tenant = await tenantsRepo.get(m.tenantId);
+  if (!tenant?.slug) return 'skipped';
+  const to = conv.email!.customer;
+  const now = () => new Date().toISOString();
+  if (await emailRepo.isSuppressed(tenant.id, to)) {
+    await emailRepo.setDelivery(tenant.id, conv.id, msg.id, 'bounced', now());
+    return 'skipped';
+  }
+  const ids = found.messages.flatMap((x: Message) => (x.email?.messageId ? [x.email.messageId] : []));
+  const lastInbound = [...found.messages].reverse().find((x) => x.role === 'user' && x.email?.messageId)?.email?.messageId;
+  const settings = emailSettings(tenant.config ?? {});
+  const fromName = oneLine(msg.author ? `${msg.author.name} (${tenant.name})` : tenant.name, 120);
+  const t = tags(m);
+  const info = await mailer().sendMail({
+    from: { name: fromName, address: settings.fromAddress ?? inboundAddress(tenant.slug) },
+    to, replyTo: replyAddress(tenant.slug, conv.email!.token),
+    subject: replySubject(conv),
+    text: msg.content, html: htmlOf(msg.content),
+    ...(lastInbound ? { inReplyTo: lastInbound } : {}),
+    ...(ids.length ? { references: ids.slice(-10) } : {}),
+    headers: {
+      [LOOP_HEADER]: '1',
+      ...(msg.role === 'assistant' ? { 'Auto-Submitted': 'auto-replied' } : {}),
+      // SES's SMTP interface reads these; the local catcher reads them the same way for its events.
+      'X-SES-MESSAGE-TAGS': Object.entries(t).map(([k, v]) => `${k}=${v}`).join(', '),
+      ...(config.sesConfigurationSet ? { 'X-SES-CONFIGURATION-SET': config.sesConfigurationSet } : {}),
+    },
+    ses: {
+      EmailTags: Object.entries(t).map(([Name, Value]) => ({ Name, Value })),
+      ...(config.sesConfigurationSet ? { ConfigurationSetName: config.sesConfigurationSet } : {}),
+    },
+  });
+  const at = now();
+  await emailRepo.setDelivery(tenant.id, conv.id, msg.id, 'sent', at);
+  // The customer's answer names the Message-ID as sent (SES sets its own): it threads by it.
+  try {
+    await transact([emailRepo.tx.thread(tenant.id, info.messageId, conv.id, at)]);
+  } catch (e) {
+    if (!(e instanceof TxConditionFailed)) throw e;
+  }
+  logger.info('email sent', { tenantId: tenant.id, conversationId: conv.id, messageId: msg.id });
+  return 'sent';
+}
+
+/** A queue record's body: a malformed one is dropped (logged), never retried. */
+export async function sendFromQueue(body: string) {
+  const m = parseEmailMessage(body);
+  if (!m) { logger.warn('email queue message is malformed; dropped'); return 'skipped'; }
+  return sendQueuedEmail(m);
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { emailKeys } from '#shared/data/keys.ts';
+import { logicalId, ofType, refId, synth } from './synth.ts';
+
+// The email channel in the template: SES receipt rule -> S3 -> receive function; the outgoing
+// queue and sender; the configuration set's events -> SNS -> SQS -> events function.
+
+describe('email channel', () => {
+  const s = synth({ emailDomain: 'mail.example.com' });
+  const email = s.stack.email;
+  const bucketId = logicalId(s, s.stack.mail.bucket);
+
+  it('stores inbound mail in the mail bucket under the prefix the function reads, then invokes it', () => {
+    const [[, rule]] = ofType(s, 'AWS::SES::ReceiptRule') as [[string, any]];
+    const r = rule.Properties.Rule;
+    expect(r.Recipients).toEqual(['mail.example.com']);
+    expect(r.Enabled).toBe(true);
+    expect(r.ScanEnabled).toBe(true);
+    const [store, invoke] = r.Actions;
+    expect(refId(store.S3Action.BucketName)).toBe(bucketId);
+    expect(`${store.S3Action.ObjectKeyPrefix}x`).toBe(emailKeys.inboundObject('x'));
+    expect(refId(invoke.LambdaAction.FunctionArn)).toBe(logicalId(s, email.receive.fn));
+    expect(invoke.LambdaAction.InvocationType).toBe('Event');
+    // SES may write the bucket for this account only.
+    const [[, policy]] = ofType(s, 'AWS::S3::BucketPolicy').filter(([, p]) => refId(p.Properties.Bucket) === bucketId) as [[string, any]];
+    const put = policy.Properties.PolicyDocument.Statement.find((st: any) => st.Principal?.Service === 'ses.amazonaws.com');
+    expect(put.Action).toBe('s3:PutObject');
+    expect(put.Condition.StringEquals['aws:SourceAccount']).toEqual({ Ref: 'AWS::AccountId' });
+  });
+
+  it('keeps the mail bucket private, encrypted, TLS-only and kept when the stack goes', () => {
+    const b = s.resources[bucketId]!;
+    expect(b.DeletionPolicy).toBe('Retain');
+    expect(b.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(b.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
+  });
+
+  it('sends through a configuration set whose events reach the events function through SNS and SQS', () => {
+    const setId = logicalId(s, email.configurationSet);
+    const sendVars = s.resources[logicalId(s, email.send.fn)]!.Properties.Environment.Variables;
+    expect(refId(sendVars.SES_CONFIGURATION_SET)).toBe(setId);
+    expect(sendVars.EMAIL_INBOUND_DOMAIN).toBe('mail.example.com');
+    const [[, dest]] = ofType(s, 'AWS::SES::ConfigurationSetEventDestination') as [[string, any]];
+    expect(refId(dest.Properties.ConfigurationSetName)).toBe(setId);
+    expect(dest.Properties.EventDestination.MatchingEventTypes.sort()).toEqual(['bounce', 'complaint', 'delivery', 'reject', 'send']);
+    const topicId = refId(dest.Properties.EventDestination.SnsDestination.TopicARN);
+    const [[, sub]] = ofType(s, 'AWS::SNS::Subscription').filter(([, x]) => refId(x.Properties.TopicArn) === topicId) as [[string, any]];
+    expect(sub.Properties.Protocol).toBe('sqs');
+    expect(refId(sub.Properties.Endpoint)).toBe(logicalId(s, email.eventsQueue));
+    const mappings = ofType(s, 'AWS::Lambda::EventSourceMapping');
+    const source = (fn: string) => mappings.filter(([, m]) => refId(m.Properties.FunctionName) === fn).map(([, m]) => refId(m.Properties.EventSourceArn));
+    expect(source(logicalId(s, email.events.fn))).toEqual([logicalId(s, email.eventsQueue)]);
+    expect(source(logicalId(s, email.send.fn))).toEqual([logicalId(s, email.outQueue)]);
+  });
+
+  it('lets only the event dispatcher queue outgoing mail', () => {
+    const queue = logicalId(s, email.outQueue);
+    const senders = ofType(s, 'AWS::IAM::Policy').filter(([, p]) => p.Properties.PolicyDocument.Statement
+      .some((st: any) => [st.Action].flat().includes('sqs:SendMessage') && [st.Resource].flat().some((r: unknown) => refId(r) === queue)));
+    expect(senders.map(([, p]) => refId(p.Properties.Roles[0]))).toEqual([logicalId(s, s.stack.functions.get('events/dispatch')!.role)]);
+  });
+});

@@ -1,0 +1,194 @@
+import { createTransport } from 'nodemailer';
+import type Mail from 'nodemailer/lib/mailer/index.js';
+import { describe, expect, inject, it } from 'vitest';
+import { demoArticles } from '../../bin/local/demo-articles.ts';
+import { admin, baseUrl, newTenant, putConfig, request, type TestTenant } from './client.ts';
+
+// The email channel's limits and refusals, its attachments and its automatic answers, over SMTP.
+
+const smtp = () => createTransport({ host: '127.0.0.1', port: inject('smtpPort'), secure: false, ignoreTLS: true });
+const send = (m: Mail.Options) => smtp().sendMail({ from: 'Ann Customer <ann@customer.example>', ...m });
+const address = async (t: TestTenant) => (await request('GET', admin('/settings'), { token: t.ownerToken })).body.config.email.inboundAddress as string;
+const list = async (t: TestTenant) => (await request('GET', admin('/conversations'), { token: t.ownerToken })).body.items as Array<Record<string, any>>;
+const detail = async (t: TestTenant, id: string) => (await request('GET', admin(`/conversations/${id}`), { token: t.ownerToken })).body;
+const tickets = async (t: TestTenant) => (await request('GET', admin('/tickets'), { token: t.ownerToken })).body.items as unknown[];
+
+async function caughtFor(to: string, n = 1, timeoutMs = 8000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const items = ((await (await fetch(`${baseUrl()}/local-mail/messages.json`)).json()) as { items: Array<Record<string, any>> }).items
+      .filter((m) => m.envelope.to.includes(to));
+    if (items.length >= n) return items;
+    if (Date.now() > until) throw new Error(`expected ${n} mails to ${to}, caught ${items.length}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('email: bad input and abuse', () => {
+  it('malformed MIME (no From) is refused with 550 and stores nothing', async () => {
+    const t = await newTenant('Malformed Shop');
+    const to = await address(t);
+    await expect(send({ envelope: { from: 'x@customer.example', to }, raw: 'this is not a message\r\n\r\nat all' }))
+      .rejects.toMatchObject({ responseCode: 550 });
+    await expect(send({ envelope: { from: 'x@customer.example', to }, raw: 'From: nobody\r\nSubject: hi\r\n\r\nbody' }))
+      .rejects.toMatchObject({ responseCode: 550 });
+    expect(await list(t)).toEqual([]);
+  });
+
+  it('a 30 MB message is refused by the SMTP size limit (552) and stores nothing', async () => {
+    const t = await newTenant('Big Shop');
+    await expect(send({ to: await address(t), subject: 'big', text: 'x', attachments: [{ filename: 'big.bin', content: Buffer.alloc(30 * 1024 * 1024, 7) }] }))
+      .rejects.toMatchObject({ responseCode: 552 });
+    expect(await list(t)).toEqual([]);
+  });
+
+  it('200 attachments are refused (552), none is stored', async () => {
+    const t = await newTenant('Many Files Shop');
+    const attachments = Array.from({ length: 200 }, (_, i) => ({ filename: `f${i}.txt`, content: `file ${i}` }));
+    const e = await send({ to: await address(t), subject: 'files', text: 'x', attachments }).catch((err: unknown) => err) as { responseCode: number; response: string };
+    expect(e.responseCode).toBe(552);
+    expect(e.response).toContain('at most 20 attachments');
+    expect(await list(t)).toEqual([]);
+  });
+
+  it('CR/LF smuggled into a name or subject stays text: no header is injected into the reply', async () => {
+    const t = await newTenant('Injection Shop');
+    const evil = `=?UTF-8?B?${Buffer.from('Hello\r\nBcc: victim@evil.example\r\nX-Injected: 1').toString('base64')}?=`;
+    await send({
+      envelope: { from: 'ann@customer.example', to: await address(t) },
+      raw: `From: =?UTF-8?B?${Buffer.from('Ann\r\nBcc: victim2@evil.example').toString('base64')}?= <ann@customer.example>\r\nTo: ${await address(t)}\r\nSubject: ${evil}\r\nMessage-ID: <inj-${Date.now()}@customer.example>\r\n\r\nhello\r\n`,
+    });
+    const [c] = await list(t);
+    expect(c!.subject).toBe('Hello Bcc: victim@evil.example X-Injected: 1');
+    expect(c!.visitor.name).toBe('Ann Bcc: victim2@evil.example');
+    const r = await request('POST', admin(`/conversations/${c!.id}/messages`), { token: t.ownerToken, body: { content: 'Hi' } });
+    expect(r.status).toBe(201);
+    const [mail] = (await caughtFor('ann@customer.example', 1)).filter((m) => m.raw.includes(c!.id));
+    expect(mail!.envelope.to).toEqual(['ann@customer.example']);
+    expect(mail!.headers.bcc).toBeUndefined();
+    expect(mail!.headers['x-injected']).toBeUndefined();
+  });
+
+  it('a From forged as another tenant\'s inbound address is refused in both tenants', async () => {
+    const a = await newTenant('Victim Shop');
+    const b = await newTenant('Target Shop');
+    await expect(send({ from: await address(a), to: await address(b), subject: 'urgent', text: 'wire the money' }))
+      .rejects.toMatchObject({ responseCode: 550 });
+    expect(await list(a)).toEqual([]);
+    expect(await list(b)).toEqual([]);
+  });
+
+  it('a mail loop is refused: our own marker, or the team\'s own sending address', async () => {
+    const t = await newTenant('Loop Shop');
+    await putConfig(t, { email: { fromAddress: 'help@loop-shop.example' } });
+    const to = await address(t);
+    await expect(send({ to, subject: 'Re: x', text: 'x', headers: { 'X-Support-Loop': '1' } })).rejects.toMatchObject({ responseCode: 554 });
+    await expect(send({ from: 'help@loop-shop.example', to, subject: 'x', text: 'x' })).rejects.toMatchObject({ responseCode: 554 });
+    expect(await list(t)).toEqual([]);
+  });
+
+  it('an inbound flood stops at the tenant\'s hourly cap with a temporary 451; the same message twice is kept once', async () => {
+    const t = await newTenant('Flood Shop');
+    await putConfig(t, { email: { inboundPerHour: 2 } });
+    const to = await address(t);
+    await send({ to, subject: 'one', text: 'x', messageId: `<dup-${Date.now()}@customer.example>` });
+    await send({ to, subject: 'two', text: 'x' });
+    const e = await send({ to, subject: 'three', text: 'x' }).catch((err: unknown) => err) as { responseCode: number };
+    expect(e.responseCode).toBe(451);
+    expect((await list(t)).map((c) => c.subject).sort()).toEqual(['one', 'two']);
+    const bad = await request('PUT', admin('/settings'), { token: t.ownerToken, body: { config: { email: { inboundPerHour: 0 } } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].path).toBe('config.email.inboundPerHour');
+  });
+
+  it('the same Message-ID delivered twice is one message', async () => {
+    const t = await newTenant('Dup Shop');
+    const to = await address(t);
+    const messageId = `<again-${Date.now()}@customer.example>`;
+    await send({ to, subject: 'once', text: 'x', messageId });
+    await send({ to, subject: 'once', text: 'x', messageId });
+    const items = await list(t);
+    expect(items).toHaveLength(1);
+    expect((await detail(t, items[0]!.id)).messages).toHaveLength(1);
+  });
+});
+
+describe('email: attachments', () => {
+  it('are stored and offered through short-lived signed links, never as bytes in JSON', async () => {
+    const t = await newTenant('Files Shop');
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    await send({
+      to: await address(t), subject: 'photo', text: 'see attached',
+      attachments: [{ filename: 'lamp.png', content: png, contentType: 'image/png' }, { filename: 'receipt.pdf', content: Buffer.from('%PDF-1.4 fake'), contentType: 'application/pdf' }],
+    });
+    const [c] = await list(t);
+    const r = await request('GET', admin(`/conversations/${c!.id}`), { token: t.ownerToken });
+    const files = r.body.messages[0].attachments as Array<Record<string, any>>;
+    expect(files.map((f) => ({ name: f.name, contentType: f.contentType, size: f.size }))).toEqual([
+      { name: 'lamp.png', contentType: 'image/png', size: png.length }, { name: 'receipt.pdf', contentType: 'application/pdf', size: 13 },
+    ]);
+    expect(r.text).not.toContain(png.toString('base64').slice(0, 20));
+    const url = new URL(files[0]!.url);
+    expect(url.searchParams.get('X-Amz-Expires')).toBe('300');
+    const got = await fetch(url);
+    expect(got.status).toBe(200);
+    expect(got.headers.get('content-type')).toBe('image/png');
+    expect(got.headers.get('content-disposition')).toMatch(/^inline; filename="lamp.png"/);
+    expect(Buffer.from(await got.arrayBuffer())).toEqual(png);
+    expect((await fetch(files[1]!.url)).headers.get('content-disposition')).toMatch(/^attachment;/);
+    // A link altered to reach another object, or re-signed wrongly, is refused.
+    const other = new URL(files[0]!.url.replace(files[0]!.id, files[1]!.id));
+    expect((await fetch(other)).status).toBe(403);
+    url.searchParams.set('X-Amz-Signature', '0'.repeat(64));
+    expect((await fetch(url)).status).toBe(403);
+  });
+});
+
+describe('email: automatic answers', () => {
+  async function knowledgeTenant(name: string) {
+    const t = await newTenant(name);
+    const imported = await request('POST', admin('/articles/import'), { token: t.ownerToken, body: { articles: demoArticles } });
+    expect(imported.status).toBe(200);
+    await putConfig(t, { email: { autoReply: 'knowledge' } });
+    return t;
+  }
+
+  it('off by default: a new email opens a ticket and nothing is sent', async () => {
+    const t = await newTenant('Quiet Shop');
+    await request('POST', admin('/articles/import'), { token: t.ownerToken, body: { articles: demoArticles } });
+    await send({ to: await address(t), from: 'quiet@customer.example', subject: 'Reward points', text: 'do my reward points expire?' });
+    expect(await tickets(t)).toHaveLength(1);
+    const [c] = await list(t);
+    expect((await detail(t, c!.id)).messages.map((m: { role: string }) => m.role)).toEqual(['user']);
+  });
+
+  it('with knowledge, a confident article answers by email saying how to reach a person; a reply then reaches the team', async () => {
+    const t = await knowledgeTenant('Answering Shop');
+    const from = `points-${Date.now()}@customer.example`;
+    await send({ to: await address(t), from, subject: 'Reward points', text: 'do my reward points expire?' });
+    const [c] = await list(t);
+    const d = await detail(t, c!.id);
+    expect(d.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
+    expect(d.messages[1].metadata.intentDetected).toBe('knowledge_base');
+    expect(d.tickets).toEqual([]);
+    const [mail] = await caughtFor(from);
+    expect(mail!.text).toContain('reply to this email to reach a person');
+    expect(mail!.headers['auto-submitted']).toBe('auto-replied');
+    await send({ to: mail!.replyTo, from, subject: 'Re: Reward points', text: 'That does not help, I need a person.' });
+    expect((await detail(t, c!.id)).tickets).toHaveLength(1);
+  });
+
+  it('never answers automatic mail, nor more than 3 times an hour to one sender', async () => {
+    const t = await knowledgeTenant('Careful Shop');
+    const to = await address(t);
+    await send({ to, from: 'robot@customer.example', subject: 'Reward points', text: 'do my reward points expire?', headers: { 'Auto-Submitted': 'auto-generated' } });
+    await send({ to, from: 'list@customer.example', subject: 'Reward points', text: 'do my reward points expire?', headers: { Precedence: 'bulk' } });
+    await send({ to, from: 'mailer-daemon@customer.example', subject: 'Reward points', text: 'do my reward points expire?' });
+    const from = `often-${Date.now()}@customer.example`;
+    for (let i = 0; i < 4; i++) await send({ to, from, subject: `Reward points ${i}`, text: 'do my reward points expire?' });
+    const items = await list(t);
+    const answered = await Promise.all(items.map(async (c) => (await detail(t, c.id)).messages.some((m: { role: string }) => m.role === 'assistant')));
+    expect(items.filter((_, i) => answered[i]).map((c) => c.visitor.email)).toEqual([from, from, from]);
+    expect(await tickets(t)).toHaveLength(4);
+  });
+});

@@ -1,0 +1,36 @@
+import { createTransport } from 'nodemailer';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalRuntime } from '../../bin/local/server.ts';
+import { api, startReceiver, startRuntime, type Api, type Receiver } from './webhooks/harness.ts';
+
+// email.received and email.bounced through the whole pipeline: SMTP in, the outbox, the stream, the
+// dispatcher, the delivery queue, a signed webhook to a receiver on loopback.
+
+let rt: LocalRuntime;
+let a: Api;
+let rcv: Receiver;
+beforeAll(async () => { rt = await startRuntime(); a = api(rt); rcv = await startReceiver(); }, 60_000);
+afterAll(async () => { await rcv?.close(); await rt?.stop(); });
+
+describe('email events out', () => {
+  it('a received mail and its reply\'s hard bounce reach a subscribed webhook', async () => {
+    const t = await a.tenant('Hooked Mail Shop');
+    const created = await a.call('POST', '/integrations', t.token, { type: 'webhook', name: 'Mail', config: { url: rcv.url, events: ['email.received', 'email.bounced'] } });
+    expect(created.status).toBe(201);
+    const to = (await a.call('GET', '/settings', t.token)).body.config.email.inboundAddress as string;
+    await createTransport({ host: '127.0.0.1', port: rt.mail!.smtpPort, secure: false, ignoreTLS: true })
+      .sendMail({ from: 'bounce@simulator.amazonses.com', to, subject: 'Hello there', text: 'hi' });
+    const conversationId = (await a.call('GET', '/conversations', t.token)).body.items[0].id as string;
+    const reply = await a.call('POST', `/conversations/${conversationId}/messages`, t.token, { content: 'Hello back' });
+    expect(reply.status).toBe(201);
+
+    const got = await rcv.waitFor(2, 20_000);
+    const wh = new Webhook(created.body.credentials.secret as string);
+    const bodies = got.map((r) => wh.verify(r.body, r.headers as Record<string, string>) as { type: string; data: Record<string, unknown> });
+    expect(bodies.find((b) => b.type === 'email.received')!.data).toMatchObject({ conversationId, from: 'bounce@simulator.amazonses.com', verified: false, subject: 'Hello there' });
+    expect(bodies.find((b) => b.type === 'email.bounced')!.data).toEqual({
+      conversationId, messageId: reply.body.message.id, email: 'bounce@simulator.amazonses.com', kind: 'bounce',
+    });
+  });
+});

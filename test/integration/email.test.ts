@@ -1,0 +1,177 @@
+import { createTransport } from 'nodemailer';
+import type Mail from 'nodemailer/lib/mailer/index.js';
+import { describe, expect, inject, it } from 'vitest';
+import { admin, baseUrl, newTenant, putConfig, request, type TestTenant } from './client.ts';
+
+// The email channel through the local runtime's real SMTP server (nodemailer as the client), read
+// back through the admin API; outgoing mail read from the local catcher.
+
+const smtp = () => createTransport({ host: '127.0.0.1', port: inject('smtpPort'), secure: false, ignoreTLS: true });
+const PASS = { 'X-Local-Verdicts': 'spf=pass dkim=pass dmarc=pass' };
+
+async function inboundAddress(t: TestTenant): Promise<string> {
+  const r = await request('GET', admin('/settings'), { token: t.ownerToken });
+  expect(r.status).toBe(200);
+  return r.body.config.email.inboundAddress as string;
+}
+
+const send = (m: Mail.Options) => smtp().sendMail({ from: 'Ann Customer <ann@customer.example>', ...m });
+
+async function conversations(t: TestTenant, query = '') {
+  const r = await request('GET', admin(`/conversations${query}`), { token: t.ownerToken });
+  expect(r.status).toBe(200);
+  return r.body.items as Array<Record<string, any>>;
+}
+const detail = async (t: TestTenant, id: string) => (await request('GET', admin(`/conversations/${id}`), { token: t.ownerToken })).body;
+
+async function caught(match: (m: Record<string, any>) => boolean, timeoutMs = 8000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await fetch(`${baseUrl()}/local-mail/messages.json`);
+    const found = ((await r.json()) as { items: Array<Record<string, any>> }).items.find(match);
+    if (found) return found;
+    if (Date.now() > until) throw new Error('no such mail caught');
+    await new Promise((res) => setTimeout(res, 50));
+  }
+}
+
+async function eventually<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 8000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((res) => setTimeout(res, 50));
+  }
+}
+
+describe('email: inbound', () => {
+  it('each tenant has an inbound address from its name, shown in settings and not settable', async () => {
+    const t = await newTenant('Café Rosé & Co');
+    const address = await inboundAddress(t);
+    expect(address).toMatch(/^cafe-rose-co(-[0-9a-f]{6})?@mail\.localhost$/);
+    const bad = await request('PUT', admin('/settings'), { token: t.ownerToken, body: { config: { email: { inboundAddress: 'x@y.example' } } } });
+    expect(bad.status).toBe(400);
+    // GET's config sent back as it is changes nothing.
+    const back = await request('GET', admin('/settings'), { token: t.ownerToken });
+    const same = await request('PUT', admin('/settings'), { token: t.ownerToken, body: { config: back.body.config } });
+    expect(same.status).toBe(200);
+    expect(same.body.config.email.inboundAddress).toBe(address);
+  });
+
+  it('a new email opens an email conversation with its subject, an unverified sender and a ticket', async () => {
+    const t = await newTenant('Inbound Shop');
+    const to = await inboundAddress(t);
+    await send({ to, subject: 'Where is my parcel?', text: 'Hello,\nmy order 123 has not arrived.\n\n-- \nAnn\nSent with love' });
+    const [c] = await conversations(t);
+    expect(c).toMatchObject({ channel: 'email', subject: 'Where is my parcel?', title: 'Where is my parcel?', status: 'escalated' });
+    expect(c!.visitor).toMatchObject({ email: 'ann@customer.example', name: 'Ann Customer', verified: false });
+    const d = await detail(t, c!.id);
+    expect(d.messages[0]).toMatchObject({ role: 'user', content: 'Hello,\nmy order 123 has not arrived.' });
+    expect(d.messages[0].email).toMatchObject({ from: 'ann@customer.example', trimmed: true, automatic: false });
+    expect(d.tickets).toHaveLength(1);
+    // The original is kept whole, behind a short-lived link.
+    const original = await fetch(d.messages[0].email.originalUrl);
+    expect(original.status).toBe(200);
+    expect(await original.text()).toContain('Sent with love');
+    expect((await conversations(t, '?channel=widget'))).toHaveLength(0);
+    expect((await conversations(t, '?channel=email'))).toHaveLength(1);
+  });
+
+  it('the sender is verified only when SPF, DKIM and DMARC all pass', async () => {
+    const t = await newTenant('Verdict Shop');
+    const to = await inboundAddress(t);
+    await send({ to, from: 'bob@customer.example', subject: 'one', text: 'a', headers: { 'X-Local-Verdicts': 'spf=pass dkim=fail dmarc=pass' } });
+    await send({ to, from: 'cy@customer.example', subject: 'two', text: 'b', headers: PASS });
+    const items = await conversations(t);
+    expect(items.find((c) => c.subject === 'one')!.visitor.verified).toBe(false);
+    expect(items.find((c) => c.subject === 'two')!.visitor.verified).toBe(true);
+  });
+
+  it('HTML is converted to text, never kept', async () => {
+    const t = await newTenant('Html Shop');
+    await send({ to: await inboundAddress(t), subject: 'html', html: '<p>Hi <b>team</b>,</p><script>alert(1)</script><p>second line</p>' });
+    const [c] = await conversations(t);
+    const m = (await detail(t, c!.id)).messages[0];
+    expect(m.content).toContain('Hi team');
+    expect(m.content).toContain('second line');
+    expect(m.content).not.toMatch(/<|alert/);
+  });
+
+  it('an unknown address is refused at RCPT with 550 and nothing is stored', async () => {
+    const t = await newTenant('Known Shop');
+    const before = await conversations(t);
+    await expect(send({ to: 'nobody-here-at-all@mail.localhost', subject: 'x', text: 'y' })).rejects.toMatchObject({ responseCode: 550 });
+    await expect(send({ to: 'someone@other.example', subject: 'x', text: 'y' })).rejects.toMatchObject({ responseCode: 550 });
+    expect(await conversations(t)).toEqual(before);
+  });
+
+  it('a reply continues its conversation by In-Reply-To, and by the reply address from anyone', async () => {
+    const t = await newTenant('Thread Shop');
+    const to = await inboundAddress(t);
+    const first = await send({ to, subject: 'Refund', text: 'I want a refund', messageId: '<first-1@customer.example>' });
+    expect(first.messageId).toBe('<first-1@customer.example>');
+    await send({ to, subject: 'Re: Refund', text: 'Any news?\n\nOn Mon, 1 Jan 2026, Team wrote:\n> we are on it', inReplyTo: '<first-1@customer.example>' });
+    // Another sender naming the thread's Message-ID does not join it (References are not secret)...
+    await send({ to, from: 'mallory@evil.example', subject: 'Re: Refund', text: 'let me in', inReplyTo: '<first-1@customer.example>' });
+    const items = await conversations(t);
+    expect(items).toHaveLength(2);
+    const thread = items.find((c) => c.visitor.email === 'ann@customer.example')!;
+    const d = await detail(t, thread.id);
+    expect(d.messages.map((m: { content: string }) => m.content)).toEqual(['I want a refund', 'Any news?']);
+  });
+});
+
+describe('email: outbound', () => {
+  it('an agent reply is emailed, threaded, with the reply address and the ticket number, and is delivered', async () => {
+    const t = await newTenant('Reply Shop');
+    const to = await inboundAddress(t);
+    await send({ to, subject: 'Broken lamp', text: 'It flickers.', messageId: '<lamp-1@customer.example>' });
+    const [c] = await conversations(t);
+    const d = await detail(t, c!.id);
+    const number = d.tickets[0].number as number;
+    const r = await request('POST', admin(`/conversations/${c!.id}/messages`), { token: t.ownerToken, body: { content: 'Sorry! **A new one** is on its way.' } });
+    expect(r.status).toBe(201);
+    expect(r.body.message.delivery).toEqual({ status: 'sending' });
+    const mail = await caught((m) => m.subject.includes('Broken lamp') && m.envelope.to.includes('ann@customer.example') && m.raw.includes(c!.id));
+    expect(mail.subject).toBe(`Re: Broken lamp [#${number}]`);
+    expect(mail.headers['in-reply-to']).toBe('<lamp-1@customer.example>');
+    expect(mail.headers.references).toContain('<lamp-1@customer.example>');
+    expect(mail.replyTo).toMatch(new RegExp(`^${to.split('@')[0]}\\+[0-9a-f]{24}@mail\\.localhost$`));
+    expect(mail.from).toContain(to);
+    expect(mail.html).toContain('<strong>A new one</strong>');
+    expect(mail.text).toContain('**A new one**');
+    // SES's Delivery event (the catcher's) moves the status on.
+    await eventually(async () => (await detail(t, c!.id)).messages.find((m: { id: string }) => m.id === r.body.message.id)?.delivery?.status === 'delivered');
+
+    // The customer's answer to the reply address lands in the same conversation, whatever its subject.
+    await send({ to: mail.replyTo, subject: 'thanks', text: 'Great, thanks!' });
+    const after = await detail(t, c!.id);
+    expect(after.messages.at(-1)).toMatchObject({ role: 'user', content: 'Great, thanks!' });
+    expect(await conversations(t)).toHaveLength(1);
+  });
+
+  it('a hard bounce suppresses the address: the status says bounced and later replies are refused', async () => {
+    const t = await newTenant('Bounce Shop');
+    await send({ to: await inboundAddress(t), from: 'bounce@simulator.amazonses.com', subject: 'Will bounce', text: 'hello' });
+    const [c] = await conversations(t);
+    const r = await request('POST', admin(`/conversations/${c!.id}/messages`), { token: t.ownerToken, body: { content: 'Hi there' } });
+    expect(r.status).toBe(201);
+    await eventually(async () => (await detail(t, c!.id)).messages.find((m: { id: string }) => m.id === r.body.message.id)?.delivery?.status === 'bounced');
+    const again = await request('POST', admin(`/conversations/${c!.id}/messages`), { token: t.ownerToken, body: { content: 'Hello?' } });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('EMAIL_SUPPRESSED');
+    expect((await detail(t, c!.id)).messages).toHaveLength(2);
+    const s = await request('GET', admin('/settings/email/suppressions'), { token: t.ownerToken });
+    expect(s.body.items).toEqual([{ email: 'bounce@simulator.amazonses.com', reason: 'bounce', createdAt: expect.any(String) }]);
+  });
+
+  it('a widget conversation\'s agent reply sends no email', async () => {
+    const t = await newTenant('Widget Shop');
+    await putConfig(t, {});
+    const m = await request('POST', '/api/v1/chat/message', { widgetKey: t.widgetKey, body: { message: 'hello' } });
+    const r = await request('POST', admin(`/conversations/${m.body.conversationId}/messages`), { token: t.ownerToken, body: { content: 'hi' } });
+    expect(r.status).toBe(201);
+    expect(r.body.message.delivery).toBeUndefined();
+  });
+});
