@@ -183,6 +183,7 @@ export class SupportStack extends Stack {
         if (route.kms) bindKey(f, this.credentialsKey);
         if (route.queue) this.deliveries.grantEnqueue(f);
         if (route.mailLinks) this.mail.grantLinks(f);
+        if (route.exportObjects) this.mail.grantExports(f);
         acknowledgeFunctionFindings(f, SYNCHRONOUS);
         this.api.addRoute(routeStack, route, f.fn, constructIdOf(route.handler));
       }

@@ -85,6 +85,8 @@ export const keys = {
   /** Tenants being deleted (the purge job reads this one partition; each item holds its progress). */
   purgePartition: () => 'PURGE',
   purge: (tenantId: string): Key => ({ pk: 'PURGE', sk: T(tenantId) }),
+  /** A tenant's export in the objects bucket (the bucket's lifecycle removes `exports/` after a day). */
+  tenantExportObject: (tenantId: string, id: string) => `exports/${tenantId}/${id}.jsonl`,
 
   ticket: (tenantId: string, ticketId: string): Key => ({ pk: `${T(tenantId)}#TICKET#${ticketId}`, sk: 'TICKET' }),
   /** The tenant's last ticket number; a new ticket's transaction moves it on, conditional on the value read. */

@@ -129,12 +129,14 @@ export interface Declared {
   manageConnections?: boolean;
   /** Presigns links to the mail bucket. */
   mailLinks?: boolean;
+  /** Writes tenant exports to the objects bucket. */
+  exportObjects?: boolean;
 }
 
 export const declared: readonly Declared[] = [
   ...routes.map((r): Declared => ({
     handler: r.handler, kind: 'http', table: r.table, ...(r.kms ? { kms: true } : {}), ...(r.queue ? { queue: true } : {}),
-    ...(r.mailLinks ? { mailLinks: true } : {}),
+    ...(r.mailLinks ? { mailLinks: true } : {}), ...(r.exportObjects ? { exportObjects: true } : {}),
   })),
   ...liveRoutes.map((r): Declared => ({ handler: r.handler, kind: 'socket', table: r.table, ...(r.manageConnections ? { manageConnections: true } : {}) })),
   { handler: eventDispatcher.handler, kind: 'stream', table: eventDispatcher.table },

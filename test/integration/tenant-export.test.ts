@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
-import { admin, chat, newSub, newTenant, request, send, tokenFor } from './client.ts';
+import { admin, chat, expectProblem, memberToken, newSub, newTenant, request, send, tokenFor } from './client.ts';
 
 // A tenant that leaves takes its data (`npm run export-tenant`), and an export imported into a
 // fresh tenant (`npm run import-tenant`) reads back the same through the API: run as an operator
@@ -62,11 +62,53 @@ describe('a tenant\'s export and import', () => {
       expect(b.body, p).toEqual(JSON.parse(same(a.text)));
     }
     const [sa, sb] = await Promise.all([call('GET', '/settings'), call('GET', '/settings', undefined, token)]);
-    expect(sb.body.config).toEqual(sa.body.config);
+    // All but the inbound email address: a slug is unique, so the new tenant has its own.
+    const { email: ea, ...ca } = sa.body.config;
+    const { email: eb, ...cb } = sb.body.config;
+    expect(cb).toEqual(ca);
+    expect(eb.inboundAddress).not.toBe(ea.inboundAddress);
     // The new widget key serves the imported conversations; the old tenant is untouched.
     expect((await send({ widgetKey: imported.widgetKey }, 'and on Sundays?', c1)).status).toBe(200);
     expect((await request('GET', chat(`/conversations/${c1}`), { widgetKey: t.widgetKey })).body.messages).toHaveLength(2);
     // A user who already has a tenant cannot import into a second one.
     await expect(script('import-tenant', join(dir, 'tenant.jsonl'), sub)).rejects.toThrow(/already belongs/);
   }, 120_000);
+
+  it('writes the same lines through the API to the objects bucket, behind a short-lived link only the owner is given', async () => {
+    const t = await newTenant('Exporting Shop');
+    const other = await newTenant('Other Shop');
+    const call = (path: string, token: string) => request('POST', admin(path), { token });
+    await send(t, 'when are you open');
+    await request('POST', admin('/intents'), { token: t.ownerToken, body: { name: 'opening', trainingPhrases: ['when are you open'], response: 'At nine.' } });
+
+    const byScript = (await script('export-tenant', t.tenantId)).trim().split('\n');
+    const r = await call('/tenant/export', t.ownerToken);
+    expect(r.status).toBe(201);
+    expect(r.body.items).toBe(byScript.length - 1);
+    expect(Date.parse(r.body.expiresAt) - Date.now()).toBeLessThanOrEqual(300_000);
+    const file = await fetch(r.body.url);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-disposition')).toContain(`tenant-${t.tenantId}.jsonl`);
+    const byRoute = (await file.text()).trim().split('\n');
+    // The same file, but for the header's time.
+    const header = (l: string) => { const { exportedAt, ...rest } = JSON.parse(l); return rest; };
+    expect(header(byRoute[0]!)).toEqual(header(byScript[0]!));
+    expect(byRoute.slice(1).sort()).toEqual(byScript.slice(1).sort());
+    // Audited after it was read: the entry is in the next export, not in this one.
+    const audit = await request('GET', admin('/audit?category=settings'), { token: t.ownerToken });
+    expect(audit.body.items.find((e: any) => e.action === 'tenant.exported')).toMatchObject({ target: { type: 'tenant', id: t.tenantId }, changes: { export: { to: r.body.id } } });
+
+    // The link opens this file only: altered, or re-signed for another key, it is refused.
+    const tampered = new URL(r.body.url);
+    tampered.pathname = tampered.pathname.replace(t.tenantId, other.tenantId);
+    expect((await fetch(tampered)).status).toBe(403);
+    // Owners only; another tenant's owner exports their own tenant, never this one.
+    for (const role of ['admin', 'agent', 'viewer'] as const) expectProblem(await call('/tenant/export', (await memberToken(t, role)).token), 403, 'FORBIDDEN');
+    const theirs = await call('/tenant/export', other.ownerToken);
+    expect(theirs.status).toBe(201);
+    const theirLines = (await (await fetch(theirs.body.url)).text()).trim().split('\n');
+    expect(JSON.parse(theirLines[0]!).tenantId).toBe(other.tenantId);
+    expect(theirLines.some((l) => l.includes(t.tenantId))).toBe(false);
+    expect(theirs.body.url).not.toContain(t.tenantId);
+  }, 60_000);
 });

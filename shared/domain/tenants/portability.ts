@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { ulid } from 'ulid';
 import { Conflict, fieldError } from '#shared/core/errors.ts';
 import { EVENT_ITEM_TYPE } from '#shared/data/events.ts';
-import { clean } from '#shared/data/keys.ts';
+import type { Actor } from '#shared/core/vocabulary.ts';
+import { auditRepo } from '#shared/data/audit.ts';
+import { clean, keys } from '#shared/data/keys.ts';
 import { membersRepo } from '#shared/data/members.ts';
+import { LINK_SECONDS, objectsRepo } from '#shared/data/objects.ts';
 import { putNew, tenantItems } from '#shared/data/tenant-data.ts';
+import { transact } from '#shared/data/tx.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { newWidgetKey } from './widget-keys.ts';
 
@@ -15,6 +20,25 @@ export const EXPORT_FORMAT = 'tenant-export/1';
 export async function* exportTenant(tenantId: string): AsyncGenerator<string> {
   yield JSON.stringify({ format: EXPORT_FORMAT, tenantId, exportedAt: new Date().toISOString() });
   for await (const item of tenantItems(tenantId)) yield JSON.stringify(item);
+}
+
+/**
+ * The same lines as `npm run export-tenant`, stored as one object and answered as a presigned link
+ * that lives LINK_SECONDS. Read first, audited after: the file holds the tenant as it was asked for.
+ */
+export async function exportTenantToObject(tenantId: string, actor: Actor) {
+  const lines: string[] = [];
+  for await (const line of exportTenant(tenantId)) lines.push(line);
+  const id = `exp_${ulid()}`;
+  const key = keys.tenantExportObject(tenantId, id);
+  await objectsRepo.put(key, Buffer.from(`${lines.join('\n')}\n`), 'application/x-ndjson');
+  const url = await objectsRepo.link(key, `tenant-${tenantId}.jsonl`, false);
+  const now = new Date();
+  await transact([auditRepo.tx.put(tenantId, {
+    category: 'settings', action: 'tenant.exported', actor, target: { type: 'tenant', id: tenantId },
+    changes: { export: { from: null, to: id }, items: { from: null, to: lines.length - 1 } }, createdAt: now.toISOString(),
+  })]);
+  return { id, url, items: lines.length - 1, expiresAt: new Date(now.getTime() + LINK_SECONDS * 1000).toISOString() };
 }
 
 /**
@@ -52,8 +76,10 @@ export async function importTenant(lines: Iterable<string> | AsyncIterable<strin
   if (!old) throw fieldError('file', 'has no tenant item');
   const now = new Date().toISOString();
   const wk = newWidgetKey();
+  // The inbound email address (slug) stays the old tenant's until it is purged: the new one gets its own.
+  const { slug: _slug, ...kept } = clean<Tenant>(old);
   const tenant: Tenant = {
-    ...clean<Tenant>(old), id: tenantId, updatedAt: now, ownerCount: 1, memberCount: 1, integrationCount: 0,
+    ...kept, id: tenantId, updatedAt: now, ownerCount: 1, memberCount: 1, integrationCount: 0,
     widgetKeyHash: wk.hash, widgetKeyPreview: wk.preview, widgetKeyCreatedAt: now,
   };
   await tenantsRepo.create({ tenant, owner, intents: [] });

@@ -19,4 +19,18 @@ export const deleteTenant = declareAdmin('POST', '/tenant/deletion', 'delete-ten
     + '(hourly; resumable and idempotent). Audited (`settings`, `tenant.deletion_requested`).',
 });
 
-export const routes = [deleteTenant];
+export const TenantExport = z.object({
+  id: z.string().check(z.describe('this export (`exp_` + ULID), as its audit entry names it')),
+  url: z.string().check(z.describe('a presigned GET of the JSON lines file; anyone holding it may download it until `expiresAt`')),
+  items: z.number().check(z.describe('the items in the file (the first line, the header, not counted)')),
+  expiresAt: Timestamp,
+});
+
+export const exportTenant = declareAdmin('POST', '/tenant/export', 'export-tenant', 'owner', {
+  table: 'write', exportObjects: true, response: TenantExport, status: 201, summary: 'Export the whole tenant as JSON lines',
+  description: 'Writes the tenant\'s data, the same JSON lines as `npm run export-tenant` (the first line names the format and the '
+    + 'tenant, every other line is one item as stored), to the objects bucket, and answers a download link that lives 5 minutes; '
+    + 'the file itself is removed after a day. Audited (`settings`, `tenant.exported`).',
+});
+
+export const routes = [deleteTenant, exportTenant];
