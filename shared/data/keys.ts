@@ -85,6 +85,8 @@ export const keys = {
   /** Tenants being deleted (the purge job reads this one partition; each item holds its progress). */
   purgePartition: () => 'PURGE',
   purge: (tenantId: string): Key => ({ pk: 'PURGE', sk: T(tenantId) }),
+  /** The deletion a user requested, readable by them once unlinked (GET /admin/tenant/deletion). */
+  deletionStatus: (sub: string): Key => ({ pk: `DELETION#${sub}`, sk: 'STATUS' }),
   /** A tenant's export in the objects bucket (the bucket's lifecycle removes `exports/` after a day). */
   tenantExportObject: (tenantId: string, id: string) => `exports/${tenantId}/${id}.jsonl`,
 

@@ -1,12 +1,13 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { auditRepo, type AuditInput } from './audit.ts';
 import type { Tenant } from './tenants.ts';
 import { transact, type TxItem } from './tx.ts';
 import { db, tableName } from './client.ts';
-import { keys } from './keys.ts';
+import { emailKeys, keys } from './keys.ts';
 import { labelKey } from './labels.ts';
 import { queryAll } from './lists.ts';
+import { TTL_ATTRIBUTE } from './table.ts';
 
 // Everything one tenant holds, partition by partition (never a Scan): the tenant's own partition,
 // its fixed partitions, and those found from it (a conversation's, a ticket's, an integration's
@@ -17,8 +18,14 @@ import { queryAll } from './lists.ts';
 const fixedPartitions = (t: string) => [
   keys.tenant(t).pk, keys.searchablePartition(t), keys.examplePartition(t, 'intent'), keys.examplePartition(t, 'article'),
   keys.examplePartition(t, 'none'), keys.unansweredPartition(t), keys.auditIndex(t).gsi1pk, keys.statsPartition(t),
-  keys.labelsPartition(t), keys.event(t, 'x').pk, keys.liveMembers(t).pk,
+  keys.labelsPartition(t), keys.event(t, 'x').pk, keys.liveMembers(t).pk, emailKeys.suppressedPartition(t),
 ];
+
+/** One item by key, or nothing. */
+async function* one(Key: { pk: string; sk: string }): AsyncGenerator<Record<string, unknown>> {
+  const r = await db.send(new GetCommand({ TableName: tableName(), Key }));
+  if (r.Item) yield r.Item;
+}
 
 const partition = (value: string) => queryAll({ partition: { name: 'pk', value }, descending: false });
 const index = (value: string) => queryAll({ index: 'gsi1', partition: { name: 'gsi1pk', value }, descending: false });
@@ -28,6 +35,9 @@ export async function* tenantItems(tenantId: string, also: { integrationIds?: st
   const [root, ...fixed] = await Promise.all(fixedPartitions(tenantId).map(partition));
   yield* root!;
   for (const items of fixed) yield* items;
+  // The email channel's lookups: the inbound address, each conversation's reply token and Message-IDs (below).
+  const slug = root!.find((i) => i.type === 'tenant')?.slug as string | undefined;
+  if (slug) yield* one(emailKeys.slug(slug));
   const retention = await partition(keys.retentionPartition());
   yield* retention.filter((i) => i.sk === keys.retention(tenantId).sk);
   const labels = fixed[fixedPartitions(tenantId).indexOf(keys.labelsPartition(tenantId)) - 1]!;
@@ -36,7 +46,14 @@ export async function* tenantItems(tenantId: string, also: { integrationIds?: st
   for (const id of integrations) yield* await partition(keys.delivery(tenantId, id, 'x').pk);
   const emails = new Set<string>();
   for (const c of await index(keys.conversationsIndex(tenantId).gsi1pk)) {
-    yield* await partition(keys.conversationPartition(tenantId, c.id as string));
+    const held = await partition(keys.conversationPartition(tenantId, c.id as string));
+    yield* held;
+    const token = (c.email as { token?: string } | undefined)?.token;
+    if (token) yield* one(emailKeys.replyToken(tenantId, token));
+    for (const m of held) {
+      const messageId = (m.email as { messageId?: string } | undefined)?.messageId;
+      if (messageId) yield* one(emailKeys.thread(tenantId, messageId));
+    }
     yield* await partition(keys.event(tenantId, 'x', c.id as string).pk);
     yield* await partition(keys.liveConversation(tenantId, c.id as string).pk);
     const email = (c.visitor as { email?: string | null } | undefined)?.email;
@@ -51,9 +68,23 @@ export async function putNew(item: Record<string, unknown>): Promise<void> {
   await db.send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
 }
 
-export interface PurgeEntry { tenantId: string; integrationIds: string[]; requestedAt: string; deleted: number }
+export interface PurgeEntry { tenantId: string; integrationIds: string[]; requestedAt: string; deleted: number; requestedBy: string | null }
+
+/** What the user who requested a deletion reads of it; kept a day after the purge finished. */
+export interface DeletionStatus {
+  tenantId: string; tenantName: string; status: 'deleting' | 'deleted'; requestedAt: string; deleted: number; finishedAt: string | null;
+}
+/** How long the requester may still read a finished deletion's status. */
+const STATUS_KEPT_SECONDS = 86_400;
 
 const ignoreGone = (e: unknown) => { if (!(e instanceof ConditionalCheckFailedException)) throw e; };
+
+/** Updates the requester's status item while it is about this tenant (a later deletion of theirs replaced it otherwise). */
+const countOnStatus = (sub: string, tenantId: string, update: string, values: Record<string, unknown>) => db.send(new UpdateCommand({
+  TableName: tableName(), Key: keys.deletionStatus(sub), UpdateExpression: update, ConditionExpression: 'tenantId = :t',
+  ...(update.includes('#') ? { ExpressionAttributeNames: { '#status': 'status', '#ttl': TTL_ATTRIBUTE } } : {}),
+  ExpressionAttributeValues: { ...values, ':t': tenantId },
+})).catch(ignoreGone);
 
 /** A tenant's deletion: what is cut at once, and the purge job's list with its progress. */
 export const tenantDeletionRepo = {
@@ -71,7 +102,15 @@ export const tenantDeletionRepo = {
         },
       },
       { Delete: { Key: keys.widgetKey(t.widgetKeyHash) } },
-      { Put: { Item: { ...keys.purge(t.id), type: 'purge', tenantId: t.id, integrationIds, requestedAt: now, deleted: 0 } } },
+      { Put: { Item: { ...keys.purge(t.id), type: 'purge', tenantId: t.id, integrationIds, requestedAt: now, deleted: 0, requestedBy: audit.actor.id } } },
+      {
+        Put: {
+          Item: {
+            ...keys.deletionStatus(audit.actor.id), type: 'deletionStatus', tenantId: t.id, tenantName: t.name, status: 'deleting',
+            requestedAt: now, deleted: 0, finishedAt: null,
+          },
+        },
+      },
       ...integrationIds.map((id): TxItem => ({ Delete: { Key: keys.integration(t.id, id) } })),
       auditRepo.tx.put(t.id, { ...audit, category: 'settings', createdAt: now }),
       ...also,
@@ -84,11 +123,22 @@ export const tenantDeletionRepo = {
 
   async pending(): Promise<PurgeEntry[]> {
     const items = await queryAll({ partition: { name: 'pk', value: keys.purgePartition() }, consistent: true });
-    return items.map((i) => ({ tenantId: i.tenantId as string, integrationIds: i.integrationIds as string[], requestedAt: i.requestedAt as string, deleted: i.deleted as number }));
+    return items.map((i) => ({
+      tenantId: i.tenantId as string, integrationIds: i.integrationIds as string[], requestedAt: i.requestedAt as string,
+      deleted: i.deleted as number, requestedBy: (i.requestedBy as string | undefined) ?? null,
+    }));
   },
 
-  /** Deletes items by key (gone ones are fine) and counts them on the purge item. */
-  async remove(tenantId: string, list: Array<{ pk: string; sk: string }>): Promise<void> {
+  async status(sub: string): Promise<DeletionStatus | null> {
+    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.deletionStatus(sub), ConsistentRead: true }));
+    if (!r.Item) return null;
+    const { tenantId, tenantName, status, requestedAt, deleted, finishedAt } = r.Item as DeletionStatus;
+    return { tenantId, tenantName, status, requestedAt, deleted, finishedAt };
+  },
+
+  /** Deletes items by key (gone ones are fine) and counts them on the purge item and the requester's status. */
+  async remove(p: Pick<PurgeEntry, 'tenantId' | 'requestedBy'>, list: Array<{ pk: string; sk: string }>): Promise<void> {
+    const { tenantId } = p;
     for (let i = 0; i < list.length; i += 25) {
       await Promise.all(list.slice(i, i + 25).map((k) => db.send(new DeleteCommand({ TableName: tableName(), Key: { pk: k.pk, sk: k.sk } }))));
     }
@@ -97,11 +147,19 @@ export const tenantDeletionRepo = {
         TableName: tableName(), Key: keys.purge(tenantId), UpdateExpression: 'ADD deleted :n', ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':n': list.length },
       })).catch(ignoreGone);
+      if (p.requestedBy) await countOnStatus(p.requestedBy, tenantId, 'ADD deleted :n', { ':n': list.length });
     }
   },
 
-  /** The last step: the tenant's registrations and its purge item. */
-  async finish(tenantId: string): Promise<void> {
+  /** The last step: the tenant's registrations and its purge item; the requester's status says it is done. */
+  async finish(p: Pick<PurgeEntry, 'tenantId' | 'requestedBy'>): Promise<void> {
+    const { tenantId } = p;
+    if (p.requestedBy) {
+      const now = new Date();
+      await countOnStatus(p.requestedBy, tenantId, 'SET #status = :done, finishedAt = :now, #ttl = :ttl', {
+        ':done': 'deleted', ':now': now.toISOString(), ':ttl': Math.floor(now.getTime() / 1000) + STATUS_KEPT_SECONDS,
+      });
+    }
     await Promise.all([keys.retention(tenantId), keys.tenant(tenantId), keys.purge(tenantId)]
       .map((Key) => db.send(new DeleteCommand({ TableName: tableName(), Key }))));
   },

@@ -57,6 +57,12 @@ describe('deleting a tenant', () => {
     const del = await a.call('POST', '/tenant/deletion', t.token, { name: 'Leaving Shop' });
     expect(del.status).toBe(202);
     expect(del.body).toMatchObject({ tenantId: t.tenantId, status: 'deleting' });
+    // Before the purge: the requester reads its progress; nobody else has a deletion to read.
+    expect((await a.call('GET', '/tenant/deletion', t.token)).body).toEqual({
+      tenantId: t.tenantId, tenantName: 'Leaving Shop', status: 'deleting', requestedAt: del.body.requestedAt, deleted: 0, finishedAt: null,
+    });
+    expect((await a.call('GET', '/tenant/deletion', agent)).status).toBe(404);
+    expect((await a.call('GET', '/tenant/deletion', stays.token)).status).toBe(404);
 
     // At once: no chat, no socket, no member, no webhook.
     expect((await chat(t.widgetKey, '/message', { message: 'still there?' })).status).toBe(401);
@@ -67,8 +73,14 @@ describe('deleting a tenant', () => {
     const received = rcv.received.length;
 
     // The background: one run removes everything; a second has nothing to do.
-    expect(await rt.runJob('jobs/purge-tenants')).toMatchObject({ tenants: 1 });
+    const run = await rt.runJob('jobs/purge-tenants') as { tenants: number; deleted: number };
+    expect(run).toMatchObject({ tenants: 1 });
     expect(await rt.runJob('jobs/purge-tenants')).toEqual({ tenants: 0, deleted: 0 });
+    // The requester sees it done, with every item the purge removed counted.
+    const done = await a.call('GET', '/tenant/deletion', t.token);
+    expect(done.body).toMatchObject({ tenantId: t.tenantId, status: 'deleted', deleted: run.deleted });
+    expect(run.deleted).toBeGreaterThan(10);
+    expect(Date.parse(done.body.finishedAt)).toBeGreaterThanOrEqual(Date.parse(del.body.requestedAt));
     const left = await itemsOf(t.tenantId);
     // Only what expires by itself within a day (rate-limit windows, idempotency records, events already sent) may remain.
     const day = Math.floor(Date.now() / 1000) + 86_400 + 60;

@@ -32,6 +32,13 @@ export async function requestDeletion(tenantId: string, actor: Actor, name: stri
   }, { attempts: 3, conflict: 'the tenant changed concurrently; try again' });
 }
 
+/** The deletion the caller requested, as its purge goes: readable once they are unlinked. */
+export async function deletionStatus(sub: string) {
+  const s = await tenantDeletionRepo.status(sub);
+  if (!s) throw new NotFound('tenant deletion');
+  return s;
+}
+
 /** One purge run over every tenant being deleted; returns what it removed. */
 export async function runPurge(): Promise<{ tenants: number; deleted: number }> {
   const pending = await tenantDeletionRepo.pending();
@@ -42,11 +49,11 @@ export async function runPurge(): Promise<{ tenants: number; deleted: number }> 
       // The tenant item goes last, with the purge item: until then the tenant stays marked.
       if (item.pk === keys.tenant(p.tenantId).pk && item.sk === keys.tenant(p.tenantId).sk) continue;
       batch.push({ pk: item.pk as string, sk: item.sk as string });
-      if (batch.length >= PAGE) { await tenantDeletionRepo.remove(p.tenantId, batch); deleted += batch.length; batch = []; }
+      if (batch.length >= PAGE) { await tenantDeletionRepo.remove(p, batch); deleted += batch.length; batch = []; }
     }
-    await tenantDeletionRepo.remove(p.tenantId, batch);
+    await tenantDeletionRepo.remove(p, batch);
     deleted += batch.length;
-    await tenantDeletionRepo.finish(p.tenantId);
+    await tenantDeletionRepo.finish(p);
     logger.info('tenant purged', { tenantId: p.tenantId, deleted: p.deleted + deleted });
   }
   return { tenants: pending.length, deleted };

@@ -44,10 +44,11 @@ export async function exportTenantToObject(tenantId: string, actor: Actor) {
 /**
  * Not carried into another tenant: who may sign in (members, user links: the new owner invites the
  * team again), the widget key (a new one is made), integrations and their deliveries (their
- * credentials are sealed to the tenant they were made in: create them again), the outbox (its
+ * credentials are sealed to the tenant they were made in: create them again), the inbound address
+ * (a slug is unique: the new tenant gets its own), the outbox (its
  * events would be sent again), and what expires within minutes.
  */
-const LEFT_BEHIND = new Set(['tenant', 'member', 'memberEmail', 'user', 'widgetKey', 'integration', 'delivery',
+const LEFT_BEHIND = new Set(['tenant', 'member', 'memberEmail', 'user', 'widgetKey', 'slug', 'integration', 'delivery',
   'liveConnection', 'liveConnectionLookup', 'liveTicket', EVENT_ITEM_TYPE]);
 const leftBehind = (i: Record<string, unknown>) =>
   LEFT_BEHIND.has(i.type as string) || (i.sk as string).startsWith('RATE#') || (i.pk as string).includes('#LIVE#');

@@ -16,7 +16,20 @@ export const deleteTenant = declareAdmin('POST', '/tenant/deletion', 'delete-ten
   description: 'The owner types the tenant\'s name to confirm (400 otherwise). At once: the widget key stops (chat and live '
     + 'requests are refused, open customer sockets close), integrations are removed (no more webhooks or Slack messages), '
     + 'and every member is unlinked (their tokens name no tenant). The rest is removed in the background by the purge job '
-    + '(hourly; resumable and idempotent). Audited (`settings`, `tenant.deletion_requested`).',
+    + '(hourly; resumable and idempotent); its progress is `GET /admin/tenant/deletion`. Audited (`settings`, `tenant.deletion_requested`).',
+});
+
+export const TenantDeletionStatus = z.object({
+  tenantId: z.uuid(), tenantName: z.string(), status: z.enum(['deleting', 'deleted']), requestedAt: Timestamp,
+  deleted: z.number().check(z.describe('items the purge has removed so far')),
+  finishedAt: z.nullable(Timestamp),
+});
+
+export const getTenantDeletion = declareAdmin('GET', '/tenant/deletion', 'get-tenant-deletion', null, {
+  table: 'read', response: TenantDeletionStatus, status: 200, summary: 'The progress of the deletion you requested',
+  description: 'Any valid token: the owner who requested a deletion is unlinked at once, so this reads the deletion *they* '
+    + 'requested (their latest), not their tenant\'s. `deleted` counts the items removed so far; `status` turns `deleted` when the '
+    + 'purge is done, and the answer stays readable for a day after (`finishedAt`), then 404 `NOT_FOUND`, as for a user who requested none.',
 });
 
 export const TenantExport = z.object({
@@ -33,4 +46,4 @@ export const exportTenant = declareAdmin('POST', '/tenant/export', 'export-tenan
     + 'the file itself is removed after a day. Audited (`settings`, `tenant.exported`).',
 });
 
-export const routes = [deleteTenant, exportTenant];
+export const routes = [deleteTenant, getTenantDeletion, exportTenant];
