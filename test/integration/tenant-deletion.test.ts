@@ -1,3 +1,4 @@
+import { createTransport } from 'nodemailer';
 import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -46,6 +47,15 @@ describe('deleting a tenant', () => {
     expect((await a.call('POST', '/articles', t.token, { title: 'Returns', body: 'Within 30 days.' })).status).toBe(201);
     expect((await a.call('PATCH', `/conversations/${c}`, t.token, { labels: ['Vip'] })).status).toBe(200);
     await rcv.waitFor(1, 20_000);
+    // An email conversation: the inbound address, its reply token and Message-ID lookups are the tenant's too.
+    const inbound = (await a.call('GET', '/settings', t.token)).body.config.email.inboundAddress as string;
+    await createTransport({ host: '127.0.0.1', port: rt.mail!.smtpPort, secure: false, ignoreTLS: true })
+      .sendMail({ from: 'Leo <leo@customer.example>', to: inbound, subject: 'Refund', text: 'Where is my refund?' });
+    const until = Date.now() + 10_000;
+    while (!(await a.call('GET', '/conversations', t.token)).body.items.some((x: any) => x.channel === 'email')) {
+      if (Date.now() > until) throw new Error('the email conversation never appeared');
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const ws = new WebSocket(`${rt.url.replace(/^http/, 'ws')}${LIVE_PATH}?widgetKey=${encodeURIComponent(t.widgetKey)}&conversationId=${c}`);
     await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
     const closed = new Promise<number>((resolve) => ws.once('close', resolve));
