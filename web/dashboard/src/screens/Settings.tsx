@@ -6,7 +6,7 @@ import { TICKET_PRIORITIES as PRIORITIES } from '../api/types.ts';
 import { useApp, useMember } from '../context.tsx';
 import { atLeast } from '../roles.ts';
 import { HoursForm, IdentityCard } from './SettingsCustomers.tsx';
-import { CustomerDataCard, RetentionForm } from './SettingsData.tsx';
+import { CustomerDataCard, LeaveCard, RetentionForm } from './SettingsData.tsx';
 import { Confirm, EmbedSnippet, ErrorState, Field, FormError, Loading, Page, useFieldErrors, When } from '../ui/index.tsx';
 
 type Settings = Ok<'/api/v1/admin/settings', 'get'>;
@@ -31,6 +31,7 @@ export default function SettingsScreen() {
             <CustomerDataCard />
           </div>
           <WidgetKey settings={settings.data} />
+          <LeaveCard />
         </>
       )}
     </Page>

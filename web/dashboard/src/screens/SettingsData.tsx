@@ -5,7 +5,7 @@ import { useApp, useMember } from '../context.tsx';
 import { atLeast } from '../roles.ts';
 import { Confirm, Field, fieldErrorsOf, FormError } from '../ui/index.tsx';
 
-// The data's life: how long conversations are kept, and one customer's export and erasure.
+// The data's life: how long conversations are kept, one customer's export and erasure, and the team's leaving.
 
 type Settings = Ok<'/api/v1/admin/settings', 'get'>;
 const daysOf = (s: Settings): number | null => {
@@ -90,6 +90,46 @@ export function CustomerDataCard() {
           body={<p>Their messages, name, email and ratings' comments are removed everywhere, and examples taught from their messages are taken back. This cannot be undone. Counts and tickets stay.</p>}
           confirmLabel="Erase" onConfirm={erase} />
       </div>
+    </section>
+  );
+}
+
+/** The owner takes the tenant's data (a JSON lines file) or deletes the tenant, typing its name. */
+export function LeaveCard() {
+  const { api } = useApp();
+  const member = useMember();
+  const qc = useQueryClient();
+  const [name, setName] = useState('');
+  const [done, setDone] = useState<string | null>(null);
+  const exported = useMutation({
+    mutationFn: () => ok(api.POST('/api/v1/admin/tenant/export', {})),
+    onSuccess: (r) => {
+      // The link is presigned and short-lived: follow it now.
+      const a = document.createElement('a');
+      a.href = r.url; a.download = `tenant-${member.tenant.id}.jsonl`; a.click();
+      setDone(`Exported ${r.items} items (export ${r.id}). The link works until ${new Date(r.expiresAt).toLocaleTimeString()}.`);
+    },
+  });
+  const remove = async () => {
+    await ok(api.POST('/api/v1/admin/tenant/deletion', { body: { name } }));
+    // The owner is unlinked at once: the shell shows the deletion's progress where a team would be made.
+    await qc.resetQueries({ queryKey: ['me'] });
+  };
+  if (!atLeast(member.role, 'owner')) return null;
+  return (
+    <section className="card form" aria-labelledby="leave-h">
+      <h2 id="leave-h">Leaving</h2>
+      <p>Take everything the team holds as one JSON lines file, or delete the team and all of its data.</p>
+      <FormError error={exported.error} />
+      {done && <p role="status" className="success">{done}</p>}
+      <button type="button" disabled={exported.isPending} onClick={() => exported.mutate()}>Export all data</button>
+      <Field label={`Type "${member.tenant.name}" to delete the team`}>
+        {(p) => <input {...p} value={name} autoComplete="off" onChange={(e) => setName(e.target.value)} />}
+      </Field>
+      <Confirm trigger={<button type="button" className="danger" disabled={name !== member.tenant.name}>Delete the team</button>}
+        title={`Delete ${member.tenant.name}?`} danger
+        body={<p>The widget stops at once, integrations stop, and every member loses access. Everything else is removed in the background. This cannot be undone.</p>}
+        confirmLabel="Delete" onConfirm={remove} />
     </section>
   );
 }
