@@ -52,4 +52,37 @@ describe('the customer\'s data on the dashboard', () => {
       await context.close();
     }
   }, 120_000);
+
+  it('lets the owner take the team\'s data as a file, delete the team by its name, and then shows the deletion\'s progress', async () => {
+    const email = newEmail('leaver');
+    const token = await tokenForEmail(email);
+    const onboard = await api('POST', '/api/v1/admin/auth/onboard', { token, body: { tenantName: 'Leaving Shop' } });
+    const widgetKey = onboard.body.widgetKey as string;
+    await api('POST', '/api/v1/chat/message', { widgetKey, body: { message: 'Do you ship to Oslo?' } });
+
+    const { context, page } = await newDashboardPage(browser);
+    try {
+      await signIn(page, email);
+      await page.goto('/settings');
+      const card = page.getByRole('region', { name: 'Leaving' });
+      const download = page.waitForEvent('download');
+      await card.getByRole('button', { name: 'Export all data' }).click();
+      const file = await download;
+      const lines = (await (await file.createReadStream()).toArray().then((b) => Buffer.concat(b).toString('utf8'))).trim().split('\n');
+      expect(JSON.parse(lines[0]!)).toMatchObject({ format: 'tenant-export/1', tenantId: onboard.body.tenant.id });
+      expect(lines.some((l) => l.includes('Do you ship to Oslo?'))).toBe(true);
+      await card.getByText(/^Exported \d+ items/).waitFor();
+
+      const remove = card.getByRole('button', { name: 'Delete the team' });
+      expect(await remove.isDisabled()).toBe(true);
+      await card.getByLabel('Type "Leaving Shop" to delete the team').fill('Leaving Shop');
+      await remove.click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+      await page.getByText(/^Leaving Shop is being deleted: \d+ items removed so far\.$/).waitFor();
+      await captureWidths(page, 'dashboard-leaving', 'Set up your team');
+      expect((await api('POST', '/api/v1/chat/message', { widgetKey, body: { message: 'hello?' } })).status).toBe(401);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
 });

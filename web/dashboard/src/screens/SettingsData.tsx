@@ -122,14 +122,16 @@ export function LeaveCard() {
       <p>Take everything the team holds as one JSON lines file, or delete the team and all of its data.</p>
       <FormError error={exported.error} />
       {done && <p role="status" className="success">{done}</p>}
-      <button type="button" disabled={exported.isPending} onClick={() => exported.mutate()}>Export all data</button>
+      <div className="row"><button type="button" disabled={exported.isPending} onClick={() => exported.mutate()}>Export all data</button></div>
       <Field label={`Type "${member.tenant.name}" to delete the team`}>
         {(p) => <input {...p} value={name} autoComplete="off" onChange={(e) => setName(e.target.value)} />}
       </Field>
-      <Confirm trigger={<button type="button" className="danger" disabled={name !== member.tenant.name}>Delete the team</button>}
-        title={`Delete ${member.tenant.name}?`} danger
-        body={<p>The widget stops at once, integrations stop, and every member loses access. Everything else is removed in the background. This cannot be undone.</p>}
-        confirmLabel="Delete" onConfirm={remove} />
+      <div className="row">
+        <Confirm trigger={<button type="button" className="danger" disabled={name !== member.tenant.name}>Delete the team</button>}
+          title={`Delete ${member.tenant.name}?`} danger
+          body={<p>The widget stops at once, integrations stop, and every member loses access. Everything else is removed in the background. This cannot be undone.</p>}
+          confirmLabel="Delete" onConfirm={remove} />
+      </div>
     </section>
   );
 }
