@@ -14,6 +14,8 @@ import type { DataTable } from './table.ts';
 
 /** Where SES's S3 action stores inbound mail; shared/data/keys.ts (emailKeys.inboundObject) reads the same prefix. */
 const INBOUND_PREFIX = 'inbound/';
+/** Where the tenant export route writes (shared/data/keys.ts, tenantExportObject). */
+const EXPORTS_PREFIX = 'exports/';
 
 /**
  * The mail bucket, in the core stack: SES stores inbound messages in it, the receive function keeps
@@ -32,6 +34,8 @@ export class MailBucket extends Construct {
       versioned: false,
       // Customers' mail: kept when the stack goes, like the table.
       removalPolicy: RemovalPolicy.RETAIN,
+      // Tenant exports are fetched through a link that lives minutes: the files go after a day.
+      lifecycleRules: [{ id: 'TenantExports', prefix: EXPORTS_PREFIX, expiration: Duration.days(1) }],
     });
     Validations.of(this.bucket).acknowledge({
       id: 'AwsSolutions-S1',
@@ -44,6 +48,13 @@ export class MailBucket extends Construct {
     f.fn.addEnvironment('MAIL_BUCKET', this.bucket.bucketName);
     this.grant(f, ['s3:GetObject'], ['inbound/*', 'tenants/*'],
       'A link may name any stored message or attachment: the object keys are made per message at run time; the function reads the object key from a conversation of the caller\'s tenant before it signs a link.');
+  }
+
+  /** Lets a route's function write a tenant's export and presign its link, under `exports/` only. */
+  grantExports(f: ServiceFunction): void {
+    f.fn.addEnvironment('MAIL_BUCKET', this.bucket.bucketName);
+    this.grant(f, ['s3:PutObject', 's3:GetObject'], [`${EXPORTS_PREFIX}*`],
+      'An export\'s object key is made per export at run time (exports/<tenant>/<id>.jsonl); the tenant is the caller\'s own, from its token.');
   }
 
   /** Object actions on key prefixes, with the wildcard finding acknowledged for `reason`. */

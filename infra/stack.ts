@@ -7,7 +7,10 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { routes as allRoutes } from '#shared/edge/routes/index.ts';
 import type { Route } from '#shared/edge/route.ts';
-import { eventDispatcher, INDEX_QUEUE, liveRoutes } from '#shared/edge/triggers.ts';
+import { eventDispatcher, INDEX_QUEUE, liveRoutes, scheduledJobs } from '#shared/edge/triggers.ts';
+import { Duration } from 'aws-cdk-lib';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Api } from './api.ts';
 import { routeStacks } from './areas.ts';
 import { Auth } from './auth.ts';
@@ -123,6 +126,15 @@ export class SupportStack extends Stack {
       data: this.data, projectRoot: PROJECT_ROOT, logRetention, entry: entryOf(INDEX_QUEUE.handler),
     });
     this.functions.set(INDEX_QUEUE.handler, this.indexing.fn);
+    for (const job of scheduledJobs) {
+      const f = addFunction(this, job.handler, `Every ${job.everyHours} hours`);
+      bindTable(f, this.data, job.table);
+      acknowledgeFunctionFindings(f, SCHEDULED);
+      const rule = new Rule(this, `${constructIdOf(job.handler)}Schedule`, {
+        schedule: Schedule.rate(Duration.hours(job.everyHours)), targets: [new LambdaFunction(f.fn, { retryAttempts: 2 })],
+      });
+      Validations.of(rule).acknowledge({ id: 'Serverless-EventBusDLQ', reason: SCHEDULED.dlq });
+    }
     this.mail = new MailBucket(this, 'Mail');
     alarmFunctionsOf(this);
 
@@ -178,6 +190,7 @@ export class SupportStack extends Stack {
         if (route.kms) bindKey(f, this.credentialsKey);
         if (route.queue) this.deliveries.grantEnqueue(f);
         if (route.mailLinks) this.mail.grantLinks(f);
+        if (route.exportObjects) this.mail.grantExports(f);
         acknowledgeFunctionFindings(f, SYNCHRONOUS);
         this.api.addRoute(routeStack, route, f.fn, constructIdOf(route.handler));
       }
@@ -232,6 +245,11 @@ interface Invocation { wildcards: string; dlq: string }
 const SYNCHRONOUS: Invocation = {
   wildcards: 'Only xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing) are on Resource *: those X-Ray actions support no resource-level permissions.',
   dlq: 'Invoked synchronously by API Gateway only: a failure is returned to the caller, there is no asynchronous event to dead-letter.',
+};
+
+const SCHEDULED: Invocation = {
+  wildcards: SYNCHRONOUS.wildcards,
+  dlq: 'Invoked by its schedule: a failed run is retried twice, shows in the function\'s error alarm, and the next run redoes its work (the job is idempotent).',
 };
 
 const STREAM: Invocation = {

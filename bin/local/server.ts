@@ -8,7 +8,8 @@ import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { routes } from '#shared/edge/routes/index.ts';
 import type { Route } from '#shared/edge/route.ts';
-import { DELIVERY_QUEUE, eventDispatcher, INDEX_QUEUE, LIVE_IDLE_SECONDS, LIVE_PATH, liveRoutes } from '#shared/edge/triggers.ts';
+import { DELIVERY_QUEUE, eventDispatcher, INDEX_QUEUE, LIVE_IDLE_SECONDS, LIVE_PATH, liveRoutes, scheduledJobs } from '#shared/edge/triggers.ts';
+import { startTtlSweeper } from './ttl.ts';
 import { createLocalIdp, type LocalIdp } from './idp.ts';
 import { eventOf, lambdaContext } from './events.ts';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamodb-local.ts';
@@ -65,6 +66,10 @@ export interface RuntimeOptions {
   streamPollMs?: number;
   /** Read the table's stream and invoke the event dispatcher (default true; off for benchmarks that measure handlers alone). */
   stream?: boolean;
+  /** How often expired items are deleted, as DynamoDB's TTL does (default 60 s; bin/local/ttl.ts). */
+  ttlSweepMs?: number;
+  /** Run the scheduled jobs (shared/edge/triggers.ts) on their intervals (default true). */
+  schedule?: boolean;
   /** Serve the built dashboard at `/` (bin/local/dashboard.ts). */
   dashboard?: DashboardOptions;
   /** The email that opens a seeded demo tenant: the sign-in page and the dashboard name it. */
@@ -95,6 +100,10 @@ export interface LocalRuntime {
   streamFailures(): OnFailureRecord[];
   /** How many times the JWT verifier fetched the JWKS (a flood of unknown kids must not raise it per token). */
   jwksFetches(): number;
+  /** Runs a scheduled job now (its handler, as the schedule would invoke it). */
+  runJob(handler: string): Promise<unknown>;
+  /** Deletes the expired items now, as DynamoDB's TTL would. */
+  sweepExpired(): Promise<number>;
   /** The inbound SMTP server and the catcher of outgoing mail (null with `smtpPort: false`). */
   mail: LocalMail | null;
   /** The stand-in for S3 (the mail bucket). */
@@ -398,13 +407,23 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     });
   }
 
+  const ttl = startTtlSweeper({ endpoint: dynamodbEndpoint, region: process.env.AWS_REGION!, tableName, everyMs: opts.ttlSweepMs ?? 60_000 });
+  const runJob = (handler: string) => invoke(handler, { source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} });
+  const jobTimers = opts.schedule === false ? [] : scheduledJobs.map((job) => {
+    const t = setInterval(() => { runJob(job.handler).catch(() => {}); }, job.everyHours * 3_600_000);
+    t.unref();
+    return t;
+  });
+
   return {
-    url, port, idp, dynamo, dynamodbEndpoint, queue, indexQueue, liveUrl, liveEndpoint,
+    url, port, idp, dynamo, dynamodbEndpoint, queue, indexQueue, liveUrl, liveEndpoint, runJob, sweepExpired: ttl.sweep,
     liveConnections: () => live?.connectionIds() ?? [],
     streamFailures: () => stream?.failures ?? [],
     jwksFetches: () => fetches,
     mail, objects, emailQueue,
     async stop() {
+      ttl.stop();
+      for (const t of jobTimers) clearInterval(t);
       await stream?.stop();
       await mail?.stop();
       await emailQueue.stop();

@@ -1,7 +1,9 @@
 import { ulid } from 'ulid';
 import type { Actor, AuditCategory } from '#shared/core/vocabulary.ts';
 import { clean, keys } from './keys.ts';
-import { batchGet, queryPage, type Page } from './lists.ts';
+import { batchGet, queryAll, queryPage, type Page } from './lists.ts';
+import { db, tableName } from './client.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TxItem } from './tx.ts';
 
 // Audit entries: newest first on gsi1 (sk = aud_<ulid>), by category on gsi2. A ticket's entries are
@@ -54,6 +56,24 @@ export const auditRepo = {
       : { index: 'gsi1' as const, partition: { name: 'gsi1pk', value: keys.auditIndex(tenantId).gsi1pk } };
     const page = await queryPage(q, { tenantId, list: 'audit', filters }, limit, cursor);
     return { items: page.items.map(asAudit), nextCursor: page.nextCursor };
+  },
+
+  /**
+   * Replaces `field`'s values in the `changes` of one category's entries about `targetIds` with
+   * `replacement` (an erased customer's words in what an example recorded); one Query of the category.
+   */
+  async redact(tenantId: string, category: AuditCategory, targetIds: Set<string>, field: string, replacement: string): Promise<number> {
+    const items = await queryAll({ index: 'gsi2', partition: { name: 'gsi2pk', value: keys.auditByCategoryIndex(tenantId, category).gsi2pk } });
+    const hit = items.filter((i) => targetIds.has((i.target as { id: string }).id) && (i.changes as Record<string, unknown>)?.[field]);
+    await Promise.all(hit.map((i) => {
+      const c = (i.changes as Record<string, { from: unknown; to: unknown }>)[field]!;
+      return db.send(new UpdateCommand({
+        TableName: tableName(), Key: { pk: i.pk, sk: i.sk }, UpdateExpression: 'SET changes.#f = :v',
+        ExpressionAttributeNames: { '#f': field },
+        ExpressionAttributeValues: { ':v': { from: c.from === null ? null : replacement, to: c.to === null ? null : replacement } },
+      }));
+    }));
+    return hit.length;
   },
 
   tx: {

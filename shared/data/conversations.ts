@@ -100,8 +100,8 @@ function update(
   add: { messageCount?: number; userMessageCount?: number; unclosedTickets?: number },
   expect: { maxUserMessages?: number; unchangedSince?: boolean } = {},
 ): TxItem {
-  const names: Record<string, string> = { '#status': 'status' };
-  const values: Record<string, unknown> = {};
+  const names: Record<string, string> = { '#status': 'status', '#ttl': TTL_ATTRIBUTE };
+  const values: Record<string, unknown> = { ':closed': 'closed' };
   const sets: string[] = [];
   const next = { ...c, ...set };
   for (const [k, v] of Object.entries(set)) { names[`#${k}`] = k; values[`:${k}`] = v; sets.push(`#${k} = :${k}`); }
@@ -133,7 +133,8 @@ function update(
   return {
     Update: {
       Key: keys.conversation(c.tenantId, c.id),
-      UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', adds.length ? `ADD ${adds.join(', ')}` : ''].join(' ').trim(),
+      // Activity takes off a retention stamp (shared/data/retention.ts): the conversation stays, its old items go.
+      UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', adds.length ? `ADD ${adds.join(', ')}` : '', 'REMOVE #ttl'].join(' ').trim(),
       ConditionExpression: cond,
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,

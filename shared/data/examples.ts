@@ -78,6 +78,12 @@ export const examplesRepo = {
     return items.map((i) => i.message as string);
   },
 
+  /** The examples taught from messages of these conversations (export and erasure): one walk of the tenant's examples on gsi1. */
+  async ofConversations(tenantId: string, conversationIds: Set<string>): Promise<Example[]> {
+    const items = await queryAll({ index: 'gsi1', partition: { name: 'gsi1pk', value: keys.examplesIndex(tenantId).gsi1pk } });
+    return items.map(asExample).filter((e) => e.conversationId !== null && conversationIds.has(e.conversationId));
+  },
+
   tx: {
     /** The example and its guard (index 1 fails: taught already); a `none` example also counts (index 2 fails: the limit). */
     put(tenantId: string, e: Example): TxItem[] {

@@ -83,6 +83,24 @@ export const keys = {
   visitorConversationsIndex: (tenantId: string, userId: string) =>
     ({ gsi3pk: `${T(tenantId)}#VISITOR#${createHash('sha256').update(userId).digest('base64url')}` }),
 
+  /** A customer's conversations by the email address they gave (export and erasure); keyed by a hash of the address. */
+  customerEmailPartition: (tenantId: string, email: string) =>
+    `${T(tenantId)}#CUSTOMER#${createHash('sha256').update(email.toLowerCase()).digest('base64url')}`,
+  customerEmailLink: (tenantId: string, email: string, conversationId: string): Key =>
+    ({ pk: keys.customerEmailPartition(tenantId, email), sk: `CONV#${conversationId}` }),
+
+  /** The tenants that keep conversations a limited time (the retention job reads this one partition). */
+  retentionPartition: () => 'RETENTION',
+  retention: (tenantId: string): Key => ({ pk: 'RETENTION', sk: T(tenantId) }),
+
+  /** Tenants being deleted (the purge job reads this one partition; each item holds its progress). */
+  purgePartition: () => 'PURGE',
+  purge: (tenantId: string): Key => ({ pk: 'PURGE', sk: T(tenantId) }),
+  /** The deletion a user requested, readable by them once unlinked (GET /admin/tenant/deletion). */
+  deletionStatus: (sub: string): Key => ({ pk: `DELETION#${sub}`, sk: 'STATUS' }),
+  /** A tenant's export in the objects bucket (the bucket's lifecycle removes `exports/` after a day). */
+  tenantExportObject: (tenantId: string, id: string) => `exports/${tenantId}/${id}.jsonl`,
+
   ticket: (tenantId: string, ticketId: string): Key => ({ pk: `${T(tenantId)}#TICKET#${ticketId}`, sk: 'TICKET' }),
   /** The tenant's last ticket number; a new ticket's transaction moves it on, conditional on the value read. */
   ticketCounter: (tenantId: string): Key => ({ pk: T(tenantId), sk: 'TICKETCOUNTER' }),

@@ -1,4 +1,6 @@
-import { BatchGetCommand, QueryCommand, type BatchGetCommandOutput, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand, DeleteCommand, QueryCommand, type BatchGetCommandOutput, type QueryCommandInput, type QueryCommandOutput,
+} from '@aws-sdk/lib-dynamodb';
 import { InvalidCursor } from '#shared/core/errors.ts';
 import { db, tableName } from './client.ts';
 import { decodeCursor, encodeCursor, type CursorScope, type PageKey } from './cursor.ts';
@@ -111,4 +113,14 @@ export async function batchGet(keyList: Key[], consistent: boolean): Promise<Rec
     }
   }
   return out;
+}
+
+/**
+ * Deletes items by key, 25 at a time side by side; a key already gone is fine. One DeleteItem
+ * each: the functions are granted no batch writes (test/infra/iam.test.ts).
+ */
+export async function deleteAll(keyList: Key[]): Promise<void> {
+  for (let i = 0; i < keyList.length; i += 25) {
+    await Promise.all(keyList.slice(i, i + 25).map((k) => db.send(new DeleteCommand({ TableName: tableName(), Key: { pk: k.pk, sk: k.sk } }))));
+  }
 }

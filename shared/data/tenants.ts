@@ -34,6 +34,8 @@ export interface Tenant {
   widgetKeyHash: string; widgetKeyPreview: string; widgetKeyCreatedAt: string;
   /** Signs visitors' user ids (HMAC-SHA256); kept whole, as verifying needs it, and shown only masked. */
   identitySecret?: string; identitySecretCreatedAt?: string;
+  /** Set when the owner deleted the tenant: its widget key and members are gone, the purge job removes the rest. */
+  deletingSince?: string;
   /** The local part of the inbound email address, unique across tenants (lookup item emailKeys.slug). */
   slug?: string;
 }
@@ -59,7 +61,7 @@ export const tenantsRepo = {
     return r.Item ? clean<Tenant>(r.Item) : null;
   },
   /** Name and config, conditional on `settingsVersion` being what was read (index 0). */
-  async update(t: Tenant, next: { name: string; config: Record<string, unknown> }, now: string, audit: AuditInput): Promise<void> {
+  async update(t: Tenant, next: { name: string; config: Record<string, unknown> }, now: string, audit: AuditInput, also: TxItem[] = []): Promise<void> {
     const guard = stillRead('settingsVersion', t.settingsVersion);
     await transact([
       {
@@ -72,6 +74,7 @@ export const tenantsRepo = {
         },
       },
       auditRepo.tx.put(t.id, { ...audit, category: 'settings', createdAt: now }),
+      ...also,
     ]);
   },
 

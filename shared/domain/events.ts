@@ -43,6 +43,8 @@ export const events = {
     eventsRepo.tx.put(tenantId, 'conversation.rated', { conversationId, rating }, rating.createdAt, conversationId),
   /** The widget key changed: the dispatcher closes the customer sockets opened with an older one (no key in the item). */
   widgetKeyRotated: (tenantId: string, at: string) => eventsRepo.tx.put(tenantId, 'widget_key.rotated', {}, at),
+  /** A customer was erased: the dispatcher closes their conversations' sockets (ids only, no personal data). */
+  customerErased: (tenantId: string, conversationIds: string[], at: string) => eventsRepo.tx.put(tenantId, 'customer.erased', { conversationIds }, at),
   /** An email came in on a conversation (`from` the sender's address, `verified` its SPF, DKIM and DMARC all passed). */
   emailReceived: (c: Pick<Conversation, 'tenantId' | 'id'>, m: Message, from: string, verified: boolean) =>
     eventsRepo.tx.put(c.tenantId, 'email.received', { conversationId: c.id, messageId: m.id, from, verified, subject: m.email?.subject ?? '' }, m.createdAt, c.id),

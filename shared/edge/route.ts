@@ -36,6 +36,8 @@ export interface Route<P extends Schema | undefined = Schema | undefined, B exte
   encoder?: boolean;
   /** The function presigns links to the mail bucket's objects (email attachments and originals). */
   mailLinks?: boolean;
+  /** The function writes tenant exports to the objects bucket (`exports/`) and presigns links to them. */
+  exportObjects?: boolean;
   params?: P;
   query?: Q;
   body?: B;

@@ -80,3 +80,18 @@ export const INDEX_QUEUE = {
   /** Measured: the encoder's WebAssembly memory and the model take about 550 MB resident, 810 MB at peak. */
   memoryMb: 1536,
 } as const;
+
+/** Functions run on a schedule (EventBridge in AWS; the local runtime's timer). */
+export interface ScheduledJob {
+  handler: string;
+  table: 'read' | 'write';
+  /** How often, in hours: the stack makes `rate(n hours)`, the local runtime an interval. */
+  everyHours: number;
+}
+
+export const scheduledJobs: readonly ScheduledJob[] = [
+  // Stamps conversations past their tenant's retention with the TTL attribute (DynamoDB deletes them).
+  { handler: 'jobs/retention', table: 'write', everyHours: 24 },
+  // Removes what remains of deleted tenants, partition by partition (a run that stops is run again).
+  { handler: 'jobs/purge-tenants', table: 'write', everyHours: 1 },
+];

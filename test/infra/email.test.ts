@@ -33,6 +33,8 @@ describe('email channel', () => {
     expect(b.DeletionPolicy).toBe('Retain');
     expect(b.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
     expect(b.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
+    // Tenant exports (exports/) expire after a day; the mail itself is never expired by the bucket.
+    expect(b.Properties.LifecycleConfiguration.Rules).toEqual([{ Id: 'TenantExports', Prefix: 'exports/', ExpirationInDays: 1, Status: 'Enabled' }]);
   });
 
   it('sends through a configuration set whose events reach the events function through SNS and SQS', () => {

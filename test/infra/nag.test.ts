@@ -81,6 +81,8 @@ describe('cdk-nag: AwsSolutionsChecks and ServerlessChecks', () => {
       ...emailFindings(stack),
       'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*]',
       'AwsSolutions-L1', 'AwsSolutions-S1', 'AwsSolutions-SMG4', 'AwsSolutions-SQS3',
+      // The scheduled jobs' rules (infra/stack.ts): a failed run is retried, alarms, and the next run redoes it.
+      'Serverless-EventBusDLQ',
       'Serverless-LambdaDLQ', 'Serverless-LambdaEventSourceMappingDestination', 'Serverless-LambdaLatestVersion',
       'Serverless-LambdaTracing', 'Serverless-SQSRedrivePolicy',
     ].sort());
@@ -114,11 +116,13 @@ describe('cdk-nag: AwsSolutionsChecks and ServerlessChecks', () => {
   });
 });
 
-/** The mail bucket's prefix grants, as cdk-nag names them from the receive function's and the conversation route's stacks. */
+/** The mail bucket's prefix grants, as cdk-nag names them from the receive function's, the conversation route's and the export route's stacks. */
 function emailFindings(stack: SupportStack): string[] {
   const route = stack.functions.get('admin/get-conversation')!;
   return [...new Set([
     stack.mail.objectsFinding(stack.email.receive, 'inbound/*'), stack.mail.objectsFinding(stack.email.receive, 'tenants/*'),
     stack.mail.objectsFinding(route, 'inbound/*'), stack.mail.objectsFinding(route, 'tenants/*'),
+    // The tenant export route writes and links `exports/<tenant>/<id>.jsonl`.
+    stack.mail.objectsFinding(stack.functions.get('admin/export-tenant')!, 'exports/*'),
   ])];
 }

@@ -78,12 +78,12 @@ describe('routes: one API route and one function per row of the route table', ()
     expect(ses.map(([, p]) => refId(p.Properties.FunctionName))).toEqual([logicalId(s, s.stack.email.receive.fn)]);
     expect(ses[0]![1].Properties.SourceAccount).toEqual({ Ref: 'AWS::AccountId' });
     const permissions = all.filter(([, p]) => p.Properties.Principal !== 'ses.amazonaws.com');
-    // The stream trigger needs none: its event source mapping invokes it with its own role.
+    // The stream trigger needs none: its event source mapping invokes it with its own role. A scheduled job's rule may invoke it.
     expect(permissions).toHaveLength(declared.filter((d) => d.kind !== 'stream').length);
-    for (const [, p] of permissions) {
-      expect(p.Properties.Principal).toBe('apigateway.amazonaws.com');
-      expect(p.Properties.Action).toBe('lambda:InvokeFunction');
-    }
+    const principals = permissions.map(([, p]) => p.Properties.Principal as string);
+    expect(principals.filter((p) => p === 'events.amazonaws.com')).toHaveLength(declared.filter((d) => d.kind === 'schedule').length);
+    expect(principals.filter((p) => p === 'apigateway.amazonaws.com')).toHaveLength(declared.filter((d) => d.kind === 'http' || d.kind === 'socket').length);
+    for (const [, p] of permissions) expect(p.Properties.Action).toBe('lambda:InvokeFunction');
   });
 
   it('configures every function the same way: Node 24 on ARM64, traced, JSON logs to its own log group', () => {

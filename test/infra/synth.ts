@@ -9,7 +9,7 @@ import { readConfig } from '#infra/config.ts';
 import { PROJECT_ROOT, SupportStack } from '#infra/stack.ts';
 import { routes } from '#shared/edge/routes/index.ts';
 import type { Route } from '#shared/edge/route.ts';
-import { eventDispatcher, liveRoutes } from '#shared/edge/triggers.ts';
+import { eventDispatcher, liveRoutes, scheduledJobs } from '#shared/edge/triggers.ts';
 
 export const STUB_ENTRY = join(PROJECT_ROOT, 'test/infra/fixtures/stub-handler.ts');
 /** The module of a handler (`chat/send-message`), as the real stack builds it. */
@@ -117,10 +117,10 @@ export const refId = (v: any): string | undefined =>
 export const logicalId = (_s: Synth, construct: IConstruct): string =>
   Stack.of(construct).getLogicalId(construct.node.defaultChild as CfnElement);
 
-/** Every function the stack makes, one per declaration: HTTP routes, WebSocket routes, the stream trigger. */
+/** Every function the stack makes, one per declaration: HTTP routes, WebSocket routes, the stream trigger, the scheduled jobs. */
 export interface Declared {
   handler: string;
-  kind: 'http' | 'socket' | 'stream';
+  kind: 'http' | 'socket' | 'stream' | 'schedule';
   table: 'read' | 'write' | 'none';
   kms?: boolean;
   /** Queues deliveries. */
@@ -129,13 +129,16 @@ export interface Declared {
   manageConnections?: boolean;
   /** Presigns links to the mail bucket. */
   mailLinks?: boolean;
+  /** Writes tenant exports to the objects bucket. */
+  exportObjects?: boolean;
 }
 
 export const declared: readonly Declared[] = [
   ...routes.map((r): Declared => ({
     handler: r.handler, kind: 'http', table: r.table, ...(r.kms ? { kms: true } : {}), ...(r.queue ? { queue: true } : {}),
-    ...(r.mailLinks ? { mailLinks: true } : {}),
+    ...(r.mailLinks ? { mailLinks: true } : {}), ...(r.exportObjects ? { exportObjects: true } : {}),
   })),
   ...liveRoutes.map((r): Declared => ({ handler: r.handler, kind: 'socket', table: r.table, ...(r.manageConnections ? { manageConnections: true } : {}) })),
   { handler: eventDispatcher.handler, kind: 'stream', table: eventDispatcher.table },
+  ...scheduledJobs.map((j): Declared => ({ handler: j.handler, kind: 'schedule', table: j.table })),
 ];

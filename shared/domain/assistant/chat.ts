@@ -6,6 +6,7 @@ import { count } from '#shared/core/metrics.ts';
 import { HANDOVER_INTENT, KNOWLEDGE_INTENT, type Actor, type Priority, type TicketStatus } from '#shared/core/vocabulary.ts';
 import { articlesRepo } from '#shared/data/articles.ts';
 import { auditRepo } from '#shared/data/audit.ts';
+import { customersRepo } from '#shared/data/customers.ts';
 import { conversationsRepo, preview, type Conversation, type Message, type Metadata } from '#shared/data/conversations.ts';
 import { intentsRepo } from '#shared/data/intents.ts';
 import { statsRepo, utcDay } from '#shared/data/stats.ts';
@@ -273,6 +274,8 @@ export function turnWrites(
   if (newTicket) counters.push(escalationCounter(tenant.id, sourceIp, nowDate));
   items.push(...counters.map((c) => c.item));
   if (!read) items.push(events.conversationCreated(after, now));
+  // The customer's email finds the conversation for an export or an erasure.
+  if (convFields.visitor?.email) items.push(customersRepo.tx.link(tenant.id, convFields.visitor.email, conv.id));
   items.push(conversationsRepo.tx.message(tenant.id, conv.id, userMsg, 0), events.messageCreated(conv, userMsg));
   if (botMsg) items.push(conversationsRepo.tx.message(tenant.id, conv.id, botMsg, 1), events.messageCreated(conv, botMsg));
   if (botMsg) items.push(...unansweredWrite(tenant.id, conv, userMsg, metadata));

@@ -1,5 +1,6 @@
 import { Unauthorized } from '#shared/core/errors.ts';
 import { conversationsRepo, type Conversation, type Visitor } from '#shared/data/conversations.ts';
+import { customersRepo } from '#shared/data/customers.ts';
 import { retrying, transact } from '#shared/data/tx.ts';
 import { verifyIdentity } from '#shared/domain/tenants/identity.ts';
 import { freshTenant, widgetConversation } from '#shared/domain/tenants/widget-auth.ts';
@@ -35,7 +36,7 @@ export function setContact(tenantId: string, conversationId: string, email: stri
       ? { ...conv.visitor, email: address, emailVerified: conv.visitor.emailVerified && conv.visitor.email === address }
       : { userId: null, name: null, email: address, verified: false, emailVerified: false };
     if (JSON.stringify(visitor) !== JSON.stringify(conv.visitor)) {
-      await transact([conversationsRepo.tx.update(conv, { visitor, updatedAt: new Date().toISOString() }, {})]);
+      await transact([conversationsRepo.tx.update(conv, { visitor, updatedAt: new Date().toISOString() }, {}), customersRepo.tx.link(tenantId, address, conv.id)]);
     }
     const { userId, name, verified, emailVerified } = visitor;
     return { visitor: { userId, name, email: address, verified, emailVerified } };

@@ -1,7 +1,7 @@
 import { EVENT_TYPES, type DomainEvent, type OutboxEvent } from '#shared/core/vocabulary.ts';
 import { emailQueue } from '#shared/data/delivery-queue.ts';
 import { fanOut } from './deliveries.ts';
-import { closeRotatedOut, pushLive } from '#shared/domain/handoff/live.ts';
+import { closeCustomerSockets, closeRotatedOut, pushLive } from '#shared/domain/handoff/live.ts';
 import { indexQueue } from '#shared/data/index-queue.ts';
 
 const isDomainEvent = (e: OutboxEvent): e is DomainEvent => (EVENT_TYPES as readonly string[]).includes(e.type);
@@ -25,6 +25,7 @@ export async function dispatchEvents(items: OutboxEvent[]): Promise<number> {
         await indexQueue.send([item.tenantId]);
         queued.add(item.tenantId);
       }
+      else if (item.type === 'customer.erased') await closeCustomerSockets(item.tenantId, item.data.conversationIds as string[]);
       else if (item.type === 'email.send') await emailQueue.send({ tenantId: item.tenantId, ...(item.data as { conversationId: string; messageId: string }) });
     } catch {
       return i;

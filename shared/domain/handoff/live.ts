@@ -81,8 +81,15 @@ async function receivers(tenantId: string, conversationId: string | null, curren
  */
 export async function closeRotatedOut(tenantId: string): Promise<void> {
   const [tenant, customers] = await Promise.all([tenantsRepo.get(tenantId, true), liveRepo.customers(tenantId)]);
-  const key = tenant?.widgetKeyHash ?? null;
+  // A tenant being deleted has no current key: every customer socket closes.
+  const key = tenant?.deletingSince ? null : tenant?.widgetKeyHash ?? null;
   await Promise.all(customers.filter((c) => c.kind === 'customer' && c.keyHash !== key).map((c) => liveRepo.drop(c.connectionId)));
+}
+
+/** After an erasure: closes and forgets the customer sockets of the erased conversations. */
+export async function closeCustomerSockets(tenantId: string, conversationIds: string[]): Promise<void> {
+  const open = await Promise.all(conversationIds.map((conversationId) => liveRepo.openOf(tenantId, { kind: 'customer', conversationId })));
+  await Promise.all(open.flat().map((c) => liveRepo.drop(c.connectionId)));
 }
 
 /**

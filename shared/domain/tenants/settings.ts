@@ -1,5 +1,6 @@
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { retrying } from '#shared/data/tx.ts';
+import { retentionRepo } from '#shared/data/retention.ts';
 import type { Actor } from '#shared/core/vocabulary.ts';
 import { NotFound, ValidationError, fieldError } from '#shared/core/errors.ts';
 import * as z from 'zod/mini';
@@ -20,6 +21,7 @@ const ORIGIN = /^https?:\/\/(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
 const OBJECT = { message: 'must be an object' };
 const HEX_COLOUR = 'must be a CSS hex colour, #rgb or #rrggbb';
 const NEW_CONVERSATIONS = 'must be a whole number from 1 to 10000';
+const RETENTION_DAYS = 'must be a whole number of days from 30 to 3650';
 
 /** `widget.theme` as an object: the keys the widget reads. */
 const Theme = z.looseObject({
@@ -72,8 +74,15 @@ export const KnownConfig = z.looseObject({
     required: z.optional(z.boolean({ message: 'must be true or false' })),
   }, { message: 'must be an object { required }; the secret is made by POST /settings/identity-secret/rotate' })),
   businessHours: z.optional(BusinessHoursSchema),
+  retention: z.optional(z.looseObject({
+    conversationDays: z.optional(z.number({ message: RETENTION_DAYS }).check(z.int(RETENTION_DAYS), z.gte(30, RETENTION_DAYS), z.lte(3650, RETENTION_DAYS))),
+  }, OBJECT)),
   email: z.optional(EmailConfig),
 });
+
+/** How long the tenant keeps conversations, or null: for ever. */
+export const retentionDays = (config: Record<string, unknown>): number | null =>
+  ((config.retention as { conversationDays?: number } | undefined)?.conversationDays ?? null);
 
 /** The identity secret is never in `config` as kept; the view shows it there masked, beside `required`. */
 const view = (t: Tenant) => {
@@ -147,9 +156,10 @@ export async function putSettings(tenantId: string, actor: Actor, body: { name?:
     }
     if (Object.keys(changes).length === 0) return view(t);
     const now = new Date().toISOString();
+    const days = retentionDays(config);
     await tenantsRepo.update(t, { name, config }, now, {
       action: 'settings.updated', actor, target: { type: 'tenant', id: t.id }, changes,
-    });
+    }, days === retentionDays(current) ? [] : [retentionRepo.tx.register(t.id, days)]);
     return view({ ...t, name, config });
   }, { attempts: 5, conflict: 'the settings changed concurrently; try again' });
 }

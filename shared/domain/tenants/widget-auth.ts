@@ -34,8 +34,10 @@ export async function widgetTenant(key: string | undefined): Promise<WidgetTenan
   return { tenantId: hit.tenantId };
 }
 
-/** A request with an `Origin` outside the tenant's non-empty `widget.allowedOrigins` is refused; none passes. */
-export function assertOrigin(tenant: Pick<Tenant, 'config'>, origin: string | undefined): void {
+/** A request with an `Origin` outside the tenant's non-empty `widget.allowedOrigins` is refused; none passes; a deleted tenant refuses all. */
+export function assertOrigin(tenant: Pick<Tenant, 'config' | 'deletingSince'>, origin: string | undefined): void {
+  // A tenant being deleted answers no chat request, whatever a container's key cache still holds.
+  if (tenant.deletingSince) throw new Unauthorized('unknown widget key');
   if (origin === undefined) return;
   const allowed = allowedOriginsOf(tenant.config ?? {});
   if (allowed.length > 0 && !allowed.includes(origin)) throw new OriginNotAllowed();

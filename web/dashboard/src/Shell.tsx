@@ -167,6 +167,7 @@ function Onboarding({ email, replay }: { email: string | null; replay?: string }
           </Page>
         ) : (
           <Page title="Set up your team">
+            <DeletionProgress />
             <p>You are signed in as {email ?? 'a user without an email'}, and you are not a member of a team yet:
               you are starting a new team of your own. If a colleague invited you, sign in with the email they invited instead.</p>
             {config.demoEmail && (
@@ -190,5 +191,27 @@ function Onboarding({ email, replay }: { email: string | null; replay?: string }
         )}
       </div>
     </main>
+  );
+}
+
+/** Shown to the user who deleted a team, once unlinked: the purge's progress, read again every few seconds. */
+function DeletionProgress() {
+  const { api } = useApp();
+  const status = useQuery({
+    queryKey: ['tenant-deletion'],
+    queryFn: async () => {
+      const r = await api.GET('/api/v1/admin/tenant/deletion', {});
+      return r.response.status === 404 ? null : ok(Promise.resolve(r));
+    },
+    refetchInterval: (q) => (q.state.data?.status === 'deleting' ? 5_000 : false),
+  });
+  const s = status.data;
+  if (!s) return null;
+  return (
+    <p className="notice" role="status">
+      {s.status === 'deleting'
+        ? `${s.tenantName} is being deleted: ${s.deleted} items removed so far.`
+        : `${s.tenantName} was deleted at ${new Date(s.finishedAt!).toLocaleString()}: ${s.deleted} items removed.`}
+    </p>
   );
 }

@@ -29,6 +29,6 @@ export const allOf = <T extends string>() =>
 export const TICKET_STATUSES = allOf<TicketStatus>()(['open', 'in_progress', 'waiting', 'resolved', 'closed']);
 export const TICKET_PRIORITIES = allOf<TicketPriority>()(['low', 'medium', 'high', 'urgent']);
 export const CONVERSATION_STATUSES = allOf<ConversationStatus>()(['active', 'escalated', 'closed']);
-export const AUDIT_CATEGORIES = allOf<AuditCategory>()(['auth', 'ticket', 'intent', 'integration', 'settings', 'member', 'knowledge', 'nlu']);
+export const AUDIT_CATEGORIES = allOf<AuditCategory>()(['auth', 'ticket', 'intent', 'integration', 'settings', 'member', 'knowledge', 'nlu', 'privacy']);
 export const ARTICLE_STATUSES = allOf<ArticleStatus>()(['published', 'draft']);
 export const DELIVERY_STATUSES = allOf<DeliveryStatus>()(['pending', 'succeeded', 'failed']);

@@ -6,6 +6,7 @@ import { TICKET_PRIORITIES as PRIORITIES } from '../api/types.ts';
 import { useApp, useMember } from '../context.tsx';
 import { atLeast } from '../roles.ts';
 import { HoursForm, IdentityCard } from './SettingsCustomers.tsx';
+import { CustomerDataCard, LeaveCard, RetentionForm } from './SettingsData.tsx';
 import { Confirm, EmbedSnippet, ErrorState, Field, FormError, Loading, Page, useFieldErrors, When } from '../ui/index.tsx';
 
 type Settings = Ok<'/api/v1/admin/settings', 'get'>;
@@ -26,7 +27,12 @@ export default function SettingsScreen() {
             <IdentityCard settings={settings.data} />
           </div>
           <EmailCard settings={settings.data} />
+          <div className="grid-2 settings">
+            <RetentionForm settings={settings.data} />
+            <CustomerDataCard />
+          </div>
           <WidgetKey settings={settings.data} />
+          <LeaveCard />
         </>
       )}
     </Page>

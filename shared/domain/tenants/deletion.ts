@@ -1,0 +1,60 @@
+import { fieldError, NotFound } from '#shared/core/errors.ts';
+import { logger } from '#shared/core/log.ts';
+import type { Actor } from '#shared/core/vocabulary.ts';
+import { integrationsRepo } from '#shared/data/integrations.ts';
+import { keys } from '#shared/data/keys.ts';
+import { membersRepo } from '#shared/data/members.ts';
+import { tenantDeletionRepo, tenantItems } from '#shared/data/tenant-data.ts';
+import { tenantsRepo } from '#shared/data/tenants.ts';
+import { retrying } from '#shared/data/tx.ts';
+import { events } from '#shared/domain/events.ts';
+
+// A tenant that leaves: the owner confirms with the tenant's name; the widget key, integrations and
+// members are cut at once, and the purge job removes the rest in the background. The job walks the
+// tenant's partitions (shared/data/tenant-data.ts) and deletes what it finds, so a run that stops
+// anywhere is simply run again: idempotent and resumable, its progress counted on the purge item.
+
+const PAGE = 100;
+
+export async function requestDeletion(tenantId: string, actor: Actor, name: string) {
+  return retrying(async () => {
+    const t = await tenantsRepo.get(tenantId, true);
+    if (!t) throw new NotFound('tenant');
+    if (name !== t.name) throw fieldError('name', 'must be the tenant\'s name exactly as it is shown');
+    const now = new Date().toISOString();
+    const [members, integrations] = await Promise.all([membersRepo.list(tenantId), integrationsRepo.list(tenantId)]);
+    if (!t.deletingSince) {
+      await tenantDeletionRepo.start(t, members.flatMap((m) => (m.userId ? [m.userId] : [])), integrations.map((i) => i.id), now, {
+        action: 'tenant.deletion_requested', actor, target: { type: 'tenant', id: tenantId }, changes: { deletingSince: { from: null, to: now } },
+      }, [events.widgetKeyRotated(tenantId, now)]);
+    }
+    return { tenantId, status: 'deleting' as const, requestedAt: t.deletingSince ?? now };
+  }, { attempts: 3, conflict: 'the tenant changed concurrently; try again' });
+}
+
+/** The deletion the caller requested, as its purge goes: readable once they are unlinked. */
+export async function deletionStatus(sub: string) {
+  const s = await tenantDeletionRepo.status(sub);
+  if (!s) throw new NotFound('tenant deletion');
+  return s;
+}
+
+/** One purge run over every tenant being deleted; returns what it removed. */
+export async function runPurge(): Promise<{ tenants: number; deleted: number }> {
+  const pending = await tenantDeletionRepo.pending();
+  let deleted = 0;
+  for (const p of pending) {
+    let batch: Array<{ pk: string; sk: string }> = [];
+    for await (const item of tenantItems(p.tenantId, { integrationIds: p.integrationIds })) {
+      // The tenant item goes last, with the purge item: until then the tenant stays marked.
+      if (item.pk === keys.tenant(p.tenantId).pk && item.sk === keys.tenant(p.tenantId).sk) continue;
+      batch.push({ pk: item.pk as string, sk: item.sk as string });
+      if (batch.length >= PAGE) { await tenantDeletionRepo.remove(p, batch); deleted += batch.length; batch = []; }
+    }
+    await tenantDeletionRepo.remove(p, batch);
+    deleted += batch.length;
+    await tenantDeletionRepo.finish(p);
+    logger.info('tenant purged', { tenantId: p.tenantId, deleted: p.deleted + deleted });
+  }
+  return { tenants: pending.length, deleted };
+}

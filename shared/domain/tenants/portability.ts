@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { ulid } from 'ulid';
+import { Conflict, fieldError } from '#shared/core/errors.ts';
+import { EVENT_ITEM_TYPE } from '#shared/data/events.ts';
+import type { Actor } from '#shared/core/vocabulary.ts';
+import { auditRepo } from '#shared/data/audit.ts';
+import { clean, keys } from '#shared/data/keys.ts';
+import { membersRepo } from '#shared/data/members.ts';
+import { LINK_SECONDS, objectsRepo } from '#shared/data/objects.ts';
+import { putNew, tenantItems } from '#shared/data/tenant-data.ts';
+import { transact } from '#shared/data/tx.ts';
+import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
+import { newWidgetKey } from './widget-keys.ts';
+
+// A tenant's data as JSON lines, for a tenant that leaves (export) or moves (import into a fresh
+// tenant). The first line says what the file is; every other line is one item as stored.
+
+export const EXPORT_FORMAT = 'tenant-export/1';
+
+export async function* exportTenant(tenantId: string): AsyncGenerator<string> {
+  yield JSON.stringify({ format: EXPORT_FORMAT, tenantId, exportedAt: new Date().toISOString() });
+  for await (const item of tenantItems(tenantId)) yield JSON.stringify(item);
+}
+
+/**
+ * The same lines as `npm run export-tenant`, stored as one object and answered as a presigned link
+ * that lives LINK_SECONDS. Read first, audited after: the file holds the tenant as it was asked for.
+ */
+export async function exportTenantToObject(tenantId: string, actor: Actor) {
+  const lines: string[] = [];
+  for await (const line of exportTenant(tenantId)) lines.push(line);
+  const id = `exp_${ulid()}`;
+  const key = keys.tenantExportObject(tenantId, id);
+  await objectsRepo.put(key, Buffer.from(`${lines.join('\n')}\n`), 'application/x-ndjson');
+  const url = await objectsRepo.link(key, `tenant-${tenantId}.jsonl`, false);
+  const now = new Date();
+  await transact([auditRepo.tx.put(tenantId, {
+    category: 'settings', action: 'tenant.exported', actor, target: { type: 'tenant', id: tenantId },
+    changes: { export: { from: null, to: id }, items: { from: null, to: lines.length - 1 } }, createdAt: now.toISOString(),
+  })]);
+  return { id, url, items: lines.length - 1, expiresAt: new Date(now.getTime() + LINK_SECONDS * 1000).toISOString() };
+}
+
+/**
+ * Not carried into another tenant: who may sign in (members, user links: the new owner invites the
+ * team again), the widget key (a new one is made), integrations and their deliveries (their
+ * credentials are sealed to the tenant they were made in: create them again), the inbound address
+ * (a slug is unique: the new tenant gets its own), the outbox (its
+ * events would be sent again), and what expires within minutes.
+ */
+const LEFT_BEHIND = new Set(['tenant', 'member', 'memberEmail', 'user', 'widgetKey', 'slug', 'integration', 'delivery',
+  'liveConnection', 'liveConnectionLookup', 'liveTicket', EVENT_ITEM_TYPE]);
+const leftBehind = (i: Record<string, unknown>) =>
+  LEFT_BEHIND.has(i.type as string) || (i.sk as string).startsWith('RATE#') || (i.pk as string).includes('#LIVE#');
+
+/**
+ * Imports an export into a fresh tenant owned by `owner` (who must belong to no tenant): every item
+ * under the new tenant's id, written only where nothing is. Returns the tenant and its widget key.
+ */
+export async function importTenant(lines: Iterable<string> | AsyncIterable<string>, owner: { sub: string; email: string | null }) {
+  if (await membersRepo.membershipOf(owner.sub)) throw new Conflict('the owner already belongs to a tenant', 'ALREADY_ONBOARDED');
+  let from: string | null = null;
+  const tenantId = randomUUID();
+  const items: Record<string, unknown>[] = [];
+  for await (const line of lines) {
+    if (!line.trim()) continue;
+    const parsed = JSON.parse(line) as Record<string, unknown>;
+    if (from === null) {
+      if (parsed.format !== EXPORT_FORMAT) throw fieldError('file', `is not a tenant export (${EXPORT_FORMAT})`);
+      from = parsed.tenantId as string;
+      continue;
+    }
+    // Tenant ids are UUIDs: the old one appears only where the tenant is named (keys, tenantId fields).
+    items.push(JSON.parse(line.replaceAll(from, tenantId)) as Record<string, unknown>);
+  }
+  const old = items.find((i) => i.type === 'tenant');
+  if (!old) throw fieldError('file', 'has no tenant item');
+  const now = new Date().toISOString();
+  const wk = newWidgetKey();
+  // The inbound email address (slug) stays the old tenant's until it is purged: the new one gets its own.
+  const { slug: _slug, ...kept } = clean<Tenant>(old);
+  const tenant: Tenant = {
+    ...kept, id: tenantId, updatedAt: now, ownerCount: 1, memberCount: 1, integrationCount: 0,
+    widgetKeyHash: wk.hash, widgetKeyPreview: wk.preview, widgetKeyCreatedAt: now,
+  };
+  await tenantsRepo.create({ tenant, owner, intents: [] });
+  let written = 0;
+  for (const item of items) {
+    if (leftBehind(item)) continue;
+    await putNew(item);
+    written++;
+  }
+  return { tenant: { id: tenantId, name: tenant.name }, widgetKey: wk.key, items: written };
+}

@@ -1,0 +1,154 @@
+import { createHmac } from 'node:crypto';
+import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import WebSocket from 'ws';
+import { LIVE_PATH } from '#shared/edge/triggers.ts';
+import type { LocalRuntime } from '../../bin/local/server.ts';
+import { api, startReceiver, startRuntime, type Api, type Receiver } from './webhooks/harness.ts';
+
+// A customer's export and erasure, through the HTTP API of a runtime with its own table, so that
+// the whole table (and each index) can be scanned afterwards for anything the customer wrote or was.
+
+let rt: LocalRuntime;
+let a: Api;
+let rcv: Receiver;
+let table: string;
+beforeAll(async () => { rt = await startRuntime(); table = process.env.TABLE_NAME!; a = api(rt); rcv = await startReceiver(() => 200); }, 60_000);
+afterAll(async () => { await rcv?.close(); await rt?.stop(); });
+
+const raw = new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+
+const chat = async (widgetKey: string, path: string, body: unknown) => {
+  const r = await fetch(`${rt.url}/api/v1/chat${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-widget-key': widgetKey }, body: JSON.stringify(body) });
+  return { status: r.status, body: await r.json() as any };
+};
+
+/** Every item of the table and of each index, as JSON text with its partition key. */
+async function scanAll(): Promise<Array<{ pk: string; text: string }>> {
+  const out: Array<{ pk: string; text: string }> = [];
+  for (const index of [undefined, 'gsi1', 'gsi2', 'gsi3']) {
+    let start: Record<string, AttributeValue> | undefined;
+    do {
+      const r = await raw.send(new ScanCommand({ TableName: table, ...(index ? { IndexName: index } : {}), ...(start ? { ExclusiveStartKey: start } : {}) }));
+      for (const i of r.Items ?? []) { const item = unmarshall(i); out.push({ pk: item.pk as string, text: JSON.stringify(item) }); }
+      start = r.LastEvaluatedKey;
+    } while (start);
+  }
+  return out;
+}
+
+const NAME = 'Zebulon Quimby';
+const EMAIL = 'zeb.quimby@example.com';
+const TEXT = 'my parcel XQZ-7781 never reached Larkspur Lane';
+const SECRETS = ['Zebulon', 'Quimby', 'quimby', 'XQZ-7781', 'Larkspur', 'Quimbyfrog'];
+
+describe('a customer\'s data', () => {
+  it('exports everything held about them, erases it everywhere, and leaves counts, shells and the other tenant alone', async () => {
+    const t = await a.tenant('Privacy Shop');
+    const other = await a.tenant('Other Shop');
+    const secret = (await a.call('POST', '/settings/identity-secret/rotate', t.token)).body.secret as string;
+    const hook = await a.call('POST', '/integrations', t.token, {
+      type: 'webhook', name: 'Helpdesk', config: { url: rcv.url, events: ['message.created', 'conversation.escalated', 'ticket.created', 'conversation.rated'] },
+    });
+    expect(hook.status).toBe(201);
+
+    // A verified customer: a message, an escalation, an agent's answer, a rating with a comment.
+    const userHash = createHmac('sha256', secret).update('u-zeb').digest('hex');
+    const m1 = await chat(t.widgetKey, '/message', { message: TEXT, visitor: { userId: 'u-zeb', name: NAME, email: EMAIL, userHash } });
+    expect(m1.status).toBe(200);
+    const c1 = m1.body.conversationId as string;
+    expect((await chat(t.widgetKey, '/escalate', { conversationId: c1, reason: 'Larkspur parcel lost' })).status).toBe(200);
+    expect((await a.call('POST', `/conversations/${c1}/messages`, t.token, { content: 'Sorry Zebulon, we will look' })).status).toBe(201);
+    expect((await chat(t.widgetKey, `/conversations/${c1}/rating`, { score: 2, comment: 'Quimby is unhappy' })).status).toBe(200);
+    // The same person, anonymous on another day, leaving the address for the reply.
+    const m2 = await chat(t.widgetKey, '/message', { message: 'Quimbyfrog refund please' });
+    const c2 = m2.body.conversationId as string;
+    expect((await chat(t.widgetKey, `/conversations/${c2}/contact`, { email: EMAIL })).status).toBe(200);
+    // The team taught an example from their message.
+    const detail = await a.call('GET', `/conversations/${c1}`, t.token);
+    const userMessage = detail.body.messages.find((m: any) => m.role === 'user');
+    const taught = await a.call('POST', '/nlu/examples', t.token, { message: TEXT, target: { none: true }, conversationId: c1, messageId: userMessage.id });
+    expect(taught.status).toBe(201);
+    // Another tenant's customer with the same address.
+    const b = await chat(other.widgetKey, '/message', { message: 'Tenant B keeps this Larkspur note' });
+    expect((await chat(other.widgetKey, `/conversations/${b.body.conversationId}/contact`, { email: EMAIL })).status).toBe(200);
+
+    // The customer's socket on their conversation.
+    const ws = new WebSocket(`${rt.url.replace(/^http/, 'ws')}${LIVE_PATH}?widgetKey=${encodeURIComponent(t.widgetKey)}&conversationId=${c1}`);
+    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+    const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+    // Every delivery settled (the stream has carried every event) before the erasure reads them.
+    await vi.waitFor(async () => {
+      const log = (await a.call('GET', `/integrations/${hook.body.id}/deliveries`, t.token)).body.items as any[];
+      expect(log.length).toBeGreaterThanOrEqual(6);
+      expect(log.every((d) => d.status === 'succeeded')).toBe(true);
+    }, { timeout: 20_000, interval: 100 });
+    const counts = async () => { const { kpis, series, topIntents } = (await a.call('GET', '/stats', t.token)).body; return { kpis, series, topIntents }; };
+    const statsBefore = await counts();
+
+    // Export: by email both conversations, by verified user id the one the site signed.
+    const viewer = await a.member(t, 'agent');
+    expect((await a.call('POST', '/customers/export', viewer, { email: EMAIL })).status).toBe(403);
+    expect((await a.call('POST', '/customers/export', t.token, { email: EMAIL, userId: 'u-zeb' })).status).toBe(400);
+    const exp = await a.call('POST', '/customers/export', t.token, { email: EMAIL.toUpperCase() });
+    expect(exp.status).toBe(200);
+    expect(exp.body.conversations.map((c: any) => c.id).sort()).toEqual([c1, c2].sort());
+    const e1 = exp.body.conversations.find((c: any) => c.id === c1);
+    expect(e1.messages.map((m: any) => m.content)).toContain(TEXT);
+    expect(e1.messages.map((m: any) => m.content)).toContain('Sorry Zebulon, we will look');
+    expect(e1.tickets[0]).toMatchObject({ reason: 'Larkspur parcel lost', status: 'in_progress' });
+    expect(e1.tickets[0].history[0]).toMatchObject({ action: 'ticket.created' });
+    expect(exp.body.ratings).toEqual([expect.objectContaining({ conversationId: c1, score: 2, comment: 'Quimby is unhappy' })]);
+    expect(exp.body.examples).toEqual([expect.objectContaining({ id: taught.body.id, message: TEXT })]);
+    expect(exp.body.visitors).toContainEqual({ userId: 'u-zeb', name: NAME, email: EMAIL, verified: true, emailVerified: true });
+    expect(exp.body.emailAddresses).toEqual([EMAIL]);
+    expect(exp.text).not.toContain('Tenant B');
+    const byUser = await a.call('POST', '/customers/export', t.token, { userId: 'u-zeb' });
+    expect(byUser.body.conversations.map((c: any) => c.id)).toEqual([c1]);
+
+    // Erase.
+    expect((await a.call('POST', '/customers/erase', viewer, { email: EMAIL })).status).toBe(403);
+    const erased = await a.call('POST', '/customers/erase', t.token, { email: EMAIL });
+    expect(erased.status).toBe(200);
+    expect(erased.body).toMatchObject({ conversations: 2, examples: 1 });
+    expect(await closed).toBeGreaterThan(0);
+
+    const items = await scanAll();
+    const mine = items.filter((i) => !i.pk.startsWith(`TENANT#${other.tenantId}`));
+    for (const s of SECRETS) expect(mine.filter((i) => i.text.includes(s)).map((i) => i.text), s).toEqual([]);
+    expect(mine.filter((i) => i.text.toLowerCase().includes(EMAIL))).toEqual([]);
+    // Tenant B's customer is another customer: untouched.
+    const theirs = items.filter((i) => i.pk.startsWith(`TENANT#${other.tenantId}`));
+    expect(theirs.some((i) => i.text.includes('Tenant B keeps this Larkspur note'))).toBe(true);
+    expect(theirs.some((i) => i.text.includes(EMAIL))).toBe(true);
+    expect((await a.call('POST', '/customers/export', other.token, { email: EMAIL })).body.conversations).toHaveLength(1);
+    // Tenant B's own erasure of the address touches only B: A's audit and shells do not move.
+    const auditBefore = (await a.call('GET', '/audit?category=privacy', t.token)).body.items.length;
+    expect((await a.call('POST', '/customers/erase', other.token, { email: EMAIL })).body.conversations).toBe(1);
+    expect((await a.call('GET', '/audit?category=privacy', t.token)).body.items).toHaveLength(auditBefore);
+    expect((await a.call('GET', '/audit?category=privacy', other.token)).body.items.map((i: any) => i.action)).toEqual(['customer.erased', 'customer.exported']);
+
+    // Shells stay: the conversation reads, the ticket is still open and numbered, /stats did not move.
+    const shell = await a.call('GET', `/conversations/${c1}`, t.token);
+    expect(shell.status).toBe(200);
+    expect(shell.body.messages.every((m: any) => m.content === '[erased]')).toBe(true);
+    expect(shell.body.conversation.visitor).toBeNull();
+    const ticket = await a.call('GET', `/tickets/${shell.body.tickets[0].id}`, t.token);
+    expect(ticket.body.ticket ?? ticket.body).toMatchObject({ status: 'in_progress', number: 1 });
+    expect(await counts()).toEqual(statsBefore);
+    expect((await a.call('GET', '/nlu/examples', t.token)).body.items).toEqual([]);
+
+    // The audit names the request, not the customer.
+    const audit = await a.call('GET', '/audit?category=privacy', t.token);
+    expect(audit.body.items.map((i: any) => i.action)).toEqual(['customer.erased', 'customer.exported', 'customer.exported']);
+    expect(audit.body.items[0]).toMatchObject({ actor: { type: 'user', id: t.sub }, target: { type: 'customer', id: erased.body.reference } });
+    for (const s of [...SECRETS, EMAIL, 'u-zeb']) expect(audit.text).not.toContain(s);
+
+    // Twice is harmless.
+    const again = await a.call('POST', '/customers/erase', t.token, { email: EMAIL });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ conversations: 0, examples: 0 });
+    expect((await a.call('POST', '/customers/export', t.token, { userId: 'u-zeb' })).body.conversations).toEqual([]);
+  }, 90_000);
+});

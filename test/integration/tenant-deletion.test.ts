@@ -1,0 +1,103 @@
+import { createTransport } from 'nodemailer';
+import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import WebSocket from 'ws';
+import { LIVE_PATH } from '#shared/edge/triggers.ts';
+import type { LocalRuntime } from '../../bin/local/server.ts';
+import { api, startReceiver, startRuntime, type Api, type Receiver } from './webhooks/harness.ts';
+
+// A tenant that leaves, on a runtime with a table of its own: the owner confirms with the name;
+// key, integrations and members are cut at once; the purge job removes the rest, and a scan of
+// the table afterwards finds nothing of the tenant but what expires by itself within the day.
+
+let rt: LocalRuntime;
+let a: Api;
+let rcv: Receiver;
+let table: string;
+beforeAll(async () => { rt = await startRuntime(); table = process.env.TABLE_NAME!; a = api(rt); rcv = await startReceiver(() => 200); }, 60_000);
+afterAll(async () => { await rcv?.close(); await rt?.stop(); });
+
+const raw = new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+const chat = async (widgetKey: string, path: string, body: unknown) => {
+  const r = await fetch(`${rt.url}/api/v1/chat${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-widget-key': widgetKey }, body: JSON.stringify(body) });
+  return { status: r.status, body: await r.json() as any };
+};
+async function itemsOf(tenantId: string) {
+  const found: Array<Record<string, unknown>> = [];
+  let start: Record<string, AttributeValue> | undefined;
+  do {
+    const r = await raw.send(new ScanCommand({ TableName: table, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    for (const i of r.Items ?? []) { const item = unmarshall(i); if (JSON.stringify(item).includes(tenantId)) found.push(item); }
+    start = r.LastEvaluatedKey;
+  } while (start);
+  return found;
+}
+
+describe('deleting a tenant', () => {
+  it('confirms by name, cuts key, webhooks and members at once, and the purge job leaves nothing of it behind', async () => {
+    const t = await a.tenant('Leaving Shop');
+    const stays = await a.tenant('Staying Shop');
+    const agent = await a.member(t, 'agent');
+    const hook = await a.call('POST', '/integrations', t.token, { type: 'webhook', name: 'Desk', config: { url: rcv.url, events: ['message.created'] } });
+    expect(hook.status).toBe(201);
+    const c = (await chat(t.widgetKey, '/message', { message: 'hello there' })).body.conversationId as string;
+    await chat(t.widgetKey, '/escalate', { conversationId: c, reason: 'help' });
+    await chat(t.widgetKey, `/conversations/${c}/contact`, { email: 'leaving@example.com' });
+    expect((await a.call('POST', '/articles', t.token, { title: 'Returns', body: 'Within 30 days.' })).status).toBe(201);
+    expect((await a.call('PATCH', `/conversations/${c}`, t.token, { labels: ['Vip'] })).status).toBe(200);
+    await rcv.waitFor(1, 20_000);
+    // An email conversation: the inbound address, its reply token and Message-ID lookups are the tenant's too.
+    const inbound = (await a.call('GET', '/settings', t.token)).body.config.email.inboundAddress as string;
+    await createTransport({ host: '127.0.0.1', port: rt.mail!.smtpPort, secure: false, ignoreTLS: true })
+      .sendMail({ from: 'Leo <leo@customer.example>', to: inbound, subject: 'Refund', text: 'Where is my refund?' });
+    const until = Date.now() + 10_000;
+    while (!(await a.call('GET', '/conversations', t.token)).body.items.some((x: any) => x.channel === 'email')) {
+      if (Date.now() > until) throw new Error('the email conversation never appeared');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const ws = new WebSocket(`${rt.url.replace(/^http/, 'ws')}${LIVE_PATH}?widgetKey=${encodeURIComponent(t.widgetKey)}&conversationId=${c}`);
+    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+    const closed = new Promise<number>((resolve) => ws.once('close', resolve));
+
+    expect((await a.call('POST', '/tenant/deletion', agent, { name: 'Leaving Shop' })).status).toBe(403);
+    const wrong = await a.call('POST', '/tenant/deletion', t.token, { name: 'leaving shop' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.errors[0].path).toBe('name');
+    const del = await a.call('POST', '/tenant/deletion', t.token, { name: 'Leaving Shop' });
+    expect(del.status).toBe(202);
+    expect(del.body).toMatchObject({ tenantId: t.tenantId, status: 'deleting' });
+    // Before the purge: the requester reads its progress; nobody else has a deletion to read.
+    expect((await a.call('GET', '/tenant/deletion', t.token)).body).toEqual({
+      tenantId: t.tenantId, tenantName: 'Leaving Shop', status: 'deleting', requestedAt: del.body.requestedAt, deleted: 0, finishedAt: null,
+    });
+    expect((await a.call('GET', '/tenant/deletion', agent)).status).toBe(404);
+    expect((await a.call('GET', '/tenant/deletion', stays.token)).status).toBe(404);
+
+    // At once: no chat, no socket, no member, no webhook.
+    expect((await chat(t.widgetKey, '/message', { message: 'still there?' })).status).toBe(401);
+    expect((await chat(t.widgetKey, '/message', { message: 'still there?', conversationId: c })).status).toBe(401);
+    expect(await closed).toBeGreaterThan(0);
+    expect((await a.call('GET', '/auth/me', t.token)).body.tenant ?? null).toBeNull();
+    expect((await a.call('GET', '/conversations', agent)).status).toBe(403);
+    const received = rcv.received.length;
+
+    // The background: one run removes everything; a second has nothing to do.
+    const run = await rt.runJob('jobs/purge-tenants') as { tenants: number; deleted: number };
+    expect(run).toMatchObject({ tenants: 1 });
+    expect(await rt.runJob('jobs/purge-tenants')).toEqual({ tenants: 0, deleted: 0 });
+    // The requester sees it done, with every item the purge removed counted.
+    const done = await a.call('GET', '/tenant/deletion', t.token);
+    expect(done.body).toMatchObject({ tenantId: t.tenantId, status: 'deleted', deleted: run.deleted });
+    expect(run.deleted).toBeGreaterThan(10);
+    expect(Date.parse(done.body.finishedAt)).toBeGreaterThanOrEqual(Date.parse(del.body.requestedAt));
+    const left = await itemsOf(t.tenantId);
+    // Only what expires by itself within a day (rate-limit windows, idempotency records, events already sent) may remain.
+    const day = Math.floor(Date.now() / 1000) + 86_400 + 60;
+    expect(left.filter((i) => !(typeof i.expiresAt === 'number' && i.expiresAt <= day)).map((i) => `${i.pk} ${i.sk}`)).toEqual([]);
+    expect(rcv.received.length).toBe(received);
+    // The other tenant is untouched; the owner may start afresh.
+    expect((await chat(stays.widgetKey, '/message', { message: 'hi' })).status).toBe(200);
+    expect((await a.call('POST', '/auth/onboard', t.token, { tenantName: 'Second Start' })).status).toBe(201);
+  }, 90_000);
+});
