@@ -19,6 +19,7 @@ const fixedPartitions = (t: string) => [
   keys.tenant(t).pk, keys.searchablePartition(t), keys.examplePartition(t, 'intent'), keys.examplePartition(t, 'article'),
   keys.examplePartition(t, 'none'), keys.unansweredPartition(t), keys.auditIndex(t).gsi1pk, keys.statsPartition(t),
   keys.labelsPartition(t), keys.event(t, 'x').pk, keys.liveMembers(t).pk, emailKeys.suppressedPartition(t),
+  keys.vectorPartition(t),
 ];
 
 /** One item by key, or nothing. */
@@ -63,9 +64,16 @@ export async function* tenantItems(tenantId: string, also: { integrationIds?: st
   for (const t of await index(keys.ticketsIndex(tenantId).gsi1pk)) yield* await partition(keys.ticket(tenantId, t.id as string).pk);
 }
 
-/** Puts an item as given, only where no item has its key (an import never overwrites). */
+/** The indexer's items: derived from the tenant's texts, and written by it as soon as the new tenant exists. */
+const DERIVED = new Set(['vector', 'vectorState']);
+
+/**
+ * Puts an item as given, only where no item has its key (an import never overwrites), but for the
+ * indexer's own items, which its pass over the new tenant may have written first.
+ */
 export async function putNew(item: Record<string, unknown>): Promise<void> {
-  await db.send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
+  const derived = DERIVED.has(item.type as string);
+  await db.send(new PutCommand({ TableName: tableName(), Item: item, ...(derived ? {} : { ConditionExpression: 'attribute_not_exists(pk)' }) }));
 }
 
 export interface PurgeEntry { tenantId: string; integrationIds: string[]; requestedAt: string; deleted: number; requestedBy: string | null }

@@ -50,6 +50,8 @@ describe('email conversations in the dashboard', () => {
       await page.getByText(/Emailed as you to ann@customer\.example/).waitFor();
       await page.getByLabel('Reply to the customer').fill('Sorry about that! A new lamp is on its way.');
       await page.getByRole('button', { name: 'Send reply' }).click();
+      // A member's first reply asks for the name customers read (here, in the email's From).
+      await page.getByRole('button', { name: 'Save the name and send' }).click();
       await page.getByText(/^Email (being sent|sent|delivered)$/).waitFor();
       // The delivery status moves with SES's events, which push nothing to the dashboard: read again.
       await expect.poll(async () => {

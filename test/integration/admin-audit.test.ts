@@ -14,6 +14,7 @@ describe('GET /audit', () => {
     expect(tenantEntries).toEqual([{
       id: expect.any(String), category: 'auth', action: 'tenant.created', actor: { type: 'user', id: t.ownerSub },
       target: { type: 'tenant', id: t.tenantId }, changes: { name: { from: null, to: 'Test Shop' } }, createdAt: expect.any(String),
+      actorName: expect.any(String), targetName: 'Test Shop', names: {},
     }]);
   });
 

@@ -86,3 +86,15 @@ export async function putConfig(t: TestTenant, config: unknown) {
   const r = await request('PUT', admin('/settings'), { token: t.ownerToken, body: { config } });
   if (r.status !== 200) throw new Error(`settings: ${r.status} ${r.text}`);
 }
+
+/** Waits until the tenant's articles and intents have their sentence vectors (the indexer runs after each write). */
+export async function untilIndexed(t: TestTenant, ms = 60_000) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const [a, i] = await Promise.all([request('GET', admin('/articles?limit=100'), { token: t.ownerToken }), request('GET', admin('/intents'), { token: t.ownerToken })]);
+    const items = [...(a.body.items ?? []), ...(i.body.items ?? [])] as Array<{ indexing?: boolean }>;
+    if (items.every((x) => !x.indexing)) return;
+    if (Date.now() > until) throw new Error('still indexing');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

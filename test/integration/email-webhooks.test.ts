@@ -21,7 +21,9 @@ describe('email events out', () => {
     const to = (await a.call('GET', '/settings', t.token)).body.config.email.inboundAddress as string;
     await createTransport({ host: '127.0.0.1', port: rt.mail!.smtpPort, secure: false, ignoreTLS: true })
       .sendMail({ from: 'bounce@simulator.amazonses.com', to, subject: 'Hello there', text: 'hi' });
-    const conversationId = (await a.call('GET', '/conversations', t.token)).body.items[0].id as string;
+    const list = await a.call('GET', '/conversations', t.token);
+    expect(list.status, list.text).toBe(200);
+    const conversationId = list.body.items[0].id as string;
     const reply = await a.call('POST', `/conversations/${conversationId}/messages`, t.token, { content: 'Hello back' });
     expect(reply.status).toBe(201);
 

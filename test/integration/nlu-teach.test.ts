@@ -245,11 +245,14 @@ describe('GET /nlu/unanswered', () => {
   it('suggests the intent that probably fits a group', async () => {
     const t = await newTenant();
     await keepOnly(t, ['greeting']);
+    // Asked before the refund intent exists, so nothing answers them (a threshold cannot keep them
+    // unanswered: with sentence vectors "I would like a refund" reads a calibrated 1); the view
+    // weighs them against the intents as they are now.
+    for (const m of ['is a refund possible', 'I would like a refund', 'refunds?']) {
+      expect((await send(t, m)).body.metadata.intentDetected).toBe('fallback');
+    }
     await request('POST', admin('/intents'), { token: t.ownerToken, body: REFUND });
     const intent = await intentNamed(t, 'refund_request');
-    // Messages near the refund intent, under 0.995 (0.93 to 0.99; the intent's own words, "refund please", reach 0.998).
-    await request('PUT', admin('/settings'), { token: t.ownerToken, body: { config: { nlu: { confidenceThreshold: 0.995 } } } });
-    for (const m of ['is a refund possible', 'I would like a refund', 'refunds?']) await send(t, m);
     const groups = (await request('GET', admin('/nlu/unanswered'), { token: t.ownerToken })).body.groups;
     expect(groups[0]).toMatchObject({ count: 3, suggestion: { intentId: intent.id } });
   });

@@ -80,13 +80,30 @@ describe("A's lists and reads never contain B's ids", () => {
   for (const r of listRoutes) {
     it(`GET ${r.path}`, async (ctx) => {
       if (!handlerExists(r.handler)) { noteMissing('list isolation', r); return ctx.skip(); }
+      const others = await PER_USER[r.path]?.();
       const res = await request('GET', r.path, { token: a.ownerToken });
-      expect(res.status).toBe(200);
-      const foreign = [b.tenantId, ...[...made.values()].flatMap((c) => [c.id, c.conversationId ?? c.id])];
+      // A per-user read: A requested nothing, so another's is never answered to A.
+      if (others) expectProblem(res, 404, 'NOT_FOUND');
+      else expect(res.status).toBe(200);
+      const foreign = [b.tenantId, ...(others ?? []), ...[...made.values()].flatMap((c) => [c.id, c.conversationId ?? c.id])];
       for (const id of foreign) expect(res.text).not.toContain(id);
     });
   }
 });
+
+/**
+ * Reads of the caller's own request, not of the tenant: another user's request is made first
+ * (ids it names returned), and A, who made none, must get 404.
+ */
+const PER_USER: Record<string, () => Promise<string[]>> = {
+  '/api/v1/admin/tenant/deletion': async () => {
+    const c = await newTenant('Tenant C Leaving');
+    const r = await request('POST', admin('/tenant/deletion'), { token: c.ownerToken, body: { name: 'Tenant C Leaving' } });
+    expect(r.status).toBe(202);
+    expect((await request('GET', admin('/tenant/deletion'), { token: c.ownerToken })).body.tenantId).toBe(c.tenantId);
+    return [c.tenantId];
+  },
+};
 
 /** Filters a paginated list accepts, to replay a cursor under other filters. */
 const LIST_FILTERS: Record<string, Record<string, string>> = {
@@ -99,7 +116,7 @@ const LIST_FILTERS: Record<string, Record<string, string>> = {
 /** Bounded lists (docs/API.md, Pagination) return every item and no cursor; no cursor to replay. */
 const BOUNDED = new Set(['/api/v1/admin/intents', '/api/v1/admin/integrations', '/api/v1/admin/members', '/api/v1/admin/nlu/unanswered',
   '/api/v1/admin/saved-replies', '/api/v1/admin/labels', '/api/v1/admin/settings/email/suppressions']);
-const NOT_LISTS = new Set(['/api/v1/admin/auth/me', '/api/v1/admin/stats', '/api/v1/admin/settings']);
+const NOT_LISTS = new Set(['/api/v1/admin/auth/me', '/api/v1/admin/stats', '/api/v1/admin/settings', ...Object.keys(PER_USER)]);
 
 describe('cursors are bound to the tenant, the list and its filters', () => {
   it('every GET list route is classified here (a new list gets noticed)', () => {

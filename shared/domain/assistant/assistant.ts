@@ -205,8 +205,8 @@ function calibrated({ intents, articles }: Evidence) {
  * the calibrated confidence the answer policy weighs: what should have answered a message is
  * offered in the order the assistant would have chosen it.
  */
-export function candidatesFor(model: AssistantModel, index: KnowledgeIndex | null, text: string) {
-  const { ranking, hits } = calibrated(evidenceFor(model, index, text, { intents: model.byName.size, articles: 10 }));
+export function candidatesFor(model: AssistantModel, index: KnowledgeIndex | null, text: string, messageVector?: Float32Array) {
+  const { ranking, hits } = calibrated(evidenceFor(model, index, text, { intents: model.byName.size, articles: 10 }, messageVector));
   return {
     intents: ranking.flatMap((r) => {
       const intent = model.byName.get(r.intent);
@@ -248,11 +248,13 @@ export async function decide(
 export async function parseMessage(tenantId: string, text: string) {
   const tenant = await tenantsRepo.get(tenantId, true);
   if (!tenant) throw new NotFound('tenant');
-  const { nlu, knowledge, settings } = await decide(tenant, text);
+  // Embedded once: the answer and the candidates are ranked from the same vector.
+  const vector = await embedMessage(tenant, text);
+  const { nlu, knowledge, settings } = await decide(tenant, text, true, null, vector);
   const [model, index] = await Promise.all([
     modelFor(tenant), settings.knowledgeEnabled ? knowledgeIndexOf(tenant) : null,
   ]);
-  const candidates = candidatesFor(model, index, text);
+  const candidates = candidatesFor(model, index, text, vector);
   if (knowledge) {
     return {
       intentDetected: KNOWLEDGE_INTENT, confidence: knowledge.confidence, entitiesExtracted: {}, intentRanking: nlu.ranking,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
 import { Conflict, fieldError } from '#shared/core/errors.ts';
-import { EVENT_ITEM_TYPE } from '#shared/data/events.ts';
+import { EVENT_ITEM_TYPE, eventsRepo } from '#shared/data/events.ts';
 import type { Actor } from '#shared/core/vocabulary.ts';
 import { auditRepo } from '#shared/data/audit.ts';
 import { clean, keys } from '#shared/data/keys.ts';
@@ -17,9 +17,17 @@ import { newWidgetKey } from './widget-keys.ts';
 
 export const EXPORT_FORMAT = 'tenant-export/1';
 
+// Binary attributes (the sentence vectors) as `{ "$base64": ... }`, as JSON has no bytes. Only an
+// item's own attributes are read back as bytes: a client's JSON (a config) nested deeper stays as given.
+const toJson = (_: string, v: unknown) => (v instanceof Uint8Array ? { $base64: Buffer.from(v).toString('base64') } : v);
+const withBytes = (item: Record<string, unknown>) => Object.fromEntries(Object.entries(item).map(([k, v]) => {
+  const b = (v as { $base64?: unknown } | null)?.$base64;
+  return [k, typeof b === 'string' && Object.keys(v as object).length === 1 ? new Uint8Array(Buffer.from(b, 'base64')) : v];
+}));
+
 export async function* exportTenant(tenantId: string): AsyncGenerator<string> {
   yield JSON.stringify({ format: EXPORT_FORMAT, tenantId, exportedAt: new Date().toISOString() });
-  for await (const item of tenantItems(tenantId)) yield JSON.stringify(item);
+  for await (const item of tenantItems(tenantId)) yield JSON.stringify(item, toJson);
 }
 
 /**
@@ -71,7 +79,7 @@ export async function importTenant(lines: Iterable<string> | AsyncIterable<strin
       continue;
     }
     // Tenant ids are UUIDs: the old one appears only where the tenant is named (keys, tenantId fields).
-    items.push(JSON.parse(line.replaceAll(from, tenantId)) as Record<string, unknown>);
+    items.push(withBytes(JSON.parse(line.replaceAll(from, tenantId)) as Record<string, unknown>));
   }
   const old = items.find((i) => i.type === 'tenant');
   if (!old) throw fieldError('file', 'has no tenant item');
@@ -90,5 +98,7 @@ export async function importTenant(lines: Iterable<string> | AsyncIterable<strin
     await putNew(item);
     written++;
   }
+  // The indexer's pass started by the creation may have seen part of the content: one more, over all of it.
+  await transact([eventsRepo.tx.contentChanged(tenantId, 'import')]);
   return { tenant: { id: tenantId, name: tenant.name }, widgetKey: wk.key, items: written };
 }
