@@ -57,6 +57,13 @@ export class MailBucket extends Construct {
       'An export\'s object key is made per export at run time (exports/<tenant>/<id>.jsonl); the tenant is the caller\'s own, from its token.');
   }
 
+  /** Lets a route's function delete a customer's stored mail (erasure): originals and attachments. */
+  grantErasure(f: ServiceFunction): void {
+    f.fn.addEnvironment('MAIL_BUCKET', this.bucket.bucketName);
+    this.grant(f, ['s3:DeleteObject'], ['inbound/*', 'tenants/*'],
+      'The object keys are read from the conversations of the customer being erased, in the caller\'s tenant; they are made per message at run time.');
+  }
+
   /** Object actions on key prefixes, with the wildcard finding acknowledged for `reason`. */
   grant(f: ServiceFunction, actions: string[], prefixes: string[], reason: string): void {
     f.role.addToPolicy(new PolicyStatement({ effect: Effect.ALLOW, actions, resources: prefixes.map((p) => this.bucket.arnForObjects(p)) }));

@@ -191,6 +191,7 @@ export class SupportStack extends Stack {
         if (route.queue) this.deliveries.grantEnqueue(f);
         if (route.mailLinks) this.mail.grantLinks(f);
         if (route.exportObjects) this.mail.grantExports(f);
+        if (route.eraseObjects) this.mail.grantErasure(f);
         acknowledgeFunctionFindings(f, SYNCHRONOUS);
         this.api.addRoute(routeStack, route, f.fn, constructIdOf(route.handler));
       }

@@ -16,7 +16,11 @@ import type { TxItem } from './tx.ts';
 //   webhook deliveries    payloads naming the conversation                                    deleted
 //   unanswered items      one per user message                                                deleted
 //   taught examples       made from the conversation's messages (domain: taken back, audit redacted)
-//   email channel         addresses and delivery facts: EMAIL_SOURCE in shared/domain/privacy/privacy.ts
+//   email conversation    subject, email (customer address, reply token)                    subject redacted, email removed
+//   email message items   email (Message-ID, from, subject, original's key), attachments       removed
+//   email deliveries      EMAILOUT# items beside the messages: `to`                          removed (status kept)
+//   email channel         lookups, suppression, limit windows, stored objects: emailSource in
+//                         shared/domain/privacy/email.ts
 //
 // Redacted shells keep ids, statuses, times and counts, so the dashboard's lists, open tickets and
 // /stats (per-day counters, which hold no personal data) stay as they were.
@@ -35,6 +39,8 @@ export interface Holdings {
 }
 
 const isMessage = (i: Record<string, unknown>) => (i.sk as string).startsWith('MSG#');
+/** An outgoing email's delivery status, kept in the conversation's partition (shared/data/email.ts). */
+export const isEmailDelivery = (i: Record<string, unknown>) => (i.sk as string).startsWith('EMAILOUT#');
 const keyOf = (i: Record<string, unknown>): Key => ({ pk: i.pk as string, sk: i.sk as string });
 
 export const customersRepo = {
@@ -93,13 +99,17 @@ export const customersRepo = {
         ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
         ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
       })));
-    update(keyOf(conv), `SET lastMessagePreview = :e, erasedAt = :now${conv.rating ? ', rating.#c = :null' : ''} REMOVE visitor, gsi3pk, gsi3sk`,
-      { ':e': ERASED, ':now': now, ...(conv.rating ? { ':null': null } : {}) }, conv.rating ? { '#c': 'comment' } : {});
+    update(keyOf(conv), `SET lastMessagePreview = :e, erasedAt = :now${conv.rating ? ', rating.#c = :null' : ''}${conv.subject ? ', #sub = :e' : ''} REMOVE visitor, gsi3pk, gsi3sk${conv.email ? ', #em' : ''}`,
+      { ':e': ERASED, ':now': now, ...(conv.rating ? { ':null': null } : {}) },
+      { ...(conv.rating ? { '#c': 'comment' } : {}), ...(conv.subject ? { '#sub': 'subject' } : {}), ...(conv.email ? { '#em': 'email' } : {}) });
     for (const m of messages) {
       const meta = m.metadata as Record<string, unknown> | undefined;
-      update(keyOf(m), `SET content = :e${meta ? ', metadata.entitiesExtracted = :none' : ''}${meta?.format ? ' REMOVE metadata.#f' : ''}`,
-        { ':e': ERASED, ...(meta ? { ':none': {} } : {}) }, meta?.format ? { '#f': 'format' } : {});
+      const remove = [...(meta?.format ? ['metadata.#f'] : []), ...(m.email ? ['#em'] : []), ...(m.attachments ? ['#at'] : [])];
+      update(keyOf(m), `SET content = :e${meta ? ', metadata.entitiesExtracted = :none' : ''}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
+        { ':e': ERASED, ...(meta ? { ':none': {} } : {}) },
+        { ...(meta?.format ? { '#f': 'format' } : {}), ...(m.email ? { '#em': 'email' } : {}), ...(m.attachments ? { '#at': 'attachments' } : {}) });
     }
+    for (const d of h.conversation.filter(isEmailDelivery)) if (d.to) update(keyOf(d), 'REMOVE #to', {}, { '#to': 'to' });
     for (const t of h.tickets) {
       const ticket = t.find((i) => i.sk === 'TICKET');
       if (ticket) update(keyOf(ticket), 'SET reason = :e', { ':e': ERASED });

@@ -1,8 +1,8 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { EmailDeliveryStatus } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
-import { emailKeys } from './keys.ts';
-import { batchGet } from './lists.ts';
+import { emailKeys, keys, type Key } from './keys.ts';
+import { batchGet, deleteAll, queryAll } from './lists.ts';
 import { TTL_ATTRIBUTE } from './table.ts';
 import type { TxItem } from './tx.ts';
 
@@ -42,6 +42,27 @@ export const emailRepo = {
   async isSuppressed(tenantId: string, email: string): Promise<boolean> {
     const r = await db.send(new GetCommand({ TableName: tableName(), Key: emailKeys.suppressed(tenantId, email) }));
     return r.Item !== undefined;
+  },
+
+  async suppression(tenantId: string, email: string): Promise<Suppression | null> {
+    const r = await db.send(new GetCommand({ TableName: tableName(), Key: emailKeys.suppressed(tenantId, email), ConsistentRead: true }));
+    return r.Item ? { email: r.Item.sk as string, reason: r.Item.reason as Suppression['reason'], createdAt: r.Item.createdAt as string } : null;
+  },
+
+  /**
+   * Deletes what the channel keeps about a customer outside their conversations (erasure): the
+   * suppression of each address, the limit windows named after it, and the lookups that lead a
+   * Message-ID or a reply token to their conversations.
+   */
+  async forget(tenantId: string, f: { emails: string[]; windows: string[]; messageIds: string[]; tokens: string[] }): Promise<void> {
+    const windows = await Promise.all(f.windows.map((name) =>
+      queryAll({ partition: { name: 'pk', value: keys.limitWindow(tenantId, name, 'x').pk }, consistent: true })));
+    await deleteAll([
+      ...f.emails.map((e) => emailKeys.suppressed(tenantId, e)),
+      ...windows.flat().map((i): Key => ({ pk: i.pk as string, sk: i.sk as string })),
+      ...f.messageIds.map((id) => emailKeys.thread(tenantId, id)),
+      ...f.tokens.map((t) => emailKeys.replyToken(tenantId, t)),
+    ]);
   },
 
   async suppressed(tenantId: string): Promise<Suppression[]> {

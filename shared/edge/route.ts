@@ -38,6 +38,8 @@ export interface Route<P extends Schema | undefined = Schema | undefined, B exte
   mailLinks?: boolean;
   /** The function writes tenant exports to the objects bucket (`exports/`) and presigns links to them. */
   exportObjects?: boolean;
+  /** The function deletes a customer's stored mail (originals and attachments) from the mail bucket. */
+  eraseObjects?: boolean;
   params?: P;
   query?: Q;
   body?: B;

@@ -90,7 +90,7 @@ function allowedPairs(syn: Synth, target: Pick<Declared, 'handler'> | ServiceFun
   return pairs.sort();
 }
 
-function expectedPairs(row: Pick<Declared, 'table' | 'kms' | 'kind'> & { queue?: boolean; manageConnections?: boolean; mailLinks?: boolean; exportObjects?: boolean }): string[] {
+function expectedPairs(row: Pick<Declared, 'table' | 'kms' | 'kind'> & { queue?: boolean; manageConnections?: boolean; mailLinks?: boolean; exportObjects?: boolean; eraseObjects?: boolean }): string[] {
   const pairs = [
     'logs:CreateLogStream on own-log-group',
     'logs:PutLogEvents on own-log-group',
@@ -116,6 +116,7 @@ function expectedPairs(row: Pick<Declared, 'table' | 'kms' | 'kind'> & { queue?:
   if (row.kind === 'stream') for (const a of SEND_ACTIONS) pairs.push(`${a} on email-queue`);
   if (row.mailLinks) pairs.push('s3:GetObject on mail:inbound/*', 's3:GetObject on mail:tenants/*');
   if (row.exportObjects) pairs.push('s3:GetObject on mail:exports/*', 's3:PutObject on mail:exports/*');
+  if (row.eraseObjects) pairs.push('s3:DeleteObject on mail:inbound/*', 's3:DeleteObject on mail:tenants/*');
   return pairs.sort();
 }
 
@@ -231,6 +232,8 @@ describe('IAM: each function may do exactly what its declaration needs', () => {
     expect(routes.filter((r) => r.mailLinks).map((r) => r.handler)).toEqual(['admin/get-conversation']);
     // Tenant exports are written, and linked, by the owner's export route alone.
     expect(routes.filter((r) => r.exportObjects).map((r) => r.handler)).toEqual(['admin/export-tenant']);
+    // A customer's stored mail is deleted by their erasure alone.
+    expect(routes.filter((r) => r.eraseObjects).map((r) => r.handler)).toEqual(['admin/erase-customer']);
   });
 
   it('gives no other role in the stack any permission (the functions, and the CDN\'s deployment, are the only principals)', () => {

@@ -124,5 +124,8 @@ function emailFindings(stack: SupportStack): string[] {
     stack.mail.objectsFinding(route, 'inbound/*'), stack.mail.objectsFinding(route, 'tenants/*'),
     // The tenant export route writes and links `exports/<tenant>/<id>.jsonl`.
     stack.mail.objectsFinding(stack.functions.get('admin/export-tenant')!, 'exports/*'),
+    // A customer's erasure deletes their stored originals and attachments.
+    stack.mail.objectsFinding(stack.functions.get('admin/erase-customer')!, 'inbound/*'),
+    stack.mail.objectsFinding(stack.functions.get('admin/erase-customer')!, 'tenants/*'),
   ])];
 }

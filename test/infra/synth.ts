@@ -131,12 +131,15 @@ export interface Declared {
   mailLinks?: boolean;
   /** Writes tenant exports to the objects bucket. */
   exportObjects?: boolean;
+  /** Deletes a customer's stored mail. */
+  eraseObjects?: boolean;
 }
 
 export const declared: readonly Declared[] = [
   ...routes.map((r): Declared => ({
     handler: r.handler, kind: 'http', table: r.table, ...(r.kms ? { kms: true } : {}), ...(r.queue ? { queue: true } : {}),
     ...(r.mailLinks ? { mailLinks: true } : {}), ...(r.exportObjects ? { exportObjects: true } : {}),
+    ...(r.eraseObjects ? { eraseObjects: true } : {}),
   })),
   ...liveRoutes.map((r): Declared => ({ handler: r.handler, kind: 'socket', table: r.table, ...(r.manageConnections ? { manageConnections: true } : {}) })),
   { handler: eventDispatcher.handler, kind: 'stream', table: eventDispatcher.table },

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { createTransport } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { LIVE_PATH } from '#shared/edge/triggers.ts';
@@ -150,5 +151,95 @@ describe('a customer\'s data', () => {
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ conversations: 0, examples: 0 });
     expect((await a.call('POST', '/customers/export', t.token, { userId: 'u-zeb' })).body.conversations).toEqual([]);
+  }, 90_000);
+});
+
+describe('an email customer\'s data', () => {
+  const ADDR = 'orla.fenwick@example.org';
+  const SUBJECT = 'Fenwick teapot cracked';
+  const BODY = 'the Marrowby teapot arrived in pieces';
+  const BOUNCER = 'bounce@simulator.amazonses.com';
+
+  const caught = async (match: (m: Record<string, any>) => boolean) => {
+    let found: Record<string, any> | undefined;
+    await vi.waitFor(async () => {
+      const r = await fetch(`${rt.url}/local-mail/messages.json`);
+      found = ((await r.json()) as { items: Array<Record<string, any>> }).items.find(match);
+      expect(found).toBeDefined();
+    }, { timeout: 10_000, interval: 100 });
+    return found!;
+  };
+
+  it('exports the email facts and erases the address, subject, text, lookups, suppression and stored objects', async () => {
+    const t = await a.tenant('Mail Privacy Shop');
+    const to = (await a.call('GET', '/settings', t.token)).body.config.email.inboundAddress as string;
+    const smtp = createTransport({ host: '127.0.0.1', port: rt.mail!.smtpPort, secure: false, ignoreTLS: true });
+    await smtp.sendMail({
+      from: `Orla Fenwick <${ADDR}>`, to, subject: SUBJECT, text: BODY, messageId: '<fenwick-1@example.org>',
+      attachments: [{ filename: 'fenwick-receipt.txt', content: 'Receipt for Orla Fenwick, Marrowby' }],
+    });
+    const [c] = (await a.call('GET', '/conversations', t.token)).body.items as any[];
+    const first = (await a.call('GET', `/conversations/${c.id}`, t.token)).body.messages[0];
+    const links = [first.email.originalUrl as string, first.attachments[0].url as string];
+    for (const l of links) expect((await fetch(l)).status).toBe(200);
+    const objectsBefore = rt.objects.keys('mail');
+
+    // An agent's reply is sent and delivered; the customer answers it by the reply address.
+    const reply = await a.call('POST', `/conversations/${c.id}/messages`, t.token, { content: 'Sorry Orla, a new teapot is on its way' });
+    expect(reply.status).toBe(201);
+    const sent = await caught((m) => m.envelope.to.includes(ADDR) && m.raw.includes(c.id));
+    const status = async () => (await a.call('GET', `/conversations/${c.id}`, t.token)).body.messages.find((m: any) => m.id === reply.body.message.id)?.delivery?.status;
+    await vi.waitFor(async () => expect(await status()).toBe('delivered'), { timeout: 10_000, interval: 100 });
+    await smtp.sendMail({ from: ADDR, to: sent.replyTo, subject: `Re: ${SUBJECT}`, text: 'Thanks, Fenwick household' });
+    expect((await a.call('GET', `/conversations/${c.id}`, t.token)).body.messages).toHaveLength(3);
+
+    // Another customer whose address bounces: it is suppressed.
+    await smtp.sendMail({ from: BOUNCER, to, subject: 'Bouncing', text: 'hello' });
+    const bc = ((await a.call('GET', '/conversations', t.token)).body.items as any[]).find((x) => x.id !== c.id);
+    expect((await a.call('POST', `/conversations/${bc.id}/messages`, t.token, { content: 'Hi there' })).status).toBe(201);
+    await vi.waitFor(async () => expect((await a.call('GET', '/settings/email/suppressions', t.token)).body.items).toHaveLength(1), { timeout: 10_000, interval: 100 });
+    const counts = async () => { const { kpis, series, topIntents } = (await a.call('GET', '/stats', t.token)).body; return { kpis, series, topIntents }; };
+    const statsBefore = await counts();
+
+    // Export: the conversation (found by the sender's address), its email fields and the delivery facts.
+    const exp = await a.call('POST', '/customers/export', t.token, { email: ADDR.toUpperCase() });
+    expect(exp.status).toBe(200);
+    expect(exp.body.conversations.map((x: any) => x.id)).toEqual([c.id]);
+    expect(exp.body.conversations[0].messages.map((m: any) => m.content)).toEqual([BODY, 'Sorry Orla, a new teapot is on its way', 'Thanks, Fenwick household']);
+    expect(exp.body.emailAddresses).toEqual([ADDR]);
+    expect(exp.body.email.conversations).toEqual([{ conversationId: c.id, subject: SUBJECT, customer: ADDR }]);
+    expect(exp.body.email.messages).toEqual([
+      expect.objectContaining({ conversationId: c.id, from: ADDR, subject: SUBJECT, messageIdHeader: '<fenwick-1@example.org>',
+        attachments: [expect.objectContaining({ name: 'fenwick-receipt.txt' })] }),
+      expect.objectContaining({ conversationId: c.id, from: ADDR, subject: `Re: ${SUBJECT}`, attachments: [] }),
+    ]);
+    expect(exp.body.email.deliveries).toEqual([
+      { conversationId: c.id, messageId: reply.body.message.id, to: ADDR, status: 'delivered', updatedAt: expect.any(String) },
+    ]);
+    expect(exp.body.email.suppressions).toEqual([]);
+    const bexp = await a.call('POST', '/customers/export', t.token, { email: BOUNCER });
+    expect(bexp.body.email.suppressions).toEqual([{ email: BOUNCER, reason: 'bounce', createdAt: expect.any(String) }]);
+    expect(bexp.body.email.deliveries).toEqual([expect.objectContaining({ to: BOUNCER, status: 'bounced' })]);
+
+    // Erase both.
+    expect((await a.call('POST', '/customers/erase', t.token, { email: ADDR })).body).toMatchObject({ conversations: 1 });
+    expect((await a.call('POST', '/customers/erase', t.token, { email: BOUNCER })).body).toMatchObject({ conversations: 1 });
+
+    const items = await scanAll();
+    for (const s of [ADDR, 'fenwick', 'marrowby', 'teapot', BOUNCER, 'bouncing']) {
+      expect(items.filter((i) => i.text.toLowerCase().includes(s)).map((i) => i.text), s).toEqual([]);
+    }
+    // The stored original and the attachment are gone from the mail bucket.
+    for (const l of links) expect((await fetch(l)).status).toBe(404);
+    const left = rt.objects.keys('mail');
+    expect(objectsBefore.filter((k) => left.includes(k))).toEqual([]);
+    expect((await a.call('GET', '/settings/email/suppressions', t.token)).body.items).toEqual([]);
+    // The shell stays and the counts do not move; the address opens a new conversation, not the erased one.
+    const shell = (await a.call('GET', `/conversations/${c.id}`, t.token)).body;
+    expect(shell.messages.map((m: any) => m.content)).toEqual(['[erased]', '[erased]', '[erased]']);
+    expect(shell.messages.every((m: any) => !m.email && !m.attachments)).toBe(true);
+    expect(await counts()).toEqual(statsBefore);
+    await smtp.sendMail({ from: ADDR, to: sent.replyTo, subject: 'again', text: 'hello again' });
+    expect((await a.call('GET', `/conversations/${c.id}`, t.token)).body.messages).toHaveLength(3);
   }, 90_000);
 });

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { config } from '#shared/core/config.ts';
 import { logger } from '#shared/core/log.ts';
 import type { Actor } from '#shared/core/vocabulary.ts';
+import { customersRepo } from '#shared/data/customers.ts';
 import { conversationsRepo, preview, type Attachment, type Conversation, type Message } from '#shared/data/conversations.ts';
 import { emailRepo } from '#shared/data/email.ts';
 import { emailKeys } from '#shared/data/keys.ts';
@@ -31,6 +32,9 @@ export const EMAIL_LIMITS = {
   /** Automatic answers to one sender in an hour, whatever the tenant's settings. */
   autoRepliesPerSenderHour: 3,
 } as const;
+
+/** The limit window counting one sender's automatic answers (erasure deletes it with the address). */
+export const autoReplyWindow = (from: string) => `autoreply#${from}`;
 
 const SYSTEM: Actor = { type: 'system', id: 'email' };
 const HOUR = 3600;
@@ -163,7 +167,7 @@ function write(tenant: Tenant, token: string | null, mail: ParsedEmail, input: I
       // article, once in a while per sender; otherwise the team gets a ticket.
       const answer = tryAutoReply && !read ? await autoAnswer(tenant, mail.subject, message.content) : null;
       if (answer) {
-        autoCounter = limitsRepo.tx.countInWindow(tenant.id, `autoreply#${mail.from}`, nowDate, HOUR, EMAIL_LIMITS.autoRepliesPerSenderHour);
+        autoCounter = limitsRepo.tx.countInWindow(tenant.id, autoReplyWindow(mail.from), nowDate, HOUR, EMAIL_LIMITS.autoRepliesPerSenderHour);
         const reply: Message = { id: randomUUID(), role: 'assistant', content: answer.content, createdAt: now, metadata: answer.metadata };
         items.push(
           autoCounter, conversationsRepo.tx.message(tenant.id, conv.id, reply, 1), events.messageCreated(conv, reply),
@@ -185,6 +189,8 @@ function write(tenant: Tenant, token: string | null, mail: ParsedEmail, input: I
     const shift = read ? 1 : 2;
     if (!read) items.push(events.conversationCreated({ ...conv, ...set }, now));
     items.push(statsRepo.tx.addDay(tenant.id, utcDay(now), conv.id, { messages: 1, conversations: read ? 0 : 1, escalations: newTicket ? 1 : 0 }));
+    // The sender is found by their address for export and erasure, as a widget visitor who gave it.
+    items.push(customersRepo.tx.link(tenant.id, mail.from, conv.id));
     try {
       await commit(items, opened);
     } catch (e) {

@@ -11,6 +11,8 @@ import type { Conversation, Message, Visitor } from '#shared/data/conversations.
 import type { Ticket } from '#shared/data/tickets.ts';
 import { deleteExample } from '#shared/domain/assistant/examples.ts';
 import { events } from '#shared/domain/events.ts';
+import { emailSource } from './email.ts';
+import type { PersonalSource } from './sources.ts';
 
 // A customer's right of access and erasure (GDPR articles 15, 17, 20). The customer is found by the
 // email address they gave or the user id the site verified; what is held about them is what
@@ -18,16 +20,7 @@ import { events } from '#shared/domain/events.ts';
 
 export type CustomerLookup = { email: string } | { userId: string };
 
-/**
- * The email channel's part of a customer (addresses, delivery facts). The channel registers
- * itself here; until it exists a customer has none.
- */
-export interface PersonalSource {
-  name: string;
-  export(tenantId: string, c: { emails: string[]; conversationIds: string[] }): Promise<unknown>;
-  erase(tenantId: string, c: { emails: string[]; conversationIds: string[] }): Promise<void>;
-}
-export const personalSources: PersonalSource[] = [];
+export const personalSources: PersonalSource[] = [emailSource];
 
 /** The audit's name for a customer: random, so the entry says nothing about who it was. */
 const reference = () => `cus_${ulid()}`;

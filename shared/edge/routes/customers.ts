@@ -33,9 +33,9 @@ export const exportCustomer = declareAdmin('POST', '/customers/export', 'export-
 });
 
 export const eraseCustomer = declareAdmin('POST', '/customers/erase', 'erase-customer', 'admin', {
-  table: 'write', body: CustomerLookup, response: CustomerErasure, status: 200, summary: 'Erase one customer\'s personal data',
+  table: 'write', eraseObjects: true, body: CustomerLookup, response: CustomerErasure, status: 200, summary: 'Erase one customer\'s personal data',
   description: 'Message text, visitor facts, contact email, ticket reasons, ratings\' comments, unanswered entries, event and webhook '
-    + 'delivery copies are removed; examples taught from their messages are taken back; their live sockets close. Conversations '
+    + 'delivery copies, and the email channel\'s subjects, addresses, stored originals, attachments and suppressions are removed; examples taught from their messages are taken back; their live sockets close. Conversations '
     + 'and tickets stay as shells (ids, statuses, times, counts), so lists and `/stats` are unchanged. Erasing again is harmless. '
     + 'Audited (`privacy`, `customer.erased`) with who and when and an opaque reference, no personal data.',
 });
