@@ -10,6 +10,7 @@ import { SqsSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { bindTable, ServiceFunction } from './function.ts';
+import { acknowledgeQueueConsumer } from './events.ts';
 import type { DataTable } from './table.ts';
 
 /** Where SES's S3 action stores inbound mail; shared/data/keys.ts (emailKeys.inboundObject) reads the same prefix. */
@@ -192,16 +193,7 @@ export class EmailChannel extends Construct {
       Validations.of(dlq).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is itself a dead-letter destination: nothing consumes it to fail again, and its alarm fires on the first message.' });
     }
     const xray = 'Only xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing) are on Resource *: those X-Ray actions support no resource-level permissions.';
-    for (const f of [this.send, this.events]) {
-      Validations.of(f.role).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: xray });
-      Validations.of(f.fn).acknowledge({ id: 'Serverless-LambdaDLQ', reason: 'Invoked only by its SQS event source: failed messages go to the queue\'s dead-letter queue, which alarms.' });
-      for (const esm of f.fn.node.findAll().filter((c) => c.node.id.startsWith('SqsEventSource'))) {
-        Validations.of(esm).acknowledge({
-          id: 'Serverless-LambdaEventSourceMappingDestination',
-          reason: 'An SQS event source mapping takes no on-failure destination: failed messages go to the queue\'s own dead-letter queue.',
-        });
-      }
-    }
+    for (const f of [this.send, this.events]) acknowledgeQueueConsumer(f);
     Validations.of(this.send.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*]',
       reason: 'A tenant may send from any address of a domain it verified in SES (config.email.fromAddress); the identities are the tenants\' own, not known at deploy time.',

@@ -111,23 +111,10 @@ export class Deliveries extends Construct {
       reportBatchItemFailures: true,
     }));
 
-    Validations.of(this.fn.role).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'Only xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing) are on Resource *: those X-Ray actions support no resource-level permissions.',
-    });
+    acknowledgeQueueConsumer(this.fn);
     Validations.of(this.deadLetters).acknowledge({
       id: 'Serverless-SQSRedrivePolicy',
       reason: 'This is the dead-letter queue of the delivery queue: its messages are kept 14 days for inspection and alarm while visible; nothing consumes it.',
-    });
-    for (const esm of this.fn.fn.node.findAll().filter((c) => c.node.id.startsWith('SqsEventSource'))) {
-      Validations.of(esm).acknowledge({
-        id: 'Serverless-LambdaEventSourceMappingDestination',
-        reason: 'An SQS event source mapping takes no on-failure destination: failed messages go to the queue\'s own dead-letter queue after maxReceiveCount receives.',
-      });
-    }
-    Validations.of(this.fn.fn).acknowledge({
-      id: 'Serverless-LambdaDLQ',
-      reason: 'Invoked only by its SQS event source: failed messages are dead-lettered by the queue\'s redrive policy (maxReceiveCount), which alarms.',
     });
   }
 
@@ -180,23 +167,10 @@ export class Indexing extends Construct {
     this.queue.grantSendMessages(this.fn.role);
     this.fn.fn.addEventSource(new SqsEventSource(this.queue, { batchSize: INDEX_QUEUE.batchSize, reportBatchItemFailures: true }));
 
-    Validations.of(this.fn.role).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'Only xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing) are on Resource *: those X-Ray actions support no resource-level permissions.',
-    });
+    acknowledgeQueueConsumer(this.fn);
     Validations.of(this.deadLetters).acknowledge({
       id: 'Serverless-SQSRedrivePolicy',
       reason: 'This is the dead-letter queue of the index queue: its messages are kept 14 days for inspection and alarm while visible; nothing consumes it.',
-    });
-    for (const esm of this.fn.fn.node.findAll().filter((c) => c.node.id.startsWith('SqsEventSource'))) {
-      Validations.of(esm).acknowledge({
-        id: 'Serverless-LambdaEventSourceMappingDestination',
-        reason: 'An SQS event source mapping takes no on-failure destination: failed messages go to the queue\'s own dead-letter queue after maxReceiveCount receives.',
-      });
-    }
-    Validations.of(this.fn.fn).acknowledge({
-      id: 'Serverless-LambdaDLQ',
-      reason: 'Invoked only by its SQS event source: failed messages are dead-lettered by the queue\'s redrive policy (maxReceiveCount), which alarms.',
     });
   }
 
@@ -205,4 +179,25 @@ export class Indexing extends Construct {
     f.fn.addEnvironment('INDEX_QUEUE_URL', this.queue.queueUrl);
     this.queue.grantSendMessages(f.role);
   }
+}
+
+/**
+ * What cdk-nag asks of a function whose only trigger is an SQS event source: X-Ray's actions on
+ * Resource *, and no on-failure destination of its own (the queue's redrive policy dead-letters).
+ */
+export function acknowledgeQueueConsumer(f: ServiceFunction): void {
+  Validations.of(f.role).acknowledge({
+    id: 'AwsSolutions-IAM5[Resource::*]',
+    reason: 'Only xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing) are on Resource *: those X-Ray actions support no resource-level permissions.',
+  });
+  for (const esm of f.fn.node.findAll().filter((c) => c.node.id.startsWith('SqsEventSource'))) {
+    Validations.of(esm).acknowledge({
+      id: 'Serverless-LambdaEventSourceMappingDestination',
+      reason: 'An SQS event source mapping takes no on-failure destination: failed messages go to the queue\'s own dead-letter queue after maxReceiveCount receives.',
+    });
+  }
+  Validations.of(f.fn).acknowledge({
+    id: 'Serverless-LambdaDLQ',
+    reason: 'Invoked only by its SQS event source: failed messages are dead-lettered by the queue\'s redrive policy (maxReceiveCount), which alarms.',
+  });
 }

@@ -53,6 +53,12 @@ export interface RuntimeOptions {
   tableName?: string;
   /** Lets webhooks point at loopback http receivers (`--allow-loopback-webhooks`), for tests. */
   allowLoopbackWebhooks?: boolean;
+  /**
+   * `false`: the index queue's messages are taken and dropped, so the sentence encoder never loads
+   * in this process. For tests of other features that run a runtime in their own process beside
+   * the run's shared one: several encoders loading at once on two cores starve DynamoDB Local.
+   */
+  indexer?: boolean;
   /** Compresses the delivery queue's delays and visibility timeouts (tests); default env DELIVERY_TIME_SCALE, else 1. */
   deliveryTimeScale?: number;
   /**
@@ -348,7 +354,9 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   // The index queue: tenants whose content the indexer embeds (the encoder loads in this process on first use).
   const indexQueue = createLocalQueue({
     name: INDEX_QUEUE_NAME, baseUrl: url, region: process.env.AWS_REGION,
-    handler: () => loadHandler(INDEX_QUEUE.handler) as unknown as Promise<SqsHandler>,
+    handler: () => (opts.indexer === false
+      ? Promise.resolve((async () => ({ batchItemFailures: [] })) as unknown as SqsHandler)
+      : loadHandler(INDEX_QUEUE.handler) as unknown as Promise<SqsHandler>),
     visibilityTimeoutSeconds: INDEX_QUEUE.visibilityTimeoutSeconds, maxReceiveCount: INDEX_QUEUE.maxReceiveCount,
     batchSize: INDEX_QUEUE.batchSize, concurrency: 1,
     ...(opts.dataDir ? { file: join(opts.dataDir, `queue-${INDEX_QUEUE_NAME}.json`) } : {}),

@@ -28,7 +28,7 @@ let ddb: DynamoDBClient;
 let mgmt: ApiGatewayManagementApiClient;
 
 beforeAll(async () => {
-  rt = await startLocalRuntime({ dynamodbEndpoint: inject('dynamodbEndpoint'), tableName: TABLE, resolveHandler, streamPollMs: 50 });
+  rt = await startLocalRuntime({ dynamodbEndpoint: inject('dynamodbEndpoint'), tableName: TABLE, resolveHandler, streamPollMs: 50, indexer: false });
   const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
   ddb = new DynamoDBClient({ endpoint: rt.dynamodbEndpoint, region: 'us-east-1', credentials });
   mgmt = new ApiGatewayManagementApiClient({ endpoint: rt.liveEndpoint, region: 'us-east-1', credentials });

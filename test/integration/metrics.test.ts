@@ -37,7 +37,7 @@ beforeAll(async () => {
     restore.push(() => { stream.write = write; });
   }
   const { startLocalRuntime } = await import('../../bin/local/server.ts');
-  rt = await startLocalRuntime({ tableName: `metrics-${process.pid}`, dynamodbEndpoint: inject('dynamodbEndpoint'), stream: false });
+  rt = await startLocalRuntime({ tableName: `metrics-${process.pid}`, dynamodbEndpoint: inject('dynamodbEndpoint'), stream: false, indexer: false });
 }, 60_000);
 
 afterAll(async () => {

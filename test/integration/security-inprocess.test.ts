@@ -24,7 +24,7 @@ beforeAll(async () => {
     console[m] = (...args: unknown[]) => { captured.push(args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : typeof a === 'string' ? a : JSON.stringify(a))).join(' ')); orig(...args); };
     restore.push(() => { console[m] = orig; });
   }
-  rt = await startLocalRuntime({ tableName: 'sec-inprocess' });
+  rt = await startLocalRuntime({ tableName: 'sec-inprocess', indexer: false });
 }, 60_000);
 
 afterAll(async () => {

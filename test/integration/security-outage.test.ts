@@ -27,7 +27,7 @@ async function call(method: string, path: string, o: { widgetKey?: string; token
 }
 
 beforeAll(async () => {
-  rt = await startLocalRuntime({ tableName: TABLE });
+  rt = await startLocalRuntime({ tableName: TABLE, indexer: false });
   ddb = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: rt.dynamodbEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
   const token = await rt.idp.token({ sub: `outage-${randomUUID()}`, email: 'outage@example.com' });
   const r = await call('POST', '/api/v1/admin/auth/onboard', { token, body: { tenantName: 'Outage' } });

@@ -16,7 +16,7 @@ export async function startRuntime(): Promise<LocalRuntime> {
   process.env.DELIVERY_TIMEOUT_MS = '1000';
   return startLocalRuntime({
     dynamodbEndpoint: inject('dynamodbEndpoint'), tableName: `webhooks-${randomUUID().slice(0, 8)}`,
-    allowLoopbackWebhooks: true, deliveryTimeScale: TIME_SCALE,
+    allowLoopbackWebhooks: true, deliveryTimeScale: TIME_SCALE, indexer: false,
   });
 }
 
