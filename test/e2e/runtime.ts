@@ -1,6 +1,7 @@
 import { DEMO_OWNER_EMAIL, subForEmail } from '../../bin/local/idp.ts';
 import { startLocalRuntime } from '../../bin/local/server.ts';
 import { startDemoHost } from '../../bin/local/web.ts';
+import { untilIntentsIndexed } from '../fixtures/indexed.ts';
 
 // The e2e tests' service (the API with the built dashboard at `/`, and the widget's demo shop on
 // another origin), in a process of its own: the local runtime sets process-wide
@@ -16,6 +17,8 @@ const res = await fetch(`${runtime.url}/api/v1/admin/auth/onboard`, {
   method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ tenantName: 'Demo Shop' }),
 });
 const { widgetKey } = await res.json() as { widgetKey: string };
+// The first tenant's indexing (the encoder's load, the starter intents) happens before any test.
+await untilIntentsIndexed(runtime.url, token);
 const host = await startDemoHost({ apiUrl: runtime.url, widgetKey });
 console.log(JSON.stringify({ baseUrl: runtime.url, hostUrl: host.url, dynamodbEndpoint: runtime.dynamodbEndpoint, smtpPort: runtime.mail?.smtpPort ?? 0 }));
 

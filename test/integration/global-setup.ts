@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts';
+import { untilIntentsIndexed } from '../fixtures/indexed.ts';
 
 // One local runtime (DynamoDB Local + the HTTP server) per test run; every test makes its own tenant.
 let runtime: LocalRuntime | undefined;
@@ -13,27 +14,16 @@ export async function setup(project: TestProject) {
   await warmIndexer(runtime.url);
 }
 
-/**
- * The first tenant has the indexer load the sentence encoder and embed the starter intents, which
- * every later tenant shares: done once here, before the tests, instead of inside the first test
- * files while they wait on the same process.
- */
+/** The first tenant has the indexer load the encoder and embed the starter intents: done here, once. */
 async function warmIndexer(url: string) {
-  const json = async (path: string, init: RequestInit = {}) => {
-    const r = await fetch(url + path, { ...init, headers: { 'content-type': 'application/json', ...init.headers } });
-    if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
-    return r.json() as Promise<any>;
-  };
-  const { accessToken } = await json('/local-idp/token', { method: 'POST', body: JSON.stringify({ sub: 'warm-up', email: 'warm-up@example.com' }) });
-  const auth = { authorization: `Bearer ${accessToken}` };
-  await json('/api/v1/admin/auth/onboard', { method: 'POST', headers: auth, body: JSON.stringify({ tenantName: 'Warm-up' }) });
-  const until = Date.now() + 120_000;
-  while (Date.now() < until) {
-    const { items } = await json('/api/v1/admin/intents', { headers: auth });
-    if ((items as Array<{ indexing?: boolean }>).every((i) => !i.indexing)) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('the starter intents were not indexed within 2 minutes');
+  const token = await fetch(`${url}/local-idp/token`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sub: 'warm-up', email: 'warm-up@example.com' }),
+  }).then(async (r) => ((await r.json()) as { accessToken: string }).accessToken);
+  const r = await fetch(`${url}/api/v1/admin/auth/onboard`, {
+    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ tenantName: 'Warm-up' }),
+  });
+  if (r.status !== 201) throw new Error(`warm-up onboarding: ${r.status} ${await r.text()}`);
+  await untilIntentsIndexed(url, token);
 }
 
 export async function teardown() {
