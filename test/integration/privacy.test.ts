@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { LIVE_PATH } from '#shared/edge/triggers.ts';
 import type { LocalRuntime } from '../../bin/local/server.ts';
-import { api, startReceiver, startRuntime, type Api, type Receiver } from './webhooks/harness.ts';
+import { api, startReceiver, startRuntime, type Api, type Receiver, chatOn } from './webhooks/harness.ts';
 
 // A customer's export and erasure, through the HTTP API of a runtime with its own table, so that
 // the whole table (and each index) can be scanned afterwards for anything the customer wrote or was.
@@ -20,10 +20,7 @@ afterAll(async () => { await rcv?.close(); await rt?.stop(); });
 
 const raw = new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 
-const chat = async (widgetKey: string, path: string, body: unknown) => {
-  const r = await fetch(`${rt.url}/api/v1/chat${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-widget-key': widgetKey }, body: JSON.stringify(body) });
-  return { status: r.status, body: await r.json() as any };
-};
+const chat = (widgetKey: string, path: string, body: unknown) => chatOn(rt, widgetKey, path, body);
 
 /** Every item of the table and of each index, as JSON text with its partition key. */
 async function scanAll(): Promise<Array<{ pk: string; text: string }>> {

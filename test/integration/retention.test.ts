@@ -3,7 +3,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { keys } from '#shared/data/keys.ts';
 import type { LocalRuntime } from '../../bin/local/server.ts';
-import { api, startRuntime, type Api } from './webhooks/harness.ts';
+import { api, startRuntime, type Api, chatOn } from './webhooks/harness.ts';
 
 // Retention through the API and the local runtime's schedule and TTL sweeper, on a table of its own:
 // conversations idle past the tenant's retention go with their messages and closed tickets; open
@@ -16,10 +16,7 @@ beforeAll(async () => { rt = await startRuntime(); table = process.env.TABLE_NAM
 afterAll(async () => { await rt?.stop(); });
 
 const raw = new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-const chat = async (widgetKey: string, path: string, body: unknown) => {
-  const r = await fetch(`${rt.url}/api/v1/chat${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-widget-key': widgetKey }, body: JSON.stringify(body) });
-  return { status: r.status, body: await r.json() as any };
-};
+const chat = (widgetKey: string, path: string, body: unknown) => chatOn(rt, widgetKey, path, body);
 
 /** Makes a conversation look `days` old, as if created and last active then (the index entry too). */
 async function age(tenantId: string, conversationId: string, days: number) {

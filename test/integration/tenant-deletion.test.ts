@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
 import { LIVE_PATH } from '#shared/edge/triggers.ts';
 import type { LocalRuntime } from '../../bin/local/server.ts';
-import { api, startReceiver, startRuntime, type Api, type Receiver } from './webhooks/harness.ts';
+import { api, startReceiver, startRuntime, type Api, type Receiver, chatOn } from './webhooks/harness.ts';
 
 // A tenant that leaves, on a runtime with a table of its own: the owner confirms with the name;
 // key, integrations and members are cut at once; the purge job removes the rest, and a scan of
@@ -19,10 +19,7 @@ beforeAll(async () => { rt = await startRuntime(); table = process.env.TABLE_NAM
 afterAll(async () => { await rcv?.close(); await rt?.stop(); });
 
 const raw = new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-const chat = async (widgetKey: string, path: string, body: unknown) => {
-  const r = await fetch(`${rt.url}/api/v1/chat${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-widget-key': widgetKey }, body: JSON.stringify(body) });
-  return { status: r.status, body: await r.json() as any };
-};
+const chat = (widgetKey: string, path: string, body: unknown) => chatOn(rt, widgetKey, path, body);
 async function itemsOf(tenantId: string) {
   const found: Array<Record<string, unknown>> = [];
   let start: Record<string, AttributeValue> | undefined;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import type { LocalRuntime } from '../../bin/local/server.ts';
-import { api, startReceiver, startRuntime, type Api, type Receiver } from './webhooks/harness.ts';
+import { api, startReceiver, startRuntime, type Api, type Receiver, chatOn } from './webhooks/harness.ts';
 
 // The whole pipeline with nothing called by hand: a chat escalation and a ticket PATCH write their
 // events, the table's stream carries them to the dispatcher, which fans them out to the queue, and
@@ -13,10 +13,7 @@ let rcv: Receiver;
 beforeAll(async () => { rt = await startRuntime(); a = api(rt); rcv = await startReceiver((n) => (n === 0 ? 500 : 200)); }, 60_000);
 afterAll(async () => { await rcv?.close(); await rt?.stop(); });
 
-const chat = async (widgetKey: string, path: string, body: unknown) => {
-  const r = await fetch(`${rt.url}/api/v1/chat${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-widget-key': widgetKey }, body: JSON.stringify(body) });
-  return { status: r.status, body: await r.json() as any };
-};
+const chat = (widgetKey: string, path: string, body: unknown) => chatOn(rt, widgetKey, path, body);
 
 describe('events out through the stream, the dispatcher and the queue', () => {
   it('an escalation and a PATCH reach a subscribed receiver, signed, once per attempt with a stable id', async () => {

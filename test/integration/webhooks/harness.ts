@@ -76,6 +76,12 @@ export interface Api {
   member(t: { token: string }, role: 'viewer' | 'agent' | 'admin'): Promise<string>;
 }
 
+/** A widget's POST to the chat API of `rt`. */
+export async function chatOn(rt: LocalRuntime, widgetKey: string, path: string, body: unknown) {
+  const r = await fetch(`${rt.url}/api/v1/chat${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-widget-key': widgetKey }, body: JSON.stringify(body) });
+  return { status: r.status, body: await r.json() as any };
+}
+
 export function api(rt: LocalRuntime): Api {
   const call: Api['call'] = async (method, path, token, body) => {
     const res = await fetch(`${rt.url}/api/v1/admin${path}`, {
