@@ -92,14 +92,22 @@ describe('away hours in the widget', () => {
 });
 
 describe('the unread badge', () => {
-  // Retried once: on the full run it failed twice in four (once waiting for the badge after the
-  // reload, once within a second), never alone; the cause is not found yet (see the closing note).
-  it('shows the count of replies that came while the panel was closed after a reload, until the panel is opened', { retry: 1 }, async () => {
+  it('shows the count of replies that came while the panel was closed after a reload, until the panel is opened', async () => {
     const t = await newTenant();
     const agent = await memberToken(t, 'agent');
     const page = await newPage(browser);
+    // The live frames are held until the panel is closed: the handover's own message (shown from the
+    // escalation's answer) is then named by its live event with the panel closed. It was seen, and
+    // must not count as unread after a reload (it once did, when the event came late).
+    let held: (() => void)[] | null = [];
+    await page.routeWebSocket(/\/live/, (ws) => {
+      const server = ws.connectToServer();
+      server.onMessage((m) => { if (held) held.push(() => ws.send(m)); else ws.send(m); });
+    });
     const { conversationId } = await customerEscalates(page, t.widgetKey);
     await page.keyboard.press('Escape');
+    for (const release of held) release();
+    held = null;
     for (const content of ['Hi, I am on it.', 'Found your parcel.']) {
       const r = await request('POST', admin(`/conversations/${conversationId}/messages`), { token: agent.token, body: { content } });
       expect(r.status).toBe(201);

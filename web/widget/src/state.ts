@@ -57,6 +57,13 @@ export function createState(widgetKey: string) {
       const newest = state.shown.reduce((m, s) => (s.id !== null && !s.id.startsWith('reason:') && s.at > m ? s.at : m), '');
       if (newest && newest !== state.saved.seenAt) state.save({ seenAt: newest });
     },
+    /**
+     * A message this page showed before the server named it was in front of the customer (the page
+     * shows such messages only in an open panel): it is seen, even if its name came with the panel closed.
+     */
+    seenThrough(at: string) {
+      if (!state.saved.seenAt || at > state.saved.seenAt) state.save({ seenAt: at });
+    },
     forget() {
       state.saved = {};
       try { localStorage.removeItem(storeKey); } catch { /* nothing kept */ }

@@ -33,7 +33,7 @@ export function createTranscript(state: WidgetState, view: Panel, api: Api, coun
     const { shown } = state;
     if (m.id && shown.some((s) => s.id === m.id)) return false;
     const pending = shown.find((s) => s.id === null && s.role === m.role && s.content === m.content);
-    if (pending) { pending.id = m.id; pending.at = m.createdAt; return false; }
+    if (pending) { pending.id = m.id; pending.at = m.createdAt; state.seenThrough(m.createdAt); return false; }
     const el = draw({ role: m.role, content: m.content, author: m.author, sources: sources ?? m.metadata?.sources ?? m.sources, format: format ?? m.metadata?.format ?? m.format });
     shown.push({ id: m.id, role: m.role, content: m.content, at: m.createdAt, el });
     view.list.append(el);
