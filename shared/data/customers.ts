@@ -36,6 +36,8 @@ export interface Holdings {
   tickets: Record<string, unknown>[][];
   /** The outbox events of the conversation still kept (a day). */
   events: Record<string, unknown>[];
+  /** The stored answers of its requests sent with an Idempotency-Key (kept a day). */
+  replies: Record<string, unknown>[];
 }
 
 const isMessage = (i: Record<string, unknown>) => (i.sk as string).startsWith('MSG#');
@@ -57,15 +59,16 @@ export const customersRepo = {
   },
 
   async holdings(tenantId: string, conversationId: string): Promise<Holdings | null> {
-    const [conversation, events] = await Promise.all([
+    const [conversation, events, replies] = await Promise.all([
       queryAll({ partition: { name: 'pk', value: keys.conversationPartition(tenantId, conversationId) }, descending: false, consistent: true }),
       queryAll({ partition: { name: 'pk', value: keys.event(tenantId, 'x', conversationId).pk }, descending: false }),
+      queryAll({ index: 'gsi1', partition: { name: 'gsi1pk', value: keys.conversationRepliesIndex(tenantId, conversationId).gsi1pk } }),
     ]);
     if (!conversation.some((i) => i.sk === 'CONV')) return null;
     const ticketIds = conversation.filter((i) => (i.sk as string).startsWith('TICKET#')).map((i) => i.ticketId as string);
     const tickets = await Promise.all(ticketIds.map((id) =>
       queryAll({ partition: { name: 'pk', value: keys.ticket(tenantId, id).pk }, descending: false, consistent: true })));
-    return { conversationId, conversation, tickets: tickets.filter((t) => t.length), events };
+    return { conversationId, conversation, tickets: tickets.filter((t) => t.length), events, replies };
   },
 
   /** Webhook and Slack deliveries (kept 30 days) whose payload names one of the conversations. */
@@ -118,6 +121,7 @@ export const customersRepo = {
     const userMessages = messages.filter((m) => m.role === 'user');
     await deleteAll([
       ...h.events.map(keyOf),
+      ...h.replies.map(keyOf),
       ...deliveries.map(keyOf),
       ...emails.map((e) => keys.customerEmailLink(tenantId, e, h.conversationId)),
       ...userMessages.map((m) => keys.unanswered(tenantId, m.createdAt as string, m.id as string)),

@@ -28,7 +28,11 @@ export const idempotency = {
    * commit beside the one that took over, and one whose writes committed before it died is never
    * run again: its retry gets 409 CONFLICT (done, answer lost) instead of a second copy.
    */
-  async run(scope: IdempotencyScope, body: unknown, work: () => Promise<StoredReply>): Promise<StoredReply> {
+  async run(
+    scope: IdempotencyScope, body: unknown, work: () => Promise<StoredReply>,
+    /** The conversation an answer belongs to, if any: the stored answer is indexed under it, so erasing its customer erases it. */
+    conversationOf?: (reply: StoredReply) => string | undefined,
+  ): Promise<StoredReply> {
     const Key = keys.idempotency(scope.tenantId, scope.route, scope.key);
     const bodyHash = hash(body);
     const now = nowS();
@@ -77,11 +81,13 @@ export const idempotency = {
     if (reply.status >= 200 && reply.status < 300) {
       // The work is done: a failure to keep its answer (a stalled database) must not turn it into an
       // error; a retry then finds the key applied and is told so (409 CONFLICT) rather than run again.
+      const conversationId = conversationOf?.(reply);
+      const owner = conversationId ? { ...keys.conversationRepliesIndex(scope.tenantId, conversationId), gsi1sk: Key.pk } : undefined;
       await db.send(new UpdateCommand({
         TableName: tableName(), Key,
-        UpdateExpression: 'SET #s = :done, reply = :reply REMOVE lockUntil',
+        UpdateExpression: `SET #s = :done, reply = :reply${owner ? ', gsi1pk = :opk, gsi1sk = :osk' : ''} REMOVE lockUntil`,
         ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':done': 'done', ':reply': JSON.stringify(reply) },
+        ExpressionAttributeValues: { ':done': 'done', ':reply': JSON.stringify(reply), ...(owner ? { ':opk': owner.gsi1pk, ':osk': owner.gsi1sk } : {}) },
       })).catch(() => undefined);
     } else {
       await release();

@@ -163,6 +163,8 @@ export const keys = {
 
   idempotency: (tenantId: string, route: string, key: string): Key =>
     ({ pk: `${T(tenantId)}#IDEM#${route}#${key}`, sk: 'IDEM' }),
+  /** The stored answers (idempotency records) of a conversation's requests: erasing its customer deletes them. */
+  conversationRepliesIndex: (tenantId: string, conversationId: string) => ({ gsi1pk: `${T(tenantId)}#CONV#${conversationId}#IDEM` }),
 };
 
 /** Sort key of index entries that list newest first: time, then id to break ties. */

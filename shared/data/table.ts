@@ -32,6 +32,7 @@
 //   ... by status                              Query     gsi2 TENANT#t#DELIVERIES#i#status
 //   stats per day for a date range + counters   Query     pk TENANT#t#STATS      sk between DAY#from and TOTAL
 //   idempotency record, rate-limit window       GetItem   pk TENANT#t#IDEM#key / TENANT#t#CONV#c sk RATE#minute (TTL)
+//   a conversation's stored answers (erasure)  Query     gsi1 TENANT#t#CONV#c#IDEM (the idempotency records of its requests)
 //   events (the outbox the stream carries)      Put only  pk TENANT#t#EVENTS#c   sk EVT#ulid (TTL); per conversation, so
 //                                                          a conversation's events keep their order on the stream
 //   live connections of a tenant                Query     pk TENANT#t#LIVE       sk CONN#connectionId (TTL)

@@ -200,7 +200,15 @@ async function withIdempotency(
     throw new ValidationError('Idempotency-Key must be 1 to 128 printable ASCII characters',
       [{ path: 'Idempotency-Key', message: 'must be 1 to 128 printable ASCII characters' }]);
   }
-  return idempotency.run({ ...scope, key }, body, work);
+  return idempotency.run({ ...scope, key }, body, work, (r) => conversationOf(route, event, body, r));
+}
+
+/** The conversation a request was about (its path's, its answer's or its body's `conversationId`). */
+function conversationOf(route: Route, event: Event, body: unknown, reply: Reply): string | undefined {
+  if (route.path.includes('/conversations/{id}')) return event.pathParameters?.id;
+  const named = (x: unknown) => (x && typeof x === 'object' && typeof (x as { conversationId?: unknown }).conversationId === 'string'
+    ? (x as { conversationId: string }).conversationId : undefined);
+  return named(reply.body) ?? named(body);
 }
 
 /** A widget-key route: the key's tenant, and `Idempotency-Key` where declared. */

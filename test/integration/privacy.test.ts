@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { createTransport } from 'nodemailer';
@@ -20,7 +20,8 @@ afterAll(async () => { await rcv?.close(); await rt?.stop(); });
 
 const raw = new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 
-const chat = (widgetKey: string, path: string, body: unknown) => chatOn(rt, widgetKey, path, body);
+// As the widget does, every call carries an Idempotency-Key (whose stored answers are erased too).
+const chat = (widgetKey: string, path: string, body: unknown) => chatOn(rt, widgetKey, path, body, { 'idempotency-key': randomUUID() });
 
 /** Every item of the table and of each index, as JSON text with its partition key. */
 async function scanAll(): Promise<Array<{ pk: string; text: string }>> {
@@ -57,7 +58,12 @@ describe('a customer\'s data', () => {
     expect(m1.status).toBe(200);
     const c1 = m1.body.conversationId as string;
     expect((await chat(t.widgetKey, '/escalate', { conversationId: c1, reason: 'Larkspur parcel lost' })).status).toBe(200);
-    expect((await a.call('POST', `/conversations/${c1}/messages`, t.token, { content: 'Sorry Zebulon, we will look' })).status).toBe(201);
+    // The agent's reply as the dashboard sends it, with an Idempotency-Key.
+    const agentReply = await fetch(`${rt.url}/api/v1/admin/conversations/${c1}/messages`, {
+      method: 'POST', body: JSON.stringify({ content: 'Sorry Zebulon, we will look' }),
+      headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    });
+    expect(agentReply.status).toBe(201);
     expect((await chat(t.widgetKey, `/conversations/${c1}/rating`, { score: 2, comment: 'Quimby is unhappy' })).status).toBe(200);
     // The same person, anonymous on another day, leaving the address for the reply.
     const m2 = await chat(t.widgetKey, '/message', { message: 'Quimbyfrog refund please' });

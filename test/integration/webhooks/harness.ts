@@ -77,8 +77,8 @@ export interface Api {
 }
 
 /** A widget's POST to the chat API of `rt`. */
-export async function chatOn(rt: LocalRuntime, widgetKey: string, path: string, body: unknown) {
-  const r = await fetch(`${rt.url}/api/v1/chat${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-widget-key': widgetKey }, body: JSON.stringify(body) });
+export async function chatOn(rt: LocalRuntime, widgetKey: string, path: string, body: unknown, headers: Record<string, string> = {}) {
+  const r = await fetch(`${rt.url}/api/v1/chat${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-widget-key': widgetKey, ...headers }, body: JSON.stringify(body) });
   return { status: r.status, body: await r.json() as any };
 }
 
