@@ -102,10 +102,10 @@ export class SupportStack extends Stack {
     });
 
     const alarmTopic = config.alarmTopicArn ? { alarmTopicArn: config.alarmTopicArn } : {};
-    const addFunction = (scope: Construct, handler: string, description: string, environment: Record<string, string> = {}, encoder = false) => {
+    const addFunction = (scope: Construct, handler: string, description: string, environment: Record<string, string> = {}, encoder = false, timeout?: Duration) => {
       if (this.functions.has(handler)) throw new Error(`two declarations name the handler ${handler}`);
       const f = new ServiceFunction(scope, constructIdOf(handler), {
-        entry: entryOf(handler), projectRoot: PROJECT_ROOT, logRetention, description, environment, encoder,
+        entry: entryOf(handler), projectRoot: PROJECT_ROOT, logRetention, description, environment, encoder, ...(timeout ? { timeout } : {}),
       });
       this.functions.set(handler, f);
       return f;
@@ -127,11 +127,11 @@ export class SupportStack extends Stack {
     });
     this.functions.set(INDEX_QUEUE.handler, this.indexing.fn);
     for (const job of scheduledJobs) {
-      const f = addFunction(this, job.handler, `Every ${job.everyHours} hours`);
+      const f = addFunction(this, job.handler, `Every ${job.everyMinutes} minutes`, {}, false, Duration.seconds(job.timeoutSeconds));
       bindTable(f, this.data, job.table);
       acknowledgeFunctionFindings(f, SCHEDULED);
       const rule = new Rule(this, `${constructIdOf(job.handler)}Schedule`, {
-        schedule: Schedule.rate(Duration.hours(job.everyHours)), targets: [new LambdaFunction(f.fn, { retryAttempts: 2 })],
+        schedule: Schedule.rate(Duration.minutes(job.everyMinutes)), targets: [new LambdaFunction(f.fn, { retryAttempts: 2 })],
       });
       Validations.of(rule).acknowledge({ id: 'Serverless-EventBusDLQ', reason: SCHEDULED.dlq });
     }

@@ -416,9 +416,13 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   }
 
   const ttl = startTtlSweeper({ endpoint: dynamodbEndpoint, region: process.env.AWS_REGION!, tableName, everyMs: opts.ttlSweepMs ?? 60_000 });
-  const runJob = (handler: string) => invoke(handler, { source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} });
+  const runJob = async (handler: string) => {
+    const job = scheduledJobs.find((j) => j.handler === handler);
+    return (await loadModule(handlerFile(handler)))({ source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} },
+      lambdaContext({ handler }, (job?.timeoutSeconds ?? 10) * 1000));
+  };
   const jobTimers = opts.schedule === false ? [] : scheduledJobs.map((job) => {
-    const t = setInterval(() => { runJob(job.handler).catch(() => {}); }, job.everyHours * 3_600_000);
+    const t = setInterval(() => { runJob(job.handler).catch(() => {}); }, job.everyMinutes * 60_000);
     t.unref();
     return t;
   });

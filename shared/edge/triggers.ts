@@ -85,13 +85,16 @@ export const INDEX_QUEUE = {
 export interface ScheduledJob {
   handler: string;
   table: 'read' | 'write';
-  /** How often, in hours: the stack makes `rate(n hours)`, the local runtime an interval. */
-  everyHours: number;
+  /** How often, in minutes: the stack makes `rate(n minutes)`, the local runtime an interval. */
+  everyMinutes: number;
+  /** The function's timeout: a run stops before it and the next run goes on where it stopped. */
+  timeoutSeconds: number;
 }
 
 export const scheduledJobs: readonly ScheduledJob[] = [
   // Stamps conversations past their tenant's retention with the TTL attribute (DynamoDB deletes them).
-  { handler: 'jobs/retention', table: 'write', everyHours: 24 },
-  // Removes what remains of deleted tenants, partition by partition (a run that stops is run again).
-  { handler: 'jobs/purge-tenants', table: 'write', everyHours: 1 },
+  { handler: 'jobs/retention', table: 'write', everyMinutes: 24 * 60, timeoutSeconds: 900 },
+  // Removes what remains of deleted tenants, partition by partition (a run that stops is run again):
+  // a deletion starts within 5 minutes; runs never overlap (4 of every 5 minutes at most).
+  { handler: 'jobs/purge-tenants', table: 'write', everyMinutes: 5, timeoutSeconds: 240 },
 ];

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ENCODER_MEMORY_MB, ENTRY_METADATA } from '#infra/function.ts';
-import { INDEX_QUEUE } from '#shared/edge/triggers.ts';
+import { INDEX_QUEUE, scheduledJobs } from '#shared/edge/triggers.ts';
 import { routes } from '#shared/edge/routes/index.ts';
 import { routeKey } from '#shared/edge/route.ts';
 import { declared, handlerPath, logicalId, ofType, refId, serviceOfType, synth } from './synth.ts';
@@ -86,6 +86,16 @@ describe('routes: one API route and one function per row of the route table', ()
     for (const [, p] of permissions) expect(p.Properties.Action).toBe('lambda:InvokeFunction');
   });
 
+  it('runs each scheduled job at its declared rate, as its own function', () => {
+    const rules = ofType(s, 'AWS::Events::Rule');
+    expect(rules).toHaveLength(scheduledJobs.length);
+    for (const job of scheduledJobs) {
+      const fnId = logicalId(s, s.stack.functions.get(job.handler)!.fn);
+      const rule = rules.find(([, r]) => refId(r.Properties.Targets[0].Arn) === fnId);
+      expect(rule?.[1].Properties.ScheduleExpression, job.handler).toBe(job.everyMinutes === 24 * 60 ? 'rate(1 day)' : `rate(${job.everyMinutes} minutes)`);
+    }
+  });
+
   it('configures every function the same way: Node 24 on ARM64, traced, JSON logs to its own log group', () => {
     const logGroups = new Set<string>();
     for (const [id, fn] of functions) {
@@ -95,13 +105,14 @@ describe('routes: one API route and one function per row of the route table', ()
       expect(p.Handler, id).toBe('index.handler');
       // API routes answer within 10 s; the delivery function waits up to 15 s on receivers; receiving
       // (attachments to store) and sending mail (SES or SMTP) get 30 s; the indexer embeds for
-      // minutes. The functions that embed have the memory the encoder needs.
+      // minutes; a scheduled job has its declared timeout. The functions that embed have the memory the encoder needs.
+      const job = scheduledJobs.find((j) => s.stack.functions.get(j.handler) && id === logicalId(s, s.stack.functions.get(j.handler)!.fn));
       const deliver = id === logicalId(s, s.stack.deliveries.fn.fn);
       const indexer = id === logicalId(s, s.stack.indexing.fn.fn);
       const encoder = p.Environment.Variables.ENCODER_MODEL_DIR !== undefined;
       const mail = [s.stack.email.receive, s.stack.email.send].some((f) => id === logicalId(s, f.fn));
       expect(p.MemorySize, id).toBe(deliver ? 512 : indexer ? INDEX_QUEUE.memoryMb : encoder ? ENCODER_MEMORY_MB : 1024);
-      expect(p.Timeout, id).toBe(deliver || mail ? 30 : indexer ? INDEX_QUEUE.functionTimeoutSeconds : 10);
+      expect(p.Timeout, id).toBe(deliver || mail ? 30 : indexer ? INDEX_QUEUE.functionTimeoutSeconds : job ? job.timeoutSeconds : 10);
       expect(p.TracingConfig, id).toEqual({ Mode: 'Active' });
       expect(p.LoggingConfig.LogFormat, id).toBe('JSON');
       const lg = refId(p.LoggingConfig.LogGroup)!;

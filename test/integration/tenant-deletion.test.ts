@@ -4,6 +4,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
 import { LIVE_PATH } from '#shared/edge/triggers.ts';
+import { runPurge } from '#shared/domain/tenants/deletion.ts';
 import type { LocalRuntime } from '../../bin/local/server.ts';
 import { api, startReceiver, startRuntime, type Api, type Receiver, chatOn } from './webhooks/harness.ts';
 
@@ -81,8 +82,8 @@ describe('deleting a tenant', () => {
 
     // The background: one run removes everything; a second has nothing to do.
     const run = await rt.runJob('jobs/purge-tenants') as { tenants: number; deleted: number };
-    expect(run).toMatchObject({ tenants: 1 });
-    expect(await rt.runJob('jobs/purge-tenants')).toEqual({ tenants: 0, deleted: 0 });
+    expect(run).toMatchObject({ tenants: 1, finished: 1 });
+    expect(await rt.runJob('jobs/purge-tenants')).toEqual({ tenants: 0, deleted: 0, finished: 0 });
     // The requester sees it done, with every item the purge removed counted.
     const done = await a.call('GET', '/tenant/deletion', t.token);
     expect(done.body).toMatchObject({ tenantId: t.tenantId, status: 'deleted', deleted: run.deleted });
@@ -96,5 +97,28 @@ describe('deleting a tenant', () => {
     // The other tenant is untouched; the owner may start afresh.
     expect((await chat(stays.widgetKey, '/message', { message: 'hi' })).status).toBe(200);
     expect((await a.call('POST', '/auth/onboard', t.token, { tenantName: 'Second Start' })).status).toBe(201);
+  }, 90_000);
+
+  it('a purge that runs out of time stops after a page, and the next run goes on where it stopped', async () => {
+    const t = await a.tenant('Big Leaving Shop');
+    for (const from of [0, 75]) {
+      const articles = Array.from({ length: 75 }, (_, i) => ({ title: `Article ${from + i}`, body: `Body ${from + i}.`, url: `https://help.example/a${from + i}` }));
+      const imported = await a.call('POST', '/articles/import', t.token, { articles });
+      expect(imported.status, imported.text).toBe(200);
+    }
+    expect((await a.call('POST', '/tenant/deletion', t.token, { name: 'Big Leaving Shop' })).status).toBe(202);
+
+    // Time for one page only, then none: the tenant is still being deleted, with the page counted.
+    let pages = 0;
+    const first = await runPurge(() => pages++ < 1);
+    expect(first).toMatchObject({ tenants: 1, deleted: 100, finished: 0 });
+    expect((await a.call('GET', '/tenant/deletion', t.token)).body).toMatchObject({ status: 'deleting', deleted: 100 });
+    // The next run finishes it; the count is the whole, each item once.
+    const second = await runPurge();
+    expect(second).toMatchObject({ tenants: 1, finished: 1 });
+    const done = (await a.call('GET', '/tenant/deletion', t.token)).body;
+    expect(done).toMatchObject({ status: 'deleted', deleted: 100 + second.deleted });
+    const day = Math.floor(Date.now() / 1000) + 86_400 + 60;
+    expect((await itemsOf(t.tenantId)).filter((i) => !(typeof i.expiresAt === 'number' && i.expiresAt <= day)).map((i) => `${i.pk} ${i.sk}`)).toEqual([]);
   }, 90_000);
 });

@@ -39,22 +39,33 @@ export async function deletionStatus(sub: string) {
   return s;
 }
 
-/** One purge run over every tenant being deleted; returns what it removed. */
-export async function runPurge(): Promise<{ tenants: number; deleted: number }> {
+/**
+ * One purge run over every tenant being deleted; returns what it removed. `goOn` says whether there
+ * is time for another page: a run that stops leaves the rest to the next one.
+ */
+export async function runPurge(goOn: () => boolean = () => true): Promise<{ tenants: number; deleted: number; finished: number }> {
   const pending = await tenantDeletionRepo.pending();
   let deleted = 0;
+  let finished = 0;
   for (const p of pending) {
+    if (!goOn()) break;
     let batch: Array<{ pk: string; sk: string }> = [];
+    let stopped = false;
     for await (const item of tenantItems(p.tenantId, { integrationIds: p.integrationIds })) {
       // The tenant item goes last, with the purge item: until then the tenant stays marked.
       if (item.pk === keys.tenant(p.tenantId).pk && item.sk === keys.tenant(p.tenantId).sk) continue;
       batch.push({ pk: item.pk as string, sk: item.sk as string });
-      if (batch.length >= PAGE) { await tenantDeletionRepo.remove(p, batch); deleted += batch.length; batch = []; }
+      if (batch.length >= PAGE) {
+        await tenantDeletionRepo.remove(p, batch); deleted += batch.length; batch = [];
+        if (!goOn()) { stopped = true; break; }
+      }
     }
+    if (stopped) { logger.info('tenant purge paused', { tenantId: p.tenantId }); break; }
     await tenantDeletionRepo.remove(p, batch);
     deleted += batch.length;
     await tenantDeletionRepo.finish(p);
+    finished++;
     logger.info('tenant purged', { tenantId: p.tenantId, deleted: p.deleted + deleted });
   }
-  return { tenants: pending.length, deleted };
+  return { tenants: pending.length, deleted, finished };
 }
