@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BusinessHoursSchema, backAt, instantOf, openState, type BusinessHours } from '#shared/domain/tenants/business-hours.ts';
+import { BusinessHoursSchema, instantOf, openState, type BusinessHours } from '#shared/domain/tenants/business-hours.ts';
 
 const at = (iso: string) => new Date(iso);
 const weekdays = (ranges: Array<[string, string]>) => ({ mon: ranges, tue: ranges, wed: ranges, thu: ranges, fri: ranges });
@@ -83,10 +83,6 @@ describe('business hours: open or closed, and when next open', () => {
     // Monday 2026-09-28 09:00 AEST = 23:00Z Sunday; Monday 2026-10-05 09:00 AEDT = 22:00Z Sunday.
     expect(openState(h, at('2026-09-27T12:00:00Z')).nextOpenAt).toBe('2026-09-27T23:00:00.000Z');
     expect(openState(h, at('2026-10-04T12:00:00Z')).nextOpenAt).toBe('2026-10-04T22:00:00.000Z');
-  });
-
-  it('says when the team is back in the tenant\'s zone', () => {
-    expect(backAt('2026-11-30T08:00:00.000Z', 'Europe/Berlin')).toBe('Monday, November 30 at 09:00 GMT+1');
   });
 });
 

@@ -136,8 +136,3 @@ export function openState(hours: BusinessHours | null | undefined, now: Date): {
   }
   return { online: false, nextOpenAt: null };
 }
-
-/** "Monday, January 5 at 09:00 GMT+1": when the team is back, in the tenant's zone. */
-export const backAt = (iso: string, tz: string) => new Intl.DateTimeFormat('en-US', {
-  timeZone: tz, weekday: 'long', month: 'long', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short',
-}).format(new Date(iso));
