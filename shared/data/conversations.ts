@@ -42,8 +42,9 @@ export interface Attachment { id: string; name: string; contentType: string; siz
 export interface MessageEmail { messageId: string; from?: string; subject?: string; rawKey?: string; trimmed?: boolean; automatic?: boolean }
 /**
  * `verified`: the site signed `userId` with the tenant's identity secret. Unverified facts are
- * kept for the team to read and never link conversations. `emailVerified` is false for an address
- * the customer typed (the offline contact form) even beside a verified user id.
+ * kept for the team to read and never link conversations. `emailVerified`: the address itself is
+ * vouched for, by the site's signature of it (`emailHash`, beside a verified user id) or, for an
+ * email's sender, by SPF, DKIM and DMARC; only such an address links widget and email conversations.
  */
 export interface Visitor { userId: string | null; name: string | null; email: string | null; verified: boolean; emailVerified: boolean }
 export interface Rating { score: number; comment: string | null; createdAt: string }
