@@ -206,8 +206,9 @@ export const conversationsRepo = {
     return {
       conversation: clean<Conversation>(conv),
       messages: items.filter((i) => (i.sk as string).startsWith('MSG#')).map((i) => clean<Message>(i)),
-      /** Outgoing emails' delivery status by message id (shared/data/email.ts writes them). */
-      deliveries: new Map(items.filter((i) => (i.sk as string).startsWith('EMAILOUT#')).map((i) => [i.messageId as string, i.status as string])),
+      /** Outgoing emails' delivery status (and why it was refused) by message id (shared/data/email.ts writes them). */
+      deliveries: new Map(items.filter((i) => (i.sk as string).startsWith('EMAILOUT#'))
+        .map((i) => [i.messageId as string, { status: i.status as string, ...(i.reason ? { reason: i.reason as string } : {}) }])),
       ticketIds: items.filter((i) => (i.sk as string).startsWith('TICKET#')).map((i) => i.ticketId as string),
     };
   },

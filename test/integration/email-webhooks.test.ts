@@ -35,4 +35,24 @@ describe('email events out', () => {
       conversationId, messageId: reply.body.message.id, email: 'bounce@simulator.amazonses.com', kind: 'bounce',
     });
   });
+
+  it('a reply whose recipient is refused when sending emits the same email.bounced as a bounce', async () => {
+    const t = await a.tenant('Refused Hook Shop');
+    const created = await a.call('POST', '/integrations', t.token, { type: 'webhook', name: 'Mail', config: { url: rcv.url, events: ['email.bounced'] } });
+    expect(created.status).toBe(201);
+    const before = rcv.received.length;
+    const to = (await a.call('GET', '/settings', t.token)).body.config.email.inboundAddress as string;
+    await createTransport({ host: '127.0.0.1', port: rt.mail!.smtpPort, secure: false, ignoreTLS: true })
+      .sendMail({ from: 'gone@refused.localhost', to, subject: 'Refused at send', text: 'hi' });
+    const conversationId = (await a.call('GET', '/conversations', t.token)).body.items[0].id as string;
+    const reply = await a.call('POST', `/conversations/${conversationId}/messages`, t.token, { content: 'Hello back' });
+    expect(reply.status).toBe(201);
+
+    const wh = new Webhook(created.body.credentials.secret as string);
+    const got = await rcv.waitFor(before + 1, 20_000);
+    const bodies = got.slice(before).map((r) => wh.verify(r.body, r.headers as Record<string, string>) as { type: string; data: Record<string, unknown> });
+    expect(bodies).toEqual([{ type: 'email.bounced', timestamp: expect.any(String), data: {
+      conversationId, messageId: reply.body.message.id, email: 'gone@refused.localhost', kind: 'bounce',
+    } }]);
+  });
 });

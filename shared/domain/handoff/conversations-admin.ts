@@ -51,8 +51,8 @@ export async function getConversationDetail(tenantId: string, conversationId: st
       const { id, role, content, createdAt, metadata, author } = m;
       const base = role === 'assistant' && metadata ? { id, role, content, createdAt, metadata }
         : role === 'agent' && author ? { id, role, content, createdAt, author } : { id, role, content, createdAt };
-      const status = found.deliveries.get(id);
-      return { ...base, ...await emailParts(m), ...(status ? { delivery: { status } } : {}) };
+      const delivery = found.deliveries.get(id);
+      return { ...base, ...await emailParts(m), ...(delivery ? { delivery } : {}) };
     })),
     tickets,
   };

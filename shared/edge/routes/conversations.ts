@@ -27,7 +27,10 @@ export const MessageMetadata = z.object({
     .check(z.meta({ description: 'the help articles of a `knowledge_base` answer, best first; `[]` on a fallback; absent on an intent\'s answer' })),
 });
 const Author = z.object({ id: z.string(), name: z.string() });
-const Delivery = z.object({ status: z.enum(EMAIL_DELIVERY_STATUSES) });
+const Delivery = z.object({
+  status: z.enum(EMAIL_DELIVERY_STATUSES),
+  reason: z.optional(z.string()).check(z.describe('`failed` or `bounced` when sending was refused: what SES (or the relay) answered')),
+});
 export const AttachmentView = z.object({
   id: z.uuid(), name: z.string(), contentType: z.string(), size: z.number().check(z.int()),
   url: z.string().check(z.describe('a short-lived link to the file (5 minutes); ask for the conversation again for a new one')),
