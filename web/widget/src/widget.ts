@@ -117,7 +117,7 @@ export function mount(opts: Options): Handle {
       connect();
       if (r.conversation.status === 'closed') ended();
       // A linked email thread is read here and answered by email (the chat API refuses to write to it).
-      else if (r.conversation.channel === 'email') view.enable(false, 'Answer by email to continue this conversation');
+      else if (r.conversation.channel === 'email') view.enable(false, 'Reply to the email to continue');
       view.scrollDown();
     } catch (err) {
       if (err instanceof ApiError && err.failure === 'not-found') { startOver(); return; }

@@ -39,7 +39,7 @@ export function CustomerPanel({ conversationId, visitor }: { conversationId: str
             <div><dt>Name</dt><dd>{visitor.name ?? '—'}</dd></div>
             <div>
               <dt>Email</dt>
-              <dd>{visitor.email ? <>{visitor.email} {!visitor.emailVerified && <span className="muted small">(unverified: links no email thread)</span>}</> : '—'}</dd>
+              <dd>{visitor.email ? <>{visitor.email} {!visitor.emailVerified && <span className="muted small">(address not verified)</span>}</> : '—'}</dd>
             </div>
             <div><dt>User id</dt><dd>{visitor.userId ? <code>{visitor.userId}</code> : '—'}</dd></div>
             <div><dt>Identity</dt><dd><VerifiedMark visitor={visitor} /></dd></div>
