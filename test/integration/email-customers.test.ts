@@ -83,6 +83,14 @@ describe('email: one customer across channels', () => {
     const exp = await request('POST', admin('/customers/export'), { token: t.ownerToken, body: { userId: 'u-lin' } });
     expect(exp.status).toBe(200);
     expect((exp.body.conversations as Array<{ id: string }>).map((c) => c.id).sort()).toEqual([w, e].sort());
+    expect(exp.body.email.conversations).toEqual([expect.objectContaining({ conversationId: e, customer: address })]);
+    // And erasure by user id erases the linked thread too: its text, subject and sender.
+    const erased = await request('POST', admin('/customers/erase'), { token: t.ownerToken, body: { userId: 'u-lin' } });
+    expect(erased.status).toBe(200);
+    const thread = (await request('GET', admin(`/conversations/${e}`), { token: t.ownerToken })).body;
+    expect(thread.conversation).toMatchObject({ subject: '[erased]', visitor: null });
+    expect(thread.messages[0].content).toBe('[erased]');
+    expect(await own(t, { userId: 'u-lin', userHash: signed.userHash })).toEqual([]);
   });
 
   it('an unverified sender is not linked: a forged From reveals nothing and joins nothing', async () => {
