@@ -55,6 +55,9 @@ describe('verified visitors', () => {
     expect((await adminConversation(t, unsignedEmail.body.conversationId)).visitor).toMatchObject({ verified: true, emailVerified: false });
     expectProblem(await say(t, 'hello', { userId: 'u-44', email: 'eve@example.com', userHash: hmac(secret, 'u-44'), emailHash: hmac(secret, 'ada@example.com') }), 401, 'UNAUTHORIZED');
     expectProblem(await say(t, 'hello', { userId: 'u-44', email: 'ada@example.com', emailHash: hmac(secret, 'ada@example.com') }), 401, 'UNAUTHORIZED');
+    const noAddress = await say(t, 'hello', { userId: 'u-44', userHash: hmac(secret, 'u-44'), emailHash: hmac(secret, 'ada@example.com') });
+    expectProblem(noAddress, 400, 'VALIDATION_ERROR');
+    expect(noAddress.body.errors[0].path).toBe('visitor.emailHash');
     expectProblem(await say(t, 'hello', { userId: 'u-42', userHash: hmac(secret, 'u-43') }), 401, 'UNAUTHORIZED');
     expectProblem(await say(t, 'hello', { userId: 'u-42', userHash: hmac(otherSecret, 'u-42') }), 401, 'UNAUTHORIZED');
     expectProblem(await say(t, 'hello', { userId: 'u-42', userHash: 'abcd' }), 401, 'UNAUTHORIZED');

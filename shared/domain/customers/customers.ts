@@ -56,7 +56,7 @@ export async function ownConversations(tenantId: string, q: { userId: string; us
   if (!verifyIdentity(tenant.identitySecret, q.userId, q.userHash)) throw new Unauthorized('userHash does not match userId');
   const email = q.email?.toLowerCase() ?? null;
   if ((email === null) !== (q.emailHash === undefined) || (email && !verifyIdentity(tenant.identitySecret, email, q.emailHash!))) {
-    throw new Unauthorized('emailHash does not match email (both or neither)');
+    throw new Unauthorized('emailHash does not match email');
   }
   return { items: (await ofVerifiedUser(tenantId, q.userId, email)).map(listed) };
 }

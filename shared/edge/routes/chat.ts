@@ -17,7 +17,7 @@ export const VisitorBody = z.strictObject({
   emailHash: z.optional(UserHash.check(z.describe(
     'lowercase hex HMAC-SHA256 of the lowercase `email` keyed by the identity secret, beside a valid `userHash`: the address is verified '
     + '(`emailVerified`) and links the email threads from it whose sender passed SPF, DKIM and DMARC'))),
-});
+}).check(z.refine((v) => v.emailHash === undefined || v.email !== undefined, { message: 'emailHash signs email: give both', path: ['emailHash'] }));
 export const SendMessageBody = z.strictObject({
   conversationId: z.optional(uuid()), message: text(1, 2000),
   visitor: z.optional(VisitorBody.check(z.describe('who the customer is; verified when `userHash` matches'))),
@@ -110,7 +110,7 @@ export const OwnConversationsQuery = z.strictObject({
   userId: UserId, userHash: UserHash,
   email: z.optional(email().check(z.describe('the visitor\'s address, with `emailHash`: its verified email threads are listed too'))),
   emailHash: z.optional(UserHash.check(z.describe('lowercase hex HMAC-SHA256 of the lowercase `email` keyed by the identity secret'))),
-});
+}).check(z.refine((q) => (q.email === undefined) === (q.emailHash === undefined), { message: 'email and emailHash go together: give both or neither', path: ['emailHash'] }));
 export const OwnConversations = z.object({
   items: z.array(z.object({
     id: z.uuid(), status: ConversationStatus, title: ConversationTitle, updatedAt: PlainTimestamp,
@@ -191,7 +191,7 @@ export const listOwnConversations = declareChat('GET', '/conversations', 'list-c
   description: 'Newest first, at most 50. `userHash` is the lowercase hex HMAC-SHA256 of `userId` keyed by the tenant\'s identity '
     + 'secret; one that does not match (or a tenant without a secret) is 401 `UNAUTHORIZED`. Conversations of unverified visitors '
     + 'never appear. Email threads join (`channel: "email"`) when their sender passed SPF, DKIM and DMARC and the site signed the '
-    + 'same address for this visitor: `email` with `emailHash` here (both or neither; a wrong one is 401), or `visitor.emailHash` on '
+    + 'same address for this visitor: `email` with `emailHash` here (both or neither, else 400; a wrong one is 401), or `visitor.emailHash` on '
     + 'an earlier message. They are read-only in the widget: a message or escalation to one is 409 `CONFLICT` (answer the email).',
 });
 
