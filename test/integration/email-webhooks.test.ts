@@ -5,7 +5,8 @@ import type { LocalRuntime } from '../../bin/local/server.ts';
 import { api, startReceiver, startRuntime, type Api, type Receiver } from './webhooks/harness.ts';
 
 // email.received and email.bounced through the whole pipeline: SMTP in, the outbox, the stream, the
-// dispatcher, the delivery queue, a signed webhook to a receiver on loopback.
+// dispatcher, the delivery queue, a signed webhook to a receiver on loopback; and the email queue's
+// retries of a send the recipient's server defers (this runtime compresses the queues' timeouts).
 
 let rt: LocalRuntime;
 let a: Api;
@@ -54,5 +55,25 @@ describe('email events out', () => {
     expect(bodies).toEqual([{ type: 'email.bounced', timestamp: expect.any(String), data: {
       conversationId, messageId: reply.body.message.id, email: 'gone@refused.localhost', kind: 'bounce',
     } }]);
+  });
+
+  it('a recipient deferred when sending (451) is retried by the queue, never given a final status nor suppressed', async () => {
+    const t = await a.tenant('Deferred Mail Shop');
+    const to = (await a.call('GET', '/settings', t.token)).body.config.email.inboundAddress as string;
+    await createTransport({ host: '127.0.0.1', port: rt.mail!.smtpPort, secure: false, ignoreTLS: true })
+      .sendMail({ from: 'ann@busy.localhost', to, subject: 'Deferred at send', text: 'hi' });
+    const conversationId = (await a.call('GET', '/conversations', t.token)).body.items[0].id as string;
+    const reply = await a.call('POST', `/conversations/${conversationId}/messages`, t.token, { content: 'Hello back' });
+    expect(reply.status).toBe(201);
+    // Each receive tries again (visibility compressed here); after the queue's 5 receives, its dead-letter queue.
+    const until = Date.now() + 20_000;
+    while (!rt.emailQueue.deadLetters.some((d) => d.body.includes(reply.body.message.id as string))) {
+      if (Date.now() > until) throw new Error('the deferred send was never dead-lettered');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(rt.emailQueue.deadLetters.find((d) => d.body.includes(reply.body.message.id as string))!.receiveCount).toBe(5);
+    const detail = await a.call('GET', `/conversations/${conversationId}`, t.token);
+    expect(detail.body.messages.find((m: { id: string }) => m.id === reply.body.message.id).delivery).toEqual({ status: 'sending' });
+    expect((await a.call('GET', '/settings/email/suppressions', t.token)).body.items).toEqual([]);
   });
 });

@@ -205,16 +205,6 @@ describe('email: outbound', () => {
       .toEqual(['suppressionlist@simulator.amazonses.com']);
   });
 
-  it('a recipient the server defers (451) stays sending: the queue tries again later', async () => {
-    const t = await newTenant('Busy Shop');
-    await send({ to: await inboundAddress(t), from: 'ann@busy.localhost', subject: 'Busy', text: 'hello' });
-    const [c] = await conversations(t);
-    const r = await request('POST', admin(`/conversations/${c!.id}/messages`), { token: t.ownerToken, body: { content: 'Hi there' } });
-    await new Promise((res) => setTimeout(res, 1500));
-    expect((await detail(t, c!.id)).messages.find((x: { id: string }) => x.id === r.body.message.id).delivery).toEqual({ status: 'sending' });
-    expect((await request('GET', admin('/settings/email/suppressions'), { token: t.ownerToken })).body.items).toEqual([]);
-  });
-
   it('a widget conversation\'s agent reply sends no email', async () => {
     const t = await newTenant('Widget Shop');
     await putConfig(t, {});
