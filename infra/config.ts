@@ -15,6 +15,8 @@ export interface StackConfig {
   dashboardUrl?: string;
   /** The tenants' inbound email domain (`<slug>@<domain>`), verified in SES; absent, the receipt rule takes every verified domain. */
   emailDomain?: string;
+  /** Make the stack's SES receipt rule set the region's active one (false: an account that manages its active set elsewhere). */
+  emailActivateRuleSet: boolean;
 }
 
 export const DEFAULTS = {
@@ -70,6 +72,8 @@ export function readConfig(node: Node): StackConfig {
   if (emailDomain !== undefined && !/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(emailDomain)) {
     throw new Error(`context emailDomain must be a domain name such as mail.example.com, got ${emailDomain}`);
   }
+  const activate = str(node, 'emailActivateRuleSet') ?? 'true';
+  if (activate !== 'true' && activate !== 'false') throw new Error(`context emailActivateRuleSet must be true or false, got ${activate}`);
   if (dashboardUrl !== undefined && !/^https:\/\/[^\s]+$/.test(dashboardUrl)) {
     throw new Error(`context dashboardUrl must be an https URL, got ${dashboardUrl}`);
   }
@@ -85,5 +89,6 @@ export function readConfig(node: Node): StackConfig {
     callbackUrls: list(node.tryGetContext('callbackUrls')),
     ...(dashboardUrl ? { dashboardUrl } : {}),
     ...(emailDomain ? { emailDomain } : {}),
+    emailActivateRuleSet: activate === 'true',
   };
 }

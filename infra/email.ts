@@ -1,13 +1,16 @@
-import { type CfnElement, Duration, Names, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { readFileSync } from 'node:fs';
+import { type CfnElement, CustomResource, Duration, Names, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Code, Function as LambdaFunction, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { ConfigurationSet, ConfigurationSetEventDestination, EmailSendingEvent, EventDestination, ReceiptRuleSet } from 'aws-cdk-lib/aws-ses';
 import { Lambda as LambdaAction, LambdaInvocationType, S3 as S3Action } from 'aws-cdk-lib/aws-ses-actions';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { SqsSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Provider } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import { bindTable, ServiceFunction } from './function.ts';
 import { acknowledgeQueueConsumer } from './events.ts';
@@ -86,6 +89,12 @@ export interface EmailChannelProps {
   mail: MailBucket;
   /** The tenants' inbound domain (`<slug>@<domain>`), verified in SES with its MX record at SES's inbound endpoint. */
   inboundDomain?: string;
+  /**
+   * Make the stack's receipt rule set the region's active one at deploy (default true). False for an
+   * account whose active set is managed elsewhere: the stack's set is then activated, or its rule
+   * copied into that set, by hand.
+   */
+  activateRuleSet?: boolean;
   receiveEntry: string;
   sendEntry: string;
   eventsEntry: string;
@@ -96,8 +105,9 @@ export interface EmailChannelProps {
 /**
  * The email channel, in its own nested stack: SES's receipt rule (S3 action, then the receive
  * function), the outgoing queue and the sender function (SES v2 SendEmail through a configuration
- * set), and the configuration set's events through SNS and SQS to the events function. The rule
- * set is made inactive: SES has one active rule set per region, activated once by hand.
+ * set), and the configuration set's events through SNS and SQS to the events function. SES has one
+ * active receipt rule set per account and region: a custom resource activates the stack's at deploy
+ * and, when the stack goes, deactivates it only if it is still the active one.
  */
 export class EmailChannel extends Construct {
   readonly receive: ServiceFunction;
@@ -108,6 +118,11 @@ export class EmailChannel extends Construct {
   readonly eventsQueue: Queue;
   readonly eventsDeadLetters: Queue;
   readonly configurationSet: ConfigurationSet;
+  readonly ruleSet: ReceiptRuleSet;
+  /** The custom resource that activates the rule set; absent with `activateRuleSet: false`. */
+  readonly activation?: CustomResource;
+  /** cdk-nag's name for the provider framework's grant to invoke the activation function (any version). */
+  activationFinding?: string;
 
   constructor(scope: Construct, id: string, props: EmailChannelProps) {
     super(scope, id);
@@ -126,6 +141,7 @@ export class EmailChannel extends Construct {
     props.mail.grant(this.receive, ['s3:GetObject'], [`${INBOUND_PREFIX}*`], perMessage);
     props.mail.grant(this.receive, ['s3:PutObject', 's3:DeleteObject'], ['tenants/*'], perMessage);
     const rules = new ReceiptRuleSet(this, 'Rules', {});
+    this.ruleSet = rules;
     rules.addRule('Inbound', {
       ...(props.inboundDomain ? { recipients: [props.inboundDomain] } : {}),
       scanEnabled: true,
@@ -176,7 +192,62 @@ export class EmailChannel extends Construct {
     bindTable(this.events, props.data, 'write');
     this.events.fn.addEventSource(new SqsEventSource(this.eventsQueue, { batchSize: 10, reportBatchItemFailures: true }));
 
+    if (props.activateRuleSet !== false) this.activation = this.activate(rules, props.logRetention);
     this.acknowledge();
+  }
+
+  /**
+   * SetActiveReceiptRuleSet at create and update; at delete, DescribeActiveReceiptRuleSet first, and
+   * the set deactivated only if it is still ours. A conditional delete is more than one SDK call, so
+   * this is a small handler under the provider framework rather than an AwsCustomResource; it runs
+   * inline on the Lambda runtime, whose SDK has the SES v1 client the receipt rules need.
+   */
+  private activate(rules: ReceiptRuleSet, logRetention: RetentionDays): CustomResource {
+    const logs = new LogGroup(this, 'ActivationLogs', { retention: logRetention });
+    const role = new Role(this, 'ActivationRole', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    logs.grantWrite(role);
+    role.addToPolicy(new PolicyStatement({
+      effect: Effect.ALLOW, actions: ['ses:SetActiveReceiptRuleSet', 'ses:DescribeActiveReceiptRuleSet'], resources: ['*'],
+    }));
+    const fn = new LambdaFunction(this, 'Activation', {
+      runtime: Runtime.NODEJS_24_X, architecture: Architecture.ARM_64, handler: 'index.handler', timeout: Duration.seconds(30),
+      memorySize: 256, tracing: Tracing.ACTIVE,
+      code: Code.fromInline(readFileSync(new URL('./handlers/active-rule-set.cjs', import.meta.url), 'utf8')),
+      description: 'Deploy time: makes the stack\'s SES receipt rule set the active one, and releases it if still active when the stack goes',
+      role, logGroup: logs, loggingFormat: LoggingFormat.JSON,
+    });
+    // The framework's function gets its own role too (the default one attaches AWSLambdaBasicExecutionRole).
+    const providerLogs = new LogGroup(this, 'ActivationProviderLogs', { retention: logRetention });
+    const providerRole = new Role(this, 'ActivationProviderRole', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    providerLogs.grantWrite(providerRole);
+    const provider = new Provider(this, 'ActivationProvider', { onEventHandler: fn, logGroup: providerLogs, frameworkOnEventRole: providerRole });
+    const resource = new CustomResource(this, 'ActiveRuleSet', {
+      serviceToken: provider.serviceToken, resourceType: 'Custom::SesActiveReceiptRuleSet',
+      properties: { RuleSetName: rules.receiptRuleSetName },
+    });
+    // Activated once its rule exists; released before the set is deleted (SES refuses to delete the active set).
+    resource.node.addDependency(rules);
+
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'ses:SetActiveReceiptRuleSet and ses:DescribeActiveReceiptRuleSet act on the account\'s active rule set and support no resource-level permissions; xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing) neither.',
+    });
+    this.activationFinding = `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(fn.node.defaultChild as CfnElement)}.Arn>:*]`;
+    Validations.of(providerRole).acknowledge({
+      id: this.activationFinding,
+      reason: 'The provider framework invokes the activation function, any version of it (aws-cdk-lib\'s own grant); nothing else.',
+    });
+    const deployTime = 'Invoked by CloudFormation as a custom resource, during deployments only: a failure fails the deployment, which reports it; there is no event to dead-letter.';
+    const framework = provider.node.findChild('framework-onEvent');
+    Validations.of(fn).acknowledge({ id: 'Serverless-LambdaDLQ', reason: deployTime });
+    Validations.of(framework).acknowledge({ id: 'Serverless-LambdaDLQ', reason: deployTime });
+    Validations.of(framework).acknowledge({
+      id: 'Serverless-LambdaDefaultMemorySize', reason: 'aws-cdk-lib\'s provider framework function, its settings chosen by aws-cdk-lib; it relays one CloudFormation request per deployment.',
+    });
+    Validations.of(framework).acknowledge({
+      id: 'Serverless-LambdaTracing', reason: 'aws-cdk-lib\'s provider framework function relays CloudFormation\'s request to the activation function (which is traced) and offers no tracing option.',
+    });
+    return resource;
   }
 
   /** Lets the event dispatcher queue outgoing mail. */

@@ -144,6 +144,7 @@ export class SupportStack extends Stack {
       data: this.data, mail: this.mail, projectRoot: PROJECT_ROOT, logRetention,
       receiveEntry: entryOf('email/receive'), sendEntry: entryOf('email/send'), eventsEntry: entryOf('email/events'),
       ...(config.emailDomain ? { inboundDomain: config.emailDomain } : {}),
+      activateRuleSet: config.emailActivateRuleSet,
     });
     this.functions.set('email/receive', this.email.receive).set('email/send', this.email.send).set('email/events', this.email.events);
     alarmFunctionsOf(emailStack);

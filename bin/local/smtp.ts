@@ -14,7 +14,13 @@ import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp
 //   every message for the page at /local-mail and, as SES's configuration set would, emits the
 //   events of each (Delivery; a Bounce for bounce@simulator.amazonses.com, a Complaint for
 //   complaint@simulator.amazonses.com, SES's mailbox simulator) through SNS's and SQS's shapes to
-//   functions/email/events.ts, naming the message by its X-SES-MESSAGE-TAGS.
+//   functions/email/events.ts, naming the message by its X-SES-MESSAGE-TAGS. An address on the
+//   account's suppression list is SES's `suppressionlist@simulator.amazonses.com`: accepted, then
+//   a Permanent bounce of subtype OnAccountSuppressionList, as SES answers it;
+// - refusals, for what SES refuses when asked to send: any address `@refused.localhost` is refused
+//   at RCPT with 550 (a recipient refused for good), a message to `@rejected.localhost` at DATA with
+//   554 "Message rejected" (SES's refusal of the message itself), and `@busy.localhost` at RCPT
+//   with 451 (try later: the queue retries).
 // SES checks SPF, DKIM and DMARC; nothing here can. The verdicts are GRAY unless the runtime was
 // started with `trustVerdictHeader`, where a test's `X-Local-Verdicts: spf=pass dkim=pass dmarc=pass`
 // header stands in for SES's checks (the handler itself never reads a header for them).
@@ -90,8 +96,9 @@ function deliveryEvents(mail: CaughtMail): SQSEvent {
   const base = { timestamp: mail.receivedAt, messageId: mail.id, source: mail.envelope.from, destination: mail.envelope.to, tags };
   const list: Record<string, unknown>[] = [];
   for (const to of mail.envelope.to) {
-    if (/^bounce@simulator\.amazonses\.com$/i.test(to)) {
-      list.push({ eventType: 'Bounce', mail: base, bounce: { bounceType: 'Permanent', bounceSubType: 'General', bouncedRecipients: [{ emailAddress: to }] } });
+    const bounce = /^bounce@simulator\.amazonses\.com$/i.test(to) ? 'General' : /^suppressionlist@simulator\.amazonses\.com$/i.test(to) ? 'OnAccountSuppressionList' : null;
+    if (bounce) {
+      list.push({ eventType: 'Bounce', mail: base, bounce: { bounceType: 'Permanent', bounceSubType: bounce, bouncedRecipients: [{ emailAddress: to }] } });
     } else {
       list.push({ eventType: 'Delivery', mail: base, delivery: { recipients: [to] } });
       if (/^complaint@simulator\.amazonses\.com$/i.test(to)) list.push({ eventType: 'Complaint', mail: base, complaint: { complainedRecipients: [{ emailAddress: to }] } });
@@ -150,8 +157,17 @@ export async function startLocalMail(opts: { invoke: Invoke; putObject: (key: st
   const caught: CaughtMail[] = [];
   const catcher = new SMTPServer({
     name: 'catcher.localhost', banner: 'local mail catcher', authOptional: true, disabledCommands: ['AUTH', 'STARTTLS'], logger: false,
+    onRcptTo(address, _session, cb) {
+      const domain = address.address.toLowerCase().split('@')[1];
+      if (domain === 'refused.localhost') return cb(smtpError(550, `5.1.1 <${address.address}>: Recipient address rejected: mailbox unavailable`));
+      if (domain === 'busy.localhost') return cb(smtpError(451, '4.2.1 mailbox busy, try again later'));
+      cb();
+    },
     onData(stream, session, cb) {
       readAll(stream).then(async (raw) => {
+        if (session.envelope.rcptTo.some((r) => r.address.toLowerCase().endsWith('@rejected.localhost'))) {
+          return cb(smtpError(554, '5.6.0 Message rejected: the message was refused'));
+        }
         const p = await simpleParser(raw);
         const headers: Record<string, string> = {};
         for (const line of p.headerLines) headers[line.key] = line.line.slice(line.line.indexOf(':') + 1).trim();

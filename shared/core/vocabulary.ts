@@ -103,5 +103,6 @@ export const CHANNELS = ['widget', 'email'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
 /** An outgoing email's delivery, moved by the sender and by SES's events (delivery, bounce, complaint). */
-export const EMAIL_DELIVERY_STATUSES = ['sending', 'sent', 'delivered', 'bounced', 'complained'] as const;
+/** `failed`: SES (or the local relay) refused the message itself when asked to send it; final, as `bounced` and `complained`. */
+export const EMAIL_DELIVERY_STATUSES = ['sending', 'sent', 'delivered', 'bounced', 'complained', 'failed'] as const;
 export type EmailDeliveryStatus = (typeof EMAIL_DELIVERY_STATUSES)[number];

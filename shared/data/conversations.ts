@@ -42,8 +42,9 @@ export interface Attachment { id: string; name: string; contentType: string; siz
 export interface MessageEmail { messageId: string; from?: string; subject?: string; rawKey?: string; trimmed?: boolean; automatic?: boolean }
 /**
  * `verified`: the site signed `userId` with the tenant's identity secret. Unverified facts are
- * kept for the team to read and never link conversations. `emailVerified` is false for an address
- * the customer typed (the offline contact form) even beside a verified user id.
+ * kept for the team to read and never link conversations. `emailVerified`: the address itself is
+ * vouched for, by the site's signature of it (`emailHash`, beside a verified user id) or, for an
+ * email's sender, by SPF, DKIM and DMARC; only such an address links widget and email conversations.
  */
 export interface Visitor { userId: string | null; name: string | null; email: string | null; verified: boolean; emailVerified: boolean }
 export interface Rating { score: number; comment: string | null; createdAt: string }
@@ -205,8 +206,9 @@ export const conversationsRepo = {
     return {
       conversation: clean<Conversation>(conv),
       messages: items.filter((i) => (i.sk as string).startsWith('MSG#')).map((i) => clean<Message>(i)),
-      /** Outgoing emails' delivery status by message id (shared/data/email.ts writes them). */
-      deliveries: new Map(items.filter((i) => (i.sk as string).startsWith('EMAILOUT#')).map((i) => [i.messageId as string, i.status as string])),
+      /** Outgoing emails' delivery status (and why it was refused) by message id (shared/data/email.ts writes them). */
+      deliveries: new Map(items.filter((i) => (i.sk as string).startsWith('EMAILOUT#'))
+        .map((i) => [i.messageId as string, { status: i.status as string, ...(i.reason ? { reason: i.reason as string } : {}) }])),
       ticketIds: items.filter((i) => (i.sk as string).startsWith('TICKET#')).map((i) => i.ticketId as string),
     };
   },

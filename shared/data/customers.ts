@@ -18,7 +18,7 @@ import type { TxItem } from './tx.ts';
 //   taught examples       made from the conversation's messages (domain: taken back, audit redacted)
 //   email conversation    subject, email (customer address, reply token)                    subject redacted, email removed
 //   email message items   email (Message-ID, from, subject, original's key), attachments       removed
-//   email deliveries      EMAILOUT# items beside the messages: `to`                          removed (status kept)
+//   email deliveries      EMAILOUT# items beside the messages: `to`, `reason`                removed (status kept)
 //   email channel         lookups, suppression, limit windows, stored objects: emailSource in
 //                         shared/domain/privacy/email.ts
 //
@@ -112,7 +112,7 @@ export const customersRepo = {
         { ':e': ERASED, ...(meta ? { ':none': {} } : {}) },
         { ...(meta?.format ? { '#f': 'format' } : {}), ...(m.email ? { '#em': 'email' } : {}), ...(m.attachments ? { '#at': 'attachments' } : {}) });
     }
-    for (const d of h.conversation.filter(isEmailDelivery)) if (d.to) update(keyOf(d), 'REMOVE #to', {}, { '#to': 'to' });
+    for (const d of h.conversation.filter(isEmailDelivery)) if (d.to || d.reason) update(keyOf(d), 'REMOVE #to, reason', {}, { '#to': 'to' });
     for (const t of h.tickets) {
       const ticket = t.find((i) => i.sk === 'TICKET');
       if (ticket) update(keyOf(ticket), 'SET reason = :e', { ':e': ERASED });

@@ -16,7 +16,7 @@ import type { TxItem } from './tx.ts';
 const REF_KEEP_S = 400 * 24 * 3600;
 
 /** The order a delivery status may move in: an SES event that arrives late never moves it back. */
-const RANK: Record<EmailDeliveryStatus, number> = { sending: 0, sent: 1, delivered: 2, bounced: 3, complained: 3 };
+const RANK: Record<EmailDeliveryStatus, number> = { sending: 0, sent: 1, delivered: 2, bounced: 3, complained: 3, failed: 3 };
 
 export interface Suppression { email: string; reason: 'bounce' | 'complaint'; createdAt: string }
 
@@ -73,15 +73,15 @@ export const emailRepo = {
     return (r.Items ?? []).map((i) => ({ email: i.sk as string, reason: i.reason as Suppression['reason'], createdAt: i.createdAt as string }));
   },
 
-  /** Moves a delivery status forward only; false when it was there already or further. */
-  async setDelivery(tenantId: string, conversationId: string, messageId: string, status: EmailDeliveryStatus, at: string): Promise<boolean> {
+  /** Moves a delivery status forward only; false when it was there already or further. `reason`: why the send was refused. */
+  async setDelivery(tenantId: string, conversationId: string, messageId: string, status: EmailDeliveryStatus, at: string, reason?: string): Promise<boolean> {
     try {
       await db.send(new UpdateCommand({
         TableName: tableName(), Key: emailKeys.delivery(tenantId, conversationId, messageId),
-        UpdateExpression: 'SET #s = :s, #r = :r, updatedAt = :at',
+        UpdateExpression: `SET #s = :s, #r = :r, updatedAt = :at${reason ? ', reason = :why' : ''}`,
         ConditionExpression: 'attribute_exists(pk) AND #r < :r',
         ExpressionAttributeNames: { '#s': 'status', '#r': 'rank' },
-        ExpressionAttributeValues: { ':s': status, ':r': RANK[status], ':at': at },
+        ExpressionAttributeValues: { ':s': status, ':r': RANK[status], ':at': at, ...(reason ? { ':why': reason } : {}) },
       }));
       return true;
     } catch (e) {

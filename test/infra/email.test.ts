@@ -1,4 +1,6 @@
+import { App } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
+import { readConfig } from '#infra/config.ts';
 import { emailKeys } from '#shared/data/keys.ts';
 import { logicalId, ofType, refId, synth } from './synth.ts';
 
@@ -60,5 +62,37 @@ describe('email channel', () => {
     const senders = ofType(s, 'AWS::IAM::Policy').filter(([, p]) => p.Properties.PolicyDocument.Statement
       .some((st: any) => [st.Action].flat().includes('sqs:SendMessage') && [st.Resource].flat().some((r: unknown) => refId(r) === queue)));
     expect(senders.map(([, p]) => refId(p.Properties.Roles[0]))).toEqual([logicalId(s, s.stack.functions.get('events/dispatch')!.role)]);
+  });
+
+  it('activates the receipt rule set at deploy through a custom resource that releases it on delete only if still active', () => {
+    const setId = logicalId(s, email.ruleSet);
+    const [[, active]] = ofType(s, 'Custom::SesActiveReceiptRuleSet') as [[string, any]];
+    expect(refId(active.Properties.RuleSetName)).toBe(setId);
+    // After the set (and its rule) exist; so deleted before it (SES refuses to delete the active set).
+    expect(active.DependsOn).toEqual(expect.arrayContaining([setId]));
+    // The service token is the provider framework's function, which relays to the activation function.
+    const framework = s.resources[refId(active.Properties.ServiceToken)!]!;
+    expect(framework.Type).toBe('AWS::Lambda::Function');
+    const activationId = logicalId(s, email.node.findChild('Activation'));
+    expect(refId(framework.Properties.Environment.Variables.USER_ON_EVENT_FUNCTION_ARN)).toBe(activationId);
+    const fn = s.resources[activationId]!.Properties;
+    expect(fn.Runtime).toBe('nodejs24.x');
+    const code = fn.Code.ZipFile as string;
+    expect(code).toContain('new SetActiveReceiptRuleSetCommand({ RuleSetName: name })');
+    // Delete: read the active set first, deactivate only when it is this one.
+    expect(code).toMatch(/RequestType === 'Delete'[\s\S]*DescribeActiveReceiptRuleSetCommand[\s\S]*Metadata\.Name === name\) await ses\.send\(new SetActiveReceiptRuleSetCommand\(\{\}\)\)/);
+    // Its role may do exactly those two SES calls (besides its logs and traces).
+    const policies = ofType(s, 'AWS::IAM::Policy').filter(([, p]) => refId(p.Properties.Roles[0]) === refId(fn.Role));
+    const ses = policies.flatMap(([, p]) => p.Properties.PolicyDocument.Statement).flatMap((st: any) => [st.Action].flat()).filter((a: string) => a.startsWith('ses:'));
+    expect(ses.sort()).toEqual(['ses:DescribeActiveReceiptRuleSet', 'ses:SetActiveReceiptRuleSet']);
+  });
+
+  it('leaves activation out with emailActivateRuleSet=false, and refuses another value', () => {
+    const off = synth({ emailDomain: 'mail.example.com', emailActivateRuleSet: 'false' });
+    expect(ofType(off, 'AWS::SES::ReceiptRuleSet')).toHaveLength(1);
+    expect(ofType(off, 'Custom::SesActiveReceiptRuleSet')).toHaveLength(0);
+    expect(off.stack.email.activation).toBeUndefined();
+    expect(s.stack.email.activation).toBeDefined();
+    expect(() => readConfig(new App({ context: { emailActivateRuleSet: 'maybe' } }).node)).toThrow(/emailActivateRuleSet must be true or false/);
   });
 });

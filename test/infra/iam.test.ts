@@ -236,10 +236,11 @@ describe('IAM: each function may do exactly what its declaration needs', () => {
     expect(routes.filter((r) => r.eraseObjects).map((r) => r.handler)).toEqual(['admin/erase-customer']);
   });
 
-  it('gives no other role in the stack any permission (the functions, and the CDN\'s deployment, are the only principals)', () => {
+  it('gives no other role in the stack any permission (the functions, the CDN\'s deployment and the rule set\'s activation are the only principals)', () => {
     const roles = serviceOfType(s, 'AWS::IAM::Role');
     expect(roles).toHaveLength(s.stack.functions.size);
     expect(serviceOfType(s, 'AWS::IAM::Policy')).toHaveLength(s.stack.functions.size);
-    expect(ofType(s, 'AWS::IAM::Role')).toHaveLength(s.stack.functions.size + 1);
+    // The CDN's deployment role; the activation function's and the provider framework's.
+    expect(ofType(s, 'AWS::IAM::Role')).toHaveLength(s.stack.functions.size + 3);
   });
 });

@@ -45,9 +45,9 @@ describe('API stage: access logs and throttling', () => {
     const s = synth({ logRetentionDays: '90' });
     // One per function, and the access logs of the HTTP API and of the live channel.
     expect(serviceOfType(s, 'AWS::Logs::LogGroup')).toHaveLength(s.stack.functions.size + 2);
-    // And the CDN's deployment log group.
+    // And the CDN's deployment log group, and the receipt rule set's activation's two.
     const groups = ofType(s, 'AWS::Logs::LogGroup');
-    expect(groups).toHaveLength(s.stack.functions.size + 3);
+    expect(groups).toHaveLength(s.stack.functions.size + 5);
     for (const [, g] of groups) expect(g.Properties.RetentionInDays).toBe(90);
   });
 });

@@ -106,8 +106,14 @@ export const ofType = (s: Synth, type: string) =>
  */
 export const isCdn = (logicalId: string) => /^(Cdn|CustomCDKBucketDeployment)/.test(logicalId);
 
-/** `ofType` without the CDN: the service's own functions, roles and log groups. */
-export const serviceOfType = (s: Synth, type: string) => ofType(s, type).filter(([id]) => !isCdn(id));
+/**
+ * The email channel's deploy-time activation of its SES receipt rule set (infra/email.ts): a
+ * function, aws-cdk-lib's provider framework function, their roles and log groups; email.test.ts checks them.
+ */
+export const isRuleSetActivation = (logicalId: string) => /^ChannelActivation/.test(logicalId);
+
+/** `ofType` without the CDN and the rule set's activation: the service's own functions, roles and log groups. */
+export const serviceOfType = (s: Synth, type: string) => ofType(s, type).filter(([id]) => !isCdn(id) && !isRuleSetActivation(id));
 
 /** `{ "Fn::GetAtt": [id, "Arn"] }` or `{ Ref: id }` -> id. */
 export const refId = (v: any): string | undefined =>

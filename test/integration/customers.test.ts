@@ -43,11 +43,21 @@ describe('verified visitors', () => {
     const other = await newTenant();
     const secret = await secretOf(t);
     const otherSecret = await secretOf(other);
-    const right = await say(t, 'hello', { userId: 'u-42', name: 'Ada Lovelace', email: 'Ada@Example.com', userHash: hmac(secret, 'u-42') });
+    const right = await say(t, 'hello', {
+      userId: 'u-42', name: 'Ada Lovelace', email: 'Ada@Example.com', userHash: hmac(secret, 'u-42'), emailHash: hmac(secret, 'ada@example.com'),
+    });
     expect(right.status).toBe(200);
     expect(await adminConversation(t, right.body.conversationId)).toMatchObject({
       title: 'Ada Lovelace', visitor: { userId: 'u-42', name: 'Ada Lovelace', email: 'ada@example.com', verified: true, emailVerified: true },
     });
+    // The id's signature does not cover the address: without its own signature it stays unverified.
+    const unsignedEmail = await say(t, 'hello', { userId: 'u-44', email: 'ada@example.com', userHash: hmac(secret, 'u-44') });
+    expect((await adminConversation(t, unsignedEmail.body.conversationId)).visitor).toMatchObject({ verified: true, emailVerified: false });
+    expectProblem(await say(t, 'hello', { userId: 'u-44', email: 'eve@example.com', userHash: hmac(secret, 'u-44'), emailHash: hmac(secret, 'ada@example.com') }), 401, 'UNAUTHORIZED');
+    expectProblem(await say(t, 'hello', { userId: 'u-44', email: 'ada@example.com', emailHash: hmac(secret, 'ada@example.com') }), 401, 'UNAUTHORIZED');
+    const noAddress = await say(t, 'hello', { userId: 'u-44', userHash: hmac(secret, 'u-44'), emailHash: hmac(secret, 'ada@example.com') });
+    expectProblem(noAddress, 400, 'VALIDATION_ERROR');
+    expect(noAddress.body.errors[0].path).toBe('visitor.emailHash');
     expectProblem(await say(t, 'hello', { userId: 'u-42', userHash: hmac(secret, 'u-43') }), 401, 'UNAUTHORIZED');
     expectProblem(await say(t, 'hello', { userId: 'u-42', userHash: hmac(otherSecret, 'u-42') }), 401, 'UNAUTHORIZED');
     expectProblem(await say(t, 'hello', { userId: 'u-42', userHash: 'abcd' }), 401, 'UNAUTHORIZED');
@@ -98,8 +108,8 @@ describe('verified visitors', () => {
     const r = await own(t, v.userId, v.userHash);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ items: [
-      { id: second, status: 'active', title: 'c7@example.com', updatedAt: expect.any(String) },
-      { id: first, status: 'active', title: expect.stringMatching(/^Visitor \d+$/), updatedAt: expect.any(String) },
+      { id: second, status: 'active', title: 'c7@example.com', updatedAt: expect.any(String), channel: 'widget' },
+      { id: first, status: 'active', title: expect.stringMatching(/^Visitor \d+$/), updatedAt: expect.any(String), channel: 'widget' },
     ] });
     expectProblem(await own(t, v.userId, hmac(otherSecret, 'customer-7')), 401, 'UNAUTHORIZED');
     expectProblem(await own(t, v.userId, 'nothex'), 400, 'VALIDATION_ERROR');

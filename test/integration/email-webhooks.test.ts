@@ -5,7 +5,8 @@ import type { LocalRuntime } from '../../bin/local/server.ts';
 import { api, startReceiver, startRuntime, type Api, type Receiver } from './webhooks/harness.ts';
 
 // email.received and email.bounced through the whole pipeline: SMTP in, the outbox, the stream, the
-// dispatcher, the delivery queue, a signed webhook to a receiver on loopback.
+// dispatcher, the delivery queue, a signed webhook to a receiver on loopback; and the email queue's
+// retries of a send the recipient's server defers (this runtime compresses the queues' timeouts).
 
 let rt: LocalRuntime;
 let a: Api;
@@ -34,5 +35,45 @@ describe('email events out', () => {
     expect(bodies.find((b) => b.type === 'email.bounced')!.data).toEqual({
       conversationId, messageId: reply.body.message.id, email: 'bounce@simulator.amazonses.com', kind: 'bounce',
     });
+  });
+
+  it('a reply whose recipient is refused when sending emits the same email.bounced as a bounce', async () => {
+    const t = await a.tenant('Refused Hook Shop');
+    const created = await a.call('POST', '/integrations', t.token, { type: 'webhook', name: 'Mail', config: { url: rcv.url, events: ['email.bounced'] } });
+    expect(created.status).toBe(201);
+    const before = rcv.received.length;
+    const to = (await a.call('GET', '/settings', t.token)).body.config.email.inboundAddress as string;
+    await createTransport({ host: '127.0.0.1', port: rt.mail!.smtpPort, secure: false, ignoreTLS: true })
+      .sendMail({ from: 'gone@refused.localhost', to, subject: 'Refused at send', text: 'hi' });
+    const conversationId = (await a.call('GET', '/conversations', t.token)).body.items[0].id as string;
+    const reply = await a.call('POST', `/conversations/${conversationId}/messages`, t.token, { content: 'Hello back' });
+    expect(reply.status).toBe(201);
+
+    const wh = new Webhook(created.body.credentials.secret as string);
+    const got = await rcv.waitFor(before + 1, 20_000);
+    const bodies = got.slice(before).map((r) => wh.verify(r.body, r.headers as Record<string, string>) as { type: string; data: Record<string, unknown> });
+    expect(bodies).toEqual([{ type: 'email.bounced', timestamp: expect.any(String), data: {
+      conversationId, messageId: reply.body.message.id, email: 'gone@refused.localhost', kind: 'bounce',
+    } }]);
+  });
+
+  it('a recipient deferred when sending (451) is retried by the queue, never given a final status nor suppressed', async () => {
+    const t = await a.tenant('Deferred Mail Shop');
+    const to = (await a.call('GET', '/settings', t.token)).body.config.email.inboundAddress as string;
+    await createTransport({ host: '127.0.0.1', port: rt.mail!.smtpPort, secure: false, ignoreTLS: true })
+      .sendMail({ from: 'ann@busy.localhost', to, subject: 'Deferred at send', text: 'hi' });
+    const conversationId = (await a.call('GET', '/conversations', t.token)).body.items[0].id as string;
+    const reply = await a.call('POST', `/conversations/${conversationId}/messages`, t.token, { content: 'Hello back' });
+    expect(reply.status).toBe(201);
+    // Each receive tries again (visibility compressed here); after the queue's 5 receives, its dead-letter queue.
+    const until = Date.now() + 20_000;
+    while (!rt.emailQueue.deadLetters.some((d) => d.body.includes(reply.body.message.id as string))) {
+      if (Date.now() > until) throw new Error('the deferred send was never dead-lettered');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(rt.emailQueue.deadLetters.find((d) => d.body.includes(reply.body.message.id as string))!.receiveCount).toBe(5);
+    const detail = await a.call('GET', `/conversations/${conversationId}`, t.token);
+    expect(detail.body.messages.find((m: { id: string }) => m.id === reply.body.message.id).delivery).toEqual({ status: 'sending' });
+    expect((await a.call('GET', '/settings/email/suppressions', t.token)).body.items).toEqual([]);
   });
 });

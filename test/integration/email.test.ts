@@ -166,6 +166,45 @@ describe('email: outbound', () => {
     expect(s.body.items).toEqual([{ email: 'bounce@simulator.amazonses.com', reason: 'bounce', createdAt: expect.any(String) }]);
   });
 
+  it('a recipient refused when sending (550 at RCPT) is a bounce: final status, its reason, the address suppressed', async () => {
+    const t = await newTenant('Refused Shop');
+    await send({ to: await inboundAddress(t), from: 'gone@refused.localhost', subject: 'Refused later', text: 'hello' });
+    const [c] = await conversations(t);
+    const r = await request('POST', admin(`/conversations/${c!.id}/messages`), { token: t.ownerToken, body: { content: 'Hi there' } });
+    expect(r.status).toBe(201);
+    const m = await eventually(async () => (await detail(t, c!.id)).messages.find((x: { id: string; delivery?: { status: string } }) =>
+      x.id === r.body.message.id && x.delivery?.status !== 'sending'));
+    expect(m.delivery.status).toBe('bounced');
+    expect(m.delivery.reason).toMatch(/^the recipient was refused: 550 5\.1\.1/);
+    expect(m.delivery.reason).not.toContain('gone@refused.localhost');
+    const s = await request('GET', admin('/settings/email/suppressions'), { token: t.ownerToken });
+    expect(s.body.items).toEqual([{ email: 'gone@refused.localhost', reason: 'bounce', createdAt: expect.any(String) }]);
+    expect((await request('POST', admin(`/conversations/${c!.id}/messages`), { token: t.ownerToken, body: { content: 'Hello?' } })).body.code).toBe('EMAIL_SUPPRESSED');
+  });
+
+  it('a message refused when sending (554 at DATA, SES\'s MessageRejected) is failed, and the address stays usable', async () => {
+    const t = await newTenant('Rejected Shop');
+    await send({ to: await inboundAddress(t), from: 'ann@rejected.localhost', subject: 'Rejected later', text: 'hello' });
+    const [c] = await conversations(t);
+    const r = await request('POST', admin(`/conversations/${c!.id}/messages`), { token: t.ownerToken, body: { content: 'Hi there' } });
+    const m = await eventually(async () => (await detail(t, c!.id)).messages.find((x: { id: string; delivery?: { status: string } }) =>
+      x.id === r.body.message.id && x.delivery?.status !== 'sending'));
+    expect(m.delivery).toEqual({ status: 'failed', reason: expect.stringMatching(/^the mail server refused the message: 554 5\.6\.0 Message rejected/) });
+    expect((await request('GET', admin('/settings/email/suppressions'), { token: t.ownerToken })).body.items).toEqual([]);
+    // Not suppressed: the team may try again (and it is refused the same way, once per reply).
+    expect((await request('POST', admin(`/conversations/${c!.id}/messages`), { token: t.ownerToken, body: { content: 'Again' } })).status).toBe(201);
+  });
+
+  it('an address on the account\'s suppression list bounces by SES\'s event (OnAccountSuppressionList)', async () => {
+    const t = await newTenant('Listed Shop');
+    await send({ to: await inboundAddress(t), from: 'suppressionlist@simulator.amazonses.com', subject: 'Listed', text: 'hello' });
+    const [c] = await conversations(t);
+    const r = await request('POST', admin(`/conversations/${c!.id}/messages`), { token: t.ownerToken, body: { content: 'Hi there' } });
+    await eventually(async () => (await detail(t, c!.id)).messages.find((x: { id: string }) => x.id === r.body.message.id)?.delivery?.status === 'bounced');
+    expect((await request('GET', admin('/settings/email/suppressions'), { token: t.ownerToken })).body.items.map((i: { email: string }) => i.email))
+      .toEqual(['suppressionlist@simulator.amazonses.com']);
+  });
+
   it('a widget conversation\'s agent reply sends no email', async () => {
     const t = await newTenant('Widget Shop');
     await putConfig(t, {});

@@ -54,7 +54,8 @@ describe('a customer\'s data', () => {
 
     // A verified customer: a message, an escalation, an agent's answer, a rating with a comment.
     const userHash = createHmac('sha256', secret).update('u-zeb').digest('hex');
-    const m1 = await chat(t.widgetKey, '/message', { message: TEXT, visitor: { userId: 'u-zeb', name: NAME, email: EMAIL, userHash } });
+    const emailHash = createHmac('sha256', secret).update(EMAIL).digest('hex');
+    const m1 = await chat(t.widgetKey, '/message', { message: TEXT, visitor: { userId: 'u-zeb', name: NAME, email: EMAIL, userHash, emailHash } });
     expect(m1.status).toBe(200);
     const c1 = m1.body.conversationId as string;
     expect((await chat(t.widgetKey, '/escalate', { conversationId: c1, reason: 'Larkspur parcel lost' })).status).toBe(200);

@@ -22,6 +22,9 @@ import { isActive } from '#shared/domain/handoff/tickets-rules.ts';
 import { assertOrigin, freshTenant } from '#shared/domain/tenants/widget-auth.ts';
 import { asRateLimited, LIMITS, perMinute } from '#shared/domain/limits.ts';
 
+/** The widget shows a linked email thread (its customer verified both ways) but does not write to it. */
+const EMAIL_READ_ONLY = 'this conversation is by email: answer the last email to continue it';
+
 const ATTEMPTS = 6;
 const WIDGET = { type: 'widget' as const, id: 'widget' };
 
@@ -175,6 +178,7 @@ async function readTurn(tenantId: string, input: MessageInput, origin: string | 
   const { tenant, conversation: read } = await readState(tenantId, origin, input.conversationId);
   const visitor = visitorOf(tenant, input.visitor);
   if (read?.status === 'closed') throw new Conflict('this conversation is closed', 'CONVERSATION_CLOSED');
+  if (read?.channel === 'email') throw new Conflict(EMAIL_READ_ONLY);
   if (read && read.userMessageCount >= LIMITS.userMessagesPerConversation) {
     throw new Conflict(`a conversation takes at most ${LIMITS.userMessagesPerConversation} user messages`);
   }
@@ -354,7 +358,7 @@ export async function getConversation(tenantId: string, conversationId: string, 
   const [, found] = await Promise.all([freshTenant(tenantId, origin), conversationsRepo.load(tenantId, conversationId)]);
   if (!found) throw new NotFound('conversation');
   return {
-    conversation: chatConversation(found.conversation), ticket: await latestTicket(tenantId, found.conversation),
+    conversation: { ...chatConversation(found.conversation), channel: found.conversation.channel ?? 'widget' }, ticket: await latestTicket(tenantId, found.conversation),
     messages: found.messages.map(customerMessage),
   };
 }
@@ -365,6 +369,7 @@ export function escalate(tenantId: string, input: { conversationId: string; reas
     const { tenant, conversation } = await readState(tenantId, origin, input.conversationId);
     const conv = conversation!;
     if (conv.status === 'closed') throw new Conflict('this conversation is closed', 'CONVERSATION_CLOSED');
+    if (conv.channel === 'email') throw new Conflict(EMAIL_READ_ONLY);
     const nowDate = new Date();
     const away = availability(tenant.config ?? {}, nowDate);
     const email = conv.visitor?.email ?? null;

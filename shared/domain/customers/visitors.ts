@@ -4,9 +4,12 @@ import type { Tenant } from '#shared/data/tenants.ts';
 import { identityRequired, verifyIdentity } from '#shared/domain/tenants/identity.ts';
 
 // Who a conversation's customer is. A visitor the site signed (userId + userHash) is verified; the
-// facts of one it did not sign are kept, marked unverified, and never link conversations.
+// facts of one it did not sign are kept, marked unverified, and never link conversations. Its
+// address is verified (`emailVerified`) only when the site signed the address too (`emailHash`).
 
-export interface VisitorInput { userId: string; name?: string | undefined; email?: string | undefined; userHash?: string | undefined }
+export interface VisitorInput {
+  userId: string; name?: string | undefined; email?: string | undefined; userHash?: string | undefined; emailHash?: string | undefined;
+}
 
 /**
  * The visitor a chat request speaks for. A hash that does not match (or a tenant without a secret)
@@ -24,7 +27,12 @@ export function visitorOf(tenant: Pick<Tenant, 'config' | 'identitySecret'>, inp
     throw new Unauthorized('visitor.userHash does not match visitor.userId');
   }
   const email = input.email?.toLowerCase() ?? null;
-  return { userId: input.userId, name: input.name ?? null, email, verified, emailVerified: verified && email !== null };
+  // The id's signature does not cover the address (a signed-in visitor could type any): only the
+  // address's own signature verifies it, and only a verified address links email threads.
+  if (input.emailHash !== undefined && !(email && verified && verifyIdentity(tenant.identitySecret, email, input.emailHash))) {
+    throw new Unauthorized('visitor.emailHash does not match visitor.email (it needs visitor.userHash too)');
+  }
+  return { userId: input.userId, name: input.name ?? null, email, verified, emailVerified: input.emailHash !== undefined };
 }
 
 const same = (a: Visitor | undefined, b: Visitor) => JSON.stringify(a ?? null) === JSON.stringify(b);
@@ -40,11 +48,11 @@ export function nextVisitor(current: Visitor | undefined, v: Visitor | null): Vi
   if (current?.verified) {
     if (!v.verified) return undefined;
     if (v.userId !== current.userId) throw new NotFound('conversation');
-    const next = { ...v, name: v.name ?? current.name, email: v.email ?? current.email, emailVerified: v.email ? true : current.emailVerified };
+    const next = { ...v, name: v.name ?? current.name, email: v.email ?? current.email, emailVerified: v.email ? v.emailVerified : current.emailVerified };
     return same(current, next) ? undefined : next;
   }
   const email = v.email ?? current?.email ?? null;
-  const next = { ...v, email, emailVerified: v.verified && v.email !== null };
+  const next = { ...v, email, emailVerified: v.email !== null && v.emailVerified };
   return same(current, next) ? undefined : next;
 }
 

@@ -34,15 +34,25 @@ export async function handleSesEvent(body: string): Promise<void> {
   const permanent = type === 'Bounce' && e.bounce?.bounceType === 'Permanent';
   const status: EmailDeliveryStatus | null = type === 'Delivery' ? 'delivered' : permanent ? 'bounced' : type === 'Complaint' ? 'complained' : null;
   if (!status) return;
-  const now = new Date().toISOString();
-  const moved = await emailRepo.setDelivery(tenantId!, conversationId!, messageId!, status, now);
-  if (!moved || status === 'delivered') return;
-  const kind = status === 'bounced' ? 'bounce' as const : 'complaint' as const;
   const who = (status === 'bounced' ? e.bounce?.bouncedRecipients : e.complaint?.complainedRecipients) ?? [];
-  const addresses = [...new Set(who.flatMap((r) => (r.emailAddress ? [r.emailAddress.toLowerCase()] : [])))];
+  await settleDelivery({ tenantId: tenantId!, conversationId: conversationId!, messageId: messageId! }, status, who.flatMap((r) => (r.emailAddress ? [r.emailAddress] : [])));
+}
+
+/**
+ * Moves a sent message's status forward; a bounce or a complaint (from SES's events, or a recipient
+ * refused when sending) also suppresses each address for the tenant and emits `email.bounced`, once.
+ */
+export async function settleDelivery(
+  m: { tenantId: string; conversationId: string; messageId: string }, status: EmailDeliveryStatus, recipients: string[] = [], reason?: string,
+): Promise<void> {
+  const now = new Date().toISOString();
+  const moved = await emailRepo.setDelivery(m.tenantId, m.conversationId, m.messageId, status, now, reason);
+  if (!moved || (status !== 'bounced' && status !== 'complained')) return;
+  const kind = status === 'bounced' ? 'bounce' as const : 'complaint' as const;
+  const addresses = [...new Set(recipients.map((a) => a.toLowerCase()))];
   await transact(addresses.flatMap((a) => [
-    emailRepo.tx.suppress(tenantId!, a, kind, now),
-    events.emailBounced(tenantId!, conversationId!, messageId!, a, kind, now),
+    emailRepo.tx.suppress(m.tenantId, a, kind, now),
+    events.emailBounced(m.tenantId, m.conversationId, m.messageId, a, kind, now),
   ]));
-  logger.info('email address suppressed', { tenantId, conversationId, kind, count: addresses.length });
+  logger.info('email address suppressed', { tenantId: m.tenantId, conversationId: m.conversationId, kind, count: addresses.length });
 }

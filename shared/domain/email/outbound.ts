@@ -10,6 +10,7 @@ import { tenantsRepo } from '#shared/data/tenants.ts';
 import { transact, TxConditionFailed } from '#shared/data/tx.ts';
 import { emailSettings } from '#shared/domain/tenants/email-config.ts';
 import { inboundAddress } from '#shared/domain/tenants/slug.ts';
+import { settleDelivery } from './delivery-events.ts';
 import { LOOP_HEADER, oneLine } from './parse.ts';
 import { replyAddress } from './inbound.ts';
 
@@ -39,12 +40,44 @@ export function replySubject(c: Pick<Conversation, 'subject' | 'latestTicketNumb
 /** SES tags allow letters, digits, `_`, `-`, `.`, `@`: our ids fit. */
 const tags = (m: EmailMessage) => ({ tenant: m.tenantId, conversation: m.conversationId, message: m.messageId });
 
-export async function sendQueuedEmail(m: EmailMessage): Promise<'sent' | 'skipped'> {
+/** SES v2 errors that say "later", not "never": the queue retries them (as any 5xx or network error). */
+const SES_TRANSIENT = new Set(['TooManyRequestsException', 'LimitExceededException', 'ThrottlingException', 'ServiceUnavailable', 'InternalFailure']);
+
+interface SendError {
+  name?: string; message?: string; $fault?: 'client' | 'server'; $metadata?: { httpStatusCode?: number };
+  responseCode?: number; command?: string; response?: string;
+}
+
+/**
+ * What a refused send means for the message, or null when it is worth trying again (thrown on, so
+ * the queue retries). SES's SendEmail answers by exception name (`MessageRejected`,
+ * `MailFromDomainNotVerifiedException`, `SendingPausedException`...: `failed`); an SMTP relay by
+ * reply code: a recipient refused with 5xx at RCPT is a hard bounce (`bounced`), a 5xx elsewhere
+ * `failed`, a 4xx later. The recipient's address is left out of the reason kept.
+ */
+export function refusalOf(e: unknown, to: string): { status: 'bounced' | 'failed'; reason: string } | null {
+  const err = (e ?? {}) as SendError;
+  const reason = (text: string) => oneLine(text.split(to).join('the recipient'), 300);
+  if (err.$metadata) {
+    const code = err.$metadata.httpStatusCode ?? 500;
+    if (err.$fault === 'server' || code >= 500 || code === 429 || SES_TRANSIENT.has(err.name ?? '')) return null;
+    return { status: 'failed', reason: reason(`SES refused the message: ${err.name ?? 'Error'}: ${err.message ?? ''}`) };
+  }
+  if (typeof err.responseCode === 'number' && err.responseCode >= 500) {
+    const said = reason(err.response ?? err.message ?? '');
+    return err.command === 'RCPT TO'
+      ? { status: 'bounced', reason: `the recipient was refused: ${said}` }
+      : { status: 'failed', reason: `the mail server refused the message: ${said}` };
+  }
+  return null;
+}
+
+export async function sendQueuedEmail(m: EmailMessage): Promise<'sent' | 'skipped' | 'bounced' | 'failed'> {
   const found = await conversationsRepo.load(m.tenantId, m.conversationId);
   const msg = found?.messages.find((x) => x.id === m.messageId);
   if (!found || !msg || found.conversation.channel !== 'email' || !found.conversation.email) return 'skipped';
   // At least once: a message already past `sending` was sent by an earlier receive.
-  if (found.deliveries.get(msg.id) !== 'sending') return 'skipped';
+  if (found.deliveries.get(msg.id)?.status !== 'sending') return 'skipped';
   const conv = found.conversation;
   const tenant = await tenantsRepo.get(m.tenantId);
   if (!tenant?.slug) return 'skipped';
@@ -59,25 +92,36 @@ export async function sendQueuedEmail(m: EmailMessage): Promise<'sent' | 'skippe
   const settings = emailSettings(tenant.config ?? {});
   const fromName = oneLine(msg.author ? `${msg.author.name} (${tenant.name})` : tenant.name, 120);
   const t = tags(m);
-  const info = await mailer().sendMail({
-    from: { name: fromName, address: settings.fromAddress ?? inboundAddress(tenant.slug) },
-    to, replyTo: replyAddress(tenant.slug, conv.email!.token),
-    subject: replySubject(conv),
-    text: msg.content, html: htmlOf(msg.content),
-    ...(lastInbound ? { inReplyTo: lastInbound } : {}),
-    ...(ids.length ? { references: ids.slice(-10) } : {}),
-    headers: {
-      [LOOP_HEADER]: '1',
-      ...(msg.role === 'assistant' ? { 'Auto-Submitted': 'auto-replied' } : {}),
-      // SES's SMTP interface reads these; the local catcher reads them the same way for its events.
-      'X-SES-MESSAGE-TAGS': Object.entries(t).map(([k, v]) => `${k}=${v}`).join(', '),
-      ...(config.sesConfigurationSet ? { 'X-SES-CONFIGURATION-SET': config.sesConfigurationSet } : {}),
-    },
-    ses: {
-      EmailTags: Object.entries(t).map(([Name, Value]) => ({ Name, Value })),
-      ...(config.sesConfigurationSet ? { ConfigurationSetName: config.sesConfigurationSet } : {}),
-    },
-  });
+  let info: { messageId: string };
+  try {
+    info = await mailer().sendMail({
+      from: { name: fromName, address: settings.fromAddress ?? inboundAddress(tenant.slug) },
+      to, replyTo: replyAddress(tenant.slug, conv.email!.token),
+      subject: replySubject(conv),
+      text: msg.content, html: htmlOf(msg.content),
+      ...(lastInbound ? { inReplyTo: lastInbound } : {}),
+      ...(ids.length ? { references: ids.slice(-10) } : {}),
+      headers: {
+        [LOOP_HEADER]: '1',
+        ...(msg.role === 'assistant' ? { 'Auto-Submitted': 'auto-replied' } : {}),
+        // SES's SMTP interface reads these; the local catcher reads them the same way for its events.
+        'X-SES-MESSAGE-TAGS': Object.entries(t).map(([k, v]) => `${k}=${v}`).join(', '),
+        ...(config.sesConfigurationSet ? { 'X-SES-CONFIGURATION-SET': config.sesConfigurationSet } : {}),
+      },
+      ses: {
+        EmailTags: Object.entries(t).map(([Name, Value]) => ({ Name, Value })),
+        ...(config.sesConfigurationSet ? { ConfigurationSetName: config.sesConfigurationSet } : {}),
+      },
+    });
+  } catch (e) {
+    const refused = refusalOf(e, to);
+    if (!refused) throw e;
+    // Accepted by us, refused by SES: the message gets its final status (a bounce also suppresses
+    // the address and emits email.bounced); retrying would be refused the same way.
+    await settleDelivery({ tenantId: tenant.id, conversationId: conv.id, messageId: msg.id }, refused.status, refused.status === 'bounced' ? [to] : [], refused.reason);
+    logger.warn('email refused', { tenantId: tenant.id, conversationId: conv.id, messageId: msg.id, status: refused.status, reason: refused.reason });
+    return refused.status;
+  }
   const at = now();
   await emailRepo.setDelivery(tenant.id, conv.id, msg.id, 'sent', at);
   // The customer's answer names the Message-ID as sent (SES sets its own): it threads by it.

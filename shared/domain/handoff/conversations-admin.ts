@@ -16,18 +16,18 @@ export const summary = (c: Conversation) => ({
 });
 
 /**
- * `userId`: the conversations of one verified visitor (the customer panel), newest first, in one page.
+ * `userId` or `email`: the conversations of one verified customer (the customer panel), newest first, in one page.
  * `label`: the conversations carrying it, newest first; with `status` too, a page holds those of the
  * label's page that have that status (it may be shorter than `limit` while `nextCursor` goes on).
  */
 export async function listConversations(
-  tenantId: string, q: { status?: ConversationStatus; userId?: string; label?: string; channel?: Channel; limit: number; cursor?: string },
+  tenantId: string, q: { status?: ConversationStatus; userId?: string; email?: string; label?: string; channel?: Channel; limit: number; cursor?: string },
 ) {
   const key = q.label === undefined ? undefined : labelKey(q.label);
   const keep = (c: Conversation) => (!q.status || c.status === q.status) && (!key || (c.labels ?? []).some((l) => labelKey(l) === key))
     && (!q.channel || (c.channel ?? 'widget') === q.channel);
-  if (q.userId !== undefined) {
-    const { items } = await visitorConversations(tenantId, q.userId);
+  if (q.userId !== undefined || q.email !== undefined) {
+    const { items } = await visitorConversations(tenantId, q.userId !== undefined ? { userId: q.userId } : { email: q.email! });
     return { items: items.filter(keep).slice(0, q.limit).map(summary), nextCursor: null };
   }
   if (q.label !== undefined) {
@@ -51,8 +51,8 @@ export async function getConversationDetail(tenantId: string, conversationId: st
       const { id, role, content, createdAt, metadata, author } = m;
       const base = role === 'assistant' && metadata ? { id, role, content, createdAt, metadata }
         : role === 'agent' && author ? { id, role, content, createdAt, author } : { id, role, content, createdAt };
-      const status = found.deliveries.get(id);
-      return { ...base, ...await emailParts(m), ...(status ? { delivery: { status } } : {}) };
+      const delivery = found.deliveries.get(id);
+      return { ...base, ...await emailParts(m), ...(delivery ? { delivery } : {}) };
     })),
     tickets,
   };

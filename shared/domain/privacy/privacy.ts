@@ -10,6 +10,7 @@ import { asAudit } from '#shared/data/audit.ts';
 import type { Conversation, Message, Visitor } from '#shared/data/conversations.ts';
 import type { Ticket } from '#shared/data/tickets.ts';
 import { deleteExample } from '#shared/domain/assistant/examples.ts';
+import { linkedEmailThreads } from '#shared/domain/customers/customers.ts';
 import { events } from '#shared/domain/events.ts';
 import { emailSource } from './email.ts';
 import type { PersonalSource } from './sources.ts';
@@ -26,7 +27,9 @@ export const personalSources: PersonalSource[] = [emailSource];
 const reference = () => `cus_${ulid()}`;
 
 async function find(tenantId: string, q: CustomerLookup) {
-  const ids = 'email' in q ? await customersRepo.conversationsOfEmail(tenantId, q.email) : await customersRepo.conversationsOfUser(tenantId, q.userId);
+  // A user id also finds the email threads linked to it (an address verified on both sides).
+  const ids = 'email' in q ? await customersRepo.conversationsOfEmail(tenantId, q.email)
+    : [...await customersRepo.conversationsOfUser(tenantId, q.userId), ...await linkedEmailThreads(tenantId, q.userId)];
   const holdings = (await Promise.all([...new Set(ids)].map((id) => customersRepo.holdings(tenantId, id)))).filter((h): h is Holdings => h !== null);
   const visitors = holdings.map((h) => h.conversation.find((i) => i.sk === 'CONV')!.visitor as Visitor | undefined).filter((v): v is Visitor => !!v);
   const emails = [...new Set([...('email' in q ? [q.email.toLowerCase()] : []), ...visitors.flatMap((v) => (v.email ? [v.email] : []))])];

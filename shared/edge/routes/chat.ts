@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { MESSAGE_ROLES, TICKET_STATUSES, WIDGET_POSITIONS } from '#shared/core/vocabulary.ts';
+import { CHANNELS, MESSAGE_ROLES, TICKET_STATUSES, WIDGET_POSITIONS } from '#shared/core/vocabulary.ts';
 import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
 import { declareChat } from '../route.ts';
 import { EmptyQuery, IdParams, email, text, uuid } from '../schema.ts';
@@ -14,7 +14,10 @@ export const VisitorBody = z.strictObject({
   name: z.optional(text(1, 100)),
   email: z.optional(email()),
   userHash: z.optional(UserHash.check(z.describe('lowercase hex HMAC-SHA256 of `userId` keyed by the identity secret; without it the facts are kept unverified'))),
-});
+  emailHash: z.optional(UserHash.check(z.describe(
+    'lowercase hex HMAC-SHA256 of the lowercase `email` keyed by the identity secret, beside a valid `userHash`: the address is verified '
+    + '(`emailVerified`) and links the email threads from it whose sender passed SPF, DKIM and DMARC'))),
+}).check(z.refine((v) => v.emailHash === undefined || v.email !== undefined, { message: 'emailHash signs email: give both', path: ['emailHash'] }));
 export const SendMessageBody = z.strictObject({
   conversationId: z.optional(uuid()), message: text(1, 2000),
   visitor: z.optional(VisitorBody.check(z.describe('who the customer is; verified when `userHash` matches'))),
@@ -79,7 +82,10 @@ export const WidgetConfig = z.object({
 });
 
 export const ChatConversationResponse = z.object({
-  conversation: z.object({ id: z.uuid(), tenantId: z.uuid(), status: ConversationStatus, createdAt: PlainTimestamp, updatedAt: PlainTimestamp }),
+  conversation: z.object({
+    id: z.uuid(), tenantId: z.uuid(), status: ConversationStatus, createdAt: PlainTimestamp, updatedAt: PlainTimestamp,
+    channel: z.enum(CHANNELS).check(z.describe('`email`: a linked email thread, read here and answered by email')),
+  }),
   ticket: z.nullable(z.object({
     number: z.nullable(z.number().check(z.int())).check(z.describe('what the customer sees (`#1042`); null only for a ticket made before numbering')),
     status: z.enum(TICKET_STATUSES),
@@ -100,9 +106,16 @@ export const EscalateResponse = z.object({
   online: z.boolean(), nextOpenAt: z.nullable(PlainTimestamp),
   emailRequested: z.boolean().check(z.describe('the team is away and the visitor left no email: ask for one (`POST /conversations/{id}/contact`)')),
 });
-export const OwnConversationsQuery = z.strictObject({ userId: UserId, userHash: UserHash });
+export const OwnConversationsQuery = z.strictObject({
+  userId: UserId, userHash: UserHash,
+  email: z.optional(email().check(z.describe('the visitor\'s address, with `emailHash`: its verified email threads are listed too'))),
+  emailHash: z.optional(UserHash.check(z.describe('lowercase hex HMAC-SHA256 of the lowercase `email` keyed by the identity secret'))),
+}).check(z.refine((q) => (q.email === undefined) === (q.emailHash === undefined), { message: 'email and emailHash go together: give both or neither', path: ['emailHash'] }));
 export const OwnConversations = z.object({
-  items: z.array(z.object({ id: z.uuid(), status: ConversationStatus, title: ConversationTitle, updatedAt: PlainTimestamp })),
+  items: z.array(z.object({
+    id: z.uuid(), status: ConversationStatus, title: ConversationTitle, updatedAt: PlainTimestamp,
+    channel: z.enum(CHANNELS).check(z.describe('`email`: an email thread linked to the visitor, readable here and answered by email')),
+  })),
 });
 export const ContactBody = z.strictObject({ email: email() });
 export const ContactResponse = z.object({
@@ -128,7 +141,8 @@ export const sendMessage = declareChat('POST', '/message', 'send-message', {
     + 'conversation (its latest ticket is `in_progress`) the assistant stays silent: the message is stored and classified, and '
     + 'the answer is `message: null` with `handledBy: "agent"`. `visitor` names the customer: with a `userHash` that matches it is '
     + 'verified (one that does not is 401 `UNAUTHORIZED`), without one its facts are kept unverified; with `identity.required` a '
-    + 'message without a valid hash is 401. A verified visitor\'s conversation continued by another verified user is 404.',
+    + 'message without a valid hash is 401. A verified visitor\'s conversation continued by another verified user is 404. An email '
+    + 'conversation (listed to its verified customer) is 409 `CONFLICT`: it is answered by email.',
 });
 
 export const getChatConversation = declareChat('GET', '/conversations/{id}', 'get-conversation', {
@@ -140,7 +154,7 @@ export const getChatConversation = declareChat('GET', '/conversations/{id}', 'ge
 
 export const escalate = declareChat('POST', '/escalate', 'escalate', {
   table: 'write', body: EscalateBody, response: EscalateResponse, status: 200, idempotent: true, rateLimited: true,
-  conflicts: ['CONVERSATION_CLOSED', 'IDEMPOTENCY_IN_PROGRESS'],
+  conflicts: ['CONVERSATION_CLOSED', 'CONFLICT', 'IDEMPOTENCY_IN_PROGRESS'],
   summary: 'Escalate a conversation to a human agent',
   description: 'Creates a ticket (status `open`, the tenant\'s default priority) unless the conversation\'s latest ticket is '
     + 'neither `resolved` nor `closed`, in which case its `ticketId` is returned and nothing is created. The reply text names '
@@ -176,7 +190,9 @@ export const listOwnConversations = declareChat('GET', '/conversations', 'list-c
   summary: 'A verified visitor\'s conversations, on any device',
   description: 'Newest first, at most 50. `userHash` is the lowercase hex HMAC-SHA256 of `userId` keyed by the tenant\'s identity '
     + 'secret; one that does not match (or a tenant without a secret) is 401 `UNAUTHORIZED`. Conversations of unverified visitors '
-    + 'never appear.',
+    + 'never appear. Email threads join (`channel: "email"`) when their sender passed SPF, DKIM and DMARC and the site signed the '
+    + 'same address for this visitor: `email` with `emailHash` here (both or neither, else 400; a wrong one is 401), or `visitor.emailHash` on '
+    + 'an earlier message. They are read-only in the widget: a message or escalation to one is 409 `CONFLICT` (answer the email).',
 });
 
 export const setContact = declareChat('POST', '/conversations/{id}/contact', 'set-contact', {

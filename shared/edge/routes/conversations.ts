@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { IdParams, pageQuery, shownName, text } from '../schema.ts';
+import { email, IdParams, pageQuery, shownName, text } from '../schema.ts';
 import { CHANNELS, EMAIL_DELIVERY_STATUSES, MESSAGE_ROLES } from '#shared/core/vocabulary.ts';
 import { declareAdmin } from '../route.ts';
 import { ConversationStatus, ConversationSummary, Page, Timestamp } from './common.ts';
@@ -10,7 +10,9 @@ import { Ticket } from './tickets.ts';
 export const ListConversationsQuery = z.strictObject({
   status: z.optional(ConversationStatus),
   userId: z.optional(z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters'),
-    z.describe('a verified visitor\'s user id: their conversations (at most 50, one page)'))),
+    z.describe('a verified visitor\'s user id: their conversations and the email threads linked to them (at most 50, one page)'))),
+  email: z.optional(email().check(z.describe(
+    'a verified address: the customer it names, its verified email threads and the verified visitors the site signed it for, with their conversations (at most 50, one page)'))),
   label: z.optional(shownName(1, 32).check(z.describe('only the conversations carrying this label (case and spacing folded)'))),
   channel: z.optional(z.enum(CHANNELS).check(z.describe('only the conversations of this channel (a page may be shorter than `limit` while `nextCursor` goes on)'))),
   ...pageQuery,
@@ -25,7 +27,10 @@ export const MessageMetadata = z.object({
     .check(z.meta({ description: 'the help articles of a `knowledge_base` answer, best first; `[]` on a fallback; absent on an intent\'s answer' })),
 });
 const Author = z.object({ id: z.string(), name: z.string() });
-const Delivery = z.object({ status: z.enum(EMAIL_DELIVERY_STATUSES) });
+const Delivery = z.object({
+  status: z.enum(EMAIL_DELIVERY_STATUSES),
+  reason: z.optional(z.string()).check(z.describe('`failed` or `bounced` when sending was refused: what SES (or the relay) answered')),
+});
 export const AttachmentView = z.object({
   id: z.uuid(), name: z.string(), contentType: z.string(), size: z.number().check(z.int()),
   url: z.string().check(z.describe('a short-lived link to the file (5 minutes); ask for the conversation again for a new one')),
@@ -51,8 +56,10 @@ export const ConversationDetail = z.object({
 export const listConversations = declareAdmin('GET', '/conversations', 'list-conversations', 'viewer', {
   table: 'read', query: ListConversationsQuery, response: ConversationPage, status: 200, summary: 'Conversations, by latest customer message',
   description: 'Newest customer message first (`lastCustomerMessageAt`): an agent\'s reply or a ticket change does not move a '
-    + 'conversation. With `label`, by creation, newest first. With `userId`, the conversations of that verified visitor (unverified ones never join), newest first, at most 50 '
-    + 'in one page (`nextCursor` null).',
+    + 'conversation. With `label`, by creation, newest first. With `userId`, the conversations of that verified visitor (unverified ones never join) and the email threads '
+    + 'linked to them; with `email`, the customer that verified address names: its email threads whose sender passed SPF, DKIM and DMARC, '
+    + 'and the verified visitors the site signed it for (`emailHash`) with their conversations. Both newest first, at most 50 in one page '
+    + '(`nextCursor` null); an unverified side links nothing.',
 });
 
 export const getConversation = declareAdmin('GET', '/conversations/{id}', 'get-conversation', 'viewer', {

@@ -32,7 +32,7 @@ function boot(script: HTMLScriptElement) {
     apiBase,
     open: script.dataset.open === 'true',
     ...(position === 'left' || position === 'right' ? { position } : {}),
-    visitor: d.userId ? { userId: d.userId, name: d.userName, email: d.userEmail, userHash: d.userHash } as Visitor : null,
+    visitor: d.userId ? { userId: d.userId, name: d.userName, email: d.userEmail, userHash: d.userHash, emailHash: d.userEmailHash } as Visitor : null,
   });
   window.SupportWidget = {
     open: handle.open,

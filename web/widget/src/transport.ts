@@ -68,7 +68,7 @@ export function createApi(base: string, widgetKey: string) {
       call<Reply>('POST', '/message', { ...(conversationId ? { conversationId } : {}), message, ...(visitor ? { visitor } : {}), ...(handover ? { handover } : {}) }, key),
     /** A verified visitor's conversations, newest first. */
     mine: (v: Visitor & { userHash: string }) =>
-      call<OwnConversations>('GET', `/conversations?userId=${id(v.userId)}&userHash=${id(v.userHash)}`),
+      call<OwnConversations>('GET', `/conversations?userId=${id(v.userId)}&userHash=${id(v.userHash)}${v.email && v.emailHash ? `&email=${id(v.email)}&emailHash=${id(v.emailHash)}` : ''}`),
     contact: (conversationId: string, email: string) => call<Contact>('POST', `/conversations/${id(conversationId)}/contact`, { email }),
     conversation: (conversationId: string) => call<Conversation>('GET', `/conversations/${id(conversationId)}`),
     escalate: (conversationId: string, reason: string, key: string) =>

@@ -15,7 +15,7 @@ export type Rating = Ok<'/api/v1/chat/conversations/{id}/rating', 'post'>;
 export type OwnConversations = Ok<'/api/v1/chat/conversations', 'get'>;
 export type Contact = Ok<'/api/v1/chat/conversations/{id}/contact', 'post'>;
 /** Who the customer is, as the site says (`SupportWidget.identify` or the tag's `data-user-*`). */
-export interface Visitor { userId: string; name?: string; email?: string; userHash?: string }
+export interface Visitor { userId: string; name?: string; email?: string; userHash?: string; emailHash?: string }
 /** `blocks`: the body as plain text, one paragraph, heading or list item each (the service's Markdown reduction). */
 export type Article = Ok<'/api/v1/chat/articles/{id}', 'get'>['article'];
 export type Source = NonNullable<Reply['metadata']['sources']>[number];

@@ -14,7 +14,7 @@ export function visitorOf(v: Partial<Record<keyof Visitor, unknown>> | null | un
   const userId = pick(v?.userId);
   if (!userId) return null;
   const out: Visitor = { userId };
-  for (const k of ['name', 'email', 'userHash'] as const) { const x = pick(v?.[k]); if (x) out[k] = x; }
+  for (const k of ['name', 'email', 'userHash', 'emailHash'] as const) { const x = pick(v?.[k]); if (x) out[k] = x; }
   return out;
 }
 

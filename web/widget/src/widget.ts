@@ -116,6 +116,8 @@ export function mount(opts: Options): Handle {
       if (state.isOpen) state.seen();
       connect();
       if (r.conversation.status === 'closed') ended();
+      // A linked email thread is read here and answered by email (the chat API refuses to write to it).
+      else if (r.conversation.channel === 'email') view.enable(false, 'Reply to the email to continue');
       view.scrollDown();
     } catch (err) {
       if (err instanceof ApiError && err.failure === 'not-found') { startOver(); return; }

@@ -28,7 +28,7 @@ export function VisitorLine({ title, visitor }: { title?: string; visitor: Visit
   );
 }
 
-/** The customer panel of a conversation: the visitor's facts, and their other conversations when verified. */
+/** The customer panel of a conversation: the visitor's facts, and their other conversations (either channel) when verified. */
 export function CustomerPanel({ conversationId, visitor }: { conversationId: string; visitor: Visitor }) {
   return (
     <section className="customer" aria-labelledby="customer-h">
@@ -39,13 +39,13 @@ export function CustomerPanel({ conversationId, visitor }: { conversationId: str
             <div><dt>Name</dt><dd>{visitor.name ?? '—'}</dd></div>
             <div>
               <dt>Email</dt>
-              <dd>{visitor.email ? <>{visitor.email} {!visitor.emailVerified && <span className="muted small">(typed by the customer, unverified)</span>}</> : '—'}</dd>
+              <dd>{visitor.email ? <>{visitor.email} {!visitor.emailVerified && <span className="muted small">(address not verified)</span>}</> : '—'}</dd>
             </div>
             <div><dt>User id</dt><dd>{visitor.userId ? <code>{visitor.userId}</code> : '—'}</dd></div>
             <div><dt>Identity</dt><dd><VerifiedMark visitor={visitor} /></dd></div>
           </dl>
-          {visitor.verified && visitor.userId
-            ? <OtherConversations userId={visitor.userId} current={conversationId} />
+          {visitor.verified && visitor.userId ? <OtherConversations who={{ userId: visitor.userId }} current={conversationId} />
+            : visitor.verified && visitor.emailVerified && visitor.email ? <OtherConversations who={{ email: visitor.email }} current={conversationId} />
             : <p className="muted small">Unverified facts link no other conversation.</p>}
         </>
       )}
@@ -53,11 +53,12 @@ export function CustomerPanel({ conversationId, visitor }: { conversationId: str
   );
 }
 
-function OtherConversations({ userId, current }: { userId: string; current: string }) {
+/** The customer's other conversations in both channels: a verified visitor's, and the email threads of an address verified on both sides. */
+function OtherConversations({ who, current }: { who: { userId: string } | { email: string }; current: string }) {
   const { api } = useApp();
   const list = useQuery({
-    queryKey: ['conversations', 'visitor', userId],
-    queryFn: () => ok(api.GET('/api/v1/admin/conversations', { params: { query: { userId } } })),
+    queryKey: ['conversations', 'customer', who],
+    queryFn: () => ok(api.GET('/api/v1/admin/conversations', { params: { query: who } })),
   });
   if (list.isPending) return <Loading label="Loading their conversations…" />;
   if (list.isError) return <ErrorState error={list.error} retry={() => void list.refetch()} />;
@@ -69,7 +70,7 @@ function OtherConversations({ userId, current }: { userId: string; current: stri
         <ul className="list compact">
           {others.map((c) => (
             <li key={c.id}>
-              <Link to={`/inbox/${c.id}`} className="list-main">{c.lastMessagePreview || 'Conversation'}</Link>
+              <Link to={`/inbox/${c.id}`} className="list-main">{c.channel === 'email' ? `Email: ${c.title}` : c.lastMessagePreview || 'Conversation'}</Link>
               <span className="list-meta"><Badge value={c.status} /> {c.messageCount} messages · <When iso={c.updatedAt} /></span>
             </li>
           ))}

@@ -146,7 +146,11 @@ function ConversationDetail({ id }: { id: string }) {
               {m.email && <p className="msg-meta">From {m.email.from}{m.email.trimmed ? ' · quoted text hidden' : ''}{m.email.automatic ? ' · sent automatically' : ''}
                 {m.email.originalUrl && <> · <a href={m.email.originalUrl}>original message</a></>}</p>}
               {m.attachments && m.attachments.length > 0 && <Attachments files={m.attachments} />}
-              {m.delivery && <p className="msg-meta">Email {DELIVERY_TEXT[m.delivery.status]}</p>}
+              {m.delivery && (
+                <p className={`msg-meta${REFUSED.has(m.delivery.status) ? ' msg-meta-bad' : ''}`}>
+                  Email {DELIVERY_TEXT[m.delivery.status]}{m.delivery.reason ? <> · <span className="delivery-reason">{m.delivery.reason}</span></> : null}
+                </p>
+              )}
               {m.role === 'assistant' && m.metadata && (
                 <>
                   <AnsweredBy metadata={m.metadata} />
@@ -227,7 +231,12 @@ function ReplyTeach({ asked, earlier }: { asked: CustomerMessage; earlier: Examp
   );
 }
 
-const DELIVERY_TEXT = { sending: 'being sent', sent: 'sent', delivered: 'delivered', bounced: 'bounced: the address is suppressed', complained: 'marked as spam: the address is suppressed' } as const;
+const DELIVERY_TEXT = {
+  sending: 'being sent', sent: 'sent', delivered: 'delivered', bounced: 'bounced: the address is suppressed',
+  complained: 'marked as spam: the address is suppressed', failed: 'not sent: refused by the sending service',
+} as const;
+/** The final statuses that mean the customer did not get the reply: shown as a warning. */
+const REFUSED = new Set(['bounced', 'complained', 'failed']);
 const INLINE_IMAGE = /^image\/(png|jpeg|gif|webp)$/;
 
 type File = NonNullable<Ok<'/api/v1/admin/conversations/{id}', 'get'>['messages'][number]['attachments']>[number];

@@ -162,8 +162,9 @@ export function buildPanel(actions: PanelActions) {
       handoff.hidden = active;
     },
 
-    /** `false`: everything but reading stops, the chat cannot be used here. */
-    enable(on: boolean) {
+    /** `false`: everything but reading stops, the chat cannot be used here (`why` in the empty message box). */
+    enable(on: boolean, why = 'Type your message…') {
+      input.placeholder = on ? 'Type your message…' : why;
       input.disabled = !on;
       sendBtn.disabled = !on;
       handoff.disabled = !on;

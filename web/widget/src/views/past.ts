@@ -9,13 +9,15 @@ type Item = OwnConversations['items'][number];
 const STATUS: Record<Item['status'], string> = { active: 'Open', escalated: 'With our team', closed: 'Ended' };
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/** Widget conversations by time and status; an email thread by its subject too (its own title). */
+const label = (c: Item) => `${c.channel === 'email' ? `Email “${c.title}” · ` : ''}${when(c.updatedAt)} · ${STATUS[c.status]}`;
 
 /** One button per conversation: its last activity and status (their titles are the visitor's own name). */
 export function pastList(items: Item[], currentId: string | undefined, onPick: (id: string) => void) {
   return h('ul', { class: 'past' }, ...items.map((c) => h('li', null, c.id === currentId
-    ? h('span', { class: 'past-item', 'aria-current': 'true' }, `${when(c.updatedAt)} · ${STATUS[c.status]}`, h('small', null, ' (open now)'))
+    ? h('span', { class: 'past-item', 'aria-current': 'true' }, label(c), h('small', null, ' (open now)'))
     : h('button', { type: 'button', class: 'past-item', onclick: () => onPick(c.id) },
-      sr('Reopen the conversation of '), `${when(c.updatedAt)} · ${STATUS[c.status]}`))));
+      sr('Reopen the conversation of '), label(c)))));
 }
 
 export type PastView = ReturnType<typeof pastView>;

@@ -1,0 +1,107 @@
+import { createHmac } from 'node:crypto';
+import { createTransport } from 'nodemailer';
+import type Mail from 'nodemailer/lib/mailer/index.js';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
+import { api, baseUrl, captureWidths, expectAccessible, launch, newDashboardPage, newEmail, newPage, servePages, shot, signIn, tokenForEmail } from './browser.ts';
+
+// One customer across the widget and email, in Chromium: a visitor the site signed (id and
+// address) finds their email thread among their conversations in the widget and reads it there
+// (answered by email); the dashboard's customer panel of the thread lists their widget chat; and a
+// reply whose recipient is refused when sending shows as bounced, with what was answered.
+
+let browser: Browser;
+beforeAll(async () => { browser = await launch(); });
+afterAll(async () => { await browser?.close(); });
+
+const PASS = { 'X-Local-Verdicts': 'spf=pass dkim=pass dmarc=pass' };
+const hmac = (secret: string, s: string) => createHmac('sha256', secret).update(s).digest('hex');
+const mail = (m: Mail.Options) => createTransport({ host: '127.0.0.1', port: inject('smtpPort'), secure: false, ignoreTLS: true }).sendMail(m);
+
+async function site(widgetKey: string, user: Record<string, string>) {
+  const attrs = Object.entries(user).map(([k, v]) => ` data-user-${k}="${v}"`).join('');
+  const html = `<!doctype html><html lang="en"><head><title>Shop</title><meta name="viewport" content="width=device-width, initial-scale=1"></head><body><h1>A shop</h1>
+    <script src="${baseUrl()}/widget.js" data-widget-key="${widgetKey}"${attrs} async></script></body></html>`;
+  const pages = await servePages({ '/': html });
+  onTestFinished(() => pages.stop());
+  return pages.url;
+}
+
+const conversationsOf = async (token: string, q: string) => (await api('GET', `/api/v1/admin/conversations?${q}`, { token })).body.items as Array<{ id: string; subject: string | null }>;
+
+describe('one customer across widget and email', () => {
+  it('the widget lists the verified customer\'s email thread read-only; the panel links both; a refused reply shows', async () => {
+    const owner = newEmail('owner');
+    const token = await tokenForEmail(owner);
+    expect((await api('POST', '/api/v1/admin/auth/onboard', { token, body: { tenantName: 'Linked Lamp Shop' } })).status).toBe(201);
+    const widgetKey = (await api('POST', '/api/v1/admin/settings/widget-key', { token })).body.widgetKey as string;
+    const secret = (await api('POST', '/api/v1/admin/settings/identity-secret/rotate', { token })).body.secret as string;
+    const inbound = (await api('GET', '/api/v1/admin/settings', { token })).body.config.email.inboundAddress as string;
+    const address = 'ada.lamp@customer.example';
+    const user = { id: 'cust-lamp', name: 'Ada Lamp', email: address, hash: hmac(secret, 'cust-lamp'), 'email-hash': hmac(secret, address) };
+
+    // A widget chat, signed; then an email from the same address, passing SPF, DKIM and DMARC.
+    const chat = await api('POST', '/api/v1/chat/message', { widgetKey, body: { message: 'do you ship lamps abroad?',
+      visitor: { userId: user.id, name: user.name, email: address, userHash: user.hash, emailHash: user['email-hash'] } } });
+    expect(chat.status).toBe(200);
+    await mail({ from: `Ada Lamp <${address}>`, to: inbound, subject: 'My lamp arrived broken', text: 'The shade is cracked.', headers: PASS });
+    await expect.poll(async () => (await conversationsOf(token, 'channel=email')).length).toBe(1);
+    const [thread] = await conversationsOf(token, 'channel=email');
+
+    // The widget, on a fresh device: the thread among the earlier conversations, read-only.
+    const page = await newPage(browser);
+    try {
+      await page.goto(await site(widgetKey, user));
+      await page.getByRole('button', { name: /^Open .*chat/ }).click();
+      const earlier = page.getByRole('region', { name: 'Your earlier conversations' });
+      const item = earlier.getByRole('button', { name: /Email “My lamp arrived broken”/ });
+      await item.waitFor();
+      expect(await earlier.getByRole('button').count()).toBe(2);
+      await shot(page, 'email-linked-earlier');
+      await item.click();
+      await page.locator('.msg-user .bubble', { hasText: 'The shade is cracked.' }).waitFor();
+      const input = page.getByRole('textbox', { name: 'Message' });
+      await expect.poll(() => input.isDisabled()).toBe(true);
+      expect(await input.getAttribute('placeholder')).toBe('Reply to the email to continue');
+      await expectAccessible(page, 'an email thread in the widget');
+      await shot(page, 'email-linked-thread');
+      await page.setViewportSize({ width: 360, height: 740 });
+      await shot(page, 'email-linked-thread-360');
+    } finally {
+      await page.context().close();
+    }
+
+    // A second thread whose reply the recipient's server refuses.
+    await mail({ from: 'gone@refused.localhost', to: inbound, subject: 'Is this address right?', text: 'Please answer.' });
+    await expect.poll(async () => (await conversationsOf(token, 'channel=email')).length).toBe(2);
+    const refused = (await conversationsOf(token, 'channel=email')).find((c) => c.subject === 'Is this address right?')!;
+
+    const { context, page: dash } = await newDashboardPage(browser);
+    try {
+      await signIn(dash, owner);
+      // The thread's customer panel lists the widget chat of the same verified customer.
+      await dash.goto(`/inbox/${thread!.id}`);
+      await dash.getByRole('heading', { level: 2, name: 'My lamp arrived broken' }).waitFor();
+      const panel = dash.getByRole('region', { name: 'Customer' });
+      await panel.getByRole('heading', { name: 'Their other conversations' }).waitFor();
+      await panel.getByRole('link', { name: 'do you ship lamps abroad?' }).waitFor();
+      await captureWidths(dash, 'email-linked-panel', 'Inbox');
+
+      await dash.goto(`/inbox/${refused.id}`);
+      await dash.getByLabel('Reply to the customer').fill('Yes, it is.');
+      await dash.getByRole('button', { name: 'Send reply' }).click();
+      await dash.getByRole('button', { name: 'Save the name and send' }).click();
+      // Stored before reading again (a reload would cancel the request in flight).
+      await dash.locator('.msg-agent').waitFor();
+      await expect.poll(async () => {
+        await dash.reload();
+        await dash.locator('.msg-agent').waitFor();
+        return dash.locator('.msg-meta-bad', { hasText: 'Email bounced: the address is suppressed' }).count();
+      }, { timeout: 15_000, interval: 500 }).toBe(1);
+      await dash.locator('.msg-meta-bad .delivery-reason', { hasText: /^the recipient was refused: 550 5\.1\.1/ }).waitFor();
+      await captureWidths(dash, 'email-refused-reply', 'Inbox');
+    } finally {
+      await context.close();
+    }
+  });
+});
