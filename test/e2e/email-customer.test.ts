@@ -63,6 +63,9 @@ describe('one customer across widget and email', () => {
       const input = page.getByRole('textbox', { name: 'Message' });
       await expect.poll(() => input.isDisabled()).toBe(true);
       expect(await input.getAttribute('placeholder')).toBe('Reply to the email to continue');
+      // It began with the customer's mail, not a chat greeting, and the team answers it by email.
+      await page.locator('.ticket', { hasText: 'our team will reply by email.' }).waitFor();
+      expect(await page.getByText('Hi! How can I help you today?').isVisible()).toBe(false);
       await expectAccessible(page, 'an email thread in the widget');
       await shot(page, 'email-linked-thread');
       await page.setViewportSize({ width: 360, height: 740 });

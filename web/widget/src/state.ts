@@ -38,6 +38,8 @@ export function createState(widgetKey: string) {
     isOpen: false,
     /** The conversation was read from the server on this page (or there is none to read). */
     historyRead: false,
+    /** The conversation on screen is an email thread (read here, answered by email). */
+    emailThread: false,
     /** A send or an escalation is on its way. */
     busy: false,
     /** Messages that arrived while the panel was closed. */

@@ -68,8 +68,9 @@ export function mount(opts: Options): Handle {
     const known = number ?? (same ? saved.ticketNumber : undefined);
     const rated = same && saved.rated !== undefined && saved.rated === saved.ticketId ? id : saved.rated;
     state.save({ ticketId: id, ticketStatus: status, ticketNumber: known ?? undefined, rated });
-    const text = status === 'in_progress' ? 'a person from our team is on it and will reply here.'
-      : status === 'resolved' ? 'resolved.' : status === 'closed' ? 'closed.' : 'our team will reply here.';
+    const where = state.emailThread ? 'by email' : 'here';
+    const text = status === 'in_progress' ? `a person from our team is on it and will reply ${where}.`
+      : status === 'resolved' ? 'resolved.' : status === 'closed' ? 'closed.' : `our team will reply ${where}.`;
     const name = known ? `#${known}` : null;
     view.showTicket(id, name, text, ACTIVE_TICKET.includes(status));
     if (changed) view.announce(`${name ? `Ticket ${name}` : 'Your request'}: ${text}`);
@@ -109,6 +110,9 @@ export function mount(opts: Options): Handle {
       const r = await api.conversation(id);
       if (state.saved.conversationId !== id) return;
       for (const m of r.messages) transcript.merge(m);
+      // An email thread began with the customer's mail: no chat greeting above it, and the team replies by email.
+      state.emailThread = r.conversation.channel === 'email';
+      view.greeting.hidden = state.emailThread;
       showTicketRead(r.ticket);
       transcript.showReason();
       transcript.order();
@@ -142,6 +146,8 @@ export function mount(opts: Options): Handle {
     state.live?.close();
     state.live = null;
     state.forget();
+    state.emailThread = false;
+    view.greeting.hidden = false;
     transcript.clear();
     view.extra.replaceChildren();
     view.showTicket(null);
