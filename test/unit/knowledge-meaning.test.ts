@@ -64,6 +64,14 @@ describe('knowledge meaning', () => {
     expect(index.search('my money back')[0]?.features.meaning).toBeUndefined();
   });
 
+  it('gives no gap to the only article of a knowledge base: standing out of nothing is no evidence', () => {
+    const only = buildKnowledgeIndex([articles[0]!], { vectors });
+    const f = only.search('my money back', { vector: vec({ 0: 1, 1: 1 }) })[0]!.features;
+    expect(f.meaning).toBeCloseTo(1, 5);
+    expect([f.meaningGap, f.meaningKeyGap, f.meaningPassageGap, f.meaningLift]).toEqual([0, 0, 0, 0]);
+    expect(f.meaningCrowd).toBeUndefined();
+  });
+
   it('counts the same evidence for less in a crowded knowledge base than in a sparse one', () => {
     // A neighbour in topic: close in meaning, a small gap over the next article, some words shared.
     const evidence = (crowd: number): ArticleEvidence => ({

@@ -28,15 +28,19 @@ const SEMANTIC_POOL = 20;
 // Articles that join the candidates by the encoder's closeness alone: the closest this many.
 const MEANING_POOL = 5;
 
-/** The two highest of `xs` (NaN left out), and for one of them the closest other article's (-1 without one). */
+/**
+ * For one of `xs` (NaN left out), the closest other article's: the highest, or the second highest
+ * for the highest itself. Without another article, its own (a gap of 0: standing out of nothing is
+ * no evidence; a one-article knowledge base otherwise read every message as far ahead).
+ */
 function topTwo(xs: Float64Array) {
-  let first = -1;
-  let second = -1;
+  let first = Number.NaN;
+  let second = Number.NaN;
   for (const x of xs) {
     if (Number.isNaN(x)) continue;
-    if (x > first) { second = first; first = x; } else if (x > second) second = x;
+    if (!(x <= first)) { second = first; first = x; } else if (!(x <= second)) second = x;
   }
-  return { other: (x: number) => (x === first ? second : first) };
+  return { other: (x: number) => { const o = x === first ? second : first; return Number.isNaN(o) ? x : o; } };
 }
 
 /** Features for `featuresOf` to fill, with the two it does not compute. */
@@ -133,10 +137,9 @@ export function ranker(
       const key = closeness.key[a]!;
       const passage = closeness.passage[a]!;
       const crowd = meaningOf!.crowd;
-      const near = meaningOf!.neighbour(a);
       const meaning = {
         meaning: c, meaningLift: c - mean, meaningGap: c - gaps.best.other(c),
-        ...(Number.isNaN(crowd) ? {} : { meaningCrowd: crowd }), ...(Number.isNaN(near) || near <= -1 ? {} : { meaningNeighbour: near }),
+        ...(Number.isNaN(crowd) ? {} : { meaningCrowd: crowd }),
         ...(Number.isNaN(key) ? {} : { meaningKey: key, meaningKeyGap: key - gaps.key.other(key) }),
         ...(Number.isNaN(passage) ? {} : { meaningPassage: passage, meaningPassageGap: passage - gaps.passage.other(passage) }),
       };

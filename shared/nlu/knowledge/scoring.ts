@@ -77,8 +77,6 @@ export interface Features {
   meaningGap?: number;
   /** How crowded the knowledge base is (its articles' mean closeness of title to the next title). */
   meaningCrowd?: number;
-  /** How close this article's title comes to the closest other article's title. */
-  meaningNeighbour?: number;
 }
 
 // Above this share, one passage (read with its title) says nearly all the message asks.

@@ -53,7 +53,6 @@ export const FEATURE_SETS: Record<string, FeatureSet> = {
   lift: (e) => [...lexical(e), m(e), e.features.meaningGap ?? 0, e.features.meaningLift ?? 0],
   crowd: (e) => [...lexical(e), m(e), e.features.meaningGap ?? 0, e.features.meaningLift ?? 0, e.features.meaningCrowd ?? 0.5],
   crowdm: (e) => [...lexical(e), m(e), e.features.meaningGap ?? 0, e.features.meaningLift ?? 0, m(e) - (e.features.meaningCrowd ?? 0.5)],
-  nbr: (e) => [...lexical(e), m(e), e.features.meaningGap ?? 0, e.features.meaningLift ?? 0, e.features.meaningCrowd ?? 0.5, e.features.meaningNeighbour ?? 0.5],
   len: (e, t) => [...lexical(e), m(e), e.features.meaningGap ?? 0, e.features.meaningLift ?? 0, Math.log(t.split(/\s+/).length)],
   crowdlen: (e, t) => [...lexical(e), m(e), e.features.meaningGap ?? 0, e.features.meaningLift ?? 0, e.features.meaningCrowd ?? 0.5, Math.log(t.split(/\s+/).length)],
   inter: (e) => {

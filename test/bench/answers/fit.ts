@@ -179,7 +179,7 @@ function bestThresholds(observed: Array<{ observed: Observed[] }>, w: { intent: 
 
 // bench:kb's abstention tenants (StackFAQ's development split; its test split is held out
 // elsewhere) count this many tuning tenants each in the article model's fit (ARTICLES=1).
-const KB_WEIGHT = Number(process.env.KB_WEIGHT ?? 5);
+const KB_WEIGHT = Number(process.env.KB_WEIGHT ?? 1);
 const MAX_LEFT_OUT_ANSWERED = Number(process.env.MAX_LEFT_OUT ?? 0.15);
 
 /**
@@ -210,8 +210,8 @@ async function fitArticles() {
   const intent = CALIBRATION_MEANING.intent;
   const raw = fitLogistic(rows);
   // The larger share of left-out messages answered of the two variants (without and with questions), as bench:kb reports them.
-  // KB_VARIANTS=no: the variant without questions only (the support mix's articles have none).
-  const variants = process.env.KB_VARIANTS === 'no' ? ['no questions'] : ['no questions', '3 questions'];
+  // The variant without questions (as the support mix's articles); KB_VARIANTS=both: with 3 questions too.
+  const variants = process.env.KB_VARIANTS === 'both' ? ['no questions', '3 questions'] : ['no questions'];
   const leftOut = (w: number[], article: number) => Math.max(...variants.map((variant) => {
     const out = kb.filter((t) => t.scenario.includes(variant)).flatMap((t) => outcomes(t.observed, { intent, article: w }, { intent: DEFAULT_INTENT_THRESHOLD, article }));
     return 1 - (shares(out).fallback ?? 1);
