@@ -60,6 +60,7 @@ describe('knowledge meaning', () => {
     expect(f.meaningGap).toBeCloseTo(1 - 0.5, 5);
     expect(f.meaningPassageGap).toBeGreaterThan(0);
     expect(f.meaningCrowd).toBeCloseTo((2 * Math.SQRT1_2) / 3, 5);
+    expect(f.meaningKeys).toBe(2); // its title and its question
     // Without the message's vector: words only, no encoder features.
     expect(index.search('my money back')[0]?.features.meaning).toBeUndefined();
   });

@@ -19,6 +19,8 @@ export interface ArticleMeaning {
   /** Whether any article has vectors. */
   readonly any: boolean;
   closeness(vector: Float32Array): Closeness;
+  /** How many of article a's title and questions have vectors (its chances to come close). */
+  keys(a: number): number;
   /** How close article a's title comes to the closest other article's title (NaN without vectors). */
   neighbour(a: number): number;
   /**
@@ -75,6 +77,7 @@ export function articleMeaning(articles: readonly StoredArticle[], vectors: Text
   return {
     any,
     neighbour,
+    keys: (a) => keys[a]!.length,
     get crowd() { return crowd(); },
     closeness(vector) {
       const n = articles.length;

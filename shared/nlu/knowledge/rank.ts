@@ -139,7 +139,7 @@ export function ranker(
       const crowd = meaningOf!.crowd;
       const meaning = {
         meaning: c, meaningLift: c - mean, meaningGap: c - gaps.best.other(c),
-        ...(Number.isNaN(crowd) ? {} : { meaningCrowd: crowd }),
+        ...(Number.isNaN(crowd) ? {} : { meaningCrowd: crowd }), meaningKeys: meaningOf!.keys(a),
         ...(Number.isNaN(key) ? {} : { meaningKey: key, meaningKeyGap: key - gaps.key.other(key) }),
         ...(Number.isNaN(passage) ? {} : { meaningPassage: passage, meaningPassageGap: passage - gaps.passage.other(passage) }),
       };

@@ -77,6 +77,8 @@ export interface Features {
   meaningGap?: number;
   /** How crowded the knowledge base is (its articles' mean closeness of title to the next title). */
   meaningCrowd?: number;
+  /** How many of the article's title and questions have vectors. */
+  meaningKeys?: number;
 }
 
 // Above this share, one passage (read with its title) says nearly all the message asks.

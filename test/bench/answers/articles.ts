@@ -76,7 +76,13 @@ export const FEATURE_SETS: Record<string, FeatureSet> = {
   switch: (e) => {
     const f = e.features;
     const base = [...lexical(e), m(e), f.meaningGap ?? 0, f.meaningLift ?? 0, f.meaningKey ?? m(e), f.meaningPassage ?? m(e), f.meaningKeyGap ?? 0, f.meaningPassageGap ?? 0];
-    const sw = 1 / (1 + Math.exp(-((f.meaningCrowd ?? 0.65) - 0.67) / 0.02));
+    const sw = 1 / (1 + Math.exp(-((f.meaningCrowd ?? 0.65) - 0.675) / 0.01));
+    return [...base, ...base.map((x) => x * sw)];
+  },
+  switchq: (e) => {
+    const f = e.features;
+    const base = [...lexical(e), m(e), f.meaningGap ?? 0, f.meaningLift ?? 0, f.meaningKey ?? m(e), f.meaningPassage ?? m(e), f.meaningKeyGap ?? 0, f.meaningPassageGap ?? 0, Math.log(f.meaningKeys ?? 1)];
+    const sw = 1 / (1 + Math.exp(-((f.meaningCrowd ?? 0.65) - 0.675) / 0.01));
     return [...base, ...base.map((x) => x * sw)];
   },
   parts: (e) => [...lexical(e), m(e), e.features.meaningGap ?? 0, e.features.meaningLift ?? 0, e.features.meaningKey ?? m(e), e.features.meaningPassage ?? m(e)],

@@ -309,6 +309,9 @@ else if (import.meta.url === `file://${process.argv[1]}`) {
     intent: shift(shipped.intent, chosen.intent, DEFAULT_INTENT_THRESHOLD), article: shift(shipped.article, chosen.article, DEFAULT_ARTICLE_THRESHOLD),
   };
   console.log(`at the default thresholds ${DEFAULT_INTENT_THRESHOLD} / ${DEFAULT_ARTICLE_THRESHOLD}${encoded ? ' (CALIBRATION_MEANING)' : ' (CALIBRATION)'}:`);
+  // The article model with the encoder's evidence has a threshold per kind of knowledge base: its
+  // constants come from ARTICLES=1 (fitArticles), refitted after the intents' ones change.
+  if (encoded) console.log('(CALIBRATION_MEANING.article: from ENCODER=1 ARTICLES=1, not the article line below; rerun it after pasting the intent line)');
   console.log(JSON.stringify(final));
   const th = { intent: DEFAULT_INTENT_THRESHOLD, article: DEFAULT_ARTICLE_THRESHOLD };
   for (const o of observed) {
