@@ -6,7 +6,12 @@
 //   left out in turn, without and with 3 questions), as four article-only tenants.
 // For each candidate feature set it fits the article model (intents keep the shipped one), picks
 // the article threshold by fit.ts's rule and reports the help desks' tuning figures and bench:kb's
-// in-KB right / left-out answered at that threshold. The help desks' held-out messages are never read.
+// in-KB right / left-out answered at that threshold (both variants pooled), and the help desks'
+// figure at the threshold where bench:kb's left-out answered reach 15 %. The help desks' held-out
+// messages are never read. The evidence is cached in bench-results/article-probe.json (FRESH=1
+// observes again, after a change to the knowledge index); SETS=a,b only those feature sets; KB=x
+// the bench:kb tenants in the fit at weight x each (0: not at all); ONLY=desk,desk4 fit on those
+// kinds of tenant only; W=1 prints the weights. The results are in docs/NLU-ENCODER.md.
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { choose, DEFAULT_INTENT_THRESHOLD, intentProbability, logit, sigmoid, type ArticleEvidence } from '#shared/nlu/policy/answer-policy.ts';

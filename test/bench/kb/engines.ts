@@ -84,18 +84,26 @@ export async function oursThroughApi(encoderOn = true): Promise<Engine> {
   };
 }
 
-/** Waits until no article of the tenant is `indexing` (its sentence vectors all written). */
+/**
+ * Waits until no article of the tenant is `indexing` (its sentence vectors all written). A 503
+ * (DynamoDB Local starved while the indexer embeds on a loaded machine) is polled again.
+ */
 async function untilIndexed(call: ReturnType<typeof apiCaller>, admin: (path: string) => string, token: string, ms = 600_000) {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     let pending = false;
     let cursor: string | null = null;
-    do {
-      const page = await call('GET', admin(`/articles?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`), token) as
-        { items: Array<{ indexing: boolean }>; nextCursor: string | null };
-      pending ||= page.items.some((a) => a.indexing);
-      cursor = page.nextCursor;
-    } while (cursor && !pending);
+    try {
+      do {
+        const page = await call('GET', admin(`/articles?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`), token) as
+          { items: Array<{ indexing: boolean }>; nextCursor: string | null };
+        pending ||= page.items.some((a) => a.indexing);
+        cursor = page.nextCursor;
+      } while (cursor && !pending);
+    } catch (e) {
+      if (!String(e).includes(': 503 ')) throw e;
+      pending = true;
+    }
     if (!pending) return;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
