@@ -5,7 +5,7 @@ import type { Features, ScoreWeights } from './scoring.ts';
 import type { Matcher } from './evidence.ts';
 import type { SemanticCloseness } from './semantic.ts';
 import type { PhraseSpelling } from './phrase-spelling.ts';
-import type { ArticleMeaning } from './meaning.ts';
+import type { ArticleMeaning, Closeness } from './meaning.ts';
 
 export interface Candidate {
   article: number;
@@ -28,6 +28,21 @@ const SEMANTIC_POOL = 20;
 // Articles that join the candidates by the encoder's closeness alone: the closest this many.
 const MEANING_POOL = 5;
 
+/**
+ * For one of `xs` (NaN left out), the closest other article's: the highest, or the second highest
+ * for the highest itself. Without another article, its own (a gap of 0: standing out of nothing is
+ * no evidence; a one-article knowledge base otherwise read every message as far ahead).
+ */
+function topTwo(xs: Float64Array) {
+  let first = Number.NaN;
+  let second = Number.NaN;
+  for (const x of xs) {
+    if (Number.isNaN(x)) continue;
+    if (!(x <= first)) { second = first; first = x; } else if (!(x <= second)) second = x;
+  }
+  return { other: (x: number) => { const o = x === first ? second : first; return Number.isNaN(o) ? x : o; } };
+}
+
 /** Features for `featuresOf` to fill, with the two it does not compute. */
 const blank = (semantic = 0, spelling = 0) =>
   ({ key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, semantic, spelling, bestPassage: 0 });
@@ -38,7 +53,7 @@ const blank = (semantic = 0, spelling = 0) =>
  */
 export function ranker(
   ids: readonly string[], m: Matcher, semanticOf: SemanticCloseness, spelling: PhraseSpelling, blending: boolean, w: ScoreWeights,
-  meaning?: ArticleMeaning,
+  meaningOf?: ArticleMeaning,
 ): Ranker {
   const n = ids.length;
   const { collect, featuresOf, touchedArticles } = m;
@@ -46,7 +61,7 @@ export function ranker(
   /** The best `limit` articles for a message, best first (ties: the earlier article). */
   const rank = (query: string, limit: number, vector?: Float32Array): Candidate[] => {
     if (n === 0 || limit <= 0) return [];
-    const close = vector && meaning?.any ? meaning.closeness(vector) : null;
+    const close = vector && meaningOf?.any ? meaningOf.closeness(vector) : null;
     const lexical = collect(query);
     if (!lexical && !close) return [];
     if (close) return rankByMeaning(query, limit, close, lexical);
@@ -90,10 +105,15 @@ export function ranker(
    * MEANING_POOL closest in meaning, ranked by their words' score plus `meaningRank` times their
    * closeness above the knowledge base's mean (an article without vectors adds nothing).
    */
-  const rankByMeaning = (query: string, limit: number, close: Float64Array, lexical: boolean): Candidate[] => {
+  const rankByMeaning = (query: string, limit: number, closeness: Closeness, lexical: boolean): Candidate[] => {
+    const close = closeness.best;
     let mean = 0;
     let counted = 0;
-    for (const c of close) if (!Number.isNaN(c)) { mean += c; counted++; }
+    for (const c of close) {
+      if (Number.isNaN(c)) continue;
+      mean += c;
+      counted++;
+    }
     mean /= counted || 1;
     const f = blank();
     const candidates = new Set<number>(lexical ? touchedArticles : []);
@@ -105,13 +125,25 @@ export function ranker(
       .sort((x, y) => y.s - x.s || x.a - y.a)
       .slice(0, limit);
     const cos = semanticOf(query, ranked.map(({ a }) => a));
+    const gaps = { best: topTwo(close), key: topTwo(closeness.key), passage: topTwo(closeness.passage) };
     let above = 1;
     return ranked.map(({ a }, k) => {
       const out = blank(cos[k]!, spelling.nearest(query, ids[a]!));
       const s = Math.min(above, lexicalScore(a, out, true));
       above = s;
       const { bestPassage, ...features } = out;
-      return { article: a, features: Number.isNaN(close[a]!) ? features : { ...features, meaning: close[a]! }, score: s, bestPassage };
+      const c = close[a]!;
+      if (Number.isNaN(c)) return { article: a, features, score: s, bestPassage };
+      const key = closeness.key[a]!;
+      const passage = closeness.passage[a]!;
+      const crowd = meaningOf!.crowd;
+      const meaning = {
+        meaning: c, meaningLift: c - mean, meaningGap: c - gaps.best.other(c),
+        ...(Number.isNaN(crowd) ? {} : { meaningCrowd: crowd }), meaningKeys: meaningOf!.keys(a),
+        ...(Number.isNaN(key) ? {} : { meaningKey: key, meaningKeyGap: key - gaps.key.other(key) }),
+        ...(Number.isNaN(passage) ? {} : { meaningPassage: passage, meaningPassageGap: passage - gaps.passage.other(passage) }),
+      };
+      return { article: a, features: { ...features, ...meaning }, score: s, bestPassage };
     });
   };
 

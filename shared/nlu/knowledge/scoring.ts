@@ -65,6 +65,20 @@ export interface Features {
   spelling: number; // Dice of the message's and the closest title or question's character trigrams (not a score feature)
   /** The sentence encoder's cosine of the message and the closest title, question or passage (only when both have vectors). */
   meaning?: number;
+  /** The same, of the closest title or question only, and of the closest passage only (NaN-free: absent without one). */
+  meaningKey?: number;
+  meaningPassage?: number;
+  /** Each of those less the closest other article's of the same kind (its title or questions; its passages). */
+  meaningKeyGap?: number;
+  meaningPassageGap?: number;
+  /** `meaning` less the knowledge base's mean closeness: how far the article stands out of the rest. */
+  meaningLift?: number;
+  /** `meaning` less the closest other article's, over the whole knowledge base (negative: another is closer). */
+  meaningGap?: number;
+  /** How crowded the knowledge base is (its articles' mean closeness of title to the next title). */
+  meaningCrowd?: number;
+  /** How many of the article's title and questions have vectors. */
+  meaningKeys?: number;
 }
 
 // Above this share, one passage (read with its title) says nearly all the message asks.

@@ -136,6 +136,27 @@ export function intentSets(): Scenario[] {
   ];
 }
 
+/** bench:kb's abstention runs as tenants: the threads of one fold left out, with or without 3 questions. */
+export function kbAbstention(): Scenario[] {
+  const threads = loadStackFaq();
+  const fold = (t: Thread) => ((fnv(`fold:${t.question}`) >>> 16) & 1) as 0 | 1;
+  const out: Scenario[] = [];
+  for (const q of [false, true]) {
+    for (const leaveOut of [0, 1] as const) {
+      const kept = threads.filter((t) => fold(t) !== leaveOut);
+      out.push({
+        name: `bench:kb ${q ? '3 questions' : 'no questions'}, fold ${leaveOut} left out`,
+        intents: [],
+        articles: kept.map((t) => ({ title: t.question, body: t.answers.join('\n\n'), url: `https://faq.example/t${fnv(t.question)}`, ...(q ? { questions: t.rephrasings.slice(0, 3) } : {}) })),
+        messages: threads.flatMap((t) => (q ? t.rephrasings.slice(3) : t.rephrasings).map((text) => (fold(t) === leaveOut
+          ? { text, expect: { fallback: true as const }, group: 'fallback' as const, heldOut: false }
+          : { text, expect: { article: t.question }, group: 'article' as const, heldOut: false }))),
+      });
+    }
+  }
+  return out;
+}
+
 export function helpDesks(): Scenario[] {
   return loadHelpDesks().map(({ slug, desk }) => ({
     name: slug,

@@ -41,11 +41,14 @@ export const apiCaller = (baseUrl: string) => async (method: string, path: strin
 /**
  * Ours through the API. Every tenant starts without intents (the starter set is deleted, so that
  * only the articles answer) and with `knowledge.threshold` 0, so that the best article comes back
- * with its confidence whatever it is: the benchmark applies the thresholds itself.
+ * with its confidence whatever it is: the benchmark applies the thresholds itself. `encoderOn`:
+ * the runtime's indexer embeds each import, and the messages are asked once it is indexed (the
+ * answers then carry the encoder's evidence, as they do for a tenant some minutes after an import);
+ * off, the articles answer by their words alone.
  */
-export async function oursThroughApi(): Promise<Engine> {
+export async function oursThroughApi(encoderOn = true): Promise<Engine> {
   const { startLocalRuntime } = await import('../../../bin/local/server.ts');
-  const rt = await startLocalRuntime({ tableName: 'bench-kb' });
+  const rt = await startLocalRuntime({ tableName: 'bench-kb', indexer: encoderOn });
   const call = apiCaller(rt.url);
   let tenants = 0;
   return {
@@ -63,6 +66,8 @@ export async function oursThroughApi(): Promise<Engine> {
           ({ title, body, url: URL_BASE + id, ...(questions?.length ? { questions } : {}) }));
         await call('POST', admin('/articles/import'), token, { articles: chunk });
       }
+      // As a tenant's customers meet it once the import is indexed: every article with its sentence vectors.
+      if (encoderOn) await untilIndexed(call, admin, token);
       return {
         async ask(message) {
           const r = await call('POST', admin('/nlu/parse'), token, { message }) as {
@@ -77,6 +82,32 @@ export async function oursThroughApi(): Promise<Engine> {
     },
     close: () => rt.stop(),
   };
+}
+
+/**
+ * Waits until no article of the tenant is `indexing` (its sentence vectors all written). A 503
+ * (DynamoDB Local starved while the indexer embeds on a loaded machine) is polled again.
+ */
+async function untilIndexed(call: ReturnType<typeof apiCaller>, admin: (path: string) => string, token: string, ms = 600_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    let pending = false;
+    let cursor: string | null = null;
+    try {
+      do {
+        const page = await call('GET', admin(`/articles?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`), token) as
+          { items: Array<{ indexing: boolean }>; nextCursor: string | null };
+        pending ||= page.items.some((a) => a.indexing);
+        cursor = page.nextCursor;
+      } while (cursor && !pending);
+    } catch (e) {
+      if (!String(e).includes(': 503 ')) throw e;
+      pending = true;
+    }
+    if (!pending) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`the articles were not indexed within ${ms / 1000} s`);
 }
 
 /** The engine called directly, with options the API does not take (tuning only). */
