@@ -33,7 +33,7 @@ const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
 /** Path of the management API's endpoint on this server (API Gateway's is the stage URL over https). */
 const MANAGEMENT_PATH = '/local-live';
 const STREAM_POLL_MS = 75;
-const DELIVERY_QUEUE_NAME = 'deliveries';
+const DELIVERY_QUEUE_NAME = 'deliveries.fifo';
 const INDEX_QUEUE_NAME = 'indexing';
 const EMAIL_QUEUE_NAME = 'email';
 const MAIL_BUCKET = 'mail';
@@ -339,8 +339,8 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   const queue = createLocalQueue({
     name: DELIVERY_QUEUE_NAME, baseUrl: url, region: process.env.AWS_REGION,
     handler: () => loadHandler('events/deliver') as unknown as Promise<SqsHandler>,
-    visibilityTimeoutSeconds: DELIVERY_QUEUE.visibilityTimeoutSeconds, maxReceiveCount: DELIVERY_QUEUE.maxReceiveCount,
-    batchSize: DELIVERY_QUEUE.batchSize, timeScale: opts.deliveryTimeScale ?? Number(process.env.DELIVERY_TIME_SCALE ?? 1),
+    fifo: true, visibilityTimeoutSeconds: DELIVERY_QUEUE.visibilityTimeoutSeconds, maxReceiveCount: DELIVERY_QUEUE.maxReceiveCount,
+    batchSize: DELIVERY_QUEUE.batchSize, functionTimeoutSeconds: DELIVERY_QUEUE.functionTimeoutSeconds, timeScale: opts.deliveryTimeScale ?? Number(process.env.DELIVERY_TIME_SCALE ?? 1),
     // With --persist the queue is kept beside DynamoDB Local's data, so a delivery waiting out a retry survives a restart.
     ...(opts.dataDir ? { file: join(opts.dataDir, `queue-${DELIVERY_QUEUE_NAME}.json`) } : {}),
   });

@@ -167,11 +167,18 @@ async function disable(tenantId: string, i: IntegrationItem, why: string, now: n
 export interface QueueMessage { messageId: string; receiptHandle: string; body: string }
 
 /**
- * `retry`: the message was set to come back after the next step of the schedule, so the caller must
- * not delete it (a batch item failure); `done`: delete it. `note`: something an operator should see.
+ * `retry`: the message was set to come back after the next step of the schedule
+ * (`retryAfterSeconds`), so the caller must not delete it (a batch item failure), and holds the
+ * endpoint's later deliveries as long; `done`: delete it. `note`: something an operator should see.
  */
-export interface AttemptOutcome { outcome: 'done' | 'retry'; note?: { message: string; [k: string]: unknown } }
+export interface AttemptOutcome { outcome: 'done' | 'retry'; retryAfterSeconds?: number; note?: { message: string; [k: string]: unknown } }
 const DONE: AttemptOutcome = { outcome: 'done' };
+
+/** How the consumer holds an endpoint's later deliveries, and the longest one attempt takes (the receiver's timeout, and the table's calls). */
+export const deliveryPacing = {
+  hold: (receiptHandle: string, seconds: number) => deliveryQueue.retryAfter(receiptHandle, seconds),
+  attemptMs: () => config.deliveryTimeoutMs + 5_000,
+};
 
 /** One attempt for one queue message. */
 export async function attemptDelivery(m: QueueMessage): Promise<AttemptOutcome> {
@@ -224,5 +231,5 @@ export async function attemptDelivery(m: QueueMessage): Promise<AttemptOutcome> 
     return { outcome: 'done', ...(note ? { note } : {}) };
   }
   await deliveryQueue.retryAfter(m.receiptHandle, delay);
-  return { outcome: 'retry', ...(note ? { note } : {}) };
+  return { outcome: 'retry', retryAfterSeconds: delay, ...(note ? { note } : {}) };
 }
