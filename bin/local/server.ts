@@ -48,7 +48,7 @@ export interface RuntimeOptions {
   host?: string;
   /** Use this DynamoDB endpoint instead of starting DynamoDB Local. */
   dynamodbEndpoint?: string;
-  /** Keep DynamoDB Local's data, and the delivery queue's messages, in this folder between runs. */
+  /** Keep DynamoDB Local's data, the queues' messages and the stream reader's place in this folder between runs. */
   dataDir?: string;
   tableName?: string;
   /** Lets webhooks point at loopback http receivers (`--allow-loopback-webhooks`), for tests. */
@@ -412,6 +412,9 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
       // A table made now is read from its start, so no write after this runtime started is missed.
       fromStart: created,
       pollMs: opts.streamPollMs ?? STREAM_POLL_MS,
+      // With --persist the reader keeps its place beside the data, as the event source mapping does:
+      // a restart, even after kill -9, goes on after the last batch handled.
+      ...(opts.dataDir ? { checkpointFile: join(opts.dataDir, `stream-${tableName}.json`) } : {}),
     });
   }
 
