@@ -30,7 +30,9 @@ import { lambdaContext } from './events.ts';
 //   message's id is answered). Within a group messages are handed out in the order they were sent,
 //   and no message of a group is handed out while another of it is in flight, received and not yet
 //   visible again or deleted: a message held back with ChangeMessageVisibility holds its whole group.
-//   A batch takes groups' messages in order, oldest group first, and may hold several groups.
+//   A batch takes groups' messages in order, oldest group first, and may hold several groups (as
+//   Lambda's batches from a FIFO queue may); groups waiting for a batch get one beyond the usual
+//   concurrency, as Lambda scales with the active message groups.
 // `timeScale` compresses every delay and visibility timeout for tests (0.001: 5 min -> 300 ms).
 
 export type SqsHandler = (event: SQSEvent, context?: Context) => Promise<SQSBatchResponse | undefined>;
@@ -190,10 +192,12 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
 
   /**
    * FIFO: the groups with nothing in flight (every message visible), oldest head first, each
-   * group's messages in send order, up to a batch.
+   * group's messages in send order, up to a batch. Every group handed out has nothing in flight, so
+   * batches may go beyond the usual concurrency, as Lambda scales a FIFO source with its active
+   * message groups (up to FAIR_HEADROOM times it here): endpoints that hang do not hold the others.
    */
   function nextFifoBatch(now: number): Message[] | null {
-    if (running >= concurrency) return null;
+    if (running >= concurrency * FAIR_HEADROOM) return null;
     const groups = new Map<string, Message[]>();
     const held = new Set<string>();
     for (const m of messages.values()) {
