@@ -1,12 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { JwtVerifier } from 'aws-jwt-verify';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { routes } from '#shared/edge/routes/index.ts';
+import { fifoFields, parseMessage } from '#shared/data/delivery-queue.ts';
 import type { Route } from '#shared/edge/route.ts';
 import { DELIVERY_QUEUE, eventDispatcher, INDEX_QUEUE, LIVE_IDLE_SECONDS, LIVE_PATH, liveRoutes, scheduledJobs } from '#shared/edge/triggers.ts';
 import { startTtlSweeper } from './ttl.ts';
@@ -201,6 +202,25 @@ async function readBody(req: IncomingMessage): Promise<Buffer | null> {
   return Buffer.concat(chunks);
 }
 
+/**
+ * A data folder kept before the delivery queue was FIFO holds the standard queue's messages: they
+ * are sent to the FIFO queue in the order they were first sent (each starts its schedule again),
+ * and the old file is set aside.
+ */
+function moveStandardDeliveries(file: string, queue: LocalQueue) {
+  if (!existsSync(file)) return;
+  try {
+    const { messages = [] } = JSON.parse(readFileSync(file, 'utf8')) as { messages?: Array<{ body: string; sentAt: number }> };
+    for (const m of [...messages].sort((a, b) => a.sentAt - b.sentAt)) {
+      const d = parseMessage(m.body);
+      if (d) queue.serve('AmazonSQS.SendMessage', JSON.stringify({ QueueUrl: queue.url, MessageBody: m.body, ...fifoFields(d) }));
+    }
+  } catch (e) {
+    console.warn(`local runtime: the old delivery queue ${file} could not be read (${(e as Error).message}); its messages are not moved`);
+  }
+  renameSync(file, `${file}.moved`);
+}
+
 export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<LocalRuntime> {
   const tableName = opts.tableName ?? 'support-assistant-local';
   const dynamo = opts.dynamodbEndpoint ? null : await startDynamoLocal(opts.dataDir ? { dataDir: opts.dataDir } : {});
@@ -344,6 +364,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     // With --persist the queue is kept beside DynamoDB Local's data, so a delivery waiting out a retry survives a restart.
     ...(opts.dataDir ? { file: join(opts.dataDir, `queue-${DELIVERY_QUEUE_NAME}.json`) } : {}),
   });
+  if (opts.dataDir) moveStandardDeliveries(join(opts.dataDir, 'queue-deliveries.json'), queue);
   const emailQueue = createLocalQueue({
     name: EMAIL_QUEUE_NAME, baseUrl: url, region: process.env.AWS_REGION,
     handler: () => loadHandler('email/send') as unknown as Promise<SqsHandler>,

@@ -19,17 +19,22 @@ export const sqs = () => (client ??= new SQSClient({
   maxAttempts: 3,
 }));
 
-/** The message group of an endpoint: its order, and its backlog, are its own. */
-export const deliveryGroup = (m: Pick<DeliveryMessage, 'tenantId' | 'integrationId'>) => `${m.tenantId}/${m.integrationId}`;
+/**
+ * A delivery message's FIFO fields: the endpoint's message group (its order, and its backlog, are
+ * its own) and the run as deduplication id (a fan-out retried within 5 minutes queues it once;
+ * deduplication is per group).
+ */
+export const fifoFields = (m: DeliveryMessage) => ({
+  MessageGroupId: `${m.tenantId}/${m.integrationId}`,
+  MessageDeduplicationId: `${m.deliveryId}/${m.run}`,
+});
 
 export const deliveryQueue = {
   async send(m: DeliveryMessage): Promise<void> {
     await sqs().send(new SendMessageCommand({
       QueueUrl: config.deliveryQueueUrl,
       MessageBody: JSON.stringify(m),
-      MessageGroupId: deliveryGroup(m),
-      // A fan-out retried within 5 minutes queues the same run once (deduplication is per group).
-      MessageDeduplicationId: `${m.deliveryId}/${m.run}`,
+      ...fifoFields(m),
     }));
   },
 
