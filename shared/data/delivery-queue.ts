@@ -6,7 +6,11 @@ import { config } from '#shared/core/config.ts';
 // waiting out a retry holds the endpoint's later ones. Locally the runtime emulates SQS's JSON
 // protocol (bin/local/queue.ts), so this very client talks to it.
 
-export interface DeliveryMessage { tenantId: string; integrationId: string; deliveryId: string; run: number }
+export interface DeliveryMessage {
+  tenantId: string; integrationId: string; deliveryId: string; run: number;
+  /** A test ping: its own group, so it says whether the endpoint answers now, not after the endpoint's backlog. */
+  ping?: true;
+}
 
 /** SQS's limit: a visibility timeout of at most 12 hours. */
 export const MAX_VISIBILITY_SECONDS = 43_200;
@@ -25,7 +29,7 @@ export const sqs = () => (client ??= new SQSClient({
  * deduplication is per group).
  */
 export const fifoFields = (m: DeliveryMessage) => ({
-  MessageGroupId: `${m.tenantId}/${m.integrationId}`,
+  MessageGroupId: `${m.tenantId}/${m.integrationId}${m.ping ? '/ping' : ''}`,
   MessageDeduplicationId: `${m.deliveryId}/${m.run}`,
 });
 

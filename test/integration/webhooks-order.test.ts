@@ -26,12 +26,15 @@ afterAll(async () => {
 });
 
 const receiver = async (port?: number) => { const r = await startReceiver(() => 200, port); receivers.push(r); return r; };
-type Delivery = { eventId: string; status: string; attempts: number };
-const deliveries = async (t: { token: string }, id: string) =>
+type Delivery = { eventId: string; eventType: string; status: string; attempts: number };
+const all = async (t: { token: string }, id: string) =>
   ((await a.call('GET', `/integrations/${id}/deliveries?limit=100`, t.token)).body.items as Delivery[])
     .sort((x, y) => (x.eventId < y.eventId ? -1 : 1));
-/** The ids a receiver got, each at its first arrival. */
-const firstArrivals = (r: Receiver) => [...new Set(r.received.map((x) => String(x.headers['webhook-id'])))];
+/** The deliveries of events (not test pings), oldest first. */
+const deliveries = async (t: { token: string }, id: string) => (await all(t, id)).filter((d) => d.eventType !== 'ping');
+/** The ids a receiver got, each at its first arrival, pings left out. */
+const isPing = (x: Receiver['received'][number]) => (JSON.parse(x.body) as { type: string }).type === 'ping';
+const firstArrivals = (r: Receiver) => [...new Set(r.received.filter((x) => !isPing(x)).map((x) => String(x.headers['webhook-id'])))];
 
 describe('deliveries in order for each endpoint', () => {
   it('a receiver down then up gets every event, in event order, the later ones held behind the first; another tenant\'s endpoint is not held', async () => {
@@ -82,6 +85,12 @@ describe('deliveries in order for each endpoint', () => {
       expect(held[0]!.attempts).toBeGreaterThanOrEqual(2);
     }, { timeout: 20_000, interval: 50 });
     expect(held.slice(1).map((d) => d.attempts)).toEqual(held.slice(1).map(() => 0));
+    // A test ping is not held behind them: it tells whether the endpoint answers now.
+    expect((await a.call('POST', `/integrations/${hd}/test`, down.token)).status).toBe(202);
+    await vi.waitFor(async () => {
+      expect((await all(down, hd)).find((d) => d.eventType === 'ping')?.attempts).toBeGreaterThanOrEqual(1);
+    }, { timeout: 10_000, interval: 50 });
+    expect((await deliveries(down, hd)).slice(1).map((d) => d.attempts)).toEqual(held.slice(1).map(() => 0));
     // Meanwhile the other tenant's endpoint got its events, in order.
     await vi.waitFor(async () => {
       const ds = await deliveries(up, hu);
@@ -99,7 +108,7 @@ describe('deliveries in order for each endpoint', () => {
     }, { timeout: 60_000, interval: 100 });
     expect(final.length).toBe(held.length);
     expect(firstArrivals(back)).toEqual(final.map((d) => d.eventId));
-    expect(back.received).toHaveLength(final.length);
+    expect(back.received.filter((x) => !isPing(x))).toHaveLength(final.length);
     // The first one's refused attempts, then the one that succeeded; the others once each.
     expect(final[0]!.attempts).toBeGreaterThan(held[0]!.attempts);
     expect(final.slice(1).every((d) => d.attempts === 1)).toBe(true);

@@ -5,7 +5,7 @@ import { count } from '#shared/core/metrics.ts';
 import { EVENT_TYPES, type DomainEvent as CoreEvent, type EventType } from '#shared/core/vocabulary.ts';
 import type { DeliveryStatus } from '#shared/core/vocabulary.ts';
 import { deliveriesRepo, type DeliveryItem } from '#shared/data/deliveries.ts';
-import { deliveryQueue, parseMessage } from '#shared/data/delivery-queue.ts';
+import { deliveryQueue, parseMessage, type DeliveryMessage } from '#shared/data/delivery-queue.ts';
 import { integrationsRepo, type IntegrationItem } from '#shared/data/integrations.ts';
 import { Conflict, NotFound } from '#shared/core/errors.ts';
 import { unseal } from './credentials.ts';
@@ -54,6 +54,11 @@ function wants(i: IntegrationItem, e: DomainEvent): boolean {
   return false;
 }
 
+/** The queue message of a delivery's current run; a ping goes beside the endpoint's ordered deliveries. */
+const messageOf = (tenantId: string, d: DeliveryItem): DeliveryMessage => ({
+  tenantId, integrationId: d.integrationId, deliveryId: d.id, run: d.run, ...(d.eventType === 'ping' ? { ping: true as const } : {}),
+});
+
 async function queueNew(i: IntegrationItem, e: DomainEvent, now: string): Promise<DeliveryItem> {
   const d: DeliveryItem = {
     id: `dlv_${e.id.slice(4)}`, integrationId: i.id, eventId: e.id, eventType: e.type, payload: payloadOf(e),
@@ -66,10 +71,10 @@ async function queueNew(i: IntegrationItem, e: DomainEvent, now: string): Promis
     // that has an owner stands aside.
     const existing = await deliveriesRepo.get(e.tenantId, i.id, d.id);
     if (!existing || existing.owner || existing.status !== 'pending') return existing ?? d;
-    await deliveryQueue.send({ tenantId: e.tenantId, integrationId: i.id, deliveryId: d.id, run: existing.run });
+    await deliveryQueue.send(messageOf(e.tenantId, existing));
     return existing;
   }
-  await deliveryQueue.send({ tenantId: e.tenantId, integrationId: i.id, deliveryId: d.id, run: d.run });
+  await deliveryQueue.send(messageOf(e.tenantId, d));
   return d;
 }
 
@@ -109,7 +114,7 @@ export async function redeliver(tenantId: string, integrationId: string, deliver
   active(i);
   const restarted = await deliveriesRepo.restart(tenantId, d, iso(clock.now()));
   if (!restarted) throw new NotFound('delivery');
-  await deliveryQueue.send({ tenantId, integrationId, deliveryId, run: restarted.run });
+  await deliveryQueue.send(messageOf(tenantId, restarted));
   return { delivery: deliveryView(restarted) };
 }
 
