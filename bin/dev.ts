@@ -39,11 +39,13 @@ const call = async (method: string, path: string, token: string, body?: unknown)
 // The demo owner is the user that the dashboard's local sign-in makes of owner@demo.example.
 const ownerToken = await runtime.idp.token({ sub: subForEmail(DEMO_OWNER_EMAIL), email: DEMO_OWNER_EMAIL });
 let onboard = await call('POST', '/api/v1/admin/auth/onboard', ownerToken, { tenantName: 'Demo Shop' });
+const fresh = onboard.status === 201;
 if (onboard.status === 409) onboard = await call('POST', '/api/v1/admin/settings/widget-key', ownerToken);
 const widgetKey = onboard.body?.widgetKey as string | undefined;
 if (!widgetKey) throw new Error(`could not seed the demo tenant: ${onboard.status} ${JSON.stringify(onboard.body)}`);
-// Its help centre and saved replies, through the routes (once: with --persist they are there already).
-if (onboard.status === 201) await seedDemoContent(runtime.url, ownerToken);
+// Its help centre and saved replies, through the routes (once: with --persist they are there
+// already, and the key's rotation, which answers 201 too, is no new tenant).
+if (fresh) await seedDemoContent(runtime.url, ownerToken);
 
 const demo = await startDemoHost({ apiUrl: runtime.url, widgetKey, port: port + 1 });
 await recordRuntime(runtime.url);

@@ -3,7 +3,7 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { DELIVERY_QUEUE, INDEX_QUEUE, type StreamTrigger } from '#shared/edge/triggers.ts';
 import { bindKey, bindTable, ServiceFunction } from './function.ts';
@@ -64,10 +64,12 @@ export interface DeliveriesProps {
 }
 
 /**
- * Events out: the delivery queue, its dead-letter queue with an alarm, and the
- * delivery function fed by it (the dead-letter alarm is in Monitoring, with the others). A failed attempt keeps its message and sets its visibility to the
- * next step of the retry schedule (at most 10 h, under SQS's 12 h), so one message carries a
- * delivery through all its attempts; maxReceiveCount sits above the attempts.
+ * Events out: the delivery queue, its dead-letter queue with an alarm, and the delivery function fed
+ * by it (the dead-letter alarm is in Monitoring, with the others). The queue is FIFO with one message
+ * group per endpoint: an endpoint's deliveries arrive in order, one at a time. A failed attempt keeps
+ * its message and sets its visibility to the next step of the retry schedule (at most 10 h, under
+ * SQS's 12 h), which holds the endpoint's later deliveries behind it; one message carries a delivery
+ * through all its attempts. High-throughput FIFO (limits per message group) keeps endpoints apart.
  */
 export class Deliveries extends Construct {
   readonly queue: Queue;
@@ -76,15 +78,21 @@ export class Deliveries extends Construct {
 
   constructor(scope: Construct, id: string, props: DeliveriesProps) {
     super(scope, id);
+    // A FIFO queue's dead-letter queue is FIFO too.
     this.deadLetters = new Queue(this, 'DeadLetters', {
+      fifo: true,
       retentionPeriod: Duration.days(14),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
     this.queue = new Queue(this, 'Queue', {
+      fifo: true,
+      contentBasedDeduplication: false,
+      deduplicationScope: DeduplicationScope.MESSAGE_GROUP,
+      fifoThroughputLimit: FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
       visibilityTimeout: Duration.seconds(DELIVERY_QUEUE.visibilityTimeoutSeconds),
-      // Long enough for the whole schedule (about 27.6 h) with room to spare.
-      retentionPeriod: Duration.days(4),
+      // A delivery behind others of its endpoint waits for theirs: more than one schedule (about 27.6 h).
+      retentionPeriod: Duration.days(DELIVERY_QUEUE.retentionDays),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: DELIVERY_QUEUE.maxReceiveCount },

@@ -1,12 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { JwtVerifier } from 'aws-jwt-verify';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { routes } from '#shared/edge/routes/index.ts';
+import { fifoFields, parseMessage } from '#shared/data/delivery-queue.ts';
 import type { Route } from '#shared/edge/route.ts';
 import { DELIVERY_QUEUE, eventDispatcher, INDEX_QUEUE, LIVE_IDLE_SECONDS, LIVE_PATH, liveRoutes, scheduledJobs } from '#shared/edge/triggers.ts';
 import { startTtlSweeper } from './ttl.ts';
@@ -33,7 +34,7 @@ const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
 /** Path of the management API's endpoint on this server (API Gateway's is the stage URL over https). */
 const MANAGEMENT_PATH = '/local-live';
 const STREAM_POLL_MS = 75;
-const DELIVERY_QUEUE_NAME = 'deliveries';
+const DELIVERY_QUEUE_NAME = 'deliveries.fifo';
 const INDEX_QUEUE_NAME = 'indexing';
 const EMAIL_QUEUE_NAME = 'email';
 const MAIL_BUCKET = 'mail';
@@ -48,7 +49,7 @@ export interface RuntimeOptions {
   host?: string;
   /** Use this DynamoDB endpoint instead of starting DynamoDB Local. */
   dynamodbEndpoint?: string;
-  /** Keep DynamoDB Local's data, and the delivery queue's messages, in this folder between runs. */
+  /** Keep DynamoDB Local's data, the queues' messages and the stream reader's place in this folder between runs. */
   dataDir?: string;
   tableName?: string;
   /** Lets webhooks point at loopback http receivers (`--allow-loopback-webhooks`), for tests. */
@@ -201,6 +202,25 @@ async function readBody(req: IncomingMessage): Promise<Buffer | null> {
   return Buffer.concat(chunks);
 }
 
+/**
+ * A data folder kept before the delivery queue was FIFO holds the standard queue's messages: they
+ * are sent to the FIFO queue in the order they were first sent (each starts its schedule again),
+ * and the old file is set aside.
+ */
+function moveStandardDeliveries(file: string, queue: LocalQueue) {
+  if (!existsSync(file)) return;
+  try {
+    const { messages = [] } = JSON.parse(readFileSync(file, 'utf8')) as { messages?: Array<{ body: string; sentAt: number }> };
+    for (const m of [...messages].sort((a, b) => a.sentAt - b.sentAt)) {
+      const d = parseMessage(m.body);
+      if (d) queue.serve('AmazonSQS.SendMessage', JSON.stringify({ QueueUrl: queue.url, MessageBody: m.body, ...fifoFields(d) }));
+    }
+  } catch (e) {
+    console.warn(`local runtime: the old delivery queue ${file} could not be read (${(e as Error).message}); its messages are not moved`);
+  }
+  renameSync(file, `${file}.moved`);
+}
+
 export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<LocalRuntime> {
   const tableName = opts.tableName ?? 'support-assistant-local';
   const dynamo = opts.dynamodbEndpoint ? null : await startDynamoLocal(opts.dataDir ? { dataDir: opts.dataDir } : {});
@@ -339,11 +359,12 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   const queue = createLocalQueue({
     name: DELIVERY_QUEUE_NAME, baseUrl: url, region: process.env.AWS_REGION,
     handler: () => loadHandler('events/deliver') as unknown as Promise<SqsHandler>,
-    visibilityTimeoutSeconds: DELIVERY_QUEUE.visibilityTimeoutSeconds, maxReceiveCount: DELIVERY_QUEUE.maxReceiveCount,
-    batchSize: DELIVERY_QUEUE.batchSize, timeScale: opts.deliveryTimeScale ?? Number(process.env.DELIVERY_TIME_SCALE ?? 1),
+    fifo: true, visibilityTimeoutSeconds: DELIVERY_QUEUE.visibilityTimeoutSeconds, maxReceiveCount: DELIVERY_QUEUE.maxReceiveCount,
+    batchSize: DELIVERY_QUEUE.batchSize, functionTimeoutSeconds: DELIVERY_QUEUE.functionTimeoutSeconds, timeScale: opts.deliveryTimeScale ?? Number(process.env.DELIVERY_TIME_SCALE ?? 1),
     // With --persist the queue is kept beside DynamoDB Local's data, so a delivery waiting out a retry survives a restart.
     ...(opts.dataDir ? { file: join(opts.dataDir, `queue-${DELIVERY_QUEUE_NAME}.json`) } : {}),
   });
+  if (opts.dataDir) moveStandardDeliveries(join(opts.dataDir, 'queue-deliveries.json'), queue);
   const emailQueue = createLocalQueue({
     name: EMAIL_QUEUE_NAME, baseUrl: url, region: process.env.AWS_REGION,
     handler: () => loadHandler('email/send') as unknown as Promise<SqsHandler>,
@@ -412,6 +433,9 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
       // A table made now is read from its start, so no write after this runtime started is missed.
       fromStart: created,
       pollMs: opts.streamPollMs ?? STREAM_POLL_MS,
+      // With --persist the reader keeps its place beside the data, as the event source mapping does:
+      // a restart, even after kill -9, goes on after the last batch handled.
+      ...(opts.dataDir ? { checkpointFile: join(opts.dataDir, `stream-${tableName}.json`) } : {}),
     });
   }
 

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type GetRecordsCommandOutput,
@@ -13,6 +15,10 @@ import { compileFilter } from './filter.ts';
 // and honours partial batch responses: the batch is retried from its first failed record, up to
 // retryAttempts times, after which it goes to the on-failure destination (here: a log line and
 // `failures`) and the shard moves on.
+// With a checkpoint file (`npm start -- --persist`) it keeps its place as the event source mapping
+// does: each shard's last handled sequence number, written after every batch is handled (or
+// dropped), so a process killed at any point reads again at most the batch it was in (at least
+// once), and a restart resumes after it instead of at the stream's end.
 
 export interface StreamTriggerConfig {
   handler: string;
@@ -100,6 +106,8 @@ export interface DeliverOptions {
   retryAttempts: number;
   /** Calls the handler; a throw fails the whole batch. */
   invoke: (batch: DynamoDBRecord[]) => Promise<unknown>;
+  /** Every record up to this one is handled (or dropped): where a reader resumes. */
+  checkpoint?: (record: DynamoDBRecord) => void;
   /** A batch whose retries are exhausted, with how many times it was invoked. */
   onFailure: (batch: DynamoDBRecord[], invokeCount: number, handlerThrew: boolean) => void;
   stopped?: () => boolean;
@@ -124,12 +132,13 @@ export async function deliver(records: DynamoDBRecord[], o: DeliverOptions): Pro
       failedAt = 0;
       threw = true;
     }
-    if (failedAt < 0) { at += batch.length; retries = 0; continue; }
-    if (failedAt > 0) { at += failedAt; retries = 0; continue; }
+    if (failedAt < 0) { at += batch.length; retries = 0; o.checkpoint?.(batch.at(-1)!); continue; }
+    if (failedAt > 0) { at += failedAt; retries = 0; o.checkpoint?.(batch[failedAt - 1]!); continue; }
     if (retries >= o.retryAttempts) {
       o.onFailure(batch, retries + 1, threw);
       at += batch.length;
       retries = 0;
+      o.checkpoint?.(batch.at(-1)!);
       continue;
     }
     retries++;
@@ -142,9 +151,42 @@ export interface StreamReaderOptions {
   tableName: string;
   trigger: StreamTriggerConfig;
   invoke: (event: DynamoDBStreamEvent) => Promise<unknown>;
-  /** Read every shard from its start (a table this runtime created), else from now on. */
+  /** Read every shard from its start (a table this runtime created), else from now on; a checkpoint overrides both. */
   fromStart: boolean;
   pollMs: number;
+  /** Keep the reader's place in this JSON file, and resume from it (`--persist`); in memory only without it. */
+  checkpointFile?: string;
+}
+
+/** A reader's place: per shard of one stream, the last sequence number handled, and whether the shard is read to its end. */
+export interface Checkpoint {
+  version: 1;
+  streamArn: string;
+  shards: Record<string, { sequence?: string; done?: boolean }>;
+}
+
+/** The checkpoint in `file` if it is one for `streamArn`; null if absent, unreadable (set aside) or another stream's (a table made again). */
+export function readCheckpoint(file: string, streamArn: string): Checkpoint | null {
+  mkdirSync(dirname(file), { recursive: true });
+  if (!existsSync(file)) return null;
+  let cp: Checkpoint;
+  try {
+    cp = JSON.parse(readFileSync(file, 'utf8')) as Checkpoint;
+    if (cp?.version !== 1 || typeof cp.streamArn !== 'string' || typeof cp.shards !== 'object' || cp.shards === null) throw new Error('not a stream checkpoint of version 1');
+  } catch (e) {
+    const aside = `${file}.unreadable-${Date.now()}`;
+    renameSync(file, aside);
+    console.warn(`stream reader: ${file} could not be read (${(e as Error).message}); moved to ${aside}`);
+    return null;
+  }
+  return cp.streamArn === streamArn ? cp : null;
+}
+
+/** Writes a checkpoint atomically (a temporary file renamed over it): a kill leaves the old one or the new one. */
+export function writeCheckpoint(file: string, cp: Checkpoint): void {
+  const tmp = `${file}.tmp`;
+  writeFileSync(tmp, JSON.stringify(cp));
+  renameSync(tmp, file);
 }
 
 export interface StreamReader {
@@ -192,6 +234,16 @@ export async function startStreamReader(o: StreamReaderOptions): Promise<StreamR
   }
   if (!streamArn) { streams.destroy(); throw new Error(`table ${o.tableName} has no stream`); }
   const arn = streamArn;
+  const resumed = o.checkpointFile ? readCheckpoint(o.checkpointFile, arn) : null;
+
+  /** Saves every shard's place (with a checkpoint file). */
+  function save() {
+    if (!o.checkpointFile) return;
+    writeCheckpoint(o.checkpointFile, {
+      version: 1, streamArn: arn,
+      shards: Object.fromEntries([...shards.values()].map((s) => [s.id, { ...(s.lastSequence ? { sequence: s.lastSequence } : {}), ...(s.done ? { done: true } : {}) }])),
+    });
+  }
 
   async function describe(initial: boolean) {
     let from: string | undefined;
@@ -201,12 +253,17 @@ export async function startStreamReader(o: StreamReaderOptions): Promise<StreamR
         const id = s.ShardId!;
         if (shards.has(id)) continue;
         const closed = s.SequenceNumberRange?.EndingSequenceNumber !== undefined;
+        const parent = s.ParentShardId ? { parent: s.ParentShardId } : {};
+        if (resumed) {
+          // After the checkpoint's place; a shard it does not name holds only records made since
+          // (or none were handled from it yet): from its start.
+          const kept = resumed.shards[id];
+          shards.set(id, { id, start: 'TRIM_HORIZON', done: kept?.done === true, ...(kept?.sequence ? { lastSequence: kept.sequence } : {}), ...parent });
+          continue;
+        }
         // Shards that appear after the start hold only new records: they are read from their start.
         const start = initial && !o.fromStart ? 'LATEST' : 'TRIM_HORIZON';
-        shards.set(id, {
-          id, start, done: initial && !o.fromStart && closed,
-          ...(s.ParentShardId ? { parent: s.ParentShardId } : {}),
-        });
+        shards.set(id, { id, start, done: initial && !o.fromStart && closed, ...parent });
       }
       from = out.StreamDescription?.LastEvaluatedShardId;
     } while (from);
@@ -220,6 +277,20 @@ export async function startStreamReader(o: StreamReaderOptions): Promise<StreamR
       ...(s.lastSequence ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: s.lastSequence } : { ShardIteratorType: s.start }),
     }), call);
     s.iterator = out.ShardIterator;
+  }
+
+  /** Reads a shard to its current end without handing anything over, so its place is the last record's sequence number. */
+  async function skipToEnd(s: Shard) {
+    let it = (await streams.send(new GetShardIteratorCommand({ StreamArn: arn, ShardId: s.id, ShardIteratorType: 'TRIM_HORIZON' }), call)).ShardIterator;
+    for (;;) {
+      if (!it) { s.done = true; break; }
+      const out = await streams.send(new GetRecordsCommand({ ShardIterator: it, Limit: RECORDS_PER_READ }), call);
+      const records = out.Records ?? [];
+      if (records.length > 0) s.lastSequence = records.at(-1)!.dynamodb?.SequenceNumber;
+      it = out.NextShardIterator;
+      if (records.length === 0) break;
+    }
+    s.iterator = it;
   }
 
   function onFailure(s: Shard, batch: DynamoDBRecord[], invokeCount: number, threw: boolean) {
@@ -261,6 +332,7 @@ export async function startStreamReader(o: StreamReaderOptions): Promise<StreamR
         batchSize: o.trigger.batchSize, retryAttempts: o.trigger.retryAttempts,
         invoke: (batch) => o.invoke({ Records: batch }),
         onFailure: (batch, count, threw) => onFailure(s, batch, count, threw),
+        checkpoint: (r) => { s.lastSequence = sequence(r); save(); },
         stopped: () => stopped,
       });
       if (stopped) return false;
@@ -268,6 +340,7 @@ export async function startStreamReader(o: StreamReaderOptions): Promise<StreamR
     }
     s.iterator = out.NextShardIterator;
     if (!s.iterator) s.done = true;
+    if (records.length > 0 || s.done) save();
     return records.length >= RECORDS_PER_READ || s.done;
   }
 
@@ -303,7 +376,13 @@ export async function startStreamReader(o: StreamReaderOptions): Promise<StreamR
   try {
     await describe(true);
     // Iterators taken now pin "from now on" for a table that was there before.
-    for (const s of shards.values()) if (ready(s)) await iterator(s);
+    for (const s of shards.values()) {
+      if (!ready(s)) continue;
+      // A place to keep must be a sequence number: "from now on" is read as "after the last record there now".
+      if (o.checkpointFile && !resumed && s.start === 'LATEST') await skipToEnd(s);
+      else await iterator(s);
+    }
+    save();
   } catch (err) {
     streams.destroy();
     throw err;

@@ -1,4 +1,4 @@
 import { queueHandler } from '#shared/edge/queue.ts';
-import { attemptDelivery } from '#shared/domain/events-out/deliveries.ts';
+import { attemptDelivery, deliveryPacing } from '#shared/domain/events-out/deliveries.ts';
 
-export const handler = queueHandler(attemptDelivery);
+export const handler = queueHandler(attemptDelivery, deliveryPacing);

@@ -1,13 +1,18 @@
 import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { config } from '#shared/core/config.ts';
 
-// The delivery queue (SQS): one message per delivery run. Locally the runtime emulates SQS's JSON
+// The delivery queue (SQS FIFO): one message per delivery run, grouped by endpoint (integration),
+// so an endpoint gets its deliveries in the order they were queued, one at a time, and a delivery
+// waiting out a retry holds the endpoint's later ones. Locally the runtime emulates SQS's JSON
 // protocol (bin/local/queue.ts), so this very client talks to it.
 
-export interface DeliveryMessage { tenantId: string; integrationId: string; deliveryId: string; run: number }
+export interface DeliveryMessage {
+  tenantId: string; integrationId: string; deliveryId: string; run: number;
+  /** A test ping: its own group, so it says whether the endpoint answers now, not after the endpoint's backlog. */
+  ping?: true;
+}
 
-/** SQS limits: a message delay of at most 15 minutes, a visibility timeout of at most 12 hours. */
-export const MAX_DELAY_SECONDS = 900;
+/** SQS's limit: a visibility timeout of at most 12 hours. */
 export const MAX_VISIBILITY_SECONDS = 43_200;
 
 let client: SQSClient | undefined;
@@ -18,15 +23,22 @@ export const sqs = () => (client ??= new SQSClient({
   maxAttempts: 3,
 }));
 
+/**
+ * A delivery message's FIFO fields: the endpoint's message group (its order, and its backlog, are
+ * its own) and the run as deduplication id (a fan-out retried within 5 minutes queues it once;
+ * deduplication is per group).
+ */
+export const fifoFields = (m: DeliveryMessage) => ({
+  MessageGroupId: `${m.tenantId}/${m.integrationId}${m.ping ? '/ping' : ''}`,
+  MessageDeduplicationId: `${m.deliveryId}/${m.run}`,
+});
+
 export const deliveryQueue = {
-  async send(m: DeliveryMessage, delaySeconds = 0): Promise<void> {
+  async send(m: DeliveryMessage): Promise<void> {
     await sqs().send(new SendMessageCommand({
       QueueUrl: config.deliveryQueueUrl,
       MessageBody: JSON.stringify(m),
-      // The tenant as message group makes the standard queue a fair queue: a tenant whose
-      // endpoints are slow or failing builds a backlog of its own, and the others' wait stays short.
-      MessageGroupId: m.tenantId,
-      DelaySeconds: Math.min(delaySeconds, MAX_DELAY_SECONDS),
+      ...fifoFields(m),
     }));
   },
 

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { monotonicFactory } from 'ulid';
 import type { EventType, InternalEventType, OutboxEvent } from '#shared/core/vocabulary.ts';
 import { keys } from './keys.ts';
 import { TTL_ATTRIBUTE } from './table.ts';
@@ -11,12 +11,17 @@ import type { TxItem } from './tx.ts';
 /** The `type` attribute of event items: the stream trigger's filter matches it. */
 export const EVENT_ITEM_TYPE = 'event';
 const KEEP_S = 24 * 3600;
+/**
+ * Event ids rise in the order this instance makes them, also within a millisecond (a message and
+ * the assistant's reply share their timestamp): a receiver may order by `webhook-id`.
+ */
+const eventUlid = monotonicFactory();
 
 export const eventsRepo = {
   tx: {
     /** The event item of a change, in the change's transaction. */
     put<T extends Record<string, unknown>>(tenantId: string, type: EventType | InternalEventType, data: T, timestamp: string, conversationId?: string): TxItem {
-      const event = { id: `evt_${ulid(Date.parse(timestamp))}`, type, timestamp, tenantId, data } as OutboxEvent<T>;
+      const event = { id: `evt_${eventUlid(Date.parse(timestamp))}`, type, timestamp, tenantId, data } as OutboxEvent<T>;
       return {
         Put: {
           Item: {

@@ -1,27 +1,60 @@
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '#shared/core/log.ts';
 import type { AttemptOutcome, QueueMessage } from '#shared/domain/events-out/deliveries.ts';
 import { observed } from './observe.ts';
 
-// The edge of an SQS consumer (event source with ReportBatchItemFailures): one attempt per record,
-// all records of a batch at once. A record reported as failed stays in the queue and comes back
-// after the visibility its attempt set; an unexpected error leaves it for the queue's own
-// visibility timeout, and after maxReceiveCount receives it goes to the DLQ.
+// The edge of the delivery queue's consumer (SQS FIFO, event source with ReportBatchItemFailures).
+// A batch may hold several message groups (one per endpoint); groups run side by side, and a
+// group's records one after the other in the queue's order. When one comes back for a retry, the
+// records after it in its group are not attempted: they are reported as failed and held for the
+// same time, so they come back behind it, in order. An unexpected error leaves the record (and
+// those after it) for the queue's own visibility timeout; after maxReceiveCount receives a message
+// goes to the DLQ. No attempt starts unless it can end before the function's timeout: the records
+// left over come back at once.
 
-export function queueHandler(fn: (m: QueueMessage) => Promise<AttemptOutcome>) {
-  return observed(async (event: SQSEvent): Promise<SQSBatchResponse> => {
+export interface OrderedQueueOptions {
+  /** Sets a received message's visibility (ChangeMessageVisibility). */
+  hold: (receiptHandle: string, seconds: number) => Promise<void>;
+  /** The longest one attempt takes: none starts with less time than this left. */
+  attemptMs: () => number;
+}
+
+export function queueHandler(fn: (m: QueueMessage) => Promise<AttemptOutcome>, o: OrderedQueueOptions) {
+  return observed(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     const failed: string[] = [];
-    await Promise.all(event.Records.map(async (r) => {
-      try {
-        const { outcome, note } = await fn({ messageId: r.messageId, receiptHandle: r.receiptHandle, body: r.body });
-        if (note) {
-          const { message, ...detail } = note;
-          logger.warn(message, detail);
-        }
-        if (outcome === 'retry') failed.push(r.messageId);
-      } catch (e) {
-        logger.error('delivery attempt failed unexpectedly', { messageId: r.messageId, receiveCount: r.attributes.ApproximateReceiveCount, error: e as Error });
+    const groups = new Map<string, SQSRecord[]>();
+    for (const r of event.Records) {
+      const g = r.attributes.MessageGroupId ?? r.messageId;
+      groups.set(g, [...(groups.get(g) ?? []), r]);
+    }
+    const remaining = () => context?.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY;
+    /** Records not attempted now: reported failed, back after `seconds` (undefined: the queue's visibility timeout). */
+    const putBack = async (records: SQSRecord[], seconds: number | undefined) => {
+      for (const r of records) {
         failed.push(r.messageId);
+        if (seconds !== undefined) {
+          await o.hold(r.receiptHandle, seconds).catch((e: unknown) =>
+            logger.error('could not hold a delivery behind the one before it', { messageId: r.messageId, error: e as Error }));
+        }
+      }
+    };
+    await Promise.all([...groups.values()].map(async (records) => {
+      for (const [i, r] of records.entries()) {
+        if (i > 0 && remaining() < o.attemptMs()) return putBack(records.slice(i), 0);
+        try {
+          const { outcome, retryAfterSeconds, note } = await fn({ messageId: r.messageId, receiptHandle: r.receiptHandle, body: r.body });
+          if (note) {
+            const { message, ...detail } = note;
+            logger.warn(message, detail);
+          }
+          if (outcome === 'retry') {
+            failed.push(r.messageId);
+            return putBack(records.slice(i + 1), retryAfterSeconds);
+          }
+        } catch (e) {
+          logger.error('delivery attempt failed unexpectedly', { messageId: r.messageId, receiveCount: r.attributes.ApproximateReceiveCount, error: e as Error });
+          return putBack(records.slice(i), undefined);
+        }
       }
     }));
     return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };

@@ -51,18 +51,26 @@ export const eventDispatcher: StreamTrigger = {
   manageConnections: true,
 };
 
-/** The delivery queue (consumer: functions/events/deliver.ts), for the CDK stack and the local emulation. */
+/**
+ * The delivery queue (consumer: functions/events/deliver.ts), for the CDK stack and the local
+ * emulation: SQS FIFO, one message group per endpoint, so each endpoint gets its deliveries in order.
+ */
 export const DELIVERY_QUEUE = {
-  /** The delivery function's timeout: a batch's attempts run side by side, each answered within 15 s. */
+  /** The delivery function's timeout: a batch's groups run side by side, a group's attempts one after the other while time is left. */
   functionTimeoutSeconds: 30,
   /** Six times the function timeout (AWS's advice for SQS event sources): a batch that crashed comes back after it. */
   visibilityTimeoutSeconds: 180,
   batchSize: 10,
   /**
-   * Above the 8 attempts of a delivery (each retry is a receive of the same message), with room for
-   * a few crashed invocations; beyond it the message goes to the dead-letter queue and alarms.
+   * Every attempt of a delivery is a receive of its message, and so is every attempt of each of the
+   * (at most batchSize - 1) deliveries ahead of it in its group while it rides in their batches:
+   * 8 attempts x 10 = 80 at most. The rest is room for crashed invocations; beyond it the message
+   * goes to the dead-letter queue and alarms, so a message that crashes the consumer holds its
+   * endpoint for at most this many visibility timeouts.
    */
-  maxReceiveCount: 12,
+  maxReceiveCount: 100,
+  /** SQS's longest: a backlog behind a failing endpoint waits out whole retry schedules (see docs/INTEGRATIONS.md). */
+  retentionDays: 14,
 } as const;
 
 /** The index queue (consumer: functions/events/index-content.ts), for the CDK stack and the local emulation. */

@@ -25,7 +25,11 @@ describe('delivery queue', () => {
     ].sort());
     const q = s.resources[queueId]!.Properties;
     expect(refId(q.RedrivePolicy.deadLetterTargetArn)).toBe(dlqId);
-    expect(q.RedrivePolicy.maxReceiveCount).toBeGreaterThan(MAX_ATTEMPTS);
+    // Each attempt of the deliveries ahead in its group's batch is a receive of a message too.
+    expect(q.RedrivePolicy.maxReceiveCount).toBeGreaterThan(MAX_ATTEMPTS * DELIVERY_QUEUE.batchSize);
+    // FIFO, one group per endpoint, deduplicated per group, with high-throughput limits; its dead letters FIFO too.
+    expect(q).toMatchObject({ FifoQueue: true, ContentBasedDeduplication: false, DeduplicationScope: 'messageGroup', FifoThroughputLimit: 'perMessageGroupId' });
+    expect(s.resources[dlqId]!.Properties.FifoQueue).toBe(true);
     expect(q.SqsManagedSseEnabled).toBe(true);
     expect(s.resources[dlqId]!.Properties.SqsManagedSseEnabled).toBe(true);
     // A crashed batch comes back only after the function has surely stopped; messages outlive the whole schedule.

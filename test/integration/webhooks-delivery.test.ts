@@ -163,7 +163,7 @@ describe('who gets what', () => {
     expect(await deliveries(t, h.id)).toHaveLength(1);
   });
 
-  it('a receiver that is down for a while gets every event once it is back; repeats carry the same id', async () => {
+  it('a receiver that is down for a while gets every event once it is back, in order: the later ones wait behind the first', async () => {
     const t = await w.a.tenant();
     const rcv = await receiver();
     const port = rcv.port;
@@ -171,24 +171,45 @@ describe('who gets what', () => {
     await rcv.close();
     const events = Array.from({ length: 5 }, (_, i) => event(t.tenantId, 'message.created', { i }));
     for (const e of events) await fanOut(e);
-    // Down: connections are refused, and every delivery fails at least twice.
+    // Down: connections are refused; the first delivery is retried, the others are not attempted before it.
+    const oldestFirst = async () => (await deliveries(t, h.id)).sort((a, b) => (a.eventId < b.eventId ? -1 : 1));
     await vi.waitFor(async () => {
-      const items = await deliveries(t, h.id);
+      const items = await oldestFirst();
       expect(items.length).toBe(5);
-      for (const d of items) expect(d.attempts).toBeGreaterThanOrEqual(2);
-    }, { timeout: 10_000, interval: 50 });
+      expect(items[0]!.attempts).toBeGreaterThanOrEqual(2);
+    }, { timeout: 10_000, interval: 20 });
+    expect((await oldestFirst()).slice(1).map((d) => d.attempts)).toEqual([0, 0, 0, 0]);
     const back = await receiver(() => 200, port);
     await vi.waitFor(async () => {
       const items = await deliveries(t, h.id);
       expect(items.map((d) => d.status)).toEqual(Array(5).fill('succeeded'));
     }, { timeout: 15_000, interval: 100 });
-    const ids = back.received.map((r) => r.headers['webhook-id']);
-    expect(new Set(ids)).toEqual(new Set(events.map((e) => e.id)));
+    // Each once, in the order of the events, the first with the id of its earlier attempts.
+    expect(back.received.map((r) => r.headers['webhook-id'])).toEqual(events.map((e) => e.id));
     for (const r of back.received) {
       const e = events.find((x) => x.id === r.headers['webhook-id'])!;
       expect(JSON.parse(r.body)).toEqual({ type: e.type, timestamp: e.timestamp, data: e.data });
     }
     expect((await integration(t, h.id)).status).toBe('active');
+  });
+
+  it('an endpoint that never answers holds only its own deliveries: another endpoint of the tenant goes on; after its schedule a delivery fails and the next one is tried', async () => {
+    const t = await w.a.tenant();
+    const dead = await receiver(() => 503);
+    const live = await receiver(() => 200);
+    const hd = await hook(t, dead.url, { name: 'Dead' });
+    const hl = await hook(t, live.url, { name: 'Live' });
+    const events = Array.from({ length: 3 }, (_, i) => event(t.tenantId, 'message.created', { i }));
+    for (const e of events) await fanOut(e);
+    await live.waitFor(3);
+    expect(live.received.map((r) => r.headers['webhook-id'])).toEqual(events.map((e) => e.id));
+    // The whole schedule (8 attempts) of each, one delivery after the other, in order.
+    await vi.waitFor(async () => {
+      expect((await deliveries(t, hd.id)).map((d) => d.status)).toEqual(['failed', 'failed', 'failed']);
+    }, { timeout: 20_000, interval: 100 });
+    const ids = dead.received.map((r) => r.headers['webhook-id']);
+    expect(ids).toEqual(events.flatMap((e) => Array(8).fill(e.id)));
+    expect((await deliveries(t, hl.id)).map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
   });
 });
 

@@ -18,7 +18,7 @@ afterEach(async () => {
   server?.close();
 });
 
-async function start(handler: SqsHandler, opts: { maxReceiveCount?: number; timeScale?: number; file?: string } = {}) {
+async function start(handler: SqsHandler, opts: { maxReceiveCount?: number; timeScale?: number; file?: string; fifo?: boolean } = {}) {
   server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -31,7 +31,7 @@ async function start(handler: SqsHandler, opts: { maxReceiveCount?: number; time
   await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   queue = createLocalQueue({
-    name: 'q', baseUrl: base, handler: async () => handler, visibilityTimeoutSeconds: 30,
+    name: opts.fifo ? 'q.fifo' : 'q', fifo: opts.fifo ?? false, baseUrl: base, handler: async () => handler, visibilityTimeoutSeconds: 30,
     maxReceiveCount: opts.maxReceiveCount ?? 5, timeScale: opts.timeScale ?? 0.001,
     ...(opts.file ? { file: opts.file } : {}),
   });
@@ -125,6 +125,114 @@ describe('local SQS queue', () => {
     expect(groupsPerBatch.every((g) => g.length === 1)).toBe(true);
     release();
     await q.idle();
+  });
+});
+
+describe('local SQS FIFO queue', () => {
+  it('asks what SQS FIFO asks of a sender: a group, a deduplication id, no per-message delay; answers rising sequence numbers', async () => {
+    const { sqs, url, q } = await start(async () => undefined, { fifo: true });
+    q.pause();
+    await expect(sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'x', MessageDeduplicationId: 'd' }))).rejects.toMatchObject({ name: 'MissingParameter' });
+    await expect(sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'x', MessageGroupId: 'g' }))).rejects.toThrow(/ContentBasedDeduplication/);
+    await expect(sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'x', MessageGroupId: 'g', MessageDeduplicationId: 'd', DelaySeconds: 5 })))
+      .rejects.toThrow(/DelaySeconds/);
+    const a = await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'a', MessageGroupId: 'g', MessageDeduplicationId: 'a' }));
+    const b = await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'b', MessageGroupId: 'g', MessageDeduplicationId: 'b' }));
+    expect(a.SequenceNumber).toMatch(/^\d{20}$/);
+    expect(BigInt(b.SequenceNumber!)).toBeGreaterThan(BigInt(a.SequenceNumber!));
+    // The same deduplication id in its group within 5 minutes: accepted, dropped, answered with the first message's id.
+    const again = await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'a again', MessageGroupId: 'g', MessageDeduplicationId: 'a' }));
+    expect(again.MessageId).toBe(a.MessageId);
+    // Deduplication is per group (high-throughput FIFO): another group may use the same id.
+    await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'a', MessageGroupId: 'h', MessageDeduplicationId: 'a' }));
+    expect(q.size()).toBe(3);
+  });
+
+  it('hands out a group in send order and holds it while one of its messages waits out a retry; other groups go on', async () => {
+    const seen: Array<{ body: string; group: string; count: string; dedup: string | undefined; seq: string | undefined }> = [];
+    let sqs!: SQSClient;
+    let url!: string;
+    let failedOnce = false;
+    const started = await start(async (e) => {
+      const failures: Array<{ itemIdentifier: string }> = [];
+      for (const r of e.Records) {
+        const failing = failures.some((f) => e.Records.find((x) => x.messageId === f.itemIdentifier)?.attributes.MessageGroupId === r.attributes.MessageGroupId);
+        if (failing) { failures.push({ itemIdentifier: r.messageId }); continue; }
+        seen.push({ body: r.body, group: r.attributes.MessageGroupId!, count: r.attributes.ApproximateReceiveCount, dedup: r.attributes.MessageDeduplicationId, seq: r.attributes.SequenceNumber });
+        if (r.body === 'a1' && !failedOnce) {
+          failedOnce = true;
+          // 100 s at this scale: 100 ms, long enough for group b to go first.
+          await sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: url, ReceiptHandle: r.receiptHandle, VisibilityTimeout: 100 }));
+          failures.push({ itemIdentifier: r.messageId });
+        }
+      }
+      return { batchItemFailures: failures };
+    }, { fifo: true });
+    ({ sqs, url } = started);
+    started.q.pause();
+    for (const body of ['a1', 'a2', 'a3']) await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: body, MessageGroupId: 'a', MessageDeduplicationId: body }));
+    for (const body of ['b1', 'b2']) await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: body, MessageGroupId: 'b', MessageDeduplicationId: body }));
+    started.q.resume();
+    await started.q.idle();
+    const a = seen.filter((x) => x.group === 'a');
+    expect(a.map((x) => x.body)).toEqual(['a1', 'a1', 'a2', 'a3']);
+    // a2 and a3 rode in a1's first batch (a receive each) and came back behind it.
+    expect(a.map((x) => x.count)).toEqual(['1', '2', '2', '2']);
+    expect(seen.filter((x) => x.group === 'b').map((x) => x.body)).toEqual(['b1', 'b2']);
+    // Group b was not held by a's retry.
+    expect(seen.findIndex((x) => x.body === 'b2')).toBeLessThan(seen.findIndex((x, i) => x.body === 'a1' && i > 0));
+    expect(seen[0]).toMatchObject({ dedup: 'a1', seq: expect.stringMatching(/^\d{20}$/) });
+  });
+
+  it('does not hand out a group\'s next message while one is in flight', async () => {
+    let release!: () => void;
+    const hang = new Promise<void>((r) => { release = r; });
+    const batches: string[][] = [];
+    const { sqs, url, q } = await start(async (e) => {
+      batches.push(e.Records.map((r) => r.body));
+      if (e.Records.some((r) => r.body === 'g1')) await hang;
+      return { batchItemFailures: [] };
+    }, { fifo: true, timeScale: 1 });
+    q.setConcurrency(4);
+    await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'g1', MessageGroupId: 'g', MessageDeduplicationId: '1' }));
+    for (let i = 0; i < 100 && batches.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'g2', MessageGroupId: 'g', MessageDeduplicationId: '2' }));
+    await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'h1', MessageGroupId: 'h', MessageDeduplicationId: '1' }));
+    for (let i = 0; i < 100 && batches.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(batches).toEqual([['g1'], ['h1']]);
+    release();
+    await q.idle();
+    expect(batches).toEqual([['g1'], ['h1'], ['g2']]);
+  });
+
+  it('keeps its sequence and deduplication ids in its file across a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'queue-'));
+    try {
+      const file = join(dir, 'queue-q.fifo.json');
+      const a = await start(async () => undefined, { fifo: true, file, timeScale: 1 });
+      a.q.pause();
+      const first = await a.sqs.send(new SendMessageCommand({ QueueUrl: a.url, MessageBody: 'x', MessageGroupId: 'g', MessageDeduplicationId: 'x' }));
+      await a.q.stop();
+      server!.closeAllConnections();
+      server!.close();
+      const b = await start(async () => undefined, { fifo: true, file, timeScale: 1 });
+      b.q.pause();
+      const again = await b.sqs.send(new SendMessageCommand({ QueueUrl: b.url, MessageBody: 'x', MessageGroupId: 'g', MessageDeduplicationId: 'x' }));
+      const next = await b.sqs.send(new SendMessageCommand({ QueueUrl: b.url, MessageBody: 'y', MessageGroupId: 'g', MessageDeduplicationId: 'y' }));
+      expect(again.MessageId).toBe(first.MessageId);
+      expect(BigInt(next.SequenceNumber!)).toBeGreaterThan(BigInt(first.SequenceNumber!));
+      // Only y was a new message (x, kept in the file, may already have been handed out).
+      expect(b.q.ops.filter((o) => o.op === 'send').map((o) => o.messageId)).toEqual([next.MessageId]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is FIFO by its name, as SQS: a FIFO queue\'s name ends in .fifo, and only its', () => {
+    const base = { baseUrl: 'http://127.0.0.1:1', handler: async () => (async () => undefined), visibilityTimeoutSeconds: 30, maxReceiveCount: 5 };
+    expect(() => createLocalQueue({ ...base, name: 'q', fifo: true })).toThrow(/\.fifo/);
+    expect(() => createLocalQueue({ ...base, name: 'q.fifo' })).toThrow(/\.fifo/);
   });
 });
 

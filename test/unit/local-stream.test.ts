@@ -1,6 +1,9 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { attributeJson, deliver, lambdaRecord, retryFrom } from '../../bin/local/stream.ts';
+import { attributeJson, deliver, lambdaRecord, readCheckpoint, retryFrom, writeCheckpoint } from '../../bin/local/stream.ts';
 
 // The stream mapping's pure parts: record shape, batch responses, batching and retries.
 
@@ -64,12 +67,14 @@ describe('deliver', () => {
   const run = async (count: number, batchSize: number, retryAttempts: number, respond: (batch: DynamoDBRecord[], call: number) => unknown) => {
     const calls: number[][] = [];
     const dropped: Array<{ seqs: number[]; invokeCount: number; threw: boolean }> = [];
+    const checkpoints: number[] = [];
     await deliver(Array.from({ length: count }, (_, i) => rec(i + 1)), {
       batchSize, retryAttempts,
       invoke: async (batch) => { calls.push(batch.map(seqOf)); return respond(batch, calls.length); },
       onFailure: (batch, invokeCount, threw) => dropped.push({ seqs: batch.map(seqOf), invokeCount, threw }),
+      checkpoint: (r) => checkpoints.push(seqOf(r)),
     });
-    return { calls, dropped };
+    return { calls, dropped, checkpoints };
   };
   const fail = (...seqs: number[]) => ({ batchItemFailures: seqs.map((s) => ({ itemIdentifier: String(s).padStart(21, '0') })) });
 
@@ -102,9 +107,57 @@ describe('deliver', () => {
     expect(dropped).toEqual([]);
   });
 
+  it('checkpoints after each handled batch, after the records before a failure, and after a dropped batch; never past a record not yet handled', async () => {
+    expect((await run(5, 2, 3, () => undefined)).checkpoints).toEqual([2, 4, 5]);
+    expect((await run(5, 3, 3, (_b, call) => (call === 1 ? fail(2, 3) : undefined))).checkpoints).toEqual([1, 4, 5]);
+    // A thrown batch moves nothing until its retry succeeds.
+    expect((await run(2, 10, 3, (_b, call) => { if (call === 1) throw new Error('boom'); })).checkpoints).toEqual([2]);
+    expect((await run(3, 2, 2, (batch) => (batch[0]!.dynamodb!.SequenceNumber!.endsWith('1') ? fail(1) : undefined))).checkpoints).toEqual([2, 3]);
+    // A handler that never gets past the first batch leaves no checkpoint: a restart reads it again.
+    const stuck = { at: 0 };
+    let stop = false;
+    const checkpoints: number[] = [];
+    await deliver([rec(1), rec(2)], {
+      batchSize: 1, retryAttempts: 100, stopped: () => stop,
+      invoke: async () => { if (++stuck.at === 3) stop = true; throw new Error('down'); },
+      onFailure: () => {}, checkpoint: (r) => checkpoints.push(seqOf(r)),
+    });
+    expect(checkpoints).toEqual([]);
+  });
+
   it('reports a thrown, exhausted batch as a function error, and no records means no call', async () => {
     const { dropped } = await run(1, 1, 0, () => { throw new Error('always'); });
     expect(dropped).toEqual([{ seqs: [1], invokeCount: 1, threw: true }]);
     expect((await run(0, 5, 1, () => undefined)).calls).toEqual([]);
   });
+});
+
+describe('the stream checkpoint file (npm start -- --persist)', () => {
+  const arn = 'arn:aws:dynamodb:ddblocal:000000000000:table/t/stream/2026-11-27T07:00:00.000';
+  const withDir = (f: (dir: string) => void) => {
+    const dir = mkdtempSync(join(tmpdir(), 'stream-'));
+    try { f(dir); } finally { rmSync(dir, { recursive: true, force: true }); }
+  };
+
+  it('reads back what was written for the same stream, atomically replaced', () => withDir((dir) => {
+    const file = join(dir, 'data', 'stream-t.json');
+    expect(readCheckpoint(file, arn)).toBeNull();
+    writeCheckpoint(file, { version: 1, streamArn: arn, shards: { a: { sequence: '000000000000000000042' }, b: { done: true } } });
+    writeCheckpoint(file, { version: 1, streamArn: arn, shards: { a: { sequence: '000000000000000000043' }, b: { done: true } } });
+    expect(readCheckpoint(file, arn)).toEqual({ version: 1, streamArn: arn, shards: { a: { sequence: '000000000000000000043' }, b: { done: true } } });
+    expect(existsSync(`${file}.tmp`)).toBe(false);
+  }));
+
+  it('ignores another stream\'s checkpoint (the table was made again), and sets an unreadable file aside', () => withDir((dir) => {
+    const file = join(dir, 'stream-t.json');
+    writeCheckpoint(file, { version: 1, streamArn: `${arn}-old`, shards: { a: { sequence: '1' } } });
+    expect(readCheckpoint(file, arn)).toBeNull();
+    writeFileSync(file, '{"version":1,"streamArn":');
+    const warn = console.warn;
+    console.warn = () => {};
+    try { expect(readCheckpoint(file, arn)).toBeNull(); } finally { console.warn = warn; }
+    expect(existsSync(file)).toBe(false);
+    const aside = readdirSync(dir).find((f) => f.startsWith('stream-t.json.unreadable-'))!;
+    expect(readFileSync(join(dir, aside), 'utf8')).toBe('{"version":1,"streamArn":');
+  }));
 });

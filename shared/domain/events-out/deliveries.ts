@@ -5,7 +5,7 @@ import { count } from '#shared/core/metrics.ts';
 import { EVENT_TYPES, type DomainEvent as CoreEvent, type EventType } from '#shared/core/vocabulary.ts';
 import type { DeliveryStatus } from '#shared/core/vocabulary.ts';
 import { deliveriesRepo, type DeliveryItem } from '#shared/data/deliveries.ts';
-import { deliveryQueue, parseMessage } from '#shared/data/delivery-queue.ts';
+import { deliveryQueue, parseMessage, type DeliveryMessage } from '#shared/data/delivery-queue.ts';
 import { integrationsRepo, type IntegrationItem } from '#shared/data/integrations.ts';
 import { Conflict, NotFound } from '#shared/core/errors.ts';
 import { unseal } from './credentials.ts';
@@ -54,6 +54,11 @@ function wants(i: IntegrationItem, e: DomainEvent): boolean {
   return false;
 }
 
+/** The queue message of a delivery's current run; a ping goes beside the endpoint's ordered deliveries. */
+const messageOf = (tenantId: string, d: DeliveryItem): DeliveryMessage => ({
+  tenantId, integrationId: d.integrationId, deliveryId: d.id, run: d.run, ...(d.eventType === 'ping' ? { ping: true as const } : {}),
+});
+
 async function queueNew(i: IntegrationItem, e: DomainEvent, now: string): Promise<DeliveryItem> {
   const d: DeliveryItem = {
     id: `dlv_${e.id.slice(4)}`, integrationId: i.id, eventId: e.id, eventType: e.type, payload: payloadOf(e),
@@ -66,10 +71,10 @@ async function queueNew(i: IntegrationItem, e: DomainEvent, now: string): Promis
     // that has an owner stands aside.
     const existing = await deliveriesRepo.get(e.tenantId, i.id, d.id);
     if (!existing || existing.owner || existing.status !== 'pending') return existing ?? d;
-    await deliveryQueue.send({ tenantId: e.tenantId, integrationId: i.id, deliveryId: d.id, run: existing.run });
+    await deliveryQueue.send(messageOf(e.tenantId, existing));
     return existing;
   }
-  await deliveryQueue.send({ tenantId: e.tenantId, integrationId: i.id, deliveryId: d.id, run: d.run });
+  await deliveryQueue.send(messageOf(e.tenantId, d));
   return d;
 }
 
@@ -109,7 +114,7 @@ export async function redeliver(tenantId: string, integrationId: string, deliver
   active(i);
   const restarted = await deliveriesRepo.restart(tenantId, d, iso(clock.now()));
   if (!restarted) throw new NotFound('delivery');
-  await deliveryQueue.send({ tenantId, integrationId, deliveryId, run: restarted.run });
+  await deliveryQueue.send(messageOf(tenantId, restarted));
   return { delivery: deliveryView(restarted) };
 }
 
@@ -167,11 +172,18 @@ async function disable(tenantId: string, i: IntegrationItem, why: string, now: n
 export interface QueueMessage { messageId: string; receiptHandle: string; body: string }
 
 /**
- * `retry`: the message was set to come back after the next step of the schedule, so the caller must
- * not delete it (a batch item failure); `done`: delete it. `note`: something an operator should see.
+ * `retry`: the message was set to come back after the next step of the schedule
+ * (`retryAfterSeconds`), so the caller must not delete it (a batch item failure), and holds the
+ * endpoint's later deliveries as long; `done`: delete it. `note`: something an operator should see.
  */
-export interface AttemptOutcome { outcome: 'done' | 'retry'; note?: { message: string; [k: string]: unknown } }
+export interface AttemptOutcome { outcome: 'done' | 'retry'; retryAfterSeconds?: number; note?: { message: string; [k: string]: unknown } }
 const DONE: AttemptOutcome = { outcome: 'done' };
+
+/** How the consumer holds an endpoint's later deliveries, and the longest one attempt takes (the receiver's timeout, and the table's calls). */
+export const deliveryPacing = {
+  hold: (receiptHandle: string, seconds: number) => deliveryQueue.retryAfter(receiptHandle, seconds),
+  attemptMs: () => config.deliveryTimeoutMs + 5_000,
+};
 
 /** One attempt for one queue message. */
 export async function attemptDelivery(m: QueueMessage): Promise<AttemptOutcome> {
@@ -224,5 +236,5 @@ export async function attemptDelivery(m: QueueMessage): Promise<AttemptOutcome> 
     return { outcome: 'done', ...(note ? { note } : {}) };
   }
   await deliveryQueue.retryAfter(m.receiptHandle, delay);
-  return { outcome: 'retry', ...(note ? { note } : {}) };
+  return { outcome: 'retry', retryAfterSeconds: delay, ...(note ? { note } : {}) };
 }

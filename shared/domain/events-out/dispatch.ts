@@ -10,13 +10,18 @@ const isDomainEvent = (e: OutboxEvent): e is DomainEvent => (EVENT_TYPES as read
  * The one consumer of the event outbox: each event goes to the live connections that see it and
  * is fanned out to the integrations that take it; a signal for the service itself (a widget key
  * rotated, content to embed, an email to send) is acted on here and goes nowhere else: content
- * changes queue their tenant for the indexer, once per tenant per batch. Returns the index of the first item whose
- * handling failed (it and those after it are retried), or -1. Live pushes are best effort.
+ * changes queue their tenant for the indexer, once per tenant per batch. Live pushes are best effort.
+ * A batch is handled in event-id order: a conversation's events come in that order already, and
+ * events of different conversations written at nearly the same time (whose commits may finish in
+ * either order) reach each endpoint's ordered queue as their ids say. Returns the index of the first
+ * item, in the batch's own order, from which it must be handed over again (an item failed, and it
+ * and the items not yet handled are retried), or -1.
  */
 export async function dispatchEvents(items: OutboxEvent[]): Promise<number> {
   await pushLive(items.filter(isDomainEvent));
   const queued = new Set<string>();
-  for (let i = 0; i < items.length; i++) {
+  const order = items.map((_, i) => i).sort((a, b) => (items[a]!.id < items[b]!.id ? -1 : items[a]!.id > items[b]!.id ? 1 : a - b));
+  for (const [k, i] of order.entries()) {
     const item = items[i]!;
     try {
       if (isDomainEvent(item)) await fanOut(item);
@@ -28,7 +33,8 @@ export async function dispatchEvents(items: OutboxEvent[]): Promise<number> {
       else if (item.type === 'customer.erased') await closeCustomerSockets(item.tenantId, item.data.conversationIds as string[]);
       else if (item.type === 'email.send') await emailQueue.send({ tenantId: item.tenantId, ...(item.data as { conversationId: string; messageId: string }) });
     } catch {
-      return i;
+      // Handing over again is at least once: fan-out and the queues' consumers take repeats.
+      return Math.min(...order.slice(k));
     }
   }
   return -1;
