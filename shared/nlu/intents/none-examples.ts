@@ -1,5 +1,6 @@
 import { stem, tokenize } from './features.ts';
-import type { TextVectors } from '../encoder/vectors.ts';
+import { cosine as unitCosine, type TextVectors } from '../encoder/vectors.ts';
+import { intentTextsToEmbed } from './meaning.ts';
 
 // Messages the team said nothing should answer (`none` examples). A message falls back when it is
 // nearer to one of them than to anything of the answer the assistant would give: the winning
@@ -7,14 +8,20 @@ import type { TextVectors } from '../encoder/vectors.ts';
 // the cosine of tf-idf vectors of stemmed words and word pairs (idf over the none examples and every
 // training phrase), so a message only vetoes what it resembles: an unrelated in-scope message is
 // far from every none example and keeps its answer.
+// With the sentence encoder's vectors (of the message, the none examples and the intent's phrases),
+// a message nearer in meaning to a none example than to the intent's closest phrase falls back too:
+// "what is the capital of peru" is near "what's the population of chile" in meaning, in no word.
 
 export interface NoneOptions {
   /** The least similarity to a none example that can veto an answer. */
   minSimilarity: number;
   /** How much nearer to the none example than to the answer the message must be. */
   margin: number;
+  /** The same two in meaning (cosines of the encoder's unit vectors). */
+  minMeaning: number;
+  meaningMargin: number;
 }
-export const defaultNoneOptions: NoneOptions = { minSimilarity: 0.3, margin: 0.05 };
+export const defaultNoneOptions: NoneOptions = { minSimilarity: 0.3, margin: 0.05, minMeaning: 0.45, meaningMargin: -0.05 };
 
 type Vec = Map<string, number>;
 
@@ -43,7 +50,7 @@ export interface NoneIndex {
 
 export function buildNoneIndex(
   none: readonly string[], intents: ReadonlyArray<{ name: string; trainingPhrases: readonly string[] }>, options: Partial<NoneOptions> = {},
-  _vectors?: TextVectors,
+  vectors?: TextVectors,
 ): NoneIndex {
   const o = { ...defaultNoneOptions, ...options };
   if (none.length === 0) return { size: 0, vetoes: () => false, nearest: () => 0 };
@@ -78,10 +85,22 @@ export function buildNoneIndex(
     for (const d of dots.values()) if (d > best) best = d;
     return best;
   };
+  // In meaning: the none examples' and each intent's phrases' vectors (those that have one).
+  const present = (texts: readonly string[]) => (vectors ? texts.map((t) => vectors.get(t.trim())).filter((x): x is Float32Array => x !== undefined) : []);
+  const noneMeaning = present(none);
+  const meaningOf = new Map(intents.map((i) => [i.name, present(intentTextsToEmbed(i))]));
+  const closest = (m: Float32Array, to: readonly Float32Array[]) => to.reduce((best, u) => Math.max(best, unitCosine(m, u)), -1);
+  const vetoesInMeaning = (m: Float32Array | undefined, intent: string) => {
+    const own = meaningOf.get(intent);
+    if (!m || noneMeaning.length === 0 || !own?.length) return false;
+    const toNone = closest(m, noneMeaning);
+    return toNone >= o.minMeaning && toNone >= closest(m, own) + o.meaningMargin;
+  };
   return {
     size: none.length,
     nearest: (text) => nearestTo(vec(text)),
-    vetoes(text, answer) {
+    vetoes(text, answer, messageVector) {
+      if ('intent' in answer && vetoesInMeaning(messageVector, answer.intent)) return true;
       const v = vec(text);
       const toNone = nearestTo(v);
       if (toNone < o.minSimilarity) return false;
