@@ -51,9 +51,10 @@ describe('buildNoneIndex', () => {
     ]);
     const none = buildNoneIndex(['what is the capital of peru'], intents, {}, vectors);
     const far = 'how many people live in chile';
-    expect(none.vetoes(far, { intent: 'refund' }, unit(0.2, 1))).toBe(true);
-    expect(none.vetoes(far, { intent: 'refund' })).toBe(false); // words only: no word in common
-    expect(none.vetoes('give my cash back', { intent: 'refund' }, unit(1, 0.2))).toBe(false);
+    expect(none.vetoes(far, { intent: 'refund' }, unit(0.2, 1), 0.5)).toBe(true);
+    expect(none.vetoes(far, { intent: 'refund' }, unit(0.2, 1), 0.95)).toBe(false); // a sure answer: meaning alone does not veto it
+    expect(none.vetoes(far, { intent: 'refund' }, undefined, 0.5)).toBe(false); // words only: no word in common
+    expect(none.vetoes('give my cash back', { intent: 'refund' }, unit(1, 0.2), 0.5)).toBe(false);
   });
   it('without none examples vetoes nothing', () => {
     expect(buildNoneIndex([], intents).vetoes('anything', { intent: 'refund' })).toBe(false);

@@ -20,8 +20,10 @@ export interface NoneOptions {
   /** The same two in meaning (cosines of the encoder's unit vectors). */
   minMeaning: number;
   meaningMargin: number;
+  /** In meaning, only an intent answered with less confidence than this can be vetoed. */
+  meaningBelow: number;
 }
-export const defaultNoneOptions: NoneOptions = { minSimilarity: 0.3, margin: 0.05, minMeaning: 0.45, meaningMargin: -0.05 };
+export const defaultNoneOptions: NoneOptions = { minSimilarity: 0.3, margin: 0.05, minMeaning: 0.45, meaningMargin: -0.08, meaningBelow: 0.9 };
 
 type Vec = Map<string, number>;
 
@@ -42,8 +44,11 @@ function cosine(a: Vec, b: Vec): number {
 export interface NoneIndex {
   /** Number of none examples. */
   size: number;
-  /** True when `text` is nearer to a none example than to the answer (`intent`'s phrases, or the article's `texts`). */
-  vetoes(text: string, answer: { intent: string } | { texts: string[] }, messageVector?: Float32Array): boolean;
+  /**
+   * True when `text` is nearer to a none example than to the answer (`intent`'s phrases, or the
+   * article's `texts`); `confidence`: the intent's (absent: sure enough that meaning alone cannot veto it).
+   */
+  vetoes(text: string, answer: { intent: string } | { texts: string[] }, messageVector?: Float32Array, confidence?: number): boolean;
   /** The similarity of `text` to its nearest none example (0 with none). */
   nearest(text: string, messageVector?: Float32Array): number;
 }
@@ -99,8 +104,8 @@ export function buildNoneIndex(
   return {
     size: none.length,
     nearest: (text) => nearestTo(vec(text)),
-    vetoes(text, answer, messageVector) {
-      if ('intent' in answer && vetoesInMeaning(messageVector, answer.intent)) return true;
+    vetoes(text, answer, messageVector, confidence = 1) {
+      if ('intent' in answer && confidence < o.meaningBelow && vetoesInMeaning(messageVector, answer.intent)) return true;
       const v = vec(text);
       const toNone = nearestTo(v);
       if (toNone < o.minSimilarity) return false;
