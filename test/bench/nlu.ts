@@ -74,6 +74,7 @@ import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
 import { loadBanking77, loadClinc150, perLabel, repoRoot, stratifiedSplit, toIntents, type Example } from './nlu/data.ts';
 import { cachedVectors } from './vectors/cache.ts';
 import type { TextVectors } from '#shared/nlu/encoder/encoder.ts';
+import { targetTable } from './answers/targets.ts';
 import { intentTextsToEmbed } from '#shared/nlu/intents/meaning.ts';
 
 const SEED = 20;
@@ -258,3 +259,7 @@ const outDir = resolve(repoRoot, 'bench-results');
 mkdirSync(outDir, { recursive: true });
 writeFileSync(resolve(outDir, 'nlu.json'), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, options, rows, typicalTenant: tenant }, null, 2)}\n`);
 console.log(`wrote ${resolve(outDir, 'nlu.json')}`);
+
+// The issue's figures through the answer policy at the default thresholds (right, fallback, at
+// threshold 0, calibration error), without and with the encoder as ENCODER says; NLU_POLICY=0 skips them.
+if (process.env.NLU_POLICY !== '0') await targetTable();

@@ -128,10 +128,15 @@ describe('everyday phrases', () => {
 
 describe('calibration', () => {
   it('probabilities grow with the evidence and stay in 0..1', () => {
-    const base = { confidence: 0.5, margin: 0.2, cover: 0.5, similarity: 0.3, spelling: 0.4, candidates: 10 };
+    const base = { confidence: 0.5, margin: 0.2, cover: 0.5, similarity: 0.3, spelling: 0.4, candidates: 10, inScope: 0.7 };
     expect(intentProbability({ ...base, confidence: 0.9 })).toBeGreaterThan(intentProbability(base));
     expect(intentProbability({ ...base, cover: 0.9 })).toBeGreaterThan(intentProbability(base));
     expect(intentProbability({ ...base, spelling: 0.9 })).toBeGreaterThan(intentProbability(base));
+    // With the encoder's evidence: closer in meaning, and more of the classifier's mass on its best intents.
+    const meant = { ...base, meaning: 0.6, meaningMargin: 0.1 };
+    expect(intentProbability({ ...meant, meaning: 0.8 })).toBeGreaterThan(intentProbability(meant));
+    expect(intentProbability({ ...meant, inScope: 0.99 })).toBeGreaterThan(intentProbability(meant));
+    expect(intentProbability({ ...base, inScope: 0.99 })).toBe(intentProbability(base)); // words only: not a feature
     const f = { key: 0.5, title: 0.3, question: 0, passage: 0.5, similarity: 0.3, unseen: 0, body: 0, semantic: 0, spelling: 0.2 };
     const a = { confidence: 0.3, margin: 0.1, features: f, candidates: 10 };
     expect(articleProbability({ ...a, features: { ...f, passage: 0.9 } })).toBeGreaterThan(articleProbability(a));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { groupMessages } from '#shared/nlu/intents/message-groups.ts';
 import { buildNoneIndex } from '#shared/nlu/intents/none-examples.ts';
+import { DIMS } from '#shared/nlu/encoder/vectors.ts';
 
 describe('groupMessages', () => {
   it('groups messages that ask the same thing, biggest group first, and keeps unrelated ones apart', () => {
@@ -40,6 +41,20 @@ describe('buildNoneIndex', () => {
     // An article whose title says what the message says keeps its answer.
     expect(none.vetoes('parking ticket from the council', { texts: ['Parking ticket from the council', 'Bring it to the desk.'] })).toBe(false);
     expect(none.vetoes('parking ticket from the council', { texts: ['Opening hours', 'We open at nine.'] })).toBe(true);
+  });
+  it('with sentence vectors, vetoes what is nearer in meaning to a none example than to the intent, sharing no word', () => {
+    // Unit vectors mixing two directions: the refund phrases point one way, the none example the other.
+    const unit = (a: number, b: number) => { const v = new Float32Array(DIMS); const n = Math.hypot(a, b); v[0] = a / n; v[1] = b / n; return v; };
+    const vectors = new Map<string, Float32Array>([
+      ...[...intents[0]!.trainingPhrases, 'refund'].map((t) => [t, unit(1, 0.1)] as const),
+      ['what is the capital of peru', unit(0.1, 1)],
+    ]);
+    const none = buildNoneIndex(['what is the capital of peru'], intents, {}, vectors);
+    const far = 'how many people live in chile';
+    expect(none.vetoes(far, { intent: 'refund' }, unit(0.2, 1), 0.5)).toBe(true);
+    expect(none.vetoes(far, { intent: 'refund' }, unit(0.2, 1), 0.95)).toBe(false); // a sure answer: meaning alone does not veto it
+    expect(none.vetoes(far, { intent: 'refund' }, undefined, 0.5)).toBe(false); // words only: no word in common
+    expect(none.vetoes('give my cash back', { intent: 'refund' }, unit(1, 0.2), 0.5)).toBe(false);
   });
   it('without none examples vetoes nothing', () => {
     expect(buildNoneIndex([], intents).vetoes('anything', { intent: 'refund' })).toBe(false);

@@ -97,6 +97,7 @@ export function evidenceFor(
   const lexical = new Map(model.phrases.explain(text, 10).map((e) => [e.articleId, e.features]));
   // The encoder's closeness of the message to each candidate's closest phrase (null: no vectors).
   const close = ranking.map((r) => (messageVector ? model.meaning.closeness(messageVector, r.intent) : null));
+  const inScope = ranking.slice(0, 3).reduce((s, r) => s + r.confidence, 0);
   const intents = ranking.slice(0, n.intents).map((ranked, k) => {
     const f = lexical.get(ranked.intent);
     const meaning = close[k];
@@ -105,7 +106,7 @@ export function evidenceFor(
       ranked,
       evidence: {
         confidence: ranked.confidence, margin: ranked.confidence - (ranking[k + 1]?.confidence ?? 0),
-        cover: f?.key ?? 0, similarity: f?.similarity ?? 0, spelling: model.spelling.nearest(text, ranked.intent), candidates: model.byName.size,
+        cover: f?.key ?? 0, similarity: f?.similarity ?? 0, spelling: model.spelling.nearest(text, ranked.intent), candidates: model.byName.size, inScope,
         ...(meaning == null ? {} : { meaning, meaningMargin: meaning - Math.max(-1, ...others) }),
       },
     };

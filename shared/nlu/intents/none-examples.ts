@@ -1,5 +1,6 @@
 import { stem, tokenize } from './features.ts';
-import type { TextVectors } from '../encoder/vectors.ts';
+import { cosine as unitCosine, type TextVectors } from '../encoder/vectors.ts';
+import { intentTextsToEmbed } from './meaning.ts';
 
 // Messages the team said nothing should answer (`none` examples). A message falls back when it is
 // nearer to one of them than to anything of the answer the assistant would give: the winning
@@ -7,14 +8,22 @@ import type { TextVectors } from '../encoder/vectors.ts';
 // the cosine of tf-idf vectors of stemmed words and word pairs (idf over the none examples and every
 // training phrase), so a message only vetoes what it resembles: an unrelated in-scope message is
 // far from every none example and keeps its answer.
+// With the sentence encoder's vectors (of the message, the none examples and the intent's phrases),
+// a message nearer in meaning to a none example than to the intent's closest phrase falls back too:
+// "what is the capital of peru" is near "what's the population of chile" in meaning, in no word.
 
 export interface NoneOptions {
   /** The least similarity to a none example that can veto an answer. */
   minSimilarity: number;
   /** How much nearer to the none example than to the answer the message must be. */
   margin: number;
+  /** The same two in meaning (cosines of the encoder's unit vectors). */
+  minMeaning: number;
+  meaningMargin: number;
+  /** In meaning, only an intent answered with less confidence than this can be vetoed. */
+  meaningBelow: number;
 }
-export const defaultNoneOptions: NoneOptions = { minSimilarity: 0.3, margin: 0.05 };
+export const defaultNoneOptions: NoneOptions = { minSimilarity: 0.3, margin: 0.05, minMeaning: 0.45, meaningMargin: -0.08, meaningBelow: 0.9 };
 
 type Vec = Map<string, number>;
 
@@ -35,15 +44,18 @@ function cosine(a: Vec, b: Vec): number {
 export interface NoneIndex {
   /** Number of none examples. */
   size: number;
-  /** True when `text` is nearer to a none example than to the answer (`intent`'s phrases, or the article's `texts`). */
-  vetoes(text: string, answer: { intent: string } | { texts: string[] }, messageVector?: Float32Array): boolean;
+  /**
+   * True when `text` is nearer to a none example than to the answer (`intent`'s phrases, or the
+   * article's `texts`); `confidence`: the intent's (absent: sure enough that meaning alone cannot veto it).
+   */
+  vetoes(text: string, answer: { intent: string } | { texts: string[] }, messageVector?: Float32Array, confidence?: number): boolean;
   /** The similarity of `text` to its nearest none example (0 with none). */
   nearest(text: string, messageVector?: Float32Array): number;
 }
 
 export function buildNoneIndex(
   none: readonly string[], intents: ReadonlyArray<{ name: string; trainingPhrases: readonly string[] }>, options: Partial<NoneOptions> = {},
-  _vectors?: TextVectors,
+  vectors?: TextVectors,
 ): NoneIndex {
   const o = { ...defaultNoneOptions, ...options };
   if (none.length === 0) return { size: 0, vetoes: () => false, nearest: () => 0 };
@@ -78,10 +90,22 @@ export function buildNoneIndex(
     for (const d of dots.values()) if (d > best) best = d;
     return best;
   };
+  // In meaning: the none examples' and each intent's phrases' vectors (those that have one).
+  const present = (texts: readonly string[]) => (vectors ? texts.map((t) => vectors.get(t.trim())).filter((x): x is Float32Array => x !== undefined) : []);
+  const noneMeaning = present(none);
+  const meaningOf = new Map(intents.map((i) => [i.name, present(intentTextsToEmbed(i))]));
+  const closest = (m: Float32Array, to: readonly Float32Array[]) => to.reduce((best, u) => Math.max(best, unitCosine(m, u)), -1);
+  const vetoesInMeaning = (m: Float32Array | undefined, intent: string) => {
+    const own = meaningOf.get(intent);
+    if (!m || noneMeaning.length === 0 || !own?.length) return false;
+    const toNone = closest(m, noneMeaning);
+    return toNone >= o.minMeaning && toNone >= closest(m, own) + o.meaningMargin;
+  };
   return {
     size: none.length,
     nearest: (text) => nearestTo(vec(text)),
-    vetoes(text, answer) {
+    vetoes(text, answer, messageVector, confidence = 1) {
+      if ('intent' in answer && confidence < o.meaningBelow && vetoesInMeaning(messageVector, answer.intent)) return true;
       const v = vec(text);
       const toNone = nearestTo(v);
       if (toNone < o.minSimilarity) return false;

@@ -3,7 +3,8 @@
 // kind is a logistic model of its evidence; rows are weighted so that every tuning tenant, and
 // within it every group of messages (intent / article / fallback), counts the same.
 import {
-  articleFeatures, articleProbability, CALIBRATION_MEANING, choose, CROWDED, DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD, intentFeatures, intentProbability, logit, sigmoid,
+  articleFeatures, articleProbability, CALIBRATION, CALIBRATION_MEANING, choose, CROWDED, DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD, intentFeatures,
+  intentProbability, logit, sigmoid,
 } from '#shared/nlu/policy/answer-policy.ts';
 import { helpDesks, kbAbstention, tuningMix, type Scenario } from './data.ts';
 import { buildScenario, observe, scenarioVectors, type Observed } from './inprocess.ts';
@@ -119,6 +120,12 @@ export function scored(observed: Observed[], w?: { intent: number[]; article: nu
   });
 }
 
+/** A message's best intent's and best article's probabilities under `w`. */
+function probs(o: Observed, w: { intent: number[]; article: number[] }): [number | null, number | null] {
+  const { intent, article } = scored([o], w)[0]!;
+  return [intent, article];
+}
+
 /** What the policy answers at the given thresholds, per scored message. */
 export function decided(messages: Scored[], th: { intent: number; article: number }): Outcome[] {
   return messages.map(({ observed: o, intent: pi, article: pa }) => {
@@ -143,7 +150,9 @@ export function thresholdGrid(lo: number, hi: number): number[] {
 }
 
 // The article threshold bench:kb chose (at most 15 % of StackFAQ's left-out messages answered), when given.
-const FIXED_ARTICLE = process.env.ARTICLE_THRESHOLD ? Number(process.env.ARTICLE_THRESHOLD) : undefined;
+// KIND=intent: only the intent half is fitted; the article half stays as shipped (at its default threshold).
+const INTENT_ONLY = process.env.KIND === 'intent';
+const FIXED_ARTICLE = INTENT_ONLY ? DEFAULT_ARTICLE_THRESHOLD : process.env.ARTICLE_THRESHOLD ? Number(process.env.ARTICLE_THRESHOLD) : undefined;
 
 /**
  * The pair of thresholds (0.02 apart, from `from` to 0.8) with the best mean, over the tuning
@@ -278,7 +287,8 @@ else if (import.meta.url === `file://${process.argv[1]}`) {
   const observed = observeTuning(encoded);
   const rows = rowsOf(observed);
   console.log(`${rows.intent.length} intent and ${rows.article.length} article candidates from ${observed.length} tuning tenants, ${Math.round(performance.now() - t)} ms`);
-  const w = { intent: fitLogistic(rows.intent), article: fitLogistic(rows.article) };
+  const shippedArticle = (encoded ? CALIBRATION_MEANING : CALIBRATION).article;
+  const w = { intent: fitLogistic(rows.intent), article: INTENT_ONLY ? shippedArticle : fitLogistic(rows.article) };
   console.log(JSON.stringify(w));
   // Thresholds: the pair with the best mean, over the tuning tenants, of their groups' mean share right.
   const best = bestThresholds(observed, w);
@@ -289,13 +299,14 @@ else if (import.meta.url === `file://${process.argv[1]}`) {
   // accuracy; folded into the weights, and the thresholds mapped with it, every choice stays as it was.
   const given: Row[] = [];
   for (const o of observed) {
-    const out = outcomes(o.observed, w, best).filter((x) => x.answered);
+    // KIND=intent: the intents' answers only, and the map moves the intent half only.
+    const out = outcomes(o.observed, w, best).filter((x, k) => x.answered && (!INTENT_ONLY || choose(...probs(o.observed[k]!, w), best) === 'intent'));
     for (const x of out) given.push({ x: [1, logit(x.confidence)], y: x.right ? 1 : 0, w: 1 / out.length });
   }
   const [a, b] = fitLogistic(given) as [number, number];
   const round3 = (x: number) => Math.round(x * 1000) / 1000;
   const scale = (ws: number[]) => ws.map((x, i) => round3(b * x + (i === 0 ? a : 0)));
-  const shipped = { intent: scale(w.intent), article: scale(w.article) };
+  const shipped = { intent: scale(w.intent), article: INTENT_ONLY ? w.article : scale(w.article) };
   console.log(`answers given mapped by a ${a}, b ${b}:`);
   console.log(JSON.stringify(shipped));
   // The thresholds chosen again on the mapped scale (their grid steps fall elsewhere on it).
@@ -306,7 +317,8 @@ else if (import.meta.url === `file://${process.argv[1]}`) {
   // between the chosen threshold and the default, so the defaults choose exactly what the rule chose.
   const shift = (ws: number[], from: number, to: number) => ws.map((x, i) => (i === 0 ? round3(x + logit(to) - logit(from)) : x));
   const final = {
-    intent: shift(shipped.intent, chosen.intent, DEFAULT_INTENT_THRESHOLD), article: shift(shipped.article, chosen.article, DEFAULT_ARTICLE_THRESHOLD),
+    intent: shift(shipped.intent, chosen.intent, DEFAULT_INTENT_THRESHOLD),
+    article: INTENT_ONLY ? shipped.article : shift(shipped.article, chosen.article, DEFAULT_ARTICLE_THRESHOLD),
   };
   console.log(`at the default thresholds ${DEFAULT_INTENT_THRESHOLD} / ${DEFAULT_ARTICLE_THRESHOLD}${encoded ? ' (CALIBRATION_MEANING)' : ' (CALIBRATION)'}:`);
   // The article model with the encoder's evidence has a threshold per kind of knowledge base: its
