@@ -2,7 +2,7 @@ import { logger } from '#shared/core/log.ts';
 import type { Tenant } from '#shared/data/tenants.ts';
 import { vectorHash } from '#shared/data/keys.ts';
 import { vectorsRepo } from '#shared/data/vectors.ts';
-import { dequantize, type TextVectors } from '#shared/nlu/encoder/vectors.ts';
+import { dequantize, type TextVectors } from '#shared/nlu/encoder/vector-math.ts';
 import { TenantModelCache } from '#shared/nlu/policy/model-cache.ts';
 
 // A tenant's stored sentence vectors on the chat path: read once per vectorsVersion in the warm

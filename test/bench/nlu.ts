@@ -75,7 +75,7 @@ import { loadBanking77, loadClinc150, perLabel, repoRoot, stratifiedSplit, toInt
 import { cachedVectors } from './vectors/cache.ts';
 import type { TextVectors } from '#shared/nlu/encoder/encoder.ts';
 import { targetTable } from './answers/targets.ts';
-import { intentTextsToEmbed } from '#shared/nlu/intents/meaning.ts';
+import { intentTextsToEmbed } from '#shared/nlu/intents/phrase-meaning.ts';
 
 const SEED = 20;
 const OOS = 'oos';

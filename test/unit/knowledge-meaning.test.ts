@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DIMS, unit, type TextVectors } from '#shared/nlu/encoder/vectors.ts';
-import { articleMeaning } from '#shared/nlu/knowledge/meaning.ts';
+import { DIMS, unit, type TextVectors } from '#shared/nlu/encoder/vector-math.ts';
+import { articleMeaning } from '#shared/nlu/knowledge/article-meaning.ts';
 import { buildKnowledgeIndex, type StoredArticle } from '#shared/nlu/knowledge/retrieval.ts';
 import { articleProbability, type ArticleEvidence } from '#shared/nlu/policy/answer-policy.ts';
 

@@ -413,7 +413,7 @@ describe('the chat-path module', () => {
       .map((path) => path.split('node_modules/')[1]!.split('/')[0]!);
     expect([...new Set(packages)]).toEqual(['stemmer']);
     expect(Object.keys(out.metafile.inputs).filter((path) => path.startsWith('shared/')).sort()).toEqual(
-      ['knowledge/retrieval', 'knowledge/evidence', 'knowledge/lexicon', 'knowledge/passages', 'knowledge/query', 'knowledge/rank', 'knowledge/scoring', 'knowledge/semantic', 'knowledge/synonyms', 'knowledge/terms', 'knowledge/words', 'knowledge/phrase-spelling', 'encoder/glove', 'knowledge/meaning', 'encoder/vectors'].map((m) => `shared/nlu/${m}.ts`).sort(),
+      ['knowledge/retrieval', 'knowledge/evidence', 'knowledge/lexicon', 'knowledge/passages', 'knowledge/query', 'knowledge/rank', 'knowledge/scoring', 'knowledge/semantic', 'knowledge/synonyms', 'knowledge/terms', 'knowledge/words', 'knowledge/phrase-spelling', 'encoder/glove', 'knowledge/article-meaning', 'encoder/vector-math'].map((m) => `shared/nlu/${m}.ts`).sort(),
     );
   });
 });

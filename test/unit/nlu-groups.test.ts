@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { groupMessages } from '#shared/nlu/intents/message-groups.ts';
 import { buildNoneIndex } from '#shared/nlu/intents/none-examples.ts';
-import { DIMS } from '#shared/nlu/encoder/vectors.ts';
+import { DIMS } from '#shared/nlu/encoder/vector-math.ts';
 
 describe('groupMessages', () => {
   it('groups messages that ask the same thing, biggest group first, and keeps unrelated ones apart', () => {

@@ -18,8 +18,8 @@ import { buildNoneIndex, type NoneIndex } from '#shared/nlu/intents/none-example
 import { phraseSpelling, type PhraseSpelling } from '#shared/nlu/knowledge/phrase-spelling.ts';
 import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
 import { unstretch } from '#shared/nlu/intents/stretched.ts';
-import type { TextVectors } from '#shared/nlu/encoder/vectors.ts';
-import { intentMeaning, type IntentMeaning } from '#shared/nlu/intents/meaning.ts';
+import type { TextVectors } from '#shared/nlu/encoder/vector-math.ts';
+import { intentMeaning, type IntentMeaning } from '#shared/nlu/intents/phrase-meaning.ts';
 import { messageVector as embedMessage, modelVersion, storedVectorsOf, textVectors } from '#shared/domain/vectors.ts';
 import { intentTextsToEmbed, noneTextsToEmbed } from '#shared/nlu/policy/to-embed.ts';
 import { applyNone } from './none.ts';

@@ -5,9 +5,9 @@
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { unit } from './vectors.ts';
+import { unit } from './vector-math.ts';
 
-export { cosine, dequantize, DIMS, quantize, unit, type TextVectors } from './vectors.ts';
+export { cosine, dequantize, DIMS, quantize, unit, type TextVectors } from './vector-math.ts';
 
 export interface Encoder {
   /** Unit-length vectors, one per text, in order. */

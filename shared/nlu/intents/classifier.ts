@@ -5,7 +5,7 @@ import { confidences, fitCalibration, holdOut, type FoldOptions } from './calibr
 import { centroidsOf, fusedTerms } from './encoder-fusion.ts';
 import { BACKGROUND_LABEL, backgroundFor } from './background.ts';
 import { principalDirection, removeAndNormalise, sentenceVector, type WordVectors } from '../encoder/glove.ts';
-import { DIMS, type TextVectors } from '../encoder/vectors.ts';
+import { DIMS, type TextVectors } from '../encoder/vector-math.ts';
 
 export interface TrainingIntent {
   name: string;

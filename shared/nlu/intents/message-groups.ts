@@ -1,5 +1,5 @@
 import { stem, tokenize } from './features.ts';
-import { cosine as dot, type TextVectors } from '../encoder/vectors.ts';
+import { cosine as dot, type TextVectors } from '../encoder/vector-math.ts';
 
 // Groups customers' messages that ask the same thing, by the words they share: greedy clustering
 // over tf-idf vectors of stemmed words, function words left out (idf over the messages themselves,

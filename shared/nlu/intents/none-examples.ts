@@ -1,6 +1,6 @@
 import { stem, tokenize } from './features.ts';
-import { cosine as unitCosine, type TextVectors } from '../encoder/vectors.ts';
-import { intentTextsToEmbed } from './meaning.ts';
+import { cosine as unitCosine, type TextVectors } from '../encoder/vector-math.ts';
+import { intentTextsToEmbed } from './phrase-meaning.ts';
 
 // Messages the team said nothing should answer (`none` examples). A message falls back when it is
 // nearer to one of them than to anything of the answer the assistant would give: the winning

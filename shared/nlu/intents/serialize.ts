@@ -2,7 +2,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { classifierOf, widthOf, type Classifier, type Model } from './classifier.ts';
 import { HashIndex } from './features.ts';
 import type { WordVectors } from '../encoder/glove.ts';
-import { DIMS } from '../encoder/vectors.ts';
+import { DIMS } from '../encoder/vector-math.ts';
 
 // A stored form of a trained model, for when training lazily stops being cheap enough (the
 // bench measures both). Weights are quantised to int8 per feature row and the whole is

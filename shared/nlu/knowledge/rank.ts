@@ -5,7 +5,7 @@ import type { Features, ScoreWeights } from './scoring.ts';
 import type { Matcher } from './evidence.ts';
 import type { SemanticCloseness } from './semantic.ts';
 import type { PhraseSpelling } from './phrase-spelling.ts';
-import type { ArticleMeaning, Closeness } from './meaning.ts';
+import type { ArticleMeaning, Closeness } from './article-meaning.ts';
 
 export interface Candidate {
   article: number;

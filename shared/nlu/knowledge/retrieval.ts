@@ -29,12 +29,12 @@ import { queryReader } from './query.ts';
 import { ranker } from './rank.ts';
 import { defaultScoreWeights, type Features, type ScoreWeights } from './scoring.ts';
 import { semanticCloseness } from './semantic.ts';
-import { articleMeaning } from './meaning.ts';
+import { articleMeaning } from './article-meaning.ts';
 import { learnSynonyms } from './synonyms.ts';
 import { buildTermIndex, KIND_PASSAGE } from './terms.ts';
 import { phraseSpelling } from './phrase-spelling.ts';
 import type { WordVectors } from '../encoder/glove.ts';
-import type { TextVectors } from '../encoder/vectors.ts';
+import type { TextVectors } from '../encoder/vector-math.ts';
 
 export { clampAnswer, MAX_ANSWER_CHARS, type StoredArticle } from './passages.ts';
 export { DEFAULT_KNOWLEDGE_THRESHOLD, defaultScoreWeights, score, type Features, type ScoreWeights } from './scoring.ts';

@@ -2,8 +2,8 @@
 // (TextVectors) are keyed by exactly these trimmed texts. Embedding happens when content is
 // written; the models take whatever vectors exist, and a text without one is matched by its words.
 import type { StoredArticle } from '../knowledge/passages.ts';
-import { articleTextsToEmbed } from '../knowledge/meaning.ts';
-import { intentTextsToEmbed } from '../intents/meaning.ts';
+import { articleTextsToEmbed } from '../knowledge/article-meaning.ts';
+import { intentTextsToEmbed } from '../intents/phrase-meaning.ts';
 
 const trimmed = (texts: Iterable<string>) => [...texts].map((t) => t.trim()).filter((t) => t.length > 0);
 

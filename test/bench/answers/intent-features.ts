@@ -4,8 +4,8 @@ import { helpDesks, intentSets, supportMix, type Scenario } from './data.ts';
 import { tuningScenarios, fitLogistic, thresholdGrid, type Row } from './fit.ts';
 import { buildScenario, observe, scenarioVectors, type Observed } from './inprocess.ts';
 import { calibration, isRight, shares, pct, type Outcome, type Got } from './score.ts';
-import { cosine } from '#shared/nlu/encoder/vectors.ts';
-import { intentTextsToEmbed } from '#shared/nlu/intents/meaning.ts';
+import { cosine } from '#shared/nlu/encoder/vector-math.ts';
+import { intentTextsToEmbed } from '#shared/nlu/intents/phrase-meaning.ts';
 
 interface Extra { c: number[]; ppi: number; knn: number[]; n: number }
 interface Obs { o: Observed; x: Extra; pa: number | null }

@@ -1,7 +1,7 @@
 // The sentence encoder's evidence for intents: how close a message comes in meaning to an intent's
 // closest phrase (or its name), for the answer policy.
 import { namePhrase } from './features.ts';
-import { cosine, type TextVectors } from '../encoder/vectors.ts';
+import { cosine, type TextVectors } from '../encoder/vector-math.ts';
 
 export interface IntentMeaning {
   /** The cosine of the message and the intent's closest phrase; null when the intent has no vectors. */

@@ -2,7 +2,7 @@
 // title, questions and passages (its closest unit, and its closest key unit and passage apart),
 // and the articles closest in meaning, which join the candidates that share a word with the
 // message ("money back" finds the refunds article).
-import { cosine, type TextVectors } from '../encoder/vectors.ts';
+import { cosine, type TextVectors } from '../encoder/vector-math.ts';
 import type { StoredArticle } from './passages.ts';
 
 /** Each article's closest units' cosines to one message (NaN for an article without vectors). */
