@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
-import { expect, inject } from 'vitest';
+import { expect, inject, onTestFinished } from 'vitest';
 import { chromiumPath } from './chromium.ts';
 
 export { chromiumPath };
@@ -65,6 +65,16 @@ export async function servePages(pages: Record<string, string>): Promise<Pages> 
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
     stop: () => { server.closeAllConnections(); return new Promise<void>((resolve) => server.close(() => resolve())); },
   };
+}
+
+/** A host page of our own (no CSP), with the widget's tag and the given data-user-* attributes; served until the test ends. */
+export async function hostPage(widgetKey: string, user: Record<string, string> = {}): Promise<string> {
+  const attrs = Object.entries(user).map(([k, v]) => ` data-user-${k}="${v}"`).join('');
+  const html = `<!doctype html><html lang="en"><head><title>Shop</title><meta name="viewport" content="width=device-width, initial-scale=1"></head><body><h1>A shop</h1>
+    <script src="${baseUrl()}/widget.js" data-widget-key="${widgetKey}"${attrs} async></script></body></html>`;
+  const pages = await servePages({ '/': html });
+  onTestFinished(() => pages.stop());
+  return pages.url;
 }
 
 // The dashboard's pages.

@@ -2,8 +2,8 @@ import { createHmac } from 'node:crypto';
 import { createTransport } from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
-import { api, baseUrl, captureWidths, expectAccessible, launch, newDashboardPage, newEmail, newPage, servePages, shot, signIn, tokenForEmail } from './browser.ts';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { api, captureWidths, expectAccessible, hostPage, launch, newDashboardPage, newEmail, newPage, shot, signIn, tokenForEmail } from './browser.ts';
 
 // One customer across the widget and email, in Chromium: a visitor the site signed (id and
 // address) finds their email thread among their conversations in the widget and reads it there
@@ -17,15 +17,6 @@ afterAll(async () => { await browser?.close(); });
 const PASS = { 'X-Local-Verdicts': 'spf=pass dkim=pass dmarc=pass' };
 const hmac = (secret: string, s: string) => createHmac('sha256', secret).update(s).digest('hex');
 const mail = (m: Mail.Options) => createTransport({ host: '127.0.0.1', port: inject('smtpPort'), secure: false, ignoreTLS: true }).sendMail(m);
-
-async function site(widgetKey: string, user: Record<string, string>) {
-  const attrs = Object.entries(user).map(([k, v]) => ` data-user-${k}="${v}"`).join('');
-  const html = `<!doctype html><html lang="en"><head><title>Shop</title><meta name="viewport" content="width=device-width, initial-scale=1"></head><body><h1>A shop</h1>
-    <script src="${baseUrl()}/widget.js" data-widget-key="${widgetKey}"${attrs} async></script></body></html>`;
-  const pages = await servePages({ '/': html });
-  onTestFinished(() => pages.stop());
-  return pages.url;
-}
 
 const conversationsOf = async (token: string, q: string) => (await api('GET', `/api/v1/admin/conversations?${q}`, { token })).body.items as Array<{ id: string; subject: string | null }>;
 
@@ -51,7 +42,7 @@ describe('one customer across widget and email', () => {
     // The widget, on a fresh device: the thread among the earlier conversations, read-only.
     const page = await newPage(browser);
     try {
-      await page.goto(await site(widgetKey, user));
+      await page.goto(await hostPage(widgetKey, user));
       await page.getByRole('button', { name: /^Open .*chat/ }).click();
       const earlier = page.getByRole('region', { name: 'Your earlier conversations' });
       const item = earlier.getByRole('button', { name: /Email “My lamp arrived broken”/ });

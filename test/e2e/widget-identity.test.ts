@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { admin, baseUrl, newTenant, putConfig, request, type TestTenant } from '../integration/client.ts';
-import { expectAccessible, launch, newPage, servePages, shot } from './browser.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin, newTenant, putConfig, request, type TestTenant } from '../integration/client.ts';
+import { expectAccessible, hostPage, launch, newPage, shot } from './browser.ts';
 
 // The widget knowing its customer, in Chromium: a signed-in visitor (the tag's data-user-* or
 // SupportWidget.identify) finding their conversations on another device, a forged signature
@@ -21,15 +21,7 @@ const input = (page: Page) => page.getByRole('textbox', { name: 'Message' });
 const bubbles = (page: Page, role: 'user' | 'assistant') => page.locator(`.msg-${role} .bubble`);
 const notice = (page: Page) => page.locator('.notice');
 
-/** A host page of our own (no CSP), with the widget's tag and the given data-user-* attributes. */
-async function site(t: TestTenant, user: Record<string, string> = {}) {
-  const attrs = Object.entries(user).map(([k, v]) => ` data-user-${k}="${v}"`).join('');
-  const html = `<!doctype html><html lang="en"><head><title>Shop</title><meta name="viewport" content="width=device-width, initial-scale=1"></head><body><h1>A shop</h1>
-    <script src="${baseUrl()}/widget.js" data-widget-key="${t.widgetKey}"${attrs} async></script></body></html>`;
-  const pages = await servePages({ '/': html });
-  onTestFinished(() => pages.stop());
-  return pages.url;
-}
+const site = (t: TestTenant, user: Record<string, string> = {}) => hostPage(t.widgetKey, user);
 
 async function say(page: Page, text: string, replies: number) {
   await input(page).fill(text);

@@ -14,19 +14,24 @@ let rcv: Receiver;
 beforeAll(async () => { rt = await startRuntime(); a = api(rt); rcv = await startReceiver(); }, 60_000);
 afterAll(async () => { await rcv?.close(); await rt?.stop(); });
 
+/** A customer's mail from `from` to the tenant's inbound address, and the team's reply to it. */
+async function repliedThread(t: { token: string }, from: string, subject: string) {
+  const to = (await a.call('GET', '/settings', t.token)).body.config.email.inboundAddress as string;
+  await createTransport({ host: '127.0.0.1', port: rt.mail!.smtpPort, secure: false, ignoreTLS: true }).sendMail({ from, to, subject, text: 'hi' });
+  const list = await a.call('GET', '/conversations', t.token);
+  expect(list.status, list.text).toBe(200);
+  const conversationId = list.body.items[0].id as string;
+  const reply = await a.call('POST', `/conversations/${conversationId}/messages`, t.token, { content: 'Hello back' });
+  expect(reply.status).toBe(201);
+  return { conversationId, reply };
+}
+
 describe('email events out', () => {
   it('a received mail and its reply\'s hard bounce reach a subscribed webhook', async () => {
     const t = await a.tenant('Hooked Mail Shop');
     const created = await a.call('POST', '/integrations', t.token, { type: 'webhook', name: 'Mail', config: { url: rcv.url, events: ['email.received', 'email.bounced'] } });
     expect(created.status).toBe(201);
-    const to = (await a.call('GET', '/settings', t.token)).body.config.email.inboundAddress as string;
-    await createTransport({ host: '127.0.0.1', port: rt.mail!.smtpPort, secure: false, ignoreTLS: true })
-      .sendMail({ from: 'bounce@simulator.amazonses.com', to, subject: 'Hello there', text: 'hi' });
-    const list = await a.call('GET', '/conversations', t.token);
-    expect(list.status, list.text).toBe(200);
-    const conversationId = list.body.items[0].id as string;
-    const reply = await a.call('POST', `/conversations/${conversationId}/messages`, t.token, { content: 'Hello back' });
-    expect(reply.status).toBe(201);
+    const { conversationId, reply } = await repliedThread(t, 'bounce@simulator.amazonses.com', 'Hello there');
 
     const got = await rcv.waitFor(2, 20_000);
     const wh = new Webhook(created.body.credentials.secret as string);
@@ -42,12 +47,7 @@ describe('email events out', () => {
     const created = await a.call('POST', '/integrations', t.token, { type: 'webhook', name: 'Mail', config: { url: rcv.url, events: ['email.bounced'] } });
     expect(created.status).toBe(201);
     const before = rcv.received.length;
-    const to = (await a.call('GET', '/settings', t.token)).body.config.email.inboundAddress as string;
-    await createTransport({ host: '127.0.0.1', port: rt.mail!.smtpPort, secure: false, ignoreTLS: true })
-      .sendMail({ from: 'gone@refused.localhost', to, subject: 'Refused at send', text: 'hi' });
-    const conversationId = (await a.call('GET', '/conversations', t.token)).body.items[0].id as string;
-    const reply = await a.call('POST', `/conversations/${conversationId}/messages`, t.token, { content: 'Hello back' });
-    expect(reply.status).toBe(201);
+    const { conversationId, reply } = await repliedThread(t, 'gone@refused.localhost', 'Refused at send');
 
     const wh = new Webhook(created.body.credentials.secret as string);
     const got = await rcv.waitFor(before + 1, 20_000);
@@ -59,12 +59,7 @@ describe('email events out', () => {
 
   it('a recipient deferred when sending (451) is retried by the queue, never given a final status nor suppressed', async () => {
     const t = await a.tenant('Deferred Mail Shop');
-    const to = (await a.call('GET', '/settings', t.token)).body.config.email.inboundAddress as string;
-    await createTransport({ host: '127.0.0.1', port: rt.mail!.smtpPort, secure: false, ignoreTLS: true })
-      .sendMail({ from: 'ann@busy.localhost', to, subject: 'Deferred at send', text: 'hi' });
-    const conversationId = (await a.call('GET', '/conversations', t.token)).body.items[0].id as string;
-    const reply = await a.call('POST', `/conversations/${conversationId}/messages`, t.token, { content: 'Hello back' });
-    expect(reply.status).toBe(201);
+    const { conversationId, reply } = await repliedThread(t, 'ann@busy.localhost', 'Deferred at send');
     // Each receive tries again (visibility compressed here); after the queue's 5 receives, its dead-letter queue.
     const until = Date.now() + 20_000;
     while (!rt.emailQueue.deadLetters.some((d) => d.body.includes(reply.body.message.id as string))) {

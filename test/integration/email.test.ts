@@ -24,6 +24,15 @@ async function conversations(t: TestTenant, query = '') {
 }
 const detail = async (t: TestTenant, id: string) => (await request('GET', admin(`/conversations/${id}`), { token: t.ownerToken })).body;
 
+/** A new tenant whose customer at `from` wrote once, and the team's reply to it. */
+async function repliedThread(name: string, from: string, subject: string) {
+  const t = await newTenant(name);
+  await send({ to: await inboundAddress(t), from, subject, text: 'hello' });
+  const [c] = await conversations(t);
+  const r = await request('POST', admin(`/conversations/${c!.id}/messages`), { token: t.ownerToken, body: { content: 'Hi there' } });
+  return { t, c: c!, r };
+}
+
 async function caught(match: (m: Record<string, any>) => boolean, timeoutMs = 8000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
@@ -152,10 +161,7 @@ describe('email: outbound', () => {
   });
 
   it('a hard bounce suppresses the address: the status says bounced and later replies are refused', async () => {
-    const t = await newTenant('Bounce Shop');
-    await send({ to: await inboundAddress(t), from: 'bounce@simulator.amazonses.com', subject: 'Will bounce', text: 'hello' });
-    const [c] = await conversations(t);
-    const r = await request('POST', admin(`/conversations/${c!.id}/messages`), { token: t.ownerToken, body: { content: 'Hi there' } });
+    const { t, c, r } = await repliedThread('Bounce Shop', 'bounce@simulator.amazonses.com', 'Will bounce');
     expect(r.status).toBe(201);
     await eventually(async () => (await detail(t, c!.id)).messages.find((m: { id: string }) => m.id === r.body.message.id)?.delivery?.status === 'bounced');
     const again = await request('POST', admin(`/conversations/${c!.id}/messages`), { token: t.ownerToken, body: { content: 'Hello?' } });
@@ -167,10 +173,7 @@ describe('email: outbound', () => {
   });
 
   it('a recipient refused when sending (550 at RCPT) is a bounce: final status, its reason, the address suppressed', async () => {
-    const t = await newTenant('Refused Shop');
-    await send({ to: await inboundAddress(t), from: 'gone@refused.localhost', subject: 'Refused later', text: 'hello' });
-    const [c] = await conversations(t);
-    const r = await request('POST', admin(`/conversations/${c!.id}/messages`), { token: t.ownerToken, body: { content: 'Hi there' } });
+    const { t, c, r } = await repliedThread('Refused Shop', 'gone@refused.localhost', 'Refused later');
     expect(r.status).toBe(201);
     const m = await eventually(async () => (await detail(t, c!.id)).messages.find((x: { id: string; delivery?: { status: string } }) =>
       x.id === r.body.message.id && x.delivery?.status !== 'sending'));
@@ -183,10 +186,7 @@ describe('email: outbound', () => {
   });
 
   it('a message refused when sending (554 at DATA, SES\'s MessageRejected) is failed, and the address stays usable', async () => {
-    const t = await newTenant('Rejected Shop');
-    await send({ to: await inboundAddress(t), from: 'ann@rejected.localhost', subject: 'Rejected later', text: 'hello' });
-    const [c] = await conversations(t);
-    const r = await request('POST', admin(`/conversations/${c!.id}/messages`), { token: t.ownerToken, body: { content: 'Hi there' } });
+    const { t, c, r } = await repliedThread('Rejected Shop', 'ann@rejected.localhost', 'Rejected later');
     const m = await eventually(async () => (await detail(t, c!.id)).messages.find((x: { id: string; delivery?: { status: string } }) =>
       x.id === r.body.message.id && x.delivery?.status !== 'sending'));
     expect(m.delivery).toEqual({ status: 'failed', reason: expect.stringMatching(/^the mail server refused the message: 554 5\.6\.0 Message rejected/) });
@@ -196,10 +196,7 @@ describe('email: outbound', () => {
   });
 
   it('an address on the account\'s suppression list bounces by SES\'s event (OnAccountSuppressionList)', async () => {
-    const t = await newTenant('Listed Shop');
-    await send({ to: await inboundAddress(t), from: 'suppressionlist@simulator.amazonses.com', subject: 'Listed', text: 'hello' });
-    const [c] = await conversations(t);
-    const r = await request('POST', admin(`/conversations/${c!.id}/messages`), { token: t.ownerToken, body: { content: 'Hi there' } });
+    const { t, c, r } = await repliedThread('Listed Shop', 'suppressionlist@simulator.amazonses.com', 'Listed');
     await eventually(async () => (await detail(t, c!.id)).messages.find((x: { id: string }) => x.id === r.body.message.id)?.delivery?.status === 'bounced');
     expect((await request('GET', admin('/settings/email/suppressions'), { token: t.ownerToken })).body.items.map((i: { email: string }) => i.email))
       .toEqual(['suppressionlist@simulator.amazonses.com']);
