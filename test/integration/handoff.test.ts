@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  admin, chat, expectProblem, memberToken, newTenant, newTicket, request, send, tokenFor, newSub,
+  admin, chat, expectProblem, memberToken, newTenant, newTicket, request, send, tokenFor, newSub, untilIndexed,
 } from './client.ts';
 import { displayNameOf } from '#shared/domain/tenants/me.ts';
 
@@ -183,6 +183,8 @@ describe('ratings and support KPIs', () => {
 describe('POST /nlu/parse', () => {
   it('answers as the next chat message would, and stores and counts nothing', async () => {
     const t = await newTenant();
+    // The same models for both: the starter intents' vectors, once indexed (before that, words alone).
+    await untilIndexed(t);
     const viewer = await memberToken(t, 'viewer');
     const before = (await request('GET', admin('/stats'), { token: t.ownerToken })).body.kpis;
     const p = await request('POST', admin('/nlu/parse'), { token: viewer.token, body: { message: 'hello there' } });
