@@ -439,7 +439,9 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     });
   }
 
-  const ttl = startTtlSweeper({ endpoint: dynamodbEndpoint, region: process.env.AWS_REGION!, tableName, everyMs: opts.ttlSweepMs ?? 60_000 });
+  const ttl = await startTtlSweeper({
+    endpoint: dynamodbEndpoint, region: process.env.AWS_REGION!, tableName, everyMs: opts.ttlSweepMs ?? 60_000, pollMs: opts.streamPollMs ?? STREAM_POLL_MS,
+  });
   const runJob = async (handler: string) => {
     const job = scheduledJobs.find((j) => j.handler === handler);
     return (await loadModule(handlerFile(handler)))({ source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} },
@@ -458,7 +460,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     jwksFetches: () => fetches,
     mail, objects, emailQueue,
     async stop() {
-      ttl.stop();
+      await ttl.stop();
       for (const t of jobTimers) clearInterval(t);
       await stream?.stop();
       await mail?.stop();

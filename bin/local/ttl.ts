@@ -1,48 +1,62 @@
-import { ConditionalCheckFailedException, DeleteItemCommand, DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { TTL_ATTRIBUTE, tableDefinition } from '#shared/data/table.ts';
+import { ConditionalCheckFailedException, DeleteItemCommand, DynamoDBClient, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { TTL_ATTRIBUTE } from '#shared/data/table.ts';
+import { startStreamReader } from './stream.ts';
 
 // DynamoDB's Time to Live, which DynamoDB Local does not run: items whose TTL attribute (epoch
 // seconds) has passed are deleted, each only if it is still expired, so the stream carries their
-// REMOVE records as AWS's TTL deletions do. A Scan is fine here: this stands in for AWS's own
-// background process, never for the service.
+// REMOVE records as AWS's TTL deletions do. Which items carry a TTL is learnt from the table's own
+// stream (NEW_IMAGE, read from its start: the stream keeps a day, as in AWS), never by scanning.
 
 export interface TtlSweeper {
-  /** One pass over the table; how many items it deleted. */
+  /** One pass over the items known to expire; how many it deleted. */
   sweep(): Promise<number>;
-  stop(): void;
+  stop(): Promise<void>;
 }
 
-export function startTtlSweeper(opts: { endpoint: string; region: string; tableName: string; everyMs: number }): TtlSweeper {
+type Image = Record<string, AttributeValue>;
+
+export async function startTtlSweeper(opts: { endpoint: string; region: string; tableName: string; everyMs: number; pollMs: number }): Promise<TtlSweeper> {
   const db = new DynamoDBClient({ endpoint: opts.endpoint, region: opts.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  /** Each item that carries a TTL, by its key: the key and when it expires. */
+  const expiring = new Map<string, { Key: Image; at: number }>();
+  const reader = await startStreamReader({
+    endpoint: opts.endpoint, region: opts.region, tableName: opts.tableName, fromStart: true, pollMs: opts.pollMs,
+    trigger: { handler: 'local/ttl', filter: {}, batchSize: 1000, retryAttempts: 0 },
+    invoke: async (event) => {
+      for (const r of event.Records) {
+        const Key = r.dynamodb?.Keys as Image | undefined;
+        if (!Key) continue;
+        const id = JSON.stringify(Key);
+        const at = Number((r.dynamodb?.NewImage as Image | undefined)?.[TTL_ATTRIBUTE]?.N);
+        if (r.eventName !== 'REMOVE' && Number.isFinite(at)) expiring.set(id, { Key, at });
+        else expiring.delete(id);
+      }
+    },
+  });
   let running: Promise<number> | null = null;
   async function pass(): Promise<number> {
+    // What was written before this pass has reached the reader (it reads every pollMs).
+    await new Promise((r) => setTimeout(r, 3 * opts.pollMs));
     const now = Math.floor(Date.now() / 1000);
     let deleted = 0;
-    let start: Record<string, AttributeValue> | undefined;
-    do {
-      const r = await db.send(new ScanCommand({
-        TableName: opts.tableName, FilterExpression: '#ttl < :now',
-        ProjectionExpression: `#pk, #sk`, ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE, '#pk': tableDefinition.partitionKey, '#sk': tableDefinition.sortKey },
-        ExpressionAttributeValues: { ':now': { N: String(now) } }, ...(start ? { ExclusiveStartKey: start } : {}),
-      }));
-      for (const Key of r.Items ?? []) {
-        try {
-          await db.send(new DeleteItemCommand({
-            TableName: opts.tableName, Key, ConditionExpression: '#ttl < :now',
-            ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE }, ExpressionAttributeValues: { ':now': { N: String(now) } },
-          }));
-          deleted++;
-        } catch (e) {
-          // Written again meanwhile (the stamp taken off, or moved on): not expired any more.
-          if (!(e instanceof ConditionalCheckFailedException)) throw e;
-        }
+    for (const [id, { Key, at }] of expiring) {
+      if (at >= now) continue;
+      try {
+        await db.send(new DeleteItemCommand({
+          TableName: opts.tableName, Key, ConditionExpression: '#ttl < :now',
+          ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE }, ExpressionAttributeValues: { ':now': { N: String(now) } },
+        }));
+        deleted++;
+      } catch (e) {
+        // Gone already, or written again meanwhile (the stamp taken off, or moved on): the stream says which.
+        if (!(e instanceof ConditionalCheckFailedException)) throw e;
       }
-      start = r.LastEvaluatedKey;
-    } while (start);
+      expiring.delete(id);
+    }
     return deleted;
   }
   const sweep = () => (running ??= pass().finally(() => { running = null; }));
   const timer = setInterval(() => { sweep().catch(() => {}); }, opts.everyMs);
   timer.unref();
-  return { sweep, stop: () => clearInterval(timer) };
+  return { sweep, stop: async () => { clearInterval(timer); await reader.stop(); db.destroy(); } };
 }
