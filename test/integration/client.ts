@@ -4,6 +4,23 @@ import { inject } from 'vitest';
 
 export const baseUrl = () => inject('baseUrl');
 
+/**
+ * fetch, as the API asks its clients to behave: a 503 is sent again after its Retry-After, three
+ * attempts at most. A loaded machine (two cores running the browser, the CDK synth and the
+ * encoder beside the tests) can starve DynamoDB Local for seconds, and then the service answers
+ * 503 as it should. Each resend is logged; a 503 that lasts is still the test's answer.
+ */
+export async function fetchServed(url: string, init: RequestInit): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(url, init);
+    if (res.status !== 503 || attempt === 3) return res;
+    const wait = Number(res.headers.get('retry-after') ?? 1);
+    console.warn(`503 on ${init.method ?? 'GET'} ${new URL(url).pathname}: sent again in ${wait} s`);
+    await res.arrayBuffer();
+    await new Promise((done) => setTimeout(done, wait * 1000));
+  }
+}
+
 export interface Res<T = any> { status: number; headers: Headers; body: T; text: string }
 
 export async function request<T = any>(method: string, path: string, opts: {
@@ -14,7 +31,7 @@ export async function request<T = any>(method: string, path: string, opts: {
   if (opts.widgetKey) headers['x-widget-key'] = opts.widgetKey;
   let body: string | undefined = opts.raw;
   if (opts.body !== undefined) { body = JSON.stringify(opts.body); headers['content-type'] ??= 'application/json'; }
-  const res = await fetch(baseUrl() + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const res = await fetchServed(baseUrl() + path, { method, headers, ...(body !== undefined ? { body } : {}) });
   const text = await res.text();
   let parsed: unknown ;
   try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = text; }

@@ -4,6 +4,7 @@ import { monotonicFactory } from 'ulid';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { startLocalRuntime, type LocalRuntime } from '../../../bin/local/server.ts';
 import type { DomainEvent } from '#shared/domain/events-out/deliveries.ts';
+import { fetchServed } from '../client.ts';
 
 // Webhook tests run the local runtime in their own process (on the run's DynamoDB Local), so that
 // they can call `fanOut` as the dispatcher does, move the delivery clock and read the queue's log.
@@ -78,13 +79,13 @@ export interface Api {
 
 /** A widget's POST to the chat API of `rt`. */
 export async function chatOn(rt: LocalRuntime, widgetKey: string, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const r = await fetch(`${rt.url}/api/v1/chat${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-widget-key': widgetKey, ...headers }, body: JSON.stringify(body) });
+  const r = await fetchServed(`${rt.url}/api/v1/chat${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-widget-key': widgetKey, ...headers }, body: JSON.stringify(body) });
   return { status: r.status, body: await r.json() as any };
 }
 
 export function api(rt: LocalRuntime): Api {
   const call: Api['call'] = async (method, path, token, body) => {
-    const res = await fetch(`${rt.url}/api/v1/admin${path}`, {
+    const res = await fetchServed(`${rt.url}/api/v1/admin${path}`, {
       method, headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
