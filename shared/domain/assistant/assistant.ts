@@ -116,7 +116,6 @@ export function evidenceFor(
     hit,
     evidence: {
       confidence: hit.confidence, margin: hit.confidence - (hits[k + 1]?.confidence ?? 0), features: hit.features, candidates: index!.size,
-      ...(hit.features.meaning === undefined ? {} : { nextMeaning: Math.max(-1, ...hits.filter((_, j) => j !== k).map((h) => h.features.meaning ?? -1)) }),
     },
   }));
   return { intents, articles };

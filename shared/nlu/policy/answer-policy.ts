@@ -40,8 +40,6 @@ export interface ArticleEvidence {
   margin: number; // over the next article's confidence
   features: Features;
   candidates: number; // published articles
-  /** The encoder's cosine of the next article (-1 without one), for the margin in meaning. */
-  nextMeaning?: number;
 }
 
 export const logit = (p: number) => {

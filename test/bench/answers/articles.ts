@@ -53,7 +53,6 @@ const lexical = (e: ArticleEvidence) => {
 const m = (e: ArticleEvidence) => e.features.meaning ?? 0;
 export const FEATURE_SETS: Record<string, FeatureSet> = {
   lexical,
-  shipped: (e) => [...lexical(e), m(e), m(e) - (e.nextMeaning ?? -1)],
   gap: (e) => [...lexical(e), m(e), e.features.meaningGap ?? 0],
   lift: (e) => [...lexical(e), m(e), e.features.meaningGap ?? 0, e.features.meaningLift ?? 0],
   crowd: (e) => [...lexical(e), m(e), e.features.meaningGap ?? 0, e.features.meaningLift ?? 0, e.features.meaningCrowd ?? 0.5],
