@@ -41,9 +41,9 @@ export async function deletionStatus(sub: string) {
 
 /**
  * One purge run over every tenant being deleted; returns what it removed. `goOn` says whether there
- * is time for another page: a run that stops leaves the rest to the next one.
+ * is time for another page (of `page` items): a run that stops leaves the rest to the next one.
  */
-export async function runPurge(goOn: () => boolean = () => true): Promise<{ tenants: number; deleted: number; finished: number }> {
+export async function runPurge(goOn: () => boolean = () => true, page = PAGE): Promise<{ tenants: number; deleted: number; finished: number }> {
   const pending = await tenantDeletionRepo.pending();
   let deleted = 0;
   let finished = 0;
@@ -55,7 +55,7 @@ export async function runPurge(goOn: () => boolean = () => true): Promise<{ tena
       // The tenant item goes last, with the purge item: until then the tenant stays marked.
       if (item.pk === keys.tenant(p.tenantId).pk && item.sk === keys.tenant(p.tenantId).sk) continue;
       batch.push({ pk: item.pk as string, sk: item.sk as string });
-      if (batch.length >= PAGE) {
+      if (batch.length >= page) {
         await tenantDeletionRepo.remove(p, batch); deleted += batch.length; batch = [];
         if (!goOn()) { stopped = true; break; }
       }
