@@ -47,14 +47,15 @@ const models = new TenantModelCache<AssistantModel>();
  * matched by their words alone.
  */
 export function trainModel(version: number | string, enabled: Intent[], none: string[] = [], vectors?: TextVectors): AssistantModel {
+  const meaning = intentMeaning(enabled, vectors);
   return {
     version,
     classifier: trainClassifier(withEverydayPhrases(enabled), {}, wordVectors(), none, vectors),
     phrases: intentPhraseIndex(enabled),
     spelling: phraseSpelling(new Map(enabled.map((i) => [i.name, i.trainingPhrases]))),
     byName: new Map(enabled.map((i) => [i.name, i])),
-    none: buildNoneIndex(none, enabled, {}, vectors),
-    meaning: intentMeaning(enabled, vectors),
+    none: buildNoneIndex(none, enabled, {}, vectors, meaning),
+    meaning,
   };
 }
 

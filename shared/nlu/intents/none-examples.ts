@@ -1,6 +1,6 @@
 import { stem, tokenize } from './features.ts';
 import { cosine as unitCosine, type TextVectors } from '../encoder/vector-math.ts';
-import { intentTextsToEmbed } from './phrase-meaning.ts';
+import { intentMeaning, type IntentMeaning } from './phrase-meaning.ts';
 
 // Messages the team said nothing should answer (`none` examples). A message falls back when it is
 // nearer to one of them than to anything of the answer the assistant would give: the winning
@@ -56,6 +56,8 @@ export interface NoneIndex {
 export function buildNoneIndex(
   none: readonly string[], intents: ReadonlyArray<{ name: string; trainingPhrases: readonly string[] }>, options: Partial<NoneOptions> = {},
   vectors?: TextVectors,
+  /** The intents' closeness in meaning, when the caller has it already (the assistant's model does). */
+  meaning: IntentMeaning = intentMeaning(intents, vectors),
 ): NoneIndex {
   const o = { ...defaultNoneOptions, ...options };
   if (none.length === 0) return { size: 0, vetoes: () => false, nearest: () => 0 };
@@ -90,16 +92,14 @@ export function buildNoneIndex(
     for (const d of dots.values()) if (d > best) best = d;
     return best;
   };
-  // In meaning: the none examples' and each intent's phrases' vectors (those that have one).
-  const present = (texts: readonly string[]) => (vectors ? texts.map((t) => vectors.get(t.trim())).filter((x): x is Float32Array => x !== undefined) : []);
-  const noneMeaning = present(none);
-  const meaningOf = new Map(intents.map((i) => [i.name, present(intentTextsToEmbed(i))]));
-  const closest = (m: Float32Array, to: readonly Float32Array[]) => to.reduce((best, u) => Math.max(best, unitCosine(m, u)), -1);
+  // In meaning: the none examples' vectors (those that have one) against the intent's closest phrase.
+  const noneMeaning = vectors ? none.map((t) => vectors.get(t.trim())).filter((x): x is Float32Array => x !== undefined) : [];
   const vetoesInMeaning = (m: Float32Array | undefined, intent: string) => {
-    const own = meaningOf.get(intent);
-    if (!m || noneMeaning.length === 0 || !own?.length) return false;
-    const toNone = closest(m, noneMeaning);
-    return toNone >= o.minMeaning && toNone >= closest(m, own) + o.meaningMargin;
+    if (!m || noneMeaning.length === 0) return false;
+    const toOwn = meaning.closeness(m, intent);
+    if (toOwn === null) return false;
+    const toNone = noneMeaning.reduce((best, u) => Math.max(best, unitCosine(m, u)), -1);
+    return toNone >= o.minMeaning && toNone >= toOwn + o.meaningMargin;
   };
   return {
     size: none.length,

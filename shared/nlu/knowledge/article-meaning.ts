@@ -47,19 +47,15 @@ export function articleMeaning(articles: readonly StoredArticle[], vectors: Text
     return best;
   };
   const titles = articles.map((art) => (vectors ? vectors.get(art.title.trim()) : undefined));
-  const neighbours = new Float64Array(articles.length).fill(Number.NaN);
   const neighbour = (a: number) => {
     const t = titles[a];
     if (!t) return Number.NaN;
-    if (Number.isNaN(neighbours[a]!)) {
-      let best = -1;
-      for (let b = 0; b < titles.length; b++) {
-        const u = titles[b];
-        if (u && b !== a) best = Math.max(best, cosine(t, u));
-      }
-      neighbours[a] = best;
+    let best = -1;
+    for (let b = 0; b < titles.length; b++) {
+      const u = titles[b];
+      if (u && b !== a) best = Math.max(best, cosine(t, u));
     }
-    return neighbours[a]!;
+    return best;
   };
   let crowdMemo: number | undefined;
   const crowd = () => {

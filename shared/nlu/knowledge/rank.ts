@@ -126,6 +126,7 @@ export function ranker(
       .slice(0, limit);
     const cos = semanticOf(query, ranked.map(({ a }) => a));
     const gaps = { best: topTwo(close), key: topTwo(closeness.key), passage: topTwo(closeness.passage) };
+    const crowd = meaningOf!.crowd;
     let above = 1;
     return ranked.map(({ a }, k) => {
       const out = blank(cos[k]!, spelling.nearest(query, ids[a]!));
@@ -136,7 +137,6 @@ export function ranker(
       if (Number.isNaN(c)) return { article: a, features, score: s, bestPassage };
       const key = closeness.key[a]!;
       const passage = closeness.passage[a]!;
-      const crowd = meaningOf!.crowd;
       const meaning = {
         meaning: c, meaningLift: c - mean, meaningGap: c - gaps.best.other(c),
         ...(Number.isNaN(crowd) ? {} : { meaningCrowd: crowd }), meaningKeys: meaningOf!.keys(a),

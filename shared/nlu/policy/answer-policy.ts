@@ -60,7 +60,7 @@ export function intentFeatures(e: IntentEvidence): number[] {
   return e.meaning === undefined ? lexical : [...lexical, e.meaning, e.meaningMargin ?? 0, logit(e.inScope)];
 }
 
-// A knowledge base's crowd (see knowledge/meaning.ts) when its titles have no vectors: between the
+// A knowledge base's crowd (see knowledge/article-meaning.ts) when its titles have no vectors: between the
 // help desks' (0.48 to 0.64) and StackFAQ's (0.71 to 0.79).
 const CROWD = 0.65;
 // Where a knowledge base turns from sparse to crowded, and how gradually (see `articleFeatures`).
