@@ -227,7 +227,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   const dynamodbEndpoint = opts.dynamodbEndpoint ?? dynamo!.endpoint;
   const handlerFile = opts.resolveHandler ?? defaultHandlerFile;
   const loadHandler = (name: string) => loadModule(handlerFile(name)) as Promise<Handler>;
-  const invoke = async (name: string, event: unknown) => (await loadModule(handlerFile(name)))(event, lambdaContext({ handler: name }));
+  const invoke = async (name: string, event: unknown, timeoutMs?: number) => (await loadModule(handlerFile(name)))(event, lambdaContext({ handler: name }, timeoutMs));
   // The handlers read their configuration from the environment, as in Lambda.
   Object.assign(process.env, {
     TABLE_NAME: tableName,
@@ -442,11 +442,8 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   const ttl = await startTtlSweeper({
     endpoint: dynamodbEndpoint, region: process.env.AWS_REGION!, tableName, everyMs: opts.ttlSweepMs ?? 60_000, pollMs: opts.streamPollMs ?? STREAM_POLL_MS,
   });
-  const runJob = async (handler: string) => {
-    const job = scheduledJobs.find((j) => j.handler === handler);
-    return (await loadModule(handlerFile(handler)))({ source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} },
-      lambdaContext({ handler }, (job?.timeoutSeconds ?? 10) * 1000));
-  };
+  const runJob = (handler: string) => invoke(handler, { source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} },
+    (scheduledJobs.find((j) => j.handler === handler)?.timeoutSeconds ?? 10) * 1000);
   const jobTimers = opts.schedule === false ? [] : scheduledJobs.map((job) => {
     const t = setInterval(() => { runJob(job.handler).catch(() => {}); }, job.everyMinutes * 60_000);
     t.unref();

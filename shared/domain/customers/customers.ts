@@ -19,11 +19,15 @@ const listed = (c: Conversation) => ({ id: c.id, status: c.status, title: conver
 /** An address verified for this conversation's customer, or null. */
 const verifiedEmail = (c: Conversation) => (c.visitor?.verified && c.visitor.emailVerified && c.visitor.email ? c.visitor.email : null);
 
-/** The conversations an address links: verified email threads from it and, `widget: true`, verified visitors' that the site signed it for. */
-async function linkedTo(tenantId: string, emails: Iterable<string>, widget: boolean): Promise<Conversation[]> {
+/**
+ * The conversations an address links: verified email threads from it and, `widget: true`, verified
+ * visitors' that the site signed it for. `known`: conversations the caller already holds, not read again.
+ */
+async function linkedTo(tenantId: string, emails: Iterable<string>, widget: boolean, known: readonly Conversation[] = []): Promise<Conversation[]> {
   const wanted = new Set(emails);
   if (!wanted.size) return [];
-  const ids = (await Promise.all([...wanted].map((e) => customersRepo.conversationsOfEmail(tenantId, e)))).flat();
+  const held = new Set(known.map((c) => c.id));
+  const ids = (await Promise.all([...wanted].map((e) => customersRepo.conversationsOfEmail(tenantId, e)))).flat().filter((id) => !held.has(id));
   const found = await conversationsRepo.batchGet(tenantId, ids);
   return found.filter((c) => {
     const e = verifiedEmail(c);
@@ -38,7 +42,7 @@ const newestFirst = (lists: Conversation[][]) => [...new Map(lists.flat().map((c
 async function ofVerifiedUser(tenantId: string, userId: string, signed: string | null = null): Promise<Conversation[]> {
   const own = await conversationsRepo.ofVisitor(tenantId, userId, VISITOR_CONVERSATIONS);
   const emails = [...own.flatMap((c) => { const e = verifiedEmail(c); return e ? [e] : []; }), ...(signed ? [signed] : [])];
-  return newestFirst([own, await linkedTo(tenantId, emails, false)]);
+  return newestFirst([own, await linkedTo(tenantId, emails, false, own)]);
 }
 
 /** The ids of the email threads linked to a verified user (export and erasure by user id cover them). */
@@ -55,7 +59,8 @@ export async function ownConversations(tenantId: string, q: { userId: string; us
   const tenant = await freshTenant(tenantId, origin);
   if (!verifyIdentity(tenant.identitySecret, q.userId, q.userHash)) throw new Unauthorized('userHash does not match userId');
   const email = q.email?.toLowerCase() ?? null;
-  if ((email === null) !== (q.emailHash === undefined) || (email && !verifyIdentity(tenant.identitySecret, email, q.emailHash!))) {
+  // The route takes both or neither of email and emailHash.
+  if (email !== null && !verifyIdentity(tenant.identitySecret, email, q.emailHash ?? '')) {
     throw new Unauthorized('emailHash does not match email');
   }
   return { items: (await ofVerifiedUser(tenantId, q.userId, email)).map(listed) };

@@ -29,7 +29,7 @@ const reference = () => `cus_${ulid()}`;
 async function find(tenantId: string, q: CustomerLookup) {
   // A user id also finds the email threads linked to it (an address verified on both sides).
   const ids = 'email' in q ? await customersRepo.conversationsOfEmail(tenantId, q.email)
-    : [...await customersRepo.conversationsOfUser(tenantId, q.userId), ...await linkedEmailThreads(tenantId, q.userId)];
+    : (await Promise.all([customersRepo.conversationsOfUser(tenantId, q.userId), linkedEmailThreads(tenantId, q.userId)])).flat();
   const holdings = (await Promise.all([...new Set(ids)].map((id) => customersRepo.holdings(tenantId, id)))).filter((h): h is Holdings => h !== null);
   const visitors = holdings.map((h) => h.conversation.find((i) => i.sk === 'CONV')!.visitor as Visitor | undefined).filter((v): v is Visitor => !!v);
   const emails = [...new Set([...('email' in q ? [q.email.toLowerCase()] : []), ...visitors.flatMap((v) => (v.email ? [v.email] : []))])];
