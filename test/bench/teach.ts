@@ -25,7 +25,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
 import { rng } from '#shared/nlu/intents/classifier.ts';
 import { apiCaller } from './kb/engines.ts';
-import { loadBanking77, loadClinc150, perLabel, repoRoot, stratifiedSplit, toIntents, type Example } from './nlu/data.ts';
+import { loadBanking77, loadClinc150, perLabel, repoRoot, shuffle, stratifiedSplit, toIntents, type Example } from './nlu/data.ts';
 
 process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
 process.env.AWS_LAMBDA_LOG_LEVEL ??= 'CRITICAL';
@@ -51,11 +51,6 @@ async function pool<T, R>(items: readonly T[], n: number, fn: (item: T, i: numbe
   return out;
 }
 
-function shuffle<T>(xs: readonly T[], rand: () => number): T[] {
-  const a = [...xs];
-  for (let i = a.length - 1; i > 0; i--) { const j = Math.floor(rand() * (i + 1)); [a[i], a[j]] = [a[j]!, a[i]!]; }
-  return a;
-}
 
 const { startLocalRuntime } = await import('../../bin/local/server.ts');
 const rt = await startLocalRuntime({ tableName: 'bench-teach', stream: ENCODER });

@@ -1,7 +1,7 @@
-import { createHmac } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, captureWidths, launch, newDashboardPage, newEmail, newPage, servePages, signIn, tokenForEmail } from './browser.ts';
+import { hmac } from '../integration/mail.ts';
 
 // Knowing the customer on the dashboard: the visitor beside each conversation and ticket, the
 // customer panel with their other conversations, tickets by number, and the settings for business
@@ -11,7 +11,6 @@ let browser: Browser;
 beforeAll(async () => { browser = await launch(); });
 afterAll(async () => { await browser?.close(); });
 
-const hmac = (secret: string, userId: string) => createHmac('sha256', secret).update(userId).digest('hex');
 
 async function team(name: string) {
   const email = newEmail('owner');

@@ -1,7 +1,7 @@
-import { createTransport } from 'nodemailer';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, captureWidths, launch, newDashboardPage, newEmail, signIn, tokenForEmail } from './browser.ts';
+import { smtp } from '../integration/mail.ts';
 
 // The email channel in the dashboard: an email (with an image attached) in the inbox with its mark
 // and subject, the channel filter, the reply box saying the reply is emailed, the reply's delivery,
@@ -24,7 +24,7 @@ describe('email conversations in the dashboard', () => {
     expect((await api('POST', '/api/v1/admin/auth/onboard', { token, body: { tenantName: 'Mail Order Shop' } })).status).toBe(201);
     const address = (await api('GET', '/api/v1/admin/settings', { token })).body.config.email.inboundAddress as string;
     await api('POST', '/api/v1/chat/message', { widgetKey: (await api('POST', '/api/v1/admin/settings/widget-key', { token })).body.widgetKey, body: { message: 'hello from the widget' } });
-    await createTransport({ host: '127.0.0.1', port: inject('smtpPort'), secure: false, ignoreTLS: true }).sendMail({
+    await smtp().sendMail({
       from: 'Ann Customer <ann@customer.example>', to: address, subject: 'My lamp arrived broken',
       text: 'Hello,\nthe lamp I ordered arrived with a cracked shade. Photo attached.\n\nOn Mon, 1 Jan 2026, Shop wrote:\n> Your order has shipped',
       attachments: [{ filename: 'lamp.png', content: PNG, contentType: 'image/png' }],

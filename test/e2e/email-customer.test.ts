@@ -1,9 +1,8 @@
-import { createHmac } from 'node:crypto';
-import { createTransport } from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, captureWidths, expectAccessible, hostPage, launch, newDashboardPage, newEmail, newPage, shot, signIn, tokenForEmail } from './browser.ts';
+import { hmac, PASS, smtp } from '../integration/mail.ts';
 
 // One customer across the widget and email, in Chromium: a visitor the site signed (id and
 // address) finds their email thread among their conversations in the widget and reads it there
@@ -14,9 +13,7 @@ let browser: Browser;
 beforeAll(async () => { browser = await launch(); });
 afterAll(async () => { await browser?.close(); });
 
-const PASS = { 'X-Local-Verdicts': 'spf=pass dkim=pass dmarc=pass' };
-const hmac = (secret: string, s: string) => createHmac('sha256', secret).update(s).digest('hex');
-const mail = (m: Mail.Options) => createTransport({ host: '127.0.0.1', port: inject('smtpPort'), secure: false, ignoreTLS: true }).sendMail(m);
+const mail = (m: Mail.Options) => smtp().sendMail(m);
 
 const conversationsOf = async (token: string, q: string) => (await api('GET', `/api/v1/admin/conversations?${q}`, { token })).body.items as Array<{ id: string; subject: string | null }>;
 
@@ -24,8 +21,9 @@ describe('one customer across widget and email', () => {
   it('the widget lists the verified customer\'s email thread read-only; the panel links both; a refused reply shows', async () => {
     const owner = newEmail('owner');
     const token = await tokenForEmail(owner);
-    expect((await api('POST', '/api/v1/admin/auth/onboard', { token, body: { tenantName: 'Linked Lamp Shop' } })).status).toBe(201);
-    const widgetKey = (await api('POST', '/api/v1/admin/settings/widget-key', { token })).body.widgetKey as string;
+    const onboarded = await api('POST', '/api/v1/admin/auth/onboard', { token, body: { tenantName: 'Linked Lamp Shop' } });
+    expect(onboarded.status).toBe(201);
+    const widgetKey = onboarded.body.widgetKey as string;
     const secret = (await api('POST', '/api/v1/admin/settings/identity-secret/rotate', { token })).body.secret as string;
     const inbound = (await api('GET', '/api/v1/admin/settings', { token })).body.config.email.inboundAddress as string;
     const address = 'ada.lamp@customer.example';

@@ -1,8 +1,8 @@
-import { createHmac } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, newTenant, putConfig, request, type TestTenant } from '../integration/client.ts';
 import { expectAccessible, hostPage, launch, newPage, shot } from './browser.ts';
+import { hmac } from '../integration/mail.ts';
 
 // The widget knowing its customer, in Chromium: a signed-in visitor (the tag's data-user-* or
 // SupportWidget.identify) finding their conversations on another device, a forged signature
@@ -13,7 +13,6 @@ beforeAll(async () => { browser = await launch(); });
 afterAll(async () => { await browser?.close(); });
 
 const rotate = async (t: TestTenant) => (await request('POST', admin('/settings/identity-secret/rotate'), { token: t.ownerToken })).body.secret as string;
-const hmac = (secret: string, userId: string) => createHmac('sha256', secret).update(userId).digest('hex');
 
 const launcher = (page: Page) => page.getByRole('button', { name: /^Open .*chat/ });
 const dialog = (page: Page) => page.getByRole('dialog');

@@ -1,10 +1,8 @@
-import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { admin, chat, expectProblem, memberToken, newTenant, request, send, type TestTenant } from './client.ts';
+import { hmac } from './mail.ts';
 
 // Knowing the customer: verified identity, ticket numbers, business hours and the offline contact.
-
-const hmac = (secret: string, userId: string) => createHmac('sha256', secret).update(userId).digest('hex');
 
 async function secretOf(t: TestTenant): Promise<string> {
   const r = await request('POST', admin('/settings/identity-secret/rotate'), { token: t.ownerToken });

@@ -1,12 +1,11 @@
-import { createTransport } from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer/index.js';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demoArticles } from '../../bin/local/demo-articles.ts';
 import { admin, baseUrl, newTenant, putConfig, request, type TestTenant } from './client.ts';
+import { smtp } from './mail.ts';
 
 // The email channel's limits and refusals, its attachments and its automatic answers, over SMTP.
 
-const smtp = () => createTransport({ host: '127.0.0.1', port: inject('smtpPort'), secure: false, ignoreTLS: true });
 const send = (m: Mail.Options) => smtp().sendMail({ from: 'Ann Customer <ann@customer.example>', ...m });
 const address = async (t: TestTenant) => (await request('GET', admin('/settings'), { token: t.ownerToken })).body.config.email.inboundAddress as string;
 const list = async (t: TestTenant) => (await request('GET', admin('/conversations'), { token: t.ownerToken })).body.items as Array<Record<string, any>>;

@@ -1,15 +1,12 @@
-import { createHmac } from 'node:crypto';
-import { createTransport } from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer/index.js';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { admin, chat, expectProblem, newTenant, request, type TestTenant } from './client.ts';
+import { hmac, PASS, smtp } from './mail.ts';
 
 // One customer across the widget and email: linked only when both sides are verified (the site
 // signed the visitor's id and address; the sender passed SPF, DKIM and DMARC), in one tenant.
 // Mail goes through the local runtime's SMTP server, the rest through the HTTP API.
 
-const PASS = { 'X-Local-Verdicts': 'spf=pass dkim=pass dmarc=pass' };
-const hmac = (secret: string, s: string) => createHmac('sha256', secret).update(s).digest('hex');
 
 async function setup(name: string) {
   const t = await newTenant(name);
@@ -18,8 +15,7 @@ async function setup(name: string) {
   return { t, secret, to };
 }
 
-const mail = (m: Mail.Options) =>
-  createTransport({ host: '127.0.0.1', port: inject('smtpPort'), secure: false, ignoreTLS: true }).sendMail(m);
+const mail = (m: Mail.Options) => smtp().sendMail(m);
 
 /** Sends a mail and returns its conversation's id (found by its unique subject). */
 async function emailThread(t: TestTenant, m: Mail.Options): Promise<string> {

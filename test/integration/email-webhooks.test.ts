@@ -1,8 +1,8 @@
-import { createTransport } from 'nodemailer';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LocalRuntime } from '../../bin/local/server.ts';
 import { api, startReceiver, startRuntime, type Api, type Receiver } from './webhooks/harness.ts';
+import { smtp } from './mail.ts';
 
 // email.received and email.bounced through the whole pipeline: SMTP in, the outbox, the stream, the
 // dispatcher, the delivery queue, a signed webhook to a receiver on loopback; and the email queue's
@@ -17,7 +17,7 @@ afterAll(async () => { await rcv?.close(); await rt?.stop(); });
 /** A customer's mail from `from` to the tenant's inbound address, and the team's reply to it. */
 async function repliedThread(t: { token: string }, from: string, subject: string) {
   const to = (await a.call('GET', '/settings', t.token)).body.config.email.inboundAddress as string;
-  await createTransport({ host: '127.0.0.1', port: rt.mail!.smtpPort, secure: false, ignoreTLS: true }).sendMail({ from, to, subject, text: 'hi' });
+  await smtp(rt.mail!.smtpPort).sendMail({ from, to, subject, text: 'hi' });
   const list = await a.call('GET', '/conversations', t.token);
   expect(list.status, list.text).toBe(200);
   const conversationId = list.body.items[0].id as string;
@@ -61,12 +61,12 @@ describe('email events out', () => {
     const t = await a.tenant('Deferred Mail Shop');
     const { conversationId, reply } = await repliedThread(t, 'ann@busy.localhost', 'Deferred at send');
     // Each receive tries again (visibility compressed here); after the queue's 5 receives, its dead-letter queue.
-    const until = Date.now() + 20_000;
-    while (!rt.emailQueue.deadLetters.some((d) => d.body.includes(reply.body.message.id as string))) {
-      if (Date.now() > until) throw new Error('the deferred send was never dead-lettered');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(rt.emailQueue.deadLetters.find((d) => d.body.includes(reply.body.message.id as string))!.receiveCount).toBe(5);
+    const dead = await vi.waitFor(() => {
+      const d = rt.emailQueue.deadLetters.find((x) => x.body.includes(reply.body.message.id as string));
+      if (!d) throw new Error('the deferred send was never dead-lettered');
+      return d;
+    }, { timeout: 20_000, interval: 50 });
+    expect(dead.receiveCount).toBe(5);
     const detail = await a.call('GET', `/conversations/${conversationId}`, t.token);
     expect(detail.body.messages.find((m: { id: string }) => m.id === reply.body.message.id).delivery).toEqual({ status: 'sending' });
     expect((await a.call('GET', '/settings/email/suppressions', t.token)).body.items).toEqual([]);

@@ -1,13 +1,11 @@
-import { createTransport } from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer/index.js';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { admin, baseUrl, newTenant, putConfig, request, type TestTenant } from './client.ts';
+import { PASS, smtp } from './mail.ts';
 
 // The email channel through the local runtime's real SMTP server (nodemailer as the client), read
 // back through the admin API; outgoing mail read from the local catcher.
 
-const smtp = () => createTransport({ host: '127.0.0.1', port: inject('smtpPort'), secure: false, ignoreTLS: true });
-const PASS = { 'X-Local-Verdicts': 'spf=pass dkim=pass dmarc=pass' };
 
 async function inboundAddress(t: TestTenant): Promise<string> {
   const r = await request('GET', admin('/settings'), { token: t.ownerToken });
@@ -43,6 +41,10 @@ async function caught(match: (m: Record<string, any>) => boolean, timeoutMs = 80
     await new Promise((res) => setTimeout(res, 50));
   }
 }
+
+/** The message `messageId` of conversation `id`, once its delivery has a final status. */
+const settled = (t: TestTenant, id: string, messageId: string) =>
+  eventually(async () => (await detail(t, id)).messages.find((x: { id: string; delivery?: { status: string } }) => x.id === messageId && x.delivery?.status !== 'sending'));
 
 async function eventually<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 8000): Promise<T> {
   const until = Date.now() + timeoutMs;
@@ -163,11 +165,11 @@ describe('email: outbound', () => {
   it('a hard bounce suppresses the address: the status says bounced and later replies are refused', async () => {
     const { t, c, r } = await repliedThread('Bounce Shop', 'bounce@simulator.amazonses.com', 'Will bounce');
     expect(r.status).toBe(201);
-    await eventually(async () => (await detail(t, c!.id)).messages.find((m: { id: string }) => m.id === r.body.message.id)?.delivery?.status === 'bounced');
-    const again = await request('POST', admin(`/conversations/${c!.id}/messages`), { token: t.ownerToken, body: { content: 'Hello?' } });
+    await eventually(async () => (await detail(t, c.id)).messages.find((m: { id: string }) => m.id === r.body.message.id)?.delivery?.status === 'bounced');
+    const again = await request('POST', admin(`/conversations/${c.id}/messages`), { token: t.ownerToken, body: { content: 'Hello?' } });
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('EMAIL_SUPPRESSED');
-    expect((await detail(t, c!.id)).messages).toHaveLength(2);
+    expect((await detail(t, c.id)).messages).toHaveLength(2);
     const s = await request('GET', admin('/settings/email/suppressions'), { token: t.ownerToken });
     expect(s.body.items).toEqual([{ email: 'bounce@simulator.amazonses.com', reason: 'bounce', createdAt: expect.any(String) }]);
   });
@@ -175,29 +177,27 @@ describe('email: outbound', () => {
   it('a recipient refused when sending (550 at RCPT) is a bounce: final status, its reason, the address suppressed', async () => {
     const { t, c, r } = await repliedThread('Refused Shop', 'gone@refused.localhost', 'Refused later');
     expect(r.status).toBe(201);
-    const m = await eventually(async () => (await detail(t, c!.id)).messages.find((x: { id: string; delivery?: { status: string } }) =>
-      x.id === r.body.message.id && x.delivery?.status !== 'sending'));
+    const m = await settled(t, c.id, r.body.message.id);
     expect(m.delivery.status).toBe('bounced');
     expect(m.delivery.reason).toMatch(/^the recipient was refused: 550 5\.1\.1/);
     expect(m.delivery.reason).not.toContain('gone@refused.localhost');
     const s = await request('GET', admin('/settings/email/suppressions'), { token: t.ownerToken });
     expect(s.body.items).toEqual([{ email: 'gone@refused.localhost', reason: 'bounce', createdAt: expect.any(String) }]);
-    expect((await request('POST', admin(`/conversations/${c!.id}/messages`), { token: t.ownerToken, body: { content: 'Hello?' } })).body.code).toBe('EMAIL_SUPPRESSED');
+    expect((await request('POST', admin(`/conversations/${c.id}/messages`), { token: t.ownerToken, body: { content: 'Hello?' } })).body.code).toBe('EMAIL_SUPPRESSED');
   });
 
   it('a message refused when sending (554 at DATA, SES\'s MessageRejected) is failed, and the address stays usable', async () => {
     const { t, c, r } = await repliedThread('Rejected Shop', 'ann@rejected.localhost', 'Rejected later');
-    const m = await eventually(async () => (await detail(t, c!.id)).messages.find((x: { id: string; delivery?: { status: string } }) =>
-      x.id === r.body.message.id && x.delivery?.status !== 'sending'));
+    const m = await settled(t, c.id, r.body.message.id);
     expect(m.delivery).toEqual({ status: 'failed', reason: expect.stringMatching(/^the mail server refused the message: 554 5\.6\.0 Message rejected/) });
     expect((await request('GET', admin('/settings/email/suppressions'), { token: t.ownerToken })).body.items).toEqual([]);
     // Not suppressed: the team may try again (and it is refused the same way, once per reply).
-    expect((await request('POST', admin(`/conversations/${c!.id}/messages`), { token: t.ownerToken, body: { content: 'Again' } })).status).toBe(201);
+    expect((await request('POST', admin(`/conversations/${c.id}/messages`), { token: t.ownerToken, body: { content: 'Again' } })).status).toBe(201);
   });
 
   it('an address on the account\'s suppression list bounces by SES\'s event (OnAccountSuppressionList)', async () => {
     const { t, c, r } = await repliedThread('Listed Shop', 'suppressionlist@simulator.amazonses.com', 'Listed');
-    await eventually(async () => (await detail(t, c!.id)).messages.find((x: { id: string }) => x.id === r.body.message.id)?.delivery?.status === 'bounced');
+    await eventually(async () => (await detail(t, c.id)).messages.find((x: { id: string }) => x.id === r.body.message.id)?.delivery?.status === 'bounced');
     expect((await request('GET', admin('/settings/email/suppressions'), { token: t.ownerToken })).body.items.map((i: { email: string }) => i.email))
       .toEqual(['suppressionlist@simulator.amazonses.com']);
   });

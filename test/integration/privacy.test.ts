@@ -1,12 +1,12 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { createTransport } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { LIVE_PATH } from '#shared/edge/triggers.ts';
 import type { LocalRuntime } from '../../bin/local/server.ts';
 import { api, startReceiver, startRuntime, type Api, type Receiver, chatOn } from './webhooks/harness.ts';
+import { hmac, smtp } from './mail.ts';
 
 // A customer's export and erasure, through the HTTP API of a runtime with its own table, so that
 // the whole table (and each index) can be scanned afterwards for anything the customer wrote or was.
@@ -53,17 +53,14 @@ describe('a customer\'s data', () => {
     expect(hook.status).toBe(201);
 
     // A verified customer: a message, an escalation, an agent's answer, a rating with a comment.
-    const userHash = createHmac('sha256', secret).update('u-zeb').digest('hex');
-    const emailHash = createHmac('sha256', secret).update(EMAIL).digest('hex');
+    const userHash = hmac(secret, 'u-zeb');
+    const emailHash = hmac(secret, EMAIL);
     const m1 = await chat(t.widgetKey, '/message', { message: TEXT, visitor: { userId: 'u-zeb', name: NAME, email: EMAIL, userHash, emailHash } });
     expect(m1.status).toBe(200);
     const c1 = m1.body.conversationId as string;
     expect((await chat(t.widgetKey, '/escalate', { conversationId: c1, reason: 'Larkspur parcel lost' })).status).toBe(200);
     // The agent's reply as the dashboard sends it, with an Idempotency-Key.
-    const agentReply = await fetch(`${rt.url}/api/v1/admin/conversations/${c1}/messages`, {
-      method: 'POST', body: JSON.stringify({ content: 'Sorry Zebulon, we will look' }),
-      headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-    });
+    const agentReply = await a.call('POST', `/conversations/${c1}/messages`, t.token, { content: 'Sorry Zebulon, we will look' }, { 'idempotency-key': randomUUID() });
     expect(agentReply.status).toBe(201);
     expect((await chat(t.widgetKey, `/conversations/${c1}/rating`, { score: 2, comment: 'Quimby is unhappy' })).status).toBe(200);
     // The same person, anonymous on another day, leaving the address for the reply.
@@ -177,8 +174,7 @@ describe('an email customer\'s data', () => {
   it('exports the email facts and erases the address, subject, text, lookups, suppression and stored objects', async () => {
     const t = await a.tenant('Mail Privacy Shop');
     const to = (await a.call('GET', '/settings', t.token)).body.config.email.inboundAddress as string;
-    const smtp = createTransport({ host: '127.0.0.1', port: rt.mail!.smtpPort, secure: false, ignoreTLS: true });
-    await smtp.sendMail({
+    await smtp(rt.mail!.smtpPort).sendMail({
       from: `Orla Fenwick <${ADDR}>`, to, subject: SUBJECT, text: BODY, messageId: '<fenwick-1@example.org>',
       attachments: [{ filename: 'fenwick-receipt.txt', content: 'Receipt for Orla Fenwick, Marrowby' }],
     });
@@ -194,11 +190,11 @@ describe('an email customer\'s data', () => {
     const sent = await caught((m) => m.envelope.to.includes(ADDR) && m.raw.includes(c.id));
     const status = async () => (await a.call('GET', `/conversations/${c.id}`, t.token)).body.messages.find((m: any) => m.id === reply.body.message.id)?.delivery?.status;
     await vi.waitFor(async () => expect(await status()).toBe('delivered'), { timeout: 10_000, interval: 100 });
-    await smtp.sendMail({ from: ADDR, to: sent.replyTo, subject: `Re: ${SUBJECT}`, text: 'Thanks, Fenwick household' });
+    await smtp(rt.mail!.smtpPort).sendMail({ from: ADDR, to: sent.replyTo, subject: `Re: ${SUBJECT}`, text: 'Thanks, Fenwick household' });
     expect((await a.call('GET', `/conversations/${c.id}`, t.token)).body.messages).toHaveLength(3);
 
     // Another customer whose address bounces: it is suppressed.
-    await smtp.sendMail({ from: BOUNCER, to, subject: 'Bouncing', text: 'hello' });
+    await smtp(rt.mail!.smtpPort).sendMail({ from: BOUNCER, to, subject: 'Bouncing', text: 'hello' });
     const bc = ((await a.call('GET', '/conversations', t.token)).body.items as any[]).find((x) => x.id !== c.id);
     expect((await a.call('POST', `/conversations/${bc.id}/messages`, t.token, { content: 'Hi there' })).status).toBe(201);
     await vi.waitFor(async () => expect((await a.call('GET', '/settings/email/suppressions', t.token)).body.items).toHaveLength(1), { timeout: 10_000, interval: 100 });
@@ -243,7 +239,7 @@ describe('an email customer\'s data', () => {
     expect(shell.messages.map((m: any) => m.content)).toEqual(['[erased]', '[erased]', '[erased]']);
     expect(shell.messages.every((m: any) => !m.email && !m.attachments)).toBe(true);
     expect(await counts()).toEqual(statsBefore);
-    await smtp.sendMail({ from: ADDR, to: sent.replyTo, subject: 'again', text: 'hello again' });
+    await smtp(rt.mail!.smtpPort).sendMail({ from: ADDR, to: sent.replyTo, subject: 'again', text: 'hello again' });
     expect((await a.call('GET', `/conversations/${c.id}`, t.token)).body.messages).toHaveLength(3);
   }, 90_000);
 });

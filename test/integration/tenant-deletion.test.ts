@@ -1,4 +1,3 @@
-import { createTransport } from 'nodemailer';
 import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -7,6 +6,7 @@ import { LIVE_PATH } from '#shared/edge/triggers.ts';
 import { runPurge } from '#shared/domain/tenants/deletion.ts';
 import type { LocalRuntime } from '../../bin/local/server.ts';
 import { api, startReceiver, startRuntime, type Api, type Receiver, chatOn } from './webhooks/harness.ts';
+import { smtp } from './mail.ts';
 
 // A tenant that leaves, on a runtime with a table of its own: the owner confirms with the name;
 // key, integrations and members are cut at once; the purge job removes the rest, and a scan of
@@ -21,6 +21,12 @@ afterAll(async () => { await rcv?.close(); await rt?.stop(); });
 
 const raw = new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 const chat = (widgetKey: string, path: string, body: unknown) => chatOn(rt, widgetKey, path, body);
+/** The keys of `items` that do not expire by themselves within a day (rate-limit windows, idempotency records and sent events do). */
+function lasting(items: Array<Record<string, unknown>>) {
+  const day = Math.floor(Date.now() / 1000) + 86_400 + 60;
+  return items.filter((i) => !(typeof i.expiresAt === 'number' && i.expiresAt <= day)).map((i) => `${i.pk} ${i.sk}`);
+}
+
 async function itemsOf(tenantId: string) {
   const found: Array<Record<string, unknown>> = [];
   let start: Record<string, AttributeValue> | undefined;
@@ -47,7 +53,7 @@ describe('deleting a tenant', () => {
     await rcv.waitFor(1, 20_000);
     // An email conversation: the inbound address, its reply token and Message-ID lookups are the tenant's too.
     const inbound = (await a.call('GET', '/settings', t.token)).body.config.email.inboundAddress as string;
-    await createTransport({ host: '127.0.0.1', port: rt.mail!.smtpPort, secure: false, ignoreTLS: true })
+    await smtp(rt.mail!.smtpPort)
       .sendMail({ from: 'Leo <leo@customer.example>', to: inbound, subject: 'Refund', text: 'Where is my refund?' });
     const until = Date.now() + 10_000;
     while (!(await a.call('GET', '/conversations', t.token)).body.items.some((x: any) => x.channel === 'email')) {
@@ -91,8 +97,7 @@ describe('deleting a tenant', () => {
     expect(Date.parse(done.body.finishedAt)).toBeGreaterThanOrEqual(Date.parse(del.body.requestedAt));
     const left = await itemsOf(t.tenantId);
     // Only what expires by itself within a day (rate-limit windows, idempotency records, events already sent) may remain.
-    const day = Math.floor(Date.now() / 1000) + 86_400 + 60;
-    expect(left.filter((i) => !(typeof i.expiresAt === 'number' && i.expiresAt <= day)).map((i) => `${i.pk} ${i.sk}`)).toEqual([]);
+    expect(lasting(left)).toEqual([]);
     expect(rcv.received.length).toBe(received);
     // The other tenant is untouched; the owner may start afresh.
     expect((await chat(stays.widgetKey, '/message', { message: 'hi' })).status).toBe(200);
@@ -115,7 +120,6 @@ describe('deleting a tenant', () => {
     expect(second.deleted).toBeGreaterThan(10);
     const done = (await a.call('GET', '/tenant/deletion', t.token)).body;
     expect(done).toMatchObject({ status: 'deleted', deleted: 10 + second.deleted });
-    const day = Math.floor(Date.now() / 1000) + 86_400 + 60;
-    expect((await itemsOf(t.tenantId)).filter((i) => !(typeof i.expiresAt === 'number' && i.expiresAt <= day)).map((i) => `${i.pk} ${i.sk}`)).toEqual([]);
+    expect(lasting(await itemsOf(t.tenantId))).toEqual([]);
   }, 90_000);
 });

@@ -20,7 +20,8 @@ export function loadClinc150(): Clinc {
   return JSON.parse(readFileSync(resolve(datasetsDir(), 'clinc150/data_full_train_val.json'), 'utf8')) as Clinc;
 }
 
-function shuffle<T>(xs: T[], rand: () => number): T[] {
+/** A copy of `xs` in the order a Fisher-Yates shuffle with `rand` gives. */
+export function shuffle<T>(xs: readonly T[], rand: () => number): T[] {
   const a = [...xs];
   for (let i = a.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));

@@ -9,7 +9,7 @@
 import { rng, trainClassifier } from '#shared/nlu/intents/classifier.ts';
 import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
 import { textsToEmbed } from '#shared/nlu/policy/to-embed.ts';
-import { loadBanking77, perLabel, stratifiedSplit, toIntents, type Example } from '../nlu/data.ts';
+import { loadBanking77, perLabel, shuffle, stratifiedSplit, toIntents, type Example } from '../nlu/data.ts';
 import { cachedVectors } from '../vectors/cache.ts';
 
 const all = loadBanking77();
@@ -21,11 +21,6 @@ const DRAWS = Number(process.env.DRAWS ?? 5);
 const train = (xs: Example[]) => trainClassifier(toIntents(xs), {}, glove, [], vectors);
 const right = (c: ReturnType<typeof train>, [t, l]: Example) => c.classify(t, 1, vectors.get(t.trim()))[0]?.intent === l;
 const accuracy = (xs: Example[], val: Example[]) => { const c = train(xs); return val.filter((x) => right(c, x)).length / val.length; };
-function shuffle<T>(xs: readonly T[], rand: () => number): T[] {
-  const a = [...xs];
-  for (let i = a.length - 1; i > 0; i--) { const j = Math.floor(rand() * (i + 1)); [a[i], a[j]] = [a[j]!, a[i]!]; }
-  return a;
-}
 
 function misses(seedSet: Example[], traffic: Example[], batch: number): Example[] {
   const count = new Map<string, number>();

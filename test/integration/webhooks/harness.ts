@@ -72,7 +72,7 @@ export async function startReceiver(behaviour: Behaviour = () => 200, port = 0):
 }
 
 export interface Api {
-  call<T = any>(method: string, path: string, token: string, body?: unknown): Promise<{ status: number; body: T; text: string }>;
+  call<T = any>(method: string, path: string, token: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: T; text: string }>;
   tenant(name?: string): Promise<{ tenantId: string; token: string; widgetKey: string; sub: string }>;
   member(t: { token: string }, role: 'viewer' | 'agent' | 'admin'): Promise<string>;
 }
@@ -84,9 +84,9 @@ export async function chatOn(rt: LocalRuntime, widgetKey: string, path: string, 
 }
 
 export function api(rt: LocalRuntime): Api {
-  const call: Api['call'] = async (method, path, token, body) => {
+  const call: Api['call'] = async (method, path, token, body, headers = {}) => {
     const res = await fetchServed(`${rt.url}/api/v1/admin${path}`, {
-      method, headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      method, headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
     const text = await res.text();
