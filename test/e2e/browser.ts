@@ -146,6 +146,15 @@ export async function tokenForEmail(email: string): Promise<string> {
   return r.body.accessToken;
 }
 
+/** A new team: its owner's email (to sign in with) and token, and its widget key. */
+export async function newTeam(label: string, tenantName: string) {
+  const email = newEmail(label);
+  const token = await tokenForEmail(email);
+  const onboard = await api('POST', '/api/v1/admin/auth/onboard', { token, body: { tenantName } });
+  expect(onboard.status).toBe(201);
+  return { email, token, widgetKey: onboard.body.widgetKey as string };
+}
+
 /** The customer on the demo shop with the widget open, one exchange, then asking for a person. */
 export async function customerEscalates(page: Page, widgetKey: string) {
   await page.goto(shopUrl(widgetKey));

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, capture, customerEscalates, launch, newDashboardPage, newEmail, newPage, shot, signIn, tokenForEmail } from './browser.ts';
+import { api, capture, customerEscalates, launch, newDashboardPage, newPage, shot, newTeam, signIn } from './browser.ts';
 
 // Human handoff from the dashboard (docs/API.md, Human handoff): an agent answers an escalated
 // conversation from the inbox and the customer sees it in the widget on the shop's page, over the
@@ -13,11 +13,7 @@ beforeAll(async () => { browser = await launch(); });
 afterAll(async () => { await browser?.close(); });
 
 async function escalatedConversation() {
-  const email = newEmail('agent');
-  const token = await tokenForEmail(email);
-  const onboard = await api('POST', '/api/v1/admin/auth/onboard', { token, body: { tenantName: 'Handoff Shop' } });
-  expect(onboard.status).toBe(201);
-  const widgetKey = onboard.body.widgetKey as string;
+  const { email, token, widgetKey } = await newTeam('agent', 'Handoff Shop');
   const first = await api('POST', '/api/v1/chat/message', { widgetKey, body: { message: 'my parcel is lost' } });
   const conversationId = first.body.conversationId as string;
   const esc = await api('POST', '/api/v1/chat/escalate', { widgetKey, body: { conversationId, reason: 'Lost parcel' } });
@@ -28,11 +24,7 @@ async function escalatedConversation() {
 
 describe('handoff: an agent replies from the inbox', () => {
   it('shows the reply in the customer\'s widget, over the customer\'s live socket, and takes the ticket in progress', async () => {
-    const email = newEmail('agent');
-    const token = await tokenForEmail(email);
-    const onboard = await api('POST', '/api/v1/admin/auth/onboard', { token, body: { tenantName: 'Handoff Shop' } });
-    expect(onboard.status).toBe(201);
-    const widgetKey = onboard.body.widgetKey as string;
+    const { email, token, widgetKey } = await newTeam('agent', 'Handoff Shop');
 
     // The customer's side: the widget on the shop's page, and the frames its live socket receives.
     const customer = await newPage(browser);

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, captureWidths, launch, newDashboardPage, newEmail, signIn, tokenForEmail } from './browser.ts';
+import { api, captureWidths, launch, newDashboardPage, newTeam, signIn } from './browser.ts';
 
 // The intent editor's question for a missing entity (a required entity, as slot elicitation):
 // what the assistant asks before it answers, saved with the intent and used by the next message.
@@ -11,10 +11,7 @@ afterAll(async () => { await browser?.close(); });
 
 describe('intent editor: asking for a missing entity', () => {
   it('shows the starter order_status question, and a changed one is what the next message asks', async () => {
-    const email = newEmail('slots');
-    const token = await tokenForEmail(email);
-    const onboard = await api('POST', '/api/v1/admin/auth/onboard', { token, body: { tenantName: 'Slots Shop' } });
-    expect(onboard.status).toBe(201);
+    const { email, token, widgetKey } = await newTeam('slots', 'Slots Shop');
     const intents = (await api('GET', '/api/v1/admin/intents', { token })).body.items as Array<{ id: string; name: string }>;
     const id = intents.find((i) => i.name === 'order_status')!.id;
 
@@ -32,7 +29,7 @@ describe('intent editor: asking for a missing entity', () => {
     } finally {
       await context.close();
     }
-    const asked = await api('POST', '/api/v1/chat/message', { widgetKey: onboard.body.widgetKey, body: { message: 'where is my order' } });
+    const asked = await api('POST', '/api/v1/chat/message', { widgetKey, body: { message: 'where is my order' } });
     expect(asked.body.message.content).toBe('What is your order number?');
     const stored = await api('GET', `/api/v1/admin/intents/${id}`, { token });
     expect(stored.body.entities).toEqual([{ name: 'order_id', type: 'order_id', required: true, prompt: 'What is your order number?' }]);

@@ -1,7 +1,7 @@
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, captureWidths, expectAccessible, hostPage, launch, newDashboardPage, newEmail, newPage, shot, signIn, tokenForEmail } from './browser.ts';
+import { api, captureWidths, expectAccessible, hostPage, launch, newDashboardPage, newPage, shot, newTeam, signIn } from './browser.ts';
 import { hmac, PASS, smtp } from '../integration/mail.ts';
 
 // One customer across the widget and email, in Chromium: a visitor the site signed (id and
@@ -19,11 +19,7 @@ const conversationsOf = async (token: string, q: string) => (await api('GET', `/
 
 describe('one customer across widget and email', () => {
   it('the widget lists the verified customer\'s email thread read-only; the panel links both; a refused reply shows', async () => {
-    const owner = newEmail('owner');
-    const token = await tokenForEmail(owner);
-    const onboarded = await api('POST', '/api/v1/admin/auth/onboard', { token, body: { tenantName: 'Linked Lamp Shop' } });
-    expect(onboarded.status).toBe(201);
-    const widgetKey = onboarded.body.widgetKey as string;
+    const { email: owner, token, widgetKey } = await newTeam('owner', 'Linked Lamp Shop');
     const secret = (await api('POST', '/api/v1/admin/settings/identity-secret/rotate', { token })).body.secret as string;
     const inbound = (await api('GET', '/api/v1/admin/settings', { token })).body.config.email.inboundAddress as string;
     const address = 'ada.lamp@customer.example';
