@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import type { LocalRuntime } from '../../bin/local/server.ts';
+import { fetchServed } from './client.ts';
 
 // The metric lines (CloudWatch embedded metric format) and the log lines of real handler
 // invocations, read from this process's stdout and stderr: an own runtime with metrics on, on the run's
@@ -64,7 +65,7 @@ function published(metric: string): Emf[] {
 }
 
 async function call(method: string, path: string, o: { token?: string; widgetKey?: string; body?: unknown } = {}) {
-  const res = await fetch(rt.url + path, {
+  const res = await fetchServed(rt.url + path, {
     method,
     headers: {
       ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}),
