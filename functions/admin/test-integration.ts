@@ -1,5 +1,9 @@
-import { adminRoute } from '#shared/edge/kit.ts';
+import { adminRoute, withStatus } from '#shared/edge/kit.ts';
 import * as api from '#shared/edge/routes/deliveries.ts';
-import { sendTest } from '#shared/domain/events-out/deliveries.ts';
+import { testIntegration } from '#shared/domain/events-out/actions.ts';
 
-export const handler = adminRoute(api.testIntegration, async ({ tenantId, params }) => sendTest(tenantId, params.id));
+// A webhook's ping is queued (202); an action is tried at once (200).
+export const handler = adminRoute(api.testIntegration, async ({ tenantId, params, body }) => {
+  const r = await testIntegration(tenantId, params.id, body);
+  return r.tried ? withStatus(200, r.tried) : r.queued;
+});

@@ -18,6 +18,8 @@ export const config = {
   get localDataKey() { return process.env.LOCAL_DATA_KEY; },
   /** Local runtime only: lets webhook URLs point at loopback for its own tests (`1` or `true`). */
   get allowLoopbackWebhooks() { return ['1', 'true'].includes(process.env.ALLOW_LOOPBACK_WEBHOOKS ?? ''); },
+  /** Local runtime only: loopback origins that may be called anyway (`npm start`'s demo shop), comma-separated. */
+  get loopbackOrigins() { return (process.env.ALLOW_LOOPBACK_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean); },
   /** The queue that carries one message per delivery (at least once, on the retry schedule). */
   get deliveryQueueUrl() { return required('DELIVERY_QUEUE_URL'); },
   /** The queue of tenants whose content the indexer embeds (shared/data/index-queue.ts). */

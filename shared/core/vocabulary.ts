@@ -35,7 +35,8 @@ export interface Actor { type: (typeof ACTOR_TYPES)[number]; id: string }
 export const MEMBER_STATUSES = ['active', 'invited'] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
 
-export const INTEGRATION_TYPES = ['webhook', 'slack', 'zendesk', 'email'] as const;
+/** `action`: the tenant's own endpoint that an intent calls to look something up (not a receiver of events). */
+export const INTEGRATION_TYPES = ['webhook', 'slack', 'zendesk', 'email', 'action'] as const;
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
 
 /** `disabled` receives nothing: set by an admin, or by the service after a 410 Gone or 5 days of failures. */
@@ -45,7 +46,8 @@ export type IntegrationStatus = (typeof INTEGRATION_STATUSES)[number];
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-export const INTENT_ACTIONS = ['reply', 'escalate'] as const;
+/** `call`: the intent asks the tenant's `action` integration (its `integrationId`) before it answers. */
+export const INTENT_ACTIONS = ['reply', 'escalate', 'call'] as const;
 export type IntentAction = (typeof INTENT_ACTIONS)[number];
 
 /** A draft article is never searched by the chat nor shown to the widget. */
@@ -77,7 +79,7 @@ export interface User { sub: string; email: string | null }
 /** What the event outbox records; each goes to the live channel and to integrations. */
 export const EVENT_TYPES = [
   'conversation.created', 'message.created', 'conversation.escalated', 'ticket.created', 'ticket.updated', 'conversation.rated',
-  'email.received', 'email.bounced',
+  'email.received', 'email.bounced', 'action.failed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export interface DomainEvent<T = Record<string, unknown>> { id: string; type: EventType; timestamp: string; tenantId: string; data: T }

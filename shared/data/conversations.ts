@@ -55,6 +55,8 @@ export interface Metadata {
   sources?: Array<{ articleId: string; title: string; url: string | null }>;
   /** Knowledge answers: the article's formatting of the answer's phrases (see TextFormat). */
   format?: { strong: string[]; emphasis: string[]; links: Array<{ text: string; url: string }>; listItems: string[] };
+  /** An intent that called its action: how the call went. */
+  action?: { integrationId: string; status: 'ok' | 'failed' | 'timeout' | 'skipped'; latencyMs: number };
 }
 export interface Message {
   id: string; role: MessageRole; content: string; createdAt: string; metadata?: Metadata;

@@ -11,6 +11,8 @@ import { transact, type TxItem } from './tx.ts';
 export interface Intent {
   id: string; name: string; description: string; trainingPhrases: string[]; response: string;
   entities: EntitySpec[]; action: IntentAction; enabled: boolean; createdAt: string; updatedAt: string;
+  /** `action: "call"` only: the tenant's `action` integration it asks, and what it says when that fails. */
+  integrationId?: string; failureResponse?: string;
 }
 
 /** The Puts that create an intent: the intent and its name guard (names are unique per tenant). */

@@ -53,6 +53,12 @@ export const keys = {
 
   integration: (tenantId: string, id: string): Key => ({ pk: T(tenantId), sk: `INTEGRATION#${id}` }),
   integrationPrefix: (tenantId: string) => ({ pk: T(tenantId), skPrefix: 'INTEGRATION#' }),
+  /** An action integration's recent calls (`CALL#` + a ULID, so newest first by key) and its `action.failed` guard. */
+  actionCallsPartition: (tenantId: string, integrationId: string) => `${T(tenantId)}#ACTIONCALLS#${integrationId}`,
+  actionCall: (tenantId: string, integrationId: string, callId: string): Key =>
+    ({ pk: keys.actionCallsPartition(tenantId, integrationId), sk: `CALL#${callId}` }),
+  actionFailedGuard: (tenantId: string, integrationId: string): Key =>
+    ({ pk: keys.actionCallsPartition(tenantId, integrationId), sk: 'FAILEDEVENT' }),
 
   /** Deliveries of one integration; ids are `dlv_` + the event's ULID, so the partition sorts by event time. */
   delivery: (tenantId: string, integrationId: string, deliveryId: string): Key =>

@@ -44,7 +44,10 @@ export async function* tenantItems(tenantId: string, also: { integrationIds?: st
   const labels = fixed[fixedPartitions(tenantId).indexOf(keys.labelsPartition(tenantId)) - 1]!;
   for (const l of labels) yield* await partition(keys.labelledPartition(tenantId, labelKey(l.name as string)));
   const integrations = new Set([...root!.filter((x) => x.type === 'integration').map((x) => x.id as string), ...also.integrationIds ?? []]);
-  for (const id of integrations) yield* await partition(keys.delivery(tenantId, id, 'x').pk);
+  for (const id of integrations) {
+    yield* await partition(keys.delivery(tenantId, id, 'x').pk);
+    yield* await partition(keys.actionCallsPartition(tenantId, id));
+  }
   const emails = new Set<string>();
   for (const c of await index(keys.conversationsIndex(tenantId).gsi1pk)) {
     const held = await partition(keys.conversationPartition(tenantId, c.id as string));

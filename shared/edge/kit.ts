@@ -116,12 +116,16 @@ const bodyLimit: Mw = {
 };
 
 /** middy's JSON body parser (415 on another content type), its errors mapped to the API's codes (docs/API.md, Errors). */
-const jsonBody = (wanted: boolean): Mw => {
+const jsonBody = (wanted: boolean, optional = false): Mw => {
   const parser = httpJsonBodyParser() as unknown as Mw;
   return {
     before: async (request) => {
       if (!wanted) return;
-      if (bodyBytes(request.event) === 0) throw new InvalidJson('a JSON object body is required');
+      if (bodyBytes(request.event) === 0) {
+        if (!optional) throw new InvalidJson('a JSON object body is required');
+        request.context.state.raw = {};
+        return;
+      }
       try {
         await parser.before!(request);
       } catch (e) {
@@ -166,7 +170,7 @@ function stack<A>(
     .use(problemErrors)
     .use(authentication)
     .use(bodyLimit)
-    .use(jsonBody(route.body !== undefined))
+    .use(jsonBody(route.body !== undefined, route.bodyOptional))
     .handler(async (event, context) =>
       json(await run(event, authenticated.get(event) as A, context.state), event.requestContext.requestId)) as unknown as Handler;
 }

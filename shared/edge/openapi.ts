@@ -135,7 +135,13 @@ function operation(route: Route, defs: Json): Json {
   const ok: Json = { description: route.summary, headers: { ...requestIdHeader } };
   if (route.response && route.status !== 204) ok.content = { 'application/json': { schema: jsonSchema(route.response, 'output', defs) } };
   responses[String(route.status)] = ok;
-  if (route.alternate) responses[String(route.alternate.status)] = { ...ok, description: route.alternate.description };
+  if (route.alternate) {
+    const other = route.alternate.response;
+    responses[String(route.alternate.status)] = {
+      ...ok, description: route.alternate.description,
+      ...(other ? { content: { 'application/json': { schema: jsonSchema(other, 'output', defs) } } } : {}),
+    };
+  }
 
   const has = { input: Boolean(route.params || route.query || route.body || route.idempotent), body: Boolean(route.body) };
   const bad = [...(has.input ? ['VALIDATION_ERROR'] : []), ...(has.body ? ['INVALID_JSON'] : []), ...(paginated ? ['INVALID_CURSOR'] : [])];
@@ -167,7 +173,7 @@ function operation(route: Route, defs: Json): Json {
     security: route.auth === 'widget' ? [{ widgetKey: [] }] : route.auth === 'jwt' ? [{ bearer: [] }] : [],
     ...(route.auth === 'jwt' ? { 'x-required-role': route.role ?? 'any' } : {}),
     ...(params.length ? { parameters: params } : {}),
-    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input', defs) } } } } : {}),
+    ...(route.body ? { requestBody: { required: !route.bodyOptional, content: { 'application/json': { schema: jsonSchema(route.body, 'input', defs) } } } } : {}),
     responses,
   };
 }

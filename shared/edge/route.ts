@@ -46,8 +46,13 @@ export interface Route<P extends Schema | undefined = Schema | undefined, B exte
   /** The success body; absent for 204. */
   response?: Schema;
   status: 200 | 201 | 202 | 204;
-  /** A second success status the handler may answer with the same body (`withStatus`), and when. */
-  alternate?: { status: 200 | 201; description: string };
+  /**
+   * A second success status the handler may answer (`withStatus`), and when; with the same body,
+   * or the one `response` names.
+   */
+  alternate?: { status: 200 | 201; description: string; response?: Schema };
+  /** The body may be left out (read as `{}`); one that is sent is parsed and checked as usual. */
+  bodyOptional?: boolean;
   /** Honours the `Idempotency-Key` header. */
   idempotent?: boolean;
   /** The 409 codes this route may answer (documentation). */

@@ -21,6 +21,7 @@ import { nextVisitor, visitorOf, type VisitorInput } from '#shared/domain/custom
 import { isActive } from '#shared/domain/handoff/tickets-rules.ts';
 import { assertOrigin, freshTenant } from '#shared/domain/tenants/widget-auth.ts';
 import { asRateLimited, LIMITS, perMinute } from '#shared/domain/limits.ts';
+import { lookUp, type ActionTurn } from '#shared/domain/events-out/actions.ts';
 
 /** The widget shows a linked email thread (its customer verified both ways) but does not write to it. */
 const EMAIL_READ_ONLY = 'this conversation is by email: answer the last email to continue it';
@@ -201,7 +202,7 @@ export function startTurn(r: ReadTurn, now: Date): Turn {
  * Escalate: a message on a conversation whose latest ticket waits or is resolved reopens it; an
  * escalating intent names the active ticket, or opens one with the tenant's next number.
  */
-async function escalateTurn(turn: Turn, decision: Decision, message: string): Promise<Escalation> {
+async function escalateTurn(turn: Turn, decision: Decided, message: string): Promise<Escalation> {
   const { tenant, read, conv } = turn;
   // Silent: nobody answers, so the ticket a person holds stays as it is.
   const reopen = read && !turn.silent ? await reopenTicket(tenant, conv, turn.at) : null;
@@ -216,15 +217,41 @@ async function escalateTurn(turn: Turn, decision: Decision, message: string): Pr
   return { items: [...items, ...t.items], set: { ...set, ...t.set }, ticket: { id: t.ticket.id, number: t.ticket.number, isNew: true }, opened: t };
 }
 
-/** An escalating intent answered, and has every entity it needs (else its reply asks for one first). */
-const escalates = (d: Pick<Decision, 'nlu'>) => d.nlu.intent?.action === 'escalate' && !d.nlu.pending;
+/**
+ * An escalating intent answered, and has every entity it needs (else its reply asks for one first);
+ * or a calling intent's action answered `handoff: true`.
+ */
+const escalates = (d: Pick<Decided, 'nlu' | 'action'>) => (d.nlu.intent?.action === 'escalate' || d.action?.handoff === true) && !d.nlu.pending;
+
+/** The decision, with the calling intent's action when it asked one (its reply is then the action's). */
+type Decided = Decision & { action?: ActionTurn };
+
+/**
+ * The calling intent's action, asked once per request: a turn that is read again and redone after
+ * a concurrent change reuses the answer. Null when no action is due: the answer is not a calling
+ * intent's, it still asks for an entity, or nobody is answered.
+ */
+function actionAsker(startedAt: number) {
+  let asked: { key: string; turn: Promise<ActionTurn> } | null = null;
+  return (turn: Turn, decision: Decision, message: string): Promise<ActionTurn> | null => {
+    const { intent, entities, pending } = decision.nlu;
+    if (turn.silent || turn.handover || decision.knowledge || pending || intent?.action !== 'call') return null;
+    const key = JSON.stringify([intent.name, entities]);
+    if (asked?.key !== key) {
+      const v = turn.set.visitor ?? turn.conv.visitor;
+      const customer = v ? { userId: v.userId, email: v.email, verified: v.verified } : null;
+      asked = { key, turn: lookUp(turn.tenant.id, intent, { intent: intent.name, entities, message, conversationId: turn.conv.id, customer }, startedAt) };
+    }
+    return asked.turn;
+  };
+}
 
 /**
  * Decide (the words): the reply and its metadata from the assistant's decision; an escalation adds
  * what the customer reads about the ticket, unless the intent's reply names its number already.
  * A handover's reply is that note alone.
  */
-export function answerOf(decision: Pick<Decision, 'nlu' | 'knowledge'>, ticket: Escalation['ticket'], escalationNote: string | null, handover = false) {
+export function answerOf(decision: Pick<Decided, 'nlu' | 'knowledge' | 'action'>, ticket: Escalation['ticket'], escalationNote: string | null, handover = false) {
   const { nlu, knowledge: kb } = decision;
   const ticketFields = ticket ? { ticketId: ticket.id, ...(ticket.number === null ? {} : { ticketNumber: ticket.number }) } : {};
   if (handover) {
@@ -241,6 +268,7 @@ export function answerOf(decision: Pick<Decision, 'nlu' | 'knowledge'>, ticket: 
       intentRanking: nlu.ranking,
       ...(nlu.intent ? {} : { sources: [] }),
       ...ticketFields,
+      ...(decision.action ? { action: decision.action.metadata } : {}),
     };
   return { reply, metadata };
 }
@@ -312,21 +340,27 @@ async function commitTurn(w: ReturnType<typeof turnWrites>, opened: Escalation['
  * message is stored and classified for the statistics, and nothing answers it but the person.
  */
 export function sendMessage(tenantId: string, input: MessageInput, origin: string | undefined, sourceIp: string) {
+  const ask = actionAsker(Date.now());
   // The conversation or its ticket changed since we read it: read again and redo.
   return retrying(async () => {
     const read = await readTurn(tenantId, input, origin);
     // Silent or handed over: nobody answers, so no article is searched (nor counted as having answered).
-    const decision = await decide(read.tenant, input.message, !read.silent && !read.handover, read.silent ? null : read.read?.pending ?? null);
+    const decided = await decide(read.tenant, input.message, !read.silent && !read.handover, read.silent ? null : read.read?.pending ?? null);
     const turn = startTurn(read, new Date());
+    const action = await ask(turn, decided, input.message);
+    const decision: Decided = action ? { ...decided, nlu: { ...decided.nlu, reply: action.reply }, action } : decided;
     const esc = await escalateTurn(turn, decision, input.message);
     // An escalating intent's own reply says the conversation is handed over: the note adds the ticket alone.
-    const lead = !read.handover && decision.nlu.reply.trim() ? '' : undefined;
+    // An action's answer does not say it, so its handoff keeps the note's lead.
+    const lead = !read.handover && !action && decision.nlu.reply.trim() ? '' : undefined;
     const note = esc.ticket
       ? escalationText(esc.ticket.number, availability(turn.tenant.config ?? {}, turn.now), (esc.set.visitor ?? turn.conv.visitor)?.email ?? null, lead)
       : null;
     const answer = answerOf(decision, esc.ticket, note, read.handover);
     const written = turnWrites(turn, decision, esc, answer, input.message, sourceIp);
+    if (action) written.items.push(...action.items);
     await commitTurn(written, esc.opened, turn.now);
+    await action?.report();
 
     if (esc.ticket?.isNew) count(METRIC.escalations);
     const { metadata } = answer;

@@ -7,11 +7,12 @@ import { Conflict, fieldError, NotFound } from '#shared/core/errors.ts';
 import { templateNames } from '#shared/nlu/intents/entities.ts';
 import { auditValue } from '#shared/domain/audit-value.ts';
 import { indexingOf } from '#shared/domain/vectors.ts';
+import { dataPaths, findActionIntegration } from '#shared/domain/events-out/actions.ts';
 
 /** What a write of an intent gives: every field but the ones the service keeps. */
 export type IntentInput = Omit<Intent, 'id' | 'createdAt' | 'updatedAt'>;
 
-const FIELDS = ['name', 'description', 'trainingPhrases', 'response', 'entities', 'action', 'enabled'] as const;
+const FIELDS = ['name', 'description', 'trainingPhrases', 'response', 'entities', 'action', 'integrationId', 'failureResponse', 'enabled'] as const;
 const nameTaken = (name: string) => new Conflict(`an intent named ${name} already exists`);
 
 /** `{ field: { from, to } }` for each field whose value differs. */
@@ -39,15 +40,34 @@ export async function getIntent(tenantId: string, id: string) {
   return { ...intent, indexing: indexing(intent) };
 }
 
-/** A reply never shows a hole: every placeholder names one of the intent's entities (which it then waits for). */
+/**
+ * A reply never shows a hole: every placeholder names one of the intent's entities (which it then
+ * waits for). A calling intent's `{{data.path}}` placeholders are filled from its action's answer.
+ */
 function checkPlaceholders(input: IntentInput) {
   const declared = new Set(input.entities.map((e) => e.name));
   const unknown = templateNames(input.response).find((n) => !declared.has(n));
   if (unknown !== undefined) throw fieldError('response', `uses {{${unknown}}}, which is not one of its entities`);
+  if (input.action !== 'call' && dataPaths(input.response).length > 0) {
+    throw fieldError('response', 'uses {{data...}} placeholders, which only an intent with action "call" fills');
+  }
+}
+
+/** `integrationId` and `failureResponse` go with `action: "call"` only, and name an action integration of the tenant. */
+async function checkCall(tenantId: string, input: IntentInput) {
+  if (input.action !== 'call') {
+    if (input.integrationId !== undefined) throw fieldError('integrationId', 'is only allowed with action "call"');
+    if (input.failureResponse !== undefined) throw fieldError('failureResponse', 'is only allowed with action "call"');
+    return;
+  }
+  if (input.integrationId === undefined) throw fieldError('integrationId', 'is required with action "call" (an action integration\'s id)');
+  const i = await findActionIntegration(tenantId, input.integrationId);
+  if (!i) throw fieldError('integrationId', 'must be the id of one of this team\'s action integrations');
 }
 
 export async function createIntent(tenantId: string, actor: Actor, input: IntentInput) {
   checkPlaceholders(input);
+  await checkCall(tenantId, input);
   const now = new Date().toISOString();
   const intent: Intent = { id: randomUUID(), ...pick(input), createdAt: now, updatedAt: now };
   try {
@@ -62,6 +82,7 @@ export async function createIntent(tenantId: string, actor: Actor, input: Intent
 
 export async function replaceIntent(tenantId: string, actor: Actor, id: string, input: IntentInput) {
   checkPlaceholders(input);
+  await checkCall(tenantId, input);
   // A concurrent write won: re-read (404 if it was a delete) and apply ours on top.
   return retrying(async () => {
     const current = await getIntent(tenantId, id);
@@ -96,4 +117,5 @@ const pick = (i: IntentInput) => ({
     ...(e.required ? { required: true } : {}), ...(e.required && e.prompt !== undefined ? { prompt: e.prompt } : {}),
   })),
   action: i.action, enabled: i.enabled,
+  ...(i.action === 'call' ? { integrationId: i.integrationId, ...(i.failureResponse === undefined ? {} : { failureResponse: i.failureResponse }) } : {}),
 });

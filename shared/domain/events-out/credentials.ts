@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { config } from '#shared/core/config.ts';
-import type { Sealed } from '#shared/data/integrations.ts';
+import type { IntegrationItem, Sealed } from '#shared/data/integrations.ts';
 import { mask } from '#shared/domain/mask.ts';
 
 export { mask };
@@ -71,3 +71,17 @@ export async function unseal(s: Sealed, context: { tenantId: string; integration
 }
 
 export const maskAll = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, mask(v)]));
+
+// Decrypted credentials per container, keyed by the integration's version: one KMS call per
+// integration change instead of one per attempt (deliveries) or per call (actions).
+const opened = new Map<string, Record<string, string>>();
+export async function credentialsOf(tenantId: string, i: Pick<IntegrationItem, 'id' | 'updatedAt' | 'sealed'>): Promise<Record<string, string>> {
+  const key = `${tenantId}/${i.id}/${i.updatedAt}`;
+  let c = opened.get(key);
+  if (!c) {
+    c = await unseal(i.sealed, { tenantId, integrationId: i.id });
+    if (opened.size >= 500) opened.clear();
+    opened.set(key, c);
+  }
+  return c;
+}

@@ -8,10 +8,11 @@ import { deliveriesRepo, type DeliveryItem } from '#shared/data/deliveries.ts';
 import { deliveryQueue, parseMessage, type DeliveryMessage } from '#shared/data/delivery-queue.ts';
 import { integrationsRepo, type IntegrationItem } from '#shared/data/integrations.ts';
 import { Conflict, NotFound } from '#shared/core/errors.ts';
-import { unseal } from './credentials.ts';
+import { credentialsOf } from './credentials.ts';
 import { postJson } from './outbound.ts';
 import { SLACK_EVENT_TYPES, slackMessage, slackWants } from './slack.ts';
 import { signedHeaders } from './webhook-signing.ts';
+import { loopbackAllowed } from './webhook-url.ts';
 
 // Events out, delivered at least once: the dispatcher calls `fanOut` for each event; each matching
 // integration gets a delivery item and one queue message; the delivery function calls
@@ -129,25 +130,12 @@ export async function sendTest(tenantId: string, integrationId: string) {
 
 // ---- the delivery function's side -------------------------------------------------------------
 
-// Decrypted credentials per container, keyed by the integration's version: one KMS call per
-// integration change instead of one per attempt.
-const secrets = new Map<string, Record<string, string>>();
-async function credentialsOf(tenantId: string, i: IntegrationItem): Promise<Record<string, string>> {
-  const key = `${tenantId}/${i.id}/${i.updatedAt}`;
-  let c = secrets.get(key);
-  if (!c) {
-    c = await unseal(i.sealed, { tenantId, integrationId: i.id });
-    if (secrets.size >= 500) secrets.clear();
-    secrets.set(key, c);
-  }
-  return c;
-}
-
 const USER_AGENT = 'support-assistant-webhooks/1';
 
 async function send(tenantId: string, i: IntegrationItem, d: DeliveryItem, now: number) {
   const creds = await credentialsOf(tenantId, i);
-  const opts = { allowLoopback: config.allowLoopbackWebhooks, timeoutMs: config.deliveryTimeoutMs };
+  const target = i.type === 'slack' ? creds.webhookUrl ?? '' : String(i.config.url);
+  const opts = { allowLoopback: loopbackAllowed(target), timeoutMs: config.deliveryTimeoutMs };
   const json = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
   if (i.type === 'webhook') {
     const headers = { ...json, ...signedHeaders(creds.secret!, d.eventId, new Date(now), d.payload) };

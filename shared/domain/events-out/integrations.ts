@@ -1,12 +1,12 @@
 import { ulid } from 'ulid';
-import { config as env } from '#shared/core/config.ts';
 import { integrationsRepo, type IntegrationItem } from '#shared/data/integrations.ts';
 import { TxConditionFailed } from '#shared/data/tx.ts';
 import type { Actor } from '#shared/core/vocabulary.ts';
 import { Conflict, NotFound, fieldError } from '#shared/core/errors.ts';
 import type { IntegrationType } from '#shared/core/vocabulary.ts';
 import { maskAll, seal } from './credentials.ts';
-import { checkWebhookUrl, isLoopbackUrl } from './webhook-url.ts';
+import { checkWebhookUrl, isLoopbackUrl, loopbackAllowed } from './webhook-url.ts';
+import { actionConfig } from './actions.ts';
 import { checkSecret, newSecret } from './webhook-signing.ts';
 import { SLACK_WEBHOOK_PREFIX } from './slack.ts';
 import { LIMITS } from '#shared/domain/limits.ts';
@@ -20,22 +20,27 @@ const view = (i: IntegrationItem) => ({
   id: i.id, type: i.type, name: i.name, status: i.status, config: i.config, credentials: i.masked, createdAt: i.createdAt,
 });
 
-function validate(input: IntegrationInput) {
+/** The input as stored (an action's config with its timeout filled in), or a 400 on the field at fault. */
+function validate(input: IntegrationInput): IntegrationInput {
   if (input.type === 'webhook') {
-    const why = checkWebhookUrl(input.config.url as string, env.allowLoopbackWebhooks);
+    const why = checkWebhookUrl(input.config.url as string, loopbackAllowed(input.config.url as string));
     if (why) throw fieldError('config.url', why);
+  }
+  if (input.type === 'webhook' || input.type === 'action') {
     const bad = input.credentials.secret === undefined ? null : checkSecret(input.credentials.secret);
     if (bad) throw fieldError('credentials.secret', bad);
   }
+  if (input.type === 'action') return { ...input, config: actionConfig(input.config) };
   const hook = input.type === 'slack' ? input.credentials.webhookUrl : undefined;
   if (hook !== undefined) {
     // Loopback receivers stand in for Slack in the local runtime's tests; the URL passes the same check as a webhook's.
-    const why = checkWebhookUrl(hook, env.allowLoopbackWebhooks);
+    const why = checkWebhookUrl(hook, loopbackAllowed(hook));
     if (why) throw fieldError('credentials.webhookUrl', why);
     if (!isLoopbackUrl(new URL(hook)) && new URL(hook).origin !== new URL(SLACK_WEBHOOK_PREFIX).origin) {
       throw fieldError('credentials.webhookUrl', `must be a Slack incoming-webhook URL (${SLACK_WEBHOOK_PREFIX}...)`);
     }
   }
+  return input;
 }
 
 
@@ -80,13 +85,13 @@ async function build(
 const tooMany = () => new Conflict(`a tenant has at most ${LIMITS.integrationsPerTenant} integrations`);
 
 const required = (input: IntegrationInput) =>
-  input.type === 'webhook' ? 'secret' : input.type === 'slack' ? 'webhookUrl' : null;
+  input.type === 'webhook' || input.type === 'action' ? 'secret' : input.type === 'slack' ? 'webhookUrl' : null;
 
-/** A webhook created without a secret gets one, shown in full in this response only. */
-export async function createIntegration(tenantId: string, actor: Actor, input: IntegrationInput) {
-  if (input.type === 'slack' && !input.credentials.webhookUrl) throw fieldError('credentials.webhookUrl', 'is required for Slack (its incoming-webhook URL)');
-  validate(input);
-  const generated = input.type === 'webhook' && !input.credentials.secret ? newSecret() : null;
+/** A webhook or an action created without a secret gets one, shown in full in this response only. */
+export async function createIntegration(tenantId: string, actor: Actor, given: IntegrationInput) {
+  if (given.type === 'slack' && !given.credentials.webhookUrl) throw fieldError('credentials.webhookUrl', 'is required for Slack (its incoming-webhook URL)');
+  const input = validate(given);
+  const generated = required(input) === 'secret' && !input.credentials.secret ? newSecret() : null;
   const full = generated ? { ...input, credentials: { ...input.credentials, secret: generated } } : input;
   const now = new Date().toISOString();
   // The list covers tenants older than the tally; the tally in the transaction covers concurrent creations.
@@ -108,10 +113,10 @@ export async function createIntegration(tenantId: string, actor: Actor, input: I
  * A full replacement, except that a body without credentials keeps the stored ones (a rename or
  * a re-activation must not rotate a secret) and one without `status` keeps the current status.
  */
-export async function replaceIntegration(tenantId: string, actor: Actor, id: string, input: IntegrationInput) {
+export async function replaceIntegration(tenantId: string, actor: Actor, id: string, given: IntegrationInput) {
   // An unknown id is 404 before the body's rules are looked at.
   const before = await find(tenantId, id);
-  validate(input);
+  const input = validate(given);
   const keep = Object.keys(input.credentials).length === 0 && before.type === input.type;
   const need = required(input);
   if (!keep && need && !input.credentials[need]) throw fieldError(`credentials.${need}`, `is required for a ${input.type} integration`);

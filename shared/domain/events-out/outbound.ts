@@ -38,8 +38,12 @@ export interface PostResult {
   status: number | null;
   /** Why it failed, for the delivery log; null on success. */
   error: string | null;
-  /** The start of the response body, at most 1 KiB. */
+  /** The start of the response body, at most 1 KiB (or the caller's `keepBytes`). */
   body: string;
+  /** True when no answer came within the timeout. */
+  timedOut?: boolean;
+  /** True when the answer was longer than `keepBytes` (the rest was not read). */
+  overflow?: boolean;
 }
 
 const agents = {
@@ -48,10 +52,11 @@ const agents = {
 };
 
 export async function postJson(
-  rawUrl: string, body: string, headers: Record<string, string>, opts: { allowLoopback: boolean; timeoutMs: number },
+  rawUrl: string, body: string, headers: Record<string, string>, opts: { allowLoopback: boolean; timeoutMs: number; keepBytes?: number },
 ): Promise<PostResult> {
   const fail = (error: string, status: number | null = null, text = ''): PostResult => ({ ok: false, status, error, body: text });
-  const late = () => fail(`no answer within ${Math.round(opts.timeoutMs / 100) / 10} s`);
+  const late = (): PostResult => ({ ...fail(`no answer within ${Math.round(opts.timeoutMs / 100) / 10} s`), timedOut: true });
+  const keep = opts.keepBytes ?? RESPONSE_KEEP_BYTES;
   // One deadline for the lookup and the request: a slow resolver must not hold a delivery past it.
   const deadline = Date.now() + opts.timeoutMs;
   let url: URL;
@@ -89,15 +94,16 @@ export async function postJson(
       const chunks: Buffer[] = [];
       let kept = 0;
       const finish = () => {
-        const text = Buffer.concat(chunks).subarray(0, RESPONSE_KEEP_BYTES).toString('utf8');
-        if (status >= 200 && status < 300) done({ ok: true, status, error: null, body: text });
+        const all = Buffer.concat(chunks);
+        const text = all.subarray(0, keep).toString('utf8');
+        if (status >= 200 && status < 300) done({ ok: true, status, error: null, body: text, ...(all.length > keep ? { overflow: true } : {}) });
         else if (status >= 300 && status < 400) done(fail(`answered ${status}; redirects are not followed`, status, text));
         else done(fail(`answered ${status}`, status, text));
       };
       res.on('data', (c: Buffer) => {
-        if (kept < RESPONSE_KEEP_BYTES) { chunks.push(c); kept += c.length; }
-        // Nothing past the first KiB is read: the connection is dropped instead.
-        if (kept >= RESPONSE_KEEP_BYTES) { res.destroy(); finish(); }
+        if (kept <= keep) { chunks.push(c); kept += c.length; }
+        // Nothing past what is kept is read: the connection is dropped instead.
+        if (kept > keep) { res.destroy(); finish(); }
       });
       res.on('end', finish);
       res.on('error', finish);

@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { config } from '#shared/core/config.ts';
 
 // The one address rule for URLs that tenants choose (webhooks, Slack): used on the URL's IP literal
 // when an integration is written, and on every resolved address at delivery (outbound.ts).
@@ -54,4 +55,15 @@ export function checkWebhookUrl(raw: string, allowLoopback = false): string | nu
     if (why) return why.includes('embeds') ? 'must not use an IPv6 address that embeds an IPv4 address' : 'must not point at a private, link-local or reserved address';
   }
   return null;
+}
+
+/**
+ * Whether loopback may be called for this URL: only in the local runtime, for every URL when it was
+ * started with `--allow-loopback-webhooks`, or for the origins it names (`npm start`'s demo shop).
+ */
+export function loopbackAllowed(raw: string): boolean {
+  if (config.allowLoopbackWebhooks) return true;
+  const origins = config.loopbackOrigins;
+  if (origins.length === 0) return false;
+  try { return origins.includes(new URL(raw).origin); } catch { return false; }
 }

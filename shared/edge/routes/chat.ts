@@ -3,7 +3,7 @@ import { CHANNELS, MESSAGE_ROLES, TICKET_STATUSES, WIDGET_POSITIONS } from '#sha
 import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
 import { declareChat } from '../route.ts';
 import { EmptyQuery, IdParams, email, text, uuid } from '../schema.ts';
-import { ConversationStatus, ConversationTitle, Fraction, TicketId, PlainTimestamp } from './common.ts';
+import { ActionMetadata, ConversationStatus, ConversationTitle, Fraction, TicketId, PlainTimestamp } from './common.ts';
 
 // The chat routes (widget-facing): request and response schemas, and their declarations.
 const UserId = text(1, 200);
@@ -40,6 +40,7 @@ export const MessageMetadata = z.object({
   entitiesExtracted: z.record(z.string(), z.string()),
   intentRanking: z.array(IntentRankingEntry).check(z.maxLength(3)),
   ticketId: z.optional(TicketId).check(z.describe('present when the message escalated the conversation')),
+  action: z.optional(ActionMetadata),
   ticketNumber: z.optional(z.number().check(z.int())).check(z.describe('the ticket\'s number, as the customer sees it (`#1042`)')),
   sources: z.optional(z.array(Source).check(z.maxLength(3))).check(z.describe(
     'the help articles of a `knowledge_base` answer, best first; `[]` on a fallback; absent on an intent\'s answer')),
@@ -123,7 +124,8 @@ export const ContactResponse = z.object({
 });
 
 export const sendMessage = declareChat('POST', '/message', 'send-message', {
-  table: 'write', body: SendMessageBody, response: SendMessageResponse, status: 200, idempotent: true, rateLimited: true, encoder: true,
+  // kms: an intent with action `call` signs its request with its action's secret.
+  table: 'write', kms: true, body: SendMessageBody, response: SendMessageResponse, status: 200, idempotent: true, rateLimited: true, encoder: true,
   conflicts: ['CONVERSATION_CLOSED', 'CONFLICT', 'IDEMPOTENCY_IN_PROGRESS'],
   summary: 'Send a user message and get the assistant reply',
   description: 'Without `conversationId` a new conversation (status `active`) is created. An unknown `conversationId`, or one of '
@@ -133,7 +135,9 @@ export const sendMessage = declareChat('POST', '/message', 'send-message', {
     + `\`nlu.confidenceThreshold\`, default ${DEFAULT_INTENT_THRESHOLD}) and the best article (if it reaches \`knowledge.threshold\`, default ${DEFAULT_ARTICLE_THRESHOLD}) answers. `
     + 'An article\'s reply is the passage that answers, then the article\'s title and url, with `intentDetected: "knowledge_base"` '
     + 'and `sources`; when neither reaches its threshold `intentDetected` is `fallback` and the reply is the tenant\'s fallback message. An intent with action '
-    + '`escalate` escalates the conversation and `metadata.ticketId` is present. A message without `conversationId` opens a new '
+    + '`escalate` escalates the conversation and `metadata.ticketId` is present. An intent with action `call` asks the tenant\'s '
+    + 'action endpoint once its required entities are found (docs/ACTIONS.md): its answer (or the failure response) is the reply, '
+    + '`metadata.action` says how the call went, and the whole answer takes at most the action\'s `timeoutMs` + 300 ms. A message without `conversationId` opens a new '
     + 'conversation: at most 60 a minute per widget key from one source address (settings `widget.newConversationsPerMinute`, '
     + '1 to 10,000, for a site behind one shared address) and 1,000 a minute per widget key in all (429 with `Retry-After`, the '
     + 'seconds until the minute ends). At most 30 messages a minute per conversation '

@@ -8,6 +8,15 @@ export const Timestamp = z.iso.datetime({ precision: 3 }).check(z.meta({ example
 /** A timestamp without the example, where the document has always shown none. */
 export const PlainTimestamp = z.iso.datetime({ precision: 3 });
 export const Fraction = z.number().check(z.gte(0), z.lte(1));
+/** `metadata.action` of an answer whose intent called its action (docs/ACTIONS.md). */
+export const ActionMetadata = z.object({
+  integrationId: z.string(),
+  status: z.enum(['ok', 'failed', 'timeout', 'skipped']).check(z.describe(
+    '`ok`: the endpoint answered and its answer was shown; `failed`: an error status, a redirect, an answer that is not the documented JSON '
+    + 'or is over 16 KB, or a placeholder with no value; `timeout`: no answer within `timeoutMs`; `skipped`: not called (the circuit breaker '
+    + 'after 5 failures in a row, for 60 s, or a disabled integration)')),
+  latencyMs: z.number().check(z.int(), z.gte(0)),
+}).check(z.describe('present when the answering intent has `action: "call"`'));
 /** `tkt_` + a 26-character ULID (Crockford base32). */
 export const TicketId = z.string().check(z.regex(/^tkt_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a ticket id (tkt_ and a 26-character ULID)'));
 export const ConversationStatus = z.enum(CONVERSATION_STATUSES);

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { email, IdParams, pageQuery, shownName, text } from '../schema.ts';
 import { CHANNELS, EMAIL_DELIVERY_STATUSES, MESSAGE_ROLES } from '#shared/core/vocabulary.ts';
 import { declareAdmin } from '../route.ts';
-import { ConversationStatus, ConversationSummary, Page, Timestamp } from './common.ts';
+import { ActionMetadata, ConversationStatus, ConversationSummary, Page, Timestamp } from './common.ts';
 import { Ticket } from './tickets.ts';
 
 
@@ -23,6 +23,7 @@ export const ConversationPage = Page(ConversationSummary);
 export const MessageMetadata = z.object({
   intentDetected: z.string(), confidence: z.number().check(z.gte(0), z.lte(1)), entitiesExtracted: z.record(z.string(), z.string()),
   intentRanking: z.array(z.object({ intent: z.string(), confidence: z.number() })), ticketId: z.optional(z.string()),
+  action: z.optional(ActionMetadata),
   sources: z.optional(z.array(z.object({ articleId: z.string(), title: z.string(), url: z.nullable(z.string()) })))
     .check(z.meta({ description: 'the help articles of a `knowledge_base` answer, best first; `[]` on a fallback; absent on an intent\'s answer' })),
 });

@@ -27,6 +27,8 @@ export const IntegrationBody = z.strictObject({
     ctx.addIssue({ code: 'custom', path: ['type'], message: `${b.type} integrations are not delivered yet; use webhook or slack` });
     return;
   }
+  // An action receives no events: its config is checked by the domain (url, timeoutMs).
+  if (b.type === 'action') return;
   const allowed: readonly string[] = b.type === 'webhook' ? EVENT_TYPES : SLACK_EVENT_TYPES;
   const events = b.config.events;
   if (events !== undefined && (!Array.isArray(events) || events.length === 0 || events.some((e) => !allowed.includes(e as string))
@@ -46,7 +48,7 @@ export const IntegrationList = z.object({ items: z.array(Integration) });
 export const CreatedIntegration = z.object({
   ...Integration.shape,
   credentials: z.record(z.string(), z.string()).check(z.describe(
-    'each value masked (**** and its last 4 characters), except a webhook `secret` that the service generated: shown in full here, once')),
+    'each value masked (**** and its last 4 characters), except a webhook\'s or an action\'s `secret` that the service generated: shown in full here, once')),
 });
 
 export const listIntegrations = declareAdmin('GET', '/integrations', 'list-integrations', 'admin', {
@@ -61,7 +63,10 @@ export const createIntegration = declareAdmin('POST', '/integrations', 'create-i
     + 'localhost or a loopback, private, link-local or documentation address, nor an IPv6 form that carries an IPv4 address '
     + '(`::/96`, IPv4-mapped, NAT64, 6to4, Teredo); no URL may carry credentials (userinfo). At most 25 integrations per '
     + 'tenant: the 26th is 409 `CONFLICT`. A webhook without `credentials.secret` gets '
-    + 'one (`whsec_` + base64 of 32 random bytes), returned in full in this response only.',
+    + 'one (`whsec_` + base64 of 32 random bytes), returned in full in this response only. '
+    + 'Type `action` (docs/ACTIONS.md): the team\'s endpoint that an intent with `action: "call"` asks, `config: { url, timeoutMs }` '
+    + '(`url` under the same rules as a webhook\'s; `timeoutMs` 500 to 10,000, default 3,000; no other key), `credentials.secret` '
+    + 'as a webhook\'s (generated when omitted, shown once); it receives no events.',
 });
 
 export const updateIntegration = declareAdmin('PUT', '/integrations/{id}', 'update-integration', 'admin', {

@@ -37,6 +37,10 @@ export const IntentBody = z.strictObject({
     });
   })),
   action: z._default(z.enum(INTENT_ACTIONS, { message: `must be ${INTENT_ACTIONS.join(' or ')}` }), 'reply'),
+  integrationId: z.optional(z.string().check(z.maxLength(100), z.describe(
+    'with `action: "call"` (required then): the id of one of the tenant\'s `action` integrations; anything else is 400'))),
+  failureResponse: z.optional(text(1, 2000).check(z.describe(
+    'with `action: "call"`: what the customer reads when the action fails, times out or is skipped (default: a sentence that it cannot be looked up now, offering a person)'))),
   enabled: z._default(z.boolean({ message: 'must be true or false' }), true),
 });
 
@@ -46,7 +50,10 @@ export const Intent = z.object({
     name: z.string(), type: z.enum(ENTITY_TYPES), pattern: z.optional(z.string()),
     required: z.optional(z.boolean()), prompt: z.optional(z.string()),
   })),
-  action: z.enum(INTENT_ACTIONS), enabled: z.boolean(), hitCount: z.number().check(z.int()),
+  action: z.enum(INTENT_ACTIONS),
+  integrationId: z.optional(z.string()).check(z.describe('`action: "call"` only')),
+  failureResponse: z.optional(z.string()).check(z.describe('`action: "call"` only, when set')),
+  enabled: z.boolean(), hitCount: z.number().check(z.int()),
   indexing: z.boolean().check(z.describe('true until the assistant has the sentence vectors of this version (answers meanwhile come from its words alone)')),
   createdAt: z.iso.datetime(), updatedAt: z.iso.datetime(),
 });
@@ -63,7 +70,9 @@ export const getIntent = declareAdmin('GET', '/intents/{id}', 'get-intent', 'vie
 export const createIntent = declareAdmin('POST', '/intents', 'create-intent', 'admin', {
   table: 'write', body: IntentBody, status: 201, response: Intent, idempotent: true, conflicts: ['CONFLICT', 'IDEMPOTENCY_IN_PROGRESS'], summary: 'Create an intent',
   description: 'A name already used in the tenant, or a 201st intent: 409 `CONFLICT`. A `{{placeholder}}` of `response` that names none of '
-    + 'its entities: 400 on `response`.',
+    + 'its entities: 400 on `response`. `action: "call"` needs `integrationId`, an `action` integration of the tenant (another '
+    + 'tenant\'s, another type or an unknown id: 400); its `response` may use `{{data.path}}` placeholders filled from the action\'s '
+    + 'answer (docs/ACTIONS.md).',
 });
 
 export const updateIntent = declareAdmin('PUT', '/intents/{id}', 'update-intent', 'admin', {
