@@ -125,7 +125,8 @@ export interface CallOutcome {
 }
 
 const breakers = new Map<string, { failures: number; openUntil: number }>();
-const breakerKey = (tenantId: string, id: string) => `${tenantId}/${id}`;
+/** By the integration's version too: a team that fixes its endpoint's URL or secret is tried at once. */
+const breakerKey = (tenantId: string, i: Pick<IntegrationItem, 'id' | 'updatedAt'>) => `${tenantId}/${i.id}/${i.updatedAt}`;
 
 function remember(key: string, ok: boolean) {
   if (ok) { breakers.delete(key); return; }
@@ -145,7 +146,7 @@ export async function callAction(
 ): Promise<CallOutcome> {
   const skipped = (error: string): CallOutcome => ({ status: 'skipped', latencyMs: 0, httpStatus: null, error, answer: null });
   if (i.status !== 'active') return skipped('the action integration is disabled');
-  const key = breakerKey(tenantId, i.id);
+  const key = breakerKey(tenantId, i);
   if (opts.breaker && (breakers.get(key)?.openUntil ?? 0) > actionClock.now()) {
     return skipped(`skipped after ${BREAKER.failures} failures in a row; tried again ${BREAKER.openMs / 1000} s after the last`);
   }
@@ -235,7 +236,7 @@ export async function lookUp(tenantId: string, intent: Intent, input: CallInput,
     items: i ? [actionCallsRepo.tx.put(tenantId, integrationId, call)] : [],
     report: async () => {
       if (o.status === 'ok' || !i) return;
-      const key = breakerKey(tenantId, integrationId);
+      const key = `${tenantId}/${integrationId}`;
       const now = actionClock.now();
       if (now - (lastFailedEvent.get(key) ?? -Infinity) < EVENT_EVERY_MS) return;
       lastFailedEvent.set(key, now);
