@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { buildDashboard } from './local/dashboard.ts';
-import { seedDemoContent } from './local/demo-seed.ts';
+import { randomBytes } from 'node:crypto';
+import { connectDemoOrders, seedDemoContent } from './local/demo-seed.ts';
+import { ORDER_STATUS_PATH } from './local/demo-orders.ts';
 import { DEMO_OWNER_EMAIL, subForEmail } from './local/idp.ts';
 import { startLocalRuntime } from './local/server.ts';
 import { startDemoHost } from './local/web.ts';
@@ -20,8 +22,12 @@ const { values } = parseArgs({
 const withDashboard = !values['no-dashboard'];
 if (withDashboard) await buildDashboard();
 const port = Number(values.port ?? process.env.PORT ?? 3000);
+// The demo shop (next port) serves the order endpoint that the demo's order_status calls: the one
+// loopback origin that actions may reach without --allow-loopback-webhooks.
+const shopOrigin = `http://127.0.0.1:${port + 1}`;
 const runtime = await startLocalRuntime({
   port, ...(values.persist ? { dataDir: '.local-data' } : {}), allowLoopbackWebhooks: values['allow-loopback-webhooks'],
+  loopbackOrigins: [shopOrigin],
   ...(withDashboard ? { dashboard: {} } : {}), demoEmail: DEMO_OWNER_EMAIL,
   ...(process.env.SMTP_PORT ? { smtpPort: Number(process.env.SMTP_PORT) } : {}), trustVerdictHeader: true,
 });
@@ -47,7 +53,10 @@ if (!widgetKey) throw new Error(`could not seed the demo tenant: ${onboard.statu
 // already, and the key's rotation, which answers 201 too, is no new tenant).
 if (fresh) await seedDemoContent(runtime.url, ownerToken);
 
-const demo = await startDemoHost({ apiUrl: runtime.url, widgetKey, port: port + 1 });
+// A new signing secret each run: the shop holds it in memory, the action's copy is replaced.
+const orderSecret = `whsec_${randomBytes(32).toString('base64')}`;
+await connectDemoOrders(runtime.url, ownerToken, `${shopOrigin}${ORDER_STATUS_PATH}`, orderSecret);
+const demo = await startDemoHost({ apiUrl: runtime.url, widgetKey, port: port + 1, orderSecret });
 await recordRuntime(runtime.url);
 
 console.log(`
@@ -58,7 +67,7 @@ Support assistant running at ${runtime.url}
   OpenAPI       ${runtime.url}/api/v1/openapi.json
   Live channel  ${runtime.liveUrl}  (?widgetKey=...&conversationId=..., or ?ticket=... from POST /api/v1/admin/live/tickets)
   Widget        ${runtime.url}/widget.js
-  Demo shop     ${demo.url}/      (another origin, embedding the widget)
+  Demo shop     ${demo.url}/      (another origin, embedding the widget; ${ORDER_STATUS_PATH} answers the demo's order_status action)
   Local issuer  ${runtime.idp.issuer}  (POST ${runtime.idp.issuer}/token {"sub","email"})
   DynamoDB      ${runtime.dynamodbEndpoint}${values.persist ? ' (data kept in .local-data/)' : ' (in memory)'}
   Email in      smtp://127.0.0.1:${runtime.mail?.smtpPort}  (to the demo's address in GET /api/v1/admin/settings, config.email.inboundAddress)
@@ -72,7 +81,7 @@ Demo tenant "Demo Shop"
 
 Try:
   curl -s ${runtime.url}/api/v1/chat/message -H 'content-type: application/json' \\
-    -H 'x-widget-key: ${widgetKey}' -d '{"message":"where is my order 12345?"}'
+    -H 'x-widget-key: ${widgetKey}' -d '{"message":"where is my order 12345?"}'   (looked up at the demo shop's order endpoint)
   curl -s ${runtime.url}/api/v1/chat/message -H 'content-type: application/json' \\
     -H 'x-widget-key: ${widgetKey}' -d '{"message":"do my reward points expire?"}'   (answered from a help article)
 Ctrl-C stops the service and DynamoDB Local.

@@ -54,6 +54,8 @@ export interface RuntimeOptions {
   tableName?: string;
   /** Lets webhooks point at loopback http receivers (`--allow-loopback-webhooks`), for tests. */
   allowLoopbackWebhooks?: boolean;
+  /** Loopback origins that webhooks and actions may call even without `allowLoopbackWebhooks` (the demo shop's). */
+  loopbackOrigins?: string[];
   /**
    * `false`: the index queue's messages are taken and dropped, so the sentence encoder never loads
    * in this process. For tests of other features that run a runtime in their own process beside
@@ -391,6 +393,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     S3_ENDPOINT: objects.endpoint, MAIL_BUCKET: MAIL_BUCKET, EMAIL_QUEUE_URL: emailQueue.url,
     SQS_ENDPOINT: queue.endpoint, DELIVERY_QUEUE_URL: queue.url, DASHBOARD_URL: process.env.DASHBOARD_URL ?? url,
     ...(opts.allowLoopbackWebhooks ? { ALLOW_LOOPBACK_WEBHOOKS: '1' } : {}),
+    ...(opts.loopbackOrigins?.length ? { ALLOW_LOOPBACK_ORIGINS: opts.loopbackOrigins.join(',') } : {}),
   });
   if (opts.dashboard) {
     dashboard = dashboardHandler(opts.dashboard, {

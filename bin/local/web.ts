@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildWidget } from '../../web/widget/build.ts';
+import { answerOrderStatus, ORDER_STATUS_PATH } from './demo-orders.ts';
 
 // The browser side of the local runtime: widget.js built from web/widget at start (and again when
 // its sources change), and a demo shop page on a second port that embeds the widget from the API's
@@ -64,7 +65,11 @@ export interface DemoHost { url: string; port: number; stop(): Promise<void> }
  * strict Content-Security-Policy (scripts and connections to the API's origin only, no inline
  * script or style). `?widgetKey=wk_...` shows another tenant's widget.
  */
-export async function startDemoHost(opts: { apiUrl: string; widgetKey: string; port?: number; host?: string }): Promise<DemoHost> {
+export async function startDemoHost(opts: {
+  apiUrl: string; widgetKey: string; port?: number; host?: string;
+  /** The signing secret of the demo tenant's order action: the shop then serves its order-status endpoint. */
+  orderSecret?: string;
+}): Promise<DemoHost> {
   const api = new URL(opts.apiUrl);
   const ws = `${api.protocol === 'https:' ? 'wss' : 'ws'}://${api.host}`;
   const csp = [
@@ -74,6 +79,11 @@ export async function startDemoHost(opts: { apiUrl: string; widgetKey: string; p
 
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === ORDER_STATUS_PATH && opts.orderSecret) {
+      if (req.method !== 'POST') { res.writeHead(405, { allow: 'POST' }); res.end(); return; }
+      answerOrderStatus(req, res, opts.orderSecret).catch(() => { if (!res.headersSent) res.writeHead(500); res.end(); });
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') { res.writeHead(405, { allow: 'GET' }); res.end(); return; }
     if (url.pathname === '/shop.css') {
       res.writeHead(200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'no-cache' });

@@ -340,3 +340,30 @@ describe('POST /integrations/:id/test on an action', () => {
     expect((await w.a.call('POST', `/integrations/${hook.body.id}/test`, t.token, { intent: 'x' })).status).toBe(400);
   });
 });
+
+describe('npm start\'s demo shop', () => {
+  it('serves an order endpoint that checks the signature, and the demo\'s order_status answers from it', async () => {
+    const { startDemoHost } = await import('../../bin/local/web.ts');
+    const { connectDemoOrders } = await import('../../bin/local/demo-seed.ts');
+    const { ORDER_STATUS_PATH } = await import('../../bin/local/demo-orders.ts');
+    const t = await w.a.tenant('Demo Shop');
+    const secret = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
+    const demo = await startDemoHost({ apiUrl: w.rt.url, widgetKey: t.widgetKey, orderSecret: secret });
+    try {
+      const unsigned = await fetch(`${demo.url}${ORDER_STATUS_PATH}`, { method: 'POST', body: '{"type":"intent.action"}' });
+      expect(unsigned.status).toBe(401);
+      await connectDemoOrders(w.rt.url, t.token, `${demo.url}${ORDER_STATUS_PATH}`, secret);
+      // Run again (as with --persist), it replaces the secret and changes nothing else.
+      await connectDemoOrders(w.rt.url, t.token, `${demo.url}${ORDER_STATUS_PATH}`, secret);
+      expect((await w.a.call('GET', '/integrations', t.token)).body.items).toHaveLength(1);
+      const r = await chatOn(w.rt, t.widgetKey, '/message', { message: 'where is my order 12345' });
+      expect(r.body.metadata.intentDetected).toBe('order_status');
+      expect(r.body.message.content).toBe('Order 12345 is shipped: it left our roastery on Monday and should arrive by Thursday.');
+      expect(r.body.metadata.action.status).toBe('ok');
+      const unknown = await chatOn(w.rt, t.widgetKey, '/message', { message: 'where is my order 77777' });
+      expect(unknown.body.message.content).toMatch(/couldn't find order 77777/);
+    } finally {
+      await demo.stop();
+    }
+  });
+});
