@@ -27,6 +27,7 @@ export const ANSWER_LIMIT_BYTES = 16 * 1024;
 export const REPLY_MAX_CHARS = 2000;
 export const BREAKER = { failures: 5, openMs: 60_000 } as const;
 const EVENT_EVERY_MS = 60_000;
+const MIN_BUDGET_MS = 250;
 export const DEFAULT_FAILURE_RESPONSE =
   "Sorry, I can't look that up right now. If you'd like, I can pass you to a person from our team: just ask for one.";
 const USER_AGENT = 'support-assistant-actions/1';
@@ -158,7 +159,9 @@ export async function callAction(
   try {
     const creds = await credentialsOf(tenantId, i);
     const headers = { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...signedHeaders(creds.secret!, `act_${ulid()}`, at, body) };
-    const budget = Math.max(1, Math.min(timeoutMs, opts.deadline - Date.now()));
+    // The request's deadline, but never less than a moment: a container's first message (the model
+    // loading) may have used the whole budget, and an endpoint that answers at once still answers.
+    const budget = Math.min(timeoutMs, Math.max(opts.deadline - Date.now(), MIN_BUDGET_MS));
     const r = await postJson(url, body, headers, { allowLoopback: loopbackAllowed(url), timeoutMs: budget, keepBytes: ANSWER_LIMIT_BYTES });
     const latencyMs = Math.round(performance.now() - started);
     if (r.timedOut) outcome = { status: 'timeout', latencyMs, httpStatus: null, error: r.error, answer: null };
