@@ -1,7 +1,7 @@
 // `npm run bench`: the performance benchmark against DynamoDB Local (ARCHITECTURE "Performance
 // budget"). Prints a table and writes bench-results/bench.json, then the widget's figures
-// (bench-results/widget.json), webhook delivery's (bench-results/webhooks.json) and the sentence
-// encoder's (bench-results/encoder.json). Never part of `npm test`.
+// (bench-results/widget.json), webhook delivery's (bench-results/webhooks.json), actions'
+// (bench-results/actions.json) and the sentence encoder's (bench-results/encoder.json). Never part of `npm test`.
 // `npm run bench -- --routes 'articles?q='` runs only the per-route rows whose label has that text
 // (the fixture tenants are made as usual; nothing else is measured and no file is written);
 // `npm run bench -- --knowledge` only the knowledge base's rows (the cold load, the warm search, the
@@ -22,7 +22,7 @@ await main();
 if (args.routes || args.knowledge) process.exit(process.exitCode ?? 0);
 
 // Each in a process of its own: each starts another local runtime, whose configuration is process-wide.
-for (const script of ['./widget.ts', './webhooks.ts', './encoder.ts']) {
+for (const script of ['./widget.ts', './webhooks.ts', './actions.ts', './encoder.ts']) {
   const run = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(script, import.meta.url))], { stdio: 'inherit' });
   if (run.status !== 0) process.exitCode = run.status ?? 1;
 }
