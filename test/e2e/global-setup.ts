@@ -15,7 +15,7 @@ export async function setup(project: TestProject) {
   await buildDashboard();
   const script = fileURLToPath(new URL('./runtime.ts', import.meta.url));
   child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const ready = await new Promise<{ baseUrl: string; hostUrl: string; dynamodbEndpoint: string; smtpPort: number }>((resolve, reject) => {
+  const ready = await new Promise<{ baseUrl: string; hostUrl: string; dynamodbEndpoint: string; smtpPort: number; orderSecret: string }>((resolve, reject) => {
     const lines = createInterface({ input: child!.stdout! });
     lines.on('line', (line) => {
       if (!line.startsWith('{')) return;
@@ -27,6 +27,7 @@ export async function setup(project: TestProject) {
   project.provide('hostUrl', ready.hostUrl);
   project.provide('dynamodbEndpoint', ready.dynamodbEndpoint);
   project.provide('smtpPort', ready.smtpPort);
+  project.provide('orderSecret', ready.orderSecret);
 }
 
 export async function teardown() {
@@ -37,5 +38,5 @@ export async function teardown() {
 }
 
 declare module 'vitest' {
-  export interface ProvidedContext { baseUrl: string; hostUrl: string; dynamodbEndpoint: string; smtpPort: number }
+  export interface ProvidedContext { baseUrl: string; hostUrl: string; dynamodbEndpoint: string; smtpPort: number; orderSecret: string }
 }

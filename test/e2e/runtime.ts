@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { DEMO_OWNER_EMAIL, subForEmail } from '../../bin/local/idp.ts';
 import { startLocalRuntime } from '../../bin/local/server.ts';
 import { startDemoHost } from '../../bin/local/web.ts';
@@ -20,8 +21,14 @@ const res = await fetch(`${runtime.url}/api/v1/admin/auth/onboard`, {
 const { widgetKey } = await res.json() as { widgetKey: string };
 // The first tenant's indexing (the encoder's load, the starter intents) happens before any test.
 await untilIntentsIndexed(runtime.url, token);
-const host = await startDemoHost({ apiUrl: runtime.url, widgetKey });
-console.log(JSON.stringify({ baseUrl: runtime.url, hostUrl: host.url, dynamodbEndpoint: runtime.dynamodbEndpoint, smtpPort: runtime.mail?.smtpPort ?? 0 }));
+// As `npm start`: the demo shop serves its order endpoint, the one loopback origin actions may call
+// (set once the shop's port is known; the runtime reads it per call, in this process).
+const orderSecret = `whsec_${randomBytes(32).toString('base64')}`;
+const host = await startDemoHost({ apiUrl: runtime.url, widgetKey, orderSecret });
+process.env.ALLOW_LOOPBACK_ORIGINS = host.url;
+console.log(JSON.stringify({
+  baseUrl: runtime.url, hostUrl: host.url, dynamodbEndpoint: runtime.dynamodbEndpoint, smtpPort: runtime.mail?.smtpPort ?? 0, orderSecret,
+}));
 
 let stopping = false;
 const stop = async () => {

@@ -8,11 +8,12 @@ import {
   Badge, Confirm, CopyButton, Empty, ErrorState, Field, FormError, label, Loading, Page, Pager, useFieldErrors, usePager, When,
 } from '../ui/index.tsx';
 
-// Integrations: webhooks and Slack. The list creates, edits, re-activates and
-// deletes them; /integrations/:id shows one with its deliveries, a test ping and redelivery.
+// Integrations: webhooks, Slack and actions. The list creates, edits, re-activates and
+// deletes them; /integrations/:id shows one with its deliveries, a test ping and redelivery, or
+// an action with its recent calls.
 
 type Input = Body<'/api/v1/admin/integrations', 'post'>;
-const TYPES: Input['type'][] = ['webhook', 'slack'];
+const TYPES: Input['type'][] = ['webhook', 'slack', 'action'];
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 const eventsOf = (i: Integration) => (Array.isArray(i.config.events) ? (i.config.events as unknown[]).filter((e): e is string => typeof e === 'string') : []);
 
@@ -52,7 +53,7 @@ function IntegrationList() {
   };
   return (
     <Page title="Integrations" actions={editing ? undefined : <button type="button" className="primary" onClick={() => { setCreated(null); setEditing('new'); }}>New integration</button>}>
-      <p className="lead">Send events (new conversations, escalations, ticket changes) to your own systems.</p>
+      <p className="lead">Send events (new conversations, escalations, ticket changes) to your own systems, and let intents look things up in them (actions).</p>
       {created && <SecretOnce {...created} done={() => setCreated(null)} />}
       {editing && (
         <IntegrationForm key={editing === 'new' ? 'new' : editing.id} current={editing === 'new' ? null : editing}
@@ -76,7 +77,7 @@ function IntegrationList() {
                   <td><Badge value={i.status} /></td>
                   <td className="wide-only"><When iso={i.createdAt} /></td>
                   <td className="actions"><div className="row">
-                    <Link className="button" to={`/integrations/${encodeURIComponent(i.id)}`}>Deliveries<span className="visually-hidden"> of {i.name}</span></Link>
+                    <Link className="button" to={`/integrations/${encodeURIComponent(i.id)}`}>{i.type === 'action' ? 'Calls' : 'Deliveries'}<span className="visually-hidden"> of {i.name}</span></Link>
                     {i.status === 'disabled' && (
                       <button type="button" disabled={setStatus.isPending} onClick={() => setStatus.mutate({ i, status: 'active' })}>Set active<span className="visually-hidden"> {i.name}</span></button>
                     )}
@@ -99,7 +100,7 @@ function SecretOnce({ name, secret, done }: { name: string; secret: string; done
   return (
     <section className="card secret-once" aria-labelledby="secret-h">
       <h2 id="secret-h">Signing secret of {name}</h2>
-      <p>The service made this secret for the webhook. It is shown <strong>only now</strong>: store it where your endpoint checks signatures (Standard Webhooks).</p>
+      <p>The service made this secret for the endpoint. It is shown <strong>only now</strong>: store it where your endpoint checks signatures (Standard Webhooks).</p>
       <p><code className="key">{secret}</code></p>
       <div className="row">
         <CopyButton text={secret} label="Copy the secret" />
@@ -116,7 +117,8 @@ function IntegrationForm({ current, done }: { current: Integration | null; done:
   const qc = useQueryClient();
   const [type, setType] = useState<Input['type']>(current?.type ?? 'webhook');
   const [name, setName] = useState(current?.name ?? '');
-  const [url, setUrl] = useState(current?.type === 'webhook' ? str(current.config.url) : '');
+  const [url, setUrl] = useState(current?.type === 'webhook' || current?.type === 'action' ? str(current.config.url) : '');
+  const [timeoutMs, setTimeoutMs] = useState(current?.type === 'action' ? String(current.config.timeoutMs ?? 3000) : '3000');
   const [events, setEvents] = useState(current ? eventsOf(current).join(', ') : '');
   const [secret, setSecret] = useState('');
   const [status, setStatus] = useState<Integration['status']>(current?.status ?? 'active');
@@ -127,7 +129,9 @@ function IntegrationForm({ current, done }: { current: Integration | null; done:
       // service makes a webhook's secret.
       const body: Input = type === 'webhook'
         ? { type, name, config: { url, ...(list.length ? { events: list } : {}) }, credentials: secret ? { secret } : {} }
-        : { type, name, config: {}, credentials: url ? { webhookUrl: url } : {} };
+        : type === 'action'
+          ? { type, name, config: { url, timeoutMs: Number(timeoutMs) }, credentials: secret ? { secret } : {} }
+          : { type, name, config: {}, credentials: url ? { webhookUrl: url } : {} };
       return current
         ? ok(api.PUT('/api/v1/admin/integrations/{id}', { params: { path: { id: current.id } }, body: { ...body, status } }))
         : ok(api.POST('/api/v1/admin/integrations', { body }));
@@ -136,10 +140,11 @@ function IntegrationForm({ current, done }: { current: Integration | null; done:
   });
   const errors = useFieldErrors(save.error, {
     type: 'Type', name: 'Name', 'config.url': 'Endpoint URL', 'credentials.webhookUrl': 'Slack incoming-webhook URL',
-    'config.events': 'Events', 'credentials.secret': 'Signing secret', status: 'Status',
+    'config.events': 'Events', 'credentials.secret': 'Signing secret', status: 'Status', 'config.timeoutMs': 'Timeout',
   });
   const submit = (e: FormEvent) => { e.preventDefault(); save.mutate(); };
-  const masked = current?.credentials[type === 'webhook' ? 'secret' : 'webhookUrl'];
+  const signed = type === 'webhook' || type === 'action';
+  const masked = current?.credentials[signed ? 'secret' : 'webhookUrl'];
   return (
     <form className="card form" onSubmit={submit} noValidate aria-labelledby="int-h">
       <h2 id="int-h">{current ? `Edit ${current.name}` : 'New integration'}</h2>
@@ -147,15 +152,22 @@ function IntegrationForm({ current, done }: { current: Integration | null; done:
         {(p) => <select {...p} value={type} disabled={Boolean(current)} onChange={(e) => setType(e.target.value as Input['type'])}>{TYPES.map((t) => <option key={t} value={t}>{label(t)}</option>)}</select>}
       </Field>
       <Field label="Name" {...errors.field('name')}>{(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />}</Field>
-      <Field label={type === 'webhook' ? 'Endpoint URL' : 'Slack incoming-webhook URL'} {...errors.field('config.url', 'credentials.webhookUrl')}
-        hint={type === 'webhook' ? 'An https URL.' : current ? `Stored: ${masked ?? 'none'}. Leave empty to keep it; enter a new one to replace it.` : 'https://hooks.slack.com/…'}>
+      <Field label={signed ? 'Endpoint URL' : 'Slack incoming-webhook URL'} {...errors.field('config.url', 'credentials.webhookUrl')}
+        hint={type === 'webhook' ? 'An https URL.' : type === 'action' ? 'An https URL of your system: intents that look something up POST to it, signed.' : current ? `Stored: ${masked ?? 'none'}. Leave empty to keep it; enter a new one to replace it.` : 'https://hooks.slack.com/…'}>
         {(p) => <input {...p} type="url" value={url} onChange={(e) => setUrl(e.target.value)} autoComplete="off" />}
       </Field>
+      {type === 'action' && (
+        <Field label="Timeout (ms)" {...errors.field('config.timeoutMs')} hint="500 to 10,000. Past it the customer gets the intent's failure response.">
+          {(p) => <input {...p} type="number" min={500} max={10000} step={100} value={timeoutMs} onChange={(e) => setTimeoutMs(e.target.value)} />}
+        </Field>
+      )}
       {type === 'webhook' && (
+        <Field label="Events" {...errors.field('config.events')} hint="Comma-separated event types; empty sends every event.">
+          {(p) => <input {...p} value={events} onChange={(e) => setEvents(e.target.value)} placeholder="conversation.escalated, ticket.updated" />}
+        </Field>
+      )}
+      {signed && (
         <>
-          <Field label="Events" {...errors.field('config.events')} hint="Comma-separated event types; empty sends every event.">
-            {(p) => <input {...p} value={events} onChange={(e) => setEvents(e.target.value)} placeholder="conversation.escalated, ticket.updated" />}
-          </Field>
           <Field label="Signing secret" {...errors.field('credentials.secret')}
             hint={current
               ? `Stored: ${masked ?? 'none'}. Leave empty to keep it; enter a new one to replace it.`
@@ -202,14 +214,15 @@ function IntegrationDetail({ id }: { id: string }) {
                   )}
                 </dd>
               </div>
-              {integration.type === 'webhook' && <div><dt>Endpoint</dt><dd className="break">{str(integration.config.url)}</dd></div>}
+              {(integration.type === 'webhook' || integration.type === 'action') && <div><dt>Endpoint</dt><dd className="break">{str(integration.config.url)}</dd></div>}
+              {integration.type === 'action' && <div><dt>Timeout</dt><dd>{String(integration.config.timeoutMs ?? 3000)} ms</dd></div>}
               {integration.type === 'webhook' && <div><dt>Events</dt><dd>{eventsOf(integration).join(', ') || 'every event'}</dd></div>}
               <div><dt>Created</dt><dd><When iso={integration.createdAt} /></dd></div>
             </dl>
             <FormError error={setStatus.error} />
             {integration.status === 'disabled' && <p className="notice">Disabled: it receives no event until it is set active again.</p>}
           </section>
-          <Deliveries integration={integration} />
+          {integration.type === 'action' ? <ActionCalls integration={integration} /> : <Deliveries integration={integration} />}
         </>
       )}
     </Page>
@@ -250,7 +263,7 @@ function Deliveries({ integration }: { integration: Integration }) {
         </div>
       </div>
       <p className="muted small">Each event sent to this integration, newest first, kept 30 days. A failed attempt is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h.</p>
-      {test.data && <p role="status" className="success">A test ping was queued (event {test.data.delivery.eventId}).</p>}
+      {test.data && 'delivery' in test.data && <p role="status" className="success">A test ping was queued (event {test.data.delivery.eventId}).</p>}
       {redeliver.data && <p role="status" className="success">Queued again with the same webhook-id: {redeliver.data.delivery.eventType}.</p>}
       <FormError error={test.error ?? redeliver.error} />
       <form className="filters" aria-label="Delivery filters" onSubmit={(e) => e.preventDefault()}>
@@ -289,6 +302,43 @@ function Deliveries({ integration }: { integration: Integration }) {
             </ul>
             <Pager pager={pager} nextCursor={list.data.nextCursor} label="Delivery" />
           </>
+        )}
+    </section>
+  );
+}
+
+/** An action's recent calls from customers' messages: how it went and how long it took. */
+function ActionCalls({ integration }: { integration: Integration }) {
+  const { api } = useApp();
+  const calls = useQuery({
+    queryKey: ['action-calls', integration.id],
+    queryFn: () => ok(api.GET('/api/v1/admin/integrations/{id}/calls', { params: { path: { id: integration.id } } })),
+  });
+  return (
+    <section className="card" aria-labelledby="calls-h">
+      <div className="section-head">
+        <h2 id="calls-h">Recent calls</h2>
+        <div className="row"><button type="button" onClick={() => void calls.refetch()}>Refresh</button></div>
+      </div>
+      <p className="muted small">The last 20 lookups that customers' messages made, newest first, kept 7 days. Try it from an intent that looks something up (Intents).</p>
+      {calls.isPending ? <Loading /> : calls.isError ? <ErrorState error={calls.error} retry={() => void calls.refetch()} />
+        : calls.data.items.length === 0 ? <Empty>No call yet.</Empty> : (
+          <div className="table-wrap">
+            <table className="table">
+              <thead><tr><th scope="col">When</th><th scope="col">Intent</th><th scope="col">Status</th><th scope="col">Latency</th><th scope="col" className="wide-only">Answer</th></tr></thead>
+              <tbody>
+                {calls.data.items.map((c) => (
+                  <tr key={c.id}>
+                    <td><When iso={c.createdAt} seconds /></td>
+                    <td>{c.intent}</td>
+                    <td><Badge value={c.status} kind={c.status === 'ok' ? 'succeeded' : 'failed'} /></td>
+                    <td>{c.latencyMs} ms</td>
+                    <td className="wide-only">{c.error ?? (c.httpStatus === null ? '—' : `HTTP ${c.httpStatus}`)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
     </section>
   );

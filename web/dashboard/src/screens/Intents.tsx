@@ -6,6 +6,7 @@ import { useApp, useMember } from '../context.tsx';
 import { atLeast } from '../roles.ts';
 import { Badge, Confirm, Empty, ErrorState, Field, FormError, Loading, Page, useFieldErrors } from '../ui/index.tsx';
 import { TryMessage } from './TryMessage.tsx';
+import { LookItUp } from './LookItUp.tsx';
 
 type Intent = Ok<'/api/v1/admin/intents/{id}', 'get'>;
 type IntentInput = Body<'/api/v1/admin/intents', 'post'>;
@@ -39,7 +40,7 @@ function IntentList() {
                 <tr key={i.id}>
                   <th scope="row"><Link to={`/intents/${i.id}`}>{i.name}</Link></th>
                   <td className="truncate wide-only">{i.description || <span className="muted">—</span>}</td>
-                  <td className="wide-only">{i.action === 'escalate' ? 'Hands over to a person' : 'Replies'}</td>
+                  <td className="wide-only">{i.action === 'escalate' ? 'Hands over to a person' : i.action === 'call' ? 'Looks it up' : 'Replies'}</td>
                   <td><Badge value={i.enabled ? 'enabled' : 'disabled'} /></td>
                   <td>{i.hitCount}</td>
                 </tr>
@@ -82,6 +83,7 @@ function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Int
   const [form, setForm] = useState({
     name: start.name, description: start.description ?? '', phrases: (start.trainingPhrases ?? []).join('\n'), response: start.response,
     entities: (start.entities ?? []).map((e) => ({ ...e, key: crypto.randomUUID() })) as Row[], action: start.action ?? 'reply', enabled: start.enabled ?? true,
+    lookUp: { integrationId: start.integrationId ?? '', failureResponse: start.failureResponse ?? '' },
   });
   const set = <K extends keyof typeof form>(k: K, v: (typeof form)[K]) => setForm((f) => ({ ...f, [k]: v }));
   const save = useMutation({
@@ -102,12 +104,16 @@ function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Int
   };
   const errors = useFieldErrors(save.error, {
     name: 'Name', description: 'Description', trainingPhrases: 'Training phrases', response: 'Response', entities: 'Entities', action: 'Action',
+    integrationId: 'Action to call', failureResponse: 'When the lookup fails',
   });
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     save.mutate({
       name: form.name.trim(), description: form.description, response: form.response, action: form.action, enabled: form.enabled,
+      ...(form.action === 'call' ? {
+        integrationId: form.lookUp.integrationId, ...(form.lookUp.failureResponse.trim() ? { failureResponse: form.lookUp.failureResponse.trim() } : {}),
+      } : {}),
       trainingPhrases: form.phrases.split('\n').map((s) => s.trim()).filter(Boolean),
       entities: form.entities.map((en) => ({
         name: en.name, type: en.type, ...(en.type === 'regex' ? { pattern: en.pattern ?? '' } : {}),
@@ -165,12 +171,17 @@ function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Int
         </fieldset>
         <Field label="Action" {...errors.field('action')}>
           {(p) => (
-            <select {...p} value={form.action} onChange={(e) => set('action', e.target.value as 'reply' | 'escalate')}>
+            <select {...p} value={form.action} onChange={(e) => set('action', e.target.value as IntentInput['action'] & string)}>
               <option value="reply">Reply</option>
               <option value="escalate">Reply and hand over to a person (opens a ticket)</option>
+              <option value="call">Look it up in your system, then reply</option>
             </select>
           )}
         </Field>
+        {form.action === 'call' && (
+          <LookItUp value={form.lookUp} onChange={(v) => set('lookUp', v)} intentName={form.name.trim()} response={form.response}
+            entityNames={form.entities.map((e) => e.name).filter(Boolean)} errors={errors} />
+        )}
         <div className="check">
           <input id="intent-enabled" type="checkbox" checked={form.enabled} onChange={(e) => set('enabled', e.target.checked)} />
           <label htmlFor="intent-enabled">Enabled (a disabled intent is never detected)</label>
