@@ -37,7 +37,9 @@ describe('intent editor: look it up', () => {
         token, body: { type: 'action', name: 'Orders', config: { url: `${hostUrl()}/api/order-status` }, credentials: { secret: inject('orderSecret') } },
       });
       expect(put.status).toBe(200);
+      await screenshot(page, 'dashboard-action-secret');
       await panel.getByRole('button', { name: 'I have stored it' }).click();
+      expect(await page.content()).not.toContain('whsec_');
 
       await page.getByLabel('Response').fill('Order {{order_id}} is {{data.order.status}}: {{data.order.detail}}.');
       await page.getByLabel('When the lookup fails').fill("I can't check order {{order_id}} right now; ask me for a person if it is urgent.");
