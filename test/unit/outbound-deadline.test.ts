@@ -8,7 +8,7 @@ describe('delivery deadline', () => {
   it('counts the DNS lookup against the timeout', async () => {
     const started = Date.now();
     const result = await postJson('https://hooks.example.com/in', '{}', {}, { allowLoopback: false, timeoutMs: 200 });
-    expect(result).toEqual({ ok: false, status: null, error: 'no answer within 0.2 s', body: '' });
+    expect(result).toEqual({ ok: false, status: null, error: 'no answer within 0.2 s', body: '', timedOut: true });
     expect(Date.now() - started).toBeGreaterThanOrEqual(190);
     expect(Date.now() - started).toBeLessThan(2_000);
   });
