@@ -33,15 +33,16 @@ export async function connectDemoOrders(apiUrl: string, ownerToken: string, url:
     });
     const text = await res.text();
     if (!res.ok) throw new Error(`could not connect the demo orders: ${method} ${path} ${res.status} ${text}`);
-    return JSON.parse(text) as Record<string, any>;
+    return JSON.parse(text) as { id: string; items: unknown[] };
   };
   const wanted = { type: 'action', name: ORDERS_ACTION, config: { url, timeoutMs: 3000 }, credentials: { secret } };
   const found = ((await call('GET', '/integrations')).items as Array<{ id: string; type: string; name: string }>)
     .find((i) => i.type === 'action' && i.name === ORDERS_ACTION);
   const action = found ? await call('PUT', `/integrations/${found.id}`, wanted) : await call('POST', '/integrations', wanted);
-  const intent = ((await call('GET', '/intents')).items as Array<Record<string, any>>).find((i) => i.name === 'order_status');
+  interface StoredIntent { id: string; name: string; description: string; trainingPhrases: string[]; enabled: boolean; entities: Array<{ name: string }>; integrationId?: string }
+  const intent = ((await call('GET', '/intents')).items as StoredIntent[]).find((i) => i.name === 'order_status');
   if (!intent || intent.integrationId === action.id) return;
-  const entities = (intent.entities as Array<{ name: string }>).some((e) => e.name === 'order_id')
+  const entities = intent.entities.some((e) => e.name === 'order_id')
     ? intent.entities : [...intent.entities, { name: 'order_id', type: 'order_id', required: true }];
   await call('PUT', `/intents/${intent.id}`, {
     name: intent.name, description: intent.description, trainingPhrases: intent.trainingPhrases, enabled: intent.enabled, entities,

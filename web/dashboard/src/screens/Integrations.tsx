@@ -167,14 +167,12 @@ function IntegrationForm({ current, done }: { current: Integration | null; done:
         </Field>
       )}
       {signed && (
-        <>
-          <Field label="Signing secret" {...errors.field('credentials.secret')}
-            hint={current
-              ? `Stored: ${masked ?? 'none'}. Leave empty to keep it; enter a new one to replace it.`
-              : 'Optional: leave empty and the service makes one, shown once after creation. Or whsec_ followed by base64, as Standard Webhooks defines it.'}>
-            {(p) => <input {...p} type="password" autoComplete="off" value={secret} onChange={(e) => setSecret(e.target.value)} />}
-          </Field>
-        </>
+        <Field label="Signing secret" {...errors.field('credentials.secret')}
+          hint={current
+            ? `Stored: ${masked ?? 'none'}. Leave empty to keep it; enter a new one to replace it.`
+            : 'Optional: leave empty and the service makes one, shown once after creation. Or whsec_ followed by base64, as Standard Webhooks defines it.'}>
+          {(p) => <input {...p} type="password" autoComplete="off" value={secret} onChange={(e) => setSecret(e.target.value)} />}
+        </Field>
       )}
       {current && (
         <Field label="Status" {...errors.field('status')} hint="A disabled integration receives nothing. The service disables one after a 410 Gone or 5 days of failed deliveries.">

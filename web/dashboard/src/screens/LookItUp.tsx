@@ -86,8 +86,8 @@ export function LookItUp({ value, onChange, intentName, response, entityNames, e
         </section>
       )}
       {adding && (
-        <div className="subform" role="group" aria-labelledby="new-action-h">
-          <h3 id="new-action-h">New action</h3>
+        <fieldset className="subform">
+          <legend>New action</legend>
           <Field label="Action name" {...addErrors.field('name')}>{(p) => <input {...p} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} maxLength={100} placeholder="Orders" />}</Field>
           <Field label="Endpoint URL" {...addErrors.field('config.url')} hint="An https URL of your system; it receives a signed POST.">
             {(p) => <input {...p} type="url" value={draft.url} onChange={(e) => setDraft({ ...draft, url: e.target.value })} autoComplete="off" placeholder="https://shop.example.com/support/order-status" />}
@@ -100,15 +100,15 @@ export function LookItUp({ value, onChange, intentName, response, entityNames, e
             <button type="button" className="primary" disabled={add.isPending} onClick={() => add.mutate()}>Add the action</button>
             <button type="button" onClick={() => setAdding(false)}>Cancel</button>
           </div>
-        </div>
+        </fieldset>
       )}
       <Field label="When the lookup fails" {...errors.field('failureResponse')}
         hint="What the customer reads when your system does not answer in time or answers something unusable. Empty: a sentence that it cannot be looked up now, offering a person.">
         {(p) => <textarea {...p} rows={2} value={value.failureResponse} maxLength={2000} onChange={(e) => onChange({ ...value, failureResponse: e.target.value })} />}
       </Field>
       {value.integrationId && !adding && (
-        <div className="try-it" role="group" aria-labelledby="try-it-h">
-          <h3 id="try-it-h">Try it</h3>
+        <fieldset className="try-it">
+          <legend>Try it</legend>
           <p className="muted small">Calls the action once with these values, as the assistant would, and shows the customer's reply. Nothing is stored.</p>
           {entityNames.map((n) => (
             <Field key={n} label={`Example ${n}`}>
@@ -127,7 +127,7 @@ export function LookItUp({ value, onChange, intentName, response, entityNames, e
               <p className="bubble">{tryIt.data.reply}</p>
             </div>
           )}
-        </div>
+        </fieldset>
       )}
     </fieldset>
   );
