@@ -225,12 +225,17 @@ describe('the call from the chat', () => {
 
   it('never holds the chat past the timeout: the answer comes within timeoutMs + 300 ms', async () => {
     const s = await shop(() => 'hang', { timeoutMs: 500 });
+    // What a message costs this machine now without any action (a busy machine is slow for every message).
+    await chatOn(w.rt, s.t.widgetKey, '/message', { message: 'hello' });
+    const plainStarted = performance.now();
+    await chatOn(w.rt, s.t.widgetKey, '/message', { message: 'hello there' });
+    const plain = performance.now() - plainStarted;
     const started = performance.now();
     const r = await s.ask();
     const took = performance.now() - started;
     expect(r.body.metadata.action).toMatchObject({ status: 'timeout' });
     expect(r.body.metadata.action.latencyMs).toBeLessThanOrEqual(800);
-    expect(took).toBeLessThan(500 + 300 + 200); // the HTTP round trip of the test client on a loaded machine beside it
+    expect(took, `plain message ${Math.round(plain)} ms`).toBeLessThan(500 + 300 + plain);
     expect(r.body.message.content).toMatch(/can't look that up/);
   });
 
