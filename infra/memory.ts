@@ -81,9 +81,8 @@ export const FUNCTION_MEMORY_MB: Readonly<Record<string, number>> = {
   'email/events': 1024,
 };
 
-/** The memory of a function by its handler (`chat/send-message`); a handler without a size is a mistake. */
-export function memoryOf(handler: string): number {
-  const mb = FUNCTION_MEMORY_MB[handler];
-  if (mb === undefined) throw new Error(`infra/memory.ts gives ${handler} no memory size`);
-  return mb;
-}
+/** What a handler not measured yet gets; test/infra/memory.test.ts fails for any deployed function without its own row. */
+export const UNSIZED_MEMORY_MB = 1024;
+
+/** The memory of a function by its handler (`chat/send-message`). */
+export const memoryOf = (handler: string): number => FUNCTION_MEMORY_MB[handler] ?? UNSIZED_MEMORY_MB;

@@ -46,14 +46,11 @@ if (config.consumedCapacity) {
   base.middlewareStack.add(
     (next, context) => async (args) => {
       (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
-      let out;
-      try {
-        out = await next(args);
-      } catch (e) {
+      const out = await next(args).catch((e: unknown) => {
         // A refused condition still bills the write (one unit for an item up to 1 KB); the error carries no figure.
         if ((e as Error).name === 'ConditionalCheckFailedException') consumedCapacity.write += 1;
         throw e;
-      }
+      });
       const c = (out.output as { ConsumedCapacity?: Consumed | Consumed[] }).ConsumedCapacity;
       const read = READS.has(context.commandName ?? '');
       consumedCapacity.calls++;

@@ -105,7 +105,13 @@ export async function runDay(rt: LocalRuntime, meter: Meter, shape: DayShape, lo
     await smtp.sendMail({ from: 'customer@customer.example', to, subject, text, headers: { 'X-Local-Verdicts': 'spf=pass dkim=pass dmarc=pass' } });
   };
   const caughtNow = () => rt.mail!.caught().length;
-  const untilMailOut = async (n: number) => { for (let i = 0; i < 500 && caughtNow() < n; i++) await sleep(10); };
+  /** Waits for the n-th mail out (a shared machine can take seconds: the stream, the queue, the sender). */
+  const untilMailOut = async (n: number) => {
+    for (const deadline = Date.now() + 60_000; caughtNow() < n;) {
+      if (Date.now() > deadline) throw new Error(`mail ${n} never left`);
+      await sleep(20);
+    }
+  };
 
   for (let c = 0; c < shape.conversations; c++) {
     if (c % 10 === 0) log(`conversation ${c + 1} of ${shape.conversations}`);
@@ -115,9 +121,9 @@ export async function runDay(rt: LocalRuntime, meter: Meter, shape: DayShape, lo
       const subject = `Question about my order ${1000 + c}`;
       await sendMail(inbound, subject, `Hello, ${pick(QUESTIONS, c)}? Thanks, Sam`);
       let conversation: any;
-      for (let i = 0; i < 300 && !conversation; i++) {
+      for (const deadline = Date.now() + 60_000; !conversation && Date.now() < deadline;) {
         conversation = (await admin('GET', '/conversations?limit=5')).items.find((x: any) => x.subject === subject);
-        if (!conversation) await sleep(10);
+        if (!conversation) await sleep(20);
       }
       if (!conversation) throw new Error(`the email thread "${subject}" never arrived`);
       await admin('GET', `/conversations/${conversation.id}`);
