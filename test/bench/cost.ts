@@ -16,16 +16,18 @@ import { fmt, percentile } from './perf/util.ts';
 // through the local runtime (test/bench/cost/day.ts); every function invocation, DynamoDB's
 // consumed capacity, the queues' requests, the mail and the log bytes are counted
 // (cost/meter.ts) and priced (cost/bill.ts, cost/prices.ts). Writes bench-results/cost.json.
-// Options (env): COST_BENCH_CONVERSATIONS (default 60), COST_BENCH_ECHO=1 (show the functions' logs).
+// Options (env): COST_BENCH_CONVERSATIONS (default 30), COST_BENCH_ECHO=1 (show the functions' logs).
 
-const CONVERSATIONS = Number(process.env.COST_BENCH_CONVERSATIONS ?? 60);
+const CONVERSATIONS = Number(process.env.COST_BENCH_CONVERSATIONS ?? 30);
 const GOAL_PER_1000 = 0.10;
 const VOLUMES = [10_000, 1_000_000];
 /** Init over Node's own start, measured in fresh processes (docs/SIZING.md); used for the cold-start line. */
 const INIT_MS = { encoder: 1000, other: 150 };
 
 const started = performance.now();
-const log = (m: string) => process.stderr.write(`[cost ${((performance.now() - started) / 1000).toFixed(0)}s] ${m}\n`);
+// The report and the progress lines go out beside the capture of the functions' logs (meter.captureLogs).
+const print = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
+const log = (m: string) => print.err(`[cost ${((performance.now() - started) / 1000).toFixed(0)}s] ${m}\n`);
 
 // As deployed: INFO logs, metrics printed (CloudWatch ingests both), consumed capacity asked for.
 Object.assign(process.env, {
@@ -33,7 +35,6 @@ Object.assign(process.env, {
   AWS_LAMBDA_LOG_LEVEL: 'INFO', DELIVERY_TIME_SCALE: process.env.DELIVERY_TIME_SCALE ?? '0.01',
 });
 const meter = new Meter();
-const print = { out: process.stdout.write.bind(process.stdout) };
 meter.captureLogs(process.env.COST_BENCH_ECHO === '1');
 const say = (s = '') => print.out(`${s}\n`);
 

@@ -52,10 +52,17 @@ export async function runDay(rt: LocalRuntime, meter: Meter, shape: DayShape, lo
   const sub = `cost-${Date.now()}`;
   const token = await rt.idp.token({ sub, email: `${sub}@shop.example` });
   const http = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(rt.url + path, {
+    const send = () => fetch(rt.url + path, {
       method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
+    // A 503 (DynamoDB Local slow to answer on a loaded machine) is sent again after its Retry-After, as a client would.
+    let res = await send();
+    for (let i = 0; i < 5 && res.status === 503; i++) {
+      await res.text();
+      await sleep(Number(res.headers.get('retry-after') ?? 1) * 1000);
+      res = await send();
+    }
     const text = await res.text();
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
     return (text ? JSON.parse(text) : undefined) as any;
