@@ -104,7 +104,6 @@ export class Deliveries extends Construct {
       logRetention: props.logRetention,
       description: 'Delivers events to webhooks and Slack',
       timeout: Duration.seconds(DELIVERY_QUEUE.functionTimeoutSeconds),
-      memorySize: 512,
       environment: {
         DELIVERY_QUEUE_URL: this.queue.queueUrl,
         ...(props.dashboardUrl ? { DASHBOARD_URL: props.dashboardUrl } : {}),
@@ -166,7 +165,6 @@ export class Indexing extends Construct {
       entry: props.entry, projectRoot: props.projectRoot, logRetention: props.logRetention,
       description: 'Embeds tenants\' content (sentence vectors) after it changes',
       timeout: Duration.seconds(INDEX_QUEUE.functionTimeoutSeconds),
-      memorySize: INDEX_QUEUE.memoryMb,
       encoder: true,
       environment: { INDEX_QUEUE_URL: this.queue.queueUrl },
     });

@@ -11,6 +11,7 @@ import { Construct } from 'constructs';
 import { METRICS_NAMESPACE, METRICS_SERVICE } from '#shared/core/metric-names.ts';
 import type { DataTable } from './table.ts';
 import { BUNDLE_ALIAS, BUNDLE_BANNER, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET } from './bundling.ts';
+import { memoryOf } from './memory.ts';
 
 /** The logs' `service`, the same name as the metrics' `service` dimension. */
 export const SERVICE_NAME = METRICS_SERVICE;
@@ -27,8 +28,6 @@ export interface ServiceFunctionProps {
   environment?: Record<string, string>;
   /** Default 10 s (an API route). */
   timeout?: Duration;
-  /** Default 1024 MB; ENCODER_MEMORY_MB with `encoder`. */
-  memorySize?: number;
   /** The function embeds text: the encoder's runtime and weights ship beside its bundle (ENCODER_MODEL_DIR). */
   encoder?: boolean;
 }
@@ -39,8 +38,6 @@ export const ENCODER_PACKAGES = ['@energetic-ai/core', '@energetic-ai/embeddings
 const ENCODER_RUNTIME_DEPENDENCIES = ['whatwg-url', 'tr46', 'webidl-conversions'];
 /** Where an encoder function's bundle carries the model's files (the weights' shards and vocabulary). */
 export const ENCODER_MODEL_FOLDER = 'encoder-model';
-/** Measured (docs/BENCHMARKS.md): the encoder adds about 550 MB resident (810 MB at peak) to a function's ~150 MB. */
-export const ENCODER_MEMORY_MB = 1536;
 
 /** Shell commands that copy the encoder's runtime and model files beside a bundle. */
 export const encoderCopy = (inputDir: string, outputDir: string): string[] => [
@@ -76,8 +73,8 @@ export class ServiceFunction extends Construct {
       // Local scripts run on Node 24 too (package.json pins node@24): one major everywhere.
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
-      // The NLU trains a tenant's classifier in-process; more memory also means more CPU.
-      memorySize: props.memorySize ?? (props.encoder ? ENCODER_MEMORY_MB : 1024),
+      // Sized from measurement, in one place (infra/memory.ts, docs/SIZING.md).
+      memorySize: memoryOf(handlerOf(props.projectRoot, props.entry)),
       timeout: props.timeout ?? Duration.seconds(10),
       tracing: Tracing.ACTIVE,
       role: this.role,
@@ -160,6 +157,10 @@ export function bindKey(target: ServiceFunction, key: IKey, actions: readonly st
   target.fn.addEnvironment('KMS_KEY_ID', key.keyArn);
   target.role.addToPrincipalPolicy(new PolicyStatement({ actions: [...actions], resources: [key.keyArn] }));
 }
+
+/** The handler a function's entry file is (`functions/chat/send-message.ts` -> `chat/send-message`). */
+export const handlerOf = (projectRoot: string, entry: string): string =>
+  relative(join(projectRoot, 'functions'), entry).split('\\').join('/').replace(/\.ts$/, '');
 
 /** `admin/patch-ticket` -> `AdminPatchTicket`: a stable construct id per handler. */
 export const constructIdOf = (handler: string): string =>

@@ -87,6 +87,11 @@ export interface RuntimeOptions {
   smtpPort?: number | false;
   /** Take SPF/DKIM/DMARC verdicts from an `X-Local-Verdicts` header (tests; see smtp.ts). */
   trustVerdictHeader?: boolean;
+  /**
+   * Told of every handler invocation once it ends, with its wall time and the process's CPU time
+   * meanwhile (which includes any other invocation running at once): what Lambda would bill.
+   */
+  onInvoke?: (handler: string, event: unknown, took: { ms: number; cpuMs: number }) => void;
 }
 
 export interface LocalRuntime {
@@ -228,8 +233,19 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   const dynamo = opts.dynamodbEndpoint ? null : await startDynamoLocal(opts.dataDir ? { dataDir: opts.dataDir } : {});
   const dynamodbEndpoint = opts.dynamodbEndpoint ?? dynamo!.endpoint;
   const handlerFile = opts.resolveHandler ?? defaultHandlerFile;
-  const loadHandler = (name: string) => loadModule(handlerFile(name)) as Promise<Handler>;
-  const invoke = async (name: string, event: unknown, timeoutMs?: number) => (await loadModule(handlerFile(name)))(event, lambdaContext({ handler: name }, timeoutMs));
+  const observed = (name: string, fn: (event: unknown, context: Context) => Promise<unknown>) => {
+    const onInvoke = opts.onInvoke;
+    return onInvoke ? async (event: unknown, context: Context) => {
+      const t = performance.now();
+      const cpu = process.cpuUsage();
+      try { return await fn(event, context); } finally {
+        const used = process.cpuUsage(cpu);
+        onInvoke(name, event, { ms: performance.now() - t, cpuMs: (used.user + used.system) / 1000 });
+      }
+    } : fn;
+  };
+  const loadHandler = async (name: string) => observed(name, await loadModule(handlerFile(name))) as Handler;
+  const invoke = async (name: string, event: unknown, timeoutMs?: number) => (await loadHandler(name))(event as never, lambdaContext({ handler: name }, timeoutMs));
   // The handlers read their configuration from the environment, as in Lambda.
   Object.assign(process.env, {
     TABLE_NAME: tableName,

@@ -10,6 +10,8 @@ export const config = {
   get tableName() { return required('TABLE_NAME'); },
   /** Set only locally (DynamoDB Local); in AWS the SDK finds the regional endpoint. */
   get dynamodbEndpoint() { return process.env.DYNAMODB_ENDPOINT; },
+  /** Ask DynamoDB for the capacity every call consumed (shared/data/client.ts sums it; the cost benchmark sets it). */
+  get consumedCapacity() { return process.env.DYNAMODB_CONSUMED_CAPACITY === '1'; },
   get region() { return process.env.AWS_REGION ?? 'us-east-1'; },
   /** Signs pagination cursors. In AWS: derived per deployment (see infra); locally: generated at start. */
   get cursorSecret() { return required('CURSOR_SECRET'); },

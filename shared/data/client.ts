@@ -34,6 +34,40 @@ base.middlewareStack.add(
   { step: 'initialize', name: 'countRoundTrips' },
 );
 
+/**
+ * Capacity units this container consumed, as DynamoDB bills them on demand (read and write
+ * request units), summed from `ReturnConsumedCapacity: TOTAL`. Asked for only with env
+ * DYNAMODB_CONSUMED_CAPACITY=1 (the cost benchmark): it adds bytes to every answer.
+ */
+export const consumedCapacity = { read: 0, write: 0, calls: 0 };
+const READS = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand', 'ScanCommand', 'TransactGetItemsCommand']);
+type Consumed = { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number };
+if (config.consumedCapacity) {
+  base.middlewareStack.add(
+    (next, context) => async (args) => {
+      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+      const out = await next(args).catch((e: unknown) => {
+        // A refused condition still bills the write (one unit for an item up to 1 KB); the error carries no figure.
+        if ((e as Error).name === 'ConditionalCheckFailedException') consumedCapacity.write += 1;
+        throw e;
+      });
+      const c = (out.output as { ConsumedCapacity?: Consumed | Consumed[] }).ConsumedCapacity;
+      const read = READS.has(context.commandName ?? '');
+      consumedCapacity.calls++;
+      for (const u of c === undefined ? [] : Array.isArray(c) ? c : [c]) {
+        // A write's condition or returned values bill as write units; a split answer names both.
+        if (u.ReadCapacityUnits !== undefined || u.WriteCapacityUnits !== undefined) {
+          consumedCapacity.read += u.ReadCapacityUnits ?? 0;
+          consumedCapacity.write += u.WriteCapacityUnits ?? 0;
+        } else if (read) consumedCapacity.read += u.CapacityUnits ?? 0;
+        else consumedCapacity.write += u.CapacityUnits ?? 0;
+      }
+      return out;
+    },
+    { step: 'initialize', name: 'sumConsumedCapacity' },
+  );
+}
+
 export const db = DynamoDBDocumentClient.from(base, {
   marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
 });

@@ -85,8 +85,6 @@ export const INDEX_QUEUE = {
   /** Messages only name a tenant: a batch's duplicates make one pass. */
   batchSize: 10,
   maxReceiveCount: 5,
-  /** Measured: the encoder's WebAssembly memory and the model take about 550 MB resident, 810 MB at peak. */
-  memoryMb: 1536,
 } as const;
 
 /** Functions run on a schedule (EventBridge in AWS; the local runtime's timer). */

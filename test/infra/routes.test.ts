@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ENCODER_MEMORY_MB, ENTRY_METADATA } from '#infra/function.ts';
+import { ENTRY_METADATA } from '#infra/function.ts';
 import { INDEX_QUEUE, scheduledJobs } from '#shared/edge/triggers.ts';
 import { routes } from '#shared/edge/routes/index.ts';
 import { routeKey } from '#shared/edge/route.ts';
@@ -105,13 +105,11 @@ describe('routes: one API route and one function per row of the route table', ()
       expect(p.Handler, id).toBe('index.handler');
       // API routes answer within 10 s; the delivery function waits up to 15 s on receivers; receiving
       // (attachments to store) and sending mail (SES or SMTP) get 30 s; the indexer embeds for
-      // minutes; a scheduled job has its declared timeout. The functions that embed have the memory the encoder needs.
+      // minutes; a scheduled job has its declared timeout. Memory: test/infra/memory.test.ts.
       const job = scheduledJobs.find((j) => s.stack.functions.get(j.handler) && id === logicalId(s, s.stack.functions.get(j.handler)!.fn));
       const deliver = id === logicalId(s, s.stack.deliveries.fn.fn);
       const indexer = id === logicalId(s, s.stack.indexing.fn.fn);
-      const encoder = p.Environment.Variables.ENCODER_MODEL_DIR !== undefined;
       const mail = [s.stack.email.receive, s.stack.email.send].some((f) => id === logicalId(s, f.fn));
-      expect(p.MemorySize, id).toBe(deliver ? 512 : indexer ? INDEX_QUEUE.memoryMb : encoder ? ENCODER_MEMORY_MB : 1024);
       expect(p.Timeout, id).toBe(deliver || mail ? 30 : indexer ? INDEX_QUEUE.functionTimeoutSeconds : job ? job.timeoutSeconds : 10);
       expect(p.TracingConfig, id).toEqual({ Mode: 'Active' });
       expect(p.LoggingConfig.LogFormat, id).toBe('JSON');
