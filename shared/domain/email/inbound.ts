@@ -111,7 +111,8 @@ export async function receiveEmail(input: InboundMail): Promise<InboundOutcome> 
   if (mail.loop) return refuse(554, '5.4.6 mail loop: this message was sent by this service');
   if (mail.from.endsWith(`@${config.inboundDomain}`)) return refuse(550, '5.7.1 mail from an inbound address of this service is refused');
   const tenant = await tenantsRepo.get(target.tenantId);
-  if (!tenant) return refuse(550, '5.1.1 no such mailbox');
+  // A deletion asked for between RCPT and here: refused as the lookup refuses it from now on.
+  if (!tenant || tenant.deletingSince) return refuse(550, '5.1.1 no such mailbox');
   const settings = emailSettings(tenant.config ?? {});
   if (settings.fromAddress && mail.from === settings.fromAddress.toLowerCase()) {
     return refuse(554, '5.4.6 mail loop: the message comes from the team\'s own sending address');

@@ -36,8 +36,10 @@ export async function connectLive(connectionId: string, query: Record<string, st
     const userId = m ? await liveRepo.takeTicket(m[1]!, hash(m[2]!)) : null;
     if (!m || !userId) throw new Unauthorized('unknown, used or expired live ticket');
     const tenantId = m[1]!;
-    // The ticket outlives a membership removed within its minute: the membership is read now.
-    if ((await membersRepo.get(tenantId, userId))?.status !== 'active') throw new Forbidden('no longer a member of this tenant');
+    // The ticket outlives a membership removed, or a tenant deleted, within its minute: both are read now.
+    const [member, tenant] = await Promise.all([membersRepo.get(tenantId, userId), tenantsRepo.get(tenantId, true)]);
+    if (!tenant || tenant.deletingSince) throw new Unauthorized('unknown, used or expired live ticket');
+    if (member?.status !== 'active') throw new Forbidden('no longer a member of this tenant');
     if (!(await liveRepo.connect(tenantId, { connectionId, kind: 'member', userId }, LIMITS.socketsPerMember))) {
       throw new RateLimited(`at most ${LIMITS.socketsPerMember} live connections per member`, RETRY_SOCKET_SECONDS);
     }
