@@ -15,7 +15,7 @@ import { commit, openTicket, reopenTicket } from '#shared/domain/assistant/chat.
 import { events } from '#shared/domain/events.ts';
 import { isActive } from '#shared/domain/handoff/tickets-rules.ts';
 import { emailSettings } from '#shared/domain/tenants/email-config.ts';
-import { MalformedEmail, parseEmail, type ParsedEmail } from './parse.ts';
+import { HTML_MAX_BYTES, MalformedEmail, OverLimit, parseEmail, type ParsedEmail } from './parse.ts';
 import { autoAnswer } from './auto-reply.ts';
 
 // An inbound email, from SES (receipt rule -> S3 -> functions/email/receive.ts) or from the local
@@ -29,6 +29,8 @@ export const EMAIL_LIMITS = {
   messageBytes: 25 * 1024 * 1024,
   attachments: 20,
   attachmentBytes: 10 * 1024 * 1024,
+  /** The HTML converted to text when a message has no text part. */
+  htmlBytes: HTML_MAX_BYTES,
   /** Automatic answers to one sender in an hour, whatever the tenant's settings. */
   autoRepliesPerSenderHour: 3,
 } as const;
@@ -100,6 +102,7 @@ export async function receiveEmail(input: InboundMail): Promise<InboundOutcome> 
     mail = await parseEmail(input.raw);
   } catch (e) {
     if (e instanceof MalformedEmail) return refuse(550, `5.6.0 ${e.message}`);
+    if (e instanceof OverLimit) return refuse(552, `5.3.4 ${e.message}`);
     throw e;
   }
   if (mail.attachments.length > EMAIL_LIMITS.attachments) return refuse(552, `5.3.4 a message may carry at most ${EMAIL_LIMITS.attachments} attachments`);
