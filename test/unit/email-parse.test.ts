@@ -48,6 +48,14 @@ describe('HTML to text', () => {
 });
 
 describe('parsing a mail', () => {
+  it('an HTML-only mail with attachments (multipart/mixed, no text part) keeps its text', async () => {
+    const raw = await mime({ html: '<p>The <b>invoice</b> is attached.</p>', attachments: [{ filename: 'invoice.pdf', content: Buffer.from('%PDF-1.4') }] });
+    expect(raw.toString()).toContain('multipart/mixed');
+    const m = await parseEmail(raw);
+    expect(m.text).toBe('The invoice is attached.');
+    expect(m.attachments.map((a) => a.name)).toEqual(['invoice.pdf']);
+  });
+
   it('an HTML-only mail is read as text; HTML past the cap is refused as over a limit', async () => {
     const ok = await parseEmail(await mime({ html: '<p>My <b>order</b> is late</p>' }));
     expect(ok.text).toBe('My order is late');
