@@ -70,6 +70,8 @@ const newToken = () => randomBytes(12).toString('hex');
 export const replyAddress = (slug: string, token: string) => `${slug}+${token}@${config.inboundDomain}`;
 
 const passes = (v: Verdicts) => [v.spf, v.dkim, v.dmarc].every((x) => x.toUpperCase() === 'PASS');
+/** SES's verdicts as a message keeps them: `pass`, `fail`, `gray`, `processing_failed`... */
+const verdictsOf = (v: Verdicts) => ({ spf: v.spf.toLowerCase(), dkim: v.dkim.toLowerCase(), dmarc: v.dmarc.toLowerCase() });
 
 /** The conversation this message continues, if any: its reply token, or its references from the same sender. */
 async function threadOf(tenantId: string, token: string | null, mail: ParsedEmail): Promise<Conversation | null> {
@@ -144,7 +146,10 @@ function write(tenant: Tenant, token: string | null, mail: ParsedEmail, input: I
     if (!stored.length && mail.attachments.length) stored = await storeAttachments(tenant.id, conv.id, mail);
     const message: Message = {
       id: randomUUID(), role: 'user', content: mail.text || '(no text)', createdAt: now,
-      email: { messageId: messageKey, from: mail.from, subject: mail.subject, rawKey: input.rawKey, trimmed: mail.trimmed, automatic: mail.automatic },
+      email: {
+        messageId: messageKey, from: mail.from, subject: mail.subject, rawKey: input.rawKey, trimmed: mail.trimmed, automatic: mail.automatic,
+        verified, verdicts: verdictsOf(input.verdicts),
+      },
       ...(stored.length ? { attachments: stored } : {}),
     };
     const REF = 0;

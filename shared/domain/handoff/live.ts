@@ -6,7 +6,7 @@ import { liveRepo, type LiveConnection } from '#shared/data/live.ts';
 import { membersRepo } from '#shared/data/members.ts';
 import { postToConnection } from '#shared/data/sockets.ts';
 import { tenantsRepo } from '#shared/data/tenants.ts';
-import { conversationOf, forCustomer } from '#shared/domain/events.ts';
+import { conversationOf, customerSees, forCustomer } from '#shared/domain/events.ts';
 import { assertOrigin, widgetTenant } from '#shared/domain/tenants/widget-auth.ts';
 import { hashWidgetKey } from '#shared/domain/tenants/widget-keys.ts';
 import { LIMITS } from '#shared/domain/limits.ts';
@@ -117,7 +117,7 @@ export async function pushLive(list: DomainEvent[]): Promise<void> {
     }
     const full = JSON.stringify(event);
     const customer = JSON.stringify(forCustomer(event));
-    const targets = (await conns).filter((c) => !gone.has(c.connectionId));
+    const targets = (await conns).filter((c) => !gone.has(c.connectionId) && (c.kind === 'member' || customerSees(event)));
     await Promise.all(targets.map(async (c) => {
       try {
         if (!(await postToConnection(c.connectionId, c.kind === 'member' ? full : customer))) {
