@@ -29,7 +29,7 @@ export function sesReceiptHandler(fn: (mail: InboundMail) => Promise<InboundOutc
         continue;
       }
       const outcome = await fn({
-        rawKey, raw, recipients: receipt.recipients,
+        rawKey, raw, recipients: receipt.recipients, envelopeFrom: mail.source,
         verdicts: { spf: receipt.spfVerdict.status, dkim: receipt.dkimVerdict.status, dmarc: receipt.dmarcVerdict.status },
       });
       if (!outcome.accepted) logger.warn('inbound message refused', { rawKey, code: outcome.code, reason: outcome.reason });

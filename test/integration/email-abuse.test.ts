@@ -194,6 +194,23 @@ describe('email: automatic answers', () => {
     expect((await detail(t, c!.id)).tickets).toHaveLength(1);
   });
 
+  it('never answers mailing-list mail (List-Id, List-Unsubscribe, List-Post) nor mail with a null reverse-path (MAIL FROM:<>, Return-Path: <>)', async () => {
+    const t = await knowledgeTenant('List Mail Shop');
+    const to = await address(t);
+    const ask = { subject: 'Reward points', text: 'do my reward points expire?' };
+    await send({ to, from: 'a@list.example', ...ask, headers: { 'List-Id': 'Deals <deals.list.example>' } });
+    await send({ to, from: 'b@list.example', ...ask, headers: { 'List-Unsubscribe': '<mailto:leave@list.example>' } });
+    await send({ to, from: 'c@list.example', ...ask, headers: { 'List-Post': '<mailto:post@list.example>' } });
+    await send({ to, from: 'd@customer.example', ...ask, envelope: { from: '', to } });
+    await send({ to, from: 'e@customer.example', ...ask, headers: { 'Return-Path': '<>' } });
+    const items = await list(t);
+    expect(items).toHaveLength(5);
+    const details = await Promise.all(items.map((c) => detail(t, c.id)));
+    expect(details.map((d) => d.messages.map((m: { role: string }) => m.role))).toEqual(Array(5).fill(['user']));
+    expect(details.every((d) => d.messages[0].email.automatic === true)).toBe(true);
+    expect(await tickets(t)).toHaveLength(5);
+  });
+
   it('never answers automatic mail, nor more than 3 times an hour to one sender', async () => {
     const t = await knowledgeTenant('Careful Shop');
     const to = await address(t);

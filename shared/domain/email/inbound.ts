@@ -42,7 +42,8 @@ const SYSTEM: Actor = { type: 'system', id: 'email' };
 const HOUR = 3600;
 
 export interface Verdicts { spf: string; dkim: string; dmarc: string }
-export interface InboundMail { rawKey: string; raw: Buffer; recipients: string[]; verdicts: Verdicts }
+/** `envelopeFrom`: the SMTP `MAIL FROM` (SES's `mail.source`); '' for the null reverse-path `<>`. */
+export interface InboundMail { rawKey: string; raw: Buffer; recipients: string[]; verdicts: Verdicts; envelopeFrom?: string }
 export type InboundOutcome =
   | { accepted: true; tenantId: string; conversationId: string; messageId: string; duplicate: boolean }
   | { accepted: false; code: number; reason: string };
@@ -122,7 +123,9 @@ export async function receiveEmail(input: InboundMail): Promise<InboundOutcome> 
   if (settings.fromAddress && mail.from === settings.fromAddress.toLowerCase()) {
     return refuse(554, '5.4.6 mail loop: the message comes from the team\'s own sending address');
   }
-  return write(tenant, target.token, mail, input);
+  // RFC 3834: mail sent with a null reverse-path (`MAIL FROM:<>`) is never answered automatically.
+  const nullSender = input.envelopeFrom !== undefined && ['', '<>'].includes(input.envelopeFrom.trim());
+  return write(tenant, target.token, nullSender ? { ...mail, automatic: true } : mail, input);
 }
 
 function write(tenant: Tenant, token: string | null, mail: ParsedEmail, input: InboundMail): Promise<InboundOutcome> {

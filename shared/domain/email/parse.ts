@@ -53,7 +53,11 @@ function isAutomatic(m: ParsedMail, from: string): boolean {
   const h = m.headers;
   const auto = String(h.get('auto-submitted') ?? 'no').toLowerCase();
   const precedence = String(h.get('precedence') ?? '').toLowerCase();
-  return auto !== 'no' || ['bulk', 'list', 'junk', 'auto_reply'].includes(precedence) || h.has('list-id') || h.has('list-unsubscribe')
+  // mailparser folds List-Id, List-Unsubscribe, List-Post and the other List-* headers into one `list`.
+  // A null reverse-path (`Return-Path: <>`) is how bounces and other automatic mail is sent.
+  const returnPath = h.get('return-path') as { text?: string } | undefined;
+  return auto !== 'no' || ['bulk', 'list', 'junk', 'auto_reply'].includes(precedence) || h.has('list') || h.has('list-id') || h.has('list-unsubscribe')
+    || (returnPath !== undefined && !returnPath.text?.trim())
     || h.has('x-autoreply') || h.has('x-autorespond') || String(h.get('x-auto-response-suppress') ?? '').toLowerCase().includes('all')
     || AUTOMATIC_SENDER.test(from) || (m.headers.get('content-type') as { value?: string } | undefined)?.value === 'multipart/report';
 }
