@@ -88,6 +88,9 @@ describe('email: one customer across channels', () => {
     expect(read.body.messages[0].content).toBe('Where is my invoice?');
     expectProblem(await request('POST', chat('/message'), { widgetKey: t.widgetKey, body: { conversationId: e, message: 'hi', visitor: signed } }), 409, 'CONFLICT');
     expectProblem(await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId: e, reason: 'help' } }), 409, 'CONFLICT');
+    // Nor may the widget change where the team's replies go.
+    expectProblem(await request('POST', chat(`/conversations/${e}/contact`), { widgetKey: t.widgetKey, body: { email: 'thief@evil.example' } }), 409, 'CONFLICT');
+    expect((await request('GET', admin(`/conversations/${e}`), { token: t.ownerToken })).body.conversation.visitor.email).toBe(address);
 
     // A visitor who has not chatted yet links the thread by the address signed now.
     const fresh = { userId: 'u-new', userHash: hmac(secret, 'u-new') };
