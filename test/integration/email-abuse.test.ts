@@ -58,6 +58,23 @@ describe('email: bad input and abuse', () => {
     expect(text.startsWith('0 | item 0\n1 | item 1\n')).toBe(true);
   }, 60_000);
 
+  it('a mail to two tenants reaches each as its own conversation; past 50 recipients the rest are refused at RCPT (452)', async () => {
+    const a = await newTenant('Shared Mail A');
+    const b = await newTenant('Shared Mail B');
+    const [toA, toB] = [await address(a), await address(b)];
+    await send({ to: [toA, toB], subject: 'to both', text: 'Hello both of you' });
+    for (const t of [a, b]) {
+      const [c] = await list(t);
+      expect(c).toMatchObject({ channel: 'email', subject: 'to both' });
+      expect((await detail(t, c!.id)).messages[0].content).toBe('Hello both of you');
+    }
+    const many = Array.from({ length: 51 }, (_, i) => toA.replace('@', `+extra${i}@`));
+    const info = await send({ to: many, subject: 'to many', text: 'x' });
+    expect(info.accepted).toHaveLength(50);
+    expect(info.rejected).toEqual([many[50]]);
+    expect((info.rejectedErrors?.[0] as { responseCode?: number } | undefined)?.responseCode).toBe(452);
+  });
+
   it('200 attachments are refused (552), none is stored', async () => {
     const t = await newTenant('Many Files Shop');
     const attachments = Array.from({ length: 200 }, (_, i) => ({ filename: `f${i}.txt`, content: `file ${i}` }));

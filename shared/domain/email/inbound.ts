@@ -29,6 +29,8 @@ export const EMAIL_LIMITS = {
   messageBytes: 25 * 1024 * 1024,
   attachments: 20,
   attachmentBytes: 10 * 1024 * 1024,
+  /** Recipients of one message, as SES takes them (the local server answers 452 to more). */
+  recipients: 50,
   /** The HTML converted to text when a message has no text part. */
   htmlBytes: HTML_MAX_BYTES,
   /** Automatic answers to one sender in an hour, whatever the tenant's settings. */
@@ -96,9 +98,28 @@ async function storeAttachments(tenantId: string, conversationId: string, mail: 
   }));
 }
 
+/**
+ * The tenants a message reaches, once each (at most EMAIL_LIMITS.recipients addresses read, as SES
+ * takes no more): for a tenant named twice, the address that names a conversation wins.
+ */
+async function targetsOf(recipients: string[]) {
+  const found = await Promise.all(recipients.slice(0, EMAIL_LIMITS.recipients).map(recipientTenant));
+  const byTenant = new Map<string, { tenantId: string; token: string | null }>();
+  for (const t of found) if (t && !byTenant.get(t.tenantId)?.token) byTenant.set(t.tenantId, t);
+  return [...byTenant.values()];
+}
+
+/**
+ * One outcome for the message, as the SMTP answer to DATA is one: a temporary refusal of any
+ * tenant first (the sender sends again; the tenants that took it see the same Message-ID and keep
+ * it once), then the first acceptance, then the first refusal.
+ */
+const overall = (list: InboundOutcome[]) =>
+  list.find((o) => !o.accepted && o.code < 500) ?? list.find((o) => o.accepted) ?? list[0]!;
+
 export async function receiveEmail(input: InboundMail): Promise<InboundOutcome> {
-  const target = (await Promise.all(input.recipients.map(recipientTenant))).find((t) => t !== null) ?? null;
-  if (!target) return refuse(550, '5.1.1 no such mailbox');
+  const targets = await targetsOf(input.recipients);
+  if (!targets.length) return refuse(550, '5.1.1 no such mailbox');
   if (input.raw.length > EMAIL_LIMITS.messageBytes) return refuse(552, `5.3.4 a message may be at most ${EMAIL_LIMITS.messageBytes} bytes`);
   let mail: ParsedEmail;
   try {
@@ -116,6 +137,22 @@ export async function receiveEmail(input: InboundMail): Promise<InboundOutcome> 
   // like another tenant: neither becomes a conversation.
   if (mail.loop) return refuse(554, '5.4.6 mail loop: this message was sent by this service');
   if (mail.from.endsWith(`@${config.inboundDomain}`)) return refuse(550, '5.7.1 mail from an inbound address of this service is refused');
+  // RFC 3834: mail sent with a null reverse-path (`MAIL FROM:<>`) is never answered automatically.
+  const nullSender = input.envelopeFrom !== undefined && ['', '<>'].includes(input.envelopeFrom.trim());
+  const read = nullSender ? { ...mail, automatic: true } : mail;
+  // A mail to several tenants reaches each, as its own conversation there.
+  const outcomes: InboundOutcome[] = [];
+  for (const target of targets) {
+    const own = targets.length > 1 ? { ...input, rawKey: emailKeys.inboundCopy(target.tenantId, input.rawKey) } : input;
+    if (own !== input) await objectsRepo.put(own.rawKey, input.raw, 'message/rfc822');
+    const outcome = await deliver(target, read, own);
+    if (!outcome.accepted && own !== input) await objectsRepo.remove([own.rawKey]).catch(() => undefined);
+    outcomes.push(outcome);
+  }
+  return overall(outcomes);
+}
+
+async function deliver(target: { tenantId: string; token: string | null }, mail: ParsedEmail, input: InboundMail): Promise<InboundOutcome> {
   const tenant = await tenantsRepo.get(target.tenantId);
   // A deletion asked for between RCPT and here: refused as the lookup refuses it from now on.
   if (!tenant || tenant.deletingSince) return refuse(550, '5.1.1 no such mailbox');
@@ -123,9 +160,7 @@ export async function receiveEmail(input: InboundMail): Promise<InboundOutcome> 
   if (settings.fromAddress && mail.from === settings.fromAddress.toLowerCase()) {
     return refuse(554, '5.4.6 mail loop: the message comes from the team\'s own sending address');
   }
-  // RFC 3834: mail sent with a null reverse-path (`MAIL FROM:<>`) is never answered automatically.
-  const nullSender = input.envelopeFrom !== undefined && ['', '<>'].includes(input.envelopeFrom.trim());
-  return write(tenant, target.token, nullSender ? { ...mail, automatic: true } : mail, input);
+  return write(tenant, target.token, mail, input);
 }
 
 function write(tenant: Tenant, token: string | null, mail: ParsedEmail, input: InboundMail): Promise<InboundOutcome> {
