@@ -134,6 +134,19 @@ describe('email: bad input and abuse', () => {
     expect(bad.body.errors[0].path).toBe('config.email.inboundPerHour');
   });
 
+  it('one sender cannot use up the tenant\'s hour: past 20 messages an hour that sender gets 451, another customer still gets through', async () => {
+    const t = await newTenant('Sender Cap Shop');
+    const to = await address(t);
+    const from = `flooder-${Date.now()}@customer.example`;
+    for (let i = 0; i < 20; i++) await send({ to, from, subject: `flood ${i}`, text: 'x' });
+    const e = await send({ to, from, subject: 'flood 20', text: 'x' }).catch((err: unknown) => err) as { responseCode: number; response: string };
+    expect(e.responseCode).toBe(451);
+    expect(e.response).toContain('from one sender');
+    await send({ to, from: 'real.customer@customer.example', subject: 'my order', text: 'Where is my order?' });
+    expect((await list(t)).map((c) => c.subject)).toContain('my order');
+    expect((await request('GET', admin('/conversations?limit=50'), { token: t.ownerToken })).body.items).toHaveLength(21);
+  }, 60_000);
+
   it('the same Message-ID delivered twice is one message', async () => {
     const t = await newTenant('Dup Shop');
     const to = await address(t);

@@ -17,6 +17,7 @@ import { isActive } from '#shared/domain/handoff/tickets-rules.ts';
 import { emailSettings } from '#shared/domain/tenants/email-config.ts';
 import { HTML_MAX_BYTES, MalformedEmail, OverLimit, parseEmail, type ParsedEmail } from './parse.ts';
 import { autoAnswer } from './auto-reply.ts';
+import { bounceRefusal } from './bounce.ts';
 
 // An inbound email, from SES (receipt rule -> S3 -> functions/email/receive.ts) or from the local
 // SMTP server (which calls that same function): the recipient names the tenant (`<slug>@<domain>`)
@@ -33,19 +34,27 @@ export const EMAIL_LIMITS = {
   recipients: 50,
   /** The HTML converted to text when a message has no text part. */
   htmlBytes: HTML_MAX_BYTES,
+  /** Messages one sender may send one tenant in an hour, beside the tenant's `inboundPerHour`. */
+  inboundPerSenderHour: 20,
   /** Automatic answers to one sender in an hour, whatever the tenant's settings. */
   autoRepliesPerSenderHour: 3,
 } as const;
 
 /** The limit window counting one sender's automatic answers (erasure deletes it with the address). */
 export const autoReplyWindow = (from: string) => `autoreply#${from}`;
+/** The limit window counting one sender's messages to a tenant (erasure deletes it with the address). */
+export const senderWindow = (from: string) => `emailfrom#${from}`;
 
 const SYSTEM: Actor = { type: 'system', id: 'email' };
 const HOUR = 3600;
 
 export interface Verdicts { spf: string; dkim: string; dmarc: string }
-/** `envelopeFrom`: the SMTP `MAIL FROM` (SES's `mail.source`); '' for the null reverse-path `<>`. */
-export interface InboundMail { rawKey: string; raw: Buffer; recipients: string[]; verdicts: Verdicts; envelopeFrom?: string }
+/**
+ * `envelopeFrom`: the SMTP `MAIL FROM` (SES's `mail.source`); '' for the null reverse-path `<>`.
+ * `bounce`: nobody answers the SMTP dialogue with the outcome (SES invoked the function as an
+ * Event, after its 250), so a refusal for a cap is answered by a bounce mail.
+ */
+export interface InboundMail { rawKey: string; raw: Buffer; recipients: string[]; verdicts: Verdicts; envelopeFrom?: string; bounce?: boolean }
 export type InboundOutcome =
   | { accepted: true; tenantId: string; conversationId: string; messageId: string; duplicate: boolean }
   | { accepted: false; code: number; reason: string };
@@ -70,7 +79,6 @@ export async function recipientTenant(address: string): Promise<{ tenantId: stri
 /** A reply address token: 96 random bits, lower-case hex (local parts are often case-folded). */
 const newToken = () => randomBytes(12).toString('hex');
 
-export const replyAddress = (slug: string, token: string) => `${slug}+${token}@${config.inboundDomain}`;
 
 const passes = (v: Verdicts) => [v.spf, v.dkim, v.dmarc].every((x) => x.toUpperCase() === 'PASS');
 /** SES's verdicts as a message keeps them: `pass`, `fail`, `gray`, `processing_failed`... */
@@ -119,6 +127,15 @@ const overall = (list: InboundOutcome[]) =>
 
 export async function receiveEmail(input: InboundMail): Promise<InboundOutcome> {
   const targets = await targetsOf(input.recipients);
+  const outcome = await receive(input, targets);
+  if (!outcome.accepted && input.bounce && targets.length && input.envelopeFrom) {
+    await bounceRefusal({ tenantId: targets[0]!.tenantId, to: input.envelopeFrom, recipients: input.recipients.slice(0, 5), code: outcome.code, reason: outcome.reason })
+      .catch((e: unknown) => logger.error('bounce not sent', { error: (e as Error).message }));
+  }
+  return outcome;
+}
+
+async function receive(input: InboundMail, targets: Array<{ tenantId: string; token: string | null }>): Promise<InboundOutcome> {
   if (!targets.length) return refuse(550, '5.1.1 no such mailbox');
   if (input.raw.length > EMAIL_LIMITS.messageBytes) return refuse(552, `5.3.4 a message may be at most ${EMAIL_LIMITS.messageBytes} bytes`);
   let mail: ParsedEmail;
@@ -192,9 +209,12 @@ function write(tenant: Tenant, token: string | null, mail: ParsedEmail, input: I
     };
     const REF = 0;
     const FLOOD = 1;
+    const SENDER = 2;
     const items: TxItem[] = [
       emailRepo.tx.thread(tenant.id, messageKey, conv.id, now),
       limitsRepo.tx.countInWindow(tenant.id, 'email-in', nowDate, HOUR, settings.inboundPerHour),
+      // One sender cannot use the tenant's whole hour up: the others' mail still comes in.
+      limitsRepo.tx.countInWindow(tenant.id, senderWindow(mail.from), nowDate, HOUR, EMAIL_LIMITS.inboundPerSenderHour),
       conversationsRepo.tx.message(tenant.id, conv.id, message, 0),
       events.messageCreated(conv, message),
       events.emailReceived(conv, message, mail.from, verified),
@@ -246,6 +266,10 @@ function write(tenant: Tenant, token: string | null, mail: ParsedEmail, input: I
         if (!read) await objectsRepo.remove(stored.map((a) => a.key)).catch(() => undefined);
         const first = await emailRepo.threadOf(tenant.id, [messageKey]);
         return { accepted: true, tenantId: tenant.id, conversationId: first ?? conv.id, messageId: message.id, duplicate: true };
+      }
+      if (e instanceof TxConditionFailed && e.failed[SENDER + shift]) {
+        await objectsRepo.remove(stored.map((a) => a.key)).catch(() => undefined);
+        return refuse(451, `4.7.1 this inbox takes at most ${EMAIL_LIMITS.inboundPerSenderHour} messages an hour from one sender; try again later`);
       }
       if (e instanceof TxConditionFailed && e.failed[FLOOD + shift]) {
         await objectsRepo.remove(stored.map((a) => a.key)).catch(() => undefined);
