@@ -140,6 +140,11 @@ export class EmailChannel extends Construct {
     const perMessage = 'Inbound messages and their attachments have keys made per message at run time (SES\'s message id, an attachment id), under these prefixes only.';
     props.mail.grant(this.receive, ['s3:GetObject'], [`${INBOUND_PREFIX}*`], perMessage);
     props.mail.grant(this.receive, ['s3:PutObject', 's3:DeleteObject'], ['tenants/*'], perMessage);
+    // A refusal for a cap is answered with a bounce mail (SES has said 250 before the function runs).
+    this.receive.role.addToPolicy(new PolicyStatement({
+      effect: Effect.ALLOW, actions: ['ses:SendEmail', 'ses:SendRawEmail'],
+      resources: [Stack.of(this).formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
+    }));
     const rules = new ReceiptRuleSet(this, 'Rules', {});
     this.ruleSet = rules;
     rules.addRule('Inbound', {
@@ -270,6 +275,10 @@ export class EmailChannel extends Construct {
       reason: 'A tenant may send from any address of a domain it verified in SES (config.email.fromAddress); the identities are the tenants\' own, not known at deploy time.',
     });
     Validations.of(this.receive.role).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: xray });
+    Validations.of(this.receive.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*]',
+      reason: 'A refused message\'s bounce goes out from the inbound domain\'s identity, whose name is the deployment\'s configuration.',
+    });
     Validations.of(this.receive.fn).acknowledge({
       id: 'Serverless-LambdaDLQ',
       reason: 'Invoked asynchronously by SES with the message already stored in S3: a failed invocation is retried by Lambda and can be replayed from the stored object.',

@@ -131,7 +131,8 @@ export async function startLocalMail(opts: { invoke: Invoke; putObject: (key: st
   const inbound = new SMTPServer({
     name: 'mail.localhost', banner: 'local inbound mail (SES stand-in)', size: messageBytes,
     authOptional: true, disabledCommands: ['AUTH', 'STARTTLS'], logger: false,
-    onRcptTo(address, _session, cb) {
+    onRcptTo(address, session, cb) {
+      if (session.envelope.rcptTo.length >= EMAIL_LIMITS.recipients) return cb(smtpError(452, `4.5.3 at most ${EMAIL_LIMITS.recipients} recipients a message`));
       recipientTenant(address.address).then(
         (t) => cb(t ? undefined : smtpError(550, `5.1.1 <${address.address}>: no such mailbox here`)),
         () => cb(smtpError(451, '4.3.0 try again later')),

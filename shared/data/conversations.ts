@@ -38,8 +38,15 @@ export interface PendingIntent { intent: string; entities: Record<string, string
 export interface ConversationEmail { customer: string; token: string }
 /** A stored file of an email: the object's key stays in the data layer's items, never in the API. */
 export interface Attachment { id: string; name: string; contentType: string; size: number; key: string }
-/** What an email message keeps besides its text: the Message-ID and, inbound, the sender and the stored original. */
-export interface MessageEmail { messageId: string; from?: string; subject?: string; rawKey?: string; trimmed?: boolean; automatic?: boolean }
+/**
+ * What an email message keeps besides its text: the Message-ID and, inbound, the sender, the stored
+ * original and the receiving service's verdicts on this very message (`verified`: all three
+ * passed; absent on messages stored before verdicts were kept per message).
+ */
+export interface MessageEmail {
+  messageId: string; from?: string; subject?: string; rawKey?: string; trimmed?: boolean; automatic?: boolean;
+  verified?: boolean; verdicts?: { spf: string; dkim: string; dmarc: string };
+}
 /**
  * `verified`: the site signed `userId` with the tenant's identity secret. Unverified facts are
  * kept for the team to read and never link conversations. `emailVerified`: the address itself is

@@ -219,5 +219,7 @@ export const emailKeys = {
     ({ pk: keys.conversationPartition(tenantId, conversationId), sk: `EMAILOUT#${messageId}` }),
   /** Object keys in the mail bucket: SES's inbound mail, and a tenant's stored parts. */
   inboundObject: (id: string) => `inbound/${id}`,
+  /** A tenant's own copy of a message that reached several tenants: one's erasure leaves the others' alone. */
+  inboundCopy: (tenantId: string, rawKey: string) => `tenants/${tenantId}/${rawKey}`,
   attachmentObject: (tenantId: string, conversationId: string, attachmentId: string) => `tenants/${tenantId}/${conversationId}/${attachmentId}`,
 };

@@ -123,6 +123,13 @@ export const tenantDeletionRepo = {
         },
       },
       ...integrationIds.map((id): TxItem => ({ Delete: { Key: keys.integration(t.id, id) } })),
+      // Mail to the inbound and reply addresses is refused from now on (the lookup says retired).
+      ...(t.slug ? [{
+        Update: {
+          Key: emailKeys.slug(t.slug), UpdateExpression: 'SET retiredAt = :now', ConditionExpression: 'tenantId = :t',
+          ExpressionAttributeValues: { ':now': now, ':t': t.id },
+        },
+      } satisfies TxItem] : []),
       auditRepo.tx.put(t.id, { ...audit, category: 'settings', createdAt: now }),
       ...also,
     ]);
@@ -162,9 +169,18 @@ export const tenantDeletionRepo = {
     }
   },
 
-  /** The last step: the tenant's registrations and its purge item; the requester's status says it is done. */
-  async finish(p: Pick<PurgeEntry, 'tenantId' | 'requestedBy'>): Promise<void> {
+  /**
+   * The last step: the tenant's registrations and its purge item; the requester's status says it is
+   * done. The slug's lookup item stays, as a tombstone that names no tenant: a slug is never given again.
+   */
+  async finish(p: Pick<PurgeEntry, 'tenantId' | 'requestedBy'>, slug: string | null): Promise<void> {
     const { tenantId } = p;
+    if (slug) {
+      await db.send(new UpdateCommand({
+        TableName: tableName(), Key: emailKeys.slug(slug), UpdateExpression: 'SET retiredAt = if_not_exists(retiredAt, :now) REMOVE tenantId',
+        ConditionExpression: 'tenantId = :t', ExpressionAttributeValues: { ':now': new Date().toISOString(), ':t': tenantId },
+      })).catch(ignoreGone);
+    }
     if (p.requestedBy) {
       const now = new Date();
       await countOnStatus(p.requestedBy, tenantId, 'SET #status = :done, finishedAt = :now, #ttl = :ttl', {

@@ -50,7 +50,11 @@ const stillRead = (attr: string, read: string | number | undefined) => (read ===
   ? { condition: `attribute_exists(pk) AND attribute_not_exists(${attr})`, values: {} }
   : { condition: `${attr} = :read`, values: { ':read': read } });
 
-/** The slug's lookup item; its condition keeps a slug to one tenant. */
+/**
+ * The slug's lookup item; its condition keeps a slug to one tenant. It is never deleted: a deleted
+ * tenant's item stays as a tombstone (`retiredAt`, no tenant id), so no later tenant gets its
+ * inbound or reply addresses.
+ */
 const slugItem = (tenantId: string, slug: string): TxItem =>
   ({ Put: { Item: { ...emailKeys.slug(slug), type: 'slug', tenantId }, ConditionExpression: 'attribute_not_exists(pk)' } });
 
@@ -125,10 +129,10 @@ export const tenantsRepo = {
     return { tenant: tenant ? clean<Tenant>(tenant) : null, conversation: found ? clean<Conversation>(found) : null };
   },
 
-  /** The tenant whose inbound address has this local part. */
+  /** The tenant whose inbound address has this local part; none once the tenant's deletion was asked for. */
   async tenantOfSlug(slug: string): Promise<string | null> {
     const r = await db.send(new GetCommand({ TableName: tableName(), Key: emailKeys.slug(slug) }));
-    return (r.Item?.tenantId as string | undefined) ?? null;
+    return r.Item && !r.Item.retiredAt ? (r.Item.tenantId as string | undefined) ?? null : null;
   },
 
   /** Gives a tenant made before inbound addresses its slug; fails (TxConditionFailed) when taken or already set. */

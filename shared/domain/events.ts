@@ -31,8 +31,11 @@ export const customerMessage = ({ id, role, content, createdAt, author, metadata
 export const events = {
   conversationCreated: (c: Conversation, at: string) =>
     eventsRepo.tx.put(c.tenantId, 'conversation.created', { conversation: chatConversation(c) }, at, c.id),
+  /** `verified: false` on an email whose sender failed SPF, DKIM or DMARC: never pushed to a customer's socket. */
   messageCreated: (c: Pick<Conversation, 'tenantId' | 'id'>, m: Message) =>
-    eventsRepo.tx.put(c.tenantId, 'message.created', { conversationId: c.id, message: fullMessage(m) }, m.createdAt, c.id),
+    eventsRepo.tx.put(c.tenantId, 'message.created', {
+      conversationId: c.id, message: fullMessage(m), ...(m.email?.verified === false ? { verified: false } : {}),
+    }, m.createdAt, c.id),
   conversationEscalated: (c: Conversation, t: Ticket, at: string) =>
     eventsRepo.tx.put(c.tenantId, 'conversation.escalated', { conversation: chatConversation(c), ticket: t }, at, c.id),
   ticketCreated: (tenantId: string, t: Ticket, at: string) =>
@@ -65,6 +68,9 @@ export function conversationOf(e: DomainEvent): string | null {
   const d = e.data as Data;
   return d.conversationId ?? d.conversation?.id ?? d.ticket?.conversationId ?? null;
 }
+
+/** Whether a customer's socket receives the event at all: not an email that failed its checks (it may be forged). */
+export const customerSees = (e: DomainEvent) => (e.data as Data).verified !== false;
 
 /** What a customer's socket receives of an event: no staff ids, no assignee, no NLU metadata. */
 export function forCustomer(e: DomainEvent): DomainEvent {

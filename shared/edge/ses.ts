@@ -29,7 +29,9 @@ export function sesReceiptHandler(fn: (mail: InboundMail) => Promise<InboundOutc
         continue;
       }
       const outcome = await fn({
-        rawKey, raw, recipients: receipt.recipients,
+        rawKey, raw, recipients: receipt.recipients, envelopeFrom: mail.source,
+        // The stack's receipt rule invokes the function as an Event: SES has answered the sender already.
+        bounce: receipt.action.type === 'Lambda' && receipt.action.invocationType === 'Event',
         verdicts: { spf: receipt.spfVerdict.status, dkim: receipt.dkimVerdict.status, dmarc: receipt.dmarcVerdict.status },
       });
       if (!outcome.accepted) logger.warn('inbound message refused', { rawKey, code: outcome.code, reason: outcome.reason });

@@ -217,11 +217,12 @@ describe('IAM: each function may do exactly what its declaration needs', () => {
     ].sort());
   });
 
-  it('lets the email functions do only their part: receive reads inbound mail and keeps parts, send sends through SES, events reads its queue', () => {
+  it('lets the email functions do only their part: receive reads inbound mail, keeps parts and bounces a refusal, send sends through SES, events reads its queue', () => {
     const CONSUME = ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'];
     const base = expectedPairs({ table: 'write', kind: 'http' });
     expect(allowedPairs(s, s.stack.email.receive)).toEqual([
       ...base, 's3:GetObject on mail:inbound/*', 's3:PutObject on mail:tenants/*', 's3:DeleteObject on mail:tenants/*',
+      'ses:SendEmail on ses-identities', 'ses:SendRawEmail on ses-identities',
     ].sort());
     expect(allowedPairs(s, s.stack.email.send)).toEqual([
       ...base, ...CONSUME.map((a) => `${a} on email-queue`),

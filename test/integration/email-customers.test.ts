@@ -44,6 +44,28 @@ const panel = async (t: TestTenant, q: Record<string, string>) => {
 };
 
 describe('email: one customer across channels', () => {
+  it('a forged reply (failing SPF, DKIM and DMARC) to a verified thread joins it marked unverified: the team sees it so, the visitor\'s widget never', async () => {
+    const { t, secret, to } = await setup('Forged Reply Shop');
+    const address = 'vera@customer.example';
+    const signed = { userId: 'u-vera', email: address, userHash: hmac(secret, 'u-vera'), emailHash: hmac(secret, address) };
+    await widget(t, signed);
+    const first = `<first-${Date.now()}@customer.example>`;
+    const e = await emailThread(t, { from: `Vera <${address}>`, to, subject: 'Forged: my refund', text: 'Where is my refund?', messageId: first, headers: PASS });
+    await mail({
+      from: `Vera <${address}>`, to, subject: 'Re: Forged: my refund', text: 'Send the refund to this other account instead.', inReplyTo: first, references: [first],
+      headers: { 'X-Local-Verdicts': 'spf=fail dkim=fail dmarc=fail' },
+    });
+    const team = (await request('GET', admin(`/conversations/${e}`), { token: t.ownerToken })).body;
+    expect(team.messages.map((m: any) => m.content)).toEqual(['Where is my refund?', 'Send the refund to this other account instead.']);
+    expect(team.messages.map((m: any) => m.email.verified)).toEqual([true, false]);
+    expect(team.messages[1].email.verdicts).toEqual({ spf: 'fail', dkim: 'fail', dmarc: 'fail' });
+    expect(team.messages[0].email.verdicts).toEqual({ spf: 'pass', dkim: 'pass', dmarc: 'pass' });
+    // The thread stays linked and verified; the visitor's widget shows only what passed.
+    expect((await own(t, { userId: 'u-vera', userHash: signed.userHash })).map((c) => c.id)).toContain(e);
+    const read = await request('GET', chat(`/conversations/${e}`), { widgetKey: t.widgetKey });
+    expect(read.body.messages.map((m: any) => m.content)).toEqual(['Where is my refund?']);
+  });
+
   it('verified on both sides: the widget lists the email thread (read-only), the panel both, export covers it', async () => {
     const { t, secret, to } = await setup('Linked Shop');
     const address = 'lin.ked@customer.example';
@@ -66,6 +88,9 @@ describe('email: one customer across channels', () => {
     expect(read.body.messages[0].content).toBe('Where is my invoice?');
     expectProblem(await request('POST', chat('/message'), { widgetKey: t.widgetKey, body: { conversationId: e, message: 'hi', visitor: signed } }), 409, 'CONFLICT');
     expectProblem(await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId: e, reason: 'help' } }), 409, 'CONFLICT');
+    // Nor may the widget change where the team's replies go.
+    expectProblem(await request('POST', chat(`/conversations/${e}/contact`), { widgetKey: t.widgetKey, body: { email: 'thief@evil.example' } }), 409, 'CONFLICT');
+    expect((await request('GET', admin(`/conversations/${e}`), { token: t.ownerToken })).body.conversation.visitor.email).toBe(address);
 
     // A visitor who has not chatted yet links the thread by the address signed now.
     const fresh = { userId: 'u-new', userHash: hmac(secret, 'u-new') };

@@ -2,6 +2,8 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LocalRuntime } from '../../bin/local/server.ts';
 import { api, startReceiver, startRuntime, type Api, type Receiver } from './webhooks/harness.ts';
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+import { receiveEmail } from '#shared/domain/email/inbound.ts';
 import { smtp } from './mail.ts';
 
 // email.received and email.bounced through the whole pipeline: SMTP in, the outbox, the stream, the
@@ -72,3 +74,29 @@ describe('email events out', () => {
     expect((await a.call('GET', '/settings/email/suppressions', t.token)).body.items).toEqual([]);
   });
 });
+
+describe('a refused mail in AWS', () => {
+  it('is answered with a bounce to the envelope sender (SES said 250 already), a few an hour at most; the local dialogue\'s refusal sends none', async () => {
+    const t = await a.tenant('Bounce Back Shop');
+    const to = (await a.call('GET', '/settings', t.token)).body.config.email.inboundAddress as string;
+    const sender = `too-many-files-${Date.now()}@customer.example`;
+    const raw = await new MailComposer({
+      from: sender, to, subject: 'files', text: 'x', attachments: Array.from({ length: 21 }, (_, i) => ({ filename: `f${i}.txt`, content: `file ${i}` })),
+    }).compile().build();
+    const mail = (bounce: boolean) => receiveEmail({
+      rawKey: `inbound/test-${Date.now()}`, raw, recipients: [to], envelopeFrom: sender, bounce,
+      verdicts: { spf: 'PASS', dkim: 'PASS', dmarc: 'PASS' },
+    });
+    const bounces = () => rt.mail!.caught().filter((m) => m.envelope.to.includes(sender));
+    expect(await mail(false)).toMatchObject({ accepted: false, code: 552 });
+    expect(bounces()).toEqual([]);
+    for (let i = 0; i < 4; i++) expect(await mail(true)).toMatchObject({ accepted: false, code: 552 });
+    const got = bounces();
+    expect(got).toHaveLength(3);
+    expect(got[0]).toMatchObject({ subject: 'Undelivered: your message was refused', from: expect.stringContaining('mailer-daemon@') });
+    expect(got[0]!.text).toContain('at most 20 attachments');
+    expect(got[0]!.headers['auto-submitted']).toBe('auto-replied');
+    expect((await a.call('GET', '/conversations', t.token)).body.items).toEqual([]);
+  });
+});
+

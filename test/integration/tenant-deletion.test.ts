@@ -1,12 +1,13 @@
-import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { DynamoDBClient, GetItemCommand, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
 import { LIVE_PATH } from '#shared/edge/triggers.ts';
+import { keys } from '#shared/data/keys.ts';
 import { runPurge } from '#shared/domain/tenants/deletion.ts';
 import type { LocalRuntime } from '../../bin/local/server.ts';
 import { api, startReceiver, startRuntime, type Api, type Receiver, chatOn } from './webhooks/harness.ts';
-import { smtp } from './mail.ts';
+import { PASS, smtp } from './mail.ts';
 
 // A tenant that leaves, on a runtime with a table of its own: the owner confirms with the name;
 // key, integrations and members are cut at once; the purge job removes the rest, and a scan of
@@ -120,6 +121,48 @@ describe('deleting a tenant', () => {
     expect(second.deleted).toBeGreaterThan(10);
     const done = (await a.call('GET', '/tenant/deletion', t.token)).body;
     expect(done).toMatchObject({ status: 'deleted', deleted: 10 + second.deleted });
+    expect(lasting(await itemsOf(t.tenantId))).toEqual([]);
+  }, 90_000);
+  it('mail to a tenant being deleted is refused with 550, a live ticket issued before no longer opens a socket, and its addresses are never given again', async () => {
+    const t = await a.tenant('Reused Name Shop');
+    const inbound = (await a.call('GET', '/settings', t.token)).body.config.email.inboundAddress as string;
+    const mail = smtp(rt.mail!.smtpPort);
+    const from = 'Cleo <cleo@customer.example>';
+    await mail.sendMail({ from, to: inbound, subject: 'Order', text: 'Where is my order?', headers: PASS });
+    const conv = await (async () => {
+      for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+        const found = (await a.call('GET', '/conversations', t.token)).body.items.find((x: any) => x.channel === 'email');
+        if (found) return found.id as string;
+      }
+      throw new Error('the email conversation never appeared');
+    })();
+    const item = await raw.send(new GetItemCommand({ TableName: table, Key: marshall(keys.conversation(t.tenantId, conv)) }));
+    const replyTo = inbound.replace('@', `+${unmarshall(item.Item!).email.token}@`);
+    const ticket = (await a.call('POST', '/live/tickets', t.token)).body.ticket as string;
+
+    expect((await a.call('POST', '/tenant/deletion', t.token, { name: 'Reused Name Shop' })).status).toBe(202);
+    // From the request on, before any purge: the inbound address and the reply address are refused at RCPT.
+    await expect(mail.sendMail({ from, to: inbound, subject: 'again', text: 'x', headers: PASS })).rejects.toMatchObject({ responseCode: 550 });
+    await expect(mail.sendMail({ from, to: replyTo, subject: 'Re: Order', text: 'x', headers: PASS })).rejects.toMatchObject({ responseCode: 550 });
+    // The owner's ticket, issued a moment before, opens nothing.
+    const refused = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(`${rt.url.replace(/^http/, 'ws')}${LIVE_PATH}?ticket=${encodeURIComponent(ticket)}`);
+      ws.once('open', () => { ws.close(); resolve(101); });
+      ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.once('error', () => resolve(0));
+    });
+    expect(refused).toBe(401);
+
+    await rt.runJob('jobs/purge-tenants');
+    // A new tenant of the same name gets another address; the old ones reach nobody.
+    const next = await a.tenant('Reused Name Shop');
+    const nextInbound = (await a.call('GET', '/settings', next.token)).body.config.email.inboundAddress as string;
+    expect(nextInbound).not.toBe(inbound);
+    expect(nextInbound.startsWith('reused-name-shop-')).toBe(true);
+    await expect(mail.sendMail({ from, to: inbound, subject: 'after', text: 'x', headers: PASS })).rejects.toMatchObject({ responseCode: 550 });
+    await expect(mail.sendMail({ from, to: replyTo, subject: 'Re: Order', text: 'x', headers: PASS })).rejects.toMatchObject({ responseCode: 550 });
+    expect((await a.call('GET', '/conversations', next.token)).body.items).toEqual([]);
+    // The tombstone names no tenant: nothing of the deleted one lasts.
     expect(lasting(await itemsOf(t.tenantId))).toEqual([]);
   }, 90_000);
 });

@@ -393,7 +393,8 @@ export async function getConversation(tenantId: string, conversationId: string, 
   if (!found) throw new NotFound('conversation');
   return {
     conversation: { ...chatConversation(found.conversation), channel: found.conversation.channel ?? 'widget' }, ticket: await latestTicket(tenantId, found.conversation),
-    messages: found.messages.map(customerMessage),
+    // An email that failed SPF, DKIM or DMARC may be anyone's: the team sees it, the customer's widget never.
+    messages: found.messages.filter((m) => m.email?.verified !== false).map(customerMessage),
   };
 }
 

@@ -1,4 +1,4 @@
-import { Unauthorized } from '#shared/core/errors.ts';
+import { Conflict, Unauthorized } from '#shared/core/errors.ts';
 import { conversationsRepo, type Conversation, type Visitor } from '#shared/data/conversations.ts';
 import { customersRepo } from '#shared/data/customers.ts';
 import { retrying, transact } from '#shared/data/tx.ts';
@@ -85,6 +85,8 @@ export async function visitorConversations(tenantId: string, who: { userId: stri
 export function setContact(tenantId: string, conversationId: string, email: string, origin?: string) {
   return retrying(async () => {
     const conv = await widgetConversation(tenantId, conversationId, origin);
+    // An email thread's address is its sender's: the widget may not send the team's replies elsewhere.
+    if (conv.channel === 'email') throw new Conflict('this conversation is by email: its address is the sender\'s');
     const address = email.toLowerCase();
     const visitor: Visitor = conv.visitor
       ? { ...conv.visitor, email: address, emailVerified: conv.visitor.emailVerified && conv.visitor.email === address }

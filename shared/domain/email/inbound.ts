@@ -15,8 +15,9 @@ import { commit, openTicket, reopenTicket } from '#shared/domain/assistant/chat.
 import { events } from '#shared/domain/events.ts';
 import { isActive } from '#shared/domain/handoff/tickets-rules.ts';
 import { emailSettings } from '#shared/domain/tenants/email-config.ts';
-import { MalformedEmail, parseEmail, type ParsedEmail } from './parse.ts';
+import { HTML_MAX_BYTES, MalformedEmail, OverLimit, parseEmail, type ParsedEmail } from './parse.ts';
 import { autoAnswer } from './auto-reply.ts';
+import { bounceRefusal } from './bounce.ts';
 
 // An inbound email, from SES (receipt rule -> S3 -> functions/email/receive.ts) or from the local
 // SMTP server (which calls that same function): the recipient names the tenant (`<slug>@<domain>`)
@@ -29,18 +30,31 @@ export const EMAIL_LIMITS = {
   messageBytes: 25 * 1024 * 1024,
   attachments: 20,
   attachmentBytes: 10 * 1024 * 1024,
+  /** Recipients of one message, as SES takes them (the local server answers 452 to more). */
+  recipients: 50,
+  /** The HTML converted to text when a message has no text part. */
+  htmlBytes: HTML_MAX_BYTES,
+  /** Messages one sender may send one tenant in an hour, beside the tenant's `inboundPerHour`. */
+  inboundPerSenderHour: 20,
   /** Automatic answers to one sender in an hour, whatever the tenant's settings. */
   autoRepliesPerSenderHour: 3,
 } as const;
 
 /** The limit window counting one sender's automatic answers (erasure deletes it with the address). */
 export const autoReplyWindow = (from: string) => `autoreply#${from}`;
+/** The limit window counting one sender's messages to a tenant (erasure deletes it with the address). */
+export const senderWindow = (from: string) => `emailfrom#${from}`;
 
 const SYSTEM: Actor = { type: 'system', id: 'email' };
 const HOUR = 3600;
 
 export interface Verdicts { spf: string; dkim: string; dmarc: string }
-export interface InboundMail { rawKey: string; raw: Buffer; recipients: string[]; verdicts: Verdicts }
+/**
+ * `envelopeFrom`: the SMTP `MAIL FROM` (SES's `mail.source`); '' for the null reverse-path `<>`.
+ * `bounce`: nobody answers the SMTP dialogue with the outcome (SES invoked the function as an
+ * Event, after its 250), so a refusal for a cap is answered by a bounce mail.
+ */
+export interface InboundMail { rawKey: string; raw: Buffer; recipients: string[]; verdicts: Verdicts; envelopeFrom?: string; bounce?: boolean }
 export type InboundOutcome =
   | { accepted: true; tenantId: string; conversationId: string; messageId: string; duplicate: boolean }
   | { accepted: false; code: number; reason: string };
@@ -65,9 +79,10 @@ export async function recipientTenant(address: string): Promise<{ tenantId: stri
 /** A reply address token: 96 random bits, lower-case hex (local parts are often case-folded). */
 const newToken = () => randomBytes(12).toString('hex');
 
-export const replyAddress = (slug: string, token: string) => `${slug}+${token}@${config.inboundDomain}`;
 
 const passes = (v: Verdicts) => [v.spf, v.dkim, v.dmarc].every((x) => x.toUpperCase() === 'PASS');
+/** SES's verdicts as a message keeps them: `pass`, `fail`, `gray`, `processing_failed`... */
+const verdictsOf = (v: Verdicts) => ({ spf: v.spf.toLowerCase(), dkim: v.dkim.toLowerCase(), dmarc: v.dmarc.toLowerCase() });
 
 /** The conversation this message continues, if any: its reply token, or its references from the same sender. */
 async function threadOf(tenantId: string, token: string | null, mail: ParsedEmail): Promise<Conversation | null> {
@@ -91,15 +106,44 @@ async function storeAttachments(tenantId: string, conversationId: string, mail: 
   }));
 }
 
+/**
+ * The tenants a message reaches, once each (at most EMAIL_LIMITS.recipients addresses read, as SES
+ * takes no more): for a tenant named twice, the address that names a conversation wins.
+ */
+async function targetsOf(recipients: string[]) {
+  const found = await Promise.all(recipients.slice(0, EMAIL_LIMITS.recipients).map(recipientTenant));
+  const byTenant = new Map<string, { tenantId: string; token: string | null }>();
+  for (const t of found) if (t && !byTenant.get(t.tenantId)?.token) byTenant.set(t.tenantId, t);
+  return [...byTenant.values()];
+}
+
+/**
+ * One outcome for the message, as the SMTP answer to DATA is one: a temporary refusal of any
+ * tenant first (the sender sends again; the tenants that took it see the same Message-ID and keep
+ * it once), then the first acceptance, then the first refusal.
+ */
+const overall = (list: InboundOutcome[]) =>
+  list.find((o) => !o.accepted && o.code < 500) ?? list.find((o) => o.accepted) ?? list[0]!;
+
 export async function receiveEmail(input: InboundMail): Promise<InboundOutcome> {
-  const target = (await Promise.all(input.recipients.map(recipientTenant))).find((t) => t !== null) ?? null;
-  if (!target) return refuse(550, '5.1.1 no such mailbox');
+  const targets = await targetsOf(input.recipients);
+  const outcome = await receive(input, targets);
+  if (!outcome.accepted && input.bounce && targets.length && input.envelopeFrom) {
+    await bounceRefusal({ tenantId: targets[0]!.tenantId, to: input.envelopeFrom, recipients: input.recipients.slice(0, 5), code: outcome.code, reason: outcome.reason })
+      .catch((e: unknown) => logger.error('bounce not sent', { error: (e as Error).message }));
+  }
+  return outcome;
+}
+
+async function receive(input: InboundMail, targets: Array<{ tenantId: string; token: string | null }>): Promise<InboundOutcome> {
+  if (!targets.length) return refuse(550, '5.1.1 no such mailbox');
   if (input.raw.length > EMAIL_LIMITS.messageBytes) return refuse(552, `5.3.4 a message may be at most ${EMAIL_LIMITS.messageBytes} bytes`);
   let mail: ParsedEmail;
   try {
     mail = await parseEmail(input.raw);
   } catch (e) {
     if (e instanceof MalformedEmail) return refuse(550, `5.6.0 ${e.message}`);
+    if (e instanceof OverLimit) return refuse(552, `5.3.4 ${e.message}`);
     throw e;
   }
   if (mail.attachments.length > EMAIL_LIMITS.attachments) return refuse(552, `5.3.4 a message may carry at most ${EMAIL_LIMITS.attachments} attachments`);
@@ -110,8 +154,25 @@ export async function receiveEmail(input: InboundMail): Promise<InboundOutcome> 
   // like another tenant: neither becomes a conversation.
   if (mail.loop) return refuse(554, '5.4.6 mail loop: this message was sent by this service');
   if (mail.from.endsWith(`@${config.inboundDomain}`)) return refuse(550, '5.7.1 mail from an inbound address of this service is refused');
+  // RFC 3834: mail sent with a null reverse-path (`MAIL FROM:<>`) is never answered automatically.
+  const nullSender = input.envelopeFrom !== undefined && ['', '<>'].includes(input.envelopeFrom.trim());
+  const read = nullSender ? { ...mail, automatic: true } : mail;
+  // A mail to several tenants reaches each, as its own conversation there.
+  const outcomes: InboundOutcome[] = [];
+  for (const target of targets) {
+    const own = targets.length > 1 ? { ...input, rawKey: emailKeys.inboundCopy(target.tenantId, input.rawKey) } : input;
+    if (own !== input) await objectsRepo.put(own.rawKey, input.raw, 'message/rfc822');
+    const outcome = await deliver(target, read, own);
+    if (!outcome.accepted && own !== input) await objectsRepo.remove([own.rawKey]).catch(() => undefined);
+    outcomes.push(outcome);
+  }
+  return overall(outcomes);
+}
+
+async function deliver(target: { tenantId: string; token: string | null }, mail: ParsedEmail, input: InboundMail): Promise<InboundOutcome> {
   const tenant = await tenantsRepo.get(target.tenantId);
-  if (!tenant) return refuse(550, '5.1.1 no such mailbox');
+  // A deletion asked for between RCPT and here: refused as the lookup refuses it from now on.
+  if (!tenant || tenant.deletingSince) return refuse(550, '5.1.1 no such mailbox');
   const settings = emailSettings(tenant.config ?? {});
   if (settings.fromAddress && mail.from === settings.fromAddress.toLowerCase()) {
     return refuse(554, '5.4.6 mail loop: the message comes from the team\'s own sending address');
@@ -140,14 +201,20 @@ function write(tenant: Tenant, token: string | null, mail: ParsedEmail, input: I
     if (!stored.length && mail.attachments.length) stored = await storeAttachments(tenant.id, conv.id, mail);
     const message: Message = {
       id: randomUUID(), role: 'user', content: mail.text || '(no text)', createdAt: now,
-      email: { messageId: messageKey, from: mail.from, subject: mail.subject, rawKey: input.rawKey, trimmed: mail.trimmed, automatic: mail.automatic },
+      email: {
+        messageId: messageKey, from: mail.from, subject: mail.subject, rawKey: input.rawKey, trimmed: mail.trimmed, automatic: mail.automatic,
+        verified, verdicts: verdictsOf(input.verdicts),
+      },
       ...(stored.length ? { attachments: stored } : {}),
     };
     const REF = 0;
     const FLOOD = 1;
+    const SENDER = 2;
     const items: TxItem[] = [
       emailRepo.tx.thread(tenant.id, messageKey, conv.id, now),
       limitsRepo.tx.countInWindow(tenant.id, 'email-in', nowDate, HOUR, settings.inboundPerHour),
+      // One sender cannot use the tenant's whole hour up: the others' mail still comes in.
+      limitsRepo.tx.countInWindow(tenant.id, senderWindow(mail.from), nowDate, HOUR, EMAIL_LIMITS.inboundPerSenderHour),
       conversationsRepo.tx.message(tenant.id, conv.id, message, 0),
       events.messageCreated(conv, message),
       events.emailReceived(conv, message, mail.from, verified),
@@ -199,6 +266,10 @@ function write(tenant: Tenant, token: string | null, mail: ParsedEmail, input: I
         if (!read) await objectsRepo.remove(stored.map((a) => a.key)).catch(() => undefined);
         const first = await emailRepo.threadOf(tenant.id, [messageKey]);
         return { accepted: true, tenantId: tenant.id, conversationId: first ?? conv.id, messageId: message.id, duplicate: true };
+      }
+      if (e instanceof TxConditionFailed && e.failed[SENDER + shift]) {
+        await objectsRepo.remove(stored.map((a) => a.key)).catch(() => undefined);
+        return refuse(451, `4.7.1 this inbox takes at most ${EMAIL_LIMITS.inboundPerSenderHour} messages an hour from one sender; try again later`);
       }
       if (e instanceof TxConditionFailed && e.failed[FLOOD + shift]) {
         await objectsRepo.remove(stored.map((a) => a.key)).catch(() => undefined);

@@ -9,10 +9,9 @@ import { parseEmailMessage, type EmailMessage } from '#shared/data/delivery-queu
 import { tenantsRepo } from '#shared/data/tenants.ts';
 import { transact, TxConditionFailed } from '#shared/data/tx.ts';
 import { emailSettings } from '#shared/domain/tenants/email-config.ts';
-import { inboundAddress } from '#shared/domain/tenants/slug.ts';
+import { inboundAddress, replyAddress } from '#shared/domain/tenants/slug.ts';
 import { settleDelivery } from './delivery-events.ts';
 import { LOOP_HEADER, oneLine } from './parse.ts';
-import { replyAddress } from './inbound.ts';
 
 // Outgoing email: the sender function takes one queued message (an agent's reply, or the
 // assistant's automatic answer) and sends it, threaded, through nodemailer: SES v2 SendEmail in AWS,
@@ -24,10 +23,24 @@ const mailer = () => (transport ??= config.smtpRelay
   ? createTransport({ host: config.smtpRelay.split(':')[0], port: Number(config.smtpRelay.split(':')[1]), secure: false, ignoreTLS: true })
   : createTransport({ SES: { sesClient: new SESv2Client({ region: config.region }), SendEmailCommand } }));
 
-const md = new Marked({ gfm: true, breaks: true });
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** The only link schemes a reply's HTML carries; any other link (javascript:, data:, relative...) is its words alone. */
+const SAFE_LINK = /^(https?|mailto):/i;
+const SAFE_IMAGE = /^https?:/i;
+const md = new Marked({ gfm: true, breaks: true }).use({
+  renderer: {
+    // `false`: marked's own rendering, for an allowed address.
+    link(token) { return SAFE_LINK.test(token.href.trim()) ? false : this.parser.parseInline(token.tokens); },
+    image(token) { return SAFE_IMAGE.test(token.href.trim()) ? false : escapeHtml(token.text); },
+  },
+});
 /** The reply's Markdown as HTML; the text is escaped first, so HTML the agent typed is shown, not run. */
-const htmlOf = (text: string) => `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${md.parse(escapeHtml(text)) as string}</body></html>`;
+export const htmlOf = (text: string) => `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${md.parse(escapeHtml(text)) as string}</body></html>`;
+
+/** A notice of the service's own (a refused message's bounce): marked as automatic and as ours, so it is never answered or looped. */
+export async function sendNotice(m: { from: string; to: string; subject: string; text: string }): Promise<void> {
+  await mailer().sendMail({ ...m, headers: { [LOOP_HEADER]: '1', 'Auto-Submitted': 'auto-replied' } });
+}
 
 /** `Re: <subject> [#12]`: the ticket number in the subject, as support tools do, once. */
 export function replySubject(c: Pick<Conversation, 'subject' | 'latestTicketNumber'>) {

@@ -1,7 +1,9 @@
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import { htmlToText } from './html-text.ts';
 
-// An inbound message as the email channel reads it: parsed by mailparser (MIME, encodings, HTML to
-// text), then reduced to what a conversation keeps. The text shown is trimmed of quoted history and
+// An inbound message as the email channel reads it: parsed by mailparser (MIME, encodings), its
+// HTML turned into text by ./html-text.ts when it has no text part, then reduced to what a
+// conversation keeps. The text shown is trimmed of quoted history and
 // signatures where they can be recognised; the original stays stored whole.
 
 export interface ParsedEmail {
@@ -24,6 +26,11 @@ export interface ParsedEmail {
 }
 
 export class MalformedEmail extends Error {}
+/** Past a cap that bounds the work a message costs (answered 552). */
+export class OverLimit extends Error {}
+
+/** The most HTML converted to text (a mail without a text part): past it the message is refused. */
+export const HTML_MAX_BYTES = 1024 * 1024;
 
 const SUBJECT_MAX = 200;
 const TEXT_MAX = 20_000;
@@ -46,7 +53,11 @@ function isAutomatic(m: ParsedMail, from: string): boolean {
   const h = m.headers;
   const auto = String(h.get('auto-submitted') ?? 'no').toLowerCase();
   const precedence = String(h.get('precedence') ?? '').toLowerCase();
-  return auto !== 'no' || ['bulk', 'list', 'junk', 'auto_reply'].includes(precedence) || h.has('list-id') || h.has('list-unsubscribe')
+  // mailparser folds List-Id, List-Unsubscribe, List-Post and the other List-* headers into one `list`.
+  // A null reverse-path (`Return-Path: <>`) is how bounces and other automatic mail is sent.
+  const returnPath = h.get('return-path') as { text?: string } | undefined;
+  return auto !== 'no' || ['bulk', 'list', 'junk', 'auto_reply'].includes(precedence) || h.has('list') || h.has('list-id') || h.has('list-unsubscribe')
+    || (returnPath !== undefined && !returnPath.text?.trim())
     || h.has('x-autoreply') || h.has('x-autorespond') || String(h.get('x-auto-response-suppress') ?? '').toLowerCase().includes('all')
     || AUTOMATIC_SENDER.test(from) || (m.headers.get('content-type') as { value?: string } | undefined)?.value === 'multipart/report';
 }
@@ -83,10 +94,22 @@ export function trimQuoted(text: string): { text: string; trimmed: boolean } {
   return { text: kept, trimmed: kept !== text.trim() };
 }
 
+/**
+ * The text of a mail without a text part (HTML only, with or without attachments), converted from
+ * its HTML, which is never kept; bounded by HTML_MAX_BYTES in and twice the kept text out.
+ */
+function htmlBody(m: ParsedMail): string {
+  const html = typeof m.html === 'string' ? m.html : '';
+  if (!html) return '';
+  if (Buffer.byteLength(html) > HTML_MAX_BYTES) throw new OverLimit(`the HTML of a message without a text part may be at most ${HTML_MAX_BYTES} bytes`);
+  return htmlToText(html, TEXT_MAX * 2).text;
+}
+
 export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
   let m: ParsedMail;
   try {
-    m = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
+    // mailparser's own HTML conversion is off: its cost grows faster than the HTML (see ./html-text.ts).
+    m = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true, skipHtmlToText: true });
   } catch (e) {
     throw new MalformedEmail(`the message could not be parsed as MIME: ${(e as Error).message}`);
   }
@@ -94,8 +117,7 @@ export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
   const from = fromValue?.address?.toLowerCase() ?? '';
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(from)) throw new MalformedEmail('the message has no valid From address');
   if (m.headers.size === 0) throw new MalformedEmail('the message has no headers');
-  // HTML is converted to text by mailparser (html-to-text) when the message has no text part; HTML is never kept.
-  const body = (m.text ?? '').slice(0, TEXT_MAX * 2);
+  const body = m.text?.trim() ? m.text.slice(0, TEXT_MAX * 2) : htmlBody(m);
   const { text, trimmed } = trimQuoted(body);
   return {
     messageId: m.messageId && /^<[^<>\s]+>$/.test(m.messageId) ? m.messageId : '',

@@ -52,7 +52,7 @@ export async function getConversationDetail(tenantId: string, conversationId: st
       const base = role === 'assistant' && metadata ? { id, role, content, createdAt, metadata }
         : role === 'agent' && author ? { id, role, content, createdAt, author } : { id, role, content, createdAt };
       const delivery = found.deliveries.get(id);
-      return { ...base, ...await emailParts(m), ...(delivery ? { delivery } : {}) };
+      return { ...base, ...await emailParts(m, found.conversation.visitor?.emailVerified ?? false), ...(delivery ? { delivery } : {}) };
     })),
     tickets,
   };
@@ -61,7 +61,7 @@ export async function getConversationDetail(tenantId: string, conversationId: st
 const INLINE = /^image\/(png|jpeg|gif|webp)$/;
 
 /** An email message's files and original as short-lived links (presigned), never their bytes. */
-async function emailParts(m: Message) {
+async function emailParts(m: Message, threadVerified: boolean) {
   const attachments = m.attachments?.length
     ? await Promise.all(m.attachments.map(async (a) => ({
       id: a.id, name: a.name, contentType: a.contentType, size: a.size, url: await objectsRepo.link(a.key, a.name, INLINE.test(a.contentType)),
@@ -69,6 +69,8 @@ async function emailParts(m: Message) {
     : null;
   const e = m.email?.from ? {
     from: m.email.from, subject: m.email.subject ?? '', trimmed: m.email.trimmed ?? false, automatic: m.email.automatic ?? false,
+    // A message stored before verdicts were kept per message has its thread's.
+    verified: m.email.verified ?? threadVerified, verdicts: m.email.verdicts ?? null,
     originalUrl: m.email.rawKey ? await objectsRepo.link(m.email.rawKey, 'message.eml', false) : null,
   } : null;
   return { ...(attachments ? { attachments } : {}), ...(e ? { email: e } : {}) };

@@ -6,7 +6,7 @@ import { liveRepo, type LiveConnection } from '#shared/data/live.ts';
 import { membersRepo } from '#shared/data/members.ts';
 import { postToConnection } from '#shared/data/sockets.ts';
 import { tenantsRepo } from '#shared/data/tenants.ts';
-import { conversationOf, forCustomer } from '#shared/domain/events.ts';
+import { conversationOf, customerSees, forCustomer } from '#shared/domain/events.ts';
 import { assertOrigin, widgetTenant } from '#shared/domain/tenants/widget-auth.ts';
 import { hashWidgetKey } from '#shared/domain/tenants/widget-keys.ts';
 import { LIMITS } from '#shared/domain/limits.ts';
@@ -36,8 +36,10 @@ export async function connectLive(connectionId: string, query: Record<string, st
     const userId = m ? await liveRepo.takeTicket(m[1]!, hash(m[2]!)) : null;
     if (!m || !userId) throw new Unauthorized('unknown, used or expired live ticket');
     const tenantId = m[1]!;
-    // The ticket outlives a membership removed within its minute: the membership is read now.
-    if ((await membersRepo.get(tenantId, userId))?.status !== 'active') throw new Forbidden('no longer a member of this tenant');
+    // The ticket outlives a membership removed, or a tenant deleted, within its minute: both are read now.
+    const [member, tenant] = await Promise.all([membersRepo.get(tenantId, userId), tenantsRepo.get(tenantId, true)]);
+    if (!tenant || tenant.deletingSince) throw new Unauthorized('unknown, used or expired live ticket');
+    if (member?.status !== 'active') throw new Forbidden('no longer a member of this tenant');
     if (!(await liveRepo.connect(tenantId, { connectionId, kind: 'member', userId }, LIMITS.socketsPerMember))) {
       throw new RateLimited(`at most ${LIMITS.socketsPerMember} live connections per member`, RETRY_SOCKET_SECONDS);
     }
@@ -115,7 +117,7 @@ export async function pushLive(list: DomainEvent[]): Promise<void> {
     }
     const full = JSON.stringify(event);
     const customer = JSON.stringify(forCustomer(event));
-    const targets = (await conns).filter((c) => !gone.has(c.connectionId));
+    const targets = (await conns).filter((c) => !gone.has(c.connectionId) && (c.kind === 'member' || customerSees(event)));
     await Promise.all(targets.map(async (c) => {
       try {
         if (!(await postToConnection(c.connectionId, c.kind === 'member' ? full : customer))) {

@@ -2,7 +2,8 @@ import type { Attachment, ConversationEmail, MessageEmail } from '#shared/data/c
 import { isEmailDelivery, type Holdings } from '#shared/data/customers.ts';
 import { emailRepo } from '#shared/data/email.ts';
 import { objectsRepo } from '#shared/data/objects.ts';
-import { autoReplyWindow } from '#shared/domain/email/inbound.ts';
+import { bounceWindow } from '#shared/domain/email/bounce.ts';
+import { autoReplyWindow, senderWindow } from '#shared/domain/email/inbound.ts';
 import type { PersonalSource } from './sources.ts';
 
 // The email channel's part of a customer's export and erasure. The fields inside the conversation
@@ -50,7 +51,7 @@ export const emailSource: PersonalSource = {
     const senders = new Set([...c.emails, ...messages.flatMap((m) => (emails(m)?.from ? [emails(m)!.from!] : []))]);
     await emailRepo.forget(tenantId, {
       emails: [...senders],
-      windows: [...senders].map(autoReplyWindow),
+      windows: [...senders].flatMap((s) => [autoReplyWindow(s), senderWindow(s), bounceWindow(s)]),
       messageIds: messages.flatMap((m) => (emails(m)?.messageId ? [emails(m)!.messageId] : [])),
       tokens: items.flatMap((i) => (i.sk === 'CONV' && i.email ? [(i.email as ConversationEmail).token] : [])),
     });

@@ -51,9 +51,12 @@ export async function runPurge(goOn: () => boolean = () => true, page = PAGE): P
     if (!goOn()) break;
     let batch: Array<{ pk: string; sk: string }> = [];
     let stopped = false;
+    let slug: string | null = null;
     for await (const item of tenantItems(p.tenantId, { integrationIds: p.integrationIds })) {
       // The tenant item goes last, with the purge item: until then the tenant stays marked.
-      if (item.pk === keys.tenant(p.tenantId).pk && item.sk === keys.tenant(p.tenantId).sk) continue;
+      if (item.pk === keys.tenant(p.tenantId).pk && item.sk === keys.tenant(p.tenantId).sk) { slug = (item.slug as string | undefined) ?? null; continue; }
+      // The slug's lookup is never deleted: it becomes the slug's tombstone at the end.
+      if (item.type === 'slug') continue;
       batch.push({ pk: item.pk as string, sk: item.sk as string });
       if (batch.length >= page) {
         await tenantDeletionRepo.remove(p, batch); deleted += batch.length; batch = [];
@@ -63,7 +66,7 @@ export async function runPurge(goOn: () => boolean = () => true, page = PAGE): P
     if (stopped) { logger.info('tenant purge paused', { tenantId: p.tenantId }); break; }
     await tenantDeletionRepo.remove(p, batch);
     deleted += batch.length;
-    await tenantDeletionRepo.finish(p);
+    await tenantDeletionRepo.finish(p, slug);
     finished++;
     logger.info('tenant purged', { tenantId: p.tenantId, deleted: p.deleted + deleted });
   }

@@ -22,6 +22,8 @@ const suffix = () => randomBytes(3).toString('hex');
 export const nextSlug = (base: string) => `${base.slice(0, MAX - 7)}-${suffix()}`;
 
 export const inboundAddress = (slug: string) => `${slug}@${config.inboundDomain}`;
+/** A conversation's reply address, `<slug>+<token>@<inbound domain>`. */
+export const replyAddress = (slug: string, token: string) => `${slug}+${token}@${config.inboundDomain}`;
 
 /** The tenant's slug, given now to a tenant made before inbound addresses. */
 export async function ensureSlug(t: Tenant): Promise<string> {

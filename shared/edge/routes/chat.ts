@@ -200,9 +200,10 @@ export const listOwnConversations = declareChat('GET', '/conversations', 'list-c
 });
 
 export const setContact = declareChat('POST', '/conversations/{id}/contact', 'set-contact', {
-  table: 'write', params: IdParams, body: ContactBody, response: ContactResponse, status: 200,
+  table: 'write', params: IdParams, body: ContactBody, response: ContactResponse, status: 200, conflicts: ['CONFLICT'],
   summary: 'Leave an email address for the reply',
-  description: 'Kept on the conversation\'s visitor as unverified (the customer typed it), replacing an earlier typed one.',
+  description: 'Kept on the conversation\'s visitor as unverified (the customer typed it), replacing an earlier typed one. '
+    + 'An email conversation keeps its sender\'s address: 409 `CONFLICT`.',
 });
 
 export const routes = [sendMessage, getChatConversation, escalate, getWidget, rateConversation, getChatArticle, listOwnConversations, setContact];

@@ -44,6 +44,9 @@ export const AdminMessage = z.object({
   email: z.optional(z.object({
     from: z.string(), subject: z.string(), trimmed: z.boolean().check(z.describe('quoted history or a signature was cut from `content`')),
     automatic: z.boolean().check(z.describe('sent by a machine (RFC 3834, lists, mailer-daemon): never answered automatically')),
+    verified: z.boolean().check(z.describe('this message passed SPF, DKIM and DMARC; a message that did not is never shown in the customer\'s widget, even in a verified thread')),
+    verdicts: z.nullable(z.object({ spf: z.string(), dkim: z.string(), dmarc: z.string() }))
+      .check(z.describe('the receiving service\'s verdicts on this message (`pass`, `fail`, `gray`...); null for messages stored before they were kept')),
     originalUrl: z.nullable(z.string()).check(z.describe('a short-lived link to the message as received (message/rfc822)')),
   })).check(z.meta({ description: 'inbound email messages only' })),
   delivery: z.optional(Delivery).check(z.meta({ description: 'messages sent by email only' })),
