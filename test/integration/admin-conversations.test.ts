@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { admin, expectProblem, memberToken, newSub, newTenant, newTicket, request, send, tokenFor, type TestTenant } from './client.ts';
+import { admin, chat, expectProblem, memberToken, newSub, newTenant, newTicket, request, send, tokenFor, type TestTenant } from './client.ts';
 
 const list = (t: TestTenant, qs = '', token = t.ownerToken) => request('GET', admin(`/conversations${qs}`), { token });
 const detail = (t: TestTenant, id: string, token = t.ownerToken) => request('GET', admin(`/conversations/${id}`), { token });
@@ -18,7 +18,7 @@ describe('GET /conversations', () => {
     expect(r.body.items[1]).toEqual({
       id: first, title: expect.stringMatching(/^Visitor \d{1,4}$/), status: 'active', createdAt: expect.any(String), updatedAt: expect.any(String),
       messageCount: 4, lastMessagePreview: 'where is my order 12345?', lastIntent: 'order_status', visitor: null, labels: [],
-      lastCustomerMessageAt: expect.any(String), channel: 'widget', subject: null,
+      lastCustomerMessageAt: expect.any(String), channel: 'widget', subject: null, rating: null,
     });
     expect(r.body.items[1].lastCustomerMessageAt > r.body.items[1].createdAt).toBe(true);
     expect(r.body.items[1].updatedAt >= r.body.items[1].createdAt).toBe(true);
@@ -101,6 +101,22 @@ describe('GET /conversations/{id}', () => {
       id: ticketId, number: 1, conversationId, status: 'open', priority: 'medium', reason: 'broken', createdAt: expect.any(String), updatedAt: expect.any(String),
       assigneeId: null, firstResponseAt: null, resolvedAt: null,
     }]);
+  });
+
+  it('carries the customer\'s rating and comment, on the conversation and on its ticket', async () => {
+    const t = await newTenant();
+    const { conversationId, ticketId } = await newTicket(t, 'wrong answer');
+    expect((await detail(t, conversationId)).body.conversation.rating).toBeNull();
+    const rate = (body: unknown) => request('POST', chat(`/conversations/${conversationId}/rating`), { widgetKey: t.widgetKey, body });
+    expect((await rate({ score: 2, comment: 'the bot told me 30 days, your site says 14' })).status).toBe(200);
+    const r = await detail(t, conversationId);
+    expect(r.body.conversation.rating).toEqual({ score: 2, comment: 'the bot told me 30 days, your site says 14', createdAt: expect.any(String) });
+    const ticket = await request('GET', admin(`/tickets/${ticketId}`), { token: t.ownerToken });
+    expect(ticket.body.conversation.rating).toMatchObject({ score: 2, comment: 'the bot told me 30 days, your site says 14' });
+    // A later rating replaces it, in the list too.
+    expect((await rate({ score: 4 })).status).toBe(200);
+    expect((await detail(t, conversationId)).body.conversation.rating).toMatchObject({ score: 4, comment: null });
+    expect((await list(t)).body.items[0].rating).toMatchObject({ score: 4, comment: null });
   });
 
   it('a conversation without tickets has an empty list', async () => {

@@ -12,7 +12,7 @@ export const summary = (c: Conversation) => ({
   id: c.id, title: conversationTitle(c), status: c.status, createdAt: c.createdAt, updatedAt: c.updatedAt,
   messageCount: c.messageCount, lastMessagePreview: c.lastMessagePreview, lastIntent: c.lastIntent, visitor: visitorView(c),
   labels: c.labels ?? [], channel: c.channel ?? 'widget' as Channel, subject: c.subject ?? null,
-  lastCustomerMessageAt: c.lastCustomerMessageAt ?? c.createdAt,
+  lastCustomerMessageAt: c.lastCustomerMessageAt ?? c.createdAt, rating: c.rating ?? null,
 });
 
 /**

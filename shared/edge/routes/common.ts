@@ -21,6 +21,12 @@ export const Visitor = z.object({
 /** The visitor's name or email, else "Visitor" and a short number from the conversation id. */
 export const ConversationTitle = z.string().check(z.describe('the visitor\'s name or email, else "Visitor" and a short number; never a message'));
 
+export const Rating = z.object({
+  score: z.number().check(z.int(), z.gte(1), z.lte(5)),
+  comment: z.nullable(z.string()).check(z.describe('what the customer wrote with the score; null when nothing (or erased)')),
+  createdAt: Timestamp,
+});
+
 export const ConversationSummary = z.object({
   id: z.uuid(), title: ConversationTitle, status: ConversationStatus, createdAt: Timestamp, updatedAt: Timestamp,
   messageCount: z.number().check(z.int()), lastMessagePreview: z.string(), lastIntent: z.nullable(z.string()),
@@ -29,4 +35,5 @@ export const ConversationSummary = z.object({
   lastCustomerMessageAt: Timestamp.check(z.describe('the latest customer message (lists are ordered by it, newest first)')),
   channel: z.enum(CHANNELS).check(z.describe('where the conversation came in')),
   subject: z.nullable(z.string()).check(z.describe('email conversations: the first message\'s subject (also the title); null for the widget')),
+  rating: z.nullable(Rating).check(z.describe('the customer\'s rating of the conversation (a later one replaces it); null when not rated')),
 });
