@@ -187,6 +187,8 @@ const dateTimeSeconds = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium'
 export function When({ iso, seconds }: { iso: string; seconds?: boolean }) {
   return <time dateTime={iso}>{(seconds ? dateTimeSeconds : dateTime).format(new Date(iso))}</time>;
 }
+/** "1 message", "3 messages": a count with its noun, singular for one. */
+export const counted = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 export const percent = (n: number | null | undefined) => (n == null ? '—' : `${Math.round(n * 1000) / 10} %`);
 
 /** A confirmation in an accessible modal dialog (Radix: focus trap, Escape, labelled). */
