@@ -6,6 +6,7 @@ import { labelKey, labelsRepo } from '#shared/data/labels.ts';
 import { NotFound } from '#shared/core/errors.ts';
 import { conversationTitle, visitorView } from '#shared/domain/customers/visitors.ts';
 import { visitorConversations } from '#shared/domain/customers/customers.ts';
+import { replyTarget } from './handoff.ts';
 
 /** A conversation as the dashboard lists it. */
 export const summary = (c: Conversation) => ({
@@ -44,9 +45,10 @@ export async function listConversations(
 export async function getConversationDetail(tenantId: string, conversationId: string) {
   const found = await conversationsRepo.load(tenantId, conversationId);
   if (!found) throw new NotFound('conversation');
-  const tickets = await ticketsRepo.batchGet(tenantId, found.ticketIds);
+  const [tickets, replyTo] = await Promise.all([ticketsRepo.batchGet(tenantId, found.ticketIds), replyTarget(tenantId, found.conversation)]);
   return {
     conversation: { ...summary(found.conversation), latestTicketId: found.conversation.latestTicketId ?? null },
+    replyTo,
     messages: await Promise.all(found.messages.map(async (m) => {
       const { id, role, content, createdAt, metadata, author } = m;
       const base = role === 'assistant' && metadata ? { id, role, content, createdAt, metadata }

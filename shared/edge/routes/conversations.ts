@@ -51,6 +51,11 @@ export const ConversationDetail = z.object({
   conversation: z.extend(ConversationSummary, { latestTicketId: z.nullable(z.string()) }),
   messages: z.array(AdminMessage),
   tickets: z.array(Ticket),
+  replyTo: z.object({
+    live: z.boolean().check(z.describe('the widget customer has the conversation open now (false for email)')),
+    email: z.nullable(z.string()).check(z.describe('the address an agent\'s reply is also emailed to: an email conversation\'s customer, '
+      + 'or the address a widget customer left for the reply while they are not connected; null when none')),
+  }).check(z.describe('where an agent\'s reply goes besides the conversation, as things stand now')),
 });
 
 export const listConversations = declareAdmin('GET', '/conversations', 'list-conversations', 'viewer', {
@@ -71,7 +76,7 @@ export const AgentMessageBody = z.strictObject({ content: text(1, 5000) });
 export const AgentMessageResponse = z.object({
   message: z.object({
     id: z.uuid(), role: z.literal('agent'), content: z.string(), createdAt: Timestamp, author: Author,
-    delivery: z.optional(Delivery).check(z.meta({ description: 'email conversations: the reply is sent by email; `sending` until the sender has sent it' })),
+    delivery: z.optional(Delivery).check(z.meta({ description: 'the reply is also sent by email (an email conversation, or an away widget customer\'s address); `sending` until the sender has sent it' })),
   }),
 });
 
@@ -81,7 +86,10 @@ export const postAgentMessage = declareAdmin('POST', '/conversations/{id}/messag
   description: 'The message is `role: "agent"` with the author\'s display name. The first agent message of the conversation\'s '
     + 'latest ticket sets its `firstResponseAt` and moves an `open` ticket to `in_progress` (audited); from then on the assistant '
     + 'stays silent. A `closed` conversation is 409 `CONVERSATION_CLOSED`. In an email conversation the reply is also sent by email '
-    + '(`delivery.status` starts at `sending`); to an address that bounced or complained it is 409 `EMAIL_SUPPRESSED` and nothing is written.',
+    + '(`delivery.status` starts at `sending`); to an address that bounced or complained it is 409 `EMAIL_SUPPRESSED` and nothing is written. '
+    + 'In a widget conversation whose customer left an address for the reply and has no live socket on it now, the reply is also '
+    + 'emailed there the same way, threaded (a reply address and the ticket number): the customer\'s answer by email continues the '
+    + 'conversation (a suppressed address is skipped, the reply still stands). `replyTo` of the conversation\'s detail says where it goes.',
 });
 
 export const PatchConversationBody = z.strictObject({

@@ -165,7 +165,7 @@ function ConversationDetail({ id }: { id: string }) {
       </ol>
       <CustomerTyping id={id} />
       {atLeast(member.role, 'agent') && conversation.status !== 'closed' && (
-        <ReplyBox id={id} email={conversation.channel === 'email' ? conversation.visitor?.email ?? '' : null} values={{
+        <ReplyBox id={id} goesTo={goesTo(conversation.channel, detail.data.replyTo)} values={{
           'visitor.name': conversation.visitor?.name ?? '',
           'agent.name': member.displayName ?? '',
           'ticket.number': String(tickets.find((t) => t.id === conversation.latestTicketId)?.number ?? ''),
@@ -255,7 +255,15 @@ function Attachments({ files }: { files: File[] }) {
   );
 }
 
-function ReplyBox({ id, values, email }: { id: string; values: Partial<Record<ReplyPlaceholder, string>>; email: string | null }) {
+/** Where the agent's reply goes, as the reply box says it (the detail's `replyTo`, read again every few seconds). */
+function goesTo(channel: string, to: { live: boolean; email: string | null }): string {
+  if (channel === 'email') return `Emailed as you to ${to.email ?? 'the customer'}, threaded with their mail.`;
+  if (to.live) return 'Sent as you to the chat: the customer has it open now.';
+  if (to.email) return `The customer is not in the chat now: your reply goes to the chat and by email to ${to.email}, threaded; their answer comes back here.`;
+  return 'The customer is not in the chat now and left no address: they see your reply when they come back to the widget.';
+}
+
+function ReplyBox({ id, values, goesTo }: { id: string; values: Partial<Record<ReplyPlaceholder, string>>; goesTo: string }) {
   const { api } = useApp();
   const member = useMember();
   const signalTyping = useSignalTyping(id);
@@ -283,9 +291,7 @@ function ReplyBox({ id, values, email }: { id: string; values: Partial<Record<Re
   };
   return (
     <form className="reply" onSubmit={submit}>
-      <Field label="Reply to the customer" {...errors.field('content')} hint={email !== null
-        ? `Emailed as you to ${email || 'the customer'}, threaded with their mail. Type / for a saved reply.`
-        : 'Sent as you, in this conversation; the customer sees it in the widget. Type / for a saved reply.'}>
+      <Field label="Reply to the customer" {...errors.field('content')} hint={`${goesTo} Type / for a saved reply.`}>
         {(p) => <ReplyTextarea {...p} rows={3} maxLength={5000} value={content} values={values} enabled
           onChange={(v) => { setContent(v); if (v.trim()) signalTyping(); }} />}
       </Field>
