@@ -6,7 +6,7 @@ import { labelKey, labelsRepo } from '#shared/data/labels.ts';
 import { NotFound } from '#shared/core/errors.ts';
 import { conversationTitle, visitorView } from '#shared/domain/customers/visitors.ts';
 import { visitorConversations } from '#shared/domain/customers/customers.ts';
-import { replyTarget } from './handoff.ts';
+import { replyTarget } from './reply-to.ts';
 
 /** A conversation as the dashboard lists it. */
 export const summary = (c: Conversation) => ({

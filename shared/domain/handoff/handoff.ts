@@ -13,23 +13,11 @@ import { asRateLimited, LIMITS, perMinute } from '#shared/domain/limits.ts';
 import { ratingMarks } from '#shared/domain/unanswered-marks.ts';
 import { laterThan } from '#shared/core/time.ts';
 import { emailRepo, newReplyToken } from '#shared/data/email.ts';
-import { liveRepo } from '#shared/data/live.ts';
+import { replyTarget } from './reply-to.ts';
 
 // The person's side of a handoff: agents answer in the conversation, and the customer rates it.
 
 const AGENT_ATTEMPTS = 16;
-
-/**
- * Where an agent's reply goes besides the conversation: `live`, the widget customer has it open
- * now; `email`, the address it is also emailed to: an email conversation's customer, or the address
- * a widget customer left for the reply (the widget asks for one while the team is away) when they
- * have no live socket on it, so would not see the reply in time.
- */
-export async function replyTarget(tenantId: string, conv: Conversation): Promise<{ live: boolean; email: string | null }> {
-  if (conv.channel === 'email') return { live: false, email: conv.email?.customer ?? null };
-  const live = (await liveRepo.openOf(tenantId, { kind: 'customer', conversationId: conv.id })).length > 0;
-  return { live, email: live ? null : conv.visitor?.email ?? null };
-}
 
 /**
  * An agent's message. The first one on the conversation's latest ticket sets its first response and
