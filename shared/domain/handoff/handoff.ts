@@ -54,6 +54,7 @@ export function postAgentMessage(tenantId: string, actor: Actor, author: { id: s
       }
     }
     if (ticket) set.latestTicketAnswered = true;
+    set.lastAgentMessageAt = createdAt;
 
     if (ticket && ticket.firstResponseAt === null && ticket.status !== 'closed') {
       const next: Ticket = {

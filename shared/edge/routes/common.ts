@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CHANNELS, CONVERSATION_STATUSES } from '#shared/core/vocabulary.ts';
+import { CHANNELS, CONVERSATION_STAGES, CONVERSATION_STATUSES, TICKET_STATUSES } from '#shared/core/vocabulary.ts';
 
 // Schema pieces that several route areas share (mostly for the OpenAPI document).
 export const Page = <T extends z.ZodMiniType>(item: T) =>
@@ -11,6 +11,7 @@ export const Fraction = z.number().check(z.gte(0), z.lte(1));
 /** `tkt_` + a 26-character ULID (Crockford base32). */
 export const TicketId = z.string().check(z.regex(/^tkt_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a ticket id (tkt_ and a 26-character ULID)'));
 export const ConversationStatus = z.enum(CONVERSATION_STATUSES);
+export const ConversationStage = z.enum(CONVERSATION_STAGES);
 
 export const Visitor = z.object({
   userId: z.nullable(z.string()).check(z.describe('the site\'s own user id; null for a visitor who only left an email')),
@@ -36,4 +37,11 @@ export const ConversationSummary = z.object({
   channel: z.enum(CHANNELS).check(z.describe('where the conversation came in')),
   subject: z.nullable(z.string()).check(z.describe('email conversations: the first message\'s subject (also the title); null for the widget')),
   rating: z.nullable(Rating).check(z.describe('the customer\'s rating of the conversation (a later one replaces it); null when not rated')),
+  ticket: z.nullable(z.object({
+    id: TicketId, number: z.nullable(z.number().check(z.int())), status: z.enum(TICKET_STATUSES),
+    assigneeId: z.nullable(z.string()).check(z.describe('the member it is assigned to (their user id), or null')),
+  })).check(z.describe('the conversation\'s latest ticket, as the inbox shows it; null when it never had one')),
+  stage: z.nullable(ConversationStage).check(z.describe(
+    'what it needs: `waiting_for_us` (its latest ticket is open, or in progress with the customer\'s word last), `waiting_for_customer` '
+    + '(the ticket is `waiting`, or the team\'s word is last), `done` (resolved or closed); null while the assistant handles it alone')),
 });

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { email, IdParams, pageQuery, shownName, text } from '../schema.ts';
 import { CHANNELS, EMAIL_DELIVERY_STATUSES, MESSAGE_ROLES } from '#shared/core/vocabulary.ts';
 import { declareAdmin } from '../route.ts';
-import { ConversationStatus, ConversationSummary, Page, Timestamp } from './common.ts';
+import { ConversationStage, ConversationStatus, ConversationSummary, Page, Timestamp } from './common.ts';
 import { Ticket } from './tickets.ts';
 
 
@@ -14,6 +14,8 @@ export const ListConversationsQuery = z.strictObject({
   email: z.optional(email().check(z.describe(
     'a verified address: the customer it names, its verified email threads and the verified visitors the site signed it for, with their conversations (at most 50, one page)'))),
   label: z.optional(shownName(1, 32).check(z.describe('only the conversations carrying this label (case and spacing folded)'))),
+  stage: z.optional(ConversationStage.check(z.describe(
+    'only the conversations that need this: `waiting_for_us`, `waiting_for_customer` or `done` (a page may be shorter than `limit` while `nextCursor` goes on)'))),
   channel: z.optional(z.enum(CHANNELS).check(z.describe('only the conversations of this channel (a page may be shorter than `limit` while `nextCursor` goes on)'))),
   ...pageQuery,
 });
