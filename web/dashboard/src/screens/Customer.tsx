@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ok, type Ok } from '../api/client.ts';
-import { useApp } from '../context.tsx';
+import { useApp, useMember } from '../context.tsx';
+import { atLeast } from '../roles.ts';
 import { Badge, Empty, ErrorState, Loading, When } from '../ui/index.tsx';
 
 // Who the customer is, wherever the dashboard names a conversation or a ticket: the visitor's name
@@ -82,3 +83,24 @@ function OtherConversations({ who, current }: { who: { userId: string } | { emai
 
 /** `#12`, the number the customer was given; a ticket made before numbering shows its id's end. */
 export const ticketName = (t: { id: string; number: number | null }) => (t.number != null ? `#${t.number}` : `${t.id.slice(0, 10)}…`);
+
+/** The customer's rating and what they wrote with it; a low one stands out. */
+export function RatingNote({ rating }: { rating: { score: number; comment: string | null; createdAt: string } }) {
+  return (
+    <p className={`rating${rating.score <= 2 ? ' rating-low' : ''}`}>
+      <strong>Rated {rating.score}/5</strong> by the customer <span className="small">(<When iso={rating.createdAt} />)</span>
+      {rating.comment ? <>: “{rating.comment}”</> : ', without a comment.'}
+    </p>
+  );
+}
+
+/** An assignee as people read them: "You", a member's name (admins read the member list), else "a teammate"; "Unassigned". */
+export function useAssigneeName() {
+  const { api } = useApp();
+  const member = useMember();
+  const members = useQuery({
+    queryKey: ['members'], queryFn: () => ok(api.GET('/api/v1/admin/members')), enabled: atLeast(member.role, 'admin'),
+  });
+  return (userId: string | null) => (userId === null ? 'Unassigned' : userId === member.sub ? 'You'
+    : members.data?.items.find((m) => m.userId === userId)?.displayName ?? 'A teammate');
+}

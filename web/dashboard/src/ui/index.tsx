@@ -174,7 +174,9 @@ export function Pager({ pager, nextCursor, label }: { pager: ReturnType<typeof u
   );
 }
 
-const LABELS: Record<string, string> = { in_progress: 'In progress' };
+const LABELS: Record<string, string> = {
+  in_progress: 'In progress', waiting_for_us: 'Waiting for us', waiting_for_customer: 'Waiting for the customer', done: 'Done',
+};
 export const label = (v: string) => LABELS[v] ?? v.charAt(0).toUpperCase() + v.slice(1).replace(/_/g, ' ');
 
 export function Badge({ value, kind }: { value: string; kind?: string }) {
