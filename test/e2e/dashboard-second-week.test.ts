@@ -47,9 +47,8 @@ describe('the inbox in the second week', () => {
       // Filter by what needs doing.
       await page.getByLabel('Needs').selectOption('done');
       await page.waitForURL(/stage=done/);
-      await row(ana.conversationId).waitFor({ state: 'detached' });
-      expect(await page.locator('.list > li').count()).toBe(1);
       await row(ben.conversationId).waitFor();
+      await expect.poll(() => page.locator('.list > li').count()).toBe(1);
       await page.getByLabel('Needs').selectOption('');
 
       // Ana's conversation: her rating and comment, and the reply box says it goes by email too.
@@ -61,6 +60,13 @@ describe('the inbox in the second week', () => {
       await page.setViewportSize({ width: 1280, height: 800 });
       await captureWidths(page, 'dashboard-second-week-inbox', 'Inbox');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+
+      // The Overview lists the recent low rating with what she wrote.
+      await page.goto('/');
+      const low = page.locator('section', { has: page.getByRole('heading', { name: 'Recent low ratings' }) });
+      await low.getByText(`“${comment}”`).waitFor();
+      expect(await low.textContent()).toContain('Rated 2/5');
+      await captureWidths(page, 'dashboard-second-week-overview', 'Overview');
 
       // The ticket: its number, not its raw id; the rating there too; the tickets list names the assignee.
       await page.goto(`/tickets/${ana.ticketId}`);

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { ok, type Ok } from '../api/client.ts';
 import { useApp, useMember } from '../context.tsx';
 import { atLeast } from '../roles.ts';
-import { Badge, Empty, ErrorState, Loading, When } from '../ui/index.tsx';
+import { Badge, counted, Empty, ErrorState, Loading, When } from '../ui/index.tsx';
 
 // Who the customer is, wherever the dashboard names a conversation or a ticket: the visitor's name
 // and email with their verification, and a panel of the same verified visitor's other conversations.
@@ -72,7 +72,7 @@ function OtherConversations({ who, current }: { who: { userId: string } | { emai
           {others.map((c) => (
             <li key={c.id}>
               <Link to={`/inbox/${c.id}`} className="list-main">{c.channel === 'email' ? `Email: ${c.title}` : c.lastMessagePreview || 'Conversation'}</Link>
-              <span className="list-meta"><Badge value={c.status} /> {c.messageCount} messages · <When iso={c.updatedAt} /></span>
+              <span className="list-meta"><Badge value={c.stage ?? c.status} /> {counted(c.messageCount, 'message')} · <When iso={c.updatedAt} /></span>
             </li>
           ))}
         </ul>
