@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ok, type Ok } from '../api/client.ts';
-import { useApp, useMember } from '../context.tsx';
+import { deletedTeamHint, useApp, useMember } from '../context.tsx';
 import { atLeast } from '../roles.ts';
 import { Confirm, counted, Field, fieldErrorsOf, FormError } from '../ui/index.tsx';
 
@@ -113,6 +113,7 @@ export function LeaveCard() {
   });
   const remove = async () => {
     await ok(api.POST('/api/v1/admin/tenant/deletion', { body: { name } }));
+    try { localStorage.setItem(deletedTeamHint(member.sub), '1'); } catch { /* the progress is then not shown here */ }
     // The owner is unlinked at once: the shell shows the deletion's progress where a team would be made.
     await qc.resetQueries({ queryKey: ['me'] });
   };
