@@ -101,6 +101,14 @@ export type ReplyPlaceholder = (typeof REPLY_PLACEHOLDERS)[number];
 export const TYPING = { signalEverySeconds: 2, shownSeconds: 6 } as const;
 
 /** Where a conversation came in; absent on a conversation means `widget`. */
+/**
+ * What a conversation needs, for the inbox: its latest ticket waits on the team (open, or in
+ * progress with the customer's word last), on the customer (waiting, or the team's word last), or
+ * is done (resolved or closed). A conversation the assistant handles alone has none.
+ */
+export const CONVERSATION_STAGES = ['waiting_for_us', 'waiting_for_customer', 'done'] as const;
+export type ConversationStage = (typeof CONVERSATION_STAGES)[number];
+
 export const CHANNELS = ['widget', 'email'] as const;
 export type Channel = (typeof CHANNELS)[number];
 

@@ -19,6 +19,10 @@ export interface Conversation {
   /** Who the customer is, as the site or the customer said; absent for an anonymous visitor. */
   visitor?: Visitor;
   latestTicketNumber?: number;
+  /** The latest ticket's assignee (null: none), kept with its status for the inbox. Absent: not known (before it was kept). */
+  latestTicketAssigneeId?: string | null;
+  /** The latest agent message's time: whose word is last, for the inbox's stage. */
+  lastAgentMessageAt?: string;
   /** The team's labels, as first spelled in the tenant; `labelsRev` moves with every change of them. */
   labels?: string[];
   labelsRev?: number;
@@ -181,7 +185,7 @@ function rateWindow(tenantId: string, conversationId: string, now: Date, limit: 
  * both see "one left" and leave the conversation open.
  */
 function ticketChange(
-  c: Conversation, set: Partial<Pick<Conversation, 'status' | 'latestTicketStatus' | 'updatedAt'>>, closing: boolean,
+  c: Conversation, set: Partial<Pick<Conversation, 'status' | 'latestTicketStatus' | 'latestTicketAssigneeId' | 'updatedAt'>>, closing: boolean,
 ): TxItem {
   const item = update(c, set, { unclosedTickets: closing ? -1 : 0 });
   const u = item.Update!;

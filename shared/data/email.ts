@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { EmailDeliveryStatus } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
@@ -17,6 +18,9 @@ const REF_KEEP_S = 400 * 24 * 3600;
 
 /** The order a delivery status may move in: an SES event that arrives late never moves it back. */
 const RANK: Record<EmailDeliveryStatus, number> = { sending: 0, sent: 1, delivered: 2, bounced: 3, complained: 3, failed: 3 };
+
+/** A reply address token (`<slug>+<token>@…`): 96 random bits, lower-case hex (local parts are often case-folded). */
+export const newReplyToken = () => randomBytes(12).toString('hex');
 
 export interface Suppression { email: string; reason: 'bounce' | 'complaint'; createdAt: string }
 

@@ -45,7 +45,7 @@ describe('the customer\'s data on the dashboard', () => {
 
       await card.getByRole('button', { name: 'Erase their data' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Erase' }).click();
-      await card.getByText(/Erased: 1 conversation\(s\)/).waitFor();
+      await card.getByText(/Erased: 1 conversation, /).waitFor();
       const after = await api('GET', `/api/v1/admin/conversations/${m.body.conversationId}`, { token });
       expect(after.body.messages[0].content).toBe('[erased]');
     } finally {

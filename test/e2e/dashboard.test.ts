@@ -114,9 +114,9 @@ describe('dashboard', () => {
     const meta = await page.locator('.msg-assistant .msg-meta').allTextContents();
     expect(meta[0]).toMatch(/intent greeting · confidence \d/);
     expect(meta[1]).toMatch(/intent order_status/);
-    await page.getByLabel('Status').selectOption('escalated');
-    await page.getByText('No escalated conversation.').waitFor();
-    await page.getByLabel('Status').selectOption('');
+    await page.getByLabel('Needs').selectOption('waiting_for_us');
+    await page.getByText('No conversation: waiting for us.').waitFor();
+    await page.getByLabel('Needs').selectOption('');
     await capture(page, 'dashboard-inbox', 'Inbox');
   });
 

@@ -43,6 +43,26 @@ describe('settings', () => {
     }
   });
 
+  it('a save that changes nothing writes nothing and logs nothing, whatever the order of its keys', async () => {
+    const t = await newTenant();
+    const entries = async () => (await request('GET', admin('/audit?category=settings'), { token: t.ownerToken })).body.items as Array<{ changes: object }>;
+    const hours = { timezone: 'Europe/Lisbon', weekly: { mon: [], tue: [['09:00', '18:00']], wed: [['09:00', '18:00']], sun: [] }, holidays: ['2026-12-25'] };
+    expect((await put(t.ownerToken, { config: { businessHours: hours, widget: { replyTime: 'within a day' } } })).status).toBe(200);
+    const before = await entries();
+    expect(before).toHaveLength(1);
+    // The same hours again, as the dashboard's form sends them (its own key order, an absent reply time as null).
+    const again = { holidays: ['2026-12-25'], weekly: { sun: [], wed: [['09:00', '18:00']], tue: [['09:00', '18:00']], mon: [] }, timezone: 'Europe/Lisbon' };
+    const r = await put(t.ownerToken, { name: 'Test Shop', config: { businessHours: again, widget: { replyTime: 'within a day' }, assistant: { greeting: null } } });
+    expect(r.status).toBe(200);
+    expect(r.body.config.businessHours).toEqual(hours);
+    expect(await entries()).toHaveLength(1);
+    // A real change is still logged, with only what changed.
+    expect((await put(t.ownerToken, { config: { businessHours: { ...again, timezone: 'Europe/Madrid' } } })).status).toBe(200);
+    const after = await entries();
+    expect(after).toHaveLength(2);
+    expect(Object.keys(after[0]!.changes)).toEqual(['config.businessHours']);
+  });
+
   it('refuses bad values of known keys, naming the field, and over-sized config; nothing changes', async () => {
     const t = await newTenant();
     await put(t.ownerToken, { config: { keep: 1 } });

@@ -1,6 +1,7 @@
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import { describe, expect, it } from 'vitest';
-import { admin, baseUrl, newTenant, putConfig, request, type TestTenant } from './client.ts';
+import { admin, baseUrl, chat, newTenant, newTicket, putConfig, request, type TestTenant } from './client.ts';
+import { customer } from './live-client.ts';
 import { PASS, smtp } from './mail.ts';
 
 // The email channel through the local runtime's real SMTP server (nodemailer as the client), read
@@ -208,6 +209,57 @@ describe('email: outbound', () => {
     const m = await request('POST', '/api/v1/chat/message', { widgetKey: t.widgetKey, body: { message: 'hello' } });
     const r = await request('POST', admin(`/conversations/${m.body.conversationId}/messages`), { token: t.ownerToken, body: { content: 'hi' } });
     expect(r.status).toBe(201);
+    expect(r.body.message.delivery).toBeUndefined();
+  });
+});
+
+describe('email: a widget customer who left an address', () => {
+  it('while they are away, an agent reply is also emailed, threaded, and their email answer continues the conversation', async () => {
+    const t = await newTenant('Away Shop');
+    const { conversationId: id } = await newTicket(t, 'refund question');
+    const contact = await request('POST', chat(`/conversations/${id}/contact`), { widgetKey: t.widgetKey, body: { email: 'ana@away.example' } });
+    expect(contact.status).toBe(200);
+    expect((await detail(t, id)).replyTo).toEqual({ live: false, email: 'ana@away.example' });
+
+    const r = await request('POST', admin(`/conversations/${id}/messages`), { token: t.ownerToken, body: { content: 'Your refund is on its way.' } });
+    expect(r.status).toBe(201);
+    expect(r.body.message.delivery).toEqual({ status: 'sending' });
+    const mail = await caught((m) => m.envelope.to.includes('ana@away.example') && m.raw.includes(id));
+    const number = (await detail(t, id)).tickets[0].number as number;
+    expect(mail.subject).toContain(`[#${number}]`);
+    expect(mail.text).toContain('Your refund is on its way.');
+    expect(mail.replyTo).toMatch(/\+[0-9a-f]{24}@mail\.localhost$/);
+    await eventually(async () => (await detail(t, id)).messages.find((m: { id: string }) => m.id === r.body.message.id)?.delivery?.status === 'delivered');
+
+    // Her answer by email lands in the same widget conversation; a second reply threads under it.
+    await send({ from: 'Ana <ana@away.example>', to: mail.replyTo, subject: `Re: ${mail.subject}`, text: 'Thanks! When will it arrive?', messageId: '<ana-2@away.example>' });
+    const after = await eventually(async () => { const d = await detail(t, id); return d.messages.at(-1)?.content === 'Thanks! When will it arrive?' && d; });
+    expect(after.conversation).toMatchObject({ id, channel: 'widget' });
+    expect(after.messages.at(-1)).toMatchObject({ role: 'user', email: { from: 'ana@away.example' } });
+    expect(await conversations(t)).toHaveLength(1);
+    const second = await request('POST', admin(`/conversations/${id}/messages`), { token: t.ownerToken, body: { content: 'Within two days.' } });
+    const next = await caught((m) => m.envelope.to.includes('ana@away.example') && m.text.includes('Within two days.'));
+    expect(second.body.message.delivery).toEqual({ status: 'sending' });
+    expect(next.headers['in-reply-to']).toBe('<ana-2@away.example>');
+    expect(next.replyTo).toBe(mail.replyTo);
+  });
+
+  it('while they have the chat open, the reply goes only to the chat', async () => {
+    const t = await newTenant('Here Shop');
+    const { conversationId: id } = await newTicket(t);
+    expect((await request('POST', chat(`/conversations/${id}/contact`), { widgetKey: t.widgetKey, body: { email: 'ben@here.example' } })).status).toBe(200);
+    const socket = await customer(t, id);
+    try {
+      expect((await detail(t, id)).replyTo).toEqual({ live: true, email: null });
+      const r = await request('POST', admin(`/conversations/${id}/messages`), { token: t.ownerToken, body: { content: 'Here you go.' } });
+      expect(r.status).toBe(201);
+      expect(r.body.message.delivery).toBeUndefined();
+      expect((await detail(t, id)).messages.at(-1).delivery).toBeUndefined();
+    } finally { socket.ws.close(); }
+    // No address left: nothing to email, whoever is connected.
+    const other = await newTicket(t);
+    expect((await detail(t, other.conversationId)).replyTo).toEqual({ live: false, email: null });
+    const r = await request('POST', admin(`/conversations/${other.conversationId}/messages`), { token: t.ownerToken, body: { content: 'Hello?' } });
     expect(r.body.message.delivery).toBeUndefined();
   });
 });

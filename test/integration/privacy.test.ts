@@ -113,7 +113,8 @@ describe('a customer\'s data', () => {
     expect((await a.call('POST', '/customers/erase', viewer, { email: EMAIL })).status).toBe(403);
     const erased = await a.call('POST', '/customers/erase', t.token, { email: EMAIL });
     expect(erased.status).toBe(200);
-    expect(erased.body).toMatchObject({ conversations: 2, examples: 1 });
+    // Their open ticket leaves the team's queue: closed, and the answer says so.
+    expect(erased.body).toMatchObject({ conversations: 2, examples: 1, ticketsClosed: 1 });
     expect(await closed).toBeGreaterThan(0);
 
     const items = await scanAll();
@@ -131,14 +132,21 @@ describe('a customer\'s data', () => {
     expect((await a.call('GET', '/audit?category=privacy', t.token)).body.items).toHaveLength(auditBefore);
     expect((await a.call('GET', '/audit?category=privacy', other.token)).body.items.map((i: any) => i.action)).toEqual(['customer.erased', 'customer.exported']);
 
-    // Shells stay: the conversation reads, the ticket is still open and numbered, /stats did not move.
+    // Shells stay: the conversation reads, the ticket is numbered and closed (audited as the eraser's close), /stats
+    // moved only by that ticket leaving the open ones.
     const shell = await a.call('GET', `/conversations/${c1}`, t.token);
     expect(shell.status).toBe(200);
     expect(shell.body.messages.every((m: any) => m.content === '[erased]')).toBe(true);
     expect(shell.body.conversation.visitor).toBeNull();
     const ticket = await a.call('GET', `/tickets/${shell.body.tickets[0].id}`, t.token);
-    expect(ticket.body.ticket ?? ticket.body).toMatchObject({ status: 'in_progress', number: 1 });
-    expect(await counts()).toEqual(statsBefore);
+    expect(ticket.body.ticket).toMatchObject({ status: 'closed', number: 1 });
+    expect(ticket.body.auditTrail).toContainEqual(expect.objectContaining({
+      action: 'ticket.updated', actor: { type: 'user', id: t.sub }, changes: { status: { from: 'in_progress', to: 'closed' } },
+    }));
+    expect(shell.body.conversation.status).toBe('closed');
+    const statsAfter = await counts();
+    expect(statsAfter.kpis.openTickets).toBe(statsBefore.kpis.openTickets - 1);
+    expect({ ...statsAfter, kpis: { ...statsAfter.kpis, openTickets: 0 } }).toEqual({ ...statsBefore, kpis: { ...statsBefore.kpis, openTickets: 0 } });
     expect((await a.call('GET', '/nlu/examples', t.token)).body.items).toEqual([]);
 
     // The audit names the request, not the customer.
@@ -150,7 +158,7 @@ describe('a customer\'s data', () => {
     // Twice is harmless.
     const again = await a.call('POST', '/customers/erase', t.token, { email: EMAIL });
     expect(again.status).toBe(200);
-    expect(again.body).toMatchObject({ conversations: 0, examples: 0 });
+    expect(again.body).toMatchObject({ conversations: 0, examples: 0, ticketsClosed: 0 });
     expect((await a.call('POST', '/customers/export', t.token, { userId: 'u-zeb' })).body.conversations).toEqual([]);
   }, 90_000);
 });
@@ -222,8 +230,8 @@ describe('an email customer\'s data', () => {
     expect(bexp.body.email.deliveries).toEqual([expect.objectContaining({ to: BOUNCER, status: 'bounced' })]);
 
     // Erase both.
-    expect((await a.call('POST', '/customers/erase', t.token, { email: ADDR })).body).toMatchObject({ conversations: 1 });
-    expect((await a.call('POST', '/customers/erase', t.token, { email: BOUNCER })).body).toMatchObject({ conversations: 1 });
+    expect((await a.call('POST', '/customers/erase', t.token, { email: ADDR })).body).toMatchObject({ conversations: 1, ticketsClosed: 1 });
+    expect((await a.call('POST', '/customers/erase', t.token, { email: BOUNCER })).body).toMatchObject({ conversations: 1, ticketsClosed: 1 });
 
     const items = await scanAll();
     for (const s of [ADDR, 'fenwick', 'marrowby', 'teapot', BOUNCER, 'bouncing']) {
@@ -234,11 +242,13 @@ describe('an email customer\'s data', () => {
     const left = rt.objects.keys('mail');
     expect(objectsBefore.filter((k) => left.includes(k))).toEqual([]);
     expect((await a.call('GET', '/settings/email/suppressions', t.token)).body.items).toEqual([]);
-    // The shell stays and the counts do not move; the address opens a new conversation, not the erased one.
+    // The shell stays and the counts do not move but for the two tickets closed; the address opens a new conversation, not the erased one.
     const shell = (await a.call('GET', `/conversations/${c.id}`, t.token)).body;
     expect(shell.messages.map((m: any) => m.content)).toEqual(['[erased]', '[erased]', '[erased]']);
     expect(shell.messages.every((m: any) => !m.email && !m.attachments)).toBe(true);
-    expect(await counts()).toEqual(statsBefore);
+    const statsAfter = await counts();
+    expect(statsAfter.kpis.openTickets).toBe(statsBefore.kpis.openTickets - 2);
+    expect({ ...statsAfter, kpis: { ...statsAfter.kpis, openTickets: 0 } }).toEqual({ ...statsBefore, kpis: { ...statsBefore.kpis, openTickets: 0 } });
     await smtp(rt.mail!.smtpPort).sendMail({ from: ADDR, to: sent.replyTo, subject: 'again', text: 'hello again' });
     expect((await a.call('GET', `/conversations/${c.id}`, t.token)).body.messages).toHaveLength(3);
   }, 90_000);

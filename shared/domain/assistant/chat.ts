@@ -88,6 +88,7 @@ export async function openTicket(tenant: Tenant, conv: Conversation, reason: str
   };
   const set = {
     status: 'escalated' as const, latestTicketId: ticket.id, latestTicketNumber: ticket.number, latestTicketStatus: 'open' as const, latestTicketAnswered: false,
+    latestTicketAssigneeId: null,
   };
   const escalated = { ...conv, ...set, updatedAt: now };
   const items: TxItem[] = [

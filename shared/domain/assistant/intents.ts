@@ -5,7 +5,7 @@ import { retrying, TxConditionFailed } from '#shared/data/tx.ts';
 import type { Actor } from '#shared/core/vocabulary.ts';
 import { Conflict, fieldError, NotFound } from '#shared/core/errors.ts';
 import { templateNames } from '#shared/nlu/intents/entities.ts';
-import { auditValue } from '#shared/domain/audit-value.ts';
+import { auditValue, sameValue } from '#shared/domain/audit-value.ts';
 import { indexingOf } from '#shared/domain/vectors.ts';
 import { dataPaths, findActionIntegration } from '#shared/domain/events-out/actions.ts';
 
@@ -21,7 +21,7 @@ export function intentChanges(before: Partial<Intent> | null, after: Partial<Int
   for (const f of FIELDS) {
     const from = before?.[f];
     const to = after?.[f];
-    if (JSON.stringify(from) !== JSON.stringify(to)) changes[f] = { from: auditValue(from), to: auditValue(to) };
+    if (!sameValue(from, to)) changes[f] = { from: auditValue(from), to: auditValue(to) };
   }
   return changes;
 }

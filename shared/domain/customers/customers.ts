@@ -5,6 +5,7 @@ import { retrying, transact } from '#shared/data/tx.ts';
 import { verifyIdentity } from '#shared/domain/tenants/identity.ts';
 import { freshTenant, widgetConversation } from '#shared/domain/tenants/widget-auth.ts';
 import { conversationTitle } from './visitors.ts';
+import { sameValue } from '#shared/domain/audit-value.ts';
 
 /** How many of a visitor's conversations the widget and the dashboard's customer panel list. */
 export const VISITOR_CONVERSATIONS = 50;
@@ -91,7 +92,7 @@ export function setContact(tenantId: string, conversationId: string, email: stri
     const visitor: Visitor = conv.visitor
       ? { ...conv.visitor, email: address, emailVerified: conv.visitor.emailVerified && conv.visitor.email === address }
       : { userId: null, name: null, email: address, verified: false, emailVerified: false };
-    if (JSON.stringify(visitor) !== JSON.stringify(conv.visitor)) {
+    if (!sameValue(visitor, conv.visitor)) {
       await transact([conversationsRepo.tx.update(conv, { visitor, updatedAt: new Date().toISOString() }, {}), customersRepo.tx.link(tenantId, address, conv.id)]);
     }
     const { userId, name, verified, emailVerified } = visitor;

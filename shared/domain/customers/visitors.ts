@@ -1,6 +1,7 @@
 import { NotFound, Unauthorized } from '#shared/core/errors.ts';
 import type { Conversation, Visitor } from '#shared/data/conversations.ts';
 import type { Tenant } from '#shared/data/tenants.ts';
+import { sameValue } from '#shared/domain/audit-value.ts';
 import { identityRequired, verifyIdentity } from '#shared/domain/tenants/identity.ts';
 
 // Who a conversation's customer is. A visitor the site signed (userId + userHash) is verified; the
@@ -35,7 +36,7 @@ export function visitorOf(tenant: Pick<Tenant, 'config' | 'identitySecret'>, inp
   return { userId: input.userId, name: input.name ?? null, email, verified, emailVerified: input.emailHash !== undefined };
 }
 
-const same = (a: Visitor | undefined, b: Visitor) => JSON.stringify(a ?? null) === JSON.stringify(b);
+const same = (a: Visitor | undefined, b: Visitor) => sameValue(a, b);
 
 /**
  * The conversation's visitor after a request that speaks for `v`, or undefined when it stays as

@@ -1,10 +1,10 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { config } from '#shared/core/config.ts';
 import { logger } from '#shared/core/log.ts';
 import type { Actor } from '#shared/core/vocabulary.ts';
 import { customersRepo } from '#shared/data/customers.ts';
 import { conversationsRepo, preview, type Attachment, type Conversation, type Message } from '#shared/data/conversations.ts';
-import { emailRepo } from '#shared/data/email.ts';
+import { emailRepo, newReplyToken } from '#shared/data/email.ts';
 import { emailKeys } from '#shared/data/keys.ts';
 import { limitsRepo } from '#shared/data/limits.ts';
 import { objectsRepo } from '#shared/data/objects.ts';
@@ -76,8 +76,6 @@ export async function recipientTenant(address: string): Promise<{ tenantId: stri
   return tenantId ? { tenantId, token: r.token } : null;
 }
 
-/** A reply address token: 96 random bits, lower-case hex (local parts are often case-folded). */
-const newToken = () => randomBytes(12).toString('hex');
 
 
 const passes = (v: Verdicts) => [v.spf, v.dkim, v.dmarc].every((x) => x.toUpperCase() === 'PASS');
@@ -194,7 +192,7 @@ function write(tenant: Tenant, token: string | null, mail: ParsedEmail, input: I
     const now = nowDate.toISOString();
     const conv: Conversation = read ?? {
       id: randomUUID(), tenantId: tenant.id, status: 'active', createdAt: now, updatedAt: now, channel: 'email',
-      subject: mail.subject || '(no subject)', email: { customer: mail.from, token: newToken() },
+      subject: mail.subject || '(no subject)', email: { customer: mail.from, token: newReplyToken() },
       visitor: { userId: null, name: mail.fromName, email: mail.from, verified, emailVerified: verified },
       messageCount: 0, userMessageCount: 0, lastMessagePreview: '', lastIntent: null, unclosedTickets: 0,
     };

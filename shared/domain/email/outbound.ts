@@ -88,7 +88,8 @@ export function refusalOf(e: unknown, to: string): { status: 'bounced' | 'failed
 export async function sendQueuedEmail(m: EmailMessage): Promise<'sent' | 'skipped' | 'bounced' | 'failed'> {
   const found = await conversationsRepo.load(m.tenantId, m.conversationId);
   const msg = found?.messages.find((x) => x.id === m.messageId);
-  if (!found || !msg || found.conversation.channel !== 'email' || !found.conversation.email) return 'skipped';
+  // An email conversation, or a widget one whose customer left an address and was away (shared/domain/handoff).
+  if (!found || !msg || !found.conversation.email) return 'skipped';
   // At least once: a message already past `sending` was sent by an earlier receive.
   if (found.deliveries.get(msg.id)?.status !== 'sending') return 'skipped';
   const conv = found.conversation;

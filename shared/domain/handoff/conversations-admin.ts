@@ -1,4 +1,4 @@
-import type { Channel, ConversationStatus } from '#shared/core/vocabulary.ts';
+import type { Channel, ConversationStage, ConversationStatus } from '#shared/core/vocabulary.ts';
 import { conversationsRepo, type Conversation, type Message } from '#shared/data/conversations.ts';
 import { objectsRepo } from '#shared/data/objects.ts';
 import { ticketsRepo } from '#shared/data/tickets.ts';
@@ -6,13 +6,19 @@ import { labelKey, labelsRepo } from '#shared/data/labels.ts';
 import { NotFound } from '#shared/core/errors.ts';
 import { conversationTitle, visitorView } from '#shared/domain/customers/visitors.ts';
 import { visitorConversations } from '#shared/domain/customers/customers.ts';
+import { replyTarget } from './reply-to.ts';
+import { stageOf } from './tickets-rules.ts';
 
 /** A conversation as the dashboard lists it. */
 export const summary = (c: Conversation) => ({
   id: c.id, title: conversationTitle(c), status: c.status, createdAt: c.createdAt, updatedAt: c.updatedAt,
   messageCount: c.messageCount, lastMessagePreview: c.lastMessagePreview, lastIntent: c.lastIntent, visitor: visitorView(c),
   labels: c.labels ?? [], channel: c.channel ?? 'widget' as Channel, subject: c.subject ?? null,
-  lastCustomerMessageAt: c.lastCustomerMessageAt ?? c.createdAt,
+  lastCustomerMessageAt: c.lastCustomerMessageAt ?? c.createdAt, rating: c.rating ?? null,
+  ticket: c.latestTicketId && c.latestTicketStatus ? {
+    id: c.latestTicketId, number: c.latestTicketNumber ?? null, status: c.latestTicketStatus, assigneeId: c.latestTicketAssigneeId ?? null,
+  } : null,
+  stage: stageOf(c),
 });
 
 /**
@@ -21,11 +27,12 @@ export const summary = (c: Conversation) => ({
  * label's page that have that status (it may be shorter than `limit` while `nextCursor` goes on).
  */
 export async function listConversations(
-  tenantId: string, q: { status?: ConversationStatus; userId?: string; email?: string; label?: string; channel?: Channel; limit: number; cursor?: string },
+  tenantId: string,
+  q: { status?: ConversationStatus; stage?: ConversationStage; userId?: string; email?: string; label?: string; channel?: Channel; limit: number; cursor?: string },
 ) {
   const key = q.label === undefined ? undefined : labelKey(q.label);
   const keep = (c: Conversation) => (!q.status || c.status === q.status) && (!key || (c.labels ?? []).some((l) => labelKey(l) === key))
-    && (!q.channel || (c.channel ?? 'widget') === q.channel);
+    && (!q.channel || (c.channel ?? 'widget') === q.channel) && (!q.stage || stageOf(c) === q.stage);
   if (q.userId !== undefined || q.email !== undefined) {
     const { items } = await visitorConversations(tenantId, q.userId !== undefined ? { userId: q.userId } : { email: q.email! });
     return { items: items.filter(keep).slice(0, q.limit).map(summary), nextCursor: null };
@@ -36,17 +43,21 @@ export async function listConversations(
     const items = page.items.flatMap((id) => { const c = found.get(id); return c && keep(c) ? [summary(c)] : []; });
     return { items, nextCursor: page.nextCursor };
   }
-  const page = await conversationsRepo.list(tenantId, { status: q.status, ...(q.channel ? { channel: q.channel } : {}) }, q.limit, q.cursor);
-  return { items: page.items.map(summary), nextCursor: page.nextCursor };
+  // A ticket that waits (on either side) keeps its conversation escalated: those are read from that status's list.
+  const waiting = q.stage === 'waiting_for_us' || q.stage === 'waiting_for_customer';
+  const status = q.status ?? (waiting ? 'escalated' : undefined);
+  const page = await conversationsRepo.list(tenantId, { status, ...(q.channel ? { channel: q.channel } : {}) }, q.limit, q.cursor);
+  return { items: (q.stage ? page.items.filter(keep) : page.items).map(summary), nextCursor: page.nextCursor };
 }
 
 /** The conversation, all its messages (assistant ones with their NLU metadata) and its tickets. */
 export async function getConversationDetail(tenantId: string, conversationId: string) {
   const found = await conversationsRepo.load(tenantId, conversationId);
   if (!found) throw new NotFound('conversation');
-  const tickets = await ticketsRepo.batchGet(tenantId, found.ticketIds);
+  const [tickets, replyTo] = await Promise.all([ticketsRepo.batchGet(tenantId, found.ticketIds), replyTarget(tenantId, found.conversation)]);
   return {
     conversation: { ...summary(found.conversation), latestTicketId: found.conversation.latestTicketId ?? null },
+    replyTo,
     messages: await Promise.all(found.messages.map(async (m) => {
       const { id, role, content, createdAt, metadata, author } = m;
       const base = role === 'assistant' && metadata ? { id, role, content, createdAt, metadata }

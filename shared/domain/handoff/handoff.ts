@@ -12,7 +12,8 @@ import { widgetConversation } from '#shared/domain/tenants/widget-auth.ts';
 import { asRateLimited, LIMITS, perMinute } from '#shared/domain/limits.ts';
 import { ratingMarks } from '#shared/domain/unanswered-marks.ts';
 import { laterThan } from '#shared/core/time.ts';
-import { emailRepo } from '#shared/data/email.ts';
+import { emailRepo, newReplyToken } from '#shared/data/email.ts';
+import { replyTarget } from './reply-to.ts';
 
 // The person's side of a handoff: agents answer in the conversation, and the customer rates it.
 
@@ -34,16 +35,26 @@ export function postAgentMessage(tenantId: string, actor: Actor, author: { id: s
     const createdAt = laterThan(conv.updatedAt);
     const message: Message = { id: randomUUID(), role: 'agent', content, createdAt, author };
     const items: TxItem[] = [conversationsRepo.tx.message(tenantId, conv.id, message, 3), events.messageCreated(conv, message)];
-    // An email conversation's reply goes out by email, through the outbox and the sender function.
-    const emailTo = conv.channel === 'email' ? conv.email?.customer : undefined;
+    let set: Partial<Conversation> = { updatedAt: createdAt, lastMessagePreview: preview(content) };
+    // An email conversation's reply goes out by email, through the outbox and the sender function;
+    // so does a widget one's while its customer is away, to the address they left for it.
+    const emailTo = (await replyTarget(tenantId, conv)).email;
+    let emailed = false;
     if (emailTo) {
       if (await emailRepo.isSuppressed(tenantId, emailTo)) {
-        throw new Conflict(`${emailTo} bounced or complained; this tenant sends it no more email`, 'EMAIL_SUPPRESSED');
+        if (conv.channel === 'email') throw new Conflict(`${emailTo} bounced or complained; this tenant sends it no more email`, 'EMAIL_SUPPRESSED');
+      } else {
+        items.push(emailRepo.tx.delivery(tenantId, conv.id, message.id, emailTo, createdAt), events.emailSend(conv, message.id, createdAt));
+        emailed = true;
+        // The thread's reply address (and the answer's way back into this conversation), made with the first such email.
+        if (!conv.email) {
+          set.email = { customer: emailTo, token: newReplyToken() };
+          items.push(emailRepo.tx.token(tenantId, set.email.token, conv.id));
+        } else if (conv.email.customer !== emailTo) set.email = { ...conv.email, customer: emailTo };
       }
-      items.push(emailRepo.tx.delivery(tenantId, conv.id, message.id, emailTo, createdAt), events.emailSend(conv, message.id, createdAt));
     }
-    let set: Partial<Conversation> = { updatedAt: createdAt, lastMessagePreview: preview(content) };
     if (ticket) set.latestTicketAnswered = true;
+    set.lastAgentMessageAt = createdAt;
 
     if (ticket && ticket.firstResponseAt === null && ticket.status !== 'closed') {
       const next: Ticket = {
@@ -64,7 +75,7 @@ export function postAgentMessage(tenantId: string, actor: Actor, author: { id: s
     }
     items.unshift(conversationsRepo.tx.update(conv, set, { messageCount: 1 }, { unchangedSince: true }));
     await transact(items);
-    return { message: { id: message.id, role: message.role, content, createdAt, author, ...(emailTo ? { delivery: { status: 'sending' as const } } : {}) } };
+    return { message: { id: message.id, role: message.role, content, createdAt, author, ...(emailed ? { delivery: { status: 'sending' as const } } : {}) } };
   }, { attempts: AGENT_ATTEMPTS, conflict: 'the conversation changed concurrently; try again', jitterMs: 20 });
 }
 

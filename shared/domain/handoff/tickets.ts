@@ -37,11 +37,15 @@ export function planTicketChange(t: Pick<Ticket, 'status' | 'priority' | 'assign
   return changes;
 }
 
-/** The conversation fields a ticket's status change moves, or null when the conversation is untouched. */
-export function conversationEffect(c: Conversation, ticketId: string, from: TicketStatus, to: TicketStatus, now: string) {
+/**
+ * The conversation fields a ticket's change moves (its status, and the latest ticket's status and
+ * assignee the inbox shows), or null when the conversation is untouched.
+ */
+export function conversationEffect(c: Conversation, ticketId: string, from: TicketStatus, to: TicketStatus, now: string, assigneeId?: string | null) {
   const closing = to === 'closed' && from !== 'closed';
-  const set: Partial<Pick<Conversation, 'status' | 'latestTicketStatus' | 'updatedAt'>> = {};
+  const set: Partial<Pick<Conversation, 'status' | 'latestTicketStatus' | 'latestTicketAssigneeId' | 'updatedAt'>> = {};
   if (c.latestTicketId === ticketId && c.latestTicketStatus !== to) set.latestTicketStatus = to;
+  if (c.latestTicketId === ticketId && assigneeId !== undefined && c.latestTicketAssigneeId !== assigneeId) set.latestTicketAssigneeId = assigneeId;
   // Every ticket of the conversation closed: the conversation closes with it.
   if (closing && c.unclosedTickets <= 1) { set.status = 'closed'; set.updatedAt = now; }
   if (!closing && Object.keys(set).length === 0) return null;
@@ -95,8 +99,8 @@ export function updateTicket(tenantId: string, actor: Actor, ticketId: string, p
       items.push(statsRepo.tx.addDay(tenantId, utcDay(now), ticket.id, { resolutions: 1, resolutionSecondsSum: secondsBetween(ticket.createdAt, now) }));
     }
     if (isActive(ticket.status) !== isActive(next.status)) items.push(statsRepo.tx.addTotals(tenantId, { openTickets: isActive(next.status) ? 1 : -1 }));
-    if (conversation && changes.status) {
-      const effect = conversationEffect(conversation, ticket.id, ticket.status, next.status, now);
+    if (conversation && (changes.status || changes.assigneeId)) {
+      const effect = conversationEffect(conversation, ticket.id, ticket.status, next.status, now, next.assigneeId);
       if (effect) items.push(conversationsRepo.tx.ticketChange(conversation, effect.set, effect.closing));
     }
     await transact(items);

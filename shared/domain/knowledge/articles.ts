@@ -13,7 +13,7 @@ import { TenantModelCache } from '#shared/nlu/policy/model-cache.ts';
 import { buildKnowledgeIndex, type KnowledgeIndex } from '#shared/nlu/knowledge/retrieval.ts';
 import { MarkdownError, prepareArticle } from '#shared/nlu/knowledge/prepare.ts';
 import { markdownToBlocks } from '#shared/nlu/knowledge/markdown.ts';
-import { auditValue } from '#shared/domain/audit-value.ts';
+import { auditValue, sameValue } from '#shared/domain/audit-value.ts';
 import { isArticleId } from './knowledge.ts';
 import { freshTenant } from '#shared/domain/tenants/widget-auth.ts';
 
@@ -36,7 +36,7 @@ export function articleChanges(before: Partial<Article> | null, after: Partial<A
   for (const f of FIELDS) {
     const from = before?.[f] ?? null;
     const to = after?.[f] ?? null;
-    if (JSON.stringify(from) !== JSON.stringify(to)) changes[f] = { from: auditValue(from), to: auditValue(to) };
+    if (!sameValue(from, to)) changes[f] = { from: auditValue(from), to: auditValue(to) };
   }
   return changes;
 }

@@ -12,6 +12,7 @@ import type { Ticket } from '#shared/data/tickets.ts';
 import { deleteExample } from '#shared/domain/assistant/examples.ts';
 import { linkedEmailThreads } from '#shared/domain/customers/customers.ts';
 import { events } from '#shared/domain/events.ts';
+import { updateTicket } from '#shared/domain/handoff/tickets.ts';
 import { emailSource } from './email.ts';
 import type { PersonalSource } from './sources.ts';
 
@@ -102,13 +103,19 @@ export async function eraseCustomer(tenantId: string, actor: Actor, q: CustomerL
     await Promise.all(found.holdings.map((h) => customersRepo.erase(tenantId, h, found.emails, deliveriesOf(h.conversationId), now)));
   }
   await Promise.all(personalSources.map((s) => s.erase(tenantId, found)));
+  // Nobody is left to answer: their tickets leave the team's queue, each audited as the eraser's close.
+  const unclosed = found.holdings.flatMap((h) => h.tickets.flatMap((p) => p.filter((i) => i.type === 'ticket' && i.status !== 'closed')));
+  for (const t of unclosed) await updateTicket(tenantId, actor, t.id as string, { status: 'closed' });
   const ref = reference();
   await transact([
     auditRepo.tx.put(tenantId, {
       category: 'privacy', action: 'customer.erased', actor, target: { type: 'customer', id: ref },
-      changes: { conversations: { from: null, to: ids.size }, examples: { from: null, to: examples } }, createdAt: now,
+      changes: {
+        conversations: { from: null, to: ids.size }, examples: { from: null, to: examples }, ticketsClosed: { from: null, to: unclosed.length },
+      },
+      createdAt: now,
     }),
     ...(ids.size ? [events.customerErased(tenantId, [...ids], now)] : []),
   ]);
-  return { reference: ref, erasedAt: now, conversations: ids.size, examples };
+  return { reference: ref, erasedAt: now, conversations: ids.size, examples, ticketsClosed: unclosed.length };
 }

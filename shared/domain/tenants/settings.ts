@@ -11,6 +11,7 @@ import { newWidgetKey } from './widget-keys.ts';
 import { events } from '#shared/domain/events.ts';
 import { mask } from '#shared/domain/mask.ts';
 import { BusinessHoursSchema } from './business-hours.ts';
+import { sameValue } from '#shared/domain/audit-value.ts';
 import { newIdentitySecret } from './identity.ts';
 import { ensureSlug, inboundAddress } from './slug.ts';
 import { EmailConfig } from './email-config.ts';
@@ -140,8 +141,6 @@ function withoutInboundAddress(t: Tenant, patch: Record<string, unknown>): Recor
   return given === inboundAddress(t.slug) ? { ...patch, email } : patch;
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
 export async function putSettings(tenantId: string, actor: Actor, body: { name?: string | undefined; config?: Record<string, unknown> | undefined }) {
   // Another write moved the version: merge our patch onto what it wrote.
   return retrying(async () => {
@@ -152,7 +151,7 @@ export async function putSettings(tenantId: string, actor: Actor, body: { name?:
     const changes: Record<string, { from: unknown; to: unknown }> = {};
     if (name !== t.name) changes.name = { from: t.name, to: name };
     for (const k of new Set([...Object.keys(current), ...Object.keys(config)])) {
-      if (!same(current[k], config[k])) changes[`config.${k}`] = { from: current[k] ?? null, to: config[k] ?? null };
+      if (!sameValue(current[k], config[k])) changes[`config.${k}`] = { from: current[k] ?? null, to: config[k] ?? null };
     }
     if (Object.keys(changes).length === 0) return view(t);
     const now = new Date().toISOString();

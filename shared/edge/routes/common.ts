@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CHANNELS, CONVERSATION_STATUSES } from '#shared/core/vocabulary.ts';
+import { CHANNELS, CONVERSATION_STAGES, CONVERSATION_STATUSES, TICKET_STATUSES } from '#shared/core/vocabulary.ts';
 
 // Schema pieces that several route areas share (mostly for the OpenAPI document).
 export const Page = <T extends z.ZodMiniType>(item: T) =>
@@ -20,6 +20,7 @@ export const ActionMetadata = z.object({
 /** `tkt_` + a 26-character ULID (Crockford base32). */
 export const TicketId = z.string().check(z.regex(/^tkt_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a ticket id (tkt_ and a 26-character ULID)'));
 export const ConversationStatus = z.enum(CONVERSATION_STATUSES);
+export const ConversationStage = z.enum(CONVERSATION_STAGES);
 
 export const Visitor = z.object({
   userId: z.nullable(z.string()).check(z.describe('the site\'s own user id; null for a visitor who only left an email')),
@@ -30,6 +31,12 @@ export const Visitor = z.object({
 /** The visitor's name or email, else "Visitor" and a short number from the conversation id. */
 export const ConversationTitle = z.string().check(z.describe('the visitor\'s name or email, else "Visitor" and a short number; never a message'));
 
+export const Rating = z.object({
+  score: z.number().check(z.int(), z.gte(1), z.lte(5)),
+  comment: z.nullable(z.string()).check(z.describe('what the customer wrote with the score; null when nothing (or erased)')),
+  createdAt: Timestamp,
+});
+
 export const ConversationSummary = z.object({
   id: z.uuid(), title: ConversationTitle, status: ConversationStatus, createdAt: Timestamp, updatedAt: Timestamp,
   messageCount: z.number().check(z.int()), lastMessagePreview: z.string(), lastIntent: z.nullable(z.string()),
@@ -38,4 +45,12 @@ export const ConversationSummary = z.object({
   lastCustomerMessageAt: Timestamp.check(z.describe('the latest customer message (lists are ordered by it, newest first)')),
   channel: z.enum(CHANNELS).check(z.describe('where the conversation came in')),
   subject: z.nullable(z.string()).check(z.describe('email conversations: the first message\'s subject (also the title); null for the widget')),
+  rating: z.nullable(Rating).check(z.describe('the customer\'s rating of the conversation (a later one replaces it); null when not rated')),
+  ticket: z.nullable(z.object({
+    id: TicketId, number: z.nullable(z.number().check(z.int())), status: z.enum(TICKET_STATUSES),
+    assigneeId: z.nullable(z.string()).check(z.describe('the member it is assigned to (their user id), or null')),
+  })).check(z.describe('the conversation\'s latest ticket, as the inbox shows it; null when it never had one')),
+  stage: z.nullable(ConversationStage).check(z.describe(
+    'what it needs: `waiting_for_us` (its latest ticket is open, or in progress with the customer\'s word last), `waiting_for_customer` '
+    + '(the ticket is `waiting`, or the team\'s word is last), `done` (resolved or closed); null while the assistant handles it alone')),
 });

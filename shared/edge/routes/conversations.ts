@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { email, IdParams, pageQuery, shownName, text } from '../schema.ts';
 import { CHANNELS, EMAIL_DELIVERY_STATUSES, MESSAGE_ROLES } from '#shared/core/vocabulary.ts';
 import { declareAdmin } from '../route.ts';
-import { ActionMetadata, ConversationStatus, ConversationSummary, Page, Timestamp } from './common.ts';
+import { ActionMetadata, ConversationStage, ConversationStatus, ConversationSummary, Page, Timestamp } from './common.ts';
 import { Ticket } from './tickets.ts';
 
 
@@ -14,6 +14,8 @@ export const ListConversationsQuery = z.strictObject({
   email: z.optional(email().check(z.describe(
     'a verified address: the customer it names, its verified email threads and the verified visitors the site signed it for, with their conversations (at most 50, one page)'))),
   label: z.optional(shownName(1, 32).check(z.describe('only the conversations carrying this label (case and spacing folded)'))),
+  stage: z.optional(ConversationStage.check(z.describe(
+    'only the conversations that need this: `waiting_for_us`, `waiting_for_customer` or `done` (a page may be shorter than `limit` while `nextCursor` goes on)'))),
   channel: z.optional(z.enum(CHANNELS).check(z.describe('only the conversations of this channel (a page may be shorter than `limit` while `nextCursor` goes on)'))),
   ...pageQuery,
 });
@@ -55,6 +57,11 @@ export const ConversationDetail = z.object({
   conversation: z.extend(ConversationSummary, { latestTicketId: z.nullable(z.string()) }),
   messages: z.array(AdminMessage),
   tickets: z.array(Ticket),
+  replyTo: z.object({
+    live: z.boolean().check(z.describe('the widget customer has the conversation open now (false for email)')),
+    email: z.nullable(z.string()).check(z.describe('the address an agent\'s reply is also emailed to: an email conversation\'s customer, '
+      + 'or the address a widget customer left for the reply while they are not connected; null when none')),
+  }).check(z.describe('where an agent\'s reply goes besides the conversation, as things stand now')),
 });
 
 export const listConversations = declareAdmin('GET', '/conversations', 'list-conversations', 'viewer', {
@@ -75,7 +82,7 @@ export const AgentMessageBody = z.strictObject({ content: text(1, 5000) });
 export const AgentMessageResponse = z.object({
   message: z.object({
     id: z.uuid(), role: z.literal('agent'), content: z.string(), createdAt: Timestamp, author: Author,
-    delivery: z.optional(Delivery).check(z.meta({ description: 'email conversations: the reply is sent by email; `sending` until the sender has sent it' })),
+    delivery: z.optional(Delivery).check(z.meta({ description: 'the reply is also sent by email (an email conversation, or an away widget customer\'s address); `sending` until the sender has sent it' })),
   }),
 });
 
@@ -85,7 +92,10 @@ export const postAgentMessage = declareAdmin('POST', '/conversations/{id}/messag
   description: 'The message is `role: "agent"` with the author\'s display name. The first agent message of the conversation\'s '
     + 'latest ticket sets its `firstResponseAt` and moves an `open` ticket to `in_progress` (audited); from then on the assistant '
     + 'stays silent. A `closed` conversation is 409 `CONVERSATION_CLOSED`. In an email conversation the reply is also sent by email '
-    + '(`delivery.status` starts at `sending`); to an address that bounced or complained it is 409 `EMAIL_SUPPRESSED` and nothing is written.',
+    + '(`delivery.status` starts at `sending`); to an address that bounced or complained it is 409 `EMAIL_SUPPRESSED` and nothing is written. '
+    + 'In a widget conversation whose customer left an address for the reply and has no live socket on it now, the reply is also '
+    + 'emailed there the same way, threaded (a reply address and the ticket number): the customer\'s answer by email continues the '
+    + 'conversation (a suppressed address is skipped, the reply still stands). `replyTo` of the conversation\'s detail says where it goes.',
 });
 
 export const PatchConversationBody = z.strictObject({

@@ -23,6 +23,7 @@ export const CustomerErasure = z.object({
   reference: Reference, erasedAt: Timestamp,
   conversations: z.number().check(z.describe('conversations whose personal data was removed (0 when erased already)')),
   examples: z.number().check(z.describe('taught examples made from their messages, taken back')),
+  ticketsClosed: z.number().check(z.describe('their tickets that were not closed, closed now (each audited as a `ticket.updated` by the caller)')),
 });
 
 export const exportCustomer = declareAdmin('POST', '/customers/export', 'export-customer', 'admin', {
@@ -35,7 +36,7 @@ export const exportCustomer = declareAdmin('POST', '/customers/export', 'export-
 export const eraseCustomer = declareAdmin('POST', '/customers/erase', 'erase-customer', 'admin', {
   table: 'write', eraseObjects: true, body: CustomerLookup, response: CustomerErasure, status: 200, summary: 'Erase one customer\'s personal data',
   description: 'Message text, visitor facts, contact email, ticket reasons, ratings\' comments, unanswered entries, event and webhook '
-    + 'delivery copies, and the email channel\'s subjects, addresses, stored originals, attachments and suppressions are removed; examples taught from their messages are taken back; their live sockets close. Conversations '
+    + 'delivery copies, and the email channel\'s subjects, addresses, stored originals, attachments and suppressions are removed; examples taught from their messages are taken back; their live sockets close; their tickets that are not closed are closed (audited), so no work waits on nobody. Conversations '
     + 'and tickets stay as shells (ids, statuses, times, counts), so lists and `/stats` are unchanged. Erasing again is harmless. '
     + 'Audited (`privacy`, `customer.erased`) with who and when and an opaque reference, no personal data.',
 });

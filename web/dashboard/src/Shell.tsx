@@ -4,7 +4,7 @@ import { matchPath, NavLink, Route, Routes, useLocation } from 'react-router';
 import { ok } from './api/client.ts';
 import { ApiError } from './api/problem.ts';
 import type { Me } from './api/types.ts';
-import { MemberContext, useApp, useMember, type Member } from './context.tsx';
+import { deletedTeamHint, MemberContext, useApp, useMember, type Member } from './context.tsx';
 import { LiveProvider, LiveStatus } from './live.tsx';
 import { atLeast, type Role } from './roles.ts';
 import { defaultPeriod, statsQuery } from './screens/overview-query.ts';
@@ -167,7 +167,7 @@ function Onboarding({ email, replay }: { email: string | null; replay?: string }
           </Page>
         ) : (
           <Page title="Set up your team">
-            <DeletionProgress />
+            <DeletionProgress sub={sub} />
             <p>You are signed in as {email ?? 'a user without an email'}, and you are not a member of a team yet:
               you are starting a new team of your own. If a colleague invited you, sign in with the email they invited instead.</p>
             {config.demoEmail && (
@@ -195,10 +195,11 @@ function Onboarding({ email, replay }: { email: string | null; replay?: string }
 }
 
 /** Shown to the user who deleted a team, once unlinked: the purge's progress, read again every few seconds. */
-function DeletionProgress() {
+function DeletionProgress({ sub }: { sub: string }) {
   const { api } = useApp();
   const status = useQuery({
     queryKey: ['tenant-deletion'],
+    enabled: (() => { try { return localStorage.getItem(deletedTeamHint(sub)) !== null; } catch { return false; } })(),
     queryFn: async () => {
       const r = await api.GET('/api/v1/admin/tenant/deletion', {});
       return r.response.status === 404 ? null : ok(Promise.resolve(r));

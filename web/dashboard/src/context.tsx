@@ -34,3 +34,6 @@ export function useMember(): Member {
   if (!v) throw new Error('useMember outside a tenant');
   return v;
 }
+
+/** Set in this browser by the owner who deleted a team: only then is there a deletion to follow (others would read a 404). */
+export const deletedTeamHint = (sub: string) => `support-dashboard:deleted-team:${sub}`;

@@ -37,12 +37,16 @@ const TARGETS: Record<string, string> = {
   ticket: 'ticket', intent: 'intent', article: 'help article', integration: 'integration', saved_reply: 'saved reply',
   member: 'member', tenant: 'team settings', example: 'taught example',
 };
+/** The target types the service names (shared/data/audit.ts); others never carry a name. */
+const NAMED = new Set(['ticket', 'intent', 'article', 'integration', 'saved_reply', 'member']);
 
 /** "Ticket #2", "intent order_status", "help article “Returns”"; a target gone since says so. */
 function targetText(a: AuditEntry) {
   const kind = TARGETS[a.target.type] ?? label(a.target.type).toLowerCase();
   if (a.target.type === 'tenant') return 'team settings';
-  if (!a.targetName) return `a ${kind} since removed`;
+  // Only these are named by the service: a missing name means the target is gone. A taught example
+  // or an erased customer's reference has no name to read, and is not gone for that.
+  if (!a.targetName) return NAMED.has(a.target.type) ? `a ${kind} since removed` : a.target.type === 'customer' ? `a customer (reference ${a.target.id})` : `a ${kind}`;
   if (a.target.type === 'ticket') return `ticket ${a.targetName}`;
   return `${kind} “${a.targetName}”`;
 }

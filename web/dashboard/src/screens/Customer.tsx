@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ok, type Ok } from '../api/client.ts';
-import { useApp } from '../context.tsx';
-import { Badge, Empty, ErrorState, Loading, When } from '../ui/index.tsx';
+import { useApp, useMember } from '../context.tsx';
+import { atLeast } from '../roles.ts';
+import { Badge, counted, Empty, ErrorState, Loading, When } from '../ui/index.tsx';
 
 // Who the customer is, wherever the dashboard names a conversation or a ticket: the visitor's name
 // and email with their verification, and a panel of the same verified visitor's other conversations.
@@ -71,7 +72,7 @@ function OtherConversations({ who, current }: { who: { userId: string } | { emai
           {others.map((c) => (
             <li key={c.id}>
               <Link to={`/inbox/${c.id}`} className="list-main">{c.channel === 'email' ? `Email: ${c.title}` : c.lastMessagePreview || 'Conversation'}</Link>
-              <span className="list-meta"><Badge value={c.status} /> {c.messageCount} messages · <When iso={c.updatedAt} /></span>
+              <span className="list-meta"><Badge value={c.stage ?? c.status} /> {counted(c.messageCount, 'message')} · <When iso={c.updatedAt} /></span>
             </li>
           ))}
         </ul>
@@ -82,3 +83,24 @@ function OtherConversations({ who, current }: { who: { userId: string } | { emai
 
 /** `#12`, the number the customer was given; a ticket made before numbering shows its id's end. */
 export const ticketName = (t: { id: string; number: number | null }) => (t.number != null ? `#${t.number}` : `${t.id.slice(0, 10)}…`);
+
+/** The customer's rating and what they wrote with it; a low one stands out. */
+export function RatingNote({ rating }: { rating: { score: number; comment: string | null; createdAt: string } }) {
+  return (
+    <p className={`rating${rating.score <= 2 ? ' rating-low' : ''}`}>
+      <strong>Rated {rating.score}/5</strong> by the customer <span className="small">(<When iso={rating.createdAt} />)</span>
+      {rating.comment ? <>: “{rating.comment}”</> : ', without a comment.'}
+    </p>
+  );
+}
+
+/** An assignee as people read them: "You", a member's name (admins read the member list), else "a teammate"; "Unassigned". */
+export function useAssigneeName() {
+  const { api } = useApp();
+  const member = useMember();
+  const members = useQuery({
+    queryKey: ['members'], queryFn: () => ok(api.GET('/api/v1/admin/members')), enabled: atLeast(member.role, 'admin'),
+  });
+  return (userId: string | null) => (userId === null ? 'Unassigned' : userId === member.sub ? 'You'
+    : members.data?.items.find((m) => m.userId === userId)?.displayName ?? 'A teammate');
+}

@@ -2,17 +2,16 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ok, type Ok } from '../api/client.ts';
-import { CONVERSATION_STATUSES as STATUSES } from '../api/types.ts';
-import { CHANNELS } from '#vocabulary';
+import { CHANNELS, CONVERSATION_STAGES } from '#vocabulary';
 import type { ReplyPlaceholder } from '#vocabulary';
 import { useApp, useMember } from '../context.tsx';
 import { useCustomerTyping, usePollInterval, useSignalTyping } from '../live.tsx';
 import { LabelChips, LabelEditor, LabelFilter } from './Labels.tsx';
 import { ReplyTextarea } from './Reply.tsx';
 import { atLeast } from '../roles.ts';
-import { CustomerPanel, ticketName, VisitorLine } from './Customer.tsx';
+import { CustomerPanel, RatingNote, ticketName, useAssigneeName, VisitorLine } from './Customer.tsx';
 import { TargetPicker, TeachResult, taughtKey, useTargetLabel, useTeach, type CustomerMessage, type Example, type Target, type Taught } from './Teach.tsx';
-import { Badge, Empty, ErrorState, Field, FormError, Loading, Page, Pager, percent, useFieldErrors, usePager, When } from '../ui/index.tsx';
+import { Badge, counted, Empty, ErrorState, Field, FormError, label as label_, Loading, Page, Pager, percent, useFieldErrors, usePager, When } from '../ui/index.tsx';
 
 export default function Inbox() {
   const { id } = useParams();
@@ -29,31 +28,32 @@ export default function Inbox() {
 function ConversationList({ selected }: { selected: string | undefined }) {
   const { api } = useApp();
   const [params, setParams] = useSearchParams();
-  const status = STATUSES.find((s) => s === params.get('status'));
+  const stage = CONVERSATION_STAGES.find((s) => s === params.get('stage'));
   const label = params.get('label') ?? '';
   const channel = CHANNELS.find((c) => c === params.get('channel'));
-  const pager = usePager(`${status ?? ''}|${label}|${channel ?? ''}`);
-  const filters = new URLSearchParams({ ...(status ? { status } : {}), ...(label ? { label } : {}), ...(channel ? { channel } : {}) }).toString();
-  const setFilter = (k: 'status' | 'label' | 'channel', v: string) => {
+  const pager = usePager(`${stage ?? ''}|${label}|${channel ?? ''}`);
+  const filters = new URLSearchParams({ ...(stage ? { stage } : {}), ...(label ? { label } : {}), ...(channel ? { channel } : {}) }).toString();
+  const assignee = useAssigneeName();
+  const setFilter = (k: 'stage' | 'label' | 'channel', v: string) => {
     const next = new URLSearchParams(params);
     if (v) next.set(k, v); else next.delete(k);
     setParams(next);
   };
   const list = useQuery({
-    queryKey: ['conversations', status, label, channel, pager.cursor],
+    queryKey: ['conversations', stage, label, channel, pager.cursor],
     queryFn: () => ok(api.GET('/api/v1/admin/conversations', { params: { query: {
-      ...(status ? { status } : {}), ...(label ? { label } : {}), ...(channel ? { channel } : {}), ...(pager.cursor ? { cursor: pager.cursor } : {}),
+      ...(stage ? { stage } : {}), ...(label ? { label } : {}), ...(channel ? { channel } : {}), ...(pager.cursor ? { cursor: pager.cursor } : {}),
     } } })),
     refetchInterval: usePollInterval(),
   });
   return (
     <section className="card list-pane" aria-labelledby="conv-h">
       <h2 id="conv-h">Conversations</h2>
-      <Field label="Status">
+      <Field label="Needs">
         {(p) => (
-          <select {...p} value={status ?? ''} onChange={(e) => setFilter('status', e.target.value)}>
+          <select {...p} value={stage ?? ''} onChange={(e) => setFilter('stage', e.target.value)}>
             <option value="">All</option>
-            {STATUSES.map((s) => <option key={s} value={s}>{s[0]!.toUpperCase() + s.slice(1)}</option>)}
+            {CONVERSATION_STAGES.map((s) => <option key={s} value={s}>{label_(s)}</option>)}
           </select>
         )}
       </Field>
@@ -68,7 +68,7 @@ function ConversationList({ selected }: { selected: string | undefined }) {
       </Field>
       <LabelFilter value={label} onChange={(v) => setFilter('label', v)} />
       {list.isPending ? <Loading /> : list.isError ? <ErrorState error={list.error} retry={() => void list.refetch()} /> : list.data.items.length === 0 ? (
-        <Empty>{label ? `No ${status ? `${status} ` : ''}conversation labelled ${label}.` : status ? `No ${status} conversation.` : 'No conversation yet.'}</Empty>
+        <Empty>{label ? `No ${stage ? `${label_(stage).toLowerCase()} ` : ''}conversation labelled ${label}.` : stage ? `No conversation: ${label_(stage).toLowerCase()}.` : 'No conversation yet.'}</Empty>
       ) : (
         <>
           <ul className="list">
@@ -79,7 +79,13 @@ function ConversationList({ selected }: { selected: string | undefined }) {
                 </Link>
                 {c.visitor && <span className="list-meta"><VisitorLine visitor={c.visitor} /></span>}
                 {c.lastMessagePreview && <span className="list-meta truncate">{c.lastMessagePreview}</span>}
-                <span className="list-meta"><Badge value={c.status} /> {c.messageCount} messages{c.lastIntent ? ` · ${c.lastIntent}` : ''} · <When iso={c.updatedAt} /></span>
+                <span className="list-meta"><StageBadge c={c} /> {counted(c.messageCount, 'message')}{c.lastIntent ? ` · ${c.lastIntent}` : ''} · <When iso={c.updatedAt} /></span>
+                {c.ticket && (
+                  <span className="list-meta ticket-state">
+                    Ticket {ticketName(c.ticket)} · {label_(c.ticket.status)} · {assignee(c.ticket.assigneeId)}
+                    {c.rating && <> · rated {c.rating.score}/5</>}
+                  </span>
+                )}
                 <LabelChips labels={c.labels} />
                 <RowTyping id={c.id} />
               </li>
@@ -117,10 +123,11 @@ function ConversationDetail({ id }: { id: string }) {
     <section className="card detail" aria-labelledby="detail-h">
       <div className="detail-head">
         <h2 id="detail-h">{conversation.title}</h2>
-        <Badge value={conversation.status} />
+        <StageBadge c={conversation} />
         <span className="muted small">started <When iso={conversation.createdAt} /></span>
       </div>
       <CustomerPanel conversationId={conversation.id} visitor={conversation.visitor} />
+      {conversation.rating && <RatingNote rating={conversation.rating} />}
       {tickets.length > 0 && (
         <div className="tickets-strip">
           <h3>Tickets</h3>
@@ -165,7 +172,7 @@ function ConversationDetail({ id }: { id: string }) {
       </ol>
       <CustomerTyping id={id} />
       {atLeast(member.role, 'agent') && conversation.status !== 'closed' && (
-        <ReplyBox id={id} email={conversation.channel === 'email' ? conversation.visitor?.email ?? '' : null} values={{
+        <ReplyBox id={id} goesTo={goesTo(conversation.channel, detail.data.replyTo)} values={{
           'visitor.name': conversation.visitor?.name ?? '',
           'agent.name': member.displayName ?? '',
           'ticket.number': String(tickets.find((t) => t.id === conversation.latestTicketId)?.number ?? ''),
@@ -174,6 +181,11 @@ function ConversationDetail({ id }: { id: string }) {
       {conversation.status === 'closed' && <p className="muted">This conversation is closed: every ticket of it is closed.</p>}
     </section>
   );
+}
+
+/** What the conversation needs (waiting for us, for the customer, done), or its status while the assistant handles it alone. */
+function StageBadge({ c }: { c: { status: string; stage: string | null } }) {
+  return c.stage ? <Badge value={c.stage} /> : <Badge value={c.status} />;
 }
 
 /** The list's hint that a conversation's customer is typing now. */
@@ -255,7 +267,15 @@ function Attachments({ files }: { files: File[] }) {
   );
 }
 
-function ReplyBox({ id, values, email }: { id: string; values: Partial<Record<ReplyPlaceholder, string>>; email: string | null }) {
+/** Where the agent's reply goes, as the reply box says it (the detail's `replyTo`, read again every few seconds). */
+function goesTo(channel: string, to: { live: boolean; email: string | null }): string {
+  if (channel === 'email') return `Emailed as you to ${to.email ?? 'the customer'}, threaded with their mail.`;
+  if (to.live) return 'Sent as you to the chat: the customer has it open now.';
+  if (to.email) return `The customer is not in the chat now: your reply goes to the chat and by email to ${to.email}, threaded; their answer comes back here.`;
+  return 'The customer is not in the chat now and left no address: they see your reply when they come back to the widget.';
+}
+
+function ReplyBox({ id, values, goesTo }: { id: string; values: Partial<Record<ReplyPlaceholder, string>>; goesTo: string }) {
   const { api } = useApp();
   const member = useMember();
   const signalTyping = useSignalTyping(id);
@@ -283,9 +303,7 @@ function ReplyBox({ id, values, email }: { id: string; values: Partial<Record<Re
   };
   return (
     <form className="reply" onSubmit={submit}>
-      <Field label="Reply to the customer" {...errors.field('content')} hint={email !== null
-        ? `Emailed as you to ${email || 'the customer'}, threaded with their mail. Type / for a saved reply.`
-        : 'Sent as you, in this conversation; the customer sees it in the widget. Type / for a saved reply.'}>
+      <Field label="Reply to the customer" {...errors.field('content')} hint={`${goesTo} Type / for a saved reply.`}>
         {(p) => <ReplyTextarea {...p} rows={3} maxLength={5000} value={content} values={values} enabled
           onChange={(v) => { setContent(v); if (v.trim()) signalTyping(); }} />}
       </Field>

@@ -1,10 +1,11 @@
 import { lazy, Suspense, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { ok } from '../api/client.ts';
 import type { Stats } from '../api/types.ts';
 import { useApp } from '../context.tsx';
 import { usePollInterval } from '../live.tsx';
-import { Badge, Empty, ErrorState, Field, Loading, Page, percent, When } from '../ui/index.tsx';
+import { Badge, counted, Empty, ErrorState, Field, Loading, Page, percent, When } from '../ui/index.tsx';
 import { daysAgo, DEFAULT_DAYS, statsQuery } from './overview-query.ts';
 
 const DailyChart = lazy(() => import('../ui/Chart.tsx'));
@@ -116,6 +117,7 @@ function StatsView({ stats }: { stats: Stats }) {
           </section>
         </div>
       </div>
+      <LowRatings />
       <section className="card" aria-labelledby="recent-h">
         <h2 id="recent-h">Recent conversations</h2>
         {stats.recentConversations.length === 0 ? <Empty>No conversation yet. Once the widget is on your site, conversations appear here.</Empty> : (
@@ -123,13 +125,46 @@ function StatsView({ stats }: { stats: Stats }) {
             {stats.recentConversations.map((c) => (
               <li key={c.id}>
                 <Link to={`/inbox/${c.id}`} className="list-main">{c.title}</Link>
-                <span className="list-meta"><Badge value={c.status} /> {c.messageCount} messages · <When iso={c.updatedAt} /></span>
+                <span className="list-meta"><Badge value={c.stage ?? c.status} /> {counted(c.messageCount, 'message')} · <When iso={c.updatedAt} /></span>
               </li>
             ))}
           </ul>
         )}
       </section>
     </>
+  );
+}
+
+/** Scores at or under this are listed for the team to read (the same line the Unanswered screen marks by). */
+const LOW_RATING = 2;
+const RATED_WINDOW = 100;
+
+/** Recent low ratings with what the customer wrote: among the latest conversations of the inbox, newest first. */
+function LowRatings() {
+  const { api } = useApp();
+  const recent = useQuery({
+    queryKey: ['conversations', 'low-ratings'],
+    queryFn: () => ok(api.GET('/api/v1/admin/conversations', { params: { query: { limit: String(RATED_WINDOW) } } })),
+    refetchInterval: usePollInterval(30_000),
+  });
+  const low = (recent.data?.items ?? []).filter((c) => c.rating && c.rating.score <= LOW_RATING)
+    .sort((a, b) => (a.rating!.createdAt < b.rating!.createdAt ? 1 : -1)).slice(0, 10);
+  return (
+    <section className="card" aria-labelledby="low-ratings-h">
+      <h2 id="low-ratings-h">Recent low ratings</h2>
+      {recent.isPending ? <Loading /> : recent.isError ? <ErrorState error={recent.error} retry={() => void recent.refetch()} /> : low.length === 0
+        ? <Empty>No rating of {LOW_RATING} or less among the latest {RATED_WINDOW} conversations.</Empty> : (
+          <ul className="list">
+            {low.map((c) => (
+              <li key={c.id}>
+                <Link to={`/inbox/${c.id}`} className="list-main">{c.title}</Link>
+                <span className="list-meta">Rated {c.rating!.score}/5 · <When iso={c.rating!.createdAt} />{c.ticket ? ` · ticket #${c.ticket.number}` : ''}</span>
+                <span className="list-meta">{c.rating!.comment ? `“${c.rating!.comment}”` : 'No comment.'}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+    </section>
   );
 }
 

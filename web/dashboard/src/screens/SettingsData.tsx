@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ok, type Ok } from '../api/client.ts';
-import { useApp, useMember } from '../context.tsx';
+import { deletedTeamHint, useApp, useMember } from '../context.tsx';
 import { atLeast } from '../roles.ts';
-import { Confirm, Field, fieldErrorsOf, FormError } from '../ui/index.tsx';
+import { Confirm, counted, Field, fieldErrorsOf, FormError } from '../ui/index.tsx';
 
 // The data's life: how long conversations are kept, one customer's export and erasure, and the team's leaving.
 
@@ -70,7 +70,8 @@ export function CustomerDataCard() {
   });
   const erase = async () => {
     const r = await ok(api.POST('/api/v1/admin/customers/erase', { body: lookup(who) }));
-    setDone(`Erased: ${r.conversations} conversation(s), ${r.examples} taught example(s). Reference ${r.reference}.`);
+    const closed = r.ticketsClosed ? ` Closed ${counted(r.ticketsClosed, 'open ticket')} of theirs, so nobody waits on them.` : '';
+    setDone(`Erased: ${counted(r.conversations, 'conversation')}, ${counted(r.examples, 'taught example')}.${closed} Reference ${r.reference}.`);
   };
   if (!atLeast(member.role, 'admin')) return null;
   const errors = fieldErrorsOf(exported.error);
@@ -112,6 +113,7 @@ export function LeaveCard() {
   });
   const remove = async () => {
     await ok(api.POST('/api/v1/admin/tenant/deletion', { body: { name } }));
+    try { localStorage.setItem(deletedTeamHint(member.sub), '1'); } catch { /* the progress is then not shown here */ }
     // The owner is unlinked at once: the shell shows the deletion's progress where a team would be made.
     await qc.resetQueries({ queryKey: ['me'] });
   };

@@ -8,7 +8,7 @@ import { useApp, useMember } from '../context.tsx';
 import { usePollInterval } from '../live.tsx';
 import { atLeast } from '../roles.ts';
 import { AuditTrail } from './AuditTrail.tsx';
-import { ticketName, VisitorLine } from './Customer.tsx';
+import { RatingNote, ticketName, useAssigneeName, VisitorLine } from './Customer.tsx';
 import { Badge, Empty, ErrorState, Field, FormError, label, Loading, Page, Pager, usePager, When } from '../ui/index.tsx';
 
 const ASSIGNEES = ['me', 'none'] as const;
@@ -31,6 +31,7 @@ function TicketList() {
   const [typed, setTyped] = useState(params.get('number') ?? '');
   const typedBad = typed.trim() !== '' && !numberOf(typed);
   const pager = usePager(`${status}|${priority}|${assignee}|${number}`);
+  const assigneeName = useAssigneeName();
   const list = useQuery({
     queryKey: ['tickets', status, priority, assignee, number, pager.cursor],
     queryFn: () => ok(api.GET('/api/v1/admin/tickets', {
@@ -95,15 +96,17 @@ function TicketList() {
         <div className="card">
           <div className="table-wrap">
           <table className="table">
-            <thead><tr><th scope="col">Ticket</th><th scope="col" className="wide-only">Customer</th><th scope="col">Status</th><th scope="col" className="wide-only">Priority</th><th scope="col">Reason</th><th scope="col" className="wide-only">Updated</th></tr></thead>
+            <thead><tr><th scope="col">Ticket</th><th scope="col" className="wide-only">Customer</th><th scope="col">Status</th><th scope="col" className="wide-only">Priority</th><th scope="col" className="wide-only">Assignee</th><th scope="col">Reason</th><th scope="col" className="wide-only">Updated</th></tr></thead>
             <tbody>
               {list.data.items.map((t) => (
                 <tr key={t.id}>
                   <th scope="row" className="break"><Link to={`/tickets/${t.id}`} aria-label={`Ticket ${ticketName(t)}`}>{ticketName(t)}</Link></th>
-                  <td className="wide-only">{t.conversationTitle ? <VisitorLine title={t.conversationTitle} visitor={t.visitor} /> : '—'}</td>
+                  {/* The customer by name or address: an email conversation's title is its subject, not who wrote. */}
+                  <td className="wide-only">{t.visitor || t.conversationTitle ? <VisitorLine title={t.visitor?.name ?? t.visitor?.email ?? t.conversationTitle ?? undefined} visitor={t.visitor} /> : '—'}</td>
                   {/* At phone width the priority goes under the status, the customer out (the ticket shows both). */}
                   <td><Badge value={t.status} /><span className="narrow-only"> <Badge value={t.priority} kind={`p-${t.priority}`} /></span></td>
                   <td className="wide-only"><Badge value={t.priority} kind={`p-${t.priority}`} /></td>
+                  <td className="wide-only">{assigneeName(t.assigneeId)}</td>
                   <td className="truncate">{t.reason}</td>
                   <td className="wide-only"><When iso={t.updatedAt} /></td>
                 </tr>
@@ -152,8 +155,8 @@ function TicketView({ id }: { id: string }) {
         <section className="card" aria-labelledby="t-h">
           <h2 id="t-h">Details</h2>
           <dl className="facts">
-            <div><dt>Number</dt><dd>{ticket.number != null ? `#${ticket.number}` : 'None yet (made before numbering)'} <span className="muted small">· id <code>{ticket.id}</code></span></dd></div>
-            <div><dt>Customer</dt><dd>{conversation ? <VisitorLine title={conversation.title} visitor={conversation.visitor} /> : '—'}</dd></div>
+            <div><dt>Number</dt><dd>{ticket.number != null ? `#${ticket.number}` : 'None yet (made before numbering)'}</dd></div>
+            <div><dt>Customer</dt><dd>{conversation ? <VisitorLine title={conversation.visitor?.name ?? conversation.visitor?.email ?? conversation.title} visitor={conversation.visitor} /> : '—'}</dd></div>
             <div><dt>Status</dt><dd><Badge value={ticket.status} /></dd></div>
             <div><dt>Priority</dt><dd><Badge value={ticket.priority} kind={`p-${ticket.priority}`} /></dd></div>
             <div><dt>Reason</dt><dd>{ticket.reason}</dd></div>
@@ -162,8 +165,9 @@ function TicketView({ id }: { id: string }) {
             {ticket.firstResponseAt && <div><dt>First reply</dt><dd><When iso={ticket.firstResponseAt} /></dd></div>}
             {ticket.resolvedAt && <div><dt>Resolved</dt><dd><When iso={ticket.resolvedAt} /></dd></div>}
             <div><dt>Updated</dt><dd><When iso={ticket.updatedAt} /></dd></div>
-            <div><dt>Conversation</dt><dd>{conversation ? <Link to={`/inbox/${conversation.id}`}>{conversation.title}</Link> : '—'}</dd></div>
+            <div><dt>Conversation</dt><dd>{conversation ? <Link to={`/inbox/${conversation.id}`}>{conversation.subject ?? conversation.title}</Link> : '—'}</dd></div>
           </dl>
+          {conversation?.rating && <RatingNote rating={conversation.rating} />}
         </section>
         {canEdit && (
           <section className="card" aria-labelledby="change-h">

@@ -174,7 +174,9 @@ export function Pager({ pager, nextCursor, label }: { pager: ReturnType<typeof u
   );
 }
 
-const LABELS: Record<string, string> = { in_progress: 'In progress' };
+const LABELS: Record<string, string> = {
+  in_progress: 'In progress', waiting_for_us: 'Waiting for us', waiting_for_customer: 'Waiting for the customer', done: 'Done',
+};
 export const label = (v: string) => LABELS[v] ?? v.charAt(0).toUpperCase() + v.slice(1).replace(/_/g, ' ');
 
 export function Badge({ value, kind }: { value: string; kind?: string }) {
@@ -187,6 +189,8 @@ const dateTimeSeconds = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium'
 export function When({ iso, seconds }: { iso: string; seconds?: boolean }) {
   return <time dateTime={iso}>{(seconds ? dateTimeSeconds : dateTime).format(new Date(iso))}</time>;
 }
+/** "1 message", "3 messages": a count with its noun, singular for one. */
+export const counted = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 export const percent = (n: number | null | undefined) => (n == null ? '—' : `${Math.round(n * 1000) / 10} %`);
 
 /** A confirmation in an accessible modal dialog (Radix: focus trap, Escape, labelled). */
