@@ -171,8 +171,9 @@ export interface Escalation {
 }
 
 /**
- * Read: the tenant and the conversation, refused when closed or full. While a person handles the
- * conversation (its latest ticket is in progress) the turn is silent.
+ * Read: the tenant and the conversation, refused when closed or full. From the hand-over until the
+ * ticket is done (its latest ticket is open, in progress or waiting) the turn is silent: answers
+ * from the assistant would contradict or pre-empt the person who is coming.
  */
 async function readTurn(tenantId: string, input: MessageInput, origin: string | undefined): Promise<ReadTurn> {
   const { tenant, conversation: read } = await readState(tenantId, origin, input.conversationId);
@@ -183,7 +184,7 @@ async function readTurn(tenantId: string, input: MessageInput, origin: string | 
     throw new Conflict(`a conversation takes at most ${LIMITS.userMessagesPerConversation} user messages`);
   }
   const newVisitor = nextVisitor(read?.visitor, visitor);
-  const silent = read?.latestTicketStatus === 'in_progress';
+  const silent = read?.latestTicketStatus !== undefined && isActive(read.latestTicketStatus);
   return { tenant, read, set: newVisitor ? { visitor: newVisitor } : {}, silent, handover: !silent && input.handover === true };
 }
 
@@ -203,8 +204,8 @@ export function startTurn(r: ReadTurn, now: Date): Turn {
  */
 async function escalateTurn(turn: Turn, decision: Decision, message: string): Promise<Escalation> {
   const { tenant, read, conv } = turn;
-  // Silent: nobody answers, so the ticket a person holds stays as it is.
-  const reopen = read && !turn.silent ? await reopenTicket(tenant, conv, turn.at) : null;
+  // A waiting ticket goes back to open even while the assistant is silent: the customer answered.
+  const reopen = read ? await reopenTicket(tenant, conv, turn.at) : null;
   if (reopen?.stale) throw new TxConditionFailed([]);
   const items = reopen ? reopen.items : [];
   const set = reopen ? { ...turn.set, ...reopen.set } : turn.set;
@@ -307,9 +308,10 @@ async function commitTurn(w: ReturnType<typeof turnWrites>, opened: Escalation['
 }
 
 /**
- * A customer's message and the assistant's answer: read, decide, escalate, write. While a person
- * handles the conversation (its latest ticket is in progress) the assistant stays silent: the
- * message is stored and classified for the statistics, and nothing answers it but the person.
+ * A customer's message and the assistant's answer: read, decide, escalate, write. While the
+ * conversation is with the team (its latest ticket is open, in progress or waiting) the assistant
+ * stays silent: the message is stored and classified for the statistics, and nothing answers it
+ * but the person.
  */
 export function sendMessage(tenantId: string, input: MessageInput, origin: string | undefined, sourceIp: string) {
   // The conversation or its ticket changed since we read it: read again and redo.
