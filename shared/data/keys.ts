@@ -14,6 +14,8 @@ export const keys = {
   intentName: (tenantId: string, name: string): Key => ({ pk: T(tenantId), sk: `INTENTNAME#${name}` }),
   /** One item whose attribute `h_<intentId>` counts that intent's hits; ADD never resurrects a deleted intent. */
   intentHits: (tenantId: string): Key => ({ pk: T(tenantId), sk: 'INTENTHITS' }),
+  /** Marks that the tenant's starter intents were reviewed once (read with the intents: its sort key begins with INTENT). */
+  starterReview: (tenantId: string): Key => ({ pk: T(tenantId), sk: 'INTENTREVIEW' }),
 
   /** An article as written (Markdown and all); listed newest first on gsi1, by status on gsi2. */
   article: (tenantId: string, articleId: string): Key => ({ pk: T(tenantId), sk: `ARTICLE#${articleId}` }),

@@ -4,6 +4,7 @@
 //   tenant, its settings and intents version   GetItem   pk TENANT#t            sk TENANT
 //   intents of a tenant (+ their hit counts)    Query     pk TENANT#t            sk begins_with INTENT
 //   intent name uniqueness                      guard     pk TENANT#t            sk INTENTNAME#name
+//   the starter review ran (read with intents)  mark      pk TENANT#t            sk INTENTREVIEW
 //   taught examples of a kind, newest first   Query     pk TENANT#t#NLUEX#kind  sk ex_<ulid> (the none ones: the chat's model)
 //   taught examples newest first               Query     gsi1 TENANT#t#NLUEX
 //   one example per message and target         guard     pk TENANT#t            sk NLUEXKEY#sha256(target, message)
