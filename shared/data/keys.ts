@@ -141,6 +141,11 @@ export const keys = {
   liveCustomersIndex: (tenantId: string) => ({ gsi1pk: `${T(tenantId)}#LIVE#CUSTOMERS` }),
   /** $disconnect knows only the connection id: this lookup names its tenant. */
   liveConnectionLookup: (connectionId: string): Key => ({ pk: `LIVECONN#${connectionId}`, sk: 'LIVECONN' }),
+  /**
+   * A conversation due to be judged "resolved by the assistant" in a 10-minute slot (every tenant's
+   * in one partition, so that the scheduled job finds them without a Scan; ids only, TTL).
+   */
+  resolutionDue: (slot: string, tenantId: string, conversationId: string): Key => ({ pk: `RESOLVEDUE#${slot}`, sk: `${tenantId}#${conversationId}` }),
   liveTicket: (tenantId: string, hash: string): Key => ({ pk: `${T(tenantId)}#LIVETICKET#${hash}`, sk: 'LIVETICKET' }),
 
   /**

@@ -39,6 +39,7 @@
 //   live connections of a tenant                Query     pk TENANT#t#LIVE       sk CONN#connectionId (TTL)
 //   a tenant's customer sockets (key rotation)  Query     gsi1 TENANT#t#LIVE#CUSTOMERS (sk the connection id)
 //   connection id -> tenant (for $disconnect)   GetItem   pk LIVECONN#id         sk LIVECONN (TTL)
+//   conversations due for the resolution job    Query     pk RESOLVEDUE#slot     sk tenantId#conversationId (TTL)
 //   one-time live ticket                        Delete    pk TENANT#t#LIVETICKET#hash sk LIVETICKET (TTL)
 
 export const TTL_ATTRIBUTE = 'expiresAt';
