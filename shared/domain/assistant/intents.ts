@@ -7,6 +7,7 @@ import { Conflict, fieldError, NotFound } from '#shared/core/errors.ts';
 import { templateNames } from '#shared/nlu/intents/entities.ts';
 import { auditValue } from '#shared/domain/audit-value.ts';
 import { indexingOf } from '#shared/domain/vectors.ts';
+import { TEMPLATE_BLANKS } from '#shared/domain/tenants/intent-templates.ts';
 import { SETTINGS_PLACEHOLDERS } from './placeholders.ts';
 import { reviewedIntents } from './starter-review.ts';
 
@@ -52,6 +53,9 @@ function checkPlaceholders(input: IntentInput) {
   const known = new Set<string>([...input.entities.map((e) => e.name), ...SETTINGS_PLACEHOLDERS]);
   const unknown = templateNames(input.response).find((n) => !known.has(n));
   if (unknown !== undefined) throw fieldError('response', `uses {{${unknown}}}, which is neither one of its entities nor ${SETTINGS_PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')}`);
+  // A template's blank left as it is would be told to customers as if it were the business's fact.
+  const blank = [...TEMPLATE_BLANKS].find((b) => input.response.includes(b));
+  if (blank !== undefined) throw fieldError('response', `still has the template's blank ${blank}: write your own facts in its place`);
 }
 
 export async function createIntent(tenantId: string, actor: Actor, input: IntentInput) {

@@ -145,3 +145,6 @@ export const intentTemplates: IntentTemplate[] = [
     action: 'reply',
   },
 ];
+
+/** Every blank of the templates, word for word: a reply that still holds one was not filled in. */
+export const TEMPLATE_BLANKS: ReadonlySet<string> = new Set(intentTemplates.flatMap((t) => t.response.match(BLANK) ?? []));
