@@ -31,8 +31,8 @@ describe('required entities', () => {
   it('a message that does not give the entity is read as any other, and the question is dropped', async () => {
     const t = await newTenant();
     const id = (await send(t, 'has my order shipped yet')).body.conversationId as string;
-    const moved = await send(t, 'how do I reset my password', id);
-    expect(moved.body.metadata.intentDetected).toBe('account_help');
+    const moved = await send(t, 'hello there', id);
+    expect(moved.body.metadata.intentDetected).toBe('greeting');
     expect((await send(t, '4411', id)).body.metadata.intentDetected).not.toBe('order_status');
 
     // Handed to a person meanwhile: the question is dropped too.

@@ -25,7 +25,7 @@ import { intentTextsToEmbed, noneTextsToEmbed } from '#shared/nlu/policy/to-embe
 import { applyNone } from './none.ts';
 import { settingsValues, withSettings } from './placeholders.ts';
 import { reviewedIntents } from './starter-review.ts';
-import { withEverydayPhrases } from './everyday.ts';
+import { isSmallTalk, withEverydayPhrases } from './everyday.ts';
 
 /**
  * A tenant's trained intents: the classifier, and the intents' phrases as a lexical index that
@@ -198,10 +198,10 @@ export function answer(
 }
 
 /**
- * Starter content gives way to the team's articles, except a plain hand-over (asking for a person
- * states no fact, and is always honoured).
+ * Starter content gives way to the team's articles, except small talk and a plain hand-over: they
+ * state nothing an article could contradict, and asking for a person is always honoured.
  */
-const yieldsToArticles = (i: Intent) => i.starter === true && !(i.action === 'escalate' && !i.entities.some((e) => e.required));
+const yieldsToArticles = (i: Intent) => i.starter === true && !isSmallTalk(i.name) && !(i.action === 'escalate' && !i.entities.some((e) => e.required));
 
 /** The calibrated ranking of each kind; a lower-ranked candidate never shows more confidence than the one above it. */
 function calibrated({ intents, articles }: Evidence) {

@@ -14,6 +14,7 @@
 // - unanswerable questions answered honestly, by the fallback or a hand-over (target >= 90 %);
 // beside them the hours questions answered from the settings' hours, and the order questions that
 // got the number asked for or handed over with it, no status made up.
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -76,13 +77,24 @@ async function startRuntime() {
 export async function truthTable() {
   const rt = await startRuntime();
   const call = async (method: string, path: string, headers: Record<string, string>, body?: unknown, attempt = 0): Promise<any> => {
-    const res = await fetch(`${rt.url}/api/v1${path}`, {
-      method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+    // A shared machine's database (or the runtime) can time out: try again, as a client would (a chat
+    // message with its Idempotency-Key, so that it is stored once).
+    const again = async () => {
+      await new Promise((r) => setTimeout(r, 500 * (attempt + 1)));
+      return call(method, path, headers, body, attempt + 1);
+    };
+    let res: Response;
+    try {
+      res = await fetch(`${rt.url}/api/v1${path}`, {
+        method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (e) {
+      if (attempt < 5) return again();
+      throw e;
+    }
     const text = await res.text();
-    // A shared machine's database can time out: try again, as a client would.
-    if (res.status === 503 && attempt < 5) return call(method, path, headers, body, attempt + 1);
+    if ((res.status === 503 || res.status === 504 || res.status === 409) && attempt < 5 && !path.endsWith('/onboard')) return again();
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
     return text ? JSON.parse(text) : undefined;
   };
@@ -121,7 +133,7 @@ export async function truthTable() {
         const replies: Reply[] = [];
         let conversationId: string | undefined;
         for (const text of [q.text, ...(q.then ? [q.then] : [])]) {
-          const r = await call('POST', '/chat/message', widget, { message: text, ...(conversationId ? { conversationId } : {}) });
+          const r = await call('POST', '/chat/message', { ...widget, 'idempotency-key': randomUUID() }, { message: text, ...(conversationId ? { conversationId } : {}) });
           conversationId = r.conversationId;
           if (!r.message) break;
           replies.push({
