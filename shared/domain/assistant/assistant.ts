@@ -1,4 +1,4 @@
-import { intentsRepo, type Intent } from '#shared/data/intents.ts';
+import type { Intent } from '#shared/data/intents.ts';
 import { trainClassifier, type Classifier, type Ranked } from '#shared/nlu/intents/classifier.ts';
 import { nameWords } from '#shared/nlu/intents/features.ts';
 import { extractEntities, fillTemplate, missingEntities, promptFor, slotValue } from '#shared/nlu/intents/entities.ts';
