@@ -582,9 +582,8 @@ describe('answers from articles', () => {
     const chat = await send(t, message);
     for (const metadata of [parsed.body, chat.body.metadata]) {
       expect(metadata).toMatchObject({ intentDetected: 'knowledge_base', sources: [{ articleId: g.id, title: gifts.title, url: null }] });
-      // The starter order_status intent shares "order": ranked, but less sure than the article.
+      // The starter order_status intent shares "order": ranked, but the team's article answers (starter content gives way to it).
       expect(metadata.intentRanking[0].intent).toBe('order_status');
-      expect(metadata.intentRanking[0].confidence).toBeLessThan(metadata.confidence);
     }
     expect(parsed.body.confidence).toBe(chat.body.metadata.confidence);
     expect(parsed.body.reply).toBe(chat.body.message.content);

@@ -66,7 +66,7 @@ describe('required entities', () => {
     const t = await newTenant();
     const hole = await post(t, { ...GIFT, response: 'Your balance for {{card}} is fine.' });
     expectProblem(hole, 400, 'VALIDATION_ERROR');
-    expect(hole.body.errors).toEqual([{ path: 'response', message: 'uses {{card}}, which is not one of its entities' }]);
+    expect(hole.body.errors).toEqual([{ path: 'response', message: 'uses {{card}}, which is neither one of its entities nor {{hours}}, {{openNow}}, {{nextOpen}}, {{contactEmail}}' }]);
     const prompt = await post(t, { ...GIFT, response: 'Fine.', entities: [{ name: 'card', type: 'number', prompt: 'Which card?' }] });
     expectProblem(prompt, 400, 'VALIDATION_ERROR');
     expect(prompt.body.errors).toEqual([{ path: 'entities.0.prompt', message: 'is only allowed with required: true' }]);
