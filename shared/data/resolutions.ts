@@ -10,11 +10,12 @@ import type { Conversation } from './conversations.ts';
 // "Resolved by the assistant": every customer turn puts its conversation in the 10-minute slot in
 // which it becomes due (30 minutes after the message); the scheduled job reads the slots that are
 // over, judges each conversation once and adds it to the day counter of the day it was created.
-// The entries hold ids only and expire after two days (a slot the job never reached is dropped).
+// The entries hold ids only and expire 12 hours after they were due (the job looks 3 hours back; a
+// slot it never reached is dropped, and a deleted tenant's entries go within the day).
 
 export const RESOLVE_AFTER_MS = 30 * 60_000;
 export const SLOT_MS = 10 * 60_000;
-const KEEP_SECONDS = 2 * 86_400;
+const KEEP_SECONDS = 12 * 3600;
 
 /** The slot an instant falls in: its start, to the minute ("2026-11-28T15:40"). */
 export const slotOf = (ms: number) => new Date(Math.floor(ms / SLOT_MS) * SLOT_MS).toISOString().slice(0, 16);
