@@ -32,6 +32,10 @@ export interface Conversation {
   pending?: PendingIntent | null;
   /** Absent: `widget`. */
   channel?: Channel;
+  /** Answers that were not a fallback (an intent's or an article's), for "resolved by the assistant". */
+  assistantAnswers?: number;
+  /** When the resolution job counted it as resolved by the assistant (it counts once). */
+  resolutionCountedAt?: string;
   /** Email conversations: the first message's subject, and the thread's addresses. */
   subject?: string;
   email?: ConversationEmail;
@@ -111,7 +115,7 @@ function put(c: Conversation): TxItem {
 function update(
   c: Conversation,
   set: Partial<Omit<Conversation, 'id' | 'tenantId' | 'createdAt'>>,
-  add: { messageCount?: number; userMessageCount?: number; unclosedTickets?: number },
+  add: { messageCount?: number; userMessageCount?: number; unclosedTickets?: number; assistantAnswers?: number },
   expect: { maxUserMessages?: number; unchangedSince?: boolean } = {},
 ): TxItem {
   const names: Record<string, string> = { '#status': 'status', '#ttl': TTL_ATTRIBUTE };

@@ -13,6 +13,10 @@ export interface Intent {
   entities: EntitySpec[]; action: IntentAction; enabled: boolean; createdAt: string; updatedAt: string;
   /** `action: "call"` only: the tenant's `action` integration it asks, and what it says when that fails. */
   integrationId?: string; failureResponse?: string;
+  /** Starter content the team has not edited (the team's own articles answer before it). */
+  starter?: boolean;
+  /** Disabled once by the starter review: its reply stated facts the team never wrote. */
+  needsReview?: boolean;
 }
 
 /** The Puts that create an intent: the intent and its name guard (names are unique per tenant). */
@@ -39,22 +43,49 @@ const tenantBump = (tenantId: string, count: 1 | 0 | -1): TxItem => ({
 const changed = (tenantId: string) => eventsRepo.tx.contentChanged(tenantId, 'intents');
 
 export const intentsRepo = {
-  /**
-   * Every intent of a tenant with its hit count: one Query over `INTENT*` (intents and hit shards),
-   * read consistently: the chat's model is built from it and cached under the intents version read
-   * before, so a read that missed the latest write would keep serving the old phrases until the next one.
-   */
+  /** Every intent of a tenant with its hit count (see `listReviewed`). */
   async list(tenantId: string): Promise<Array<Intent & { hitCount: number }>> {
+    return (await intentsRepo.listReviewed(tenantId)).intents;
+  },
+
+  /**
+   * Every intent of a tenant with its hit count, and whether the starter review ran: one Query over
+   * `INTENT*` (intents, hit shards and the review mark), read consistently: the chat's model is built
+   * from it and cached under the intents version read before, so a read that missed the latest write
+   * would keep serving the old phrases until the next one.
+   */
+  async listReviewed(tenantId: string): Promise<{ intents: Array<Intent & { hitCount: number }>; reviewed: boolean }> {
     const { pk } = keys.intentPrefix(tenantId);
     const items = await queryAll({ partition: { name: 'pk', value: pk }, sk: { beginsWith: 'INTENT' }, consistent: true });
     const hits = new Map<string, number>();
     for (const it of items.filter((i) => (i.sk as string).startsWith(keys.intentHits(tenantId).sk))) {
       for (const [k, v] of Object.entries(it)) if (k.startsWith('h_')) hits.set(k.slice(2), (hits.get(k.slice(2)) ?? 0) + (v as number));
     }
-    return items
+    const intents = items
       .filter((i) => (i.sk as string).startsWith('INTENT#'))
       .map((i) => ({ ...clean<Intent>(i), hitCount: hits.get(i.id as string) ?? 0 }))
       .sort((a, b) => a.name.localeCompare(b.name));
+    return { intents, reviewed: items.some((i) => i.sk === keys.starterReview(tenantId).sk) };
+  },
+
+  /**
+   * The starter review's one transaction: each changed intent (conditional on the `updatedAt` read),
+   * the audit entries, the review mark (conditional: the review runs once) and the version bump.
+   * Fails at index 0 when another review got there first.
+   */
+  async review(tenantId: string, changes: Array<{ before: Intent; after: Intent }>, audits: TxItem[], at: string): Promise<void> {
+    const mark: TxItem = { Put: { Item: { ...keys.starterReview(tenantId), type: 'starterReview', reviewedAt: at }, ConditionExpression: 'attribute_not_exists(pk)' } };
+    if (changes.length === 0) { await transact([mark]); return; }
+    await transact([
+      mark,
+      ...changes.map(({ before, after }): TxItem => ({
+        Put: {
+          Item: { ...keys.intent(tenantId, after.id), type: 'intent', ...after },
+          ConditionExpression: 'attribute_exists(pk) AND updatedAt = :u', ExpressionAttributeValues: { ':u': before.updatedAt },
+        },
+      })),
+      ...audits, tenantBump(tenantId, 0), changed(tenantId),
+    ]);
   },
 
   /** Fails at index 1 (name taken) or 2 (limit reached). */
@@ -111,6 +142,9 @@ export const intentsRepo = {
   tx: {
     /** The intent and its name guard, for a transaction that writes more (onboarding). */
     put: intentPuts,
+
+    /** The starter review's mark, for a tenant that starts with today's starter content (onboarding). */
+    reviewed: (tenantId: string, at: string): TxItem => ({ Put: { Item: { ...keys.starterReview(tenantId), type: 'starterReview', reviewedAt: at } } }),
 
     /** One hit of an intent (the message's conversation picks the shard). */
     hit: (tenantId: string, intentId: string, seed: string): TxItem => hitAdd(keys.intentHits(tenantId), intentId, seed),

@@ -14,6 +14,8 @@ export const keys = {
   intentName: (tenantId: string, name: string): Key => ({ pk: T(tenantId), sk: `INTENTNAME#${name}` }),
   /** One item whose attribute `h_<intentId>` counts that intent's hits; ADD never resurrects a deleted intent. */
   intentHits: (tenantId: string): Key => ({ pk: T(tenantId), sk: 'INTENTHITS' }),
+  /** Marks that the tenant's starter intents were reviewed once (read with the intents: its sort key begins with INTENT). */
+  starterReview: (tenantId: string): Key => ({ pk: T(tenantId), sk: 'INTENTREVIEW' }),
 
   /** An article as written (Markdown and all); listed newest first on gsi1, by status on gsi2. */
   article: (tenantId: string, articleId: string): Key => ({ pk: T(tenantId), sk: `ARTICLE#${articleId}` }),
@@ -145,6 +147,11 @@ export const keys = {
   liveCustomersIndex: (tenantId: string) => ({ gsi1pk: `${T(tenantId)}#LIVE#CUSTOMERS` }),
   /** $disconnect knows only the connection id: this lookup names its tenant. */
   liveConnectionLookup: (connectionId: string): Key => ({ pk: `LIVECONN#${connectionId}`, sk: 'LIVECONN' }),
+  /**
+   * A conversation due to be judged "resolved by the assistant" in a 10-minute slot (every tenant's
+   * in one partition, so that the scheduled job finds them without a Scan; ids only, TTL).
+   */
+  resolutionDue: (slot: string, tenantId: string, conversationId: string): Key => ({ pk: `RESOLVEDUE#${slot}`, sk: `${tenantId}#${conversationId}` }),
   liveTicket: (tenantId: string, hash: string): Key => ({ pk: `${T(tenantId)}#LIVETICKET#${hash}`, sk: 'LIVETICKET' }),
 
   /**

@@ -4,6 +4,7 @@
 //   tenant, its settings and intents version   GetItem   pk TENANT#t            sk TENANT
 //   intents of a tenant (+ their hit counts)    Query     pk TENANT#t            sk begins_with INTENT
 //   intent name uniqueness                      guard     pk TENANT#t            sk INTENTNAME#name
+//   the starter review ran (read with intents)  mark      pk TENANT#t            sk INTENTREVIEW
 //   taught examples of a kind, newest first   Query     pk TENANT#t#NLUEX#kind  sk ex_<ulid> (the none ones: the chat's model)
 //   taught examples newest first               Query     gsi1 TENANT#t#NLUEX
 //   one example per message and target         guard     pk TENANT#t            sk NLUEXKEY#sha256(target, message)
@@ -38,6 +39,7 @@
 //   live connections of a tenant                Query     pk TENANT#t#LIVE       sk CONN#connectionId (TTL)
 //   a tenant's customer sockets (key rotation)  Query     gsi1 TENANT#t#LIVE#CUSTOMERS (sk the connection id)
 //   connection id -> tenant (for $disconnect)   GetItem   pk LIVECONN#id         sk LIVECONN (TTL)
+//   conversations due for the resolution job    Query     pk RESOLVEDUE#slot     sk tenantId#conversationId (TTL)
 //   one-time live ticket                        Delete    pk TENANT#t#LIVETICKET#hash sk LIVETICKET (TTL)
 
 export const TTL_ATTRIBUTE = 'expiresAt';

@@ -177,6 +177,8 @@ export const tenantsRepo = {
       },
       { Put: { Item: { ...keys.widgetKey(tenant.widgetKeyHash), type: 'widgetKey', tenantId: tenant.id, createdAt: now } } },
       ...intents.flatMap((i) => intentsRepo.tx.put(tenant.id, i)),
+      // Today's starter intents need no review; an import (no intents) brings its own mark, or none.
+      ...(intents.length ? [intentsRepo.tx.reviewed(tenant.id, now)] : []),
       auditRepo.tx.put(tenant.id, {
         category: 'auth', action: 'tenant.created', actor, target: { type: 'tenant', id: tenant.id },
         changes: { name: { from: null, to: tenant.name } }, createdAt: now,

@@ -103,4 +103,7 @@ export const scheduledJobs: readonly ScheduledJob[] = [
   // Removes what remains of deleted tenants, partition by partition (a run that stops is run again):
   // a deletion starts within 5 minutes; runs never overlap (4 of every 5 minutes at most).
   { handler: 'jobs/purge-tenants', table: 'write', everyMinutes: 5, timeoutSeconds: 240 },
+  // Counts conversations resolved by the assistant (30 minutes after their last message) into the
+  // day counters, so that /stats reads them in O(days); every 10 minutes: counted within an hour.
+  { handler: 'jobs/resolutions', table: 'write', everyMinutes: 10, timeoutSeconds: 240 },
 ];

@@ -405,3 +405,7 @@ console.log(`wrote ${resolve(outDir, 'answers.json')}`);
 // The issue's targets in process, without and with the sentence encoder (test/bench/answers/targets.ts).
 const { targetTable } = await import('./answers/targets.ts');
 await targetTable();
+
+// Whether the assistant speaks only for the business, on new tenants as they start (test/bench/answers/truth.ts).
+const { truthTable } = await import('./answers/truth.ts');
+await truthTable();

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, memberToken, newTenant, request, type TestTenant } from '../integration/client.ts';
-import { launch, newPage, shopUrl } from './browser.ts';
+import { expectAccessible, launch, newPage, shopUrl, shot } from './browser.ts';
 
 // The widget with the routes of docs/API.md's human handoff, live channel and knowledge base as the
 // server implements them: the live channel's WebSocket, agent messages, ratings and knowledge-base
@@ -70,6 +70,27 @@ describe('the live channel, with the service', () => {
     // The user message sent above came back on the socket too: shown once.
     expect(await bubbles(page, 'user').allTextContents()).toEqual(['You: my parcel arrived damaged', 'You: thanks, when will the new one arrive?']);
     expect(await bubbles(page, 'agent').allTextContents()).toEqual(['Hi, Sam here. <b>Sorry</b> about that!', 'Tomorrow morning.']);
+  });
+
+  it('after the hand-over, before any person answers, says the team will answer here and shows no assistant reply', async () => {
+    const t = await newTenant();
+    const page = await newPage(browser);
+    await escalated(page, t);
+    const assistantBefore = await bubbles(page, 'assistant').count();
+    const answered = page.waitForResponse((r) => r.url().endsWith('/api/v1/chat/message') && r.request().method() === 'POST');
+    await input(page).fill('also, the handle of the mug is chipped');
+    await input(page).press('Enter');
+    expect(await (await answered).json()).toMatchObject({ message: null, handledBy: 'agent' });
+    await page.locator('.held-note').waitFor();
+    expect(await page.locator('.msg-user').last().locator('.held-note').textContent()).toBe('Sent to our team: a person will answer here.');
+    await page.locator('.typing').waitFor({ state: 'hidden' });
+    expect(await bubbles(page, 'assistant').count()).toBe(assistantBefore);
+    // The ticket is still open: the bar says so, not that a person is on it.
+    expect(await page.locator('.ticket').textContent()).toMatch(/our team will reply here/);
+    await expectAccessible(page, 'the widget after the hand-over');
+    await shot(page, 'widget-handed-over');
+    await page.setViewportSize({ width: 360, height: 740 });
+    await shot(page, 'widget-handed-over-360');
   });
 
   it('asks for a rating when the ticket is resolved, and the service stores it', async () => {

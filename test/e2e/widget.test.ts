@@ -601,7 +601,7 @@ describe('accessibility and small screens', () => {
     await launcher(page).tap();
     await dialog(page).waitFor();
     expect(await dialog(page).boundingBox()).toEqual({ x: 0, y: 0, width: 360, height: 740 });
-    await say(page, 'where is my order 360?', 1);
+    await say(page, 'where is my order?', 1);
     await say(page, 'and can I get a refund for a broken mug please, it arrived in pieces', 2);
     const fits = await page.evaluate(() => {
       const root = document.querySelector('[data-support-widget]')!.shadowRoot!;

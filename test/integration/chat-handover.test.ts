@@ -41,16 +41,52 @@ describe('handing over', () => {
 
   it('later in a conversation the typed reason joins the transcript, and an open ticket is joined, not doubled', async () => {
     const t = await newTenant();
-    const first = await send(t, 'where is my order 12345?');
+    const first = await send(t, 'hello there');
     const id = first.body.conversationId as string;
     const r = await request('POST', chat('/message'), { widgetKey: t.widgetKey, body: { conversationId: id, message: 'The tracking page says lost', handover: true } });
     expect(r.body.metadata.ticketNumber).toBe(1);
+    // The team has it now: the assistant is silent, and the message joins the same ticket.
     const again = await request('POST', chat('/message'), { widgetKey: t.widgetKey, body: { conversationId: id, message: 'Please hurry', handover: true } });
-    expect(again.body.metadata.ticketId).toBe(r.body.metadata.ticketId);
+    expect(again.body).toMatchObject({ message: null, handledBy: 'agent' });
     const d = await detail(t, id);
     expect(d.body.messages.filter((m: { role: string }) => m.role === 'user').map((m: { content: string }) => m.content))
-      .toEqual(['where is my order 12345?', 'The tracking page says lost', 'Please hurry']);
+      .toEqual(['hello there', 'The tracking page says lost', 'Please hurry']);
     expect(d.body.tickets).toHaveLength(1);
     expect((await request('POST', chat('/message'), { widgetKey: t.widgetKey, body: { message: 'x', handover: 'yes' } })).status).toBe(400);
+  });
+
+  it('after the hand-over the assistant is silent while the ticket is open or waiting, counts the messages, and answers again once it is resolved', async () => {
+    const t = await newTenant();
+    const handed = await send(t, 'can I talk to a human');
+    const id = handed.body.conversationId as string;
+    const ticketId = handed.body.metadata.ticketId as string;
+    const say = (text: string) => send(t, text, id);
+    const ticket = async () => (await request('GET', admin(`/tickets/${ticketId}`), { token: t.ownerToken })).body.ticket;
+
+    // Open, nobody has answered yet: greetings and questions alike get no answer from the assistant.
+    const quiet = await say('hello? also, what are your opening hours');
+    expect(quiet.status).toBe(200);
+    expect(quiet.body).toEqual({ conversationId: id, message: null, metadata: expect.objectContaining({ intentDetected: expect.any(String) }), handledBy: 'agent' });
+    // Asking for a person again opens nothing.
+    expect((await say('agent please')).body).toMatchObject({ message: null, handledBy: 'agent' });
+    expect((await ticket()).status).toBe('open');
+
+    // Waiting (for the customer): their message takes it back to open, still without an assistant answer.
+    expect((await request('PATCH', admin(`/tickets/${ticketId}`), { token: t.ownerToken, body: { status: 'waiting' } })).status).toBe(200);
+    expect((await say('here is the photo you asked for')).body).toMatchObject({ message: null, handledBy: 'agent' });
+    expect((await ticket()).status).toBe('open');
+
+    const d = await detail(t, id);
+    expect(d.body.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user', 'user', 'user']);
+    expect(d.body.tickets).toHaveLength(1);
+    // Every customer message counts in the statistics.
+    const stats = await request('GET', admin('/stats'), { token: t.ownerToken });
+    expect(stats.body.kpis).toMatchObject({ messages: 4, escalations: 1 });
+
+    // Resolved: the assistant answers again (and the ticket reopens, as before).
+    expect((await request('PATCH', admin(`/tickets/${ticketId}`), { token: t.ownerToken, body: { status: 'resolved' } })).status).toBe(200);
+    const back = await say('thanks a lot');
+    expect(back.body.message).toMatchObject({ role: 'assistant' });
+    expect(back.body.handledBy).toBeUndefined();
   });
 });

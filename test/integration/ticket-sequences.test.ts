@@ -101,7 +101,7 @@ async function opened(run: Run, id: string, actor: typeof WIDGET) {
   });
 }
 
-/** A customer message on a waiting or resolved latest ticket reopens it (the assistant answers, so not while in progress). */
+/** A customer message on a waiting or resolved latest ticket reopens it (the assistant stays silent on a waiting one). */
 function reopen(m: Model, at: string) {
   const l = m.latest;
   if (!l || (l.status !== 'waiting' && l.status !== 'resolved')) return;
@@ -117,10 +117,16 @@ async function apply(run: Run, c: Cmd): Promise<void> {
       const r = await send(t, c.text === 'human' ? HUMAN : PLAIN, conversationId);
       if (m.closed) return expectStatus(r, 409, 'message on a closed conversation', 'CONVERSATION_CLOSED');
       expectStatus(r, 200, 'customer message');
-      const silent = m.latest?.status === 'in_progress';
+      // From the hand-over until the ticket is done, nothing but the team answers.
+      const silent = m.latest !== null && isActive(m.latest.status);
       if (silent) {
         expect(r.body).toMatchObject({ message: null, handledBy: 'agent' });
         m.messageCount += 1;
+        if (m.latest!.status === 'waiting') {
+          // The silent answer names no time: the stored message's is the reopening's.
+          const d = await request('GET', admin(`/conversations/${conversationId}`), { token: t.ownerToken });
+          reopen(m, (d.body.messages as Array<{ createdAt: string }>).at(-1)!.createdAt);
+        }
         return;
       }
       m.messageCount += 2;

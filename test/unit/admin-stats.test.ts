@@ -20,12 +20,13 @@ describe('resolvePeriod', () => {
 describe('aggregate', () => {
   it('sums shards, divides safely and ranks intents without fallback', () => {
     const r = aggregate([
-      { day: '2026-11-20', counts: { conversations: 2, messages: 4, escalations: 1, fallbacks: 1, confidenceSum: 2.4, i_greeting: 2, i_order_status: 1 } },
+      { day: '2026-11-20', counts: { conversations: 2, messages: 4, escalations: 1, fallbacks: 1, confidenceSum: 2.4, i_greeting: 2, i_order_status: 1, assistantResolutions: 1 } },
       { day: '2026-11-20', counts: { conversations: 1, messages: 2, fallbacks: 1, confidenceSum: 0.6, i_order_status: 2 } },
     ], -1, { from: '2026-11-20', to: '2026-11-20' });
     expect(r.kpis).toEqual({
       conversations: 3, messages: 6, escalations: 1, escalationRate: 1 / 3, openTickets: 0, avgConfidence: 0.5, fallbackRate: 2 / 6,
       fallbacks: 2, knowledgeAnswers: 0, avgFirstResponseSeconds: null, avgResolutionSeconds: null, csat: null, ratings: 0,
+      assistantResolutions: 1, assistantResolutionRate: 1 / 3,
     });
     expect(r.topIntents).toEqual([{ intent: 'order_status', count: 3 }, { intent: 'greeting', count: 2 }]);
   });
@@ -46,6 +47,7 @@ describe('aggregate', () => {
     expect(aggregate([], 2, { from: '2026-11-20', to: '2026-11-20' }).kpis).toEqual({
       conversations: 0, messages: 0, escalations: 0, escalationRate: 0, openTickets: 2, avgConfidence: null, fallbackRate: 0,
       fallbacks: 0, knowledgeAnswers: 0, avgFirstResponseSeconds: null, avgResolutionSeconds: null, csat: null, ratings: 0,
+      assistantResolutions: 0, assistantResolutionRate: 0,
     });
   });
   it('counts knowledge answers and ranks articles, named by their title on the last day they answered', () => {

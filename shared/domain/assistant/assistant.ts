@@ -1,4 +1,4 @@
-import { intentsRepo, type Intent } from '#shared/data/intents.ts';
+import type { Intent } from '#shared/data/intents.ts';
 import { trainClassifier, type Classifier, type Ranked } from '#shared/nlu/intents/classifier.ts';
 import { nameWords } from '#shared/nlu/intents/features.ts';
 import { extractEntities, fillTemplate, missingEntities, promptFor, slotValue } from '#shared/nlu/intents/entities.ts';
@@ -23,7 +23,9 @@ import { intentMeaning, type IntentMeaning } from '#shared/nlu/intents/phrase-me
 import { messageVector as embedMessage, modelVersion, storedVectorsOf, textVectors } from '#shared/domain/vectors.ts';
 import { intentTextsToEmbed, noneTextsToEmbed } from '#shared/nlu/policy/to-embed.ts';
 import { applyNone } from './none.ts';
-import { withEverydayPhrases } from './everyday.ts';
+import { settingsValues, withSettings } from './placeholders.ts';
+import { reviewedIntents } from './starter-review.ts';
+import { isSmallTalk, withEverydayPhrases } from './everyday.ts';
 
 /**
  * A tenant's trained intents: the classifier, and the intents' phrases as a lexical index that
@@ -70,7 +72,7 @@ export function modelFor(tenant: Pick<Tenant, 'id' | 'intentsVersion' | 'vectors
   const version = modelVersion(tenant.intentsVersion, tenant);
   return models.get(tenant.id, version, async () => {
     const [intents, none, stored] = await Promise.all([
-      intentsRepo.list(tenant.id), examplesRepo.noneMessages(tenant.id), storedVectorsOf(tenant),
+      reviewedIntents(tenant.id), examplesRepo.noneMessages(tenant.id), storedVectorsOf(tenant),
     ]);
     const enabled = intents.filter((i) => i.enabled);
     return trainModel(version, enabled, none, textVectors(stored, [...enabled.flatMap(intentTextsToEmbed), ...noneTextsToEmbed(none)]));
@@ -147,8 +149,11 @@ export function respond(intent: Intent, entities: Record<string, string>): Pick<
  * waiting intent answers (or asks for the next one it lacks); else null, and the message is read
  * as any other (the customer moved on, and the question is dropped).
  */
-export function continuePending(model: AssistantModel, pending: Pending, text: string): Pick<Understanding, 'intent' | 'entities' | 'reply' | 'pending'> | null {
-  const intent = model.byName.get(pending.intent);
+export function continuePending(
+  model: AssistantModel, pending: Pending, text: string, values: Record<string, string> = {},
+): Pick<Understanding, 'intent' | 'entities' | 'reply' | 'pending'> | null {
+  const stored = model.byName.get(pending.intent);
+  const intent = stored ? withSettings(stored, values) : null;
   const spec = intent?.entities.find((e) => e.name === pending.asked);
   const value = spec ? slotValue(text, spec) : null;
   if (!intent || value === null) return null;
@@ -160,20 +165,26 @@ export interface Thresholds { intent: number; article: number }
 /**
  * The answer policy: every message is matched against the intents and (unless `index` is null)
  * the articles; each candidate gets its calibrated probability of being right, and the better one
- * that reaches its kind's threshold answers, else the fallback. Pure apart from the model.
+ * that reaches its kind's threshold answers, else the fallback. The team's content comes first:
+ * where an article reaches its threshold, an intent the team did not write or edit (starter
+ * content) does not answer instead. An intent whose settings placeholder has no value in `values`
+ * falls back. Pure apart from the model.
  */
 export function answer(
   model: AssistantModel, index: KnowledgeIndex | null, text: string, thresholds: Thresholds, fallbackMessage: string, messageVector?: Float32Array,
+  values: Record<string, string> = {},
 ) {
   const { ranking, hits } = calibrated(evidenceFor(model, index, text, undefined, messageVector));
   // The tenant's taught "none" examples may overrule the choice afterwards (decide, applyNone).
-  const choice = choose(ranking[0]?.confidence ?? null, hits[0]?.confidence ?? null, thresholds);
-
+  let choice = choose(ranking[0]?.confidence ?? null, hits[0]?.confidence ?? null, thresholds);
   const top = ranking[0];
+  const articleAnswers = hits[0] !== undefined && hits[0].confidence >= thresholds.article;
+  if (choice === 'intent' && articleAnswers && yieldsToArticles(model.byName.get(top!.intent)!)) choice = 'article';
+
   let nlu: Understanding = { intent: null, confidence: top?.confidence ?? 0, ranking, entities: {}, reply: fallbackMessage, pending: null };
   let knowledge: KnowledgeAnswer | null = null;
-  if (choice === 'intent') {
-    const intent = model.byName.get(top!.intent)!;
+  const intent = choice === 'intent' ? withSettings(model.byName.get(top!.intent)!, values) : null;
+  if (intent) {
     nlu = { ...nlu, ...respond(intent, extractEntities(text, intent.entities)) };
   } else if (choice === 'article') {
     const best = hits[0]!;
@@ -185,6 +196,12 @@ export function answer(
   }
   return { nlu, knowledge };
 }
+
+/**
+ * Starter content gives way to the team's articles, except small talk and a plain hand-over: they
+ * state nothing an article could contradict, and asking for a person is always honoured.
+ */
+const yieldsToArticles = (i: Intent) => i.starter === true && !isSmallTalk(i.name) && !(i.action === 'escalate' && !i.entities.some((e) => e.required));
 
 /** The calibrated ranking of each kind; a lower-ranked candidate never shows more confidence than the one above it. */
 function calibrated({ intents, articles }: Evidence) {
@@ -236,8 +253,9 @@ export async function decide(
     messageVector ?? embedMessage(tenant, text),
   ]);
   const thresholds = { intent: settings.confidenceThreshold, article: settings.knowledgeThreshold };
-  const decision = applyNone(model.none, text, { ...answer(model, index, text, thresholds, settings.fallbackMessage, vector), settings }, vector);
-  const given = pending ? continuePending(model, pending, text) : null;
+  const values = settingsValues(tenant, new Date());
+  const decision = applyNone(model.none, text, { ...answer(model, index, text, thresholds, settings.fallbackMessage, vector, values), settings }, vector);
+  const given = pending ? continuePending(model, pending, text, values) : null;
   // The customer answered the question: certain, whatever the message alone would classify as.
   return given ? { ...decision, nlu: { ...decision.nlu, ...given, confidence: 1 }, knowledge: null } : decision;
 }

@@ -12,6 +12,7 @@ import { intentsRepo } from '#shared/data/intents.ts';
 import { statsRepo, utcDay } from '#shared/data/stats.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { ticketsRepo, type NumberLease, type Ticket } from '#shared/data/tickets.ts';
+import { resolutionsRepo } from '#shared/data/resolutions.ts';
 import { retrying, sleep, transact, TxConditionFailed, type TxItem } from '#shared/data/tx.ts';
 import { decide, type Decision } from './assistant.ts';
 import { unansweredWrite } from '#shared/domain/unanswered-marks.ts';
@@ -173,8 +174,9 @@ export interface Escalation {
 }
 
 /**
- * Read: the tenant and the conversation, refused when closed or full. While a person handles the
- * conversation (its latest ticket is in progress) the turn is silent.
+ * Read: the tenant and the conversation, refused when closed or full. From the hand-over until the
+ * ticket is done (its latest ticket is open, in progress or waiting) the turn is silent: answers
+ * from the assistant would contradict or pre-empt the person who is coming.
  */
 async function readTurn(tenantId: string, input: MessageInput, origin: string | undefined): Promise<ReadTurn> {
   const { tenant, conversation: read } = await readState(tenantId, origin, input.conversationId);
@@ -185,7 +187,7 @@ async function readTurn(tenantId: string, input: MessageInput, origin: string | 
     throw new Conflict(`a conversation takes at most ${LIMITS.userMessagesPerConversation} user messages`);
   }
   const newVisitor = nextVisitor(read?.visitor, visitor);
-  const silent = read?.latestTicketStatus === 'in_progress';
+  const silent = read?.latestTicketStatus !== undefined && isActive(read.latestTicketStatus);
   return { tenant, read, set: newVisitor ? { visitor: newVisitor } : {}, silent, handover: !silent && input.handover === true };
 }
 
@@ -205,8 +207,8 @@ export function startTurn(r: ReadTurn, now: Date): Turn {
  */
 async function escalateTurn(turn: Turn, decision: Decided, message: string): Promise<Escalation> {
   const { tenant, read, conv } = turn;
-  // Silent: nobody answers, so the ticket a person holds stays as it is.
-  const reopen = read && !turn.silent ? await reopenTicket(tenant, conv, turn.at) : null;
+  // A waiting ticket goes back to open even while the assistant is silent: the customer answered.
+  const reopen = read ? await reopenTicket(tenant, conv, turn.at) : null;
   if (reopen?.stale) throw new TxConditionFailed([]);
   const items = reopen ? reopen.items : [];
   const set = reopen ? { ...turn.set, ...reopen.set } : turn.set;
@@ -214,8 +216,14 @@ async function escalateTurn(turn: Turn, decision: Decided, message: string): Pro
   if (conv.latestTicketId && (reopen || (conv.latestTicketStatus && isActive(conv.latestTicketStatus)))) {
     return { items, set, ticket: { id: conv.latestTicketId, number: await numberOf(tenant.id, conv), isNew: false }, opened: null };
   }
-  const t = await openTicket(tenant, { ...conv, ...set }, `Requested in chat: ${preview(message)}`, turn.at);
+  const t = await openTicket(tenant, { ...conv, ...set }, `Requested in chat: ${preview(message)}${askedFor(decision)}`, turn.at);
   return { items: [...items, ...t.items], set: { ...set, ...t.set }, ticket: { id: t.ticket.id, number: t.ticket.number, isNew: true }, opened: t };
+}
+
+/** What an escalating intent asked the customer for (an order number), for the team on the ticket: " (order_id: 4411)". */
+function askedFor({ nlu }: Pick<Decision, 'nlu'>) {
+  const asked = (nlu.intent?.entities ?? []).filter((e) => e.required && nlu.entities[e.name] !== undefined);
+  return asked.length ? ` (${asked.map((e) => `${e.name}: ${nlu.entities[e.name]}`).join(', ')})` : '';
 }
 
 /**
@@ -297,16 +305,20 @@ export function turnWrites(
   // The intent waiting for an entity its reply asks for; a handover drops the question.
   if (!turn.silent && (nlu.pending || read?.pending)) convFields.pending = turn.handover ? null : nlu.pending;
   const after: Conversation = { ...conv, ...convFields };
+  // An answer that was not a fallback (nor the hand-over's note), for "resolved by the assistant".
+  const answered = botMsg !== null && !turn.handover && (nlu.intent !== null || kb !== null) ? 1 : 0;
   const convItem = read
-    ? conversationsRepo.tx.update(read, convFields, { messageCount: stored, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0 },
+    ? conversationsRepo.tx.update(read, convFields, { messageCount: stored, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0, assistantAnswers: answered },
       { maxUserMessages: LIMITS.userMessagesPerConversation })
-    : conversationsRepo.tx.put({ ...after, messageCount: stored, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0 });
+    : conversationsRepo.tx.put({ ...after, messageCount: stored, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0, ...(answered ? { assistantAnswers: 1 } : {}) });
   const items: TxItem[] = [conversationsRepo.tx.rateWindow(tenant.id, conv.id, nowDate, LIMITS.messagesPerMinute), convItem, ...esc.items];
   // A new conversation counts against its key's per-address and overall windows, in the same transaction.
   const counters = read ? [] : newConversationCounters(tenant, sourceIp, nowDate);
   if (newTicket) counters.push(escalationCounter(tenant.id, sourceIp, nowDate));
   items.push(...counters.map((c) => c.item));
   if (!read) items.push(events.conversationCreated(after, now));
+  // Without a ticket the conversation may end resolved by the assistant: judged 30 minutes after this message.
+  if (!esc.ticket && !conv.latestTicketId) items.push(resolutionsRepo.tx.due(tenant.id, conv.id, now));
   // The customer's email finds the conversation for an export or an erasure.
   if (convFields.visitor?.email) items.push(customersRepo.tx.link(tenant.id, convFields.visitor.email, conv.id));
   items.push(conversationsRepo.tx.message(tenant.id, conv.id, userMsg, 0), events.messageCreated(conv, userMsg));
@@ -336,9 +348,10 @@ async function commitTurn(w: ReturnType<typeof turnWrites>, opened: Escalation['
 }
 
 /**
- * A customer's message and the assistant's answer: read, decide, escalate, write. While a person
- * handles the conversation (its latest ticket is in progress) the assistant stays silent: the
- * message is stored and classified for the statistics, and nothing answers it but the person.
+ * A customer's message and the assistant's answer: read, decide, escalate, write. While the
+ * conversation is with the team (its latest ticket is open, in progress or waiting) the assistant
+ * stays silent: the message is stored and classified for the statistics, and nothing answers it
+ * but the person.
  */
 export function sendMessage(tenantId: string, input: MessageInput, origin: string | undefined, sourceIp: string) {
   const ask = actionAsker(Date.now());

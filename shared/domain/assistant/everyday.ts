@@ -31,3 +31,6 @@ export function withEverydayPhrases<T extends TrainingIntent>(intents: readonly 
     return kind ? { ...i, everydayPhrases: phrasesOf.get(kind) ?? [] } : i;
   });
 }
+
+/** Small talk or asking for a person: an intent named for one of these kinds states no fact about the business. */
+export const isSmallTalk = (name: string) => kindOf.has(name);

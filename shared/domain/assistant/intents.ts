@@ -8,6 +8,9 @@ import { templateNames } from '#shared/nlu/intents/entities.ts';
 import { auditValue, sameValue } from '#shared/domain/audit-value.ts';
 import { indexingOf } from '#shared/domain/vectors.ts';
 import { dataPaths, findActionIntegration } from '#shared/domain/events-out/actions.ts';
+import { TEMPLATE_BLANKS } from '#shared/domain/tenants/intent-templates.ts';
+import { SETTINGS_PLACEHOLDERS } from './placeholders.ts';
+import { reviewedIntents } from './starter-review.ts';
 
 /** What a write of an intent gives: every field but the ones the service keeps. */
 export type IntentInput = Omit<Intent, 'id' | 'createdAt' | 'updatedAt'>;
@@ -29,28 +32,35 @@ export function intentChanges(before: Partial<Intent> | null, after: Partial<Int
 const audit = (tenantId: string, actor: Actor, action: string, id: string, changes: Record<string, { from: unknown; to: unknown }>, createdAt: string) =>
   auditRepo.tx.put(tenantId, { category: 'intent', action, actor, target: { type: 'intent', id }, changes, createdAt });
 
+/** The intent as the API shows it: the marks default to false. */
+const shown = <T extends Intent>(i: T) => ({ ...i, starter: i.starter === true, needsReview: i.needsReview === true });
+
 export async function listIntents(tenantId: string) {
-  const [items, indexing] = await Promise.all([intentsRepo.list(tenantId), indexingOf(tenantId)]);
-  return { items: items.map((i) => ({ ...i, indexing: indexing(i) })) };
+  const [items, indexing] = await Promise.all([reviewedIntents(tenantId), indexingOf(tenantId)]);
+  return { items: items.map((i) => ({ ...shown(i), indexing: indexing(i) })) };
 }
 
 export async function getIntent(tenantId: string, id: string) {
   const [intent, indexing] = await Promise.all([intentsRepo.get(tenantId, id), indexingOf(tenantId)]);
   if (!intent) throw new NotFound('intent');
-  return { ...intent, indexing: indexing(intent) };
+  return { ...shown(intent), indexing: indexing(intent) };
 }
 
 /**
  * A reply never shows a hole: every placeholder names one of the intent's entities (which it then
- * waits for). A calling intent's `{{data.path}}` placeholders are filled from its action's answer.
+ * waits for) or a value from the settings (without which it falls back). A calling intent's
+ * `{{data.path}}` placeholders are filled from its action's answer.
  */
 function checkPlaceholders(input: IntentInput) {
-  const declared = new Set(input.entities.map((e) => e.name));
-  const unknown = templateNames(input.response).find((n) => !declared.has(n));
-  if (unknown !== undefined) throw fieldError('response', `uses {{${unknown}}}, which is not one of its entities`);
+  const known = new Set<string>([...input.entities.map((e) => e.name), ...SETTINGS_PLACEHOLDERS]);
+  const unknown = templateNames(input.response).find((n) => !known.has(n));
+  if (unknown !== undefined) throw fieldError('response', `uses {{${unknown}}}, which is neither one of its entities nor ${SETTINGS_PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')}`);
   if (input.action !== 'call' && dataPaths(input.response).length > 0) {
     throw fieldError('response', 'uses {{data...}} placeholders, which only an intent with action "call" fills');
   }
+  // A template's blank left as it is would be told to customers as if it were the business's fact.
+  const blank = [...TEMPLATE_BLANKS].find((b) => input.response.includes(b));
+  if (blank !== undefined) throw fieldError('response', `still has the template's blank ${blank}: write your own facts in its place`);
 }
 
 /** `integrationId` and `failureResponse` go with `action: "call"` only, and name an action integration of the tenant. */
@@ -77,7 +87,7 @@ export async function createIntent(tenantId: string, actor: Actor, input: Intent
     if (e instanceof TxConditionFailed && e.failed[2]) throw new Conflict(`a tenant has at most ${MAX_INTENTS} intents`);
     throw e;
   }
-  return { ...intent, hitCount: 0, indexing: true };
+  return { ...shown(intent), hitCount: 0, indexing: true };
 }
 
 export async function replaceIntent(tenantId: string, actor: Actor, id: string, input: IntentInput) {
@@ -92,13 +102,16 @@ export async function replaceIntent(tenantId: string, actor: Actor, id: string, 
     if (Object.keys(changes).length === 0) return current;
     const now = new Date().toISOString();
     const after: Intent = { ...before, ...pick(input), updatedAt: now > before.updatedAt ? now : new Date(Date.parse(before.updatedAt) + 1).toISOString() };
+    // An edit makes it the team's own (switching it on or off alone does not); any write is the team's review.
+    if (Object.keys(changes).some((f) => f !== 'enabled')) delete after.starter;
+    delete after.needsReview;
     try {
       await intentsRepo.update(tenantId, before, after, audit(tenantId, actor, 'intent.updated', id, changes, now));
     } catch (e) {
       if (e instanceof TxConditionFailed && before.name !== after.name && e.failed[2]) throw nameTaken(after.name);
       throw e;
     }
-    return { ...after, hitCount, indexing: true };
+    return { ...shown(after), hitCount, indexing: true };
   }, { attempts: 4, conflict: 'the intent changed concurrently; try again' });
 }
 

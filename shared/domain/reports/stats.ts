@@ -79,6 +79,8 @@ export function aggregate(rows: DayCounters[], openTickets: number, period: { fr
       avgResolutionSeconds: mean(n('resolutionSecondsSum'), n('resolutions')),
       csat: mean(n('ratingSum'), n('ratings')),
       ratings: Math.max(0, n('ratings')),
+      assistantResolutions: Math.max(0, n('assistantResolutions')),
+      assistantResolutionRate: conversations ? Math.min(1, Math.max(0, n('assistantResolutions')) / conversations) : 0,
     },
     topIntents,
     topArticles,

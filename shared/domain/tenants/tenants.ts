@@ -21,7 +21,7 @@ export async function onboard(user: { sub: string; email: string | null }, tenan
     intentsVersion: 1, intentCount: starterIntents.length, ownerCount: 1, memberCount: 1,
     widgetKeyHash: wk.hash, widgetKeyPreview: wk.preview, widgetKeyCreatedAt: now,
   };
-  const intents: Intent[] = starterIntents.map((s) => ({ ...s, id: randomUUID(), enabled: true, createdAt: now, updatedAt: now }));
+  const intents: Intent[] = starterIntents.map((s) => ({ ...s, id: randomUUID(), enabled: true, starter: true, createdAt: now, updatedAt: now }));
   for (let attempt = 0; ; attempt++) {
     try {
       await tenantsRepo.create({ tenant, owner: user, intents });

@@ -59,9 +59,9 @@ export const ChatMessage = z.object({
 export const SendMessageResponse = z.object({
   conversationId: z.uuid(),
   message: z.nullable(z.object({ id: z.uuid(), role: z.literal('assistant'), content: z.string(), createdAt: PlainTimestamp }))
-    .check(z.describe('null while a person handles the conversation')),
+    .check(z.describe('null while the conversation is with the team (see handledBy)')),
   metadata: MessageMetadata,
-  handledBy: z.optional(z.literal('agent')).check(z.describe('present when a person handles the conversation and the assistant stays silent')),
+  handledBy: z.optional(z.literal('agent')).check(z.describe('present while the conversation is with the team (its latest ticket is open, in_progress or waiting): the assistant stays silent and `message` is null')),
 });
 
 export const RatingBody = z.strictObject({
@@ -141,9 +141,10 @@ export const sendMessage = declareChat('POST', '/message', 'send-message', {
     + 'conversation: at most 60 a minute per widget key from one source address (settings `widget.newConversationsPerMinute`, '
     + '1 to 10,000, for a site behind one shared address) and 1,000 a minute per widget key in all (429 with `Retry-After`, the '
     + 'seconds until the minute ends). At most 30 messages a minute per conversation '
-    + '(429 with `Retry-After`) and 1,000 user messages per conversation (409 `CONFLICT`). While a person handles the '
-    + 'conversation (its latest ticket is `in_progress`) the assistant stays silent: the message is stored and classified, and '
-    + 'the answer is `message: null` with `handledBy: "agent"`. `visitor` names the customer: with a `userHash` that matches it is '
+    + '(429 with `Retry-After`) and 1,000 user messages per conversation (409 `CONFLICT`). From the hand-over until the ticket is '
+    + 'done (the conversation\'s latest ticket is `open`, `in_progress` or `waiting`) the assistant stays silent: the message is '
+    + 'stored and classified for the statistics (a `waiting` ticket goes back to `open`), and the answer is `message: null` with '
+    + '`handledBy: "agent"`. `visitor` names the customer: with a `userHash` that matches it is '
     + 'verified (one that does not is 401 `UNAUTHORIZED`), without one its facts are kept unverified; with `identity.required` a '
     + 'message without a valid hash is 401. A verified visitor\'s conversation continued by another verified user is 404. An email '
     + 'conversation (listed to its verified customer) is 409 `CONFLICT`: it is answered by email.',

@@ -54,6 +54,8 @@ export const Intent = z.object({
   integrationId: z.optional(z.string()).check(z.describe('`action: "call"` only')),
   failureResponse: z.optional(z.string()).check(z.describe('`action: "call"` only, when set')),
   enabled: z.boolean(), hitCount: z.number().check(z.int()),
+  starter: z.boolean().check(z.describe('starter content the team has not edited: where one of the team\'s published articles answers a message, it does not answer instead; an edit (anything but `enabled`) clears it')),
+  needsReview: z.boolean().check(z.describe('disabled once by the starter review because its starter reply stated facts the team never wrote; any write clears it')),
   indexing: z.boolean().check(z.describe('true until the assistant has the sentence vectors of this version (answers meanwhile come from its words alone)')),
   createdAt: z.iso.datetime(), updatedAt: z.iso.datetime(),
 });
@@ -84,4 +86,17 @@ export const deleteIntent = declareAdmin('DELETE', '/intents/{id}', 'delete-inte
   table: 'write', params: IdParams, status: 204, summary: 'Delete an intent'
 });
 
-export const routes = [listIntents, getIntent, createIntent, updateIntent, deleteIntent];
+export const IntentTemplate = z.object({
+  key: z.string(), title: z.string(), name: z.string(), description: z.string(), trainingPhrases: z.array(z.string()),
+  response: z.string().check(z.describe('with blanks `[…]` for the team\'s own facts')),
+  entities: Intent.shape.entities, action: z.enum(INTENT_ACTIONS),
+});
+
+export const listIntentTemplates = declareAdmin('GET', '/intent-templates', 'list-intent-templates', 'viewer', {
+  table: 'read', query: EmptyQuery, response: z.object({ items: z.array(IntentTemplate) }), status: 200,
+  summary: 'Common support topics to start an intent from',
+  description: 'Returns, shipping, payments, accounts, products, contact...: each reply has blanks `[…]` for the business\'s own facts. '
+    + 'They are offered, never enabled by themselves: the team fills the blanks and creates the intent with POST /intents.',
+});
+
+export const routes = [listIntents, getIntent, createIntent, updateIntent, deleteIntent, listIntentTemplates];

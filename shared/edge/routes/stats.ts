@@ -28,6 +28,9 @@ export const Stats = z.object({
     avgResolutionSeconds: z.nullable(z.number()).check(z.describe('tickets resolved in the period, from their creation')),
     csat: z.nullable(z.number()).check(z.describe('mean rating score of ratings given in the period')),
     ratings: int(),
+    assistantResolutions: int().check(z.describe('conversations of the period resolved by the assistant: 30 minutes after their last message, '
+      + 'without a ticket, with at least one answer that was not a fallback and no rating under 3 (counted by a job every 10 minutes, so within an hour)')),
+    assistantResolutionRate: fraction().check(z.describe('assistantResolutions / conversations (0 when none)')),
   }),
   series: z.array(z.object({ date: Day, conversations: int(), messages: int(), escalations: int(), fallbacks: int() }))
     .check(z.describe('one entry per day of the period, oldest first')),

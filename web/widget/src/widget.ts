@@ -7,7 +7,7 @@ import { createTranscript } from './transcript.ts';
 import { ApiError, createApi, newKey } from './transport.ts';
 import { createTyping } from './typing.ts';
 import type { Conversation, Message, Reply, Visitor } from './types.ts';
-import { markFailed } from './views/messages.ts';
+import { markFailed, markHeld } from './views/messages.ts';
 import { buildPanel } from './views/panel.ts';
 import { createVisitor, signed } from './visitor.ts';
 
@@ -179,7 +179,12 @@ export function mount(opts: Options): Handle {
         setTicket(ticketId, 'open', r.metadata?.ticketNumber);
         if (state.info && !state.info.online) hours.askEmail(); // the assistant escalated while the team is away
       }
-      else if (r.handledBy === 'agent' && state.saved.ticketId) setTicket(state.saved.ticketId, 'in_progress');
+      else if (r.handledBy === 'agent') {
+        // The team has the conversation: the assistant stays silent and a person answers here.
+        markHeld(s.el);
+        view.announce('Sent to our team: a person will answer here.');
+        if (state.saved.ticketId) setTicket(state.saved.ticketId, state.saved.ticketStatus ?? 'open', state.saved.ticketNumber);
+      }
       connect();
       return r;
     } catch (err) {

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ok, type Body, type Ok } from '../api/client.ts';
 import { useApp, useMember } from '../context.tsx';
 import { atLeast } from '../roles.ts';
@@ -9,6 +9,9 @@ import { TryMessage } from './TryMessage.tsx';
 import { LookItUp } from './LookItUp.tsx';
 
 type Intent = Ok<'/api/v1/admin/intents/{id}', 'get'>;
+type Template = Ok<'/api/v1/admin/intent-templates', 'get'>['items'][number];
+/** A template's blank, `[what goes here]`: the team writes its own fact there. */
+const BLANK = /\[[^[\]\n]{1,80}\]/;
 type IntentInput = Body<'/api/v1/admin/intents', 'post'>;
 type Entity = NonNullable<IntentInput['entities']>[number];
 const ENTITY_TYPES: Entity['type'][] = ['email', 'phone', 'number', 'date', 'order_id', 'url', 'regex'];
@@ -29,6 +32,8 @@ function IntentList() {
     <Page title="Intents" actions={atLeast(member.role, 'admin') ? <Link className="button primary" to="/intents/new">New intent</Link> : undefined}>
       <p className="lead">What the assistant recognises in a customer's message, and how it answers.</p>
       <TryMessage lead="What the assistant would make of a customer's message, as you type: the intent, its entities and the reply. Nothing is stored or counted." />
+      {list.data && <ToReview intents={list.data.items} />}
+      {atLeast(member.role, 'admin') && <Templates />}
       {list.isPending ? <Loading /> : list.isError ? <ErrorState error={list.error} retry={() => void list.refetch()} /> : list.data.items.length === 0 ? (
         <Empty>No intent yet.</Empty>
       ) : (
@@ -41,7 +46,10 @@ function IntentList() {
                   <th scope="row"><Link to={`/intents/${i.id}`}>{i.name}</Link></th>
                   <td className="truncate wide-only">{i.description || <span className="muted">—</span>}</td>
                   <td className="wide-only">{i.action === 'escalate' ? 'Hands over to a person' : i.action === 'call' ? 'Looks it up' : 'Replies'}</td>
-                  <td><Badge value={i.enabled ? 'enabled' : 'disabled'} /></td>
+                  <td>
+                    <Badge value={i.enabled ? 'enabled' : 'disabled'} />
+                    {i.needsReview ? <> <Badge value="to review" kind="warning" /></> : i.starter ? <> <Badge value="starter" kind="muted" /></> : null}
+                  </td>
                   <td>{i.hitCount}</td>
                 </tr>
               ))}
@@ -50,6 +58,39 @@ function IntentList() {
         </div>
       )}
     </Page>
+  );
+}
+
+/** Starter intents switched off once because their replies stated facts the team never wrote. */
+function ToReview({ intents }: { intents: Array<Pick<Intent, 'id' | 'name' | 'needsReview'>> }) {
+  const due = intents.filter((i) => i.needsReview);
+  if (due.length === 0) return null;
+  return (
+    <section className="card notice" aria-labelledby="review-title">
+      <h2 id="review-title">Starter intents to review</h2>
+      <p>
+        These starter intents were switched off: their replies stated facts about your business (prices, times, policies) that
+        your team never wrote. Rewrite each reply with your own facts and switch it on, or delete it. Until then your help
+        articles answer these questions.
+      </p>
+      <ul>{due.map((i) => <li key={i.id}><Link to={`/intents/${i.id}`}>{i.name}</Link></li>)}</ul>
+    </section>
+  );
+}
+
+/** Common topics to start from: each reply has blanks for the business's own facts. */
+function Templates() {
+  const { api } = useApp();
+  const templates = useQuery({ queryKey: ['intent-templates'], queryFn: () => ok(api.GET('/api/v1/admin/intent-templates')), staleTime: Infinity });
+  if (!templates.data) return null;
+  return (
+    <section className="card" aria-labelledby="templates-title">
+      <h2 id="templates-title">Start from a template</h2>
+      <p className="muted">Common questions with the phrases customers use. You write the answer: each reply has blanks in [brackets] for your own facts.</p>
+      <ul className="inline-list">
+        {templates.data.items.map((t) => <li key={t.key}><Link to={`/intents/new?template=${encodeURIComponent(t.key)}`}>{t.title}</Link></li>)}
+      </ul>
+    </section>
   );
 }
 
@@ -63,18 +104,24 @@ function IntentEditor({ id }: { id: string | null }) {
     queryFn: () => ok(api.GET('/api/v1/admin/intents/{id}', { params: { path: { id: id! } } })),
     enabled: id !== null,
   });
-  const title = id === null ? 'New intent' : intent.data ? `Intent ${intent.data.name}` : 'Intent';
+  const templateKey = useSearchParams()[0].get('template');
+  const templates = useQuery({
+    queryKey: ['intent-templates'], queryFn: () => ok(api.GET('/api/v1/admin/intent-templates')), staleTime: Infinity, enabled: id === null && templateKey !== null,
+  });
+  const template: Template | null = templates.data?.items.find((t) => t.key === templateKey) ?? null;
+  const title = id === null ? (template ? `New intent: ${template.title}` : 'New intent') : intent.data ? `Intent ${intent.data.name}` : 'Intent';
+  const waiting = (id !== null && intent.isPending) || (id === null && templateKey !== null && templates.isPending);
   return (
     <Page title={title}>
       <p><Link to="/intents">All intents</Link></p>
-      {id !== null && intent.isPending ? <Loading /> : id !== null && intent.isError ? <ErrorState error={intent.error} retry={() => void intent.refetch()} /> : (
-        <IntentForm id={id} initial={intent.data ?? null} readOnly={!atLeast(member.role, 'admin')} />
+      {waiting ? <Loading /> : id !== null && intent.isError ? <ErrorState error={intent.error} retry={() => void intent.refetch()} /> : (
+        <IntentForm key={template?.key ?? 'blank'} id={id} initial={intent.data ?? template ?? null} readOnly={!atLeast(member.role, 'admin')} />
       )}
     </Page>
   );
 }
 
-function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Intent | null; readOnly: boolean }) {
+function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Intent | Template | null; readOnly: boolean }) {
   const { api } = useApp();
   const qc = useQueryClient();
   const navigate = useNavigate();
@@ -82,7 +129,7 @@ function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Int
   const start = initial ?? blank;
   const [form, setForm] = useState({
     name: start.name, description: start.description ?? '', phrases: (start.trainingPhrases ?? []).join('\n'), response: start.response,
-    entities: (start.entities ?? []).map((e) => ({ ...e, key: crypto.randomUUID() })) as Row[], action: start.action ?? 'reply', enabled: start.enabled ?? true,
+    entities: (start.entities ?? []).map((e) => ({ ...e, key: crypto.randomUUID() })) as Row[], action: start.action ?? 'reply', enabled: 'enabled' in start ? start.enabled : true,
     lookUp: { integrationId: start.integrationId ?? '', failureResponse: start.failureResponse ?? '' },
   });
   const set = <K extends keyof typeof form>(k: K, v: (typeof form)[K]) => setForm((f) => ({ ...f, [k]: v }));
@@ -123,11 +170,14 @@ function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Int
     });
   };
   const placeholders = form.entities.map((e) => `{{${e.name}}}`).filter((p) => p !== '{{}}');
+  const unfilled = BLANK.exec(form.response)?.[0] ?? null;
+  const review = initial && 'needsReview' in initial && initial.needsReview;
 
   return (
     <form onSubmit={submit} className="card form" noValidate>
       <fieldset disabled={readOnly}>
         {readOnly && <p className="notice">Your role can read intents; an admin can change them.</p>}
+        {review && <p className="notice">Switched off for review: this starter reply stated facts about your business that your team never wrote. Write your own facts, then switch it on.</p>}
         <Field label="Name" {...errors.field('name')} hint="Lowercase letters, digits and underscores, starting with a letter. Name it for what customers ask (order_status): the assistant reads the name as one more phrase. An intent named greeting, goodbye, thanks or human_agent also knows the everyday ways customers say it.">
           {(p) => <input {...p} value={form.name} onChange={(e) => set('name', e.target.value)} required maxLength={64} />}
         </Field>
@@ -137,7 +187,7 @@ function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Int
         <Field label="Training phrases" {...errors.field('trainingPhrases')} hint="One per line: ways a customer says it.">
           {(p) => <textarea {...p} rows={6} value={form.phrases} onChange={(e) => set('phrases', e.target.value)} />}
         </Field>
-        <Field label="Response" {...errors.field('response')} hint={`What the assistant answers. ${placeholders.length ? `Placeholders: ${placeholders.join(', ')} (the assistant asks for a missing one first).` : 'Add entities to use {{name}} placeholders.'}`}>
+        <Field label="Response" {...errors.field('response')} hint={`What the assistant answers. ${unfilled ? `Fill in the blank ${unfilled} with your own facts. ` : ''}${placeholders.length ? `Placeholders: ${placeholders.join(', ')} (the assistant asks for a missing one first).` : 'Add entities to use {{name}} placeholders.'} From your settings: {{hours}}, {{openNow}}, {{nextOpen}}, {{contactEmail}} (without a value there, the assistant gives its fallback instead).`}>
           {(p) => <textarea {...p} rows={3} value={form.response} onChange={(e) => set('response', e.target.value)} maxLength={2000} />}
         </Field>
         <fieldset className="entities">
@@ -190,7 +240,7 @@ function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Int
         {(save.isSuccess || (created && save.isIdle)) && <p role="status" className="success">Saved. The next chat message uses it.</p>}
         {!readOnly && (
           <div className="row">
-            <button type="submit" className="primary" disabled={save.isPending}>{id ? 'Save the intent' : 'Create the intent'}</button>
+            <button type="submit" className="primary" disabled={save.isPending || unfilled !== null}>{id ? 'Save the intent' : 'Create the intent'}</button>
             {id && <Confirm trigger={<button type="button" className="danger">Delete</button>} title="Delete this intent?" danger
               body={<p>The assistant stops recognising “{form.name}” at once. This cannot be undone.</p>} confirmLabel="Delete the intent" onConfirm={remove} />}
           </div>

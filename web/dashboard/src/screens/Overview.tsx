@@ -49,6 +49,7 @@ function StatsView({ stats }: { stats: Stats }) {
     ['Customer messages', String(k.messages)],
     ['Escalations', String(k.escalations)],
     ['Escalation rate', percent(k.escalationRate)],
+    ['Resolved by the assistant', `${percent(k.assistantResolutionRate)} (${k.assistantResolutions})`],
     ['Open tickets', String(k.openTickets)],
     ['Average confidence', percent(k.avgConfidence)],
     ['Fallback rate', percent(k.fallbackRate)],

@@ -43,3 +43,9 @@ export function markFailed(el: HTMLLIElement, failed: boolean) {
   el.querySelector('.failed-note')?.remove();
   if (failed) el.append(h('span', { class: 'failed-note' }, 'Not sent'));
 }
+
+/** A message sent while the team has the conversation: no assistant answers it, a person will. */
+export function markHeld(el: HTMLLIElement) {
+  if (el.querySelector('.held-note')) return;
+  el.append(h('span', { class: 'held-note' }, 'Sent to our team: a person will answer here.'));
+}
