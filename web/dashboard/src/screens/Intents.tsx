@@ -130,7 +130,7 @@ function IntentForm({ id, initial, readOnly }: { id: string | null; initial: Int
   const [form, setForm] = useState({
     name: start.name, description: start.description ?? '', phrases: (start.trainingPhrases ?? []).join('\n'), response: start.response,
     entities: (start.entities ?? []).map((e) => ({ ...e, key: crypto.randomUUID() })) as Row[], action: start.action ?? 'reply', enabled: 'enabled' in start ? start.enabled : true,
-    lookUp: { integrationId: start.integrationId ?? '', failureResponse: start.failureResponse ?? '' },
+    lookUp: 'integrationId' in start ? { integrationId: start.integrationId ?? '', failureResponse: start.failureResponse ?? '' } : { integrationId: '', failureResponse: '' },
   });
   const set = <K extends keyof typeof form>(k: K, v: (typeof form)[K]) => setForm((f) => ({ ...f, [k]: v }));
   const save = useMutation({
