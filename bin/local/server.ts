@@ -14,13 +14,15 @@ import { startTtlSweeper } from './ttl.ts';
 import { createLocalIdp, type LocalIdp } from './idp.ts';
 import { eventOf, lambdaContext } from './events.ts';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamodb-local.ts';
-import { createLocalQueue, isQueueRequest, type LocalQueue, type SqsHandler } from './queue.ts';
+import { createLocalQueue, type LocalQueue, type SqsHandler } from './queue.ts';
 import { createLiveGateway, type LiveGateway, type SocketResult } from './live.ts';
 import { startStreamReader, type OnFailureRecord, type StreamReader } from './stream.ts';
 import { webAssets } from './web.ts';
 import { dashboardHandler, type DashboardOptions } from './dashboard.ts';
 import { createLocalObjects, type LocalObjects } from './objects.ts';
 import { startLocalMail, type LocalMail } from './smtp.ts';
+import { startStandIns, type StandIns } from './standins.ts';
+import { newLocalCredentials } from './sigv4.ts';
 
 // The local runtime: serves the route table's handlers on 127.0.0.1 as API Gateway's HTTP API
 // would, building payload v2 events from real HTTP requests. Nothing here is wired twice: the
@@ -85,6 +87,8 @@ export interface RuntimeOptions {
   smtpPort?: number | false;
   /** Take SPF/DKIM/DMARC verdicts from an `X-Local-Verdicts` header (tests; see smtp.ts). */
   trustVerdictHeader?: boolean;
+  /** The port of the stand-ins for S3, SQS and the mail catcher's page (standins.ts; default: a free one). */
+  standInsPort?: number;
 }
 
 export interface LocalRuntime {
@@ -117,6 +121,8 @@ export interface LocalRuntime {
   objects: LocalObjects;
   /** The outgoing-mail queue's emulation, fed to functions/email/send.ts. */
   emailQueue: LocalQueue;
+  /** Where the stand-ins for S3 and SQS and the caught mail (`/local-mail`) are served: never this origin. */
+  standInsUrl: string;
   stop(): Promise<void>;
 }
 
@@ -274,13 +280,6 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
       if (r) { res.writeHead(r.status, r.headers); return res.end(r.body); }
       return idpRoute(method, url.pathname, body, res);
     }
-    if (objects.handles(url.pathname)) return objects.serve(method, url, body, res);
-    if (mail?.serve(url.pathname, res)) return;
-    if (isQueueRequest(url.pathname)) {
-      const text = body.toString('utf8');
-      const r = queueOf(text).serve(String(req.headers['x-amz-target'] ?? ''), text);
-      return send(res, r.status, r.body, r.headers);
-    }
     if (live?.manage(method, url.pathname, body, res)) return;
     // The WebSocket API answers plain requests to its URL so, without reaching a function.
     if (live && url.pathname === LIVE_PATH) return send(res, 426, '{"message":"Upgrade Required"}', { upgrade: 'websocket' });
@@ -332,6 +331,14 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   const liveEndpoint = `${url}${MANAGEMENT_PATH}`;
   // The live handlers post through ApiGatewayManagementApiClient({ endpoint: LIVE_ENDPOINT }).
   Object.assign(process.env, { LIVE_URL: liveUrl, LIVE_ENDPOINT: liveEndpoint });
+  // The functions sign their S3 and SQS calls with these (shared/core/config.ts); a second runtime
+  // in the same process keeps the first one's, as the clients are made once.
+  process.env.LOCAL_SECRET_ACCESS_KEY ??= newLocalCredentials().secretAccessKey;
+  const standIns: StandIns = await startStandIns({
+    ...(opts.standInsPort ? { port: opts.standInsPort } : {}),
+    credentials: { accessKeyId: 'local', secretAccessKey: process.env.LOCAL_SECRET_ACCESS_KEY },
+    objects: () => objects, queueOf: (text) => queueOf(text), mail: () => mail,
+  });
 
   // Until a handler file exists (the live channel is being built), its part stays off, said once.
   const missing = (handler: string) => {
@@ -357,7 +364,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   });
   idp = await createLocalIdp(url, opts.demoEmail ? { demoEmail: opts.demoEmail } : {});
   const queue = createLocalQueue({
-    name: DELIVERY_QUEUE_NAME, baseUrl: url, region: process.env.AWS_REGION,
+    name: DELIVERY_QUEUE_NAME, baseUrl: standIns.url, region: process.env.AWS_REGION,
     handler: () => loadHandler('events/deliver') as unknown as Promise<SqsHandler>,
     fifo: true, visibilityTimeoutSeconds: DELIVERY_QUEUE.visibilityTimeoutSeconds, maxReceiveCount: DELIVERY_QUEUE.maxReceiveCount,
     batchSize: DELIVERY_QUEUE.batchSize, functionTimeoutSeconds: DELIVERY_QUEUE.functionTimeoutSeconds, timeScale: opts.deliveryTimeScale ?? Number(process.env.DELIVERY_TIME_SCALE ?? 1),
@@ -366,15 +373,15 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   });
   if (opts.dataDir) moveStandardDeliveries(join(opts.dataDir, 'queue-deliveries.json'), queue);
   const emailQueue = createLocalQueue({
-    name: EMAIL_QUEUE_NAME, baseUrl: url, region: process.env.AWS_REGION,
+    name: EMAIL_QUEUE_NAME, baseUrl: standIns.url, region: process.env.AWS_REGION,
     handler: () => loadHandler('email/send') as unknown as Promise<SqsHandler>,
     visibilityTimeoutSeconds: 60, maxReceiveCount: 5, batchSize: 10, timeScale: opts.deliveryTimeScale ?? Number(process.env.DELIVERY_TIME_SCALE ?? 1),
     ...(opts.dataDir ? { file: join(opts.dataDir, `queue-${EMAIL_QUEUE_NAME}.json`) } : {}),
   });
-  const objects = createLocalObjects(url, process.env.AWS_REGION!, opts.dataDir ? join(opts.dataDir, 'objects') : undefined);
+  const objects = createLocalObjects(standIns.url, opts.dataDir ? join(opts.dataDir, 'objects') : undefined);
   // The index queue: tenants whose content the indexer embeds (the encoder loads in this process on first use).
   const indexQueue = createLocalQueue({
-    name: INDEX_QUEUE_NAME, baseUrl: url, region: process.env.AWS_REGION,
+    name: INDEX_QUEUE_NAME, baseUrl: standIns.url, region: process.env.AWS_REGION,
     handler: () => (opts.indexer === false
       ? Promise.resolve((async () => ({ batchItemFailures: [] })) as unknown as SqsHandler)
       : loadHandler(INDEX_QUEUE.handler) as unknown as Promise<SqsHandler>),
@@ -396,7 +403,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     dashboard = dashboardHandler(opts.dashboard, {
       issuer: idp.issuer, clientId: idp.clientId, apiUrl: url, liveUrl,
       widgetOrigin: opts.dashboard.widgetOrigin ?? url, ...(opts.demoEmail ? { demoEmail: opts.demoEmail } : {}),
-    });
+    }, standIns.url);
   }
   // As the HTTP API authorizer: signature against the JWKS, iss, aud or client_id, exp (required), nbf.
   verifier = JwtVerifier.create({
@@ -455,7 +462,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     liveConnections: () => live?.connectionIds() ?? [],
     streamFailures: () => stream?.failures ?? [],
     jwksFetches: () => fetches,
-    mail, objects, emailQueue,
+    mail, objects, emailQueue, standInsUrl: standIns.url,
     async stop() {
       await ttl.stop();
       for (const t of jobTimers) clearInterval(t);
@@ -465,6 +472,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
       await live?.close();
       await queue.stop();
       await indexQueue.stop();
+      await standIns.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await dynamo?.stop();

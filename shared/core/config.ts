@@ -41,6 +41,8 @@ export const config = {
   get mailBucket() { return required('MAIL_BUCKET'); },
   /** Set only locally: the runtime's stand-in for S3 (bin/local/objects.ts). */
   get s3Endpoint() { return process.env.S3_ENDPOINT; },
+  /** Locally, what the S3 and SQS clients sign with: the stand-ins refuse anything else (bin/local/sigv4.ts). */
+  get localCredentials() { return { accessKeyId: 'local', secretAccessKey: required('LOCAL_SECRET_ACCESS_KEY') }; },
   /** The queue the outbox's outgoing mail goes through to the sender function. */
   get emailQueueUrl() { return required('EMAIL_QUEUE_URL'); },
   /** Set only locally: outgoing mail goes by SMTP to this `host:port` (the catcher) instead of SES. */
