@@ -9,7 +9,7 @@ import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructured
 import { routes } from '#shared/edge/routes/index.ts';
 import { fifoFields, parseMessage } from '#shared/data/delivery-queue.ts';
 import type { Route } from '#shared/edge/route.ts';
-import { DELIVERY_QUEUE, eventDispatcher, INDEX_QUEUE, LIVE_IDLE_SECONDS, LIVE_PATH, liveRoutes, scheduledJobs } from '#shared/edge/triggers.ts';
+import { DELIVERY_QUEUE, eventDispatcher, EXPORT_QUEUE, INDEX_QUEUE, LIVE_IDLE_SECONDS, LIVE_PATH, liveRoutes, scheduledJobs } from '#shared/edge/triggers.ts';
 import { startTtlSweeper } from './ttl.ts';
 import { createLocalIdp, type LocalIdp } from './idp.ts';
 import { eventOf, lambdaContext } from './events.ts';
@@ -389,12 +389,20 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     batchSize: INDEX_QUEUE.batchSize, concurrency: 1,
     ...(opts.dataDir ? { file: join(opts.dataDir, `queue-${INDEX_QUEUE_NAME}.json`) } : {}),
   });
+  // The export queue: tenant exports, written to the objects bucket one at a time.
+  const exportQueue = createLocalQueue({
+    name: 'exports', baseUrl: standIns.url, region: process.env.AWS_REGION,
+    handler: () => loadHandler(EXPORT_QUEUE.handler) as unknown as Promise<SqsHandler>,
+    visibilityTimeoutSeconds: EXPORT_QUEUE.visibilityTimeoutSeconds, maxReceiveCount: EXPORT_QUEUE.maxReceiveCount,
+    batchSize: EXPORT_QUEUE.batchSize, functionTimeoutSeconds: EXPORT_QUEUE.functionTimeoutSeconds, concurrency: 1,
+    ...(opts.dataDir ? { file: join(opts.dataDir, 'queue-exports.json') } : {}),
+  });
   /** The queue a request names (SQS JSON: `QueueUrl` in the body); the delivery queue by default. */
   const queueOf = (text: string): LocalQueue => {
-    try { return [indexQueue, emailQueue].find((q) => q.url === (JSON.parse(text) as { QueueUrl?: unknown }).QueueUrl) ?? queue; } catch { return queue; }
+    try { return [indexQueue, emailQueue, exportQueue].find((q) => q.url === (JSON.parse(text) as { QueueUrl?: unknown }).QueueUrl) ?? queue; } catch { return queue; }
   };
   Object.assign(process.env, {
-    INDEX_QUEUE_URL: indexQueue.url,
+    INDEX_QUEUE_URL: indexQueue.url, EXPORT_QUEUE_URL: exportQueue.url,
     S3_ENDPOINT: objects.endpoint, MAIL_BUCKET: MAIL_BUCKET, EMAIL_QUEUE_URL: emailQueue.url,
     SQS_ENDPOINT: queue.endpoint, DELIVERY_QUEUE_URL: queue.url, DASHBOARD_URL: process.env.DASHBOARD_URL ?? url,
     ...(opts.allowLoopbackWebhooks ? { ALLOW_LOOPBACK_WEBHOOKS: '1' } : {}),
@@ -472,6 +480,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
       await live?.close();
       await queue.stop();
       await indexQueue.stop();
+      await exportQueue.stop();
       await standIns.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -22,6 +22,8 @@ export const config = {
   get deliveryQueueUrl() { return required('DELIVERY_QUEUE_URL'); },
   /** The queue of tenants whose content the indexer embeds (shared/data/index-queue.ts). */
   get indexQueueUrl() { return required('INDEX_QUEUE_URL'); },
+  /** The queue of tenant exports to write (shared/data/exports.ts). */
+  get exportQueueUrl() { return required('EXPORT_QUEUE_URL'); },
   /** Set only locally (the local runtime's SQS emulation). */
   get sqsEndpoint() { return process.env.SQS_ENDPOINT; },
   /** Base of the dashboard's links (Slack messages); absent: messages carry no link. */

@@ -39,6 +39,7 @@
 //   a tenant's customer sockets (key rotation)  Query     gsi1 TENANT#t#LIVE#CUSTOMERS (sk the connection id)
 //   connection id -> tenant (for $disconnect)   GetItem   pk LIVECONN#id         sk LIVECONN (TTL)
 //   one-time live ticket                        Delete    pk TENANT#t#LIVETICKET#hash sk LIVETICKET (TTL)
+//   a tenant's export job (status, progress)    GetItem   pk TENANT#t            sk EXPORT#exp_ulid (TTL a day)
 
 export const TTL_ATTRIBUTE = 'expiresAt';
 

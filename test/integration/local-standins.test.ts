@@ -1,4 +1,4 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it, vi } from 'vitest';
 import { admin, baseUrl, newTenant, request } from './client.ts';
 
 // The runtime's stand-ins for S3, SQS and the caught mail are on a port of their own, never the
@@ -15,8 +15,13 @@ describe('the local runtime\'s stand-ins', () => {
 
   it('serve the links the service signs, and refuse the same request unsigned', async () => {
     const t = await newTenant('Signed Links Shop');
-    const r = await request('POST', admin('/tenant/export'), { token: t.ownerToken });
-    expect(r.status).toBe(201);
+    const started = await request('POST', admin('/tenant/export'), { token: t.ownerToken });
+    expect(started.status).toBe(202);
+    const r = await vi.waitFor(async () => {
+      const job = await request('GET', admin(`/tenant/export/${started.body.id}`), { token: t.ownerToken });
+      expect(job.body.status).toBe('done');
+      return job;
+    }, { timeout: 30_000, interval: 250 });
     const file = await fetch(r.body.url);
     expect(file.status).toBe(200);
     expect(file.headers.get('x-content-type-options')).toBe('nosniff');
