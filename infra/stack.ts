@@ -166,7 +166,7 @@ export class SupportStack extends Stack {
       if (route.manageConnections) this.live.bindManagement(f);
       this.live.addRoute(route, f.fn, constructIdOf(route.handler));
     }
-    const dispatcher = addFunction(liveStack, eventDispatcher.handler, 'DynamoDB stream: event items');
+    const dispatcher = addFunction(liveStack, eventDispatcher.handler, 'DynamoDB stream: event items', {}, false, Duration.seconds(eventDispatcher.functionTimeoutSeconds));
     bindTable(dispatcher, this.data, eventDispatcher.table);
     if (eventDispatcher.manageConnections) this.live.bindManagement(dispatcher);
     // It fans each event out to the integrations that take it: one queued delivery each.

@@ -444,7 +444,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   if (opts.stream !== false && !missing(eventDispatcher.handler)) {
     stream = await startStreamReader({
       endpoint: dynamodbEndpoint, region: process.env.AWS_REGION!, tableName, trigger: eventDispatcher,
-      invoke: (event) => invoke(eventDispatcher.handler, event),
+      invoke: (event) => invoke(eventDispatcher.handler, event, eventDispatcher.functionTimeoutSeconds * 1000),
       // A table made now is read from its start, so no write after this runtime started is missed.
       fromStart: created,
       pollMs: opts.streamPollMs ?? STREAM_POLL_MS,

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ENCODER_MEMORY_MB, ENTRY_METADATA } from '#infra/function.ts';
-import { EXPORT_QUEUE, INDEX_QUEUE, scheduledJobs } from '#shared/edge/triggers.ts';
+import { eventDispatcher, EXPORT_QUEUE, INDEX_QUEUE, scheduledJobs } from '#shared/edge/triggers.ts';
 import { routes } from '#shared/edge/routes/index.ts';
 import { routeKey } from '#shared/edge/route.ts';
 import { declared, handlerPath, logicalId, ofType, refId, serviceOfType, synth } from './synth.ts';
@@ -110,10 +110,11 @@ describe('routes: one API route and one function per row of the route table', ()
       const deliver = id === logicalId(s, s.stack.deliveries.fn.fn);
       const indexer = id === logicalId(s, s.stack.indexing.fn.fn);
       const exporter = id === logicalId(s, s.stack.exports.fn.fn);
+      const dispatcher = id === logicalId(s, s.stack.functions.get(eventDispatcher.handler)!.fn);
       const encoder = p.Environment.Variables.ENCODER_MODEL_DIR !== undefined;
       const mail = [s.stack.email.receive, s.stack.email.send].some((f) => id === logicalId(s, f.fn));
       expect(p.MemorySize, id).toBe(deliver ? 512 : indexer ? INDEX_QUEUE.memoryMb : encoder ? ENCODER_MEMORY_MB : 1024);
-      expect(p.Timeout, id).toBe(deliver || mail ? 30 : indexer ? INDEX_QUEUE.functionTimeoutSeconds : exporter ? EXPORT_QUEUE.functionTimeoutSeconds : job ? job.timeoutSeconds : 10);
+      expect(p.Timeout, id).toBe(deliver || mail ? 30 : indexer ? INDEX_QUEUE.functionTimeoutSeconds : exporter ? EXPORT_QUEUE.functionTimeoutSeconds : dispatcher ? eventDispatcher.functionTimeoutSeconds : job ? job.timeoutSeconds : 10);
       expect(p.TracingConfig, id).toEqual({ Mode: 'Active' });
       expect(p.LoggingConfig.LogFormat, id).toBe('JSON');
       const lg = refId(p.LoggingConfig.LogGroup)!;
