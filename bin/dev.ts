@@ -9,7 +9,7 @@ import { startDemoHost } from './local/web.ts';
 import { forgetRuntime, recordRuntime } from './local/runtime-file.ts';
 
 // `npm start`: the whole service on this machine.
-// Options: --port N (or env PORT, default 3000), --persist (keep data in .local-data/ between runs),
+// Options: --port N (or env PORT, default 3000; the demo shop takes N+1, the stand-ins for S3, SQS and the caught mail N+2), --persist (keep data in .local-data/ between runs),
 // --allow-loopback-webhooks (or env ALLOW_LOOPBACK_WEBHOOKS=1: webhooks may call http://127.0.0.1 receivers),
 // --no-dashboard (skip building and serving the dashboard).
 
@@ -29,7 +29,7 @@ const runtime = await startLocalRuntime({
   port, ...(values.persist ? { dataDir: '.local-data' } : {}), allowLoopbackWebhooks: values['allow-loopback-webhooks'],
   loopbackOrigins: [shopOrigin],
   ...(withDashboard ? { dashboard: {} } : {}), demoEmail: DEMO_OWNER_EMAIL,
-  ...(process.env.SMTP_PORT ? { smtpPort: Number(process.env.SMTP_PORT) } : {}), trustVerdictHeader: true,
+  ...(process.env.SMTP_PORT ? { smtpPort: Number(process.env.SMTP_PORT) } : {}), trustVerdictHeader: true, standInsPort: port + 2,
 });
 
 const call = async (method: string, path: string, token: string, body?: unknown) => {
@@ -71,7 +71,8 @@ Support assistant running at ${runtime.url}
   Local issuer  ${runtime.idp.issuer}  (POST ${runtime.idp.issuer}/token {"sub","email"})
   DynamoDB      ${runtime.dynamodbEndpoint}${values.persist ? ' (data kept in .local-data/)' : ' (in memory)'}
   Email in      smtp://127.0.0.1:${runtime.mail?.smtpPort}  (to the demo's address in GET /api/v1/admin/settings, config.email.inboundAddress)
-  Mail out      ${runtime.url}/local-mail  (what the service sent, caught)
+  Mail out      ${runtime.standInsUrl}/local-mail  (what the service sent, caught)
+  Stand-ins     ${runtime.standInsUrl}  (S3 at /local-s3, SQS at /local-sqs: SigV4-signed calls only, no CORS; their own origin)
   Webhooks      ${values['allow-loopback-webhooks'] ? 'http://127.0.0.1 receivers allowed' : 'https only (--allow-loopback-webhooks lets http://127.0.0.1 receivers through)'}
 
 Demo tenant "Demo Shop"

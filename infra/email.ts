@@ -54,11 +54,18 @@ export class MailBucket extends Construct {
       'A link may name any stored message or attachment: the object keys are made per message at run time; the function reads the object key from a conversation of the caller\'s tenant before it signs a link.');
   }
 
-  /** Lets a route's function write a tenant's export and presign its link, under `exports/` only. */
+  /** Lets the export function write tenants' exports, under `exports/` only. */
   grantExports(f: ServiceFunction): void {
     f.fn.addEnvironment('MAIL_BUCKET', this.bucket.bucketName);
-    this.grant(f, ['s3:PutObject', 's3:GetObject'], [`${EXPORTS_PREFIX}*`],
-      'An export\'s object key is made per export at run time (exports/<tenant>/<id>.jsonl); the tenant is the caller\'s own, from its token.');
+    this.grant(f, ['s3:PutObject'], [`${EXPORTS_PREFIX}*`],
+      'An export\'s object key is made per export at run time (exports/<tenant>/<id>.jsonl); the tenant and the export are named by the job the owner started.');
+  }
+
+  /** Lets a route's function presign links to a tenant's export, under `exports/` only. */
+  grantExportLinks(f: ServiceFunction): void {
+    f.fn.addEnvironment('MAIL_BUCKET', this.bucket.bucketName);
+    this.grant(f, ['s3:GetObject'], [`${EXPORTS_PREFIX}*`],
+      'An export\'s object key is made per export at run time (exports/<tenant>/<id>.jsonl); the function reads it from a job of the caller\'s tenant before it signs a link.');
   }
 
   /** Lets a route's function delete a customer's stored mail (erasure): originals and attachments. */

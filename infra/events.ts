@@ -5,7 +5,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { DELIVERY_QUEUE, INDEX_QUEUE, type StreamTrigger } from '#shared/edge/triggers.ts';
+import { DELIVERY_QUEUE, EXPORT_QUEUE, INDEX_QUEUE, type StreamTrigger } from '#shared/edge/triggers.ts';
 import { bindKey, bindTable, ServiceFunction } from './function.ts';
 import type { DataTable } from './table.ts';
 
@@ -183,6 +183,43 @@ export class Indexing extends Construct {
   /** Lets a function queue tenants for indexing (the dispatcher). */
   grantEnqueue(f: ServiceFunction): void {
     f.fn.addEnvironment('INDEX_QUEUE_URL', this.queue.queueUrl);
+    this.queue.grantSendMessages(f.role);
+  }
+}
+
+/** The export queue and the function fed by it: tenant exports, one job per message (POST /admin/tenant/export). */
+export class Exports extends Construct {
+  readonly queue: Queue;
+  readonly deadLetters: Queue;
+  readonly fn: ServiceFunction;
+
+  constructor(scope: Construct, id: string, props: IndexingProps) {
+    super(scope, id);
+    this.deadLetters = new Queue(this, 'DeadLetters', { retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true });
+    this.queue = new Queue(this, 'Queue', {
+      visibilityTimeout: Duration.seconds(EXPORT_QUEUE.visibilityTimeoutSeconds),
+      retentionPeriod: Duration.days(1),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: EXPORT_QUEUE.maxReceiveCount },
+    });
+    this.fn = new ServiceFunction(this, 'Export', {
+      entry: props.entry, projectRoot: props.projectRoot, logRetention: props.logRetention,
+      description: 'Writes a tenant\'s export (JSON lines) to the objects bucket',
+      timeout: Duration.seconds(EXPORT_QUEUE.functionTimeoutSeconds),
+    });
+    bindTable(this.fn, props.data, 'write');
+    this.fn.fn.addEventSource(new SqsEventSource(this.queue, { batchSize: EXPORT_QUEUE.batchSize, reportBatchItemFailures: true }));
+    acknowledgeQueueConsumer(this.fn);
+    Validations.of(this.deadLetters).acknowledge({
+      id: 'Serverless-SQSRedrivePolicy',
+      reason: 'This is the dead-letter queue of the export queue: its messages are kept 14 days for inspection and alarm while visible; nothing consumes it.',
+    });
+  }
+
+  /** Lets a function queue exports (the export route). */
+  grantEnqueue(f: ServiceFunction): void {
+    f.fn.addEnvironment('EXPORT_QUEUE_URL', this.queue.queueUrl);
     this.queue.grantSendMessages(f.role);
   }
 }

@@ -7,7 +7,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { routes as allRoutes } from '#shared/edge/routes/index.ts';
 import type { Route } from '#shared/edge/route.ts';
-import { eventDispatcher, INDEX_QUEUE, liveRoutes, scheduledJobs } from '#shared/edge/triggers.ts';
+import { eventDispatcher, EXPORT_QUEUE, INDEX_QUEUE, liveRoutes, scheduledJobs } from '#shared/edge/triggers.ts';
 import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
@@ -17,7 +17,7 @@ import { Auth } from './auth.ts';
 import { Cdn } from './cdn.ts';
 import type { StackConfig } from './config.ts';
 import { Dashboard } from './dashboard.ts';
-import { Deliveries, EventStream, Indexing } from './events.ts';
+import { Deliveries, EventStream, Exports, Indexing } from './events.ts';
 import { EmailChannel, MailBucket } from './email.ts';
 import { bindKey, bindTable, constructIdOf, ServiceFunction } from './function.ts';
 import { LiveApi } from './live.ts';
@@ -50,6 +50,7 @@ export class SupportStack extends Stack {
   readonly events: EventStream;
   readonly deliveries: Deliveries;
   readonly indexing: Indexing;
+  readonly exports: Exports;
   readonly dashboard: Dashboard;
   readonly credentialsKey: Key;
   readonly cdn: Cdn;
@@ -136,6 +137,11 @@ export class SupportStack extends Stack {
       Validations.of(rule).acknowledge({ id: 'Serverless-EventBusDLQ', reason: SCHEDULED.dlq });
     }
     this.mail = new MailBucket(this, 'Mail');
+    this.exports = new Exports(this, 'Exports', {
+      data: this.data, projectRoot: PROJECT_ROOT, logRetention, entry: entryOf(EXPORT_QUEUE.handler),
+    });
+    this.functions.set(EXPORT_QUEUE.handler, this.exports.fn);
+    this.mail.grantExports(this.exports.fn);
     alarmFunctionsOf(this);
 
     // The email channel's stack: SES in and out, and its three functions.
@@ -160,7 +166,7 @@ export class SupportStack extends Stack {
       if (route.manageConnections) this.live.bindManagement(f);
       this.live.addRoute(route, f.fn, constructIdOf(route.handler));
     }
-    const dispatcher = addFunction(liveStack, eventDispatcher.handler, 'DynamoDB stream: event items');
+    const dispatcher = addFunction(liveStack, eventDispatcher.handler, 'DynamoDB stream: event items', {}, false, Duration.seconds(eventDispatcher.functionTimeoutSeconds));
     bindTable(dispatcher, this.data, eventDispatcher.table);
     if (eventDispatcher.manageConnections) this.live.bindManagement(dispatcher);
     // It fans each event out to the integrations that take it: one queued delivery each.
@@ -191,7 +197,8 @@ export class SupportStack extends Stack {
         if (route.kms) bindKey(f, this.credentialsKey);
         if (route.queue) this.deliveries.grantEnqueue(f);
         if (route.mailLinks) this.mail.grantLinks(f);
-        if (route.exportObjects) this.mail.grantExports(f);
+        if (route.exportLinks) this.mail.grantExportLinks(f);
+        if (route.exportQueue) this.exports.grantEnqueue(f);
         if (route.eraseObjects) this.mail.grantErasure(f);
         acknowledgeFunctionFindings(f, SYNCHRONOUS);
         this.api.addRoute(routeStack, route, f.fn, constructIdOf(route.handler));
@@ -204,7 +211,7 @@ export class SupportStack extends Stack {
       stage: this.api.stage,
       data: this.data,
       deadLetters: {
-        Events: this.events.deadLetters, Deliveries: this.deliveries.deadLetters, Indexing: this.indexing.deadLetters,
+        Events: this.events.deadLetters, Deliveries: this.deliveries.deadLetters, Indexing: this.indexing.deadLetters, Exports: this.exports.deadLetters,
         EmailOut: this.email.outDeadLetters, EmailEvents: this.email.eventsDeadLetters,
       },
       ...alarmTopic,

@@ -42,13 +42,13 @@ const origin = (u: string) => new URL(u).origin;
  * A request handler for the dashboard's paths: true when it answered. API and issuer paths are
  * never its own, so the gateway's 404 stays theirs.
  */
-export function dashboardHandler(opts: DashboardOptions, config: DashboardConfig) {
+export function dashboardHandler(opts: DashboardOptions, config: DashboardConfig, imageOrigin?: string) {
   const dir = opts.dir ?? DASHBOARD_DIST;
   const connect = [...new Set(["'self'", origin(config.issuer), origin(config.apiUrl), ...(config.liveUrl ? [origin(config.liveUrl.replace(/^ws/, 'http')).replace(/^http/, 'ws')] : [])])];
   const headers = {
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
-    'content-security-policy': `default-src 'self'; connect-src ${connect.join(' ')}; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'`,
+    'content-security-policy': `default-src 'self'; connect-src ${connect.join(' ')}; img-src 'self' data:${imageOrigin ? ` ${imageOrigin}` : ''}; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'`,
   };
   const body = JSON.stringify(config);
 

@@ -9,18 +9,20 @@ import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructured
 import { routes } from '#shared/edge/routes/index.ts';
 import { fifoFields, parseMessage } from '#shared/data/delivery-queue.ts';
 import type { Route } from '#shared/edge/route.ts';
-import { DELIVERY_QUEUE, eventDispatcher, INDEX_QUEUE, LIVE_IDLE_SECONDS, LIVE_PATH, liveRoutes, scheduledJobs } from '#shared/edge/triggers.ts';
+import { DELIVERY_QUEUE, eventDispatcher, EXPORT_QUEUE, INDEX_QUEUE, LIVE_IDLE_SECONDS, LIVE_PATH, liveRoutes, scheduledJobs } from '#shared/edge/triggers.ts';
 import { startTtlSweeper } from './ttl.ts';
 import { createLocalIdp, type LocalIdp } from './idp.ts';
 import { eventOf, lambdaContext } from './events.ts';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamodb-local.ts';
-import { createLocalQueue, isQueueRequest, type LocalQueue, type SqsHandler } from './queue.ts';
+import { createLocalQueue, type LocalQueue, type SqsHandler } from './queue.ts';
 import { createLiveGateway, type LiveGateway, type SocketResult } from './live.ts';
 import { startStreamReader, type OnFailureRecord, type StreamReader } from './stream.ts';
 import { webAssets } from './web.ts';
 import { dashboardHandler, type DashboardOptions } from './dashboard.ts';
 import { createLocalObjects, type LocalObjects } from './objects.ts';
 import { startLocalMail, type LocalMail } from './smtp.ts';
+import { startStandIns, type StandIns } from './standins.ts';
+import { newLocalCredentials } from './sigv4.ts';
 
 // The local runtime: serves the route table's handlers on 127.0.0.1 as API Gateway's HTTP API
 // would, building payload v2 events from real HTTP requests. Nothing here is wired twice: the
@@ -92,6 +94,8 @@ export interface RuntimeOptions {
    * meanwhile (which includes any other invocation running at once): what Lambda would bill.
    */
   onInvoke?: (handler: string, event: unknown, took: { ms: number; cpuMs: number }) => void;
+  /** The port of the stand-ins for S3, SQS and the mail catcher's page (standins.ts; default: a free one). */
+  standInsPort?: number;
 }
 
 export interface LocalRuntime {
@@ -124,6 +128,8 @@ export interface LocalRuntime {
   objects: LocalObjects;
   /** The outgoing-mail queue's emulation, fed to functions/email/send.ts. */
   emailQueue: LocalQueue;
+  /** Where the stand-ins for S3 and SQS and the caught mail (`/local-mail`) are served: never this origin. */
+  standInsUrl: string;
   stop(): Promise<void>;
 }
 
@@ -292,13 +298,6 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
       if (r) { res.writeHead(r.status, r.headers); return res.end(r.body); }
       return idpRoute(method, url.pathname, body, res);
     }
-    if (objects.handles(url.pathname)) return objects.serve(method, url, body, res);
-    if (mail?.serve(url.pathname, res)) return;
-    if (isQueueRequest(url.pathname)) {
-      const text = body.toString('utf8');
-      const r = queueOf(text).serve(String(req.headers['x-amz-target'] ?? ''), text);
-      return send(res, r.status, r.body, r.headers);
-    }
     if (live?.manage(method, url.pathname, body, res)) return;
     // The WebSocket API answers plain requests to its URL so, without reaching a function.
     if (live && url.pathname === LIVE_PATH) return send(res, 426, '{"message":"Upgrade Required"}', { upgrade: 'websocket' });
@@ -350,6 +349,14 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   const liveEndpoint = `${url}${MANAGEMENT_PATH}`;
   // The live handlers post through ApiGatewayManagementApiClient({ endpoint: LIVE_ENDPOINT }).
   Object.assign(process.env, { LIVE_URL: liveUrl, LIVE_ENDPOINT: liveEndpoint });
+  // The functions sign their S3 and SQS calls with these (shared/core/config.ts); a second runtime
+  // in the same process keeps the first one's, as the clients are made once.
+  process.env.LOCAL_SECRET_ACCESS_KEY ??= newLocalCredentials().secretAccessKey;
+  const standIns: StandIns = await startStandIns({
+    ...(opts.standInsPort ? { port: opts.standInsPort } : {}),
+    credentials: { accessKeyId: 'local', secretAccessKey: process.env.LOCAL_SECRET_ACCESS_KEY },
+    objects: () => objects, queueOf: (text) => queueOf(text), mail: () => mail,
+  });
 
   // Until a handler file exists (the live channel is being built), its part stays off, said once.
   const missing = (handler: string) => {
@@ -375,7 +382,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   });
   idp = await createLocalIdp(url, opts.demoEmail ? { demoEmail: opts.demoEmail } : {});
   const queue = createLocalQueue({
-    name: DELIVERY_QUEUE_NAME, baseUrl: url, region: process.env.AWS_REGION,
+    name: DELIVERY_QUEUE_NAME, baseUrl: standIns.url, region: process.env.AWS_REGION,
     handler: () => loadHandler('events/deliver') as unknown as Promise<SqsHandler>,
     fifo: true, visibilityTimeoutSeconds: DELIVERY_QUEUE.visibilityTimeoutSeconds, maxReceiveCount: DELIVERY_QUEUE.maxReceiveCount,
     batchSize: DELIVERY_QUEUE.batchSize, functionTimeoutSeconds: DELIVERY_QUEUE.functionTimeoutSeconds, timeScale: opts.deliveryTimeScale ?? Number(process.env.DELIVERY_TIME_SCALE ?? 1),
@@ -384,15 +391,15 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   });
   if (opts.dataDir) moveStandardDeliveries(join(opts.dataDir, 'queue-deliveries.json'), queue);
   const emailQueue = createLocalQueue({
-    name: EMAIL_QUEUE_NAME, baseUrl: url, region: process.env.AWS_REGION,
+    name: EMAIL_QUEUE_NAME, baseUrl: standIns.url, region: process.env.AWS_REGION,
     handler: () => loadHandler('email/send') as unknown as Promise<SqsHandler>,
     visibilityTimeoutSeconds: 60, maxReceiveCount: 5, batchSize: 10, timeScale: opts.deliveryTimeScale ?? Number(process.env.DELIVERY_TIME_SCALE ?? 1),
     ...(opts.dataDir ? { file: join(opts.dataDir, `queue-${EMAIL_QUEUE_NAME}.json`) } : {}),
   });
-  const objects = createLocalObjects(url, process.env.AWS_REGION!, opts.dataDir ? join(opts.dataDir, 'objects') : undefined);
+  const objects = createLocalObjects(standIns.url, opts.dataDir ? join(opts.dataDir, 'objects') : undefined);
   // The index queue: tenants whose content the indexer embeds (the encoder loads in this process on first use).
   const indexQueue = createLocalQueue({
-    name: INDEX_QUEUE_NAME, baseUrl: url, region: process.env.AWS_REGION,
+    name: INDEX_QUEUE_NAME, baseUrl: standIns.url, region: process.env.AWS_REGION,
     handler: () => (opts.indexer === false
       ? Promise.resolve((async () => ({ batchItemFailures: [] })) as unknown as SqsHandler)
       : loadHandler(INDEX_QUEUE.handler) as unknown as Promise<SqsHandler>),
@@ -400,12 +407,20 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     batchSize: INDEX_QUEUE.batchSize, concurrency: 1,
     ...(opts.dataDir ? { file: join(opts.dataDir, `queue-${INDEX_QUEUE_NAME}.json`) } : {}),
   });
+  // The export queue: tenant exports, written to the objects bucket one at a time.
+  const exportQueue = createLocalQueue({
+    name: 'exports', baseUrl: standIns.url, region: process.env.AWS_REGION,
+    handler: () => loadHandler(EXPORT_QUEUE.handler) as unknown as Promise<SqsHandler>,
+    visibilityTimeoutSeconds: EXPORT_QUEUE.visibilityTimeoutSeconds, maxReceiveCount: EXPORT_QUEUE.maxReceiveCount,
+    batchSize: EXPORT_QUEUE.batchSize, functionTimeoutSeconds: EXPORT_QUEUE.functionTimeoutSeconds, concurrency: 1,
+    ...(opts.dataDir ? { file: join(opts.dataDir, 'queue-exports.json') } : {}),
+  });
   /** The queue a request names (SQS JSON: `QueueUrl` in the body); the delivery queue by default. */
   const queueOf = (text: string): LocalQueue => {
-    try { return [indexQueue, emailQueue].find((q) => q.url === (JSON.parse(text) as { QueueUrl?: unknown }).QueueUrl) ?? queue; } catch { return queue; }
+    try { return [indexQueue, emailQueue, exportQueue].find((q) => q.url === (JSON.parse(text) as { QueueUrl?: unknown }).QueueUrl) ?? queue; } catch { return queue; }
   };
   Object.assign(process.env, {
-    INDEX_QUEUE_URL: indexQueue.url,
+    INDEX_QUEUE_URL: indexQueue.url, EXPORT_QUEUE_URL: exportQueue.url,
     S3_ENDPOINT: objects.endpoint, MAIL_BUCKET: MAIL_BUCKET, EMAIL_QUEUE_URL: emailQueue.url,
     SQS_ENDPOINT: queue.endpoint, DELIVERY_QUEUE_URL: queue.url, DASHBOARD_URL: process.env.DASHBOARD_URL ?? url,
     ...(opts.allowLoopbackWebhooks ? { ALLOW_LOOPBACK_WEBHOOKS: '1' } : {}),
@@ -415,7 +430,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     dashboard = dashboardHandler(opts.dashboard, {
       issuer: idp.issuer, clientId: idp.clientId, apiUrl: url, liveUrl,
       widgetOrigin: opts.dashboard.widgetOrigin ?? url, ...(opts.demoEmail ? { demoEmail: opts.demoEmail } : {}),
-    });
+    }, standIns.url);
   }
   // As the HTTP API authorizer: signature against the JWKS, iss, aud or client_id, exp (required), nbf.
   verifier = JwtVerifier.create({
@@ -448,7 +463,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   if (opts.stream !== false && !missing(eventDispatcher.handler)) {
     stream = await startStreamReader({
       endpoint: dynamodbEndpoint, region: process.env.AWS_REGION!, tableName, trigger: eventDispatcher,
-      invoke: (event) => invoke(eventDispatcher.handler, event),
+      invoke: (event) => invoke(eventDispatcher.handler, event, eventDispatcher.functionTimeoutSeconds * 1000),
       // A table made now is read from its start, so no write after this runtime started is missed.
       fromStart: created,
       pollMs: opts.streamPollMs ?? STREAM_POLL_MS,
@@ -474,7 +489,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     liveConnections: () => live?.connectionIds() ?? [],
     streamFailures: () => stream?.failures ?? [],
     jwksFetches: () => fetches,
-    mail, objects, emailQueue,
+    mail, objects, emailQueue, standInsUrl: standIns.url,
     async stop() {
       await ttl.stop();
       for (const t of jobTimers) clearInterval(t);
@@ -484,6 +499,8 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
       await live?.close();
       await queue.stop();
       await indexQueue.stop();
+      await exportQueue.stop();
+      await standIns.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await dynamo?.stop();

@@ -12,9 +12,11 @@ import { compileFilter } from './filter.ts';
 // A DynamoDB stream event source mapping, as Lambda runs one: reads the table's stream through
 // the Streams API (shards in order, a child only after its parent), keeps the records that pass
 // the trigger's filter, invokes the handler with batches of at most batchSize in shard order,
-// and honours partial batch responses: the batch is retried from its first failed record, up to
-// retryAttempts times, after which it goes to the on-failure destination (here: a log line and
-// `failures`) and the shard moves on.
+// within the function's timeout, and honours partial batch responses: the batch is retried from
+// its first failed record; a batch that fails whole is bisected (deliver); a single record is
+// retried up to retryAttempts times, after which it goes to the on-failure destination (here: a
+// log line and `failures`) and the shard moves on. `npm run replay-stream` dispatches such a
+// record's range again (docs/RESTORE.md).
 // With a checkpoint file (`npm start -- --persist`) it keeps its place as the event source mapping
 // does: each shard's last handled sequence number, written after every batch is handled (or
 // dropped), so a process killed at any point reads again at most the batch it was in (at least
@@ -25,6 +27,8 @@ export interface StreamTriggerConfig {
   filter: Record<string, unknown>;
   batchSize: number;
   retryAttempts: number;
+  /** The function's timeout: an invocation that runs longer fails its batch (bisected, then retried); none without it. */
+  functionTimeoutSeconds?: number;
 }
 
 /** What Lambda sends to an on-failure destination for a DynamoDB stream batch. */
@@ -116,13 +120,20 @@ export interface DeliverOptions {
 /**
  * Delivers records (already filtered, in shard order) in batches. A retry is a new batch read
  * from the checkpoint, so records before the first failure are not sent again, and the count of
- * retries starts over when a retry gets further than the batch before it.
+ * retries starts over when a retry gets further than the batch before it. A batch of more than one
+ * record that fails whole (thrown, timed out, or its first record failed) is split in two and each
+ * half tried in turn, as Lambda does with BisectBatchOnFunctionError, down to the one record that
+ * fails: only that record is retried retryAttempts times and sent to the on-failure destination.
+ * Past the failed batch's end, batches are batchSize again.
  */
 export async function deliver(records: DynamoDBRecord[], o: DeliverOptions): Promise<void> {
   let at = 0;
   let retries = 0;
+  /** Ends of the halves still to deliver, innermost last: a batch never crosses one. */
+  const halves: number[] = [];
   while (at < records.length && !o.stopped?.()) {
-    const batch = records.slice(at, at + o.batchSize);
+    while (halves.length && at >= halves.at(-1)!) halves.pop();
+    const batch = records.slice(at, Math.min(at + o.batchSize, halves.at(-1) ?? records.length));
     let failedAt: number;
     let threw = false;
     try {
@@ -134,6 +145,12 @@ export async function deliver(records: DynamoDBRecord[], o: DeliverOptions): Pro
     }
     if (failedAt < 0) { at += batch.length; retries = 0; o.checkpoint?.(batch.at(-1)!); continue; }
     if (failedAt > 0) { at += failedAt; retries = 0; o.checkpoint?.(batch[failedAt - 1]!); continue; }
+    if (batch.length > 1) {
+      if (halves.at(-1) !== at + batch.length) halves.push(at + batch.length);
+      halves.push(at + Math.ceil(batch.length / 2));
+      retries = 0;
+      continue;
+    }
     if (retries >= o.retryAttempts) {
       o.onFailure(batch, retries + 1, threw);
       at += batch.length;
@@ -143,6 +160,13 @@ export async function deliver(records: DynamoDBRecord[], o: DeliverOptions): Pro
     }
     retries++;
   }
+}
+
+/** Lambda's timeout: an invocation still running after it is a function error (the work itself cannot be stopped here). */
+export function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`Task timed out after ${ms / 1000} seconds`)), ms); });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 export interface StreamReaderOptions {
@@ -330,7 +354,8 @@ export async function startStreamReader(o: StreamReaderOptions): Promise<StreamR
       const events = records.map((r) => lambdaRecord(r, o.region, arn)).filter(matches);
       await deliver(events, {
         batchSize: o.trigger.batchSize, retryAttempts: o.trigger.retryAttempts,
-        invoke: (batch) => o.invoke({ Records: batch }),
+        invoke: (batch) => (o.trigger.functionTimeoutSeconds
+          ? withTimeout(o.invoke({ Records: batch }), o.trigger.functionTimeoutSeconds * 1000) : o.invoke({ Records: batch })),
         onFailure: (batch, count, threw) => onFailure(s, batch, count, threw),
         checkpoint: (r) => { s.lastSequence = sequence(r); save(); },
         stopped: () => stopped,

@@ -1,5 +1,5 @@
 import { adminRoute } from '#shared/edge/kit.ts';
 import * as api from '#shared/edge/routes/tenant.ts';
-import { exportTenantToObject } from '#shared/domain/tenants/portability.ts';
+import { startExport } from '#shared/domain/tenants/portability.ts';
 
-export const handler = adminRoute(api.exportTenant, async ({ tenantId, actor }) => exportTenantToObject(tenantId, actor));
+export const handler = adminRoute(api.exportTenant, async ({ tenantId, actor }) => startExport(tenantId, actor));

@@ -26,6 +26,8 @@ export const config = {
   get deliveryQueueUrl() { return required('DELIVERY_QUEUE_URL'); },
   /** The queue of tenants whose content the indexer embeds (shared/data/index-queue.ts). */
   get indexQueueUrl() { return required('INDEX_QUEUE_URL'); },
+  /** The queue of tenant exports to write (shared/data/exports.ts). */
+  get exportQueueUrl() { return required('EXPORT_QUEUE_URL'); },
   /** Set only locally (the local runtime's SQS emulation). */
   get sqsEndpoint() { return process.env.SQS_ENDPOINT; },
   /** Base of the dashboard's links (Slack messages); absent: messages carry no link. */
@@ -45,6 +47,8 @@ export const config = {
   get mailBucket() { return required('MAIL_BUCKET'); },
   /** Set only locally: the runtime's stand-in for S3 (bin/local/objects.ts). */
   get s3Endpoint() { return process.env.S3_ENDPOINT; },
+  /** Locally, what the S3 and SQS clients sign with: the stand-ins refuse anything else (bin/local/sigv4.ts). */
+  get localCredentials() { return { accessKeyId: 'local', secretAccessKey: required('LOCAL_SECRET_ACCESS_KEY') }; },
   /** The queue the outbox's outgoing mail goes through to the sender function. */
   get emailQueueUrl() { return required('EMAIL_QUEUE_URL'); },
   /** Set only locally: outgoing mail goes by SMTP to this `host:port` (the catcher) instead of SES. */

@@ -19,7 +19,7 @@ let client: SQSClient | undefined;
 /** The one SQS client (the delivery queue's and the index queue's). */
 export const sqs = () => (client ??= new SQSClient({
   region: config.region,
-  ...(config.sqsEndpoint ? { endpoint: config.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  ...(config.sqsEndpoint ? { endpoint: config.sqsEndpoint, credentials: config.localCredentials } : {}),
   maxAttempts: 3,
 }));
 

@@ -108,6 +108,8 @@ export const keys = {
   deletionStatus: (sub: string): Key => ({ pk: `DELETION#${sub}`, sk: 'STATUS' }),
   /** A tenant's export in the objects bucket (the bucket's lifecycle removes `exports/` after a day). */
   tenantExportObject: (tenantId: string, id: string) => `exports/${tenantId}/${id}.jsonl`,
+  /** A tenant's export job: its status and progress (TTL: a day, as the file). */
+  tenantExport: (tenantId: string, id: string): Key => ({ pk: T(tenantId), sk: `EXPORT#${id}` }),
 
   ticket: (tenantId: string, ticketId: string): Key => ({ pk: `${T(tenantId)}#TICKET#${ticketId}`, sk: 'TICKET' }),
   /** The tenant's last ticket number; a new ticket's transaction moves it on, conditional on the value read. */

@@ -10,7 +10,7 @@ let client: S3Client | undefined;
 const s3 = () => (client ??= new S3Client({
   region: config.region,
   ...(config.s3Endpoint
-    ? { endpoint: config.s3Endpoint, forcePathStyle: true, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    ? { endpoint: config.s3Endpoint, forcePathStyle: true, credentials: config.localCredentials } : {}),
   // Whole buffers with a known length: no streaming checksums, which the stand-in does not speak.
   requestChecksumCalculation: 'WHEN_REQUIRED',
   responseChecksumValidation: 'WHEN_REQUIRED',

@@ -41,6 +41,7 @@
 //   connection id -> tenant (for $disconnect)   GetItem   pk LIVECONN#id         sk LIVECONN (TTL)
 //   conversations due for the resolution job    Query     pk RESOLVEDUE#slot     sk tenantId#conversationId (TTL)
 //   one-time live ticket                        Delete    pk TENANT#t#LIVETICKET#hash sk LIVETICKET (TTL)
+//   a tenant's export job (status, progress)    GetItem   pk TENANT#t            sk EXPORT#exp_ulid (TTL a day)
 
 export const TTL_ATTRIBUTE = 'expiresAt';
 

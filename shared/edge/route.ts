@@ -36,8 +36,10 @@ export interface Route<P extends Schema | undefined = Schema | undefined, B exte
   encoder?: boolean;
   /** The function presigns links to the mail bucket's objects (email attachments and originals). */
   mailLinks?: boolean;
-  /** The function writes tenant exports to the objects bucket (`exports/`) and presigns links to them. */
-  exportObjects?: boolean;
+  /** The function presigns links to tenant exports (`exports/`). */
+  exportLinks?: boolean;
+  /** The function queues tenant exports (the export queue, shared/edge/triggers.ts EXPORT_QUEUE). */
+  exportQueue?: boolean;
   /** The function deletes a customer's stored mail (originals and attachments) from the mail bucket. */
   eraseObjects?: boolean;
   params?: P;

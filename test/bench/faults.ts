@@ -23,12 +23,17 @@ import { fmt, percentile } from './perf/util.ts';
 // 4. A Lambda timeout in the middle of send-message's transaction, three ways (the request never
 //    leaves; half of it leaves and the connection dies; it commits and the function is killed
 //    before answering): nothing partial, and the client's retry with the same key stores it once.
+// 5. Sustained chat load (FAULTS_LOAD_MESSAGES, 3,000 by default) with a CPU hog beside it (a process
+//    spinning on one core): every message's event is dispatched (its webhook arrives), and the stream
+//    reader sends nothing to the on-failure destination.
 // Each part runs in a process of its own. Writes bench-results/faults.json; exits 1 if a property fails.
-// Options (env): FAULTS_PARTS (default "1,2,3,4"), FAULTS_TENANTS (4), FAULTS_CONVERSATIONS (6 per tenant),
+// Options (env): FAULTS_PARTS (default "1,2,3,4,5"), FAULTS_LOAD_MESSAGES (3000), FAULTS_LOAD_SENDERS (8), FAULTS_TENANTS (4), FAULTS_CONVERSATIONS (6 per tenant),
 // FAULTS_INTERVAL_MS (5000 between one conversation's messages: 24 conversations make about 290 a minute).
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PARTS = new Set((process.env.FAULTS_PARTS ?? '1,2,3,4').split(',').map((s) => s.trim()));
+const PARTS = new Set((process.env.FAULTS_PARTS ?? '1,2,3,4,5').split(',').map((s) => s.trim()));
+const LOAD_MESSAGES = Number(process.env.FAULTS_LOAD_MESSAGES ?? 3000);
+const LOAD_SENDERS = Number(process.env.FAULTS_LOAD_SENDERS ?? 8);
 const TENANTS = Number(process.env.FAULTS_TENANTS ?? 4);
 const CONVERSATIONS = Number(process.env.FAULTS_CONVERSATIONS ?? 6);
 const INTERVAL_MS = Number(process.env.FAULTS_INTERVAL_MS ?? 5000);
@@ -548,12 +553,62 @@ async function timeoutMidTransaction() {
   }
 }
 
+// ---- 5. Sustained load with a CPU hog ----------------------------------------------------------
+
+async function sustainedLoad() {
+  console.log(`\n5. ${LOAD_MESSAGES} chat messages from ${LOAD_SENDERS} senders with a CPU hog beside the service`);
+  const hooks = await receiver();
+  await hooks.up();
+  const rt = await startLocalRuntime({ tableName: 'faults-load', allowLoopbackWebhooks: true, deliveryTimeScale: 0.01 });
+  let hog: ChildProcess | null = null;
+  try {
+    const tenants: Array<Awaited<ReturnType<typeof onboard>>> = [];
+    for (let i = 0; i < TENANTS; i++) {
+      const t = await onboard(rt.url, await rt.idp.token({ sub: `load-${i}-${randomUUID()}` }), `Load ${i}`);
+      const r = await request(rt.url, 'POST', '/api/v1/admin/integrations', { token: t.token, body: { type: 'webhook', name: 'Counter', config: { url: hooks.url, events: ['message.created'] } } });
+      if (r.status !== 201) throw new Error(`integration: ${r.status}`);
+      tenants.push(t);
+    }
+    // The hog starts with the load: it spins on one core for as long as the part runs.
+    hog = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+    const acked: string[] = [];
+    let refused = 0;
+    let next = 0;
+    const t0 = Date.now();
+    await Promise.all(Array.from({ length: LOAD_SENDERS }, async (_, w) => {
+      let conversationId: string | undefined;
+      for (let n = next++; n < LOAD_MESSAGES; n = next++) {
+        const text = `load ${w} ${n} ${randomUUID().slice(0, 8)}`;
+        if (n % 10 === 0) conversationId = undefined;
+        const r = await request(rt.url, 'POST', '/api/v1/chat/message', {
+          widgetKey: tenants[n % tenants.length]!.widgetKey, key: randomUUID(), body: { message: text, ...(conversationId ? { conversationId } : {}) },
+        });
+        if (r.status === 200) { acked.push(text); conversationId = r.body.conversationId as string; } else refused++;
+      }
+    }));
+    const sentMs = Date.now() - t0;
+    const deadline = Date.now() + 300_000;
+    const arrived = () => { const all = hooks.arrivals.map((a) => a.body).join('\n'); return acked.filter((t) => all.includes(t)).length; };
+    let seen = arrived();
+    while (seen < acked.length && Date.now() < deadline && rt.streamFailures().length === 0) { await sleep(2000); seen = arrived(); }
+    const failures = rt.streamFailures().length;
+    results.sustainedLoad = { messages: LOAD_MESSAGES, senders: LOAD_SENDERS, acked: acked.length, refused, sentMs, dispatched: seen, onFailure: failures, drainedMs: Date.now() - t0 - sentMs };
+    console.log(`  ${acked.length} messages acknowledged (${refused} refused) in ${fmt(sentMs / 1000, 0)} s; ${seen} of their events arrived; ${failures} on-failure records`);
+    verdict('5', 'every event dispatched under load', seen === acked.length, `${seen}/${acked.length} acknowledged messages' events arrived at the webhook`);
+    verdict('5', 'no batch sent to the on-failure destination', failures === 0, `${failures} on-failure records`);
+  } finally {
+    hog?.kill('SIGKILL');
+    await rt.stop();
+    await hooks.down();
+  }
+}
+
 const t0 = Date.now();
 const OUT = join(ROOT, 'bench-results');
 mkdirSync(OUT, { recursive: true });
 if (PARTS.size > 1) {
   // Each part in a process of its own: the handlers' DynamoDB client is made once per process, for one runtime.
-  for (const part of ['1', '2', '3', '4'].filter((p) => PARTS.has(p))) {
+  for (const part of ['1', '2', '3', '4', '5'].filter((p) => PARTS.has(p))) {
     spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), [fileURLToPath(import.meta.url)], { stdio: 'inherit', env: { ...process.env, FAULTS_PARTS: part } });
     try {
       const r = JSON.parse(readFileSync(join(OUT, `faults-${part}.json`), 'utf8')) as typeof results & { verdicts: typeof verdicts };
@@ -570,6 +625,7 @@ if (PARTS.size > 1) {
     if (PARTS.has('2')) await receiverDown();
     if (PARTS.has('3')) await persistKill();
     if (PARTS.has('4')) await timeoutMidTransaction();
+    if (PARTS.has('5')) await sustainedLoad();
   } finally {
     results.verdicts = verdicts;
     results.seconds = (Date.now() - t0) / 1000;

@@ -65,8 +65,13 @@ describe('the customer\'s data on the dashboard', () => {
       await signIn(page, email);
       await page.goto('/settings');
       const card = page.getByRole('region', { name: 'Leaving' });
-      const download = page.waitForEvent('download');
+      // The export is a job: the card shows its progress, then offers the file's link.
       await card.getByRole('button', { name: 'Export all data' }).click();
+      const link = card.getByRole('link', { name: /^Download tenant-.+\.jsonl$/ });
+      await link.waitFor({ timeout: 60_000 });
+      await captureWidths(page, 'dashboard-export', 'Settings');
+      const download = page.waitForEvent('download');
+      await link.click();
       const file = await download;
       const lines = (await (await file.createReadStream()).toArray().then((b) => Buffer.concat(b).toString('utf8'))).trim().split('\n');
       expect(JSON.parse(lines[0]!)).toMatchObject({ format: 'tenant-export/1', tenantId: onboard.body.tenant.id });

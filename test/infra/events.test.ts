@@ -17,10 +17,11 @@ describe('delivery queue', () => {
   it('has a queue with a dead-letter queue after more receives than a delivery has attempts, both encrypted and TLS-only', () => {
     const queues = ofType(s, 'AWS::SQS::Queue');
     // The delivery queue, its dead letters, the event stream's dead letters, the index queue and its dead letters,
-    // and the email channel's two queues and their dead letters.
+    // the export queue and its dead letters, and the email channel's two queues and their dead letters.
     const email = s.stack.email;
     expect(queues.map(([id]) => id).sort()).toEqual([
       dlqId, queueId, logicalId(s, s.stack.events.deadLetters), logicalId(s, s.stack.indexing.queue), logicalId(s, s.stack.indexing.deadLetters),
+      logicalId(s, s.stack.exports.queue), logicalId(s, s.stack.exports.deadLetters),
       ...[email.outQueue, email.outDeadLetters, email.eventsQueue, email.eventsDeadLetters].map((q) => logicalId(s, q)),
     ].sort());
     const q = s.resources[queueId]!.Properties;

@@ -15,6 +15,7 @@ const liveApiId = logicalId(s, s.stack.live.webSocketApi);
 const deadLettersId = logicalId(s, s.stack.events.deadLetters);
 const queueId = logicalId(s, s.stack.deliveries.queue);
 const indexQueueId = logicalId(s, s.stack.indexing.queue);
+const exportQueueId = logicalId(s, s.stack.exports.queue);
 const mailId = logicalId(s, s.stack.mail.bucket);
 const emailQueueId = logicalId(s, s.stack.email.outQueue);
 const emailEventsQueueId = logicalId(s, s.stack.email.eventsQueue);
@@ -44,6 +45,7 @@ function symbol(resource: unknown, ownLogGroup: string): string {
   if (id === deadLettersId) return 'dead-letters';
   if (id === queueId) return 'delivery-queue';
   if (id === indexQueueId) return 'index-queue';
+  if (id === exportQueueId) return 'export-queue';
   if (id === emailQueueId) return 'email-queue';
   if (id === emailEventsQueueId) return 'email-events-queue';
   if (id === ownLogGroup) return 'own-log-group';
@@ -90,7 +92,7 @@ function allowedPairs(syn: Synth, target: Pick<Declared, 'handler'> | ServiceFun
   return pairs.sort();
 }
 
-function expectedPairs(row: Pick<Declared, 'table' | 'kms' | 'kind'> & { queue?: boolean; manageConnections?: boolean; mailLinks?: boolean; exportObjects?: boolean; eraseObjects?: boolean }): string[] {
+function expectedPairs(row: Pick<Declared, 'table' | 'kms' | 'kind'> & { queue?: boolean; manageConnections?: boolean; mailLinks?: boolean; exportLinks?: boolean; exportQueue?: boolean; eraseObjects?: boolean }): string[] {
   const pairs = [
     'logs:CreateLogStream on own-log-group',
     'logs:PutLogEvents on own-log-group',
@@ -115,7 +117,8 @@ function expectedPairs(row: Pick<Declared, 'table' | 'kms' | 'kind'> & { queue?:
   // And outgoing email.
   if (row.kind === 'stream') for (const a of SEND_ACTIONS) pairs.push(`${a} on email-queue`);
   if (row.mailLinks) pairs.push('s3:GetObject on mail:inbound/*', 's3:GetObject on mail:tenants/*');
-  if (row.exportObjects) pairs.push('s3:GetObject on mail:exports/*', 's3:PutObject on mail:exports/*');
+  if (row.exportLinks) pairs.push('s3:GetObject on mail:exports/*');
+  if (row.exportQueue) for (const a of SEND_ACTIONS) pairs.push(`${a} on export-queue`);
   if (row.eraseObjects) pairs.push('s3:DeleteObject on mail:inbound/*', 's3:DeleteObject on mail:tenants/*');
   return pairs.sort();
 }
@@ -128,8 +131,8 @@ describe('IAM: each function may do exactly what its declaration needs', () => {
       checked++;
     }
     expect(checked).toBe(declared.length);
-    // And the delivery worker, the indexer and the three email functions, checked on their own below.
-    expect(s.stack.functions.size).toBe(declared.length + 5);
+    // And the delivery worker, the indexer, the export function and the three email functions, checked on their own below.
+    expect(s.stack.functions.size).toBe(declared.length + 6);
     for (const kind of ['http', 'socket', 'stream'] as const) expect(declared.some((r) => r.kind === kind)).toBe(true);
     // The table covers every case the assertion distinguishes.
     for (const kind of ['read', 'write', 'none'] as const) expect(routes.some((r) => r.table === kind)).toBe(true);
@@ -231,8 +234,13 @@ describe('IAM: each function may do exactly what its declaration needs', () => {
     expect(allowedPairs(s, s.stack.email.events)).toEqual([...base, ...CONSUME.map((a) => `${a} on email-events-queue`)].sort());
     // Presigned links are signed by the one route that shows them.
     expect(routes.filter((r) => r.mailLinks).map((r) => r.handler)).toEqual(['admin/get-conversation']);
-    // Tenant exports are written, and linked, by the owner's export route alone.
-    expect(routes.filter((r) => r.exportObjects).map((r) => r.handler)).toEqual(['admin/export-tenant']);
+    // Tenant exports are queued by the owner's export route, linked by its status route, and written by the export function alone.
+    expect(routes.filter((r) => r.exportQueue).map((r) => r.handler)).toEqual(['admin/export-tenant']);
+    expect(routes.filter((r) => r.exportLinks).map((r) => r.handler)).toEqual(['admin/get-tenant-export']);
+    expect(allowedPairs(s, s.stack.exports.fn)).toEqual([
+      ...base, 's3:PutObject on mail:exports/*',
+      ...['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'].map((a) => `${a} on export-queue`),
+    ].sort());
     // A customer's stored mail is deleted by their erasure alone.
     expect(routes.filter((r) => r.eraseObjects).map((r) => r.handler)).toEqual(['admin/erase-customer']);
   });

@@ -124,8 +124,9 @@ function emailFindings(stack: SupportStack): string[] {
   return [...new Set([
     stack.mail.objectsFinding(stack.email.receive, 'inbound/*'), stack.mail.objectsFinding(stack.email.receive, 'tenants/*'),
     stack.mail.objectsFinding(route, 'inbound/*'), stack.mail.objectsFinding(route, 'tenants/*'),
-    // The tenant export route writes and links `exports/<tenant>/<id>.jsonl`.
-    stack.mail.objectsFinding(stack.functions.get('admin/export-tenant')!, 'exports/*'),
+    // The export function writes `exports/<tenant>/<id>.jsonl`; the export's status route links it.
+    stack.mail.objectsFinding(stack.exports.fn, 'exports/*'),
+    stack.mail.objectsFinding(stack.functions.get('admin/get-tenant-export')!, 'exports/*'),
     // A customer's erasure deletes their stored originals and attachments.
     stack.mail.objectsFinding(stack.functions.get('admin/erase-customer')!, 'inbound/*'),
     stack.mail.objectsFinding(stack.functions.get('admin/erase-customer')!, 'tenants/*'),

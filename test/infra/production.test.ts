@@ -153,9 +153,9 @@ describe('alarms', () => {
 
   it('has no other alarms, and none with actions unless a topic is given', () => {
     const n = s.stack.functions.size;
-    // API 5xx, errors per function, throttles, the two table alarms, the five dead-letter queues
-    // (events, deliveries, indexing, outgoing email, SES's events), the two failure metrics.
-    expect(alarms).toHaveLength(1 + n + throttleAlarms + 2 + 5 + 2);
+    // API 5xx, errors per function, throttles, the two table alarms, the six dead-letter queues
+    // (events, deliveries, indexing, exports, outgoing email, SES's events), the two failure metrics.
+    expect(alarms).toHaveLength(1 + n + throttleAlarms + 2 + 6 + 2);
     for (const [, a] of alarms) expect(a.Properties.AlarmActions).toBeUndefined();
     const withTopic = ofType(synth({ alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:alarms' }), 'AWS::CloudWatch::Alarm');
     expect(withTopic).toHaveLength(alarms.length);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ENTRY_METADATA } from '#infra/function.ts';
-import { INDEX_QUEUE, scheduledJobs } from '#shared/edge/triggers.ts';
+import { eventDispatcher, EXPORT_QUEUE, INDEX_QUEUE, scheduledJobs } from '#shared/edge/triggers.ts';
 import { routes } from '#shared/edge/routes/index.ts';
 import { routeKey } from '#shared/edge/route.ts';
 import { declared, handlerPath, logicalId, ofType, refId, serviceOfType, synth } from './synth.ts';
@@ -16,11 +16,11 @@ describe('routes: one API route and one function per row of the route table', ()
   it('has exactly as many routes as the table has rows, and one function per declaration', () => {
     expect(routes.length).toBeGreaterThan(20);
     expect(apiRoutes).toHaveLength(routes.length);
-    // The route table's, the live channel's and the stream trigger's, and the delivery worker, the indexer and the email channel's, which no route invokes.
+    // The route table's, the live channel's and the stream trigger's, and the delivery worker, the indexer, the export function and the email channel's, which no route invokes.
     expect(functions).toHaveLength(s.stack.functions.size);
-    expect(s.stack.functions.size).toBe(declared.length + 5);
+    expect(s.stack.functions.size).toBe(declared.length + 6);
     expect([...s.stack.functions.keys()].filter((h) => !declared.some((d) => d.handler === h)).sort())
-      .toEqual(['email/events', 'email/receive', 'email/send', 'events/deliver', 'events/index-content']);
+      .toEqual(['email/events', 'email/receive', 'email/send', 'events/deliver', 'events/index-content', 'jobs/export-tenant']);
     expect(new Set(routes.map(routeKey)).size).toBe(routes.length);
   });
 
@@ -105,12 +105,14 @@ describe('routes: one API route and one function per row of the route table', ()
       expect(p.Handler, id).toBe('index.handler');
       // API routes answer within 10 s; the delivery function waits up to 15 s on receivers; receiving
       // (attachments to store) and sending mail (SES or SMTP) get 30 s; the indexer embeds for
-      // minutes; a scheduled job has its declared timeout. Memory: test/infra/memory.test.ts.
+      // minutes, the export function writes for up to 15; a scheduled job has its declared timeout. Memory: test/infra/memory.test.ts.
       const job = scheduledJobs.find((j) => s.stack.functions.get(j.handler) && id === logicalId(s, s.stack.functions.get(j.handler)!.fn));
       const deliver = id === logicalId(s, s.stack.deliveries.fn.fn);
       const indexer = id === logicalId(s, s.stack.indexing.fn.fn);
+      const exporter = id === logicalId(s, s.stack.exports.fn.fn);
+      const dispatcher = id === logicalId(s, s.stack.functions.get(eventDispatcher.handler)!.fn);
       const mail = [s.stack.email.receive, s.stack.email.send].some((f) => id === logicalId(s, f.fn));
-      expect(p.Timeout, id).toBe(deliver || mail ? 30 : indexer ? INDEX_QUEUE.functionTimeoutSeconds : job ? job.timeoutSeconds : 10);
+      expect(p.Timeout, id).toBe(deliver || mail ? 30 : indexer ? INDEX_QUEUE.functionTimeoutSeconds : exporter ? EXPORT_QUEUE.functionTimeoutSeconds : dispatcher ? eventDispatcher.functionTimeoutSeconds : job ? job.timeoutSeconds : 10);
       expect(p.TracingConfig, id).toEqual({ Mode: 'Active' });
       expect(p.LoggingConfig.LogFormat, id).toBe('JSON');
       const lg = refId(p.LoggingConfig.LogGroup)!;

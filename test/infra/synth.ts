@@ -135,8 +135,10 @@ export interface Declared {
   manageConnections?: boolean;
   /** Presigns links to the mail bucket. */
   mailLinks?: boolean;
-  /** Writes tenant exports to the objects bucket. */
-  exportObjects?: boolean;
+  /** Presigns links to tenant exports. */
+  exportLinks?: boolean;
+  /** Queues tenant exports. */
+  exportQueue?: boolean;
   /** Deletes a customer's stored mail. */
   eraseObjects?: boolean;
 }
@@ -144,7 +146,7 @@ export interface Declared {
 export const declared: readonly Declared[] = [
   ...routes.map((r): Declared => ({
     handler: r.handler, kind: 'http', table: r.table, ...(r.kms ? { kms: true } : {}), ...(r.queue ? { queue: true } : {}),
-    ...(r.mailLinks ? { mailLinks: true } : {}), ...(r.exportObjects ? { exportObjects: true } : {}),
+    ...(r.mailLinks ? { mailLinks: true } : {}), ...(r.exportLinks ? { exportLinks: true } : {}), ...(r.exportQueue ? { exportQueue: true } : {}),
     ...(r.eraseObjects ? { eraseObjects: true } : {}),
   })),
   ...liveRoutes.map((r): Declared => ({ handler: r.handler, kind: 'socket', table: r.table, ...(r.manageConnections ? { manageConnections: true } : {}) })),

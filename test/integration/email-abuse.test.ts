@@ -1,7 +1,7 @@
 import type Mail from 'nodemailer/lib/mailer/index.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { demoArticles } from '../../bin/local/demo-articles.ts';
-import { admin, baseUrl, newTenant, putConfig, request, type TestTenant } from './client.ts';
+import { admin, newTenant, putConfig, request, type TestTenant } from './client.ts';
 import { smtp } from './mail.ts';
 
 // The email channel's limits and refusals, its attachments and its automatic answers, over SMTP.
@@ -15,7 +15,7 @@ const tickets = async (t: TestTenant) => (await request('GET', admin('/tickets')
 async function caughtFor(to: string, n = 1, about = '', timeoutMs = 8000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const items = ((await (await fetch(`${baseUrl()}/local-mail/messages.json`)).json()) as { items: Array<Record<string, any>> }).items
+    const items = ((await (await fetch(`${inject('standInsUrl')}/local-mail/messages.json`)).json()) as { items: Array<Record<string, any>> }).items
       .filter((m) => m.envelope.to.includes(to) && m.raw.includes(about));
     if (items.length >= n) return items;
     if (Date.now() > until) throw new Error(`expected ${n} mails to ${to}, caught ${items.length}`);

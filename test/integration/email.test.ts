@@ -1,6 +1,6 @@
 import type Mail from 'nodemailer/lib/mailer/index.js';
-import { describe, expect, it } from 'vitest';
-import { admin, baseUrl, chat, newTenant, newTicket, putConfig, request, type TestTenant } from './client.ts';
+import { describe, expect, inject, it } from 'vitest';
+import { admin, chat, newTenant, newTicket, putConfig, request, type TestTenant } from './client.ts';
 import { customer } from './live-client.ts';
 import { PASS, smtp } from './mail.ts';
 
@@ -35,7 +35,7 @@ async function repliedThread(name: string, from: string, subject: string) {
 async function caught(match: (m: Record<string, any>) => boolean, timeoutMs = 8000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const r = await fetch(`${baseUrl()}/local-mail/messages.json`);
+    const r = await fetch(`${inject('standInsUrl')}/local-mail/messages.json`);
     const found = ((await r.json()) as { items: Array<Record<string, any>> }).items.find(match);
     if (found) return found;
     if (Date.now() > until) throw new Error('no such mail caught');

@@ -11,6 +11,7 @@ export async function setup(project: TestProject) {
   project.provide('dynamodbEndpoint', runtime.dynamodbEndpoint);
   project.provide('dynamoPid', runtime.dynamo?.process.pid ?? 0);
   project.provide('smtpPort', runtime.mail?.smtpPort ?? 0);
+  project.provide('standInsUrl', runtime.standInsUrl);
   await warmIndexer(runtime.url);
 }
 
@@ -31,5 +32,5 @@ export async function teardown() {
 }
 
 declare module 'vitest' {
-  export interface ProvidedContext { baseUrl: string; dynamodbEndpoint: string; dynamoPid: number; smtpPort: number }
+  export interface ProvidedContext { baseUrl: string; dynamodbEndpoint: string; dynamoPid: number; smtpPort: number; standInsUrl: string }
 }

@@ -172,7 +172,7 @@ describe('an email customer\'s data', () => {
   const caught = async (match: (m: Record<string, any>) => boolean) => {
     let found: Record<string, any> | undefined;
     await vi.waitFor(async () => {
-      const r = await fetch(`${rt.url}/local-mail/messages.json`);
+      const r = await fetch(`${rt.standInsUrl}/local-mail/messages.json`);
       found = ((await r.json()) as { items: Array<Record<string, any>> }).items.find(match);
       expect(found).toBeDefined();
     }, { timeout: 10_000, interval: 100 });

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
 import { admin, chat, expectProblem, memberToken, newSub, newTenant, request, send, tokenFor } from './client.ts';
 
@@ -14,10 +16,25 @@ import { admin, chat, expectProblem, memberToken, newSub, newTenant, request, se
 const TABLE = 'support-assistant-test';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
+const raw = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
 const script = async (name: string, ...args: string[]) => (await run(process.execPath, ['--import', 'tsx', `bin/${name}.ts`, ...args], {
   cwd: ROOT, maxBuffer: 64 * 1024 * 1024,
   env: { ...process.env, TABLE_NAME: TABLE, DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'), AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_REGION: 'us-east-1' },
 })).stdout;
+
+/** Polls the export job until it is done; `each` sees every answer on the way. */
+async function untilExported(token: string, id: string, each: (job: any) => void = () => {}) {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const r = await request('GET', admin(`/tenant/export/${id}`), { token });
+    expect(r.status).toBe(200);
+    each(r.body);
+    if (r.body.status === 'done') return r.body;
+    expect(r.body.status).not.toBe('failed');
+    if (Date.now() > until) throw new Error(`export ${id} still ${r.body.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
 
 describe('a tenant\'s export and import', () => {
   it('exports every partition as JSON lines and an import into a fresh tenant reads back the same', async () => {
@@ -76,41 +93,72 @@ describe('a tenant\'s export and import', () => {
     await expect(script('import-tenant', join(dir, 'tenant.jsonl'), sub)).rejects.toThrow(/already belongs/);
   }, 120_000);
 
-  it('writes the same lines through the API to the objects bucket, behind a short-lived link only the owner is given', async () => {
+  it('runs as a job through the API: 202 at once, its progress by GET, then a short-lived link to the same lines, for the owner only', async () => {
     const t = await newTenant('Exporting Shop');
     const other = await newTenant('Other Shop');
-    const call = (path: string, token: string) => request('POST', admin(path), { token });
     await send(t, 'when are you open');
     await request('POST', admin('/intents'), { token: t.ownerToken, body: { name: 'opening', trainingPhrases: ['when are you open'], response: 'At nine.' } });
 
     const byScript = (await script('export-tenant', t.tenantId)).trim().split('\n');
-    const r = await call('/tenant/export', t.ownerToken);
-    expect(r.status).toBe(201);
-    expect(r.body.items).toBe(byScript.length - 1);
-    expect(Date.parse(r.body.expiresAt) - Date.now()).toBeLessThanOrEqual(300_000);
-    const file = await fetch(r.body.url);
+    const started = await request('POST', admin('/tenant/export'), { token: t.ownerToken });
+    expect(started.status).toBe(202);
+    expect(started.body).toMatchObject({ status: 'queued', items: 0, url: null, finishedAt: null });
+    expect(started.body.id).toMatch(/^exp_/);
+    const done = await untilExported(t.ownerToken, started.body.id);
+    // The script's items, and the job's own two: its item and its audit entry.
+    expect(done.items).toBe(byScript.length - 1 + 2);
+    expect(Date.parse(done.urlExpiresAt) - Date.now()).toBeLessThanOrEqual(300_000);
+    const file = await fetch(done.url);
     expect(file.status).toBe(200);
     expect(file.headers.get('content-disposition')).toContain(`tenant-${t.tenantId}.jsonl`);
     const byRoute = (await file.text()).trim().split('\n');
-    // The same file, but for the header's time.
+    // The same file, but for the header's time and the job's own items (which the script, run before, did not see).
     const header = (l: string) => { const { exportedAt, ...rest } = JSON.parse(l); return rest; };
     expect(header(byRoute[0]!)).toEqual(header(byScript[0]!));
-    expect(byRoute.slice(1).sort()).toEqual(byScript.slice(1).sort());
-    // Audited after it was read: the entry is in the next export, not in this one.
+    expect(byRoute).toHaveLength(done.items + 1);
+    const items = (lines: string[]) => lines.slice(1).filter((l) => !l.includes(started.body.id)).sort();
+    expect(items(byRoute)).toEqual(items(byScript));
+    // Audited when requested.
     const audit = await request('GET', admin('/audit?category=settings'), { token: t.ownerToken });
-    expect(audit.body.items.find((e: any) => e.action === 'tenant.exported')).toMatchObject({ target: { type: 'tenant', id: t.tenantId }, changes: { export: { to: r.body.id } } });
+    expect(audit.body.items.find((e: any) => e.action === 'tenant.exported')).toMatchObject({ target: { type: 'tenant', id: t.tenantId }, changes: { export: { to: started.body.id } } });
+    // Each read signs a fresh link.
+    expect((await request('GET', admin(`/tenant/export/${started.body.id}`), { token: t.ownerToken })).body.url).toBeTruthy();
 
     // The link opens this file only: altered, or re-signed for another key, it is refused.
-    const tampered = new URL(r.body.url);
+    const tampered = new URL(done.url);
     tampered.pathname = tampered.pathname.replace(t.tenantId, other.tenantId);
     expect((await fetch(tampered)).status).toBe(403);
-    // Owners only; another tenant's owner exports their own tenant, never this one.
-    for (const role of ['admin', 'agent', 'viewer'] as const) expectProblem(await call('/tenant/export', (await memberToken(t, role)).token), 403, 'FORBIDDEN');
-    const theirs = await call('/tenant/export', other.ownerToken);
-    expect(theirs.status).toBe(201);
-    const theirLines = (await (await fetch(theirs.body.url)).text()).trim().split('\n');
+    // Owners only; another tenant's owner sees neither this job nor its file.
+    for (const role of ['admin', 'agent', 'viewer'] as const) {
+      const token = (await memberToken(t, role)).token;
+      expectProblem(await request('POST', admin('/tenant/export'), { token }), 403, 'FORBIDDEN');
+      expectProblem(await request('GET', admin(`/tenant/export/${started.body.id}`), { token }), 403, 'FORBIDDEN');
+    }
+    expectProblem(await request('GET', admin(`/tenant/export/${started.body.id}`), { token: other.ownerToken }), 404, 'NOT_FOUND');
+    expectProblem(await request('GET', admin('/tenant/export/nope'), { token: t.ownerToken }), 400, 'VALIDATION_ERROR');
+    const theirs = await untilExported(other.ownerToken, (await request('POST', admin('/tenant/export'), { token: other.ownerToken })).body.id);
+    const theirLines = (await (await fetch(theirs.url)).text()).trim().split('\n');
     expect(JSON.parse(theirLines[0]!).tenantId).toBe(other.tenantId);
     expect(theirLines.some((l) => l.includes(t.tenantId))).toBe(false);
-    expect(theirs.body.url).not.toContain(t.tenantId);
-  }, 60_000);
+    expect(theirs.url).not.toContain(t.tenantId);
+  }, 90_000);
+
+  it('gets a tenant of thousands of items its file, its count growing on the way', async () => {
+    const t = await newTenant('Big Shop');
+    // 3,000 items written straight to the table under the tenant (as its conversations' messages would be).
+    const rows = Array.from({ length: 3000 }, (_, i) => ({ pk: `TENANT#${t.tenantId}`, sk: `BULK#${String(i).padStart(5, '0')}`, type: 'bulk', text: 'x'.repeat(200) }));
+    for (let i = 0; i < rows.length; i += 25) {
+      await raw.send(new BatchWriteCommand({ RequestItems: { [TABLE]: rows.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } }));
+    }
+    const started = await request('POST', admin('/tenant/export'), { token: t.ownerToken });
+    expect(started.status).toBe(202);
+    const seen: number[] = [];
+    const done = await untilExported(t.ownerToken, started.body.id, (job) => seen.push(job.items));
+    expect(done.items).toBeGreaterThanOrEqual(3000);
+    // The count only grows, up to the file's.
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    const lines = (await (await fetch(done.url)).text()).trim().split('\n');
+    expect(lines).toHaveLength(done.items + 1);
+    expect(lines.filter((l) => l.includes('"type":"bulk"'))).toHaveLength(3000);
+  }, 120_000);
 });

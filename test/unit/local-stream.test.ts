@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { attributeJson, deliver, lambdaRecord, readCheckpoint, retryFrom, writeCheckpoint } from '../../bin/local/stream.ts';
+import { attributeJson, deliver, lambdaRecord, readCheckpoint, retryFrom, withTimeout, writeCheckpoint } from '../../bin/local/stream.ts';
 
 // The stream mapping's pure parts: record shape, batch responses, batching and retries.
 
@@ -89,30 +89,44 @@ describe('deliver', () => {
     expect(calls).toEqual([[1, 2, 3], [2, 3, 4], [5]]);
   });
 
-  it('retries a thrown batch whole', async () => {
-    const { calls } = await run(2, 10, 3, (_b, call) => { if (call === 1) throw new Error('boom'); });
-    expect(calls).toEqual([[1, 2], [1, 2]]);
+  it('bisects a thrown batch, as Lambda does with BisectBatchOnFunctionError, then goes back to full batches', async () => {
+    const { calls, dropped } = await run(6, 4, 3, (_b, call) => { if (call === 1) throw new Error('boom'); });
+    expect(calls).toEqual([[1, 2, 3, 4], [1, 2], [3, 4], [5, 6]]);
+    expect(dropped).toEqual([]);
   });
 
-  it('drops the batch after retryAttempts retries and goes on with the next records', async () => {
+  it('bisects a failing batch down to the one record that fails, and sends only that record to the on-failure destination', async () => {
+    // Record 3 always fails (a poison record), and so does any batch that starts with it or holds it whole.
+    const { calls, dropped, checkpoints } = await run(8, 8, 2, (batch) => {
+      const seqs = batch.map(seqOf);
+      if (seqs[0] === 3) return fail(3);
+      if (seqs.includes(3)) throw new Error('timed out');
+      return undefined;
+    });
+    expect(calls).toEqual([[1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4], [1, 2], [3, 4], [3], [3], [3], [4], [5, 6, 7, 8]]);
+    expect(dropped).toEqual([{ seqs: [3], invokeCount: 3, threw: false }]);
+    expect(checkpoints).toEqual([2, 3, 4, 8]);
+  });
+
+  it('drops a single record after retryAttempts retries and goes on with the next records', async () => {
     const { calls, dropped } = await run(3, 2, 2, (batch) => (batch[0]!.dynamodb!.SequenceNumber!.endsWith('1') ? fail(1) : undefined));
-    expect(calls).toEqual([[1, 2], [1, 2], [1, 2], [3]]);
-    expect(dropped).toEqual([{ seqs: [1, 2], invokeCount: 3, threw: false }]);
+    expect(calls).toEqual([[1, 2], [1], [1], [1], [2], [3]]);
+    expect(dropped).toEqual([{ seqs: [1], invokeCount: 3, threw: false }]);
   });
 
   it('counts retries afresh once a retry gets further', async () => {
     // Record 1 fails twice, then record 2 fails twice: with 2 retries allowed, nothing is dropped.
-    const { calls, dropped } = await run(2, 2, 2, (_b, call) => (call <= 2 ? fail(1) : call <= 4 ? fail(2) : undefined));
-    expect(calls).toEqual([[1, 2], [1, 2], [1, 2], [2], [2]]);
+    const { calls, dropped } = await run(2, 1, 2, (batch, call) => (call <= 2 || call === 4 || call === 5 ? fail(seqOf(batch[0]!)) : undefined));
+    expect(calls).toEqual([[1], [1], [1], [2], [2], [2]]);
     expect(dropped).toEqual([]);
   });
 
   it('checkpoints after each handled batch, after the records before a failure, and after a dropped batch; never past a record not yet handled', async () => {
     expect((await run(5, 2, 3, () => undefined)).checkpoints).toEqual([2, 4, 5]);
     expect((await run(5, 3, 3, (_b, call) => (call === 1 ? fail(2, 3) : undefined))).checkpoints).toEqual([1, 4, 5]);
-    // A thrown batch moves nothing until its retry succeeds.
-    expect((await run(2, 10, 3, (_b, call) => { if (call === 1) throw new Error('boom'); })).checkpoints).toEqual([2]);
-    expect((await run(3, 2, 2, (batch) => (batch[0]!.dynamodb!.SequenceNumber!.endsWith('1') ? fail(1) : undefined))).checkpoints).toEqual([2, 3]);
+    // A thrown batch moves nothing until a retry (of its halves) succeeds.
+    expect((await run(2, 10, 3, (_b, call) => { if (call === 1) throw new Error('boom'); })).checkpoints).toEqual([1, 2]);
+    expect((await run(3, 2, 2, (batch) => (batch[0]!.dynamodb!.SequenceNumber!.endsWith('1') ? fail(1) : undefined))).checkpoints).toEqual([1, 2, 3]);
     // A handler that never gets past the first batch leaves no checkpoint: a restart reads it again.
     const stuck = { at: 0 };
     let stop = false;
@@ -123,6 +137,11 @@ describe('deliver', () => {
       onFailure: () => {}, checkpoint: (r) => checkpoints.push(seqOf(r)),
     });
     expect(checkpoints).toEqual([]);
+  });
+
+  it('fails an invocation that outlives the function\'s timeout, as Lambda does', async () => {
+    await expect(withTimeout(new Promise(() => {}), 50)).rejects.toThrow(/timed out/);
+    await expect(withTimeout(Promise.resolve(7), 50)).resolves.toBe(7);
   });
 
   it('reports a thrown, exhausted batch as a function error, and no records means no call', async () => {

@@ -14,14 +14,16 @@ const isDomainEvent = (e: OutboxEvent): e is DomainEvent => (EVENT_TYPES as read
  * A batch is handled in event-id order: a conversation's events come in that order already, and
  * events of different conversations written at nearly the same time (whose commits may finish in
  * either order) reach each endpoint's ordered queue as their ids say. Returns the index of the first
- * item, in the batch's own order, from which it must be handed over again (an item failed, and it
- * and the items not yet handled are retried), or -1.
+ * item, in the batch's own order, from which it must be handed over again (an item failed, or time
+ * ran short (`goOn`), and it and the items not yet handled are retried), or -1.
  */
-export async function dispatchEvents(items: OutboxEvent[]): Promise<number> {
+export async function dispatchEvents(items: OutboxEvent[], goOn: () => boolean = () => true): Promise<number> {
   await pushLive(items.filter(isDomainEvent));
   const queued = new Set<string>();
   const order = items.map((_, i) => i).sort((a, b) => (items[a]!.id < items[b]!.id ? -1 : items[a]!.id > items[b]!.id ? 1 : a - b));
   for (const [k, i] of order.entries()) {
+    // Out of time: the rest is handed back (the first event is always tried, so a batch moves on).
+    if (k > 0 && !goOn()) return Math.min(...order.slice(k));
     const item = items[i]!;
     try {
       if (isDomainEvent(item)) await fanOut(item);

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
-import { Conflict, fieldError } from '#shared/core/errors.ts';
+import { Conflict, fieldError, NotFound } from '#shared/core/errors.ts';
+import { logger } from '#shared/core/log.ts';
 import { EVENT_ITEM_TYPE, eventsRepo } from '#shared/data/events.ts';
+import { type ExportJob, exportsRepo } from '#shared/data/exports.ts';
 import type { Actor } from '#shared/core/vocabulary.ts';
 import { auditRepo } from '#shared/data/audit.ts';
 import { clean, keys } from '#shared/data/keys.ts';
@@ -30,23 +32,64 @@ export async function* exportTenant(tenantId: string): AsyncGenerator<string> {
   for await (const item of tenantItems(tenantId)) yield JSON.stringify(item, toJson);
 }
 
+/** How often a running export writes its progress (items read) to its job. */
+const PROGRESS_EVERY = 500;
+
 /**
- * The same lines as `npm run export-tenant`, stored as one object and answered as a presigned link
- * that lives LINK_SECONDS. Read first, audited after: the file holds the tenant as it was asked for.
+ * Starts an export job (POST /tenant/export): the job item and its audit entry in one transaction,
+ * then the job's message to the export function. A message the queue refuses fails the job at once.
  */
-export async function exportTenantToObject(tenantId: string, actor: Actor) {
-  const lines: string[] = [];
-  for await (const line of exportTenant(tenantId)) lines.push(line);
+export async function startExport(tenantId: string, actor: Actor) {
   const id = `exp_${ulid()}`;
-  const key = keys.tenantExportObject(tenantId, id);
-  await objectsRepo.put(key, Buffer.from(`${lines.join('\n')}\n`), 'application/x-ndjson');
-  const url = await objectsRepo.link(key, `tenant-${tenantId}.jsonl`, false);
-  const now = new Date();
-  await transact([auditRepo.tx.put(tenantId, {
+  const now = new Date().toISOString();
+  const job: ExportJob = { id, tenantId, status: 'queued', items: 0, requestedAt: now, startedAt: null, finishedAt: null, objectKey: null };
+  await transact([exportsRepo.tx.create(job), auditRepo.tx.put(tenantId, {
     category: 'settings', action: 'tenant.exported', actor, target: { type: 'tenant', id: tenantId },
-    changes: { export: { from: null, to: id }, items: { from: null, to: lines.length - 1 } }, createdAt: now.toISOString(),
+    changes: { export: { from: null, to: id } }, createdAt: now,
   })]);
-  return { id, url, items: lines.length - 1, expiresAt: new Date(now.getTime() + LINK_SECONDS * 1000).toISOString() };
+  try {
+    await exportsRepo.enqueue({ tenantId, exportId: id });
+  } catch (e) {
+    await exportsRepo.update(tenantId, id, { status: 'failed', finishedAt: new Date().toISOString() });
+    throw e;
+  }
+  return exportView(job);
+}
+
+/**
+ * Runs an export job (the export function): the same lines as `npm run export-tenant`, read
+ * partition by partition with the count written to the job as it goes, stored as one object. A job
+ * already done is not written twice (the queue delivers at least once).
+ */
+export async function runExport(tenantId: string, exportId: string) {
+  const job = await exportsRepo.get(tenantId, exportId);
+  if (!job || job.status === 'done' || job.status === 'failed') return;
+  await exportsRepo.update(tenantId, exportId, { status: 'running', startedAt: new Date().toISOString(), items: 0 });
+  const lines: string[] = [];
+  for await (const line of exportTenant(tenantId)) {
+    lines.push(line);
+    if ((lines.length - 1) % PROGRESS_EVERY === 0 && lines.length > 1) await exportsRepo.update(tenantId, exportId, { items: lines.length - 1 });
+  }
+  const key = keys.tenantExportObject(tenantId, exportId);
+  await objectsRepo.put(key, Buffer.from(`${lines.join('\n')}\n`), 'application/x-ndjson');
+  await exportsRepo.update(tenantId, exportId, { status: 'done', items: lines.length - 1, objectKey: key, finishedAt: new Date().toISOString() });
+  logger.info('tenant exported', { tenantId, exportId, items: lines.length - 1 });
+}
+
+/** The job as the API shows it; a done job's link is signed now and lives LINK_SECONDS. */
+async function exportView(job: ExportJob) {
+  const link = job.status === 'done' && job.objectKey ? await objectsRepo.link(job.objectKey, `tenant-${job.tenantId}.jsonl`, false) : null;
+  return {
+    id: job.id, status: job.status, items: job.items, requestedAt: job.requestedAt, finishedAt: job.finishedAt,
+    url: link, urlExpiresAt: link ? new Date(Date.now() + LINK_SECONDS * 1000).toISOString() : null,
+  };
+}
+
+/** An export job of the caller's tenant (GET /tenant/export/{id}). */
+export async function exportStatus(tenantId: string, exportId: string) {
+  const job = await exportsRepo.get(tenantId, exportId);
+  if (!job) throw new NotFound('export');
+  return exportView(job);
 }
 
 /**
@@ -54,9 +97,9 @@ export async function exportTenantToObject(tenantId: string, actor: Actor) {
  * team again), the widget key (a new one is made), integrations and their deliveries (their
  * credentials are sealed to the tenant they were made in: create them again), the inbound address
  * (a slug is unique: the new tenant gets its own), the outbox (its
- * events would be sent again), and what expires within minutes.
+ * events would be sent again), export jobs (their files are the old tenant's), and what expires within minutes.
  */
-const LEFT_BEHIND = new Set(['tenant', 'member', 'memberEmail', 'user', 'widgetKey', 'slug', 'integration', 'delivery',
+const LEFT_BEHIND = new Set(['tenant', 'member', 'memberEmail', 'user', 'widgetKey', 'slug', 'integration', 'delivery', 'export',
   'liveConnection', 'liveConnectionLookup', 'liveTicket', EVENT_ITEM_TYPE]);
 const leftBehind = (i: Record<string, unknown>) =>
   LEFT_BEHIND.has(i.type as string) || (i.sk as string).startsWith('RATE#') || (i.pk as string).includes('#LIVE#');

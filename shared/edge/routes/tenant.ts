@@ -34,16 +34,27 @@ export const getTenantDeletion = declareAdmin('GET', '/tenant/deletion', 'get-te
 
 export const TenantExport = z.object({
   id: z.string().check(z.describe('this export (`exp_` + ULID), as its audit entry names it')),
-  url: z.string().check(z.describe('a presigned GET of the JSON lines file; anyone holding it may download it until `expiresAt`')),
-  items: z.number().check(z.describe('the items in the file (the first line, the header, not counted)')),
-  expiresAt: Timestamp,
+  status: z.enum(['queued', 'running', 'done', 'failed']).check(z.describe('`queued` until the export function takes it, `running` while it reads, then `done` (or `failed`)')),
+  items: z.number().check(z.describe('items read so far; when `done`, the items in the file (the first line, the header, not counted)')),
+  requestedAt: Timestamp,
+  finishedAt: z.nullable(Timestamp),
+  url: z.nullable(z.string()).check(z.describe('when `done`: a presigned GET of the JSON lines file, signed at this read; anyone holding it may download it until `urlExpiresAt`')),
+  urlExpiresAt: z.nullable(Timestamp),
 });
+export const ExportParams = z.strictObject({ id: z.string().check(z.regex(/^exp_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be an export id (exp_ + ULID)')) });
 
 export const exportTenant = declareAdmin('POST', '/tenant/export', 'export-tenant', 'owner', {
-  table: 'write', exportObjects: true, response: TenantExport, status: 201, summary: 'Export the whole tenant as JSON lines',
-  description: 'Writes the tenant\'s data, the same JSON lines as `npm run export-tenant` (the first line names the format and the '
-    + 'tenant, every other line is one item as stored), to the objects bucket, and answers a download link that lives 5 minutes; '
-    + 'the file itself is removed after a day. Audited (`settings`, `tenant.exported`).',
+  table: 'write', exportQueue: true, response: TenantExport, status: 202, summary: 'Start an export of the whole tenant as JSON lines',
+  description: 'Starts a job (202, `status: queued`) that writes the tenant\'s data, the same JSON lines as `npm run export-tenant` '
+    + '(the first line names the format and the tenant, every other line is one item as stored), to the objects bucket, however '
+    + 'large the tenant. Poll `GET /admin/tenant/export/{id}` for its progress and, when `done`, a download link that lives 5 '
+    + 'minutes (each read signs a new one); the job and the file are removed after a day. Audited when requested (`settings`, `tenant.exported`).',
 });
 
-export const routes = [deleteTenant, getTenantDeletion, exportTenant];
+export const getTenantExport = declareAdmin('GET', '/tenant/export/{id}', 'get-tenant-export', 'owner', {
+  table: 'read', exportLinks: true, params: ExportParams, response: TenantExport, status: 200, summary: 'An export\'s progress and its download link',
+  description: 'The export job started by `POST /admin/tenant/export`, of the caller\'s tenant (404 `NOT_FOUND` for another\'s, or after a day). '
+    + '`items` counts what was read so far; when `status` is `done`, `url` is a presigned GET of the file, signed at this read, that lives until `urlExpiresAt`.',
+});
+
+export const routes = [deleteTenant, getTenantDeletion, exportTenant, getTenantExport];

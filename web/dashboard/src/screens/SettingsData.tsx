@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ok, type Ok } from '../api/client.ts';
 import { deletedTeamHint, useApp, useMember } from '../context.tsx';
 import { atLeast } from '../roles.ts';
@@ -101,16 +101,17 @@ export function LeaveCard() {
   const member = useMember();
   const qc = useQueryClient();
   const [name, setName] = useState('');
-  const [done, setDone] = useState<string | null>(null);
-  const exported = useMutation({
-    mutationFn: () => ok(api.POST('/api/v1/admin/tenant/export', {})),
-    onSuccess: (r) => {
-      // The link is presigned and short-lived: follow it now.
-      const a = document.createElement('a');
-      a.href = r.url; a.download = `tenant-${member.tenant.id}.jsonl`; a.click();
-      setDone(`Exported ${r.items} items (export ${r.id}). The link works until ${new Date(r.expiresAt).toLocaleTimeString()}.`);
-    },
+  // The export is a job: started here, then read every 2 s until its file is ready.
+  const started = useMutation({ mutationFn: () => ok(api.POST('/api/v1/admin/tenant/export', {})) });
+  const exportId = started.data?.id;
+  const job = useQuery({
+    queryKey: ['tenant-export', exportId],
+    queryFn: () => ok(api.GET('/api/v1/admin/tenant/export/{id}', { params: { path: { id: exportId! } } })),
+    enabled: exportId !== undefined,
+    refetchInterval: (q) => (q.state.data?.status === 'done' || q.state.data?.status === 'failed' ? false : 2000),
   });
+  const state = job.data ?? started.data;
+  const running = started.isPending || state?.status === 'queued' || state?.status === 'running';
   const remove = async () => {
     await ok(api.POST('/api/v1/admin/tenant/deletion', { body: { name } }));
     try { localStorage.setItem(deletedTeamHint(member.sub), '1'); } catch { /* the progress is then not shown here */ }
@@ -122,9 +123,22 @@ export function LeaveCard() {
     <section className="card form" aria-labelledby="leave-h">
       <h2 id="leave-h">Leaving</h2>
       <p>Take everything the team holds as one JSON lines file, or delete the team and all of its data.</p>
-      <FormError error={exported.error} />
-      {done && <p role="status" className="success">{done}</p>}
-      <div className="row"><button type="button" disabled={exported.isPending} onClick={() => exported.mutate()}>Export all data</button></div>
+      <FormError error={started.error ?? job.error} />
+      {state && (
+        <p role="status" className={state.status === 'done' ? 'success' : undefined}>
+          {state.status === 'queued' && 'Export queued…'}
+          {state.status === 'running' && `Exporting… ${state.items} items so far.`}
+          {state.status === 'failed' && 'The export failed. Try again.'}
+          {state.status === 'done' && state.url && (
+            <>
+              Exported {state.items} items (export {state.id}).{' '}
+              <a href={state.url} download={`tenant-${member.tenant.id}.jsonl`}>Download tenant-{member.tenant.id}.jsonl</a>
+              {state.urlExpiresAt && ` (the link works until ${new Date(state.urlExpiresAt).toLocaleTimeString()}; come back for a fresh one within a day)`}
+            </>
+          )}
+        </p>
+      )}
+      <div className="row"><button type="button" disabled={running} onClick={() => started.mutate()}>Export all data</button></div>
       <Field label={`Type "${member.tenant.name}" to delete the team`}>
         {(p) => <input {...p} value={name} autoComplete="off" onChange={(e) => setName(e.target.value)} />}
       </Field>
