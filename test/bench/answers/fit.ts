@@ -8,7 +8,7 @@
 // is made without that data set: leave one data set out.
 import {
   ARTICLE_FEATURES, ARTICLE_MEANING_FEATURES, articleFeatures, articleProbability, CALIBRATION_FILE, choose, DEFAULT_ARTICLE_THRESHOLD,
-  DEFAULT_INTENT_THRESHOLD, INTENT_FEATURES, INTENT_MEANING_FEATURES, intentFeatures, intentProbability, logit, sigmoid,
+  DEFAULT_INTENT_THRESHOLD, INTENT_FEATURES, INTENT_MEANING_FEATURES, intentFeatures, intentProbability, logit,
 } from '#shared/nlu/policy/answer-policy.ts';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -135,12 +135,6 @@ export function scored(observed: Observed[], w?: { intent: number[]; article: nu
     const a = o.evidence.articles[0];
     return { observed: o, intent: i ? intentProbability(i.evidence, w?.intent) : null, article: a ? articleProbability(a.evidence, w?.article) : null };
   });
-}
-
-/** A message's best intent's and best article's probabilities under `w`. */
-function probs(o: Observed, w: { intent: number[]; article: number[] }): [number | null, number | null] {
-  const { intent, article } = scored([o], w)[0]!;
-  return [intent, article];
 }
 
 /** What the policy answers at the given thresholds, per scored message. */
