@@ -76,12 +76,16 @@ async function side(encoded?: TextVectors): Promise<{ figures: Figure[]; ece: Re
   log(`mixed knowledge base${encoded ? ' (encoder)' : ''}`);
   // A large synthetic knowledge base: every help desk's articles and the split's StackFAQ threads in
   // one tenant without intents; its article and fallback messages (the desks' held-out ones).
+  // Titles that two businesses share ("Gift cards") are left out with their messages: an article is known by its title here.
+  const titles = helpDesks().flatMap((d) => d.articles.map((a) => a.title));
+  const unique = (t: string) => titles.indexOf(t) === titles.lastIndexOf(t);
   const mixed = bySplit((split) => {
     const faq = kbAbstention(split, [false])[0]!;
     const s: Scenario = {
-      name: `mixed knowledge base (${split})`, intents: [], articles: [...helpDesks().flatMap((d) => d.articles), ...faq.articles],
+      name: `mixed knowledge base (${split})`, intents: [], articles: [...helpDesks().flatMap((d) => d.articles.filter((a) => unique(a.title))), ...faq.articles],
       messages: [
-        ...helpDesks().flatMap((d) => d.messages.filter((m) => m.heldOut && m.group !== 'intent' && (m.lockbox === true) === (split === 'lockbox'))),
+        ...helpDesks().flatMap((d) => d.messages.filter((m) => m.heldOut && m.group !== 'intent' && (m.lockbox === true) === (split === 'lockbox')
+          && (!('article' in m.expect) || unique(m.expect.article)))),
         ...faq.messages,
       ],
     };
