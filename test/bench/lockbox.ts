@@ -16,6 +16,10 @@ export const SPLITS: readonly Split[] = ['tuning', 'lockbox'];
 /** A lockbox figure more than this many points under its tuning figure fails the benchmark's check. */
 export const MAX_DROP_POINTS = 3;
 
+/** How far a lockbox figure is worse than its tuning figure, in points (positive: worse); `higherIsBetter` false for a share that should stay low. */
+export const drop = (f: { tuning: number | undefined; lockbox: number | undefined; higherIsBetter?: boolean }) =>
+  (f.tuning === undefined || f.lockbox === undefined ? 0 : (f.higherIsBetter === false ? f.lockbox - f.tuning : f.tuning - f.lockbox));
+
 const rank = (dataset: string, key: string) => createHash('sha1').update(`${SEED}:${dataset}:${key}`).digest().readUInt32BE(0);
 
 /** The items of `xs` that go to the lockbox: `share` of each label's items (by `labelOf`), chosen by hash. */

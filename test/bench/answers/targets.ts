@@ -11,7 +11,9 @@ import { helpDesks, intentSets, kbAbstention, supportMix, type Scenario } from '
 import { decided, scored } from './fit.ts';
 import { buildScenario, encoderMode, observe, scenarioVectors, type Observed } from './inprocess.ts';
 import { calibration, pct, shares, type Outcome } from './score.ts';
-import { MAX_DROP_POINTS, SPLITS, type Split } from '../lockbox.ts';
+import { drop, MAX_DROP_POINTS, SPLITS, type Split } from '../lockbox.ts';
+
+export { drop };
 
 const th = { intent: DEFAULT_INTENT_THRESHOLD, article: DEFAULT_ARTICLE_THRESHOLD };
 const log = (msg: string) => process.stderr.write(`[targets ${(performance.now() / 1000).toFixed(0)}s] ${msg}\n`);
@@ -100,8 +102,6 @@ async function side(encoded?: TextVectors): Promise<{ figures: Figure[]; ece: Re
 // A figure of fewer messages a side is shown, not checked: one message is more than a point.
 const MIN_CHECKED = 100;
 
-/** How far the lockbox figure is worse than the tuning figure, in points (positive: worse). */
-export const drop = (f: Figure) => (f.tuning === undefined || f.lockbox === undefined ? 0 : (f.higherIsBetter === false ? f.lockbox - f.tuning : f.tuning - f.lockbox));
 
 /** Prints both sides' tables with the lockbox check; returns the figures and whether the check failed. */
 export async function targetTable() {
