@@ -25,8 +25,15 @@ describe('the answer policy calibration file', () => {
     expect(articleFeatures({ ...article, features: { ...features, meaning: 0.7, meaningKeys: 2 } })).toHaveLength(ARTICLE_MEANING_FEATURES.length);
   });
 
-  it('says where it came from and which data it never read', () => {
+  it('doubles the article features with the encoder\'s evidence, the second half for a crowded knowledge base', () => {
+    const sparse = ARTICLE_MEANING_FEATURES.slice(0, ARTICLE_MEANING_FEATURES.length / 2);
+    expect(ARTICLE_MEANING_FEATURES.slice(sparse.length)).toEqual(sparse.map((n) => `crowded x ${n}`));
+  });
+
+  it('says where each model came from and which data it never read', () => {
     expect(CALIBRATION_FILE.version).toBeGreaterThan(0);
     expect(CALIBRATION_FILE.provenance.script).toBe('test/bench/answers/fit.ts');
+    expect(CALIBRATION_FILE.provenance.neverRead).toEqual(expect.any(String));
+    for (const model of Object.values(CALIBRATION_FILE.models)) expect(model.fitted).toMatchObject({ command: expect.any(String), data: expect.any(String) });
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DIMS, unit, type TextVectors } from '#shared/nlu/encoder/vector-math.ts';
 import { articleMeaning } from '#shared/nlu/knowledge/article-meaning.ts';
 import { buildKnowledgeIndex, type StoredArticle } from '#shared/nlu/knowledge/retrieval.ts';
+import { articleProbability, type ArticleEvidence } from '#shared/nlu/policy/answer-policy.ts';
 
 // The encoder's evidence for articles with hand-made vectors: each text a mix of a few axes, so
 // that every cosine is known.
@@ -37,6 +38,16 @@ describe('knowledge meaning', () => {
     expect(c.best[2]).toBeCloseTo(0, 5);
   });
 
+  it('measures how crowded the knowledge base is by its titles', () => {
+    const m = articleMeaning(articles, vectors);
+    // Refunds and Returns are each other's neighbour (cos 1/sqrt 2); Delivery has none near (0).
+    expect(m.neighbour(0)).toBeCloseTo(Math.SQRT1_2, 5);
+    expect(m.neighbour(2)).toBeCloseTo(0, 5);
+    expect(m.crowd).toBeCloseTo((2 * Math.SQRT1_2) / 3, 5);
+    expect(articleMeaning(articles, undefined).any).toBe(false);
+    expect(articleMeaning(articles, undefined).crowd).toBeNaN();
+  });
+
   it('gives each hit its gaps over the closest other article, by kind of text', () => {
     const index = buildKnowledgeIndex(articles, { vectors });
     const [hit] = index.search('my money back', { vector: vec({ 0: 1, 1: 1 }) });
@@ -48,6 +59,7 @@ describe('knowledge meaning', () => {
     expect(f.meaningKeyGap).toBeCloseTo(1 - 0.5, 5);
     expect(f.meaningGap).toBeCloseTo(1 - 0.5, 5);
     expect(f.meaningPassageGap).toBeGreaterThan(0);
+    expect(f.meaningCrowd).toBeCloseTo((2 * Math.SQRT1_2) / 3, 5);
     expect(f.meaningKeys).toBe(2); // its title and its question
     // Without the message's vector: words only, no encoder features.
     expect(index.search('my money back')[0]?.features.meaning).toBeUndefined();
@@ -58,5 +70,18 @@ describe('knowledge meaning', () => {
     const f = only.search('my money back', { vector: vec({ 0: 1, 1: 1 }) })[0]!.features;
     expect(f.meaning).toBeCloseTo(1, 5);
     expect([f.meaningGap, f.meaningKeyGap, f.meaningPassageGap, f.meaningLift]).toEqual([0, 0, 0, 0]);
+    expect(f.meaningCrowd).toBeUndefined();
+  });
+
+  it('counts the same evidence for less in a crowded knowledge base than in a sparse one', () => {
+    // A neighbour in topic: close in meaning, a small gap over the next article, some words shared.
+    const evidence = (crowd: number): ArticleEvidence => ({
+      confidence: 0.25, margin: 0.1, candidates: 30,
+      features: {
+        key: 0.2, title: 0.2, question: 0, passage: 0.3, similarity: 0.25, unseen: 0, body: 0.1, semantic: 0.4, spelling: 0.2,
+        meaning: 0.7, meaningKey: 0.7, meaningPassage: 0.6, meaningLift: 0.2, meaningGap: 0.02, meaningKeyGap: 0.02, meaningPassageGap: 0, meaningCrowd: crowd,
+      },
+    });
+    expect(articleProbability(evidence(0.75))).toBeLessThan(articleProbability(evidence(0.55)));
   });
 });

@@ -21,7 +21,18 @@ export interface ArticleMeaning {
   closeness(vector: Float32Array): Closeness;
   /** How many of article a's title and questions have vectors (its chances to come close). */
   keys(a: number): number;
+  /** How close article a's title comes to the closest other article's title (NaN without vectors). */
+  neighbour(a: number): number;
+  /**
+   * How crowded the knowledge base is: the mean of `neighbour` over (a sample of) its articles. In a
+   * crowded one a message close to an article is less telling: a neighbour in topic is as close.
+   */
+  readonly crowd: number;
 }
+
+// Articles whose neighbours give the knowledge base's crowd: every k-th, at most this many (each
+// compares its title with every other: 500 articles cost 16,000 cosines, once per index).
+const CROWD_SAMPLE = 32;
 
 export function articleMeaning(articles: readonly StoredArticle[], vectors: TextVectors | undefined): ArticleMeaning {
   // Passages too: on the help desks' tuning article messages the right article came first for 178 of
@@ -35,9 +46,35 @@ export function articleMeaning(articles: readonly StoredArticle[], vectors: Text
     for (const u of us) best = Math.max(best, cosine(vector, u));
     return best;
   };
+  const titles = articles.map((art) => (vectors ? vectors.get(art.title.trim()) : undefined));
+  const neighbour = (a: number) => {
+    const t = titles[a];
+    if (!t) return Number.NaN;
+    let best = -1;
+    for (let b = 0; b < titles.length; b++) {
+      const u = titles[b];
+      if (u && b !== a) best = Math.max(best, cosine(t, u));
+    }
+    return best;
+  };
+  let crowdMemo: number | undefined;
+  const crowd = () => {
+    if (crowdMemo !== undefined) return crowdMemo;
+    const stride = Math.max(1, Math.ceil(articles.length / CROWD_SAMPLE));
+    let sum = 0;
+    let n = 0;
+    for (let a = 0; a < articles.length; a += stride) {
+      const c = neighbour(a);
+      if (!Number.isNaN(c) && c > -1) { sum += c; n++; }
+    }
+    crowdMemo = n > 0 ? sum / n : Number.NaN;
+    return crowdMemo;
+  };
   return {
     any,
+    neighbour,
     keys: (a) => keys[a]!.length,
+    get crowd() { return crowd(); },
     closeness(vector) {
       const n = articles.length;
       const out = { best: new Float64Array(n), key: new Float64Array(n), passage: new Float64Array(n) };

@@ -126,6 +126,7 @@ export function ranker(
       .slice(0, limit);
     const cos = semanticOf(query, ranked.map(({ a }) => a));
     const gaps = { best: topTwo(close), key: topTwo(closeness.key), passage: topTwo(closeness.passage) };
+    const crowd = meaningOf!.crowd;
     let above = 1;
     return ranked.map(({ a }, k) => {
       const out = blank(cos[k]!, spelling.nearest(query, ids[a]!));
@@ -138,7 +139,7 @@ export function ranker(
       const passage = closeness.passage[a]!;
       const meaning = {
         meaning: c, meaningLift: c - mean, meaningGap: c - gaps.best.other(c),
-        meaningKeys: meaningOf!.keys(a),
+        ...(Number.isNaN(crowd) ? {} : { meaningCrowd: crowd }), meaningKeys: meaningOf!.keys(a),
         ...(Number.isNaN(key) ? {} : { meaningKey: key, meaningKeyGap: key - gaps.key.other(key) }),
         ...(Number.isNaN(passage) ? {} : { meaningPassage: passage, meaningPassageGap: passage - gaps.passage.other(passage) }),
       };

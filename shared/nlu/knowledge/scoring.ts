@@ -75,6 +75,8 @@ export interface Features {
   meaningLift?: number;
   /** `meaning` less the closest other article's, over the whole knowledge base (negative: another is closer). */
   meaningGap?: number;
+  /** How crowded the knowledge base is (its articles' mean closeness of title to the next title). */
+  meaningCrowd?: number;
   /** How many of the article's title and questions have vectors. */
   meaningKeys?: number;
 }

@@ -55,16 +55,39 @@ export const FEATURE_SETS: Record<string, FeatureSet> = {
   lexical,
   gap: (e) => [...lexical(e), m(e), e.features.meaningGap ?? 0],
   lift: (e) => [...lexical(e), m(e), e.features.meaningGap ?? 0, e.features.meaningLift ?? 0],
+  crowd: (e) => [...lexical(e), m(e), e.features.meaningGap ?? 0, e.features.meaningLift ?? 0, e.features.meaningCrowd ?? 0.5],
+  crowdm: (e) => [...lexical(e), m(e), e.features.meaningGap ?? 0, e.features.meaningLift ?? 0, m(e) - (e.features.meaningCrowd ?? 0.5)],
   len: (e, t) => [...lexical(e), m(e), e.features.meaningGap ?? 0, e.features.meaningLift ?? 0, Math.log(t.split(/\s+/).length)],
+  crowdlen: (e, t) => [...lexical(e), m(e), e.features.meaningGap ?? 0, e.features.meaningLift ?? 0, e.features.meaningCrowd ?? 0.5, Math.log(t.split(/\s+/).length)],
+  inter: (e) => {
+    const c = (e.features.meaningCrowd ?? 0.6) - 0.6;
+    const base = [...lexical(e), m(e), e.features.meaningGap ?? 0, e.features.meaningLift ?? 0, c];
+    return [...base, c * logit(e.confidence), c * m(e), c * (e.features.meaningGap ?? 0), c * e.features.key, c * e.features.passage];
+  },
+  inter2: (e) => {
+    const c = (e.features.meaningCrowd ?? 0.6) - 0.6;
+    const base = [...lexical(e), m(e), e.features.meaningGap ?? 0, e.features.meaningLift ?? 0, c];
+    return [...base, c * m(e), c * (e.features.meaningGap ?? 0)];
+  },
   kinds: (e) => {
     const f = e.features;
     return [...lexical(e), m(e), f.meaningGap ?? 0, f.meaningLift ?? 0, f.meaningKey ?? m(e), f.meaningPassage ?? m(e), f.meaningKeyGap ?? 0, f.meaningPassageGap ?? 0];
   },
-  // As shipped (articleFeatures with the encoder's evidence); the crowded knowledge bases' switch
-  // that was tried before it (the crowd times every feature) was removed with the crowd.
-  keys: (e) => {
+  kindsc: (e) => {
     const f = e.features;
-    return [...lexical(e), m(e), f.meaningGap ?? 0, f.meaningLift ?? 0, f.meaningKey ?? m(e), f.meaningPassage ?? m(e), f.meaningKeyGap ?? 0, f.meaningPassageGap ?? 0, Math.log(f.meaningKeys ?? 1)];
+    return [...lexical(e), m(e), f.meaningGap ?? 0, f.meaningLift ?? 0, f.meaningKey ?? m(e), f.meaningPassage ?? m(e), f.meaningKeyGap ?? 0, f.meaningPassageGap ?? 0, f.meaningCrowd ?? 0.6];
+  },
+  switch: (e) => {
+    const f = e.features;
+    const base = [...lexical(e), m(e), f.meaningGap ?? 0, f.meaningLift ?? 0, f.meaningKey ?? m(e), f.meaningPassage ?? m(e), f.meaningKeyGap ?? 0, f.meaningPassageGap ?? 0];
+    const sw = 1 / (1 + Math.exp(-((f.meaningCrowd ?? 0.65) - 0.675) / 0.01));
+    return [...base, ...base.map((x) => x * sw)];
+  },
+  switchq: (e) => {
+    const f = e.features;
+    const base = [...lexical(e), m(e), f.meaningGap ?? 0, f.meaningLift ?? 0, f.meaningKey ?? m(e), f.meaningPassage ?? m(e), f.meaningKeyGap ?? 0, f.meaningPassageGap ?? 0, Math.log(f.meaningKeys ?? 1)];
+    const sw = 1 / (1 + Math.exp(-((f.meaningCrowd ?? 0.65) - 0.675) / 0.01));
+    return [...base, ...base.map((x) => x * sw)];
   },
   parts: (e) => [...lexical(e), m(e), e.features.meaningGap ?? 0, e.features.meaningLift ?? 0, e.features.meaningKey ?? m(e), e.features.meaningPassage ?? m(e)],
 };
