@@ -11,10 +11,11 @@
 // shares, and how nearly its title or one of its questions is spelled like the message. Both count
 // the log of the number of candidates, as more candidates give more chances to match by luck.
 //
-// The constants below are logistic models fitted by test/bench/answers/fit.ts on tuning data only
-// (the help desks' tuning messages, a CLINC150 tenant on part of its training split with the
-// other part and oos_train as messages, StackFAQ threads by a cut unlike the benchmark's).
+// The fitted constants are logistic models in calibration.json (features by name, and for each
+// model the data it was fitted on), fitted by test/bench/answers/fit.ts on tuning data only; the
+// unit tests check its feature names against the lists below.
 import type { Features } from '../knowledge/retrieval.ts';
+import fitted from './calibration.json' with { type: 'json' };
 
 export interface IntentEvidence {
   confidence: number; // the classifier's, 0..1
@@ -54,11 +55,24 @@ export const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 const MIN_INTENTS = 5;
 const MIN_ARTICLES = 4;
 
-/** With the encoder's evidence (`meaning` present), its two features and the logit of `inScope` follow the lexical ones. */
+/** The intent model's features, in order; with the encoder's evidence (`meaning` present) its two features and the logit of `inScope` follow. */
+export const INTENT_FEATURES = ['bias', 'logit confidence', 'margin', 'cover', 'similarity', 'log candidates', 'spelling'] as const;
+export const INTENT_MEANING_FEATURES = [...INTENT_FEATURES, 'meaning', 'meaning margin', 'logit in scope'] as const;
+
 export function intentFeatures(e: IntentEvidence): number[] {
   const lexical = [1, logit(e.confidence), e.margin, e.cover, e.similarity, Math.log(Math.max(MIN_INTENTS, e.candidates)), e.spelling];
   return e.meaning === undefined ? lexical : [...lexical, e.meaning, e.meaningMargin ?? 0, logit(e.inScope)];
 }
+
+/** The article model's features, in order (the encoder's and the crowded switch's: see `articleFeatures`). */
+export const ARTICLE_FEATURES = [
+  'bias', 'logit confidence', 'margin', 'key', 'passage', 'similarity', 'unseen', 'log candidates', 'semantic', 'spelling',
+] as const;
+const ARTICLE_MEANING_SPARSE = [
+  ...ARTICLE_FEATURES, 'meaning', 'meaning gap', 'meaning lift', 'meaning key', 'meaning passage', 'meaning key gap', 'meaning passage gap', 'log meaning keys',
+] as const;
+/** With the encoder's evidence: the features, then each again times how crowded the knowledge base is. */
+export const ARTICLE_MEANING_FEATURES: readonly string[] = [...ARTICLE_MEANING_SPARSE, ...ARTICLE_MEANING_SPARSE.map((n) => `crowded x ${n}`)];
 
 // A knowledge base's crowd (see knowledge/article-meaning.ts) when its titles have no vectors: between the
 // help desks' (0.48 to 0.64) and StackFAQ's (0.71 to 0.79).
@@ -92,27 +106,29 @@ export function articleFeatures(e: ArticleEvidence): number[] {
   return [...x, ...x.map((v) => v * crowded)];
 }
 
-/**
- * Fitted by test/bench/answers/fit.ts; the order of `intentFeatures` and `articleFeatures`. The
- * tuning tenants include few-phrase ones (6 to 20 phrases an intent, 20 to 150 intents), and each
- * kind's intercept is moved so that the documented defaults choose what the rule's pair chose.
- */
-export const CALIBRATION = {
-  intent: [-1.524, 1.126, 0.205, 1.032, 0.441, -0.18, 2.076],
-  article: [-0.697, 0.278, 1.402, 0.624, 3.022, 0.784, 0.515, -0.572, 2.068, 2.116],
-};
+/** One fitted model as calibration.json holds it: its features by name, one weight each. */
+export interface FittedModel { features: string[]; weights: number[]; fitted?: Record<string, unknown> }
+export interface CalibrationFile {
+  version: number;
+  provenance: Record<string, unknown>;
+  models: Record<'intent' | 'intentMeaning' | 'article' | 'articleMeaning', FittedModel>;
+}
+export const CALIBRATION_FILE = fitted as CalibrationFile;
 
 /**
- * The same with the sentence encoder's evidence, fitted by test/bench/answers/fit.ts with ENCODER=1
- * on the same tuning data embedded; used for a candidate whose evidence has it. The intent half
- * (KIND=intent: the article half kept) has `inScope` too: without it a 10-phrase tenant's hard
- * in-scope messages, which two intents share, looked off-topic (BANKING77 10 an intent: 20 %
- * fallback; with it 5 %, and 93.5 -> 93.1 % in scope on CLINC150 at the same oos recall).
+ * Words only: the order of `intentFeatures` and `articleFeatures`. The tuning tenants include
+ * few-phrase ones (6 to 20 phrases an intent, 20 to 150 intents), and each kind's intercept is
+ * moved so that the documented defaults choose what the rule's pair chose.
  */
-export const CALIBRATION_MEANING = {
-  intent: [-2.784, 0.74, -0.002, 0.848, 0.596, -0.181, 1.904, 1.916, 0.874, 0.202],
-  article: [-2.656, 0.248, 1.338, 0.299, 3.038, 0.093, 0.028, -0.406, 1.565, 1.999, 1.519, 1.644, 1.103, 1.015, 2.233, 0.767, 2.076, -0.8, -0.601, 0.017, 0.932, 0.66, 0.463, 0.788, -0.036, -1.03, 0.463, 1.388, 0.383, 0.512, 0.357, 0.813, -0.171, 0.912, -0.201, -0.097],
-};
+export const CALIBRATION = { intent: CALIBRATION_FILE.models.intent.weights, article: CALIBRATION_FILE.models.article.weights };
+
+/**
+ * The same with the sentence encoder's evidence, used for a candidate whose evidence has it. The
+ * intent half has `inScope` too: without it a 10-phrase tenant's hard in-scope messages, which two
+ * intents share, looked off-topic (BANKING77 10 an intent: 20 % fallback; with it 5 %, and 93.5 ->
+ * 93.1 % in scope on CLINC150 at the same oos recall).
+ */
+export const CALIBRATION_MEANING = { intent: CALIBRATION_FILE.models.intentMeaning.weights, article: CALIBRATION_FILE.models.articleMeaning.weights };
 
 const dot = (w: readonly number[], x: readonly number[]) => w.reduce((s, wi, i) => s + wi * x[i]!, 0);
 const round3 = (x: number) => Math.round(x * 1000) / 1000;

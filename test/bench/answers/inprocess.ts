@@ -1,5 +1,6 @@
 // A scenario's tenant built in process, the way the chat path builds it (the same classifier,
 // phrase index and knowledge index), for the calibration fit, which needs the raw evidence.
+import { createHash } from 'node:crypto';
 import type { Intent } from '#shared/data/intents.ts';
 import { evidenceFor, trainModel, type AssistantModel, type Evidence } from '#shared/domain/assistant/assistant.ts';
 import { buildKnowledgeIndex, type KnowledgeIndex, type StoredArticle } from '#shared/nlu/knowledge/retrieval.ts';
@@ -28,6 +29,14 @@ export function scenarioVectors(scenarios: Scenario[]): Promise<TextVectors> {
   ]), log);
 }
 
+// The tuning and lockbox tenants of one data set share their intents, built one after the other:
+// the last model is kept and trained once (only the last: a 150-intent model is large).
+let last: { key: string; model: AssistantModel } | undefined;
+const modelOf = (key: string, make: () => AssistantModel) => {
+  if (last?.key !== key) last = { key, model: make() };
+  return last.model;
+};
+
 /** `encoded`: the sentence vectors of the scenario's texts (absent: words only, as before vectors are indexed). */
 export function buildScenario(s: Scenario, encoded?: TextVectors): Built {
   const intents = s.intents.map((i, k) => ({
@@ -38,7 +47,7 @@ export function buildScenario(s: Scenario, encoded?: TextVectors): Built {
   const stored = JSON.parse(JSON.stringify(preparedArticles(s))) as StoredArticle[];
   // KB_WEIGHTS='{"unseen":0.8}' overrides the knowledge index's weights for experiments.
   return {
-    model: trainModel(1, intents, [], encoded),
+    model: modelOf(`${encoded ? 'e' : 'w'}:${createHash('sha1').update(JSON.stringify(s.intents)).digest('hex')}`, () => trainModel(1, intents, [], encoded)),
     index: buildKnowledgeIndex(stored, { weights: JSON.parse(process.env.KB_WEIGHTS ?? '{}'), wordVectors: VECTORS, ...(encoded ? { vectors: encoded } : {}) }),
   };
 }
