@@ -158,7 +158,7 @@ try {
     const m = { message, decideCpu: [] as number[], requestCpu: [] as number[], requestMs: [] as number[], afterCpu: [] as number[], statuses: [] as number[] };
     for (let r = 0; r < REPEATS; r++) {
       await settled();
-      // Read again: an indexing pass (an unanswered message is embedded) bumps the tenant's vectorsVersion.
+      // Read again, as the chat function does: an indexing pass may have moved the tenant's versions.
       const fresh = (await tenantsRepo.get(target.tenantId, true))!;
       const cpu = process.cpuUsage();
       await decide(fresh, message.text);
