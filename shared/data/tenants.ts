@@ -22,6 +22,8 @@ export interface Tenant {
   articlesImportAt?: string;
   /** Bumped by the indexer after each pass that changed the tenant's sentence vectors (shared/data/vectors.ts). Absent: 0, no vectors. */
   vectorsVersion?: number;
+  /** Bumped instead by a pass that changed only unanswered messages' vectors, which no chat model reads. Absent: 0. */
+  unansweredVectorsVersion?: number;
   /** Taught `none` examples (at most 1,000); each write of one bumps intentsVersion. Absent: 0. */
   noneExampleCount?: number;
   /** Active owners; guarded `> 1` by demotions and removals so a tenant always keeps one. */

@@ -8,11 +8,12 @@ import { transact, type TxItem } from './tx.ts';
 // - one item per distinct text in the tenant's vector partition, keyed by a hash of the text,
 //   holding the int8 vector (512 bytes, binary): far under the 400 KB item limit whatever an
 //   article's size, and a text shared by two articles is stored once;
-// - the tenant's `vectorsVersion`, bumped after each pass that wrote or removed vectors: the chat
-//   functions key their cached vectors by it, as they key the model by intentsVersion. The tenant
-//   item carries no event, so the bump starts no indexing of its own;
+// - the tenant's `vectorsVersion` and `unansweredVectorsVersion`, one of them bumped after each pass
+//   that wrote or removed vectors (the indexer says which): the chat functions key their cached
+//   vectors by the first, as they key the model by intentsVersion, the unanswered view by both. The
+//   tenant item carries no event, so the bump starts no indexing of its own;
 // - `VECSTATE`: which intents and articles are embedded as of which `updatedAt` (the dashboard's
-//   "indexing" flag);
+//   "indexing" flag), and which `none` examples;
 // - the starter content's vectors (the same texts for every tenant) once, in a partition of
 //   their own that no tenant owns: a new tenant writes none of them.
 // Items of a partition are read together: the vectors of a tenant with 1,000 articles (about
@@ -22,7 +23,12 @@ import { transact, type TxItem } from './tx.ts';
 export interface VectorState {
   /** Intent or article id -> the `updatedAt` of the version whose texts all have vectors. */
   owners: Record<string, string>;
+  /** A digest of the embedded `none` examples' texts (absent: none). */
+  none?: string;
 }
+
+/** The tenant's attributes that version its vectors. */
+export type VectorsVersion = 'vectorsVersion' | 'unansweredVectorsVersion';
 
 /** Items per transaction (DynamoDB's limit is 100). */
 const CHUNK = 100;
@@ -57,7 +63,7 @@ export const vectorsRepo = {
 
   async state(tenantId: string): Promise<VectorState> {
     const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.vectorState(tenantId), ConsistentRead: true }));
-    return { owners: (r.Item?.owners as Record<string, string> | undefined) ?? {} };
+    return { owners: (r.Item?.owners as Record<string, string> | undefined) ?? {}, none: r.Item?.none as string | undefined };
   },
 
   /**
@@ -72,13 +78,13 @@ export const vectorsRepo = {
     for (let i = 0; i < items.length; i += CHUNK) await transact(items.slice(i, i + CHUNK));
   },
 
-  /** Records the pass's state and bumps the tenant's vectorsVersion (the tenant must still exist). */
-  async commit(tenantId: string, state: VectorState): Promise<void> {
+  /** Records the pass's state and bumps the tenant's `version` (the tenant must still exist). */
+  async commit(tenantId: string, state: VectorState, version: VectorsVersion): Promise<void> {
     await transact([
-      { Put: { Item: { ...keys.vectorState(tenantId), type: 'vectorState', owners: state.owners } } },
+      { Put: { Item: { ...keys.vectorState(tenantId), type: 'vectorState', owners: state.owners, none: state.none } } },
       {
         Update: {
-          Key: keys.tenant(tenantId), UpdateExpression: 'ADD vectorsVersion :one',
+          Key: keys.tenant(tenantId), UpdateExpression: `ADD ${version} :one`,
           ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':one': 1 },
         },
       },

@@ -6,25 +6,39 @@ import { dequantize, type TextVectors } from '#shared/nlu/encoder/vector-math.ts
 import { TenantModelCache } from '#shared/nlu/policy/model-cache.ts';
 
 // A tenant's stored sentence vectors on the chat path: read once per vectorsVersion in the warm
-// container (the indexer bumps it after each pass), inside the cached model loads, so a message
-// never waits on a read the model did not already make. The encoder's runtime and weights load
-// only when a message is embedded (see shared/nlu/encoder/encoder.ts).
+// container (the indexer bumps it after each pass that changed vectors the chat reads), inside the
+// cached model loads, so a message never waits on a read the model did not already make. The
+// encoder's runtime and weights load only when a message is embedded (see shared/nlu/encoder/encoder.ts).
 
 type Stored = ReadonlyMap<string, Uint8Array>;
 
 const stored = new TenantModelCache<Stored>(50);
+// The unanswered view's, apart: its version moves with every unanswered message embedded, the chat's must not.
+const withUnanswered = new TenantModelCache<Stored>(10);
 const NONE: Stored = new Map();
 
-/** The tenant's vectors by text hash, or none when the indexer never ran for it. */
+async function load(tenantId: string): Promise<Stored> {
+  // The starter content's vectors, shared by every tenant, then the tenant's own.
+  const [shared, own] = await Promise.all([vectorsRepo.shared(), vectorsRepo.all(tenantId)]);
+  for (const [h, v] of own) shared.set(h, v);
+  return shared;
+}
+
+/**
+ * The tenant's vectors by text hash, or none when the indexer never ran for it. As of its
+ * vectorsVersion: unanswered messages embedded since may be missing (their passes leave it alone).
+ */
 export function storedVectorsOf(tenant: Pick<Tenant, 'id' | 'vectorsVersion'>): Promise<Stored> {
   const version = tenant.vectorsVersion ?? 0;
   if (version === 0) return Promise.resolve(NONE);
-  return stored.get(tenant.id, version, async () => {
-    // The starter content's vectors, shared by every tenant, then the tenant's own.
-    const [shared, own] = await Promise.all([vectorsRepo.shared(), vectorsRepo.all(tenant.id)]);
-    for (const [h, v] of own) shared.set(h, v);
-    return shared;
-  });
+  return stored.get(tenant.id, version, () => load(tenant.id));
+}
+
+/** The same with the unanswered messages' vectors up to date: for the unanswered view. */
+export function unansweredVectorsOf(tenant: Pick<Tenant, 'id' | 'vectorsVersion' | 'unansweredVectorsVersion'>): Promise<Stored> {
+  const version = `${tenant.vectorsVersion ?? 0}.${tenant.unansweredVectorsVersion ?? 0}`;
+  if (version === '0.0') return Promise.resolve(NONE);
+  return withUnanswered.get(tenant.id, version, () => load(tenant.id));
 }
 
 /** The vectors of `texts` that are stored (keyed by the trimmed text, as the models look them up); undefined when none is. */

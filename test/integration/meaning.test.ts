@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { admin, newTenant, request, send, type TestTenant } from './client.ts';
 
 // Meaning (docs/API.md, Sentence vectors): the event pipeline embeds a tenant's content after each
@@ -18,6 +18,16 @@ async function vectorCount(t: TestTenant): Promise<number> {
     TableName: TABLE, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': `TENANT#${t.tenantId}#VEC` }, Select: 'COUNT',
   }));
   return r.Count ?? 0;
+}
+
+/** The tenant item's vector versions, and the intents and articles the indexer's state holds as embedded. */
+async function versions(t: TestTenant) {
+  const get = async (sk: string) => (await ddb.send(new GetCommand({ TableName: TABLE, Key: { pk: `TENANT#${t.tenantId}`, sk }, ConsistentRead: true }))).Item;
+  const [tenant, state] = await Promise.all([get('TENANT'), get('VECSTATE')]);
+  return {
+    chat: (tenant?.vectorsVersion as number | undefined) ?? 0, unanswered: (tenant?.unansweredVectorsVersion as number | undefined) ?? 0,
+    owners: Object.keys((state?.owners as Record<string, string> | undefined) ?? {}).length,
+  };
 }
 
 /** Polls until `done` holds (the pipeline runs in the background), within `ms`. */
@@ -106,5 +116,33 @@ describe('sentence vectors written by the pipeline', () => {
     const together = groups.find((g) => g.count === 2)!;
     expect(together.examples.map((e) => e.message).sort()).toEqual(['are bicycles for sale here', 'do you sell bikes']);
     expect(groups.filter((g) => g.count === 1).flatMap((g) => g.examples.map((e) => e.message))).toEqual(['where is the nearest store in leeds']);
+  });
+
+  it('embedding unanswered messages leaves the vectors the chat models are keyed on alone; a none example taught from one moves them', { timeout: 120_000 }, async () => {
+    const t = await newTenant();
+    for (const i of (await intents(t)).filter((x) => x.name !== 'greeting')) await request('DELETE', admin(`/intents/${i.id}`), { token: t.ownerToken });
+    // Settled: the indexer's state holds the greeting only (a pass that removes the others moves vectorsVersion).
+    const before = await until('the greeting alone', () => versions(t), (v) => v.owners === 1);
+    expect(before.chat).toBeGreaterThan(0);
+    const stored = await vectorCount(t);
+    for (const m of ['do you sell bikes', 'are bicycles for sale here']) expect((await send(t, m)).body.metadata.intentDetected).toBe('fallback');
+    // The unanswered view groups them by meaning: their vectors are stored and it sees them.
+    type Group = { count: number; examples: Array<{ message: string; conversationId: string; messageId: string }> };
+    const groups = await until('the unanswered messages grouped by meaning',
+      async () => (await request('GET', admin('/nlu/unanswered'), { token: t.ownerToken })).body.groups as Group[],
+      (gs) => gs.some((g) => g.count === 2));
+    expect(await vectorCount(t)).toBe(stored + 2);
+    const after = await versions(t);
+    // The chat keeps its model and knowledge index: vectorsVersion did not move.
+    expect(after.chat).toBe(before.chat);
+    expect(after.unanswered).toBeGreaterThan(before.unanswered);
+
+    // Taught as `none`, a message already embedded: the chat's model must read its vector, so vectorsVersion moves.
+    const e = groups[0]!.examples[0]!;
+    const taught = await request('POST', admin('/nlu/examples'), {
+      token: t.ownerToken, body: { message: e.message, target: { none: true }, conversationId: e.conversationId, messageId: e.messageId },
+    });
+    expect(taught.status).toBe(201);
+    await until('vectorsVersion to move', () => versions(t), (v) => v.chat > before.chat);
   });
 });

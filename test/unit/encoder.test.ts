@@ -28,6 +28,21 @@ describe('the sentence encoder', () => {
     expect(cosine(out[39]!, again!)).toBeGreaterThan(0.999);
   }, 60_000);
 
+  it('reads a text up to 1,200 characters once normalised, so an expanding character costs no more than any other', async () => {
+    const e = await encoder();
+    // 2,000 x U+FDFA is 36,000 characters normalised: its tokenizer's work grows with the square (4 s of CPU before the bound).
+    const expanding = '\uFDFA'.repeat(2000);
+    const cpu = process.cpuUsage();
+    const [v] = await e.embed([expanding]);
+    const used = process.cpuUsage(cpu);
+    expect((used.user + used.system) / 1000).toBeLessThan(1000);
+    const [head] = await e.embed([[...expanding.normalize('NFKC')].slice(0, 1200).join('')]);
+    expect(cosine(v!, head!)).toBeGreaterThan(0.999);
+    // A text within the bound is read whole, its compatibility forms as the model's tokenizer reads them.
+    const [plain, wide] = await e.embed(['where is my order', 'ｗｈｅｒｅ ｉｓ ｍｙ ｏｒｄｅｒ']);
+    expect(cosine(plain!, wide!)).toBeGreaterThan(0.999);
+  }, 60_000);
+
   it('cuts texts into model calls of at most 8 texts and, past the first, 1,200 characters, in order', () => {
     const short = Array.from({ length: 10 }, (_, i) => `text ${i}`);
     expect(batches(short).map((b) => b.length)).toEqual([8, 2]);

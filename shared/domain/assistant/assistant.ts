@@ -22,6 +22,7 @@ import type { TextVectors } from '#shared/nlu/encoder/vector-math.ts';
 import { intentMeaning, type IntentMeaning } from '#shared/nlu/intents/phrase-meaning.ts';
 import { messageVector as embedMessage, modelVersion, storedVectorsOf, textVectors } from '#shared/domain/vectors.ts';
 import { intentTextsToEmbed, noneTextsToEmbed } from '#shared/nlu/policy/to-embed.ts';
+import { messageToRead } from '#shared/nlu/policy/message-text.ts';
 import { applyNone } from './none.ts';
 import { settingsValues, withSettings } from './placeholders.ts';
 import { reviewedIntents } from './starter-review.ts';
@@ -237,14 +238,16 @@ export function candidatesFor(model: AssistantModel, index: KnowledgeIndex | nul
 export interface Decision { nlu: Understanding; knowledge: KnowledgeAnswer | null; settings: ReturnType<typeof tenantSettings> }
 
 /**
- * The tenant's answer to `text`. `searchKnowledge` false leaves the articles out (nobody is
- * going to be answered, so no article may count as having answered). `pending`: the intent the
- * previous answer asked an entity for, which this message may give. `messageVector`: the
- * message's sentence vector (absent: words only).
+ * The tenant's answer to `message`, read as messageToRead gives it (normalised and cut to a fixed
+ * length). `searchKnowledge` false leaves the articles out (nobody is going to be answered, so no
+ * article may count as having answered). `pending`: the intent the previous answer asked an entity
+ * for, which this message may give. `messageVector`: the sentence vector of what is read (absent:
+ * words only).
  */
 export async function decide(
-  tenant: Tenant, text: string, searchKnowledge = true, pending: Pending | null = null, messageVector?: Float32Array,
+  tenant: Tenant, message: string, searchKnowledge = true, pending: Pending | null = null, messageVector?: Float32Array,
 ): Promise<Decision> {
+  const text = messageToRead(message);
   const settings = tenantSettings(tenant.config ?? {});
   // The message is embedded once (unless the caller did), only for a tenant whose content has vectors.
   const [model, index, vector] = await Promise.all([
@@ -264,9 +267,10 @@ export async function decide(
  * What the next chat message would get for `text`, stored and counted nowhere. The reply of an
  * escalating intent lacks the ticket number that only a real escalation makes.
  */
-export async function parseMessage(tenantId: string, text: string) {
+export async function parseMessage(tenantId: string, message: string) {
   const tenant = await tenantsRepo.get(tenantId, true);
   if (!tenant) throw new NotFound('tenant');
+  const text = messageToRead(message);
   // Embedded once: the answer and the candidates are ranked from the same vector.
   const vector = await embedMessage(tenant, text);
   const { nlu, knowledge, settings } = await decide(tenant, text, true, null, vector);

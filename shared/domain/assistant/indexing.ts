@@ -14,10 +14,11 @@ import { READ_CAP } from './unanswered.ts';
 // The indexer: after a write of a tenant's content (the outbox's `content.changed`, queued by the
 // dispatcher), it embeds the texts that lack a vector, removes the vectors no text needs any more
 // (a deleted article's, an edited phrase's), records which intents and articles are embedded, and
-// bumps the tenant's vectorsVersion so the chat functions reload. A pass reads the content as it
-// is when it runs, writes only idempotent puts and deletes, and may stop part way when its time is
-// up (the caller queues the tenant again): a retry or a duplicate message costs a pass that finds
-// little to do, and the chat answers lexically from whatever is not embedded yet.
+// bumps the tenant's vectorsVersion so the chat functions reload (unansweredVectorsVersion when
+// only unanswered messages' vectors changed: the chat reads none of them). A pass reads the content
+// as it is when it runs, writes only idempotent puts and deletes, and may stop part way when its
+// time is up (the caller queues the tenant again): a retry or a duplicate message costs a pass that
+// finds little to do, and the chat answers lexically from whatever is not embedded yet.
 
 /** Texts per model call: small batches keep a shared event loop (the local runtime) responsive. */
 const BATCH = 8;
@@ -77,8 +78,9 @@ export async function indexTenant(tenantId: string, deadline: number): Promise<I
     ...intents.map((i): [string, string[]] => [i.id, intentTextsToEmbed(i)]),
     ...articles.map((a): [string, string[]] => [a.id, articleTextsToEmbed(a)]),
   ]);
-  // Unanswered messages too: the unanswered view groups them by meaning.
-  const texts = [...new Set([...[...owners.values()].flat(), ...noneTextsToEmbed([...none, ...unanswered.map((u) => u.message)])])];
+  // The texts the chat's models read, then the unanswered messages, which only the unanswered view groups by meaning.
+  const chatTexts = new Set([...[...owners.values()].flat(), ...noneTextsToEmbed(none)]);
+  const texts = [...new Set([...chatTexts, ...noneTextsToEmbed(unanswered.map((u) => u.message))])];
 
   const hashOf = new Map(texts.map((t) => [t, vectorHash(t)]));
   const needed = new Set(hashOf.values());
@@ -97,8 +99,15 @@ export async function indexTenant(tenantId: string, deadline: number): Promise<I
   const ready: Record<string, string> = {};
   for (const [id, own] of owners) if (own.every(has) && updatedAt.has(id)) ready[id] = updatedAt.get(id)!;
   const same = Object.keys(ready).length === Object.keys(state.owners).length && Object.entries(ready).every(([id, at]) => state.owners[id] === at);
-  const changed = done.size > 0 || remove.length > 0 || !same;
-  if (changed) await vectorsRepo.commit(tenantId, { owners: ready });
+  // A `none` example taught from an unanswered message may have its vector already: the chat's
+  // cached vectors (as of vectorsVersion) may still lack it, so a new one moves the version too.
+  const noneEmbedded = noneTextsToEmbed(none).filter(has).sort();
+  const noneDigest = noneEmbedded.length ? vectorHash(noneEmbedded.join('\n')) : undefined;
+  const changed = done.size > 0 || remove.length > 0 || !same || noneDigest !== state.none;
+  // The chat retrains its model and rebuilds its index when vectorsVersion moves: only for vectors
+  // they read. A removed vector is one no current text needs, so no model reads it either.
+  const forChat = !same || noneDigest !== state.none || [...done.keys()].some((t) => chatTexts.has(t));
+  if (changed) await vectorsRepo.commit(tenantId, { owners: ready, ...(noneDigest ? { none: noneDigest } : {}) }, forChat ? 'vectorsVersion' : 'unansweredVectorsVersion');
   const outcome = { embedded: done.size, removed: remove.length, remaining: missing.length - done.size };
   if (changed) logger.debug('indexed', { tenantId, ...outcome, texts: texts.length });
   return outcome;

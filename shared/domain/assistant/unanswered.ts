@@ -8,7 +8,7 @@ import { knowledgeIndexOf } from '#shared/domain/knowledge/knowledge.ts';
 import { resolvePeriod } from '#shared/domain/reports/stats.ts';
 import { articleProbability, intentProbability } from '#shared/nlu/policy/answer-policy.ts';
 import { evidenceFor, modelFor } from './assistant.ts';
-import { storedVectorsOf, textVectors } from '#shared/domain/vectors.ts';
+import { textVectors, unansweredVectorsOf } from '#shared/domain/vectors.ts';
 
 // What the assistant did not answer well, kept as messages are answered and rated (the marks:
 // shared/domain/unanswered-marks.ts; the items: shared/data/unanswered.ts), grouped by what the
@@ -54,7 +54,7 @@ export async function listUnanswered(tenantId: string, q: { from?: string | unde
   const [tenant, items] = await Promise.all([tenantsRepo.get(tenantId), unansweredRepo.read(tenantId, period.from, period.to, READ_CAP)]);
   if (!tenant) throw new NotFound('tenant');
   // By meaning too, from the vectors the indexer stored for the messages (no encoder here).
-  const stored = await storedVectorsOf(tenant);
+  const stored = await unansweredVectorsOf(tenant);
   const vectors = textVectors(stored, items.map((i) => i.message));
   const groups = groupMessages(items, (i) => i.message, undefined, vectors).slice(0, q.limit);
   if (groups.length === 0) return { period, groups: [] };

@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { normalisedHead } from './normalised.ts';
 import { unit } from './vector-math.ts';
 
 export { cosine, dequantize, DIMS, quantize, unit, type TextVectors } from './vector-math.ts';
@@ -30,6 +31,12 @@ function modelDir(): string {
 // one, long enough for the requests sharing the process (locally, every route) to time out.
 const BATCH = 8;
 const BATCH_CHARS = 1_200;
+// And a text is read up to 1,200 characters once NFKC-normalised (the model's tokenizer normalises
+// so, and its work grows with the square of the text's length: 36,000 characters, the 2,000 of a
+// message of U+FDFA normalised, took 4 s). Passages, phrases and questions are shorter; a chat
+// message is cut shorter before it comes here (shared/nlu/policy/message-text.ts), an unanswered
+// message or a none example embedded by the indexer is cut here.
+const TEXT_CHARS = 1_200;
 
 /** The texts cut into model calls, in order. */
 export function batches(texts: readonly string[]): string[][] {
@@ -68,7 +75,7 @@ async function load(): Promise<Encoder> {
   return {
     async embed(texts) {
       const out: Float32Array[] = [];
-      for (const [k, batch] of batches(texts.map((t) => t.trim() || ' ')).entries()) {
+      for (const [k, batch] of batches(texts.map((t) => normalisedHead(t.trim(), TEXT_CHARS).head || ' ')).entries()) {
         // Between calls, the rest of the process runs (locally the indexer shares it with every route).
         if (k > 0) await new Promise((r) => setImmediate(r));
         // An empty text would give the model no tokens: a space keeps the batch's shape.

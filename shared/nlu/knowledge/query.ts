@@ -95,13 +95,16 @@ export function queryReader(index: TermIndex, synonyms: ReadonlyMap<number, Arra
   const analyse = (query: string): QueryTerm[] => {
     const ws = w.lexicon > 0 ? joinContractions(words(query.slice(0, MAX_QUERY_CHARS))) : words(query.slice(0, MAX_QUERY_CHARS));
     const seen = new Set<string>();
+    // A word read once reads the same again: a repeated word costs one lookup, not another typo search.
+    const read = new Set<string>();
     const out: QueryTerm[] = [];
     const push = (key: string, weight: number, alts: Array<[number, number]>, term = -1) => {
       if (seen.has(key) || out.length >= MAX_QUERY_TERMS) return;
       seen.add(key);
       out.push({ weight, term, alts });
     };
-    for (let i = 0; i < ws.length; i++) {
+    // Nothing is added past MAX_QUERY_TERMS, so the rest of a long message is not read.
+    for (let i = 0; i < ws.length && out.length < MAX_QUERY_TERMS; i++) {
       const word = ws[i]!;
       // A phrase of the lexicon ("send it back", "gift card") reads as one word.
       const phrase = w.lexicon > 0 ? lexiconPhraseAt(ws, i, true) : null;
@@ -130,6 +133,8 @@ export function queryReader(index: TermIndex, synonyms: ReadonlyMap<number, Arra
           continue;
         }
       }
+      if (read.has(word)) continue;
+      read.add(word);
       const id = termOfWord(word);
       if (id === -1) continue;
       const st = id >= 0 ? termText[id]! : stem(word);

@@ -65,6 +65,13 @@ export function stem(w: string): string {
   return s;
 }
 
+/** Whether a from index ai and b from index bi are the same text (compared in place: the typo search runs it over a vocabulary). */
+function sameFrom(a: string, ai: number, b: string, bi: number): boolean {
+  if (a.length - ai !== b.length - bi) return false;
+  for (; ai < a.length; ai++, bi++) if (a.charCodeAt(ai) !== b.charCodeAt(bi)) return false;
+  return true;
+}
+
 /** Edit distance of a and b when it is at most 1 (adjacent swaps count 1), else 2. */
 export function withinOneEdit(a: string, b: string): boolean {
   if (Math.abs(a.length - b.length) > 1) return false;
@@ -72,10 +79,9 @@ export function withinOneEdit(a: string, b: string): boolean {
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   if (a.length === b.length) {
     if (i >= a.length) return true;
-    if (a.slice(i + 1) === b.slice(i + 1)) return true;
-    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+    if (sameFrom(a, i + 1, b, i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && sameFrom(a, i + 2, b, i + 2);
   }
   const [long, short] = a.length > b.length ? [a, b] : [b, a];
-  return long.slice(i + 1) === short.slice(i);
+  return sameFrom(long, i + 1, short, i);
 }
-
