@@ -76,6 +76,9 @@ export async function startStandIns(o: StandInsOptions): Promise<StandIns> {
       const problem = await signatureProblem({ method, url, headers: req.headers, body }, o.credentials, 's3');
       if (problem) return s3Refusal(res, 403, problem === 'Request has expired' ? 'AccessDenied' : 'SignatureDoesNotMatch', problem);
       for (const [k, v] of Object.entries(HEADERS)) res.setHeader(k, v);
+      // The dashboard, on another origin, embeds presigned attachments as <img> (S3 sends no CORP);
+      // embedding is not reading, and nothing here answers CORS.
+      res.setHeader('cross-origin-resource-policy', 'cross-origin');
       return objects.serve(method, url, body, res);
     }
     if (isQueueRequest(url.pathname)) {
