@@ -27,7 +27,8 @@ describe('the customer on the dashboard', () => {
     const ada = { userId: 'cust-7', name: 'Ada Lovelace', email: 'ada@example.com', userHash: hmac(secret, 'cust-7') };
     const say = async (message: string, visitor?: unknown) =>
       (await api('POST', '/api/v1/chat/message', { widgetKey: t.widgetKey, body: { message, ...(visitor ? { visitor } : {}) } })).body.conversationId as string;
-    const older = await say('where is my order 1111?', ada);
+    // A first conversation that needs no person (an order question now hands over and takes ticket #1).
+    const older = await say('hi, I have a question', ada);
     const current = await say('my parcel arrived broken', ada);
     const esc = await api('POST', '/api/v1/chat/escalate', { widgetKey: t.widgetKey, body: { conversationId: current, reason: 'Broken parcel' } });
     expect(esc.body.ticketNumber).toBe(1);
@@ -53,11 +54,11 @@ describe('the customer on the dashboard', () => {
       await panel.getByText('ada@example.com').waitFor();
       expect(await panel.getByText('cust-7').count()).toBe(1);
       expect(await panel.getByText('Verified', { exact: true }).count()).toBe(1);
-      await panel.getByRole('link', { name: 'where is my order 1111?' }).waitFor();
+      await panel.getByRole('link', { name: 'hi, I have a question' }).waitFor();
       expect(await panel.getByRole('link').count()).toBe(1);
       expect(await page.getByRole('link', { name: 'Ticket #1' }).count()).toBe(1);
       await captureWidths(page, 'dashboard-customer-panel', 'Inbox');
-      await panel.getByRole('link', { name: 'where is my order 1111?' }).click();
+      await panel.getByRole('link', { name: 'hi, I have a question' }).click();
       await page.waitForURL(`**/inbox/${older}`);
       await page.getByRole('region', { name: 'Customer', exact: true }).getByRole('link', { name: 'my parcel arrived broken' }).waitFor();
 
