@@ -98,6 +98,9 @@ describe('the S3 stand-in', () => {
     const png = await fetch(await link('files/pic.png', 'inline; filename="pic.png"'));
     expect(png.headers.get('content-disposition')).toBe('inline; filename="pic.png"');
     expect(png.headers.get('x-content-type-options')).toBe('nosniff');
+    // The dashboard, on another origin, shows it as an <img>: embeddable, as S3's are (still no CORS).
+    expect(png.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(png.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
 
