@@ -6,7 +6,7 @@ import { ENTRY_METADATA } from '#infra/function.ts';
 import { LIVE_ACCESS_LOG_FIELDS, LIVE_STAGE } from '#infra/live.ts';
 import { SupportStack } from '#infra/stack.ts';
 import { routes } from '#shared/edge/routes/index.ts';
-import { eventDispatcher, LIVE_PATH, liveRoutes } from '#shared/edge/triggers.ts';
+import { EXPORT_QUEUE, eventDispatcher, LIVE_PATH, liveRoutes } from '#shared/edge/triggers.ts';
 import { declared, handlerPath, logicalId, ofType, refId, STUB_ENTRY, synth } from './synth.ts';
 
 const s = synth();
@@ -21,7 +21,7 @@ describe('functions of the live channel and the stream', () => {
       entryOf: (h) => { asked.push(h); return STUB_ENTRY; },
     });
     expect(asked.filter((h) => triggers.includes(h)).sort()).toEqual([...triggers].sort());
-    expect(asked.sort()).toEqual([...declared.map((d) => d.handler), 'events/deliver', 'events/index-content', 'email/receive', 'email/send', 'email/events'].sort());
+    expect(asked.sort()).toEqual([...declared.map((d) => d.handler), 'events/deliver', 'events/index-content', 'email/receive', 'email/send', 'email/events', EXPORT_QUEUE.handler].sort());
   });
 
   it('have their handler modules on disk, and the template builds each from functions/<handler>.ts', () => {

@@ -19,7 +19,7 @@ describe('intents', () => {
     expect(c.status).toBe(201);
     expect(c.body).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: ZORB.name, description: '', trainingPhrases: ['padded phrase', ...ZORB.trainingPhrases],
-      response: ZORB.response, entities: [], action: 'reply', enabled: true, hitCount: 0, indexing: true,
+      response: ZORB.response, entities: [], action: 'reply', enabled: true, hitCount: 0, indexing: true, starter: false, needsReview: false,
       createdAt: expect.stringMatching(/Z$/), updatedAt: c.body.createdAt,
     });
     const id = c.body.id;

@@ -15,6 +15,7 @@ describe('GET /stats', () => {
       kpis: {
         conversations: 0, messages: 0, escalations: 0, escalationRate: 0, openTickets: 0, avgConfidence: null, fallbackRate: 0,
         fallbacks: 0, knowledgeAnswers: 0, avgFirstResponseSeconds: null, avgResolutionSeconds: null, csat: null, ratings: 0,
+        assistantResolutions: 0, assistantResolutionRate: 0,
       },
       topIntents: [],
       topArticles: [],
@@ -28,7 +29,8 @@ describe('GET /stats', () => {
     const replies = [];
     const c1 = await send(t, 'hello');
     replies.push(c1);
-    replies.push(await send(t, 'where is my order 12345?', c1.body.conversationId));
+    // Not an order question: the starter order_status hands over, and this conversation must stay unescalated.
+    replies.push(await send(t, 'thank you very much', c1.body.conversationId));
     replies.push(await send(t, 'what is the capital of France', c1.body.conversationId));
     const c2 = await send(t, 'hi there');
     replies.push(c2);
@@ -61,6 +63,7 @@ describe('GET /stats', () => {
     expect(past.body.kpis).toEqual({
       conversations: 0, messages: 0, escalations: 0, escalationRate: 0, openTickets: 1, avgConfidence: null, fallbackRate: 0,
       fallbacks: 0, knowledgeAnswers: 0, avgFirstResponseSeconds: null, avgResolutionSeconds: null, csat: null, ratings: 0,
+      assistantResolutions: 0, assistantResolutionRate: 0,
     });
     expect(past.body.period).toEqual({ from: '2020-01-01', to: '2020-01-31' });
   });
