@@ -329,7 +329,7 @@ if (throughApi) {
 await rt.stop();
 const seconds = Math.round((performance.now() - started) / 1000);
 
-let deskTable: Record<string, ReturnType<typeof line> & { 'right %': number | undefined }> = {};
+const deskTable: Record<string, ReturnType<typeof line> & { 'right %': number | undefined }> = {};
 const calibrationErrors: Record<string, number> = {};
 const apiFigures: Figure[] = [];
 let everything: ReturnType<typeof calibration> | undefined;

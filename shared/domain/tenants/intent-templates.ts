@@ -4,7 +4,7 @@ import type { StarterIntent } from './starter-intents.ts';
 export interface IntentTemplate extends StarterIntent { key: string; title: string }
 
 /** A blank of a template's reply: `[what goes here]`. The dashboard saves no reply that still has one. */
-export const BLANK = /\[[^\[\]\n]{1,80}\]/g;
+export const BLANK = /\[[^[\]\n]{1,80}\]/g;
 
 // Common support topics, offered on the dashboard's Intents screen ("Start from a template") and
 // never created by themselves: their answers are the business's own facts (its return window, its
