@@ -107,10 +107,14 @@ describe('deleting a tenant', () => {
 
   it('a purge that runs out of time stops after a page, and the next run goes on where it stopped', async () => {
     const t = await a.tenant('Big Leaving Shop');
+    // The starter content alone is about two pages of 10: a few articles (each with its search
+    // item) make the rest several pages, so that the second run has more than one to do.
+    for (const title of ['Returns', 'Shipping', 'Warranty', 'Payments', 'Sizes', 'Gift cards']) {
+      expect((await a.call('POST', '/articles', t.token, { title, body: `${title}: what to know.` })).status).toBe(201);
+    }
     expect((await a.call('POST', '/tenant/deletion', t.token, { name: 'Big Leaving Shop' })).status).toBe(202);
 
-    // Time for one page (of 10 items: the starter content is several pages) only, then none: the
-    // tenant is still being deleted, with the page counted.
+    // Time for one page (of 10 items) only, then none: the tenant is still being deleted, with the page counted.
     let pages = 0;
     const first = await runPurge(() => pages++ < 1, 10);
     expect(first).toMatchObject({ tenants: 1, deleted: 10, finished: 0 });
