@@ -47,7 +47,8 @@ const spelled = (v: unknown) => JSON.stringify(v ?? null, (_k, x: unknown) => {
 
 /** Whether any top-level key of the config reads otherwise in that spelling (the audit's `config.<key>` changes). */
 const changedKeys = (from: unknown, to: unknown) => {
-  const [a, b] = [from, to] as Array<Record<string, unknown>>;
+  const a = from as Record<string, unknown>;
+  const b = to as Record<string, unknown>;
   return [...new Set([...Object.keys(a), ...Object.keys(b)])].some((k) => spelled(a[k]) !== spelled(b[k]));
 };
 
