@@ -38,6 +38,20 @@ function trimmed(config: unknown): unknown {
   return config;
 }
 
+/** A value in one spelling for that comparison: keys sorted, an empty object as none. */
+const spelled = (v: unknown) => JSON.stringify(v ?? null, (_k, x: unknown) => {
+  if (!x || typeof x !== 'object' || Array.isArray(x)) return x;
+  const entries = Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return entries.length ? Object.fromEntries(entries) : null;
+});
+
+/** Whether any top-level key of the config reads otherwise in that spelling (the audit's `config.<key>` changes). */
+const changedKeys = (from: unknown, to: unknown) => {
+  const a = from as Record<string, unknown>;
+  const b = to as Record<string, unknown>;
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].some((k) => spelled(a[k]) !== spelled(b[k]));
+};
+
 const orNull = <T>(a: fc.Arbitrary<T>) => fc.oneof(a, fc.constant(null));
 /** Any JSON a client may keep under a key of its own. */
 const anyJson = fc.jsonValue({ maxDepth: 3 });
@@ -66,7 +80,9 @@ describe('settings: PUT /settings merges partial patches', () => {
           if (body.name === undefined && body.config === undefined) { ok(r, 400, 'empty PUT'); continue; }
           if (!keepable(body.config)) { ok(r, 400, `PUT ${JSON.stringify(body)}`); continue; }
           ok(r, 200, `PUT ${JSON.stringify(body)}`);
-          if (body.config) config = trimmed(merge(config, JSON.parse(JSON.stringify(body.config))));
+          const next = body.config ? trimmed(merge(config, JSON.parse(JSON.stringify(body.config)))) : config;
+          // A write that changes nothing writes nothing (docs/API.md, Audit): an empty object left by the merge counts as none.
+          if ((body.name ?? name) !== name || changedKeys(config, next)) config = next;
           name = body.name ?? name;
           const got = await request('GET', admin('/settings'), { token: t.ownerToken });
           ok(got, 200, 'GET settings');

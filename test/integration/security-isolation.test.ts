@@ -115,7 +115,7 @@ const LIST_FILTERS: Record<string, Record<string, string>> = {
 };
 /** Bounded lists (docs/API.md, Pagination) return every item and no cursor; no cursor to replay. */
 const BOUNDED = new Set(['/api/v1/admin/intents', '/api/v1/admin/integrations', '/api/v1/admin/members', '/api/v1/admin/nlu/unanswered',
-  '/api/v1/admin/saved-replies', '/api/v1/admin/labels', '/api/v1/admin/settings/email/suppressions']);
+  '/api/v1/admin/saved-replies', '/api/v1/admin/labels', '/api/v1/admin/settings/email/suppressions', '/api/v1/admin/intent-templates']);
 const NOT_LISTS = new Set(['/api/v1/admin/auth/me', '/api/v1/admin/stats', '/api/v1/admin/settings', ...Object.keys(PER_USER)]);
 
 describe('cursors are bound to the tenant, the list and its filters', () => {

@@ -55,7 +55,10 @@ describe('deleting a tenant', () => {
     // An email conversation: the inbound address, its reply token and Message-ID lookups are the tenant's too.
     const inbound = (await a.call('GET', '/settings', t.token)).body.config.email.inboundAddress as string;
     await smtp(rt.mail!.smtpPort)
-      .sendMail({ from: 'Leo <leo@customer.example>', to: inbound, subject: 'Refund', text: 'Where is my refund?' });
+      .sendMail({
+        from: 'Leo <leo@customer.example>', to: inbound, subject: 'Refund', text: 'Where is my refund?',
+        attachments: [{ filename: 'receipt.txt', content: 'Receipt for Leo' }],
+      });
     const until = Date.now() + 10_000;
     while (!(await a.call('GET', '/conversations', t.token)).body.items.some((x: any) => x.channel === 'email')) {
       if (Date.now() > until) throw new Error('the email conversation never appeared');
@@ -86,6 +89,9 @@ describe('deleting a tenant', () => {
     expect((await a.call('GET', '/auth/me', t.token)).body.tenant ?? null).toBeNull();
     expect((await a.call('GET', '/conversations', agent)).status).toBe(403);
     const received = rcv.received.length;
+    // The mail bucket holds the message's original and its attachment (the first test: nobody else's yet).
+    const objects = rt.objects.keys('mail');
+    expect(objects.length).toBeGreaterThanOrEqual(2);
 
     // The background: one run removes everything; a second has nothing to do.
     const run = await rt.runJob('jobs/purge-tenants') as { tenants: number; deleted: number };
@@ -99,6 +105,8 @@ describe('deleting a tenant', () => {
     const left = await itemsOf(t.tenantId);
     // Only what expires by itself within a day (rate-limit windows, idempotency records, events already sent) may remain.
     expect(lasting(left)).toEqual([]);
+    // Nor in the mail bucket.
+    expect(objects.filter((k) => rt.objects.keys('mail').includes(k))).toEqual([]);
     expect(rcv.received.length).toBe(received);
     // The other tenant is untouched; the owner may start afresh.
     expect((await chat(stays.widgetKey, '/message', { message: 'hi' })).status).toBe(200);
@@ -107,10 +115,14 @@ describe('deleting a tenant', () => {
 
   it('a purge that runs out of time stops after a page, and the next run goes on where it stopped', async () => {
     const t = await a.tenant('Big Leaving Shop');
+    // The starter content alone is about two pages of 10: a few articles (each with its search
+    // item) make the rest several pages, so that the second run has more than one to do.
+    for (const title of ['Returns', 'Shipping', 'Warranty', 'Payments', 'Sizes', 'Gift cards']) {
+      expect((await a.call('POST', '/articles', t.token, { title, body: `${title}: what to know.` })).status).toBe(201);
+    }
     expect((await a.call('POST', '/tenant/deletion', t.token, { name: 'Big Leaving Shop' })).status).toBe(202);
 
-    // Time for one page (of 10 items: the starter content is several pages) only, then none: the
-    // tenant is still being deleted, with the page counted.
+    // Time for one page (of 10 items) only, then none: the tenant is still being deleted, with the page counted.
     let pages = 0;
     const first = await runPurge(() => pages++ < 1, 10);
     expect(first).toMatchObject({ tenants: 1, deleted: 10, finished: 0 });

@@ -4,6 +4,7 @@ import type { Actor } from '#shared/core/vocabulary.ts';
 import { integrationsRepo } from '#shared/data/integrations.ts';
 import { keys } from '#shared/data/keys.ts';
 import { membersRepo } from '#shared/data/members.ts';
+import { objectsRepo } from '#shared/data/objects.ts';
 import { tenantDeletionRepo, tenantItems } from '#shared/data/tenant-data.ts';
 import { tenantsRepo } from '#shared/data/tenants.ts';
 import { retrying } from '#shared/data/tx.ts';
@@ -15,6 +16,12 @@ import { events } from '#shared/domain/events.ts';
 // anywhere is simply run again: idempotent and resumable, its progress counted on the purge item.
 
 const PAGE = 100;
+
+/** The mail bucket's keys an item names: an email message's original and its attachments. */
+const storedObjects = (item: Record<string, unknown>): string[] => [
+  ...(typeof (item.email as { rawKey?: unknown } | undefined)?.rawKey === 'string' ? [(item.email as { rawKey: string }).rawKey] : []),
+  ...(Array.isArray(item.attachments) ? (item.attachments as Array<{ key?: unknown }>).flatMap((a) => (typeof a.key === 'string' ? [a.key] : [])) : []),
+];
 
 export async function requestDeletion(tenantId: string, actor: Actor, name: string) {
   return retrying(async () => {
@@ -50,6 +57,9 @@ export async function runPurge(goOn: () => boolean = () => true, page = PAGE): P
   for (const p of pending) {
     if (!goOn()) break;
     let batch: Array<{ pk: string; sk: string }> = [];
+    // The mail bucket's objects a message names (its stored original or own copy, its attachments):
+    // removed before the message, so that a run that dies in between still finds them next time.
+    let objects: string[] = [];
     let stopped = false;
     let slug: string | null = null;
     for await (const item of tenantItems(p.tenantId, { integrationIds: p.integrationIds })) {
@@ -58,12 +68,15 @@ export async function runPurge(goOn: () => boolean = () => true, page = PAGE): P
       // The slug's lookup is never deleted: it becomes the slug's tombstone at the end.
       if (item.type === 'slug') continue;
       batch.push({ pk: item.pk as string, sk: item.sk as string });
+      objects.push(...storedObjects(item));
       if (batch.length >= page) {
+        await objectsRepo.remove(objects); objects = [];
         await tenantDeletionRepo.remove(p, batch); deleted += batch.length; batch = [];
         if (!goOn()) { stopped = true; break; }
       }
     }
     if (stopped) { logger.info('tenant purge paused', { tenantId: p.tenantId }); break; }
+    await objectsRepo.remove(objects);
     await tenantDeletionRepo.remove(p, batch);
     deleted += batch.length;
     await tenantDeletionRepo.finish(p, slug);

@@ -34,8 +34,8 @@ export const jwtRoutes = routes.filter((r) => r.auth === 'jwt');
 export const widgetRoutes = routes.filter((r) => r.auth === 'widget');
 
 /** Resource kinds these tests know how to create, read back and address with a valid request. */
-export type Kind = 'conversations' | 'tickets' | 'intents' | 'integrations' | 'members' | 'articles' | 'examples' | 'saved-replies';
-export const KINDS: readonly Kind[] = ['conversations', 'tickets', 'intents', 'integrations', 'members', 'articles', 'examples', 'saved-replies'];
+export type Kind = 'conversations' | 'tickets' | 'intents' | 'integrations' | 'members' | 'articles' | 'examples' | 'saved-replies' | 'export';
+export const KINDS: readonly Kind[] = ['conversations', 'tickets', 'intents', 'integrations', 'members', 'articles', 'examples', 'saved-replies', 'export'];
 
 export const intentBody = (name = `sec_${randomUUID().slice(0, 8).replace(/-/g, '')}`) => ({
   name, trainingPhrases: ['where can I see my refund voucher', 'refund voucher status please'], response: 'Your voucher is on its way.',
@@ -77,7 +77,7 @@ export interface Created { kind: Kind; id: string; conversationId?: string }
 export const creatorHandler: Record<Kind, string> = {
   conversations: 'chat/send-message', tickets: 'chat/escalate', intents: 'admin/create-intent',
   integrations: 'admin/create-integration', members: 'admin/invite-member', articles: 'admin/create-article',
-  examples: 'admin/create-example', 'saved-replies': 'admin/create-saved-reply',
+  examples: 'admin/create-example', 'saved-replies': 'admin/create-saved-reply', export: 'admin/export-tenant',
 };
 
 /** Creates one resource of `kind` in tenant `t` through the API. */
@@ -123,6 +123,16 @@ export async function createIn(t: TestTenant, kind: Kind): Promise<Created> {
       const r = await request('POST', admin('/members'), { token: t.ownerToken, body: { email: `invitee-${randomUUID()}@example.com`, role: 'agent' } });
       if (r.status !== 201) throw new Error(`invite member: ${r.status} ${r.text}`);
       return { kind, id: r.body.id };
+    }    case 'export': {
+      const r = await request('POST', admin('/tenant/export'), { token: t.ownerToken });
+      if (r.status !== 202) throw new Error(`export tenant: ${r.status} ${r.text}`);
+      // Finished before it is read back: a job still running moves between two reads.
+      for (const until = Date.now() + 20_000; ; await new Promise((ok) => setTimeout(ok, 200))) {
+        const job = await request('GET', admin(`/tenant/export/${r.body.id}`), { token: t.ownerToken });
+        if (job.body.status === 'done' || job.body.status === 'failed') break;
+        if (Date.now() > until) throw new Error(`export never finished: ${job.text}`);
+      }
+      return { kind, id: r.body.id };
     }
   }
 }
@@ -167,6 +177,11 @@ async function readAsOwner(t: TestTenant, c: Created): Promise<unknown> {
       return pick((await request('GET', admin('/nlu/examples?limit=100'), { token: t.ownerToken })).body.items);
     case 'saved-replies':
       return pick((await request('GET', admin('/saved-replies'), { token: t.ownerToken })).body.items);
+    case 'export': {
+      // The download link is signed anew at each read: not the job's state.
+      const { url: _url, urlExpiresAt: _expires, ...job } = (await request('GET', admin(`/tenant/export/${c.id}`), { token: t.ownerToken })).body;
+      return job;
+    }
     case 'members':
       if (handlerExists('admin/list-members')) return pick((await request('GET', admin('/members'), { token: t.ownerToken })).body.items);
       return null;
