@@ -17,34 +17,59 @@ const calls = vi.hoisted(() => ({ typo: 0, embedded: [] as string[] }));
 
 vi.mock('#shared/nlu/knowledge/words.ts', async (original) => {
   const actual = await original<typeof import('#shared/nlu/knowledge/words.ts')>();
-  return { ...actual, withinOneEdit: (a: string, b: string) => { calls.typo++; return actual.withinOneEdit(a, b); } };
+  return {
+    ...actual,
+    withinOneEdit: (a: string, b: string) => {
+      calls.typo++;
+      return actual.withinOneEdit(a, b);
+    },
+  };
 });
+const starters = () =>
+  starterIntents.map((s, k): Intent & { hitCount: number } => ({
+    ...s,
+    id: `int_${k}`,
+    enabled: true,
+    createdAt: '',
+    updatedAt: '',
+    hitCount: 0,
+  }));
 vi.mock('#shared/data/intents.ts', async (original) => ({
-  ...await original<object>(),
-  intentsRepo: {
-    list: async () => starterIntents.map((s, k): Intent & { hitCount: number } => ({
-      ...s, id: `int_${k}`, enabled: true, createdAt: '', updatedAt: '', hitCount: 0,
-    })),
-  },
+  ...(await original<object>()),
+  // A new tenant's starter intents, already reviewed (the starter review reads listReviewed).
+  intentsRepo: { list: async () => starters(), listReviewed: async () => ({ intents: starters(), reviewed: true }) },
 }));
 vi.mock('#shared/data/examples.ts', async (original) => ({
-  ...await original<object>(),
+  ...(await original<object>()),
   examplesRepo: { noneMessages: async () => ['is this a real person', 'asdf'] },
 }));
 vi.mock('#shared/domain/vectors.ts', async (original) => ({
-  ...await original<object>(),
+  ...(await original<object>()),
   storedVectorsOf: async () => new Map(),
   textVectors: () => undefined,
-  messageVector: async (_tenant: unknown, text: string) => { calls.embedded.push(text); return undefined; },
+  messageVector: async (_tenant: unknown, text: string) => {
+    calls.embedded.push(text);
+    return undefined;
+  },
 }));
 vi.mock('#shared/domain/knowledge/knowledge.ts', async (original) => {
-  const index = buildKnowledgeIndex(JSON.parse(JSON.stringify(demoArticles.map((a, k) => prepareArticle({ ...a, id: `art_${k}` })))) as StoredArticle[]);
-  return { ...await original<object>(), knowledgeIndexOf: async () => index };
+  const index = buildKnowledgeIndex(
+    JSON.parse(JSON.stringify(demoArticles.map((a, k) => prepareArticle({ ...a, id: `art_${k}` })))) as StoredArticle[],
+  );
+  return { ...(await original<object>()), knowledgeIndexOf: async () => index };
 });
 
 const { decide } = await import('#shared/domain/assistant/assistant.ts');
 
-const tenant = { id: 't1', name: 'Shop', config: {}, intentsVersion: 1, intentCount: starterIntents.length, createdAt: '', updatedAt: '' } as Tenant;
+const tenant = {
+  id: 't1',
+  name: 'Shop',
+  config: {},
+  intentsVersion: 1,
+  intentCount: starterIntents.length,
+  createdAt: '',
+  updatedAt: '',
+} as Tenant;
 const corpus = hostileCorpus();
 const codePoints = (s: string) => [...s].length;
 
@@ -97,14 +122,20 @@ describe('an adversarial message', () => {
     expect(one).toBeGreaterThan(0);
     // The same word repeated is searched once; 70 different ones at most 32 times (the query's terms).
     expect((await cost('zqxvbnm '.repeat(250))).typo).toBe(one);
-    const many = Array.from({ length: 250 }, (_, k) => `zq${String.fromCharCode(97 + (k % 26), 97 + Math.floor(k / 26))}vbm`).join(' ');
+    const many = Array.from(
+      { length: 250 },
+      (_, k) => `zq${String.fromCharCode(97 + (k % 26), 97 + Math.floor(k / 26))}vbm`,
+    ).join(' ');
     expect((await cost(many)).typo).toBeLessThanOrEqual(32 * one * 1.5);
   });
 
-  it.each(corpus.map((m) => [m.name, m.text] as const))('%s: decided within 10 times the budget of CPU, reading a bounded text', async (_name, text) => {
-    const c = await cost(text);
-    expect(codePoints(c.embedded[0] ?? '')).toBeLessThanOrEqual(MESSAGE_READ_CHARS);
-    // The budget is 100 ms (ARCHITECTURE "Performance budget", measured by npm run bench:hostile).
-    expect(c.cpuMs).toBeLessThan(1000);
-  });
+  it.each(corpus.map((m) => [m.name, m.text] as const))(
+    '%s: decided within 10 times the budget of CPU, reading a bounded text',
+    async (_name, text) => {
+      const c = await cost(text);
+      expect(codePoints(c.embedded[0] ?? '')).toBeLessThanOrEqual(MESSAGE_READ_CHARS);
+      // The budget is 100 ms (ARCHITECTURE "Performance budget", measured by npm run bench:hostile).
+      expect(c.cpuMs).toBeLessThan(1000);
+    },
+  );
 });
