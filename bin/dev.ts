@@ -15,7 +15,9 @@ import { forgetRuntime, recordRuntime } from './local/runtime-file.ts';
 
 const { values } = parseArgs({
   options: {
-    port: { type: 'string' }, persist: { type: 'boolean', default: false }, 'allow-loopback-webhooks': { type: 'boolean', default: false },
+    port: { type: 'string' },
+    persist: { type: 'boolean', default: false },
+    'allow-loopback-webhooks': { type: 'boolean', default: false },
     'no-dashboard': { type: 'boolean', default: false },
   },
 });
@@ -26,18 +28,24 @@ const port = Number(values.port ?? process.env.PORT ?? 3000);
 // loopback origin that actions may reach without --allow-loopback-webhooks.
 const shopOrigin = `http://127.0.0.1:${port + 1}`;
 const runtime = await startLocalRuntime({
-  port, ...(values.persist ? { dataDir: '.local-data' } : {}), allowLoopbackWebhooks: values['allow-loopback-webhooks'],
+  port,
+  ...(values.persist ? { dataDir: '.local-data' } : {}),
+  allowLoopbackWebhooks: values['allow-loopback-webhooks'],
   loopbackOrigins: [shopOrigin],
-  ...(withDashboard ? { dashboard: {} } : {}), demoEmail: DEMO_OWNER_EMAIL,
-  ...(process.env.SMTP_PORT ? { smtpPort: Number(process.env.SMTP_PORT) } : {}), trustVerdictHeader: true, standInsPort: port + 2,
+  ...(withDashboard ? { dashboard: {} } : {}),
+  demoEmail: DEMO_OWNER_EMAIL,
+  ...(process.env.SMTP_PORT ? { smtpPort: Number(process.env.SMTP_PORT) } : {}),
+  trustVerdictHeader: true,
+  standInsPort: port + 2,
 });
 
 const call = async (method: string, path: string, token: string, body?: unknown) => {
   const res = await fetch(runtime.url + path, {
-    method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
-  return { status: res.status, body: await res.json().catch(() => null) as Record<string, unknown> | null };
+  return { status: res.status, body: (await res.json().catch(() => null)) as Record<string, unknown> | null };
 };
 
 // The demo tenant goes through the real onboarding route; with --persist it exists already, so

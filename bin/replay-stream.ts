@@ -23,7 +23,11 @@ export interface ReplayOptions {
   invoke?: (event: DynamoDBStreamEvent) => Promise<unknown>;
 }
 
-export interface ReplayResult { read: number; dispatched: number; failed: number }
+export interface ReplayResult {
+  read: number;
+  dispatched: number;
+  failed: number;
+}
 
 const big = (s: string) => BigInt(s);
 
@@ -34,24 +38,35 @@ export async function replayRange(record: OnFailureRecord, o: ReplayOptions): Pr
     throw new Error('not an on-failure record of a DynamoDB stream batch (DDBStreamBatchInfo is missing a field)');
   }
   const streams = new DynamoDBStreamsClient({
-    region: o.region, maxAttempts: 5,
+    region: o.region,
+    maxAttempts: 5,
     ...(o.endpoint ? { endpoint: o.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
-  const invoke = o.invoke ?? await dispatcherHandler();
+  const invoke = o.invoke ?? (await dispatcherHandler());
   const matches = compileFilter(eventDispatcher.filter);
   const end = big(info.endSequenceNumber);
   const records: DynamoDBRecord[] = [];
   let read = 0;
   try {
-    let iterator = (await streams.send(new GetShardIteratorCommand({
-      StreamArn: info.streamArn, ShardId: info.shardId, ShardIteratorType: 'AT_SEQUENCE_NUMBER', SequenceNumber: info.startSequenceNumber,
-    }))).ShardIterator;
+    let iterator = (
+      await streams.send(
+        new GetShardIteratorCommand({
+          StreamArn: info.streamArn,
+          ShardId: info.shardId,
+          ShardIteratorType: 'AT_SEQUENCE_NUMBER',
+          SequenceNumber: info.startSequenceNumber,
+        }),
+      )
+    ).ShardIterator;
     let past = false;
     let empty = 0;
     while (iterator && !past) {
       const out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
       for (const r of out.Records ?? []) {
-        if (big(r.dynamodb!.SequenceNumber!) > end) { past = true; break; }
+        if (big(r.dynamodb!.SequenceNumber!) > end) {
+          past = true;
+          break;
+        }
         read++;
         const l = lambdaRecord(r, o.region, info.streamArn);
         if (matches(l)) records.push(l);
@@ -64,7 +79,9 @@ export async function replayRange(record: OnFailureRecord, o: ReplayOptions): Pr
   } catch (e) {
     const name = (e as Error).name;
     if (name === 'TrimmedDataAccessException' || name === 'ResourceNotFoundException') {
-      throw new Error(`the stream no longer holds this range (${name}): records are kept 24 hours; restore from a backup instead (docs/RESTORE.md)`);
+      throw new Error(
+        `the stream no longer holds this range (${name}): records are kept 24 hours; restore from a backup instead (docs/RESTORE.md)`,
+      );
     }
     throw e;
   } finally {
@@ -72,7 +89,8 @@ export async function replayRange(record: OnFailureRecord, o: ReplayOptions): Pr
   }
   let failed = 0;
   await deliver(records, {
-    batchSize: eventDispatcher.batchSize, retryAttempts: eventDispatcher.retryAttempts,
+    batchSize: eventDispatcher.batchSize,
+    retryAttempts: eventDispatcher.retryAttempts,
     invoke: (batch) => invoke({ Records: batch }),
     onFailure: (batch) => {
       failed += batch.length;
@@ -83,21 +101,31 @@ export async function replayRange(record: OnFailureRecord, o: ReplayOptions): Pr
 }
 
 async function dispatcherHandler() {
-  const { handler } = await import('#functions/events/dispatch.ts') as { handler: (e: DynamoDBStreamEvent, c: unknown) => Promise<unknown> };
-  const context = { getRemainingTimeInMillis: () => eventDispatcher.functionTimeoutSeconds * 1000, functionName: 'replay-stream' };
+  const { handler } = (await import('#functions/events/dispatch.ts')) as {
+    handler: (e: DynamoDBStreamEvent, c: unknown) => Promise<unknown>;
+  };
+  const context = {
+    getRemainingTimeInMillis: () => eventDispatcher.functionTimeoutSeconds * 1000,
+    functionName: 'replay-stream',
+  };
   return (e: DynamoDBStreamEvent) => handler(e, context);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const [file] = process.argv.slice(2);
   if (!file) {
-    console.error('usage: npm run replay-stream -- <on-failure.json>   (the on-failure record: a message body of the dispatcher\'s dead-letter queue)');
+    console.error(
+      "usage: npm run replay-stream -- <on-failure.json>   (the on-failure record: a message body of the dispatcher's dead-letter queue)",
+    );
     process.exit(2);
   }
   const text = readFileSync(file === '-' ? 0 : file, 'utf8').trim();
   // The local runtime's log line carries the record after its prefix.
   const record = JSON.parse(text.slice(text.indexOf('{'))) as OnFailureRecord;
-  const result = await replayRange(record, { region: process.env.AWS_REGION ?? 'us-east-1', ...(process.env.DYNAMODB_ENDPOINT ? { endpoint: process.env.DYNAMODB_ENDPOINT } : {}) });
+  const result = await replayRange(record, {
+    region: process.env.AWS_REGION ?? 'us-east-1',
+    ...(process.env.DYNAMODB_ENDPOINT ? { endpoint: process.env.DYNAMODB_ENDPOINT } : {}),
+  });
   console.log(JSON.stringify(result));
   process.exit(result.failed > 0 ? 1 : 0);
 }

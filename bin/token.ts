@@ -22,19 +22,26 @@ async function recorded(): Promise<string | null> {
   }
 }
 
-const url = values.url ?? process.env.BASE_URL ?? (process.env.PORT ? `http://127.0.0.1:${process.env.PORT}` : null)
-  ?? await recorded() ?? 'http://127.0.0.1:3000';
+const url =
+  values.url ??
+  process.env.BASE_URL ??
+  (process.env.PORT ? `http://127.0.0.1:${process.env.PORT}` : null) ??
+  (await recorded()) ??
+  'http://127.0.0.1:3000';
 if (!values.sub) {
   console.error('usage: npm run token -- --sub <user id> [--email <email>] [--url http://127.0.0.1:3000]');
   process.exit(2);
 }
 const res = await fetch(`${url}/local-idp/token`, {
-  method: 'POST', headers: { 'content-type': 'application/json' },
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
   body: JSON.stringify({ sub: values.sub, ...(values.email ? { email: values.email } : {}) }),
 }).catch(() => null);
 if (!res?.ok) {
-  console.error(`No local issuer answered at ${url}. Start the service with npm start first; if it runs on another port, `
-    + 'run this in the same checkout (npm start records its address), or pass it: npm run token -- --url http://127.0.0.1:<port> --sub ...');
+  console.error(
+    `No local issuer answered at ${url}. Start the service with npm start first; if it runs on another port, ` +
+      'run this in the same checkout (npm start records its address), or pass it: npm run token -- --url http://127.0.0.1:<port> --sub ...',
+  );
   process.exit(1);
 }
 console.log(((await res.json()) as { accessToken: string }).accessToken);

@@ -1,8 +1,16 @@
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
-  CorsHttpMethod, DomainName, HttpApi, HttpMethod, HttpNoneAuthorizer, HttpRoute, HttpRouteKey, HttpStage,
-  LogGroupLogDestination, type IHttpRouteAuthorizer,
+  CorsHttpMethod,
+  DomainName,
+  HttpApi,
+  HttpMethod,
+  HttpNoneAuthorizer,
+  HttpRoute,
+  HttpRouteKey,
+  HttpStage,
+  LogGroupLogDestination,
+  type IHttpRouteAuthorizer,
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
@@ -122,9 +130,10 @@ export class Api extends Construct {
       authorizer: route.auth === 'jwt' ? this.jwtAuthorizer : this.noAuth,
     });
     if (route.auth !== 'jwt') {
-      const why = route.auth === 'widget'
-        ? 'Widget route: called from customer web pages without a user; the function authenticates the X-Widget-Key header (hash lookup) and checks the tenant\'s allowed origins.'
-        : 'Public document (the OpenAPI description of this API); it reads no data.';
+      const why =
+        route.auth === 'widget'
+          ? "Widget route: called from customer web pages without a user; the function authenticates the X-Widget-Key header (hash lookup) and checks the tenant's allowed origins."
+          : 'Public document (the OpenAPI description of this API); it reads no data.';
       Validations.of(httpRoute).acknowledge({ id: 'AwsSolutions-APIG4', reason: why });
     }
     return httpRoute;

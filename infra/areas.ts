@@ -9,7 +9,12 @@ import type { Route } from '#shared/edge/route.ts';
 
 const ADMIN_AREA = 'admin';
 
-const pascal = (s: string) => s.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+const pascal = (s: string) =>
+  s
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
 
 /** `admin/patch-ticket` at `/api/v1/admin/tickets/{id}` -> `AdminTickets`; `chat/send-message` -> `Chat`. */
 export function routeStackOf(route: Pick<Route, 'handler' | 'path'>): string {
@@ -17,7 +22,8 @@ export function routeStackOf(route: Pick<Route, 'handler' | 'path'>): string {
   if (area !== ADMIN_AREA) return pascal(area);
   const segments = route.path.split('/').filter(Boolean);
   const feature = segments[segments.indexOf(ADMIN_AREA) + 1];
-  if (!feature || feature.startsWith('{')) throw new Error(`admin route ${route.path} names no feature after /${ADMIN_AREA}/`);
+  if (!feature || feature.startsWith('{'))
+    throw new Error(`admin route ${route.path} names no feature after /${ADMIN_AREA}/`);
   return pascal(`${area}-${feature}`);
 }
 

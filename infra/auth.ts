@@ -1,8 +1,6 @@
 import { Aws, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
-import {
-  AccountRecovery, FeaturePlan, Mfa, OAuthScope, UserPool, type UserPoolClient,
-} from 'aws-cdk-lib/aws-cognito';
+import { AccountRecovery, FeaturePlan, Mfa, OAuthScope, UserPool, type UserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import type { StackConfig } from './config.ts';
 
@@ -30,7 +28,11 @@ export class Auth extends Construct {
         autoVerify: { email: true },
         standardAttributes: { email: { required: true, mutable: true } },
         passwordPolicy: {
-          minLength: 12, requireLowercase: true, requireUppercase: true, requireDigits: true, requireSymbols: true,
+          minLength: 12,
+          requireLowercase: true,
+          requireUppercase: true,
+          requireDigits: true,
+          requireSymbols: true,
         },
         // Dashboard users read conversations of their customers and manage integration
         // credentials: a second factor is required. TOTP only, so no SMS role or spend.
@@ -43,7 +45,8 @@ export class Auth extends Construct {
       });
       Validations.of(pool).acknowledge({
         id: 'AwsSolutions-COG8',
-        reason: 'The Plus feature plan (threat protection) is billed per monthly active user; Essentials with required TOTP MFA and a 12-character password policy is the chosen baseline. Switch featurePlan to PLUS to enable it.',
+        reason:
+          'The Plus feature plan (threat protection) is billed per monthly active user; Essentials with required TOTP MFA and a 12-character password policy is the chosen baseline. Switch featurePlan to PLUS to enable it.',
       });
       const client = pool.addClient('Dashboard', {
         // A browser app cannot keep a secret.
@@ -63,8 +66,8 @@ export class Auth extends Construct {
                 logoutUrls: config.callbackUrls,
               },
             }
-          // Without callback URLs there is no hosted-UI flow to offer; SRP sign-in only.
-          : { disableOAuth: true }),
+          : // Without callback URLs there is no hosted-UI flow to offer; SRP sign-in only.
+            { disableOAuth: true }),
       });
       this.userPool = pool;
       this.client = client;

@@ -47,7 +47,9 @@ export function readConfig(node: Node): StackConfig {
   const issuerUrl = str(node, 'issuerUrl');
   const audience = list(node.tryGetContext('audience'));
   if ((issuerUrl === undefined) !== (audience.length === 0)) {
-    throw new Error('context issuerUrl and audience go together: give both (external OIDC issuer) or neither (Cognito)');
+    throw new Error(
+      'context issuerUrl and audience go together: give both (external OIDC issuer) or neither (Cognito)',
+    );
   }
   // API Gateway fetches the discovery document from the issuer over https only.
   if (issuerUrl !== undefined && !issuerUrl.startsWith('https://')) {
@@ -63,7 +65,9 @@ export function readConfig(node: Node): StackConfig {
   // Once a list of allowed origins; the API now allows every origin and each tenant's
   // widget.allowedOrigins narrows its chat routes. Refused rather than silently ignored.
   if (str(node, 'corsOrigins') !== undefined) {
-    throw new Error('context corsOrigins is no longer used: the API answers every origin; narrow a tenant\'s widget with its widget.allowedOrigins setting');
+    throw new Error(
+      "context corsOrigins is no longer used: the API answers every origin; narrow a tenant's widget with its widget.allowedOrigins setting",
+    );
   }
 
   const alarmTopicArn = str(node, 'alarmTopicArn');
@@ -73,7 +77,8 @@ export function readConfig(node: Node): StackConfig {
     throw new Error(`context emailDomain must be a domain name such as mail.example.com, got ${emailDomain}`);
   }
   const activate = str(node, 'emailActivateRuleSet') ?? 'true';
-  if (activate !== 'true' && activate !== 'false') throw new Error(`context emailActivateRuleSet must be true or false, got ${activate}`);
+  if (activate !== 'true' && activate !== 'false')
+    throw new Error(`context emailActivateRuleSet must be true or false, got ${activate}`);
   if (dashboardUrl !== undefined && !/^https:\/\/[^\s]+$/.test(dashboardUrl)) {
     throw new Error(`context dashboardUrl must be an https URL, got ${dashboardUrl}`);
   }

@@ -3,8 +3,13 @@ import { join } from 'node:path';
 import { Aws, CfnOutput, DockerImage, Duration, Stack } from 'aws-cdk-lib';
 import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
 import {
-  CfnManagedLoginBranding, ManagedLoginVersion, OAuthScope, UserPoolClientIdentityProvider,
-  type UserPool, type UserPoolClient, type UserPoolDomain,
+  CfnManagedLoginBranding,
+  ManagedLoginVersion,
+  OAuthScope,
+  UserPoolClientIdentityProvider,
+  type UserPool,
+  type UserPoolClient,
+  type UserPoolDomain,
 } from 'aws-cdk-lib/aws-cognito';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import { type BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
@@ -116,8 +121,15 @@ export class Dashboard extends Construct {
       distributionPaths: ['/index.html', '/config.json'],
       cacheControl: [CacheControl.fromString('no-cache')],
     });
-    new CfnOutput(Stack.of(this), 'DashboardUrl', { value: this.url, description: 'The dashboard (sign in with the user pool)' });
-    if (this.loginDomain) new CfnOutput(Stack.of(this), 'LoginDomain', { value: this.loginDomain.baseUrl(), description: 'Cognito managed login' });
+    new CfnOutput(Stack.of(this), 'DashboardUrl', {
+      value: this.url,
+      description: 'The dashboard (sign in with the user pool)',
+    });
+    if (this.loginDomain)
+      new CfnOutput(Stack.of(this), 'LoginDomain', {
+        value: this.loginDomain.baseUrl(),
+        description: 'Cognito managed login',
+      });
     return deployment;
   }
 }
@@ -134,7 +146,10 @@ function buildSource(projectRoot: string) {
       image: DockerImage.fromRegistry('node:24-slim'),
       local: {
         tryBundle(outputDir: string) {
-          execFileSync(join(projectRoot, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts'), outputDir], { cwd: projectRoot, stdio: 'inherit' });
+          execFileSync(join(projectRoot, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts'), outputDir], {
+            cwd: projectRoot,
+            stdio: 'inherit',
+          });
           return true;
         },
       },

@@ -1,11 +1,24 @@
 import { readFileSync } from 'node:fs';
 import { type CfnElement, CustomResource, Duration, Names, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Code, Function as LambdaFunction, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import {
+  Architecture,
+  Code,
+  Function as LambdaFunction,
+  LoggingFormat,
+  Runtime,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
-import { ConfigurationSet, ConfigurationSetEventDestination, EmailSendingEvent, EventDestination, ReceiptRuleSet } from 'aws-cdk-lib/aws-ses';
+import {
+  ConfigurationSet,
+  ConfigurationSetEventDestination,
+  EmailSendingEvent,
+  EventDestination,
+  ReceiptRuleSet,
+} from 'aws-cdk-lib/aws-ses';
 import { Lambda as LambdaAction, LambdaInvocationType, S3 as S3Action } from 'aws-cdk-lib/aws-ses-actions';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { SqsSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -43,41 +56,64 @@ export class MailBucket extends Construct {
     });
     Validations.of(this.bucket).acknowledge({
       id: 'AwsSolutions-S1',
-      reason: 'Objects are written only by SES and the email functions, read only through presigned links the API issues to members; CloudTrail data events, not a second access-log bucket, are the audit trail to enable where required.',
+      reason:
+        'Objects are written only by SES and the email functions, read only through presigned links the API issues to members; CloudTrail data events, not a second access-log bucket, are the audit trail to enable where required.',
     });
   }
 
   /** Lets a route's function presign GET links to the bucket's objects (the link is signed with its role). */
   grantLinks(f: ServiceFunction): void {
     f.fn.addEnvironment('MAIL_BUCKET', this.bucket.bucketName);
-    this.grant(f, ['s3:GetObject'], ['inbound/*', 'tenants/*'],
-      'A link may name any stored message or attachment: the object keys are made per message at run time; the function reads the object key from a conversation of the caller\'s tenant before it signs a link.');
+    this.grant(
+      f,
+      ['s3:GetObject'],
+      ['inbound/*', 'tenants/*'],
+      "A link may name any stored message or attachment: the object keys are made per message at run time; the function reads the object key from a conversation of the caller's tenant before it signs a link.",
+    );
   }
 
   /** Lets the export function write tenants' exports, under `exports/` only. */
   grantExports(f: ServiceFunction): void {
     f.fn.addEnvironment('MAIL_BUCKET', this.bucket.bucketName);
-    this.grant(f, ['s3:PutObject'], [`${EXPORTS_PREFIX}*`],
-      'An export\'s object key is made per export at run time (exports/<tenant>/<id>.jsonl); the tenant and the export are named by the job the owner started.');
+    this.grant(
+      f,
+      ['s3:PutObject'],
+      [`${EXPORTS_PREFIX}*`],
+      "An export's object key is made per export at run time (exports/<tenant>/<id>.jsonl); the tenant and the export are named by the job the owner started.",
+    );
   }
 
   /** Lets a route's function presign links to a tenant's export, under `exports/` only. */
   grantExportLinks(f: ServiceFunction): void {
     f.fn.addEnvironment('MAIL_BUCKET', this.bucket.bucketName);
-    this.grant(f, ['s3:GetObject'], [`${EXPORTS_PREFIX}*`],
-      'An export\'s object key is made per export at run time (exports/<tenant>/<id>.jsonl); the function reads it from a job of the caller\'s tenant before it signs a link.');
+    this.grant(
+      f,
+      ['s3:GetObject'],
+      [`${EXPORTS_PREFIX}*`],
+      "An export's object key is made per export at run time (exports/<tenant>/<id>.jsonl); the function reads it from a job of the caller's tenant before it signs a link.",
+    );
   }
 
   /** Lets a route's function delete a customer's stored mail (erasure): originals and attachments. */
   grantErasure(f: ServiceFunction): void {
     f.fn.addEnvironment('MAIL_BUCKET', this.bucket.bucketName);
-    this.grant(f, ['s3:DeleteObject'], ['inbound/*', 'tenants/*'],
-      'The object keys are read from the conversations of the customer being erased, in the caller\'s tenant; they are made per message at run time.');
+    this.grant(
+      f,
+      ['s3:DeleteObject'],
+      ['inbound/*', 'tenants/*'],
+      "The object keys are read from the conversations of the customer being erased, in the caller's tenant; they are made per message at run time.",
+    );
   }
 
   /** Object actions on key prefixes, with the wildcard finding acknowledged for `reason`. */
   grant(f: ServiceFunction, actions: string[], prefixes: string[], reason: string): void {
-    f.role.addToPolicy(new PolicyStatement({ effect: Effect.ALLOW, actions, resources: prefixes.map((p) => this.bucket.arnForObjects(p)) }));
+    f.role.addToPolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions,
+        resources: prefixes.map((p) => this.bucket.arnForObjects(p)),
+      }),
+    );
     for (const p of prefixes) Validations.of(f.role).acknowledge({ id: this.objectsFinding(f, p), reason });
   }
 
@@ -140,18 +176,25 @@ export class EmailChannel extends Construct {
 
     // In: SES stores the message, then invokes the function with the receipt's verdicts.
     this.receive = new ServiceFunction(this, 'Receive', {
-      ...common, entry: props.receiveEntry, description: 'SES receipt rule: an inbound email into its conversation',
-      timeout: Duration.seconds(30), environment: { MAIL_BUCKET: bucket.bucketName, ...domain },
+      ...common,
+      entry: props.receiveEntry,
+      description: 'SES receipt rule: an inbound email into its conversation',
+      timeout: Duration.seconds(30),
+      environment: { MAIL_BUCKET: bucket.bucketName, ...domain },
     });
     bindTable(this.receive, props.data, 'write');
-    const perMessage = 'Inbound messages and their attachments have keys made per message at run time (SES\'s message id, an attachment id), under these prefixes only.';
+    const perMessage =
+      "Inbound messages and their attachments have keys made per message at run time (SES's message id, an attachment id), under these prefixes only.";
     props.mail.grant(this.receive, ['s3:GetObject'], [`${INBOUND_PREFIX}*`], perMessage);
     props.mail.grant(this.receive, ['s3:PutObject', 's3:DeleteObject'], ['tenants/*'], perMessage);
     // A refusal for a cap is answered with a bounce mail (SES has said 250 before the function runs).
-    this.receive.role.addToPolicy(new PolicyStatement({
-      effect: Effect.ALLOW, actions: ['ses:SendEmail', 'ses:SendRawEmail'],
-      resources: [Stack.of(this).formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
-    }));
+    this.receive.role.addToPolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['ses:SendEmail', 'ses:SendRawEmail'],
+        resources: [Stack.of(this).formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
+      }),
+    );
     const rules = new ReceiptRuleSet(this, 'Rules', {});
     this.ruleSet = rules;
     rules.addRule('Inbound', {
@@ -164,27 +207,44 @@ export class EmailChannel extends Construct {
     });
 
     // Out: the outbox's `email.send` -> this queue -> the sender.
-    const queue = (name: string, dlq: Queue, visibility: number) => new Queue(this, name, {
-      visibilityTimeout: Duration.seconds(visibility), encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true,
-      deadLetterQueue: { queue: dlq, maxReceiveCount: 5 },
-    });
-    const deadLetters = (name: string) => new Queue(this, name, { retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true });
+    const queue = (name: string, dlq: Queue, visibility: number) =>
+      new Queue(this, name, {
+        visibilityTimeout: Duration.seconds(visibility),
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        deadLetterQueue: { queue: dlq, maxReceiveCount: 5 },
+      });
+    const deadLetters = (name: string) =>
+      new Queue(this, name, {
+        retentionPeriod: Duration.days(14),
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+      });
     this.outDeadLetters = deadLetters('OutDeadLetters');
     this.outQueue = queue('OutQueue', this.outDeadLetters, 180);
     this.send = new ServiceFunction(this, 'Send', {
-      ...common, entry: props.sendEntry, description: 'Sends an email reply through SES v2', timeout: Duration.seconds(30),
+      ...common,
+      entry: props.sendEntry,
+      description: 'Sends an email reply through SES v2',
+      timeout: Duration.seconds(30),
       environment: { SES_CONFIGURATION_SET: this.configurationSet.configurationSetName, ...domain },
     });
     bindTable(this.send, props.data, 'write');
     const stack = Stack.of(this);
-    this.send.role.addToPolicy(new PolicyStatement({
-      effect: Effect.ALLOW,
-      actions: ['ses:SendEmail', 'ses:SendRawEmail'],
-      resources: [
-        stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }),
-        stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: this.configurationSet.configurationSetName }),
-      ],
-    }));
+    this.send.role.addToPolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['ses:SendEmail', 'ses:SendRawEmail'],
+        resources: [
+          stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }),
+          stack.formatArn({
+            service: 'ses',
+            resource: 'configuration-set',
+            resourceName: this.configurationSet.configurationSetName,
+          }),
+        ],
+      }),
+    );
     this.send.fn.addEventSource(new SqsEventSource(this.outQueue, { batchSize: 10, reportBatchItemFailures: true }));
 
     // SES's events for what was sent: configuration set -> SNS -> SQS -> the events function.
@@ -192,17 +252,27 @@ export class EmailChannel extends Construct {
     new ConfigurationSetEventDestination(this, 'ToTopic', {
       configurationSet: this.configurationSet,
       destination: EventDestination.snsTopic(topic),
-      events: [EmailSendingEvent.SEND, EmailSendingEvent.DELIVERY, EmailSendingEvent.BOUNCE, EmailSendingEvent.COMPLAINT, EmailSendingEvent.REJECT],
+      events: [
+        EmailSendingEvent.SEND,
+        EmailSendingEvent.DELIVERY,
+        EmailSendingEvent.BOUNCE,
+        EmailSendingEvent.COMPLAINT,
+        EmailSendingEvent.REJECT,
+      ],
     });
     this.eventsDeadLetters = deadLetters('EventsDeadLetters');
     this.eventsQueue = queue('EventsQueue', this.eventsDeadLetters, 60);
     // What SNS cannot deliver to the queue lands in the same dead-letter queue as what the function cannot handle.
     topic.addSubscription(new SqsSubscription(this.eventsQueue, { deadLetterQueue: this.eventsDeadLetters }));
     this.events = new ServiceFunction(this, 'Events', {
-      ...common, entry: props.eventsEntry, description: 'SES sending events: delivery status, bounces and complaints',
+      ...common,
+      entry: props.eventsEntry,
+      description: 'SES sending events: delivery status, bounces and complaints',
     });
     bindTable(this.events, props.data, 'write');
-    this.events.fn.addEventSource(new SqsEventSource(this.eventsQueue, { batchSize: 10, reportBatchItemFailures: true }));
+    this.events.fn.addEventSource(
+      new SqsEventSource(this.eventsQueue, { batchSize: 10, reportBatchItemFailures: true }),
+    );
 
     if (props.activateRuleSet !== false) this.activation = this.activate(rules, props.logRetention);
     this.acknowledge();
@@ -218,23 +288,41 @@ export class EmailChannel extends Construct {
     const logs = new LogGroup(this, 'ActivationLogs', { retention: logRetention });
     const role = new Role(this, 'ActivationRole', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
     logs.grantWrite(role);
-    role.addToPolicy(new PolicyStatement({
-      effect: Effect.ALLOW, actions: ['ses:SetActiveReceiptRuleSet', 'ses:DescribeActiveReceiptRuleSet'], resources: ['*'],
-    }));
+    role.addToPolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['ses:SetActiveReceiptRuleSet', 'ses:DescribeActiveReceiptRuleSet'],
+        resources: ['*'],
+      }),
+    );
     const fn = new LambdaFunction(this, 'Activation', {
-      runtime: Runtime.NODEJS_24_X, architecture: Architecture.ARM_64, handler: 'index.handler', timeout: Duration.seconds(30),
-      memorySize: 256, tracing: Tracing.ACTIVE,
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      handler: 'index.handler',
+      timeout: Duration.seconds(30),
+      memorySize: 256,
+      tracing: Tracing.ACTIVE,
       code: Code.fromInline(readFileSync(new URL('./handlers/active-rule-set.cjs', import.meta.url), 'utf8')),
-      description: 'Deploy time: makes the stack\'s SES receipt rule set the active one, and releases it if still active when the stack goes',
-      role, logGroup: logs, loggingFormat: LoggingFormat.JSON,
+      description:
+        "Deploy time: makes the stack's SES receipt rule set the active one, and releases it if still active when the stack goes",
+      role,
+      logGroup: logs,
+      loggingFormat: LoggingFormat.JSON,
     });
     // The framework's function gets its own role too (the default one attaches AWSLambdaBasicExecutionRole).
     const providerLogs = new LogGroup(this, 'ActivationProviderLogs', { retention: logRetention });
-    const providerRole = new Role(this, 'ActivationProviderRole', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    const providerRole = new Role(this, 'ActivationProviderRole', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+    });
     providerLogs.grantWrite(providerRole);
-    const provider = new Provider(this, 'ActivationProvider', { onEventHandler: fn, logGroup: providerLogs, frameworkOnEventRole: providerRole });
+    const provider = new Provider(this, 'ActivationProvider', {
+      onEventHandler: fn,
+      logGroup: providerLogs,
+      frameworkOnEventRole: providerRole,
+    });
     const resource = new CustomResource(this, 'ActiveRuleSet', {
-      serviceToken: provider.serviceToken, resourceType: 'Custom::SesActiveReceiptRuleSet',
+      serviceToken: provider.serviceToken,
+      resourceType: 'Custom::SesActiveReceiptRuleSet',
       properties: { RuleSetName: rules.receiptRuleSetName },
     });
     // Activated once its rule exists; released before the set is deleted (SES refuses to delete the active set).
@@ -242,22 +330,29 @@ export class EmailChannel extends Construct {
 
     Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'ses:SetActiveReceiptRuleSet and ses:DescribeActiveReceiptRuleSet act on the account\'s active rule set and support no resource-level permissions; xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing) neither.',
+      reason:
+        "ses:SetActiveReceiptRuleSet and ses:DescribeActiveReceiptRuleSet act on the account's active rule set and support no resource-level permissions; xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing) neither.",
     });
     this.activationFinding = `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(fn.node.defaultChild as CfnElement)}.Arn>:*]`;
     Validations.of(providerRole).acknowledge({
       id: this.activationFinding,
-      reason: 'The provider framework invokes the activation function, any version of it (aws-cdk-lib\'s own grant); nothing else.',
+      reason:
+        "The provider framework invokes the activation function, any version of it (aws-cdk-lib's own grant); nothing else.",
     });
-    const deployTime = 'Invoked by CloudFormation as a custom resource, during deployments only: a failure fails the deployment, which reports it; there is no event to dead-letter.';
+    const deployTime =
+      'Invoked by CloudFormation as a custom resource, during deployments only: a failure fails the deployment, which reports it; there is no event to dead-letter.';
     const framework = provider.node.findChild('framework-onEvent');
     Validations.of(fn).acknowledge({ id: 'Serverless-LambdaDLQ', reason: deployTime });
     Validations.of(framework).acknowledge({ id: 'Serverless-LambdaDLQ', reason: deployTime });
     Validations.of(framework).acknowledge({
-      id: 'Serverless-LambdaDefaultMemorySize', reason: 'aws-cdk-lib\'s provider framework function, its settings chosen by aws-cdk-lib; it relays one CloudFormation request per deployment.',
+      id: 'Serverless-LambdaDefaultMemorySize',
+      reason:
+        "aws-cdk-lib's provider framework function, its settings chosen by aws-cdk-lib; it relays one CloudFormation request per deployment.",
     });
     Validations.of(framework).acknowledge({
-      id: 'Serverless-LambdaTracing', reason: 'aws-cdk-lib\'s provider framework function relays CloudFormation\'s request to the activation function (which is traced) and offers no tracing option.',
+      id: 'Serverless-LambdaTracing',
+      reason:
+        "aws-cdk-lib's provider framework function relays CloudFormation's request to the activation function (which is traced) and offers no tracing option.",
     });
     return resource;
   }
@@ -271,24 +366,33 @@ export class EmailChannel extends Construct {
   private acknowledge(): void {
     for (const dlq of [this.outDeadLetters, this.eventsDeadLetters]) {
       Validations.of(dlq).acknowledge({
-        id: 'Serverless-SQSRedrivePolicy', reason: 'A dead-letter queue itself: kept 14 days for inspection, alarmed, consumed by nothing.',
+        id: 'Serverless-SQSRedrivePolicy',
+        reason: 'A dead-letter queue itself: kept 14 days for inspection, alarmed, consumed by nothing.',
       });
-      Validations.of(dlq).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is itself a dead-letter destination: nothing consumes it to fail again, and its alarm fires on the first message.' });
+      Validations.of(dlq).acknowledge({
+        id: 'AwsSolutions-SQS3',
+        reason:
+          'This queue is itself a dead-letter destination: nothing consumes it to fail again, and its alarm fires on the first message.',
+      });
     }
-    const xray = 'Only xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing) are on Resource *: those X-Ray actions support no resource-level permissions.';
+    const xray =
+      'Only xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing) are on Resource *: those X-Ray actions support no resource-level permissions.';
     for (const f of [this.send, this.events]) acknowledgeQueueConsumer(f);
     Validations.of(this.send.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*]',
-      reason: 'A tenant may send from any address of a domain it verified in SES (config.email.fromAddress); the identities are the tenants\' own, not known at deploy time.',
+      reason:
+        "A tenant may send from any address of a domain it verified in SES (config.email.fromAddress); the identities are the tenants' own, not known at deploy time.",
     });
     Validations.of(this.receive.role).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: xray });
     Validations.of(this.receive.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*]',
-      reason: 'A refused message\'s bounce goes out from the inbound domain\'s identity, whose name is the deployment\'s configuration.',
+      reason:
+        "A refused message's bounce goes out from the inbound domain's identity, whose name is the deployment's configuration.",
     });
     Validations.of(this.receive.fn).acknowledge({
       id: 'Serverless-LambdaDLQ',
-      reason: 'Invoked asynchronously by SES with the message already stored in S3: a failed invocation is retried by Lambda and can be replayed from the stored object.',
+      reason:
+        'Invoked asynchronously by SES with the message already stored in S3: a failed invocation is retried by Lambda and can be replayed from the stored object.',
     });
   }
 }

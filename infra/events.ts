@@ -32,23 +32,26 @@ export class EventStream extends Construct {
       // The longest SQS keeps a message: time to look into a failure after the alarm.
       retentionPeriod: Duration.days(14),
     });
-    const why = 'This queue is itself a dead-letter destination (the stream mapping\'s on-failure records); nothing consumes it to fail again, and its alarm fires on the first message.';
+    const why =
+      "This queue is itself a dead-letter destination (the stream mapping's on-failure records); nothing consumes it to fail again, and its alarm fires on the first message.";
     Validations.of(this.deadLetters).acknowledge({ id: 'AwsSolutions-SQS3', reason: why });
     Validations.of(this.deadLetters).acknowledge({ id: 'Serverless-SQSRedrivePolicy', reason: why });
-    props.dispatcher.fn.addEventSource(new DynamoEventSource(props.data.table, {
-      // TRIM_HORIZON, not LATEST: a new mapping (first deploy, or one replaced) starts from the
-      // oldest record still in the stream, so an event written before the mapping began is
-      // dispatched late rather than never. Events are delivered at least once, with stable ids.
-      startingPosition: StartingPosition.TRIM_HORIZON,
-      batchSize: trigger.batchSize,
-      retryAttempts: trigger.retryAttempts,
-      // A failing record is retried alone (bisecting) and reported by the handler
-      // (batchItemFailures), so the records before it are not sent twice.
-      bisectBatchOnError: true,
-      reportBatchItemFailures: true,
-      filters: [FilterCriteria.filter(trigger.filter)],
-      onFailure: new SqsDlq(this.deadLetters),
-    }));
+    props.dispatcher.fn.addEventSource(
+      new DynamoEventSource(props.data.table, {
+        // TRIM_HORIZON, not LATEST: a new mapping (first deploy, or one replaced) starts from the
+        // oldest record still in the stream, so an event written before the mapping began is
+        // dispatched late rather than never. Events are delivered at least once, with stable ids.
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: trigger.batchSize,
+        retryAttempts: trigger.retryAttempts,
+        // A failing record is retried alone (bisecting) and reported by the handler
+        // (batchItemFailures), so the records before it are not sent twice.
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        filters: [FilterCriteria.filter(trigger.filter)],
+        onFailure: new SqsDlq(this.deadLetters),
+      }),
+    );
   }
 }
 
@@ -113,15 +116,18 @@ export class Deliveries extends Construct {
     // It only opens credentials, never seals new ones.
     bindKey(this.fn, props.credentialsKey, ['kms:Decrypt']);
     // Receive, delete and change visibility on this queue (the event source's own grant).
-    this.fn.fn.addEventSource(new SqsEventSource(this.queue, {
-      batchSize: DELIVERY_QUEUE.batchSize,
-      reportBatchItemFailures: true,
-    }));
+    this.fn.fn.addEventSource(
+      new SqsEventSource(this.queue, {
+        batchSize: DELIVERY_QUEUE.batchSize,
+        reportBatchItemFailures: true,
+      }),
+    );
 
     acknowledgeQueueConsumer(this.fn);
     Validations.of(this.deadLetters).acknowledge({
       id: 'Serverless-SQSRedrivePolicy',
-      reason: 'This is the dead-letter queue of the delivery queue: its messages are kept 14 days for inspection and alarm while visible; nothing consumes it.',
+      reason:
+        'This is the dead-letter queue of the delivery queue: its messages are kept 14 days for inspection and alarm while visible; nothing consumes it.',
     });
   }
 
@@ -153,7 +159,11 @@ export class Indexing extends Construct {
 
   constructor(scope: Construct, id: string, props: IndexingProps) {
     super(scope, id);
-    this.deadLetters = new Queue(this, 'DeadLetters', { retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true });
+    this.deadLetters = new Queue(this, 'DeadLetters', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
     this.queue = new Queue(this, 'Queue', {
       visibilityTimeout: Duration.seconds(INDEX_QUEUE.visibilityTimeoutSeconds),
       retentionPeriod: Duration.days(4),
@@ -162,8 +172,10 @@ export class Indexing extends Construct {
       deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: INDEX_QUEUE.maxReceiveCount },
     });
     this.fn = new ServiceFunction(this, 'Index', {
-      entry: props.entry, projectRoot: props.projectRoot, logRetention: props.logRetention,
-      description: 'Embeds tenants\' content (sentence vectors) after it changes',
+      entry: props.entry,
+      projectRoot: props.projectRoot,
+      logRetention: props.logRetention,
+      description: "Embeds tenants' content (sentence vectors) after it changes",
       timeout: Duration.seconds(INDEX_QUEUE.functionTimeoutSeconds),
       encoder: true,
       environment: { INDEX_QUEUE_URL: this.queue.queueUrl },
@@ -171,12 +183,15 @@ export class Indexing extends Construct {
     bindTable(this.fn, props.data, 'write');
     // It queues a tenant again when its pass ran out of time.
     this.queue.grantSendMessages(this.fn.role);
-    this.fn.fn.addEventSource(new SqsEventSource(this.queue, { batchSize: INDEX_QUEUE.batchSize, reportBatchItemFailures: true }));
+    this.fn.fn.addEventSource(
+      new SqsEventSource(this.queue, { batchSize: INDEX_QUEUE.batchSize, reportBatchItemFailures: true }),
+    );
 
     acknowledgeQueueConsumer(this.fn);
     Validations.of(this.deadLetters).acknowledge({
       id: 'Serverless-SQSRedrivePolicy',
-      reason: 'This is the dead-letter queue of the index queue: its messages are kept 14 days for inspection and alarm while visible; nothing consumes it.',
+      reason:
+        'This is the dead-letter queue of the index queue: its messages are kept 14 days for inspection and alarm while visible; nothing consumes it.',
     });
   }
 
@@ -195,7 +210,11 @@ export class Exports extends Construct {
 
   constructor(scope: Construct, id: string, props: IndexingProps) {
     super(scope, id);
-    this.deadLetters = new Queue(this, 'DeadLetters', { retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true });
+    this.deadLetters = new Queue(this, 'DeadLetters', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
     this.queue = new Queue(this, 'Queue', {
       visibilityTimeout: Duration.seconds(EXPORT_QUEUE.visibilityTimeoutSeconds),
       retentionPeriod: Duration.days(1),
@@ -204,16 +223,21 @@ export class Exports extends Construct {
       deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: EXPORT_QUEUE.maxReceiveCount },
     });
     this.fn = new ServiceFunction(this, 'Export', {
-      entry: props.entry, projectRoot: props.projectRoot, logRetention: props.logRetention,
-      description: 'Writes a tenant\'s export (JSON lines) to the objects bucket',
+      entry: props.entry,
+      projectRoot: props.projectRoot,
+      logRetention: props.logRetention,
+      description: "Writes a tenant's export (JSON lines) to the objects bucket",
       timeout: Duration.seconds(EXPORT_QUEUE.functionTimeoutSeconds),
     });
     bindTable(this.fn, props.data, 'write');
-    this.fn.fn.addEventSource(new SqsEventSource(this.queue, { batchSize: EXPORT_QUEUE.batchSize, reportBatchItemFailures: true }));
+    this.fn.fn.addEventSource(
+      new SqsEventSource(this.queue, { batchSize: EXPORT_QUEUE.batchSize, reportBatchItemFailures: true }),
+    );
     acknowledgeQueueConsumer(this.fn);
     Validations.of(this.deadLetters).acknowledge({
       id: 'Serverless-SQSRedrivePolicy',
-      reason: 'This is the dead-letter queue of the export queue: its messages are kept 14 days for inspection and alarm while visible; nothing consumes it.',
+      reason:
+        'This is the dead-letter queue of the export queue: its messages are kept 14 days for inspection and alarm while visible; nothing consumes it.',
     });
   }
 
@@ -231,16 +255,19 @@ export class Exports extends Construct {
 export function acknowledgeQueueConsumer(f: ServiceFunction): void {
   Validations.of(f.role).acknowledge({
     id: 'AwsSolutions-IAM5[Resource::*]',
-    reason: 'Only xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing) are on Resource *: those X-Ray actions support no resource-level permissions.',
+    reason:
+      'Only xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing) are on Resource *: those X-Ray actions support no resource-level permissions.',
   });
   for (const esm of f.fn.node.findAll().filter((c) => c.node.id.startsWith('SqsEventSource'))) {
     Validations.of(esm).acknowledge({
       id: 'Serverless-LambdaEventSourceMappingDestination',
-      reason: 'An SQS event source mapping takes no on-failure destination: failed messages go to the queue\'s own dead-letter queue after maxReceiveCount receives.',
+      reason:
+        "An SQS event source mapping takes no on-failure destination: failed messages go to the queue's own dead-letter queue after maxReceiveCount receives.",
     });
   }
   Validations.of(f.fn).acknowledge({
     id: 'Serverless-LambdaDLQ',
-    reason: 'Invoked only by its SQS event source: failed messages are dead-lettered by the queue\'s redrive policy (maxReceiveCount), which alarms.',
+    reason:
+      "Invoked only by its SQS event source: failed messages are dead-lettered by the queue's redrive policy (maxReceiveCount), which alarms.",
   });
 }

@@ -3,7 +3,13 @@ import { Duration } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import {
-  ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing, type CfnFunction,
+  ApplicationLogLevel,
+  Architecture,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+  Tracing,
+  type CfnFunction,
 } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -119,7 +125,8 @@ export class ServiceFunction extends Construct {
       },
     });
     (this.fn.node.defaultChild as CfnFunction).addMetadata(
-      ENTRY_METADATA, relative(props.projectRoot, props.entry).split('\\').join('/'),
+      ENTRY_METADATA,
+      relative(props.projectRoot, props.entry).split('\\').join('/'),
     );
   }
 }
@@ -130,7 +137,12 @@ const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Que
 // TransactWriteItems has no action of its own: IAM checks each item's action, and a
 // ConditionCheck item (the invariant guards) needs ConditionCheckItem. No BatchWriteItem: no
 // code path writes in batches. Never Scan.
-const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'] as const;
+const WRITE_ACTIONS = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:ConditionCheckItem',
+] as const;
 
 /** The DynamoDB actions a route's `table` access allows, for the stack and its tests alike. */
 export const tableActions = (access: TableAccess): string[] =>
@@ -139,15 +151,19 @@ export const tableActions = (access: TableAccess): string[] =>
 /** Points the function at the table and grants exactly `access`: item actions on the table, Query on its indexes. */
 export function bindTable(target: ServiceFunction, data: DataTable, access: TableAccess): void {
   target.fn.addEnvironment('TABLE_NAME', data.table.tableName);
-  target.role.addToPrincipalPolicy(new PolicyStatement({
-    actions: tableActions(access),
-    resources: [data.table.tableArn],
-  }));
+  target.role.addToPrincipalPolicy(
+    new PolicyStatement({
+      actions: tableActions(access),
+      resources: [data.table.tableArn],
+    }),
+  );
   // Indexes serve only queries; naming each index avoids an `index/*` wildcard.
-  target.role.addToPrincipalPolicy(new PolicyStatement({
-    actions: ['dynamodb:Query'],
-    resources: data.indexArns(),
-  }));
+  target.role.addToPrincipalPolicy(
+    new PolicyStatement({
+      actions: ['dynamodb:Query'],
+      resources: data.indexArns(),
+    }),
+  );
 }
 
 export const KMS_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'] as const;
@@ -164,4 +180,7 @@ export const handlerOf = (projectRoot: string, entry: string): string =>
 
 /** `admin/patch-ticket` -> `AdminPatchTicket`: a stable construct id per handler. */
 export const constructIdOf = (handler: string): string =>
-  handler.split(/[/-]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+  handler
+    .split(/[/-]/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');

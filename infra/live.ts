@@ -31,7 +31,8 @@ export const LIVE_ACCESS_LOG_FIELDS = {
 /** Stage names allow no slash; the stage is the last segment of the path the local runtime serves. */
 export const LIVE_STAGE = LIVE_PATH.split('/').at(-1)!;
 
-const MANAGEMENT_WILDCARDS = 'Connection ids exist only at run time, and posting to, reading and closing a connection are the POST, GET and DELETE methods of @connections/<id>; the grant is bound to this API and stage.';
+const MANAGEMENT_WILDCARDS =
+  'Connection ids exist only at run time, and posting to, reading and closing a connection are the POST, GET and DELETE methods of @connections/<id>; the grant is bound to this API and stage.';
 
 export interface LiveApiProps {
   /** The API's name (a nested stack's own name is generated). */
@@ -85,11 +86,12 @@ export class LiveApi extends Construct {
     });
     Validations.of(socketRoute).acknowledge({
       id: 'AwsSolutions-APIG4',
-      reason: route.routeKey === '$connect'
-        ? 'The connect function authenticates the upgrade itself: a widget key with a conversation of its tenant, or a member\'s one-time live ticket (minted by a JWT-authorized admin route); a refusal is the upgrade\'s 401/403/404.'
-        : route.routeKey === '$disconnect'
-          ? 'API Gateway authorizes WebSocket connections on $connect only; $disconnect is invoked by API Gateway for a connection that was authorized then.'
-          : 'API Gateway authorizes WebSocket connections on $connect only; a frame rides a connection authorized then, and its function re-reads who the connection is (and that the membership or widget key still holds) before relaying anything.',
+      reason:
+        route.routeKey === '$connect'
+          ? "The connect function authenticates the upgrade itself: a widget key with a conversation of its tenant, or a member's one-time live ticket (minted by a JWT-authorized admin route); a refusal is the upgrade's 401/403/404."
+          : route.routeKey === '$disconnect'
+            ? 'API Gateway authorizes WebSocket connections on $connect only; $disconnect is invoked by API Gateway for a connection that was authorized then.'
+            : 'API Gateway authorizes WebSocket connections on $connect only; a frame rides a connection authorized then, and its function re-reads who the connection is (and that the membership or widget key still holds) before relaying anything.',
     });
     return socketRoute;
   }

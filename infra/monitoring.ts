@@ -1,7 +1,12 @@
 import { Duration } from 'aws-cdk-lib';
 import type { HttpApi, HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
-  Alarm, ComparisonOperator, MathExpression, Metric, TreatMissingData, type IMetric,
+  Alarm,
+  ComparisonOperator,
+  MathExpression,
+  Metric,
+  TreatMissingData,
+  type IMetric,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Operation } from 'aws-cdk-lib/aws-dynamodb';
@@ -39,14 +44,25 @@ export const ALARM_THRESHOLDS = {
 
 // The operations the service performs (no Scan); ThrottledRequests is reported per operation.
 const TABLE_OPERATIONS = [
-  Operation.GET_ITEM, Operation.BATCH_GET_ITEM, Operation.QUERY, Operation.PUT_ITEM, Operation.UPDATE_ITEM,
-  Operation.DELETE_ITEM, Operation.TRANSACT_WRITE_ITEMS, Operation.TRANSACT_GET_ITEMS,
+  Operation.GET_ITEM,
+  Operation.BATCH_GET_ITEM,
+  Operation.QUERY,
+  Operation.PUT_ITEM,
+  Operation.UPDATE_ITEM,
+  Operation.DELETE_ITEM,
+  Operation.TRANSACT_WRITE_ITEMS,
+  Operation.TRANSACT_GET_ITEMS,
 ];
 
 /** A custom metric of shared/core/metric-names.ts, as the functions emit it (embedded metric format). */
-export const serviceMetric = (metricName: string): Metric => new Metric({
-  namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service: METRICS_SERVICE }, statistic: 'Sum', period: PERIOD,
-});
+export const serviceMetric = (metricName: string): Metric =>
+  new Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName,
+    dimensionsMap: { service: METRICS_SERVICE },
+    statistic: 'Sum',
+    period: PERIOD,
+  });
 
 /** Makes the alarms of one scope, each notifying the topic when there is one. */
 class Alarms extends Construct {
@@ -93,20 +109,29 @@ export class FunctionAlarms extends Alarms {
     super(scope, id, props.alarmTopicArn);
     const fns = [...props.functions.entries()];
     for (const [handler, f] of fns) {
-      this.alarm(`Errors${f.node.id}`, f.fn.metricErrors({ period: PERIOD, statistic: 'Sum' }),
-        ALARM_THRESHOLDS.lambdaErrors, `Function of ${handler} crashed or timed out`);
+      this.alarm(
+        `Errors${f.node.id}`,
+        f.fn.metricErrors({ period: PERIOD, statistic: 'Sum' }),
+        ALARM_THRESHOLDS.lambdaErrors,
+        `Function of ${handler} crashed or timed out`,
+      );
     }
     for (let i = 0; i < fns.length; i += METRICS_PER_ALARM) {
       const chunk = fns.slice(i, i + METRICS_PER_ALARM);
       const usingMetrics = Object.fromEntries(
         chunk.map(([, f], j) => [`t${j}`, f.fn.metricThrottles({ period: PERIOD, statistic: 'Sum' })]),
       );
-      this.alarm(`Throttles${i / METRICS_PER_ALARM + 1}`, new MathExpression({
-        expression: SUM_ALL,
-        usingMetrics,
-        period: PERIOD,
-        label: 'Lambda throttles',
-      }), ALARM_THRESHOLDS.lambdaThrottles, `Throttled invocations of: ${chunk.map(([h]) => h).join(', ')}`);
+      this.alarm(
+        `Throttles${i / METRICS_PER_ALARM + 1}`,
+        new MathExpression({
+          expression: SUM_ALL,
+          usingMetrics,
+          period: PERIOD,
+          label: 'Lambda throttles',
+        }),
+        ALARM_THRESHOLDS.lambdaThrottles,
+        `Throttled invocations of: ${chunk.map(([h]) => h).join(', ')}`,
+      );
     }
   }
 }
@@ -137,42 +162,80 @@ export class Monitoring extends Alarms {
     const dims = { ApiId: props.api.apiId, Stage: props.stage.stageName };
     const apiMetric = (metricName: string) =>
       new Metric({ namespace: 'AWS/ApiGateway', metricName, dimensionsMap: dims, statistic: 'Sum', period: PERIOD });
-    this.alarm('Api5xxRate', new MathExpression({
-      expression: 'IF(requests > 0, 100 * FILL(errors, 0) / requests, 0)',
-      usingMetrics: { errors: apiMetric('5xx'), requests: apiMetric('Count') },
-      period: PERIOD,
-      label: 'API 5xx %',
-    }), ALARM_THRESHOLDS.api5xxPercent, `More than ${ALARM_THRESHOLDS.api5xxPercent}% of API requests answered 5xx in 5 minutes`);
+    this.alarm(
+      'Api5xxRate',
+      new MathExpression({
+        expression: 'IF(requests > 0, 100 * FILL(errors, 0) / requests, 0)',
+        usingMetrics: { errors: apiMetric('5xx'), requests: apiMetric('Count') },
+        period: PERIOD,
+        label: 'API 5xx %',
+      }),
+      ALARM_THRESHOLDS.api5xxPercent,
+      `More than ${ALARM_THRESHOLDS.api5xxPercent}% of API requests answered 5xx in 5 minutes`,
+    );
 
-    this.alarm('ServerErrors', serviceMetric(METRIC.serverErrors), ALARM_THRESHOLDS.serverErrors,
-      'A function answered 500: a bug, logged with its request id (the function\'s log group says which route)');
-    this.alarm('DeliveriesFailed', serviceMetric(METRIC.deliveriesFailed), ALARM_THRESHOLDS.deliveriesFailed,
-      `${ALARM_THRESHOLDS.deliveriesFailed} or more event deliveries given up after every retry in 5 minutes`);
+    this.alarm(
+      'ServerErrors',
+      serviceMetric(METRIC.serverErrors),
+      ALARM_THRESHOLDS.serverErrors,
+      "A function answered 500: a bug, logged with its request id (the function's log group says which route)",
+    );
+    this.alarm(
+      'DeliveriesFailed',
+      serviceMetric(METRIC.deliveriesFailed),
+      ALARM_THRESHOLDS.deliveriesFailed,
+      `${ALARM_THRESHOLDS.deliveriesFailed} or more event deliveries given up after every retry in 5 minutes`,
+    );
 
     const tableName = props.data.table.tableName;
-    const ddb = (metricName: string, extra: Record<string, string> = {}) => new Metric({
-      namespace: 'AWS/DynamoDB', metricName, dimensionsMap: { TableName: tableName, ...extra }, statistic: 'Sum', period: PERIOD,
-    });
+    const ddb = (metricName: string, extra: Record<string, string> = {}) =>
+      new Metric({
+        namespace: 'AWS/DynamoDB',
+        metricName,
+        dimensionsMap: { TableName: tableName, ...extra },
+        statistic: 'Sum',
+        period: PERIOD,
+      });
     const events: Record<string, IMetric> = { r: ddb('ReadThrottleEvents'), w: ddb('WriteThrottleEvents') };
     props.data.indexNames.forEach((name, i) => {
       events[`r${i}`] = ddb('ReadThrottleEvents', { GlobalSecondaryIndexName: name });
       events[`w${i}`] = ddb('WriteThrottleEvents', { GlobalSecondaryIndexName: name });
     });
-    this.alarm('TableThrottleEvents', new MathExpression({
-      expression: SUM_ALL, usingMetrics: events, period: PERIOD, label: 'DynamoDB throttle events',
-    }), ALARM_THRESHOLDS.tableThrottles, 'DynamoDB read or write throttle events on the table or an index');
+    this.alarm(
+      'TableThrottleEvents',
+      new MathExpression({
+        expression: SUM_ALL,
+        usingMetrics: events,
+        period: PERIOD,
+        label: 'DynamoDB throttle events',
+      }),
+      ALARM_THRESHOLDS.tableThrottles,
+      'DynamoDB read or write throttle events on the table or an index',
+    );
 
     const requests = Object.fromEntries(
       TABLE_OPERATIONS.map((op) => [op.toLowerCase(), ddb('ThrottledRequests', { Operation: op })]),
     );
-    this.alarm('TableThrottledRequests', new MathExpression({
-      expression: SUM_ALL, usingMetrics: requests, period: PERIOD, label: 'DynamoDB throttled requests',
-    }), ALARM_THRESHOLDS.tableThrottles, 'DynamoDB requests throttled (any operation the service uses)');
+    this.alarm(
+      'TableThrottledRequests',
+      new MathExpression({
+        expression: SUM_ALL,
+        usingMetrics: requests,
+        period: PERIOD,
+        label: 'DynamoDB throttled requests',
+      }),
+      ALARM_THRESHOLDS.tableThrottles,
+      'DynamoDB requests throttled (any operation the service uses)',
+    );
 
     for (const [name, queue] of Object.entries(props.deadLetters ?? {})) {
       // Maximum, not Sum: the metric is a level sampled each minute, not a count of arrivals.
-      this.alarm(`DeadLetters${name}`, queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
-        ALARM_THRESHOLDS.deadLetters, `${name}: records that failed every retry are waiting in the dead-letter queue`);
+      this.alarm(
+        `DeadLetters${name}`,
+        queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
+        ALARM_THRESHOLDS.deadLetters,
+        `${name}: records that failed every retry are waiting in the dead-letter queue`,
+      );
     }
   }
 }

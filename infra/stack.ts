@@ -73,13 +73,17 @@ export class SupportStack extends Stack {
     const loginDomainPrefix = this.node.tryGetContext('loginDomainPrefix') as string | undefined;
     this.cdn = new Cdn(this, 'Cdn', { projectRoot: PROJECT_ROOT, logRetention });
     this.dashboard = new Dashboard(this, 'Dashboard', {
-      projectRoot: PROJECT_ROOT, cdn: this.cdn,
+      projectRoot: PROJECT_ROOT,
+      cdn: this.cdn,
       ...(this.auth.userPool ? { userPool: this.auth.userPool } : {}),
       ...(loginDomainPrefix ? { loginDomainPrefix } : {}),
     });
     if (this.dashboard.client) this.auth.allowClient(this.dashboard.client);
     this.api = new Api(this, 'Api', {
-      config, logRetention, jwtAuthorizer: this.auth.authorizer, methods: routes.map((r) => r.method),
+      config,
+      logRetention,
+      jwtAuthorizer: this.auth.authorizer,
+      methods: routes.map((r) => r.method),
     });
 
     // Integration credentials are envelope-encrypted with this key; only the functions that
@@ -99,46 +103,79 @@ export class SupportStack extends Stack {
     });
     Validations.of(cursorSecret).acknowledge({
       id: 'AwsSolutions-SMG4',
-      reason: 'The cursor signing key has no consumer to rotate with: functions get it at deploy time. Rotating it only invalidates outstanding page cursors; rotate by replacing the secret and redeploying.',
+      reason:
+        'The cursor signing key has no consumer to rotate with: functions get it at deploy time. Rotating it only invalidates outstanding page cursors; rotate by replacing the secret and redeploying.',
     });
 
     const alarmTopic = config.alarmTopicArn ? { alarmTopicArn: config.alarmTopicArn } : {};
-    const addFunction = (scope: Construct, handler: string, description: string, environment: Record<string, string> = {}, encoder = false, timeout?: Duration) => {
+    const addFunction = (
+      scope: Construct,
+      handler: string,
+      description: string,
+      environment: Record<string, string> = {},
+      encoder = false,
+      timeout?: Duration,
+    ) => {
       if (this.functions.has(handler)) throw new Error(`two declarations name the handler ${handler}`);
       const f = new ServiceFunction(scope, constructIdOf(handler), {
-        entry: entryOf(handler), projectRoot: PROJECT_ROOT, logRetention, description, environment, encoder, ...(timeout ? { timeout } : {}),
+        entry: entryOf(handler),
+        projectRoot: PROJECT_ROOT,
+        logRetention,
+        description,
+        environment,
+        encoder,
+        ...(timeout ? { timeout } : {}),
       });
       this.functions.set(handler, f);
       return f;
     };
     /** The alarms of the functions made in `scope` so far, in that scope. */
-    const alarmFunctionsOf = (scope: Construct) => new FunctionAlarms(scope, `${scope === this ? 'Core' : scope.node.id}FunctionAlarms`, {
-      functions: new Map([...this.functions].filter(([, f]) => Stack.of(f) === Stack.of(scope))), ...alarmTopic,
-    });
+    const alarmFunctionsOf = (scope: Construct) =>
+      new FunctionAlarms(scope, `${scope === this ? 'Core' : scope.node.id}FunctionAlarms`, {
+        functions: new Map([...this.functions].filter(([, f]) => Stack.of(f) === Stack.of(scope))),
+        ...alarmTopic,
+      });
 
     this.deliveries = new Deliveries(this, 'Deliveries', {
-      data: this.data, credentialsKey: this.credentialsKey, projectRoot: PROJECT_ROOT, logRetention,
+      data: this.data,
+      credentialsKey: this.credentialsKey,
+      projectRoot: PROJECT_ROOT,
+      logRetention,
       entry: entryOf('events/deliver'),
       // Slack messages link to the conversation in the dashboard: the stack's own, unless told another.
       dashboardUrl: config.dashboardUrl ?? this.dashboard.url,
     });
     this.functions.set('events/deliver', this.deliveries.fn);
     this.indexing = new Indexing(this, 'Indexing', {
-      data: this.data, projectRoot: PROJECT_ROOT, logRetention, entry: entryOf(INDEX_QUEUE.handler),
+      data: this.data,
+      projectRoot: PROJECT_ROOT,
+      logRetention,
+      entry: entryOf(INDEX_QUEUE.handler),
     });
     this.functions.set(INDEX_QUEUE.handler, this.indexing.fn);
     for (const job of scheduledJobs) {
-      const f = addFunction(this, job.handler, `Every ${job.everyMinutes} minutes`, {}, false, Duration.seconds(job.timeoutSeconds));
+      const f = addFunction(
+        this,
+        job.handler,
+        `Every ${job.everyMinutes} minutes`,
+        {},
+        false,
+        Duration.seconds(job.timeoutSeconds),
+      );
       bindTable(f, this.data, job.table);
       acknowledgeFunctionFindings(f, SCHEDULED);
       const rule = new Rule(this, `${constructIdOf(job.handler)}Schedule`, {
-        schedule: Schedule.rate(Duration.minutes(job.everyMinutes)), targets: [new LambdaFunction(f.fn, { retryAttempts: 2 })],
+        schedule: Schedule.rate(Duration.minutes(job.everyMinutes)),
+        targets: [new LambdaFunction(f.fn, { retryAttempts: 2 })],
       });
       Validations.of(rule).acknowledge({ id: 'Serverless-EventBusDLQ', reason: SCHEDULED.dlq });
     }
     this.mail = new MailBucket(this, 'Mail');
     this.exports = new Exports(this, 'Exports', {
-      data: this.data, projectRoot: PROJECT_ROOT, logRetention, entry: entryOf(EXPORT_QUEUE.handler),
+      data: this.data,
+      projectRoot: PROJECT_ROOT,
+      logRetention,
+      entry: entryOf(EXPORT_QUEUE.handler),
     });
     this.functions.set(EXPORT_QUEUE.handler, this.exports.fn);
     this.mail.grantExports(this.exports.fn);
@@ -147,12 +184,20 @@ export class SupportStack extends Stack {
     // The email channel's stack: SES in and out, and its three functions.
     const emailStack = this.nest('Email', 'Email channel: SES receipt rule, sending, sending events');
     this.email = new EmailChannel(emailStack, 'Channel', {
-      data: this.data, mail: this.mail, projectRoot: PROJECT_ROOT, logRetention,
-      receiveEntry: entryOf('email/receive'), sendEntry: entryOf('email/send'), eventsEntry: entryOf('email/events'),
+      data: this.data,
+      mail: this.mail,
+      projectRoot: PROJECT_ROOT,
+      logRetention,
+      receiveEntry: entryOf('email/receive'),
+      sendEntry: entryOf('email/send'),
+      eventsEntry: entryOf('email/events'),
       ...(config.emailDomain ? { inboundDomain: config.emailDomain } : {}),
       activateRuleSet: config.emailActivateRuleSet,
     });
-    this.functions.set('email/receive', this.email.receive).set('email/send', this.email.send).set('email/events', this.email.events);
+    this.functions
+      .set('email/receive', this.email.receive)
+      .set('email/send', this.email.send)
+      .set('email/events', this.email.events);
     alarmFunctionsOf(emailStack);
 
     // The live channel's stack: the WebSocket API, its functions, and the stream dispatcher that
@@ -166,7 +211,14 @@ export class SupportStack extends Stack {
       if (route.manageConnections) this.live.bindManagement(f);
       this.live.addRoute(route, f.fn, constructIdOf(route.handler));
     }
-    const dispatcher = addFunction(liveStack, eventDispatcher.handler, 'DynamoDB stream: event items', {}, false, Duration.seconds(eventDispatcher.functionTimeoutSeconds));
+    const dispatcher = addFunction(
+      liveStack,
+      eventDispatcher.handler,
+      'DynamoDB stream: event items',
+      {},
+      false,
+      Duration.seconds(eventDispatcher.functionTimeoutSeconds),
+    );
     bindTable(dispatcher, this.data, eventDispatcher.table);
     if (eventDispatcher.manageConnections) this.live.bindManagement(dispatcher);
     // It fans each event out to the integrations that take it: one queued delivery each.
@@ -180,7 +232,9 @@ export class SupportStack extends Stack {
 
     // With an external issuer, its first audience is taken as the dashboard's client id.
     this.dashboard.deploy({
-      issuer: this.auth.issuerUrl, apiUrl: this.api.url, liveUrl: this.live.url,
+      issuer: this.auth.issuerUrl,
+      apiUrl: this.api.url,
+      liveUrl: this.live.url,
       ...(config.oidc ? { clientId: config.oidc.audience[0]! } : {}),
     });
 
@@ -188,11 +242,17 @@ export class SupportStack extends Stack {
     for (const [name, group] of routeStacks(routes)) {
       const routeStack = this.nest(name, `the functions and HTTP API routes of ${name}`);
       for (const route of group) {
-        const f = addFunction(routeStack, route.handler, `${route.method} ${route.path}`, {
-          ...(route.table === 'none' ? {} : { CURSOR_SECRET: cursorSecret.secretValue.unsafeUnwrap() }),
-          // The widget learns the live channel's URL from the chat API (liveUrl).
-          ...(route.auth === 'widget' ? { LIVE_URL: this.live.url } : {}),
-        }, route.encoder ?? false);
+        const f = addFunction(
+          routeStack,
+          route.handler,
+          `${route.method} ${route.path}`,
+          {
+            ...(route.table === 'none' ? {} : { CURSOR_SECRET: cursorSecret.secretValue.unsafeUnwrap() }),
+            // The widget learns the live channel's URL from the chat API (liveUrl).
+            ...(route.auth === 'widget' ? { LIVE_URL: this.live.url } : {}),
+          },
+          route.encoder ?? false,
+        );
         if (route.table !== 'none') bindTable(f, this.data, route.table);
         if (route.kms) bindKey(f, this.credentialsKey);
         if (route.queue) this.deliveries.grantEnqueue(f);
@@ -206,16 +266,24 @@ export class SupportStack extends Stack {
       alarmFunctionsOf(routeStack);
     }
 
-    new Monitoring(this.nest('Alarms', 'Alarms of the API, the table, the dead-letter queues and the failure metrics'), 'Monitoring', {
-      api: this.api.httpApi,
-      stage: this.api.stage,
-      data: this.data,
-      deadLetters: {
-        Events: this.events.deadLetters, Deliveries: this.deliveries.deadLetters, Indexing: this.indexing.deadLetters, Exports: this.exports.deadLetters,
-        EmailOut: this.email.outDeadLetters, EmailEvents: this.email.eventsDeadLetters,
+    new Monitoring(
+      this.nest('Alarms', 'Alarms of the API, the table, the dead-letter queues and the failure metrics'),
+      'Monitoring',
+      {
+        api: this.api.httpApi,
+        stage: this.api.stage,
+        data: this.data,
+        deadLetters: {
+          Events: this.events.deadLetters,
+          Deliveries: this.deliveries.deadLetters,
+          Indexing: this.indexing.deadLetters,
+          Exports: this.exports.deadLetters,
+          EmailOut: this.email.outDeadLetters,
+          EmailEvents: this.email.eventsDeadLetters,
+        },
+        ...alarmTopic,
       },
-      ...alarmTopic,
-    });
+    );
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API' });
     new CfnOutput(this, 'LiveUrl', { value: this.live.url, description: 'WebSocket URL of the live channel' });
@@ -249,21 +317,26 @@ function retention(days: number): RetentionDays {
   return days as RetentionDays;
 }
 
-interface Invocation { wildcards: string; dlq: string }
+interface Invocation {
+  wildcards: string;
+  dlq: string;
+}
 
 const SYNCHRONOUS: Invocation = {
-  wildcards: 'Only xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing) are on Resource *: those X-Ray actions support no resource-level permissions.',
+  wildcards:
+    'Only xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing) are on Resource *: those X-Ray actions support no resource-level permissions.',
   dlq: 'Invoked synchronously by API Gateway only: a failure is returned to the caller, there is no asynchronous event to dead-letter.',
 };
 
 const SCHEDULED: Invocation = {
   wildcards: SYNCHRONOUS.wildcards,
-  dlq: 'Invoked by its schedule: a failed run is retried twice, shows in the function\'s error alarm, and the next run redoes its work (the job is idempotent).',
+  dlq: "Invoked by its schedule: a failed run is retried twice, shows in the function's error alarm, and the next run redoes its work (the job is idempotent).",
 };
 
 const STREAM: Invocation = {
-  wildcards: 'On Resource * only the X-Ray tracing actions and dynamodb:ListStreams (which the stream event source needs and which names no stream); reading records is granted on the table\'s stream ARN alone.',
-  dlq: 'Invoked by the stream\'s event source mapping, never asynchronously: records that fail every retry go to the mapping\'s on-failure destination (an SQS queue with an alarm), which a function DLQ would not receive.',
+  wildcards:
+    "On Resource * only the X-Ray tracing actions and dynamodb:ListStreams (which the stream event source needs and which names no stream); reading records is granted on the table's stream ARN alone.",
+  dlq: "Invoked by the stream's event source mapping, never asynchronously: records that fail every retry go to the mapping's on-failure destination (an SQS queue with an alarm), which a function DLQ would not receive.",
 };
 
 /** Findings every function triggers by design; each reason says why it is acceptable. */

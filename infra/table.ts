@@ -1,6 +1,11 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import {
-  AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption,
+  AttributeType,
+  BillingMode,
+  ProjectionType,
+  StreamViewType,
+  Table,
+  TableEncryption,
 } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { tableDefinition } from '#shared/data/table.ts';

@@ -19,7 +19,11 @@ export interface DashboardOptions {
 
 /** What the dashboard reads at start (web/dashboard/src/config.ts). */
 export interface DashboardConfig {
-  issuer: string; clientId: string; apiUrl: string; liveUrl: string | null; widgetOrigin: string;
+  issuer: string;
+  clientId: string;
+  apiUrl: string;
+  liveUrl: string | null;
+  widgetOrigin: string;
   /** The email that opens the seeded demo tenant (`npm start`), when there is one. */
   demoEmail?: string;
 }
@@ -31,9 +35,18 @@ export async function buildDashboard(): Promise<void> {
 }
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.map': 'application/json', '.svg': 'image/svg+xml',
-  '.png': 'image/png', '.ico': 'image/x-icon', '.woff2': 'font/woff2', '.txt': 'text/plain; charset=utf-8', '.webmanifest': 'application/manifest+json',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
 };
 
 const origin = (u: string) => new URL(u).origin;
@@ -44,7 +57,14 @@ const origin = (u: string) => new URL(u).origin;
  */
 export function dashboardHandler(opts: DashboardOptions, config: DashboardConfig, imageOrigin?: string) {
   const dir = opts.dir ?? DASHBOARD_DIST;
-  const connect = [...new Set(["'self'", origin(config.issuer), origin(config.apiUrl), ...(config.liveUrl ? [origin(config.liveUrl.replace(/^ws/, 'http')).replace(/^http/, 'ws')] : [])])];
+  const connect = [
+    ...new Set([
+      "'self'",
+      origin(config.issuer),
+      origin(config.apiUrl),
+      ...(config.liveUrl ? [origin(config.liveUrl.replace(/^ws/, 'http')).replace(/^http/, 'ws')] : []),
+    ]),
+  ];
   const headers = {
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
@@ -57,14 +77,23 @@ export function dashboardHandler(opts: DashboardOptions, config: DashboardConfig
     const path = url.pathname;
     if (path.startsWith('/api/') || path.startsWith('/local-idp/')) return false;
     const reply = (status: number, type: string, data: Buffer | string, cache: string) => {
-      res.writeHead(status, { ...headers, 'content-type': type, 'cache-control': cache, 'content-length': Buffer.byteLength(data) });
+      res.writeHead(status, {
+        ...headers,
+        'content-type': type,
+        'cache-control': cache,
+        'content-length': Buffer.byteLength(data),
+      });
       res.end(method === 'HEAD' ? undefined : data);
       return true;
     };
     if (path === '/config.json') return reply(200, 'application/json', body, 'no-store');
 
     let decoded: string;
-    try { decoded = decodeURIComponent(path); } catch { return false; }
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      return false;
+    }
     const file = normalize(join(dir, decoded));
     if (file.startsWith(dir + sep) && (await stat(file).catch(() => null))?.isFile()) {
       // Hashed file names under assets/ never change; everything else is checked on each load.

@@ -25,7 +25,11 @@ export const demoArticles = [
     title: 'Returns and exchanges',
     url: `${HELP}/returns`,
     tags: ['returns'],
-    questions: ['can i send it back if i dont like it?', 'can I swap the beans for another blend', 'who pays the postage for a return'],
+    questions: [
+      'can i send it back if i dont like it?',
+      'can I swap the beans for another blend',
+      'who pays the postage for a return',
+    ],
     body: [
       'You have **30 days** from delivery to send back anything unopened, in its original packaging: coffee, tea or equipment.',
       'Sale items can be returned too. The return label is free.',
@@ -77,7 +81,10 @@ export const demoArticles = [
     title: 'Gift wrapping and gift messages',
     url: `${HELP}/gifts`,
     tags: ['gifts', 'orders'],
-    questions: ['can you wrap my order as a present and add a note?', 'will the price be on the receipt if i send a gift'],
+    questions: [
+      'can you wrap my order as a present and add a note?',
+      'will the price be on the receipt if i send a gift',
+    ],
     body: [
       'Tick "This is a gift" at checkout to have each item wrapped in recycled paper for $3.',
       'You can add a message of up to 200 characters: we print it on a card, and the packing slip shows no prices.',

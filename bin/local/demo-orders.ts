@@ -16,7 +16,11 @@ export const DEMO_ORDERS: Record<string, { status: string; detail: string }> = {
 };
 
 const MAX_BODY = 64 * 1024;
-const normal = (id: string) => id.replace(/^#/, '').replace(/^[A-Za-z]+-?/, '').toUpperCase();
+const normal = (id: string) =>
+  id
+    .replace(/^#/, '')
+    .replace(/^[A-Za-z]+-?/, '')
+    .toUpperCase();
 
 /** The answer to one intent.action request: 401 unless signed with `secret`. */
 export async function answerOrderStatus(req: IncomingMessage, res: ServerResponse, secret: string): Promise<void> {
@@ -24,7 +28,11 @@ export async function answerOrderStatus(req: IncomingMessage, res: ServerRespons
   let size = 0;
   for await (const c of req) {
     size += (c as Buffer).length;
-    if (size > MAX_BODY) { res.writeHead(413); res.end(); return; }
+    if (size > MAX_BODY) {
+      res.writeHead(413);
+      res.end();
+      return;
+    }
     chunks.push(c as Buffer);
   }
   const body = Buffer.concat(chunks).toString('utf8');
@@ -39,7 +47,13 @@ export async function answerOrderStatus(req: IncomingMessage, res: ServerRespons
   const asked = event.data?.entities?.order_id ?? '';
   const order = DEMO_ORDERS[normal(asked)];
   res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(order
-    ? { data: { order: { id: normal(asked), ...order } } }
-    : { reply: `I couldn't find order ${asked || 'with that number'}. Please check the number in your confirmation email.` }));
+  res.end(
+    JSON.stringify(
+      order
+        ? { data: { order: { id: normal(asked), ...order } } }
+        : {
+            reply: `I couldn't find order ${asked || 'with that number'}. Please check the number in your confirmation email.`,
+          },
+    ),
+  );
 }

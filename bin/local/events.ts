@@ -48,14 +48,31 @@ export function eventOf(p: EventParts): APIGatewayProxyEventV2WithJWTAuthorizer 
     ...(Object.keys(p.query).length ? { queryStringParameters: p.query } : {}),
     ...(Object.keys(p.params).length ? { pathParameters: p.params } : {}),
     requestContext: {
-      accountId: '000000000000', apiId: 'local', domainName, domainPrefix: 'local',
+      accountId: '000000000000',
+      apiId: 'local',
+      domainName,
+      domainPrefix: 'local',
       http: {
-        method: p.route.method, path: p.rawPath, protocol: p.protocol ?? 'HTTP/1.1',
-        sourceIp: p.sourceIp ?? '127.0.0.1', userAgent: p.headers['user-agent'] ?? '',
+        method: p.route.method,
+        path: p.rawPath,
+        protocol: p.protocol ?? 'HTTP/1.1',
+        sourceIp: p.sourceIp ?? '127.0.0.1',
+        userAgent: p.headers['user-agent'] ?? '',
       },
-      requestId: randomUUID(), routeKey: routeKey(p.route), stage: '$default',
-      time: now.toUTCString(), timeEpoch: now.getTime(),
-      ...(p.claims ? { authorizer: { jwt: { claims: p.claims, scopes: p.claims.scope ? p.claims.scope.split(' ') : [] }, principalId: '', integrationLatency: 0 } } : {}),
+      requestId: randomUUID(),
+      routeKey: routeKey(p.route),
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+      ...(p.claims
+        ? {
+            authorizer: {
+              jwt: { claims: p.claims, scopes: p.claims.scope ? p.claims.scope.split(' ') : [] },
+              principalId: '',
+              integrationLatency: 0,
+            },
+          }
+        : {}),
     },
     ...(p.body !== undefined ? { body: p.body } : {}),
     isBase64Encoded: p.isBase64Encoded,
@@ -66,15 +83,26 @@ export function eventOf(p: EventParts): APIGatewayProxyEventV2WithJWTAuthorizer 
 export function v2Event(input: EventInput): APIGatewayProxyEventV2WithJWTAuthorizer {
   const { route, params = {}, query = {}, claims } = input;
   const rawPath = route.path.replace(/\{(\w+)\}/g, (_, n: string) => encodeURIComponent(params[n] ?? ''));
-  const body = input.body === undefined ? undefined : typeof input.body === 'string' ? input.body : JSON.stringify(input.body);
+  const body =
+    input.body === undefined ? undefined : typeof input.body === 'string' ? input.body : JSON.stringify(input.body);
   const headers: Record<string, string> = {
-    host: '127.0.0.1', 'user-agent': 'bench',
-    ...(body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}),
+    host: '127.0.0.1',
+    'user-agent': 'bench',
+    ...(body !== undefined
+      ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }
+      : {}),
     ...input.headers,
   };
   return eventOf({
-    route, rawPath, rawQueryString: new URLSearchParams(query).toString(), headers, query: { ...query }, params: { ...params },
-    ...(body !== undefined ? { body } : {}), isBase64Encoded: false, claims: claims ?? null,
+    route,
+    rawPath,
+    rawQueryString: new URLSearchParams(query).toString(),
+    headers,
+    query: { ...query },
+    params: { ...params },
+    ...(body !== undefined ? { body } : {}),
+    isBase64Encoded: false,
+    claims: claims ?? null,
   });
 }
 
@@ -83,10 +111,17 @@ export function lambdaContext(fn: { handler: string }, timeoutMs = 10_000): Cont
   const deadline = Date.now() + timeoutMs;
   const name = fn.handler.replace(/\//g, '-');
   return {
-    callbackWaitsForEmptyEventLoop: false, functionName: name, functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`, memoryLimitInMB: '1024',
-    awsRequestId: randomUUID(), logGroupName: `/aws/lambda/${name}`, logStreamName: 'local',
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${name}`,
+    logStreamName: 'local',
     getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined, fail: () => undefined, succeed: () => undefined,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
   };
 }

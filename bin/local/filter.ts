@@ -8,12 +8,18 @@
 export type FilterPattern = { readonly [key: string]: FilterPattern | readonly unknown[] };
 
 type Matcher = (value: unknown) => boolean;
-type Compiled = { kind: 'leaf'; key: string; matchers: Matcher[]; absent: boolean } | { kind: 'object'; key: string; keys: Compiled[] };
+type Compiled =
+  | { kind: 'leaf'; key: string; matchers: Matcher[]; absent: boolean }
+  | { kind: 'object'; key: string; keys: Compiled[] };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const NUMERIC_OPS: Record<string, (a: number, b: number) => boolean> = {
-  '=': (a, b) => a === b, '<': (a, b) => a < b, '<=': (a, b) => a <= b, '>': (a, b) => a > b, '>=': (a, b) => a >= b,
+  '=': (a, b) => a === b,
+  '<': (a, b) => a < b,
+  '<=': (a, b) => a <= b,
+  '>': (a, b) => a > b,
+  '>=': (a, b) => a >= b,
 };
 
 function operator(where: string, spec: Record<string, unknown>): { matcher: Matcher; absent: boolean } {
@@ -25,8 +31,14 @@ function operator(where: string, spec: Record<string, unknown>): { matcher: Matc
     return arg;
   };
   switch (op) {
-    case 'prefix': { const p = str(op); return { matcher: (v) => typeof v === 'string' && v.startsWith(p), absent: false }; }
-    case 'suffix': { const s = str(op); return { matcher: (v) => typeof v === 'string' && v.endsWith(s), absent: false }; }
+    case 'prefix': {
+      const p = str(op);
+      return { matcher: (v) => typeof v === 'string' && v.startsWith(p), absent: false };
+    }
+    case 'suffix': {
+      const s = str(op);
+      return { matcher: (v) => typeof v === 'string' && v.endsWith(s), absent: false };
+    }
     case 'equals-ignore-case': {
       const e = str(op).toLowerCase();
       return { matcher: (v) => typeof v === 'string' && v.toLowerCase() === e, absent: false };
@@ -34,14 +46,18 @@ function operator(where: string, spec: Record<string, unknown>): { matcher: Matc
     case 'exists':
       if (typeof arg !== 'boolean') throw new Error(`filter ${where}: exists takes true or false`);
       // exists: true holds for a leaf value only; exists: false is decided by the key's absence.
-      return arg ? { matcher: (v) => v !== undefined && !isObject(v), absent: false } : { matcher: () => false, absent: true };
+      return arg
+        ? { matcher: (v) => v !== undefined && !isObject(v), absent: false }
+        : { matcher: () => false, absent: true };
     case 'anything-but': {
       if (isObject(arg)) {
         const inner = operator(`${where} anything-but`, arg);
         return { matcher: (v) => (typeof v === 'string' || typeof v === 'number') && !inner.matcher(v), absent: false };
       }
       const values = Array.isArray(arg) ? arg : [arg];
-      for (const v of values) if (typeof v !== 'string' && typeof v !== 'number') throw new Error(`filter ${where}: anything-but takes strings or numbers`);
+      for (const v of values)
+        if (typeof v !== 'string' && typeof v !== 'number')
+          throw new Error(`filter ${where}: anything-but takes strings or numbers`);
       return { matcher: (v) => (typeof v === 'string' || typeof v === 'number') && !values.includes(v), absent: false };
     }
     case 'numeric': {
@@ -52,7 +68,8 @@ function operator(where: string, spec: Record<string, unknown>): { matcher: Matc
       for (let i = 0; i < arg.length; i += 2) {
         const fn = NUMERIC_OPS[arg[i] as string];
         const bound = arg[i + 1];
-        if (!fn || typeof bound !== 'number') throw new Error(`filter ${where}: numeric ${JSON.stringify(arg)} is not [operator, number, ...]`);
+        if (!fn || typeof bound !== 'number')
+          throw new Error(`filter ${where}: numeric ${JSON.stringify(arg)} is not [operator, number, ...]`);
         tests.push((n) => fn(n, bound));
       }
       return { matcher: (v) => typeof v === 'number' && tests.every((t) => t(v)), absent: false };

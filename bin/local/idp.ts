@@ -14,7 +14,11 @@ const ACCESS_TTL = 3600;
 const CODE_TTL_MS = 60_000;
 const REFRESH_TTL_MS = 30 * 24 * 3600_000;
 
-export interface IdpResponse { status: number; headers: Record<string, string>; body: string }
+export interface IdpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
 
 export interface LocalIdp {
   issuer: string;
@@ -45,8 +49,11 @@ function loopbackUrl(value: string | null): URL | null {
   if (!value) return null;
   try {
     const u = new URL(value);
-    if ((u.protocol === 'http:' || u.protocol === 'https:') && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname)) return u;
-  } catch { /* not a URL */ }
+    if ((u.protocol === 'http:' || u.protocol === 'https:') && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname))
+      return u;
+  } catch {
+    /* not a URL */
+  }
   return null;
 }
 
@@ -54,16 +61,38 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
 
-interface Grant { sub: string; email: string; scope: string; nonce: string | null; sid: string; authTime: number }
-interface Code extends Grant { clientId: string; redirectUri: string; challenge: string; expires: number }
-interface Refresh extends Grant { clientId: string; expires: number }
+interface Grant {
+  sub: string;
+  email: string;
+  scope: string;
+  nonce: string | null;
+  sid: string;
+  authTime: number;
+}
+interface Code extends Grant {
+  clientId: string;
+  redirectUri: string;
+  challenge: string;
+  expires: number;
+}
+interface Refresh extends Grant {
+  clientId: string;
+  expires: number;
+}
 
 const CORS = { 'access-control-allow-origin': '*' };
 const json = (status: number, body: unknown, extra: Record<string, string> = {}): IdpResponse => ({
-  status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...CORS, ...extra }, body: JSON.stringify(body),
+  status,
+  headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...CORS, ...extra },
+  body: JSON.stringify(body),
 });
-const oauthError = (status: number, error: string, description: string) => json(status, { error, error_description: description });
-const redirect = (to: URL): IdpResponse => ({ status: 302, headers: { location: to.href, 'cache-control': 'no-store' }, body: '' });
+const oauthError = (status: number, error: string, description: string) =>
+  json(status, { error, error_description: description });
+const redirect = (to: URL): IdpResponse => ({
+  status: 302,
+  headers: { location: to.href, 'cache-control': 'no-store' },
+  body: '',
+});
 
 export interface LocalIdpOptions {
   /** The email of a seeded demo tenant's owner: the sign-in page names it and can fill it in. */
@@ -81,11 +110,27 @@ export async function createLocalIdp(baseUrl: string, opts: LocalIdpOptions = {}
   const sign = (payload: Record<string, unknown>) =>
     new SignJWT(payload).setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' }).sign(privateKey);
 
-  async function token({ sub, email, claims = {} }: { sub: string; email?: string | null; claims?: Record<string, unknown> }) {
+  async function token({
+    sub,
+    email,
+    claims = {},
+  }: {
+    sub: string;
+    email?: string | null;
+    claims?: Record<string, unknown>;
+  }) {
     const now = Math.floor(Date.now() / 1000);
     const payload: Record<string, unknown> = {
-      iss: issuer, sub, client_id: LOCAL_CLIENT_ID, token_use: 'access', scope: 'openid email',
-      iat: now, exp: now + ACCESS_TTL, jti: randomUUID(), ...(email ? { email } : {}), ...claims,
+      iss: issuer,
+      sub,
+      client_id: LOCAL_CLIENT_ID,
+      token_use: 'access',
+      scope: 'openid email',
+      iat: now,
+      exp: now + ACCESS_TTL,
+      jti: randomUUID(),
+      ...(email ? { email } : {}),
+      ...claims,
     };
     // A claim set to null in `claims` is left out, so tests can make tokens without exp and the like.
     for (const [k, v] of Object.entries(payload)) if (v === null) delete payload[k];
@@ -95,13 +140,26 @@ export async function createLocalIdp(baseUrl: string, opts: LocalIdpOptions = {}
   async function tokenResponse(grant: Grant, clientId: string, refreshToken: string) {
     const now = Math.floor(Date.now() / 1000);
     const idToken = await sign({
-      iss: issuer, sub: grant.sub, aud: clientId, token_use: 'id', email: grant.email, email_verified: true,
+      iss: issuer,
+      sub: grant.sub,
+      aud: clientId,
+      token_use: 'id',
+      email: grant.email,
+      email_verified: true,
       // auth_time stays the sign-in's on refresh, as clients check (OpenID Connect Core 12.2).
-      iat: now, auth_time: grant.authTime, exp: now + ACCESS_TTL, sid: grant.sid, ...(grant.nonce ? { nonce: grant.nonce } : {}),
+      iat: now,
+      auth_time: grant.authTime,
+      exp: now + ACCESS_TTL,
+      sid: grant.sid,
+      ...(grant.nonce ? { nonce: grant.nonce } : {}),
     });
     return json(200, {
       access_token: await token({ sub: grant.sub, email: grant.email, claims: { scope: grant.scope } }),
-      id_token: idToken, refresh_token: refreshToken, token_type: 'Bearer', expires_in: ACCESS_TTL, scope: grant.scope,
+      id_token: idToken,
+      refresh_token: refreshToken,
+      token_type: 'Bearer',
+      expires_in: ACCESS_TTL,
+      scope: grant.scope,
     });
   }
 
@@ -125,13 +183,27 @@ export async function createLocalIdp(baseUrl: string, opts: LocalIdpOptions = {}
   function flowError(params: URLSearchParams): string | null {
     if (params.get('response_type') !== 'code') return 'response_type must be code';
     if (params.get('code_challenge_method') !== 'S256') return 'code_challenge_method must be S256';
-    if (!/^[A-Za-z0-9_-]{43}$/.test(params.get('code_challenge') ?? '')) return 'code_challenge must be a base64url SHA-256';
+    if (!/^[A-Za-z0-9_-]{43}$/.test(params.get('code_challenge') ?? ''))
+      return 'code_challenge must be a base64url SHA-256';
     return null;
   }
 
   function signInPage(params: URLSearchParams, error?: string, email = ''): IdpResponse {
-    const names = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method'];
-    const hidden = names.map((n) => params.get(n) === null ? '' : `<input type="hidden" name="${n}" value="${escapeHtml(params.get(n)!)}">`).join('');
+    const names = [
+      'client_id',
+      'redirect_uri',
+      'response_type',
+      'scope',
+      'state',
+      'nonce',
+      'code_challenge',
+      'code_challenge_method',
+    ];
+    const hidden = names
+      .map((n) =>
+        params.get(n) === null ? '' : `<input type="hidden" name="${n}" value="${escapeHtml(params.get(n)!)}">`,
+      )
+      .join('');
     // The demo owner's address, filled in by the same page asked again with OpenID's login_hint (the page runs no script).
     let demo = '';
     if (opts.demoEmail) {
@@ -145,8 +217,10 @@ export async function createLocalIdp(baseUrl: string, opts: LocalIdpOptions = {}
     return {
       status: error ? 400 : 200,
       headers: {
-        'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store',
-        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        'content-security-policy':
+          "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
       },
       body: `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -176,7 +250,8 @@ ${error ? `<p id="email-error" class="error">${escapeHtml(error)}</p>` : ''}
 
   function errorPage(message: string): IdpResponse {
     return {
-      status: 400, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+      status: 400,
+      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
       body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in error</title></head><body><main><h1>Sign-in error</h1><p>${escapeHtml(message)}</p></main></body></html>`,
     };
   }
@@ -186,8 +261,10 @@ ${error ? `<p id="email-error" class="error">${escapeHtml(error)}</p>` : ''}
     const form = /^application\/x-www-form-urlencoded\b/i.test(contentType);
 
     // Served with CORS, so that a dashboard on another local origin can read them.
-    if (method === 'GET' && path === '/.well-known/openid-configuration') return json(200, discovery(), { 'cache-control': 'max-age=60' });
-    if (method === 'GET' && path === '/.well-known/jwks.json') return json(200, jwks, { 'cache-control': 'max-age=60' });
+    if (method === 'GET' && path === '/.well-known/openid-configuration')
+      return json(200, discovery(), { 'cache-control': 'max-age=60' });
+    if (method === 'GET' && path === '/.well-known/jwks.json')
+      return json(200, jwks, { 'cache-control': 'max-age=60' });
 
     if (path === '/authorize' && (method === 'GET' || method === 'POST')) {
       const params = method === 'GET' ? url.searchParams : new URLSearchParams(body.toString('utf8'));
@@ -198,12 +275,20 @@ ${error ? `<p id="email-error" class="error">${escapeHtml(error)}</p>` : ''}
       if (problem) return errorBack(checked.redirectUri, state, 'invalid_request', problem);
       if (method === 'GET') return signInPage(params, undefined, (params.get('login_hint') ?? '').slice(0, 254));
       const email = (params.get('email') ?? '').trim();
-      if (!EMAIL.test(email) || email.length > 254) return signInPage(params, 'Enter an email address, like name@example.com.', email);
+      if (!EMAIL.test(email) || email.length > 254)
+        return signInPage(params, 'Enter an email address, like name@example.com.', email);
       const code = randomBytes(32).toString('base64url');
       codes.set(code, {
-        sub: subForEmail(email), email: email.toLowerCase(), scope: params.get('scope') ?? 'openid email',
-        nonce: params.get('nonce'), sid: randomUUID(), authTime: Math.floor(Date.now() / 1000), clientId: LOCAL_CLIENT_ID,
-        redirectUri: checked.redirectUri.href, challenge: params.get('code_challenge')!, expires: Date.now() + CODE_TTL_MS,
+        sub: subForEmail(email),
+        email: email.toLowerCase(),
+        scope: params.get('scope') ?? 'openid email',
+        nonce: params.get('nonce'),
+        sid: randomUUID(),
+        authTime: Math.floor(Date.now() / 1000),
+        clientId: LOCAL_CLIENT_ID,
+        redirectUri: checked.redirectUri.href,
+        challenge: params.get('code_challenge')!,
+        expires: Date.now() + CODE_TTL_MS,
       });
       const to = new URL(checked.redirectUri);
       to.searchParams.set('code', code);
@@ -219,11 +304,15 @@ ${error ? `<p id="email-error" class="error">${escapeHtml(error)}</p>` : ''}
         const code = codes.get(p.get('code') ?? '');
         // A code is single use, even when the exchange fails.
         if (code) codes.delete(p.get('code')!);
-        if (!code || code.expires < Date.now()) return oauthError(400, 'invalid_grant', 'unknown, used or expired code');
-        if (code.redirectUri !== p.get('redirect_uri')) return oauthError(400, 'invalid_grant', 'redirect_uri does not match the authorization request');
+        if (!code || code.expires < Date.now())
+          return oauthError(400, 'invalid_grant', 'unknown, used or expired code');
+        if (code.redirectUri !== p.get('redirect_uri'))
+          return oauthError(400, 'invalid_grant', 'redirect_uri does not match the authorization request');
         const verifier = p.get('code_verifier') ?? '';
-        if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier)) return oauthError(400, 'invalid_request', 'code_verifier must be 43 to 128 unreserved characters');
-        if (s256(verifier) !== code.challenge) return oauthError(400, 'invalid_grant', 'code_verifier does not match the code_challenge');
+        if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier))
+          return oauthError(400, 'invalid_request', 'code_verifier must be 43 to 128 unreserved characters');
+        if (s256(verifier) !== code.challenge)
+          return oauthError(400, 'invalid_grant', 'code_verifier does not match the code_challenge');
         const refresh = randomBytes(32).toString('base64url');
         refreshTokens.set(refresh, { ...code, expires: Date.now() + REFRESH_TTL_MS });
         return tokenResponse(code, code.clientId, refresh);
@@ -231,7 +320,8 @@ ${error ? `<p id="email-error" class="error">${escapeHtml(error)}</p>` : ''}
       if (grantType === 'refresh_token') {
         const value = p.get('refresh_token') ?? '';
         const grant = refreshTokens.get(value);
-        if (!grant || grant.expires < Date.now()) return oauthError(400, 'invalid_grant', 'unknown, revoked or expired refresh token');
+        if (!grant || grant.expires < Date.now())
+          return oauthError(400, 'invalid_grant', 'unknown, revoked or expired refresh token');
         return tokenResponse({ ...grant, nonce: null }, grant.clientId, value);
       }
       return oauthError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
@@ -241,13 +331,19 @@ ${error ? `<p id="email-error" class="error">${escapeHtml(error)}</p>` : ''}
       const hint = url.searchParams.get('id_token_hint');
       if (hint) {
         // Signing out ends the session's refresh tokens, as Cognito's logout does.
-        const sid = await jwtVerify(hint, publicKey, { issuer }).then((r) => r.payload.sid, () => undefined);
+        const sid = await jwtVerify(hint, publicKey, { issuer }).then(
+          (r) => r.payload.sid,
+          () => undefined,
+        );
         if (sid) for (const [k, v] of refreshTokens) if (v.sid === sid) refreshTokens.delete(k);
       }
       const back = loopbackUrl(url.searchParams.get('post_logout_redirect_uri'));
       if (!back) {
-        return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' },
-          body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Signed out</title></head><body><main><h1>Signed out</h1></main></body></html>' };
+        return {
+          status: 200,
+          headers: { 'content-type': 'text/html; charset=utf-8' },
+          body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Signed out</title></head><body><main><h1>Signed out</h1></main></body></html>',
+        };
       }
       const state = url.searchParams.get('state');
       if (state) back.searchParams.set('state', state);
@@ -273,5 +369,13 @@ ${error ? `<p id="email-error" class="error">${escapeHtml(error)}</p>` : ''}
     claims_supported: ['sub', 'email', 'email_verified', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'sid'],
   });
 
-  return { issuer, jwksUri: `${issuer}/.well-known/jwks.json`, clientId: LOCAL_CLIENT_ID, jwks, discovery, token, handle };
+  return {
+    issuer,
+    jwksUri: `${issuer}/.well-known/jwks.json`,
+    clientId: LOCAL_CLIENT_ID,
+    jwks,
+    discovery,
+    token,
+    handle,
+  };
 }

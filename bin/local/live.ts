@@ -43,7 +43,11 @@ export interface WebSocketEvent {
   isBase64Encoded: false;
 }
 
-export interface SocketResult { statusCode?: number; body?: string; headers?: Record<string, string | number | boolean> }
+export interface SocketResult {
+  statusCode?: number;
+  body?: string;
+  headers?: Record<string, string | number | boolean>;
+}
 
 export interface LiveGatewayOptions {
   /** The path of the upgrade requests (the stage's URL). */
@@ -91,7 +95,8 @@ export function requestTime(ms: number): string {
 
 /** Reasons API Gateway gives for the close codes that carry none. */
 const closeReason = (code: number, reason: string) =>
-  reason || (code === 1005 ? 'Client-side close frame status not set' : code === 1006 ? 'Connection closed abnormally' : '');
+  reason ||
+  (code === 1005 ? 'Client-side close frame status not set' : code === 1006 ? 'Connection closed abnormally' : '');
 
 interface Connection {
   id: string;
@@ -114,20 +119,39 @@ export function createLiveGateway(opts: LiveGatewayOptions): LiveGateway {
   const pending = new Set<Promise<void>>();
   let closing = false;
 
-  const track = (p: Promise<void>) => { pending.add(p); void p.finally(() => pending.delete(p)); };
+  const track = (p: Promise<void>) => {
+    pending.add(p);
+    void p.finally(() => pending.delete(p));
+  };
 
-  function context(routeKey: SocketRouteKey, c: Pick<Connection, 'id' | 'connectedAt' | 'sourceIp' | 'userAgent' | 'host'>): WebSocketRequestContext {
+  function context(
+    routeKey: SocketRouteKey,
+    c: Pick<Connection, 'id' | 'connectedAt' | 'sourceIp' | 'userAgent' | 'host'>,
+  ): WebSocketRequestContext {
     const now = Date.now();
     const requestId = gatewayId(12);
     return {
-      routeKey, eventType: routeKey === '$connect' ? 'CONNECT' : routeKey === '$disconnect' ? 'DISCONNECT' : 'MESSAGE', extendedRequestId: requestId,
-      requestTime: requestTime(now), messageDirection: 'IN', stage: STAGE, connectedAt: c.connectedAt, requestTimeEpoch: now,
+      routeKey,
+      eventType: routeKey === '$connect' ? 'CONNECT' : routeKey === '$disconnect' ? 'DISCONNECT' : 'MESSAGE',
+      extendedRequestId: requestId,
+      requestTime: requestTime(now),
+      messageDirection: 'IN',
+      stage: STAGE,
+      connectedAt: c.connectedAt,
+      requestTimeEpoch: now,
       identity: { sourceIp: c.sourceIp, ...(c.userAgent ? { userAgent: c.userAgent } : {}) },
-      requestId, domainName: c.host, connectionId: c.id, apiId: API_ID,
+      requestId,
+      domainName: c.host,
+      connectionId: c.id,
+      apiId: API_ID,
     };
   }
 
-  function connectEvent(req: IncomingMessage, url: URL, c: Omit<Connection, 'socket' | 'lastActiveAt'>): WebSocketEvent {
+  function connectEvent(
+    req: IncomingMessage,
+    url: URL,
+    c: Omit<Connection, 'socket' | 'lastActiveAt'>,
+  ): WebSocketEvent {
     // Header names keep the client's case, as API Gateway passes them on $connect.
     const headers: Record<string, string> = Object.create(null);
     const multiValueHeaders: Record<string, string[]> = Object.create(null);
@@ -147,8 +171,11 @@ export function createLiveGateway(opts: LiveGatewayOptions): LiveGateway {
       multiQuery[k] = [...(multiQuery[k] ?? []), v];
     }
     return {
-      headers, multiValueHeaders,
-      ...(Object.keys(query).length ? { queryStringParameters: query, multiValueQueryStringParameters: multiQuery } : {}),
+      headers,
+      multiValueHeaders,
+      ...(Object.keys(query).length
+        ? { queryStringParameters: query, multiValueQueryStringParameters: multiQuery }
+        : {}),
       requestContext: context('$connect', c),
       isBase64Encoded: false,
     };
@@ -157,8 +184,13 @@ export function createLiveGateway(opts: LiveGatewayOptions): LiveGateway {
   function disconnectEvent(c: Connection, code: number, reason: string): WebSocketEvent {
     const headers = { Host: c.host, 'X-Forwarded-For': c.sourceIp };
     return {
-      headers, multiValueHeaders: { Host: [c.host], 'X-Forwarded-For': [c.sourceIp] },
-      requestContext: { ...context('$disconnect', c), disconnectStatusCode: code, disconnectReason: closeReason(code, reason) },
+      headers,
+      multiValueHeaders: { Host: [c.host], 'X-Forwarded-For': [c.sourceIp] },
+      requestContext: {
+        ...context('$disconnect', c),
+        disconnectStatusCode: code,
+        disconnectReason: closeReason(code, reason),
+      },
       isBase64Encoded: false,
     };
   }
@@ -167,23 +199,42 @@ export function createLiveGateway(opts: LiveGatewayOptions): LiveGateway {
     connections.delete(c.id);
     clearTimeout(c.idle);
     const by = c.closedBy ?? { code, reason };
-    track(opts.invoke('$disconnect', disconnectEvent(c, by.code, by.reason)).then(() => undefined, (err: unknown) => {
-      console.error(`live $disconnect ${c.id} failed`, err);
-    }));
+    track(
+      opts.invoke('$disconnect', disconnectEvent(c, by.code, by.reason)).then(
+        () => undefined,
+        (err: unknown) => {
+          console.error(`live $disconnect ${c.id} failed`, err);
+        },
+      ),
+    );
   }
 
   function message(c: Connection, data: unknown, isBinary: boolean) {
     if (isBinary || closing) return;
     const body = String(data);
     let action: unknown;
-    try { action = (JSON.parse(body) as { action?: unknown } | null)?.action; } catch { return; }
+    try {
+      action = (JSON.parse(body) as { action?: unknown } | null)?.action;
+    } catch {
+      return;
+    }
     if (typeof action !== 'string' || !opts.messageRoutes?.includes(action)) return;
     const event: WebSocketEvent = {
-      headers: {}, multiValueHeaders: {},
-      requestContext: { ...context(action, c), messageId: gatewayId(8) }, body, isBase64Encoded: false,
+      headers: {},
+      multiValueHeaders: {},
+      requestContext: { ...context(action, c), messageId: gatewayId(8) },
+      body,
+      isBase64Encoded: false,
     };
     // As API Gateway with no route response: the function's result goes nowhere.
-    track(opts.invoke(action, event).then(() => undefined, (err: unknown) => { console.error(`live ${action} ${c.id} failed`, err); }));
+    track(
+      opts.invoke(action, event).then(
+        () => undefined,
+        (err: unknown) => {
+          console.error(`live ${action} ${c.id} failed`, err);
+        },
+      ),
+    );
   }
 
   function touch(c: Connection) {
@@ -203,8 +254,13 @@ export function createLiveGateway(opts: LiveGatewayOptions): LiveGateway {
 
   function refuse(socket: Duplex, status: number, body: string, headers: Record<string, string> = {}) {
     const all: Record<string, string> = { ...opts.responseHeaders, 'content-type': 'application/json', ...headers };
-    const lines = Object.entries(all).filter(([k]) => !/^(content-length|connection|transfer-encoding)$/i.test(k)).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${lines}content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    const lines = Object.entries(all)
+      .filter(([k]) => !/^(content-length|connection|transfer-encoding)$/i.test(k))
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${lines}content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
   }
 
   async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
@@ -213,15 +269,25 @@ export function createLiveGateway(opts: LiveGatewayOptions): LiveGateway {
     if (closing || url.pathname !== opts.path) return refuse(socket, 404, '{"message":"Not Found"}');
     // A handshake that ws would refuse never reaches $connect.
     const key = req.headers['sec-websocket-key'];
-    if (req.method !== 'GET' || req.headers.upgrade?.toLowerCase() !== 'websocket' || typeof key !== 'string'
-      || !/^[+/0-9A-Za-z]{22}==$/.test(key) || !['8', '13'].includes(req.headers['sec-websocket-version'] ?? '')) {
+    if (
+      req.method !== 'GET' ||
+      req.headers.upgrade?.toLowerCase() !== 'websocket' ||
+      typeof key !== 'string' ||
+      !/^[+/0-9A-Za-z]{22}==$/.test(key) ||
+      !['8', '13'].includes(req.headers['sec-websocket-version'] ?? '')
+    ) {
       return refuse(socket, 400, '{"message":"Bad Request"}');
     }
     let gone = false;
-    socket.once('close', () => { gone = true; });
+    socket.once('close', () => {
+      gone = true;
+    });
     const base = {
-      id: gatewayId(), connectedAt: Date.now(), sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
-      userAgent: req.headers['user-agent'] ?? '', host: req.headers.host ?? '127.0.0.1',
+      id: gatewayId(),
+      connectedAt: Date.now(),
+      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+      userAgent: req.headers['user-agent'] ?? '',
+      host: req.headers.host ?? '127.0.0.1',
     };
     let result: SocketResult | undefined | null;
     try {
@@ -238,12 +304,18 @@ export function createLiveGateway(opts: LiveGatewayOptions): LiveGateway {
     }
     const c: Connection = { ...base, socket: undefined as unknown as WebSocket, lastActiveAt: Date.now() };
     // The client left while $connect ran: the connection existed for the handler, so it hears of its end.
-    if (gone || closing) { socket.destroy(); return disconnected({ ...c, closedBy: { code: 1006, reason: '' } }, 1006, ''); }
+    if (gone || closing) {
+      socket.destroy();
+      return disconnected({ ...c, closedBy: { code: 1006, reason: '' } }, 1006, '');
+    }
     wss.handleUpgrade(req, socket, head, (ws) => {
       c.socket = ws;
       connections.set(c.id, c);
       touch(c);
-      ws.on('message', (data, isBinary) => { touch(c); message(c, data, isBinary); });
+      ws.on('message', (data, isBinary) => {
+        touch(c);
+        message(c, data, isBinary);
+      });
       ws.on('ping', () => touch(c));
       ws.on('error', () => ws.terminate());
       ws.once('close', (code, reason) => disconnected(c, code, reason.toString('utf8')));
@@ -255,12 +327,24 @@ export function createLiveGateway(opts: LiveGatewayOptions): LiveGateway {
     if (!pathname.startsWith(prefix)) return false;
     const reply = (status: number, payload?: unknown, headers: Record<string, string> = {}) => {
       const text = payload === undefined ? '' : JSON.stringify(payload);
-      res.writeHead(status, { 'x-amzn-requestid': gatewayId(12), ...(text ? { 'content-type': 'application/json' } : {}), ...headers });
+      res.writeHead(status, {
+        'x-amzn-requestid': gatewayId(12),
+        ...(text ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      });
       res.end(text || undefined);
     };
     let id: string;
-    try { id = decodeURIComponent(pathname.slice(prefix.length)); } catch { reply(400, { message: 'Invalid connection id' }, { 'x-amzn-errortype': 'BadRequestException' }); return true; }
-    if (!['POST', 'GET', 'DELETE'].includes(method)) { reply(404, { message: 'Not Found' }); return true; }
+    try {
+      id = decodeURIComponent(pathname.slice(prefix.length));
+    } catch {
+      reply(400, { message: 'Invalid connection id' }, { 'x-amzn-errortype': 'BadRequestException' });
+      return true;
+    }
+    if (!['POST', 'GET', 'DELETE'].includes(method)) {
+      reply(404, { message: 'Not Found' });
+      return true;
+    }
     const c = connections.get(id);
     if (!c || c.closedBy || c.socket.readyState !== c.socket.OPEN) {
       reply(410, { message: null }, { 'x-amzn-errortype': 'GoneException' });
@@ -299,12 +383,17 @@ export function createLiveGateway(opts: LiveGatewayOptions): LiveGateway {
     async close() {
       closing = true;
       const open = [...connections.values()];
-      const closed = open.map((c) => new Promise<void>((resolve) => {
-        c.socket.once('close', () => resolve());
-        closeConnection(c, 1001, 'Going away');
-      }));
+      const closed = open.map(
+        (c) =>
+          new Promise<void>((resolve) => {
+            c.socket.once('close', () => resolve());
+            closeConnection(c, 1001, 'Going away');
+          }),
+      );
       // A client that does not answer the close frame within a second is cut off.
-      const cutoff = setTimeout(() => { for (const c of open) c.socket.terminate(); }, 1000);
+      const cutoff = setTimeout(() => {
+        for (const c of open) c.socket.terminate();
+      }, 1000);
       await Promise.all(closed);
       clearTimeout(cutoff);
       await Promise.all([...pending]);

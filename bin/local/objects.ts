@@ -16,7 +16,10 @@ export const OBJECTS_PATH = '/local-s3';
 /** Shown inline when asked; SVG is not among them, as it may carry script. */
 const INLINE_TYPES = /^image\/(png|jpeg|gif|webp|avif|bmp)$/i;
 
-interface Stored { body: Buffer; contentType: string }
+interface Stored {
+  body: Buffer;
+  contentType: string;
+}
 
 export interface LocalObjects {
   endpoint: string;
@@ -45,7 +48,10 @@ export function createLocalObjects(baseUrl: string, dir?: string): LocalObjects 
       return { body: readFileSync(f), contentType: readFileSync(`${f}.type`, 'utf8') };
     },
     put(id: string, s: Stored) {
-      if (!dir) { memory.set(id, s); return; }
+      if (!dir) {
+        memory.set(id, s);
+        return;
+      }
       mkdirSync(dirname(fileOf(id)), { recursive: true });
       writeFileSync(fileOf(id), s.body);
       writeFileSync(`${fileOf(id)}.type`, s.contentType);
@@ -53,37 +59,56 @@ export function createLocalObjects(baseUrl: string, dir?: string): LocalObjects 
     },
     delete(id: string) {
       memory.delete(id);
-      if (dir) { rmSync(fileOf(id), { force: true }); rmSync(`${fileOf(id)}.type`, { force: true }); }
+      if (dir) {
+        rmSync(fileOf(id), { force: true });
+        rmSync(`${fileOf(id)}.type`, { force: true });
+      }
     },
   };
 
   return {
     endpoint,
     handles: (path) => path.startsWith(`${OBJECTS_PATH}/`),
-    keys: (bucket) => [...memory.keys()].filter((k) => k.startsWith(`${bucket}/`)).map((k) => k.slice(bucket.length + 1)),
-    put: (bucket, key, body, contentType = 'application/octet-stream') => store.put(`${bucket}/${key}`, { body, contentType }),
+    keys: (bucket) =>
+      [...memory.keys()].filter((k) => k.startsWith(`${bucket}/`)).map((k) => k.slice(bucket.length + 1)),
+    put: (bucket, key, body, contentType = 'application/octet-stream') =>
+      store.put(`${bucket}/${key}`, { body, contentType }),
     serve(method, url, body, res) {
       const rest = url.pathname.slice(OBJECTS_PATH.length + 1);
       const slash = rest.indexOf('/');
       if (slash < 1) return xmlError(res, 400, 'InvalidRequest', 'path-style requests only: /<bucket>/<key>');
       const bucket = decodeURIComponent(rest.slice(0, slash));
-      const key = rest.slice(slash + 1).split('/').map(decodeURIComponent).join('/');
+      const key = rest
+        .slice(slash + 1)
+        .split('/')
+        .map(decodeURIComponent)
+        .join('/');
       const id = `${bucket}/${key}`;
       if (method === 'PUT') {
         store.put(id, { body, contentType: String(res.req.headers['content-type'] ?? 'application/octet-stream') });
         res.writeHead(200, { etag: `"${createHash('md5').update(body).digest('hex')}"` });
         return void res.end();
       }
-      if (method === 'DELETE') { store.delete(id); res.writeHead(204); return void res.end(); }
-      if (method !== 'GET' && method !== 'HEAD') return xmlError(res, 405, 'MethodNotAllowed', 'The specified method is not allowed against this resource.');
+      if (method === 'DELETE') {
+        store.delete(id);
+        res.writeHead(204);
+        return void res.end();
+      }
+      if (method !== 'GET' && method !== 'HEAD')
+        return xmlError(res, 405, 'MethodNotAllowed', 'The specified method is not allowed against this resource.');
       const found = store.get(id);
       if (!found) return xmlError(res, 404, 'NoSuchKey', 'The specified key does not exist.');
       const asked = url.searchParams.get('response-content-disposition') ?? '';
-      const disposition = INLINE_TYPES.test(found.contentType.split(';')[0]!.trim()) ? asked
-        : /^\s*attachment\b/i.test(asked) ? asked : asked.replace(/^\s*inline\b/i, 'attachment') || 'attachment';
+      const disposition = INLINE_TYPES.test(found.contentType.split(';')[0]!.trim())
+        ? asked
+        : /^\s*attachment\b/i.test(asked)
+          ? asked
+          : asked.replace(/^\s*inline\b/i, 'attachment') || 'attachment';
       res.writeHead(200, {
-        'content-type': found.contentType, 'content-length': String(found.body.length),
-        etag: `"${createHash('md5').update(found.body).digest('hex')}"`, 'x-content-type-options': 'nosniff',
+        'content-type': found.contentType,
+        'content-length': String(found.body.length),
+        etag: `"${createHash('md5').update(found.body).digest('hex')}"`,
+        'x-content-type-options': 'nosniff',
         ...(disposition ? { 'content-disposition': disposition } : {}),
       });
       res.end(method === 'HEAD' ? undefined : found.body);

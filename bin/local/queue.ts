@@ -62,17 +62,31 @@ export interface LocalQueueOptions {
 const FAIR_HEADROOM = 4;
 
 interface Message {
-  id: string; body: string; md5: string; group: string | null; sentAt: number; visibleAt: number; receiveCount: number;
-  firstReceiveAt: number | null; receiptHandle: string | null; inFlight: boolean;
+  id: string;
+  body: string;
+  md5: string;
+  group: string | null;
+  sentAt: number;
+  visibleAt: number;
+  receiveCount: number;
+  firstReceiveAt: number | null;
+  receiptHandle: string | null;
+  inFlight: boolean;
   /** FIFO only: the deduplication id and the sequence number (20 digits, rising in send order). */
-  dedupId?: string; sequence?: string;
+  dedupId?: string;
+  sequence?: string;
 }
 
 /** SQS FIFO's deduplication interval. */
 const DEDUP_SECONDS = 300;
 
 /** What the queue was asked to do, in order: tests read the retry schedule from it. */
-export interface QueueOp { op: 'send' | 'changeVisibility' | 'delete' | 'deadLetter'; messageId: string; seconds?: number; at: number }
+export interface QueueOp {
+  op: 'send' | 'changeVisibility' | 'delete' | 'deadLetter';
+  messageId: string;
+  seconds?: number;
+  at: number;
+}
 
 export interface LocalQueue {
   url: string;
@@ -98,7 +112,12 @@ const PATH = '/local-sqs';
 const md5 = (s: string) => createHash('md5').update(s, 'utf8').digest('hex');
 
 class SqsError extends Error {
-  constructor(readonly code: string, message: string) { super(message); }
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 export function isQueueRequest(path: string) {
@@ -111,7 +130,7 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
   const region = o.region ?? 'us-east-1';
   const batchSize = o.batchSize ?? 10;
   const fifo = o.fifo === true;
-  if (fifo !== o.name.endsWith('.fifo')) throw new Error('a FIFO queue\'s name, and only its name, ends in .fifo');
+  if (fifo !== o.name.endsWith('.fifo')) throw new Error("a FIFO queue's name, and only its name, ends in .fifo");
   let concurrency = o.concurrency ?? 4;
   let paused = false;
   const endpoint = `${o.baseUrl}${PATH}`;
@@ -128,12 +147,16 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
   const persist = () => {
     if (!o.file) return;
     const tmp = `${o.file}.tmp`;
-    writeFileSync(tmp, JSON.stringify({
-      version: 1, name: o.name,
-      messages: [...messages.values()].map(({ inFlight: _f, receiptHandle: _r, ...m }) => m),
-      deadLetters,
-      ...(fifo ? { sequence: String(counter.sequence), dedup: [...dedup.entries()] } : {}),
-    }));
+    writeFileSync(
+      tmp,
+      JSON.stringify({
+        version: 1,
+        name: o.name,
+        messages: [...messages.values()].map(({ inFlight: _f, receiptHandle: _r, ...m }) => m),
+        deadLetters,
+        ...(fifo ? { sequence: String(counter.sequence), dedup: [...dedup.entries()] } : {}),
+      }),
+    );
     renameSync(tmp, o.file);
   };
   const ms = (seconds: number) => seconds * 1000 * scale;
@@ -156,7 +179,10 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
 
   function schedule() {
     if (stopped || paused) return;
-    if (timer) { clearTimeout(timer); timer = null; }
+    if (timer) {
+      clearTimeout(timer);
+      timer = null;
+    }
     const now = Date.now();
     for (;;) {
       const batch = nextBatch(now);
@@ -182,8 +208,9 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
       else if (m.visibleAt <= now) waiting.set(m.group, [...(waiting.get(m.group) ?? []), m]);
     }
     if (waiting.size === 0) return null;
-    const [group, ready] = [...waiting.entries()].sort(([a, x], [b, y]) =>
-      (busy.get(a) ?? 0) - (busy.get(b) ?? 0) || x[0]!.visibleAt - y[0]!.visibleAt)[0]!;
+    const [group, ready] = [...waiting.entries()].sort(
+      ([a, x], [b, y]) => (busy.get(a) ?? 0) - (busy.get(b) ?? 0) || x[0]!.visibleAt - y[0]!.visibleAt,
+    )[0]!;
     // Within the usual concurrency anyone goes; beyond it, only a group with nothing in flight.
     if (running >= concurrency && (busy.get(group) ?? 0) > 0) return null;
     // Messages without a group (a plain standard queue) may share a batch, as before.
@@ -206,7 +233,9 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
       else groups.set(g, [...(groups.get(g) ?? []), m]);
     }
     const bySequence = (a: Message, b: Message) => (a.sequence! < b.sequence! ? -1 : a.sequence! > b.sequence! ? 1 : 0);
-    const ready = [...groups.entries()].filter(([g]) => !held.has(g)).map(([, ms]) => ms.sort(bySequence))
+    const ready = [...groups.entries()]
+      .filter(([g]) => !held.has(g))
+      .map(([, ms]) => ms.sort(bySequence))
       .sort((a, b) => bySequence(a[0]!, b[0]!));
     const batch = ready.flat().slice(0, batchSize);
     return batch.length ? batch : null;
@@ -234,19 +263,29 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
     if (batch.length === 0) return;
     running++;
     const records: SQSRecord[] = batch.map((m) => ({
-      messageId: m.id, receiptHandle: m.receiptHandle!, body: m.body,
+      messageId: m.id,
+      receiptHandle: m.receiptHandle!,
+      body: m.body,
       attributes: {
-        ApproximateReceiveCount: String(m.receiveCount), SentTimestamp: String(m.sentAt), SenderId: ACCOUNT,
+        ApproximateReceiveCount: String(m.receiveCount),
+        SentTimestamp: String(m.sentAt),
+        SenderId: ACCOUNT,
         ApproximateFirstReceiveTimestamp: String(m.firstReceiveAt),
         ...(m.group !== null ? { MessageGroupId: m.group } : {}),
         ...(m.dedupId !== undefined ? { MessageDeduplicationId: m.dedupId, SequenceNumber: m.sequence! } : {}),
       },
-      messageAttributes: {}, md5OfBody: m.md5, eventSource: 'aws:sqs', eventSourceARN: arn, awsRegion: region,
+      messageAttributes: {},
+      md5OfBody: m.md5,
+      eventSource: 'aws:sqs',
+      eventSourceARN: arn,
+      awsRegion: region,
     }));
     let keep: Set<string>;
     try {
       handlerP ??= o.handler();
-      const context = o.functionTimeoutSeconds ? lambdaContext({ handler: o.name }, o.functionTimeoutSeconds * 1000) : undefined;
+      const context = o.functionTimeoutSeconds
+        ? lambdaContext({ handler: o.name }, o.functionTimeoutSeconds * 1000)
+        : undefined;
       const result = await (await handlerP)({ Records: records }, context);
       keep = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
     } catch (e) {
@@ -272,17 +311,25 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
     if (group !== undefined && (typeof group !== 'string' || !/^[\x21-\x7e]{1,128}$/.test(group))) {
       throw new SqsError('InvalidParameterValue', 'MessageGroupId must be 1 to 128 printable characters');
     }
-    if (typeof body !== 'string' || body.length === 0) throw new SqsError('InvalidParameterValue', 'MessageBody is required');
+    if (typeof body !== 'string' || body.length === 0)
+      throw new SqsError('InvalidParameterValue', 'MessageBody is required');
     if (fifo) {
-      if (group === undefined) throw new SqsError('MissingParameter', 'The request must contain the parameter MessageGroupId.');
+      if (group === undefined)
+        throw new SqsError('MissingParameter', 'The request must contain the parameter MessageGroupId.');
       if (dedupId === undefined) {
-        throw new SqsError('InvalidParameterValue', 'The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly');
+        throw new SqsError(
+          'InvalidParameterValue',
+          'The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly',
+        );
       }
       if (typeof dedupId !== 'string' || !/^[\x21-\x7e]{1,128}$/.test(dedupId)) {
         throw new SqsError('InvalidParameterValue', 'MessageDeduplicationId must be 1 to 128 printable characters');
       }
       if (delay !== undefined) {
-        throw new SqsError('InvalidParameterValue', `Value ${String(delay)} for parameter DelaySeconds is invalid. Reason: The request include parameter that is not valid for this queue type.`);
+        throw new SqsError(
+          'InvalidParameterValue',
+          `Value ${String(delay)} for parameter DelaySeconds is invalid. Reason: The request include parameter that is not valid for this queue type.`,
+        );
       }
     } else if (dedupId !== undefined) {
       throw new SqsError('InvalidParameterValue', 'MessageDeduplicationId is for FIFO queues only');
@@ -302,8 +349,16 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
       sequence = String(counter.sequence).padStart(20, '0');
     }
     const m: Message = {
-      id: randomUUID(), body, md5: md5(body), group: (group as string | undefined) ?? null, sentAt: now, visibleAt: now + ms(d as number), receiveCount: 0,
-      firstReceiveAt: null, receiptHandle: null, inFlight: false,
+      id: randomUUID(),
+      body,
+      md5: md5(body),
+      group: (group as string | undefined) ?? null,
+      sentAt: now,
+      visibleAt: now + ms(d as number),
+      receiveCount: 0,
+      firstReceiveAt: null,
+      receiptHandle: null,
+      inFlight: false,
       ...(fifo ? { dedupId: dedupId as string, sequence: sequence! } : {}),
     };
     messages.set(m.id, m);
@@ -321,11 +376,19 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
   }
 
   const actions: Record<string, (input: Record<string, unknown>) => unknown> = {
-    SendMessage: (input) => send(input.MessageBody, input.DelaySeconds, input.MessageGroupId, input.MessageDeduplicationId),
+    SendMessage: (input) =>
+      send(input.MessageBody, input.DelaySeconds, input.MessageGroupId, input.MessageDeduplicationId),
     SendMessageBatch: (input) => {
-      const entries = Array.isArray(input.Entries) ? input.Entries as Array<Record<string, unknown>> : [];
-      if (entries.length === 0 || entries.length > 10) throw new SqsError('AWS.SimpleQueueService.TooManyEntriesInBatchRequest', '1 to 10 entries');
-      return { Successful: entries.map((e) => ({ Id: e.Id, ...send(e.MessageBody, e.DelaySeconds, e.MessageGroupId, e.MessageDeduplicationId) })), Failed: [] };
+      const entries = Array.isArray(input.Entries) ? (input.Entries as Array<Record<string, unknown>>) : [];
+      if (entries.length === 0 || entries.length > 10)
+        throw new SqsError('AWS.SimpleQueueService.TooManyEntriesInBatchRequest', '1 to 10 entries');
+      return {
+        Successful: entries.map((e) => ({
+          Id: e.Id,
+          ...send(e.MessageBody, e.DelaySeconds, e.MessageGroupId, e.MessageDeduplicationId),
+        })),
+        Failed: [],
+      };
     },
     ChangeMessageVisibility: (input) => {
       const m = inFlightBy(input.ReceiptHandle);
@@ -354,38 +417,77 @@ export function createLocalQueue(o: LocalQueueOptions): LocalQueue {
         ApproximateNumberOfMessages: String([...messages.values()].filter((m) => !m.inFlight).length),
         ApproximateNumberOfMessagesNotVisible: String([...messages.values()].filter((m) => m.inFlight).length),
         QueueArn: arn,
-        ...(fifo ? { FifoQueue: 'true', ContentBasedDeduplication: 'false', DeduplicationScope: 'messageGroup', FifoThroughputLimit: 'perMessageGroupId' } : {}),
+        ...(fifo
+          ? {
+              FifoQueue: 'true',
+              ContentBasedDeduplication: 'false',
+              DeduplicationScope: 'messageGroup',
+              FifoThroughputLimit: 'perMessageGroupId',
+            }
+          : {}),
       },
     }),
   };
 
-  const reply = (status: number, body: unknown, extra: Record<string, string> = {}) =>
-    ({ status, headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': randomUUID(), ...extra }, body: JSON.stringify(body) });
+  const reply = (status: number, body: unknown, extra: Record<string, string> = {}) => ({
+    status,
+    headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': randomUUID(), ...extra },
+    body: JSON.stringify(body),
+  });
 
   // Messages read from the file are handed out as they become visible.
   if (messages.size > 0) queueMicrotask(schedule);
   return {
-    url, endpoint, ops, deadLetters,
+    url,
+    endpoint,
+    ops,
+    deadLetters,
     serve(target, raw) {
       const action = /^AmazonSQS\.(\w+)$/.exec(target)?.[1];
       const fn = action ? actions[action] : undefined;
-      if (!fn) return reply(400, { __type: 'com.amazonaws.sqs#UnsupportedOperation', message: `${target} is not emulated` }, { 'x-amzn-query-error': 'AWS.SimpleQueueService.UnsupportedOperation;Sender' });
+      if (!fn)
+        return reply(
+          400,
+          { __type: 'com.amazonaws.sqs#UnsupportedOperation', message: `${target} is not emulated` },
+          { 'x-amzn-query-error': 'AWS.SimpleQueueService.UnsupportedOperation;Sender' },
+        );
       let input: Record<string, unknown>;
-      try { input = JSON.parse(raw || '{}') as Record<string, unknown>; } catch { return reply(400, { __type: 'com.amazonaws.sqs#InvalidParameterValue', message: 'body is not JSON' }); }
       try {
-        if (action !== 'GetQueueUrl' && input.QueueUrl !== url) throw new SqsError('AWS.SimpleQueueService.NonExistentQueue', `no queue at ${String(input.QueueUrl)}`);
+        input = JSON.parse(raw || '{}') as Record<string, unknown>;
+      } catch {
+        return reply(400, { __type: 'com.amazonaws.sqs#InvalidParameterValue', message: 'body is not JSON' });
+      }
+      try {
+        if (action !== 'GetQueueUrl' && input.QueueUrl !== url)
+          throw new SqsError('AWS.SimpleQueueService.NonExistentQueue', `no queue at ${String(input.QueueUrl)}`);
         return reply(200, fn(input));
       } catch (e) {
         if (!(e instanceof SqsError)) throw e;
         const short = e.code.replace(/^AWS\.SimpleQueueService\./, '');
-        return reply(400, { __type: `com.amazonaws.sqs#${short}`, message: e.message }, { 'x-amzn-query-error': `${e.code};Sender` });
+        return reply(
+          400,
+          { __type: `com.amazonaws.sqs#${short}`, message: e.message },
+          { 'x-amzn-query-error': `${e.code};Sender` },
+        );
       }
     },
     size: () => messages.size,
-    pause: () => { paused = true; },
-    resume: () => { paused = false; schedule(); },
-    setConcurrency: (n) => { concurrency = n; schedule(); },
-    idle: () => new Promise<void>((resolve) => { idleWaiters.push(resolve); checkIdle(); }),
+    pause: () => {
+      paused = true;
+    },
+    resume: () => {
+      paused = false;
+      schedule();
+    },
+    setConcurrency: (n) => {
+      concurrency = n;
+      schedule();
+    },
+    idle: () =>
+      new Promise<void>((resolve) => {
+        idleWaiters.push(resolve);
+        checkIdle();
+      }),
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
@@ -398,15 +500,19 @@ type Stored = Omit<Message, 'inFlight' | 'receiptHandle'>;
 
 /** Reads a queue's file into `messages` and `deadLetters`; a file that is not the queue's is set aside, not trusted. */
 function load(
-  file: string, messages: Map<string, Message>, deadLetters: { id: string; body: string; receiveCount: number }[],
-  dedup: Map<string, { id: string; sequence: string; at: number }>, counter: { sequence: bigint },
+  file: string,
+  messages: Map<string, Message>,
+  deadLetters: { id: string; body: string; receiveCount: number }[],
+  dedup: Map<string, { id: string; sequence: string; at: number }>,
+  counter: { sequence: bigint },
 ) {
   mkdirSync(dirname(file), { recursive: true });
   if (!existsSync(file)) return;
   let state: { version?: unknown; messages?: unknown; deadLetters?: unknown; sequence?: unknown; dedup?: unknown };
   try {
     state = JSON.parse(readFileSync(file, 'utf8')) as typeof state;
-    if (state.version !== 1 || !Array.isArray(state.messages) || !Array.isArray(state.deadLetters)) throw new Error('not a queue file of version 1');
+    if (state.version !== 1 || !Array.isArray(state.messages) || !Array.isArray(state.deadLetters))
+      throw new Error('not a queue file of version 1');
   } catch (e) {
     const aside = `${file}.unreadable-${Date.now()}`;
     renameSync(file, aside);
@@ -415,8 +521,10 @@ function load(
   }
   // Nothing is in flight after a restart: a message that was keeps the visibility its receive gave it.
   for (const m of state.messages as Stored[]) messages.set(m.id, { ...m, inFlight: false, receiptHandle: null });
-  deadLetters.push(...state.deadLetters as typeof deadLetters);
+  deadLetters.push(...(state.deadLetters as typeof deadLetters));
   // FIFO: sequence numbers keep rising, and a deduplication id stays known for its 5 minutes.
-  if (typeof state.sequence === 'string' && BigInt(state.sequence) > counter.sequence) counter.sequence = BigInt(state.sequence);
-  if (Array.isArray(state.dedup)) for (const [k, e] of state.dedup as Array<[string, { id: string; sequence: string; at: number }]>) dedup.set(k, e);
+  if (typeof state.sequence === 'string' && BigInt(state.sequence) > counter.sequence)
+    counter.sequence = BigInt(state.sequence);
+  if (Array.isArray(state.dedup))
+    for (const [k, e] of state.dedup as Array<[string, { id: string; sequence: string; at: number }]>) dedup.set(k, e);
 }

@@ -9,7 +9,16 @@ import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructured
 import { routes } from '#shared/edge/routes/index.ts';
 import { fifoFields, parseMessage } from '#shared/data/delivery-queue.ts';
 import type { Route } from '#shared/edge/route.ts';
-import { DELIVERY_QUEUE, eventDispatcher, EXPORT_QUEUE, INDEX_QUEUE, LIVE_IDLE_SECONDS, LIVE_PATH, liveRoutes, scheduledJobs } from '#shared/edge/triggers.ts';
+import {
+  DELIVERY_QUEUE,
+  eventDispatcher,
+  EXPORT_QUEUE,
+  INDEX_QUEUE,
+  LIVE_IDLE_SECONDS,
+  LIVE_PATH,
+  liveRoutes,
+  scheduledJobs,
+} from '#shared/edge/triggers.ts';
 import { startTtlSweeper } from './ttl.ts';
 import { createLocalIdp, type LocalIdp } from './idp.ts';
 import { eventOf, lambdaContext } from './events.ts';
@@ -43,8 +52,14 @@ const MAIL_BUCKET = 'mail';
 
 // CORS as the HTTP API's configuration answers it: preflights never reach a function, and the
 // gateway's headers replace any a function returns.
-const CORS_HEADERS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'x-request-id, retry-after' };
-const PREFLIGHT_HEADERS = { 'access-control-allow-headers': 'content-type, authorization, x-widget-key, idempotency-key', 'access-control-max-age': '3600' };
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'x-request-id, retry-after',
+};
+const PREFLIGHT_HEADERS = {
+  'access-control-allow-headers': 'content-type, authorization, x-widget-key, idempotency-key',
+  'access-control-max-age': '3600',
+};
 
 export interface RuntimeOptions {
   port?: number;
@@ -133,23 +148,40 @@ export interface LocalRuntime {
   stop(): Promise<void>;
 }
 
-type Handler = (event: APIGatewayProxyEventV2WithJWTAuthorizer, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+type Handler = (
+  event: APIGatewayProxyEventV2WithJWTAuthorizer,
+  context: Context,
+) => Promise<APIGatewayProxyStructuredResultV2>;
 
-interface Compiled { route: Route; pattern: RegExp; names: string[] }
+interface Compiled {
+  route: Route;
+  pattern: RegExp;
+  names: string[];
+}
 const compiled: Compiled[] = routes.map((route) => {
   const names: string[] = [];
-  const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, n: string) => { names.push(n); return '([^/]+)'; });
+  const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, n: string) => {
+    names.push(n);
+    return '([^/]+)';
+  });
   return { route, pattern: new RegExp(`^${source}$`), names };
 });
 
 /** A malformed escape (`%`, `%zz`, invalid UTF-8) is passed on as sent, for the handler's schema to refuse, not a crash. */
-const decodePathValue = (v: string) => { try { return decodeURIComponent(v); } catch { return v; } };
+const decodePathValue = (v: string) => {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
+};
 
 function match(method: string, path: string) {
   for (const c of compiled) {
     if (c.route.method !== method) continue;
     const m = c.pattern.exec(path);
-    if (m) return { route: c.route, params: Object.fromEntries(c.names.map((n, i) => [n, decodePathValue(m[i + 1]!)])) };
+    if (m)
+      return { route: c.route, params: Object.fromEntries(c.names.map((n, i) => [n, decodePathValue(m[i + 1]!)])) };
   }
   return null;
 }
@@ -167,20 +199,39 @@ const handlers = new Map<string, Promise<(event: unknown, context: Context) => P
 const loadModule = (file: string) => {
   let h = handlers.get(file);
   if (!h) {
-    h = import(pathToFileURL(file).href).then((m: { handler: (event: unknown, context: Context) => Promise<unknown> }) => m.handler);
+    h = import(pathToFileURL(file).href).then(
+      (m: { handler: (event: unknown, context: Context) => Promise<unknown> }) => m.handler,
+    );
     handlers.set(file, h);
   }
   return h;
 };
 
 /** API Gateway passes JWT claims as strings (arrays as `[a b]`). */
-const gatewayClaims = (payload: Record<string, unknown>) => Object.fromEntries(Object.entries(payload).map(([k, v]) => [k,
-  typeof v === 'string' ? v : Array.isArray(v) ? `[${v.join(' ')}]` : typeof v === 'object' ? JSON.stringify(v) : String(v)]));
+const gatewayClaims = (payload: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(payload).map(([k, v]) => [
+      k,
+      typeof v === 'string'
+        ? v
+        : Array.isArray(v)
+          ? `[${v.join(' ')}]`
+          : typeof v === 'object'
+            ? JSON.stringify(v)
+            : String(v),
+    ]),
+  );
 
 const TEXT_TYPES = /^(application\/(.+\+)?json|text\/|application\/x-www-form-urlencoded|application\/xml)/i;
 
-function buildEvent(req: IncomingMessage, url: URL, route: Route, params: Record<string, string>, body: Buffer,
-  claims: Record<string, string> | null): APIGatewayProxyEventV2WithJWTAuthorizer {
+function buildEvent(
+  req: IncomingMessage,
+  url: URL,
+  route: Route,
+  params: Record<string, string>,
+  body: Buffer,
+  claims: Record<string, string> | null,
+): APIGatewayProxyEventV2WithJWTAuthorizer {
   // Null-prototype maps: a header or parameter named __proto__ or constructor is an ordinary key.
   const headers: Record<string, string> = Object.create(null);
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
@@ -192,10 +243,18 @@ function buildEvent(req: IncomingMessage, url: URL, route: Route, params: Record
   for (const [k, v] of url.searchParams) query[k] = query[k] === undefined ? v : `${query[k]},${v}`;
   const binary = body.length > 0 && !TEXT_TYPES.test(headers['content-type'] ?? '');
   return eventOf({
-    route, rawPath: url.pathname, rawQueryString: url.search.slice(1), headers, query, params,
+    route,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    headers,
+    query,
+    params,
     ...(body.length ? { body: binary ? body.toString('base64') : body.toString('utf8') } : {}),
-    isBase64Encoded: binary, claims,
-    sourceIp: req.socket.remoteAddress ?? '127.0.0.1', protocol: `HTTP/${req.httpVersion}`, domainName: url.host,
+    isBase64Encoded: binary,
+    claims,
+    sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+    protocol: `HTTP/${req.httpVersion}`,
+    domainName: url.host,
   });
 }
 
@@ -223,13 +282,21 @@ async function readBody(req: IncomingMessage): Promise<Buffer | null> {
 function moveStandardDeliveries(file: string, queue: LocalQueue) {
   if (!existsSync(file)) return;
   try {
-    const { messages = [] } = JSON.parse(readFileSync(file, 'utf8')) as { messages?: Array<{ body: string; sentAt: number }> };
+    const { messages = [] } = JSON.parse(readFileSync(file, 'utf8')) as {
+      messages?: Array<{ body: string; sentAt: number }>;
+    };
     for (const m of [...messages].sort((a, b) => a.sentAt - b.sentAt)) {
       const d = parseMessage(m.body);
-      if (d) queue.serve('AmazonSQS.SendMessage', JSON.stringify({ QueueUrl: queue.url, MessageBody: m.body, ...fifoFields(d) }));
+      if (d)
+        queue.serve(
+          'AmazonSQS.SendMessage',
+          JSON.stringify({ QueueUrl: queue.url, MessageBody: m.body, ...fifoFields(d) }),
+        );
     }
   } catch (e) {
-    console.warn(`local runtime: the old delivery queue ${file} could not be read (${(e as Error).message}); its messages are not moved`);
+    console.warn(
+      `local runtime: the old delivery queue ${file} could not be read (${(e as Error).message}); its messages are not moved`,
+    );
   }
   renameSync(file, `${file}.moved`);
 }
@@ -241,17 +308,22 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   const handlerFile = opts.resolveHandler ?? defaultHandlerFile;
   const observed = (name: string, fn: (event: unknown, context: Context) => Promise<unknown>) => {
     const onInvoke = opts.onInvoke;
-    return onInvoke ? async (event: unknown, context: Context) => {
-      const t = performance.now();
-      const cpu = process.cpuUsage();
-      try { return await fn(event, context); } finally {
-        const used = process.cpuUsage(cpu);
-        onInvoke(name, event, { ms: performance.now() - t, cpuMs: (used.user + used.system) / 1000 });
-      }
-    } : fn;
+    return onInvoke
+      ? async (event: unknown, context: Context) => {
+          const t = performance.now();
+          const cpu = process.cpuUsage();
+          try {
+            return await fn(event, context);
+          } finally {
+            const used = process.cpuUsage(cpu);
+            onInvoke(name, event, { ms: performance.now() - t, cpuMs: (used.user + used.system) / 1000 });
+          }
+        }
+      : fn;
   };
   const loadHandler = async (name: string) => observed(name, await loadModule(handlerFile(name))) as Handler;
-  const invoke = async (name: string, event: unknown, timeoutMs?: number) => (await loadHandler(name))(event as never, lambdaContext({ handler: name }, timeoutMs));
+  const invoke = async (name: string, event: unknown, timeoutMs?: number) =>
+    (await loadHandler(name))(event as never, lambdaContext({ handler: name }, timeoutMs));
   // The handlers read their configuration from the environment, as in Lambda.
   Object.assign(process.env, {
     TABLE_NAME: tableName,
@@ -295,16 +367,20 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
 
     if (url.pathname.startsWith('/local-idp/')) {
       const r = await idp.handle(method, url, req.headers['content-type'] ?? '', body);
-      if (r) { res.writeHead(r.status, r.headers); return res.end(r.body); }
+      if (r) {
+        res.writeHead(r.status, r.headers);
+        return res.end(r.body);
+      }
       return idpRoute(method, url.pathname, body, res);
     }
     if (live?.manage(method, url.pathname, body, res)) return;
     // The WebSocket API answers plain requests to its URL so, without reaching a function.
-    if (live && url.pathname === LIVE_PATH) return send(res, 426, '{"message":"Upgrade Required"}', { upgrade: 'websocket' });
+    if (live && url.pathname === LIVE_PATH)
+      return send(res, 426, '{"message":"Upgrade Required"}', { upgrade: 'websocket' });
 
     const found = match(method, url.pathname);
     if (!found) {
-      if (dashboard && await dashboard(method, url, res)) return;
+      if (dashboard && (await dashboard(method, url, res))) return;
       return send(res, 404, '{"message":"Not Found"}');
     }
 
@@ -314,7 +390,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
       const token = /^Bearer (.+)$/i.exec(auth)?.[1]?.trim();
       try {
         if (!token) throw new Error('no token');
-        claims = gatewayClaims(await verifier.verify(token) as unknown as Record<string, unknown>);
+        claims = gatewayClaims((await verifier.verify(token)) as unknown as Record<string, unknown>);
       } catch {
         // The gateway's own answer: no request id, no problem document.
         return send(res, 401, '{"message":"Unauthorized"}', { 'www-authenticate': 'Bearer' });
@@ -322,27 +398,44 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     }
 
     const handler = await loadHandler(found.route.handler);
-    const result = await handler(buildEvent(req, url, found.route, found.params, body, claims), lambdaContext(found.route));
+    const result = await handler(
+      buildEvent(req, url, found.route, found.params, body, claims),
+      lambdaContext(found.route),
+    );
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(result.headers ?? {})) if (!/^access-control-/i.test(k)) headers[k] = String(v);
     res.writeHead(result.statusCode ?? 200, headers);
-    res.end(result.body === undefined ? undefined : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+    res.end(
+      result.body === undefined ? undefined : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body,
+    );
   }
 
   async function idpRoute(method: string, path: string, body: Buffer, res: ServerResponse) {
     if (method === 'POST' && path === '/local-idp/token') {
       let input: { sub?: unknown; email?: unknown; claims?: unknown };
-      try { input = JSON.parse(body.toString('utf8') || '{}') as typeof input; } catch { return send(res, 400, '{"error":"invalid_request","error_description":"body is not JSON"}'); }
-      if (typeof input.sub !== 'string' || !input.sub) return send(res, 400, '{"error":"invalid_request","error_description":"sub is required"}');
-      const claims = input.claims && typeof input.claims === 'object' ? input.claims as Record<string, unknown> : {};
-      const accessToken = await idp.token({ sub: input.sub, email: typeof input.email === 'string' ? input.email : null, claims });
+      try {
+        input = JSON.parse(body.toString('utf8') || '{}') as typeof input;
+      } catch {
+        return send(res, 400, '{"error":"invalid_request","error_description":"body is not JSON"}');
+      }
+      if (typeof input.sub !== 'string' || !input.sub)
+        return send(res, 400, '{"error":"invalid_request","error_description":"sub is required"}');
+      const claims = input.claims && typeof input.claims === 'object' ? (input.claims as Record<string, unknown>) : {};
+      const accessToken = await idp.token({
+        sub: input.sub,
+        email: typeof input.email === 'string' ? input.email : null,
+        claims,
+      });
       return send(res, 200, JSON.stringify({ accessToken, tokenType: 'Bearer', expiresIn: 3600 }));
     }
     return send(res, 404, '{"message":"Not Found"}');
   }
 
   const host = opts.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(opts.port ?? 0, host, () => resolve()); });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => resolve());
+  });
   const port = (server.address() as { port: number }).port;
   const url = `http://${host}:${port}`;
   const liveUrl = `ws://${host}:${port}${LIVE_PATH}`;
@@ -355,7 +448,9 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   const standIns: StandIns = await startStandIns({
     ...(opts.standInsPort ? { port: opts.standInsPort } : {}),
     credentials: { accessKeyId: 'local', secretAccessKey: process.env.LOCAL_SECRET_ACCESS_KEY },
-    objects: () => objects, queueOf: (text) => queueOf(text), mail: () => mail,
+    objects: () => objects,
+    queueOf: (text) => queueOf(text),
+    mail: () => mail,
   });
 
   // Until a handler file exists (the live channel is being built), its part stays off, said once.
@@ -366,95 +461,157 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     return true;
   };
   const socketHandler = (key: string) => liveRoutes.find((r) => r.routeKey === key)!.handler;
-  const messageRoutes = liveRoutes.filter((r) => !r.routeKey.startsWith('$') && !missing(r.handler)).map((r) => r.routeKey);
+  const messageRoutes = liveRoutes
+    .filter((r) => !r.routeKey.startsWith('$') && !missing(r.handler))
+    .map((r) => r.routeKey);
   if (!missing(socketHandler('$connect'))) {
     const hasDisconnect = !missing(socketHandler('$disconnect'));
     live = createLiveGateway({
-      path: LIVE_PATH, managementPath: MANAGEMENT_PATH, idleSeconds: opts.liveIdleSeconds ?? LIVE_IDLE_SECONDS,
-      responseHeaders: CORS_HEADERS, messageRoutes,
-      invoke: async (key, event) => key === '$disconnect' && !hasDisconnect ? undefined
-        : await invoke(socketHandler(key), event) as SocketResult | undefined,
+      path: LIVE_PATH,
+      managementPath: MANAGEMENT_PATH,
+      idleSeconds: opts.liveIdleSeconds ?? LIVE_IDLE_SECONDS,
+      responseHeaders: CORS_HEADERS,
+      messageRoutes,
+      invoke: async (key, event) =>
+        key === '$disconnect' && !hasDisconnect
+          ? undefined
+          : ((await invoke(socketHandler(key), event)) as SocketResult | undefined),
     });
   }
   server.on('upgrade', (req, socket, head) => {
     if (live) return live.upgrade(req, socket, head);
-    socket.end('HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: 23\r\nconnection: close\r\n\r\n{"message":"Not Found"}');
+    socket.end(
+      'HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: 23\r\nconnection: close\r\n\r\n{"message":"Not Found"}',
+    );
   });
   idp = await createLocalIdp(url, opts.demoEmail ? { demoEmail: opts.demoEmail } : {});
   const queue = createLocalQueue({
-    name: DELIVERY_QUEUE_NAME, baseUrl: standIns.url, region: process.env.AWS_REGION,
+    name: DELIVERY_QUEUE_NAME,
+    baseUrl: standIns.url,
+    region: process.env.AWS_REGION,
     handler: () => loadHandler('events/deliver') as unknown as Promise<SqsHandler>,
-    fifo: true, visibilityTimeoutSeconds: DELIVERY_QUEUE.visibilityTimeoutSeconds, maxReceiveCount: DELIVERY_QUEUE.maxReceiveCount,
-    batchSize: DELIVERY_QUEUE.batchSize, functionTimeoutSeconds: DELIVERY_QUEUE.functionTimeoutSeconds, timeScale: opts.deliveryTimeScale ?? Number(process.env.DELIVERY_TIME_SCALE ?? 1),
+    fifo: true,
+    visibilityTimeoutSeconds: DELIVERY_QUEUE.visibilityTimeoutSeconds,
+    maxReceiveCount: DELIVERY_QUEUE.maxReceiveCount,
+    batchSize: DELIVERY_QUEUE.batchSize,
+    functionTimeoutSeconds: DELIVERY_QUEUE.functionTimeoutSeconds,
+    timeScale: opts.deliveryTimeScale ?? Number(process.env.DELIVERY_TIME_SCALE ?? 1),
     // With --persist the queue is kept beside DynamoDB Local's data, so a delivery waiting out a retry survives a restart.
     ...(opts.dataDir ? { file: join(opts.dataDir, `queue-${DELIVERY_QUEUE_NAME}.json`) } : {}),
   });
   if (opts.dataDir) moveStandardDeliveries(join(opts.dataDir, 'queue-deliveries.json'), queue);
   const emailQueue = createLocalQueue({
-    name: EMAIL_QUEUE_NAME, baseUrl: standIns.url, region: process.env.AWS_REGION,
+    name: EMAIL_QUEUE_NAME,
+    baseUrl: standIns.url,
+    region: process.env.AWS_REGION,
     handler: () => loadHandler('email/send') as unknown as Promise<SqsHandler>,
-    visibilityTimeoutSeconds: 60, maxReceiveCount: 5, batchSize: 10, timeScale: opts.deliveryTimeScale ?? Number(process.env.DELIVERY_TIME_SCALE ?? 1),
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 5,
+    batchSize: 10,
+    timeScale: opts.deliveryTimeScale ?? Number(process.env.DELIVERY_TIME_SCALE ?? 1),
     ...(opts.dataDir ? { file: join(opts.dataDir, `queue-${EMAIL_QUEUE_NAME}.json`) } : {}),
   });
   const objects = createLocalObjects(standIns.url, opts.dataDir ? join(opts.dataDir, 'objects') : undefined);
   // The index queue: tenants whose content the indexer embeds (the encoder loads in this process on first use).
   const indexQueue = createLocalQueue({
-    name: INDEX_QUEUE_NAME, baseUrl: standIns.url, region: process.env.AWS_REGION,
-    handler: () => (opts.indexer === false
-      ? Promise.resolve((async () => ({ batchItemFailures: [] })) as unknown as SqsHandler)
-      : loadHandler(INDEX_QUEUE.handler) as unknown as Promise<SqsHandler>),
-    visibilityTimeoutSeconds: INDEX_QUEUE.visibilityTimeoutSeconds, maxReceiveCount: INDEX_QUEUE.maxReceiveCount,
-    batchSize: INDEX_QUEUE.batchSize, concurrency: 1,
+    name: INDEX_QUEUE_NAME,
+    baseUrl: standIns.url,
+    region: process.env.AWS_REGION,
+    handler: () =>
+      opts.indexer === false
+        ? Promise.resolve((async () => ({ batchItemFailures: [] })) as unknown as SqsHandler)
+        : (loadHandler(INDEX_QUEUE.handler) as unknown as Promise<SqsHandler>),
+    visibilityTimeoutSeconds: INDEX_QUEUE.visibilityTimeoutSeconds,
+    maxReceiveCount: INDEX_QUEUE.maxReceiveCount,
+    batchSize: INDEX_QUEUE.batchSize,
+    concurrency: 1,
     ...(opts.dataDir ? { file: join(opts.dataDir, `queue-${INDEX_QUEUE_NAME}.json`) } : {}),
   });
   // The export queue: tenant exports, written to the objects bucket one at a time.
   const exportQueue = createLocalQueue({
-    name: 'exports', baseUrl: standIns.url, region: process.env.AWS_REGION,
+    name: 'exports',
+    baseUrl: standIns.url,
+    region: process.env.AWS_REGION,
     handler: () => loadHandler(EXPORT_QUEUE.handler) as unknown as Promise<SqsHandler>,
-    visibilityTimeoutSeconds: EXPORT_QUEUE.visibilityTimeoutSeconds, maxReceiveCount: EXPORT_QUEUE.maxReceiveCount,
-    batchSize: EXPORT_QUEUE.batchSize, functionTimeoutSeconds: EXPORT_QUEUE.functionTimeoutSeconds, concurrency: 1,
+    visibilityTimeoutSeconds: EXPORT_QUEUE.visibilityTimeoutSeconds,
+    maxReceiveCount: EXPORT_QUEUE.maxReceiveCount,
+    batchSize: EXPORT_QUEUE.batchSize,
+    functionTimeoutSeconds: EXPORT_QUEUE.functionTimeoutSeconds,
+    concurrency: 1,
     ...(opts.dataDir ? { file: join(opts.dataDir, 'queue-exports.json') } : {}),
   });
   /** The queue a request names (SQS JSON: `QueueUrl` in the body); the delivery queue by default. */
   const queueOf = (text: string): LocalQueue => {
-    try { return [indexQueue, emailQueue, exportQueue].find((q) => q.url === (JSON.parse(text) as { QueueUrl?: unknown }).QueueUrl) ?? queue; } catch { return queue; }
+    try {
+      return (
+        [indexQueue, emailQueue, exportQueue].find(
+          (q) => q.url === (JSON.parse(text) as { QueueUrl?: unknown }).QueueUrl,
+        ) ?? queue
+      );
+    } catch {
+      return queue;
+    }
   };
   Object.assign(process.env, {
-    INDEX_QUEUE_URL: indexQueue.url, EXPORT_QUEUE_URL: exportQueue.url,
-    S3_ENDPOINT: objects.endpoint, MAIL_BUCKET: MAIL_BUCKET, EMAIL_QUEUE_URL: emailQueue.url,
-    SQS_ENDPOINT: queue.endpoint, DELIVERY_QUEUE_URL: queue.url, DASHBOARD_URL: process.env.DASHBOARD_URL ?? url,
+    INDEX_QUEUE_URL: indexQueue.url,
+    EXPORT_QUEUE_URL: exportQueue.url,
+    S3_ENDPOINT: objects.endpoint,
+    MAIL_BUCKET: MAIL_BUCKET,
+    EMAIL_QUEUE_URL: emailQueue.url,
+    SQS_ENDPOINT: queue.endpoint,
+    DELIVERY_QUEUE_URL: queue.url,
+    DASHBOARD_URL: process.env.DASHBOARD_URL ?? url,
     ...(opts.allowLoopbackWebhooks ? { ALLOW_LOOPBACK_WEBHOOKS: '1' } : {}),
     ...(opts.loopbackOrigins?.length ? { ALLOW_LOOPBACK_ORIGINS: opts.loopbackOrigins.join(',') } : {}),
   });
   if (opts.dashboard) {
-    dashboard = dashboardHandler(opts.dashboard, {
-      issuer: idp.issuer, clientId: idp.clientId, apiUrl: url, liveUrl,
-      widgetOrigin: opts.dashboard.widgetOrigin ?? url, ...(opts.demoEmail ? { demoEmail: opts.demoEmail } : {}),
-    }, standIns.url);
+    dashboard = dashboardHandler(
+      opts.dashboard,
+      {
+        issuer: idp.issuer,
+        clientId: idp.clientId,
+        apiUrl: url,
+        liveUrl,
+        widgetOrigin: opts.dashboard.widgetOrigin ?? url,
+        ...(opts.demoEmail ? { demoEmail: opts.demoEmail } : {}),
+      },
+      standIns.url,
+    );
   }
   // As the HTTP API authorizer: signature against the JWKS, iss, aud or client_id, exp (required), nbf.
-  verifier = JwtVerifier.create({
-    issuer: idp.issuer,
-    audience: null,
-    jwksUri: idp.jwksUri,
-    customJwtCheck: ({ payload }) => {
-      if (payload.exp === undefined) throw new Error('token has no exp');
-      const aud = payload.aud === undefined ? [] : Array.isArray(payload.aud) ? payload.aud : [payload.aud];
-      if (!aud.includes(idp.clientId) && payload.client_id !== idp.clientId) throw new Error('token is for another audience');
+  verifier = JwtVerifier.create(
+    {
+      issuer: idp.issuer,
+      audience: null,
+      jwksUri: idp.jwksUri,
+      customJwtCheck: ({ payload }) => {
+        if (payload.exp === undefined) throw new Error('token has no exp');
+        const aud = payload.aud === undefined ? [] : Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+        if (!aud.includes(idp.clientId) && payload.client_id !== idp.clientId)
+          throw new Error('token is for another audience');
+      },
     },
-  }, {
-    // aws-jwt-verify's own fetcher speaks https only; this one fetches the local issuer's JWKS over http.
-    jwksCache: new SimpleJwksCache({
-      fetcher: { fetch: async (uri: string) => { fetches++; return (await fetch(uri)).arrayBuffer(); } },
-    }),
-  });
+    {
+      // aws-jwt-verify's own fetcher speaks https only; this one fetches the local issuer's JWKS over http.
+      jwksCache: new SimpleJwksCache({
+        fetcher: {
+          fetch: async (uri: string) => {
+            fetches++;
+            return (await fetch(uri)).arrayBuffer();
+          },
+        },
+      }),
+    },
+  );
   await verifier.hydrate();
 
   let mail: LocalMail | null = null;
   if (opts.smtpPort !== false) {
     mail = await startLocalMail({
-      invoke, putObject: (key, raw) => objects.put(MAIL_BUCKET, key, raw, 'message/rfc822'),
-      ...(opts.smtpPort ? { smtpPort: opts.smtpPort } : {}), trustVerdictHeader: opts.trustVerdictHeader ?? false,
+      invoke,
+      putObject: (key, raw) => objects.put(MAIL_BUCKET, key, raw, 'message/rfc822'),
+      ...(opts.smtpPort ? { smtpPort: opts.smtpPort } : {}),
+      trustVerdictHeader: opts.trustVerdictHeader ?? false,
     });
     process.env.SMTP_RELAY = `127.0.0.1:${mail.catcherPort}`;
   }
@@ -462,7 +619,10 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   let stream: StreamReader | null = null;
   if (opts.stream !== false && !missing(eventDispatcher.handler)) {
     stream = await startStreamReader({
-      endpoint: dynamodbEndpoint, region: process.env.AWS_REGION!, tableName, trigger: eventDispatcher,
+      endpoint: dynamodbEndpoint,
+      region: process.env.AWS_REGION!,
+      tableName,
+      trigger: eventDispatcher,
       invoke: (event) => invoke(eventDispatcher.handler, event, eventDispatcher.functionTimeoutSeconds * 1000),
       // A table made now is read from its start, so no write after this runtime started is missed.
       fromStart: created,
@@ -474,22 +634,48 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   }
 
   const ttl = await startTtlSweeper({
-    endpoint: dynamodbEndpoint, region: process.env.AWS_REGION!, tableName, everyMs: opts.ttlSweepMs ?? 60_000, pollMs: opts.streamPollMs ?? STREAM_POLL_MS,
+    endpoint: dynamodbEndpoint,
+    region: process.env.AWS_REGION!,
+    tableName,
+    everyMs: opts.ttlSweepMs ?? 60_000,
+    pollMs: opts.streamPollMs ?? STREAM_POLL_MS,
   });
-  const runJob = (handler: string) => invoke(handler, { source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} },
-    (scheduledJobs.find((j) => j.handler === handler)?.timeoutSeconds ?? 10) * 1000);
-  const jobTimers = opts.schedule === false ? [] : scheduledJobs.map((job) => {
-    const t = setInterval(() => { runJob(job.handler).catch(() => {}); }, job.everyMinutes * 60_000);
-    t.unref();
-    return t;
-  });
+  const runJob = (handler: string) =>
+    invoke(
+      handler,
+      { source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} },
+      (scheduledJobs.find((j) => j.handler === handler)?.timeoutSeconds ?? 10) * 1000,
+    );
+  const jobTimers =
+    opts.schedule === false
+      ? []
+      : scheduledJobs.map((job) => {
+          const t = setInterval(() => {
+            runJob(job.handler).catch(() => {});
+          }, job.everyMinutes * 60_000);
+          t.unref();
+          return t;
+        });
 
   return {
-    url, port, idp, dynamo, dynamodbEndpoint, queue, indexQueue, liveUrl, liveEndpoint, runJob, sweepExpired: ttl.sweep,
+    url,
+    port,
+    idp,
+    dynamo,
+    dynamodbEndpoint,
+    queue,
+    indexQueue,
+    liveUrl,
+    liveEndpoint,
+    runJob,
+    sweepExpired: ttl.sweep,
     liveConnections: () => live?.connectionIds() ?? [],
     streamFailures: () => stream?.failures ?? [],
     jwksFetches: () => fetches,
-    mail, objects, emailQueue, standInsUrl: standIns.url,
+    mail,
+    objects,
+    emailQueue,
+    standInsUrl: standIns.url,
     async stop() {
       await ttl.stop();
       for (const t of jobTimers) clearInterval(t);

@@ -9,8 +9,14 @@ import { SignatureV4 } from '@smithy/signature-v4';
 // and compared; nothing here signs by hand.
 
 /** The credentials the runtime's functions sign with: the secret is new at every start, so no page can know it. */
-export interface LocalCredentials { accessKeyId: string; secretAccessKey: string }
-export const newLocalCredentials = (): LocalCredentials => ({ accessKeyId: 'local', secretAccessKey: randomBytes(24).toString('base64url') });
+export interface LocalCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+export const newLocalCredentials = (): LocalCredentials => ({
+  accessKeyId: 'local',
+  secretAccessKey: randomBytes(24).toString('base64url'),
+});
 
 /** How far a header-signed request's X-Amz-Date may be from now (S3's and SQS's 15 minutes). */
 const SKEW_MS = 15 * 60_000;
@@ -38,14 +44,27 @@ const same = (a: string, b: string) => {
 };
 
 /** The parameters that presigning adds itself: the rest of the query is signed as received. */
-const PRESIGN_PARAMS = new Set(['x-amz-algorithm', 'x-amz-credential', 'x-amz-date', 'x-amz-expires', 'x-amz-signedheaders', 'x-amz-signature', 'x-amz-security-token']);
+const PRESIGN_PARAMS = new Set([
+  'x-amz-algorithm',
+  'x-amz-credential',
+  'x-amz-date',
+  'x-amz-expires',
+  'x-amz-signedheaders',
+  'x-amz-signature',
+  'x-amz-security-token',
+]);
 
 /**
  * Null when the request is signed with `credentials` for `service` and still in time, else why not
  * (for the refusal's message). S3 is signed over the path as sent; SQS (and other services) over
  * the path escaped once more, as the SDK does for each.
  */
-export async function signatureProblem(r: Received, credentials: LocalCredentials, service: 's3' | 'sqs', now = Date.now()): Promise<string | null> {
+export async function signatureProblem(
+  r: Received,
+  credentials: LocalCredentials,
+  service: 's3' | 'sqs',
+  now = Date.now(),
+): Promise<string | null> {
   const q = r.url.searchParams;
   const presigned = q.has('X-Amz-Signature');
   const auth = String(r.headers.authorization ?? '');
@@ -55,27 +74,36 @@ export async function signatureProblem(r: Received, credentials: LocalCredential
   let date: Date | null;
   let expires = 0;
   if (presigned) {
-    if (q.get('X-Amz-Algorithm') !== 'AWS4-HMAC-SHA256') return 'the presigned query names no AWS4-HMAC-SHA256 signature';
+    if (q.get('X-Amz-Algorithm') !== 'AWS4-HMAC-SHA256')
+      return 'the presigned query names no AWS4-HMAC-SHA256 signature';
     credential = q.get('X-Amz-Credential') ?? '';
     signedHeaders = (q.get('X-Amz-SignedHeaders') ?? '').split(';');
     signature = q.get('X-Amz-Signature') ?? '';
     date = amzDate(q.get('X-Amz-Date') ?? '');
     expires = Number(q.get('X-Amz-Expires'));
-    if (!date || !Number.isInteger(expires) || expires < 1 || expires > MAX_EXPIRES) return 'the presigned query is incomplete';
+    if (!date || !Number.isInteger(expires) || expires < 1 || expires > MAX_EXPIRES)
+      return 'the presigned query is incomplete';
     if (now > date.getTime() + expires * 1000) return 'Request has expired';
   } else {
-    const m = /^AWS4-HMAC-SHA256 Credential=([^,\s]+),\s*SignedHeaders=([^,\s]+),\s*Signature=([0-9a-f]{64})$/.exec(auth);
+    const m = /^AWS4-HMAC-SHA256 Credential=([^,\s]+),\s*SignedHeaders=([^,\s]+),\s*Signature=([0-9a-f]{64})$/.exec(
+      auth,
+    );
     if (!m) return 'the request is not signed (no AWS4-HMAC-SHA256 Authorization header)';
     credential = m[1]!;
     signedHeaders = m[2]!.split(';');
     signature = m[3]!;
     date = amzDate(String(r.headers['x-amz-date'] ?? ''));
     if (!date) return 'the signed request has no X-Amz-Date';
-    if (Math.abs(now - date.getTime()) > SKEW_MS) return 'the signed request\'s time is too far from now';
+    if (Math.abs(now - date.getTime()) > SKEW_MS) return "the signed request's time is too far from now";
   }
   const [accessKeyId, day, region, scopeService, terminator] = credential.split('/');
-  if (accessKeyId !== credentials.accessKeyId) return 'the access key is not the runtime\'s';
-  if (!region || scopeService !== service || terminator !== 'aws4_request' || day !== date.toISOString().slice(0, 10).replaceAll('-', '')) {
+  if (accessKeyId !== credentials.accessKeyId) return "the access key is not the runtime's";
+  if (
+    !region ||
+    scopeService !== service ||
+    terminator !== 'aws4_request' ||
+    day !== date.toISOString().slice(0, 10).replaceAll('-', '')
+  ) {
     return 'the credential scope does not match the request';
   }
   if (!signedHeaders.includes('host')) return 'the host header is not signed';
@@ -99,16 +127,40 @@ export async function signatureProblem(r: Received, credentials: LocalCredential
     const had = query[k];
     query[k] = had === undefined ? v : [...(Array.isArray(had) ? had : [had]), v];
   }
-  const signer = new SignatureV4({ credentials, region, service, sha256: Sha256, uriEscapePath: service !== 's3', applyChecksum: service !== 's3' });
+  const signer = new SignatureV4({
+    credentials,
+    region,
+    service,
+    sha256: Sha256,
+    uriEscapePath: service !== 's3',
+    applyChecksum: service !== 's3',
+  });
   const request = {
-    method: r.method, protocol: 'http:', hostname: r.url.hostname, path: r.url.pathname, query, headers,
+    method: r.method,
+    protocol: 'http:',
+    hostname: r.url.hostname,
+    path: r.url.pathname,
+    query,
+    headers,
     ...(presigned ? {} : { body: r.body }),
   };
   const unsignable = new Set(Object.keys(headers).filter((h) => !signedHeaders.includes(h)));
   const expected = presigned
-    ? (await signer.presign(request, { signingDate: date, expiresIn: expires, unsignableHeaders: unsignable, unhoistableHeaders: new Set(['x-amz-content-sha256']) })).query?.['X-Amz-Signature']
-    : /Signature=([0-9a-f]{64})/.exec(String((await signer.sign(request, { signingDate: date, unsignableHeaders: unsignable })).headers.authorization))?.[1];
-  return typeof expected === 'string' && same(expected, signature) ? null
+    ? (
+        await signer.presign(request, {
+          signingDate: date,
+          expiresIn: expires,
+          unsignableHeaders: unsignable,
+          unhoistableHeaders: new Set(['x-amz-content-sha256']),
+        })
+      ).query?.['X-Amz-Signature']
+    : /Signature=([0-9a-f]{64})/.exec(
+        String(
+          (await signer.sign(request, { signingDate: date, unsignableHeaders: unsignable })).headers.authorization,
+        ),
+      )?.[1];
+  return typeof expected === 'string' && same(expected, signature)
+    ? null
     : 'The request signature we calculated does not match the signature you provided';
 }
 

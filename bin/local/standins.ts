@@ -27,7 +27,11 @@ export interface StandInsOptions {
   mail: () => LocalMail | null;
 }
 
-const HEADERS = { 'x-content-type-options': 'nosniff', 'cross-origin-resource-policy': 'same-origin', 'x-frame-options': 'DENY' };
+const HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'cross-origin-resource-policy': 'same-origin',
+  'x-frame-options': 'DENY',
+};
 
 function s3Refusal(res: ServerResponse, status: number, code: string, message: string) {
   res.writeHead(status, { ...HEADERS, 'content-type': 'application/xml' });
@@ -35,7 +39,11 @@ function s3Refusal(res: ServerResponse, status: number, code: string, message: s
 }
 
 function sqsRefusal(res: ServerResponse, message: string) {
-  res.writeHead(403, { ...HEADERS, 'content-type': 'application/x-amz-json-1.0', 'x-amzn-query-error': 'SignatureDoesNotMatch;Sender' });
+  res.writeHead(403, {
+    ...HEADERS,
+    'content-type': 'application/x-amz-json-1.0',
+    'x-amzn-query-error': 'SignatureDoesNotMatch;Sender',
+  });
   res.end(JSON.stringify({ __type: 'com.amazon.coral.service#SignatureDoesNotMatch', message }));
 }
 
@@ -55,7 +63,10 @@ export async function startStandIns(o: StandInsOptions): Promise<StandIns> {
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       console.error('local stand-ins error', err);
-      if (!res.headersSent) { res.writeHead(500, HEADERS); res.end(); }
+      if (!res.headersSent) {
+        res.writeHead(500, HEADERS);
+        res.end();
+      }
     });
   });
 
@@ -67,14 +78,27 @@ export async function startStandIns(o: StandInsOptions): Promise<StandIns> {
       return void res.end('this server answers only on its loopback address');
     }
     // No preflight is ever granted: a page elsewhere can neither send signed calls nor read answers.
-    if (method === 'OPTIONS') { req.resume(); res.writeHead(403, HEADERS); return void res.end(); }
+    if (method === 'OPTIONS') {
+      req.resume();
+      res.writeHead(403, HEADERS);
+      return void res.end();
+    }
     const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
     const body = await readBody(req);
-    if (body === null) { res.writeHead(413, HEADERS); return void res.end(); }
+    if (body === null) {
+      res.writeHead(413, HEADERS);
+      return void res.end();
+    }
     const objects = o.objects();
     if (objects.handles(url.pathname)) {
       const problem = await signatureProblem({ method, url, headers: req.headers, body }, o.credentials, 's3');
-      if (problem) return s3Refusal(res, 403, problem === 'Request has expired' ? 'AccessDenied' : 'SignatureDoesNotMatch', problem);
+      if (problem)
+        return s3Refusal(
+          res,
+          403,
+          problem === 'Request has expired' ? 'AccessDenied' : 'SignatureDoesNotMatch',
+          problem,
+        );
       for (const [k, v] of Object.entries(HEADERS)) res.setHeader(k, v);
       // The dashboard, on another origin, embeds presigned attachments as <img> (S3 sends no CORP);
       // embedding is not reading, and nothing here answers CORS.
@@ -95,11 +119,15 @@ export async function startStandIns(o: StandInsOptions): Promise<StandIns> {
     res.end('{"message":"Not Found"}');
   }
 
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(o.port ?? 0, '127.0.0.1', () => resolve()); });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port ?? 0, '127.0.0.1', () => resolve());
+  });
   const port = (server.address() as { port: number }).port;
   hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   return {
-    url: `http://127.0.0.1:${port}`, port,
+    url: `http://127.0.0.1:${port}`,
+    port,
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

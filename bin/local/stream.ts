@@ -3,8 +3,13 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname } from 'node:path';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
-  DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type GetRecordsCommandOutput,
-  type AttributeValue, type _Record as StreamsRecord,
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type GetRecordsCommandOutput,
+  type AttributeValue,
+  type _Record as StreamsRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { compileFilter } from './filter.ts';
@@ -33,13 +38,23 @@ export interface StreamTriggerConfig {
 
 /** What Lambda sends to an on-failure destination for a DynamoDB stream batch. */
 export interface OnFailureRecord {
-  requestContext: { requestId: string; functionArn: string; condition: 'RetryAttemptsExhausted'; approximateInvokeCount: number };
+  requestContext: {
+    requestId: string;
+    functionArn: string;
+    condition: 'RetryAttemptsExhausted';
+    approximateInvokeCount: number;
+  };
   responseContext: { statusCode: number; executedVersion: string; functionError?: string };
   version: '1.0';
   timestamp: string;
   DDBStreamBatchInfo: {
-    shardId: string; startSequenceNumber: string; endSequenceNumber: string;
-    approximateArrivalOfFirstRecord: string; approximateArrivalOfLastRecord: string; batchSize: number; streamArn: string;
+    shardId: string;
+    startSequenceNumber: string;
+    endSequenceNumber: string;
+    approximateArrivalOfFirstRecord: string;
+    approximateArrivalOfLastRecord: string;
+    batchSize: number;
+    streamArn: string;
   };
 }
 
@@ -69,7 +84,9 @@ export function lambdaRecord(r: StreamsRecord, region: string, streamArn: string
     eventSource: 'aws:dynamodb',
     awsRegion: region,
     dynamodb: {
-      ...(d.ApproximateCreationDateTime ? { ApproximateCreationDateTime: Math.floor(d.ApproximateCreationDateTime.getTime() / 1000) } : {}),
+      ...(d.ApproximateCreationDateTime
+        ? { ApproximateCreationDateTime: Math.floor(d.ApproximateCreationDateTime.getTime() / 1000) }
+        : {}),
       ...(d.Keys ? { Keys: imageJson(d.Keys) } : {}),
       ...(d.NewImage ? { NewImage: imageJson(d.NewImage) } : {}),
       ...(d.OldImage ? { OldImage: imageJson(d.OldImage) } : {}),
@@ -143,8 +160,18 @@ export async function deliver(records: DynamoDBRecord[], o: DeliverOptions): Pro
       failedAt = 0;
       threw = true;
     }
-    if (failedAt < 0) { at += batch.length; retries = 0; o.checkpoint?.(batch.at(-1)!); continue; }
-    if (failedAt > 0) { at += failedAt; retries = 0; o.checkpoint?.(batch[failedAt - 1]!); continue; }
+    if (failedAt < 0) {
+      at += batch.length;
+      retries = 0;
+      o.checkpoint?.(batch.at(-1)!);
+      continue;
+    }
+    if (failedAt > 0) {
+      at += failedAt;
+      retries = 0;
+      o.checkpoint?.(batch[failedAt - 1]!);
+      continue;
+    }
     if (batch.length > 1) {
       if (halves.at(-1) !== at + batch.length) halves.push(at + batch.length);
       halves.push(at + Math.ceil(batch.length / 2));
@@ -165,7 +192,9 @@ export async function deliver(records: DynamoDBRecord[], o: DeliverOptions): Pro
 /** Lambda's timeout: an invocation still running after it is a function error (the work itself cannot be stopped here). */
 export function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`Task timed out after ${ms / 1000} seconds`)), ms); });
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Task timed out after ${ms / 1000} seconds`)), ms);
+  });
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
@@ -196,7 +225,8 @@ export function readCheckpoint(file: string, streamArn: string): Checkpoint | nu
   let cp: Checkpoint;
   try {
     cp = JSON.parse(readFileSync(file, 'utf8')) as Checkpoint;
-    if (cp?.version !== 1 || typeof cp.streamArn !== 'string' || typeof cp.shards !== 'object' || cp.shards === null) throw new Error('not a stream checkpoint of version 1');
+    if (cp?.version !== 1 || typeof cp.streamArn !== 'string' || typeof cp.shards !== 'object' || cp.shards === null)
+      throw new Error('not a stream checkpoint of version 1');
   } catch (e) {
     const aside = `${file}.unreadable-${Date.now()}`;
     renameSync(file, aside);
@@ -237,7 +267,10 @@ export async function startStreamReader(o: StreamReaderOptions): Promise<StreamR
   const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
   // Bounded calls, so a hung database delays the reader instead of stopping it for good.
   const clientConfig = {
-    endpoint: o.endpoint, region: o.region, credentials, maxAttempts: 1,
+    endpoint: o.endpoint,
+    region: o.region,
+    credentials,
+    maxAttempts: 1,
     requestHandler: { connectionTimeout: 1000, requestTimeout: 5000, throwOnRequestTimeout: true },
   };
   const ddb = new DynamoDBClient(clientConfig);
@@ -256,7 +289,10 @@ export async function startStreamReader(o: StreamReaderOptions): Promise<StreamR
   } finally {
     ddb.destroy();
   }
-  if (!streamArn) { streams.destroy(); throw new Error(`table ${o.tableName} has no stream`); }
+  if (!streamArn) {
+    streams.destroy();
+    throw new Error(`table ${o.tableName} has no stream`);
+  }
   const arn = streamArn;
   const resumed = o.checkpointFile ? readCheckpoint(o.checkpointFile, arn) : null;
 
@@ -264,15 +300,24 @@ export async function startStreamReader(o: StreamReaderOptions): Promise<StreamR
   function save() {
     if (!o.checkpointFile) return;
     writeCheckpoint(o.checkpointFile, {
-      version: 1, streamArn: arn,
-      shards: Object.fromEntries([...shards.values()].map((s) => [s.id, { ...(s.lastSequence ? { sequence: s.lastSequence } : {}), ...(s.done ? { done: true } : {}) }])),
+      version: 1,
+      streamArn: arn,
+      shards: Object.fromEntries(
+        [...shards.values()].map((s) => [
+          s.id,
+          { ...(s.lastSequence ? { sequence: s.lastSequence } : {}), ...(s.done ? { done: true } : {}) },
+        ]),
+      ),
     });
   }
 
   async function describe(initial: boolean) {
     let from: string | undefined;
     do {
-      const out = await streams.send(new DescribeStreamCommand({ StreamArn: arn, ...(from ? { ExclusiveStartShardId: from } : {}) }), call);
+      const out = await streams.send(
+        new DescribeStreamCommand({ StreamArn: arn, ...(from ? { ExclusiveStartShardId: from } : {}) }),
+        call,
+      );
       for (const s of out.StreamDescription?.Shards ?? []) {
         const id = s.ShardId!;
         if (shards.has(id)) continue;
@@ -282,7 +327,13 @@ export async function startStreamReader(o: StreamReaderOptions): Promise<StreamR
           // After the checkpoint's place; a shard it does not name holds only records made since
           // (or none were handled from it yet): from its start.
           const kept = resumed.shards[id];
-          shards.set(id, { id, start: 'TRIM_HORIZON', done: kept?.done === true, ...(kept?.sequence ? { lastSequence: kept.sequence } : {}), ...parent });
+          shards.set(id, {
+            id,
+            start: 'TRIM_HORIZON',
+            done: kept?.done === true,
+            ...(kept?.sequence ? { lastSequence: kept.sequence } : {}),
+            ...parent,
+          });
           continue;
         }
         // Shards that appear after the start hold only new records: they are read from their start.
@@ -296,18 +347,32 @@ export async function startStreamReader(o: StreamReaderOptions): Promise<StreamR
   const ready = (s: Shard) => !s.done && (!s.parent || !shards.get(s.parent) || shards.get(s.parent)!.done);
 
   async function iterator(s: Shard) {
-    const out = await streams.send(new GetShardIteratorCommand({
-      StreamArn: arn, ShardId: s.id,
-      ...(s.lastSequence ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: s.lastSequence } : { ShardIteratorType: s.start }),
-    }), call);
+    const out = await streams.send(
+      new GetShardIteratorCommand({
+        StreamArn: arn,
+        ShardId: s.id,
+        ...(s.lastSequence
+          ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: s.lastSequence }
+          : { ShardIteratorType: s.start }),
+      }),
+      call,
+    );
     s.iterator = out.ShardIterator;
   }
 
   /** Reads a shard to its current end without handing anything over, so its place is the last record's sequence number. */
   async function skipToEnd(s: Shard) {
-    let it = (await streams.send(new GetShardIteratorCommand({ StreamArn: arn, ShardId: s.id, ShardIteratorType: 'TRIM_HORIZON' }), call)).ShardIterator;
+    let it = (
+      await streams.send(
+        new GetShardIteratorCommand({ StreamArn: arn, ShardId: s.id, ShardIteratorType: 'TRIM_HORIZON' }),
+        call,
+      )
+    ).ShardIterator;
     for (;;) {
-      if (!it) { s.done = true; break; }
+      if (!it) {
+        s.done = true;
+        break;
+      }
       const out = await streams.send(new GetRecordsCommand({ ShardIterator: it, Limit: RECORDS_PER_READ }), call);
       const records = out.Records ?? [];
       if (records.length > 0) s.lastSequence = records.at(-1)!.dynamodb?.SequenceNumber;
@@ -318,19 +383,30 @@ export async function startStreamReader(o: StreamReaderOptions): Promise<StreamR
   }
 
   function onFailure(s: Shard, batch: DynamoDBRecord[], invokeCount: number, threw: boolean) {
-    const arrival = (r: DynamoDBRecord) => new Date((r.dynamodb?.ApproximateCreationDateTime ?? 0) * 1000).toISOString();
+    const arrival = (r: DynamoDBRecord) =>
+      new Date((r.dynamodb?.ApproximateCreationDateTime ?? 0) * 1000).toISOString();
     const record: OnFailureRecord = {
       requestContext: {
-        requestId: randomUUID(), functionArn: `arn:aws:lambda:${o.region}:000000000000:function:${functionName}`,
-        condition: 'RetryAttemptsExhausted', approximateInvokeCount: invokeCount,
+        requestId: randomUUID(),
+        functionArn: `arn:aws:lambda:${o.region}:000000000000:function:${functionName}`,
+        condition: 'RetryAttemptsExhausted',
+        approximateInvokeCount: invokeCount,
       },
-      responseContext: { statusCode: 200, executedVersion: '$LATEST', ...(threw ? { functionError: 'Unhandled' } : {}) },
+      responseContext: {
+        statusCode: 200,
+        executedVersion: '$LATEST',
+        ...(threw ? { functionError: 'Unhandled' } : {}),
+      },
       version: '1.0',
       timestamp: new Date().toISOString(),
       DDBStreamBatchInfo: {
-        shardId: s.id, startSequenceNumber: sequence(batch[0]!), endSequenceNumber: sequence(batch.at(-1)!),
-        approximateArrivalOfFirstRecord: arrival(batch[0]!), approximateArrivalOfLastRecord: arrival(batch.at(-1)!),
-        batchSize: batch.length, streamArn: arn,
+        shardId: s.id,
+        startSequenceNumber: sequence(batch[0]!),
+        endSequenceNumber: sequence(batch.at(-1)!),
+        approximateArrivalOfFirstRecord: arrival(batch[0]!),
+        approximateArrivalOfLastRecord: arrival(batch.at(-1)!),
+        batchSize: batch.length,
+        streamArn: arn,
       },
     };
     failures.push(record);
@@ -345,19 +421,33 @@ export async function startStreamReader(o: StreamReaderOptions): Promise<StreamR
       out = await streams.send(new GetRecordsCommand({ ShardIterator: s.iterator!, Limit: RECORDS_PER_READ }), call);
     } catch (err) {
       const name = (err as Error).name;
-      if (name === 'ExpiredIteratorException') { s.iterator = undefined; return true; }
-      if (name === 'TrimmedDataAccessException') { s.iterator = undefined; s.lastSequence = undefined; s.start = 'TRIM_HORIZON'; return true; }
+      if (name === 'ExpiredIteratorException') {
+        s.iterator = undefined;
+        return true;
+      }
+      if (name === 'TrimmedDataAccessException') {
+        s.iterator = undefined;
+        s.lastSequence = undefined;
+        s.start = 'TRIM_HORIZON';
+        return true;
+      }
       throw err;
     }
     const records = out.Records ?? [];
     if (records.length > 0) {
       const events = records.map((r) => lambdaRecord(r, o.region, arn)).filter(matches);
       await deliver(events, {
-        batchSize: o.trigger.batchSize, retryAttempts: o.trigger.retryAttempts,
-        invoke: (batch) => (o.trigger.functionTimeoutSeconds
-          ? withTimeout(o.invoke({ Records: batch }), o.trigger.functionTimeoutSeconds * 1000) : o.invoke({ Records: batch })),
+        batchSize: o.trigger.batchSize,
+        retryAttempts: o.trigger.retryAttempts,
+        invoke: (batch) =>
+          o.trigger.functionTimeoutSeconds
+            ? withTimeout(o.invoke({ Records: batch }), o.trigger.functionTimeoutSeconds * 1000)
+            : o.invoke({ Records: batch }),
         onFailure: (batch, count, threw) => onFailure(s, batch, count, threw),
-        checkpoint: (r) => { s.lastSequence = sequence(r); save(); },
+        checkpoint: (r) => {
+          s.lastSequence = sequence(r);
+          save();
+        },
         stopped: () => stopped,
       });
       if (stopped) return false;
@@ -378,7 +468,10 @@ export async function startStreamReader(o: StreamReaderOptions): Promise<StreamR
   async function tick() {
     let again = false;
     try {
-      if (Date.now() - lastDescribe >= DESCRIBE_EVERY_MS) { await describe(false); lastDescribe = Date.now(); }
+      if (Date.now() - lastDescribe >= DESCRIBE_EVERY_MS) {
+        await describe(false);
+        lastDescribe = Date.now();
+      }
       for (const s of shards.values()) {
         if (stopped) return;
         if (ready(s)) again = (await read(s)) || again;
@@ -387,7 +480,10 @@ export async function startStreamReader(o: StreamReaderOptions): Promise<StreamR
       failing = false;
     } catch (err) {
       if (stopped) return;
-      if (!failing) console.error(`stream reader: cannot read the stream of ${o.tableName}, retrying every second: ${(err as Error).message}`);
+      if (!failing)
+        console.error(
+          `stream reader: cannot read the stream of ${o.tableName}, retrying every second: ${(err as Error).message}`,
+        );
       failing = true;
     }
     schedule(failing ? RETRY_AFTER_ERROR_MS : again ? 0 : o.pollMs);
@@ -395,7 +491,9 @@ export async function startStreamReader(o: StreamReaderOptions): Promise<StreamR
 
   function schedule(ms: number) {
     if (stopped) return;
-    timer = setTimeout(() => { running = tick(); }, ms);
+    timer = setTimeout(() => {
+      running = tick();
+    }, ms);
   }
 
   try {

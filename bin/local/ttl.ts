@@ -1,4 +1,9 @@
-import { ConditionalCheckFailedException, DeleteItemCommand, DynamoDBClient, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import {
+  ConditionalCheckFailedException,
+  DeleteItemCommand,
+  DynamoDBClient,
+  type AttributeValue,
+} from '@aws-sdk/client-dynamodb';
 import { TTL_ATTRIBUTE } from '#shared/data/table.ts';
 import { startStreamReader } from './stream.ts';
 
@@ -15,12 +20,26 @@ export interface TtlSweeper {
 
 type Image = Record<string, AttributeValue>;
 
-export async function startTtlSweeper(opts: { endpoint: string; region: string; tableName: string; everyMs: number; pollMs: number }): Promise<TtlSweeper> {
-  const db = new DynamoDBClient({ endpoint: opts.endpoint, region: opts.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+export async function startTtlSweeper(opts: {
+  endpoint: string;
+  region: string;
+  tableName: string;
+  everyMs: number;
+  pollMs: number;
+}): Promise<TtlSweeper> {
+  const db = new DynamoDBClient({
+    endpoint: opts.endpoint,
+    region: opts.region,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   /** Each item that carries a TTL, by its key: the key and when it expires. */
   const expiring = new Map<string, { Key: Image; at: number }>();
   const reader = await startStreamReader({
-    endpoint: opts.endpoint, region: opts.region, tableName: opts.tableName, fromStart: true, pollMs: opts.pollMs,
+    endpoint: opts.endpoint,
+    region: opts.region,
+    tableName: opts.tableName,
+    fromStart: true,
+    pollMs: opts.pollMs,
     trigger: { handler: 'local/ttl', filter: {}, batchSize: 1000, retryAttempts: 0 },
     invoke: async (event) => {
       for (const r of event.Records) {
@@ -42,10 +61,15 @@ export async function startTtlSweeper(opts: { endpoint: string; region: string; 
     for (const [id, { Key, at }] of expiring) {
       if (at >= now) continue;
       try {
-        await db.send(new DeleteItemCommand({
-          TableName: opts.tableName, Key, ConditionExpression: '#ttl < :now',
-          ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE }, ExpressionAttributeValues: { ':now': { N: String(now) } },
-        }));
+        await db.send(
+          new DeleteItemCommand({
+            TableName: opts.tableName,
+            Key,
+            ConditionExpression: '#ttl < :now',
+            ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
+            ExpressionAttributeValues: { ':now': { N: String(now) } },
+          }),
+        );
         deleted++;
       } catch (e) {
         // Gone already, or written again meanwhile (the stamp taken off, or moved on): the stream says which.
@@ -55,8 +79,20 @@ export async function startTtlSweeper(opts: { endpoint: string; region: string; 
     }
     return deleted;
   }
-  const sweep = () => (running ??= pass().finally(() => { running = null; }));
-  const timer = setInterval(() => { sweep().catch(() => {}); }, opts.everyMs);
+  const sweep = () =>
+    (running ??= pass().finally(() => {
+      running = null;
+    }));
+  const timer = setInterval(() => {
+    sweep().catch(() => {});
+  }, opts.everyMs);
   timer.unref();
-  return { sweep, stop: async () => { clearInterval(timer); await reader.stop(); db.destroy(); } };
+  return {
+    sweep,
+    stop: async () => {
+      clearInterval(timer);
+      await reader.stop();
+      db.destroy();
+    },
+  };
 }

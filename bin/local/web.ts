@@ -13,7 +13,8 @@ import { answerOrderStatus, ORDER_STATUS_PATH } from './demo-orders.ts';
 
 const WIDGET_SRC = fileURLToPath(new URL('../../web/widget/src', import.meta.url));
 
-const newestSource = () => Math.max(...readdirSync(WIDGET_SRC, { recursive: true }).map((f) => statSync(join(WIDGET_SRC, String(f))).mtimeMs));
+const newestSource = () =>
+  Math.max(...readdirSync(WIDGET_SRC, { recursive: true }).map((f) => statSync(join(WIDGET_SRC, String(f))).mtimeMs));
 
 export interface WebAssets {
   /** Serves widget.js; returns false for anything else. */
@@ -26,7 +27,12 @@ export function webAssets(): WebAssets {
   const widget = () => {
     const at = newestSource();
     if (at > built.at) {
-      try { built = { ...buildWidget(), at, etag: '' }; built.etag = etagOf(built.code); } catch (e) { console.error('widget build failed:', e); }
+      try {
+        built = { ...buildWidget(), at, etag: '' };
+        built.etag = etagOf(built.code);
+      } catch (e) {
+        console.error('widget build failed:', e);
+      }
     }
     return built;
   };
@@ -43,7 +49,11 @@ export function webAssets(): WebAssets {
           'x-content-type-options': 'nosniff',
           'cross-origin-resource-policy': 'cross-origin',
         };
-        if (req.headers['if-none-match'] === w.etag) { res.writeHead(304, headers); res.end(); return true; }
+        if (req.headers['if-none-match'] === w.etag) {
+          res.writeHead(304, headers);
+          res.end();
+          return true;
+        }
         res.writeHead(200, { ...headers, 'content-length': String(Buffer.byteLength(w.code)) });
         res.end(method === 'HEAD' ? undefined : w.code);
         return true;
@@ -58,7 +68,11 @@ const etagOf = (code: string) => `"${createHash('sha256').update(code).digest('b
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const WIDGET_KEY = /^wk_[A-Za-z0-9_-]{20,100}$/;
 
-export interface DemoHost { url: string; port: number; stop(): Promise<void> }
+export interface DemoHost {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
 
 /**
  * The demo shop: a page of another origin that embeds the widget with one script tag, under a
@@ -66,38 +80,70 @@ export interface DemoHost { url: string; port: number; stop(): Promise<void> }
  * script or style). `?widgetKey=wk_...` shows another tenant's widget.
  */
 export async function startDemoHost(opts: {
-  apiUrl: string; widgetKey: string; port?: number; host?: string;
+  apiUrl: string;
+  widgetKey: string;
+  port?: number;
+  host?: string;
   /** The signing secret of the demo tenant's order action: the shop then serves its order-status endpoint. */
   orderSecret?: string;
 }): Promise<DemoHost> {
   const api = new URL(opts.apiUrl);
   const ws = `${api.protocol === 'https:' ? 'wss' : 'ws'}://${api.host}`;
   const csp = [
-    "default-src 'self'", `script-src 'self' ${api.origin}`, `connect-src 'self' ${api.origin} ${ws}`,
-    "style-src 'self'", "img-src 'self' data:", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'", "object-src 'none'",
+    "default-src 'self'",
+    `script-src 'self' ${api.origin}`,
+    `connect-src 'self' ${api.origin} ${ws}`,
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "object-src 'none'",
   ].join('; ');
 
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === ORDER_STATUS_PATH && opts.orderSecret) {
-      if (req.method !== 'POST') { res.writeHead(405, { allow: 'POST' }); res.end(); return; }
-      answerOrderStatus(req, res, opts.orderSecret).catch(() => { if (!res.headersSent) res.writeHead(500); res.end(); });
+      if (req.method !== 'POST') {
+        res.writeHead(405, { allow: 'POST' });
+        res.end();
+        return;
+      }
+      answerOrderStatus(req, res, opts.orderSecret).catch(() => {
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
       return;
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') { res.writeHead(405, { allow: 'GET' }); res.end(); return; }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET' });
+      res.end();
+      return;
+    }
     if (url.pathname === '/shop.css') {
       res.writeHead(200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'no-cache' });
       res.end(SHOP_CSS);
       return;
     }
-    if (url.pathname !== '/') { res.writeHead(404, { 'content-type': 'text/plain' }); res.end('Not found'); return; }
+    if (url.pathname !== '/') {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('Not found');
+      return;
+    }
     const asked = url.searchParams.get('widgetKey');
     const key = asked && WIDGET_KEY.test(asked) ? asked : opts.widgetKey;
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp, 'cache-control': 'no-cache' });
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': csp,
+      'cache-control': 'no-cache',
+    });
     res.end(shopPage(`${api.origin}/widget.js`, key));
   });
   const host = opts.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(opts.port ?? 0, host, () => resolve()); });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => resolve());
+  });
   const port = (server.address() as { port: number }).port;
   return {
     url: `http://${host}:${port}`,

@@ -4,4 +4,5 @@ import { postAgentMessage } from '#shared/domain/handoff/handoff.ts';
 import { displayNameOf } from '#shared/domain/tenants/me.ts';
 
 export const handler = adminRoute(api.postAgentMessage, async ({ tenantId, actor, user, membership, params, body }) =>
-  postAgentMessage(tenantId, actor, { id: user.sub, name: displayNameOf(membership, user) }, params.id, body.content));
+  postAgentMessage(tenantId, actor, { id: user.sub, name: displayNameOf(membership, user) }, params.id, body.content),
+);

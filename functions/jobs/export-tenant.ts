@@ -7,6 +7,9 @@ import { runExport } from '#shared/domain/tenants/portability.ts';
 export const handler = recordHandler(async (body) => {
   const m = parseExportMessage(body);
   // A malformed message would fail forever: it is logged and dropped.
-  if (!m) { logger.error('export message dropped: not an export'); return; }
+  if (!m) {
+    logger.error('export message dropped: not an export');
+    return;
+  }
   await runExport(m.tenantId, m.exportId);
 });

@@ -2,7 +2,11 @@
 // active set per account and region). Deployed as inline code on the Lambda runtime, whose own
 // AWS SDK has the SES v1 client (receipt rules are not in SES v2). The provider framework answers
 // CloudFormation; this handler only acts.
-const { DescribeActiveReceiptRuleSetCommand, SESClient, SetActiveReceiptRuleSetCommand } = require('@aws-sdk/client-ses');
+const {
+  DescribeActiveReceiptRuleSetCommand,
+  SESClient,
+  SetActiveReceiptRuleSetCommand,
+} = require('@aws-sdk/client-ses');
 
 const ses = new SESClient({});
 
@@ -12,7 +16,13 @@ exports.handler = async (event) => {
     // Deactivated only while it is still ours: a set someone activated since is left alone.
     const active = await ses.send(new DescribeActiveReceiptRuleSetCommand({}));
     if (active.Metadata && active.Metadata.Name === name) await ses.send(new SetActiveReceiptRuleSetCommand({}));
-    console.log(JSON.stringify({ message: 'receipt rule set released', ruleSet: name, wasActive: active.Metadata ? active.Metadata.Name : null }));
+    console.log(
+      JSON.stringify({
+        message: 'receipt rule set released',
+        ruleSet: name,
+        wasActive: active.Metadata ? active.Metadata.Name : null,
+      }),
+    );
   } else {
     await ses.send(new SetActiveReceiptRuleSetCommand({ RuleSetName: name }));
     console.log(JSON.stringify({ message: 'receipt rule set activated', ruleSet: name }));

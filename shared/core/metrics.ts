@@ -15,4 +15,6 @@ export const metrics = new Metrics({
 });
 
 /** Counts one occurrence in this invocation. Any layer may count; the edge publishes. */
-export const count = (name: MetricName) => { metrics.addMetric(name, MetricUnit.Count, 1); };
+export const count = (name: MetricName) => {
+  metrics.addMetric(name, MetricUnit.Count, 1);
+};

@@ -26,11 +26,24 @@ export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 export const MESSAGE_ROLES = ['user', 'assistant', 'agent'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
 
-export const AUDIT_CATEGORIES = ['auth', 'ticket', 'intent', 'integration', 'settings', 'member', 'knowledge', 'nlu', 'privacy'] as const;
+export const AUDIT_CATEGORIES = [
+  'auth',
+  'ticket',
+  'intent',
+  'integration',
+  'settings',
+  'member',
+  'knowledge',
+  'nlu',
+  'privacy',
+] as const;
 export type AuditCategory = (typeof AUDIT_CATEGORIES)[number];
 
 export const ACTOR_TYPES = ['user', 'widget', 'system'] as const;
-export interface Actor { type: (typeof ACTOR_TYPES)[number]; id: string }
+export interface Actor {
+  type: (typeof ACTOR_TYPES)[number];
+  id: string;
+}
 
 export const MEMBER_STATUSES = ['active', 'invited'] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
@@ -74,21 +87,39 @@ export const KNOWLEDGE_INTENT = 'knowledge_base';
 export const HANDOVER_INTENT = 'handover';
 
 /** The user of an admin request: the token's subject and, when it carries one, its email. */
-export interface User { sub: string; email: string | null }
+export interface User {
+  sub: string;
+  email: string | null;
+}
 
 /** What the event outbox records; each goes to the live channel and to integrations. */
 export const EVENT_TYPES = [
-  'conversation.created', 'message.created', 'conversation.escalated', 'ticket.created', 'ticket.updated', 'conversation.rated',
-  'email.received', 'email.bounced', 'action.failed',
+  'conversation.created',
+  'message.created',
+  'conversation.escalated',
+  'ticket.created',
+  'ticket.updated',
+  'conversation.rated',
+  'email.received',
+  'email.bounced',
+  'action.failed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
-export interface DomainEvent<T = Record<string, unknown>> { id: string; type: EventType; timestamp: string; tenantId: string; data: T }
+export interface DomainEvent<T = Record<string, unknown>> {
+  id: string;
+  type: EventType;
+  timestamp: string;
+  tenantId: string;
+  data: T;
+}
 /** Signals the service sends itself through the outbox: never pushed to a socket nor delivered to an integration. */
 /** `email.send`: an agent's reply in an email conversation, for the sender. `content.changed`: text the assistant answers from was written (intents, articles, examples, unanswered messages); the indexer embeds it. `customer.erased`: a customer's data was erased; their live sockets close. */
 export const INTERNAL_EVENT_TYPES = ['widget_key.rotated', 'content.changed', 'email.send', 'customer.erased'] as const;
 export type InternalEventType = (typeof INTERNAL_EVENT_TYPES)[number];
 /** What an outbox item carries: an event of the table above, or a signal for the service itself. */
-export type OutboxEvent<T = Record<string, unknown>> = DomainEvent<T> | (Omit<DomainEvent<T>, 'type'> & { type: InternalEventType });
+export type OutboxEvent<T = Record<string, unknown>> =
+  | DomainEvent<T>
+  | (Omit<DomainEvent<T>, 'type'> & { type: InternalEventType });
 
 /**
  * What a saved reply may say about the conversation it is sent in; the dashboard fills them in

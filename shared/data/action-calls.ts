@@ -13,12 +13,16 @@ import { transact, TxConditionFailed, type TxItem } from './tx.ts';
 export type ActionStatus = 'ok' | 'failed' | 'timeout' | 'skipped';
 
 export interface ActionCall {
-  id: string; intent: string; status: ActionStatus; latencyMs: number;
+  id: string;
+  intent: string;
+  status: ActionStatus;
+  latencyMs: number;
   /** The endpoint's HTTP status, or null when none answered. */
   httpStatus: number | null;
   /** Why it failed, short; null when it answered. */
   error: string | null;
-  conversationId: string | null; createdAt: string;
+  conversationId: string | null;
+  createdAt: string;
 }
 
 const KEEP_S = 7 * 24 * 3600;
@@ -31,7 +35,10 @@ export const actionCallsRepo = {
       return {
         Put: {
           Item: {
-            ...keys.actionCall(tenantId, integrationId, call.id), type: 'actionCall', integrationId, ...call,
+            ...keys.actionCall(tenantId, integrationId, call.id),
+            type: 'actionCall',
+            integrationId,
+            ...call,
             [TTL_ATTRIBUTE]: Math.floor(Date.parse(call.createdAt) / 1000) + KEEP_S,
           },
         },
@@ -40,23 +47,34 @@ export const actionCallsRepo = {
   },
 
   async recent(tenantId: string, integrationId: string): Promise<ActionCall[]> {
-    const r = await db.send(new QueryCommand({
-      TableName: tableName(), KeyConditionExpression: 'pk = :p AND begins_with(sk, :c)',
-      ExpressionAttributeValues: { ':p': keys.actionCallsPartition(tenantId, integrationId), ':c': 'CALL#' },
-      ScanIndexForward: false, Limit: RECENT_CALLS,
-    }));
+    const r = await db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :p AND begins_with(sk, :c)',
+        ExpressionAttributeValues: { ':p': keys.actionCallsPartition(tenantId, integrationId), ':c': 'CALL#' },
+        ScanIndexForward: false,
+        Limit: RECENT_CALLS,
+      }),
+    );
     const now = Math.floor(Date.now() / 1000);
-    return (r.Items ?? []).filter((i) => !(Number(i[TTL_ATTRIBUTE]) < now)).map((i) => {
-      const { integrationId: _, [TTL_ATTRIBUTE]: _ttl, ...call } = clean<ActionCall & Record<string, unknown>>(i);
-      return call as ActionCall;
-    });
+    return (r.Items ?? [])
+      .filter((i) => !(Number(i[TTL_ATTRIBUTE]) < now))
+      .map((i) => {
+        const { integrationId: _, [TTL_ATTRIBUTE]: _ttl, ...call } = clean<ActionCall & Record<string, unknown>>(i);
+        return call as ActionCall;
+      });
   },
 
   /**
    * The `action.failed` event, unless one went out for this integration in the last minute: the
    * guard's condition and the event share one transaction. False when the guard held it back.
    */
-  async failedEvent(tenantId: string, integrationId: string, data: Record<string, unknown>, at: string): Promise<boolean> {
+  async failedEvent(
+    tenantId: string,
+    integrationId: string,
+    data: Record<string, unknown>,
+    at: string,
+  ): Promise<boolean> {
     const nowS = Math.floor(Date.parse(at) / 1000);
     try {
       await transact([

@@ -11,8 +11,13 @@ import type { TxItem } from './tx.ts';
 // change it records.
 
 export interface AuditEntry {
-  id: string; category: AuditCategory; action: string; actor: Actor;
-  target: { type: string; id: string }; changes: Record<string, { from: unknown; to: unknown }>; createdAt: string;
+  id: string;
+  category: AuditCategory;
+  action: string;
+  actor: Actor;
+  target: { type: string; id: string };
+  changes: Record<string, { from: unknown; to: unknown }>;
+  createdAt: string;
 }
 /** What a repository's write is given to record; it adds the category and the time. */
 export type AuditInput = Omit<AuditEntry, 'id' | 'createdAt' | 'category'>;
@@ -23,7 +28,10 @@ export const asAudit = (i: Record<string, unknown>): AuditEntry => {
 };
 
 // What an audit target is called now, by its type: the key of its item and the name read from it.
-const TARGETS: Record<string, { key: (tenantId: string, id: string) => { pk: string; sk: string }; name: (i: Record<string, unknown>) => unknown }> = {
+const TARGETS: Record<
+  string,
+  { key: (tenantId: string, id: string) => { pk: string; sk: string }; name: (i: Record<string, unknown>) => unknown }
+> = {
   ticket: { key: keys.ticket, name: (i) => (typeof i.number === 'number' ? `#${i.number}` : null) },
   intent: { key: keys.intent, name: (i) => i.name },
   article: { key: keys.article, name: (i) => i.title },
@@ -50,9 +58,17 @@ export const auditRepo = {
     return names;
   },
 
-  async list(tenantId: string, filters: { category?: AuditCategory }, limit: number, cursor?: string): Promise<Page<AuditEntry>> {
+  async list(
+    tenantId: string,
+    filters: { category?: AuditCategory },
+    limit: number,
+    cursor?: string,
+  ): Promise<Page<AuditEntry>> {
     const q = filters.category
-      ? { index: 'gsi2' as const, partition: { name: 'gsi2pk', value: keys.auditByCategoryIndex(tenantId, filters.category).gsi2pk } }
+      ? {
+          index: 'gsi2' as const,
+          partition: { name: 'gsi2pk', value: keys.auditByCategoryIndex(tenantId, filters.category).gsi2pk },
+        }
       : { index: 'gsi1' as const, partition: { name: 'gsi1pk', value: keys.auditIndex(tenantId).gsi1pk } };
     const page = await queryPage(q, { tenantId, list: 'audit', filters }, limit, cursor);
     return { items: page.items.map(asAudit), nextCursor: page.nextCursor };
@@ -62,17 +78,36 @@ export const auditRepo = {
    * Replaces `field`'s values in the `changes` of one category's entries about `targetIds` with
    * `replacement` (an erased customer's words in what an example recorded); one Query of the category.
    */
-  async redact(tenantId: string, category: AuditCategory, targetIds: Set<string>, field: string, replacement: string): Promise<number> {
-    const items = await queryAll({ index: 'gsi2', partition: { name: 'gsi2pk', value: keys.auditByCategoryIndex(tenantId, category).gsi2pk } });
-    const hit = items.filter((i) => targetIds.has((i.target as { id: string }).id) && (i.changes as Record<string, unknown>)?.[field]);
-    await Promise.all(hit.map((i) => {
-      const c = (i.changes as Record<string, { from: unknown; to: unknown }>)[field]!;
-      return db.send(new UpdateCommand({
-        TableName: tableName(), Key: { pk: i.pk, sk: i.sk }, UpdateExpression: 'SET changes.#f = :v',
-        ExpressionAttributeNames: { '#f': field },
-        ExpressionAttributeValues: { ':v': { from: c.from === null ? null : replacement, to: c.to === null ? null : replacement } },
-      }));
-    }));
+  async redact(
+    tenantId: string,
+    category: AuditCategory,
+    targetIds: Set<string>,
+    field: string,
+    replacement: string,
+  ): Promise<number> {
+    const items = await queryAll({
+      index: 'gsi2',
+      partition: { name: 'gsi2pk', value: keys.auditByCategoryIndex(tenantId, category).gsi2pk },
+    });
+    const hit = items.filter(
+      (i) => targetIds.has((i.target as { id: string }).id) && (i.changes as Record<string, unknown>)?.[field],
+    );
+    await Promise.all(
+      hit.map((i) => {
+        const c = (i.changes as Record<string, { from: unknown; to: unknown }>)[field]!;
+        return db.send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: { pk: i.pk, sk: i.sk },
+            UpdateExpression: 'SET changes.#f = :v',
+            ExpressionAttributeNames: { '#f': field },
+            ExpressionAttributeValues: {
+              ':v': { from: c.from === null ? null : replacement, to: c.to === null ? null : replacement },
+            },
+          }),
+        );
+      }),
+    );
     return hit.length;
   },
 
@@ -84,9 +119,15 @@ export const auditRepo = {
       return {
         Put: {
           Item: {
-            ...keys.audit(tenantId, id, e.target), type: 'audit', ...e, id, createdAt,
-            ...keys.auditIndex(tenantId), gsi1sk: id,
-            ...keys.auditByCategoryIndex(tenantId, e.category), gsi2sk: id,
+            ...keys.audit(tenantId, id, e.target),
+            type: 'audit',
+            ...e,
+            id,
+            createdAt,
+            ...keys.auditIndex(tenantId),
+            gsi1sk: id,
+            ...keys.auditByCategoryIndex(tenantId, e.category),
+            gsi2sk: id,
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         },

@@ -9,7 +9,9 @@ const local = config.dynamodbEndpoint !== undefined;
 
 const base = new DynamoDBClient({
   region: config.region,
-  ...(local ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  ...(local
+    ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+    : {}),
   // Worst case of one call: 3 attempts x 2 s + backoff, about 6.5 s, inside the 10 s function timeout, so
   // the handler itself answers 503 (a Lambda timeout would be the gateway's bare 503 instead).
   // throwOnRequestTimeout: without it the SDK only logs a warning when requestTimeout passes and
@@ -29,7 +31,11 @@ base.middlewareStack.add(
   (next) => async (args) => {
     roundTrips.count++;
     if (inFlight++ === 0) busySince = performance.now();
-    try { return await next(args); } finally { if (--inFlight === 0) roundTrips.ms += performance.now() - busySince; }
+    try {
+      return await next(args);
+    } finally {
+      if (--inFlight === 0) roundTrips.ms += performance.now() - busySince;
+    }
   },
   { step: 'initialize', name: 'countRoundTrips' },
 );
@@ -40,7 +46,13 @@ base.middlewareStack.add(
  * DYNAMODB_CONSUMED_CAPACITY=1 (the cost benchmark): it adds bytes to every answer.
  */
 export const consumedCapacity = { read: 0, write: 0, calls: 0 };
-const READS = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand', 'ScanCommand', 'TransactGetItemsCommand']);
+const READS = new Set([
+  'GetItemCommand',
+  'BatchGetItemCommand',
+  'QueryCommand',
+  'ScanCommand',
+  'TransactGetItemsCommand',
+]);
 type Consumed = { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number };
 if (config.consumedCapacity) {
   base.middlewareStack.add(
@@ -76,8 +88,15 @@ export const tableName = () => config.tableName;
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
 const UNAVAILABLE_NAMES = new Set([
-  'TimeoutError', 'RequestTimeout', 'RequestTimeoutException', 'ServiceUnavailable', 'InternalServerError',
-  'ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'LimitExceededException',
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+  'ServiceUnavailable',
+  'InternalServerError',
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'LimitExceededException',
 ]);
 
 /** True when an SDK error means the database could not serve us (outage, timeout, throttling). */

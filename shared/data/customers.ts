@@ -48,41 +48,74 @@ const keyOf = (i: Record<string, unknown>): Key => ({ pk: i.pk as string, sk: i.
 export const customersRepo = {
   /** The conversations an email address was given in (any tenant's address stays in its tenant's partition). */
   async conversationsOfEmail(tenantId: string, email: string): Promise<string[]> {
-    const items = await queryAll({ partition: { name: 'pk', value: keys.customerEmailPartition(tenantId, email) }, consistent: true });
+    const items = await queryAll({
+      partition: { name: 'pk', value: keys.customerEmailPartition(tenantId, email) },
+      consistent: true,
+    });
     return items.map((i) => i.conversationId as string);
   },
 
   /** A verified visitor's conversations, all of them (gsi3). */
   async conversationsOfUser(tenantId: string, userId: string): Promise<string[]> {
-    const items = await queryAll({ index: 'gsi3', partition: { name: 'gsi3pk', value: keys.visitorConversationsIndex(tenantId, userId).gsi3pk } });
+    const items = await queryAll({
+      index: 'gsi3',
+      partition: { name: 'gsi3pk', value: keys.visitorConversationsIndex(tenantId, userId).gsi3pk },
+    });
     return items.map((i) => i.id as string);
   },
 
   async holdings(tenantId: string, conversationId: string): Promise<Holdings | null> {
     const [conversation, events, replies] = await Promise.all([
-      queryAll({ partition: { name: 'pk', value: keys.conversationPartition(tenantId, conversationId) }, descending: false, consistent: true }),
+      queryAll({
+        partition: { name: 'pk', value: keys.conversationPartition(tenantId, conversationId) },
+        descending: false,
+        consistent: true,
+      }),
       queryAll({ partition: { name: 'pk', value: keys.event(tenantId, 'x', conversationId).pk }, descending: false }),
-      queryAll({ index: 'gsi1', partition: { name: 'gsi1pk', value: keys.conversationRepliesIndex(tenantId, conversationId).gsi1pk } }),
+      queryAll({
+        index: 'gsi1',
+        partition: { name: 'gsi1pk', value: keys.conversationRepliesIndex(tenantId, conversationId).gsi1pk },
+      }),
     ]);
     if (!conversation.some((i) => i.sk === 'CONV')) return null;
-    const ticketIds = conversation.filter((i) => (i.sk as string).startsWith('TICKET#')).map((i) => i.ticketId as string);
-    const tickets = await Promise.all(ticketIds.map((id) =>
-      queryAll({ partition: { name: 'pk', value: keys.ticket(tenantId, id).pk }, descending: false, consistent: true })));
+    const ticketIds = conversation
+      .filter((i) => (i.sk as string).startsWith('TICKET#'))
+      .map((i) => i.ticketId as string);
+    const tickets = await Promise.all(
+      ticketIds.map((id) =>
+        queryAll({
+          partition: { name: 'pk', value: keys.ticket(tenantId, id).pk },
+          descending: false,
+          consistent: true,
+        }),
+      ),
+    );
     return { conversationId, conversation, tickets: tickets.filter((t) => t.length), events, replies };
   },
 
   /** Webhook and Slack deliveries (kept 30 days) whose payload names one of the conversations. */
-  async deliveriesOf(tenantId: string, integrationIds: string[], conversationIds: string[]): Promise<Record<string, unknown>[]> {
+  async deliveriesOf(
+    tenantId: string,
+    integrationIds: string[],
+    conversationIds: string[],
+  ): Promise<Record<string, unknown>[]> {
     const out: Record<string, unknown>[] = [];
     for (const integrationId of integrationIds) {
       for (const conversationId of conversationIds) {
         let start: Record<string, unknown> | undefined;
         do {
-          const r = await db.send(new QueryCommand({
-            TableName: tableName(), KeyConditionExpression: 'pk = :p', FilterExpression: 'contains(payload, :c)',
-            ExpressionAttributeValues: { ':p': keys.delivery(tenantId, integrationId, 'x').pk, ':c': `"${conversationId}"` },
-            ...(start ? { ExclusiveStartKey: start } : {}),
-          }));
+          const r = await db.send(
+            new QueryCommand({
+              TableName: tableName(),
+              KeyConditionExpression: 'pk = :p',
+              FilterExpression: 'contains(payload, :c)',
+              ExpressionAttributeValues: {
+                ':p': keys.delivery(tenantId, integrationId, 'x').pk,
+                ':c': `"${conversationId}"`,
+              },
+              ...(start ? { ExclusiveStartKey: start } : {}),
+            }),
+          );
           out.push(...(r.Items ?? []));
           start = r.LastEvaluatedKey;
         } while (start);
@@ -92,27 +125,59 @@ export const customersRepo = {
   },
 
   /** Redacts what `h` holds in place and deletes the copies (events, links, unanswered items, deliveries). */
-  async erase(tenantId: string, h: Holdings, emails: string[], deliveries: Record<string, unknown>[], now: string): Promise<void> {
+  async erase(
+    tenantId: string,
+    h: Holdings,
+    emails: string[],
+    deliveries: Record<string, unknown>[],
+    now: string,
+  ): Promise<void> {
     const conv = h.conversation.find((i) => i.sk === 'CONV')!;
     const messages = h.conversation.filter(isMessage);
     const updates: Array<Promise<unknown>> = [];
     const update = (Key: Key, expr: string, values: Record<string, unknown> = {}, names: Record<string, string> = {}) =>
-      updates.push(db.send(new UpdateCommand({
-        TableName: tableName(), Key, UpdateExpression: expr, ConditionExpression: 'attribute_exists(pk)',
-        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
-        ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
-      })));
-    update(keyOf(conv), `SET lastMessagePreview = :e, erasedAt = :now${conv.rating ? ', rating.#c = :null' : ''}${conv.subject ? ', #sub = :e' : ''} REMOVE visitor, gsi3pk, gsi3sk${conv.email ? ', #em' : ''}`,
+      updates.push(
+        db.send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key,
+            UpdateExpression: expr,
+            ConditionExpression: 'attribute_exists(pk)',
+            ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+            ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+          }),
+        ),
+      );
+    update(
+      keyOf(conv),
+      `SET lastMessagePreview = :e, erasedAt = :now${conv.rating ? ', rating.#c = :null' : ''}${conv.subject ? ', #sub = :e' : ''} REMOVE visitor, gsi3pk, gsi3sk${conv.email ? ', #em' : ''}`,
       { ':e': ERASED, ':now': now, ...(conv.rating ? { ':null': null } : {}) },
-      { ...(conv.rating ? { '#c': 'comment' } : {}), ...(conv.subject ? { '#sub': 'subject' } : {}), ...(conv.email ? { '#em': 'email' } : {}) });
+      {
+        ...(conv.rating ? { '#c': 'comment' } : {}),
+        ...(conv.subject ? { '#sub': 'subject' } : {}),
+        ...(conv.email ? { '#em': 'email' } : {}),
+      },
+    );
     for (const m of messages) {
       const meta = m.metadata as Record<string, unknown> | undefined;
-      const remove = [...(meta?.format ? ['metadata.#f'] : []), ...(m.email ? ['#em'] : []), ...(m.attachments ? ['#at'] : [])];
-      update(keyOf(m), `SET content = :e${meta ? ', metadata.entitiesExtracted = :none' : ''}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
+      const remove = [
+        ...(meta?.format ? ['metadata.#f'] : []),
+        ...(m.email ? ['#em'] : []),
+        ...(m.attachments ? ['#at'] : []),
+      ];
+      update(
+        keyOf(m),
+        `SET content = :e${meta ? ', metadata.entitiesExtracted = :none' : ''}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
         { ':e': ERASED, ...(meta ? { ':none': {} } : {}) },
-        { ...(meta?.format ? { '#f': 'format' } : {}), ...(m.email ? { '#em': 'email' } : {}), ...(m.attachments ? { '#at': 'attachments' } : {}) });
+        {
+          ...(meta?.format ? { '#f': 'format' } : {}),
+          ...(m.email ? { '#em': 'email' } : {}),
+          ...(m.attachments ? { '#at': 'attachments' } : {}),
+        },
+      );
     }
-    for (const d of h.conversation.filter(isEmailDelivery)) if (d.to || d.reason) update(keyOf(d), 'REMOVE #to, reason', {}, { '#to': 'to' });
+    for (const d of h.conversation.filter(isEmailDelivery))
+      if (d.to || d.reason) update(keyOf(d), 'REMOVE #to, reason', {}, { '#to': 'to' });
     for (const t of h.tickets) {
       const ticket = t.find((i) => i.sk === 'TICKET');
       if (ticket) update(keyOf(ticket), 'SET reason = :e', { ':e': ERASED });
@@ -132,7 +197,9 @@ export const customersRepo = {
     /** Links an address to a conversation it was given in, in the transaction that stores it. */
     link(tenantId: string, email: string, conversationId: string): TxItem {
       return {
-        Put: { Item: { ...keys.customerEmailLink(tenantId, email, conversationId), type: 'customerLink', conversationId } },
+        Put: {
+          Item: { ...keys.customerEmailLink(tenantId, email, conversationId), type: 'customerLink', conversationId },
+        },
       };
     },
   },

@@ -8,19 +8,25 @@ import { TTL_ATTRIBUTE } from './table.ts';
 // Deliveries: one item per (event, integration), in the integration's delivery partition, listed
 // newest first (ids sort by event time) and by status on gsi2. Kept 30 days by TTL.
 
-
 export interface DeliveryItem {
-  id: string; integrationId: string; eventId: string; eventType: string;
+  id: string;
+  integrationId: string;
+  eventId: string;
+  eventType: string;
   /** The body every attempt sends, byte for byte: `{ type, timestamp, data }`. */
   payload: string;
   status: DeliveryStatus;
   /** Attempts ever made; the retry schedule counts from `runBase` (the attempts before the last redelivery). */
-  attempts: number; runBase: number;
+  attempts: number;
+  runBase: number;
   /** Bumped by a redelivery: messages of an older run are stale. */
   run: number;
   /** The queue message that owns the current run: a second message for the same run (a retried fan-out) stands aside. */
   owner?: string;
-  lastAttemptAt: string | null; nextAttemptAt: string | null; lastResponseStatus: number | null; lastError: string | null;
+  lastAttemptAt: string | null;
+  nextAttemptAt: string | null;
+  lastResponseStatus: number | null;
+  lastError: string | null;
   createdAt: string;
 }
 
@@ -34,19 +40,30 @@ const fromItem = (i: Record<string, unknown>): DeliveryItem => {
 export const deliveriesRepo = {
   /** False when the delivery exists already (the same event fanned out again). */
   async create(tenantId: string, d: DeliveryItem): Promise<boolean> {
-    return (await conditional(db.send(new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...keys.delivery(tenantId, d.integrationId, d.id), type: 'delivery', ...d,
-        ...keys.deliveriesByStatusIndex(tenantId, d.integrationId, d.status), gsi2sk: d.id,
-        [TTL_ATTRIBUTE]: Math.floor(Date.parse(d.createdAt) / 1000) + RETENTION_SECONDS,
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    })))) !== null;
+    return (
+      (await conditional(
+        db.send(
+          new PutCommand({
+            TableName: tableName(),
+            Item: {
+              ...keys.delivery(tenantId, d.integrationId, d.id),
+              type: 'delivery',
+              ...d,
+              ...keys.deliveriesByStatusIndex(tenantId, d.integrationId, d.status),
+              gsi2sk: d.id,
+              [TTL_ATTRIBUTE]: Math.floor(Date.parse(d.createdAt) / 1000) + RETENTION_SECONDS,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        ),
+      )) !== null
+    );
   },
 
   async get(tenantId: string, integrationId: string, id: string): Promise<DeliveryItem | null> {
-    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.delivery(tenantId, integrationId, id), ConsistentRead: true }));
+    const r = await db.send(
+      new GetCommand({ TableName: tableName(), Key: keys.delivery(tenantId, integrationId, id), ConsistentRead: true }),
+    );
     return r.Item ? fromItem(r.Item) : null;
   },
 
@@ -55,53 +72,101 @@ export const deliveriesRepo = {
    * `run`, nobody attempted since `attempts` was read, and no other message owns the run.
    */
   async claim(tenantId: string, d: DeliveryItem, owner: string, now: string): Promise<boolean> {
-    return (await conditional(db.send(new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.delivery(tenantId, d.integrationId, d.id),
-      UpdateExpression: 'SET attempts = :next, #owner = :owner, lastAttemptAt = :now',
-      ConditionExpression: '#run = :run AND attempts = :attempts AND #status = :pending AND (attribute_not_exists(#owner) OR #owner = :owner)',
-      ExpressionAttributeNames: { '#owner': 'owner', '#run': 'run', '#status': 'status' },
-      ExpressionAttributeValues: { ':next': d.attempts + 1, ':owner': owner, ':now': now, ':run': d.run, ':attempts': d.attempts, ':pending': 'pending' },
-    })))) !== null;
+    return (
+      (await conditional(
+        db.send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: keys.delivery(tenantId, d.integrationId, d.id),
+            UpdateExpression: 'SET attempts = :next, #owner = :owner, lastAttemptAt = :now',
+            ConditionExpression:
+              '#run = :run AND attempts = :attempts AND #status = :pending AND (attribute_not_exists(#owner) OR #owner = :owner)',
+            ExpressionAttributeNames: { '#owner': 'owner', '#run': 'run', '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':next': d.attempts + 1,
+              ':owner': owner,
+              ':now': now,
+              ':run': d.run,
+              ':attempts': d.attempts,
+              ':pending': 'pending',
+            },
+          }),
+        ),
+      )) !== null
+    );
   },
 
   /** Records an attempt's outcome, unless a redelivery started another run meanwhile. */
-  async record(tenantId: string, d: DeliveryItem, outcome: Pick<DeliveryItem, 'status' | 'nextAttemptAt' | 'lastResponseStatus' | 'lastError'>): Promise<void> {
-    await conditional(db.send(new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.delivery(tenantId, d.integrationId, d.id),
-      UpdateExpression: 'SET #status = :status, nextAttemptAt = :next, lastResponseStatus = :code, lastError = :error, gsi2pk = :gsi2pk',
-      ConditionExpression: '#run = :run',
-      ExpressionAttributeNames: { '#status': 'status', '#run': 'run' },
-      ExpressionAttributeValues: {
-        ':status': outcome.status, ':next': outcome.nextAttemptAt, ':code': outcome.lastResponseStatus, ':error': outcome.lastError,
-        ':gsi2pk': keys.deliveriesByStatusIndex(tenantId, d.integrationId, outcome.status).gsi2pk, ':run': d.run,
-      },
-    })));
+  async record(
+    tenantId: string,
+    d: DeliveryItem,
+    outcome: Pick<DeliveryItem, 'status' | 'nextAttemptAt' | 'lastResponseStatus' | 'lastError'>,
+  ): Promise<void> {
+    await conditional(
+      db.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.delivery(tenantId, d.integrationId, d.id),
+          UpdateExpression:
+            'SET #status = :status, nextAttemptAt = :next, lastResponseStatus = :code, lastError = :error, gsi2pk = :gsi2pk',
+          ConditionExpression: '#run = :run',
+          ExpressionAttributeNames: { '#status': 'status', '#run': 'run' },
+          ExpressionAttributeValues: {
+            ':status': outcome.status,
+            ':next': outcome.nextAttemptAt,
+            ':code': outcome.lastResponseStatus,
+            ':error': outcome.lastError,
+            ':gsi2pk': keys.deliveriesByStatusIndex(tenantId, d.integrationId, outcome.status).gsi2pk,
+            ':run': d.run,
+          },
+        }),
+      ),
+    );
   },
 
   /** A new run: pending again, a fresh retry schedule, no owner until its message arrives. Null if the delivery is gone. */
   async restart(tenantId: string, d: DeliveryItem, now: string): Promise<DeliveryItem | null> {
-    const r = await conditional(db.send(new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.delivery(tenantId, d.integrationId, d.id),
-      UpdateExpression: 'SET #run = #run + :one, runBase = attempts, #status = :pending, nextAttemptAt = :now, gsi2pk = :gsi2pk REMOVE #owner',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#run': 'run', '#status': 'status', '#owner': 'owner' },
-      ExpressionAttributeValues: {
-        ':one': 1, ':pending': 'pending', ':now': now,
-        ':gsi2pk': keys.deliveriesByStatusIndex(tenantId, d.integrationId, 'pending').gsi2pk,
-      },
-      ReturnValues: 'ALL_NEW',
-    })));
+    const r = await conditional(
+      db.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.delivery(tenantId, d.integrationId, d.id),
+          UpdateExpression:
+            'SET #run = #run + :one, runBase = attempts, #status = :pending, nextAttemptAt = :now, gsi2pk = :gsi2pk REMOVE #owner',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#run': 'run', '#status': 'status', '#owner': 'owner' },
+          ExpressionAttributeValues: {
+            ':one': 1,
+            ':pending': 'pending',
+            ':now': now,
+            ':gsi2pk': keys.deliveriesByStatusIndex(tenantId, d.integrationId, 'pending').gsi2pk,
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    );
     return r ? fromItem(r.Attributes!) : null;
   },
 
-  async page(tenantId: string, integrationId: string, status: DeliveryStatus | undefined, limit: number, cursor?: string): Promise<Page<DeliveryItem>> {
+  async page(
+    tenantId: string,
+    integrationId: string,
+    status: DeliveryStatus | undefined,
+    limit: number,
+    cursor?: string,
+  ): Promise<Page<DeliveryItem>> {
     const q = status
-      ? { index: 'gsi2' as const, partition: { name: 'gsi2pk', value: keys.deliveriesByStatusIndex(tenantId, integrationId, status).gsi2pk } }
+      ? {
+          index: 'gsi2' as const,
+          partition: { name: 'gsi2pk', value: keys.deliveriesByStatusIndex(tenantId, integrationId, status).gsi2pk },
+        }
       : { partition: { name: 'pk', value: keys.delivery(tenantId, integrationId, '').pk } };
-    const page = await queryPage(q, { tenantId, list: 'deliveries', filters: { integrationId, status } }, limit, cursor);
+    const page = await queryPage(
+      q,
+      { tenantId, list: 'deliveries', filters: { integrationId, status } },
+      limit,
+      cursor,
+    );
     return { items: page.items.map(fromItem), nextCursor: page.nextCursor };
   },
 };

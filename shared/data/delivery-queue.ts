@@ -7,7 +7,10 @@ import { config } from '#shared/core/config.ts';
 // protocol (bin/local/queue.ts), so this very client talks to it.
 
 export interface DeliveryMessage {
-  tenantId: string; integrationId: string; deliveryId: string; run: number;
+  tenantId: string;
+  integrationId: string;
+  deliveryId: string;
+  run: number;
   /** A test ping: its own group, so it says whether the endpoint answers now, not after the endpoint's backlog. */
   ping?: true;
 }
@@ -17,11 +20,12 @@ export const MAX_VISIBILITY_SECONDS = 43_200;
 
 let client: SQSClient | undefined;
 /** The one SQS client (the delivery queue's and the index queue's). */
-export const sqs = () => (client ??= new SQSClient({
-  region: config.region,
-  ...(config.sqsEndpoint ? { endpoint: config.sqsEndpoint, credentials: config.localCredentials } : {}),
-  maxAttempts: 3,
-}));
+export const sqs = () =>
+  (client ??= new SQSClient({
+    region: config.region,
+    ...(config.sqsEndpoint ? { endpoint: config.sqsEndpoint, credentials: config.localCredentials } : {}),
+    maxAttempts: 3,
+  }));
 
 /**
  * A delivery message's FIFO fields: the endpoint's message group (its order, and its backlog, are
@@ -35,45 +39,66 @@ export const fifoFields = (m: DeliveryMessage) => ({
 
 export const deliveryQueue = {
   async send(m: DeliveryMessage): Promise<void> {
-    await sqs().send(new SendMessageCommand({
-      QueueUrl: config.deliveryQueueUrl,
-      MessageBody: JSON.stringify(m),
-      ...fifoFields(m),
-    }));
+    await sqs().send(
+      new SendMessageCommand({
+        QueueUrl: config.deliveryQueueUrl,
+        MessageBody: JSON.stringify(m),
+        ...fifoFields(m),
+      }),
+    );
   },
 
   /** The received message comes back after `seconds` (the caller reports it as a batch item failure). */
   async retryAfter(receiptHandle: string, seconds: number): Promise<void> {
-    await sqs().send(new ChangeMessageVisibilityCommand({
-      QueueUrl: config.deliveryQueueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: Math.min(seconds, MAX_VISIBILITY_SECONDS),
-    }));
+    await sqs().send(
+      new ChangeMessageVisibilityCommand({
+        QueueUrl: config.deliveryQueueUrl,
+        ReceiptHandle: receiptHandle,
+        VisibilityTimeout: Math.min(seconds, MAX_VISIBILITY_SECONDS),
+      }),
+    );
   },
 };
 
 export function parseMessage(body: string): DeliveryMessage | null {
   try {
     const m = JSON.parse(body) as Partial<DeliveryMessage>;
-    const ok = typeof m.tenantId === 'string' && typeof m.integrationId === 'string' && typeof m.deliveryId === 'string'
-      && Number.isInteger(m.run);
-    return ok ? m as DeliveryMessage : null;
+    const ok =
+      typeof m.tenantId === 'string' &&
+      typeof m.integrationId === 'string' &&
+      typeof m.deliveryId === 'string' &&
+      Number.isInteger(m.run);
+    return ok ? (m as DeliveryMessage) : null;
   } catch {
     return null;
   }
 }
 
 /** One outgoing email to send (consumer: functions/email/send.ts). */
-export interface EmailMessage { tenantId: string; conversationId: string; messageId: string }
+export interface EmailMessage {
+  tenantId: string;
+  conversationId: string;
+  messageId: string;
+}
 
 export const emailQueue = {
   async send(m: EmailMessage): Promise<void> {
-    await sqs().send(new SendMessageCommand({ QueueUrl: config.emailQueueUrl, MessageBody: JSON.stringify(m), MessageGroupId: m.tenantId }));
+    await sqs().send(
+      new SendMessageCommand({
+        QueueUrl: config.emailQueueUrl,
+        MessageBody: JSON.stringify(m),
+        MessageGroupId: m.tenantId,
+      }),
+    );
   },
 };
 
 export function parseEmailMessage(body: string): EmailMessage | null {
   try {
     const m = JSON.parse(body) as Partial<EmailMessage>;
-    return typeof m.tenantId === 'string' && typeof m.conversationId === 'string' && typeof m.messageId === 'string' ? m as EmailMessage : null;
+    return typeof m.tenantId === 'string' && typeof m.conversationId === 'string' && typeof m.messageId === 'string'
+      ? (m as EmailMessage)
+      : null;
   } catch {
     return null;
   }

@@ -20,12 +20,26 @@ const eventUlid = monotonicFactory();
 export const eventsRepo = {
   tx: {
     /** The event item of a change, in the change's transaction. */
-    put<T extends Record<string, unknown>>(tenantId: string, type: EventType | InternalEventType, data: T, timestamp: string, conversationId?: string): TxItem {
-      const event = { id: `evt_${eventUlid(Date.parse(timestamp))}`, type, timestamp, tenantId, data } as OutboxEvent<T>;
+    put<T extends Record<string, unknown>>(
+      tenantId: string,
+      type: EventType | InternalEventType,
+      data: T,
+      timestamp: string,
+      conversationId?: string,
+    ): TxItem {
+      const event = {
+        id: `evt_${eventUlid(Date.parse(timestamp))}`,
+        type,
+        timestamp,
+        tenantId,
+        data,
+      } as OutboxEvent<T>;
       return {
         Put: {
           Item: {
-            ...keys.event(tenantId, event.id, conversationId), type: EVENT_ITEM_TYPE, event,
+            ...keys.event(tenantId, event.id, conversationId),
+            type: EVENT_ITEM_TYPE,
+            event,
             [TTL_ATTRIBUTE]: Math.floor(Date.parse(timestamp) / 1000) + KEEP_S,
           },
         },

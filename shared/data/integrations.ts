@@ -8,17 +8,32 @@ import { transact, TxConditionFailed } from './tx.ts';
 import { limitsRepo } from './limits.ts';
 
 /** Credentials as stored: envelope-encrypted (see the domain's credentials module). */
-export interface Sealed { scheme: 'kms' | 'local'; ciphertext: string; iv: string; tag: string; encryptedKey: string }
+export interface Sealed {
+  scheme: 'kms' | 'local';
+  ciphertext: string;
+  iv: string;
+  tag: string;
+  encryptedKey: string;
+}
 
 /** Stored form: credentials sealed, plus their masks so that reads never need a decryption. */
 export interface IntegrationItem {
-  id: string; type: IntegrationType; name: string; status: IntegrationStatus;
-  config: Record<string, unknown>; sealed: Sealed; masked: Record<string, string>; createdAt: string; updatedAt: string;
+  id: string;
+  type: IntegrationType;
+  name: string;
+  status: IntegrationStatus;
+  config: Record<string, unknown>;
+  sealed: Sealed;
+  masked: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
   /** Set by the first failed delivery attempt after the last success (the 5-day disable rule). */
   failingSince?: string;
 }
 const fromItem = (i: Record<string, unknown>): IntegrationItem => {
-  const { integrationType, ...rest } = clean<Omit<IntegrationItem, 'type'> & { integrationType: IntegrationItem['type'] }>(i);
+  const { integrationType, ...rest } = clean<
+    Omit<IntegrationItem, 'type'> & { integrationType: IntegrationItem['type'] }
+  >(i);
   return { ...rest, type: integrationType };
 };
 
@@ -30,7 +45,9 @@ export const integrationsRepo = {
   },
 
   async get(tenantId: string, id: string): Promise<IntegrationItem | null> {
-    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.integration(tenantId, id), ConsistentRead: true }));
+    const r = await db.send(
+      new GetCommand({ TableName: tableName(), Key: keys.integration(tenantId, id), ConsistentRead: true }),
+    );
     return r.Item ? fromItem(r.Item) : null;
   },
 
@@ -38,7 +55,13 @@ export const integrationsRepo = {
    * Create (`before` null; counted in the tenant's tally, failing at index 2 past `max`) or full
    * replacement conditional on the `updatedAt` read.
    */
-  async put(tenantId: string, item: IntegrationItem, before: IntegrationItem | null, audit: AuditInput, max?: number): Promise<void> {
+  async put(
+    tenantId: string,
+    item: IntegrationItem,
+    before: IntegrationItem | null,
+    audit: AuditInput,
+    max?: number,
+  ): Promise<void> {
     await transact([
       {
         Put: {
@@ -55,21 +78,32 @@ export const integrationsRepo = {
 
   /** The start of the current run of failures: set now unless already set. Null if the integration is gone. */
   async markFailing(tenantId: string, id: string, now: string): Promise<string | null> {
-    const r = await conditional(db.send(new UpdateCommand({
-      TableName: tableName(), Key: keys.integration(tenantId, id),
-      UpdateExpression: 'SET failingSince = if_not_exists(failingSince, :now)',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':now': now },
-      ReturnValues: 'UPDATED_NEW',
-    })));
-    return r ? r.Attributes?.failingSince as string : null;
+    const r = await conditional(
+      db.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.integration(tenantId, id),
+          UpdateExpression: 'SET failingSince = if_not_exists(failingSince, :now)',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':now': now },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      ),
+    );
+    return r ? (r.Attributes?.failingSince as string) : null;
   },
 
   async clearFailing(tenantId: string, id: string): Promise<void> {
-    await conditional(db.send(new UpdateCommand({
-      TableName: tableName(), Key: keys.integration(tenantId, id),
-      UpdateExpression: 'REMOVE failingSince', ConditionExpression: 'attribute_exists(failingSince)',
-    })));
+    await conditional(
+      db.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.integration(tenantId, id),
+          UpdateExpression: 'REMOVE failingSince',
+          ConditionExpression: 'attribute_exists(failingSince)',
+        }),
+      ),
+    );
   },
 
   /** Active -> disabled with its audit entry; false if it was not active (already disabled, or gone). */

@@ -9,10 +9,19 @@ import { hitAdd } from './stats.ts';
 import { transact, type TxItem } from './tx.ts';
 
 export interface Intent {
-  id: string; name: string; description: string; trainingPhrases: string[]; response: string;
-  entities: EntitySpec[]; action: IntentAction; enabled: boolean; createdAt: string; updatedAt: string;
+  id: string;
+  name: string;
+  description: string;
+  trainingPhrases: string[];
+  response: string;
+  entities: EntitySpec[];
+  action: IntentAction;
+  enabled: boolean;
+  createdAt: string;
+  updatedAt: string;
   /** `action: "call"` only: the tenant's `action` integration it asks, and what it says when that fails. */
-  integrationId?: string; failureResponse?: string;
+  integrationId?: string;
+  failureResponse?: string;
   /** Starter content the team has not edited (the team's own articles answer before it). */
   starter?: boolean;
   /** Disabled once by the starter review: its reply stated facts the team never wrote. */
@@ -21,8 +30,18 @@ export interface Intent {
 
 /** The Puts that create an intent: the intent and its name guard (names are unique per tenant). */
 const intentPuts = (tenantId: string, intent: Intent): TxItem[] => [
-    { Put: { Item: { ...keys.intent(tenantId, intent.id), type: 'intent', ...intent }, ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Put: { Item: { ...keys.intentName(tenantId, intent.name), type: 'intentName', intentId: intent.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
+  {
+    Put: {
+      Item: { ...keys.intent(tenantId, intent.id), type: 'intent', ...intent },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  },
+  {
+    Put: {
+      Item: { ...keys.intentName(tenantId, intent.name), type: 'intentName', intentId: intent.id },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  },
 ];
 
 // Intent writes of the admin API. Each is one transaction: the intent, its name guard, the tenant's
@@ -56,10 +75,15 @@ export const intentsRepo = {
    */
   async listReviewed(tenantId: string): Promise<{ intents: Array<Intent & { hitCount: number }>; reviewed: boolean }> {
     const { pk } = keys.intentPrefix(tenantId);
-    const items = await queryAll({ partition: { name: 'pk', value: pk }, sk: { beginsWith: 'INTENT' }, consistent: true });
+    const items = await queryAll({
+      partition: { name: 'pk', value: pk },
+      sk: { beginsWith: 'INTENT' },
+      consistent: true,
+    });
     const hits = new Map<string, number>();
     for (const it of items.filter((i) => (i.sk as string).startsWith(keys.intentHits(tenantId).sk))) {
-      for (const [k, v] of Object.entries(it)) if (k.startsWith('h_')) hits.set(k.slice(2), (hits.get(k.slice(2)) ?? 0) + (v as number));
+      for (const [k, v] of Object.entries(it))
+        if (k.startsWith('h_')) hits.set(k.slice(2), (hits.get(k.slice(2)) ?? 0) + (v as number));
     }
     const intents = items
       .filter((i) => (i.sk as string).startsWith('INTENT#'))
@@ -73,18 +97,36 @@ export const intentsRepo = {
    * the audit entries, the review mark (conditional: the review runs once) and the version bump.
    * Fails at index 0 when another review got there first.
    */
-  async review(tenantId: string, changes: Array<{ before: Intent; after: Intent }>, audits: TxItem[], at: string): Promise<void> {
-    const mark: TxItem = { Put: { Item: { ...keys.starterReview(tenantId), type: 'starterReview', reviewedAt: at }, ConditionExpression: 'attribute_not_exists(pk)' } };
-    if (changes.length === 0) { await transact([mark]); return; }
+  async review(
+    tenantId: string,
+    changes: Array<{ before: Intent; after: Intent }>,
+    audits: TxItem[],
+    at: string,
+  ): Promise<void> {
+    const mark: TxItem = {
+      Put: {
+        Item: { ...keys.starterReview(tenantId), type: 'starterReview', reviewedAt: at },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    };
+    if (changes.length === 0) {
+      await transact([mark]);
+      return;
+    }
     await transact([
       mark,
-      ...changes.map(({ before, after }): TxItem => ({
-        Put: {
-          Item: { ...keys.intent(tenantId, after.id), type: 'intent', ...after },
-          ConditionExpression: 'attribute_exists(pk) AND updatedAt = :u', ExpressionAttributeValues: { ':u': before.updatedAt },
-        },
-      })),
-      ...audits, tenantBump(tenantId, 0), changed(tenantId),
+      ...changes.map(
+        ({ before, after }): TxItem => ({
+          Put: {
+            Item: { ...keys.intent(tenantId, after.id), type: 'intent', ...after },
+            ConditionExpression: 'attribute_exists(pk) AND updatedAt = :u',
+            ExpressionAttributeValues: { ':u': before.updatedAt },
+          },
+        }),
+      ),
+      ...audits,
+      tenantBump(tenantId, 0),
+      changed(tenantId),
     ]);
   },
 
@@ -103,24 +145,42 @@ export const intentsRepo = {
       {
         Put: {
           Item: { ...keys.intent(tenantId, after.id), type: 'intent', ...after },
-          ConditionExpression: 'attribute_exists(pk) AND updatedAt = :u', ExpressionAttributeValues: { ':u': before.updatedAt },
+          ConditionExpression: 'attribute_exists(pk) AND updatedAt = :u',
+          ExpressionAttributeValues: { ':u': before.updatedAt },
         },
       },
-      tenantBump(tenantId, 0), audit,
+      tenantBump(tenantId, 0),
+      audit,
     ];
     if (before.name !== after.name) {
-      items.splice(2, 0,
-        { Put: { Item: { ...keys.intentName(tenantId, after.name), type: 'intentName', intentId: after.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
-        { Delete: { Key: keys.intentName(tenantId, before.name) } });
+      items.splice(
+        2,
+        0,
+        {
+          Put: {
+            Item: { ...keys.intentName(tenantId, after.name), type: 'intentName', intentId: after.id },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        { Delete: { Key: keys.intentName(tenantId, before.name) } },
+      );
     }
     await transact([...items, ...extra, changed(tenantId)]);
   },
 
   async remove(tenantId: string, intent: Intent, audit: TxItem): Promise<void> {
     await transact([
-      { Delete: { Key: keys.intent(tenantId, intent.id), ConditionExpression: 'attribute_exists(pk) AND updatedAt = :u', ExpressionAttributeValues: { ':u': intent.updatedAt } } },
+      {
+        Delete: {
+          Key: keys.intent(tenantId, intent.id),
+          ConditionExpression: 'attribute_exists(pk) AND updatedAt = :u',
+          ExpressionAttributeValues: { ':u': intent.updatedAt },
+        },
+      },
       { Delete: { Key: keys.intentName(tenantId, intent.name) } },
-      tenantBump(tenantId, -1), audit, changed(tenantId),
+      tenantBump(tenantId, -1),
+      audit,
+      changed(tenantId),
     ]);
   },
 
@@ -129,10 +189,15 @@ export const intentsRepo = {
     const { pk, skPrefix } = adminKeys.intentHitsPrefix(tenantId);
     const [item, shards] = await Promise.all([
       db.send(new GetCommand({ TableName: tableName(), Key: keys.intent(tenantId, id), ConsistentRead: true })),
-      db.send(new QueryCommand({
-        TableName: tableName(), KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-        ExpressionAttributeValues: { ':pk': pk, ':p': skPrefix }, ProjectionExpression: '#h', ExpressionAttributeNames: { '#h': `h_${id}` },
-      })),
+      db.send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+          ExpressionAttributeValues: { ':pk': pk, ':p': skPrefix },
+          ProjectionExpression: '#h',
+          ExpressionAttributeNames: { '#h': `h_${id}` },
+        }),
+      ),
     ]);
     if (!item.Item) return null;
     const hitCount = (shards.Items ?? []).reduce((n, s) => n + ((s[`h_${id}`] as number | undefined) ?? 0), 0);
@@ -144,9 +209,12 @@ export const intentsRepo = {
     put: intentPuts,
 
     /** The starter review's mark, for a tenant that starts with today's starter content (onboarding). */
-    reviewed: (tenantId: string, at: string): TxItem => ({ Put: { Item: { ...keys.starterReview(tenantId), type: 'starterReview', reviewedAt: at } } }),
+    reviewed: (tenantId: string, at: string): TxItem => ({
+      Put: { Item: { ...keys.starterReview(tenantId), type: 'starterReview', reviewedAt: at } },
+    }),
 
     /** One hit of an intent (the message's conversation picks the shard). */
-    hit: (tenantId: string, intentId: string, seed: string): TxItem => hitAdd(keys.intentHits(tenantId), intentId, seed),
+    hit: (tenantId: string, intentId: string, seed: string): TxItem =>
+      hitAdd(keys.intentHits(tenantId), intentId, seed),
   },
 };

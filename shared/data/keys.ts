@@ -4,7 +4,10 @@ import { createHash } from 'node:crypto';
 
 const T = (tenantId: string) => `TENANT#${tenantId}`;
 
-export interface Key { pk: string; sk: string }
+export interface Key {
+  pk: string;
+  sk: string;
+}
 
 export const keys = {
   tenant: (tenantId: string): Key => ({ pk: T(tenantId), sk: 'TENANT' }),
@@ -22,8 +25,10 @@ export const keys = {
   articlesIndex: (tenantId: string) => ({ gsi1pk: `${T(tenantId)}#ARTICLES` }),
   articlesByStatusIndex: (tenantId: string, status: string) => ({ gsi2pk: `${T(tenantId)}#ARTICLES#${status}` }),
   /** Guards one article per URL; keyed by a hash, as a URL may be longer than a sort key. */
-  articleUrl: (tenantId: string, url: string): Key =>
-    ({ pk: T(tenantId), sk: `ARTICLEURL#${createHash('sha256').update(new URL(url).href).digest('base64url')}` }),
+  articleUrl: (tenantId: string, url: string): Key => ({
+    pk: T(tenantId),
+    sk: `ARTICLEURL#${createHash('sha256').update(new URL(url).href).digest('base64url')}`,
+  }),
   /** Like intentHits: attribute `h_<articleId>` counts the answers an article gave, on sharded items. */
   articleHits: (tenantId: string): Key => ({ pk: T(tenantId), sk: 'ARTICLEHITS' }),
   /** The searchable form of every article (plain-text passages, no Markdown): what the chat's index is built from. */
@@ -43,30 +48,44 @@ export const keys = {
 
   /** A taught example, in one partition per target kind (the `none` ones are what the chat's model reads). */
   examplePartition: (tenantId: string, kind: string) => `${T(tenantId)}#NLUEX#${kind}`,
-  example: (tenantId: string, kind: string, exampleId: string): Key => ({ pk: keys.examplePartition(tenantId, kind), sk: exampleId }),
+  example: (tenantId: string, kind: string, exampleId: string): Key => ({
+    pk: keys.examplePartition(tenantId, kind),
+    sk: exampleId,
+  }),
   examplesIndex: (tenantId: string) => ({ gsi1pk: `${T(tenantId)}#NLUEX` }),
   /** One example per message and target: keyed by a hash of both, as a message may be longer than a sort key. */
-  exampleGuard: (tenantId: string, target: string, message: string): Key =>
-    ({ pk: T(tenantId), sk: `NLUEXKEY#${createHash('sha256').update(`${target}\n${message}`).digest('base64url')}` }),
+  exampleGuard: (tenantId: string, target: string, message: string): Key => ({
+    pk: T(tenantId),
+    sk: `NLUEXKEY#${createHash('sha256').update(`${target}\n${message}`).digest('base64url')}`,
+  }),
   /** Customers' messages the assistant did not answer well, by day: `sk` is day, time, message id. */
   unansweredPartition: (tenantId: string) => `${T(tenantId)}#UNANSWERED`,
-  unanswered: (tenantId: string, createdAt: string, messageId: string): Key =>
-    ({ pk: keys.unansweredPartition(tenantId), sk: `${createdAt.slice(0, 10)}#${createdAt}#${messageId}` }),
+  unanswered: (tenantId: string, createdAt: string, messageId: string): Key => ({
+    pk: keys.unansweredPartition(tenantId),
+    sk: `${createdAt.slice(0, 10)}#${createdAt}#${messageId}`,
+  }),
 
   integration: (tenantId: string, id: string): Key => ({ pk: T(tenantId), sk: `INTEGRATION#${id}` }),
   integrationPrefix: (tenantId: string) => ({ pk: T(tenantId), skPrefix: 'INTEGRATION#' }),
   /** An action integration's recent calls (`CALL#` + a ULID, so newest first by key) and its `action.failed` guard. */
   actionCallsPartition: (tenantId: string, integrationId: string) => `${T(tenantId)}#ACTIONCALLS#${integrationId}`,
-  actionCall: (tenantId: string, integrationId: string, callId: string): Key =>
-    ({ pk: keys.actionCallsPartition(tenantId, integrationId), sk: `CALL#${callId}` }),
-  actionFailedGuard: (tenantId: string, integrationId: string): Key =>
-    ({ pk: keys.actionCallsPartition(tenantId, integrationId), sk: 'FAILEDEVENT' }),
+  actionCall: (tenantId: string, integrationId: string, callId: string): Key => ({
+    pk: keys.actionCallsPartition(tenantId, integrationId),
+    sk: `CALL#${callId}`,
+  }),
+  actionFailedGuard: (tenantId: string, integrationId: string): Key => ({
+    pk: keys.actionCallsPartition(tenantId, integrationId),
+    sk: 'FAILEDEVENT',
+  }),
 
   /** Deliveries of one integration; ids are `dlv_` + the event's ULID, so the partition sorts by event time. */
-  delivery: (tenantId: string, integrationId: string, deliveryId: string): Key =>
-    ({ pk: `${T(tenantId)}#DELIVERIES#${integrationId}`, sk: deliveryId }),
-  deliveriesByStatusIndex: (tenantId: string, integrationId: string, status: string) =>
-    ({ gsi2pk: `${T(tenantId)}#DELIVERIES#${integrationId}#${status}` }),
+  delivery: (tenantId: string, integrationId: string, deliveryId: string): Key => ({
+    pk: `${T(tenantId)}#DELIVERIES#${integrationId}`,
+    sk: deliveryId,
+  }),
+  deliveriesByStatusIndex: (tenantId: string, integrationId: string, status: string) => ({
+    gsi2pk: `${T(tenantId)}#DELIVERIES#${integrationId}#${status}`,
+  }),
 
   member: (tenantId: string, memberId: string): Key => ({ pk: T(tenantId), sk: `MEMBER#${memberId}` }),
   memberPrefix: (tenantId: string) => ({ pk: T(tenantId), skPrefix: 'MEMBER#' }),
@@ -76,26 +95,37 @@ export const keys = {
   widgetKey: (hash: string): Key => ({ pk: `WIDGETKEY#${hash}`, sk: 'WIDGETKEY' }),
 
   conversationPartition: (tenantId: string, conversationId: string) => `${T(tenantId)}#CONV#${conversationId}`,
-  conversation: (tenantId: string, conversationId: string): Key =>
-    ({ pk: keys.conversationPartition(tenantId, conversationId), sk: 'CONV' }),
+  conversation: (tenantId: string, conversationId: string): Key => ({
+    pk: keys.conversationPartition(tenantId, conversationId),
+    sk: 'CONV',
+  }),
   /** Messages sort by time, then user before assistant (seq), then id. */
-  message: (tenantId: string, conversationId: string, createdAt: string, seq: number, messageId: string): Key =>
-    ({ pk: keys.conversationPartition(tenantId, conversationId), sk: `MSG#${createdAt}#${seq}#${messageId}` }),
-  conversationTicketRef: (tenantId: string, conversationId: string, ticketId: string): Key =>
-    ({ pk: keys.conversationPartition(tenantId, conversationId), sk: `TICKET#${ticketId}` }),
-  rateWindow: (tenantId: string, conversationId: string, minute: string): Key =>
-    ({ pk: keys.conversationPartition(tenantId, conversationId), sk: `RATE#${minute}` }),
+  message: (tenantId: string, conversationId: string, createdAt: string, seq: number, messageId: string): Key => ({
+    pk: keys.conversationPartition(tenantId, conversationId),
+    sk: `MSG#${createdAt}#${seq}#${messageId}`,
+  }),
+  conversationTicketRef: (tenantId: string, conversationId: string, ticketId: string): Key => ({
+    pk: keys.conversationPartition(tenantId, conversationId),
+    sk: `TICKET#${ticketId}`,
+  }),
+  rateWindow: (tenantId: string, conversationId: string, minute: string): Key => ({
+    pk: keys.conversationPartition(tenantId, conversationId),
+    sk: `RATE#${minute}`,
+  }),
   conversationsIndex: (tenantId: string) => ({ gsi1pk: `${T(tenantId)}#CONVS` }),
   conversationsByStatusIndex: (tenantId: string, status: string) => ({ gsi2pk: `${T(tenantId)}#CONVS#${status}` }),
   /** A verified visitor's conversations (any device); keyed by a hash, as a user id is the site's own free text. */
-  visitorConversationsIndex: (tenantId: string, userId: string) =>
-    ({ gsi3pk: `${T(tenantId)}#VISITOR#${createHash('sha256').update(userId).digest('base64url')}` }),
+  visitorConversationsIndex: (tenantId: string, userId: string) => ({
+    gsi3pk: `${T(tenantId)}#VISITOR#${createHash('sha256').update(userId).digest('base64url')}`,
+  }),
 
   /** A customer's conversations by the email address they gave (export and erasure); keyed by a hash of the address. */
   customerEmailPartition: (tenantId: string, email: string) =>
     `${T(tenantId)}#CUSTOMER#${createHash('sha256').update(email.toLowerCase()).digest('base64url')}`,
-  customerEmailLink: (tenantId: string, email: string, conversationId: string): Key =>
-    ({ pk: keys.customerEmailPartition(tenantId, email), sk: `CONV#${conversationId}` }),
+  customerEmailLink: (tenantId: string, email: string, conversationId: string): Key => ({
+    pk: keys.customerEmailPartition(tenantId, email),
+    sk: `CONV#${conversationId}`,
+  }),
 
   /** The tenants that keep conversations a limited time (the retention job reads this one partition). */
   retentionPartition: () => 'RETENTION',
@@ -118,12 +148,15 @@ export const keys = {
   ticketNumber: (tenantId: string, n: number): Key => ({ pk: T(tenantId), sk: `TICKETNUMBER#${n}` }),
   ticketsIndex: (tenantId: string) => ({ gsi1pk: `${T(tenantId)}#TICKETS` }),
   ticketsByStatusIndex: (tenantId: string, status: string) => ({ gsi2pk: `${T(tenantId)}#TICKETS#STATUS#${status}` }),
-  ticketsByPriorityIndex: (tenantId: string, priority: string) =>
-    ({ gsi3pk: `${T(tenantId)}#TICKETS#PRIORITY#${priority}` }),
+  ticketsByPriorityIndex: (tenantId: string, priority: string) => ({
+    gsi3pk: `${T(tenantId)}#TICKETS#PRIORITY#${priority}`,
+  }),
 
   /** A ticket's audit entries live in the ticket's partition, so its detail is one Query; others in the tenant's audit partition. */
-  audit: (tenantId: string, auditId: string, target: { type: string; id: string }): Key =>
-    ({ pk: target.type === 'ticket' ? keys.ticket(tenantId, target.id).pk : `${T(tenantId)}#AUDIT`, sk: auditId }),
+  audit: (tenantId: string, auditId: string, target: { type: string; id: string }): Key => ({
+    pk: target.type === 'ticket' ? keys.ticket(tenantId, target.id).pk : `${T(tenantId)}#AUDIT`,
+    sk: auditId,
+  }),
   auditIndex: (tenantId: string) => ({ gsi1pk: `${T(tenantId)}#AUDIT` }),
   auditByCategoryIndex: (tenantId: string, category: string) => ({ gsi2pk: `${T(tenantId)}#AUDIT#${category}` }),
 
@@ -134,14 +167,18 @@ export const keys = {
   counters: (tenantId: string): Key => ({ pk: keys.statsPartition(tenantId), sk: 'TOTAL' }),
 
   /** Per conversation: a conversation's events share a partition, so the stream keeps their order. */
-  event: (tenantId: string, eventId: string, conversationId?: string): Key =>
-    ({ pk: `${T(tenantId)}#EVENTS${conversationId ? `#${conversationId}` : ''}`, sk: `EVT#${eventId}` }),
+  event: (tenantId: string, eventId: string, conversationId?: string): Key => ({
+    pk: `${T(tenantId)}#EVENTS${conversationId ? `#${conversationId}` : ''}`,
+    sk: `EVT#${eventId}`,
+  }),
   /**
    * Live connections, partitioned by who they are for: a conversation's customer sockets, and the
    * tenant's member sockets. Pushing an event reads the two partitions it concerns and no other.
    * Each partition also holds its sockets' counts (`COUNT` per conversation, `COUNT#<user>` per member).
    */
-  liveConversation: (tenantId: string, conversationId: string) => ({ pk: `${T(tenantId)}#LIVE#CONV#${conversationId}` }),
+  liveConversation: (tenantId: string, conversationId: string) => ({
+    pk: `${T(tenantId)}#LIVE#CONV#${conversationId}`,
+  }),
   liveMembers: (tenantId: string) => ({ pk: `${T(tenantId)}#LIVE#MEMBERS` }),
   liveCount: (pk: string, userId?: string): Key => ({ pk, sk: userId ? `COUNT#${userId}` : 'COUNT' }),
   liveConnection: (pk: string, connectionId: string): Key => ({ pk, sk: `CONN#${connectionId}` }),
@@ -153,19 +190,28 @@ export const keys = {
    * A conversation due to be judged "resolved by the assistant" in a 10-minute slot (every tenant's
    * in one partition, so that the scheduled job finds them without a Scan; ids only, TTL).
    */
-  resolutionDue: (slot: string, tenantId: string, conversationId: string): Key => ({ pk: `RESOLVEDUE#${slot}`, sk: `${tenantId}#${conversationId}` }),
+  resolutionDue: (slot: string, tenantId: string, conversationId: string): Key => ({
+    pk: `RESOLVEDUE#${slot}`,
+    sk: `${tenantId}#${conversationId}`,
+  }),
   liveTicket: (tenantId: string, hash: string): Key => ({ pk: `${T(tenantId)}#LIVETICKET#${hash}`, sk: 'LIVETICKET' }),
 
   /**
    * A fixed-window counter of a limit of CONTRACT section 6 (`name` says what it counts and for
    * whom, e.g. `newconv#<address>`); each counter has its own partition so none grows hot for others.
    */
-  limitWindow: (tenantId: string, name: string, window: string): Key => ({ pk: `${T(tenantId)}#LIMIT#${name}`, sk: `WINDOW#${window}` }),
+  limitWindow: (tenantId: string, name: string, window: string): Key => ({
+    pk: `${T(tenantId)}#LIMIT#${name}`,
+    sk: `WINDOW#${window}`,
+  }),
 
   /** A saved reply of the team; its shortcut is unique per tenant through a guard item. */
   savedReply: (tenantId: string, id: string): Key => ({ pk: T(tenantId), sk: `SAVEDREPLY#${id}` }),
   savedReplyPrefix: (tenantId: string) => ({ pk: T(tenantId), skPrefix: 'SAVEDREPLY#' }),
-  savedReplyShortcut: (tenantId: string, shortcut: string): Key => ({ pk: T(tenantId), sk: `REPLYSHORTCUT#${shortcut}` }),
+  savedReplyShortcut: (tenantId: string, shortcut: string): Key => ({
+    pk: T(tenantId),
+    sk: `REPLYSHORTCUT#${shortcut}`,
+  }),
 
   /** The tenant's labels with their counts, one item per label (`key`: the label folded for comparison). */
   labelsPartition: (tenantId: string) => `${T(tenantId)}#LABELS`,
@@ -173,13 +219,19 @@ export const keys = {
   /** The conversations that carry a label, newest first; keyed by a hash, as a label is free text. */
   labelledPartition: (tenantId: string, key: string) =>
     `${T(tenantId)}#LABELLED#${createHash('sha256').update(key).digest('base64url')}`,
-  labelled: (tenantId: string, key: string, createdAt: string, conversationId: string): Key =>
-    ({ pk: keys.labelledPartition(tenantId, key), sk: timeSortKey(createdAt, conversationId) }),
+  labelled: (tenantId: string, key: string, createdAt: string, conversationId: string): Key => ({
+    pk: keys.labelledPartition(tenantId, key),
+    sk: timeSortKey(createdAt, conversationId),
+  }),
 
-  idempotency: (tenantId: string, route: string, key: string): Key =>
-    ({ pk: `${T(tenantId)}#IDEM#${route}#${key}`, sk: 'IDEM' }),
+  idempotency: (tenantId: string, route: string, key: string): Key => ({
+    pk: `${T(tenantId)}#IDEM#${route}#${key}`,
+    sk: 'IDEM',
+  }),
   /** The stored answers (idempotency records) of a conversation's requests: erasing its customer deletes them. */
-  conversationRepliesIndex: (tenantId: string, conversationId: string) => ({ gsi1pk: `${T(tenantId)}#CONV#${conversationId}#IDEM` }),
+  conversationRepliesIndex: (tenantId: string, conversationId: string) => ({
+    gsi1pk: `${T(tenantId)}#CONV#${conversationId}#IDEM`,
+  }),
 };
 
 /** Sort key of index entries that list newest first: time, then id to break ties. */
@@ -190,8 +242,12 @@ export const vectorHash = (text: string) => createHash('sha256').update(text).di
 
 /** Sort-key bounds of the per-day stats items (all shards) of an inclusive day range. */
 /** From the first day of a period through the counters item (days after `to` come back too and are dropped). */
-export const statsDayRange = (tenantId: string, from: string, to: string) =>
-  ({ pk: keys.statsPartition(tenantId), skFrom: `DAY#${from}`, skTo: keys.counters(tenantId).sk, lastDay: to });
+export const statsDayRange = (tenantId: string, from: string, to: string) => ({
+  pk: keys.statsPartition(tenantId),
+  skFrom: `DAY#${from}`,
+  skTo: keys.counters(tenantId).sk,
+  lastDay: to,
+});
 
 /** Strips the table's key and index attributes from an item before it leaves the data layer. */
 export function clean<T>(item: Record<string, unknown>): T {
@@ -206,7 +262,10 @@ export const keyAttributes = (index?: 'gsi1' | 'gsi2' | 'gsi3') =>
 // Admin API items (members, settings, integrations). Appended: one guard per invited or member email.
 export const adminKeys = {
   /** Guards one member or invitation per email in a tenant; `MEMBEREMAIL#` never matches the `MEMBER#` prefix. */
-  memberEmail: (tenantId: string, email: string): Key => ({ pk: T(tenantId), sk: `MEMBEREMAIL#${email.toLowerCase()}` }),
+  memberEmail: (tenantId: string, email: string): Key => ({
+    pk: T(tenantId),
+    sk: `MEMBEREMAIL#${email.toLowerCase()}`,
+  }),
   invitationsIndexSk: (tenantId: string, memberId: string) => `${T(tenantId)}#${memberId}`,
   intentHitsPrefix: (tenantId: string) => ({ pk: T(tenantId), skPrefix: 'INTENTHITS' }),
 };
@@ -216,19 +275,24 @@ export const emailKeys = {
   /** Inbound address -> tenant: `<slug>@<inbound domain>`; the put's condition makes a slug unique. */
   slug: (slug: string): Key => ({ pk: `SLUG#${slug}`, sk: 'SLUG' }),
   /** A Message-ID seen or sent in a conversation -> that conversation; hashed, as a Message-ID is free text. */
-  thread: (tenantId: string, messageId: string): Key =>
-    ({ pk: `${T(tenantId)}#EMAILREF#${createHash('sha256').update(messageId).digest('base64url')}`, sk: 'REF' }),
+  thread: (tenantId: string, messageId: string): Key => ({
+    pk: `${T(tenantId)}#EMAILREF#${createHash('sha256').update(messageId).digest('base64url')}`,
+    sk: 'REF',
+  }),
   /** A conversation's reply address token (`<slug>+<token>@…`) -> the conversation. */
   replyToken: (tenantId: string, token: string): Key => ({ pk: `${T(tenantId)}#EMAILTOKEN#${token}`, sk: 'TOKEN' }),
   /** Addresses that bounced hard or complained: the tenant sends them nothing more. */
   suppressedPartition: (tenantId: string) => `${T(tenantId)}#SUPPRESSED`,
   suppressed: (tenantId: string, email: string): Key => ({ pk: `${T(tenantId)}#SUPPRESSED`, sk: email.toLowerCase() }),
   /** An outgoing message's delivery status, beside its message in the conversation's partition. */
-  delivery: (tenantId: string, conversationId: string, messageId: string): Key =>
-    ({ pk: keys.conversationPartition(tenantId, conversationId), sk: `EMAILOUT#${messageId}` }),
+  delivery: (tenantId: string, conversationId: string, messageId: string): Key => ({
+    pk: keys.conversationPartition(tenantId, conversationId),
+    sk: `EMAILOUT#${messageId}`,
+  }),
   /** Object keys in the mail bucket: SES's inbound mail, and a tenant's stored parts. */
   inboundObject: (id: string) => `inbound/${id}`,
   /** A tenant's own copy of a message that reached several tenants: one's erasure leaves the others' alone. */
   inboundCopy: (tenantId: string, rawKey: string) => `tenants/${tenantId}/${rawKey}`,
-  attachmentObject: (tenantId: string, conversationId: string, attachmentId: string) => `tenants/${tenantId}/${conversationId}/${attachmentId}`,
+  attachmentObject: (tenantId: string, conversationId: string, attachmentId: string) =>
+    `tenants/${tenantId}/${conversationId}/${attachmentId}`,
 };

@@ -10,7 +10,10 @@ import type { TxItem } from './tx.ts';
 // - a conversation's own labels: on the conversation item, with `labelsRev` guarding a change.
 // Labels compare with case, width and spacing folded: "VIP", "vip" and "ｖｉｐ" are one label.
 
-export interface LabelCount { name: string; count: number }
+export interface LabelCount {
+  name: string;
+  count: number;
+}
 
 /** The form two labels are compared in. */
 export const labelKey = (name: string) => name.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
@@ -18,7 +21,10 @@ export const labelKey = (name: string) => name.normalize('NFKC').toLowerCase().r
 export const labelsRepo = {
   /** Every label the tenant has used, with the number of conversations carrying it now (0 included). */
   async list(tenantId: string): Promise<Array<LabelCount & { key: string }>> {
-    const items = await queryAll({ partition: { name: 'pk', value: keys.labelsPartition(tenantId) }, consistent: true });
+    const items = await queryAll({
+      partition: { name: 'pk', value: keys.labelsPartition(tenantId) },
+      consistent: true,
+    });
     return items.map((i) => {
       const { name, count } = clean<LabelCount>(i);
       return { key: (i.sk as string).slice('LABEL#'.length), name, count: Number(count ?? 0) };
@@ -26,9 +32,19 @@ export const labelsRepo = {
   },
 
   /** A page of the ids of the conversations that carry a label, newest first. */
-  async conversationIds(tenantId: string, name: string, filters: Record<string, string | undefined>, limit: number, cursor?: string): Promise<Page<string>> {
-    const page = await queryPage({ partition: { name: 'pk', value: keys.labelledPartition(tenantId, labelKey(name)) } },
-      { tenantId, list: 'conversations', filters }, limit, cursor);
+  async conversationIds(
+    tenantId: string,
+    name: string,
+    filters: Record<string, string | undefined>,
+    limit: number,
+    cursor?: string,
+  ): Promise<Page<string>> {
+    const page = await queryPage(
+      { partition: { name: 'pk', value: keys.labelledPartition(tenantId, labelKey(name)) } },
+      { tenantId, list: 'conversations', filters },
+      limit,
+      cursor,
+    );
     return { items: page.items.map((i) => i.conversationId as string), nextCursor: page.nextCursor };
   },
 
@@ -37,7 +53,15 @@ export const labelsRepo = {
     add(tenantId: string, name: string, conv: { id: string; createdAt: string }): TxItem[] {
       const key = labelKey(name);
       return [
-        { Put: { Item: { ...keys.labelled(tenantId, key, conv.createdAt, conv.id), type: 'labelled', conversationId: conv.id } } },
+        {
+          Put: {
+            Item: {
+              ...keys.labelled(tenantId, key, conv.createdAt, conv.id),
+              type: 'labelled',
+              conversationId: conv.id,
+            },
+          },
+        },
         {
           Update: {
             Key: keys.label(tenantId, key),
@@ -56,9 +80,11 @@ export const labelsRepo = {
         { Delete: { Key: keys.labelled(tenantId, key, conv.createdAt, conv.id) } },
         {
           Update: {
-            Key: keys.label(tenantId, key), UpdateExpression: 'ADD #c :less',
+            Key: keys.label(tenantId, key),
+            UpdateExpression: 'ADD #c :less',
             ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeNames: { '#c': 'count' }, ExpressionAttributeValues: { ':less': -1 },
+            ExpressionAttributeNames: { '#c': 'count' },
+            ExpressionAttributeValues: { ':less': -1 },
           },
         },
       ];

@@ -12,7 +12,11 @@ import type { TxItem } from './tx.ts';
 /** The window a moment falls in, as a sortable string, and the seconds until it ends. */
 export function fixedWindow(now: Date, seconds: number) {
   const start = Math.floor(now.getTime() / 1000 / seconds) * seconds;
-  return { id: new Date(start * 1000).toISOString(), start, retryAfter: Math.max(1, start + seconds - Math.ceil(now.getTime() / 1000)) };
+  return {
+    id: new Date(start * 1000).toISOString(),
+    start,
+    retryAfter: Math.max(1, start + seconds - Math.ceil(now.getTime() / 1000)),
+  };
 }
 
 /** Counts one in `name`'s current window; the transaction fails here once `limit` were counted. */
@@ -30,13 +34,20 @@ function countInWindow(tenantId: string, name: string, now: Date, seconds: numbe
 }
 
 /** Moves a tally of the tenant item by `delta`; an increment fails once the tally is at `max`. */
-function tally(tenantId: string, attribute: 'memberCount' | 'integrationCount' | 'savedReplyCount', delta: number, max?: number): TxItem {
+function tally(
+  tenantId: string,
+  attribute: 'memberCount' | 'integrationCount' | 'savedReplyCount',
+  delta: number,
+  max?: number,
+): TxItem {
   const capped = delta > 0 && max !== undefined;
   return {
     Update: {
       Key: keys.tenant(tenantId),
       UpdateExpression: 'ADD #c :d',
-      ConditionExpression: capped ? 'attribute_exists(pk) AND (attribute_not_exists(#c) OR #c <= :room)' : 'attribute_exists(pk)',
+      ConditionExpression: capped
+        ? 'attribute_exists(pk) AND (attribute_not_exists(#c) OR #c <= :room)'
+        : 'attribute_exists(pk)',
       ExpressionAttributeNames: { '#c': attribute },
       ExpressionAttributeValues: { ':d': delta, ...(capped ? { ':room': max - delta } : {}) },
     },

@@ -1,5 +1,10 @@
 import {
-  BatchGetCommand, DeleteCommand, QueryCommand, type BatchGetCommandOutput, type QueryCommandInput, type QueryCommandOutput,
+  BatchGetCommand,
+  DeleteCommand,
+  QueryCommand,
+  type BatchGetCommandOutput,
+  type QueryCommandInput,
+  type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { InvalidCursor } from '#shared/core/errors.ts';
 import { db, tableName } from './client.ts';
@@ -20,7 +25,10 @@ export interface ListQuery {
   descending?: boolean;
 }
 
-export interface Page<T> { items: T[]; nextCursor: string | null }
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
 
 const keyOf = (item: Record<string, unknown>, index: ListQuery['index']): PageKey =>
   Object.fromEntries(keyAttributes(index).map((k) => [k, item[k] as string]));
@@ -29,11 +37,15 @@ const keyOf = (item: Record<string, unknown>, index: ListQuery['index']): PageKe
 const badStartKey = (e: unknown) => e instanceof Error && e.name === 'ValidationException';
 
 export async function queryPage(
-  q: ListQuery, scope: CursorScope, limit: number, cursor: string | undefined,
+  q: ListQuery,
+  scope: CursorScope,
+  limit: number,
+  cursor: string | undefined,
 ): Promise<Page<Record<string, unknown>>> {
   let start: Record<string, unknown> | undefined = cursor ? decodeCursor(scope, cursor) : undefined;
   // A validly signed key must still belong to this partition (defence in depth against secret reuse).
-  if (start && start[q.partition.name] !== undefined && start[q.partition.name] !== q.partition.value) throw new InvalidCursor();
+  if (start && start[q.partition.name] !== undefined && start[q.partition.name] !== q.partition.value)
+    throw new InvalidCursor();
   const items: Record<string, unknown>[] = [];
   let more = true;
   while (items.length <= limit && more) {
@@ -77,21 +89,25 @@ export interface AllQuery extends Omit<ListQuery, 'filter'> {
 /** Every item of a bounded partition (intents, members, a conversation, a ticket's trail), following LastEvaluatedKey. */
 export async function queryAll(q: AllQuery): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
-  const range = !q.sk ? null
-    : 'beginsWith' in q.sk ? { cond: 'begins_with(#s, :a)', values: { ':a': q.sk.beginsWith } }
-    : { cond: '#s BETWEEN :a AND :b', values: { ':a': q.sk.between[0], ':b': q.sk.between[1] } };
+  const range = !q.sk
+    ? null
+    : 'beginsWith' in q.sk
+      ? { cond: 'begins_with(#s, :a)', values: { ':a': q.sk.beginsWith } }
+      : { cond: '#s BETWEEN :a AND :b', values: { ':a': q.sk.between[0], ':b': q.sk.between[1] } };
   let start: Record<string, unknown> | undefined;
   do {
-    const r = await db.send(new QueryCommand({
-      TableName: tableName(),
-      ...(q.index ? { IndexName: q.index } : {}),
-      KeyConditionExpression: range ? `#p = :p AND ${range.cond}` : '#p = :p',
-      ExpressionAttributeNames: { '#p': q.partition.name, ...(range ? { '#s': 'sk' } : {}) },
-      ExpressionAttributeValues: { ':p': q.partition.value, ...range?.values },
-      ...(q.consistent ? { ConsistentRead: true } : {}),
-      ScanIndexForward: q.descending === false,
-      ...(start ? { ExclusiveStartKey: start } : {}),
-    }));
+    const r = await db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        ...(q.index ? { IndexName: q.index } : {}),
+        KeyConditionExpression: range ? `#p = :p AND ${range.cond}` : '#p = :p',
+        ExpressionAttributeNames: { '#p': q.partition.name, ...(range ? { '#s': 'sk' } : {}) },
+        ExpressionAttributeValues: { ':p': q.partition.value, ...range?.values },
+        ...(q.consistent ? { ConsistentRead: true } : {}),
+        ScanIndexForward: q.descending === false,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
     items.push(...(r.Items ?? []));
     start = r.LastEvaluatedKey;
   } while (start);
@@ -105,9 +121,11 @@ export async function batchGet(keyList: Key[], consistent: boolean): Promise<Rec
     let pending: Record<string, unknown>[] | undefined = keyList.slice(i, i + 100).map((k) => ({ ...k }));
     for (let attempt = 0; pending?.length; attempt++) {
       if (attempt > 0) await sleep(Math.min(50 * 2 ** attempt, 1000));
-      const r: BatchGetCommandOutput = await db.send(new BatchGetCommand({
-        RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: consistent } },
-      }));
+      const r: BatchGetCommandOutput = await db.send(
+        new BatchGetCommand({
+          RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: consistent } },
+        }),
+      );
       out.push(...(r.Responses?.[tableName()] ?? []));
       pending = r.UnprocessedKeys?.[tableName()]?.Keys;
     }
@@ -121,6 +139,10 @@ export async function batchGet(keyList: Key[], consistent: boolean): Promise<Rec
  */
 export async function deleteAll(keyList: Key[]): Promise<void> {
   for (let i = 0; i < keyList.length; i += 25) {
-    await Promise.all(keyList.slice(i, i + 25).map((k) => db.send(new DeleteCommand({ TableName: tableName(), Key: { pk: k.pk, sk: k.sk } }))));
+    await Promise.all(
+      keyList
+        .slice(i, i + 25)
+        .map((k) => db.send(new DeleteCommand({ TableName: tableName(), Key: { pk: k.pk, sk: k.sk } }))),
+    );
   }
 }

@@ -21,11 +21,18 @@ const nowS = () => Math.floor(Date.now() / 1000);
 
 const partitionOf = (tenantId: string, c: { kind: 'member' } | { kind: 'customer'; conversationId: string }) =>
   c.kind === 'member' ? keys.liveMembers(tenantId).pk : keys.liveConversation(tenantId, c.conversationId).pk;
-const countKey = (tenantId: string, c: LiveConnection) => keys.liveCount(partitionOf(tenantId, c), c.kind === 'member' ? c.userId : undefined);
+const countKey = (tenantId: string, c: LiveConnection) =>
+  keys.liveCount(partitionOf(tenantId, c), c.kind === 'member' ? c.userId : undefined);
 
-const toConnection = (i: Record<string, unknown>): LiveConnection => (i.kind === 'member'
-  ? { connectionId: i.connectionId as string, kind: 'member', userId: i.userId as string }
-  : { connectionId: i.connectionId as string, kind: 'customer', conversationId: i.conversationId as string, keyHash: i.keyHash as string });
+const toConnection = (i: Record<string, unknown>): LiveConnection =>
+  i.kind === 'member'
+    ? { connectionId: i.connectionId as string, kind: 'member', userId: i.userId as string }
+    : {
+        connectionId: i.connectionId as string,
+        kind: 'customer',
+        conversationId: i.conversationId as string,
+        keyHash: i.keyHash as string,
+      };
 
 async function openIn(pk: string): Promise<LiveConnection[]> {
   const items = await queryAll({ partition: { name: 'pk', value: pk }, sk: { beginsWith: 'CONN#' }, consistent: true });
@@ -34,16 +41,28 @@ async function openIn(pk: string): Promise<LiveConnection[]> {
 }
 
 /** The count item moved by one; the increment holds only below `max`, or (a recount) when it still reads `seen`. */
-const countAdd = (key: ReturnType<typeof keys.liveCount>, delta: number, guard?: { max: number } | { seen: number; set: number }): TxItem => ({
+const countAdd = (
+  key: ReturnType<typeof keys.liveCount>,
+  delta: number,
+  guard?: { max: number } | { seen: number; set: number },
+): TxItem => ({
   Update: {
     Key: key,
     ...(guard && 'seen' in guard
-      ? { UpdateExpression: 'SET n = :set', ConditionExpression: 'attribute_not_exists(n) OR n = :seen', ExpressionAttributeValues: { ':set': guard.set, ':seen': guard.seen } }
+      ? {
+          UpdateExpression: 'SET n = :set',
+          ConditionExpression: 'attribute_not_exists(n) OR n = :seen',
+          ExpressionAttributeValues: { ':set': guard.set, ':seen': guard.seen },
+        }
       : {
-        UpdateExpression: 'ADD n :d',
-        ...(guard ? { ConditionExpression: 'attribute_not_exists(n) OR n < :max', ExpressionAttributeValues: { ':d': delta, ':max': guard.max } }
-          : { ExpressionAttributeValues: { ':d': delta } }),
-      }),
+          UpdateExpression: 'ADD n :d',
+          ...(guard
+            ? {
+                ConditionExpression: 'attribute_not_exists(n) OR n < :max',
+                ExpressionAttributeValues: { ':d': delta, ':max': guard.max },
+              }
+            : { ExpressionAttributeValues: { ':d': delta } }),
+        }),
   },
 });
 
@@ -59,12 +78,25 @@ export const liveRepo = {
       {
         Put: {
           Item: {
-            ...keys.liveConnection(pk, c.connectionId), type: 'liveConnection', ...c, [TTL_ATTRIBUTE]: expires,
+            ...keys.liveConnection(pk, c.connectionId),
+            type: 'liveConnection',
+            ...c,
+            [TTL_ATTRIBUTE]: expires,
             ...(c.kind === 'customer' ? { ...keys.liveCustomersIndex(tenantId), gsi1sk: c.connectionId } : {}),
           },
         },
       },
-      { Put: { Item: { ...keys.liveConnectionLookup(c.connectionId), type: 'liveConnectionLookup', tenantId, ...c, [TTL_ATTRIBUTE]: expires } } },
+      {
+        Put: {
+          Item: {
+            ...keys.liveConnectionLookup(c.connectionId),
+            type: 'liveConnectionLookup',
+            tenantId,
+            ...c,
+            [TTL_ATTRIBUTE]: expires,
+          },
+        },
+      },
       count,
     ];
     try {
@@ -73,9 +105,13 @@ export const liveRepo = {
     } catch (e) {
       if (!(e instanceof TxConditionFailed)) throw e;
     }
-    const r = await db.send(new GetCommand({ TableName: tableName(), Key: countKey(tenantId, c), ConsistentRead: true }));
+    const r = await db.send(
+      new GetCommand({ TableName: tableName(), Key: countKey(tenantId, c), ConsistentRead: true }),
+    );
     const seen = (r.Item?.n as number | undefined) ?? 0;
-    const open = (await openIn(pk)).filter((o) => (c.kind === 'member' ? o.kind === 'member' && o.userId === c.userId : true)).length;
+    const open = (await openIn(pk)).filter((o) =>
+      c.kind === 'member' ? o.kind === 'member' && o.userId === c.userId : true,
+    ).length;
     if (open >= max) return false;
     try {
       await transact(items(countAdd(countKey(tenantId, c), 0, { seen, set: open + 1 })));
@@ -88,7 +124,13 @@ export const liveRepo = {
 
   /** Forgets a connection through its lookup, once: the count goes down only for the caller that removed the lookup. */
   async disconnect(connectionId: string): Promise<void> {
-    const r = await db.send(new DeleteCommand({ TableName: tableName(), Key: keys.liveConnectionLookup(connectionId), ReturnValues: 'ALL_OLD' }));
+    const r = await db.send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: keys.liveConnectionLookup(connectionId),
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
     const i = r.Attributes;
     if (!i) return;
     const tenantId = i.tenantId as string;
@@ -114,13 +156,19 @@ export const liveRepo = {
   },
 
   /** The open sockets of one side: the tenant's members, or a conversation's customers (one strongly consistent Query). */
-  async openOf(tenantId: string, side: { kind: 'member' } | { kind: 'customer'; conversationId: string }): Promise<LiveConnection[]> {
+  async openOf(
+    tenantId: string,
+    side: { kind: 'member' } | { kind: 'customer'; conversationId: string },
+  ): Promise<LiveConnection[]> {
     return openIn(partitionOf(tenantId, side));
   },
 
   /** Every customer socket of a tenant (gsi1, eventually consistent): what a key rotation sweeps. */
   async customers(tenantId: string): Promise<LiveConnection[]> {
-    const items = await queryAll({ index: 'gsi1', partition: { name: 'gsi1pk', value: keys.liveCustomersIndex(tenantId).gsi1pk } });
+    const items = await queryAll({
+      index: 'gsi1',
+      partition: { name: 'gsi1pk', value: keys.liveCustomersIndex(tenantId).gsi1pk },
+    });
     return items.map(toConnection);
   },
 
@@ -134,20 +182,29 @@ export const liveRepo = {
   },
 
   async putTicket(tenantId: string, hash: string, userId: string, expiresAt: number): Promise<void> {
-    await db.send(new PutCommand({
-      TableName: tableName(),
-      Item: { ...keys.liveTicket(tenantId, hash), type: 'liveTicket', userId, [TTL_ATTRIBUTE]: expiresAt },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }));
+    await db.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.liveTicket(tenantId, hash), type: 'liveTicket', userId, [TTL_ATTRIBUTE]: expiresAt },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
   },
 
   /** Uses a ticket up: the user it was issued to, or null when unknown, used or expired. */
   async takeTicket(tenantId: string, hash: string): Promise<string | null> {
-    const r = await conditional(db.send(new DeleteCommand({
-      TableName: tableName(), Key: keys.liveTicket(tenantId, hash), ReturnValues: 'ALL_OLD',
-      ConditionExpression: 'attribute_exists(pk) AND #exp > :now',
-      ExpressionAttributeNames: { '#exp': TTL_ATTRIBUTE }, ExpressionAttributeValues: { ':now': nowS() },
-    })));
+    const r = await conditional(
+      db.send(
+        new DeleteCommand({
+          TableName: tableName(),
+          Key: keys.liveTicket(tenantId, hash),
+          ReturnValues: 'ALL_OLD',
+          ConditionExpression: 'attribute_exists(pk) AND #exp > :now',
+          ExpressionAttributeNames: { '#exp': TTL_ATTRIBUTE },
+          ExpressionAttributeValues: { ':now': nowS() },
+        }),
+      ),
+    );
     return (r?.Attributes?.userId as string | undefined) ?? null;
   },
 };

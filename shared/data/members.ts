@@ -11,7 +11,12 @@ import { limitsRepo } from './limits.ts';
 // in gsi1 under EMAIL#email so that /auth/me finds it). `MEMBEREMAIL#email` guards one per email.
 
 export interface Member {
-  id: string; userId: string | null; email: string | null; role: Role; status: 'active' | 'invited'; createdAt: string;
+  id: string;
+  userId: string | null;
+  email: string | null;
+  role: Role;
+  status: 'active' | 'invited';
+  createdAt: string;
   /** The name the member chose (PATCH /auth/me), kept here too so that the list names everyone in one query. */
   displayName?: string;
 }
@@ -19,8 +24,16 @@ export interface Member {
 const memberPut = (tenantId: string, m: Member, invited: boolean): TxItem => ({
   Put: {
     Item: {
-      ...keys.member(tenantId, m.id), type: 'member', ...m, tenantId,
-      ...(invited && m.email ? { ...keys.invitationsByEmail(m.email), gsi1sk: timeSortKey(m.createdAt, adminKeys.invitationsIndexSk(tenantId, m.id)) } : {}),
+      ...keys.member(tenantId, m.id),
+      type: 'member',
+      ...m,
+      tenantId,
+      ...(invited && m.email
+        ? {
+            ...keys.invitationsByEmail(m.email),
+            gsi1sk: timeSortKey(m.createdAt, adminKeys.invitationsIndexSk(tenantId, m.id)),
+          }
+        : {}),
     },
     ConditionExpression: 'attribute_not_exists(pk)',
   },
@@ -43,14 +56,26 @@ const toMember = (i: Record<string, unknown>): Member => {
   const { tenantId, ...m } = clean<Member & { tenantId: string }>(i);
   void tenantId;
   return {
-    id: m.id, userId: m.userId ?? null, email: m.email ?? null, role: m.role, status: m.status, createdAt: m.createdAt,
+    id: m.id,
+    userId: m.userId ?? null,
+    email: m.email ?? null,
+    role: m.role,
+    status: m.status,
+    createdAt: m.createdAt,
     ...(m.displayName ? { displayName: m.displayName } : {}),
   };
 };
 
-export interface Invitation extends Member { tenantId: string }
+export interface Invitation extends Member {
+  tenantId: string;
+}
 
-export interface Membership { tenantId: string; role: Role; userId: string; displayName: string | null }
+export interface Membership {
+  tenantId: string;
+  role: Role;
+  userId: string;
+  displayName: string | null;
+}
 
 export const membersRepo = {
   /** The user's membership through the `USER#sub` lookup item; one GetItem. */
@@ -58,7 +83,9 @@ export const membersRepo = {
     const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.user(sub) }));
     if (!r.Item) return null;
     return {
-      tenantId: r.Item.tenantId as string, role: r.Item.role as Role, userId: sub,
+      tenantId: r.Item.tenantId as string,
+      role: r.Item.role as Role,
+      userId: sub,
       displayName: (r.Item.displayName as string | undefined) ?? null,
     };
   },
@@ -72,11 +99,20 @@ export const membersRepo = {
       await transact([
         {
           Update: {
-            Key: keys.user(sub), UpdateExpression: 'SET displayName = :n',
-            ConditionExpression: 'attribute_exists(pk) AND tenantId = :t', ExpressionAttributeValues: { ':n': displayName, ':t': tenantId },
+            Key: keys.user(sub),
+            UpdateExpression: 'SET displayName = :n',
+            ConditionExpression: 'attribute_exists(pk) AND tenantId = :t',
+            ExpressionAttributeValues: { ':n': displayName, ':t': tenantId },
           },
         },
-        { Update: { Key: keys.member(tenantId, sub), UpdateExpression: 'SET displayName = :n', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':n': displayName } } },
+        {
+          Update: {
+            Key: keys.member(tenantId, sub),
+            UpdateExpression: 'SET displayName = :n',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':n': displayName },
+          },
+        },
       ]);
       return true;
     } catch (e) {
@@ -87,38 +123,63 @@ export const membersRepo = {
 
   /** Which of these user ids are active members of the tenant now (one strongly consistent BatchGet per 100). */
   async activeAmong(tenantId: string, userIds: string[]): Promise<Set<string>> {
-    const items = await batchGet(userIds.map((id) => keys.member(tenantId, id)), true);
+    const items = await batchGet(
+      userIds.map((id) => keys.member(tenantId, id)),
+      true,
+    );
     return new Set(items.filter((i) => i.status === 'active').map((i) => i.id as string));
   },
 
   async list(tenantId: string): Promise<Member[]> {
     const { pk, skPrefix } = keys.memberPrefix(tenantId);
-    const items = await queryAll({ partition: { name: 'pk', value: pk }, sk: { beginsWith: skPrefix }, consistent: true });
+    const items = await queryAll({
+      partition: { name: 'pk', value: pk },
+      sk: { beginsWith: skPrefix },
+      consistent: true,
+    });
     return items.map(toMember).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   },
 
   async get(tenantId: string, id: string): Promise<Member | null> {
-    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.member(tenantId, id), ConsistentRead: true }));
+    const r = await db.send(
+      new GetCommand({ TableName: tableName(), Key: keys.member(tenantId, id), ConsistentRead: true }),
+    );
     return r.Item ? toMember(r.Item) : null;
   },
 
   /** Invitations for an email across tenants, oldest first (gsi1; eventually consistent). */
   async invitationsFor(email: string): Promise<Invitation[]> {
-    const r = await db.send(new QueryCommand({
-      TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.invitationsByEmail(email).gsi1pk }, Limit: 20,
-    }));
-    return (r.Items ?? []).filter((i) => i.status === 'invited').map((i) => ({ ...toMember(i), tenantId: i.tenantId as string }));
+    const r = await db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.invitationsByEmail(email).gsi1pk },
+        Limit: 20,
+      }),
+    );
+    return (r.Items ?? [])
+      .filter((i) => i.status === 'invited')
+      .map((i) => ({ ...toMember(i), tenantId: i.tenantId as string }));
   },
 
   /** Invitation + email guard + audit + the tenant's tally. Fails at index 1 when the email is taken, at 3 when the tenant is full. */
   async invite(tenantId: string, m: Member, actor: Actor, max: number): Promise<void> {
     await transact([
       memberPut(tenantId, m, true),
-      { Put: { Item: { ...adminKeys.memberEmail(tenantId, m.email!), type: 'memberEmail', memberId: m.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Put: {
+          Item: { ...adminKeys.memberEmail(tenantId, m.email!), type: 'memberEmail', memberId: m.id },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
       auditRepo.tx.put(tenantId, {
-        category: 'member', action: 'member.invited', actor, target: { type: 'member', id: m.id },
-        changes: { email: { from: null, to: m.email }, role: { from: null, to: m.role } }, createdAt: m.createdAt,
+        category: 'member',
+        action: 'member.invited',
+        actor,
+        target: { type: 'member', id: m.id },
+        changes: { email: { from: null, to: m.email }, role: { from: null, to: m.role } },
+        createdAt: m.createdAt,
       }),
       limitsRepo.tx.tally(tenantId, 'memberCount', 1, max),
     ]);
@@ -131,13 +192,29 @@ export const membersRepo = {
   async join(inv: Invitation, sub: string, now: string): Promise<Member> {
     const member: Member = { id: sub, userId: sub, email: inv.email, role: inv.role, status: 'active', createdAt: now };
     const items: TxItem[] = [
-      { Delete: { Key: keys.member(inv.tenantId, inv.id), ConditionExpression: 'attribute_exists(pk) AND #s = :inv', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':inv': 'invited' } } },
+      {
+        Delete: {
+          Key: keys.member(inv.tenantId, inv.id),
+          ConditionExpression: 'attribute_exists(pk) AND #s = :inv',
+          ExpressionAttributeNames: { '#s': 'status' },
+          ExpressionAttributeValues: { ':inv': 'invited' },
+        },
+      },
       memberPut(inv.tenantId, member, false),
-      { Put: { Item: { ...keys.user(sub), type: 'user', sub, tenantId: inv.tenantId, role: inv.role }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Put: {
+          Item: { ...keys.user(sub), type: 'user', sub, tenantId: inv.tenantId, role: inv.role },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
       { Put: { Item: { ...adminKeys.memberEmail(inv.tenantId, inv.email!), type: 'memberEmail', memberId: sub } } },
       auditRepo.tx.put(inv.tenantId, {
-        category: 'member', action: 'member.joined', actor: { type: 'user', id: sub }, target: { type: 'member', id: sub },
-        changes: { status: { from: 'invited', to: 'active' }, userId: { from: null, to: sub } }, createdAt: now,
+        category: 'member',
+        action: 'member.joined',
+        actor: { type: 'user', id: sub },
+        target: { type: 'member', id: sub },
+        changes: { status: { from: 'invited', to: 'active' }, userId: { from: null, to: sub } },
+        createdAt: now,
       }),
     ];
     if (inv.role === 'owner') items.push(ownerCountAdd(inv.tenantId, 1));
@@ -153,21 +230,30 @@ export const membersRepo = {
     const items: TxItem[] = [
       {
         Update: {
-          Key: keys.member(tenantId, m.id), UpdateExpression: 'SET #r = :r, updatedAt = :now',
+          Key: keys.member(tenantId, m.id),
+          UpdateExpression: 'SET #r = :r, updatedAt = :now',
           ConditionExpression: 'attribute_exists(pk) AND #r = :old',
-          ExpressionAttributeNames: { '#r': 'role' }, ExpressionAttributeValues: { ':r': role, ':old': m.role, ':now': now },
+          ExpressionAttributeNames: { '#r': 'role' },
+          ExpressionAttributeValues: { ':r': role, ':old': m.role, ':now': now },
         },
       },
       auditRepo.tx.put(tenantId, {
-        category: 'member', action: 'member.role_changed', actor, target: { type: 'member', id: m.id },
-        changes: { role: { from: m.role, to: role } }, createdAt: now,
+        category: 'member',
+        action: 'member.role_changed',
+        actor,
+        target: { type: 'member', id: m.id },
+        changes: { role: { from: m.role, to: role } },
+        createdAt: now,
       }),
     ];
     if (m.status === 'active') {
       items.push({
         Update: {
-          Key: keys.user(m.id), UpdateExpression: 'SET #r = :r', ConditionExpression: 'tenantId = :t',
-          ExpressionAttributeNames: { '#r': 'role' }, ExpressionAttributeValues: { ':r': role, ':t': tenantId },
+          Key: keys.user(m.id),
+          UpdateExpression: 'SET #r = :r',
+          ConditionExpression: 'tenantId = :t',
+          ExpressionAttributeNames: { '#r': 'role' },
+          ExpressionAttributeValues: { ':r': role, ':t': tenantId },
         },
       });
       if (m.role === 'owner') items.push(ownerCountAdd(tenantId, -1));
@@ -181,20 +267,36 @@ export const membersRepo = {
     const items: TxItem[] = [
       {
         Delete: {
-          Key: keys.member(tenantId, m.id), ConditionExpression: 'attribute_exists(pk) AND #r = :old',
-          ExpressionAttributeNames: { '#r': 'role' }, ExpressionAttributeValues: { ':old': m.role },
+          Key: keys.member(tenantId, m.id),
+          ConditionExpression: 'attribute_exists(pk) AND #r = :old',
+          ExpressionAttributeNames: { '#r': 'role' },
+          ExpressionAttributeValues: { ':old': m.role },
         },
       },
       auditRepo.tx.put(tenantId, {
-        category: 'member', action: m.status === 'invited' ? 'member.invitation_revoked' : 'member.removed', actor,
-        target: { type: 'member', id: m.id }, changes: { role: { from: m.role, to: null }, status: { from: m.status, to: null } }, createdAt: now,
+        category: 'member',
+        action: m.status === 'invited' ? 'member.invitation_revoked' : 'member.removed',
+        actor,
+        target: { type: 'member', id: m.id },
+        changes: { role: { from: m.role, to: null }, status: { from: m.status, to: null } },
+        createdAt: now,
       }),
     ];
     if (m.email) items.push({ Delete: { Key: adminKeys.memberEmail(tenantId, m.email) } });
     if (m.status === 'active') {
-      items.push({ Delete: { Key: keys.user(m.id), ConditionExpression: 'attribute_not_exists(pk) OR tenantId = :t', ExpressionAttributeValues: { ':t': tenantId } } });
+      items.push({
+        Delete: {
+          Key: keys.user(m.id),
+          ConditionExpression: 'attribute_not_exists(pk) OR tenantId = :t',
+          ExpressionAttributeValues: { ':t': tenantId },
+        },
+      });
     }
-    items.push(m.status === 'active' && m.role === 'owner' ? ownerCountAdd(tenantId, -1, true) : limitsRepo.tx.tally(tenantId, 'memberCount', -1));
+    items.push(
+      m.status === 'active' && m.role === 'owner'
+        ? ownerCountAdd(tenantId, -1, true)
+        : limitsRepo.tx.tally(tenantId, 'memberCount', -1),
+    );
     await transact(items);
   },
 
@@ -202,8 +304,10 @@ export const membersRepo = {
     /** Holds only while `id` is an active member of the tenant. */
     activeCheck: (tenantId: string, id: string): TxItem => ({
       ConditionCheck: {
-        Key: keys.member(tenantId, id), ConditionExpression: '#s = :active',
-        ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':active': 'active' },
+        Key: keys.member(tenantId, id),
+        ConditionExpression: '#s = :active',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':active': 'active' },
       },
     }),
   },

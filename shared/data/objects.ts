@@ -7,22 +7,26 @@ import { config } from '#shared/core/config.ts';
 // so this very client and its presigned URLs work against it.
 
 let client: S3Client | undefined;
-const s3 = () => (client ??= new S3Client({
-  region: config.region,
-  ...(config.s3Endpoint
-    ? { endpoint: config.s3Endpoint, forcePathStyle: true, credentials: config.localCredentials } : {}),
-  // Whole buffers with a known length: no streaming checksums, which the stand-in does not speak.
-  requestChecksumCalculation: 'WHEN_REQUIRED',
-  responseChecksumValidation: 'WHEN_REQUIRED',
-  maxAttempts: 3,
-}));
+const s3 = () =>
+  (client ??= new S3Client({
+    region: config.region,
+    ...(config.s3Endpoint
+      ? { endpoint: config.s3Endpoint, forcePathStyle: true, credentials: config.localCredentials }
+      : {}),
+    // Whole buffers with a known length: no streaming checksums, which the stand-in does not speak.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 3,
+  }));
 
 /** How long a link to a stored part lives. */
 export const LINK_SECONDS = 300;
 
 export const objectsRepo = {
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
-    await s3().send(new PutObjectCommand({ Bucket: config.mailBucket, Key: key, Body: body, ContentType: contentType }));
+    await s3().send(
+      new PutObjectCommand({ Bucket: config.mailBucket, Key: key, Body: body, ContentType: contentType }),
+    );
   },
 
   async get(key: string, bucket = config.mailBucket): Promise<Buffer | null> {
@@ -42,9 +46,14 @@ export const objectsRepo = {
   /** A presigned GET that downloads the object under `filename` and expires after LINK_SECONDS. */
   link(key: string, filename: string, inline: boolean): Promise<string> {
     const safe = filename.replace(/[^\w.\- ]/g, '_');
-    return getSignedUrl(s3(), new GetObjectCommand({
-      Bucket: config.mailBucket, Key: key,
-      ResponseContentDisposition: `${inline ? 'inline' : 'attachment'}; filename="${safe}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
-    }), { expiresIn: LINK_SECONDS });
+    return getSignedUrl(
+      s3(),
+      new GetObjectCommand({
+        Bucket: config.mailBucket,
+        Key: key,
+        ResponseContentDisposition: `${inline ? 'inline' : 'attachment'}; filename="${safe}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+      }),
+      { expiresIn: LINK_SECONDS },
+    );
   },
 };

@@ -20,9 +20,16 @@ const KEEP_SECONDS = 12 * 3600;
 /** The slot an instant falls in: its start, to the minute ("2026-11-28T15:40"). */
 export const slotOf = (ms: number) => new Date(Math.floor(ms / SLOT_MS) * SLOT_MS).toISOString().slice(0, 16);
 
-export interface DueEntry { tenantId: string; conversationId: string; lastAt: string; slot: string }
+export interface DueEntry {
+  tenantId: string;
+  conversationId: string;
+  lastAt: string;
+  slot: string;
+}
 
-const deleteDue = (e: DueEntry): TxItem => ({ Delete: { Key: keys.resolutionDue(e.slot, e.tenantId, e.conversationId) } });
+const deleteDue = (e: DueEntry): TxItem => ({
+  Delete: { Key: keys.resolutionDue(e.slot, e.tenantId, e.conversationId) },
+});
 
 export const resolutionsRepo = {
   tx: {
@@ -32,7 +39,11 @@ export const resolutionsRepo = {
       return {
         Put: {
           Item: {
-            ...keys.resolutionDue(slotOf(dueMs), tenantId, conversationId), type: 'resolutionDue', tenantId, conversationId, lastAt,
+            ...keys.resolutionDue(slotOf(dueMs), tenantId, conversationId),
+            type: 'resolutionDue',
+            tenantId,
+            conversationId,
+            lastAt,
             [TTL_ATTRIBUTE]: Math.floor(dueMs / 1000) + KEEP_SECONDS,
           },
         },
@@ -43,12 +54,19 @@ export const resolutionsRepo = {
   /** Every entry of one slot. */
   async dueIn(slot: string): Promise<DueEntry[]> {
     const items = await queryAll({ partition: { name: 'pk', value: keys.resolutionDue(slot, '', '').pk } });
-    return items.map((i) => ({ tenantId: i.tenantId as string, conversationId: i.conversationId as string, lastAt: i.lastAt as string, slot }));
+    return items.map((i) => ({
+      tenantId: i.tenantId as string,
+      conversationId: i.conversationId as string,
+      lastAt: i.lastAt as string,
+      slot,
+    }));
   },
 
   /** The entry is judged and not counted. */
   async drop(e: DueEntry): Promise<void> {
-    await db.send(new DeleteCommand({ TableName: tableName(), Key: keys.resolutionDue(e.slot, e.tenantId, e.conversationId) }));
+    await db.send(
+      new DeleteCommand({ TableName: tableName(), Key: keys.resolutionDue(e.slot, e.tenantId, e.conversationId) }),
+    );
   },
 
   /**
@@ -62,8 +80,13 @@ export const resolutionsRepo = {
           Update: {
             Key: keys.conversation(e.tenantId, e.conversationId),
             UpdateExpression: 'SET #counted = :at',
-            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#counted) AND attribute_not_exists(#ticket) AND #last = :last',
-            ExpressionAttributeNames: { '#counted': 'resolutionCountedAt', '#ticket': 'latestTicketId', '#last': 'lastCustomerMessageAt' },
+            ConditionExpression:
+              'attribute_exists(pk) AND attribute_not_exists(#counted) AND attribute_not_exists(#ticket) AND #last = :last',
+            ExpressionAttributeNames: {
+              '#counted': 'resolutionCountedAt',
+              '#ticket': 'latestTicketId',
+              '#last': 'lastCustomerMessageAt',
+            },
             ExpressionAttributeValues: { ':at': at, ':last': e.lastAt },
           },
         },

@@ -14,17 +14,26 @@ import type { TxItem } from './tx.ts';
 // that DynamoDB's TTL deletes them. The per-day stats items never carry the attribute, so past
 // periods' KPIs stay.
 
-export interface RetentionEntry { tenantId: string; days: number }
+export interface RetentionEntry {
+  tenantId: string;
+  days: number;
+}
 
 const isConditionFailure = (e: unknown) => e instanceof ConditionalCheckFailedException;
 
 /** Sets the TTL attribute on an item that still exists; one gone already is fine. */
 async function stamp(key: Key, expiresAt: number): Promise<void> {
   try {
-    await db.send(new UpdateCommand({
-      TableName: tableName(), Key: key, UpdateExpression: 'SET #ttl = :e', ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE }, ExpressionAttributeValues: { ':e': expiresAt },
-    }));
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'SET #ttl = :e',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
+        ExpressionAttributeValues: { ':e': expiresAt },
+      }),
+    );
   } catch (e) {
     if (!isConditionFailure(e)) throw e;
   }
@@ -42,11 +51,17 @@ export const retentionRepo = {
 
   /** A page of the tenant's conversations created before `cutoff`, oldest first (gsi1). */
   async createdBefore(tenantId: string, cutoff: string, limit: number, start?: Record<string, unknown>) {
-    const r = await db.send(new QueryCommand({
-      TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p AND gsi1sk < :c',
-      ExpressionAttributeValues: { ':p': keys.conversationsIndex(tenantId).gsi1pk, ':c': cutoff },
-      ScanIndexForward: true, Limit: limit, ...(start ? { ExclusiveStartKey: start } : {}),
-    }));
+    const r = await db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :p AND gsi1sk < :c',
+        ExpressionAttributeValues: { ':p': keys.conversationsIndex(tenantId).gsi1pk, ':c': cutoff },
+        ScanIndexForward: true,
+        Limit: limit,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
     return { items: (r.Items ?? []).map((i) => clean<Conversation>(i)), next: r.LastEvaluatedKey };
   },
 
@@ -58,31 +73,47 @@ export const retentionRepo = {
    * so a customer who came back keeps it (activity takes the stamp off: conversationsRepo.tx.update).
    */
   async expire(tenantId: string, conversationId: string, cutoff: string, keepMs: number): Promise<boolean> {
-    const part = await queryAll({ partition: { name: 'pk', value: keys.conversationPartition(tenantId, conversationId) }, consistent: true });
+    const part = await queryAll({
+      partition: { name: 'pk', value: keys.conversationPartition(tenantId, conversationId) },
+      consistent: true,
+    });
     const convItem = part.find((i) => i.sk === 'CONV');
     if (!convItem) return false;
     const conv = clean<Conversation>(convItem);
     if (conv.unclosedTickets > 0 || conv.updatedAt >= cutoff) return false;
     const expiresAt = Math.floor((Date.parse(conv.updatedAt) + keepMs) / 1000);
     const ticketIds = part.filter((i) => (i.sk as string).startsWith('TICKET#')).map((i) => i.ticketId as string);
-    const tickets = await Promise.all(ticketIds.map((id) => queryAll({ partition: { name: 'pk', value: keys.ticket(tenantId, id).pk }, consistent: true })));
+    const tickets = await Promise.all(
+      ticketIds.map((id) =>
+        queryAll({ partition: { name: 'pk', value: keys.ticket(tenantId, id).pk }, consistent: true }),
+      ),
+    );
     const ticketItems = tickets.flat();
     if (ticketItems.some((i) => i.sk === 'TICKET' && i.status !== 'closed')) return false;
     const others: Key[] = [
       ...part.filter((i) => i !== convItem).map((i) => ({ pk: i.pk as string, sk: i.sk as string })),
       ...ticketItems.map((i) => ({ pk: i.pk as string, sk: i.sk as string })),
-      ...ticketItems.filter((i) => i.sk === 'TICKET' && typeof i.number === 'number').map((i) => keys.ticketNumber(tenantId, i.number as number)),
+      ...ticketItems
+        .filter((i) => i.sk === 'TICKET' && typeof i.number === 'number')
+        .map((i) => keys.ticketNumber(tenantId, i.number as number)),
       ...(conv.labels ?? []).map((l) => keys.labelled(tenantId, labelKey(l), conv.createdAt, conv.id)),
       ...(conv.visitor?.email ? [keys.customerEmailLink(tenantId, conv.visitor.email, conv.id)] : []),
-      ...part.filter((i) => i.type === 'message' && i.role === 'user').map((i) => keys.unanswered(tenantId, i.createdAt as string, i.id as string)),
+      ...part
+        .filter((i) => i.type === 'message' && i.role === 'user')
+        .map((i) => keys.unanswered(tenantId, i.createdAt as string, i.id as string)),
     ];
     await inChunks(others, 25, (k) => stamp(k, expiresAt));
     try {
-      await db.send(new UpdateCommand({
-        TableName: tableName(), Key: keys.conversation(tenantId, conversationId), UpdateExpression: 'SET #ttl = :e',
-        ConditionExpression: 'updatedAt = :u AND unclosedTickets = :zero',
-        ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE }, ExpressionAttributeValues: { ':e': expiresAt, ':u': conv.updatedAt, ':zero': 0 },
-      }));
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.conversation(tenantId, conversationId),
+          UpdateExpression: 'SET #ttl = :e',
+          ConditionExpression: 'updatedAt = :u AND unclosedTickets = :zero',
+          ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
+          ExpressionAttributeValues: { ':e': expiresAt, ':u': conv.updatedAt, ':zero': 0 },
+        }),
+      );
       return true;
     } catch (e) {
       if (isConditionFailure(e)) return false;

@@ -12,7 +12,14 @@ import { transact, type TxItem } from './tx.ts';
 // - a shortcut is unique per tenant: a guard item `REPLYSHORTCUT#<shortcut>` put with its reply.
 // The tenant item's `savedReplyCount` tally holds the cap.
 
-export interface SavedReply { id: string; shortcut: string; title: string; body: string; createdAt: string; updatedAt: string }
+export interface SavedReply {
+  id: string;
+  shortcut: string;
+  title: string;
+  body: string;
+  createdAt: string;
+  updatedAt: string;
+}
 
 const asReply = (i: Record<string, unknown>): SavedReply => {
   const { id, shortcut, title, body, createdAt, updatedAt } = clean<SavedReply>(i);
@@ -35,14 +42,21 @@ export const savedRepliesRepo = {
   },
 
   async get(tenantId: string, id: string): Promise<SavedReply | null> {
-    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.savedReply(tenantId, id), ConsistentRead: true }));
+    const r = await db.send(
+      new GetCommand({ TableName: tableName(), Key: keys.savedReply(tenantId, id), ConsistentRead: true }),
+    );
     return r.Item ? asReply(r.Item) : null;
   },
 
   /** Fails at index 1 (shortcut taken) or 2 (the tenant's cap). */
   async put(tenantId: string, r: SavedReply, max: number, audit: TxItem): Promise<void> {
     await transact([
-      { Put: { Item: { ...keys.savedReply(tenantId, r.id), type: 'savedReply', ...r }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Put: {
+          Item: { ...keys.savedReply(tenantId, r.id), type: 'savedReply', ...r },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
       guardPut(tenantId, r),
       limitsRepo.tx.tally(tenantId, 'savedReplyCount', 1, max),
       audit,
@@ -51,12 +65,15 @@ export const savedRepliesRepo = {
 
   /** A full replacement, conditional on the `updatedAt` read (index 0); a new shortcut moves the guard (index 1: taken). */
   async update(tenantId: string, before: SavedReply, after: SavedReply, audit: TxItem): Promise<void> {
-    const items: TxItem[] = [{
-      Put: {
-        Item: { ...keys.savedReply(tenantId, after.id), type: 'savedReply', ...after },
-        ConditionExpression: 'attribute_exists(pk) AND updatedAt = :u', ExpressionAttributeValues: { ':u': before.updatedAt },
+    const items: TxItem[] = [
+      {
+        Put: {
+          Item: { ...keys.savedReply(tenantId, after.id), type: 'savedReply', ...after },
+          ConditionExpression: 'attribute_exists(pk) AND updatedAt = :u',
+          ExpressionAttributeValues: { ':u': before.updatedAt },
+        },
       },
-    }];
+    ];
     if (before.shortcut !== after.shortcut) {
       items.push(guardPut(tenantId, after), { Delete: { Key: keys.savedReplyShortcut(tenantId, before.shortcut) } });
     }
@@ -68,7 +85,8 @@ export const savedRepliesRepo = {
       {
         Delete: {
           Key: keys.savedReply(tenantId, r.id),
-          ConditionExpression: 'attribute_exists(pk) AND updatedAt = :u', ExpressionAttributeValues: { ':u': r.updatedAt },
+          ConditionExpression: 'attribute_exists(pk) AND updatedAt = :u',
+          ExpressionAttributeValues: { ':u': r.updatedAt },
         },
       },
       { Delete: { Key: keys.savedReplyShortcut(tenantId, r.shortcut) } },

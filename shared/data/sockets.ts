@@ -1,5 +1,8 @@
 import {
-  ApiGatewayManagementApiClient, DeleteConnectionCommand, GoneException, PostToConnectionCommand,
+  ApiGatewayManagementApiClient,
+  DeleteConnectionCommand,
+  GoneException,
+  PostToConnectionCommand,
 } from '@aws-sdk/client-apigatewaymanagementapi';
 import { config } from '#shared/core/config.ts';
 
@@ -12,13 +15,16 @@ const managementClient = () => {
   const endpoint = config.liveEndpoint;
   const local = endpoint.startsWith('http://');
   client = new ApiGatewayManagementApiClient({
-    region: config.region, endpoint, maxAttempts: 2,
+    region: config.region,
+    endpoint,
+    maxAttempts: 2,
     ...(local ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
   return client;
 };
 
-const isGone = (e: unknown) => e instanceof GoneException || (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 410;
+const isGone = (e: unknown) =>
+  e instanceof GoneException || (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 410;
 
 /** Sends one text frame; false when the connection is gone. */
 export async function postToConnection(connectionId: string, data: string): Promise<boolean> {

@@ -6,7 +6,11 @@ import type { TxItem } from './tx.ts';
 // in one Query. Its cost depends on the number of days, never on the data volume.
 
 /** One shard's counters of one day; `day` is YYYY-MM-DD. `labels`: the strings kept beside them (article titles). */
-export interface DayCounters { day: string; counts: Record<string, number>; labels?: Record<string, string> }
+export interface DayCounters {
+  day: string;
+  counts: Record<string, number>;
+  labels?: Record<string, string>;
+}
 
 /**
  * Per-day stats are split over shards so that concurrent messages of a busy tenant do not all
@@ -40,14 +44,25 @@ export const statsRepo = {
     const range = statsDayRange(tenantId, from, to);
     const totalSk = keys.counters(tenantId).sk;
     // A year of shards fits one response; queryAll only pages past 1 MB.
-    const items = await queryAll({ partition: { name: 'pk', value: range.pk }, sk: { between: [range.skFrom, range.skTo] } });
+    const items = await queryAll({
+      partition: { name: 'pk', value: range.pk },
+      sk: { between: [range.skFrom, range.skTo] },
+    });
     const out: DayCounters[] = [];
     let openTickets = 0;
     for (const item of items) {
-      if (item.sk === totalSk) { openTickets = typeof item.openTickets === 'number' ? item.openTickets : 0; continue; }
+      if (item.sk === totalSk) {
+        openTickets = typeof item.openTickets === 'number' ? item.openTickets : 0;
+        continue;
+      }
       if ((item.sk as string).slice(4, 14) > range.lastDay) continue; // sk is DAY#yyyy-mm-dd#shard
-      const counts = Object.fromEntries(Object.entries(item).filter(([, v]) => typeof v === 'number')) as Record<string, number>;
-      const labels = Object.fromEntries(Object.entries(item).filter(([k, v]) => k.startsWith('t_') && typeof v === 'string')) as Record<string, string>;
+      const counts = Object.fromEntries(Object.entries(item).filter(([, v]) => typeof v === 'number')) as Record<
+        string,
+        number
+      >;
+      const labels = Object.fromEntries(
+        Object.entries(item).filter(([k, v]) => k.startsWith('t_') && typeof v === 'string'),
+      ) as Record<string, string>;
       out.push({ day: (item.sk as string).slice(4, 14), counts, labels });
     }
     return { days: out, openTickets };
@@ -60,20 +75,31 @@ export const statsRepo = {
      * (`t_<article id>`: the article's title when it answered), so that /stats names what it
      * counts without reading the articles.
      */
-    addDay(tenantId: string, day: string, seed: string, add: Record<string, number>, labels: Record<string, string> = {}): TxItem {
+    addDay(
+      tenantId: string,
+      day: string,
+      seed: string,
+      add: Record<string, number>,
+      labels: Record<string, string> = {},
+    ): TxItem {
       const key = keys.statsDay(tenantId, day);
       const entries = Object.entries(add).filter(([, v]) => v !== 0);
       const sets = Object.entries(labels);
       return {
         Update: {
           Key: { pk: key.pk, sk: `${key.sk}#${shardOf(seed)}` },
-          UpdateExpression: `SET #day = :day${sets.map((_, i) => `, #l${i} = :l${i}`).join('')}`
-            + `${entries.length ? ` ADD ${entries.map((_, i) => `#c${i} :v${i}`).join(', ')}` : ''}`,
+          UpdateExpression:
+            `SET #day = :day${sets.map((_, i) => `, #l${i} = :l${i}`).join('')}` +
+            `${entries.length ? ` ADD ${entries.map((_, i) => `#c${i} :v${i}`).join(', ')}` : ''}`,
           ExpressionAttributeNames: {
-            '#day': 'day', ...Object.fromEntries(entries.map(([k], i) => [`#c${i}`, k])), ...Object.fromEntries(sets.map(([k], i) => [`#l${i}`, k])),
+            '#day': 'day',
+            ...Object.fromEntries(entries.map(([k], i) => [`#c${i}`, k])),
+            ...Object.fromEntries(sets.map(([k], i) => [`#l${i}`, k])),
           },
           ExpressionAttributeValues: {
-            ':day': day, ...Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])), ...Object.fromEntries(sets.map(([, v], i) => [`:l${i}`, v])),
+            ':day': day,
+            ...Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])),
+            ...Object.fromEntries(sets.map(([, v], i) => [`:l${i}`, v])),
           },
         },
       };

@@ -60,7 +60,8 @@ export const tableDefinition = {
 /** The CreateTable input that DynamoDB Local gets (the CDK stack maps the same definition). */
 export function createTableInput(tableName: string) {
   const keyNames = [
-    tableDefinition.partitionKey, tableDefinition.sortKey,
+    tableDefinition.partitionKey,
+    tableDefinition.sortKey,
     ...tableDefinition.indexes.flatMap((i) => [i.partitionKey, i.sortKey]),
   ];
   return {

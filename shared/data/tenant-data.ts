@@ -16,9 +16,18 @@ import { TTL_ATTRIBUTE } from './table.ts';
 // partitions' counts are in.
 
 const fixedPartitions = (t: string) => [
-  keys.tenant(t).pk, keys.searchablePartition(t), keys.examplePartition(t, 'intent'), keys.examplePartition(t, 'article'),
-  keys.examplePartition(t, 'none'), keys.unansweredPartition(t), keys.auditIndex(t).gsi1pk, keys.statsPartition(t),
-  keys.labelsPartition(t), keys.event(t, 'x').pk, keys.liveMembers(t).pk, emailKeys.suppressedPartition(t),
+  keys.tenant(t).pk,
+  keys.searchablePartition(t),
+  keys.examplePartition(t, 'intent'),
+  keys.examplePartition(t, 'article'),
+  keys.examplePartition(t, 'none'),
+  keys.unansweredPartition(t),
+  keys.auditIndex(t).gsi1pk,
+  keys.statsPartition(t),
+  keys.labelsPartition(t),
+  keys.event(t, 'x').pk,
+  keys.liveMembers(t).pk,
+  emailKeys.suppressedPartition(t),
   keys.vectorPartition(t),
 ];
 
@@ -32,7 +41,10 @@ const partition = (value: string) => queryAll({ partition: { name: 'pk', value }
 const index = (value: string) => queryAll({ index: 'gsi1', partition: { name: 'gsi1pk', value }, descending: false });
 
 /** Every item of the tenant as stored, keys included, one partition after another. */
-export async function* tenantItems(tenantId: string, also: { integrationIds?: string[] } = {}): AsyncGenerator<Record<string, unknown>> {
+export async function* tenantItems(
+  tenantId: string,
+  also: { integrationIds?: string[] } = {},
+): AsyncGenerator<Record<string, unknown>> {
   const [root, ...fixed] = await Promise.all(fixedPartitions(tenantId).map(partition));
   yield* root!;
   for (const items of fixed) yield* items;
@@ -43,7 +55,10 @@ export async function* tenantItems(tenantId: string, also: { integrationIds?: st
   yield* retention.filter((i) => i.sk === keys.retention(tenantId).sk);
   const labels = fixed[fixedPartitions(tenantId).indexOf(keys.labelsPartition(tenantId)) - 1]!;
   for (const l of labels) yield* await partition(keys.labelledPartition(tenantId, labelKey(l.name as string)));
-  const integrations = new Set([...root!.filter((x) => x.type === 'integration').map((x) => x.id as string), ...also.integrationIds ?? []]);
+  const integrations = new Set([
+    ...root!.filter((x) => x.type === 'integration').map((x) => x.id as string),
+    ...(also.integrationIds ?? []),
+  ]);
   for (const id of integrations) {
     yield* await partition(keys.delivery(tenantId, id, 'x').pk);
     yield* await partition(keys.actionCallsPartition(tenantId, id));
@@ -64,7 +79,8 @@ export async function* tenantItems(tenantId: string, also: { integrationIds?: st
     if (email) emails.add(email);
   }
   for (const e of emails) yield* await partition(keys.customerEmailPartition(tenantId, e));
-  for (const t of await index(keys.ticketsIndex(tenantId).gsi1pk)) yield* await partition(keys.ticket(tenantId, t.id as string).pk);
+  for (const t of await index(keys.ticketsIndex(tenantId).gsi1pk))
+    yield* await partition(keys.ticket(tenantId, t.id as string).pk);
 }
 
 /** The indexer's items: derived from the tenant's texts, and written by it as soon as the new tenant exists. */
@@ -76,26 +92,53 @@ const DERIVED = new Set(['vector', 'vectorState']);
  */
 export async function putNew(item: Record<string, unknown>): Promise<void> {
   const derived = DERIVED.has(item.type as string);
-  await db.send(new PutCommand({ TableName: tableName(), Item: item, ...(derived ? {} : { ConditionExpression: 'attribute_not_exists(pk)' }) }));
+  await db.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: item,
+      ...(derived ? {} : { ConditionExpression: 'attribute_not_exists(pk)' }),
+    }),
+  );
 }
 
-export interface PurgeEntry { tenantId: string; integrationIds: string[]; requestedAt: string; deleted: number; requestedBy: string | null }
+export interface PurgeEntry {
+  tenantId: string;
+  integrationIds: string[];
+  requestedAt: string;
+  deleted: number;
+  requestedBy: string | null;
+}
 
 /** What the user who requested a deletion reads of it; kept a day after the purge finished. */
 export interface DeletionStatus {
-  tenantId: string; tenantName: string; status: 'deleting' | 'deleted'; requestedAt: string; deleted: number; finishedAt: string | null;
+  tenantId: string;
+  tenantName: string;
+  status: 'deleting' | 'deleted';
+  requestedAt: string;
+  deleted: number;
+  finishedAt: string | null;
 }
 /** How long the requester may still read a finished deletion's status. */
 const STATUS_KEPT_SECONDS = 86_400;
 
-const ignoreGone = (e: unknown) => { if (!(e instanceof ConditionalCheckFailedException)) throw e; };
+const ignoreGone = (e: unknown) => {
+  if (!(e instanceof ConditionalCheckFailedException)) throw e;
+};
 
 /** Updates the requester's status item while it is about this tenant (a later deletion of theirs replaced it otherwise). */
-const countOnStatus = (sub: string, tenantId: string, update: string, values: Record<string, unknown>) => db.send(new UpdateCommand({
-  TableName: tableName(), Key: keys.deletionStatus(sub), UpdateExpression: update, ConditionExpression: 'tenantId = :t',
-  ...(update.includes('#') ? { ExpressionAttributeNames: { '#status': 'status', '#ttl': TTL_ATTRIBUTE } } : {}),
-  ExpressionAttributeValues: { ...values, ':t': tenantId },
-})).catch(ignoreGone);
+const countOnStatus = (sub: string, tenantId: string, update: string, values: Record<string, unknown>) =>
+  db
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.deletionStatus(sub),
+        UpdateExpression: update,
+        ConditionExpression: 'tenantId = :t',
+        ...(update.includes('#') ? { ExpressionAttributeNames: { '#status': 'status', '#ttl': TTL_ATTRIBUTE } } : {}),
+        ExpressionAttributeValues: { ...values, ':t': tenantId },
+      }),
+    )
+    .catch(ignoreGone);
 
 /** A tenant's deletion: what is cut at once, and the purge job's list with its progress. */
 export const tenantDeletionRepo = {
@@ -104,67 +147,130 @@ export const tenantDeletionRepo = {
    * live functions refuse it from now on, whatever a key cache holds), its integrations go (no
    * more deliveries), and it joins the purge job's list. Fails (TxConditionFailed) if marked already.
    */
-  async start(t: Tenant, members: string[], integrationIds: string[], now: string, audit: AuditInput, also: TxItem[]): Promise<void> {
+  async start(
+    t: Tenant,
+    members: string[],
+    integrationIds: string[],
+    now: string,
+    audit: AuditInput,
+    also: TxItem[],
+  ): Promise<void> {
     await transact([
       {
         Update: {
-          Key: keys.tenant(t.id), UpdateExpression: 'SET deletingSince = :now', ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletingSince)',
+          Key: keys.tenant(t.id),
+          UpdateExpression: 'SET deletingSince = :now',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletingSince)',
           ExpressionAttributeValues: { ':now': now },
         },
       },
       { Delete: { Key: keys.widgetKey(t.widgetKeyHash) } },
-      { Put: { Item: { ...keys.purge(t.id), type: 'purge', tenantId: t.id, integrationIds, requestedAt: now, deleted: 0, requestedBy: audit.actor.id } } },
       {
         Put: {
           Item: {
-            ...keys.deletionStatus(audit.actor.id), type: 'deletionStatus', tenantId: t.id, tenantName: t.name, status: 'deleting',
-            requestedAt: now, deleted: 0, finishedAt: null,
+            ...keys.purge(t.id),
+            type: 'purge',
+            tenantId: t.id,
+            integrationIds,
+            requestedAt: now,
+            deleted: 0,
+            requestedBy: audit.actor.id,
+          },
+        },
+      },
+      {
+        Put: {
+          Item: {
+            ...keys.deletionStatus(audit.actor.id),
+            type: 'deletionStatus',
+            tenantId: t.id,
+            tenantName: t.name,
+            status: 'deleting',
+            requestedAt: now,
+            deleted: 0,
+            finishedAt: null,
           },
         },
       },
       ...integrationIds.map((id): TxItem => ({ Delete: { Key: keys.integration(t.id, id) } })),
       // Mail to the inbound and reply addresses is refused from now on (the lookup says retired).
-      ...(t.slug ? [{
-        Update: {
-          Key: emailKeys.slug(t.slug), UpdateExpression: 'SET retiredAt = :now', ConditionExpression: 'tenantId = :t',
-          ExpressionAttributeValues: { ':now': now, ':t': t.id },
-        },
-      } satisfies TxItem] : []),
+      ...(t.slug
+        ? [
+            {
+              Update: {
+                Key: emailKeys.slug(t.slug),
+                UpdateExpression: 'SET retiredAt = :now',
+                ConditionExpression: 'tenantId = :t',
+                ExpressionAttributeValues: { ':now': now, ':t': t.id },
+              },
+            } satisfies TxItem,
+          ]
+        : []),
       auditRepo.tx.put(t.id, { ...audit, category: 'settings', createdAt: now }),
       ...also,
     ]);
     // Members unlinked: their tokens name no tenant from now on (a user item of another tenant is left alone).
-    await Promise.all(members.map((sub) => db.send(new DeleteCommand({
-      TableName: tableName(), Key: keys.user(sub), ConditionExpression: 'tenantId = :t', ExpressionAttributeValues: { ':t': t.id },
-    })).catch(ignoreGone)));
+    await Promise.all(
+      members.map((sub) =>
+        db
+          .send(
+            new DeleteCommand({
+              TableName: tableName(),
+              Key: keys.user(sub),
+              ConditionExpression: 'tenantId = :t',
+              ExpressionAttributeValues: { ':t': t.id },
+            }),
+          )
+          .catch(ignoreGone),
+      ),
+    );
   },
 
   async pending(): Promise<PurgeEntry[]> {
     const items = await queryAll({ partition: { name: 'pk', value: keys.purgePartition() }, consistent: true });
     return items.map((i) => ({
-      tenantId: i.tenantId as string, integrationIds: i.integrationIds as string[], requestedAt: i.requestedAt as string,
-      deleted: i.deleted as number, requestedBy: (i.requestedBy as string | undefined) ?? null,
+      tenantId: i.tenantId as string,
+      integrationIds: i.integrationIds as string[],
+      requestedAt: i.requestedAt as string,
+      deleted: i.deleted as number,
+      requestedBy: (i.requestedBy as string | undefined) ?? null,
     }));
   },
 
   async status(sub: string): Promise<DeletionStatus | null> {
-    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.deletionStatus(sub), ConsistentRead: true }));
+    const r = await db.send(
+      new GetCommand({ TableName: tableName(), Key: keys.deletionStatus(sub), ConsistentRead: true }),
+    );
     if (!r.Item) return null;
     const { tenantId, tenantName, status, requestedAt, deleted, finishedAt } = r.Item as DeletionStatus;
     return { tenantId, tenantName, status, requestedAt, deleted, finishedAt };
   },
 
   /** Deletes items by key (gone ones are fine) and counts them on the purge item and the requester's status. */
-  async remove(p: Pick<PurgeEntry, 'tenantId' | 'requestedBy'>, list: Array<{ pk: string; sk: string }>): Promise<void> {
+  async remove(
+    p: Pick<PurgeEntry, 'tenantId' | 'requestedBy'>,
+    list: Array<{ pk: string; sk: string }>,
+  ): Promise<void> {
     const { tenantId } = p;
     for (let i = 0; i < list.length; i += 25) {
-      await Promise.all(list.slice(i, i + 25).map((k) => db.send(new DeleteCommand({ TableName: tableName(), Key: { pk: k.pk, sk: k.sk } }))));
+      await Promise.all(
+        list
+          .slice(i, i + 25)
+          .map((k) => db.send(new DeleteCommand({ TableName: tableName(), Key: { pk: k.pk, sk: k.sk } }))),
+      );
     }
     if (list.length) {
-      await db.send(new UpdateCommand({
-        TableName: tableName(), Key: keys.purge(tenantId), UpdateExpression: 'ADD deleted :n', ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':n': list.length },
-      })).catch(ignoreGone);
+      await db
+        .send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: keys.purge(tenantId),
+            UpdateExpression: 'ADD deleted :n',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':n': list.length },
+          }),
+        )
+        .catch(ignoreGone);
       if (p.requestedBy) await countOnStatus(p.requestedBy, tenantId, 'ADD deleted :n', { ':n': list.length });
     }
   },
@@ -176,18 +282,30 @@ export const tenantDeletionRepo = {
   async finish(p: Pick<PurgeEntry, 'tenantId' | 'requestedBy'>, slug: string | null): Promise<void> {
     const { tenantId } = p;
     if (slug) {
-      await db.send(new UpdateCommand({
-        TableName: tableName(), Key: emailKeys.slug(slug), UpdateExpression: 'SET retiredAt = if_not_exists(retiredAt, :now) REMOVE tenantId',
-        ConditionExpression: 'tenantId = :t', ExpressionAttributeValues: { ':now': new Date().toISOString(), ':t': tenantId },
-      })).catch(ignoreGone);
+      await db
+        .send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: emailKeys.slug(slug),
+            UpdateExpression: 'SET retiredAt = if_not_exists(retiredAt, :now) REMOVE tenantId',
+            ConditionExpression: 'tenantId = :t',
+            ExpressionAttributeValues: { ':now': new Date().toISOString(), ':t': tenantId },
+          }),
+        )
+        .catch(ignoreGone);
     }
     if (p.requestedBy) {
       const now = new Date();
       await countOnStatus(p.requestedBy, tenantId, 'SET #status = :done, finishedAt = :now, #ttl = :ttl', {
-        ':done': 'deleted', ':now': now.toISOString(), ':ttl': Math.floor(now.getTime() / 1000) + STATUS_KEPT_SECONDS,
+        ':done': 'deleted',
+        ':now': now.toISOString(),
+        ':ttl': Math.floor(now.getTime() / 1000) + STATUS_KEPT_SECONDS,
       });
     }
-    await Promise.all([keys.retention(tenantId), keys.tenant(tenantId), keys.purge(tenantId)]
-      .map((Key) => db.send(new DeleteCommand({ TableName: tableName(), Key }))));
+    await Promise.all(
+      [keys.retention(tenantId), keys.tenant(tenantId), keys.purge(tenantId)].map((Key) =>
+        db.send(new DeleteCommand({ TableName: tableName(), Key })),
+      ),
+    );
   },
 };

@@ -9,7 +9,10 @@ import { intentsRepo, type Intent } from './intents.ts';
 import { transact, type TxItem } from './tx.ts';
 
 export interface Tenant {
-  id: string; name: string; createdAt: string; updatedAt: string;
+  id: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
   config: Record<string, unknown>;
   /** Bumped by every intent write; the chat functions key their cached classifier by it. */
   intentsVersion: number;
@@ -33,9 +36,12 @@ export interface Tenant {
   integrationCount?: number;
   /** Bumped by every settings write; PUT /settings writes on the condition that it is unchanged. */
   settingsVersion?: number;
-  widgetKeyHash: string; widgetKeyPreview: string; widgetKeyCreatedAt: string;
+  widgetKeyHash: string;
+  widgetKeyPreview: string;
+  widgetKeyCreatedAt: string;
   /** Signs visitors' user ids (HMAC-SHA256); kept whole, as verifying needs it, and shown only masked. */
-  identitySecret?: string; identitySecretCreatedAt?: string;
+  identitySecret?: string;
+  identitySecretCreatedAt?: string;
   /** Set when the owner deleted the tenant: its widget key and members are gone, the purge job removes the rest. */
   deletingSince?: string;
   /** The local part of the inbound email address, unique across tenants (lookup item emailKeys.slug). */
@@ -43,31 +49,42 @@ export interface Tenant {
 }
 
 export interface NewTenant {
-  tenant: Tenant; owner: { sub: string; email: string | null }; intents: Intent[];
+  tenant: Tenant;
+  owner: { sub: string; email: string | null };
+  intents: Intent[];
 }
 
-
 /** The condition that the tenant's `attr` is still the value read (still absent when it was absent). */
-const stillRead = (attr: string, read: string | number | undefined) => (read === undefined
-  ? { condition: `attribute_exists(pk) AND attribute_not_exists(${attr})`, values: {} }
-  : { condition: `${attr} = :read`, values: { ':read': read } });
+const stillRead = (attr: string, read: string | number | undefined) =>
+  read === undefined
+    ? { condition: `attribute_exists(pk) AND attribute_not_exists(${attr})`, values: {} }
+    : { condition: `${attr} = :read`, values: { ':read': read } };
 
 /**
  * The slug's lookup item; its condition keeps a slug to one tenant. It is never deleted: a deleted
  * tenant's item stays as a tombstone (`retiredAt`, no tenant id), so no later tenant gets its
  * inbound or reply addresses.
  */
-const slugItem = (tenantId: string, slug: string): TxItem =>
-  ({ Put: { Item: { ...emailKeys.slug(slug), type: 'slug', tenantId }, ConditionExpression: 'attribute_not_exists(pk)' } });
+const slugItem = (tenantId: string, slug: string): TxItem => ({
+  Put: { Item: { ...emailKeys.slug(slug), type: 'slug', tenantId }, ConditionExpression: 'attribute_not_exists(pk)' },
+});
 
 export const tenantsRepo = {
   /** `consistent` where a write is conditional on the version read here (settings). */
   async get(tenantId: string, consistent = false): Promise<Tenant | null> {
-    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.tenant(tenantId), ConsistentRead: consistent }));
+    const r = await db.send(
+      new GetCommand({ TableName: tableName(), Key: keys.tenant(tenantId), ConsistentRead: consistent }),
+    );
     return r.Item ? clean<Tenant>(r.Item) : null;
   },
   /** Name and config, conditional on `settingsVersion` being what was read (index 0). */
-  async update(t: Tenant, next: { name: string; config: Record<string, unknown> }, now: string, audit: AuditInput, also: TxItem[] = []): Promise<void> {
+  async update(
+    t: Tenant,
+    next: { name: string; config: Record<string, unknown> },
+    now: string,
+    audit: AuditInput,
+    also: TxItem[] = [],
+  ): Promise<void> {
     const guard = stillRead('settingsVersion', t.settingsVersion);
     await transact([
       {
@@ -76,7 +93,13 @@ export const tenantsRepo = {
           UpdateExpression: 'SET #n = :n, config = :c, updatedAt = :now, settingsVersion = :next',
           ConditionExpression: guard.condition,
           ExpressionAttributeNames: { '#n': 'name' },
-          ExpressionAttributeValues: { ':n': next.name, ':c': next.config, ':now': now, ':next': (t.settingsVersion ?? 0) + 1, ...guard.values },
+          ExpressionAttributeValues: {
+            ':n': next.name,
+            ':c': next.config,
+            ':now': now,
+            ':next': (t.settingsVersion ?? 0) + 1,
+            ...guard.values,
+          },
         },
       },
       auditRepo.tx.put(t.id, { ...audit, category: 'settings', createdAt: now }),
@@ -85,10 +108,21 @@ export const tenantsRepo = {
   },
 
   /** Swaps the widget key lookup items and the tenant's key fields, conditional on the old hash (index 2). */
-  async rotateWidgetKey(t: Tenant, wk: { hash: string; preview: string }, now: string, audit: AuditInput, also: TxItem[] = []): Promise<void> {
+  async rotateWidgetKey(
+    t: Tenant,
+    wk: { hash: string; preview: string },
+    now: string,
+    audit: AuditInput,
+    also: TxItem[] = [],
+  ): Promise<void> {
     await transact([
       { Delete: { Key: keys.widgetKey(t.widgetKeyHash) } },
-      { Put: { Item: { ...keys.widgetKey(wk.hash), type: 'widgetKey', tenantId: t.id, createdAt: now }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Put: {
+          Item: { ...keys.widgetKey(wk.hash), type: 'widgetKey', tenantId: t.id, createdAt: now },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
       {
         Update: {
           Key: keys.tenant(t.id),
@@ -120,11 +154,16 @@ export const tenantsRepo = {
 
   /** The tenant and one of its conversations in one round trip. */
   /** The tenant and one of its conversations, both read strongly, in one round trip. */
-  async withConversation(tenantId: string, conversationId: string): Promise<{ tenant: Tenant | null; conversation: Conversation | null }> {
+  async withConversation(
+    tenantId: string,
+    conversationId: string,
+  ): Promise<{ tenant: Tenant | null; conversation: Conversation | null }> {
     const other = keys.conversation(tenantId, conversationId);
-    const r = await db.send(new BatchGetCommand({
-      RequestItems: { [tableName()]: { Keys: [keys.tenant(tenantId), other], ConsistentRead: true } },
-    }));
+    const r = await db.send(
+      new BatchGetCommand({
+        RequestItems: { [tableName()]: { Keys: [keys.tenant(tenantId), other], ConsistentRead: true } },
+      }),
+    );
     const items = r.Responses?.[tableName()] ?? [];
     const tenant = items.find((i) => i.sk === 'TENANT');
     const found = items.find((i) => i.pk === other.pk && i.sk === other.sk);
@@ -134,7 +173,7 @@ export const tenantsRepo = {
   /** The tenant whose inbound address has this local part; none once the tenant's deletion was asked for. */
   async tenantOfSlug(slug: string): Promise<string | null> {
     const r = await db.send(new GetCommand({ TableName: tableName(), Key: emailKeys.slug(slug) }));
-    return r.Item && !r.Item.retiredAt ? (r.Item.tenantId as string | undefined) ?? null : null;
+    return r.Item && !r.Item.retiredAt ? ((r.Item.tenantId as string | undefined) ?? null) : null;
   },
 
   /** Gives a tenant made before inbound addresses its slug; fails (TxConditionFailed) when taken or already set. */
@@ -143,8 +182,10 @@ export const tenantsRepo = {
       slugItem(tenantId, slug),
       {
         Update: {
-          Key: keys.tenant(tenantId), UpdateExpression: 'SET slug = :s',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(slug)', ExpressionAttributeValues: { ':s': slug },
+          Key: keys.tenant(tenantId),
+          UpdateExpression: 'SET slug = :s',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(slug)',
+          ExpressionAttributeValues: { ':s': slug },
         },
       },
     ]);
@@ -166,24 +207,48 @@ export const tenantsRepo = {
     const role: Role = 'owner';
     const actor: Actor = { type: 'user', id: owner.sub };
     const items: TxItem[] = [
-      { Put: { Item: { ...keys.tenant(tenant.id), type: 'tenant', ...tenant }, ConditionExpression: 'attribute_not_exists(pk)' } },
-      { Put: { Item: { ...keys.user(owner.sub), type: 'user', sub: owner.sub, tenantId: tenant.id, role }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Put: {
+          Item: { ...keys.tenant(tenant.id), type: 'tenant', ...tenant },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Put: {
+          Item: { ...keys.user(owner.sub), type: 'user', sub: owner.sub, tenantId: tenant.id, role },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
       ...(tenant.slug ? [slugItem(tenant.id, tenant.slug)] : []),
       {
         Put: {
           Item: {
-            ...keys.member(tenant.id, owner.sub), type: 'member', id: owner.sub, userId: owner.sub, email: owner.email,
-            role, status: 'active', createdAt: now,
+            ...keys.member(tenant.id, owner.sub),
+            type: 'member',
+            id: owner.sub,
+            userId: owner.sub,
+            email: owner.email,
+            role,
+            status: 'active',
+            createdAt: now,
           },
         },
       },
-      { Put: { Item: { ...keys.widgetKey(tenant.widgetKeyHash), type: 'widgetKey', tenantId: tenant.id, createdAt: now } } },
+      {
+        Put: {
+          Item: { ...keys.widgetKey(tenant.widgetKeyHash), type: 'widgetKey', tenantId: tenant.id, createdAt: now },
+        },
+      },
       ...intents.flatMap((i) => intentsRepo.tx.put(tenant.id, i)),
       // Today's starter intents need no review; an import (no intents) brings its own mark, or none.
       ...(intents.length ? [intentsRepo.tx.reviewed(tenant.id, now)] : []),
       auditRepo.tx.put(tenant.id, {
-        category: 'auth', action: 'tenant.created', actor, target: { type: 'tenant', id: tenant.id },
-        changes: { name: { from: null, to: tenant.name } }, createdAt: now,
+        category: 'auth',
+        action: 'tenant.created',
+        actor,
+        target: { type: 'tenant', id: tenant.id },
+        changes: { name: { from: null, to: tenant.name } },
+        createdAt: now,
       }),
       // The starter intents get their sentence vectors.
       eventsRepo.tx.contentChanged(tenant.id, 'intents'),

@@ -11,7 +11,12 @@ export interface Ticket {
   id: string;
   /** 1, 2, 3... per tenant in creation order; null only on a ticket made before numbering, until it is numbered. */
   number: number | null;
-  conversationId: string; status: TicketStatus; priority: Priority; reason: string; createdAt: string; updatedAt: string;
+  conversationId: string;
+  status: TicketStatus;
+  priority: Priority;
+  reason: string;
+  createdAt: string;
+  updatedAt: string;
   /** A member's user id, or null. */
   assigneeId: string | null;
   /** When the first agent message answered it. */
@@ -21,9 +26,12 @@ export interface Ticket {
 }
 
 const ticketIndexes = (tenantId: string, t: Ticket) => ({
-  ...keys.ticketsIndex(tenantId), gsi1sk: timeSortKey(t.createdAt, t.id),
-  ...keys.ticketsByStatusIndex(tenantId, t.status), gsi2sk: timeSortKey(t.createdAt, t.id),
-  ...keys.ticketsByPriorityIndex(tenantId, t.priority), gsi3sk: timeSortKey(t.createdAt, t.id),
+  ...keys.ticketsIndex(tenantId),
+  gsi1sk: timeSortKey(t.createdAt, t.id),
+  ...keys.ticketsByStatusIndex(tenantId, t.status),
+  gsi2sk: timeSortKey(t.createdAt, t.id),
+  ...keys.ticketsByPriorityIndex(tenantId, t.priority),
+  gsi3sk: timeSortKey(t.createdAt, t.id),
 });
 
 /**
@@ -35,24 +43,46 @@ const ticketIndexes = (tenantId: string, t: Ticket) => ({
  */
 function put(tenantId: string, t: Ticket & { number: number }, lease: NumberLease): TxItem[] {
   return [
-    { Put: { Item: { ...keys.ticket(tenantId, t.id), type: 'ticket', ...t, ...ticketIndexes(tenantId, t) }, ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Put: { Item: { ...keys.conversationTicketRef(tenantId, t.conversationId, t.id), type: 'ticketRef', ticketId: t.id } } },
+    {
+      Put: {
+        Item: { ...keys.ticket(tenantId, t.id), type: 'ticket', ...t, ...ticketIndexes(tenantId, t) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Put: {
+        Item: { ...keys.conversationTicketRef(tenantId, t.conversationId, t.id), type: 'ticketRef', ticketId: t.id },
+      },
+    },
     {
       Update: {
-        Key: keys.ticketCounter(tenantId), UpdateExpression: 'SET n = :next, #type = :type REMOVE leaseOwner, leaseUntil',
+        Key: keys.ticketCounter(tenantId),
+        UpdateExpression: 'SET n = :next, #type = :type REMOVE leaseOwner, leaseUntil',
         ConditionExpression: `leaseOwner = :owner AND ${lease.read === null ? 'attribute_not_exists(n)' : 'n = :read'}`,
         ExpressionAttributeNames: { '#type': 'type' },
         ExpressionAttributeValues: {
-          ':next': t.number, ':type': 'ticketCounter', ':owner': lease.owner, ':read': lease.read,
+          ':next': t.number,
+          ':type': 'ticketCounter',
+          ':owner': lease.owner,
+          ':read': lease.read,
         },
       },
     },
-    { Put: { Item: { ...keys.ticketNumber(tenantId, t.number), type: 'ticketNumber', ticketId: t.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    {
+      Put: {
+        Item: { ...keys.ticketNumber(tenantId, t.number), type: 'ticketNumber', ticketId: t.id },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
   ];
 }
 
 /** The right to take a tenant's next ticket number, held for a few seconds: `last` is the number before it. */
-export interface NumberLease { owner: string; read: number | null; last: number }
+export interface NumberLease {
+  owner: string;
+  read: number | null;
+  last: number;
+}
 
 /**
  * Sets a ticket's changeable fields (and their index keys), guarded by the values that were read:
@@ -61,20 +91,32 @@ export interface NumberLease { owner: string; read: number | null; last: number 
  */
 function update(tenantId: string, read: Ticket, next: Ticket): TxItem {
   const idx = ticketIndexes(tenantId, next);
-  const guard = (attr: string, v: string | null) => (v === null ? `attribute_not_exists(${attr}) OR ${attr} = :null` : `${attr} = :r_${attr}`);
+  const guard = (attr: string, v: string | null) =>
+    v === null ? `attribute_not_exists(${attr}) OR ${attr} = :null` : `${attr} = :r_${attr}`;
   return {
     Update: {
       Key: keys.ticket(tenantId, read.id),
-      UpdateExpression: 'SET #s = :s, #p = :p, updatedAt = :u, gsi2pk = :g2, gsi3pk = :g3, '
-        + 'assigneeId = :a, firstResponseAt = :f, resolvedAt = :r',
+      UpdateExpression:
+        'SET #s = :s, #p = :p, updatedAt = :u, gsi2pk = :g2, gsi3pk = :g3, ' +
+        'assigneeId = :a, firstResponseAt = :f, resolvedAt = :r',
       ConditionExpression: `#s = :rs AND #p = :rp AND updatedAt = :ru AND (${guard('assigneeId', read.assigneeId)}) AND (${guard('firstResponseAt', read.firstResponseAt)})`,
       ExpressionAttributeNames: { '#s': 'status', '#p': 'priority' },
       ExpressionAttributeValues: {
-        ':s': next.status, ':p': next.priority, ':u': next.updatedAt, ':g2': idx.gsi2pk, ':g3': idx.gsi3pk,
-        ':a': next.assigneeId, ':f': next.firstResponseAt, ':r': next.resolvedAt,
-        ':rs': read.status, ':rp': read.priority, ':ru': read.updatedAt,
+        ':s': next.status,
+        ':p': next.priority,
+        ':u': next.updatedAt,
+        ':g2': idx.gsi2pk,
+        ':g3': idx.gsi3pk,
+        ':a': next.assigneeId,
+        ':f': next.firstResponseAt,
+        ':r': next.resolvedAt,
+        ':rs': read.status,
+        ':rp': read.priority,
+        ':ru': read.updatedAt,
         // transact() sends only the ones the guards read (usedOnly in tx.ts).
-        ':null': null, ':r_assigneeId': read.assigneeId, ':r_firstResponseAt': read.firstResponseAt,
+        ':null': null,
+        ':r_assigneeId': read.assigneeId,
+        ':r_firstResponseAt': read.firstResponseAt,
       },
     },
   };
@@ -84,62 +126,127 @@ function update(tenantId: string, read: Ticket, next: Ticket): TxItem {
 // gsi3 (priority), and gsi2 + a priority filter when both filters are given.
 
 const asTicket = (i: Record<string, unknown>): Ticket => {
-  const { id, number, conversationId, status, priority, reason, createdAt, updatedAt, assigneeId, firstResponseAt, resolvedAt } = clean<Ticket>(i);
+  const {
+    id,
+    number,
+    conversationId,
+    status,
+    priority,
+    reason,
+    createdAt,
+    updatedAt,
+    assigneeId,
+    firstResponseAt,
+    resolvedAt,
+  } = clean<Ticket>(i);
   return {
-    id, number: number ?? null, conversationId, status, priority, reason, createdAt, updatedAt,
-    assigneeId: assigneeId ?? null, firstResponseAt: firstResponseAt ?? null, resolvedAt: resolvedAt ?? null,
+    id,
+    number: number ?? null,
+    conversationId,
+    status,
+    priority,
+    reason,
+    createdAt,
+    updatedAt,
+    assigneeId: assigneeId ?? null,
+    firstResponseAt: firstResponseAt ?? null,
+    resolvedAt: resolvedAt ?? null,
   };
 };
-
 
 export const ticketsRepo = {
   /** The ticket and its audit trail (oldest first) from the ticket's partition: one Query. */
   async getWithTrail(tenantId: string, ticketId: string): Promise<{ ticket: Ticket; auditTrail: AuditEntry[] } | null> {
-    const items = await queryAll({ partition: { name: 'pk', value: keys.ticket(tenantId, ticketId).pk }, descending: false });
+    const items = await queryAll({
+      partition: { name: 'pk', value: keys.ticket(tenantId, ticketId).pk },
+      descending: false,
+    });
     const ticket = items.find((i) => i.sk === keys.ticket(tenantId, ticketId).sk);
     if (!ticket) return null;
     return { ticket: asTicket(ticket), auditTrail: items.filter((i) => i !== ticket).map(asAudit) };
   },
 
   async get(tenantId: string, ticketId: string, consistent = false): Promise<Ticket | null> {
-    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.ticket(tenantId, ticketId), ConsistentRead: consistent }));
+    const r = await db.send(
+      new GetCommand({ TableName: tableName(), Key: keys.ticket(tenantId, ticketId), ConsistentRead: consistent }),
+    );
     return r.Item ? asTicket(r.Item) : null;
   },
 
   /** The ticket and its conversation, read strongly: PATCH decides on them. */
-  async getWithConversation(tenantId: string, ticketId: string): Promise<{ ticket: Ticket; conversation: Conversation | null } | null> {
+  async getWithConversation(
+    tenantId: string,
+    ticketId: string,
+  ): Promise<{ ticket: Ticket; conversation: Conversation | null } | null> {
     const ticket = await ticketsRepo.get(tenantId, ticketId, true);
     if (!ticket) return null;
-    const r = await db.send(new GetCommand({
-      TableName: tableName(), Key: keys.conversation(tenantId, ticket.conversationId), ConsistentRead: true,
-    }));
+    const r = await db.send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: keys.conversation(tenantId, ticket.conversationId),
+        ConsistentRead: true,
+      }),
+    );
     return { ticket, conversation: r.Item ? clean<Conversation>(r.Item) : null };
   },
 
   /** Tickets by id, oldest first; BatchGet in chunks of 100, unprocessed keys retried. */
   async batchGet(tenantId: string, ids: string[]): Promise<Ticket[]> {
-    const items = await batchGet(ids.map((id) => keys.ticket(tenantId, id)), false);
+    const items = await batchGet(
+      ids.map((id) => keys.ticket(tenantId, id)),
+      false,
+    );
     return items.map(asTicket).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   },
 
   async list(
-    tenantId: string, filters: { status?: TicketStatus; priority?: Priority; assignee?: string | null }, limit: number, cursor?: string,
+    tenantId: string,
+    filters: { status?: TicketStatus; priority?: Priority; assignee?: string | null },
+    limit: number,
+    cursor?: string,
   ): Promise<Page<Ticket>> {
     const { status, priority, assignee } = filters;
-    const scope = { tenantId, list: 'tickets', filters: { status, priority, assignee: assignee === null ? '<none>' : assignee } };
+    const scope = {
+      tenantId,
+      list: 'tickets',
+      filters: { status, priority, assignee: assignee === null ? '<none>' : assignee },
+    };
     // The index serves one filter; the others (priority beside a status, the assignee) filter its pages.
     const conds: string[] = [];
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {};
-    if (status && priority) { conds.push('#prio = :prio'); names['#prio'] = 'priority'; values[':prio'] = priority; }
-    if (assignee === null) { conds.push('(attribute_not_exists(#asg) OR #asg = :none)'); names['#asg'] = 'assigneeId'; values[':none'] = null; }
-    else if (assignee !== undefined) { conds.push('#asg = :asg'); names['#asg'] = 'assigneeId'; values[':asg'] = assignee; }
+    if (status && priority) {
+      conds.push('#prio = :prio');
+      names['#prio'] = 'priority';
+      values[':prio'] = priority;
+    }
+    if (assignee === null) {
+      conds.push('(attribute_not_exists(#asg) OR #asg = :none)');
+      names['#asg'] = 'assigneeId';
+      values[':none'] = null;
+    } else if (assignee !== undefined) {
+      conds.push('#asg = :asg');
+      names['#asg'] = 'assigneeId';
+      values[':asg'] = assignee;
+    }
     const filter = conds.length ? { filter: { expression: conds.join(' AND '), names, values } } : {};
     const q = status
-      ? { index: 'gsi2' as const, partition: { name: 'gsi2pk', value: keys.ticketsByStatusIndex(tenantId, status).gsi2pk }, ...filter }
+      ? {
+          index: 'gsi2' as const,
+          partition: { name: 'gsi2pk', value: keys.ticketsByStatusIndex(tenantId, status).gsi2pk },
+          ...filter,
+        }
       : priority
-        ? { index: 'gsi3' as const, partition: { name: 'gsi3pk', value: keys.ticketsByPriorityIndex(tenantId, priority).gsi3pk }, ...filter }
-        : { index: 'gsi1' as const, partition: { name: 'gsi1pk', value: keys.ticketsIndex(tenantId).gsi1pk }, ...filter };
+        ? {
+            index: 'gsi3' as const,
+            partition: { name: 'gsi3pk', value: keys.ticketsByPriorityIndex(tenantId, priority).gsi3pk },
+            ...filter,
+          }
+        : {
+            index: 'gsi1' as const,
+            partition: { name: 'gsi1pk', value: keys.ticketsIndex(tenantId).gsi1pk },
+            ...filter,
+          };
     const page = await queryPage(q, scope, limit, cursor);
     return { items: page.items.map(asTicket), nextCursor: page.nextCursor };
   },
@@ -153,22 +260,34 @@ export const ticketsRepo = {
    */
   async leaseNumber(tenantId: string, owner: string, ms: number): Promise<NumberLease | null> {
     const now = Date.now();
-    const leased = await conditional(db.send(new UpdateCommand({
-      TableName: tableName(), Key: keys.ticketCounter(tenantId),
-      UpdateExpression: 'SET leaseOwner = :o, leaseUntil = :u',
-      ConditionExpression: 'attribute_not_exists(leaseUntil) OR leaseUntil < :now',
-      ExpressionAttributeValues: { ':o': owner, ':u': now + ms, ':now': now }, ReturnValues: 'ALL_NEW',
-    })));
+    const leased = await conditional(
+      db.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.ticketCounter(tenantId),
+          UpdateExpression: 'SET leaseOwner = :o, leaseUntil = :u',
+          ConditionExpression: 'attribute_not_exists(leaseUntil) OR leaseUntil < :now',
+          ExpressionAttributeValues: { ':o': owner, ':u': now + ms, ':now': now },
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    );
     if (!leased) return null;
     const item = leased.Attributes;
     if (typeof item?.n === 'number') return { owner, read: item.n, last: item.n };
     let count = 0;
     let start: Record<string, unknown> | undefined;
     do {
-      const q = await db.send(new QueryCommand({
-        TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', Select: 'COUNT',
-        ExpressionAttributeValues: { ':p': keys.ticketsIndex(tenantId).gsi1pk }, ...(start ? { ExclusiveStartKey: start } : {}),
-      }));
+      const q = await db.send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :p',
+          Select: 'COUNT',
+          ExpressionAttributeValues: { ':p': keys.ticketsIndex(tenantId).gsi1pk },
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
       count += q.Count ?? 0;
       start = q.LastEvaluatedKey;
     } while (start);
@@ -177,10 +296,17 @@ export const ticketsRepo = {
 
   /** Gives the lease back when its ticket was not written (the transaction failed); a lapsed one is left alone. */
   async releaseNumber(tenantId: string, owner: string): Promise<void> {
-    await conditional(db.send(new UpdateCommand({
-      TableName: tableName(), Key: keys.ticketCounter(tenantId), UpdateExpression: 'REMOVE leaseOwner, leaseUntil',
-      ConditionExpression: 'leaseOwner = :o', ExpressionAttributeValues: { ':o': owner },
-    })));
+    await conditional(
+      db.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.ticketCounter(tenantId),
+          UpdateExpression: 'REMOVE leaseOwner, leaseUntil',
+          ConditionExpression: 'leaseOwner = :o',
+          ExpressionAttributeValues: { ':o': owner },
+        }),
+      ),
+    );
   },
 
   /** The ticket that has this number, or null. */
@@ -191,7 +317,11 @@ export const ticketsRepo = {
 
   /** Every ticket of a tenant, oldest first (the numbering script). */
   async allOldestFirst(tenantId: string): Promise<Ticket[]> {
-    const items = await queryAll({ index: 'gsi1', partition: { name: 'gsi1pk', value: keys.ticketsIndex(tenantId).gsi1pk }, descending: false });
+    const items = await queryAll({
+      index: 'gsi1',
+      partition: { name: 'gsi1pk', value: keys.ticketsIndex(tenantId).gsi1pk },
+      descending: false,
+    });
     return items.map(asTicket);
   },
 
@@ -200,12 +330,19 @@ export const ticketsRepo = {
     await transact([
       {
         Update: {
-          Key: keys.ticket(tenantId, t.id), UpdateExpression: 'SET #n = :n',
+          Key: keys.ticket(tenantId, t.id),
+          UpdateExpression: 'SET #n = :n',
           ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#n)',
-          ExpressionAttributeNames: { '#n': 'number' }, ExpressionAttributeValues: { ':n': n },
+          ExpressionAttributeNames: { '#n': 'number' },
+          ExpressionAttributeValues: { ':n': n },
         },
       },
-      { Put: { Item: { ...keys.ticketNumber(tenantId, n), type: 'ticketNumber', ticketId: t.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Put: {
+          Item: { ...keys.ticketNumber(tenantId, n), type: 'ticketNumber', ticketId: t.id },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
     ]);
   },
 

@@ -7,16 +7,25 @@ import { db, tableName } from './client.ts';
 type FullItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 type Op<K extends keyof FullItem> = Omit<NonNullable<FullItem[K]>, 'TableName'>;
 /** A transaction item without its table name: the data modules build these and `transact` adds the table. */
-export interface TxItem { Put?: Op<'Put'>; Update?: Op<'Update'>; Delete?: Op<'Delete'>; ConditionCheck?: Op<'ConditionCheck'> }
+export interface TxItem {
+  Put?: Op<'Put'>;
+  Update?: Op<'Update'>;
+  Delete?: Op<'Delete'>;
+  ConditionCheck?: Op<'ConditionCheck'>;
+}
 
 /** Concurrent transactions kept colliding on the same items; the caller may re-read and redo. */
 export class TxConflict extends Error {
-  constructor() { super('transaction kept conflicting with concurrent writes'); }
+  constructor() {
+    super('transaction kept conflicting with concurrent writes');
+  }
 }
 
 /** A transaction whose condition checks failed; `failed[i]` is true where item i's condition failed. */
 export class TxConditionFailed extends Error {
-  constructor(readonly failed: boolean[]) { super('transaction condition failed'); }
+  constructor(readonly failed: boolean[]) {
+    super('transaction condition failed');
+  }
 }
 
 const EXPRESSIONS = ['UpdateExpression', 'ConditionExpression'] as const;
@@ -28,7 +37,9 @@ const PLACEHOLDER = /[:#][A-Za-z0-9_]+/g;
  * optional parts can then give every value they may need without tracking which part reads it.
  */
 export function usedOnly<T extends Record<string, unknown>>(op: T): T {
-  const used = new Set(EXPRESSIONS.flatMap((k) => (typeof op[k] === 'string' ? (op[k] as string).match(PLACEHOLDER) ?? [] : [])));
+  const used = new Set(
+    EXPRESSIONS.flatMap((k) => (typeof op[k] === 'string' ? ((op[k] as string).match(PLACEHOLDER) ?? []) : [])),
+  );
   const out: Record<string, unknown> = { ...op };
   for (const k of ['ExpressionAttributeNames', 'ExpressionAttributeValues'] as const) {
     if (!op[k]) continue;
@@ -50,9 +61,13 @@ const withTable = (item: TxItem): FullItem => {
  * applied. One transaction at a time carries it (parallel ones would collide on the key's item);
  * once one has committed, the key is the request's for good and later ones go without it.
  */
-interface Fence { item: TxItem; state: 'free' | 'busy' | 'done' }
+interface Fence {
+  item: TxItem;
+  state: 'free' | 'busy' | 'done';
+}
 const fences = new AsyncLocalStorage<Fence>();
-export const withFence = <T>(item: TxItem, work: () => Promise<T>): Promise<T> => fences.run({ item, state: 'free' }, work);
+export const withFence = <T>(item: TxItem, work: () => Promise<T>): Promise<T> =>
+  fences.run({ item, state: 'free' }, work);
 /** Items of one transaction that callers may use: DynamoDB takes 100, one is kept for the fence. */
 export const MAX_TX_ITEMS = 99;
 
@@ -79,7 +94,8 @@ export async function transact(items: TxItem[], attempts = 8): Promise<void> {
         const codes = (e.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
         // The fence failed: another request took the Idempotency-Key over (this one outlived its lock).
         if (fence && codes[items.length] === 'ConditionalCheckFailed') throw new IdempotencyInProgress(1);
-        if (codes.includes('ConditionalCheckFailed')) throw new TxConditionFailed(codes.slice(0, items.length).map((c) => c === 'ConditionalCheckFailed'));
+        if (codes.includes('ConditionalCheckFailed'))
+          throw new TxConditionFailed(codes.slice(0, items.length).map((c) => c === 'ConditionalCheckFailed'));
         if (!codes.some((c) => c === 'TransactionConflict')) throw e;
         if (attempt >= attempts) throw new TxConflict();
         await sleep(Math.random() * 20 * 2 ** Math.min(attempt, 5));
@@ -97,7 +113,8 @@ export async function transact(items: TxItem[], attempts = 8): Promise<void> {
  * After `attempts` runs the client gets a 409 to retry.
  */
 export async function retrying<T>(
-  work: () => Promise<T>, opts: { attempts: number; conflict: string; jitterMs?: number },
+  work: () => Promise<T>,
+  opts: { attempts: number; conflict: string; jitterMs?: number },
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {

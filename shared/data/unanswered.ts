@@ -13,7 +13,12 @@ import type { TxItem } from './tx.ts';
 
 export type UnansweredReason = 'fallback' | 'low_confidence' | 'rated_low';
 export interface Unanswered {
-  message: string; confidence: number; conversationId: string; messageId: string; createdAt: string; reasons: UnansweredReason[];
+  message: string;
+  confidence: number;
+  conversationId: string;
+  messageId: string;
+  createdAt: string;
+  reasons: UnansweredReason[];
 }
 
 /** Kept a little longer than the longest period a request may ask for (366 days). */
@@ -27,16 +32,19 @@ export const unansweredRepo = {
     const out: Unanswered[] = [];
     let start: Record<string, unknown> | undefined;
     do {
-      const r = await db.send(new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b',
-        ExpressionAttributeValues: { ':p': keys.unansweredPartition(tenantId), ':a': `${from}#`, ':b': `${to}#~` },
-        FilterExpression: 'attribute_not_exists(#taughtBy)',
-        ProjectionExpression: FIELDS.map((f) => `#${f}`).join(', '),
-        ExpressionAttributeNames: { ...Object.fromEntries(FIELDS.map((f) => [`#${f}`, f])), '#taughtBy': 'taughtBy' },
-        ScanIndexForward: false, Limit: cap - out.length,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }));
+      const r = await db.send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b',
+          ExpressionAttributeValues: { ':p': keys.unansweredPartition(tenantId), ':a': `${from}#`, ':b': `${to}#~` },
+          FilterExpression: 'attribute_not_exists(#taughtBy)',
+          ProjectionExpression: FIELDS.map((f) => `#${f}`).join(', '),
+          ExpressionAttributeNames: { ...Object.fromEntries(FIELDS.map((f) => [`#${f}`, f])), '#taughtBy': 'taughtBy' },
+          ScanIndexForward: false,
+          Limit: cap - out.length,
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
       out.push(...((r.Items ?? []) as Unanswered[]));
       start = r.LastEvaluatedKey;
     } while (start && out.length < cap);
@@ -45,14 +53,25 @@ export const unansweredRepo = {
 
   /** The example that taught this message, if its item exists: `null` when it is not marked, `undefined` when there is no item. */
   async taughtBy(tenantId: string, createdAt: string, messageId: string): Promise<string | null | undefined> {
-    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.unanswered(tenantId, createdAt, messageId), ConsistentRead: true }));
-    return r.Item ? (r.Item.taughtBy as string | undefined) ?? null : undefined;
+    const r = await db.send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: keys.unanswered(tenantId, createdAt, messageId),
+        ConsistentRead: true,
+      }),
+    );
+    return r.Item ? ((r.Item.taughtBy as string | undefined) ?? null) : undefined;
   },
 
   /** The whole item of a message (what `tx.put` writes). */
   item(tenantId: string, u: Unanswered): Record<string, unknown> & { pk: string; sk: string } {
     const expires = Math.floor(Date.parse(u.createdAt) / 1000) + TTL_DAYS * 86_400;
-    return { ...keys.unanswered(tenantId, u.createdAt, u.messageId), type: 'unanswered', ...u, [TTL_ATTRIBUTE]: expires };
+    return {
+      ...keys.unanswered(tenantId, u.createdAt, u.messageId),
+      type: 'unanswered',
+      ...u,
+      [TTL_ATTRIBUTE]: expires,
+    };
   },
 
   tx: {
@@ -60,8 +79,10 @@ export const unansweredRepo = {
     mark(tenantId: string, createdAt: string, messageId: string, exampleId: string): TxItem {
       return {
         Update: {
-          Key: keys.unanswered(tenantId, createdAt, messageId), UpdateExpression: 'SET taughtBy = :e',
-          ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':e': exampleId },
+          Key: keys.unanswered(tenantId, createdAt, messageId),
+          UpdateExpression: 'SET taughtBy = :e',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':e': exampleId },
         },
       };
     },
@@ -69,8 +90,10 @@ export const unansweredRepo = {
     unmark(tenantId: string, createdAt: string, messageId: string, exampleId: string): TxItem {
       return {
         Update: {
-          Key: keys.unanswered(tenantId, createdAt, messageId), UpdateExpression: 'REMOVE taughtBy',
-          ConditionExpression: 'taughtBy = :e', ExpressionAttributeValues: { ':e': exampleId },
+          Key: keys.unanswered(tenantId, createdAt, messageId),
+          UpdateExpression: 'REMOVE taughtBy',
+          ConditionExpression: 'taughtBy = :e',
+          ExpressionAttributeValues: { ':e': exampleId },
         },
       };
     },

@@ -38,10 +38,15 @@ async function readPartition(pk: string): Promise<Map<string, Uint8Array>> {
   const out = new Map<string, Uint8Array>();
   let start: Record<string, unknown> | undefined;
   do {
-    const r = await db.send(new QueryCommand({
-      TableName: tableName(), KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': pk },
-      ProjectionExpression: 'sk, v', ...(start ? { ExclusiveStartKey: start } : {}),
-    }));
+    const r = await db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :p',
+        ExpressionAttributeValues: { ':p': pk },
+        ProjectionExpression: 'sk, v',
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
     for (const i of r.Items ?? []) out.set(i.sk as string, i.v as Uint8Array);
     start = r.LastEvaluatedKey;
   } while (start);
@@ -57,13 +62,20 @@ export const vectorsRepo = {
 
   /** Stores starter content's vectors (idempotent puts). */
   async writeShared(put: Array<[hash: string, vector: Uint8Array]>): Promise<void> {
-    const items = put.map(([hash, v]): TxItem => ({ Put: { Item: { ...keys.sharedVector(hash), type: 'vector', v } } }));
+    const items = put.map(
+      ([hash, v]): TxItem => ({ Put: { Item: { ...keys.sharedVector(hash), type: 'vector', v } } }),
+    );
     for (let i = 0; i < items.length; i += CHUNK) await transact(items.slice(i, i + CHUNK));
   },
 
   async state(tenantId: string): Promise<VectorState> {
-    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.vectorState(tenantId), ConsistentRead: true }));
-    return { owners: (r.Item?.owners as Record<string, string> | undefined) ?? {}, none: r.Item?.none as string | undefined };
+    const r = await db.send(
+      new GetCommand({ TableName: tableName(), Key: keys.vectorState(tenantId), ConsistentRead: true }),
+    );
+    return {
+      owners: (r.Item?.owners as Record<string, string> | undefined) ?? {},
+      none: r.Item?.none as string | undefined,
+    };
   },
 
   /**
@@ -84,8 +96,10 @@ export const vectorsRepo = {
       { Put: { Item: { ...keys.vectorState(tenantId), type: 'vectorState', owners: state.owners, none: state.none } } },
       {
         Update: {
-          Key: keys.tenant(tenantId), UpdateExpression: `ADD ${version} :one`,
-          ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':one': 1 },
+          Key: keys.tenant(tenantId),
+          UpdateExpression: `ADD ${version} :one`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':one': 1 },
         },
       },
     ]);

@@ -12,10 +12,11 @@ export const auditValue = (v: unknown): unknown => {
  * A value in one spelling: object keys in one order (DynamoDB keeps none, and a form may send
  * another), and an empty object as nothing (a merge patch that removes a key that was not there leaves one).
  */
-const canonical = (v: unknown) => JSON.stringify(v ?? null, (_k, x: unknown) => {
-  if (!x || typeof x !== 'object' || Array.isArray(x)) return x;
-  const entries = Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return entries.length ? Object.fromEntries(entries) : null;
-});
+const canonical = (v: unknown) =>
+  JSON.stringify(v ?? null, (_k, x: unknown) => {
+    if (!x || typeof x !== 'object' || Array.isArray(x)) return x;
+    const entries = Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return entries.length ? Object.fromEntries(entries) : null;
+  });
 /** Two values are the same for the audit log (nothing worth writing) when they read the same in that spelling. */
 export const sameValue = (a: unknown, b: unknown) => canonical(a) === canonical(b);

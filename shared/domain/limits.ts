@@ -24,7 +24,10 @@ export const LIMITS = {
 const MINUTE = 60;
 
 /** A one-minute window counted in a write's transaction, and the 429 it answers once full. */
-export interface Counter { item: TxItem; refusal: RateLimited }
+export interface Counter {
+  item: TxItem;
+  refusal: RateLimited;
+}
 
 export function perMinute(tenantId: string, name: string, limit: number, now: Date, what: string): Counter {
   return {

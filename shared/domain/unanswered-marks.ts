@@ -22,14 +22,25 @@ function reasonsOf(metadata: Metadata, rated: boolean): UnansweredReason[] {
   return r;
 }
 
-const item = (conversationId: string, user: Message, metadata: Metadata, reasons: UnansweredReason[]): Unanswered =>
-  ({ message: user.content, confidence: metadata.confidence, conversationId, messageId: user.id, createdAt: user.createdAt, reasons });
+const item = (conversationId: string, user: Message, metadata: Metadata, reasons: UnansweredReason[]): Unanswered => ({
+  message: user.content,
+  confidence: metadata.confidence,
+  conversationId,
+  messageId: user.id,
+  createdAt: user.createdAt,
+  reasons,
+});
 
 /** The unanswered item of a message pair, in the pair's transaction, when it qualifies. */
 export function unansweredWrite(tenantId: string, conv: Conversation, user: Message, metadata: Metadata): TxItem[] {
   const reasons = reasonsOf(metadata, ratedLow(conv));
   // The event has the indexer embed the message, so the unanswered view groups it by meaning.
-  return reasons.length ? [unansweredRepo.tx.put(tenantId, item(conv.id, user, metadata, reasons)), eventsRepo.tx.contentChanged(tenantId, 'unanswered')] : [];
+  return reasons.length
+    ? [
+        unansweredRepo.tx.put(tenantId, item(conv.id, user, metadata, reasons)),
+        eventsRepo.tx.contentChanged(tenantId, 'unanswered'),
+      ]
+    : [];
 }
 
 /**
@@ -45,11 +56,15 @@ export async function ratingMarks(tenantId: string, conv: Conversation, score: n
   let last: Message | null = null;
   for (const m of found.messages) {
     if (m.role === 'user') last = m;
-    else if (m.role === 'assistant' && m.metadata && last) { pairs.push({ user: last, metadata: m.metadata }); last = null; }
+    else if (m.role === 'assistant' && m.metadata && last) {
+      pairs.push({ user: last, metadata: m.metadata });
+      last = null;
+    }
   }
   return pairs.slice(-RATED_MARKS).map(({ user, metadata }) => {
     const reasons = reasonsOf(metadata, rated);
-    return reasons.length ? unansweredRepo.tx.put(tenantId, item(conv.id, user, metadata, reasons)) : unansweredRepo.tx.remove(tenantId, user.createdAt, user.id);
+    return reasons.length
+      ? unansweredRepo.tx.put(tenantId, item(conv.id, user, metadata, reasons))
+      : unansweredRepo.tx.remove(tenantId, user.createdAt, user.id);
   });
 }
-

@@ -35,7 +35,9 @@ export function storedVectorsOf(tenant: Pick<Tenant, 'id' | 'vectorsVersion'>): 
 }
 
 /** The same with the unanswered messages' vectors up to date: for the unanswered view. */
-export function unansweredVectorsOf(tenant: Pick<Tenant, 'id' | 'vectorsVersion' | 'unansweredVectorsVersion'>): Promise<Stored> {
+export function unansweredVectorsOf(
+  tenant: Pick<Tenant, 'id' | 'vectorsVersion' | 'unansweredVectorsVersion'>,
+): Promise<Stored> {
   const version = `${tenant.vectorsVersion ?? 0}.${tenant.unansweredVectorsVersion ?? 0}`;
   if (version === '0.0') return Promise.resolve(NONE);
   return withUnanswered.get(tenant.id, version, () => load(tenant.id));
@@ -55,7 +57,8 @@ export function textVectors(s: Stored, texts: Iterable<string>): TextVectors | u
 }
 
 /** The version the chat's caches key a model by: its own version and the vectors' together. */
-export const modelVersion = (own: number, tenant: Pick<Tenant, 'vectorsVersion'>) => `${own}.${tenant.vectorsVersion ?? 0}`;
+export const modelVersion = (own: number, tenant: Pick<Tenant, 'vectorsVersion'>) =>
+  `${own}.${tenant.vectorsVersion ?? 0}`;
 
 /**
  * Whether an intent or article (by id and `updatedAt`) still waits for its vectors: the dashboard
@@ -67,7 +70,10 @@ export async function indexingOf(tenantId: string): Promise<(x: { id: string; up
 }
 
 /** A customer's message as a vector, once per message, only for a tenant that has vectors. */
-export async function messageVector(tenant: Pick<Tenant, 'vectorsVersion'>, text: string): Promise<Float32Array | undefined> {
+export async function messageVector(
+  tenant: Pick<Tenant, 'vectorsVersion'>,
+  text: string,
+): Promise<Float32Array | undefined> {
   if (!tenant.vectorsVersion) return undefined;
   try {
     // Imported here only: the functions that never embed never load the encoder's module.

@@ -3,7 +3,14 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import {
-  AppError, Conflict, Forbidden, InvalidJson, NotOnboarded, PayloadTooLarge, UnsupportedMediaType, ValidationError,
+  AppError,
+  Conflict,
+  Forbidden,
+  InvalidJson,
+  NotOnboarded,
+  PayloadTooLarge,
+  UnsupportedMediaType,
+  ValidationError,
   type FieldError,
 } from '#shared/core/errors.ts';
 import { roleAtLeast, type Actor, type User } from '#shared/core/vocabulary.ts';
@@ -60,7 +67,10 @@ const fieldErrors = (where: 'body' | 'query' | 'path', err: z.core.$ZodError): F
   err.issues.flatMap((i) => {
     const path = i.path.map(String).join('.');
     if (i.code === 'unrecognized_keys') {
-      return i.keys.map((k) => ({ path: [path, k].filter(Boolean).join('.'), message: `unknown ${where === 'query' ? 'query parameter' : 'field'}` }));
+      return i.keys.map((k) => ({
+        path: [path, k].filter(Boolean).join('.'),
+        message: `unknown ${where === 'query' ? 'query parameter' : 'field'}`,
+      }));
     }
     return [{ path: path || where, message: i.message }];
   });
@@ -75,10 +85,17 @@ function validate(schema: z.ZodMiniType | undefined, value: unknown, where: 'bod
 }
 
 const bodyBytes = (event: Event) =>
-  event.body === undefined ? 0 : event.isBase64Encoded ? Buffer.from(event.body, 'base64').length : Buffer.byteLength(event.body);
+  event.body === undefined
+    ? 0
+    : event.isBase64Encoded
+      ? Buffer.from(event.body, 'base64').length
+      : Buffer.byteLength(event.body);
 
 /** What the stack's middlewares learn about a request, handed on through the Lambda context. */
-interface State { route: Route; raw?: unknown }
+interface State {
+  route: Route;
+  raw?: unknown;
+}
 type Ctx = Context & { state: State };
 type Mw = middy.MiddlewareObj<Event, Result, Error, Ctx>;
 
@@ -93,9 +110,10 @@ const problemErrors: Mw = {
   onError: (request) => {
     const requestId = request.event.requestContext?.requestId ?? 'unknown';
     // A write that still collided after its retries is the client's cue to retry, not a bug.
-    const err = request.error instanceof TxConflict || request.error instanceof TxConditionFailed
-      ? new Conflict('the resource changed concurrently; try again')
-      : asUnavailable(request.error);
+    const err =
+      request.error instanceof TxConflict || request.error instanceof TxConditionFailed
+        ? new Conflict('the resource changed concurrently; try again')
+        : asUnavailable(request.error);
     if (!(err instanceof AppError) || err.status >= 500) count(METRIC.serverErrors);
     if (err instanceof AppError) {
       if (err.status >= 500) logger.warn('request failed', { code: err.code, error: request.error?.name });
@@ -103,7 +121,10 @@ const problemErrors: Mw = {
       return;
     }
     logger.error('unhandled error', err as Error);
-    request.response = problem(new AppError(500, 'INTERNAL', 'an internal error occurred; quote the request id when reporting it'), requestId);
+    request.response = problem(
+      new AppError(500, 'INTERNAL', 'an internal error occurred; quote the request id when reporting it'),
+      requestId,
+    );
   },
 };
 
@@ -130,12 +151,15 @@ const jsonBody = (wanted: boolean, optional = false): Mw => {
         await parser.before!(request);
       } catch (e) {
         if ((e as { statusCode?: number }).statusCode === 415) throw new UnsupportedMediaType();
-        throw new InvalidJson((e as Error).message === 'Forbidden key in JSON body'
-          ? 'the body uses a forbidden key (__proto__ or constructor)'
-          : 'the body is not valid JSON');
+        throw new InvalidJson(
+          (e as Error).message === 'Forbidden key in JSON body'
+            ? 'the body uses a forbidden key (__proto__ or constructor)'
+            : 'the body is not valid JSON',
+        );
       }
       const parsed: unknown = request.event.body;
-      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new InvalidJson('the body must be a JSON object');
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+        throw new InvalidJson('the body must be a JSON object');
       request.context.state.raw = parsed;
     },
   };
@@ -157,12 +181,15 @@ const claimsUser = (event: Event): User => {
  * handler returns the body; the route's declared status goes with it.
  */
 function stack<A>(
-  route: Route, authenticate: (event: Event, route: Route) => Promise<A>,
+  route: Route,
+  authenticate: (event: Event, route: Route) => Promise<A>,
   run: (event: Event, auth: A, state: State) => Promise<Reply>,
 ): Handler {
   const authenticated = new WeakMap<Event, A>();
   const authentication: Mw = {
-    before: async ({ event, context }) => { authenticated.set(event, await authenticate(event, context.state.route)); },
+    before: async ({ event, context }) => {
+      authenticated.set(event, await authenticate(event, context.state.route));
+    },
   };
   return middy<Event, Result, Error, Ctx>()
     .use(observability() as Mw[])
@@ -172,37 +199,50 @@ function stack<A>(
     .use(bodyLimit)
     .use(jsonBody(route.body !== undefined, route.bodyOptional))
     .handler(async (event, context) =>
-      json(await run(event, authenticated.get(event) as A, context.state), event.requestContext.requestId)) as unknown as Handler;
+      json(await run(event, authenticated.get(event) as A, context.state), event.requestContext.requestId),
+    ) as unknown as Handler;
 }
 
-const parts = <R extends Route>(route: R, event: Event, state: State) => ({
-  requestId: event.requestContext.requestId,
-  headers: event.headers,
-  params: validate(route.params, event.pathParameters ?? {}, 'path'),
-  query: validate(route.query, event.queryStringParameters ?? {}, 'query'),
-  body: validate(route.body, state.raw, 'body'),
-}) as Base<R>;
+const parts = <R extends Route>(route: R, event: Event, state: State) =>
+  ({
+    requestId: event.requestContext.requestId,
+    headers: event.headers,
+    params: validate(route.params, event.pathParameters ?? {}, 'path'),
+    query: validate(route.query, event.queryStringParameters ?? {}, 'query'),
+    body: validate(route.body, state.raw, 'body'),
+  }) as Base<R>;
 
 /** A handler's body answered with the route's `alternate` status instead of its usual one. */
-export class WithStatus { constructor(readonly status: number, readonly body: unknown) {} }
+export class WithStatus {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}
 export const withStatus = (status: number, body: unknown) => new WithStatus(status, body);
 
 const reply = (route: Route, body: unknown): Reply => {
   if (body instanceof WithStatus) {
-    if (body.status !== route.status && body.status !== route.alternate?.status) throw new Error(`${route.path} does not declare status ${body.status}`);
+    if (body.status !== route.status && body.status !== route.alternate?.status)
+      throw new Error(`${route.path} does not declare status ${body.status}`);
     return { status: body.status, body: body.body };
   }
   return route.status === 204 ? { status: 204 } : { status: route.status, body };
 };
 
 async function withIdempotency(
-  route: Route, event: Event, scope: Omit<IdempotencyScope, 'key'>, body: unknown, work: () => Promise<Reply>,
+  route: Route,
+  event: Event,
+  scope: Omit<IdempotencyScope, 'key'>,
+  body: unknown,
+  work: () => Promise<Reply>,
 ): Promise<Reply> {
   const key = event.headers['idempotency-key'];
   if (!route.idempotent || key === undefined) return work();
   if (!/^[\x20-\x7e]{1,128}$/.test(key)) {
-    throw new ValidationError('Idempotency-Key must be 1 to 128 printable ASCII characters',
-      [{ path: 'Idempotency-Key', message: 'must be 1 to 128 printable ASCII characters' }]);
+    throw new ValidationError('Idempotency-Key must be 1 to 128 printable ASCII characters', [
+      { path: 'Idempotency-Key', message: 'must be 1 to 128 printable ASCII characters' },
+    ]);
   }
   return idempotency.run({ ...scope, key }, body, work, (r) => conversationOf(route, event, body, r));
 }
@@ -210,8 +250,10 @@ async function withIdempotency(
 /** The conversation a request was about (its path's, its answer's or its body's `conversationId`). */
 function conversationOf(route: Route, event: Event, body: unknown, reply: Reply): string | undefined {
   if (route.path.includes('/conversations/{id}')) return event.pathParameters?.id;
-  const named = (x: unknown) => (x && typeof x === 'object' && typeof (x as { conversationId?: unknown }).conversationId === 'string'
-    ? (x as { conversationId: string }).conversationId : undefined);
+  const named = (x: unknown) =>
+    x && typeof x === 'object' && typeof (x as { conversationId?: unknown }).conversationId === 'string'
+      ? (x as { conversationId: string }).conversationId
+      : undefined;
   return named(reply.body) ?? named(body);
 }
 
@@ -226,11 +268,15 @@ export function chatRoute<R extends Route>(route: R, fn: (ctx: ChatContext<R>) =
     },
     (event, tenant, state) => {
       const ctx = {
-        tenant, tenantId: tenant.tenantId, origin: event.headers.origin, sourceIp: event.requestContext.http.sourceIp,
+        tenant,
+        tenantId: tenant.tenantId,
+        origin: event.headers.origin,
+        sourceIp: event.requestContext.http.sourceIp,
         ...parts(route, event, state),
       };
-      return withIdempotency(route, event, { tenantId: tenant.tenantId, route: route.handler }, state.raw,
-        async () => reply(route, await fn(ctx)));
+      return withIdempotency(route, event, { tenantId: tenant.tenantId, route: route.handler }, state.raw, async () =>
+        reply(route, await fn(ctx)),
+      );
     },
   );
 }
@@ -244,29 +290,47 @@ export function adminRoute<R extends Route>(route: R, fn: (ctx: AdminContext<R>)
       const membership = await membersRepo.membershipOf(user.sub);
       if (!membership) throw new NotOnboarded();
       logger.appendKeys({ tenantId: membership.tenantId });
-      if (r.role && !roleAtLeast(membership.role, r.role)) throw new Forbidden(`this needs the ${r.role} role or higher`);
+      if (r.role && !roleAtLeast(membership.role, r.role))
+        throw new Forbidden(`this needs the ${r.role} role or higher`);
       return { user, membership, tenantId: membership.tenantId, actor: { type: 'user' as const, id: user.sub } };
     },
     async (event, auth, state) => {
       const ctx = { ...auth, ...parts(route, event, state) };
       // Scoped to the member too: a key never replays one member's response (a secret) to another.
-      return withIdempotency(route, event, { tenantId: auth.tenantId, route: `${route.handler}#${auth.user.sub}` }, state.raw,
-        async () => reply(route, await fn(ctx)));
+      return withIdempotency(
+        route,
+        event,
+        { tenantId: auth.tenantId, route: `${route.handler}#${auth.user.sub}` },
+        state.raw,
+        async () => reply(route, await fn(ctx)),
+      );
     },
   );
 }
 
 /** /auth/me and /auth/onboard: any valid token, whether or not its user has a tenant yet. */
 export function userRoute<R extends Route>(route: R, fn: (ctx: UserContext<R>) => Promise<unknown>): Handler {
-  return stack(route, async (event) => claimsUser(event),
+  return stack(
+    route,
+    async (event) => claimsUser(event),
     async (event, user, state) => {
       const ctx = { user, ...parts(route, event, state) };
       // Before onboarding there is no tenant: the caller's own keys, apart from every tenant's.
-      return withIdempotency(route, event, { tenantId: `user:${user.sub}`, route: route.handler }, state.raw,
-        async () => reply(route, await fn(ctx)));
-    });
+      return withIdempotency(
+        route,
+        event,
+        { tenantId: `user:${user.sub}`, route: route.handler },
+        state.raw,
+        async () => reply(route, await fn(ctx)),
+      );
+    },
+  );
 }
 
 export function publicRoute<R extends Route>(route: R, fn: () => Promise<unknown>): Handler {
-  return stack(route, async () => null, async () => reply(route, await fn()));
+  return stack(
+    route,
+    async () => null,
+    async () => reply(route, await fn()),
+  );
 }

@@ -8,9 +8,26 @@ import { routes } from './routes/index.ts';
 type Json = Record<string, unknown>;
 
 const ERROR_CODES = [
-  'VALIDATION_ERROR', 'INVALID_JSON', 'INVALID_CURSOR', 'UNAUTHORIZED', 'NOT_ONBOARDED', 'FORBIDDEN', 'ORIGIN_NOT_ALLOWED',
-  'NOT_FOUND', 'ALREADY_ONBOARDED', 'CONFLICT', 'INVALID_TRANSITION', 'CONVERSATION_CLOSED', 'IDEMPOTENCY_IN_PROGRESS', 'EMAIL_SUPPRESSED',
-  'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'IDEMPOTENCY_KEY_REUSED', 'RATE_LIMITED', 'INTERNAL', 'UNAVAILABLE',
+  'VALIDATION_ERROR',
+  'INVALID_JSON',
+  'INVALID_CURSOR',
+  'UNAUTHORIZED',
+  'NOT_ONBOARDED',
+  'FORBIDDEN',
+  'ORIGIN_NOT_ALLOWED',
+  'NOT_FOUND',
+  'ALREADY_ONBOARDED',
+  'CONFLICT',
+  'INVALID_TRANSITION',
+  'CONVERSATION_CLOSED',
+  'IDEMPOTENCY_IN_PROGRESS',
+  'EMAIL_SUPPRESSED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'IDEMPOTENCY_KEY_REUSED',
+  'RATE_LIMITED',
+  'INTERNAL',
+  'UNAVAILABLE',
 ] as const;
 
 const DESCRIPTION = `Multi-tenant customer-support assistant: the chat API (widget-facing, \`/api/v1/chat\`) and the admin API
@@ -62,8 +79,12 @@ function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output', defs: Json): 
   const rewrite = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(rewrite);
     if (v && typeof v === 'object') {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) =>
-        [k, k === '$ref' && typeof x === 'string' ? x.replace(/^#\/\$defs\//, '#/components/schemas/') : rewrite(x)]));
+      return Object.fromEntries(
+        Object.entries(v).map(([k, x]) => [
+          k,
+          k === '$ref' && typeof x === 'string' ? x.replace(/^#\/\$defs\//, '#/components/schemas/') : rewrite(x),
+        ]),
+      );
     }
     return v;
   };
@@ -71,7 +92,11 @@ function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output', defs: Json): 
   return rewrite(out) as Json;
 }
 
-const operationId = (handler: string) => handler.split(/[/-]/).map((w, i) => (i ? w[0]!.toUpperCase() + w.slice(1) : w)).join('');
+const operationId = (handler: string) =>
+  handler
+    .split(/[/-]/)
+    .map((w, i) => (i ? w[0]!.toUpperCase() + w.slice(1) : w))
+    .join('');
 
 const problemRef = { $ref: '#/components/schemas/Problem' };
 const requestIdHeader = { 'x-request-id': { $ref: '#/components/headers/RequestId' } };
@@ -84,9 +109,10 @@ function problemResponse(status: number, codes: string[], note = ''): Json {
     headers,
     content: {
       'application/problem+json': {
-        schema: codes.length === 1
-          ? { allOf: [problemRef, { properties: { status: { const: status }, code: { const: codes[0] } } }] }
-          : { allOf: [problemRef, { properties: { status: { const: status }, code: { enum: codes } } }] },
+        schema:
+          codes.length === 1
+            ? { allOf: [problemRef, { properties: { status: { const: status }, code: { const: codes[0] } } }] }
+            : { allOf: [problemRef, { properties: { status: { const: status }, code: { enum: codes } } }] },
       },
     },
   };
@@ -96,19 +122,29 @@ function parameters(where: 'path' | 'query', schema: z.ZodMiniType | undefined, 
   if (!schema) {
     if (where === 'query') return [];
     // No schema: every template name is still a required string.
-    return [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    return [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
   }
   const obj = jsonSchema(schema, 'input', defs);
   const props = (obj.properties ?? {}) as Record<string, Json>;
   const required = new Set((obj.required ?? []) as string[]);
   const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape ?? props;
-  return Object.keys(shape).filter((n) => props[n]).map((name) => {
-    const { description, ...s } = props[name]!;
-    return {
-      name, in: where, required: where === 'path' || required.has(name), schema: s,
-      ...(typeof description === 'string' ? { description } : {}),
-    };
-  });
+  return Object.keys(shape)
+    .filter((n) => props[n])
+    .map((name) => {
+      const { description, ...s } = props[name]!;
+      return {
+        name,
+        in: where,
+        required: where === 'path' || required.has(name),
+        schema: s,
+        ...(typeof description === 'string' ? { description } : {}),
+      };
+    });
 }
 
 function operation(route: Route, defs: Json): Json {
@@ -117,34 +153,50 @@ function operation(route: Route, defs: Json): Json {
   const params = [...parameters('path', route.params, route, defs), ...query];
   if (route.idempotent) {
     params.push({
-      name: 'Idempotency-Key', in: 'header', required: false,
-      description: 'Same key and body within 24 hours: the first response again, nothing written. Scoped to the tenant.',
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'Same key and body within 24 hours: the first response again, nothing written. Scoped to the tenant.',
       schema: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[\\x20-\\x7e]{1,128}$' },
     });
   }
 
   const notes: string[] = [];
-  if (route.auth === 'jwt') notes.push(route.role ? `Role: \`${route.role}\` or higher.` : 'Role: any valid token, with or without a tenant.');
-  if (route.auth === 'widget') notes.push('Authentication: the tenant\'s widget key.');
+  if (route.auth === 'jwt')
+    notes.push(route.role ? `Role: \`${route.role}\` or higher.` : 'Role: any valid token, with or without a tenant.');
+  if (route.auth === 'widget') notes.push("Authentication: the tenant's widget key.");
   if (route.auth === 'none') notes.push('Public: no authentication.');
   if (route.idempotent) notes.push('Honours the `Idempotency-Key` header.');
-  if (paginated) notes.push('Paginated: `limit` (1 to 100, default 20) and `cursor`; `nextCursor` is null on the last page; newest first.');
+  if (paginated)
+    notes.push(
+      'Paginated: `limit` (1 to 100, default 20) and `cursor`; `nextCursor` is null on the last page; newest first.',
+    );
   if (route.description) notes.push(route.description);
 
   const responses: Json = {};
   const ok: Json = { description: route.summary, headers: { ...requestIdHeader } };
-  if (route.response && route.status !== 204) ok.content = { 'application/json': { schema: jsonSchema(route.response, 'output', defs) } };
+  if (route.response && route.status !== 204)
+    ok.content = { 'application/json': { schema: jsonSchema(route.response, 'output', defs) } };
   responses[String(route.status)] = ok;
   if (route.alternate) {
     const other = route.alternate.response;
     responses[String(route.alternate.status)] = {
-      ...ok, description: route.alternate.description,
+      ...ok,
+      description: route.alternate.description,
       ...(other ? { content: { 'application/json': { schema: jsonSchema(other, 'output', defs) } } } : {}),
     };
   }
 
-  const has = { input: Boolean(route.params || route.query || route.body || route.idempotent), body: Boolean(route.body) };
-  const bad = [...(has.input ? ['VALIDATION_ERROR'] : []), ...(has.body ? ['INVALID_JSON'] : []), ...(paginated ? ['INVALID_CURSOR'] : [])];
+  const has = {
+    input: Boolean(route.params || route.query || route.body || route.idempotent),
+    body: Boolean(route.body),
+  };
+  const bad = [
+    ...(has.input ? ['VALIDATION_ERROR'] : []),
+    ...(has.body ? ['INVALID_JSON'] : []),
+    ...(paginated ? ['INVALID_CURSOR'] : []),
+  ];
   if (bad.length) responses['400'] = problemResponse(400, bad);
   if (route.auth === 'widget') {
     responses['401'] = problemResponse(401, ['UNAUTHORIZED'], 'missing, unknown or revoked widget key');
@@ -152,14 +204,23 @@ function operation(route: Route, defs: Json): Json {
   }
   if (route.auth === 'jwt') {
     responses['401'] = { $ref: '#/components/responses/GatewayUnauthorized' };
-    responses['403'] = problemResponse(403, route.role ? ['NOT_ONBOARDED', 'FORBIDDEN'] : ['FORBIDDEN'],
-      route.role ? `no tenant, or a role below \`${route.role}\`` : 'a token without a subject');
+    responses['403'] = problemResponse(
+      403,
+      route.role ? ['NOT_ONBOARDED', 'FORBIDDEN'] : ['FORBIDDEN'],
+      route.role ? `no tenant, or a role below \`${route.role}\`` : 'a token without a subject',
+    );
   }
   const refersToId = route.path.includes('{') || (route.auth === 'widget' && route.body !== undefined);
   if (refersToId) responses['404'] = problemResponse(404, ['NOT_FOUND'], 'unknown id, or an id of another tenant');
   if (route.conflicts?.length) responses['409'] = problemResponse(409, route.conflicts);
-  if (route.auth !== 'none' || route.body) responses['413'] = problemResponse(413, ['PAYLOAD_TOO_LARGE'], `body over ${BODY_LIMIT[route.auth]} bytes`);
-  if (route.body) responses['415'] = problemResponse(415, ['UNSUPPORTED_MEDIA_TYPE'], 'a body with a content type other than application/json');
+  if (route.auth !== 'none' || route.body)
+    responses['413'] = problemResponse(413, ['PAYLOAD_TOO_LARGE'], `body over ${BODY_LIMIT[route.auth]} bytes`);
+  if (route.body)
+    responses['415'] = problemResponse(
+      415,
+      ['UNSUPPORTED_MEDIA_TYPE'],
+      'a body with a content type other than application/json',
+    );
   if (route.idempotent) responses['422'] = problemResponse(422, ['IDEMPOTENCY_KEY_REUSED']);
   if (route.rateLimited) responses['429'] = problemResponse(429, ['RATE_LIMITED']);
   responses['500'] = problemResponse(500, ['INTERNAL']);
@@ -173,7 +234,14 @@ function operation(route: Route, defs: Json): Json {
     security: route.auth === 'widget' ? [{ widgetKey: [] }] : route.auth === 'jwt' ? [{ bearer: [] }] : [],
     ...(route.auth === 'jwt' ? { 'x-required-role': route.role ?? 'any' } : {}),
     ...(params.length ? { parameters: params } : {}),
-    ...(route.body ? { requestBody: { required: !route.bodyOptional, content: { 'application/json': { schema: jsonSchema(route.body, 'input', defs) } } } } : {}),
+    ...(route.body
+      ? {
+          requestBody: {
+            required: !route.bodyOptional,
+            content: { 'application/json': { schema: jsonSchema(route.body, 'input', defs) } },
+          },
+        }
+      : {}),
     responses,
   };
 }
@@ -199,8 +267,18 @@ export function buildOpenApi(): Json {
     paths,
     components: {
       securitySchemes: {
-        widgetKey: { type: 'apiKey', in: 'header', name: 'X-Widget-Key', description: 'The tenant\'s widget key, `wk_...`' },
-        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token of the configured issuer' },
+        widgetKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Widget-Key',
+          description: "The tenant's widget key, `wk_...`",
+        },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'An access token of the configured issuer',
+        },
       },
       headers: {
         RequestId: { description: 'The request id; problem documents repeat it', schema: { type: 'string' } },
@@ -208,8 +286,9 @@ export function buildOpenApi(): Json {
       },
       responses: {
         GatewayUnauthorized: {
-          description: 'The API Gateway JWT authorizer refused the token (missing, bad signature, wrong issuer or audience, '
-            + 'expired, not yet valid). The gateway\'s own body; no `x-request-id`.',
+          description:
+            'The API Gateway JWT authorizer refused the token (missing, bad signature, wrong issuer or audience, ' +
+            "expired, not yet valid). The gateway's own body; no `x-request-id`.",
           content: { 'application/json': { schema: { $ref: '#/components/schemas/GatewayError' } } },
         },
       },
@@ -217,7 +296,8 @@ export function buildOpenApi(): Json {
         ...defs,
         Problem: {
           type: 'object',
-          description: 'RFC 9457 problem document with the extension members code, requestId and (VALIDATION_ERROR) errors',
+          description:
+            'RFC 9457 problem document with the extension members code, requestId and (VALIDATION_ERROR) errors',
           required: ['type', 'title', 'status', 'detail', 'code', 'requestId'],
           properties: {
             type: { type: 'string', const: 'about:blank' },
@@ -230,19 +310,29 @@ export function buildOpenApi(): Json {
               type: 'array',
               description: 'Present for `VALIDATION_ERROR`: one entry per failing field',
               items: {
-                type: 'object', required: ['path', 'message'], additionalProperties: false,
+                type: 'object',
+                required: ['path', 'message'],
+                additionalProperties: false,
                 properties: { path: { type: 'string' }, message: { type: 'string' } },
               },
             },
           },
-          examples: [{
-            type: 'about:blank', title: 'Bad Request', status: 400, detail: 'message must be at most 2000 characters',
-            code: 'VALIDATION_ERROR', requestId: 'c0a8012e-7f3b-4c1e-9a53-2f1d3b4e5f60',
-            errors: [{ path: 'message', message: 'must be at most 2000 characters' }],
-          }],
+          examples: [
+            {
+              type: 'about:blank',
+              title: 'Bad Request',
+              status: 400,
+              detail: 'message must be at most 2000 characters',
+              code: 'VALIDATION_ERROR',
+              requestId: 'c0a8012e-7f3b-4c1e-9a53-2f1d3b4e5f60',
+              errors: [{ path: 'message', message: 'must be at most 2000 characters' }],
+            },
+          ],
         },
         GatewayError: {
-          type: 'object', required: ['message'], properties: { message: { type: 'string', examples: ['Unauthorized'] } },
+          type: 'object',
+          required: ['message'],
+          properties: { message: { type: 'string', examples: ['Unauthorized'] } },
         },
       },
     },

@@ -34,29 +34,43 @@ export function queueHandler(fn: (m: QueueMessage) => Promise<AttemptOutcome>, o
         failed.push(r.messageId);
         if (seconds !== undefined) {
           await o.hold(r.receiptHandle, seconds).catch((e: unknown) =>
-            logger.error('could not hold a delivery behind the one before it', { messageId: r.messageId, error: e as Error }));
+            logger.error('could not hold a delivery behind the one before it', {
+              messageId: r.messageId,
+              error: e as Error,
+            }),
+          );
         }
       }
     };
-    await Promise.all([...groups.values()].map(async (records) => {
-      for (const [i, r] of records.entries()) {
-        if (i > 0 && remaining() < o.attemptMs()) return putBack(records.slice(i), 0);
-        try {
-          const { outcome, retryAfterSeconds, note } = await fn({ messageId: r.messageId, receiptHandle: r.receiptHandle, body: r.body });
-          if (note) {
-            const { message, ...detail } = note;
-            logger.warn(message, detail);
+    await Promise.all(
+      [...groups.values()].map(async (records) => {
+        for (const [i, r] of records.entries()) {
+          if (i > 0 && remaining() < o.attemptMs()) return putBack(records.slice(i), 0);
+          try {
+            const { outcome, retryAfterSeconds, note } = await fn({
+              messageId: r.messageId,
+              receiptHandle: r.receiptHandle,
+              body: r.body,
+            });
+            if (note) {
+              const { message, ...detail } = note;
+              logger.warn(message, detail);
+            }
+            if (outcome === 'retry') {
+              failed.push(r.messageId);
+              return putBack(records.slice(i + 1), retryAfterSeconds);
+            }
+          } catch (e) {
+            logger.error('delivery attempt failed unexpectedly', {
+              messageId: r.messageId,
+              receiveCount: r.attributes.ApproximateReceiveCount,
+              error: e as Error,
+            });
+            return putBack(records.slice(i), undefined);
           }
-          if (outcome === 'retry') {
-            failed.push(r.messageId);
-            return putBack(records.slice(i + 1), retryAfterSeconds);
-          }
-        } catch (e) {
-          logger.error('delivery attempt failed unexpectedly', { messageId: r.messageId, receiveCount: r.attributes.ApproximateReceiveCount, error: e as Error });
-          return putBack(records.slice(i), undefined);
         }
-      }
-    }));
+      }),
+    );
     return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
   });
 }
@@ -73,12 +87,16 @@ export function tenantQueueHandler(
   { marginMs = 15_000, defaultMs = 60_000 } = {},
 ) {
   return observed(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
-    const deadline = Date.now() + Math.max(1000, (context?.getRemainingTimeInMillis?.() ?? defaultMs + marginMs) - marginMs);
+    const deadline =
+      Date.now() + Math.max(1000, (context?.getRemainingTimeInMillis?.() ?? defaultMs + marginMs) - marginMs);
     const byTenant = new Map<string, string[]>();
     for (const r of event.Records) {
       const m = parse(r.body);
       // A malformed message would fail forever: it is logged and dropped.
-      if (!m) { logger.error('index message dropped: not a tenant', { messageId: r.messageId }); continue; }
+      if (!m) {
+        logger.error('index message dropped: not a tenant', { messageId: r.messageId });
+        continue;
+      }
       byTenant.set(m.tenantId, [...(byTenant.get(m.tenantId) ?? []), r.messageId]);
     }
     const failed: string[] = [];
@@ -100,14 +118,20 @@ export function tenantQueueHandler(
 export function recordHandler(fn: (body: string) => Promise<unknown>) {
   return observed(async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const failed: string[] = [];
-    await Promise.all(event.Records.map(async (r) => {
-      try {
-        await fn(r.body);
-      } catch (e) {
-        logger.error('queue record failed', { messageId: r.messageId, receiveCount: r.attributes.ApproximateReceiveCount, error: e as Error });
-        failed.push(r.messageId);
-      }
-    }));
+    await Promise.all(
+      event.Records.map(async (r) => {
+        try {
+          await fn(r.body);
+        } catch (e) {
+          logger.error('queue record failed', {
+            messageId: r.messageId,
+            receiveCount: r.attributes.ApproximateReceiveCount,
+            error: e as Error,
+          });
+          failed.push(r.messageId);
+        }
+      }),
+    );
     return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
   });
 }

@@ -3,11 +3,11 @@ import { STATUS_CODES } from 'node:http';
 import type { AppError } from '#shared/core/errors.ts';
 
 /** What a handler returns; the kit serialises it and adds the common headers. */
-export interface Reply { status: number; body?: unknown; headers?: Record<string, string> }
-
-
-
-
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
 
 export function json(reply: Reply, requestId: string): APIGatewayProxyStructuredResultV2 {
   return {

@@ -13,8 +13,11 @@ export type AuthKind = 'widget' | 'jwt' | 'none';
 
 type Schema = z.ZodMiniType;
 
-export interface Route<P extends Schema | undefined = Schema | undefined, B extends Schema | undefined = Schema | undefined,
-  Q extends Schema | undefined = Schema | undefined> {
+export interface Route<
+  P extends Schema | undefined = Schema | undefined,
+  B extends Schema | undefined = Schema | undefined,
+  Q extends Schema | undefined = Schema | undefined,
+> {
   method: Method;
   /** API Gateway path template, `{name}` for a path parameter. */
   path: string;
@@ -65,22 +68,46 @@ export interface Route<P extends Schema | undefined = Schema | undefined, B exte
   description?: string;
 }
 
-type Decl<P extends Schema | undefined, B extends Schema | undefined, Q extends Schema | undefined> =
-  Omit<Route<P, B, Q>, 'method' | 'path' | 'auth' | 'role' | 'handler'>;
+type Decl<P extends Schema | undefined, B extends Schema | undefined, Q extends Schema | undefined> = Omit<
+  Route<P, B, Q>,
+  'method' | 'path' | 'auth' | 'role' | 'handler'
+>;
 
 const CHAT = '/api/v1/chat';
 const ADMIN = '/api/v1/admin';
 
-export const declareChat = <P extends Schema | undefined = undefined, B extends Schema | undefined = undefined, Q extends Schema | undefined = undefined>(
-  method: Method, path: string, handler: string, d: Decl<P, B, Q>,
+export const declareChat = <
+  P extends Schema | undefined = undefined,
+  B extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+>(
+  method: Method,
+  path: string,
+  handler: string,
+  d: Decl<P, B, Q>,
 ): Route<P, B, Q> => ({ method, path: CHAT + path, handler: `chat/${handler}`, auth: 'widget', role: null, ...d });
 
-export const declareAdmin = <P extends Schema | undefined = undefined, B extends Schema | undefined = undefined, Q extends Schema | undefined = undefined>(
-  method: Method, path: string, handler: string, role: Role | null, d: Decl<P, B, Q>,
+export const declareAdmin = <
+  P extends Schema | undefined = undefined,
+  B extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+>(
+  method: Method,
+  path: string,
+  handler: string,
+  role: Role | null,
+  d: Decl<P, B, Q>,
 ): Route<P, B, Q> => ({ method, path: ADMIN + path, handler: `admin/${handler}`, auth: 'jwt', role, ...d });
 
-export const declarePublic = <P extends Schema | undefined = undefined, B extends Schema | undefined = undefined, Q extends Schema | undefined = undefined>(
-  method: Method, path: string, handler: string, d: Decl<P, B, Q>,
+export const declarePublic = <
+  P extends Schema | undefined = undefined,
+  B extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+>(
+  method: Method,
+  path: string,
+  handler: string,
+  d: Decl<P, B, Q>,
 ): Route<P, B, Q> => ({ method, path, handler: `public/${handler}`, auth: 'none', role: null, ...d });
 
 /** API Gateway's route key, e.g. `PATCH /api/v1/admin/tickets/{id}`. */

@@ -20,7 +20,11 @@ export const text = (min: number, max: number) =>
     z.trim(),
     z.superRefine((s, ctx) => {
       const n = codePoints(s);
-      if (n < min) ctx.addIssue({ code: 'custom', message: min === 1 ? 'must not be empty' : `must be at least ${min} characters` });
+      if (n < min)
+        ctx.addIssue({
+          code: 'custom',
+          message: min === 1 ? 'must not be empty' : `must be at least ${min} characters`,
+        });
       else if (n > max) ctx.addIssue({ code: 'custom', message: `must be at most ${max} characters` });
     }),
     z.meta({ minLength: min, maxLength: max }),
@@ -31,18 +35,24 @@ export const text = (min: number, max: number) =>
  * one rule of core/names.ts (no control characters, no bidirectional controls, not invisible-only).
  */
 export const shownName = (min: number, max: number) =>
-  text(min, max).check(z.superRefine((s, ctx) => {
-    // An empty name already has its message from `text`; one message per field.
-    const why = s === '' ? null : nameProblem(s);
-    if (why) ctx.addIssue({ code: 'custom', message: why });
-  }));
+  text(min, max).check(
+    z.superRefine((s, ctx) => {
+      // An empty name already has its message from `text`; one message per field.
+      const why = s === '' ? null : nameProblem(s);
+      if (why) ctx.addIssue({ code: 'custom', message: why });
+    }),
+  );
 
 export const uuid = () => z.uuid({ message: 'must be a UUID' });
 /** An email address, trimmed and kept in lower case. */
-export const email = () => z.pipe(
-  z.pipe(z.string().check(z.trim(), z.maxLength(254, 'must be at most 254 characters')), z.email({ message: 'must be an email address' })),
-  z.transform((e) => e.toLowerCase()),
-);
+export const email = () =>
+  z.pipe(
+    z.pipe(
+      z.string().check(z.trim(), z.maxLength(254, 'must be at most 254 characters')),
+      z.email({ message: 'must be an email address' }),
+    ),
+    z.transform((e) => e.toLowerCase()),
+  );
 export const IdParams = z.strictObject({ id: uuid() });
 
 const PAGE_SIZE = 'must be a whole number from 1 to 100';
@@ -69,9 +79,15 @@ const MAX_NESTING = 16;
 const storableNumber = (n: number) => n === 0 || (Math.abs(n) >= 1e-130 && Math.abs(n) <= Number.MAX_SAFE_INTEGER);
 
 /** The first part of a JSON value that the table could not keep, with its path; null when all of it fits. */
-function unstorable(v: unknown, path: Array<string | number>, depth: number): { path: Array<string | number>; message: string } | null {
+function unstorable(
+  v: unknown,
+  path: Array<string | number>,
+  depth: number,
+): { path: Array<string | number>; message: string } | null {
   if (typeof v === 'number') {
-    return storableNumber(v) ? null : { path, message: `must be 0 or a number from 1e-130 to ${Number.MAX_SAFE_INTEGER} in size` };
+    return storableNumber(v)
+      ? null
+      : { path, message: `must be 0 or a number from 1e-130 to ${Number.MAX_SAFE_INTEGER} in size` };
   }
   if (v === null || typeof v !== 'object') return null;
   if (depth >= MAX_NESTING) return { path, message: `must not nest more than ${MAX_NESTING} levels deep` };
@@ -87,7 +103,10 @@ function unstorable(v: unknown, path: Array<string | number>, depth: number): { 
  * A JSON object of the client's own that is kept as it is (settings config, integration config):
  * refused, with the path of the part, where the table could not keep it, instead of failing there.
  */
-export const keptJson = (message: string) => z.record(z.string(), z.unknown(), { message }).check(z.superRefine((v, ctx) => {
-  const found = unstorable(v, [], 1);
-  if (found) ctx.addIssue({ code: 'custom', path: found.path, message: found.message });
-}));
+export const keptJson = (message: string) =>
+  z.record(z.string(), z.unknown(), { message }).check(
+    z.superRefine((v, ctx) => {
+      const found = unstorable(v, [], 1);
+      if (found) ctx.addIssue({ code: 'custom', path: found.path, message: found.message });
+    }),
+  );

@@ -10,7 +10,10 @@ import { observed } from './observe.ts';
 // and invokes the same handler with the same event shape. The result carries the outcome (SES
 // reads only `disposition`; the local server answers the SMTP DATA command with the outcome).
 
-export interface ReceiptResult { disposition: 'STOP_RULE_SET' | 'CONTINUE'; outcomes: InboundOutcome[] }
+export interface ReceiptResult {
+  disposition: 'STOP_RULE_SET' | 'CONTINUE';
+  outcomes: InboundOutcome[];
+}
 
 export function sesReceiptHandler(fn: (mail: InboundMail) => Promise<InboundOutcome>) {
   return observed(async (event: SESEvent): Promise<ReceiptResult> => {
@@ -29,12 +32,20 @@ export function sesReceiptHandler(fn: (mail: InboundMail) => Promise<InboundOutc
         continue;
       }
       const outcome = await fn({
-        rawKey, raw, recipients: receipt.recipients, envelopeFrom: mail.source,
+        rawKey,
+        raw,
+        recipients: receipt.recipients,
+        envelopeFrom: mail.source,
         // The stack's receipt rule invokes the function as an Event: SES has answered the sender already.
         bounce: receipt.action.type === 'Lambda' && receipt.action.invocationType === 'Event',
-        verdicts: { spf: receipt.spfVerdict.status, dkim: receipt.dkimVerdict.status, dmarc: receipt.dmarcVerdict.status },
+        verdicts: {
+          spf: receipt.spfVerdict.status,
+          dkim: receipt.dkimVerdict.status,
+          dmarc: receipt.dmarcVerdict.status,
+        },
       });
-      if (!outcome.accepted) logger.warn('inbound message refused', { rawKey, code: outcome.code, reason: outcome.reason });
+      if (!outcome.accepted)
+        logger.warn('inbound message refused', { rawKey, code: outcome.code, reason: outcome.reason });
       outcomes.push(outcome);
     }
     return { disposition: 'STOP_RULE_SET', outcomes };

@@ -15,10 +15,15 @@ export interface SocketEvent {
   /** A client's frame, on the routes its `action` selects. */
   body?: string | null;
 }
-export interface SocketResult { statusCode: number; body?: string }
+export interface SocketResult {
+  statusCode: number;
+  body?: string;
+}
 
 export interface SocketContext {
-  connectionId: string; query: Record<string, string | undefined>; origin: string | undefined;
+  connectionId: string;
+  query: Record<string, string | undefined>;
+  origin: string | undefined;
   /** The frame's text on a message route; undefined on $connect and $disconnect. */
   body: string | undefined;
 }
@@ -29,12 +34,18 @@ export function socketRoute(fn: (ctx: SocketContext) => Promise<void>) {
     const headers = event.headers ?? {};
     const origin = headers.origin ?? headers.Origin;
     try {
-      await fn({ connectionId: event.requestContext.connectionId, query: event.queryStringParameters ?? {}, origin, body: event.body ?? undefined });
+      await fn({
+        connectionId: event.requestContext.connectionId,
+        query: event.queryStringParameters ?? {},
+        origin,
+        body: event.body ?? undefined,
+      });
       return { statusCode: 200 };
     } catch (e) {
       const err = asUnavailable(e);
       if (!(err instanceof AppError) || err.status >= 500) count(METRIC.serverErrors);
-      if (err instanceof AppError) return { statusCode: err.status, body: JSON.stringify({ code: err.code, detail: err.message }) };
+      if (err instanceof AppError)
+        return { statusCode: err.status, body: JSON.stringify({ code: err.code, detail: err.message }) };
       logger.error('unhandled error', e as Error);
       return { statusCode: 500 };
     }

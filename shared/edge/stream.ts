@@ -17,7 +17,9 @@ export function streamHandler(fn: (events: OutboxEvent[], goOn: () => boolean) =
   return observed(async (event: DynamoDBStreamEvent, context: Context): Promise<DynamoDBBatchResponse> => {
     const goOn = () => (context?.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY) > marginMs;
     const records = event.Records.filter((r) => r.eventName === 'INSERT' && r.dynamodb?.NewImage);
-    const list = records.map((r) => (unmarshall(r.dynamodb!.NewImage as Record<string, AttributeValue>) as { event: OutboxEvent }).event);
+    const list = records.map(
+      (r) => (unmarshall(r.dynamodb!.NewImage as Record<string, AttributeValue>) as { event: OutboxEvent }).event,
+    );
     let failedAt: number;
     try {
       failedAt = await fn(list, goOn);

@@ -34,7 +34,9 @@ const answering = createServer((req, res) => {
     }, ENDPOINT_MS);
   });
 });
-const hanging = createServer(() => { /* never answers */ });
+const hanging = createServer(() => {
+  /* never answers */
+});
 for (const s of [answering, hanging]) await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
 const urlOf = (s: typeof answering) => `http://127.0.0.1:${(s.address() as { port: number }).port}/stock`;
 
@@ -44,9 +46,11 @@ const { actionClock } = await import('#shared/domain/events-out/actions.ts');
 
 const call = async (method: string, path: string, token: string, body?: unknown) => {
   const r = await fetch(`${rt.url}/api/v1/admin${path}`, {
-    method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const json = await r.json() as Record<string, any>;
+  const json = (await r.json()) as Record<string, any>;
   if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(json)}`);
   return json;
 };
@@ -56,32 +60,61 @@ try {
   const t = await call('POST', '/auth/onboard', token, { tenantName: 'Actions bench' });
   // Every message opens a conversation: the per-address window is raised for one client sending them all.
   await call('PUT', '/settings', token, { config: { widget: { newConversationsPerMinute: 10_000 } } });
-  const fast = await call('POST', '/integrations', token, { type: 'action', name: 'Answers in 100 ms', config: { url: urlOf(answering) } });
-  const slow = await call('POST', '/integrations', token, { type: 'action', name: 'Never answers', config: { url: urlOf(hanging), timeoutMs: TIMEOUT_MS } });
-  const intent = (name: string, word: string, extra: Record<string, unknown>) => call('POST', '/intents', token, {
-    name, trainingPhrases: [`is the ${word} SKU-1001 in stock`, `do you have ${word} SKU-2002`, `${word} stock for SKU-3003`],
-    entities: [{ name: 'sku', type: 'regex', pattern: '\\bSKU-(\\d{4})\\b', required: true }], ...extra,
+  const fast = await call('POST', '/integrations', token, {
+    type: 'action',
+    name: 'Answers in 100 ms',
+    config: { url: urlOf(answering) },
   });
-  await intent('kettle_stock', 'kettle', { response: 'SKU {{sku}}: {{data.stock.count}} in stock.', action: 'call', integrationId: fast.id });
+  const slow = await call('POST', '/integrations', token, {
+    type: 'action',
+    name: 'Never answers',
+    config: { url: urlOf(hanging), timeoutMs: TIMEOUT_MS },
+  });
+  const intent = (name: string, word: string, extra: Record<string, unknown>) =>
+    call('POST', '/intents', token, {
+      name,
+      trainingPhrases: [
+        `is the ${word} SKU-1001 in stock`,
+        `do you have ${word} SKU-2002`,
+        `${word} stock for SKU-3003`,
+      ],
+      entities: [{ name: 'sku', type: 'regex', pattern: '\\bSKU-(\\d{4})\\b', required: true }],
+      ...extra,
+    });
+  await intent('kettle_stock', 'kettle', {
+    response: 'SKU {{sku}}: {{data.stock.count}} in stock.',
+    action: 'call',
+    integrationId: fast.id,
+  });
   await intent('teapot_stock', 'teapot', { response: 'SKU {{sku}}: ask in the shop.' });
-  await intent('mug_stock', 'mug', { response: 'SKU {{sku}}: {{data.stock.count}} in stock.', action: 'call', integrationId: slow.id });
+  await intent('mug_stock', 'mug', {
+    response: 'SKU {{sku}}: {{data.stock.count}} in stock.',
+    action: 'call',
+    integrationId: slow.id,
+  });
 
   const chat = async (message: string) => {
     const started = performance.now();
     const r = await fetch(`${rt.url}/api/v1/chat/message`, {
-      method: 'POST', headers: { 'x-widget-key': t.widgetKey, 'content-type': 'application/json' }, body: JSON.stringify({ message }),
+      method: 'POST',
+      headers: { 'x-widget-key': t.widgetKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ message }),
     });
-    const body = await r.json() as Record<string, any>;
+    const body = (await r.json()) as Record<string, any>;
     const ms = performance.now() - started;
     if (r.status !== 200) throw new Error(`chat: ${r.status} ${JSON.stringify(body)}`);
     return { ms, body };
   };
   const expectIntent = (b: Record<string, any>, name: string) => {
-    if (b.metadata.intentDetected !== name) throw new Error(`expected ${name}, got ${b.metadata.intentDetected}: ${b.message?.content}`);
+    if (b.metadata.intentDetected !== name)
+      throw new Error(`expected ${name}, got ${b.metadata.intentDetected}: ${b.message?.content}`);
   };
 
   // Warm: the tenant's model, the endpoint's connection, the secret's decryption.
-  for (let i = 0; i < 5; i++) { await chat('is the kettle SKU-1234 in stock'); await chat('is the teapot SKU-1234 in stock'); }
+  for (let i = 0; i < 5; i++) {
+    await chat('is the kettle SKU-1234 in stock');
+    await chat('is the teapot SKU-1234 in stock');
+  }
 
   const plain: number[] = [];
   const acted: number[] = [];
@@ -93,7 +126,8 @@ try {
     plain.push(a.ms);
     const b = await chat('is the kettle SKU-1234 in stock');
     expectIntent(b.body, 'kettle_stock');
-    if (b.body.metadata.action.status !== 'ok') throw new Error(`the action answered ${JSON.stringify(b.body.metadata.action)}`);
+    if (b.body.metadata.action.status !== 'ok')
+      throw new Error(`the action answered ${JSON.stringify(b.body.metadata.action)}`);
     acted.push(b.ms);
     callMs.push(b.body.metadata.action.latencyMs as number);
   }
@@ -108,18 +142,31 @@ try {
     actionClock.now = () => Date.now() + skew;
     const r = await chat('is the mug SKU-1234 in stock');
     expectIntent(r.body, 'mug_stock');
-    if (r.body.metadata.action.status !== 'timeout') throw new Error(`expected a timeout, got ${JSON.stringify(r.body.metadata.action)}`);
+    if (r.body.metadata.action.status !== 'timeout')
+      throw new Error(`expected a timeout, got ${JSON.stringify(r.body.metadata.action)}`);
     timedOut.push(r.ms);
   }
   const worst = Math.max(...timedOut);
 
   const json = {
-    startedAt: new Date().toISOString(), node: process.version, n: N, endpointMs: ENDPOINT_MS,
+    startedAt: new Date().toISOString(),
+    node: process.version,
+    n: N,
+    endpointMs: ENDPOINT_MS,
     chatWithoutActionMs: { p50: percentile(plain, 50), p99: percentile(plain, 99) },
     chatWithActionMs: { p50: percentile(acted, 50), p99: percentile(acted, 99) },
-    endpointOwnMs: { p50: percentile(own, 50) }, overheadP50Ms: overhead, callLatencyP50Ms: percentile(callMs, 50), callOverheadP50Ms: callOverhead,
+    endpointOwnMs: { p50: percentile(own, 50) },
+    overheadP50Ms: overhead,
+    callLatencyP50Ms: percentile(callMs, 50),
+    callOverheadP50Ms: callOverhead,
     overheadWithinBudget: overhead <= 20,
-    timeout: { timeoutMs: TIMEOUT_MS, n: TIMEOUTS, p50: percentile(timedOut, 50), max: worst, withinTimeoutPlus300: worst <= TIMEOUT_MS + 300 },
+    timeout: {
+      timeoutMs: TIMEOUT_MS,
+      n: TIMEOUTS,
+      p50: percentile(timedOut, 50),
+      max: worst,
+      withinTimeoutPlus300: worst <= TIMEOUT_MS + 300,
+    },
   };
   const root = fileURLToPath(new URL('../..', import.meta.url));
   mkdirSync(join(root, 'bench-results'), { recursive: true });

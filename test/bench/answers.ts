@@ -271,7 +271,11 @@ const { answer, intentPhraseIndex } = await import('#shared/domain/assistant/ass
 const { buildScenario } = await import('./answers/inprocess.ts');
 const call = async (method: string, path: string, token: string, body?: unknown, attempt = 0): Promise<any> => {
   const res = await fetch(`${rt.url}/api/v1/admin${path}`, {
-    method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
@@ -281,27 +285,44 @@ const call = async (method: string, path: string, token: string, body?: unknown,
   return text ? JSON.parse(text) : undefined;
 };
 
-interface Parsed { intentDetected: string; confidence: number; sources: Array<{ articleId: string; title: string }> }
+interface Parsed {
+  intentDetected: string;
+  confidence: number;
+  sources: Array<{ articleId: string; title: string }>;
+}
 
 let tenants = 0;
 /** The scenario as a tenant of the local runtime; every message asked through POST /nlu/parse. */
 async function runThroughApi(s: Scenario): Promise<Outcome[]> {
   const token = await rt.idp.token({ sub: `bench-answers-${process.pid}-${tenants++}` });
   await call('POST', '/auth/onboard', token, { tenantName: s.name });
-  for (const i of (await call('GET', '/intents', token)).items as Array<{ id: string }>) await call('DELETE', `/intents/${i.id}`, token);
+  for (const i of (await call('GET', '/intents', token)).items as Array<{ id: string }>)
+    await call('DELETE', `/intents/${i.id}`, token);
   for (const i of s.intents) await call('POST', '/intents', token, i);
-  for (let k = 0; k < s.articles.length; k += 100) await call('POST', '/articles/import', token, { articles: s.articles.slice(k, k + 100) });
+  for (let k = 0; k < s.articles.length; k += 100)
+    await call('POST', '/articles/import', token, { articles: s.articles.slice(k, k + 100) });
   const out: Outcome[] = new Array(s.messages.length);
   let next = 0;
   const worker = async () => {
     while (next < s.messages.length) {
       const k = next++;
       const m: ScenarioMessage = s.messages[k]!;
-      const r = await call('POST', '/nlu/parse', token, { message: m.text }) as Parsed;
-      const got: Got = r.intentDetected === 'fallback' ? { fallback: true }
-        : r.intentDetected === 'knowledge_base' ? { article: r.sources[0]!.title } : { intent: r.intentDetected };
+      const r = (await call('POST', '/nlu/parse', token, { message: m.text })) as Parsed;
+      const got: Got =
+        r.intentDetected === 'fallback'
+          ? { fallback: true }
+          : r.intentDetected === 'knowledge_base'
+            ? { article: r.sources[0]!.title }
+            : { intent: r.intentDetected };
       const right = isRight(m.expect, got);
-      out[k] = { group: m.group, right, answered: !('fallback' in got), confidence: r.confidence, bestRight: right, heldOut: m.heldOut };
+      out[k] = {
+        group: m.group,
+        right,
+        answered: !('fallback' in got),
+        confidence: r.confidence,
+        bestRight: right,
+        heldOut: m.heldOut,
+      };
     }
   };
   await Promise.all(Array.from({ length: 4 }, worker));
@@ -310,9 +331,16 @@ async function runThroughApi(s: Scenario): Promise<Outcome[]> {
 
 const line = (o: Outcome[]) => {
   const s = shares(o);
-  return { 'intent %': pct(s.intent), 'article %': pct(s.article), 'fallback %': pct(s.fallback), 'mean %': pct(s.mean), messages: s.n };
+  return {
+    'intent %': pct(s.intent),
+    'article %': pct(s.article),
+    'fallback %': pct(s.fallback),
+    'mean %': pct(s.mean),
+    messages: s.n,
+  };
 };
-const answered = (o: Outcome[]) => o.filter((x) => x.answered).map((x) => ({ confidence: x.confidence, right: x.right }));
+const answered = (o: Outcome[]) =>
+  o.filter((x) => x.answered).map((x) => ({ confidence: x.confidence, right: x.right }));
 
 // ANSWERS_API=0 skips the part through the API (the in-process tables at the end still run).
 const throughApi = process.env.ANSWERS_API !== '0';
@@ -324,7 +352,11 @@ const mixOut: Record<Split, Outcome[]> = { tuning: [], lockbox: [] };
 const deskOut = new Map<string, Array<Outcome & { lockbox: boolean }>>();
 if (throughApi) {
   for (const split of SPLITS) mixOut[split] = await runThroughApi(mixes[split]);
-  for (const d of desks) deskOut.set(d.name, (await runThroughApi(d)).map((o, k) => ({ ...o, lockbox: d.messages[k]!.lockbox === true })));
+  for (const d of desks)
+    deskOut.set(
+      d.name,
+      (await runThroughApi(d)).map((o, k) => ({ ...o, lockbox: d.messages[k]!.lockbox === true })),
+    );
 }
 await rt.stop();
 const seconds = Math.round((performance.now() - started) / 1000);
@@ -334,34 +366,62 @@ const calibrationErrors: Record<string, number> = {};
 const apiFigures: Figure[] = [];
 let everything: ReturnType<typeof calibration> | undefined;
 if (throughApi) {
-  console.log(`through the API of a local runtime (POST /nlu/parse), default thresholds: intent ${DEFAULT_INTENT_THRESHOLD}, article ${DEFAULT_ARTICLE_THRESHOLD}; ${seconds} s`);
-  console.log(`support mix: ${mix.intents.length} intents, ${mix.articles.length} articles a split (target: mean >= 85 %, articles >= 75 %); tuning and lockbox (test/bench/lockbox.ts)`);
+  console.log(
+    `through the API of a local runtime (POST /nlu/parse), default thresholds: intent ${DEFAULT_INTENT_THRESHOLD}, article ${DEFAULT_ARTICLE_THRESHOLD}; ${seconds} s`,
+  );
+  console.log(
+    `support mix: ${mix.intents.length} intents, ${mix.articles.length} articles a split (target: mean >= 85 %, articles >= 75 %); tuning and lockbox (test/bench/lockbox.ts)`,
+  );
   console.table({ 'support mix, tuning': line(mixOut.tuning), 'support mix, lockbox': line(mixOut.lockbox) });
   const unseen = new Set(desks.filter((d) => d.unseen).map((d) => d.name));
-  const outOf = (which: (name: string) => boolean) => [...deskOut].filter(([name]) => which(name)).flatMap(([, o]) => o);
+  const outOf = (which: (name: string) => boolean) =>
+    [...deskOut].filter(([name]) => which(name)).flatMap(([, o]) => o);
   const heldOut = outOf(() => true).filter((o) => o.heldOut);
-  console.log('help desks (held out: the third of the messages no fit read, and every message of the businesses held out whole, each cut in a tuning half and a lockbox half):');
+  console.log(
+    'help desks (held out: the third of the messages no fit read, and every message of the businesses held out whole, each cut in a tuning half and a lockbox half):',
+  );
   const row = (o: Outcome[]) => ({ ...line(o), 'right %': pct(shares(o).right) });
-  for (const [name, o] of deskOut) deskTable[`${name}${unseen.has(name) ? ' (held out whole)' : ''}`] = row(o.filter((x) => x.heldOut));
+  for (const [name, o] of deskOut)
+    deskTable[`${name}${unseen.has(name) ? ' (held out whole)' : ''}`] = row(o.filter((x) => x.heldOut));
   deskTable['held out, tuning half'] = row(heldOut.filter((o) => !o.lockbox));
   deskTable['held out, lockbox'] = row(heldOut.filter((o) => o.lockbox));
   deskTable['fitted on (not held out)'] = row(outOf(() => true).filter((o) => !o.heldOut));
   console.table(deskTable);
-  const figure = (measure: string, t: Outcome[], l: Outcome[], value: (o: Outcome[]) => number | undefined): Figure =>
-    ({ measure, tuning: pct(value(t)), lockbox: pct(value(l)), n: [t.length, l.length] });
+  const figure = (
+    measure: string,
+    t: Outcome[],
+    l: Outcome[],
+    value: (o: Outcome[]) => number | undefined,
+  ): Figure => ({ measure, tuning: pct(value(t)), lockbox: pct(value(l)), n: [t.length, l.length] });
   apiFigures.push(
     figure('support mix, mean', mixOut.tuning, mixOut.lockbox, (o) => shares(o).mean),
     figure('support mix, article group', mixOut.tuning, mixOut.lockbox, (o) => shares(o).article),
-    figure('help desks held out, right', heldOut.filter((o) => !o.lockbox), heldOut.filter((o) => o.lockbox), (o) => shares(o).right),
+    figure(
+      'help desks held out, right',
+      heldOut.filter((o) => !o.lockbox),
+      heldOut.filter((o) => o.lockbox),
+      (o) => shares(o).right,
+    ),
   );
   calibrationErrors['support mix lockbox'] = calibration(answered(mixOut.lockbox)).ece;
   calibrationErrors['help desks lockbox'] = calibration(answered(heldOut.filter((o) => o.lockbox))).ece;
   everything = calibration([...answered(mixOut.lockbox), ...answered(heldOut.filter((o) => o.lockbox))]);
-  console.log(`ECE of the answers given (10 bins; target <= 0.08): ${Object.entries(calibrationErrors).map(([k, v]) => `${k} ${v.toFixed(3)}`).join(', ')}, both ${everything.ece.toFixed(3)}`);
+  console.log(
+    `ECE of the answers given (10 bins; target <= 0.08): ${Object.entries(calibrationErrors)
+      .map(([k, v]) => `${k} ${v.toFixed(3)}`)
+      .join(', ')}, both ${everything.ece.toFixed(3)}`,
+  );
   console.log('reliability (support mix and help desks, lockbox, answers given):');
-  console.table(everything.table.filter((t) => t.n > 0).map((t) => ({
-    bin: `${t.from.toFixed(1)}-${t.to.toFixed(1)}`, answers: t.n, 'mean confidence': Math.round(t.confidence * 1000) / 1000, 'right share': Math.round(t.accuracy * 1000) / 1000,
-  })));
+  console.table(
+    everything.table
+      .filter((t) => t.n > 0)
+      .map((t) => ({
+        bin: `${t.from.toFixed(1)}-${t.to.toFixed(1)}`,
+        answers: t.n,
+        'mean confidence': Math.round(t.confidence * 1000) / 1000,
+        'right share': Math.round(t.accuracy * 1000) / 1000,
+      })),
+  );
 }
 
 // Speed: 150 intents and 500 articles ranked together, in process, warm. The machine is shared:
@@ -377,33 +437,40 @@ const desk = desks[0]!;
 t0 = performance.now();
 intentPhraseIndex(desk.intents);
 const phraseIndexMsDesk = performance.now() - t0;
-const stored = JSON.parse(JSON.stringify(syntheticArticles(threads, 500, 5_000).map((a) => prepareArticle(a)))) as StoredArticle[];
+const stored = JSON.parse(
+  JSON.stringify(syntheticArticles(threads, 500, 5_000).map((a) => prepareArticle(a))),
+) as StoredArticle[];
 const index = buildKnowledgeIndex(stored);
 const asks = mix.messages.map((m) => m.text);
 const th = { intent: DEFAULT_INTENT_THRESHOLD, article: DEFAULT_ARTICLE_THRESHOLD };
 for (const q of asks.slice(0, 500)) answer(big.model, index, q, th, '');
 const fastest = asks.map(() => Infinity);
 const passes = Array.from({ length: 5 }, () => {
-  const lat = asks.map((q, i) => {
-    const t = performance.now();
-    answer(big.model, index, q, th, '');
-    const ms = performance.now() - t;
-    fastest[i] = Math.min(fastest[i]!, ms);
-    return ms;
-  }).sort((a, b) => a - b);
+  const lat = asks
+    .map((q, i) => {
+      const t = performance.now();
+      answer(big.model, index, q, th, '');
+      const ms = performance.now() - t;
+      fastest[i] = Math.min(fastest[i]!, ms);
+      return ms;
+    })
+    .sort((a, b) => a - b);
   return { p50: quantile(lat, 0.5), p99: quantile(lat, 0.99) };
 }).sort((a, b) => a.p99 - b.p99);
 fastest.sort((a, b) => a - b);
 const speed = {
-  messages: asks.length, p50ms: round(passes[2]!.p50), p99ms: round(passes[2]!.p99), p99msBestPass: round(passes[0]!.p99),
+  messages: asks.length,
+  p50ms: round(passes[2]!.p50),
+  p99ms: round(passes[2]!.p99),
+  p99msBestPass: round(passes[0]!.p99),
   p99msFastestOfFive: round(quantile(fastest, 0.99)),
   phraseIndexBuildMs: { clinc150: Math.round(phraseIndexMs150), [desk.name]: round(phraseIndexMsDesk) },
 };
 console.log(
-  `speed: 150 intents + 500 articles ranked together, warm, in process: p50 ${speed.p50ms} ms, p99 ${speed.p99ms} ms (median of 5 passes `
-  + `over ${speed.messages} messages; best pass ${speed.p99msBestPass} ms; each message's fastest of 5: p99 ${speed.p99msFastestOfFive} ms; `
-  + `target p99 <= 5 ms). Building the intents' phrase index (trained with the classifier, on the first message after an intent change): `
-  + `CLINC150's 15,000 phrases ${speed.phraseIndexBuildMs.clinc150} ms, ${desk.name} ${round(phraseIndexMsDesk)} ms`,
+  `speed: 150 intents + 500 articles ranked together, warm, in process: p50 ${speed.p50ms} ms, p99 ${speed.p99ms} ms (median of 5 passes ` +
+    `over ${speed.messages} messages; best pass ${speed.p99msBestPass} ms; each message's fastest of 5: p99 ${speed.p99msFastestOfFive} ms; ` +
+    `target p99 <= 5 ms). Building the intents' phrase index (trained with the classifier, on the first message after an intent change): ` +
+    `CLINC150's 15,000 phrases ${speed.phraseIndexBuildMs.clinc150} ms, ${desk.name} ${round(phraseIndexMsDesk)} ms`,
 );
 
 const outDir = resolve(repoRoot, 'bench-results');
@@ -418,11 +485,29 @@ await truthTable();
 const { targetTable, drop } = await import('./answers/targets.ts');
 const inProcess = await targetTable();
 const apiFailed = apiFigures.filter((f) => drop(f) > MAX_DROP_POINTS);
-for (const f of apiFailed) console.log(`FAIL lockbox check (through the API): ${f.measure} ${f.lockbox} % on the lockbox against ${f.tuning} % on tuning`);
+for (const f of apiFailed)
+  console.log(
+    `FAIL lockbox check (through the API): ${f.measure} ${f.lockbox} % on the lockbox against ${f.tuning} % on tuning`,
+  );
 if (apiFailed.length > 0) process.exitCode = 1;
-writeFileSync(resolve(outDir, 'answers.json'), `${JSON.stringify({
-  date: new Date().toISOString(), node: process.version, thresholds: th,
-  supportMix: { tuning: line(mixOut.tuning), lockbox: line(mixOut.lockbox) }, helpDesks: deskTable, calibrationErrors, reliability: everything?.table, speed,
-  throughApi: apiFigures, inProcess: inProcess.figures, lockboxCheck: inProcess.failed || apiFailed.length > 0 ? 'FAIL' : 'ok',
-}, null, 2)}\n`);
+writeFileSync(
+  resolve(outDir, 'answers.json'),
+  `${JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      node: process.version,
+      thresholds: th,
+      supportMix: { tuning: line(mixOut.tuning), lockbox: line(mixOut.lockbox) },
+      helpDesks: deskTable,
+      calibrationErrors,
+      reliability: everything?.table,
+      speed,
+      throughApi: apiFigures,
+      inProcess: inProcess.figures,
+      lockboxCheck: inProcess.failed || apiFailed.length > 0 ? 'FAIL' : 'ok',
+    },
+    null,
+    2,
+  )}\n`,
+);
 console.log(`wrote ${resolve(outDir, 'answers.json')}`);

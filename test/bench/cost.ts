@@ -19,7 +19,7 @@ import { fmt, percentile } from './perf/util.ts';
 // Options (env): COST_BENCH_CONVERSATIONS (default 30), COST_BENCH_ECHO=1 (show the functions' logs).
 
 const CONVERSATIONS = Number(process.env.COST_BENCH_CONVERSATIONS ?? 30);
-const GOAL_PER_1000 = 0.10;
+const GOAL_PER_1000 = 0.1;
 const VOLUMES = [10_000, 1_000_000];
 /** Init over Node's own start, measured in fresh processes (docs/SIZING.md); used for the cold-start line. */
 const INIT_MS = { encoder: 1000, other: 150 };
@@ -31,17 +31,32 @@ const log = (m: string) => print.err(`[cost ${((performance.now() - started) / 1
 
 // As deployed: INFO logs, metrics printed (CloudWatch ingests both), consumed capacity asked for.
 Object.assign(process.env, {
-  DYNAMODB_CONSUMED_CAPACITY: '1', POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_LOG_LEVEL: 'INFO', LOG_LEVEL: 'INFO',
-  AWS_LAMBDA_LOG_LEVEL: 'INFO', DELIVERY_TIME_SCALE: process.env.DELIVERY_TIME_SCALE ?? '0.01',
+  DYNAMODB_CONSUMED_CAPACITY: '1',
+  POWERTOOLS_METRICS_DISABLED: 'false',
+  POWERTOOLS_LOG_LEVEL: 'INFO',
+  LOG_LEVEL: 'INFO',
+  AWS_LAMBDA_LOG_LEVEL: 'INFO',
+  DELIVERY_TIME_SCALE: process.env.DELIVERY_TIME_SCALE ?? '0.01',
 });
 const meter = new Meter();
 meter.captureLogs(process.env.COST_BENCH_ECHO === '1');
 const say = (s = '') => print.out(`${s}\n`);
 
 const tableName = `bench-cost-${Date.now()}`;
-const rt = await startLocalRuntime({ tableName, allowLoopbackWebhooks: true, schedule: false, trustVerdictHeader: true, onInvoke: meter.onInvoke });
-const ddb = new DynamoDBClient({ endpoint: rt.dynamodbEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-const tableBytes = async () => (await ddb.send(new DescribeTableCommand({ TableName: tableName }))).Table?.TableSizeBytes ?? 0;
+const rt = await startLocalRuntime({
+  tableName,
+  allowLoopbackWebhooks: true,
+  schedule: false,
+  trustVerdictHeader: true,
+  onInvoke: meter.onInvoke,
+});
+const ddb = new DynamoDBClient({
+  endpoint: rt.dynamodbEndpoint,
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
+const tableBytes = async () =>
+  (await ddb.send(new DescribeTableCommand({ TableName: tableName }))).Table?.TableSizeBytes ?? 0;
 
 log(`a day of ${CONVERSATIONS} conversations`);
 const bytesBefore = await tableBytes();
@@ -55,7 +70,11 @@ for (const j of scheduledJobs) {
 }
 const encoders = new Set(routes.filter((r) => r.encoder).map((r) => r.handler));
 const b = bill({
-  meter, facts, storageBytes, jobs, functions: Object.keys(FUNCTION_MEMORY_MB).length,
+  meter,
+  facts,
+  storageBytes,
+  jobs,
+  functions: Object.keys(FUNCTION_MEMORY_MB).length,
   initMs: (h) => (encoders.has(h) ? INIT_MS.encoder : INIT_MS.other),
 });
 await rt.stop();
@@ -71,28 +90,42 @@ const perResolution = perConversation / resolvedShare;
 const mark = (l: Line) => (l.estimated ? ' (estimated)' : '');
 
 say(`What a conversation costs on AWS (us-east-1 list prices, ${PRICES_READ})`);
-say(`A day of ${facts.conversations} conversations: ${facts.widget} in the widget (${facts.handedOver} handed to a person, ${facts.resolvedByAssistant} closed by the assistant), `
-  + `${facts.emailThreads} email threads; ${facts.customerMessages} customer messages, ${facts.agentReplies} agent replies, ${facts.webhookDeliveries} webhook deliveries, `
-  + `${facts.mailOut} mails out. Machine shared with other work: durations are noisy.`);
+say(
+  `A day of ${facts.conversations} conversations: ${facts.widget} in the widget (${facts.handedOver} handed to a person, ${facts.resolvedByAssistant} closed by the assistant), ` +
+    `${facts.emailThreads} email threads; ${facts.customerMessages} customer messages, ${facts.agentReplies} agent replies, ${facts.webhookDeliveries} webhook deliveries, ` +
+    `${facts.mailOut} mails out. Machine shared with other work: durations are noisy.`,
+);
 say();
 say('Per conversation, every item:');
 for (const l of [...b.perConversation].sort((x, y) => y.usd - x.usd)) {
   if (l.usd === 0 && !l.item.startsWith('DynamoDB Streams') && !l.item.startsWith('KMS')) continue;
-  say(`  ${l.item.padEnd(44)} ${usd(l.usd * 1000, 5).padStart(10)} /1000  ${l.quantity}${mark(l)}${l.note ? `; ${l.note}` : ''}`);
+  say(
+    `  ${l.item.padEnd(44)} ${usd(l.usd * 1000, 5).padStart(10)} /1000  ${l.quantity}${mark(l)}${l.note ? `; ${l.note}` : ''}`,
+  );
 }
 say();
-say(`Cost per 1,000 conversations: ${usd(per1000)} (goal ${usd(GOAL_PER_1000, 2)}: ${per1000 <= GOAL_PER_1000 ? 'met' : 'OVER'})`);
-say(`Cost per conversation resolved without a person: ${usd(perResolution, 6)} (all the day's cost over the ${facts.resolvedByAssistant} the assistant closed)`);
+say(
+  `Cost per 1,000 conversations: ${usd(per1000)} (goal ${usd(GOAL_PER_1000, 2)}: ${per1000 <= GOAL_PER_1000 ? 'met' : 'OVER'})`,
+);
+say(
+  `Cost per conversation resolved without a person: ${usd(perResolution, 6)} (all the day's cost over the ${facts.resolvedByAssistant} the assistant closed)`,
+);
 say();
 say('Top five items:');
 const top = [...b.perConversation].sort((x, y) => y.usd - x.usd).slice(0, 5);
-for (const l of top) say(`  ${l.item.padEnd(44)} ${usd(l.usd * 1000, 5)} per 1,000 (${fmt(l.usd / perConversation * 100, 0)} %)${mark(l)}`);
+for (const l of top)
+  say(
+    `  ${l.item.padEnd(44)} ${usd(l.usd * 1000, 5)} per 1,000 (${fmt((l.usd / perConversation) * 100, 0)} %)${mark(l)}`,
+  );
 say();
 say('Against what teams pay elsewhere:');
 for (const v of VENDORS) {
-  const ours = v.per === 'resolution' ? perResolution : perConversation / (facts.customerMessages / facts.conversations);
+  const ours =
+    v.per === 'resolution' ? perResolution : perConversation / (facts.customerMessages / facts.conversations);
   const theirs = 'upTo' in v ? `$${v.usd.toFixed(2)}-${v.upTo.toFixed(2)}` : `$${v.usd}`;
-  say(`  ${v.name.padEnd(30)} ${theirs} per ${v.per}; here ${usd(ours, 6)}: about ${Math.round(v.usd / ours).toLocaleString('en-US')} times less`);
+  say(
+    `  ${v.name.padEnd(30)} ${theirs} per ${v.per}; here ${usd(ours, 6)}: about ${Math.round(v.usd / ours).toLocaleString('en-US')} times less`,
+  );
 }
 say();
 const monthlyRows = VOLUMES.map((volume) => {
@@ -102,14 +135,23 @@ const monthlyRows = VOLUMES.map((volume) => {
   return { volume, variable, fixed, total: variable + fixed, lines };
 });
 for (const m of monthlyRows) {
-  say(`A month of ${m.volume.toLocaleString('en-US')} conversations: ${usd(m.total, 2)} (${usd(m.variable, 2)} per conversation's work, ${usd(m.fixed, 2)} by the month; ${usd(m.total / m.volume * 1000)} per 1,000)`);
-  for (const l of m.lines.sort((x, y) => y.usd - x.usd)) say(`    ${l.item.padEnd(40)} ${usd(l.usd, 2).padStart(9)}  ${l.quantity}${mark(l)}`);
+  say(
+    `A month of ${m.volume.toLocaleString('en-US')} conversations: ${usd(m.total, 2)} (${usd(m.variable, 2)} per conversation's work, ${usd(m.fixed, 2)} by the month; ${usd((m.total / m.volume) * 1000)} per 1,000)`,
+  );
+  for (const l of m.lines.sort((x, y) => y.usd - x.usd))
+    say(`    ${l.item.padEnd(40)} ${usd(l.usd, 2).padStart(9)}  ${l.quantity}${mark(l)}`);
 }
 say();
 const pc = provisioned(b.chat, 1_000_000);
-say(`Chat function at 1,000,000 conversations a month (${b.chat.invocationsPerConversation.toFixed(1)} answers each, ${b.chat.meanMs.toFixed(0)} ms mean at ${b.chat.memoryMb} MB):`);
-say(`  mean concurrency ${pc.meanConcurrency.toFixed(3)}; on demand ${usd(pc.onDemand, 2)} a month; provisioned (${pc.instances} for a peak of 10x the mean) ${usd(pc.provisioned, 2)} a month`);
-say(`  provisioned pays once its instances are busy ${fmt(pc.breakEvenUtilisation * 100, 0)} % of the time: one instance at about ${Math.round(pc.breakEvenConversations).toLocaleString('en-US')} conversations a month`);
+say(
+  `Chat function at 1,000,000 conversations a month (${b.chat.invocationsPerConversation.toFixed(1)} answers each, ${b.chat.meanMs.toFixed(0)} ms mean at ${b.chat.memoryMb} MB):`,
+);
+say(
+  `  mean concurrency ${pc.meanConcurrency.toFixed(3)}; on demand ${usd(pc.onDemand, 2)} a month; provisioned (${pc.instances} for a peak of 10x the mean) ${usd(pc.provisioned, 2)} a month`,
+);
+say(
+  `  provisioned pays once its instances are busy ${fmt(pc.breakEvenUtilisation * 100, 0)} % of the time: one instance at about ${Math.round(pc.breakEvenConversations).toLocaleString('en-US')} conversations a month`,
+);
 say();
 const estimated = [...b.perConversation, ...monthlyRows[0]!.lines].filter((l) => l.estimated).map((l) => l.item);
 say(`Estimated, not measured: ${estimated.join('; ')}. Assumptions in test/bench/cost/bill.ts (ASSUMPTIONS).`);
@@ -119,10 +161,26 @@ const durations = new Map<string, number[]>();
 for (const i of meter.invocations) durations.set(i.handler, [...(durations.get(i.handler) ?? []), i.ms]);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 mkdirSync(join(root, 'bench-results'), { recursive: true });
-writeFileSync(join(root, 'bench-results', 'cost.json'), JSON.stringify({
-  pricesRead: PRICES_READ, assumptions: ASSUMPTIONS, facts, storageBytesPerConversation: b.storageBytesPerConversation,
-  per1000, perResolution, goalPer1000: GOAL_PER_1000,
-  perConversation: b.perConversation, monthly: monthlyRows, provisioned: pc,
-  functions: Object.fromEntries([...durations].map(([h, xs]) => [h, { n: xs.length, p50ms: percentile(xs, 50), p99ms: percentile(xs, 99) }])),
-}, null, 2));
+writeFileSync(
+  join(root, 'bench-results', 'cost.json'),
+  JSON.stringify(
+    {
+      pricesRead: PRICES_READ,
+      assumptions: ASSUMPTIONS,
+      facts,
+      storageBytesPerConversation: b.storageBytesPerConversation,
+      per1000,
+      perResolution,
+      goalPer1000: GOAL_PER_1000,
+      perConversation: b.perConversation,
+      monthly: monthlyRows,
+      provisioned: pc,
+      functions: Object.fromEntries(
+        [...durations].map(([h, xs]) => [h, { n: xs.length, p50ms: percentile(xs, 50), p99ms: percentile(xs, 99) }]),
+      ),
+    },
+    null,
+    2,
+  ),
+);
 process.exit(0);

@@ -16,13 +16,22 @@ import { fmt, percentile } from './perf/util.ts';
 
 const N = Number(process.env.EMAIL_BENCH_N ?? 100);
 const rt = await startLocalRuntime({ tableName: `bench-email-${Date.now()}` });
-const smtp = createTransport({ host: '127.0.0.1', port: rt.mail!.smtpPort, secure: false, ignoreTLS: true, pool: true, maxConnections: 1 });
+const smtp = createTransport({
+  host: '127.0.0.1',
+  port: rt.mail!.smtpPort,
+  secure: false,
+  ignoreTLS: true,
+  pool: true,
+  maxConnections: 1,
+});
 
 const sub = `bench-${Date.now()}`;
 const token = await rt.idp.token({ sub, email: `${sub}@example.com` });
 const call = async (method: string, path: string, body?: unknown) => {
   const r = await fetch(`${rt.url}/api/v1/admin${path}`, {
-    method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}),
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
   });
   return r.json() as Promise<any>;
 };
@@ -50,7 +59,10 @@ for (let i = 0; i < N + 5; i++) {
   if (i >= 5) outbound.push(performance.now() - t0);
 }
 
-const row = (xs: number[]) => ({ p50ms: Number(fmt(percentile(xs, 50), 1)), p99ms: Number(fmt(percentile(xs, 99), 1)) });
+const row = (xs: number[]) => ({
+  p50ms: Number(fmt(percentile(xs, 50), 1)),
+  p99ms: Number(fmt(percentile(xs, 99), 1)),
+});
 const json = { n: N, inbound: row(inbound), outbound: row(outbound) };
 console.log(`email, ${N} each, one at a time
   SMTP accepted -> conversation listed   p50 ${json.inbound.p50ms} ms   p99 ${json.inbound.p99ms} ms

@@ -37,10 +37,17 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Rows as aligned columns, the first row the header. */
 const columns = (rows: string[][]) => {
   const width = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const line = (r: string[]) => r.map((v, c) => v.padEnd(width[c]!)).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((v, c) => v.padEnd(width[c]!))
+      .join('  ')
+      .trimEnd();
   return [line(rows[0]!), line(width.map((w) => '-'.repeat(w))), ...rows.slice(1).map(line)].join('\n');
 };
-const cpuMs = (since: NodeJS.CpuUsage) => { const u = process.cpuUsage(since); return (u.user + u.system) / 1000; };
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const u = process.cpuUsage(since);
+  return (u.user + u.system) / 1000;
+};
 
 const { startLocalRuntime } = await import('../../bin/local/server.ts');
 const { demoArticles } = await import('../../bin/local/demo-articles.ts');
@@ -54,28 +61,48 @@ async function admin(token: string, method: string, path: string, body?: unknown
   const key = crypto.randomUUID();
   for (let attempt = 1; ; attempt++) {
     const res = await fetch(`${rt.url}/api/v1/admin${path}`, {
-      method, headers: { authorization: `Bearer ${token}`, 'idempotency-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'idempotency-key': key,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await res.text();
-    if ((res.status === 503 || text.includes('IDEMPOTENCY_IN_PROGRESS')) && attempt < 10) { await sleep(1000 * Number(res.headers.get('retry-after') ?? 1)); continue; }
+    if ((res.status === 503 || text.includes('IDEMPOTENCY_IN_PROGRESS')) && attempt < 10) {
+      await sleep(1000 * Number(res.headers.get('retry-after') ?? 1));
+      continue;
+    }
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
     return text ? JSON.parse(text) : undefined;
   }
 }
 
-interface Sent { status: number; ms: number; cpuMs: number; conversationId?: string }
+interface Sent {
+  status: number;
+  ms: number;
+  cpuMs: number;
+  conversationId?: string;
+}
 
 async function chat(widgetKey: string, message: string, conversationId?: string): Promise<Sent> {
   const cpu = process.cpuUsage();
   const t0 = performance.now();
   try {
     const res = await fetch(`${rt.url}/api/v1/chat/message`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'x-widget-key': widgetKey },
-      body: JSON.stringify({ message, ...(conversationId ? { conversationId } : {}) }), signal: AbortSignal.timeout(30_000),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-widget-key': widgetKey },
+      body: JSON.stringify({ message, ...(conversationId ? { conversationId } : {}) }),
+      signal: AbortSignal.timeout(30_000),
     });
-    const body = await res.json().catch(() => ({})) as { conversationId?: string };
-    return { status: res.status, ms: performance.now() - t0, cpuMs: cpuMs(cpu), ...(body.conversationId ? { conversationId: body.conversationId } : {}) };
+    const body = (await res.json().catch(() => ({}))) as { conversationId?: string };
+    return {
+      status: res.status,
+      ms: performance.now() - t0,
+      cpuMs: cpuMs(cpu),
+      ...(body.conversationId ? { conversationId: body.conversationId } : {}),
+    };
   } catch {
     return { status: 0, ms: performance.now() - t0, cpuMs: cpuMs(cpu) };
   }
@@ -88,7 +115,11 @@ async function tenant(name: string) {
   // On a loaded machine an onboarding's answer may be lost (409 CONFLICT): another account makes the tenant.
   for (let attempt = 0; !made; attempt++) {
     token = await rt.idp.token({ sub: `bench-hostile-${name}-${process.pid}-${attempt}` });
-    made = await admin(token, 'POST', '/auth/onboard', { tenantName: name }).catch((e: Error) => { if (attempt >= 4) throw e; log(e.message); return undefined; });
+    made = await admin(token, 'POST', '/auth/onboard', { tenantName: name }).catch((e: Error) => {
+      if (attempt >= 4) throw e;
+      log(e.message);
+      return undefined;
+    });
   }
   await admin(token, 'POST', '/articles/import', { articles: demoArticles });
   // Four senders start a conversation every 25 messages, faster than 60 a minute from one address.
@@ -97,10 +128,13 @@ async function tenant(name: string) {
 }
 
 async function indexed(token: string) {
-  for (let quiet = 0; quiet < 3;) {
+  for (let quiet = 0; quiet < 3; ) {
     await sleep(500);
     await rt.indexQueue.idle();
-    const [intents, articles] = await Promise.all([admin(token, 'GET', '/intents'), admin(token, 'GET', '/articles?limit=100')]);
+    const [intents, articles] = await Promise.all([
+      admin(token, 'GET', '/intents'),
+      admin(token, 'GET', '/articles?limit=100'),
+    ]);
     const busy = [...intents.items, ...articles.items].some((i: { indexing?: boolean }) => i.indexing);
     quiet = rt.indexQueue.size() === 0 && !busy ? quiet + 1 : 0;
   }
@@ -108,7 +142,7 @@ async function indexed(token: string) {
 
 /** Until the event pipeline is quiet: the stream read (polled every 75 ms) and the index queue empty. */
 async function settled() {
-  for (let quiet = 0; quiet < 2;) {
+  for (let quiet = 0; quiet < 2; ) {
     await sleep(300);
     await rt.indexQueue.idle();
     quiet = rt.indexQueue.size() === 0 ? quiet + 1 : 0;
@@ -130,7 +164,15 @@ function conversations(widgetKey: string) {
 /** The other tenant: an ordinary message every GAP_MS (or as soon as the last is answered) until `until`. */
 async function bystander(widgetKey: string, until: number) {
   const send = conversations(widgetKey);
-  const ordinary = ['where is my order #4411', 'how much is delivery?', 'can i send it back if i dont like it?', 'hello', 'I want to talk to a person', 'do you deliver on saturdays', 'thanks, bye'];
+  const ordinary = [
+    'where is my order #4411',
+    'how much is delivery?',
+    'can i send it back if i dont like it?',
+    'hello',
+    'I want to talk to a person',
+    'do you deliver on saturdays',
+    'thanks, bye',
+  ];
   const out: Sent[] = [];
   for (let k = 0; performance.now() < until; k++) {
     const next = performance.now() + GAP_MS;
@@ -140,7 +182,11 @@ async function bystander(widgetKey: string, until: number) {
   return out;
 }
 
-const results: Record<string, unknown> = { startedAt: new Date().toISOString(), node: process.version, repeats: REPEATS };
+const results: Record<string, unknown> = {
+  startedAt: new Date().toISOString(),
+  node: process.version,
+  repeats: REPEATS,
+};
 const rows: Row[] = [];
 const corpus = hostileCorpus();
 try {
@@ -153,9 +199,23 @@ try {
 
   // ---- 1. each message alone ------------------------------------------------------------------------
   log(`part 1: ${corpus.length} messages, ${REPEATS} times each`);
-  const perMessage: Array<{ message: HostileMessage; decideCpu: number[]; requestCpu: number[]; requestMs: number[]; afterCpu: number[]; statuses: number[] }> = [];
+  const perMessage: Array<{
+    message: HostileMessage;
+    decideCpu: number[];
+    requestCpu: number[];
+    requestMs: number[];
+    afterCpu: number[];
+    statuses: number[];
+  }> = [];
   for (const message of corpus) {
-    const m = { message, decideCpu: [] as number[], requestCpu: [] as number[], requestMs: [] as number[], afterCpu: [] as number[], statuses: [] as number[] };
+    const m = {
+      message,
+      decideCpu: [] as number[],
+      requestCpu: [] as number[],
+      requestMs: [] as number[],
+      afterCpu: [] as number[],
+      statuses: [] as number[],
+    };
     for (let r = 0; r < REPEATS; r++) {
       await settled();
       // Read again, as the chat function does: an indexing pass may have moved the tenant's versions.
@@ -183,35 +243,79 @@ try {
     ordinary.decideCpu.push(cpuMs(cpu));
     ordinary.requestCpu.push((await chat(target.widgetKey, 'where is my order #4411')).cpuMs);
   }
-  console.log(`\nEach message alone (${REPEATS} times; CPU of this process; budget: the worst request <= ${BUDGET_CPU_MS} ms of CPU)`);
-  const verdict = (m: (typeof perMessage)[number]) => (Math.max(...m.requestCpu) <= BUDGET_CPU_MS && m.statuses.every((s) => s === 200) ? 'ok' : 'OVER');
-  console.log(columns([
-    ['message', 'kind', 'decide CPU median / worst', 'request CPU median / worst', 'request wall worst', 'pipeline after it, CPU worst', 'status', 'verdict'],
-    ...perMessage.map((m) => [
-      m.message.name, m.message.kind, `${fmt(median(m.decideCpu), 0)} / ${fmt(Math.max(...m.decideCpu), 0)} ms`,
-      `${fmt(median(m.requestCpu), 0)} / ${fmt(Math.max(...m.requestCpu), 0)} ms`, `${fmt(Math.max(...m.requestMs), 0)} ms`,
-      `${fmt(Math.max(...m.afterCpu), 0)} ms`, [...new Set(m.statuses)].join(', '), verdict(m),
+  console.log(
+    `\nEach message alone (${REPEATS} times; CPU of this process; budget: the worst request <= ${BUDGET_CPU_MS} ms of CPU)`,
+  );
+  const verdict = (m: (typeof perMessage)[number]) =>
+    Math.max(...m.requestCpu) <= BUDGET_CPU_MS && m.statuses.every((s) => s === 200) ? 'ok' : 'OVER';
+  console.log(
+    columns([
+      [
+        'message',
+        'kind',
+        'decide CPU median / worst',
+        'request CPU median / worst',
+        'request wall worst',
+        'pipeline after it, CPU worst',
+        'status',
+        'verdict',
+      ],
+      ...perMessage.map((m) => [
+        m.message.name,
+        m.message.kind,
+        `${fmt(median(m.decideCpu), 0)} / ${fmt(Math.max(...m.decideCpu), 0)} ms`,
+        `${fmt(median(m.requestCpu), 0)} / ${fmt(Math.max(...m.requestCpu), 0)} ms`,
+        `${fmt(Math.max(...m.requestMs), 0)} ms`,
+        `${fmt(Math.max(...m.afterCpu), 0)} ms`,
+        [...new Set(m.statuses)].join(', '),
+        verdict(m),
+      ]),
+      [
+        'an ordinary message',
+        '(for comparison)',
+        `${fmt(median(ordinary.decideCpu), 0)} / ${fmt(Math.max(...ordinary.decideCpu), 0)} ms`,
+        `${fmt(median(ordinary.requestCpu), 0)} / ${fmt(Math.max(...ordinary.requestCpu), 0)} ms`,
+        '',
+        '',
+        '',
+        '',
+      ],
     ]),
-    ['an ordinary message', '(for comparison)', `${fmt(median(ordinary.decideCpu), 0)} / ${fmt(Math.max(...ordinary.decideCpu), 0)} ms`,
-      `${fmt(median(ordinary.requestCpu), 0)} / ${fmt(Math.max(...ordinary.requestCpu), 0)} ms`, '', '', '', ''],
-  ]));
+  );
   const worst = perMessage.reduce((a, b) => (Math.max(...b.requestCpu) > Math.max(...a.requestCpu) ? b : a));
   const worstDecide = perMessage.reduce((a, b) => (Math.max(...b.decideCpu) > Math.max(...a.decideCpu) ? b : a));
   rows.push({
-    section: 'hostile', what: `one chat message, worst request over the corpus (${corpus.length} messages x ${REPEATS}), CPU`,
+    section: 'hostile',
+    what: `one chat message, worst request over the corpus (${corpus.length} messages x ${REPEATS}), CPU`,
     measured: `${fmt(Math.max(...worst.requestCpu), 0)} ms (${worst.message.name}); median message ${fmt(median(perMessage.map((m) => Math.max(...m.requestCpu))), 0)} ms`,
-    budget: `<= ${BUDGET_CPU_MS} ms`, verdict: Math.max(...worst.requestCpu) <= BUDGET_CPU_MS ? 'ok' : 'OVER',
+    budget: `<= ${BUDGET_CPU_MS} ms`,
+    verdict: Math.max(...worst.requestCpu) <= BUDGET_CPU_MS ? 'ok' : 'OVER',
   });
   const worstAfter = perMessage.reduce((a, b) => (Math.max(...b.afterCpu) > Math.max(...a.afterCpu) ? b : a));
   rows.push({
-    section: 'hostile', what: 'the event pipeline after one message (stream, dispatcher, indexer), worst, CPU',
-    measured: `${fmt(Math.max(...worstAfter.afterCpu), 0)} ms (${worstAfter.message.name})`, budget: '', verdict: '',
+    section: 'hostile',
+    what: 'the event pipeline after one message (stream, dispatcher, indexer), worst, CPU',
+    measured: `${fmt(Math.max(...worstAfter.afterCpu), 0)} ms (${worstAfter.message.name})`,
+    budget: '',
+    verdict: '',
   });
   rows.push({
-    section: 'hostile', what: 'the same, the decision alone in process (decide), CPU',
-    measured: `${fmt(Math.max(...worstDecide.decideCpu), 0)} ms (${worstDecide.message.name})`, budget: '', verdict: '',
+    section: 'hostile',
+    what: 'the same, the decision alone in process (decide), CPU',
+    measured: `${fmt(Math.max(...worstDecide.decideCpu), 0)} ms (${worstDecide.message.name})`,
+    budget: '',
+    verdict: '',
   });
-  results.perMessage = perMessage.map((m) => ({ name: m.message.name, kind: m.message.kind, chars: [...m.message.text].length, decideCpuMs: m.decideCpu, requestCpuMs: m.requestCpu, requestMs: m.requestMs, afterCpuMs: m.afterCpu, statuses: m.statuses }));
+  results.perMessage = perMessage.map((m) => ({
+    name: m.message.name,
+    kind: m.message.kind,
+    chars: [...m.message.text].length,
+    decideCpuMs: m.decideCpu,
+    requestCpuMs: m.requestCpu,
+    requestMs: m.requestMs,
+    afterCpuMs: m.afterCpu,
+    statuses: m.statuses,
+  }));
   results.ordinary = ordinary;
 
   // ---- 2. another tenant while 4 senders send the corpus ------------------------------------------
@@ -227,21 +331,50 @@ try {
   });
   const [loaded, ...sent] = await Promise.all([bystander(other.widgetKey, until), ...senders]);
   const ms = (xs: Sent[]) => xs.map((x) => x.ms);
-  const statuses = (xs: Sent[]) => Object.fromEntries([...new Set(xs.map((x) => x.status))].map((s) => [s, xs.filter((x) => x.status === s).length]));
-  const q = { n: quiet.length, p50: percentile(ms(quiet), 50), p99: percentile(ms(quiet), 99), statuses: statuses(quiet) };
-  const l = { n: loaded!.length, p50: percentile(ms(loaded!), 50), p99: percentile(ms(loaded!), 99), max: Math.max(...ms(loaded!)), statuses: statuses(loaded!) };
+  const statuses = (xs: Sent[]) =>
+    Object.fromEntries([...new Set(xs.map((x) => x.status))].map((s) => [s, xs.filter((x) => x.status === s).length]));
+  const q = {
+    n: quiet.length,
+    p50: percentile(ms(quiet), 50),
+    p99: percentile(ms(quiet), 99),
+    statuses: statuses(quiet),
+  };
+  const l = {
+    n: loaded!.length,
+    p50: percentile(ms(loaded!), 50),
+    p99: percentile(ms(loaded!), 99),
+    max: Math.max(...ms(loaded!)),
+    statuses: statuses(loaded!),
+  };
   const hostile = sent.flat();
-  const h = { n: hostile.length, perSecond: hostile.length / LOAD_S, p50: percentile(ms(hostile), 50), p99: percentile(ms(hostile), 99), statuses: statuses(hostile) };
+  const h = {
+    n: hostile.length,
+    perSecond: hostile.length / LOAD_S,
+    p50: percentile(ms(hostile), 50),
+    p99: percentile(ms(hostile), 99),
+    statuses: statuses(hostile),
+  };
   results.otherTenant = { quiet: q, underLoad: l, senders: h };
-  rows.push({ section: 'hostile', what: `the other tenant quiet (${q.n} messages, one every ${GAP_MS} ms)`, measured: `p50 ${fmt(q.p50, 0)} ms, p99 ${fmt(q.p99, 0)} ms; status ${JSON.stringify(q.statuses)}`, budget: '', verdict: '' });
   rows.push({
-    section: 'hostile', what: `the other tenant while ${SENDERS} senders send the corpus (${l.n} messages)`,
+    section: 'hostile',
+    what: `the other tenant quiet (${q.n} messages, one every ${GAP_MS} ms)`,
+    measured: `p50 ${fmt(q.p50, 0)} ms, p99 ${fmt(q.p99, 0)} ms; status ${JSON.stringify(q.statuses)}`,
+    budget: '',
+    verdict: '',
+  });
+  rows.push({
+    section: 'hostile',
+    what: `the other tenant while ${SENDERS} senders send the corpus (${l.n} messages)`,
     measured: `p50 ${fmt(l.p50, 0)} ms, p99 ${fmt(l.p99, 0)} ms (max ${fmt(l.max, 0)}); status ${JSON.stringify(l.statuses)}`,
     budget: `p99 <= 2 x quiet (${fmt(2 * q.p99, 0)} ms), every answer 200`,
     verdict: l.p99 <= 2 * q.p99 && Object.keys(l.statuses).every((s) => s === '200') ? 'ok' : 'OVER',
   });
   rows.push({
-    section: 'hostile', what: `the ${SENDERS} senders`, measured: `${h.n} messages (${fmt(h.perSecond, 1)} a second), p50 ${fmt(h.p50, 0)} ms, p99 ${fmt(h.p99, 0)} ms; status ${JSON.stringify(h.statuses)}`, budget: '', verdict: '',
+    section: 'hostile',
+    what: `the ${SENDERS} senders`,
+    measured: `${h.n} messages (${fmt(h.perSecond, 1)} a second), p50 ${fmt(h.p50, 0)} ms, p99 ${fmt(h.p99, 0)} ms; status ${JSON.stringify(h.statuses)}`,
+    budget: '',
+    verdict: '',
   });
   console.log(`\n${table(rows)}`);
   results.rows = rows;

@@ -111,7 +111,11 @@ import { resolve } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { buildKnowledgeIndex, DEFAULT_KNOWLEDGE_THRESHOLD, type StoredArticle } from '#shared/nlu/knowledge/retrieval.ts';
+import {
+  buildKnowledgeIndex,
+  DEFAULT_KNOWLEDGE_THRESHOLD,
+  type StoredArticle,
+} from '#shared/nlu/knowledge/retrieval.ts';
 import { prepareArticle, type ArticleInput } from '#shared/nlu/knowledge/prepare.ts';
 import { miniSearch, oursInProcess, oursThroughApi, oursWithEncoder, type Engine } from './kb/engines.ts';
 import { loadStackFaq, repoRoot, syntheticArticles, type Thread } from './kb/data.ts';
@@ -161,7 +165,8 @@ function article(t: Thread, i: number, withQuestions: boolean): ArticleInput {
     questions: withQuestions ? t.rephrasings.slice(0, QUESTIONS) : [],
   };
 }
-const messages = (t: Thread, withQuestions: boolean) => (withQuestions ? t.rephrasings.slice(QUESTIONS) : t.rephrasings);
+const messages = (t: Thread, withQuestions: boolean) =>
+  withQuestions ? t.rephrasings.slice(QUESTIONS) : t.rephrasings;
 
 const RANKS = 3;
 
@@ -180,7 +185,14 @@ async function run(engine: Engine, withQuestions: boolean, leaveOut?: 0 | 1): Pr
       const { t, i, m } = asks[k]!;
       const a = await kb.ask(m);
       const rank = a.sources.slice(0, RANKS).indexOf(idOf(i)) + 1;
-      out[k] = { half: half(t), withQuestions, inKb: inKb.has(idOf(i)), correct: rank === 1, rank, confidence: a.confidence };
+      out[k] = {
+        half: half(t),
+        withQuestions,
+        inKb: inKb.has(idOf(i)),
+        correct: rank === 1,
+        rank,
+        confidence: a.confidence,
+      };
     }
   };
   await Promise.all(Array.from({ length: 4 }, worker));
@@ -188,7 +200,11 @@ async function run(engine: Engine, withQuestions: boolean, leaveOut?: 0 | 1): Pr
 }
 
 function retrieval(rows: Scored[]) {
-  return { hit1: pct(mean(rows.map((r) => (r.correct ? 1 : 0)))), mrr: pct(mean(rows.map((r) => (r.rank ? 1 / r.rank : 0)))), n: rows.length };
+  return {
+    hit1: pct(mean(rows.map((r) => (r.correct ? 1 : 0)))),
+    mrr: pct(mean(rows.map((r) => (r.rank ? 1 / r.rank : 0)))),
+    n: rows.length,
+  };
 }
 
 function atThreshold(rows: Scored[], th: number) {
@@ -210,7 +226,9 @@ const MAX_LEFT_OUT_ANSWERED = 0.15;
 function chooseThreshold(rows: Scored[]): number {
   const candidates = [...new Set(rows.map((r) => r.confidence))].sort((a, b) => a - b);
   const variants = [true, false].map((q) => rows.filter((r) => r.withQuestions === q));
-  return candidates.find((th) => variants.every((v) => atThreshold(v, th).leftOutAnswered <= MAX_LEFT_OUT_ANSWERED)) ?? 1;
+  return (
+    candidates.find((th) => variants.every((v) => atThreshold(v, th).leftOutAnswered <= MAX_LEFT_OUT_ANSWERED)) ?? 1
+  );
 }
 
 async function quality(engine: Engine) {
@@ -225,7 +243,11 @@ async function quality(engine: Engine) {
   const on = (h: Half) => (r: Scored) => r.half === h;
   const abstention = (rows: Scored[], h: Half | 'all') => {
     const s = atThreshold(h === 'all' ? rows : rows.filter(on(h)), threshold);
-    return { answeredRight: pct(s.answeredRight), answeredWrong: pct(s.answeredWrong), leftOutAnswered: pct(s.leftOutAnswered) };
+    return {
+      answeredRight: pct(s.answeredRight),
+      answeredWrong: pct(s.answeredWrong),
+      leftOutAnswered: pct(s.leftOutAnswered),
+    };
   };
   return {
     engine: engine.name,
@@ -330,7 +352,12 @@ async function bundleSize() {
 const started = performance.now();
 // KB_ENCODER=1: ours in process with the sentence encoder's evidence (see oursWithEncoder).
 // KB_ENCODER=0: through the API without the indexer (words alone, as right after an import).
-const ours = process.env.KB_ENCODER === '1' ? oursWithEncoder() : inProcess ? oursInProcess(options, prepare) : await oursThroughApi(process.env.KB_ENCODER !== '0');
+const ours =
+  process.env.KB_ENCODER === '1'
+    ? oursWithEncoder()
+    : inProcess
+      ? oursInProcess(options, prepare)
+      : await oursThroughApi(process.env.KB_ENCODER !== '0');
 const results = [await quality(ours), await quality(miniSearch())];
 await ours.close?.();
 const qualitySeconds = (performance.now() - started) / 1000;
@@ -370,15 +397,25 @@ const targets: Record<string, string> = {
 // MiniSearch has no confidence in 0..1: its threshold (a raw score) is chosen by the same rule as ours.
 const round2 = (x: number) => Math.round(x * 100) / 100;
 for (const part of ['report', 'all'] as const) {
-  console.log(part === 'report'
-    ? 'report half (the figures of the threads the tuning did not see):'
-    : `whole dataset: all ${results[0]!.all.noQuestions.n} messages against the ${threads.length}-article knowledge base ` +
-      `(${results[0]!.all.threeQuestions.n} with ${QUESTIONS} questions given; abstention: each half left out in turn, both halves scored):`);
+  console.log(
+    part === 'report'
+      ? 'report half (the figures of the threads the tuning did not see):'
+      : `whole dataset: all ${results[0]!.all.noQuestions.n} messages against the ${threads.length}-article knowledge base ` +
+          `(${results[0]!.all.threeQuestions.n} with ${QUESTIONS} questions given; abstention: each half left out in turn, both halves scored):`,
+  );
   const table: Record<string, Record<string, number>> = {};
   for (const r of results) table[r.engine] = cell(r, part);
   console.table(
     Object.fromEntries(
-      rows.map((k) => [k, { ...Object.fromEntries(results.map((r) => [r.engine, k === 'threshold' ? round2(table[r.engine]![k]!) : table[r.engine]![k]!])), target: targets[k] ?? '' }]),
+      rows.map((k) => [
+        k,
+        {
+          ...Object.fromEntries(
+            results.map((r) => [r.engine, k === 'threshold' ? round2(table[r.engine]![k]!) : table[r.engine]![k]!]),
+          ),
+          target: targets[k] ?? '',
+        },
+      ]),
     ),
   );
 }
@@ -386,8 +423,8 @@ console.log(
   `tuning half (ours): hit@1 ${tuneHalf.noQuestions.hit1} %, with questions ${tuneHalf.threeQuestions.hit1} %, ` +
     `right/left-out answered ${tuneHalf.abstainNoQuestions.answeredRight}/${tuneHalf.abstainNoQuestions.leftOutAnswered} %, ` +
     `with questions ${tuneHalf.abstainThreeQuestions.answeredRight}/${tuneHalf.abstainThreeQuestions.leftOutAnswered} %; ` +
-    `threshold the whole set picks: ours ${results[0]!.thresholdChosenOnAll} (default ${DEFAULT_KNOWLEDGE_THRESHOLD}), MiniSearch ${round2(results[1]!.thresholdChosenOnAll)} (used for it); `
-    + `the tuning half alone: ours ${results[0]!.thresholdTunedOnTuneHalf}, MiniSearch ${round2(results[1]!.thresholdTunedOnTuneHalf)}`,
+    `threshold the whole set picks: ours ${results[0]!.thresholdChosenOnAll} (default ${DEFAULT_KNOWLEDGE_THRESHOLD}), MiniSearch ${round2(results[1]!.thresholdChosenOnAll)} (used for it); ` +
+    `the tuning half alone: ours ${results[0]!.thresholdTunedOnTuneHalf}, MiniSearch ${round2(results[1]!.thresholdTunedOnTuneHalf)}`,
 );
 console.log(
   `speed (the engine in process): ${perf.articles} articles of ${perf.avgBodyChars} chars (${perf.storedKBPerArticle} KB stored each): ` +
@@ -396,7 +433,9 @@ console.log(
     `of ${perf.searches}; best pass p99 ${perf.searchP99msBestPass} ms; p99 of each message's fastest of 5 runs ` +
     `${perf.searchP99msFastestOfFive} ms); machine load average ${perf.loadAverage} on ${availableParallelism()} cores`,
 );
-console.log(`chat-path module shared/nlu/knowledge/retrieval.ts bundled: ${size.minifiedBytes} B minified, ${size.gzipBytes} B gzipped`);
+console.log(
+  `chat-path module shared/nlu/knowledge/retrieval.ts bundled: ${size.minifiedBytes} B minified, ${size.gzipBytes} B gzipped`,
+);
 
 const outDir = resolve(repoRoot, 'bench-results');
 mkdirSync(outDir, { recursive: true });

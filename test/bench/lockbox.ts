@@ -18,23 +18,37 @@ export const MAX_DROP_POINTS = 3;
 
 /** How far a lockbox figure is worse than its tuning figure, in points (positive: worse); `higherIsBetter` false for a share that should stay low. */
 export const drop = (f: { tuning: number | undefined; lockbox: number | undefined; higherIsBetter?: boolean }) =>
-  (f.tuning === undefined || f.lockbox === undefined ? 0 : (f.higherIsBetter === false ? f.lockbox - f.tuning : f.tuning - f.lockbox));
+  f.tuning === undefined || f.lockbox === undefined
+    ? 0
+    : f.higherIsBetter === false
+      ? f.lockbox - f.tuning
+      : f.tuning - f.lockbox;
 
-const rank = (dataset: string, key: string) => createHash('sha1').update(`${SEED}:${dataset}:${key}`).digest().readUInt32BE(0);
+const rank = (dataset: string, key: string) =>
+  createHash('sha1').update(`${SEED}:${dataset}:${key}`).digest().readUInt32BE(0);
 
 /** The items of `xs` that go to the lockbox: `share` of each label's items (by `labelOf`), chosen by hash. */
-function carve<T>(dataset: string, xs: readonly T[], share: number, keyOf: (x: T) => string, labelOf: (x: T) => string = () => ''): Set<T> {
+function carve<T>(
+  dataset: string,
+  xs: readonly T[],
+  share: number,
+  keyOf: (x: T) => string,
+  labelOf: (x: T) => string = () => '',
+): Set<T> {
   const byLabel = new Map<string, T[]>();
   for (const x of xs) byLabel.set(labelOf(x), [...(byLabel.get(labelOf(x)) ?? []), x]);
   const out = new Set<T>();
   for (const group of byLabel.values()) {
-    const sorted = group.map((x) => ({ x, r: rank(dataset, keyOf(x)) })).sort((a, b) => a.r - b.r || (keyOf(a.x) < keyOf(b.x) ? -1 : 1));
+    const sorted = group
+      .map((x) => ({ x, r: rank(dataset, keyOf(x)) }))
+      .sort((a, b) => a.r - b.r || (keyOf(a.x) < keyOf(b.x) ? -1 : 1));
     for (const { x } of sorted.slice(0, Math.round(group.length * share))) out.add(x);
   }
   return out;
 }
 
-const part = <T>(xs: readonly T[], locked: Set<T>, split: Split) => xs.filter((x) => locked.has(x) === (split === 'lockbox'));
+const part = <T>(xs: readonly T[], locked: Set<T>, split: Split) =>
+  xs.filter((x) => locked.has(x) === (split === 'lockbox'));
 
 type Example = [text: string, label: string];
 
@@ -43,7 +57,17 @@ type Example = [text: string, label: string];
  * part, which the benchmarks cut again into a tenant's phrases and the messages it is asked.
  */
 export function banking77Split(all: readonly Example[], split: Split): Example[] {
-  return part(all, carve('banking77', all, 0.2, ([t, l]) => `${l}:${t}`, ([, l]) => l), split);
+  return part(
+    all,
+    carve(
+      'banking77',
+      all,
+      0.2,
+      ([t, l]) => `${l}:${t}`,
+      ([, l]) => l,
+    ),
+    split,
+  );
 }
 
 /**
@@ -51,17 +75,38 @@ export function banking77Split(all: readonly Example[], split: Split): Example[]
  * phrases is the lockbox, and half of the 200 out-of-scope messages (oos_train and oos_val
  * together). The calibration's tuning tenants ask the tuning part's out-of-scope messages only.
  */
-export function clincSplit(c: { val: Example[]; oos_train: Example[]; oos_val: Example[] }, split: Split): { val: Example[]; oos: Example[] } {
+export function clincSplit(
+  c: { val: Example[]; oos_train: Example[]; oos_val: Example[] },
+  split: Split,
+): { val: Example[]; oos: Example[] } {
   const oos = [...c.oos_train, ...c.oos_val];
   return {
-    val: part(c.val, carve('clinc150-val', c.val, 0.5, ([t, l]) => `${l}:${t}`, ([, l]) => l), split),
-    oos: part(oos, carve('clinc150-oos', oos, 0.5, ([t]) => t), split),
+    val: part(
+      c.val,
+      carve(
+        'clinc150-val',
+        c.val,
+        0.5,
+        ([t, l]) => `${l}:${t}`,
+        ([, l]) => l,
+      ),
+      split,
+    ),
+    oos: part(
+      oos,
+      carve('clinc150-oos', oos, 0.5, ([t]) => t),
+      split,
+    ),
   };
 }
 
 /** StackFAQ (dev.json): half of the threads, with all their rephrasings, are the lockbox. */
 export function stackFaqSplit(threads: readonly Thread[], split: Split): Thread[] {
-  return part(threads, carve('stackfaq', threads, 0.5, (t) => t.question), split);
+  return part(
+    threads,
+    carve('stackfaq', threads, 0.5, (t) => t.question),
+    split,
+  );
 }
 
 /**
@@ -71,5 +116,15 @@ export function stackFaqSplit(threads: readonly Thread[], split: Split): Thread[
  * the other half the tuning report's. Returns the lockbox's messages' texts of one business.
  */
 export function deskLockbox(slug: string, heldOut: ReadonlyArray<{ text: string; group: string }>): Set<string> {
-  return new Set([...carve(`helpdesk:${slug}`, heldOut, 0.5, (m) => m.text, (m) => m.group)].map((m) => m.text));
+  return new Set(
+    [
+      ...carve(
+        `helpdesk:${slug}`,
+        heldOut,
+        0.5,
+        (m) => m.text,
+        (m) => m.group,
+      ),
+    ].map((m) => m.text),
+  );
 }

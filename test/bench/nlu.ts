@@ -71,7 +71,15 @@ import { resolve } from 'node:path';
 import { trainClassifier, type ClassifierOptions, type TrainingIntent } from '#shared/nlu/intents/classifier.ts';
 import { deserializeClassifier, serializeClassifier } from '#shared/nlu/intents/serialize.ts';
 import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
-import { loadBanking77, loadClinc150, perLabel, repoRoot, stratifiedSplit, toIntents, type Example } from './nlu/data.ts';
+import {
+  loadBanking77,
+  loadClinc150,
+  perLabel,
+  repoRoot,
+  stratifiedSplit,
+  toIntents,
+  type Example,
+} from './nlu/data.ts';
 import { cachedVectors } from './vectors/cache.ts';
 import type { TextVectors } from '#shared/nlu/encoder/encoder.ts';
 import { targetTable } from './answers/targets.ts';
@@ -108,7 +116,9 @@ const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length 
 function macroF1(gold: string[], pred: string[], labels: string[]): number {
   let sum = 0;
   for (const l of labels) {
-    let tp = 0, fp = 0, fn = 0;
+    let tp = 0,
+      fp = 0,
+      fn = 0;
     gold.forEach((g, i) => {
       if (pred[i] === l && g === l) tp++;
       else if (pred[i] === l) fp++;
@@ -119,7 +129,13 @@ function macroF1(gold: string[], pred: string[], labels: string[]): number {
   return sum / labels.length;
 }
 
-function evaluate(dataset: string, train: Example[], val: Example[], oosVal: Example[] = [], encoded?: TextVectors): Row {
+function evaluate(
+  dataset: string,
+  train: Example[],
+  val: Example[],
+  oosVal: Example[] = [],
+  encoded?: TextVectors,
+): Row {
   const intents: TrainingIntent[] = toIntents(train);
   trainClassifier(intents.slice(0, 5), options, vectors, [], encoded); // warm the JIT so that timings are steady
   const t0 = performance.now();
@@ -127,7 +143,9 @@ function evaluate(dataset: string, train: Example[], val: Example[], oosVal: Exa
   const trainMs = performance.now() - t0;
   // Resident size of the trained model: its typed arrays plus the feature index.
   const m = classifier.model;
-  const heapMB = (m.W.byteLength + m.b.byteLength + m.vec.idf.byteLength + m.vec.hashes.byteLength + m.vec.hashes.length * 16) / 2 ** 20;
+  const heapMB =
+    (m.W.byteLength + m.b.byteLength + m.vec.idf.byteLength + m.vec.hashes.byteLength + m.vec.hashes.length * 16) /
+    2 ** 20;
   const bytes = serializeClassifier(classifier);
   const restored = deserializeClassifier(bytes, vectors);
 
@@ -148,7 +166,13 @@ function evaluate(dataset: string, train: Example[], val: Example[], oosVal: Exa
     trainPhrases: train.length,
     intents: labels.length,
     accuracy: pct(inScope.filter((r) => r.intent === r.label).length / inScope.length),
-    macroF1: pct(macroF1(inScope.map((r) => r.label), inScope.map((r) => r.intent), labels)),
+    macroF1: pct(
+      macroF1(
+        inScope.map((r) => r.label),
+        inScope.map((r) => r.intent),
+        labels,
+      ),
+    ),
     trainMs: Math.round(trainMs),
     modelBytes: bytes.length,
     modelMB: Math.round(heapMB * 10) / 10,
@@ -157,8 +181,13 @@ function evaluate(dataset: string, train: Example[], val: Example[], oosVal: Exa
   };
   // The stored model must answer as the trained one does (int8 weights: same top intent nearly always).
   const sample = val.slice(0, 500);
-  const agree = sample.filter(([t]) => restored.classify(t, 1, encoded?.get(t.trim()))[0]!.intent === classifier.classify(t, 1, encoded?.get(t.trim()))[0]!.intent).length;
-  if (agree < 0.98 * sample.length) throw new Error(`deserialised model disagrees on ${sample.length - agree} of ${sample.length}`);
+  const agree = sample.filter(
+    ([t]) =>
+      restored.classify(t, 1, encoded?.get(t.trim()))[0]!.intent ===
+      classifier.classify(t, 1, encoded?.get(t.trim()))[0]!.intent,
+  ).length;
+  if (agree < 0.98 * sample.length)
+    throw new Error(`deserialised model disagrees on ${sample.length - agree} of ${sample.length}`);
 
   if (oosVal.length > 0) {
     const at = (th: number) => {
@@ -219,20 +248,31 @@ const tenantTrain = perLabel(clinc.train, 20, SEED).filter(([, l]) => tenantLabe
 // The sentence encoder's vectors (test/bench/vectors/cache.ts; ENCODER=0 measures without, ENCODER=1 only with).
 const encoderMode = process.env.ENCODER ?? 'both';
 const log = (msg: string) => process.stderr.write(`[bench:nlu] ${msg}\n`);
-const allTexts = [...clinc.train, ...clinc.oos_train, ...clinc.val, ...clinc.oos_val, ...bankTrain, ...bankVal].map(([t]) => t);
-const names = toIntents([...clinc.train, ...clinc.oos_train, ...bankTrain]).flatMap((i) => intentTextsToEmbed({ name: i.name, trainingPhrases: [] }));
+const allTexts = [...clinc.train, ...clinc.oos_train, ...clinc.val, ...clinc.oos_val, ...bankTrain, ...bankVal].map(
+  ([t]) => t,
+);
+const names = toIntents([...clinc.train, ...clinc.oos_train, ...bankTrain]).flatMap((i) =>
+  intentTextsToEmbed({ name: i.name, trainingPhrases: [] }),
+);
 const encoded = encoderMode === '0' ? undefined : await cachedVectors([...allTexts, ...names], log);
 const sets: Array<[string, Example[], Example[], Example[]?]> = [
   ['CLINC150 (val + oos_val)', [...clinc.train, ...clinc.oos_train], clinc.val, clinc.oos_val],
-  ['CLINC150 20 intents x 20', tenantTrain, clinc.val.filter(([, l]) => tenantLabels(clinc.train).has(l)), clinc.oos_val],
+  [
+    'CLINC150 20 intents x 20',
+    tenantTrain,
+    clinc.val.filter(([, l]) => tenantLabels(clinc.train).has(l)),
+    clinc.oos_val,
+  ],
   ['BANKING77 (20% carved val)', bankTrain, bankVal],
   ['BANKING77 10/intent', perLabel(bankTrain, 10, SEED), bankVal],
 ];
 const only = process.env.SETS ? new Set(process.env.SETS.split(',').map(Number)) : null;
-const rows: Row[] = sets.filter((_, i) => !only || only.has(i)).flatMap(([name, train, val, oos]) => [
-  ...(encoderMode === '1' ? [] : [evaluate(name, train, val, oos)]),
-  ...(encoded ? [evaluate(name, train, val, oos, encoded)] : []),
-]);
+const rows: Row[] = sets
+  .filter((_, i) => !only || only.has(i))
+  .flatMap(([name, train, val, oos]) => [
+    ...(encoderMode === '1' ? [] : [evaluate(name, train, val, oos)]),
+    ...(encoded ? [evaluate(name, train, val, oos, encoded)] : []),
+  ]);
 const tenant = typicalTenant(clinc.train);
 
 console.table(
@@ -241,7 +281,7 @@ console.table(
     encoder: r.encoder ? 'yes' : 'no',
     'acc %': r.accuracy,
     'macro-F1 %': r.macroF1,
-    'th': r.threshold ?? '',
+    th: r.threshold ?? '',
     'acc@th %': r.accuracyAtThreshold ?? '',
     'oos R %': r.oosRecall ?? '',
     'oos P %': r.oosPrecision ?? '',
@@ -257,7 +297,10 @@ console.log(`typical tenant (20 intents x 20 phrases): train median ${tenant.tra
 
 const outDir = resolve(repoRoot, 'bench-results');
 mkdirSync(outDir, { recursive: true });
-writeFileSync(resolve(outDir, 'nlu.json'), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, options, rows, typicalTenant: tenant }, null, 2)}\n`);
+writeFileSync(
+  resolve(outDir, 'nlu.json'),
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, options, rows, typicalTenant: tenant }, null, 2)}\n`,
+);
 console.log(`wrote ${resolve(outDir, 'nlu.json')}`);
 
 // The issue's figures through the answer policy at the default thresholds (right, fallback, at

@@ -23,6 +23,8 @@ if (args.routes || args.knowledge) process.exit(process.exitCode ?? 0);
 
 // Each in a process of its own: each starts another local runtime, whose configuration is process-wide.
 for (const script of ['./widget.ts', './webhooks.ts', './actions.ts', './encoder.ts']) {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(script, import.meta.url))], { stdio: 'inherit' });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(script, import.meta.url))], {
+    stdio: 'inherit',
+  });
   if (run.status !== 0) process.exitCode = run.status ?? 1;
 }

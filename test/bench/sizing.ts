@@ -33,7 +33,10 @@ const samples = new Map<string, unknown>();
 const durations = new Map<string, number[]>();
 Object.assign(process.env, { POWERTOOLS_LOG_LEVEL: 'ERROR', DELIVERY_TIME_SCALE: '0.01' });
 const rt = await startLocalRuntime({
-  tableName: `bench-sizing-${Date.now()}`, allowLoopbackWebhooks: true, schedule: false, trustVerdictHeader: true,
+  tableName: `bench-sizing-${Date.now()}`,
+  allowLoopbackWebhooks: true,
+  schedule: false,
+  trustVerdictHeader: true,
   onInvoke: (handler, event, took) => {
     meter.onInvoke(handler, event, took);
     // The slowest call's event: the heaviest path a function took in the day.
@@ -42,7 +45,12 @@ const rt = await startLocalRuntime({
     durations.set(handler, [...xs, took.ms]);
   },
 });
-await runDay(rt, meter, { conversations: Number(process.env.SIZING_CONVERSATIONS ?? 10), handover: 0.1, email: 0.1 }, log);
+await runDay(
+  rt,
+  meter,
+  { conversations: Number(process.env.SIZING_CONVERSATIONS ?? 10), handover: 0.1, email: 0.1 },
+  log,
+);
 for (const job of ['jobs/retention', 'jobs/purge-tenants']) await rt.runJob(job);
 
 const handlers = Object.keys(FUNCTION_MEMORY_MB);
@@ -50,14 +58,32 @@ log(`bundling ${handlers.length} functions as deployed`);
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(join(OUT, 'assets'), { recursive: true });
 await build({
-  bundle: true, platform: 'node', format: 'esm', target: BUNDLE_TARGET, minify: true, sourcemap: 'linked', sourcesContent: false,
-  mainFields: BUNDLE_MAIN_FIELDS, banner: { js: BUNDLE_BANNER }, alias: BUNDLE_ALIAS, outExtension: { '.js': '.mjs' }, logLevel: 'silent',
-  external: [...ENCODER_PACKAGES], absWorkingDir: ROOT, outdir: OUT,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: BUNDLE_TARGET,
+  minify: true,
+  sourcemap: 'linked',
+  sourcesContent: false,
+  mainFields: BUNDLE_MAIN_FIELDS,
+  banner: { js: BUNDLE_BANNER },
+  alias: BUNDLE_ALIAS,
+  outExtension: { '.js': '.mjs' },
+  logLevel: 'silent',
+  external: [...ENCODER_PACKAGES],
+  absWorkingDir: ROOT,
+  outdir: OUT,
   entryPoints: Object.fromEntries(handlers.map((h) => [h, join(ROOT, 'functions', `${h}.ts`)])),
 });
 copyFileSync(join(ROOT, 'shared/nlu/encoder/assets/glove-30k.bin'), join(OUT, 'assets', 'glove-30k.bin'));
 
-interface Fresh { initMs: number; initRssMb: number; peakRssMb: number; handled: number; tried: boolean }
+interface Fresh {
+  initMs: number;
+  initRssMb: number;
+  peakRssMb: number;
+  handled: number;
+  tried: boolean;
+}
 /** The function in a fresh process: import timed, the event handled three times, peak RSS. */
 function fresh(handler: string, event: unknown): Fresh {
   const script = `
@@ -74,17 +100,30 @@ function fresh(handler: string, event: unknown): Fresh {
     process.stdout.write('\\nSIZING ' + JSON.stringify({ initMs, initRssMb, peakRssMb, handled, tried: !!event }) + '\\n');
     process.exit(0);`;
   const out = execFileSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], {
-    env: { ...process.env, SIZING_EVENT: event === undefined ? '' : JSON.stringify(event), POWERTOOLS_LOG_LEVEL: 'CRITICAL' },
-    encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'ignore'],
+    env: {
+      ...process.env,
+      SIZING_EVENT: event === undefined ? '' : JSON.stringify(event),
+      POWERTOOLS_LOG_LEVEL: 'CRITICAL',
+    },
+    encoding: 'utf8',
+    timeout: 120_000,
+    stdio: ['ignore', 'pipe', 'ignore'],
   });
   const line = out.split('\n').find((l) => l.startsWith('SIZING '));
   if (!line) throw new Error(`${handler}: the fresh process said nothing`);
   return JSON.parse(line.slice(7)) as Fresh;
 }
 
-const encoders = new Set(routes.filter((r) => r.encoder).map((r) => r.handler).concat('events/index-content'));
-const onPersonsPath = (h: string) => routes.some((r) => r.handler === h) || liveRoutes.some((r) => r.handler === h)
-  || ['events/dispatch', 'events/deliver', 'email/receive', 'email/send'].includes(h);
+const encoders = new Set(
+  routes
+    .filter((r) => r.encoder)
+    .map((r) => r.handler)
+    .concat('events/index-content'),
+);
+const onPersonsPath = (h: string) =>
+  routes.some((r) => r.handler === h) ||
+  liveRoutes.some((r) => r.handler === h) ||
+  ['events/dispatch', 'events/deliver', 'email/receive', 'email/send'].includes(h);
 const STEPS = [256, 512, 1024, 1536, 2048];
 /**
  * The rule: twice the measured peak, at least 512 MB on a person's path (Lambda's CPU share
@@ -95,32 +134,68 @@ const STEPS = [256, 512, 1024, 1536, 2048];
 function sizeOf(h: string, peakMb: number): { mb: number; why: string } {
   const floor = encoders.has(h) ? 1536 : onPersonsPath(h) ? 512 : 256;
   const mb = STEPS.find((s) => s >= Math.max(floor, 2 * peakMb)) ?? 3008;
-  const why = mb > floor ? `twice the peak (${fmt(peakMb, 0)} MB)` : encoders.has(h) ? 'the encoder: CPU share for embedding'
-    : onPersonsPath(h) ? 'a person waits: 512 MB for CPU share' : 'background: twice the peak fits 256 MB';
+  const why =
+    mb > floor
+      ? `twice the peak (${fmt(peakMb, 0)} MB)`
+      : encoders.has(h)
+        ? 'the encoder: CPU share for embedding'
+        : onPersonsPath(h)
+          ? 'a person waits: 512 MB for CPU share'
+          : 'background: twice the peak fits 256 MB';
   return { mb, why };
 }
 
-const rows: Array<{ handler: string; given: number; proposed: number; why: string; peakRssMb: number; initRssMb: number; initMs: number; p50: number | null; p99: number | null; n: number; handled: number; tried: boolean }> = [];
+const rows: Array<{
+  handler: string;
+  given: number;
+  proposed: number;
+  why: string;
+  peakRssMb: number;
+  initRssMb: number;
+  initMs: number;
+  p50: number | null;
+  p99: number | null;
+  n: number;
+  handled: number;
+  tried: boolean;
+}> = [];
 for (const h of handlers) {
   const f = fresh(h, samples.get(h));
   const xs = durations.get(h) ?? [];
   const { mb, why } = sizeOf(h, f.peakRssMb);
   rows.push({
-    handler: h, tried: f.tried, given: memoryOf(h), proposed: mb, why, peakRssMb: f.peakRssMb, initRssMb: f.initRssMb, initMs: f.initMs,
-    p50: xs.length ? percentile(xs, 50) : null, p99: xs.length ? percentile(xs, 99) : null, n: xs.length, handled: f.handled,
+    handler: h,
+    tried: f.tried,
+    given: memoryOf(h),
+    proposed: mb,
+    why,
+    peakRssMb: f.peakRssMb,
+    initRssMb: f.initRssMb,
+    initMs: f.initMs,
+    p50: xs.length ? percentile(xs, 50) : null,
+    p99: xs.length ? percentile(xs, 99) : null,
+    n: xs.length,
+    handled: f.handled,
   });
-  log(`${h}: init ${fmt(f.initMs, 0)} ms, peak ${fmt(f.peakRssMb, 0)} MB${f.tried ? ` (${f.handled} of 3 events handled)` : ' (import only)'}`);
+  log(
+    `${h}: init ${fmt(f.initMs, 0)} ms, peak ${fmt(f.peakRssMb, 0)} MB${f.tried ? ` (${f.handled} of 3 events handled)` : ' (import only)'}`,
+  );
 }
 await rt.stop();
 rmSync(OUT, { recursive: true, force: true });
 
 const ms = (x: number | null) => (x === null ? '-' : fmt(x, 0));
-process.stdout.write([
-  '| Function | Memory (MB) | Peak RSS (MB) | Init (ms) | p50 (ms) | p99 (ms) | Calls | Why |',
-  '|---|---:|---:|---:|---:|---:|---:|---|',
-  ...rows.map((r) => `| \`${r.handler}\` | ${r.given} | ${fmt(r.peakRssMb, 0)}${r.tried ? '' : '*'} | ${fmt(r.initMs, 0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.n} | ${r.why}${r.proposed !== r.given ? ` (rule says ${r.proposed})` : ''} |`),
-  '',
-].join('\n'));
+process.stdout.write(
+  [
+    '| Function | Memory (MB) | Peak RSS (MB) | Init (ms) | p50 (ms) | p99 (ms) | Calls | Why |',
+    '|---|---:|---:|---:|---:|---:|---:|---|',
+    ...rows.map(
+      (r) =>
+        `| \`${r.handler}\` | ${r.given} | ${fmt(r.peakRssMb, 0)}${r.tried ? '' : '*'} | ${fmt(r.initMs, 0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.n} | ${r.why}${r.proposed !== r.given ? ` (rule says ${r.proposed})` : ''} |`,
+    ),
+    '',
+  ].join('\n'),
+);
 mkdirSync(join(ROOT, 'bench-results'), { recursive: true });
 writeFileSync(join(ROOT, 'bench-results', 'sizing.json'), JSON.stringify(rows, null, 2));
 process.exit(0);

@@ -29,7 +29,9 @@ const PINGS = Number(process.env.WEBHOOK_BENCH_PINGS ?? 30);
 const NOISE = Number(process.env.WEBHOOK_BENCH_NOISE ?? 30);
 
 /** The noisy tenant's receiver: takes every request and never answers (closed at the end). */
-const hanging = createServer(() => { /* never answers */ });
+const hanging = createServer(() => {
+  /* never answers */
+});
 await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
 const hangingPort = (hanging.address() as { port: number }).port;
 
@@ -45,10 +47,19 @@ const receiver = createServer((req, res) => {
     const id = String(req.headers['webhook-id']);
     const t = performance.now();
     arrived.set(id, t);
-    if (waiting?.id === id) { waiting.resolve(t); waiting = null; }
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type: string; data: { ticket?: { updatedAt?: string } } };
+    if (waiting?.id === id) {
+      waiting.resolve(t);
+      waiting = null;
+    }
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+      type: string;
+      data: { ticket?: { updatedAt?: string } };
+    };
     const at = body.type === 'ticket.updated' ? body.data.ticket?.updatedAt : undefined;
-    if (at) { updates.get(at)?.(t); updates.delete(at); }
+    if (at) {
+      updates.get(at)?.(t);
+      updates.delete(at);
+    }
   });
 });
 await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
@@ -61,18 +72,26 @@ const ulid = monotonicFactory();
 
 const call = async (method: string, path: string, token: string, body?: unknown) => {
   const r = await fetch(`${rt.url}/api/v1/admin${path}`, {
-    method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
   return r.json() as Promise<Record<string, any>>;
 };
 const token = await rt.idp.token({ sub: 'bench-owner', email: 'owner@bench.example' });
 const onboarded = await call('POST', '/auth/onboard', token, { tenantName: 'Bench' });
 const tenantId = onboarded.tenant.id as string;
-const quietHook = await call('POST', '/integrations', token, { type: 'webhook', name: 'Bench', config: { url: `http://127.0.0.1:${port}/hook` } });
+const quietHook = await call('POST', '/integrations', token, {
+  type: 'webhook',
+  name: 'Bench',
+  config: { url: `http://127.0.0.1:${port}/hook` },
+});
 
 const chat = async (path: string, body: unknown) => {
   const r = await fetch(`${rt.url}/api/v1/chat${path}`, {
-    method: 'POST', headers: { 'x-widget-key': onboarded.widgetKey, 'content-type': 'application/json' }, body: JSON.stringify(body),
+    method: 'POST',
+    headers: { 'x-widget-key': onboarded.widgetKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
   });
   return r.json() as Promise<Record<string, any>>;
 };
@@ -88,7 +107,10 @@ async function patchToReceiver(n: number): Promise<number[]> {
     const at = r.ticket.updatedAt as string;
     const got = await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no ticket.updated for ${at} within 20 s`)), 20_000);
-      updates.set(at, (t) => { clearTimeout(timer); resolve(t); });
+      updates.set(at, (t) => {
+        clearTimeout(timer);
+        resolve(t);
+      });
     });
     ms.push(got - t0);
   }
@@ -96,8 +118,14 @@ async function patchToReceiver(n: number): Promise<number[]> {
 }
 
 const ticketUpdated = (i: number, tenant = tenantId) => ({
-  id: `evt_${ulid()}`, type: 'ticket.updated' as const, timestamp: new Date().toISOString(), tenantId: tenant,
-  data: { ticket: { id: `tkt_${i}`, status: 'resolved', priority: 'high' }, changes: { status: { from: 'open', to: 'resolved' } } },
+  id: `evt_${ulid()}`,
+  type: 'ticket.updated' as const,
+  timestamp: new Date().toISOString(),
+  tenantId: tenant,
+  data: {
+    ticket: { id: `tkt_${i}`, status: 'resolved', priority: 'high' },
+    changes: { status: { from: 'open', to: 'resolved' } },
+  },
 });
 
 try {
@@ -111,7 +139,9 @@ try {
   const latencies: number[] = [];
   for (let i = 0; i < LATENCY_N; i++) {
     const e = ticketUpdated(i);
-    const got = new Promise<number>((resolve) => { waiting = { id: e.id, resolve }; });
+    const got = new Promise<number>((resolve) => {
+      waiting = { id: e.id, resolve };
+    });
     const t0 = performance.now();
     await fanOut(e);
     latencies.push((await got) - t0);
@@ -154,20 +184,31 @@ try {
   const noisyToken = await rt.idp.token({ sub: 'bench-noisy', email: 'noisy@bench.example' });
   const noisy = await call('POST', '/auth/onboard', noisyToken, { tenantName: 'Noisy' });
   for (let i = 0; i < 4; i++) {
-    await call('POST', '/integrations', noisyToken, { type: 'webhook', name: `Hangs ${i}`, config: { url: `http://127.0.0.1:${hangingPort}/hook/${i}` } });
+    await call('POST', '/integrations', noisyToken, {
+      type: 'webhook',
+      name: `Hangs ${i}`,
+      config: { url: `http://127.0.0.1:${hangingPort}/hook/${i}` },
+    });
   }
   for (let i = 0; i < NOISE; i++) await fanOut(ticketUpdated(i, noisy.tenant.id as string));
   const noisyPings = await pings(PINGS);
   const fairness = {
-    pings: PINGS, noisyDeliveries: NOISE * 4,
+    pings: PINGS,
+    noisyDeliveries: NOISE * 4,
     quietMs: { p50: percentile(quiet, 50), p99: percentile(quiet, 99) },
     noisyMs: { p50: percentile(noisyPings, 50), p99: percentile(noisyPings, 99) },
   };
   const ratio = fairness.noisyMs.p99 / fairness.quietMs.p99;
 
   const json = {
-    startedAt: new Date().toISOString(), node: process.version,
-    patchToReceiverMs: { n: PATCH_N, p50: percentile(patched, 50), p99: percentile(patched, 99), max: Math.max(...patched) },
+    startedAt: new Date().toISOString(),
+    node: process.version,
+    patchToReceiverMs: {
+      n: PATCH_N,
+      p50: percentile(patched, 50),
+      p99: percentile(patched, 99),
+      max: Math.max(...patched),
+    },
     fanOutToReceiverMs: { n: LATENCY_N, p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
     deliveriesPerSecond: { oneFunction: one, fourConcurrent: four, backlog: BACKLOG },
     fairness: { ...fairness, ratio, withinTwice: ratio <= 2 },

@@ -34,7 +34,11 @@ export const shot = (page: Page, name: string) => screenshot(page, name, false);
 // The widget's pages.
 
 export async function newPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce', ...options });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    reducedMotion: 'reduce',
+    ...options,
+  });
   const page = await context.newPage();
   // What the widget logs is printed with the test output: a refused origin explains itself there.
   page.on('pageerror', (e) => console.error('page error:', e.message));
@@ -45,10 +49,15 @@ export async function newPage(browser: Browser, options: BrowserContextOptions =
 export const shopUrl = (widgetKey: string) => `${hostUrl()}/?widgetKey=${encodeURIComponent(widgetKey)}`;
 
 declare global {
-  interface Window { SupportWidget?: { open(): void; close(): void; destroy(): void } }
+  interface Window {
+    SupportWidget?: { open(): void; close(): void; destroy(): void };
+  }
 }
 
-export interface Pages { url: string; stop(): Promise<void> }
+export interface Pages {
+  url: string;
+  stop(): Promise<void>;
+}
 
 /**
  * Serves the given HTML pages by path from 127.0.0.1 (a real loopback origin, as Chromium's
@@ -63,13 +72,18 @@ export async function servePages(pages: Record<string, string>): Promise<Pages> 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   return {
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-    stop: () => { server.closeAllConnections(); return new Promise<void>((resolve) => server.close(() => resolve())); },
+    stop: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 
 /** A host page of our own (no CSP), with the widget's tag and the given data-user-* attributes; served until the test ends. */
 export async function hostPage(widgetKey: string, user: Record<string, string> = {}): Promise<string> {
-  const attrs = Object.entries(user).map(([k, v]) => ` data-user-${k}="${v}"`).join('');
+  const attrs = Object.entries(user)
+    .map(([k, v]) => ` data-user-${k}="${v}"`)
+    .join('');
   const html = `<!doctype html><html lang="en"><head><title>Shop</title><meta name="viewport" content="width=device-width, initial-scale=1"></head><body><h1>A shop</h1>
     <script src="${baseUrl()}/widget.js" data-widget-key="${widgetKey}"${attrs} async></script></body></html>`;
   const pages = await servePages({ '/': html });
@@ -81,10 +95,17 @@ export async function hostPage(widgetKey: string, user: Record<string, string> =
 
 /** A page on the dashboard (relative URLs resolve against the runtime); any page error fails the test. */
 export async function newDashboardPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: baseUrl(), locale: 'en-GB', timezoneId: 'UTC' });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    baseURL: baseUrl(),
+    locale: 'en-GB',
+    timezoneId: 'UTC',
+  });
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
-  page.on('pageerror', (e) => { throw new Error(`page error: ${e.message}`); });
+  page.on('pageerror', (e) => {
+    throw new Error(`page error: ${e.message}`);
+  });
   return { context, page };
 }
 
@@ -105,14 +126,20 @@ export async function signIn(page: Page, email: string) {
 /** No WCAG 2.2 A/AA violation on what the page shows now. */
 export async function expectAccessible(page: Page, what: string) {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze();
-  const found = result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  const found = result.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
   expect(found, `axe on ${what}`).toEqual([]);
 }
 
 /** Waits for the screen's heading, then checks accessibility and saves a screenshot. */
 export async function capture(page: Page, name: string, heading: string | RegExp) {
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  await page.locator('.loading').first().waitFor({ state: 'detached' }).catch(() => undefined);
+  await page
+    .locator('.loading')
+    .first()
+    .waitFor({ state: 'detached' })
+    .catch(() => undefined);
   await expectAccessible(page, name);
   await screenshot(page, name);
 }
@@ -129,12 +156,20 @@ export async function captureWidths(page: Page, name: string, heading: string | 
   }
 }
 
-export async function api<T = any>(method: string, path: string, opts: { token?: string; widgetKey?: string; body?: unknown } = {}) {
+export async function api<T = any>(
+  method: string,
+  path: string,
+  opts: { token?: string; widgetKey?: string; body?: unknown } = {},
+) {
   const headers: Record<string, string> = {};
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.widgetKey) headers['x-widget-key'] = opts.widgetKey;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(baseUrl() + path, { method, headers, ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}) });
+  const res = await fetch(baseUrl() + path, {
+    method,
+    headers,
+    ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
+  });
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
 }
@@ -142,7 +177,9 @@ export async function api<T = any>(method: string, path: string, opts: { token?:
 /** An access token for a user the local sign-in page makes of `email` (same sub). */
 export async function tokenForEmail(email: string): Promise<string> {
   const { subForEmail } = await import('../../bin/local/idp.ts');
-  const r = await api<{ accessToken: string }>('POST', '/local-idp/token', { body: { sub: subForEmail(email), email } });
+  const r = await api<{ accessToken: string }>('POST', '/local-idp/token', {
+    body: { sub: subForEmail(email), email },
+  });
   return r.body.accessToken;
 }
 
@@ -166,6 +203,9 @@ export async function customerEscalates(page: Page, widgetKey: string) {
   await page.getByRole('button', { name: 'Talk to a person' }).click();
   await page.getByRole('button', { name: 'Request a person' }).click();
   await page.locator('.ticket strong').waitFor();
-  const stored = JSON.parse((await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), widgetKey))!) as { conversationId: string; ticketId: string };
+  const stored = JSON.parse((await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), widgetKey))!) as {
+    conversationId: string;
+    ticketId: string;
+  };
   return { conversationId: stored.conversationId, ticketId: stored.ticketId };
 }

@@ -13,6 +13,10 @@ export function chromiumPath(): string {
   try {
     const found = execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
     if (found) return found;
-  } catch { /* not on PATH */ }
-  throw new Error('The browser tests need Chromium: install it with `apt-get install -y chromium` (Debian), or set CHROMIUM_PATH to a Chromium binary.');
+  } catch {
+    /* not on PATH */
+  }
+  throw new Error(
+    'The browser tests need Chromium: install it with `apt-get install -y chromium` (Debian), or set CHROMIUM_PATH to a Chromium binary.',
+  );
 }

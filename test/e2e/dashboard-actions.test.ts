@@ -1,19 +1,37 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, captureWidths, hostUrl, launch, newDashboardPage, newPage, newTeam, screenshot, shopUrl, signIn } from './browser.ts';
+import {
+  api,
+  captureWidths,
+  hostUrl,
+  launch,
+  newDashboardPage,
+  newPage,
+  newTeam,
+  screenshot,
+  shopUrl,
+  signIn,
+} from './browser.ts';
 
 // "Look it up" in the intent editor (an action: the team's endpoint, here the demo shop's order
 // endpoint, which checks the signature), its "Try it", the customer's answer in the widget, and
 // the action's recent calls.
 
 let browser: Browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 describe('intent editor: look it up', () => {
   it('adds an action (its secret shown once), tries it, and the widget answers from the demo order endpoint', async () => {
     const { email, token, widgetKey } = await newTeam('actions', 'Lookup Shop');
-    const intents = (await api('GET', '/api/v1/admin/intents', { token })).body.items as Array<{ id: string; name: string }>;
+    const intents = (await api('GET', '/api/v1/admin/intents', { token })).body.items as Array<{
+      id: string;
+      name: string;
+    }>;
     const id = intents.find((i) => i.name === 'order_status')!.id;
     const { context, page } = await newDashboardPage(browser);
     let actionId = '';
@@ -28,13 +46,23 @@ describe('intent editor: look it up', () => {
       const panel = page.getByRole('region', { name: 'Signing secret of Orders' });
       await panel.waitFor();
       expect(await panel.locator('code.key').textContent()).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
-      const actions = (await api('GET', '/api/v1/admin/integrations', { token })).body.items as Array<{ id: string; type: string; credentials: { secret: string } }>;
+      const actions = (await api('GET', '/api/v1/admin/integrations', { token })).body.items as Array<{
+        id: string;
+        type: string;
+        credentials: { secret: string };
+      }>;
       expect(actions).toHaveLength(1);
       actionId = actions[0]!.id;
       expect(actions[0]!.credentials.secret).toMatch(/^\*{4}/);
       // The demo shop has a secret of its own: the team stores that one on the action instead.
       const put = await api('PUT', `/api/v1/admin/integrations/${actionId}`, {
-        token, body: { type: 'action', name: 'Orders', config: { url: `${hostUrl()}/api/order-status` }, credentials: { secret: inject('orderSecret') } },
+        token,
+        body: {
+          type: 'action',
+          name: 'Orders',
+          config: { url: `${hostUrl()}/api/order-status` },
+          credentials: { secret: inject('orderSecret') },
+        },
       });
       expect(put.status).toBe(200);
       await screenshot(page, 'dashboard-action-secret');
@@ -42,12 +70,16 @@ describe('intent editor: look it up', () => {
       expect(await page.content()).not.toContain('whsec_');
 
       await page.getByLabel('Response').fill('Order {{order_id}} is {{data.order.status}}: {{data.order.detail}}.');
-      await page.getByLabel('When the lookup fails').fill("I can't check order {{order_id}} right now; ask me for a person if it is urgent.");
+      await page
+        .getByLabel('When the lookup fails')
+        .fill("I can't check order {{order_id}} right now; ask me for a person if it is urgent.");
       await page.getByLabel('Example order_id').fill('12345');
       await page.getByRole('button', { name: 'Try it' }).click();
       const tried = page.locator('.tried');
       await tried.waitFor();
-      expect(await tried.locator('.bubble').textContent()).toBe('Order 12345 is shipped: it left our roastery on Monday and should arrive by Thursday.');
+      expect(await tried.locator('.bubble').textContent()).toBe(
+        'Order 12345 is shipped: it left our roastery on Monday and should arrive by Thursday.',
+      );
       await captureWidths(page, 'dashboard-intent-look-it-up', 'Intent order_status');
       await page.getByRole('button', { name: 'Save the intent' }).click();
       await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();

@@ -1,6 +1,17 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, baseUrl, captureWidths, launch, newDashboardPage, newEmail, newPage, servePages, signIn, tokenForEmail } from './browser.ts';
+import {
+  api,
+  baseUrl,
+  captureWidths,
+  launch,
+  newDashboardPage,
+  newEmail,
+  newPage,
+  servePages,
+  signIn,
+  tokenForEmail,
+} from './browser.ts';
 import { hmac } from '../integration/mail.ts';
 
 // Knowing the customer on the dashboard: the visitor beside each conversation and ticket, the
@@ -8,9 +19,12 @@ import { hmac } from '../integration/mail.ts';
 // hours and verified identity (with the widget showing what was saved).
 
 let browser: Browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
-
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 async function team(name: string) {
   const email = newEmail('owner');
@@ -23,18 +37,30 @@ async function team(name: string) {
 describe('the customer on the dashboard', () => {
   it('names the visitor in the inbox and on tickets, lists their other conversations, and finds a ticket by number', async () => {
     const t = await team('Known Customers');
-    const secret = (await api('POST', '/api/v1/admin/settings/identity-secret/rotate', { token: t.token })).body.secret as string;
+    const secret = (await api('POST', '/api/v1/admin/settings/identity-secret/rotate', { token: t.token })).body
+      .secret as string;
     const ada = { userId: 'cust-7', name: 'Ada Lovelace', email: 'ada@example.com', userHash: hmac(secret, 'cust-7') };
     const say = async (message: string, visitor?: unknown) =>
-      (await api('POST', '/api/v1/chat/message', { widgetKey: t.widgetKey, body: { message, ...(visitor ? { visitor } : {}) } })).body.conversationId as string;
+      (
+        await api('POST', '/api/v1/chat/message', {
+          widgetKey: t.widgetKey,
+          body: { message, ...(visitor ? { visitor } : {}) },
+        })
+      ).body.conversationId as string;
     // A first conversation that needs no person (an order question now hands over and takes ticket #1).
     const older = await say('hi, I have a question', ada);
     const current = await say('my parcel arrived broken', ada);
-    const esc = await api('POST', '/api/v1/chat/escalate', { widgetKey: t.widgetKey, body: { conversationId: current, reason: 'Broken parcel' } });
+    const esc = await api('POST', '/api/v1/chat/escalate', {
+      widgetKey: t.widgetKey,
+      body: { conversationId: current, reason: 'Broken parcel' },
+    });
     expect(esc.body.ticketNumber).toBe(1);
     await say('hello there', { userId: 'guest-1', name: 'Claimed Name' }); // unverified
     const anon = await say('just browsing');
-    const esc2 = await api('POST', '/api/v1/chat/escalate', { widgetKey: t.widgetKey, body: { conversationId: anon, reason: 'Anonymous question' } });
+    const esc2 = await api('POST', '/api/v1/chat/escalate', {
+      widgetKey: t.widgetKey,
+      body: { conversationId: anon, reason: 'Anonymous question' },
+    });
     expect(esc2.body.ticketNumber).toBe(2);
 
     const { context, page } = await newDashboardPage(browser);
@@ -60,7 +86,10 @@ describe('the customer on the dashboard', () => {
       await captureWidths(page, 'dashboard-customer-panel', 'Inbox');
       await panel.getByRole('link', { name: 'hi, I have a question' }).click();
       await page.waitForURL(`**/inbox/${older}`);
-      await page.getByRole('region', { name: 'Customer', exact: true }).getByRole('link', { name: 'my parcel arrived broken' }).waitFor();
+      await page
+        .getByRole('region', { name: 'Customer', exact: true })
+        .getByRole('link', { name: 'my parcel arrived broken' })
+        .waitFor();
 
       await page.goto('/tickets');
       const table = page.getByRole('table');
@@ -116,25 +145,39 @@ describe('settings for customers', () => {
       await form.getByRole('button', { name: 'Remove Monday range 2' }).click();
       await form.getByLabel('Holidays').fill('2026-12-25');
       // Every day 09:00 to 17:00 in Berlin.
-      for (const d of ['Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday']) await form.getByRole('button', { name: `Add hours on ${d}` }).click();
+      for (const d of ['Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'])
+        await form.getByRole('button', { name: `Add hours on ${d}` }).click();
       await form.getByRole('button', { name: 'Save business hours' }).click();
       await form.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
       const s = await api('GET', '/api/v1/admin/settings', { token: t.token });
       expect(s.body.config.businessHours).toEqual({
         timezone: 'Europe/Berlin',
-        weekly: { mon: [['09:00', '17:00']], tue: [['09:00', '17:00']], wed: [['09:00', '17:00']], thu: [['09:00', '17:00']], fri: [['09:00', '17:00']], sat: [['09:00', '17:00']], sun: [['09:00', '17:00']] },
+        weekly: {
+          mon: [['09:00', '17:00']],
+          tue: [['09:00', '17:00']],
+          wed: [['09:00', '17:00']],
+          thu: [['09:00', '17:00']],
+          fri: [['09:00', '17:00']],
+          sat: [['09:00', '17:00']],
+          sun: [['09:00', '17:00']],
+        },
         holidays: ['2026-12-25'],
       });
       expect(s.body.config.widget.replyTime).toBe('usually within an hour');
 
       // What the widget says now: open with the reply time, or away until the next opening.
       const widget = await api('GET', '/api/v1/chat/widget', { widgetKey: t.widgetKey });
-      const shop = await servePages({ '/': `<!doctype html><html lang="en"><head><title>Shop</title></head><body>
-        <script src="${baseUrl()}/widget.js" data-widget-key="${t.widgetKey}" data-open="true" async></script></body></html>` });
+      const shop = await servePages({
+        '/': `<!doctype html><html lang="en"><head><title>Shop</title></head><body>
+        <script src="${baseUrl()}/widget.js" data-widget-key="${t.widgetKey}" data-open="true" async></script></body></html>`,
+      });
       try {
         const customer = await newPage(browser);
         await customer.goto(shop.url);
-        await customer.getByRole('dialog').getByText(widget.body.online ? 'Our team replies usually within an hour.' : /^We're away — back /).waitFor();
+        await customer
+          .getByRole('dialog')
+          .getByText(widget.body.online ? 'Our team replies usually within an hour.' : /^We're away — back /)
+          .waitFor();
         await customer.context().close();
       } finally {
         await shop.stop();
@@ -155,7 +198,10 @@ describe('settings for customers', () => {
       await captureWidths(page, 'dashboard-identity-secret', 'Settings');
       const refused = await api('POST', '/api/v1/chat/message', { widgetKey: t.widgetKey, body: { message: 'hi' } });
       expect(refused.status).toBe(401);
-      const signed = await api('POST', '/api/v1/chat/message', { widgetKey: t.widgetKey, body: { message: 'hi', visitor: { userId: 'u1', userHash: hmac(secret, 'u1') } } });
+      const signed = await api('POST', '/api/v1/chat/message', {
+        widgetKey: t.widgetKey,
+        body: { message: 'hi', visitor: { userId: 'u1', userHash: hmac(secret, 'u1') } },
+      });
       expect(signed.status).toBe(200);
       await page.reload();
       await card.getByText(/Current secret \*+/).waitFor();

@@ -6,17 +6,24 @@ import { api, captureWidths, launch, newDashboardPage, newEmail, signIn, tokenFo
 // export (a JSON file) and erasure.
 
 let browser: Browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
-describe('the customer\'s data on the dashboard', () => {
+describe("the customer's data on the dashboard", () => {
   it('states and saves the retention policy, exports a customer as a file and erases them', async () => {
     const email = newEmail('owner');
     const token = await tokenForEmail(email);
     const onboard = await api('POST', '/api/v1/admin/auth/onboard', { token, body: { tenantName: 'Data Shop' } });
     const widgetKey = onboard.body.widgetKey as string;
     const m = await api('POST', '/api/v1/chat/message', { widgetKey, body: { message: 'Where is parcel QX-19?' } });
-    await api('POST', `/api/v1/chat/conversations/${m.body.conversationId}/contact`, { widgetKey, body: { email: 'ada@example.com' } });
+    await api('POST', `/api/v1/chat/conversations/${m.body.conversationId}/contact`, {
+      widgetKey,
+      body: { email: 'ada@example.com' },
+    });
 
     const { context, page } = await newDashboardPage(browser);
     try {
@@ -30,15 +37,19 @@ describe('the customer\'s data on the dashboard', () => {
       await form.getByLabel('Remove conversations idle for (days)').fill('90');
       await form.getByRole('button', { name: 'Save retention' }).click();
       await form.getByText(/A conversation idle for 90 days is removed/).waitFor();
-      expect((await api('GET', '/api/v1/admin/settings', { token })).body.config.retention).toEqual({ conversationDays: 90 });
+      expect((await api('GET', '/api/v1/admin/settings', { token })).body.config.retention).toEqual({
+        conversationDays: 90,
+      });
 
-      const card = page.getByRole('region', { name: 'A customer\'s data' });
+      const card = page.getByRole('region', { name: "A customer's data" });
       await card.getByLabel('Email address or verified user id').fill('ada@example.com');
       const download = page.waitForEvent('download');
       await card.getByRole('button', { name: 'Export their data' }).click();
       const file = await download;
       expect(file.suggestedFilename()).toMatch(/^customer-cus_[0-9A-Z]{26}\.json$/);
-      const doc = JSON.parse(await (await file.createReadStream()).toArray().then((b) => Buffer.concat(b).toString('utf8')));
+      const doc = JSON.parse(
+        await (await file.createReadStream()).toArray().then((b) => Buffer.concat(b).toString('utf8')),
+      );
       expect(doc.conversations[0].messages[0].content).toBe('Where is parcel QX-19?');
       await card.getByText('Exported 1 conversation(s)').waitFor();
       await captureWidths(page, 'dashboard-data', 'Settings');
@@ -53,7 +64,7 @@ describe('the customer\'s data on the dashboard', () => {
     }
   }, 120_000);
 
-  it('lets the owner take the team\'s data as a file, delete the team by its name, and then shows the deletion\'s progress', async () => {
+  it("lets the owner take the team's data as a file, delete the team by its name, and then shows the deletion's progress", async () => {
     const email = newEmail('leaver');
     const token = await tokenForEmail(email);
     const onboard = await api('POST', '/api/v1/admin/auth/onboard', { token, body: { tenantName: 'Leaving Shop' } });
@@ -73,7 +84,9 @@ describe('the customer\'s data on the dashboard', () => {
       const download = page.waitForEvent('download');
       await link.click();
       const file = await download;
-      const lines = (await (await file.createReadStream()).toArray().then((b) => Buffer.concat(b).toString('utf8'))).trim().split('\n');
+      const lines = (await (await file.createReadStream()).toArray().then((b) => Buffer.concat(b).toString('utf8')))
+        .trim()
+        .split('\n');
       expect(JSON.parse(lines[0]!)).toMatchObject({ format: 'tenant-export/1', tenantId: onboard.body.tenant.id });
       expect(lines.some((l) => l.includes('Do you ship to Oslo?'))).toBe(true);
       await card.getByText(/^Exported \d+ items/).waitFor();

@@ -14,18 +14,29 @@ const PNG = Buffer.from(
 );
 
 let browser: Browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 describe('email conversations in the dashboard', () => {
   it('shows an email with its attachment, filters by channel, and emails the reply', async () => {
     const email = newEmail('agent');
     const token = await tokenForEmail(email);
-    expect((await api('POST', '/api/v1/admin/auth/onboard', { token, body: { tenantName: 'Mail Order Shop' } })).status).toBe(201);
+    expect(
+      (await api('POST', '/api/v1/admin/auth/onboard', { token, body: { tenantName: 'Mail Order Shop' } })).status,
+    ).toBe(201);
     const address = (await api('GET', '/api/v1/admin/settings', { token })).body.config.email.inboundAddress as string;
-    await api('POST', '/api/v1/chat/message', { widgetKey: (await api('POST', '/api/v1/admin/settings/widget-key', { token })).body.widgetKey, body: { message: 'hello from the widget' } });
+    await api('POST', '/api/v1/chat/message', {
+      widgetKey: (await api('POST', '/api/v1/admin/settings/widget-key', { token })).body.widgetKey,
+      body: { message: 'hello from the widget' },
+    });
     await smtp().sendMail({
-      from: 'Ann Customer <ann@customer.example>', to: address, subject: 'My lamp arrived broken',
+      from: 'Ann Customer <ann@customer.example>',
+      to: address,
+      subject: 'My lamp arrived broken',
       text: 'Hello,\nthe lamp I ordered arrived with a cracked shade. Photo attached.\n\nOn Mon, 1 Jan 2026, Shop wrote:\n> Your order has shipped',
       attachments: [{ filename: 'lamp.png', content: PNG, contentType: 'image/png' }],
     });
@@ -55,11 +66,16 @@ describe('email conversations in the dashboard', () => {
       await page.getByRole('button', { name: 'Save the name and send' }).click();
       await page.getByText(/^Email (being sent|sent|delivered)$/).waitFor();
       // The delivery status moves with SES's events, which push nothing to the dashboard: read again.
-      await expect.poll(async () => {
-        await page.reload();
-        await page.locator('.msg-agent').waitFor();
-        return page.getByText('Email delivered').count();
-      }, { timeout: 15_000, interval: 500 }).toBe(1);
+      await expect
+        .poll(
+          async () => {
+            await page.reload();
+            await page.locator('.msg-agent').waitFor();
+            return page.getByText('Email delivered').count();
+          },
+          { timeout: 15_000, interval: 500 },
+        )
+        .toBe(1);
       await captureWidths(page, 'email-inbox', 'Inbox');
 
       await page.getByLabel('Channel').selectOption('widget');

@@ -1,6 +1,16 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, captureWidths, expectAccessible, launch, newDashboardPage, newEmail, screenshot, signIn, tokenForEmail } from './browser.ts';
+import {
+  api,
+  captureWidths,
+  expectAccessible,
+  launch,
+  newDashboardPage,
+  newEmail,
+  screenshot,
+  signIn,
+  tokenForEmail,
+} from './browser.ts';
 
 // A team's first week, from the dashboard: a newcomer finds the demo tenant from the sign-in pages
 // (and one who signs in otherwise is told they are starting a new team); an agent is asked for a
@@ -8,8 +18,12 @@ import { api, captureWidths, expectAccessible, launch, newDashboardPage, newEmai
 
 const DEMO = 'owner@demo.example';
 let browser: Browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 /** The page at 1280 px, then at 360 px (`name-360`), each checked by axe. */
 async function bothWidths(page: Page, name: string) {
@@ -35,7 +49,9 @@ describe('sign-in for a newcomer', () => {
       // The issuer's page says it too, and its link fills the address in.
       await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.waitForURL(/\/local-idp\/authorize\?/);
-      expect(await page.locator('p.demo').textContent()).toContain(`To open the demo tenant, sign in as ${DEMO}; any other email starts a new team of its own.`);
+      expect(await page.locator('p.demo').textContent()).toContain(
+        `To open the demo tenant, sign in as ${DEMO}; any other email starts a new team of its own.`,
+      );
       expect(await page.getByLabel('Email').inputValue()).toBe('');
       await bothWidths(page, 'dashboard-issuer-demo');
       await page.getByRole('link', { name: 'Use the demo owner' }).click();
@@ -49,7 +65,7 @@ describe('sign-in for a newcomer', () => {
     }
   });
 
-  it('the dashboard\'s own button goes to the issuer with the demo owner filled in', async () => {
+  it("the dashboard's own button goes to the issuer with the demo owner filled in", async () => {
     const { context, page } = await newDashboardPage(browser);
     try {
       await page.goto('/');
@@ -66,7 +82,9 @@ describe('sign-in for a newcomer', () => {
     try {
       await signIn(page, newEmail('newcomer'));
       await page.getByText('you are starting a new team of your own').waitFor();
-      expect(await page.locator('.notice').textContent()).toBe(`Looking for the demo tenant? Sign out, then sign in as ${DEMO} (the sign-in page has a button for it).`);
+      expect(await page.locator('.notice').textContent()).toBe(
+        `Looking for the demo tenant? Sign out, then sign in as ${DEMO} (the sign-in page has a button for it).`,
+      );
       await captureWidths(page, 'dashboard-onboarding-demo-hint', 'Set up your team');
       // Following the advice: sign out, then the demo owner.
       await page.getByRole('button', { name: 'Sign out' }).click();
@@ -94,11 +112,28 @@ describe('people, not ids', () => {
     const sub = me.body.user.sub as string;
     const first = await api('POST', '/api/v1/chat/message', { widgetKey, body: { message: 'my parcel never came' } });
     const conversationId = first.body.conversationId as string;
-    const esc = await api('POST', '/api/v1/chat/escalate', { widgetKey, body: { conversationId, reason: 'Lost parcel' } });
+    const esc = await api('POST', '/api/v1/chat/escalate', {
+      widgetKey,
+      body: { conversationId, reason: 'Lost parcel' },
+    });
     const ticketId = esc.body.ticketId as string;
-    const hours = { timezone: 'Europe/Berlin', weekly: { mon: [['09:00', '17:00']], tue: [['09:00', '17:00']], wed: [['09:00', '17:00']], thu: [['09:00', '17:00']], fri: [['09:00', '17:00']] } };
-    expect((await api('PUT', '/api/v1/admin/settings', { token, body: { config: { businessHours: hours } } })).status).toBe(200);
-    const intent = await api('POST', '/api/v1/admin/intents', { token, body: { name: 'gift_wrap', trainingPhrases: ['can you gift wrap it'], response: 'Yes.' } });
+    const hours = {
+      timezone: 'Europe/Berlin',
+      weekly: {
+        mon: [['09:00', '17:00']],
+        tue: [['09:00', '17:00']],
+        wed: [['09:00', '17:00']],
+        thu: [['09:00', '17:00']],
+        fri: [['09:00', '17:00']],
+      },
+    };
+    expect(
+      (await api('PUT', '/api/v1/admin/settings', { token, body: { config: { businessHours: hours } } })).status,
+    ).toBe(200);
+    const intent = await api('POST', '/api/v1/admin/intents', {
+      token,
+      body: { name: 'gift_wrap', trainingPhrases: ['can you gift wrap it'], response: 'Yes.' },
+    });
     expect(intent.status).toBe(201);
 
     const { context, page } = await newDashboardPage(browser);
@@ -122,7 +157,10 @@ describe('people, not ids', () => {
       await page.getByRole('button', { name: 'Send reply' }).click();
       await page.locator('.msg-agent').filter({ hasText: 'Found it.' }).waitFor();
       expect(await name.count()).toBe(0);
-      expect((await api('GET', '/api/v1/admin/auth/me', { token })).body).toMatchObject({ displayName: 'Jane Doe', displayNameChosen: true });
+      expect((await api('GET', '/api/v1/admin/auth/me', { token })).body).toMatchObject({
+        displayName: 'Jane Doe',
+        displayNameChosen: true,
+      });
 
       // The ticket: assigned from its page; its trail names people, never ids.
       await page.goto(`/tickets/${ticketId}`);
@@ -142,11 +180,18 @@ describe('people, not ids', () => {
       const log = page.locator('ol.trail');
       await log.getByText('Mon–Fri 09:00–17:00 (Europe/Berlin)').waitFor();
       const logText = (await log.textContent())!;
-      for (const words of ['Settings updated · team settings · by Jane Doe', 'Business hours: — → Mon–Fri 09:00–17:00 (Europe/Berlin)',
-        'Intent created · intent “gift_wrap” · by Jane Doe', 'Name: — → gift_wrap', 'Ticket updated · ticket #1 · by Jane Doe', 'Tenant created · team settings · by Jane Doe']) {
+      for (const words of [
+        'Settings updated · team settings · by Jane Doe',
+        'Business hours: — → Mon–Fri 09:00–17:00 (Europe/Berlin)',
+        'Intent created · intent “gift_wrap” · by Jane Doe',
+        'Name: — → gift_wrap',
+        'Ticket updated · ticket #1 · by Jane Doe',
+        'Tenant created · team settings · by Jane Doe',
+      ]) {
         expect(logText).toContain(words);
       }
-      for (const raw of [sub, ticketId, intent.body.id as string, '{', '"', 'ticket.updated', 'undefined']) expect(logText).not.toContain(raw);
+      for (const raw of [sub, ticketId, intent.body.id as string, '{', '"', 'ticket.updated', 'undefined'])
+        expect(logText).not.toContain(raw);
       expect(logText).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
       await captureWidths(page, 'dashboard-audit-names', 'Audit');
     } finally {

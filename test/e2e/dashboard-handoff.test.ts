@@ -1,6 +1,16 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, capture, customerEscalates, launch, newDashboardPage, newPage, shot, newTeam, signIn } from './browser.ts';
+import {
+  api,
+  capture,
+  customerEscalates,
+  launch,
+  newDashboardPage,
+  newPage,
+  shot,
+  newTeam,
+  signIn,
+} from './browser.ts';
 
 // Human handoff from the dashboard (docs/API.md, Human handoff): an agent answers an escalated
 // conversation from the inbox and the customer sees it in the widget on the shop's page, over the
@@ -9,28 +19,37 @@ import { api, capture, customerEscalates, launch, newDashboardPage, newPage, sho
 const REPLY = 'Sorry about that, I am looking into it now.';
 
 let browser: Browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 async function escalatedConversation() {
   const { email, token, widgetKey } = await newTeam('agent', 'Handoff Shop');
   const first = await api('POST', '/api/v1/chat/message', { widgetKey, body: { message: 'my parcel is lost' } });
   const conversationId = first.body.conversationId as string;
-  const esc = await api('POST', '/api/v1/chat/escalate', { widgetKey, body: { conversationId, reason: 'Lost parcel' } });
+  const esc = await api('POST', '/api/v1/chat/escalate', {
+    widgetKey,
+    body: { conversationId, reason: 'Lost parcel' },
+  });
   expect(esc.status).toBe(200);
   return { email, token, widgetKey, conversationId, ticketId: esc.body.ticketId as string };
 }
 
-
 describe('handoff: an agent replies from the inbox', () => {
-  it('shows the reply in the customer\'s widget, over the customer\'s live socket, and takes the ticket in progress', async () => {
+  it("shows the reply in the customer's widget, over the customer's live socket, and takes the ticket in progress", async () => {
     const { email, token, widgetKey } = await newTeam('agent', 'Handoff Shop');
 
     // The customer's side: the widget on the shop's page, and the frames its live socket receives.
     const customer = await newPage(browser);
     const frames: string[] = [];
     customer.on('websocket', (ws) => {
-      if (ws.url().includes('/api/v1/live')) ws.on('framereceived', (f) => { if (typeof f.payload === 'string') frames.push(f.payload); });
+      if (ws.url().includes('/api/v1/live'))
+        ws.on('framereceived', (f) => {
+          if (typeof f.payload === 'string') frames.push(f.payload);
+        });
     });
     const t = await customerEscalates(customer, widgetKey);
 
@@ -57,8 +76,13 @@ describe('handoff: an agent replies from the inbox', () => {
       expect(await seen.textContent()).toContain(prefilled);
       expect(await seen.textContent()).not.toContain(email);
       await customer.locator('.ticket').filter({ hasText: 'a person from our team is on it' }).waitFor();
-      const event = frames.map((f) => JSON.parse(f)).find((e) => e.type === 'message.created' && e.data.message?.content === REPLY);
-      expect(event?.data).toMatchObject({ conversationId: t.conversationId, message: { role: 'agent', author: { name: expect.any(String) } } });
+      const event = frames
+        .map((f) => JSON.parse(f))
+        .find((e) => e.type === 'message.created' && e.data.message?.content === REPLY);
+      expect(event?.data).toMatchObject({
+        conversationId: t.conversationId,
+        message: { role: 'agent', author: { name: expect.any(String) } },
+      });
       expect(JSON.stringify(event.data.message.author)).not.toContain(email);
       await shot(customer, 'dashboard-handoff-customer');
 
@@ -80,7 +104,10 @@ describe('live channel', () => {
       // The link that Slack messages carry opens the conversation in the inbox.
       await page.goto(`/conversations/${t.conversationId}`);
       await page.locator('.live-live').waitFor();
-      const sent = await api('POST', '/api/v1/chat/message', { widgetKey: t.widgetKey, body: { conversationId: t.conversationId, message: 'Any news on my parcel?' } });
+      const sent = await api('POST', '/api/v1/chat/message', {
+        widgetKey: t.widgetKey,
+        body: { conversationId: t.conversationId, message: 'Any news on my parcel?' },
+      });
       expect(sent.status).toBe(200);
       await page.locator('.msg-user', { hasText: 'Any news on my parcel?' }).waitFor();
     } finally {

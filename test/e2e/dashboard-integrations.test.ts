@@ -15,12 +15,16 @@ let token = '';
 beforeAll(async () => {
   browser = await launch();
   token = await tokenForEmail(email);
-  expect((await api('POST', '/api/v1/admin/auth/onboard', { token, body: { tenantName: 'Hooks Shop' } })).status).toBe(201);
+  expect((await api('POST', '/api/v1/admin/auth/onboard', { token, body: { tenantName: 'Hooks Shop' } })).status).toBe(
+    201,
+  );
   owner = await newDashboardPage(browser);
   await owner.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl() });
   await signIn(owner.page, email);
 });
-afterAll(async () => { await browser?.close(); });
+afterAll(async () => {
+  await browser?.close();
+});
 
 describe('integrations', () => {
   it('shows the secret the service made once, with a copy button, and keeps it on a save without one', async () => {
@@ -67,13 +71,19 @@ describe('integrations', () => {
     await delivery.locator('strong', { hasText: 'ping' }).waitFor();
     // The first attempt fails (no network to the endpoint); the list reads it again while pending.
     await delivery.locator('.delivery-error').waitFor({ timeout: 30_000 });
-    const attempts = Number(await delivery.locator('dt', { hasText: 'Attempts' }).locator('xpath=following-sibling::dd').textContent());
+    const attempts = Number(
+      await delivery.locator('dt', { hasText: 'Attempts' }).locator('xpath=following-sibling::dd').textContent(),
+    );
     expect(attempts).toBeGreaterThanOrEqual(1);
     await captureWidths(page, 'dashboard-integration-deliveries', 'Integration Orders');
 
     const integrationId = new URL(page.url()).pathname.split('/').at(-1)!;
     const listed = await api('GET', `/api/v1/admin/integrations/${integrationId}/deliveries`, { token });
-    expect(listed.body.items[0]).toMatchObject({ eventType: 'ping', attempts: expect.any(Number), lastError: expect.any(String) });
+    expect(listed.body.items[0]).toMatchObject({
+      eventType: 'ping',
+      attempts: expect.any(Number),
+      lastError: expect.any(String),
+    });
 
     const again = page.waitForResponse((r) => r.url().endsWith('/redeliver'));
     await delivery.getByRole('button', { name: /^Redeliver/ }).click();
@@ -89,11 +99,24 @@ describe('integrations', () => {
     const { page } = owner;
     const before = (await api('GET', '/api/v1/admin/integrations', { token })).body.items[0];
     const { id, type, name, config } = before;
-    expect((await api('PUT', `/api/v1/admin/integrations/${id}`, { token, body: { type, name, config, status: 'disabled' } })).status).toBe(200);
+    expect(
+      (
+        await api('PUT', `/api/v1/admin/integrations/${id}`, {
+          token,
+          body: { type, name, config, status: 'disabled' },
+        })
+      ).status,
+    ).toBe(200);
     await page.goto('/integrations');
-    await page.getByRole('row', { name: /Orders/ }).getByText('Disabled', { exact: true }).waitFor();
+    await page
+      .getByRole('row', { name: /Orders/ })
+      .getByText('Disabled', { exact: true })
+      .waitFor();
     await page.getByRole('button', { name: 'Set active Orders' }).click();
-    await page.getByRole('row', { name: /Orders/ }).getByText('Active', { exact: true }).waitFor();
+    await page
+      .getByRole('row', { name: /Orders/ })
+      .getByText('Active', { exact: true })
+      .waitFor();
     const after = (await api('GET', '/api/v1/admin/integrations', { token })).body.items[0];
     expect(after).toMatchObject({ status: 'active', credentials: before.credentials });
   });

@@ -24,7 +24,7 @@ const WRAPPING = {
     '<img src=x onerror="window.__pwned = 1">',
     '',
     '- Tick *Gift wrap* at checkout',
-    '- Write the card\'s message in [your basket](https://shop.example.com/basket)',
+    "- Write the card's message in [your basket](https://shop.example.com/basket)",
     '',
     'Never [this link](javascript:window.__pwned=2).',
   ].join('\n'),
@@ -39,10 +39,12 @@ beforeAll(async () => {
   owner = await newDashboardPage(browser);
   await signIn(owner.page, email);
 });
-afterAll(async () => { await browser?.close(); });
+afterAll(async () => {
+  await browser?.close();
+});
 
 describe('knowledge', () => {
-  it('previews an article\'s Markdown as elements: bold is bold, HTML stays text and runs nothing, links are safe', async () => {
+  it("previews an article's Markdown as elements: bold is bold, HTML stays text and runs nothing, links are safe", async () => {
     const { page } = owner;
     await page.goto('/knowledge');
     await page.getByRole('link', { name: 'New article' }).click();
@@ -72,7 +74,9 @@ describe('knowledge', () => {
     expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
 
     const list = await api('GET', '/api/v1/admin/articles', { token });
-    expect(list.body.items).toMatchObject([{ title: WRAPPING.title, url: WRAPPING.url, tags: ['gifts', 'checkout'], status: 'published' }]);
+    expect(list.body.items).toMatchObject([
+      { title: WRAPPING.title, url: WRAPPING.url, tags: ['gifts', 'checkout'], status: 'published' },
+    ]);
   });
 
   it('imports a JSON file, tells what it created and updated, and names a bad article by its index', async () => {
@@ -80,12 +84,26 @@ describe('knowledge', () => {
     await page.goto('/knowledge');
     const file = page.getByLabel('JSON file');
     const articles = [
-      { title: 'Shipping times', body: 'Orders ship within **2 working days**; delivery takes 3 to 5 days.', url: 'https://help.example.com/shipping', tags: ['shipping'] },
+      {
+        title: 'Shipping times',
+        body: 'Orders ship within **2 working days**; delivery takes 3 to 5 days.',
+        url: 'https://help.example.com/shipping',
+        tags: ['shipping'],
+      },
       { title: 'Paying by invoice', body: 'Business customers can pay by invoice within 30 days.', status: 'draft' },
       // The url of the article written above: it replaces it.
-      { title: WRAPPING.title, body: 'We wrap any order as a gift in recycled paper with a handwritten card, for 3 euros per parcel.', url: WRAPPING.url, questions: WRAPPING.questions },
+      {
+        title: WRAPPING.title,
+        body: 'We wrap any order as a gift in recycled paper with a handwritten card, for 3 euros per parcel.',
+        url: WRAPPING.url,
+        questions: WRAPPING.questions,
+      },
     ];
-    await file.setInputFiles({ name: 'articles.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ articles })) });
+    await file.setInputFiles({
+      name: 'articles.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify({ articles })),
+    });
     await page.getByRole('button', { name: 'Import 3 articles' }).click();
     await page.getByText('Imported articles.json: 2 created, 1 updated.').waitFor();
     await page.getByRole('link', { name: 'Shipping times' }).waitFor();
@@ -98,21 +116,34 @@ describe('knowledge', () => {
     expect(await page.getByRole('button', { name: 'Import', exact: true }).isDisabled()).toBe(true);
 
     // One bad article: the service's 400 names it, and nothing is written.
-    const bad = [articles[0], { title: '', body: 'No title here.' }, { title: 'Gift cards', body: 'Gift cards never expire.', url: 'http://help.example.com/gift' }];
-    await file.setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
+    const bad = [
+      articles[0],
+      { title: '', body: 'No title here.' },
+      { title: 'Gift cards', body: 'Gift cards never expire.', url: 'http://help.example.com/gift' },
+    ];
+    await file.setInputFiles({
+      name: 'bad.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(bad)),
+    });
     await page.getByRole('button', { name: 'Import 3 articles' }).click();
     const errors = page.locator('.import-errors li');
     await errors.first().waitFor();
     const texts = await errors.allTextContents();
     expect(texts.some((t) => /^Article 2 of the file: its title .+\.$/.test(t))).toBe(true);
-    expect(texts.some((t) => /^Article 3 of the file \(“Gift cards”\): its url must be an https URL\.$/.test(t))).toBe(true);
+    expect(texts.some((t) => /^Article 3 of the file \(“Gift cards”\): its url must be an https URL\.$/.test(t))).toBe(
+      true,
+    );
     await page.getByText('Nothing was imported:', { exact: false }).waitFor();
     await captureWidths(page, 'dashboard-knowledge-import-error', 'Knowledge');
     expect((await api('GET', '/api/v1/admin/articles', { token })).body.items).toHaveLength(3);
 
     await page.goto('/audit?category=knowledge');
     // The audit reads as words: the action `articles.imported`.
-    await page.getByText(/articles imported/i).first().waitFor();
+    await page
+      .getByText(/articles imported/i)
+      .first()
+      .waitFor();
     expect(await page.getByLabel('Category').inputValue()).toBe('knowledge');
   });
 
@@ -121,7 +152,9 @@ describe('knowledge', () => {
     await page.goto('/knowledge');
     const box = page.getByLabel('Customer message');
     const parses: string[] = [];
-    page.on('request', (r) => { if (r.url().endsWith('/api/v1/admin/nlu/parse')) parses.push(r.postData() ?? ''); });
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/v1/admin/nlu/parse')) parses.push(r.postData() ?? '');
+    });
     await box.pressSequentially(ASK, { delay: 20 });
     const result = page.getByRole('status').filter({ hasText: 'The assistant would answer' });
     await result.waitFor();

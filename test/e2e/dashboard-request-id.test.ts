@@ -12,14 +12,23 @@ let owner: { context: BrowserContext; page: Page };
 let ticketId = '';
 
 /** Answers the matching requests with a 500: a problem document, or (`plain`) a body that is not one. */
-const fail500 = (requestId: string, plain = false) => (route: Route) => route.fulfill({
-  status: 500,
-  headers: { 'content-type': plain ? 'text/plain' : 'application/problem+json', 'x-request-id': requestId },
-  body: plain ? 'upstream failed' : JSON.stringify({
-    type: 'about:blank', title: 'Internal Server Error', status: 500, code: 'INTERNAL', requestId,
-    detail: 'an internal error occurred; quote the request id when reporting it',
-  }),
-});
+const fail500 =
+  (requestId: string, plain = false) =>
+  (route: Route) =>
+    route.fulfill({
+      status: 500,
+      headers: { 'content-type': plain ? 'text/plain' : 'application/problem+json', 'x-request-id': requestId },
+      body: plain
+        ? 'upstream failed'
+        : JSON.stringify({
+            type: 'about:blank',
+            title: 'Internal Server Error',
+            status: 500,
+            code: 'INTERNAL',
+            requestId,
+            detail: 'an internal error occurred; quote the request id when reporting it',
+          }),
+    });
 
 const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
 
@@ -34,12 +43,17 @@ beforeAll(async () => {
   expect(onboard.status).toBe(201);
   const widgetKey = onboard.body.widgetKey as string;
   const m = await api('POST', '/api/v1/chat/message', { widgetKey, body: { message: 'hello' } });
-  const e = await api('POST', '/api/v1/chat/escalate', { widgetKey, body: { conversationId: m.body.conversationId, reason: 'my parcel is lost' } });
+  const e = await api('POST', '/api/v1/chat/escalate', {
+    widgetKey,
+    body: { conversationId: m.body.conversationId, reason: 'my parcel is lost' },
+  });
   expect(e.status).toBe(200);
   ticketId = e.body.ticketId as string;
   await signIn(owner.page, email);
 });
-afterAll(async () => { await browser?.close(); });
+afterAll(async () => {
+  await browser?.close();
+});
 
 describe('a 500 in the dashboard', () => {
   it('a failed change shows the request id of the problem document, and Copy puts it on the clipboard', async () => {
@@ -47,7 +61,9 @@ describe('a 500 in the dashboard', () => {
     await page.goto(`/tickets/${ticketId}`);
     await page.getByRole('heading', { level: 1, name: /^Ticket #/ }).waitFor();
     const id = `req-e2e-${Date.now().toString(36)}`;
-    await page.route('**/api/v1/admin/tickets/*', (route) => (route.request().method() === 'PATCH' ? fail500(id)(route) : route.fallback()));
+    await page.route('**/api/v1/admin/tickets/*', (route) =>
+      route.request().method() === 'PATCH' ? fail500(id)(route) : route.fallback(),
+    );
     await page.getByRole('button', { name: 'Assign to me' }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'give support the request id' });
     await expect.poll(() => alert.textContent(), { timeout: 20_000 }).toContain(id);
@@ -66,7 +82,9 @@ describe('a 500 in the dashboard', () => {
   it('a screen that cannot load shows the id from x-request-id when the body is no problem document', async () => {
     const { page } = owner;
     const id = `req-e2e-header-${Date.now().toString(36)}`;
-    await page.route('**/api/v1/admin/tickets/*', (route) => (route.request().method() === 'GET' ? fail500(id, true)(route) : route.fallback()));
+    await page.route('**/api/v1/admin/tickets/*', (route) =>
+      route.request().method() === 'GET' ? fail500(id, true)(route) : route.fallback(),
+    );
     await page.goto(`/tickets/${ticketId}`);
     const alert = page.getByRole('alert');
     await expect.poll(() => alert.textContent(), { timeout: 20_000 }).toContain(id);
@@ -82,12 +100,22 @@ describe('a 500 in the dashboard', () => {
 
   it('a refusal of the client (4xx) shows no request id: it says what to change', async () => {
     const { page } = owner;
-    await page.route('**/api/v1/admin/tickets/*', (route) => (route.request().method() === 'PATCH'
-      ? route.fulfill({
-        status: 409, headers: { 'content-type': 'application/problem+json', 'x-request-id': 'req-409' },
-        body: JSON.stringify({ type: 'about:blank', title: 'Conflict', status: 409, code: 'INVALID_TRANSITION', requestId: 'req-409', detail: 'a closed ticket changes no more' }),
-      })
-      : route.fallback()));
+    await page.route('**/api/v1/admin/tickets/*', (route) =>
+      route.request().method() === 'PATCH'
+        ? route.fulfill({
+            status: 409,
+            headers: { 'content-type': 'application/problem+json', 'x-request-id': 'req-409' },
+            body: JSON.stringify({
+              type: 'about:blank',
+              title: 'Conflict',
+              status: 409,
+              code: 'INVALID_TRANSITION',
+              requestId: 'req-409',
+              detail: 'a closed ticket changes no more',
+            }),
+          })
+        : route.fallback(),
+    );
     await page.goto(`/tickets/${ticketId}`);
     await page.getByRole('button', { name: 'Assign to me' }).click();
     await page.getByRole('alert').filter({ hasText: 'a closed ticket changes no more' }).waitFor();

@@ -19,16 +19,20 @@ let intentId = '';
 let articleId = '';
 let integrationId = '';
 
-const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
-const chat = (message: string, conversation?: string) => api('POST', '/api/v1/chat/message', {
-  widgetKey, body: { message, ...(conversation ? { conversationId: conversation } : {}) },
-});
+const nav = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+const chat = (message: string, conversation?: string) =>
+  api('POST', '/api/v1/chat/message', {
+    widgetKey,
+    body: { message, ...(conversation ? { conversationId: conversation } : {}) },
+  });
 
 /** The POSTs to `path` that the page sends from now on, with their Idempotency-Key. */
 function postsTo(page: Page, path: string) {
   const seen: { key: string | null }[] = [];
   const on = (r: Request) => {
-    if (r.method() === 'POST' && new URL(r.url()).pathname === path) seen.push({ key: r.headers()['idempotency-key'] ?? null });
+    if (r.method() === 'POST' && new URL(r.url()).pathname === path)
+      seen.push({ key: r.headers()['idempotency-key'] ?? null });
   };
   page.on('request', on);
   return { seen, stop: () => page.off('request', on) };
@@ -51,15 +55,21 @@ beforeAll(async () => {
   // The machine running these may be busy: a handler's first call can take a while.
   owner.context.setDefaultTimeout(30_000);
 });
-afterAll(async () => { await browser?.close(); });
+afterAll(async () => {
+  await browser?.close();
+});
 
 describe('dashboard rough edges', () => {
   it('a user without a team sees onboarding without a 403, and a double click shows the one-time key once', async () => {
     const { page } = owner;
     const failures: string[] = [];
-    page.on('response', (r) => { if (r.status() === 403) failures.push(`${r.status()} ${r.url()}`); });
+    page.on('response', (r) => {
+      if (r.status() === 403) failures.push(`${r.status()} ${r.url()}`);
+    });
     // (A double click's second request may be told 409 "still in progress" and asks again: not a failure.)
-    page.on('console', (m) => { if (m.type() === 'error' && m.text().includes('403')) failures.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error' && m.text().includes('403')) failures.push(m.text());
+    });
     await signIn(page, ownerEmail);
     await page.getByRole('heading', { level: 1, name: 'Set up your team' }).waitFor();
     await page.getByLabel('Team or company name').fill('Rough Edges Shop');
@@ -89,11 +99,15 @@ describe('dashboard rough edges', () => {
       await page.getByLabel('Team or company name').fill('Lost Answer Shop');
       // The service makes the team, but its answer never reaches the page.
       let made = 0;
-      await page.route('**/api/v1/admin/auth/onboard', async (route) => {
-        const res = await route.fetch();
-        made += res.status() === 201 ? 1 : 0;
-        await route.abort('connectionreset');
-      }, { times: 1 });
+      await page.route(
+        '**/api/v1/admin/auth/onboard',
+        async (route) => {
+          const res = await route.fetch();
+          made += res.status() === 201 ? 1 : 0;
+          await route.abort('connectionreset');
+        },
+        { times: 1 },
+      );
       await page.getByRole('button', { name: 'Create the team' }).click();
       await page.getByRole('alert').waitFor();
       expect(made).toBe(1);
@@ -136,14 +150,19 @@ describe('dashboard rough edges', () => {
     await page.goto('/knowledge/new');
     await page.getByRole('heading', { level: 1, name: 'New article' }).waitFor();
     await page.getByLabel('Title').fill('Gift wrapping');
-    await page.getByLabel('Body').fill('Tick **This is a gift** at checkout and we wrap it. See [our gift page](https://shop.example/gifts).');
+    await page
+      .getByLabel('Body')
+      .fill('Tick **This is a gift** at checkout and we wrap it. See [our gift page](https://shop.example/gifts).');
     await page.getByLabel('Page URL').fill('https://help.shop.example/gift-wrapping');
     posts = postsTo(page, '/api/v1/admin/articles');
     await doubleClick(page, 'Save the article');
     await page.getByText('Saved. The next chat message uses it.').waitFor();
     posts.stop();
     expectOneAction(posts);
-    const articles = (await api('GET', '/api/v1/admin/articles', { token })).body.items as { id: string; title: string }[];
+    const articles = (await api('GET', '/api/v1/admin/articles', { token })).body.items as {
+      id: string;
+      title: string;
+    }[];
     expect(articles.filter((a) => a.title === 'Gift wrapping')).toHaveLength(1);
     articleId = articles.find((a) => a.title === 'Gift wrapping')!.id;
 
@@ -181,7 +200,10 @@ describe('dashboard rough edges', () => {
     // Agent reply.
     const first = await chat('where is my order 12345?');
     conversationId = first.body.conversationId;
-    const esc = await api('POST', '/api/v1/chat/escalate', { widgetKey, body: { conversationId, reason: 'The parcel has not arrived' } });
+    const esc = await api('POST', '/api/v1/chat/escalate', {
+      widgetKey,
+      body: { conversationId, reason: 'The parcel has not arrived' },
+    });
     ticketId = esc.body.ticketId;
     ticketName = `Ticket #${esc.body.ticketNumber}`;
     // Named already: the first reply goes out without asking for a name.
@@ -193,7 +215,9 @@ describe('dashboard rough edges', () => {
     await expect.poll(() => page.locator('.msg-agent').count()).toBe(1);
     posts.stop();
     expectOneAction(posts);
-    const history = (await api('GET', `/api/v1/chat/conversations/${conversationId}`, { widgetKey })).body.messages as { role: string }[];
+    const history = (await api('GET', `/api/v1/chat/conversations/${conversationId}`, { widgetKey })).body.messages as {
+      role: string;
+    }[];
     expect(history.filter((m) => m.role === 'agent')).toHaveLength(1);
   });
 
@@ -266,8 +290,15 @@ describe('dashboard rough edges', () => {
       for (const [name, path, heading] of screens) {
         await page.goto(path);
         await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-        await page.locator('.loading').first().waitFor({ state: 'detached' }).catch(() => undefined);
-        const { scroll, inner } = await page.evaluate(() => ({ scroll: document.scrollingElement!.scrollWidth, inner: window.innerWidth }));
+        await page
+          .locator('.loading')
+          .first()
+          .waitFor({ state: 'detached' })
+          .catch(() => undefined);
+        const { scroll, inner } = await page.evaluate(() => ({
+          scroll: document.scrollingElement!.scrollWidth,
+          inner: window.innerWidth,
+        }));
         if (scroll > inner) wide.push(`${name}: ${scroll} px`);
         // No blank gap between the navigation and the screen's heading.
         const gap = await page.evaluate(() => {

@@ -7,8 +7,12 @@ import { api, captureWidths, launch, newDashboardPage, newTeam, screenshot, sign
 // and where an agent's reply goes when the widget customer is away with an address left.
 
 let browser: Browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 async function escalated(widgetKey: string, message: string) {
   const m = await api('POST', '/api/v1/chat/message', { widgetKey, body: { message } });
@@ -19,18 +23,41 @@ async function escalated(widgetKey: string, message: string) {
 }
 
 describe('the inbox in the second week', () => {
-  it('shows each conversation\'s ticket, status, assignee and what it needs; the rating; where a reply goes', async () => {
+  it("shows each conversation's ticket, status, assignee and what it needs; the rating; where a reply goes", async () => {
     const { email, token, widgetKey } = await newTeam('lead', 'Second Week Bikes');
     // Ana asked out of hours, left her address and rated the assistant's answer low.
     const ana = await escalated(widgetKey, 'how long is the return window?');
-    expect((await api('POST', `/api/v1/chat/conversations/${ana.conversationId}/contact`, { widgetKey, body: { email: 'ana@riders.example' } })).status).toBe(200);
+    expect(
+      (
+        await api('POST', `/api/v1/chat/conversations/${ana.conversationId}/contact`, {
+          widgetKey,
+          body: { email: 'ana@riders.example' },
+        })
+      ).status,
+    ).toBe(200);
     const comment = 'the bot told me 30 days, your site says 14';
-    expect((await api('POST', `/api/v1/chat/conversations/${ana.conversationId}/rating`, { widgetKey, body: { score: 2, comment } })).status).toBe(200);
+    expect(
+      (
+        await api('POST', `/api/v1/chat/conversations/${ana.conversationId}/rating`, {
+          widgetKey,
+          body: { score: 2, comment },
+        })
+      ).status,
+    ).toBe(200);
     // Ben's ticket was resolved; Carl was answered and the team waits on him.
     const ben = await escalated(widgetKey, 'my brake pads squeal');
-    expect((await api('PATCH', `/api/v1/admin/tickets/${ben.ticketId}`, { token, body: { status: 'resolved' } })).status).toBe(200);
+    expect(
+      (await api('PATCH', `/api/v1/admin/tickets/${ben.ticketId}`, { token, body: { status: 'resolved' } })).status,
+    ).toBe(200);
     const carl = await escalated(widgetKey, 'is the gravel king in stock?');
-    expect((await api('POST', `/api/v1/admin/conversations/${carl.conversationId}/messages`, { token, body: { content: 'Checking!' } })).status).toBe(201);
+    expect(
+      (
+        await api('POST', `/api/v1/admin/conversations/${carl.conversationId}/messages`, {
+          token,
+          body: { content: 'Checking!' },
+        })
+      ).status,
+    ).toBe(201);
 
     const { context, page } = await newDashboardPage(browser);
     try {
@@ -40,7 +67,9 @@ describe('the inbox in the second week', () => {
       await row(ana.conversationId).getByText('Ticket #1 · Open · Unassigned · rated 2/5').waitFor();
       expect(await row(ana.conversationId).locator('.badge-waiting_for_us').textContent()).toBe('Waiting for us');
       expect(await row(ben.conversationId).locator('.badge-done').textContent()).toBe('Done');
-      expect(await row(carl.conversationId).locator('.badge-waiting_for_customer').textContent()).toBe('Waiting for the customer');
+      expect(await row(carl.conversationId).locator('.badge-waiting_for_customer').textContent()).toBe(
+        'Waiting for the customer',
+      );
       expect(await page.locator('.list .badge', { hasText: 'Escalated' }).count()).toBe(0);
       await row(carl.conversationId).getByText('Ticket #3 · In progress').waitFor();
 

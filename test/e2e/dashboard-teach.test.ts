@@ -1,6 +1,16 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, captureWidths, expectAccessible, launch, newDashboardPage, newEmail, screenshot, signIn, tokenForEmail } from './browser.ts';
+import {
+  api,
+  captureWidths,
+  expectAccessible,
+  launch,
+  newDashboardPage,
+  newEmail,
+  screenshot,
+  signIn,
+  tokenForEmail,
+} from './browser.ts';
 
 // Teaching the assistant from the dashboard (docs/API.md, Teaching the assistant): "Should have
 // been…" beside an assistant reply in the Inbox, and the Unanswered screen. The tests run in order
@@ -14,8 +24,15 @@ let widgetKey = '';
 let intentId = '';
 
 const LOYALTY = {
-  name: 'loyalty_card', response: 'Our loyalty card gives you 5 % off every order: ask for it at checkout.',
-  trainingPhrases: ['do you have a loyalty card', 'how do I join the loyalty scheme', 'loyalty points card', 'sign up for the rewards card', 'member card benefits'],
+  name: 'loyalty_card',
+  response: 'Our loyalty card gives you 5 % off every order: ask for it at checkout.',
+  trainingPhrases: [
+    'do you have a loyalty card',
+    'how do I join the loyalty scheme',
+    'loyalty points card',
+    'sign up for the rewards card',
+    'member card benefits',
+  ],
 };
 // Words none of the team's intents or articles use: the fallback, until it is taught.
 const ASK = 'can regulars get one of those stamp thingies for free coffee';
@@ -36,7 +53,9 @@ beforeAll(async () => {
   owner = await newDashboardPage(browser);
   await signIn(owner.page, email);
 });
-afterAll(async () => { await browser?.close(); });
+afterAll(async () => {
+  await browser?.close();
+});
 
 /** The dialog open now: axe, then screenshots at 1280 and 360 px (the page's heading is hidden behind it). */
 async function captureDialog(page: Page, name: string) {
@@ -60,7 +79,9 @@ describe('teaching from a conversation', () => {
     const { page } = owner;
     await page.goto(`/inbox/${conversationId}`);
     const reply = page.locator('.msg-assistant').first();
-    await reply.getByText(/^(Fallback: nothing answered|Answered by the intent|Answered from the article) · confidence \d/).waitFor();
+    await reply
+      .getByText(/^(Fallback: nothing answered|Answered by the intent|Answered from the article) · confidence \d/)
+      .waitFor();
 
     await reply.getByRole('button', { name: /^Should have been…/ }).click();
     const dialog = page.getByRole('dialog', { name: 'What should have answered this?' });
@@ -98,7 +119,9 @@ describe('teaching from a conversation', () => {
     await second.getByRole('button', { name: /^Should have been…/ }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Nothing should answer this' }).click();
     await second.getByText('Taught to nothing (the fallback). The next chat message uses it.').waitFor();
-    expect((await api('GET', '/api/v1/admin/nlu/examples?target=none', { token })).body.items).toMatchObject([{ message: ASK, target: { none: true } }]);
+    expect((await api('GET', '/api/v1/admin/nlu/examples?target=none', { token })).body.items).toMatchObject([
+      { message: ASK, target: { none: true } },
+    ]);
     await second.getByRole('button', { name: 'Undo' }).click();
     await second.getByText('Taken back: no longer taught to nothing (the fallback).').waitFor();
     expect((await api('GET', '/api/v1/admin/nlu/examples', { token })).body.items).toEqual([]);
@@ -106,7 +129,9 @@ describe('teaching from a conversation', () => {
 
   it('an agent sees what answered, without "Should have been…"', async () => {
     const agentEmail = newEmail('teach-agent');
-    expect((await api('POST', '/api/v1/admin/members', { token, body: { email: agentEmail, role: 'agent' } })).status).toBe(201);
+    expect(
+      (await api('POST', '/api/v1/admin/members', { token, body: { email: agentEmail, role: 'agent' } })).status,
+    ).toBe(201);
     const { conversationId } = (await chat('hello')).body;
     const agent = await newDashboardPage(browser);
     try {
@@ -117,7 +142,11 @@ describe('teaching from a conversation', () => {
       await agent.page.goto('/unanswered');
       await agent.page.getByRole('heading', { level: 1, name: 'Unanswered' }).waitFor();
       await agent.page.locator('.group').first().waitFor();
-      expect(await agent.page.getByRole('button', { name: /Should have been|Nothing should answer|Write an article|Teach to/ }).count()).toBe(0);
+      expect(
+        await agent.page
+          .getByRole('button', { name: /Should have been|Nothing should answer|Write an article|Teach to/ })
+          .count(),
+      ).toBe(0);
     } finally {
       await agent.context.close();
     }
@@ -136,7 +165,9 @@ describe('the Unanswered screen', () => {
     expect(await group.textContent()).toContain('1 message');
     // Nothing of the team's fits it, so there is no suggestion.
     expect(await group.textContent()).not.toContain('Probably answered by');
-    expect(await group.getByRole('link', { name: /^Open the conversation/ }).getAttribute('href')).toBe(`/inbox/${r.body.conversationId}`);
+    expect(await group.getByRole('link', { name: /^Open the conversation/ }).getAttribute('href')).toBe(
+      `/inbox/${r.body.conversationId}`,
+    );
     await captureWidths(page, 'dashboard-unanswered', 'Unanswered');
 
     await group.getByRole('button', { name: 'Should have been…' }).click();
@@ -145,7 +176,9 @@ describe('the Unanswered screen', () => {
     await page.getByText(`Taught one message to the intent ${LOYALTY.name}. The next chat message uses it.`).waitFor();
     await group.waitFor({ state: 'detached' });
     await captureWidths(page, 'dashboard-unanswered-taught', 'Unanswered');
-    expect((await api('GET', `/api/v1/admin/intents/${intentId}`, { token })).body.trainingPhrases).toContain(UNANSWERED);
+    expect((await api('GET', `/api/v1/admin/intents/${intentId}`, { token })).body.trainingPhrases).toContain(
+      UNANSWERED,
+    );
 
     await page.getByRole('button', { name: 'Undo' }).click();
     await page.getByText(`Taken back: one message no longer taught to the intent ${LOYALTY.name}.`).waitFor();
@@ -158,13 +191,20 @@ describe('the Unanswered screen', () => {
     await group.waitFor();
 
     // To a help article: its questions get the message.
-    const article = await api('POST', '/api/v1/admin/articles', { token, body: { title: 'Pets in the shop', body: 'Well-behaved pets are welcome in the shop.' } });
+    const article = await api('POST', '/api/v1/admin/articles', {
+      token,
+      body: { title: 'Pets in the shop', body: 'Well-behaved pets are welcome in the shop.' },
+    });
     expect(article.status).toBe(201);
     await group.getByRole('button', { name: 'Should have been…' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Pets in the shop', exact: true }).click();
-    await page.getByText('Taught one message to the article “Pets in the shop”. The next chat message uses it.').waitFor();
+    await page
+      .getByText('Taught one message to the article “Pets in the shop”. The next chat message uses it.')
+      .waitFor();
     await group.waitFor({ state: 'detached' });
-    expect((await api('GET', `/api/v1/admin/articles/${article.body.id}`, { token })).body.questions).toEqual([UNANSWERED]);
+    expect((await api('GET', `/api/v1/admin/articles/${article.body.id}`, { token })).body.questions).toEqual([
+      UNANSWERED,
+    ]);
     await page.getByRole('button', { name: 'Undo' }).click();
     await group.waitFor();
     expect((await api('GET', `/api/v1/admin/articles/${article.body.id}`, { token })).body.questions).toEqual([]);
@@ -180,7 +220,9 @@ describe('the Unanswered screen', () => {
   it('says so when nothing is unanswered, and when the list cannot be read', async () => {
     const other = newEmail('teach-empty');
     const t = await tokenForEmail(other);
-    expect((await api('POST', '/api/v1/admin/auth/onboard', { token: t, body: { tenantName: 'Quiet Shop' } })).status).toBe(201);
+    expect(
+      (await api('POST', '/api/v1/admin/auth/onboard', { token: t, body: { tenantName: 'Quiet Shop' } })).status,
+    ).toBe(201);
     const { context, page } = await newDashboardPage(browser);
     try {
       await signIn(page, other);
@@ -188,12 +230,24 @@ describe('the Unanswered screen', () => {
       await page.getByText('Nothing unanswered in this period', { exact: false }).waitFor();
       await captureWidths(page, 'dashboard-unanswered-empty', 'Unanswered');
 
-      await page.route('**/api/v1/admin/nlu/unanswered**', (route) => route.fulfill({
-        status: 503, contentType: 'application/problem+json',
-        body: JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, code: 'UNAVAILABLE', requestId: 'req-e2e-1' }),
-      }));
+      await page.route('**/api/v1/admin/nlu/unanswered**', (route) =>
+        route.fulfill({
+          status: 503,
+          contentType: 'application/problem+json',
+          body: JSON.stringify({
+            type: 'about:blank',
+            title: 'Service Unavailable',
+            status: 503,
+            code: 'UNAVAILABLE',
+            requestId: 'req-e2e-1',
+          }),
+        }),
+      );
       await page.getByLabel('Period', { exact: true }).selectOption('7');
-      await page.getByRole('alert').getByText('The service is briefly unavailable; try again in a moment.').waitFor({ timeout: 20_000 });
+      await page
+        .getByRole('alert')
+        .getByText('The service is briefly unavailable; try again in a moment.')
+        .waitFor({ timeout: 20_000 });
       await captureWidths(page, 'dashboard-unanswered-error', 'Unanswered');
     } finally {
       await context.close();

@@ -1,6 +1,19 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, capture, captureWidths, customerEscalates, launch, newDashboardPage, newEmail, newPage, shopUrl, shot, signIn, tokenForEmail } from './browser.ts';
+import {
+  api,
+  capture,
+  captureWidths,
+  customerEscalates,
+  launch,
+  newDashboardPage,
+  newEmail,
+  newPage,
+  shopUrl,
+  shot,
+  signIn,
+  tokenForEmail,
+} from './browser.ts';
 
 // The team's daily tools in the dashboard (docs/API.md, Saved replies and labels; Typing): `/` in
 // the reply box inserts a saved reply with its placeholders filled in, labels on a conversation and
@@ -9,8 +22,12 @@ import { api, capture, captureWidths, customerEscalates, launch, newDashboardPag
 const REFUND = 'Hi {{visitor.name}}, {{agent.name}} here: your refund for ticket #{{ticket.number}} is on its way.';
 
 let browser: Browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 async function team(name: string) {
   const email = newEmail('agent');
@@ -30,12 +47,26 @@ async function liveDashboard(email: string) {
 describe('saved replies and labels in the dashboard', () => {
   it('manages saved replies, inserts one with `/` filled in, labels the conversation and filters the inbox by label', async () => {
     const t = await team('Tools Shop');
-    expect((await api('POST', '/api/v1/admin/saved-replies', { token: t.token, body: { shortcut: 'refund', title: 'Refund on its way', body: REFUND } })).status).toBe(201);
-    const first = await api('POST', '/api/v1/chat/message', { widgetKey: t.widgetKey, body: { message: 'where is my refund', visitor: { userId: 'cust-42', name: 'Ada' } } });
+    expect(
+      (
+        await api('POST', '/api/v1/admin/saved-replies', {
+          token: t.token,
+          body: { shortcut: 'refund', title: 'Refund on its way', body: REFUND },
+        })
+      ).status,
+    ).toBe(201);
+    const first = await api('POST', '/api/v1/chat/message', {
+      widgetKey: t.widgetKey,
+      body: { message: 'where is my refund', visitor: { userId: 'cust-42', name: 'Ada' } },
+    });
     const conversationId = first.body.conversationId as string;
-    const esc = await api('POST', '/api/v1/chat/escalate', { widgetKey: t.widgetKey, body: { conversationId, reason: 'Refund' } });
+    const esc = await api('POST', '/api/v1/chat/escalate', {
+      widgetKey: t.widgetKey,
+      body: { conversationId, reason: 'Refund' },
+    });
     expect(esc.status).toBe(200);
-    const other = (await api('POST', '/api/v1/chat/message', { widgetKey: t.widgetKey, body: { message: 'hello' } })).body.conversationId as string;
+    const other = (await api('POST', '/api/v1/chat/message', { widgetKey: t.widgetKey, body: { message: 'hello' } }))
+      .body.conversationId as string;
 
     const { context, page } = await liveDashboard(t.email);
     try {
@@ -126,13 +157,16 @@ describe('saved replies and labels in the dashboard', () => {
   });
 });
 
-
 describe('typing, seen on both sides', () => {
   it('the agent sees the customer typing, the customer sees the agent typing, and each goes when the message comes', async () => {
     const t = await team('Typing Shop');
     const customer = await newPage(browser);
     const sent: string[] = [];
-    customer.on('websocket', (ws) => ws.on('framesent', (f) => { if (typeof f.payload === 'string') sent.push(f.payload); }));
+    customer.on('websocket', (ws) =>
+      ws.on('framesent', (f) => {
+        if (typeof f.payload === 'string') sent.push(f.payload);
+      }),
+    );
     const { conversationId } = await customerEscalates(customer, t.widgetKey);
 
     const { context, page } = await liveDashboard(t.email);
@@ -184,14 +218,20 @@ describe('typing, seen on both sides', () => {
     await input.fill('hello');
     await input.press('Enter');
     await customer.locator('.msg-assistant .bubble').nth(1).waitFor();
-    const { conversationId } = JSON.parse((await customer.evaluate((k) => localStorage.getItem(`support-widget:${k}`), t.widgetKey))!) as { conversationId: string };
+    const { conversationId } = JSON.parse(
+      (await customer.evaluate((k) => localStorage.getItem(`support-widget:${k}`), t.widgetKey))!,
+    ) as { conversationId: string };
     const { context, page } = await liveDashboard(t.email);
     try {
       await page.goto(`/inbox/${conversationId}`);
       await page.locator('.live', { hasText: 'Live' }).waitFor();
       const box = page.getByRole('combobox', { name: 'Reply to the customer' });
       await box.pressSequentially('Hi there, how can I help?', { delay: 10 });
-      await customer.locator('[data-support-widget]').locator('.agent-typing').filter({ hasText: 'Sam is typing…' }).waitFor();
+      await customer
+        .locator('[data-support-widget]')
+        .locator('.agent-typing')
+        .filter({ hasText: 'Sam is typing…' })
+        .waitFor();
       await page.getByRole('button', { name: 'Send reply' }).click();
       await customer.locator('.msg-agent', { hasText: 'how can I help' }).waitFor();
       await input.pressSequentially('I need', { delay: 20 });

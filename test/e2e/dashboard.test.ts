@@ -1,6 +1,17 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, baseUrl, capture, expectAccessible, launch, newEmail, newDashboardPage, screenshot, signIn, tokenForEmail } from './browser.ts';
+import {
+  api,
+  baseUrl,
+  capture,
+  expectAccessible,
+  launch,
+  newEmail,
+  newDashboardPage,
+  screenshot,
+  signIn,
+  tokenForEmail,
+} from './browser.ts';
 
 // The dashboard in headless Chromium against the local runtime: a team signs in through the
 // local issuer's page, onboards, and works conversations, tickets, intents and settings. The
@@ -17,10 +28,13 @@ let ticketId = '';
 /** The ticket as the dashboard names it: its number, `Ticket #1`. */
 let ticketName = '';
 
-const chat = (message: string, conversation?: string) => api('POST', '/api/v1/chat/message', {
-  widgetKey, body: { message, ...(conversation ? { conversationId: conversation } : {}) },
-});
-const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+const chat = (message: string, conversation?: string) =>
+  api('POST', '/api/v1/chat/message', {
+    widgetKey,
+    body: { message, ...(conversation ? { conversationId: conversation } : {}) },
+  });
+const nav = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
 const moves = (page: Page) => page.getByRole('group', { name: 'Move to' }).getByRole('button').allTextContents();
 
 beforeAll(async () => {
@@ -28,7 +42,9 @@ beforeAll(async () => {
   owner = await newDashboardPage(browser);
   await owner.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl() });
 });
-afterAll(async () => { await browser?.close(); });
+afterAll(async () => {
+  await browser?.close();
+});
 
 describe('dashboard', () => {
   it('signs in through the local issuer page and onboards a team, showing the widget key and snippet once', async () => {
@@ -82,7 +98,8 @@ describe('dashboard', () => {
     const article = await api('POST', '/api/v1/admin/articles', {
       token: ownerToken,
       body: {
-        title: 'Washing a wool sweater', questions: ['can wool go in the dryer'],
+        title: 'Washing a wool sweater',
+        questions: ['can wool go in the dryer'],
         body: 'Wash wool sweaters by hand in cold water with a mild detergent, then dry them flat. Never tumble dry wool.',
       },
     });
@@ -99,13 +116,18 @@ describe('dashboard', () => {
     // Counted 30 minutes after a conversation's last message: none yet.
     expect(await kpi('Resolved by the assistant')).toBe('0 % (0)');
     expect(await page.getByRole('region', { name: 'Top intents' }).textContent()).toContain('greeting');
-    expect(await page.getByRole('region', { name: 'Top help articles' }).getByRole('link', { name: 'Washing a wool sweater' }).count()).toBe(1);
+    expect(
+      await page
+        .getByRole('region', { name: 'Top help articles' })
+        .getByRole('link', { name: 'Washing a wool sweater' })
+        .count(),
+    ).toBe(1);
     expect(await page.getByRole('region', { name: 'Recent conversations' }).getByRole('link').count()).toBe(3);
     await page.getByLabel('Period', { exact: true }).selectOption('7');
     await capture(page, 'dashboard-overview', 'Overview');
   });
 
-  it('reads a conversation in the inbox with each assistant message\'s intent and confidence', async () => {
+  it("reads a conversation in the inbox with each assistant message's intent and confidence", async () => {
     const { page } = owner;
     await nav(page, 'Inbox').click();
     await page.getByRole('heading', { level: 1, name: 'Inbox' }).waitFor();
@@ -124,7 +146,10 @@ describe('dashboard', () => {
   });
 
   it('moves a ticket through the transitions docs/API.md allows and never offers the others', async () => {
-    const esc = await api('POST', '/api/v1/chat/escalate', { widgetKey, body: { conversationId, reason: 'The parcel has not arrived' } });
+    const esc = await api('POST', '/api/v1/chat/escalate', {
+      widgetKey,
+      body: { conversationId, reason: 'The parcel has not arrived' },
+    });
     expect(esc.status).toBe(200);
     ticketId = esc.body.ticketId;
     ticketName = `Ticket #${esc.body.ticketNumber}`;
@@ -141,7 +166,11 @@ describe('dashboard', () => {
     await page.getByRole('button', { name: 'Waiting' }).click();
     await expect.poll(() => moves(page)).toEqual(['In progress', 'Resolved', 'Closed']);
     await page.getByLabel('Priority').selectOption('urgent');
-    await expect.poll(async () => (await api('GET', `/api/v1/admin/tickets/${ticketId}`, { token: ownerToken })).body.ticket.priority).toBe('urgent');
+    await expect
+      .poll(
+        async () => (await api('GET', `/api/v1/admin/tickets/${ticketId}`, { token: ownerToken })).body.ticket.priority,
+      )
+      .toBe('urgent');
     await page.getByRole('button', { name: 'Resolved' }).click();
     await expect.poll(() => moves(page)).toEqual(['Open', 'Closed']);
     await page.getByRole('button', { name: 'Closed' }).click();
@@ -166,7 +195,9 @@ describe('dashboard', () => {
     await page.getByLabel('Name').fill('Not A Name');
     await page.getByRole('button', { name: 'Save the intent' }).click();
     await expect.poll(() => page.getByLabel('Name').getAttribute('aria-invalid')).toBe('true');
-    expect(await page.locator('.field.has-error .field-error').first().textContent()).toBe('Must be 1 to 64 lowercase letters, digits or underscores, starting with a letter.');
+    expect(await page.locator('.field.has-error .field-error').first().textContent()).toBe(
+      'Must be 1 to 64 lowercase letters, digits or underscores, starting with a letter.',
+    );
     await capture(page, 'dashboard-intent-error', 'Intent greeting');
 
     await page.getByLabel('Name').fill('greeting');
@@ -179,7 +210,9 @@ describe('dashboard', () => {
     // Asked as the admin types (no button): the intent, and the reply the next message would get.
     await page.getByLabel('Customer message').pressSequentially('hello there', { delay: 20 });
     await page.getByText(/Detected greeting with confidence/).waitFor();
-    expect(await page.locator('.try-result .bubble').textContent()).toBe('Welcome to E2E Shop, edited from the dashboard!');
+    expect(await page.locator('.try-result .bubble').textContent()).toBe(
+      'Welcome to E2E Shop, edited from the dashboard!',
+    );
     await capture(page, 'dashboard-intents-try', 'Intents');
 
     const reply = await chat('hello');
@@ -207,7 +240,11 @@ describe('dashboard', () => {
     await capture(page, 'dashboard-settings', 'Settings');
 
     const s = await api('GET', '/api/v1/admin/settings', { token: ownerToken });
-    expect(s.body.config).toMatchObject({ assistant: { greeting: 'Hello from E2E Shop!' }, nlu: { confidenceThreshold: 0.4 }, widget: { theme: { title: 'E2E help', position: 'left' } } });
+    expect(s.body.config).toMatchObject({
+      assistant: { greeting: 'Hello from E2E Shop!' },
+      nlu: { confidenceThreshold: 0.4 },
+      widget: { theme: { title: 'E2E help', position: 'left' } },
+    });
   });
 
   it('invites a viewer, lists integrations, the audit log, knowledge and the profile', async () => {
@@ -284,7 +321,9 @@ describe('dashboard', () => {
 
       // Removed from the team while signed in: the next read says so, and the app offers onboarding.
       const { subForEmail } = await import('../../bin/local/idp.ts');
-      expect((await api('DELETE', `/api/v1/admin/members/${subForEmail(viewerEmail)}`, { token: ownerToken })).status).toBe(204);
+      expect(
+        (await api('DELETE', `/api/v1/admin/members/${subForEmail(viewerEmail)}`, { token: ownerToken })).status,
+      ).toBe(204);
       await nav(page, 'Tickets').click();
       await page.getByRole('heading', { level: 1, name: 'Set up your team' }).waitFor();
     } finally {
@@ -306,24 +345,33 @@ describe('dashboard', () => {
     const fresh = (await page.locator('code.key').textContent()) ?? '';
     expect(fresh).toMatch(/^wk_/);
     expect(fresh).not.toBe(widgetKey);
-    expect((await api('POST', '/api/v1/chat/message', { widgetKey: fresh, body: { message: 'hello' } })).status).toBe(200);
+    expect((await api('POST', '/api/v1/chat/message', { widgetKey: fresh, body: { message: 'hello' } })).status).toBe(
+      200,
+    );
     widgetKey = fresh;
   });
 
   it('renews an expired session with the refresh token, without the sign-in page', async () => {
     const { page } = owner;
-    const stored = () => page.evaluate<{ key: string; user: { access_token: string; refresh_token: string; expires_at: number } }>(`(() => {
+    const stored = () =>
+      page.evaluate<{
+        key: string;
+        user: { access_token: string; refresh_token: string; expires_at: number };
+      }>(`(() => {
       const key = Object.keys(localStorage).find((k) => k.startsWith('oidc.user'));
       return { key, user: JSON.parse(localStorage.getItem(key)) };
     })()`);
     const before = await stored();
     expect(before.user.refresh_token).toBeTruthy();
     // Expire the stored access token, then open the app again.
-    await page.evaluate(`localStorage.setItem(${JSON.stringify(before.key)}, JSON.stringify({ ...${JSON.stringify(before.user)}, expires_at: Math.floor(Date.now() / 1000) - 5 }))`);
+    await page.evaluate(
+      `localStorage.setItem(${JSON.stringify(before.key)}, JSON.stringify({ ...${JSON.stringify(before.user)}, expires_at: Math.floor(Date.now() / 1000) - 5 }))`,
+    );
     const grants: string[] = [];
     const pages: string[] = [];
     page.on('request', (r) => {
-      if (r.url().endsWith('/local-idp/token')) grants.push(new URLSearchParams(r.postData() ?? '').get('grant_type') ?? '');
+      if (r.url().endsWith('/local-idp/token'))
+        grants.push(new URLSearchParams(r.postData() ?? '').get('grant_type') ?? '');
       if (r.isNavigationRequest()) pages.push(new URL(r.url()).pathname);
     });
     await page.goto('/tickets');

@@ -1,7 +1,18 @@
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, captureWidths, expectAccessible, hostPage, launch, newDashboardPage, newPage, shot, newTeam, signIn } from './browser.ts';
+import {
+  api,
+  captureWidths,
+  expectAccessible,
+  hostPage,
+  launch,
+  newDashboardPage,
+  newPage,
+  shot,
+  newTeam,
+  signIn,
+} from './browser.ts';
 import { hmac, PASS, smtp } from '../integration/mail.ts';
 
 // One customer across the widget and email, in Chromium: a visitor the site signed (id and
@@ -10,26 +21,58 @@ import { hmac, PASS, smtp } from '../integration/mail.ts';
 // reply whose recipient is refused when sending shows as bounced, with what was answered.
 
 let browser: Browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 const mail = (m: Mail.Options) => smtp().sendMail(m);
 
-const conversationsOf = async (token: string, q: string) => (await api('GET', `/api/v1/admin/conversations?${q}`, { token })).body.items as Array<{ id: string; subject: string | null }>;
+const conversationsOf = async (token: string, q: string) =>
+  (await api('GET', `/api/v1/admin/conversations?${q}`, { token })).body.items as Array<{
+    id: string;
+    subject: string | null;
+  }>;
 
 describe('one customer across widget and email', () => {
-  it('the widget lists the verified customer\'s email thread read-only; the panel links both; a refused reply shows', async () => {
+  it("the widget lists the verified customer's email thread read-only; the panel links both; a refused reply shows", async () => {
     const { email: owner, token, widgetKey } = await newTeam('owner', 'Linked Lamp Shop');
-    const secret = (await api('POST', '/api/v1/admin/settings/identity-secret/rotate', { token })).body.secret as string;
+    const secret = (await api('POST', '/api/v1/admin/settings/identity-secret/rotate', { token })).body
+      .secret as string;
     const inbound = (await api('GET', '/api/v1/admin/settings', { token })).body.config.email.inboundAddress as string;
     const address = 'ada.lamp@customer.example';
-    const user = { id: 'cust-lamp', name: 'Ada Lamp', email: address, hash: hmac(secret, 'cust-lamp'), 'email-hash': hmac(secret, address) };
+    const user = {
+      id: 'cust-lamp',
+      name: 'Ada Lamp',
+      email: address,
+      hash: hmac(secret, 'cust-lamp'),
+      'email-hash': hmac(secret, address),
+    };
 
     // A widget chat, signed; then an email from the same address, passing SPF, DKIM and DMARC.
-    const chat = await api('POST', '/api/v1/chat/message', { widgetKey, body: { message: 'do you ship lamps abroad?',
-      visitor: { userId: user.id, name: user.name, email: address, userHash: user.hash, emailHash: user['email-hash'] } } });
+    const chat = await api('POST', '/api/v1/chat/message', {
+      widgetKey,
+      body: {
+        message: 'do you ship lamps abroad?',
+        visitor: {
+          userId: user.id,
+          name: user.name,
+          email: address,
+          userHash: user.hash,
+          emailHash: user['email-hash'],
+        },
+      },
+    });
     expect(chat.status).toBe(200);
-    await mail({ from: `Ada Lamp <${address}>`, to: inbound, subject: 'My lamp arrived broken', text: 'The shade is cracked.', headers: PASS });
+    await mail({
+      from: `Ada Lamp <${address}>`,
+      to: inbound,
+      subject: 'My lamp arrived broken',
+      text: 'The shade is cracked.',
+      headers: PASS,
+    });
     await expect.poll(async () => (await conversationsOf(token, 'channel=email')).length).toBe(1);
     const [thread] = await conversationsOf(token, 'channel=email');
 
@@ -60,9 +103,16 @@ describe('one customer across widget and email', () => {
     }
 
     // A second thread whose reply the recipient's server refuses.
-    await mail({ from: 'gone@refused.localhost', to: inbound, subject: 'Is this address right?', text: 'Please answer.' });
+    await mail({
+      from: 'gone@refused.localhost',
+      to: inbound,
+      subject: 'Is this address right?',
+      text: 'Please answer.',
+    });
     await expect.poll(async () => (await conversationsOf(token, 'channel=email')).length).toBe(2);
-    const refused = (await conversationsOf(token, 'channel=email')).find((c) => c.subject === 'Is this address right?')!;
+    const refused = (await conversationsOf(token, 'channel=email')).find(
+      (c) => c.subject === 'Is this address right?',
+    )!;
 
     const { context, page: dash } = await newDashboardPage(browser);
     try {
@@ -81,12 +131,19 @@ describe('one customer across widget and email', () => {
       await dash.getByRole('button', { name: 'Save the name and send' }).click();
       // Stored before reading again (a reload would cancel the request in flight).
       await dash.locator('.msg-agent').waitFor();
-      await expect.poll(async () => {
-        await dash.reload();
-        await dash.locator('.msg-agent').waitFor();
-        return dash.locator('.msg-meta-bad', { hasText: 'Email bounced: the address is suppressed' }).count();
-      }, { timeout: 15_000, interval: 500 }).toBe(1);
-      await dash.locator('.msg-meta-bad .delivery-reason', { hasText: /^the recipient was refused: 550 5\.1\.1/ }).waitFor();
+      await expect
+        .poll(
+          async () => {
+            await dash.reload();
+            await dash.locator('.msg-agent').waitFor();
+            return dash.locator('.msg-meta-bad', { hasText: 'Email bounced: the address is suppressed' }).count();
+          },
+          { timeout: 15_000, interval: 500 },
+        )
+        .toBe(1);
+      await dash
+        .locator('.msg-meta-bad .delivery-reason', { hasText: /^the recipient was refused: 550 5\.1\.1/ })
+        .waitFor();
       await captureWidths(dash, 'email-refused-reply', 'Inbox');
     } finally {
       await context.close();

@@ -15,11 +15,21 @@ export async function setup(project: TestProject) {
   await buildDashboard();
   const script = fileURLToPath(new URL('./runtime.ts', import.meta.url));
   child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const ready = await new Promise<{ baseUrl: string; hostUrl: string; dynamodbEndpoint: string; smtpPort: number; orderSecret: string }>((resolve, reject) => {
+  const ready = await new Promise<{
+    baseUrl: string;
+    hostUrl: string;
+    dynamodbEndpoint: string;
+    smtpPort: number;
+    orderSecret: string;
+  }>((resolve, reject) => {
     const lines = createInterface({ input: child!.stdout! });
     lines.on('line', (line) => {
       if (!line.startsWith('{')) return;
-      try { resolve(JSON.parse(line)); } catch (e) { reject(e as Error); }
+      try {
+        resolve(JSON.parse(line));
+      } catch (e) {
+        reject(e as Error);
+      }
     });
     child!.once('exit', (code) => reject(new Error(`the e2e runtime exited with ${code}`)));
   });
@@ -38,5 +48,11 @@ export async function teardown() {
 }
 
 declare module 'vitest' {
-  export interface ProvidedContext { baseUrl: string; hostUrl: string; dynamodbEndpoint: string; smtpPort: number; orderSecret: string }
+  export interface ProvidedContext {
+    baseUrl: string;
+    hostUrl: string;
+    dynamodbEndpoint: string;
+    smtpPort: number;
+    orderSecret: string;
+  }
 }

@@ -1,15 +1,30 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASSISTANT_DEFAULTS } from '#shared/core/vocabulary.ts';
-import { api, launch, newDashboardPage, newEmail, newPage, screenshot, shopUrl, shot, signIn, tokenForEmail } from './browser.ts';
+import {
+  api,
+  launch,
+  newDashboardPage,
+  newEmail,
+  newPage,
+  screenshot,
+  shopUrl,
+  shot,
+  signIn,
+  tokenForEmail,
+} from './browser.ts';
 
 // Handing over (issue: a team's first week, item 3): a customer whose first message asks for a
 // person is handed over at once, in one sentence, and the reason typed in the widget's form is a
 // message of the conversation that the team reads in the dashboard's transcript.
 
 let browser: Browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 const bubbles = (page: Page, role: 'user' | 'assistant') => page.locator(`.msg-${role} .bubble`);
 const HANDED = 'Your ticket number is #1; a person will get back to you here.';
@@ -29,7 +44,11 @@ async function openWidget(page: Page, widgetKey: string) {
 }
 
 const conversationOf = async (page: Page, widgetKey: string) =>
-  (JSON.parse((await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), widgetKey))!) as { conversationId: string }).conversationId;
+  (
+    JSON.parse((await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), widgetKey))!) as {
+      conversationId: string;
+    }
+  ).conversationId;
 
 describe.each([
   { width: 1280, height: 800, label: '' },
@@ -53,7 +72,7 @@ describe.each([
     await page.context().close();
   });
 
-  it('a reason typed in the form is the handover: no other answer, and the dashboard\'s transcript shows it', async () => {
+  it("a reason typed in the form is the handover: no other answer, and the dashboard's transcript shows it", async () => {
     const t = await tenant();
     const page = await newPage(browser, viewport);
     await openWidget(page, t.widgetKey);
@@ -66,7 +85,9 @@ describe.each([
     expect(await bubbles(page, 'user').allTextContents()).toEqual([`You: ${reason}`]);
     expect(await page.locator('.msg-user .who').textContent()).toBe('You asked for a person');
     // The greeting, then the handover alone: the assistant did not answer the reason first.
-    expect((await bubbles(page, 'assistant').allTextContents()).slice(1)).toEqual([`Assistant: I've passed this conversation to our support team. ${HANDED}`]);
+    expect((await bubbles(page, 'assistant').allTextContents()).slice(1)).toEqual([
+      `Assistant: I've passed this conversation to our support team. ${HANDED}`,
+    ]);
     await shot(page, `handover-reason${label}`);
     const conversationId = await conversationOf(page, t.widgetKey);
     await page.context().close();

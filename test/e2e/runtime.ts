@@ -12,13 +12,20 @@ import { untilIntentsIndexed } from '../fixtures/indexed.ts';
 
 process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
 // As `npm start`: a test's X-Local-Verdicts header stands in for SES's SPF, DKIM and DMARC checks.
-const runtime = await startLocalRuntime({ tableName: 'support-assistant-e2e', dashboard: {}, demoEmail: DEMO_OWNER_EMAIL, trustVerdictHeader: true });
+const runtime = await startLocalRuntime({
+  tableName: 'support-assistant-e2e',
+  dashboard: {},
+  demoEmail: DEMO_OWNER_EMAIL,
+  trustVerdictHeader: true,
+});
 // The demo owner is the user the sign-in page makes of the demo email, as with `npm start`.
 const token = await runtime.idp.token({ sub: subForEmail(DEMO_OWNER_EMAIL), email: DEMO_OWNER_EMAIL });
 const res = await fetch(`${runtime.url}/api/v1/admin/auth/onboard`, {
-  method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ tenantName: 'Demo Shop' }),
+  method: 'POST',
+  headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+  body: JSON.stringify({ tenantName: 'Demo Shop' }),
 });
-const { widgetKey } = await res.json() as { widgetKey: string };
+const { widgetKey } = (await res.json()) as { widgetKey: string };
 // The first tenant's indexing (the encoder's load, the starter intents) happens before any test.
 await untilIntentsIndexed(runtime.url, token);
 // As `npm start`: the demo shop serves its order endpoint, the one loopback origin actions may call
@@ -26,9 +33,15 @@ await untilIntentsIndexed(runtime.url, token);
 const orderSecret = `whsec_${randomBytes(32).toString('base64')}`;
 const host = await startDemoHost({ apiUrl: runtime.url, widgetKey, orderSecret });
 process.env.ALLOW_LOOPBACK_ORIGINS = host.url;
-console.log(JSON.stringify({
-  baseUrl: runtime.url, hostUrl: host.url, dynamodbEndpoint: runtime.dynamodbEndpoint, smtpPort: runtime.mail?.smtpPort ?? 0, orderSecret,
-}));
+console.log(
+  JSON.stringify({
+    baseUrl: runtime.url,
+    hostUrl: host.url,
+    dynamodbEndpoint: runtime.dynamodbEndpoint,
+    smtpPort: runtime.mail?.smtpPort ?? 0,
+    orderSecret,
+  }),
+);
 
 let stopping = false;
 const stop = async () => {

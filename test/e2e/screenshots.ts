@@ -21,7 +21,11 @@ export const CURATED = [
   { name: 'dashboard-knowledge-editor', shot: 'dashboard-knowledge-editor', file: 'dashboard-knowledge.test.ts' },
   { name: 'dashboard-unanswered', shot: 'dashboard-unanswered', file: 'dashboard-teach.test.ts' },
   { name: 'dashboard-saved-reply-picker', shot: 'team-tools-picker', file: 'dashboard-team-tools.test.ts' },
-  { name: 'dashboard-integration-deliveries', shot: 'dashboard-integration-deliveries', file: 'dashboard-integrations.test.ts' },
+  {
+    name: 'dashboard-integration-deliveries',
+    shot: 'dashboard-integration-deliveries',
+    file: 'dashboard-integrations.test.ts',
+  },
 ] as const;
 
 /** JPEG quality: the text of a screen stays sharp, the file a fifth of the PNG's. */
@@ -39,17 +43,29 @@ async function main() {
     if (run.status !== 0) throw new Error('the browser tests failed: no picture is written');
   }
   await mkdir(OUT, { recursive: true });
-  const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  const browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    args: ['--no-sandbox', '--disable-dev-shm-usage'],
+  });
   try {
     const page = await browser.newPage();
     for (const c of CURATED) {
       const png = await readFile(`${SHOTS}${c.shot}.png`);
       const size = pngSize(png);
       await page.setViewportSize(size);
-      await page.setContent(`<body style="margin:0"><img style="display:block" src="data:image/png;base64,${png.toString('base64')}"></body>`);
-      await page.screenshot({ path: `${OUT}${c.name}.jpg`, type: 'jpeg', quality: QUALITY, clip: { x: 0, y: 0, ...size } });
+      await page.setContent(
+        `<body style="margin:0"><img style="display:block" src="data:image/png;base64,${png.toString('base64')}"></body>`,
+      );
+      await page.screenshot({
+        path: `${OUT}${c.name}.jpg`,
+        type: 'jpeg',
+        quality: QUALITY,
+        clip: { x: 0, y: 0, ...size },
+      });
       const kb = (n: number) => `${Math.round(n / 1024)} KB`;
-      console.log(`docs/img/${c.name}.jpg  ${size.width}x${size.height}  ${kb(png.length)} -> ${kb((await stat(`${OUT}${c.name}.jpg`)).size)}`);
+      console.log(
+        `docs/img/${c.name}.jpg  ${size.width}x${size.height}  ${kb(png.length)} -> ${kb((await stat(`${OUT}${c.name}.jpg`)).size)}`,
+      );
     }
   } finally {
     await browser.close();

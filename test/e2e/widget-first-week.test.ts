@@ -8,8 +8,12 @@ import { customerEscalates, expectAccessible, launch, newPage, shopUrl, shot } f
 // reloads until it gets one; the launcher's unread count survives a reload.
 
 let browser: Browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 const launcher = (page: Page) => page.getByRole('button', { name: /^Open .*chat/ });
 const dialog = (page: Page) => page.getByRole('dialog');
@@ -20,15 +24,22 @@ const emailBox = (page: Page) => page.getByRole('textbox', { name: 'Your email a
 function closedNow() {
   const at = new Date(Date.now() + 12 * 3600_000);
   const day = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'][at.getUTCDay()]!;
-  return { timezone: 'UTC', weekly: { [day]: [[at.toISOString().slice(11, 16), new Date(at.getTime() + 60_000).toISOString().slice(11, 16)]] } };
+  return {
+    timezone: 'UTC',
+    weekly: { [day]: [[at.toISOString().slice(11, 16), new Date(at.getTime() + 60_000).toISOString().slice(11, 16)]] },
+  };
 }
 
 /** The clock time the visitor's browser shows for `iso` (en-US, as the page's locale). */
-const clock = (iso: string, timeZone: string) => new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', timeZone }).format(new Date(iso));
+const clock = (iso: string, timeZone: string) =>
+  new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', timeZone }).format(new Date(iso));
 
 async function awayTenant(): Promise<TestTenant & { nextOpenAt: string }> {
   const t = await newTenant();
-  const put = await request('PUT', admin('/settings'), { token: t.ownerToken, body: { config: { businessHours: closedNow() } } });
+  const put = await request('PUT', admin('/settings'), {
+    token: t.ownerToken,
+    body: { config: { businessHours: closedNow() } },
+  });
   expect(put.status).toBe(200);
   const widget = await request('GET', chat('/widget'), { widgetKey: t.widgetKey });
   expect(widget.body.online).toBe(false);
@@ -36,14 +47,16 @@ async function awayTenant(): Promise<TestTenant & { nextOpenAt: string }> {
 }
 
 describe('away hours in the widget', () => {
-  it('says when the team is back in the visitor\'s time zone, the same words everywhere, and keeps asking for an email across reloads', async () => {
+  it("says when the team is back in the visitor's time zone, the same words everywhere, and keeps asking for an email across reloads", async () => {
     const t = await awayTenant();
     // A visitor in India (UTC+5:30): their clock differs from the tenant's (UTC) by hours and minutes.
     const zone = 'Asia/Kolkata';
     const page = await newPage(browser, { timezoneId: zone, locale: 'en-US' });
     const local = clock(t.nextOpenAt, zone);
     expect(local).not.toBe(clock(t.nextOpenAt, 'UTC'));
-    const away = new RegExp(`^We're away — back (today|tomorrow|on \\w+) at ${local.replace(/\s/g, '\\s')} your time\\.`);
+    const away = new RegExp(
+      `^We're away — back (today|tomorrow|on \\w+) at ${local.replace(/\s/g, '\\s')} your time\\.`,
+    );
 
     await page.goto(shopUrl(t.widgetKey));
     await launcher(page).click();
@@ -57,7 +70,9 @@ describe('away hours in the widget', () => {
     await page.locator('.msg-assistant .bubble').nth(1).waitFor();
     await page.getByRole('button', { name: 'Talk to a person' }).click();
     // The card that asks for a person says it in the same words.
-    await dialog(page).getByText(`${sentence} Your request is kept, and a person from our team will reply when they are back.`).waitFor();
+    await dialog(page)
+      .getByText(`${sentence} Your request is kept, and a person from our team will reply when they are back.`)
+      .waitFor();
     await page.getByRole('button', { name: 'Request a person' }).click();
     await page.locator('.ticket strong').waitFor();
     // So does the card that asks for an email; the assistant's message names no other clock.
@@ -102,14 +117,20 @@ describe('the unread badge', () => {
     let held: (() => void)[] | null = [];
     await page.routeWebSocket(/\/live/, (ws) => {
       const server = ws.connectToServer();
-      server.onMessage((m) => { if (held) held.push(() => ws.send(m)); else ws.send(m); });
+      server.onMessage((m) => {
+        if (held) held.push(() => ws.send(m));
+        else ws.send(m);
+      });
     });
     const { conversationId } = await customerEscalates(page, t.widgetKey);
     await page.keyboard.press('Escape');
     for (const release of held) release();
     held = null;
     for (const content of ['Hi, I am on it.', 'Found your parcel.']) {
-      const r = await request('POST', admin(`/conversations/${conversationId}/messages`), { token: agent.token, body: { content } });
+      const r = await request('POST', admin(`/conversations/${conversationId}/messages`), {
+        token: agent.token,
+        body: { content },
+      });
       expect(r.status).toBe(201);
     }
     await page.getByRole('button', { name: 'Open Test Shop chat, 2 unread' }).waitFor();
@@ -133,7 +154,10 @@ describe('the unread badge', () => {
 
     // A reply that came while no page of the shop was open is counted when the customer comes back.
     await page.goto('about:blank');
-    const later = await request('POST', admin(`/conversations/${conversationId}/messages`), { token: agent.token, body: { content: 'It is on its way.' } });
+    const later = await request('POST', admin(`/conversations/${conversationId}/messages`), {
+      token: agent.token,
+      body: { content: 'It is on its way.' },
+    });
     expect(later.status).toBe(201);
     await page.goto(shopUrl(t.widgetKey));
     await page.getByRole('button', { name: 'Open Test Shop chat, 1 unread' }).waitFor();

@@ -9,10 +9,15 @@ import { hmac } from '../integration/mail.ts';
 // refused in plain words, the team's hours, and the address asked for while the team is away.
 
 let browser: Browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
-const rotate = async (t: TestTenant) => (await request('POST', admin('/settings/identity-secret/rotate'), { token: t.ownerToken })).body.secret as string;
+const rotate = async (t: TestTenant) =>
+  (await request('POST', admin('/settings/identity-secret/rotate'), { token: t.ownerToken })).body.secret as string;
 
 const launcher = (page: Page) => page.getByRole('button', { name: /^Open .*chat/ });
 const dialog = (page: Page) => page.getByRole('dialog');
@@ -33,7 +38,10 @@ async function say(page: Page, text: string, replies: number) {
 const closedNow = () => {
   const at = new Date(Date.now() + 12 * 3600_000);
   const day = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'][at.getUTCDay()]!;
-  return { timezone: 'UTC', weekly: { [day]: [[at.toISOString().slice(11, 16), new Date(at.getTime() + 60_000).toISOString().slice(11, 16)]] } };
+  return {
+    timezone: 'UTC',
+    weekly: { [day]: [[at.toISOString().slice(11, 16), new Date(at.getTime() + 60_000).toISOString().slice(11, 16)]] },
+  };
 };
 
 describe('a signed-in visitor', () => {
@@ -57,8 +65,16 @@ describe('a signed-in visitor', () => {
     const page = await newPage(browser);
     await page.goto(bare);
     await launcher(page).waitFor();
-    await page.evaluate((h) => (window as unknown as { SupportWidget: { identify(v: unknown): void } }).SupportWidget.identify(
-      { userId: 'cust-42', name: 'Ada Lovelace', email: 'ada@example.com', userHash: h }), userHash);
+    await page.evaluate(
+      (h) =>
+        (window as unknown as { SupportWidget: { identify(v: unknown): void } }).SupportWidget.identify({
+          userId: 'cust-42',
+          name: 'Ada Lovelace',
+          email: 'ada@example.com',
+          userHash: h,
+        }),
+      userHash,
+    );
     await launcher(page).click();
     const earlier = page.getByRole('region', { name: 'Your earlier conversations' });
     await earlier.waitFor();
@@ -69,19 +85,31 @@ describe('a signed-in visitor', () => {
     await earlier.getByRole('button', { name: /Reopen the conversation of/ }).click();
     await bubbles(page, 'user').filter({ hasText: 'hi, I have a question' }).waitFor();
     expect(await earlier.count()).toBe(0);
-    expect(await page.evaluate(() => document.querySelector('[data-support-widget]')!.shadowRoot!.activeElement?.id)).toBe('sw-input');
+    expect(
+      await page.evaluate(() => document.querySelector('[data-support-widget]')!.shadowRoot!.activeElement?.id),
+    ).toBe('sw-input');
     // It continues there: the next message joins the same conversation.
     await say(page, 'hello, is someone there', 2);
     const convs = await request('GET', admin('/conversations?userId=cust-42'), { token: t.ownerToken });
     expect(convs.body.items).toHaveLength(1);
-    expect(convs.body.items[0]).toMatchObject({ title: 'Ada Lovelace', visitor: { userId: 'cust-42', verified: true }, messageCount: 4 });
+    expect(convs.body.items[0]).toMatchObject({
+      title: 'Ada Lovelace',
+      visitor: { userId: 'cust-42', verified: true },
+      messageCount: 4,
+    });
 
     // A new conversation from the list; the earlier one stays a click away.
     await page.getByRole('button', { name: 'Your conversations' }).waitFor({ state: 'hidden' });
     await page.evaluate(() => localStorage.clear());
     await page.reload();
-    await page.evaluate((h) => (window as unknown as { SupportWidget: { identify(v: unknown): void } }).SupportWidget.identify(
-      { userId: 'cust-42', userHash: h }), userHash);
+    await page.evaluate(
+      (h) =>
+        (window as unknown as { SupportWidget: { identify(v: unknown): void } }).SupportWidget.identify({
+          userId: 'cust-42',
+          userHash: h,
+        }),
+      userHash,
+    );
     await launcher(page).click();
     await say(page, 'hello again', 1);
     await page.getByRole('button', { name: 'Your conversations' }).click();
@@ -96,11 +124,14 @@ describe('a signed-in visitor', () => {
     await shot(page, 'identity-conversation-360');
   });
 
-  it('is refused in plain words when the signature is forged, and never sees another customer\'s conversations', async () => {
+  it("is refused in plain words when the signature is forged, and never sees another customer's conversations", async () => {
     const t = await newTenant();
     const secret = await rotate(t);
     // Someone else's conversation, properly signed.
-    const victim = await request('POST', '/api/v1/chat/message', { widgetKey: t.widgetKey, body: { message: 'my address is 1 Secret Lane', visitor: { userId: 'victim', userHash: hmac(secret, 'victim') } } });
+    const victim = await request('POST', '/api/v1/chat/message', {
+      widgetKey: t.widgetKey,
+      body: { message: 'my address is 1 Secret Lane', visitor: { userId: 'victim', userHash: hmac(secret, 'victim') } },
+    });
     expect(victim.status).toBe(200);
 
     const url = await site(t, { id: 'victim', name: 'Mallory', hash: hmac('not the secret', 'victim') });
@@ -136,7 +167,9 @@ describe('a site that requires signed-in customers', () => {
     await launcher(page).click();
     await input(page).fill('hello?');
     await input(page).press('Enter');
-    await notice(page).filter({ hasText: 'This chat is for signed-in customers. Please sign in on this site to chat with us.' }).waitFor();
+    await notice(page)
+      .filter({ hasText: 'This chat is for signed-in customers. Please sign in on this site to chat with us.' })
+      .waitFor();
     await expectAccessible(page, 'an anonymous visitor where sign-in is required');
 
     await page.goto(await site(t, { id: 'member-1', hash: hmac(secret, 'member-1') }));
@@ -152,7 +185,9 @@ describe('a ticket of an earlier conversation', () => {
     const userHash = hmac(await rotate(t), 'cust-7');
     const url = await site(t, { id: 'cust-7', name: 'Grace Hopper', hash: userHash });
     /** The live channel taken by the test and never answered: no ticket event reaches the page. */
-    const silent = async (p: Page) => { await p.routeWebSocket(/\/api\/v1\/live\?/, () => {}); };
+    const silent = async (p: Page) => {
+      await p.routeWebSocket(/\/api\/v1\/live\?/, () => {});
+    };
 
     const first = await newPage(browser);
     await silent(first);
@@ -160,8 +195,14 @@ describe('a ticket of an earlier conversation', () => {
     await launcher(first).click();
     await say(first, 'where is my order 77?', 1);
     // The team is asked for from elsewhere (another tab): this page hears nothing of it.
-    const conversationId = await first.evaluate((k) => JSON.parse(localStorage.getItem(`support-widget:${k}`)!).conversationId as string, t.widgetKey);
-    const esc = await request('POST', '/api/v1/chat/escalate', { widgetKey: t.widgetKey, body: { conversationId, reason: 'late parcel' } });
+    const conversationId = await first.evaluate(
+      (k) => JSON.parse(localStorage.getItem(`support-widget:${k}`)!).conversationId as string,
+      t.widgetKey,
+    );
+    const esc = await request('POST', '/api/v1/chat/escalate', {
+      widgetKey: t.widgetKey,
+      body: { conversationId, reason: 'late parcel' },
+    });
     expect(esc.body.ticketNumber).toBe(1);
     expect(await first.locator('.ticket').isVisible()).toBe(false);
     // A reload on the conversation: the ticket bar from the read.
@@ -172,7 +213,14 @@ describe('a ticket of an earlier conversation', () => {
     await first.context().close();
 
     // A person takes it; on another device the visitor reopens the conversation from their list.
-    expect((await request('PATCH', admin(`/tickets/${esc.body.ticketId}`), { token: t.ownerToken, body: { status: 'in_progress' } })).status).toBe(200);
+    expect(
+      (
+        await request('PATCH', admin(`/tickets/${esc.body.ticketId}`), {
+          token: t.ownerToken,
+          body: { status: 'in_progress' },
+        })
+      ).status,
+    ).toBe(200);
     const page = await newPage(browser);
     await silent(page);
     await page.goto(url);
@@ -181,7 +229,9 @@ describe('a ticket of an earlier conversation', () => {
     await earlier.getByRole('button', { name: /Reopen the conversation of/ }).click();
     await bubbles(page, 'user').filter({ hasText: 'where is my order 77?' }).waitFor();
     await page.locator('.ticket strong').filter({ hasText: /^#1$/ }).waitFor();
-    expect(await page.locator('.ticket').textContent()).toBe('Ticket #1: a person from our team is on it and will reply here.');
+    expect(await page.locator('.ticket').textContent()).toBe(
+      'Ticket #1: a person from our team is on it and will reply here.',
+    );
     expect(await page.locator('.ticket').textContent()).not.toContain('tkt_');
     // A person is on it: no asking for one.
     expect(await page.getByRole('button', { name: 'Talk to a person' }).isVisible()).toBe(false);
@@ -204,20 +254,34 @@ describe('business hours', () => {
     await open.context().close();
 
     await putConfig(t, { businessHours: closedNow() });
-    const page = await newPage(browser, { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, timezoneId: 'UTC', locale: 'en-GB' });
+    const page = await newPage(browser, {
+      viewport: { width: 360, height: 740 },
+      isMobile: true,
+      hasTouch: true,
+      timezoneId: 'UTC',
+      locale: 'en-GB',
+    });
     await page.goto(await site(t));
     await launcher(page).tap();
-    await dialog(page).getByText(/^We're away — back (today|tomorrow) at \d{1,2}:\d\d your time\.$/).waitFor();
+    await dialog(page)
+      .getByText(/^We're away — back (today|tomorrow) at \d{1,2}:\d\d your time\.$/)
+      .waitFor();
     await say(page, 'my parcel never came', 1);
     await page.getByRole('button', { name: 'Talk to a person' }).tap();
-    await page.getByText(/^We're away — back .* your time\. Your request is kept, and a person from our team will reply when they are back\.$/).waitFor();
+    await page
+      .getByText(
+        /^We're away — back .* your time\. Your request is kept, and a person from our team will reply when they are back\.$/,
+      )
+      .waitFor();
     await page.getByRole('button', { name: 'Request a person' }).tap();
     await page.locator('.ticket strong').filter({ hasText: /^#1$/ }).waitFor();
     expect(await bubbles(page, 'assistant').last().textContent()).toContain('#1');
 
     const email = page.getByRole('textbox', { name: 'Your email address' });
     await email.waitFor();
-    expect(await page.evaluate(() => document.querySelector('[data-support-widget]')!.shadowRoot!.activeElement?.id)).toBe('sw-email');
+    expect(
+      await page.evaluate(() => document.querySelector('[data-support-widget]')!.shadowRoot!.activeElement?.id),
+    ).toBe('sw-email');
     await page.getByRole('button', { name: 'Send my email' }).tap();
     await page.getByText('Please enter your email address.').waitFor();
     expect(await email.getAttribute('aria-invalid')).toBe('true');
@@ -235,7 +299,11 @@ describe('business hours', () => {
 
     // The team sees the address, marked as typed by the customer.
     const convs = await request('GET', admin('/conversations'), { token: t.ownerToken });
-    expect(convs.body.items[0].visitor).toMatchObject({ email: 'night.owl@example.com', verified: false, emailVerified: false });
+    expect(convs.body.items[0].visitor).toMatchObject({
+      email: 'night.owl@example.com',
+      verified: false,
+      emailVerified: false,
+    });
     // Asked once: a reload does not ask again.
     await page.reload();
     await launcher(page).tap();

@@ -8,8 +8,12 @@ import { expectAccessible, launch, newPage, shopUrl, shot } from './browser.ts';
 // answers; each test needs those routes in the local runtime.
 
 let browser: Browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 const launcher = (page: Page) => page.getByRole('button', { name: /^Open .*chat/ });
 const input = (page: Page) => page.getByRole('textbox', { name: 'Message' });
@@ -30,7 +34,9 @@ async function escalated(page: Page, t: TestTenant) {
   await page.getByRole('button', { name: 'Talk to a person' }).click();
   await page.getByRole('button', { name: 'Request a person' }).click();
   await page.locator('.ticket strong').waitFor();
-  const stored = JSON.parse((await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), t.widgetKey))!) as { conversationId: string; ticketId: string };
+  const stored = JSON.parse(
+    (await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), t.widgetKey))!,
+  ) as { conversationId: string; ticketId: string };
   return { conversationId: stored.conversationId, ticketId: stored.ticketId };
 }
 
@@ -44,21 +50,27 @@ describe('the live channel, with the service', () => {
   it('shows an agent reply as it arrives, with the agent name, and no assistant reply while a person handles it', async () => {
     const t = await newTenant();
     const agent = await memberToken(t, 'agent');
-    expect((await request('PATCH', admin('/auth/me'), { token: agent.token, body: { displayName: 'Sam' } })).status).toBe(200);
+    expect(
+      (await request('PATCH', admin('/auth/me'), { token: agent.token, body: { displayName: 'Sam' } })).status,
+    ).toBe(200);
     const page = await newPage(browser);
     const { conversationId } = await escalated(page, t);
 
     await agentSays(agent.token, conversationId, 'Hi, Sam here. <b>Sorry</b> about that!');
     await bubbles(page, 'agent').first().waitFor();
-    expect(await page.locator('.msg-agent').first().textContent()).toBe('Sam · support teamHi, Sam here. <b>Sorry</b> about that!');
+    expect(await page.locator('.msg-agent').first().textContent()).toBe(
+      'Sam · support teamHi, Sam here. <b>Sorry</b> about that!',
+    );
     // The first agent message moves the ticket to in_progress (ticket.updated on the socket).
     await page.locator('.ticket').filter({ hasText: 'a person from our team is on it' }).waitFor();
 
     const assistantBefore = await bubbles(page, 'assistant').count();
-    const answered = page.waitForResponse((r) => r.url().endsWith('/api/v1/chat/message') && r.request().method() === 'POST');
+    const answered = page.waitForResponse(
+      (r) => r.url().endsWith('/api/v1/chat/message') && r.request().method() === 'POST',
+    );
     await input(page).fill('thanks, when will the new one arrive?');
     await input(page).press('Enter');
-    const body = await (await answered).json() as { message: unknown; handledBy?: string };
+    const body = (await (await answered).json()) as { message: unknown; handledBy?: string };
     expect(body).toMatchObject({ message: null, handledBy: 'agent' });
     await page.locator('.typing').waitFor({ state: 'hidden' });
     expect(await bubbles(page, 'assistant').count()).toBe(assistantBefore);
@@ -68,8 +80,14 @@ describe('the live channel, with the service', () => {
     await page.getByRole('button', { name: 'Open Test Shop chat, 1 unread' }).waitFor();
     await launcher(page).click();
     // The user message sent above came back on the socket too: shown once.
-    expect(await bubbles(page, 'user').allTextContents()).toEqual(['You: my parcel arrived damaged', 'You: thanks, when will the new one arrive?']);
-    expect(await bubbles(page, 'agent').allTextContents()).toEqual(['Hi, Sam here. <b>Sorry</b> about that!', 'Tomorrow morning.']);
+    expect(await bubbles(page, 'user').allTextContents()).toEqual([
+      'You: my parcel arrived damaged',
+      'You: thanks, when will the new one arrive?',
+    ]);
+    expect(await bubbles(page, 'agent').allTextContents()).toEqual([
+      'Hi, Sam here. <b>Sorry</b> about that!',
+      'Tomorrow morning.',
+    ]);
   });
 
   it('after the hand-over, before any person answers, says the team will answer here and shows no assistant reply', async () => {
@@ -77,12 +95,16 @@ describe('the live channel, with the service', () => {
     const page = await newPage(browser);
     await escalated(page, t);
     const assistantBefore = await bubbles(page, 'assistant').count();
-    const answered = page.waitForResponse((r) => r.url().endsWith('/api/v1/chat/message') && r.request().method() === 'POST');
+    const answered = page.waitForResponse(
+      (r) => r.url().endsWith('/api/v1/chat/message') && r.request().method() === 'POST',
+    );
     await input(page).fill('also, the handle of the mug is chipped');
     await input(page).press('Enter');
     expect(await (await answered).json()).toMatchObject({ message: null, handledBy: 'agent' });
     await page.locator('.held-note').waitFor();
-    expect(await page.locator('.msg-user').last().locator('.held-note').textContent()).toBe('Sent to our team: a person will answer here.');
+    expect(await page.locator('.msg-user').last().locator('.held-note').textContent()).toBe(
+      'Sent to our team: a person will answer here.',
+    );
     await page.locator('.typing').waitFor({ state: 'hidden' });
     expect(await bubbles(page, 'assistant').count()).toBe(assistantBefore);
     // The ticket is still open: the bar says so, not that a person is on it.
@@ -100,7 +122,10 @@ describe('the live channel, with the service', () => {
     const { conversationId, ticketId } = await escalated(page, t);
     await agentSays(agent.token, conversationId, 'A new mug is on its way.');
     await bubbles(page, 'agent').first().waitFor();
-    expect((await request('PATCH', admin(`/tickets/${ticketId}`), { token: agent.token, body: { status: 'resolved' } })).status).toBe(200);
+    expect(
+      (await request('PATCH', admin(`/tickets/${ticketId}`), { token: agent.token, body: { status: 'resolved' } }))
+        .status,
+    ).toBe(200);
 
     await page.getByRole('group', { name: /How would you rate the help you got/ }).waitFor();
     await page.getByRole('radio', { name: '5' }).check();
@@ -135,7 +160,10 @@ describe('knowledge-base answers, with the service', () => {
     expect(await bubbles(page, 'assistant').nth(1).textContent()).toContain('Never tumble dry');
     await page.getByRole('button', { name: 'Washing a wool sweater' }).click();
     await page.locator('.article p').filter({ hasText: 'Wash wool sweaters by hand in cold water' }).waitFor();
-    await page.locator('.article p').filter({ hasText: /^Never tumble dry$/ }).waitFor();
+    await page
+      .locator('.article p')
+      .filter({ hasText: /^Never tumble dry$/ })
+      .waitFor();
     expect(await page.locator('.article').textContent()).not.toContain('**');
     await page.getByRole('button', { name: 'Back to the conversation' }).click();
     await bubbles(page, 'assistant').nth(1).waitFor();

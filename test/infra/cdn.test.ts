@@ -14,9 +14,14 @@ describe('CDN: widget.js from a private bucket behind CloudFront', () => {
 
   it('keeps the bucket private, encrypted and owned by the account', () => {
     expect(bucket.PublicAccessBlockConfiguration).toEqual({
-      BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true,
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
     });
-    expect(bucket.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
+    expect(
+      bucket.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm,
+    ).toBe('AES256');
     expect(bucket.OwnershipControls.Rules).toEqual([{ ObjectOwnership: 'BucketOwnerEnforced' }]);
     expect(bucket.WebsiteConfiguration).toBeUndefined();
   });
@@ -37,7 +42,9 @@ describe('CDN: widget.js from a private bucket behind CloudFront', () => {
     const oacs = ofType(s, 'AWS::CloudFront::OriginAccessControl');
     expect(oacs).toHaveLength(1);
     expect(oacs[0]![1].Properties.OriginAccessControlConfig).toMatchObject({
-      OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4',
+      OriginAccessControlOriginType: 's3',
+      SigningBehavior: 'always',
+      SigningProtocol: 'sigv4',
     });
     expect(ofType(s, 'AWS::CloudFront::CloudFrontOriginAccessIdentity')).toEqual([]);
     const [origin] = distribution.Origins;
@@ -68,7 +75,10 @@ describe('CDN: widget.js from a private bucket behind CloudFront', () => {
     const d = deployments.find(([id]) => id.startsWith('CdnWidget'))![1].Properties;
     expect(refId(d.DestinationBucketName)).toBe(bucketId);
     expect(d.Prune).toBe(false);
-    expect(d.SystemMetadata).toMatchObject({ 'cache-control': 'public, max-age=300', 'content-type': 'text/javascript; charset=utf-8' });
+    expect(d.SystemMetadata).toMatchObject({
+      'cache-control': 'public, max-age=300',
+      'content-type': 'text/javascript; charset=utf-8',
+    });
     expect(refId(d.DistributionId)).toBe(distributionId);
     expect(d.DistributionPaths).toEqual(['/widget.js']);
     expect(s.template.toJSON().Outputs.WidgetUrl).toBeDefined();
@@ -79,7 +89,9 @@ describe('CDN: widget.js from a private bucket behind CloudFront', () => {
     expect(roles).toHaveLength(1);
     const [roleId, role] = roles[0]!;
     expect(role.Properties.ManagedPolicyArns).toBeUndefined();
-    const policies = ofType(s, 'AWS::IAM::Policy').filter(([, p]) => p.Properties.Roles.some((r: unknown) => refId(r) === roleId));
+    const policies = ofType(s, 'AWS::IAM::Policy').filter(([, p]) =>
+      p.Properties.Roles.some((r: unknown) => refId(r) === roleId),
+    );
     expect(policies).toHaveLength(1);
     const where = (resource: unknown) => {
       const text = JSON.stringify(resource);
@@ -92,9 +104,15 @@ describe('CDN: widget.js from a private bucket behind CloudFront', () => {
     const pairs = new Set<string>();
     for (const st of policies[0]![1].Properties.PolicyDocument.Statement) {
       expect(st.Effect).toBe('Allow');
-      for (const a of [st.Action].flat()) for (const r of [st.Resource].flat()) pairs.add(`${where(r)} ${a.split(':')[0]}:${a === '*' ? '*' : a.split(':')[1]}`);
+      for (const a of [st.Action].flat())
+        for (const r of [st.Resource].flat())
+          pairs.add(`${where(r)} ${a.split(':')[0]}:${a === '*' ? '*' : a.split(':')[1]}`);
     }
-    const byResource = (r: string) => [...pairs].filter((p) => p.startsWith(`${r} `)).map((p) => p.slice(r.length + 1)).sort();
+    const byResource = (r: string) =>
+      [...pairs]
+        .filter((p) => p.startsWith(`${r} `))
+        .map((p) => p.slice(r.length + 1))
+        .sort();
     expect(byResource('*')).toEqual(['cloudfront:CreateInvalidation', 'cloudfront:GetInvalidation']);
     expect(byResource('own-log-group')).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
     expect(byResource('assets-bucket').every((a) => /^s3:(Get|List)/.test(a))).toBe(true);

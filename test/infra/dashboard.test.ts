@@ -15,13 +15,21 @@ describe('dashboard hosting', () => {
   it('keeps the bucket private, encrypted and TLS-only', () => {
     const bucket = s.resources[bucketId]!.Properties;
     expect(bucket.PublicAccessBlockConfiguration).toEqual({
-      BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true,
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
     });
-    expect(bucket.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
+    expect(
+      bucket.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm,
+    ).toBe('AES256');
     expect(bucket.WebsiteConfiguration).toBeUndefined();
-    const policy = ofType(s, 'AWS::S3::BucketPolicy').find(([, p]) => refId(p.Properties.Bucket) === bucketId)![1].Properties.PolicyDocument;
+    const policy = ofType(s, 'AWS::S3::BucketPolicy').find(([, p]) => refId(p.Properties.Bucket) === bucketId)![1]
+      .Properties.PolicyDocument;
     const statements = policy.Statement as any[];
-    expect(statements.find((st) => st.Effect === 'Deny')).toMatchObject({ Condition: { Bool: { 'aws:SecureTransport': 'false' } } });
+    expect(statements.find((st) => st.Effect === 'Deny')).toMatchObject({
+      Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+    });
     // Only CloudFront, and only for this distribution, may read.
     const reads = statements.filter((st) => st.Effect === 'Allow');
     expect(reads).toHaveLength(1);
@@ -39,8 +47,13 @@ describe('dashboard hosting', () => {
     expect(cdn.DefaultRootObject).toBe('index.html');
     expect(cdn.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('redirect-to-https');
     expect(cdn.DefaultCacheBehavior.AllowedMethods).toEqual(['GET', 'HEAD']);
-    expect(cdn.CustomErrorResponses).toEqual([403, 404].map((code) => expect.objectContaining({ ErrorCode: code, ResponseCode: 200, ResponsePagePath: '/index.html' })));
-    const headers = ofType(s, 'AWS::CloudFront::ResponseHeadersPolicy')[0]![1].Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+    expect(cdn.CustomErrorResponses).toEqual(
+      [403, 404].map((code) =>
+        expect.objectContaining({ ErrorCode: code, ResponseCode: 200, ResponsePagePath: '/index.html' }),
+      ),
+    );
+    const headers = ofType(s, 'AWS::CloudFront::ResponseHeadersPolicy')[0]![1].Properties.ResponseHeadersPolicyConfig
+      .SecurityHeadersConfig;
     expect(headers.ContentSecurityPolicy.ContentSecurityPolicy).toContain("frame-ancestors 'none'");
     expect(headers.FrameOptions.FrameOption).toBe('DENY');
   });
@@ -58,9 +71,15 @@ describe('dashboard hosting', () => {
       SupportedIdentityProviders: ['COGNITO'],
       EnableTokenRevocation: true,
     });
-    expect(client.CallbackURLs).toEqual([{ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [cdnId, 'DomainName'] }, '/callback']] }]);
-    expect(client.LogoutURLs).toEqual([{ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [cdnId, 'DomainName'] }, '/']] }]);
-    expect(ofType(s, 'AWS::Cognito::ManagedLoginBranding')[0]![1].Properties).toMatchObject({ UseCognitoProvidedValues: true });
+    expect(client.CallbackURLs).toEqual([
+      { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [cdnId, 'DomainName'] }, '/callback']] },
+    ]);
+    expect(client.LogoutURLs).toEqual([
+      { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [cdnId, 'DomainName'] }, '/']] },
+    ]);
+    expect(ofType(s, 'AWS::Cognito::ManagedLoginBranding')[0]![1].Properties).toMatchObject({
+      UseCognitoProvidedValues: true,
+    });
     // Its tokens pass the API's authorizer.
     const jwt = ofType(s, 'AWS::ApiGatewayV2::Authorizer')[0]![1].Properties.JwtConfiguration;
     expect(jwt.Audience.map(refId)).toContain(logicalId(s, d.client!));
@@ -76,7 +95,15 @@ describe('dashboard hosting', () => {
     // Two sources: the built app and the config document; the second carries the tokens resolved at deploy time.
     expect(deployment.Properties.SourceObjectKeys).toHaveLength(2);
     const config = s.stack.resolve(d.runtimeConfig);
-    expect(Object.keys(config).sort()).toEqual(['apiUrl', 'clientId', 'issuer', 'liveUrl', 'logoutUrl', 'scope', 'widgetOrigin']);
+    expect(Object.keys(config).sort()).toEqual([
+      'apiUrl',
+      'clientId',
+      'issuer',
+      'liveUrl',
+      'logoutUrl',
+      'scope',
+      'widgetOrigin',
+    ]);
     expect(refId(config.clientId)).toBe(logicalId(s, d.client!));
     expect(JSON.stringify(config.issuer)).toContain(logicalId(s, s.stack.auth.userPool!));
     expect(JSON.stringify(config.apiUrl)).toContain(logicalId(s, s.stack.api.httpApi));

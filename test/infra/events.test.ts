@@ -19,17 +19,31 @@ describe('delivery queue', () => {
     // The delivery queue, its dead letters, the event stream's dead letters, the index queue and its dead letters,
     // the export queue and its dead letters, and the email channel's two queues and their dead letters.
     const email = s.stack.email;
-    expect(queues.map(([id]) => id).sort()).toEqual([
-      dlqId, queueId, logicalId(s, s.stack.events.deadLetters), logicalId(s, s.stack.indexing.queue), logicalId(s, s.stack.indexing.deadLetters),
-      logicalId(s, s.stack.exports.queue), logicalId(s, s.stack.exports.deadLetters),
-      ...[email.outQueue, email.outDeadLetters, email.eventsQueue, email.eventsDeadLetters].map((q) => logicalId(s, q)),
-    ].sort());
+    expect(queues.map(([id]) => id).sort()).toEqual(
+      [
+        dlqId,
+        queueId,
+        logicalId(s, s.stack.events.deadLetters),
+        logicalId(s, s.stack.indexing.queue),
+        logicalId(s, s.stack.indexing.deadLetters),
+        logicalId(s, s.stack.exports.queue),
+        logicalId(s, s.stack.exports.deadLetters),
+        ...[email.outQueue, email.outDeadLetters, email.eventsQueue, email.eventsDeadLetters].map((q) =>
+          logicalId(s, q),
+        ),
+      ].sort(),
+    );
     const q = s.resources[queueId]!.Properties;
     expect(refId(q.RedrivePolicy.deadLetterTargetArn)).toBe(dlqId);
     // Each attempt of the deliveries ahead in its group's batch is a receive of a message too.
     expect(q.RedrivePolicy.maxReceiveCount).toBeGreaterThan(MAX_ATTEMPTS * DELIVERY_QUEUE.batchSize);
     // FIFO, one group per endpoint, deduplicated per group, with high-throughput limits; its dead letters FIFO too.
-    expect(q).toMatchObject({ FifoQueue: true, ContentBasedDeduplication: false, DeduplicationScope: 'messageGroup', FifoThroughputLimit: 'perMessageGroupId' });
+    expect(q).toMatchObject({
+      FifoQueue: true,
+      ContentBasedDeduplication: false,
+      DeduplicationScope: 'messageGroup',
+      FifoThroughputLimit: 'perMessageGroupId',
+    });
     expect(s.resources[dlqId]!.Properties.FifoQueue).toBe(true);
     expect(q.SqsManagedSseEnabled).toBe(true);
     expect(s.resources[dlqId]!.Properties.SqsManagedSseEnabled).toBe(true);
@@ -45,8 +59,9 @@ describe('delivery queue', () => {
   });
 
   it('alarms on any visible message in the dead-letter queue', () => {
-    const alarms = ofType(s, 'AWS::CloudWatch::Alarm').filter(([, a]) => a.Properties.Namespace === 'AWS/SQS'
-      && JSON.stringify(a.Properties.Dimensions).includes(dlqId));
+    const alarms = ofType(s, 'AWS::CloudWatch::Alarm').filter(
+      ([, a]) => a.Properties.Namespace === 'AWS/SQS' && JSON.stringify(a.Properties.Dimensions).includes(dlqId),
+    );
     expect(alarms).toHaveLength(1);
     const a = alarms[0]![1].Properties;
     expect(a.MetricName).toBe('ApproximateNumberOfMessagesVisible');
@@ -56,7 +71,9 @@ describe('delivery queue', () => {
   });
 
   it('feeds the delivery function in batches that report item failures', () => {
-    const mappings = ofType(s, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => refId(m.Properties.FunctionName) === fnId);
+    const mappings = ofType(s, 'AWS::Lambda::EventSourceMapping').filter(
+      ([, m]) => refId(m.Properties.FunctionName) === fnId,
+    );
     expect(mappings).toHaveLength(1);
     const m = mappings[0]![1].Properties;
     expect(refId(m.EventSourceArn)).toBe(queueId);
@@ -70,7 +87,8 @@ describe('delivery queue', () => {
     expect(refId(vars.DELIVERY_QUEUE_URL)).toBe(queueId);
     expect(refId(vars.TABLE_NAME)).toBe(logicalId(s, s.stack.data.table));
     expect(refId(vars.KMS_KEY_ID)).toBe(logicalId(s, s.stack.credentialsKey));
-    for (const name of ['DELIVERY_TIMEOUT_MS', 'DELIVERY_TIME_SCALE', 'ALLOW_LOOPBACK_WEBHOOKS', 'SQS_ENDPOINT']) expect(vars[name], name).toBeUndefined();
+    for (const name of ['DELIVERY_TIMEOUT_MS', 'DELIVERY_TIME_SCALE', 'ALLOW_LOOPBACK_WEBHOOKS', 'SQS_ENDPOINT'])
+      expect(vars[name], name).toBeUndefined();
     expect(s.resources[fnId]!.Properties.Timeout).toBe(DELIVERY_QUEUE.functionTimeoutSeconds);
   });
 
@@ -79,14 +97,21 @@ describe('delivery queue', () => {
       const vars = s.resources[logicalId(s, s.stack.functions.get(r.handler)!.fn)]!.Properties.Environment.Variables;
       expect('DELIVERY_QUEUE_URL' in vars, r.handler).toBe(r.queue === true);
     }
-    expect(ofType(s, 'AWS::Lambda::Function').some(([, f]) => JSON.stringify(f.Properties.Environment ?? {}).includes('ALLOW_LOOPBACK_WEBHOOKS'))).toBe(false);
+    expect(
+      ofType(s, 'AWS::Lambda::Function').some(([, f]) =>
+        JSON.stringify(f.Properties.Environment ?? {}).includes('ALLOW_LOOPBACK_WEBHOOKS'),
+      ),
+    ).toBe(false);
   });
 
-  it('links Slack messages to the stack\'s dashboard, or to the one given', () => {
+  it("links Slack messages to the stack's dashboard, or to the one given", () => {
     const own = s.resources[fnId]!.Properties.Environment.Variables.DASHBOARD_URL;
-    expect(own).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(s, s.stack.dashboard.distribution), 'DomainName'] }]] });
+    expect(own).toEqual({
+      'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(s, s.stack.dashboard.distribution), 'DomainName'] }]],
+    });
     const withDash = synth({ dashboardUrl: 'https://support.example.com' });
-    const vars = withDash.resources[logicalId(withDash, withDash.stack.deliveries.fn.fn)]!.Properties.Environment.Variables;
+    const vars =
+      withDash.resources[logicalId(withDash, withDash.stack.deliveries.fn.fn)]!.Properties.Environment.Variables;
     expect(vars.DASHBOARD_URL).toBe('https://support.example.com');
     expect(() => synth({ dashboardUrl: 'http://support.example.com' })).toThrow(/dashboardUrl/);
   });
@@ -98,15 +123,20 @@ describe('index queue and the indexer', () => {
   const fnId = logicalId(s, s.stack.indexing.fn.fn);
   const fn = (handler: string) => s.resources[logicalId(s, s.stack.functions.get(handler)!.fn)]!.Properties;
 
-  it('has a dead-letter queue, a visibility timeout above the function\'s, and feeds the indexer in batches that report item failures', () => {
+  it("has a dead-letter queue, a visibility timeout above the function's, and feeds the indexer in batches that report item failures", () => {
     const q = s.resources[queueId]!.Properties;
     expect(q.VisibilityTimeout).toBe(INDEX_QUEUE.visibilityTimeoutSeconds);
     expect(q.VisibilityTimeout).toBeGreaterThan(INDEX_QUEUE.functionTimeoutSeconds);
     expect(refId(q.RedrivePolicy.deadLetterTargetArn)).toBe(logicalId(s, s.stack.indexing.deadLetters));
     expect(q.RedrivePolicy.maxReceiveCount).toBe(INDEX_QUEUE.maxReceiveCount);
-    const mappings = ofType(s, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => refId(m.Properties.FunctionName) === fnId);
+    const mappings = ofType(s, 'AWS::Lambda::EventSourceMapping').filter(
+      ([, m]) => refId(m.Properties.FunctionName) === fnId,
+    );
     expect(mappings).toHaveLength(1);
-    expect(mappings[0]![1].Properties).toMatchObject({ BatchSize: INDEX_QUEUE.batchSize, FunctionResponseTypes: ['ReportBatchItemFailures'] });
+    expect(mappings[0]![1].Properties).toMatchObject({
+      BatchSize: INDEX_QUEUE.batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
   });
 
   it('gives the queue URL to the dispatcher (which queues tenants) and the indexer (which queues a tenant again), and to no route', () => {
@@ -119,8 +149,12 @@ describe('index queue and the indexer', () => {
     const dir = `/var/task/${ENCODER_MODEL_FOLDER}`;
     expect(s.resources[fnId]!.Properties.Environment.Variables.ENCODER_MODEL_DIR).toBe(dir);
     expect(fn(eventDispatcher.handler).Environment.Variables.ENCODER_MODEL_DIR).toBeUndefined();
-    const embedding = routes.filter((r) => r.encoder).map((r) => r.handler).sort();
+    const embedding = routes
+      .filter((r) => r.encoder)
+      .map((r) => r.handler)
+      .sort();
     expect(embedding).toEqual(['admin/nlu-parse', 'chat/send-message']);
-    for (const r of routes) expect(fn(r.handler).Environment.Variables.ENCODER_MODEL_DIR, r.handler).toBe(r.encoder ? dir : undefined);
+    for (const r of routes)
+      expect(fn(r.handler).Environment.Variables.ENCODER_MODEL_DIR, r.handler).toBe(r.encoder ? dir : undefined);
   });
 });

@@ -18,10 +18,23 @@ describe('functions of the live channel and the stream', () => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
     new SupportStack(app, 'SupportAssistant', {
       config: readConfig(app.node),
-      entryOf: (h) => { asked.push(h); return STUB_ENTRY; },
+      entryOf: (h) => {
+        asked.push(h);
+        return STUB_ENTRY;
+      },
     });
     expect(asked.filter((h) => triggers.includes(h)).sort()).toEqual([...triggers].sort());
-    expect(asked.sort()).toEqual([...declared.map((d) => d.handler), 'events/deliver', 'events/index-content', 'email/receive', 'email/send', 'email/events', EXPORT_QUEUE.handler].sort());
+    expect(asked.sort()).toEqual(
+      [
+        ...declared.map((d) => d.handler),
+        'events/deliver',
+        'events/index-content',
+        'email/receive',
+        'email/send',
+        'email/events',
+        EXPORT_QUEUE.handler,
+      ].sort(),
+    );
   });
 
   it('have their handler modules on disk, and the template builds each from functions/<handler>.ts', () => {
@@ -50,7 +63,9 @@ describe('live channel: a WebSocket API with one function per declared route', (
   });
 
   it('sends each route to its own function through a Lambda proxy integration, with no authorizer', () => {
-    expect(ofType(s, 'AWS::ApiGatewayV2::Authorizer').filter(([, a]) => refId(a.Properties.ApiId) === liveApiId)).toEqual([]);
+    expect(
+      ofType(s, 'AWS::ApiGatewayV2::Authorizer').filter(([, a]) => refId(a.Properties.ApiId) === liveApiId),
+    ).toEqual([]);
     const seen = new Set<string>();
     for (const decl of liveRoutes) {
       const [[, route]] = socketRoutes.filter(([, r]) => r.Properties.RouteKey === decl.routeKey) as [[string, any]];
@@ -73,9 +88,13 @@ describe('live channel: a WebSocket API with one function per declared route', (
 
   it('lets API Gateway invoke each socket function for its own route of this API only', () => {
     for (const decl of liveRoutes) {
-      const perms = ofType(s, 'AWS::Lambda::Permission').filter(([, p]) => refId(p.Properties.FunctionName) === fnId(decl.handler));
+      const perms = ofType(s, 'AWS::Lambda::Permission').filter(
+        ([, p]) => refId(p.Properties.FunctionName) === fnId(decl.handler),
+      );
       expect(perms, decl.handler).toHaveLength(1);
-      expect(joined(perms[0]![1].Properties.SourceArn)).toMatch(new RegExp(`:<${liveApiId}>/\\*${decl.routeKey.replace(/\$/g, '\\$')}$`));
+      expect(joined(perms[0]![1].Properties.SourceArn)).toMatch(
+        new RegExp(`:<${liveApiId}>/\\*${decl.routeKey.replace(/\$/g, '\\$')}$`),
+      );
     }
   });
 
@@ -87,7 +106,8 @@ describe('live channel: a WebSocket API with one function per declared route', (
     expect(stage.StageName).toBe(LIVE_STAGE);
     expect(stage.AutoDeploy).toBe(true);
     expect(stage.DefaultRouteSettings).toEqual({
-      ThrottlingRateLimit: DEFAULTS.throttle.rateLimit, ThrottlingBurstLimit: DEFAULTS.throttle.burstLimit,
+      ThrottlingRateLimit: DEFAULTS.throttle.rateLimit,
+      ThrottlingBurstLimit: DEFAULTS.throttle.burstLimit,
     });
     const dest = s.resources[refId(stage.AccessLogSettings.DestinationArn)!]!;
     expect(dest.Type).toBe('AWS::Logs::LogGroup');
@@ -100,7 +120,10 @@ describe('live channel: a WebSocket API with one function per declared route', (
       const t = synth(ctx);
       return t.resources[logicalId(t, t.stack.live.stage)]!.Properties.DefaultRouteSettings;
     };
-    expect(throttled({ throttleRate: '25', throttleBurst: '50' })).toEqual({ ThrottlingRateLimit: 25, ThrottlingBurstLimit: 50 });
+    expect(throttled({ throttleRate: '25', throttleBurst: '50' })).toEqual({
+      ThrottlingRateLimit: 25,
+      ThrottlingBurstLimit: 50,
+    });
   });
 
   it('gives its wss:// URL to every chat function as LIVE_URL, and as the LiveUrl output', () => {
@@ -133,8 +156,9 @@ describe('live channel: a WebSocket API with one function per declared route', (
 });
 
 describe('event pipeline: the table stream, filtered to event items, into the dispatcher', () => {
-  const mappings = ofType(s, 'AWS::Lambda::EventSourceMapping')
-    .filter(([, m]) => JSON.stringify(m.Properties.EventSourceArn).includes('StreamArn'));
+  const mappings = ofType(s, 'AWS::Lambda::EventSourceMapping').filter(([, m]) =>
+    JSON.stringify(m.Properties.EventSourceArn).includes('StreamArn'),
+  );
   const mapping = mappings[0]![1].Properties;
   const deadLettersId = logicalId(s, s.stack.events.deadLetters);
 
@@ -145,11 +169,12 @@ describe('event pipeline: the table stream, filtered to event items, into the di
     expect(s.resources[fnId(eventDispatcher.handler)]!.Properties.Description).toBe('DynamoDB stream: event items');
   });
 
-  it('passes only what the declaration\'s filter matches: inserted event items', () => {
+  it("passes only what the declaration's filter matches: inserted event items", () => {
     expect(mapping.FilterCriteria.Filters).toHaveLength(1);
     expect(JSON.parse(mapping.FilterCriteria.Filters[0].Pattern)).toEqual(eventDispatcher.filter);
     expect(JSON.parse(mapping.FilterCriteria.Filters[0].Pattern)).toEqual({
-      eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['event'] } } },
+      eventName: ['INSERT'],
+      dynamodb: { NewImage: { type: { S: ['event'] } } },
     });
   });
 
@@ -168,19 +193,27 @@ describe('event pipeline: the table stream, filtered to event items, into the di
     expect(queue.Type).toBe('AWS::SQS::Queue');
     expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
     expect(queue.Properties.MessageRetentionPeriod).toBe(14 * 24 * 3600);
-    const policies = ofType(s, 'AWS::SQS::QueuePolicy').filter(([, p]) => p.Properties.Queues.some((q: unknown) => refId(q) === deadLettersId));
+    const policies = ofType(s, 'AWS::SQS::QueuePolicy').filter(([, p]) =>
+      p.Properties.Queues.some((q: unknown) => refId(q) === deadLettersId),
+    );
     expect(policies).toHaveLength(1);
-    expect(policies[0]![1].Properties.PolicyDocument.Statement).toEqual([{
-      Action: 'sqs:*', Effect: 'Deny', Principal: { AWS: '*' },
-      Condition: { Bool: { 'aws:SecureTransport': 'false' } },
-      Resource: { 'Fn::GetAtt': [deadLettersId, 'Arn'] },
-    }]);
+    expect(policies[0]![1].Properties.PolicyDocument.Statement).toEqual([
+      {
+        Action: 'sqs:*',
+        Effect: 'Deny',
+        Principal: { AWS: '*' },
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        Resource: { 'Fn::GetAtt': [deadLettersId, 'Arn'] },
+      },
+    ]);
   });
 
   it('gives the dispatcher the table and the management endpoint of its own WebSocket stage', () => {
     const vars = envOf(eventDispatcher.handler);
     expect(refId(vars.TABLE_NAME)).toBe(logicalId(s, s.stack.data.table));
-    expect(joined(vars.LIVE_ENDPOINT)).toBe(`https://<${liveApiId}>.execute-api.<AWS::Region>.<AWS::URLSuffix>/${LIVE_STAGE}`);
+    expect(joined(vars.LIVE_ENDPOINT)).toBe(
+      `https://<${liveApiId}>.execute-api.<AWS::Region>.<AWS::URLSuffix>/${LIVE_STAGE}`,
+    );
     expect('LIVE_URL' in vars).toBe(false);
     expect('CURSOR_SECRET' in vars).toBe(false);
   });

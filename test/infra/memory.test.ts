@@ -10,10 +10,13 @@ import { synth } from './synth.ts';
 // `npm run bench:sizing`) is what the stack must give, and infra/memory.ts is where it is set.
 
 /** docs/SIZING.md's rows: `| \`chat/send-message\` | 1536 | ...`. */
-const table = new Map(readFileSync(join(PROJECT_ROOT, 'docs/SIZING.md'), 'utf8').split('\n')
-  .map((line) => /^\| `([\w-]+\/[\w-]+)` \| (\d+) \|/.exec(line))
-  .filter((m): m is RegExpExecArray => m !== null)
-  .map((m) => [m[1]!, Number(m[2])] as const));
+const table = new Map(
+  readFileSync(join(PROJECT_ROOT, 'docs/SIZING.md'), 'utf8')
+    .split('\n')
+    .map((line) => /^\| `([\w-]+\/[\w-]+)` \| (\d+) \|/.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => [m[1]!, Number(m[2])] as const),
+);
 
 describe('function memory', () => {
   it('every deployed function has the memory its row in docs/SIZING.md names', () => {
@@ -21,7 +24,9 @@ describe('function memory', () => {
     const seen: string[] = [];
     for (const r of Object.values(s.resources)) {
       if (r.Type !== 'AWS::Lambda::Function' || !r.Metadata?.[ENTRY_METADATA]) continue;
-      const handler = String(r.Metadata[ENTRY_METADATA]).replace(/^functions\//, '').replace(/\.ts$/, '');
+      const handler = String(r.Metadata[ENTRY_METADATA])
+        .replace(/^functions\//, '')
+        .replace(/\.ts$/, '');
       seen.push(handler);
       expect(table.has(handler), `docs/SIZING.md has no row for ${handler}`).toBe(true);
       expect(r.Properties.MemorySize, handler).toBe(table.get(handler));

@@ -37,8 +37,14 @@ describe('API stage: access logs and throttling', () => {
       const s = synth(ctx);
       return s.resources[logicalId(s, s.stack.api.stage)]!.Properties.DefaultRouteSettings;
     };
-    expect(limits({})).toEqual({ ThrottlingRateLimit: DEFAULTS.throttle.rateLimit, ThrottlingBurstLimit: DEFAULTS.throttle.burstLimit });
-    expect(limits({ throttleRate: '25', throttleBurst: '50' })).toEqual({ ThrottlingRateLimit: 25, ThrottlingBurstLimit: 50 });
+    expect(limits({})).toEqual({
+      ThrottlingRateLimit: DEFAULTS.throttle.rateLimit,
+      ThrottlingBurstLimit: DEFAULTS.throttle.burstLimit,
+    });
+    expect(limits({ throttleRate: '25', throttleBurst: '50' })).toEqual({
+      ThrottlingRateLimit: 25,
+      ThrottlingBurstLimit: 50,
+    });
   });
 
   it('takes log retention from context', () => {
@@ -62,14 +68,24 @@ describe('alarms', () => {
     expect(a.Properties.Threshold).toBe(ALARM_THRESHOLDS.api5xxPercent);
     const expr = a.Properties.Metrics.find((m: any) => m.Expression);
     expect(expr.Expression).toBe('IF(requests > 0, 100 * FILL(errors, 0) / requests, 0)');
-    const names = a.Properties.Metrics.filter((m: any) => m.MetricStat).map((m: any) => [m.Id, m.MetricStat.Metric.MetricName]);
-    expect(names.sort()).toEqual([['errors', '5xx'], ['requests', 'Count']]);
-    const apiDim = a.Properties.Metrics.find((m: any) => m.Id === 'errors').MetricStat.Metric.Dimensions.find((d: any) => d.Name === 'ApiId');
+    const names = a.Properties.Metrics.filter((m: any) => m.MetricStat).map((m: any) => [
+      m.Id,
+      m.MetricStat.Metric.MetricName,
+    ]);
+    expect(names.sort()).toEqual([
+      ['errors', '5xx'],
+      ['requests', 'Count'],
+    ]);
+    const apiDim = a.Properties.Metrics.find((m: any) => m.Id === 'errors').MetricStat.Metric.Dimensions.find(
+      (d: any) => d.Name === 'ApiId',
+    );
     expect(refId(apiDim.Value)).toBe(logicalId(s, s.stack.api.httpApi));
   });
 
   it('has one Lambda errors alarm per function', () => {
-    const errors = alarms.filter(([, a]) => a.Properties.MetricName === 'Errors' && a.Properties.Namespace === 'AWS/Lambda');
+    const errors = alarms.filter(
+      ([, a]) => a.Properties.MetricName === 'Errors' && a.Properties.Namespace === 'AWS/Lambda',
+    );
     expect(errors).toHaveLength(s.stack.functions.size);
     const fns = new Set(errors.map(([, a]) => refId(a.Properties.Dimensions[0].Value)));
     expect(fns.size).toBe(s.stack.functions.size);
@@ -78,7 +94,8 @@ describe('alarms', () => {
 
   // Each stack alarms on its own functions' throttles (infra/monitoring.ts FunctionAlarms).
   const stacksOfFunctions = new Map<Stack, number>();
-  for (const f of s.stack.functions.values()) stacksOfFunctions.set(Stack.of(f), (stacksOfFunctions.get(Stack.of(f)) ?? 0) + 1);
+  for (const f of s.stack.functions.values())
+    stacksOfFunctions.set(Stack.of(f), (stacksOfFunctions.get(Stack.of(f)) ?? 0) + 1);
   const throttleAlarms = [...stacksOfFunctions.values()].reduce((sum, k) => sum + Math.ceil(k / 10), 0);
 
   it('covers every function with a throttles alarm in its own stack (metric math, at most 10 metrics each)', () => {
@@ -106,9 +123,14 @@ describe('alarms', () => {
     ] as const) {
       const [[, a]] = byId(id) as [[string, any]];
       expect(a.Properties, id).toMatchObject({
-        Namespace: METRICS_NAMESPACE, MetricName: name, Statistic: 'Sum', Period: 300,
+        Namespace: METRICS_NAMESPACE,
+        MetricName: name,
+        Statistic: 'Sum',
+        Period: 300,
         Dimensions: [{ Name: 'service', Value: METRICS_SERVICE }],
-        Threshold: threshold, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching',
+        Threshold: threshold,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        TreatMissingData: 'notBreaching',
       });
       // The line a function writes when it counts one: the same namespace, metric and dimensions.
       count(name);
@@ -129,7 +151,9 @@ describe('alarms', () => {
       return `${m.MetricStat.Metric.MetricName}@${dims.GlobalSecondaryIndexName ?? 'table'}`;
     });
     expect(metrics.sort()).toEqual(
-      ['table', ...s.stack.data.indexNames].flatMap((n) => [`ReadThrottleEvents@${n}`, `WriteThrottleEvents@${n}`]).sort(),
+      ['table', ...s.stack.data.indexNames]
+        .flatMap((n) => [`ReadThrottleEvents@${n}`, `WriteThrottleEvents@${n}`])
+        .sort(),
     );
     const [[, requests]] = byId('TableThrottledRequests') as [[string, any]];
     const ops = requests.Properties.Metrics.filter((m: any) => m.MetricStat).map((m: any) => {
@@ -140,11 +164,15 @@ describe('alarms', () => {
     expect(ops).not.toContain('Scan');
   });
 
-  it('alarms on the first record in the event stream\'s dead-letter queue', () => {
+  it("alarms on the first record in the event stream's dead-letter queue", () => {
     const [[, a]] = byId('DeadLettersEvents') as [[string, any]];
     expect(a.Properties).toMatchObject({
-      Namespace: 'AWS/SQS', MetricName: 'ApproximateNumberOfMessagesVisible', Statistic: 'Maximum', Period: 300,
-      Threshold: ALARM_THRESHOLDS.deadLetters, ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Statistic: 'Maximum',
+      Period: 300,
+      Threshold: ALARM_THRESHOLDS.deadLetters,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
     });
     expect(ALARM_THRESHOLDS.deadLetters).toBe(1);
     const queue = a.Properties.Dimensions.find((d: any) => d.Name === 'QueueName').Value;
@@ -157,9 +185,13 @@ describe('alarms', () => {
     // (events, deliveries, indexing, exports, outgoing email, SES's events), the two failure metrics.
     expect(alarms).toHaveLength(1 + n + throttleAlarms + 2 + 6 + 2);
     for (const [, a] of alarms) expect(a.Properties.AlarmActions).toBeUndefined();
-    const withTopic = ofType(synth({ alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:alarms' }), 'AWS::CloudWatch::Alarm');
+    const withTopic = ofType(
+      synth({ alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:alarms' }),
+      'AWS::CloudWatch::Alarm',
+    );
     expect(withTopic).toHaveLength(alarms.length);
-    for (const [, a] of withTopic) expect(a.Properties.AlarmActions).toEqual(['arn:aws:sns:eu-west-1:123456789012:alarms']);
+    for (const [, a] of withTopic)
+      expect(a.Properties.AlarmActions).toEqual(['arn:aws:sns:eu-west-1:123456789012:alarms']);
   });
 });
 
@@ -212,7 +244,9 @@ describe('CORS (docs/API.md, Cross-origin requests)', () => {
 
   it('is the same whatever the context: the former corsOrigins context is refused, not ignored', () => {
     expect(httpApi(synth(DOMAIN)).Properties.CorsConfiguration).toEqual(cors);
-    expect(() => readConfig(new App({ context: { corsOrigins: 'https://a.com' } }).node)).toThrow(/corsOrigins is no longer used/);
+    expect(() => readConfig(new App({ context: { corsOrigins: 'https://a.com' } }).node)).toThrow(
+      /corsOrigins is no longer used/,
+    );
   });
 });
 
@@ -235,7 +269,17 @@ describe('auth: Cognito by default, or an external OIDC issuer', () => {
     expect(pools[0]![1].Properties.MfaConfiguration).toBe('ON');
     for (const [, c] of clients) expect(c.Properties.GenerateSecret).toBe(false);
     const outputs = s.template.toJSON().Outputs;
-    expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'DashboardUrl', 'IssuerUrl', 'LiveUrl', 'LoginDomain', 'TableName', 'UserPoolClientId', 'UserPoolId', 'WidgetUrl']);
+    expect(Object.keys(outputs).sort()).toEqual([
+      'ApiUrl',
+      'DashboardUrl',
+      'IssuerUrl',
+      'LiveUrl',
+      'LoginDomain',
+      'TableName',
+      'UserPoolClientId',
+      'UserPoolId',
+      'WidgetUrl',
+    ]);
   });
 
   it('uses the given issuer and audience instead, with no user pool', () => {
@@ -244,7 +288,14 @@ describe('auth: Cognito by default, or an external OIDC issuer', () => {
     expect(ofType(s, 'AWS::Cognito::UserPool')).toHaveLength(0);
     expect(ofType(s, 'AWS::Cognito::UserPoolClient')).toHaveLength(0);
     expect(authorizer(ctx)).toEqual({ Issuer: ctx.issuerUrl, Audience: ['dashboard', 'cli'] });
-    expect(Object.keys(s.template.toJSON().Outputs).sort()).toEqual(['ApiUrl', 'DashboardUrl', 'IssuerUrl', 'LiveUrl', 'TableName', 'WidgetUrl']);
+    expect(Object.keys(s.template.toJSON().Outputs).sort()).toEqual([
+      'ApiUrl',
+      'DashboardUrl',
+      'IssuerUrl',
+      'LiveUrl',
+      'TableName',
+      'WidgetUrl',
+    ]);
   });
 
   it('offers the hosted-UI code flow only when callback URLs are given', () => {

@@ -19,8 +19,14 @@ describe('routes: one API route and one function per row of the route table', ()
     // The route table's, the live channel's and the stream trigger's, and the delivery worker, the indexer, the export function and the email channel's, which no route invokes.
     expect(functions).toHaveLength(s.stack.functions.size);
     expect(s.stack.functions.size).toBe(declared.length + 6);
-    expect([...s.stack.functions.keys()].filter((h) => !declared.some((d) => d.handler === h)).sort())
-      .toEqual(['email/events', 'email/receive', 'email/send', 'events/deliver', 'events/index-content', 'jobs/export-tenant']);
+    expect([...s.stack.functions.keys()].filter((h) => !declared.some((d) => d.handler === h)).sort()).toEqual([
+      'email/events',
+      'email/receive',
+      'email/send',
+      'events/deliver',
+      'events/index-content',
+      'jobs/export-tenant',
+    ]);
     expect(new Set(routes.map(routeKey)).size).toBe(routes.length);
   });
 
@@ -81,8 +87,12 @@ describe('routes: one API route and one function per row of the route table', ()
     // The stream trigger needs none: its event source mapping invokes it with its own role. A scheduled job's rule may invoke it.
     expect(permissions).toHaveLength(declared.filter((d) => d.kind !== 'stream').length);
     const principals = permissions.map(([, p]) => p.Properties.Principal as string);
-    expect(principals.filter((p) => p === 'events.amazonaws.com')).toHaveLength(declared.filter((d) => d.kind === 'schedule').length);
-    expect(principals.filter((p) => p === 'apigateway.amazonaws.com')).toHaveLength(declared.filter((d) => d.kind === 'http' || d.kind === 'socket').length);
+    expect(principals.filter((p) => p === 'events.amazonaws.com')).toHaveLength(
+      declared.filter((d) => d.kind === 'schedule').length,
+    );
+    expect(principals.filter((p) => p === 'apigateway.amazonaws.com')).toHaveLength(
+      declared.filter((d) => d.kind === 'http' || d.kind === 'socket').length,
+    );
     for (const [, p] of permissions) expect(p.Properties.Action).toBe('lambda:InvokeFunction');
   });
 
@@ -92,7 +102,9 @@ describe('routes: one API route and one function per row of the route table', ()
     for (const job of scheduledJobs) {
       const fnId = logicalId(s, s.stack.functions.get(job.handler)!.fn);
       const rule = rules.find(([, r]) => refId(r.Properties.Targets[0].Arn) === fnId);
-      expect(rule?.[1].Properties.ScheduleExpression, job.handler).toBe(job.everyMinutes === 24 * 60 ? 'rate(1 day)' : `rate(${job.everyMinutes} minutes)`);
+      expect(rule?.[1].Properties.ScheduleExpression, job.handler).toBe(
+        job.everyMinutes === 24 * 60 ? 'rate(1 day)' : `rate(${job.everyMinutes} minutes)`,
+      );
     }
   });
 
@@ -106,13 +118,27 @@ describe('routes: one API route and one function per row of the route table', ()
       // API routes answer within 10 s; the delivery function waits up to 15 s on receivers; receiving
       // (attachments to store) and sending mail (SES or SMTP) get 30 s; the indexer embeds for
       // minutes, the export function writes for up to 15; a scheduled job has its declared timeout. Memory: test/infra/memory.test.ts.
-      const job = scheduledJobs.find((j) => s.stack.functions.get(j.handler) && id === logicalId(s, s.stack.functions.get(j.handler)!.fn));
+      const job = scheduledJobs.find(
+        (j) => s.stack.functions.get(j.handler) && id === logicalId(s, s.stack.functions.get(j.handler)!.fn),
+      );
       const deliver = id === logicalId(s, s.stack.deliveries.fn.fn);
       const indexer = id === logicalId(s, s.stack.indexing.fn.fn);
       const exporter = id === logicalId(s, s.stack.exports.fn.fn);
       const dispatcher = id === logicalId(s, s.stack.functions.get(eventDispatcher.handler)!.fn);
       const mail = [s.stack.email.receive, s.stack.email.send].some((f) => id === logicalId(s, f.fn));
-      expect(p.Timeout, id).toBe(deliver || mail ? 30 : indexer ? INDEX_QUEUE.functionTimeoutSeconds : exporter ? EXPORT_QUEUE.functionTimeoutSeconds : dispatcher ? eventDispatcher.functionTimeoutSeconds : job ? job.timeoutSeconds : 10);
+      expect(p.Timeout, id).toBe(
+        deliver || mail
+          ? 30
+          : indexer
+            ? INDEX_QUEUE.functionTimeoutSeconds
+            : exporter
+              ? EXPORT_QUEUE.functionTimeoutSeconds
+              : dispatcher
+                ? eventDispatcher.functionTimeoutSeconds
+                : job
+                  ? job.timeoutSeconds
+                  : 10,
+      );
       expect(p.TracingConfig, id).toEqual({ Mode: 'Active' });
       expect(p.LoggingConfig.LogFormat, id).toBe('JSON');
       const lg = refId(p.LoggingConfig.LogGroup)!;

@@ -50,7 +50,10 @@ export function synth(context: Record<string, unknown> = {}, routes?: readonly R
     ...(routes ? { routes } : {}),
   });
   const template = Template.fromStack(stack);
-  const templates = [stack, ...stack.nestedStacks.values()].map((st) => ({ stack: st as Stack, template: Template.fromStack(st) }));
+  const templates = [stack, ...stack.nestedStacks.values()].map((st) => ({
+    stack: st as Stack,
+    template: Template.fromStack(st),
+  }));
   const result: Synth = { app, stack, template, templates, ...deployment(stack) };
   cache.set(key, result);
   return result;
@@ -63,7 +66,9 @@ function deployment(parent: SupportStack): Pick<Synth, 'resources' | 'outputs'> 
     if (!jsons.has(st)) jsons.set(st, Template.fromStack(st).toJSON());
     return jsons.get(st);
   };
-  const nestedById = new Map([...parent.nestedStacks.values()].map((n) => [parent.getLogicalId(n.nestedStackResource!), n]));
+  const nestedById = new Map(
+    [...parent.nestedStacks.values()].map((n) => [parent.getLogicalId(n.nestedStackResource!), n]),
+  );
   // What each nested stack's parameters receive, resolved against the parent.
   const params = new Map<NestedStack, Record<string, unknown>>();
   const resolve = (v: any, st: Stack): any => {
@@ -72,7 +77,12 @@ function deployment(parent: SupportStack): Pick<Synth, 'resources' | 'outputs'> 
     const own = st === parent ? undefined : paramsOf(st as NestedStack);
     if (typeof v.Ref === 'string' && own && v.Ref in own) return own[v.Ref];
     const getAtt = v['Fn::GetAtt'];
-    if (st === parent && Array.isArray(getAtt) && nestedById.has(getAtt[0]) && String(getAtt[1]).startsWith('Outputs.')) {
+    if (
+      st === parent &&
+      Array.isArray(getAtt) &&
+      nestedById.has(getAtt[0]) &&
+      String(getAtt[1]).startsWith('Outputs.')
+    ) {
       const producer = nestedById.get(getAtt[0])!;
       return resolve(json(producer).Outputs[getAtt[1].slice('Outputs.'.length)].Value, producer);
     }
@@ -97,8 +107,7 @@ function deployment(parent: SupportStack): Pick<Synth, 'resources' | 'outputs'> 
   return { resources, outputs: resolve(json(parent).Outputs, parent) };
 }
 
-export const ofType = (s: Synth, type: string) =>
-  Object.entries(s.resources).filter(([, r]) => r.Type === type);
+export const ofType = (s: Synth, type: string) => Object.entries(s.resources).filter(([, r]) => r.Type === type);
 
 /**
  * The CDN's resources (infra/cdn.ts: the bucket and distribution that serve the dashboard and
@@ -113,7 +122,8 @@ export const isCdn = (logicalId: string) => /^(Cdn|CustomCDKBucketDeployment)/.t
 export const isRuleSetActivation = (logicalId: string) => /^ChannelActivation/.test(logicalId);
 
 /** `ofType` without the CDN and the rule set's activation: the service's own functions, roles and log groups. */
-export const serviceOfType = (s: Synth, type: string) => ofType(s, type).filter(([id]) => !isCdn(id) && !isRuleSetActivation(id));
+export const serviceOfType = (s: Synth, type: string) =>
+  ofType(s, type).filter(([id]) => !isCdn(id) && !isRuleSetActivation(id));
 
 /** `{ "Fn::GetAtt": [id, "Arn"] }` or `{ Ref: id }` -> id. */
 export const refId = (v: any): string | undefined =>
@@ -144,12 +154,27 @@ export interface Declared {
 }
 
 export const declared: readonly Declared[] = [
-  ...routes.map((r): Declared => ({
-    handler: r.handler, kind: 'http', table: r.table, ...(r.kms ? { kms: true } : {}), ...(r.queue ? { queue: true } : {}),
-    ...(r.mailLinks ? { mailLinks: true } : {}), ...(r.exportLinks ? { exportLinks: true } : {}), ...(r.exportQueue ? { exportQueue: true } : {}),
-    ...(r.eraseObjects ? { eraseObjects: true } : {}),
-  })),
-  ...liveRoutes.map((r): Declared => ({ handler: r.handler, kind: 'socket', table: r.table, ...(r.manageConnections ? { manageConnections: true } : {}) })),
+  ...routes.map(
+    (r): Declared => ({
+      handler: r.handler,
+      kind: 'http',
+      table: r.table,
+      ...(r.kms ? { kms: true } : {}),
+      ...(r.queue ? { queue: true } : {}),
+      ...(r.mailLinks ? { mailLinks: true } : {}),
+      ...(r.exportLinks ? { exportLinks: true } : {}),
+      ...(r.exportQueue ? { exportQueue: true } : {}),
+      ...(r.eraseObjects ? { eraseObjects: true } : {}),
+    }),
+  ),
+  ...liveRoutes.map(
+    (r): Declared => ({
+      handler: r.handler,
+      kind: 'socket',
+      table: r.table,
+      ...(r.manageConnections ? { manageConnections: true } : {}),
+    }),
+  ),
   { handler: eventDispatcher.handler, kind: 'stream', table: eventDispatcher.table },
   ...scheduledJobs.map((j): Declared => ({ handler: j.handler, kind: 'schedule', table: j.table })),
 ];

@@ -26,11 +26,16 @@ describe('the table, built from shared/data/table.ts', () => {
   it('has every index of the definition, projecting all attributes', () => {
     const gsis = tables[0]![1].Properties.GlobalSecondaryIndexes;
     expect(gsis).toHaveLength(tableDefinition.indexes.length);
-    expect(gsis).toEqual(tableDefinition.indexes.map((i) => ({
-      IndexName: i.name,
-      KeySchema: [{ AttributeName: i.partitionKey, KeyType: 'HASH' }, { AttributeName: i.sortKey, KeyType: 'RANGE' }],
-      Projection: { ProjectionType: 'ALL' },
-    })));
+    expect(gsis).toEqual(
+      tableDefinition.indexes.map((i) => ({
+        IndexName: i.name,
+        KeySchema: [
+          { AttributeName: i.partitionKey, KeyType: 'HASH' },
+          { AttributeName: i.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    );
   });
 
   it('has point-in-time recovery, deletion protection, encryption, TTL, and survives stack deletion', () => {

@@ -10,14 +10,25 @@ import { chatOn, webhookFile } from './webhooks/harness.ts';
 // chat's answer, metadata and the integration's log are read back through the API.
 
 const w = webhookFile();
-afterEach(() => { actionClock.now = () => Date.now(); process.env.ALLOW_LOOPBACK_WEBHOOKS = '1'; });
+afterEach(() => {
+  actionClock.now = () => Date.now();
+  process.env.ALLOW_LOOPBACK_WEBHOOKS = '1';
+});
 
-interface Got { headers: IncomingHttpHeaders; body: string }
+interface Got {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
 /** What the endpoint does with the n-th call: a status, a body (an object is sent as JSON), a delay; or never answer. */
 type Answer = { status?: number; body?: unknown; delayMs?: number; headers?: Record<string, string> } | 'hang';
 
 const servers: Server[] = [];
-afterAll(async () => { for (const s of servers) { s.closeAllConnections(); await new Promise((r) => s.close(r)); } });
+afterAll(async () => {
+  for (const s of servers) {
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+  }
+});
 
 async function endpoint(answer: (n: number, got: Got) => Answer) {
   const got: Got[] = [];
@@ -33,7 +44,8 @@ async function endpoint(answer: (n: number, got: Got) => Answer) {
         res.writeHead(a.status ?? 200, { 'content-type': 'application/json', ...a.headers });
         res.end(text);
       };
-      if (a.delayMs) setTimeout(send, a.delayMs); else send();
+      if (a.delayMs) setTimeout(send, a.delayMs);
+      else send();
     });
   });
   servers.push(server);
@@ -42,14 +54,24 @@ async function endpoint(answer: (n: number, got: Got) => Answer) {
 }
 
 const SKU_INTENT = {
-  name: 'stock_check', trainingPhrases: ['is SKU-1001 in stock', 'do you have SKU-2002 in stock', 'stock level of SKU-3003', 'is SKU-4004 available to buy'],
+  name: 'stock_check',
+  trainingPhrases: [
+    'is SKU-1001 in stock',
+    'do you have SKU-2002 in stock',
+    'stock level of SKU-3003',
+    'is SKU-4004 available to buy',
+  ],
   response: 'SKU {{sku}}: {{data.stock.count}} in stock, {{data.stock.where}}.',
   entities: [{ name: 'sku', type: 'regex', pattern: '\\bSKU-(\\d{4})\\b', required: true }],
 };
 const ASK = 'is SKU-1234 in stock';
 
 async function action(t: { token: string }, url: string, config: Record<string, unknown> = {}) {
-  const r = await w.a.call('POST', '/integrations', t.token, { type: 'action', name: 'Stock', config: { url, ...config } });
+  const r = await w.a.call('POST', '/integrations', t.token, {
+    type: 'action',
+    name: 'Stock',
+    config: { url, ...config },
+  });
   expect(r.status, r.text).toBe(201);
   return { id: r.body.id as string, secret: r.body.credentials.secret as string, body: r.body };
 }
@@ -61,7 +83,11 @@ async function callingIntent(t: { token: string }, integrationId: string, extra:
 }
 
 /** A tenant whose stock_check asks `answer`'s endpoint. */
-async function shop(answer: (n: number, got: Got) => Answer, config: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
+async function shop(
+  answer: (n: number, got: Got) => Answer,
+  config: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+) {
   const t = await w.a.tenant();
   const ep = await endpoint(answer);
   const act = await action(t, ep.url, config);
@@ -104,7 +130,12 @@ describe('action integrations and calling intents', () => {
       expect(r.status, `${JSON.stringify(config)}: ${r.text}`).toBe(400);
       expect(r.body.errors.map((e: { path: string }) => e.path)).toContain(path);
     }
-    const secret = await w.a.call('POST', '/integrations', t.token, { type: 'action', name: 'S', config: { url: 'https://shop.example.com/x' }, credentials: { secret: 'nope' } });
+    const secret = await w.a.call('POST', '/integrations', t.token, {
+      type: 'action',
+      name: 'S',
+      config: { url: 'https://shop.example.com/x' },
+      credentials: { secret: 'nope' },
+    });
     expect(secret.status).toBe(400);
     expect((await w.a.call('GET', '/integrations', t.token)).body.items).toEqual([]);
   });
@@ -114,7 +145,11 @@ describe('action integrations and calling intents', () => {
     const other = await w.a.tenant();
     const mine = await action(t, 'https://shop.example.com/orders');
     const theirs = await action(other, 'https://shop.example.com/orders');
-    const hook = await w.a.call('POST', '/integrations', t.token, { type: 'webhook', name: 'H', config: { url: 'https://hooks.example.com/x' } });
+    const hook = await w.a.call('POST', '/integrations', t.token, {
+      type: 'webhook',
+      name: 'H',
+      config: { url: 'https://hooks.example.com/x' },
+    });
     const post = (body: Record<string, unknown>) => w.a.call('POST', '/intents', t.token, { ...SKU_INTENT, ...body });
     for (const [body, path] of [
       [{ action: 'call' }, 'integrationId'],
@@ -129,9 +164,17 @@ describe('action integrations and calling intents', () => {
       expect(r.status, `${JSON.stringify(body)}: ${r.text}`).toBe(400);
       expect(r.body.errors.map((e: { path: string }) => e.path)).toContain(path);
     }
-    const ok = await post({ action: 'call', integrationId: mine.id, failureResponse: 'Stock is out of reach just now.' });
+    const ok = await post({
+      action: 'call',
+      integrationId: mine.id,
+      failureResponse: 'Stock is out of reach just now.',
+    });
     expect(ok.status).toBe(201);
-    expect(ok.body).toMatchObject({ action: 'call', integrationId: mine.id, failureResponse: 'Stock is out of reach just now.' });
+    expect(ok.body).toMatchObject({
+      action: 'call',
+      integrationId: mine.id,
+      failureResponse: 'Stock is out of reach just now.',
+    });
     // Another tenant cannot read its calls either.
     expect((await w.a.call('GET', `/integrations/${mine.id}/calls`, other.token)).status).toBe(404);
   });
@@ -143,22 +186,33 @@ describe('the call from the chat', () => {
     const r = await s.ask({ visitor: { userId: 'cust-9', email: 'Nia@Example.com' } });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.message.content).toBe('SKU 1234: 7 in stock, in the Leeds warehouse.');
-    expect(r.body.metadata).toMatchObject({ intentDetected: 'stock_check', action: { integrationId: s.act.id, status: 'ok' } });
+    expect(r.body.metadata).toMatchObject({
+      intentDetected: 'stock_check',
+      action: { integrationId: s.act.id, status: 'ok' },
+    });
     expect(r.body.metadata.action.latencyMs).toBeGreaterThanOrEqual(0);
     expect(s.ep.got).toHaveLength(1);
     const [got] = s.ep.got;
-    const payload = new Webhook(s.act.secret).verify(got!.body, got!.headers as Record<string, string>) as Record<string, any>;
+    const payload = new Webhook(s.act.secret).verify(got!.body, got!.headers as Record<string, string>) as Record<
+      string,
+      any
+    >;
     expect(payload).toMatchObject({
       type: 'intent.action',
       data: {
-        intent: 'stock_check', entities: { sku: '1234' }, message: ASK, conversationId: r.body.conversationId,
+        intent: 'stock_check',
+        entities: { sku: '1234' },
+        message: ASK,
+        conversationId: r.body.conversationId,
         customer: { userId: 'cust-9', email: 'nia@example.com', verified: false },
       },
     });
     expect(Date.parse(payload.timestamp)).toBeGreaterThan(Date.now() - 60_000);
     expect(got!.headers['webhook-id']).toMatch(/^act_/);
     // Tampered, it no longer verifies.
-    expect(() => new Webhook(s.act.secret).verify(got!.body.replace('1234', '9999'), got!.headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new Webhook(s.act.secret).verify(got!.body.replace('1234', '9999'), got!.headers as Record<string, string>),
+    ).toThrow();
   });
 
   it('asks for a required entity first and calls only when it is given; a verified customer is sent as verified', async () => {
@@ -179,8 +233,10 @@ describe('the call from the chat', () => {
     expect(JSON.parse(s.ep.got.at(-1)!.body).data.customer).toBeNull();
   });
 
-  it('takes the answer\'s reply as it is, and hands over when the answer says handoff', async () => {
-    const s = await shop(() => ({ body: { reply: 'That one is discontinued; a colleague will suggest another.', handoff: true } }));
+  it("takes the answer's reply as it is, and hands over when the answer says handoff", async () => {
+    const s = await shop(() => ({
+      body: { reply: 'That one is discontinued; a colleague will suggest another.', handoff: true },
+    }));
     const r = await s.ask();
     expect(r.body.message.content).toContain('That one is discontinued; a colleague will suggest another.');
     expect(r.body.metadata.ticketId).toMatch(/^tkt_/);
@@ -202,14 +258,24 @@ describe('the call from the chat', () => {
       ['an object where a value goes', { body: { data: { stock: { count: { n: 7 }, where: 'here' } } } }],
       ['handoff not a boolean', { body: { reply: 'ok', handoff: 'yes' } }],
     ];
-    const s = await shop(() => ({}), {}, { failureResponse: 'I cannot check SKU {{sku}} right now; ask me for a person if it is urgent.' });
+    const s = await shop(
+      () => ({}),
+      {},
+      { failureResponse: 'I cannot check SKU {{sku}} right now; ask me for a person if it is urgent.' },
+    );
     for (const [what, answer] of cases) {
       s.ep.got.length = 0;
       const ep = await endpoint(() => answer);
-      await w.a.call('PUT', `/integrations/${s.act.id}`, s.t.token, { type: 'action', name: 'Stock', config: { url: ep.url } });
+      await w.a.call('PUT', `/integrations/${s.act.id}`, s.t.token, {
+        type: 'action',
+        name: 'Stock',
+        config: { url: ep.url },
+      });
       const r = await s.ask();
       expect(r.status, what).toBe(200);
-      expect(r.body.message.content, what).toBe('I cannot check SKU 1234 right now; ask me for a person if it is urgent.');
+      expect(r.body.message.content, what).toBe(
+        'I cannot check SKU 1234 right now; ask me for a person if it is urgent.',
+      );
       expect(r.body.metadata.action.status, what).toBe('failed');
       expect(r.body.metadata.ticketId, what).toBeUndefined();
       expect(ep.got, what).toHaveLength(1);
@@ -272,7 +338,11 @@ describe('the call from the chat', () => {
     healthy = false;
     for (let n = 0; n < 5; n++) await s.ask();
     expect((await s.ask()).body.metadata.action.status).toBe('skipped');
-    await w.a.call('PUT', `/integrations/${s.act.id}`, s.t.token, { type: 'action', name: 'Stock', config: { url: s.ep.url } });
+    await w.a.call('PUT', `/integrations/${s.act.id}`, s.t.token, {
+      type: 'action',
+      name: 'Stock',
+      config: { url: s.ep.url },
+    });
     expect((await s.ask()).body.metadata.action.status).toBe('failed');
   });
 
@@ -285,15 +355,28 @@ describe('the call from the chat', () => {
     expect(calls.status).toBe(200);
     expect(calls.body.items).toHaveLength(2);
     expect(calls.body.items[0]).toMatchObject({ intent: 'stock_check', status: 'failed', httpStatus: 500 });
-    expect(calls.body.items[1]).toMatchObject({ intent: 'stock_check', status: 'ok', httpStatus: 200, error: null, conversationId: first.body.conversationId });
+    expect(calls.body.items[1]).toMatchObject({
+      intent: 'stock_check',
+      status: 'ok',
+      httpStatus: 200,
+      error: null,
+      conversationId: first.body.conversationId,
+    });
     expect(calls.body.items[1].latencyMs).toBeGreaterThanOrEqual(120);
   });
 
   it('sends action.failed at most once a minute per integration', async () => {
     const s = await shop(() => ({ status: 500 }));
     const seen: Got[] = [];
-    const rcv = await endpoint((_n, g) => { seen.push(g); return { status: 200 }; });
-    const hook = await w.a.call('POST', '/integrations', s.t.token, { type: 'webhook', name: 'Ops', config: { url: rcv.url, events: ['action.failed'] } });
+    const rcv = await endpoint((_n, g) => {
+      seen.push(g);
+      return { status: 200 };
+    });
+    const hook = await w.a.call('POST', '/integrations', s.t.token, {
+      type: 'webhook',
+      name: 'Ops',
+      config: { url: rcv.url, events: ['action.failed'] },
+    });
     expect(hook.status).toBe(201);
     await s.ask();
     await s.ask();
@@ -303,7 +386,10 @@ describe('the call from the chat', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(rcv.got).toHaveLength(1);
     const e = JSON.parse(rcv.got[0]!.body);
-    expect(e).toMatchObject({ type: 'action.failed', data: { integrationId: s.act.id, intent: 'stock_check', status: 'failed' } });
+    expect(e).toMatchObject({
+      type: 'action.failed',
+      data: { integrationId: s.act.id, intent: 'stock_check', status: 'failed' },
+    });
   });
 });
 
@@ -324,30 +410,48 @@ describe('the address guard at call time', () => {
 describe('POST /integrations/:id/test on an action', () => {
   it('calls once and answers the reply a customer would read; stores nothing', async () => {
     const s = await shop(() => ({ body: { data: { stock: { count: 4, where: 'in Bristol' } } } }));
-    const r = await w.a.call('POST', `/integrations/${s.act.id}/test`, s.t.token, { intent: 'stock_check', entities: { sku: '5555' } });
+    const r = await w.a.call('POST', `/integrations/${s.act.id}/test`, s.t.token, {
+      intent: 'stock_check',
+      entities: { sku: '5555' },
+    });
     expect(r.status, r.text).toBe(200);
-    expect(r.body).toEqual({ action: { status: 'ok', latencyMs: expect.any(Number) }, reply: 'SKU 5555: 4 in stock, in Bristol.' });
+    expect(r.body).toEqual({
+      action: { status: 'ok', latencyMs: expect.any(Number) },
+      reply: 'SKU 5555: 4 in stock, in Bristol.',
+    });
     expect(s.ep.got).toHaveLength(1);
     const payload = new Webhook(s.act.secret).verify(s.ep.got[0]!.body, s.ep.got[0]!.headers as Record<string, string>);
-    expect(payload).toMatchObject({ type: 'intent.action', data: { intent: 'stock_check', entities: { sku: '5555' }, conversationId: null, customer: null } });
+    expect(payload).toMatchObject({
+      type: 'intent.action',
+      data: { intent: 'stock_check', entities: { sku: '5555' }, conversationId: null, customer: null },
+    });
     expect((await w.a.call('GET', `/integrations/${s.act.id}/calls`, s.t.token)).body.items).toEqual([]);
     // Unsaved words can be tried; a failure answers the failure response.
     s.ep.got.length = 0;
-    const tried = await w.a.call('POST', `/integrations/${s.act.id}/test`, s.t.token, { intent: 'stock_check', entities: { sku: '1' }, response: 'Only {{data.stock.nope}}.', failureResponse: 'No luck.' });
+    const tried = await w.a.call('POST', `/integrations/${s.act.id}/test`, s.t.token, {
+      intent: 'stock_check',
+      entities: { sku: '1' },
+      response: 'Only {{data.stock.nope}}.',
+      failureResponse: 'No luck.',
+    });
     expect(tried.body).toEqual({ action: { status: 'failed', latencyMs: expect.any(Number) }, reply: 'No luck.' });
     expect((await w.a.call('POST', `/integrations/${s.act.id}/test`, s.t.token, {})).status).toBe(400);
   });
 
   it('still queues a ping for a webhook (202), and refuses action fields there', async () => {
     const t = await w.a.tenant();
-    const hook = await w.a.call('POST', '/integrations', t.token, { type: 'webhook', name: 'H', config: { url: 'https://hooks.example.com/x' } });
+    const hook = await w.a.call('POST', '/integrations', t.token, {
+      type: 'webhook',
+      name: 'H',
+      config: { url: 'https://hooks.example.com/x' },
+    });
     expect((await w.a.call('POST', `/integrations/${hook.body.id}/test`, t.token)).status).toBe(202);
     expect((await w.a.call('POST', `/integrations/${hook.body.id}/test`, t.token, { intent: 'x' })).status).toBe(400);
   });
 });
 
-describe('npm start\'s demo shop', () => {
-  it('serves an order endpoint that checks the signature, and the demo\'s order_status answers from it', async () => {
+describe("npm start's demo shop", () => {
+  it("serves an order endpoint that checks the signature, and the demo's order_status answers from it", async () => {
     const { startDemoHost } = await import('../../bin/local/web.ts');
     const { connectDemoOrders } = await import('../../bin/local/demo-seed.ts');
     const { ORDER_STATUS_PATH } = await import('../../bin/local/demo-orders.ts');
@@ -355,7 +459,10 @@ describe('npm start\'s demo shop', () => {
     const secret = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
     const demo = await startDemoHost({ apiUrl: w.rt.url, widgetKey: t.widgetKey, orderSecret: secret });
     try {
-      const unsigned = await fetch(`${demo.url}${ORDER_STATUS_PATH}`, { method: 'POST', body: '{"type":"intent.action"}' });
+      const unsigned = await fetch(`${demo.url}${ORDER_STATUS_PATH}`, {
+        method: 'POST',
+        body: '{"type":"intent.action"}',
+      });
       expect(unsigned.status).toBe(401);
       await connectDemoOrders(w.rt.url, t.token, `${demo.url}${ORDER_STATUS_PATH}`, secret);
       // Run again (as with --persist), it replaces the secret and changes nothing else.
@@ -363,7 +470,9 @@ describe('npm start\'s demo shop', () => {
       expect((await w.a.call('GET', '/integrations', t.token)).body.items).toHaveLength(1);
       const r = await chatOn(w.rt, t.widgetKey, '/message', { message: 'where is my order 12345' });
       expect(r.body.metadata.intentDetected).toBe('order_status');
-      expect(r.body.message.content).toBe('Order 12345 is shipped: it left our roastery on Monday and should arrive by Thursday.');
+      expect(r.body.message.content).toBe(
+        'Order 12345 is shipped: it left our roastery on Monday and should arrive by Thursday.',
+      );
       expect(r.body.metadata.action.status).toBe('ok');
       const unknown = await chatOn(w.rt, t.widgetKey, '/message', { message: 'where is my order 77777' });
       expect(unknown.body.message.content).toMatch(/couldn't find order 77777/);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { admin, expectProblem, memberToken, newTenant, newTicket, request, type TestTenant } from './client.ts';
 
 const audit = (t: TestTenant, qs = '', token = t.ownerToken) => request('GET', admin(`/audit${qs}`), { token });
-const patch = (t: TestTenant, id: string, body: unknown) => request('PATCH', admin(`/tickets/${id}`), { token: t.ownerToken, body });
+const patch = (t: TestTenant, id: string, body: unknown) =>
+  request('PATCH', admin(`/tickets/${id}`), { token: t.ownerToken, body });
 
 describe('GET /audit', () => {
   it('starts with the onboarding entry', async () => {
@@ -11,11 +12,20 @@ describe('GET /audit', () => {
     expect(r.status).toBe(200);
     expect(r.body.nextCursor).toBeNull();
     const tenantEntries = r.body.items.filter((e: { category: string }) => e.category === 'auth');
-    expect(tenantEntries).toEqual([{
-      id: expect.any(String), category: 'auth', action: 'tenant.created', actor: { type: 'user', id: t.ownerSub },
-      target: { type: 'tenant', id: t.tenantId }, changes: { name: { from: null, to: 'Test Shop' } }, createdAt: expect.any(String),
-      actorName: expect.any(String), targetName: 'Test Shop', names: {},
-    }]);
+    expect(tenantEntries).toEqual([
+      {
+        id: expect.any(String),
+        category: 'auth',
+        action: 'tenant.created',
+        actor: { type: 'user', id: t.ownerSub },
+        target: { type: 'tenant', id: t.tenantId },
+        changes: { name: { from: null, to: 'Test Shop' } },
+        createdAt: expect.any(String),
+        actorName: expect.any(String),
+        targetName: 'Test Shop',
+        names: {},
+      },
+    ]);
   });
 
   it('has exactly one entry per ticket change, newest first, filtered by category', async () => {
@@ -30,7 +40,11 @@ describe('GET /audit', () => {
     const r = await audit(t, '?category=ticket');
     expect(r.status).toBe(200);
     expect(r.body.items.map((e: { action: string }) => e.action)).toEqual([
-      'ticket.updated', 'ticket.updated', 'ticket.updated', 'ticket.updated', 'ticket.created',
+      'ticket.updated',
+      'ticket.updated',
+      'ticket.updated',
+      'ticket.updated',
+      'ticket.created',
     ]);
     expect(r.body.items.map((e: { changes: unknown }) => e.changes)).toEqual([
       { status: { from: 'open', to: 'waiting' } },
@@ -55,7 +69,10 @@ describe('GET /audit', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const r: Awaited<ReturnType<typeof audit>> = await audit(t, `?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const r: Awaited<ReturnType<typeof audit>> = await audit(
+        t,
+        `?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       seen.push(...r.body.items.map((e: { id: string }) => e.id));
       cursor = r.body.nextCursor;
     } while (cursor);
@@ -65,8 +82,16 @@ describe('GET /audit', () => {
     expect((await audit(t, `?category=ticket&limit=1&cursor=${encodeURIComponent(c)}`)).status).toBe(200);
     expectProblem(await audit(t, `?category=auth&cursor=${encodeURIComponent(c)}`), 400, 'INVALID_CURSOR');
     expectProblem(await audit(t, `?cursor=${encodeURIComponent(c)}`), 400, 'INVALID_CURSOR');
-    expectProblem(await audit(await newTenant(), `?category=ticket&cursor=${encodeURIComponent(c)}`), 400, 'INVALID_CURSOR');
-    expectProblem(await audit(t, `?category=ticket&cursor=${encodeURIComponent(c.replace('.', '.A'))}`), 400, 'INVALID_CURSOR');
+    expectProblem(
+      await audit(await newTenant(), `?category=ticket&cursor=${encodeURIComponent(c)}`),
+      400,
+      'INVALID_CURSOR',
+    );
+    expectProblem(
+      await audit(t, `?category=ticket&cursor=${encodeURIComponent(c.replace('.', '.A'))}`),
+      400,
+      'INVALID_CURSOR',
+    );
   });
 
   it('rejects a bad category, limit or unknown parameter', async () => {

@@ -1,8 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { admin, chat, expectProblem, memberToken, newSub, newTenant, newTicket, request, send, tokenFor, type TestTenant } from './client.ts';
+import {
+  admin,
+  chat,
+  expectProblem,
+  memberToken,
+  newSub,
+  newTenant,
+  newTicket,
+  request,
+  send,
+  tokenFor,
+  type TestTenant,
+} from './client.ts';
 
 const list = (t: TestTenant, qs = '', token = t.ownerToken) => request('GET', admin(`/conversations${qs}`), { token });
-const detail = (t: TestTenant, id: string, token = t.ownerToken) => request('GET', admin(`/conversations/${id}`), { token });
+const detail = (t: TestTenant, id: string, token = t.ownerToken) =>
+  request('GET', admin(`/conversations/${id}`), { token });
 const ids = (r: { body: { items: Array<{ id: string }> } }) => r.body.items.map((i) => i.id);
 
 describe('GET /conversations', () => {
@@ -16,9 +29,22 @@ describe('GET /conversations', () => {
     expect(ids(r)).toEqual([second.conversationId, first]);
     expect(r.body.nextCursor).toBeNull();
     expect(r.body.items[1]).toEqual({
-      id: first, title: expect.stringMatching(/^Visitor \d{1,4}$/), status: 'active', createdAt: expect.any(String), updatedAt: expect.any(String),
-      messageCount: 4, lastMessagePreview: 'thanks a lot', lastIntent: 'thanks', visitor: null, labels: [],
-      lastCustomerMessageAt: expect.any(String), channel: 'widget', subject: null, rating: null, ticket: null, stage: null,
+      id: first,
+      title: expect.stringMatching(/^Visitor \d{1,4}$/),
+      status: 'active',
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      messageCount: 4,
+      lastMessagePreview: 'thanks a lot',
+      lastIntent: 'thanks',
+      visitor: null,
+      labels: [],
+      lastCustomerMessageAt: expect.any(String),
+      channel: 'widget',
+      subject: null,
+      rating: null,
+      ticket: null,
+      stage: null,
     });
     expect(r.body.items[1].lastCustomerMessageAt > r.body.items[1].createdAt).toBe(true);
     expect(r.body.items[1].updatedAt >= r.body.items[1].createdAt).toBe(true);
@@ -36,9 +62,15 @@ describe('GET /conversations', () => {
     await send(t, 'any news?', older);
     expect(ids(await list(t))).toEqual([older, newer.conversationId]);
     // The team answers and works on the other one: the order stays.
-    const reply = await request('POST', admin(`/conversations/${newer.conversationId}/messages`), { token: t.ownerToken, body: { content: 'On it!' } });
+    const reply = await request('POST', admin(`/conversations/${newer.conversationId}/messages`), {
+      token: t.ownerToken,
+      body: { content: 'On it!' },
+    });
     expect(reply.status).toBe(201);
-    expect((await request('PATCH', admin(`/tickets/${newer.ticketId}`), { token: t.ownerToken, body: { priority: 'high' } })).status).toBe(200);
+    expect(
+      (await request('PATCH', admin(`/tickets/${newer.ticketId}`), { token: t.ownerToken, body: { priority: 'high' } }))
+        .status,
+    ).toBe(200);
     const after = await list(t);
     expect(ids(after)).toEqual([older, newer.conversationId]);
     expect(after.body.items[1].updatedAt > after.body.items[1].lastCustomerMessageAt).toBe(true);
@@ -52,35 +84,53 @@ describe('GET /conversations', () => {
 
   it('shows where each conversation stands (its latest ticket, number, status, assignee) and filters by what it needs', async () => {
     const t = await newTenant();
-    const patch = (id: string, body: unknown) => request('PATCH', admin(`/tickets/${id}`), { token: t.ownerToken, body });
-    const reply = (id: string) => request('POST', admin(`/conversations/${id}/messages`), { token: t.ownerToken, body: { content: 'On it' } });
+    const patch = (id: string, body: unknown) =>
+      request('PATCH', admin(`/tickets/${id}`), { token: t.ownerToken, body });
+    const reply = (id: string) =>
+      request('POST', admin(`/conversations/${id}/messages`), { token: t.ownerToken, body: { content: 'On it' } });
     const bot = (await send(t, 'hello')).body.conversationId as string;
     const a = await newTicket(t);
     const b = await newTicket(t);
     const item = async (id: string) => (await list(t)).body.items.find((c: { id: string }) => c.id === id);
     const stage = async (s: string) => ids(await list(t, `?stage=${s}`));
     expect((await item(bot)).ticket).toBeNull();
-    expect((await item(a.conversationId))).toMatchObject({ stage: 'waiting_for_us', ticket: { id: a.ticketId, number: 1, status: 'open', assigneeId: null } });
+    expect(await item(a.conversationId)).toMatchObject({
+      stage: 'waiting_for_us',
+      ticket: { id: a.ticketId, number: 1, status: 'open', assigneeId: null },
+    });
     expect(await stage('waiting_for_us')).toEqual([b.conversationId, a.conversationId]);
 
     // The team answers: the customer's turn. The customer writes again: the team's turn.
     expect((await reply(a.conversationId)).status).toBe(201);
-    expect(await item(a.conversationId)).toMatchObject({ stage: 'waiting_for_customer', ticket: { status: 'in_progress' } });
+    expect(await item(a.conversationId)).toMatchObject({
+      stage: 'waiting_for_customer',
+      ticket: { status: 'in_progress' },
+    });
     expect(await stage('waiting_for_customer')).toEqual([a.conversationId]);
     await send(t, 'still broken', a.conversationId);
     expect((await item(a.conversationId)).stage).toBe('waiting_for_us');
     // Waiting on the customer by status; assigned; a resolved ticket is done (no longer "waiting"), though the conversation stays escalated.
     expect((await patch(a.ticketId, { status: 'waiting', assigneeId: t.ownerSub })).status).toBe(200);
-    expect(await item(a.conversationId)).toMatchObject({ stage: 'waiting_for_customer', ticket: { status: 'waiting', assigneeId: t.ownerSub } });
+    expect(await item(a.conversationId)).toMatchObject({
+      stage: 'waiting_for_customer',
+      ticket: { status: 'waiting', assigneeId: t.ownerSub },
+    });
     expect((await patch(b.ticketId, { status: 'resolved' })).status).toBe(200);
-    expect(await item(b.conversationId)).toMatchObject({ status: 'escalated', stage: 'done', ticket: { number: 2, status: 'resolved' } });
+    expect(await item(b.conversationId)).toMatchObject({
+      status: 'escalated',
+      stage: 'done',
+      ticket: { number: 2, status: 'resolved' },
+    });
     expect(await stage('waiting_for_us')).toEqual([]);
     expect(await stage('waiting_for_customer')).toEqual([a.conversationId]);
     expect(await stage('done')).toEqual([b.conversationId]);
     expect((await patch(a.ticketId, { assigneeId: null })).status).toBe(200);
     expect((await item(a.conversationId)).ticket.assigneeId).toBeNull();
     // The detail and the ticket's page say the same.
-    expect((await detail(t, b.conversationId)).body.conversation).toMatchObject({ stage: 'done', ticket: { id: b.ticketId, status: 'resolved' } });
+    expect((await detail(t, b.conversationId)).body.conversation).toMatchObject({
+      stage: 'done',
+      ticket: { id: b.ticketId, status: 'resolved' },
+    });
     expectProblem(await list(t, '?stage=waiting'), 400, 'VALIDATION_ERROR');
   });
 
@@ -91,7 +141,10 @@ describe('GET /conversations', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const r: Awaited<ReturnType<typeof list>> = await list(t, `?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const r: Awaited<ReturnType<typeof list>> = await list(
+        t,
+        `?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(r.status).toBe(200);
       expect(r.body.items.length).toBeLessThanOrEqual(2);
       seen.push(...ids(r));
@@ -105,7 +158,11 @@ describe('GET /conversations', () => {
     expectProblem(await list(await newTenant(), `?cursor=${encodeURIComponent(c)}`), 400, 'INVALID_CURSOR');
     expectProblem(await list(t, `?cursor=${encodeURIComponent(`${c}x`)}`), 400, 'INVALID_CURSOR');
     expectProblem(await list(t, `?cursor=${encodeURIComponent(`x${c}`)}`), 400, 'INVALID_CURSOR');
-    expectProblem(await request('GET', admin(`/tickets?cursor=${encodeURIComponent(c)}`), { token: t.ownerToken }), 400, 'INVALID_CURSOR');
+    expectProblem(
+      await request('GET', admin(`/tickets?cursor=${encodeURIComponent(c)}`), { token: t.ownerToken }),
+      400,
+      'INVALID_CURSOR',
+    );
   });
 
   it('rejects a bad status, limit or unknown query parameter', async () => {
@@ -124,29 +181,57 @@ describe('GET /conversations/{id}', () => {
     const { conversationId, ticketId } = await newTicket(t, 'broken');
     const r = await detail(t, conversationId);
     expect(r.status).toBe(200);
-    expect(r.body.conversation).toMatchObject({ id: conversationId, status: 'escalated', messageCount: 3, latestTicketId: ticketId });
+    expect(r.body.conversation).toMatchObject({
+      id: conversationId,
+      status: 'escalated',
+      messageCount: 3,
+      latestTicketId: ticketId,
+    });
     const [user, bot, escalation] = r.body.messages;
     expect(user).toEqual({ id: expect.any(String), role: 'user', content: 'hello', createdAt: expect.any(String) });
     expect(bot.role).toBe('assistant');
-    expect(bot.metadata).toMatchObject({ intentDetected: 'greeting', confidence: expect.any(Number), entitiesExtracted: {} });
+    expect(bot.metadata).toMatchObject({
+      intentDetected: 'greeting',
+      confidence: expect.any(Number),
+      entitiesExtracted: {},
+    });
     expect(escalation).toMatchObject({ role: 'assistant' });
     expect(escalation.content).toContain('#1');
-    expect(r.body.tickets).toEqual([{
-      id: ticketId, number: 1, conversationId, status: 'open', priority: 'medium', reason: 'broken', createdAt: expect.any(String), updatedAt: expect.any(String),
-      assigneeId: null, firstResponseAt: null, resolvedAt: null,
-    }]);
+    expect(r.body.tickets).toEqual([
+      {
+        id: ticketId,
+        number: 1,
+        conversationId,
+        status: 'open',
+        priority: 'medium',
+        reason: 'broken',
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+        assigneeId: null,
+        firstResponseAt: null,
+        resolvedAt: null,
+      },
+    ]);
   });
 
-  it('carries the customer\'s rating and comment, on the conversation and on its ticket', async () => {
+  it("carries the customer's rating and comment, on the conversation and on its ticket", async () => {
     const t = await newTenant();
     const { conversationId, ticketId } = await newTicket(t, 'wrong answer');
     expect((await detail(t, conversationId)).body.conversation.rating).toBeNull();
-    const rate = (body: unknown) => request('POST', chat(`/conversations/${conversationId}/rating`), { widgetKey: t.widgetKey, body });
+    const rate = (body: unknown) =>
+      request('POST', chat(`/conversations/${conversationId}/rating`), { widgetKey: t.widgetKey, body });
     expect((await rate({ score: 2, comment: 'the bot told me 30 days, your site says 14' })).status).toBe(200);
     const r = await detail(t, conversationId);
-    expect(r.body.conversation.rating).toEqual({ score: 2, comment: 'the bot told me 30 days, your site says 14', createdAt: expect.any(String) });
+    expect(r.body.conversation.rating).toEqual({
+      score: 2,
+      comment: 'the bot told me 30 days, your site says 14',
+      createdAt: expect.any(String),
+    });
     const ticket = await request('GET', admin(`/tickets/${ticketId}`), { token: t.ownerToken });
-    expect(ticket.body.conversation.rating).toMatchObject({ score: 2, comment: 'the bot told me 30 days, your site says 14' });
+    expect(ticket.body.conversation.rating).toMatchObject({
+      score: 2,
+      comment: 'the bot told me 30 days, your site says 14',
+    });
     // A later rating replaces it, in the list too.
     expect((await rate({ score: 4 })).status).toBe(200);
     expect((await detail(t, conversationId)).body.conversation.rating).toMatchObject({ score: 4, comment: null });

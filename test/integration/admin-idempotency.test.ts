@@ -10,7 +10,9 @@ describe('Idempotency-Key on admin creates', () => {
     const token = await tokenFor(newSub('idem-onboard'), 'idem@example.com');
     const key = randomUUID();
     const body = { tenantName: 'Twice Shop' };
-    const [a, b] = await Promise.all([0, 1].map(() => request('POST', admin('/auth/onboard'), { token, body, headers: { 'idempotency-key': key } })));
+    const [a, b] = await Promise.all(
+      [0, 1].map(() => request('POST', admin('/auth/onboard'), { token, body, headers: { 'idempotency-key': key } })),
+    );
     const statuses = [a!.status, b!.status].sort();
     // The second copy arrived while the first ran (409 in progress) or after it (the same 201).
     expect(statuses[0]).toBe(201);
@@ -20,22 +22,47 @@ describe('Idempotency-Key on admin creates', () => {
     expect(again.body.widgetKey).toBe(first.body.widgetKey);
     expect(again.body.tenant.id).toBe(first.body.tenant.id);
     // A new key is a new action: the user has a team already.
-    expectProblem(await request('POST', admin('/auth/onboard'), { token, body, headers: { 'idempotency-key': randomUUID() } }), 409, 'ALREADY_ONBOARDED');
+    expectProblem(
+      await request('POST', admin('/auth/onboard'), { token, body, headers: { 'idempotency-key': randomUUID() } }),
+      409,
+      'ALREADY_ONBOARDED',
+    );
   });
 
   it('a webhook created twice with one key is one integration, and the replay carries the same one-time secret', async () => {
     const t = await newTenant();
     const key = randomUUID();
-    const body = { type: 'webhook', name: 'Orders', config: { url: 'https://orders.example.com/hook' }, credentials: {} };
-    const first = await request('POST', admin('/integrations'), { token: t.ownerToken, body, headers: { 'idempotency-key': key } });
+    const body = {
+      type: 'webhook',
+      name: 'Orders',
+      config: { url: 'https://orders.example.com/hook' },
+      credentials: {},
+    };
+    const first = await request('POST', admin('/integrations'), {
+      token: t.ownerToken,
+      body,
+      headers: { 'idempotency-key': key },
+    });
     expect(first.status).toBe(201);
-    const again = await request('POST', admin('/integrations'), { token: t.ownerToken, body, headers: { 'idempotency-key': key } });
+    const again = await request('POST', admin('/integrations'), {
+      token: t.ownerToken,
+      body,
+      headers: { 'idempotency-key': key },
+    });
     expect(again.status).toBe(201);
     expect(again.body).toEqual(first.body);
     expect(first.body.credentials.secret).toMatch(/^whsec_/);
     expect((await request('GET', admin('/integrations'), { token: t.ownerToken })).body.items).toHaveLength(1);
     // Another body with the same key is refused, and writes nothing.
-    expectProblem(await request('POST', admin('/integrations'), { token: t.ownerToken, body: { ...body, name: 'Other' }, headers: { 'idempotency-key': key } }), 422, 'IDEMPOTENCY_KEY_REUSED');
+    expectProblem(
+      await request('POST', admin('/integrations'), {
+        token: t.ownerToken,
+        body: { ...body, name: 'Other' },
+        headers: { 'idempotency-key': key },
+      }),
+      422,
+      'IDEMPOTENCY_KEY_REUSED',
+    );
   });
 
   it('an intent, an article, an invitation and an agent reply sent twice with one key are written once', async () => {
@@ -51,11 +78,19 @@ describe('Idempotency-Key on admin creates', () => {
       return r1.body;
     };
     await twice('/intents', { name: 'gift_wrap', trainingPhrases: ['can you gift wrap it'], response: 'Yes.' });
-    expect(((await request('GET', admin('/intents'), { token: t.ownerToken })).body.items as { name: string }[]).filter((i) => i.name === 'gift_wrap')).toHaveLength(1);
+    expect(
+      ((await request('GET', admin('/intents'), { token: t.ownerToken })).body.items as { name: string }[]).filter(
+        (i) => i.name === 'gift_wrap',
+      ),
+    ).toHaveLength(1);
     await twice('/articles', { title: 'Gift wrapping', body: 'We wrap gifts.' });
     expect((await request('GET', admin('/articles'), { token: t.ownerToken })).body.items).toHaveLength(1);
     await twice('/members', { email: 'twice@example.com', role: 'agent' });
-    expect(((await request('GET', admin('/members'), { token: t.ownerToken })).body.items as { email: string }[]).filter((m) => m.email === 'twice@example.com')).toHaveLength(1);
+    expect(
+      ((await request('GET', admin('/members'), { token: t.ownerToken })).body.items as { email: string }[]).filter(
+        (m) => m.email === 'twice@example.com',
+      ),
+    ).toHaveLength(1);
     const chat = await request('POST', '/api/v1/chat/message', { widgetKey: t.widgetKey, body: { message: 'hello' } });
     const id = chat.body.conversationId as string;
     await twice(`/conversations/${id}/messages`, { content: 'Hello from a person.' });
@@ -63,13 +98,26 @@ describe('Idempotency-Key on admin creates', () => {
     expect((conv.body.messages as { role: string }[]).filter((m) => m.role === 'agent')).toHaveLength(1);
   });
 
-  it('a key is the member\'s own: another member sending it makes their own request', async () => {
+  it("a key is the member's own: another member sending it makes their own request", async () => {
     const t = await newTenant();
     const other = await memberToken(t, 'admin');
     const key = randomUUID();
-    const body = { type: 'webhook', name: 'Orders', config: { url: 'https://orders.example.com/hook' }, credentials: {} };
-    const mine = await request('POST', admin('/integrations'), { token: t.ownerToken, body, headers: { 'idempotency-key': key } });
-    const theirs = await request('POST', admin('/integrations'), { token: other.token, body, headers: { 'idempotency-key': key } });
+    const body = {
+      type: 'webhook',
+      name: 'Orders',
+      config: { url: 'https://orders.example.com/hook' },
+      credentials: {},
+    };
+    const mine = await request('POST', admin('/integrations'), {
+      token: t.ownerToken,
+      body,
+      headers: { 'idempotency-key': key },
+    });
+    const theirs = await request('POST', admin('/integrations'), {
+      token: other.token,
+      body,
+      headers: { 'idempotency-key': key },
+    });
     expect(mine.status).toBe(201);
     expect(theirs.status).toBe(201);
     expect(theirs.body.id).not.toBe(mine.body.id);

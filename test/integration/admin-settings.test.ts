@@ -4,7 +4,10 @@ import { admin, expectProblem, memberToken, newTenant, request, send } from './c
 const get = (token: string) => request('GET', admin('/settings'), { token });
 const put = (token: string, body: unknown) => request('PUT', admin('/settings'), { token, body });
 /** A config as GET and PUT show it: with the tenant's inbound email address beside what was set. */
-const shown = (config: Record<string, unknown>) => ({ ...config, email: { inboundAddress: expect.stringMatching(/@mail\.localhost$/) } });
+const shown = (config: Record<string, unknown>) => ({
+  ...config,
+  email: { inboundAddress: expect.stringMatching(/@mail\.localhost$/) },
+});
 
 describe('settings', () => {
   it('reads the tenant, config and widget key preview', async () => {
@@ -12,7 +15,8 @@ describe('settings', () => {
     const r = await get(t.ownerToken);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
-      tenant: { id: t.tenantId, name: 'Settings Shop' }, config: shown({}),
+      tenant: { id: t.tenantId, name: 'Settings Shop' },
+      config: shown({}),
       widgetKey: { preview: `****${t.widgetKey.slice(-4)}`, createdAt: expect.stringMatching(/Z$/) },
     });
     expect(r.text).not.toContain(t.widgetKey);
@@ -20,11 +24,25 @@ describe('settings', () => {
 
   it('merges config as a JSON Merge Patch, renames, and the chat uses the new settings', async () => {
     const t = await newTenant();
-    let r = await put(t.ownerToken, { name: '  New Name ', config: { assistant: { greeting: 'Hi!', fallbackMessage: 'Nope.' }, custom: { a: 1, b: [1, 2] }, nlu: { confidenceThreshold: 0.99 } } });
+    let r = await put(t.ownerToken, {
+      name: '  New Name ',
+      config: {
+        assistant: { greeting: 'Hi!', fallbackMessage: 'Nope.' },
+        custom: { a: 1, b: [1, 2] },
+        nlu: { confidenceThreshold: 0.99 },
+      },
+    });
     expect(r.status).toBe(200);
     expect(r.body.tenant.name).toBe('New Name');
     r = await put(t.ownerToken, { config: { assistant: { greeting: null }, custom: { b: [3] }, extra: 'kept' } });
-    expect(r.body.config).toEqual(shown({ assistant: { fallbackMessage: 'Nope.' }, custom: { a: 1, b: [3] }, nlu: { confidenceThreshold: 0.99 }, extra: 'kept' }));
+    expect(r.body.config).toEqual(
+      shown({
+        assistant: { fallbackMessage: 'Nope.' },
+        custom: { a: 1, b: [3] },
+        nlu: { confidenceThreshold: 0.99 },
+        extra: 'kept',
+      }),
+    );
     expect((await get(t.ownerToken)).body.config).toEqual(r.body.config);
     // An out-of-scope message gets the configured fallback text at once.
     const m = await send(t, 'what is the capital of France');
@@ -32,9 +50,16 @@ describe('settings', () => {
     expect(m.body.message.content).toBe('Nope.');
     r = await put(t.ownerToken, { config: { custom: null, nlu: null } });
     expect(r.body.config).toEqual(shown({ assistant: { fallbackMessage: 'Nope.' }, extra: 'kept' }));
-    r = await put(t.ownerToken, { config: { widget: { allowedOrigins: ['https://shop.example', 'http://localhost:5173'], theme: { color: '#000' } } } });
+    r = await put(t.ownerToken, {
+      config: {
+        widget: { allowedOrigins: ['https://shop.example', 'http://localhost:5173'], theme: { color: '#000' } },
+      },
+    });
     expect(r.status).toBe(200);
-    expect((await put(t.ownerToken, { config: { widget: { theme: 'dark' } } })).body.config.widget).toEqual({ allowedOrigins: ['https://shop.example', 'http://localhost:5173'], theme: 'dark' });
+    expect((await put(t.ownerToken, { config: { widget: { theme: 'dark' } } })).body.config.widget).toEqual({
+      allowedOrigins: ['https://shop.example', 'http://localhost:5173'],
+      theme: 'dark',
+    });
 
     const audit = await request('GET', admin('/audit?category=settings'), { token: t.ownerToken });
     if (audit.status === 200) {
@@ -45,19 +70,37 @@ describe('settings', () => {
 
   it('a save that changes nothing writes nothing and logs nothing, whatever the order of its keys', async () => {
     const t = await newTenant();
-    const entries = async () => (await request('GET', admin('/audit?category=settings'), { token: t.ownerToken })).body.items as Array<{ changes: object }>;
-    const hours = { timezone: 'Europe/Lisbon', weekly: { mon: [], tue: [['09:00', '18:00']], wed: [['09:00', '18:00']], sun: [] }, holidays: ['2026-12-25'] };
-    expect((await put(t.ownerToken, { config: { businessHours: hours, widget: { replyTime: 'within a day' } } })).status).toBe(200);
+    const entries = async () =>
+      (await request('GET', admin('/audit?category=settings'), { token: t.ownerToken })).body.items as Array<{
+        changes: object;
+      }>;
+    const hours = {
+      timezone: 'Europe/Lisbon',
+      weekly: { mon: [], tue: [['09:00', '18:00']], wed: [['09:00', '18:00']], sun: [] },
+      holidays: ['2026-12-25'],
+    };
+    expect(
+      (await put(t.ownerToken, { config: { businessHours: hours, widget: { replyTime: 'within a day' } } })).status,
+    ).toBe(200);
     const before = await entries();
     expect(before).toHaveLength(1);
     // The same hours again, as the dashboard's form sends them (its own key order, an absent reply time as null).
-    const again = { holidays: ['2026-12-25'], weekly: { sun: [], wed: [['09:00', '18:00']], tue: [['09:00', '18:00']], mon: [] }, timezone: 'Europe/Lisbon' };
-    const r = await put(t.ownerToken, { name: 'Test Shop', config: { businessHours: again, widget: { replyTime: 'within a day' }, assistant: { greeting: null } } });
+    const again = {
+      holidays: ['2026-12-25'],
+      weekly: { sun: [], wed: [['09:00', '18:00']], tue: [['09:00', '18:00']], mon: [] },
+      timezone: 'Europe/Lisbon',
+    };
+    const r = await put(t.ownerToken, {
+      name: 'Test Shop',
+      config: { businessHours: again, widget: { replyTime: 'within a day' }, assistant: { greeting: null } },
+    });
     expect(r.status).toBe(200);
     expect(r.body.config.businessHours).toEqual(hours);
     expect(await entries()).toHaveLength(1);
     // A real change is still logged, with only what changed.
-    expect((await put(t.ownerToken, { config: { businessHours: { ...again, timezone: 'Europe/Madrid' } } })).status).toBe(200);
+    expect(
+      (await put(t.ownerToken, { config: { businessHours: { ...again, timezone: 'Europe/Madrid' } } })).status,
+    ).toBe(200);
     const after = await entries();
     expect(after).toHaveLength(2);
     expect(Object.keys(after[0]!.changes)).toEqual(['config.businessHours']);
@@ -85,7 +128,10 @@ describe('settings', () => {
     for (const [body, path] of cases) {
       const r = await put(t.ownerToken, body);
       expectProblem(r, 400, 'VALIDATION_ERROR');
-      expect(r.body.errors.map((e: { path: string }) => e.path), JSON.stringify(body).slice(0, 80)).toContain(path);
+      expect(
+        r.body.errors.map((e: { path: string }) => e.path),
+        JSON.stringify(body).slice(0, 80),
+      ).toContain(path);
     }
     expectProblem(await put(t.ownerToken, {}), 400, 'VALIDATION_ERROR');
     expect((await get(t.ownerToken)).body.config).toEqual(shown({ keep: 1 }));

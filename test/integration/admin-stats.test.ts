@@ -13,14 +13,32 @@ describe('GET /stats', () => {
     expect(r.body).toEqual({
       period: { from: daysAgo(29), to: today() },
       kpis: {
-        conversations: 0, messages: 0, escalations: 0, escalationRate: 0, openTickets: 0, avgConfidence: null, fallbackRate: 0,
-        fallbacks: 0, knowledgeAnswers: 0, avgFirstResponseSeconds: null, avgResolutionSeconds: null, csat: null, ratings: 0,
-        assistantResolutions: 0, assistantResolutionRate: 0,
+        conversations: 0,
+        messages: 0,
+        escalations: 0,
+        escalationRate: 0,
+        openTickets: 0,
+        avgConfidence: null,
+        fallbackRate: 0,
+        fallbacks: 0,
+        knowledgeAnswers: 0,
+        avgFirstResponseSeconds: null,
+        avgResolutionSeconds: null,
+        csat: null,
+        ratings: 0,
+        assistantResolutions: 0,
+        assistantResolutionRate: 0,
       },
       topIntents: [],
       topArticles: [],
       recentConversations: [],
-      series: Array.from({ length: 30 }, (_, i) => ({ date: daysAgo(29 - i), conversations: 0, messages: 0, escalations: 0, fallbacks: 0 })),
+      series: Array.from({ length: 30 }, (_, i) => ({
+        date: daysAgo(29 - i),
+        conversations: 0,
+        messages: 0,
+        escalations: 0,
+        fallbacks: 0,
+      })),
     });
   });
 
@@ -36,7 +54,10 @@ describe('GET /stats', () => {
     replies.push(c2);
     replies.push(await send(t, 'hello again', c2.body.conversationId));
     for (const r of replies) expect(r.status).toBe(200);
-    await request('POST', '/api/v1/chat/escalate', { widgetKey: t.widgetKey, body: { conversationId: c2.body.conversationId, reason: 'x' } });
+    await request('POST', '/api/v1/chat/escalate', {
+      widgetKey: t.widgetKey,
+      body: { conversationId: c2.body.conversationId, reason: 'x' },
+    });
 
     const r = await stats(t, `?from=${today()}&to=${today()}`);
     expect(r.status).toBe(200);
@@ -52,18 +73,37 @@ describe('GET /stats', () => {
     const mean = replies.reduce((s, x) => s + x.body.metadata.confidence, 0) / 5;
     expect(k.avgConfidence).toBeCloseTo(mean, 6);
     const counts = new Map<string, number>();
-    for (const x of replies) if (x.body.metadata.intentDetected !== 'fallback') counts.set(x.body.metadata.intentDetected, (counts.get(x.body.metadata.intentDetected) ?? 0) + 1);
+    for (const x of replies)
+      if (x.body.metadata.intentDetected !== 'fallback')
+        counts.set(x.body.metadata.intentDetected, (counts.get(x.body.metadata.intentDetected) ?? 0) + 1);
     expect(r.body.topIntents.map((i: { intent: string }) => i.intent)).not.toContain('fallback');
-    expect(Object.fromEntries(r.body.topIntents.map((i: { intent: string; count: number }) => [i.intent, i.count]))).toEqual(Object.fromEntries(counts));
-    expect(r.body.recentConversations.map((c: { id: string }) => c.id)).toEqual([c2.body.conversationId, c1.body.conversationId]);
+    expect(
+      Object.fromEntries(r.body.topIntents.map((i: { intent: string; count: number }) => [i.intent, i.count])),
+    ).toEqual(Object.fromEntries(counts));
+    expect(r.body.recentConversations.map((c: { id: string }) => c.id)).toEqual([
+      c2.body.conversationId,
+      c1.body.conversationId,
+    ]);
     expect(r.body.recentConversations[1]).toMatchObject({ messageCount: 6, status: 'active' });
 
     // A period without activity counts nothing; openTickets is "now", whatever the period.
     const past = await stats(t, '?from=2020-01-01&to=2020-01-31');
     expect(past.body.kpis).toEqual({
-      conversations: 0, messages: 0, escalations: 0, escalationRate: 0, openTickets: 1, avgConfidence: null, fallbackRate: 0,
-      fallbacks: 0, knowledgeAnswers: 0, avgFirstResponseSeconds: null, avgResolutionSeconds: null, csat: null, ratings: 0,
-      assistantResolutions: 0, assistantResolutionRate: 0,
+      conversations: 0,
+      messages: 0,
+      escalations: 0,
+      escalationRate: 0,
+      openTickets: 1,
+      avgConfidence: null,
+      fallbackRate: 0,
+      fallbacks: 0,
+      knowledgeAnswers: 0,
+      avgFirstResponseSeconds: null,
+      avgResolutionSeconds: null,
+      csat: null,
+      ratings: 0,
+      assistantResolutions: 0,
+      assistantResolutionRate: 0,
     });
     expect(past.body.period).toEqual({ from: '2020-01-01', to: '2020-01-31' });
   });
@@ -100,8 +140,15 @@ describe('GET /stats', () => {
 
   it('rejects bad dates, reversed or too long periods and unknown parameters', async () => {
     const t = await newTenant();
-    for (const qs of ['?from=2026-1-01', '?from=2026-02-30', '?to=yesterday', '?from=2026-03-02&to=2026-03-01',
-      '?from=2024-01-01&to=2025-01-01', '?days=7', '?from=2026-01-01T00:00:00Z']) {
+    for (const qs of [
+      '?from=2026-1-01',
+      '?from=2026-02-30',
+      '?to=yesterday',
+      '?from=2026-03-02&to=2026-03-01',
+      '?from=2024-01-01&to=2025-01-01',
+      '?days=7',
+      '?from=2026-01-01T00:00:00Z',
+    ]) {
       expectProblem(await stats(t, qs), 400, 'VALIDATION_ERROR');
     }
   });

@@ -1,16 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import { ALLOWED, type Status } from '../fixtures/ticket-transitions.ts';
-import { admin, chat, expectProblem, memberToken, newTenant, newTicket, request, send, type TestTenant } from './client.ts';
+import {
+  admin,
+  chat,
+  expectProblem,
+  memberToken,
+  newTenant,
+  newTicket,
+  request,
+  send,
+  type TestTenant,
+} from './client.ts';
 
 const STATUSES = Object.keys(ALLOWED) as Status[];
 /** A path from `open` to each status through allowed moves. */
-const PATH: Record<Status, Status[]> = { open: [], in_progress: ['in_progress'], waiting: ['waiting'], resolved: ['resolved'], closed: ['closed'] };
+const PATH: Record<Status, Status[]> = {
+  open: [],
+  in_progress: ['in_progress'],
+  waiting: ['waiting'],
+  resolved: ['resolved'],
+  closed: ['closed'],
+};
 const UNKNOWN_TICKET = 'tkt_01ARZ3NDEKTSV4RRFFQ69G5FAV';
 
 const patch = (t: TestTenant, id: string, body: unknown, token = t.ownerToken) =>
   request('PATCH', admin(`/tickets/${id}`), { token, body });
-const getTicket = (t: TestTenant, id: string, token = t.ownerToken) => request('GET', admin(`/tickets/${id}`), { token });
-const ticketAudit = async (t: TestTenant, id: string) => (await getTicket(t, id)).body.auditTrail as Array<Record<string, any>>;
+const getTicket = (t: TestTenant, id: string, token = t.ownerToken) =>
+  request('GET', admin(`/tickets/${id}`), { token });
+const ticketAudit = async (t: TestTenant, id: string) =>
+  (await getTicket(t, id)).body.auditTrail as Array<Record<string, any>>;
 
 async function ticketIn(t: TestTenant, status: Status) {
   const k = await newTicket(t);
@@ -24,15 +42,32 @@ describe('PATCH /tickets/{id}', () => {
     const { ticketId } = await newTicket(t, 'printer on fire');
     const r = await patch(t, ticketId, { status: 'in_progress', priority: 'urgent' });
     expect(r.status).toBe(200);
-    expect(r.body.ticket).toMatchObject({ id: ticketId, status: 'in_progress', priority: 'urgent', reason: 'printer on fire' });
+    expect(r.body.ticket).toMatchObject({
+      id: ticketId,
+      status: 'in_progress',
+      priority: 'urgent',
+      reason: 'printer on fire',
+    });
     expect(r.body.ticket.updatedAt >= r.body.ticket.createdAt).toBe(true);
     expect(Object.keys(r.body.ticket).sort()).toEqual([
-      'assigneeId', 'conversationId', 'createdAt', 'firstResponseAt', 'id', 'number', 'priority', 'reason', 'resolvedAt', 'status', 'updatedAt',
+      'assigneeId',
+      'conversationId',
+      'createdAt',
+      'firstResponseAt',
+      'id',
+      'number',
+      'priority',
+      'reason',
+      'resolvedAt',
+      'status',
+      'updatedAt',
     ]);
     const trail = await ticketAudit(t, ticketId);
     expect(trail.map((e) => e.action)).toEqual(['ticket.created', 'ticket.updated']);
     expect(trail[1]).toMatchObject({
-      category: 'ticket', actor: { type: 'user', id: t.ownerSub }, target: { type: 'ticket', id: ticketId },
+      category: 'ticket',
+      actor: { type: 'user', id: t.ownerSub },
+      target: { type: 'ticket', id: ticketId },
       changes: { status: { from: 'open', to: 'in_progress' }, priority: { from: 'medium', to: 'urgent' } },
     });
   });
@@ -40,29 +75,38 @@ describe('PATCH /tickets/{id}', () => {
   for (const from of STATUSES) {
     it(`from ${from}: allows exactly the transitions of the table`, async () => {
       const t = await newTenant();
-      await Promise.all(STATUSES.filter((to) => to !== from).map(async (to) => {
-        const { ticketId } = await ticketIn(t, from);
-        const before = await ticketAudit(t, ticketId);
-        const r = await patch(t, ticketId, { status: to });
-        if (ALLOWED[from].includes(to)) {
-          expect(r.status, `${from} -> ${to}`).toBe(200);
-          expect(r.body.ticket.status).toBe(to);
-          const after = await ticketAudit(t, ticketId);
-          expect(after).toHaveLength(before.length + 1);
-          expect(after.at(-1)!.changes).toEqual({ status: { from, to } });
-        } else {
-          expectProblem(r, 409, 'INVALID_TRANSITION');
-          expect((await getTicket(t, ticketId)).body.ticket.status).toBe(from);
-          expect(await ticketAudit(t, ticketId)).toHaveLength(before.length);
-        }
-      }));
+      await Promise.all(
+        STATUSES.filter((to) => to !== from).map(async (to) => {
+          const { ticketId } = await ticketIn(t, from);
+          const before = await ticketAudit(t, ticketId);
+          const r = await patch(t, ticketId, { status: to });
+          if (ALLOWED[from].includes(to)) {
+            expect(r.status, `${from} -> ${to}`).toBe(200);
+            expect(r.body.ticket.status).toBe(to);
+            const after = await ticketAudit(t, ticketId);
+            expect(after).toHaveLength(before.length + 1);
+            expect(after.at(-1)!.changes).toEqual({ status: { from, to } });
+          } else {
+            expectProblem(r, 409, 'INVALID_TRANSITION');
+            expect((await getTicket(t, ticketId)).body.ticket.status).toBe(from);
+            expect(await ticketAudit(t, ticketId)).toHaveLength(before.length);
+          }
+        }),
+      );
     });
   }
 
   it('after an agent reply and an assignment, every further change still answers 200 (no unused :null)', async () => {
     const t = await newTenant();
     const { ticketId, conversationId } = await newTicket(t);
-    expect((await request('POST', admin(`/conversations/${conversationId}/messages`), { token: t.ownerToken, body: { content: 'On it' } })).status).toBe(201);
+    expect(
+      (
+        await request('POST', admin(`/conversations/${conversationId}/messages`), {
+          token: t.ownerToken,
+          body: { content: 'On it' },
+        })
+      ).status,
+    ).toBe(201);
     expect((await patch(t, ticketId, { assigneeId: t.ownerSub })).status).toBe(200);
     expect((await patch(t, ticketId, { priority: 'high' })).status).toBe(200);
     expect((await patch(t, ticketId, { status: 'in_progress' })).status).toBe(200);
@@ -119,7 +163,10 @@ describe('PATCH /tickets/{id}', () => {
     const t = await newTenant();
     const first = await newTicket(t);
     expect((await patch(t, first.ticketId, { status: 'resolved' })).status).toBe(200);
-    const again = await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId: first.conversationId, reason: 'again' } });
+    const again = await request('POST', chat('/escalate'), {
+      widgetKey: t.widgetKey,
+      body: { conversationId: first.conversationId, reason: 'again' },
+    });
     expect(again.status).toBe(200);
     const second = again.body.ticketId as string;
     expect(second).not.toBe(first.ticketId);
@@ -139,8 +186,24 @@ describe('PATCH /tickets/{id}', () => {
     const unknown = await patch(t, ticketId, { status: 'open', note: 'x' });
     expectProblem(unknown, 400, 'VALIDATION_ERROR');
     expect(unknown.body.errors).toEqual([{ path: 'note', message: 'unknown field' }]);
-    expectProblem(await request('PATCH', admin(`/tickets/${ticketId}`), { token: t.ownerToken, raw: '{', headers: { 'content-type': 'application/json' } }), 400, 'INVALID_JSON');
-    expectProblem(await request('PATCH', admin(`/tickets/${ticketId}`), { token: t.ownerToken, raw: '', headers: { 'content-type': 'application/json' } }), 400, 'INVALID_JSON');
+    expectProblem(
+      await request('PATCH', admin(`/tickets/${ticketId}`), {
+        token: t.ownerToken,
+        raw: '{',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'INVALID_JSON',
+    );
+    expectProblem(
+      await request('PATCH', admin(`/tickets/${ticketId}`), {
+        token: t.ownerToken,
+        raw: '',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'INVALID_JSON',
+    );
     expectProblem(await patch(t, 'not-a-ticket', { status: 'open' }), 400, 'VALIDATION_ERROR');
     expectProblem(await patch(t, ticketId.toLowerCase(), { status: 'open' }), 400, 'VALIDATION_ERROR');
     expectProblem(await patch(t, UNKNOWN_TICKET, { status: 'closed' }), 404, 'NOT_FOUND');
@@ -185,8 +248,11 @@ describe('PATCH /tickets/{id}', () => {
   it('concurrent status changes keep the open-tickets counter exact', async () => {
     const t = await newTenant();
     const { ticketId } = await newTicket(t);
-    const results = await Promise.all(['resolved', 'open', 'resolved', 'open', 'resolved', 'in_progress', 'resolved', 'open']
-      .map((status) => patch(t, ticketId, { status })));
+    const results = await Promise.all(
+      ['resolved', 'open', 'resolved', 'open', 'resolved', 'in_progress', 'resolved', 'open'].map((status) =>
+        patch(t, ticketId, { status }),
+      ),
+    );
     for (const r of results) expect([200, 409]).toContain(r.status);
     const { ticket } = (await getTicket(t, ticketId)).body;
     const stats = await request('GET', admin('/stats'), { token: t.ownerToken });
@@ -245,7 +311,11 @@ describe('GET /tickets', () => {
     const flipped = `${payload!.slice(0, -2)}${payload!.at(-2) === 'A' ? 'B' : 'A'}${payload!.at(-1)}.${sig}`;
     expectProblem(await list(t, `?cursor=${encodeURIComponent(flipped)}`), 400, 'INVALID_CURSOR');
     expectProblem(await list(t, '?cursor=garbage'), 400, 'INVALID_CURSOR');
-    expectProblem(await request('GET', admin(`/conversations?cursor=${cursor}`), { token: t.ownerToken }), 400, 'INVALID_CURSOR');
+    expectProblem(
+      await request('GET', admin(`/conversations?cursor=${cursor}`), { token: t.ownerToken }),
+      400,
+      'INVALID_CURSOR',
+    );
   });
 
   it('rejects bad filters, limits and unknown query parameters', async () => {
@@ -270,8 +340,16 @@ describe('GET /tickets', () => {
     expect(r.status).toBe(200);
     expect(r.body.ticket).toMatchObject({ id: ticketId, conversationId, status: 'resolved' });
     expect(r.body.conversation).toMatchObject({ id: conversationId, status: 'escalated' });
-    expect(r.body.auditTrail.map((e: { action: string }) => e.action)).toEqual(['ticket.created', 'ticket.updated', 'ticket.updated']);
-    expect(r.body.auditTrail.map((e: { changes: any }) => e.changes.status.to)).toEqual(['open', 'in_progress', 'resolved']);
+    expect(r.body.auditTrail.map((e: { action: string }) => e.action)).toEqual([
+      'ticket.created',
+      'ticket.updated',
+      'ticket.updated',
+    ]);
+    expect(r.body.auditTrail.map((e: { changes: any }) => e.changes.status.to)).toEqual([
+      'open',
+      'in_progress',
+      'resolved',
+    ]);
   });
 });
 

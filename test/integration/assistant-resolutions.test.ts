@@ -15,7 +15,9 @@ beforeAll(async () => {
   // The data modules read the runtime's table when first loaded: only after it started.
   ({ runResolutions } = await import('#shared/domain/reports/resolutions.ts'));
 }, 60_000);
-afterAll(async () => { await rt?.stop(); });
+afterAll(async () => {
+  await rt?.stop();
+});
 
 const MIN = 60_000;
 
@@ -59,6 +61,9 @@ describe('GET /stats kpis.assistantResolutions', () => {
     // A later message asks for a person: the earlier due entry finds a ticket, the later one too.
     await chatOn(rt, t.widgetKey, '/message', { message: 'talk to a human please', conversationId: id });
     await runResolutions(new Date(Date.now() + 45 * MIN));
-    expect((await a.call('GET', '/stats', t.token)).body.kpis).toMatchObject({ conversations: 1, assistantResolutions: 0 });
+    expect((await a.call('GET', '/stats', t.token)).body.kpis).toMatchObject({
+      conversations: 1,
+      assistantResolutions: 0,
+    });
   }, 60_000);
 });

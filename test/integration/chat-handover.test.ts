@@ -4,33 +4,50 @@ import { admin, chat, newTenant, request, send } from './client.ts';
 // Handing over: a first message that asks for a person, and the reason typed in the widget's
 // "Talk to a person" form, which the team reads in the transcript.
 
-const detail = (t: { ownerToken: string }, id: string) => request('GET', admin(`/conversations/${id}`), { token: t.ownerToken });
+const detail = (t: { ownerToken: string }, id: string) =>
+  request('GET', admin(`/conversations/${id}`), { token: t.ownerToken });
 
 describe('handing over', () => {
-  it.each(['can I talk to a human', 'agent please'])('a first message "%s" hands over at once, in one handover sentence', async (text) => {
-    const t = await newTenant();
-    const r = await send(t, text);
-    expect(r.status).toBe(200);
-    expect(r.body.metadata).toMatchObject({ intentDetected: 'human_agent', ticketId: expect.stringMatching(/^tkt_/), ticketNumber: 1 });
-    expect(r.body.message.content).toBe('I am handing you over to our team. Your ticket number is #1; a person will get back to you here.');
-    const d = await detail(t, r.body.conversationId);
-    expect(d.body.messages.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([
-      ['user', text], ['assistant', r.body.message.content],
-    ]);
-    expect(d.body.tickets[0].reason).toBe(`Requested in chat: ${text}`);
-  });
+  it.each(['can I talk to a human', 'agent please'])(
+    'a first message "%s" hands over at once, in one handover sentence',
+    async (text) => {
+      const t = await newTenant();
+      const r = await send(t, text);
+      expect(r.status).toBe(200);
+      expect(r.body.metadata).toMatchObject({
+        intentDetected: 'human_agent',
+        ticketId: expect.stringMatching(/^tkt_/),
+        ticketNumber: 1,
+      });
+      expect(r.body.message.content).toBe(
+        'I am handing you over to our team. Your ticket number is #1; a person will get back to you here.',
+      );
+      const d = await detail(t, r.body.conversationId);
+      expect(d.body.messages.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([
+        ['user', text],
+        ['assistant', r.body.message.content],
+      ]);
+      expect(d.body.tickets[0].reason).toBe(`Requested in chat: ${text}`);
+    },
+  );
 
   it('a reason sent with handover: true starts the conversation, is in the transcript, and nothing else answers it', async () => {
     const t = await newTenant();
     const reason = 'My mug arrived broken';
-    const r = await request('POST', chat('/message'), { widgetKey: t.widgetKey, body: { message: reason, handover: true } });
+    const r = await request('POST', chat('/message'), {
+      widgetKey: t.widgetKey,
+      body: { message: reason, handover: true },
+    });
     expect(r.status).toBe(200);
     expect(r.body.metadata).toMatchObject({ intentDetected: 'handover', confidence: 1, ticketNumber: 1 });
-    expect(r.body.message.content).toBe("I've passed this conversation to our support team. Your ticket number is #1; a person will get back to you here.");
+    expect(r.body.message.content).toBe(
+      "I've passed this conversation to our support team. Your ticket number is #1; a person will get back to you here.",
+    );
     const d = await detail(t, r.body.conversationId);
     expect(d.body.conversation.status).toBe('escalated');
     expect(d.body.messages.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([
-      ['user', reason], ['assistant', r.body.message.content],
+      ['user', reason],
+      ['assistant', r.body.message.content],
     ]);
     expect(d.body.tickets.map((x: { reason: string }) => x.reason)).toEqual([`Requested in chat: ${reason}`]);
     // Counted as neither an intent's answer nor a fallback.
@@ -43,16 +60,26 @@ describe('handing over', () => {
     const t = await newTenant();
     const first = await send(t, 'hello there');
     const id = first.body.conversationId as string;
-    const r = await request('POST', chat('/message'), { widgetKey: t.widgetKey, body: { conversationId: id, message: 'The tracking page says lost', handover: true } });
+    const r = await request('POST', chat('/message'), {
+      widgetKey: t.widgetKey,
+      body: { conversationId: id, message: 'The tracking page says lost', handover: true },
+    });
     expect(r.body.metadata.ticketNumber).toBe(1);
     // The team has it now: the assistant is silent, and the message joins the same ticket.
-    const again = await request('POST', chat('/message'), { widgetKey: t.widgetKey, body: { conversationId: id, message: 'Please hurry', handover: true } });
+    const again = await request('POST', chat('/message'), {
+      widgetKey: t.widgetKey,
+      body: { conversationId: id, message: 'Please hurry', handover: true },
+    });
     expect(again.body).toMatchObject({ message: null, handledBy: 'agent' });
     const d = await detail(t, id);
-    expect(d.body.messages.filter((m: { role: string }) => m.role === 'user').map((m: { content: string }) => m.content))
-      .toEqual(['hello there', 'The tracking page says lost', 'Please hurry']);
+    expect(
+      d.body.messages.filter((m: { role: string }) => m.role === 'user').map((m: { content: string }) => m.content),
+    ).toEqual(['hello there', 'The tracking page says lost', 'Please hurry']);
     expect(d.body.tickets).toHaveLength(1);
-    expect((await request('POST', chat('/message'), { widgetKey: t.widgetKey, body: { message: 'x', handover: 'yes' } })).status).toBe(400);
+    expect(
+      (await request('POST', chat('/message'), { widgetKey: t.widgetKey, body: { message: 'x', handover: 'yes' } }))
+        .status,
+    ).toBe(400);
   });
 
   it('after the hand-over the assistant is silent while the ticket is open or waiting, counts the messages, and answers again once it is resolved', async () => {
@@ -61,18 +88,27 @@ describe('handing over', () => {
     const id = handed.body.conversationId as string;
     const ticketId = handed.body.metadata.ticketId as string;
     const say = (text: string) => send(t, text, id);
-    const ticket = async () => (await request('GET', admin(`/tickets/${ticketId}`), { token: t.ownerToken })).body.ticket;
+    const ticket = async () =>
+      (await request('GET', admin(`/tickets/${ticketId}`), { token: t.ownerToken })).body.ticket;
 
     // Open, nobody has answered yet: greetings and questions alike get no answer from the assistant.
     const quiet = await say('hello? also, what are your opening hours');
     expect(quiet.status).toBe(200);
-    expect(quiet.body).toEqual({ conversationId: id, message: null, metadata: expect.objectContaining({ intentDetected: expect.any(String) }), handledBy: 'agent' });
+    expect(quiet.body).toEqual({
+      conversationId: id,
+      message: null,
+      metadata: expect.objectContaining({ intentDetected: expect.any(String) }),
+      handledBy: 'agent',
+    });
     // Asking for a person again opens nothing.
     expect((await say('agent please')).body).toMatchObject({ message: null, handledBy: 'agent' });
     expect((await ticket()).status).toBe('open');
 
     // Waiting (for the customer): their message takes it back to open, still without an assistant answer.
-    expect((await request('PATCH', admin(`/tickets/${ticketId}`), { token: t.ownerToken, body: { status: 'waiting' } })).status).toBe(200);
+    expect(
+      (await request('PATCH', admin(`/tickets/${ticketId}`), { token: t.ownerToken, body: { status: 'waiting' } }))
+        .status,
+    ).toBe(200);
     expect((await say('here is the photo you asked for')).body).toMatchObject({ message: null, handledBy: 'agent' });
     expect((await ticket()).status).toBe('open');
 
@@ -84,7 +120,10 @@ describe('handing over', () => {
     expect(stats.body.kpis).toMatchObject({ messages: 4, escalations: 1 });
 
     // Resolved: the assistant answers again (and the ticket reopens, as before).
-    expect((await request('PATCH', admin(`/tickets/${ticketId}`), { token: t.ownerToken, body: { status: 'resolved' } })).status).toBe(200);
+    expect(
+      (await request('PATCH', admin(`/tickets/${ticketId}`), { token: t.ownerToken, body: { status: 'resolved' } }))
+        .status,
+    ).toBe(200);
     const back = await say('thanks a lot');
     expect(back.body.message).toMatchObject({ role: 'assistant' });
     expect(back.body.handledBy).toBeUndefined();

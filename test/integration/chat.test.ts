@@ -51,13 +51,56 @@ describe('POST /chat/message', () => {
   it('answers the documented errors: unknown conversation, bad JSON, wrong content type, unknown field, missing key', async () => {
     const t = await newTenant();
     expectProblem(await send(t, 'hi', '0b5e1f2a-3c4d-4e5f-8a6b-7c8d9e0f1a2b'), 404, 'NOT_FOUND');
-    expectProblem(await request('POST', chat('/message'), { widgetKey: t.widgetKey, raw: '{"message":', headers: { 'content-type': 'application/json' } }), 400, 'INVALID_JSON');
-    expectProblem(await request('POST', chat('/message'), { widgetKey: t.widgetKey, raw: '', headers: { 'content-type': 'application/json' } }), 400, 'INVALID_JSON');
-    expectProblem(await request('POST', chat('/message'), { widgetKey: t.widgetKey, raw: '{"message":"hi"}', headers: { 'content-type': 'text/plain' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
-    expectProblem(await request('POST', chat('/message'), { widgetKey: t.widgetKey, body: { message: 'hi', extra: 1 } }), 400, 'VALIDATION_ERROR');
+    expectProblem(
+      await request('POST', chat('/message'), {
+        widgetKey: t.widgetKey,
+        raw: '{"message":',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'INVALID_JSON',
+    );
+    expectProblem(
+      await request('POST', chat('/message'), {
+        widgetKey: t.widgetKey,
+        raw: '',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'INVALID_JSON',
+    );
+    expectProblem(
+      await request('POST', chat('/message'), {
+        widgetKey: t.widgetKey,
+        raw: '{"message":"hi"}',
+        headers: { 'content-type': 'text/plain' },
+      }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
+    expectProblem(
+      await request('POST', chat('/message'), { widgetKey: t.widgetKey, body: { message: 'hi', extra: 1 } }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expectProblem(await request('POST', chat('/message'), { body: { message: 'hi' } }), 401, 'UNAUTHORIZED');
-    expectProblem(await request('POST', chat('/message'), { widgetKey: 'wk_unknownunknownunknownunknown', body: { message: 'hi' } }), 401, 'UNAUTHORIZED');
-    expectProblem(await request('POST', chat('/message'), { widgetKey: t.widgetKey, raw: JSON.stringify({ message: 'a'.repeat(17000) }), headers: { 'content-type': 'application/json' } }), 413, 'PAYLOAD_TOO_LARGE');
+    expectProblem(
+      await request('POST', chat('/message'), {
+        widgetKey: 'wk_unknownunknownunknownunknown',
+        body: { message: 'hi' },
+      }),
+      401,
+      'UNAUTHORIZED',
+    );
+    expectProblem(
+      await request('POST', chat('/message'), {
+        widgetKey: t.widgetKey,
+        raw: JSON.stringify({ message: 'a'.repeat(17000) }),
+        headers: { 'content-type': 'application/json' },
+      }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
   });
 
   it("never reaches another tenant's conversation", async () => {
@@ -66,7 +109,9 @@ describe('POST /chat/message', () => {
     const conv = (await send(b, 'hello')).body.conversationId;
     expectProblem(await send(a, 'hello', conv), 404, 'NOT_FOUND');
     expectProblem(await request('GET', chat(`/conversations/${conv}`), { widgetKey: a.widgetKey }), 404, 'NOT_FOUND');
-    expect((await request('GET', chat(`/conversations/${conv}`), { widgetKey: b.widgetKey })).body.messages).toHaveLength(2);
+    expect(
+      (await request('GET', chat(`/conversations/${conv}`), { widgetKey: b.widgetKey })).body.messages,
+    ).toHaveLength(2);
   });
 
   it('limits a conversation to 30 messages a minute with Retry-After', async () => {
@@ -94,14 +139,20 @@ describe('POST /chat/escalate', () => {
   it('opens one ticket, returns it again while active, and appends the assistant text', async () => {
     const t = await newTenant();
     const id = (await send(t, 'my parcel arrived damaged')).body.conversationId;
-    const first = await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId: id, reason: 'damaged item' } });
+    const first = await request('POST', chat('/escalate'), {
+      widgetKey: t.widgetKey,
+      body: { conversationId: id, reason: 'damaged item' },
+    });
     expect(first.status).toBe(200);
     expect(first.body.success).toBe(true);
     expect(first.body.ticketId).toMatch(/^tkt_[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(first.body.ticketNumber).toBe(1);
     expect(first.body.message).toContain('#1');
     expect(first.body.message).not.toContain(first.body.ticketId);
-    const again = await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId: id, reason: 'again' } });
+    const again = await request('POST', chat('/escalate'), {
+      widgetKey: t.widgetKey,
+      body: { conversationId: id, reason: 'again' },
+    });
     expect(again.body.ticketId).toBe(first.body.ticketId);
     expect(again.body.ticketNumber).toBe(1);
     const conv = await request('GET', chat(`/conversations/${id}`), { widgetKey: t.widgetKey });
@@ -115,11 +166,17 @@ describe('POST /chat/escalate', () => {
     const before = await request('GET', chat(`/conversations/${id}`), { widgetKey: t.widgetKey });
     expect(before.status).toBe(200);
     expect(before.body.ticket).toBeNull();
-    const esc = await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId: id, reason: 'damaged item' } });
+    const esc = await request('POST', chat('/escalate'), {
+      widgetKey: t.widgetKey,
+      body: { conversationId: id, reason: 'damaged item' },
+    });
     const after = await request('GET', chat(`/conversations/${id}`), { widgetKey: t.widgetKey });
     expect(after.body.ticket).toEqual({ number: esc.body.ticketNumber, status: 'open' });
     expect(after.text).not.toContain(esc.body.ticketId);
-    const moved = await request('PATCH', admin(`/tickets/${esc.body.ticketId}`), { token: t.ownerToken, body: { status: 'in_progress' } });
+    const moved = await request('PATCH', admin(`/tickets/${esc.body.ticketId}`), {
+      token: t.ownerToken,
+      body: { status: 'in_progress' },
+    });
     expect(moved.status).toBe(200);
     const handled = await request('GET', chat(`/conversations/${id}`), { widgetKey: t.widgetKey });
     expect(handled.body.ticket).toEqual({ number: esc.body.ticketNumber, status: 'in_progress' });
@@ -139,8 +196,22 @@ describe('POST /chat/escalate', () => {
 
   it('validates its body', async () => {
     const t = await newTenant();
-    expectProblem(await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId: 'nope', reason: 'x' } }), 400, 'VALIDATION_ERROR');
-    expectProblem(await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId: '0b5e1f2a-3c4d-4e5f-8a6b-7c8d9e0f1a2b', reason: 'x' } }), 404, 'NOT_FOUND');
+    expectProblem(
+      await request('POST', chat('/escalate'), {
+        widgetKey: t.widgetKey,
+        body: { conversationId: 'nope', reason: 'x' },
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectProblem(
+      await request('POST', chat('/escalate'), {
+        widgetKey: t.widgetKey,
+        body: { conversationId: '0b5e1f2a-3c4d-4e5f-8a6b-7c8d9e0f1a2b', reason: 'x' },
+      }),
+      404,
+      'NOT_FOUND',
+    );
   });
 });
 

@@ -21,20 +21,40 @@ export async function fetchServed(url: string, init: RequestInit): Promise<Respo
   }
 }
 
-export interface Res<T = any> { status: number; headers: Headers; body: T; text: string }
+export interface Res<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
 
-export async function request<T = any>(method: string, path: string, opts: {
-  token?: string; widgetKey?: string; body?: unknown; raw?: string; headers?: Record<string, string>;
-} = {}): Promise<Res<T>> {
+export async function request<T = any>(
+  method: string,
+  path: string,
+  opts: {
+    token?: string;
+    widgetKey?: string;
+    body?: unknown;
+    raw?: string;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<Res<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.widgetKey) headers['x-widget-key'] = opts.widgetKey;
   let body: string | undefined = opts.raw;
-  if (opts.body !== undefined) { body = JSON.stringify(opts.body); headers['content-type'] ??= 'application/json'; }
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['content-type'] ??= 'application/json';
+  }
   const res = await fetchServed(baseUrl() + path, { method, headers, ...(body !== undefined ? { body } : {}) });
   const text = await res.text();
-  let parsed: unknown ;
-  try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = text; }
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = text;
+  }
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }
 
@@ -46,12 +66,20 @@ let n = 0;
 export const newSub = (label = 'user') => `${label}-${process.pid}-${Date.now().toString(36)}-${n++}`;
 
 export async function tokenFor(sub: string, email?: string | null, claims?: Record<string, unknown>): Promise<string> {
-  const r = await request('POST', '/local-idp/token', { body: { sub, ...(email ? { email } : {}), ...(claims ? { claims } : {}) } });
+  const r = await request('POST', '/local-idp/token', {
+    body: { sub, ...(email ? { email } : {}), ...(claims ? { claims } : {}) },
+  });
   if (r.status !== 200) throw new Error(`token: ${r.status} ${r.text}`);
   return r.body.accessToken as string;
 }
 
-export interface TestTenant { tenantId: string; widgetKey: string; ownerToken: string; ownerSub: string; ownerEmail: string }
+export interface TestTenant {
+  tenantId: string;
+  widgetKey: string;
+  ownerToken: string;
+  ownerSub: string;
+  ownerEmail: string;
+}
 
 /** Onboards a new tenant through the API, with its owner's token and widget key. */
 export async function newTenant(name = 'Test Shop'): Promise<TestTenant> {
@@ -63,18 +91,33 @@ export async function newTenant(name = 'Test Shop'): Promise<TestTenant> {
   return { tenantId: r.body.tenant.id, widgetKey: r.body.widgetKey, ownerToken, ownerSub, ownerEmail };
 }
 
-export const send = (t: { widgetKey: string }, message: string, conversationId?: string, headers?: Record<string, string>) =>
-  request('POST', chat('/message'), { widgetKey: t.widgetKey, body: { message, ...(conversationId ? { conversationId } : {}) }, ...(headers ? { headers } : {}) });
+export const send = (
+  t: { widgetKey: string },
+  message: string,
+  conversationId?: string,
+  headers?: Record<string, string>,
+) =>
+  request('POST', chat('/message'), {
+    widgetKey: t.widgetKey,
+    body: { message, ...(conversationId ? { conversationId } : {}) },
+    ...(headers ? { headers } : {}),
+  });
 
 export function expectProblem(r: Res, status: number, code: string) {
   if (r.status !== status || r.body?.code !== code) {
     throw new Error(`expected ${status} ${code}, got ${r.status} ${r.text}`);
   }
-  if (!r.headers.get('content-type')?.startsWith('application/problem+json')) throw new Error(`not a problem document: ${r.headers.get('content-type')}`);
+  if (!r.headers.get('content-type')?.startsWith('application/problem+json'))
+    throw new Error(`not a problem document: ${r.headers.get('content-type')}`);
   if (r.body.requestId !== r.headers.get('x-request-id')) throw new Error('requestId does not match x-request-id');
 }
 
-export interface TestMember { token: string; sub: string; email: string; id: string }
+export interface TestMember {
+  token: string;
+  sub: string;
+  email: string;
+  id: string;
+}
 
 /** A user of `t` with `role`: invited by the owner, then joined through GET /auth/me. */
 export async function memberToken(t: TestTenant, role: 'viewer' | 'agent' | 'admin' | 'owner'): Promise<TestMember> {
@@ -89,7 +132,10 @@ export async function memberToken(t: TestTenant, role: 'viewer' | 'agent' | 'adm
 }
 
 /** A conversation escalated through the chat API: its id and its new ticket's id. */
-export async function newTicket(t: { widgetKey: string }, reason = 'needs a person'): Promise<{ conversationId: string; ticketId: string }> {
+export async function newTicket(
+  t: { widgetKey: string },
+  reason = 'needs a person',
+): Promise<{ conversationId: string; ticketId: string }> {
   const m = await send(t, 'hello');
   if (m.status !== 200) throw new Error(`message: ${m.status} ${m.text}`);
   const conversationId = m.body.conversationId as string;
@@ -108,7 +154,10 @@ export async function putConfig(t: TestTenant, config: unknown) {
 export async function untilIndexed(t: TestTenant, ms = 60_000) {
   const until = Date.now() + ms;
   for (;;) {
-    const [a, i] = await Promise.all([request('GET', admin('/articles?limit=100'), { token: t.ownerToken }), request('GET', admin('/intents'), { token: t.ownerToken })]);
+    const [a, i] = await Promise.all([
+      request('GET', admin('/articles?limit=100'), { token: t.ownerToken }),
+      request('GET', admin('/intents'), { token: t.ownerToken }),
+    ]);
     const items = [...(a.body.items ?? []), ...(i.body.items ?? [])] as Array<{ indexing?: boolean }>;
     if (items.every((x) => !x.indexing)) return;
     if (Date.now() > until) throw new Error('still indexing');

@@ -10,11 +10,18 @@ async function secretOf(t: TestTenant): Promise<string> {
   return r.body.secret as string;
 }
 const say = (t: TestTenant, message: string, visitor?: Record<string, unknown>, conversationId?: string) =>
-  request('POST', chat('/message'), { widgetKey: t.widgetKey, body: { message, ...(visitor ? { visitor } : {}), ...(conversationId ? { conversationId } : {}) } });
-const putConfig = (t: TestTenant, config: Record<string, unknown>) => request('PUT', admin('/settings'), { token: t.ownerToken, body: { config } });
-const adminConversation = async (t: TestTenant, id: string) => (await request('GET', admin(`/conversations/${id}`), { token: t.ownerToken })).body.conversation;
+  request('POST', chat('/message'), {
+    widgetKey: t.widgetKey,
+    body: { message, ...(visitor ? { visitor } : {}), ...(conversationId ? { conversationId } : {}) },
+  });
+const putConfig = (t: TestTenant, config: Record<string, unknown>) =>
+  request('PUT', admin('/settings'), { token: t.ownerToken, body: { config } });
+const adminConversation = async (t: TestTenant, id: string) =>
+  (await request('GET', admin(`/conversations/${id}`), { token: t.ownerToken })).body.conversation;
 const own = (t: TestTenant, userId: string, userHash: string) =>
-  request('GET', chat(`/conversations?userId=${encodeURIComponent(userId)}&userHash=${userHash}`), { widgetKey: t.widgetKey });
+  request('GET', chat(`/conversations?userId=${encodeURIComponent(userId)}&userHash=${userHash}`), {
+    widgetKey: t.widgetKey,
+  });
 
 describe('identity secret', () => {
   it('is shown once, masked in GET /settings, audited without the secret, and admin-only', async () => {
@@ -28,32 +35,67 @@ describe('identity secret', () => {
     expect(audit.body.items[0]).toMatchObject({ action: 'identity_secret.rotated', category: 'settings' });
     expect(audit.text).not.toContain(secret);
     const agent = await memberToken(t, 'agent');
-    expectProblem(await request('POST', admin('/settings/identity-secret/rotate'), { token: agent.token }), 403, 'FORBIDDEN');
+    expectProblem(
+      await request('POST', admin('/settings/identity-secret/rotate'), { token: agent.token }),
+      403,
+      'FORBIDDEN',
+    );
     // The settings screen may send back what GET showed; a secret of its own is refused.
-    expect((await putConfig(t, { ...s.body.config, identity: { ...s.body.config.identity, required: false } })).status).toBe(200);
+    expect(
+      (await putConfig(t, { ...s.body.config, identity: { ...s.body.config.identity, required: false } })).status,
+    ).toBe(200);
     expectProblem(await putConfig(t, { identity: { secret: 'mine' } }), 400, 'VALIDATION_ERROR');
   });
 });
 
 describe('verified visitors', () => {
-  it('verifies the HMAC: right, wrong, another tenant\'s secret, missing, not hex', async () => {
+  it("verifies the HMAC: right, wrong, another tenant's secret, missing, not hex", async () => {
     const t = await newTenant();
     const other = await newTenant();
     const secret = await secretOf(t);
     const otherSecret = await secretOf(other);
     const right = await say(t, 'hello', {
-      userId: 'u-42', name: 'Ada Lovelace', email: 'Ada@Example.com', userHash: hmac(secret, 'u-42'), emailHash: hmac(secret, 'ada@example.com'),
+      userId: 'u-42',
+      name: 'Ada Lovelace',
+      email: 'Ada@Example.com',
+      userHash: hmac(secret, 'u-42'),
+      emailHash: hmac(secret, 'ada@example.com'),
     });
     expect(right.status).toBe(200);
     expect(await adminConversation(t, right.body.conversationId)).toMatchObject({
-      title: 'Ada Lovelace', visitor: { userId: 'u-42', name: 'Ada Lovelace', email: 'ada@example.com', verified: true, emailVerified: true },
+      title: 'Ada Lovelace',
+      visitor: { userId: 'u-42', name: 'Ada Lovelace', email: 'ada@example.com', verified: true, emailVerified: true },
     });
     // The id's signature does not cover the address: without its own signature it stays unverified.
-    const unsignedEmail = await say(t, 'hello', { userId: 'u-44', email: 'ada@example.com', userHash: hmac(secret, 'u-44') });
-    expect((await adminConversation(t, unsignedEmail.body.conversationId)).visitor).toMatchObject({ verified: true, emailVerified: false });
-    expectProblem(await say(t, 'hello', { userId: 'u-44', email: 'eve@example.com', userHash: hmac(secret, 'u-44'), emailHash: hmac(secret, 'ada@example.com') }), 401, 'UNAUTHORIZED');
-    expectProblem(await say(t, 'hello', { userId: 'u-44', email: 'ada@example.com', emailHash: hmac(secret, 'ada@example.com') }), 401, 'UNAUTHORIZED');
-    const noAddress = await say(t, 'hello', { userId: 'u-44', userHash: hmac(secret, 'u-44'), emailHash: hmac(secret, 'ada@example.com') });
+    const unsignedEmail = await say(t, 'hello', {
+      userId: 'u-44',
+      email: 'ada@example.com',
+      userHash: hmac(secret, 'u-44'),
+    });
+    expect((await adminConversation(t, unsignedEmail.body.conversationId)).visitor).toMatchObject({
+      verified: true,
+      emailVerified: false,
+    });
+    expectProblem(
+      await say(t, 'hello', {
+        userId: 'u-44',
+        email: 'eve@example.com',
+        userHash: hmac(secret, 'u-44'),
+        emailHash: hmac(secret, 'ada@example.com'),
+      }),
+      401,
+      'UNAUTHORIZED',
+    );
+    expectProblem(
+      await say(t, 'hello', { userId: 'u-44', email: 'ada@example.com', emailHash: hmac(secret, 'ada@example.com') }),
+      401,
+      'UNAUTHORIZED',
+    );
+    const noAddress = await say(t, 'hello', {
+      userId: 'u-44',
+      userHash: hmac(secret, 'u-44'),
+      emailHash: hmac(secret, 'ada@example.com'),
+    });
     expectProblem(noAddress, 400, 'VALIDATION_ERROR');
     expect(noAddress.body.errors[0].path).toBe('visitor.emailHash');
     expectProblem(await say(t, 'hello', { userId: 'u-42', userHash: hmac(secret, 'u-43') }), 401, 'UNAUTHORIZED');
@@ -67,7 +109,8 @@ describe('verified visitors', () => {
     const unverified = await say(t, 'hello', { userId: 'u-42', name: 'Mallory' });
     expect(unverified.status).toBe(200);
     expect(await adminConversation(t, unverified.body.conversationId)).toMatchObject({
-      title: 'Mallory', visitor: { userId: 'u-42', name: 'Mallory', verified: false },
+      title: 'Mallory',
+      visitor: { userId: 'u-42', name: 'Mallory', verified: false },
     });
     const mine = await own(t, 'u-42', hmac(secret, 'u-42'));
     expect(mine.body.items.map((c: { id: string }) => c.id)).toEqual([right.body.conversationId]);
@@ -92,7 +135,7 @@ describe('verified visitors', () => {
     expectProblem(await say(t, 'hello', { userId: 'u-1', userHash: hmac(secret, 'u-1') }), 401, 'UNAUTHORIZED');
   });
 
-  it('lists a verified visitor\'s conversations on any device, newest first; never another tenant\'s', async () => {
+  it("lists a verified visitor's conversations on any device, newest first; never another tenant's", async () => {
     const t = await newTenant();
     const other = await newTenant();
     const secret = await secretOf(t);
@@ -105,15 +148,27 @@ describe('verified visitors', () => {
     await say(other, 'hello', { userId: 'customer-7', userHash: hmac(otherSecret, 'customer-7') });
     const r = await own(t, v.userId, v.userHash);
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ items: [
-      { id: second, status: 'active', title: 'c7@example.com', updatedAt: expect.any(String), channel: 'widget' },
-      { id: first, status: 'active', title: expect.stringMatching(/^Visitor \d+$/), updatedAt: expect.any(String), channel: 'widget' },
-    ] });
+    expect(r.body).toEqual({
+      items: [
+        { id: second, status: 'active', title: 'c7@example.com', updatedAt: expect.any(String), channel: 'widget' },
+        {
+          id: first,
+          status: 'active',
+          title: expect.stringMatching(/^Visitor \d+$/),
+          updatedAt: expect.any(String),
+          channel: 'widget',
+        },
+      ],
+    });
     expectProblem(await own(t, v.userId, hmac(otherSecret, 'customer-7')), 401, 'UNAUTHORIZED');
     expectProblem(await own(t, v.userId, 'nothex'), 400, 'VALIDATION_ERROR');
     expect((await own(other, 'customer-7', hmac(otherSecret, 'customer-7'))).body.items).toHaveLength(1);
     // Another verified user cannot continue the conversation; the owner can, from any device.
-    expectProblem(await say(t, 'let me in', { userId: 'customer-8', userHash: hmac(secret, 'customer-8') }, first), 404, 'NOT_FOUND');
+    expectProblem(
+      await say(t, 'let me in', { userId: 'customer-8', userHash: hmac(secret, 'customer-8') }, first),
+      404,
+      'NOT_FOUND',
+    );
     expect((await say(t, 'me again', v, first)).status).toBe(200);
     // The dashboard's customer panel.
     const panel = await request('GET', admin('/conversations?userId=customer-7'), { token: t.ownerToken });
@@ -138,11 +193,21 @@ describe('ticket numbers', () => {
     const t = await newTenant();
     const convs: string[] = [];
     for (let i = 0; i < 30; i += 5) {
-      convs.push(...await Promise.all([0, 1, 2, 3, 4].map(async (j) => (await send(t, `hello ${i + j}`)).body.conversationId as string)));
+      convs.push(
+        ...(await Promise.all(
+          [0, 1, 2, 3, 4].map(async (j) => (await send(t, `hello ${i + j}`)).body.conversationId as string),
+        )),
+      );
     }
-    const r = await Promise.all(convs.map((conversationId) =>
-      request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId, reason: 'help' } })));
-    expect(r.map((x) => x.status), r.find((x) => x.status !== 200)?.text).toEqual(convs.map(() => 200));
+    const r = await Promise.all(
+      convs.map((conversationId) =>
+        request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId, reason: 'help' } }),
+      ),
+    );
+    expect(
+      r.map((x) => x.status),
+      r.find((x) => x.status !== 200)?.text,
+    ).toEqual(convs.map(() => 200));
     const numbers = r.map((x) => x.body.ticketNumber as number).sort((a, b) => a - b);
     expect(numbers).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
     for (const x of r) {
@@ -155,22 +220,42 @@ describe('ticket numbers', () => {
     expect(byTime).toEqual([...byTime].sort((a, b) => a - b));
     const found = await request('GET', admin('/tickets?number=17'), { token: t.ownerToken });
     expect(found.body.items).toHaveLength(1);
-    expect(found.body.items[0]).toMatchObject({ number: 17, visitor: null, conversationTitle: expect.stringMatching(/^Visitor/) });
+    expect(found.body.items[0]).toMatchObject({
+      number: 17,
+      visitor: null,
+      conversationTitle: expect.stringMatching(/^Visitor/),
+    });
     expect((await request('GET', admin('/tickets?number=31'), { token: t.ownerToken })).body.items).toEqual([]);
     expectProblem(await request('GET', admin('/tickets?number=0'), { token: t.ownerToken }), 400, 'VALIDATION_ERROR');
     expectProblem(await request('GET', admin('/tickets?number=abc'), { token: t.ownerToken }), 400, 'VALIDATION_ERROR');
   });
 
-  it('numbers per tenant; a resolved ticket\'s conversation escalated again takes the next number', async () => {
+  it("numbers per tenant; a resolved ticket's conversation escalated again takes the next number", async () => {
     const t = await newTenant();
     const other = await newTenant();
     const c = (await send(t, 'hello')).body.conversationId;
-    const first = await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId: c, reason: 'a' } });
-    await request('PATCH', admin(`/tickets/${first.body.ticketId}`), { token: t.ownerToken, body: { status: 'resolved' } });
-    const second = await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId: c, reason: 'b' } });
+    const first = await request('POST', chat('/escalate'), {
+      widgetKey: t.widgetKey,
+      body: { conversationId: c, reason: 'a' },
+    });
+    await request('PATCH', admin(`/tickets/${first.body.ticketId}`), {
+      token: t.ownerToken,
+      body: { status: 'resolved' },
+    });
+    const second = await request('POST', chat('/escalate'), {
+      widgetKey: t.widgetKey,
+      body: { conversationId: c, reason: 'b' },
+    });
     expect([first.body.ticketNumber, second.body.ticketNumber]).toEqual([1, 2]);
     const o = (await send(other, 'hello')).body.conversationId;
-    expect((await request('POST', chat('/escalate'), { widgetKey: other.widgetKey, body: { conversationId: o, reason: 'x' } })).body.ticketNumber).toBe(1);
+    expect(
+      (
+        await request('POST', chat('/escalate'), {
+          widgetKey: other.widgetKey,
+          body: { conversationId: o, reason: 'x' },
+        })
+      ).body.ticketNumber,
+    ).toBe(1);
     const detail = await request('GET', admin(`/tickets/${second.body.ticketId}`), { token: t.ownerToken });
     expect(detail.body.ticket.number).toBe(2);
   });
@@ -190,7 +275,9 @@ describe('business hours and the offline contact', () => {
     const t = await newTenant();
     const open = await request('GET', chat('/widget'), { widgetKey: t.widgetKey });
     expect(open.body).toMatchObject({ online: true, nextOpenAt: null, replyTime: null });
-    expect((await putConfig(t, { businessHours: closedNow(), widget: { replyTime: 'usually within an hour' } })).status).toBe(200);
+    expect(
+      (await putConfig(t, { businessHours: closedNow(), widget: { replyTime: 'usually within an hour' } })).status,
+    ).toBe(200);
     const closed = await request('GET', chat('/widget'), { widgetKey: t.widgetKey });
     expect(closed.body).toMatchObject({ online: false, replyTime: 'usually within an hour' });
     const next = Date.parse(closed.body.nextOpenAt);
@@ -207,18 +294,32 @@ describe('business hours and the offline contact', () => {
       expect(r.body.errors[0].path).toBe(path);
     };
     await bad({ timezone: 'Europe/Atlantis', weekly: {} }, 'config.businessHours.timezone');
-    await bad({ timezone: 'UTC', weekly: { mon: [['09:00', '12:00'], ['11:00', '14:00']] } }, 'config.businessHours.weekly');
+    await bad(
+      {
+        timezone: 'UTC',
+        weekly: {
+          mon: [
+            ['09:00', '12:00'],
+            ['11:00', '14:00'],
+          ],
+        },
+      },
+      'config.businessHours.weekly',
+    );
     await bad({ timezone: 'UTC', weekly: { mon: [['9am', '12:00']] } }, 'config.businessHours.weekly.mon.0.0');
     await bad({ timezone: 'UTC', weekly: {}, holidays: ['25/12/2026'] }, 'config.businessHours.holidays.0');
     expectProblem(await putConfig(t, { widget: { replyTime: 'x'.repeat(81) } }), 400, 'VALIDATION_ERROR');
     expect((await request('GET', admin('/settings'), { token: t.ownerToken })).body).toEqual(before.body);
   });
 
-  it('an escalation while closed opens the ticket, says the team is away (when it is back is the client\'s to say) and takes an email as unverified', async () => {
+  it("an escalation while closed opens the ticket, says the team is away (when it is back is the client's to say) and takes an email as unverified", async () => {
     const t = await newTenant();
     await putConfig(t, { businessHours: closedNow() });
     const c = (await send(t, 'hello')).body.conversationId;
-    const e = await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId: c, reason: 'at night' } });
+    const e = await request('POST', chat('/escalate'), {
+      widgetKey: t.widgetKey,
+      body: { conversationId: c, reason: 'at night' },
+    });
     expect(e.status).toBe(200);
     expect(e.body).toMatchObject({ ticketNumber: 1, online: false, emailRequested: true });
     expect(e.body.message).toContain('#1. The team is away right now; ');
@@ -226,14 +327,40 @@ describe('business hours and the offline contact', () => {
     expect(e.body.message).not.toMatch(/\d:\d\d/);
     expect(Date.parse(e.body.nextOpenAt)).toBeGreaterThan(Date.now());
     expect(e.body.message).toContain('leave your email address');
-    expectProblem(await request('POST', chat(`/conversations/${c}/contact`), { widgetKey: t.widgetKey, body: { email: 'nope' } }), 400, 'VALIDATION_ERROR');
-    const contact = await request('POST', chat(`/conversations/${c}/contact`), { widgetKey: t.widgetKey, body: { email: 'Night@Example.com' } });
+    expectProblem(
+      await request('POST', chat(`/conversations/${c}/contact`), { widgetKey: t.widgetKey, body: { email: 'nope' } }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    const contact = await request('POST', chat(`/conversations/${c}/contact`), {
+      widgetKey: t.widgetKey,
+      body: { email: 'Night@Example.com' },
+    });
     expect(contact.status).toBe(200);
-    expect(contact.body.visitor).toEqual({ userId: null, name: null, email: 'night@example.com', verified: false, emailVerified: false });
-    expect(await adminConversation(t, c)).toMatchObject({ title: 'night@example.com', visitor: { email: 'night@example.com', verified: false } });
-    const again = await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId: c, reason: 'again' } });
+    expect(contact.body.visitor).toEqual({
+      userId: null,
+      name: null,
+      email: 'night@example.com',
+      verified: false,
+      emailVerified: false,
+    });
+    expect(await adminConversation(t, c)).toMatchObject({
+      title: 'night@example.com',
+      visitor: { email: 'night@example.com', verified: false },
+    });
+    const again = await request('POST', chat('/escalate'), {
+      widgetKey: t.widgetKey,
+      body: { conversationId: c, reason: 'again' },
+    });
     expect(again.body).toMatchObject({ ticketNumber: 1, emailRequested: false });
     expect(again.body.message).toContain('night@example.com');
-    expectProblem(await request('POST', chat('/conversations/0b5e1f2a-3c4d-4e5f-8a6b-7c8d9e0f1a2b/contact'), { widgetKey: t.widgetKey, body: { email: 'a@b.co' } }), 404, 'NOT_FOUND');
+    expectProblem(
+      await request('POST', chat('/conversations/0b5e1f2a-3c4d-4e5f-8a6b-7c8d9e0f1a2b/contact'), {
+        widgetKey: t.widgetKey,
+        body: { email: 'a@b.co' },
+      }),
+      404,
+      'NOT_FOUND',
+    );
   });
 });

@@ -5,7 +5,7 @@ import { admin, baseUrl, newTenant, request } from './client.ts';
 
 // What `npm start` writes into the demo tenant, through the same routes a team uses.
 
-describe('the demo tenant\'s content', () => {
+describe("the demo tenant's content", () => {
   it('has its help centre and two or three saved replies, all taken by the API', async () => {
     const t = await newTenant('Demo Shop');
     await seedDemoContent(baseUrl(), t.ownerToken);
@@ -13,7 +13,9 @@ describe('the demo tenant\'s content', () => {
     expect(replies.status).toBe(200);
     expect(replies.body.items.length).toBeGreaterThanOrEqual(2);
     expect(replies.body.items.length).toBeLessThanOrEqual(3);
-    expect(replies.body.items.map((r: { shortcut: string }) => r.shortcut).sort()).toEqual(demoSavedReplies.map((r) => r.shortcut).sort());
+    expect(replies.body.items.map((r: { shortcut: string }) => r.shortcut).sort()).toEqual(
+      demoSavedReplies.map((r) => r.shortcut).sort(),
+    );
     const articles = await request('GET', admin('/articles'), { token: t.ownerToken });
     expect(articles.body.items.length).toBeGreaterThan(0);
   });

@@ -18,10 +18,14 @@ export async function setup(project: TestProject) {
 /** The first tenant has the indexer load the encoder and embed the starter intents: done here, once. */
 async function warmIndexer(url: string) {
   const token = await fetch(`${url}/local-idp/token`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sub: 'warm-up', email: 'warm-up@example.com' }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ sub: 'warm-up', email: 'warm-up@example.com' }),
   }).then(async (r) => ((await r.json()) as { accessToken: string }).accessToken);
   const r = await fetch(`${url}/api/v1/admin/auth/onboard`, {
-    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ tenantName: 'Warm-up' }),
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ tenantName: 'Warm-up' }),
   });
   if (r.status !== 201) throw new Error(`warm-up onboarding: ${r.status} ${await r.text()}`);
   await untilIntentsIndexed(url, token);
@@ -32,5 +36,11 @@ export async function teardown() {
 }
 
 declare module 'vitest' {
-  export interface ProvidedContext { baseUrl: string; dynamodbEndpoint: string; dynamoPid: number; smtpPort: number; standInsUrl: string }
+  export interface ProvidedContext {
+    baseUrl: string;
+    dynamodbEndpoint: string;
+    dynamoPid: number;
+    smtpPort: number;
+    standInsUrl: string;
+  }
 }

@@ -12,18 +12,24 @@ let conversationId: string;
 type Fault = { kind: 'hold' | 'swallow'; release?: () => void } | null;
 let fault: Fault = null;
 
-
-interface R { status: number; headers: Headers; body: any }
+interface R {
+  status: number;
+  headers: Headers;
+  body: any;
+}
 async function send(message: string, key: string): Promise<R> {
   const res = await fetch(`${rt.url}/api/v1/chat/message`, {
-    method: 'POST', headers: { 'x-widget-key': widgetKey, 'idempotency-key': key, 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'x-widget-key': widgetKey, 'idempotency-key': key, 'content-type': 'application/json' },
     body: JSON.stringify({ message, conversationId }),
   });
   return { status: res.status, headers: res.headers, body: await res.json() };
 }
 async function copies(text: string) {
-  const res = await fetch(`${rt.url}/api/v1/chat/conversations/${conversationId}`, { headers: { 'x-widget-key': widgetKey } });
-  const body = await res.json() as { messages: Array<{ content: string }> };
+  const res = await fetch(`${rt.url}/api/v1/chat/conversations/${conversationId}`, {
+    headers: { 'x-widget-key': widgetKey },
+  });
+  const body = (await res.json()) as { messages: Array<{ content: string }> };
   return body.messages.filter((m) => m.content === text).length;
 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -32,34 +38,48 @@ beforeAll(async () => {
   rt = await startLocalRuntime({ tableName: `idem-fence-${Date.now().toString(36)}`, stream: false });
   // Imported once the runtime has set the environment the client is made from.
   const { db } = await import('#shared/data/client.ts');
-  db.middlewareStack.add((next, context) => async (args) => {
-    const f = fault;
-    if (!f || context.commandName !== 'TransactWriteItemsCommand') return next(args);
-    fault = null;
-    if (f.kind === 'hold') {
-      await new Promise<void>((resolve) => { f.release = resolve; });
-      return next(args);
-    }
-    await next(args);
-    return new Promise<never>(() => undefined);
-  }, { step: 'finalizeRequest', name: 'testFault', priority: 'low' });
+  db.middlewareStack.add(
+    (next, context) => async (args) => {
+      const f = fault;
+      if (!f || context.commandName !== 'TransactWriteItemsCommand') return next(args);
+      fault = null;
+      if (f.kind === 'hold') {
+        await new Promise<void>((resolve) => {
+          f.release = resolve;
+        });
+        return next(args);
+      }
+      await next(args);
+      return new Promise<never>(() => undefined);
+    },
+    { step: 'finalizeRequest', name: 'testFault', priority: 'low' },
+  );
   const token = await rt.idp.token({ sub: `fence-${randomUUID()}` });
   const r = await fetch(`${rt.url}/api/v1/admin/auth/onboard`, {
-    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ tenantName: 'Fence' }),
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ tenantName: 'Fence' }),
   });
-  const onboarded = await r.json() as { widgetKey: string };
+  const onboarded = (await r.json()) as { widgetKey: string };
   expect(r.status, JSON.stringify(onboarded)).toBe(201);
   widgetKey = onboarded.widgetKey;
   const first = await fetch(`${rt.url}/api/v1/chat/message`, {
-    method: 'POST', headers: { 'x-widget-key': widgetKey, 'content-type': 'application/json' }, body: JSON.stringify({ message: 'hello' }),
+    method: 'POST',
+    headers: { 'x-widget-key': widgetKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ message: 'hello' }),
   });
-  const started = await first.json() as { conversationId: string };
+  const started = (await first.json()) as { conversationId: string };
   expect(first.status, JSON.stringify(started)).toBe(200);
   conversationId = started.conversationId;
 }, 60_000);
 
-afterEach(() => { fault?.release?.(); fault = null; });
-afterAll(async () => { await rt?.stop(); });
+afterEach(() => {
+  fault?.release?.();
+  fault = null;
+});
+afterAll(async () => {
+  await rt?.stop();
+});
 
 describe('a function that dies in the middle of its transaction', () => {
   it('committed before it died: the retry never stores a second copy (409 in progress with Retry-After, then 409 CONFLICT)', async () => {

@@ -6,7 +6,10 @@ import { admin, baseUrl, request, type TestTenant } from './client.ts';
 
 const liveUrl = () => `${baseUrl().replace(/^http/, 'ws')}${LIVE_PATH}`;
 export type Frame = { id: string; type: string; tenantId: string; data: any };
-export interface Socket { ws: WebSocket; frames: Frame[] }
+export interface Socket {
+  ws: WebSocket;
+  frames: Frame[];
+}
 
 export function open(query: string, headers: Record<string, string> = {}): Promise<Socket | { status: number }> {
   return new Promise((resolve, reject) => {
@@ -14,7 +17,10 @@ export function open(query: string, headers: Record<string, string> = {}): Promi
     const frames: Frame[] = [];
     ws.on('message', (d) => frames.push(JSON.parse(d.toString()) as Frame));
     ws.once('open', () => resolve({ ws, frames }));
-    ws.once('unexpected-response', (_req, res) => { res.resume(); resolve({ status: res.statusCode ?? 0 }); });
+    ws.once('unexpected-response', (_req, res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0 });
+    });
     ws.once('error', reject);
   });
 }

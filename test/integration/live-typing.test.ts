@@ -8,7 +8,11 @@ import { customer, member, until, type Socket } from './live-client.ts';
 // reaches the other side's sockets of that conversation, relayed and stored nowhere.
 
 const TABLE = 'support-assistant-test';
-const raw = new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+const raw = new DynamoDBClient({
+  endpoint: inject('dynamodbEndpoint'),
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
 const ddb = DynamoDBDocumentClient.from(raw);
 afterAll(() => raw.destroy());
 
@@ -16,19 +20,33 @@ const settle = (ms = 700) => new Promise((r) => setTimeout(r, ms));
 const typing = (s: Socket, conversationId: string) => s.ws.send(JSON.stringify({ action: 'typing', conversationId }));
 const typings = (s: Socket) => s.frames.filter((f) => f.type === 'typing');
 /** Every item of a tenant's partitions that a frame could have written (events, live state aside from connections). */
-const itemsOf = async (pk: string) => (await ddb.send(new QueryCommand({
-  TableName: TABLE, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': pk }, ConsistentRead: true,
-}))).Items ?? [];
+const itemsOf = async (pk: string) =>
+  (
+    await ddb.send(
+      new QueryCommand({
+        TableName: TABLE,
+        KeyConditionExpression: 'pk = :p',
+        ExpressionAttributeValues: { ':p': pk },
+        ConsistentRead: true,
+      }),
+    )
+  ).Items ?? [];
 
 describe('typing over the live channel', () => {
-  it('reaches the other side of the conversation only, with the agent\'s name, and writes nothing', async () => {
+  it("reaches the other side of the conversation only, with the agent's name, and writes nothing", async () => {
     const t = await newTenant('Typing Shop');
     const other = await newTenant('Other Shop');
     const [agent, viewer] = await Promise.all([memberToken(t, 'agent'), memberToken(t, 'viewer')]);
-    expect((await request('PATCH', admin('/auth/me'), { token: agent.token, body: { displayName: 'Sam' } })).status).toBe(200);
+    expect(
+      (await request('PATCH', admin('/auth/me'), { token: agent.token, body: { displayName: 'Sam' } })).status,
+    ).toBe(200);
     const [a, b] = await Promise.all([newTicket(t), newTicket(t)]);
     const [ca, cb, m, v, stranger] = await Promise.all([
-      customer(t, a.conversationId), customer(t, b.conversationId), member(agent.token), member(viewer.token), member(other.ownerToken),
+      customer(t, a.conversationId),
+      customer(t, b.conversationId),
+      member(agent.token),
+      member(viewer.token),
+      member(other.ownerToken),
     ]);
     const eventsBefore = await itemsOf(`TENANT#${t.tenantId}#EVENTS#${a.conversationId}`);
     const convBefore = await itemsOf(`TENANT#${t.tenantId}#CONV#${a.conversationId}`);
@@ -86,8 +104,13 @@ describe('typing over the live channel', () => {
     expect(typings(m)).toHaveLength(2);
     expect(c.ws.readyState).toBe(c.ws.OPEN);
     // The channel still carries events.
-    const r = await request('POST', admin(`/conversations/${conversationId}/messages`), { token: t.ownerToken, body: { content: 'Still here' } });
-    await until('the reply on the customer socket', () => c.frames.find((f) => f.type === 'message.created' && f.data.message.id === r.body.message.id));
+    const r = await request('POST', admin(`/conversations/${conversationId}/messages`), {
+      token: t.ownerToken,
+      body: { content: 'Still here' },
+    });
+    await until('the reply on the customer socket', () =>
+      c.frames.find((f) => f.type === 'message.created' && f.data.message.id === r.body.message.id),
+    );
     c.ws.close();
     m.ws.close();
   });

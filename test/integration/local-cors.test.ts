@@ -6,10 +6,15 @@ import { admin, baseUrl, chat, newTenant, request } from './client.ts';
 // configuration answers it: preflights never reach a function, every response allows any origin.
 
 const ORIGIN = 'https://shop.example';
-const preflight = (path: string, method = 'POST') => fetch(baseUrl() + path, {
-  method: 'OPTIONS',
-  headers: { origin: ORIGIN, 'access-control-request-method': method, 'access-control-request-headers': 'content-type, x-widget-key' },
-});
+const preflight = (path: string, method = 'POST') =>
+  fetch(baseUrl() + path, {
+    method: 'OPTIONS',
+    headers: {
+      origin: ORIGIN,
+      'access-control-request-method': method,
+      'access-control-request-headers': 'content-type, x-widget-key',
+    },
+  });
 
 const expectCors = (headers: Headers, what: string) => {
   expect(headers.get('access-control-allow-origin'), what).toBe('*');
@@ -25,7 +30,9 @@ describe('preflight', () => {
     expect(await res.text()).toBe('');
     expectCors(res.headers, 'preflight');
     expect(methodsOf(res)).toEqual(['POST']);
-    expect(res.headers.get('access-control-allow-headers')).toBe('content-type, authorization, x-widget-key, idempotency-key');
+    expect(res.headers.get('access-control-allow-headers')).toBe(
+      'content-type, authorization, x-widget-key, idempotency-key',
+    );
     expect(Number(res.headers.get('access-control-max-age'))).toBeGreaterThan(0);
     // No function ran: a function's response would carry a request id.
     expect(res.headers.get('x-request-id')).toBeNull();
@@ -34,7 +41,10 @@ describe('preflight', () => {
 
   it('lists every method of the routes at a path with parameters', async () => {
     const res = await preflight(admin('/tickets/tkt_01J0000000000000000000000A'), 'PATCH');
-    const expected = routes.filter((r) => r.path === '/api/v1/admin/tickets/{id}').map((r) => r.method).sort();
+    const expected = routes
+      .filter((r) => r.path === '/api/v1/admin/tickets/{id}')
+      .map((r) => r.method)
+      .sort();
     expect(expected).toContain('PATCH');
     expect(methodsOf(res)).toEqual(expected);
   });
@@ -48,9 +58,13 @@ describe('preflight', () => {
 });
 
 describe('every response carries the CORS headers', () => {
-  it('a function\'s 2xx and its problem documents', async () => {
+  it("a function's 2xx and its problem documents", async () => {
     const t = await newTenant('Cors Shop');
-    const ok = await request('POST', chat('/message'), { widgetKey: t.widgetKey, body: { message: 'hello' }, headers: { origin: ORIGIN } });
+    const ok = await request('POST', chat('/message'), {
+      widgetKey: t.widgetKey,
+      body: { message: 'hello' },
+      headers: { origin: ORIGIN },
+    });
     expect(ok.status).toBe(200);
     expectCors(ok.headers, '200');
     const bad = await request('POST', chat('/message'), { widgetKey: t.widgetKey, body: { message: '' } });
@@ -61,7 +75,7 @@ describe('every response carries the CORS headers', () => {
     expectCors(unauth.headers, 'chat 401');
   });
 
-  it('the gateway\'s own 401, 404 and 413', async () => {
+  it("the gateway's own 401, 404 and 413", async () => {
     const noToken = await request('GET', admin('/tickets'));
     expect(noToken.status).toBe(401);
     expectCors(noToken.headers, 'gateway 401');
@@ -69,12 +83,15 @@ describe('every response carries the CORS headers', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ message: 'Not Found' });
     expectCors(unknown.headers, 'gateway 404');
-    const huge = await request('POST', chat('/message'), { raw: 'x'.repeat(10 * 1024 * 1024 + 1), headers: { 'content-type': 'application/json' } });
+    const huge = await request('POST', chat('/message'), {
+      raw: 'x'.repeat(10 * 1024 * 1024 + 1),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(huge.status).toBe(413);
     expectCors(huge.headers, 'gateway 413');
   });
 
-  it('the local issuer\'s answers too', async () => {
+  it("the local issuer's answers too", async () => {
     const res = await fetch(`${baseUrl()}/local-idp/.well-known/openid-configuration`);
     expect(res.status).toBe(200);
     expectCors(res.headers, 'issuer');

@@ -11,7 +11,10 @@ const REDIRECT = 'http://127.0.0.1:5173/callback';
 
 let discovery: Record<string, any>;
 beforeAll(async () => {
-  discovery = await (await fetch(`${baseUrl()}/local-idp/.well-known/openid-configuration`)).json() as Record<string, any>;
+  discovery = (await (await fetch(`${baseUrl()}/local-idp/.well-known/openid-configuration`)).json()) as Record<
+    string,
+    any
+  >;
 });
 
 const pkce = () => {
@@ -21,28 +24,45 @@ const pkce = () => {
 
 function authorizeParams(challenge: string, extra: Record<string, string> = {}) {
   return new URLSearchParams({
-    client_id: CLIENT_ID, redirect_uri: REDIRECT, response_type: 'code', scope: 'openid email',
-    state: 'st-123', nonce: 'n-456', code_challenge: challenge, code_challenge_method: 'S256', ...extra,
+    client_id: CLIENT_ID,
+    redirect_uri: REDIRECT,
+    response_type: 'code',
+    scope: 'openid email',
+    state: 'st-123',
+    nonce: 'n-456',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...extra,
   });
 }
 
-const form = (url: string, fields: Record<string, string>) => fetch(url, {
-  method: 'POST', redirect: 'manual',
-  headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString(),
-});
+const form = (url: string, fields: Record<string, string>) =>
+  fetch(url, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
 
 /** Posts the sign-in form as the page would; the redirect back, parsed. */
 async function signIn(email: string, challenge: string, extra: Record<string, string> = {}) {
-  const res = await form(discovery.authorization_endpoint, { ...Object.fromEntries(authorizeParams(challenge, extra)), email });
+  const res = await form(discovery.authorization_endpoint, {
+    ...Object.fromEntries(authorizeParams(challenge, extra)),
+    email,
+  });
   expect(res.status).toBe(302);
   return new URL(res.headers.get('location')!);
 }
 
 async function exchange(code: string, verifier: string, redirectUri = REDIRECT) {
   const res = await form(discovery.token_endpoint, {
-    grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: redirectUri, client_id: CLIENT_ID,
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: verifier,
+    redirect_uri: redirectUri,
+    client_id: CLIENT_ID,
   });
-  return { status: res.status, body: await res.json() as Record<string, any> };
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 
 async function tokensFor(email: string) {
@@ -69,7 +89,9 @@ describe('discovery', () => {
   });
 
   it('is readable from another origin', async () => {
-    const res = await fetch(`${baseUrl()}/local-idp/.well-known/openid-configuration`, { headers: { origin: 'http://localhost:5173' } });
+    const res = await fetch(`${baseUrl()}/local-idp/.well-known/openid-configuration`, {
+      headers: { origin: 'http://localhost:5173' },
+    });
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
   });
 });
@@ -91,24 +113,38 @@ describe('authorization page', () => {
 
   it('escapes what it echoes', async () => {
     const { challenge } = pkce();
-    const res = await fetch(`${discovery.authorization_endpoint}?${authorizeParams(challenge, { state: '"><script>alert(1)</script>' })}`);
+    const res = await fetch(
+      `${discovery.authorization_endpoint}?${authorizeParams(challenge, { state: '"><script>alert(1)</script>' })}`,
+    );
     const html = await res.text();
     expect(html).not.toContain('<script>alert(1)</script>');
   });
 
   it('refuses an unknown client or a redirect URI off this machine with a page, not a redirect', async () => {
     const { challenge } = pkce();
-    for (const extra of [{ client_id: 'someone-else' }, { redirect_uri: 'https://evil.example.com/cb' }, { redirect_uri: 'not a url' }] as Record<string, string>[]) {
-      const res = await fetch(`${discovery.authorization_endpoint}?${authorizeParams(challenge, extra)}`, { redirect: 'manual' });
+    for (const extra of [
+      { client_id: 'someone-else' },
+      { redirect_uri: 'https://evil.example.com/cb' },
+      { redirect_uri: 'not a url' },
+    ] as Record<string, string>[]) {
+      const res = await fetch(`${discovery.authorization_endpoint}?${authorizeParams(challenge, extra)}`, {
+        redirect: 'manual',
+      });
       expect(res.status).toBe(400);
       expect(res.headers.get('location')).toBeNull();
     }
   });
 
   it('sends a request without PKCE S256 back with an error', async () => {
-    for (const extra of [{ code_challenge_method: 'plain' }, { code_challenge: '' }, { response_type: 'token' }] as Record<string, string>[]) {
+    for (const extra of [
+      { code_challenge_method: 'plain' },
+      { code_challenge: '' },
+      { response_type: 'token' },
+    ] as Record<string, string>[]) {
       const { challenge } = pkce();
-      const res = await fetch(`${discovery.authorization_endpoint}?${authorizeParams(challenge, extra)}`, { redirect: 'manual' });
+      const res = await fetch(`${discovery.authorization_endpoint}?${authorizeParams(challenge, extra)}`, {
+        redirect: 'manual',
+      });
       expect(res.status).toBe(302);
       const back = new URL(res.headers.get('location')!);
       expect(back.origin + back.pathname).toBe(REDIRECT);
@@ -119,7 +155,10 @@ describe('authorization page', () => {
 
   it('shows the page again with an error for an email that is not one', async () => {
     const { challenge } = pkce();
-    const res = await form(discovery.authorization_endpoint, { ...Object.fromEntries(authorizeParams(challenge)), email: 'nobody' });
+    const res = await form(discovery.authorization_endpoint, {
+      ...Object.fromEntries(authorizeParams(challenge)),
+      email: 'nobody',
+    });
     expect(res.status).toBe(400);
     const html = await res.text();
     expect(html).toContain('aria-invalid="true"');
@@ -179,9 +218,15 @@ describe('token endpoint: authorization code with PKCE', () => {
     expect((await exchange(back.searchParams.get('code')!, verifier)).status).toBe(200);
     expect((await exchange(back.searchParams.get('code')!, verifier)).body.error).toBe('invalid_grant');
 
-    const res = await form(discovery.token_endpoint, { grant_type: 'authorization_code', code: 'x', code_verifier: verifier, redirect_uri: REDIRECT, client_id: 'nope' });
+    const res = await form(discovery.token_endpoint, {
+      grant_type: 'authorization_code',
+      code: 'x',
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+      client_id: 'nope',
+    });
     expect(res.status).toBe(401);
-    expect((await res.json() as { error: string }).error).toBe('invalid_client');
+    expect(((await res.json()) as { error: string }).error).toBe('invalid_client');
   });
 
   it('refuses an unknown grant type', async () => {
@@ -195,22 +240,36 @@ describe('refresh and sign-out', () => {
   it('renews tokens with the refresh token until the session signs out', async () => {
     const email = `${newSub()}@example.com`;
     const first = await tokensFor(email);
-    const renew = () => form(discovery.token_endpoint, { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: CLIENT_ID });
+    const renew = () =>
+      form(discovery.token_endpoint, {
+        grant_type: 'refresh_token',
+        refresh_token: first.refresh_token,
+        client_id: CLIENT_ID,
+      });
 
     const res = await renew();
     expect(res.status).toBe(200);
-    const renewed = await res.json() as Record<string, string>;
+    const renewed = (await res.json()) as Record<string, string>;
     expect(renewed.access_token).not.toBe(first.access_token);
-    expect(decodeJwt(renewed.access_token!)).toMatchObject({ sub: decodeJwt(first.access_token).sub, email, token_use: 'access' });
+    expect(decodeJwt(renewed.access_token!)).toMatchObject({
+      sub: decodeJwt(first.access_token).sub,
+      email,
+      token_use: 'access',
+    });
     expect((await request('GET', admin('/auth/me'), { token: renewed.access_token })).status).toBe(200);
     // The renewed id token is of the same sign-in: same subject, same auth_time, no nonce.
     const [oldId, newId] = [decodeJwt(first.id_token), decodeJwt(renewed.id_token!)];
     expect(newId).toMatchObject({ sub: oldId.sub, aud: oldId.aud, auth_time: oldId.auth_time });
     expect(newId.nonce).toBeUndefined();
 
-    const out = await fetch(`${discovery.end_session_endpoint}?${new URLSearchParams({
-      id_token_hint: first.id_token, post_logout_redirect_uri: 'http://127.0.0.1:5173/', state: 'bye',
-    })}`, { redirect: 'manual' });
+    const out = await fetch(
+      `${discovery.end_session_endpoint}?${new URLSearchParams({
+        id_token_hint: first.id_token,
+        post_logout_redirect_uri: 'http://127.0.0.1:5173/',
+        state: 'bye',
+      })}`,
+      { redirect: 'manual' },
+    );
     expect(out.status).toBe(302);
     expect(out.headers.get('location')).toBe('http://127.0.0.1:5173/?state=bye');
 
@@ -220,7 +279,10 @@ describe('refresh and sign-out', () => {
   });
 
   it('does not redirect sign-out off this machine', async () => {
-    const out = await fetch(`${discovery.end_session_endpoint}?post_logout_redirect_uri=${encodeURIComponent('https://evil.example.com/')}`, { redirect: 'manual' });
+    const out = await fetch(
+      `${discovery.end_session_endpoint}?post_logout_redirect_uri=${encodeURIComponent('https://evil.example.com/')}`,
+      { redirect: 'manual' },
+    );
     expect(out.status).toBe(200);
     expect(out.headers.get('location')).toBeNull();
   });
@@ -229,10 +291,18 @@ describe('refresh and sign-out', () => {
 describe('JSON mode of the token endpoint', () => {
   it('still mints a token for a given sub, email and claims', async () => {
     const sub = newSub();
-    const r = await request('POST', '/local-idp/token', { body: { sub, email: `${sub}@example.com`, claims: { custom: 'x' } } });
+    const r = await request('POST', '/local-idp/token', {
+      body: { sub, email: `${sub}@example.com`, claims: { custom: 'x' } },
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ tokenType: 'Bearer', expiresIn: 3600 });
-    expect(decodeJwt(r.body.accessToken)).toMatchObject({ sub, email: `${sub}@example.com`, custom: 'x', token_use: 'access', client_id: CLIENT_ID });
+    expect(decodeJwt(r.body.accessToken)).toMatchObject({
+      sub,
+      email: `${sub}@example.com`,
+      custom: 'x',
+      token_use: 'access',
+      client_id: CLIENT_ID,
+    });
     expect((await request('POST', '/local-idp/token', { body: {} })).status).toBe(400);
   });
 });

@@ -15,7 +15,10 @@ function open(url: string): Promise<{ ws: WebSocket; frames: any[] } | { status:
     const frames: any[] = [];
     ws.on('message', (d, binary) => frames.push(binary ? { binary: true } : JSON.parse(d.toString())));
     ws.once('open', () => resolve({ ws, frames }));
-    ws.once('unexpected-response', (_req, res) => { res.resume(); resolve({ status: res.statusCode ?? 0 }); });
+    ws.once('unexpected-response', (_req, res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0 });
+    });
     ws.once('error', reject);
   });
 }
@@ -41,18 +44,29 @@ describe('the live channel through the local runtime', () => {
     const text = 'is anyone there about order 12345?';
     const r = await send(t, text, conversationId);
     expect(r.status).toBe(200);
-    const frame = await until('message.created of the user message', () => s.frames.find((f) => f.type === 'message.created' && f.data?.message?.content === text));
-    expect(frame).toMatchObject({ id: expect.any(String), type: 'message.created', timestamp: expect.any(String), tenantId: t.tenantId, data: { conversationId } });
+    const frame = await until('message.created of the user message', () =>
+      s.frames.find((f) => f.type === 'message.created' && f.data?.message?.content === text),
+    );
+    expect(frame).toMatchObject({
+      id: expect.any(String),
+      type: 'message.created',
+      timestamp: expect.any(String),
+      tenantId: t.tenantId,
+      data: { conversationId },
+    });
     expect(frame.data.message).toMatchObject({ role: 'user', content: text });
-    const reply = await until('the assistant\'s message', () => s.frames.find((f) => f.type === 'message.created' && f.data?.message?.id === r.body.message.id));
+    const reply = await until("the assistant's message", () =>
+      s.frames.find((f) => f.type === 'message.created' && f.data?.message?.id === r.body.message.id),
+    );
     expect(reply.data.message).toMatchObject({ role: 'assistant', content: r.body.message.content });
     // Only this conversation's events (conversation.created of the first message may arrive too, it was still on its way).
-    const conversationOf = (f: any) => f.data?.conversationId ?? f.data?.conversation?.id ?? f.data?.ticket?.conversationId;
+    const conversationOf = (f: any) =>
+      f.data?.conversationId ?? f.data?.conversation?.id ?? f.data?.ticket?.conversationId;
     expect(s.frames.every((f) => !f.binary && conversationOf(f) === conversationId)).toBe(true);
     s.ws.close();
   });
 
-  it('a member socket (one-time live ticket) receives the tenant\'s events, and the ticket works once', async () => {
+  it("a member socket (one-time live ticket) receives the tenant's events, and the ticket works once", async () => {
     const t = await newTenant('Live Shop 3');
     const issued = await request('POST', admin('/live/tickets'), { token: t.ownerToken });
     expect(issued.status).toBe(201);
@@ -63,8 +77,12 @@ describe('the live channel through the local runtime', () => {
     const r = await send(t, 'hello there');
     expect(r.status).toBe(200);
     const conversationId = r.body.conversationId as string;
-    await until('conversation.created', () => s.frames.find((f) => f.type === 'conversation.created' && f.data?.conversation?.id === conversationId));
-    const reply = await until('the assistant\'s message', () => s.frames.find((f) => f.type === 'message.created' && f.data?.message?.id === r.body.message.id));
+    await until('conversation.created', () =>
+      s.frames.find((f) => f.type === 'conversation.created' && f.data?.conversation?.id === conversationId),
+    );
+    const reply = await until("the assistant's message", () =>
+      s.frames.find((f) => f.type === 'message.created' && f.data?.message?.id === r.body.message.id),
+    );
     expect(reply).toMatchObject({ tenantId: t.tenantId, data: { conversationId, message: { role: 'assistant' } } });
     s.ws.close();
   });
@@ -72,7 +90,13 @@ describe('the live channel through the local runtime', () => {
   it('refuses a bad widget key with 401 and an unknown conversation with 404, before any frame', async () => {
     const t = await newTenant('Live Shop 2');
     const first = await send(t, 'hello');
-    expect(await open(`${liveUrl()}?widgetKey=wk_nope&conversationId=${first.body.conversationId}`)).toEqual({ status: 401 });
-    expect(await open(`${liveUrl()}?widgetKey=${encodeURIComponent(t.widgetKey)}&conversationId=00000000-0000-4000-8000-000000000000`)).toEqual({ status: 404 });
+    expect(await open(`${liveUrl()}?widgetKey=wk_nope&conversationId=${first.body.conversationId}`)).toEqual({
+      status: 401,
+    });
+    expect(
+      await open(
+        `${liveUrl()}?widgetKey=${encodeURIComponent(t.widgetKey)}&conversationId=00000000-0000-4000-8000-000000000000`,
+      ),
+    ).toEqual({ status: 404 });
   });
 });

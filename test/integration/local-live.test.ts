@@ -2,7 +2,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  ApiGatewayManagementApiClient, DeleteConnectionCommand, GetConnectionCommand, GoneException, PostToConnectionCommand,
+  ApiGatewayManagementApiClient,
+  DeleteConnectionCommand,
+  GetConnectionCommand,
+  GoneException,
+  PostToConnectionCommand,
 } from '@aws-sdk/client-apigatewaymanagementapi';
 import { DynamoDBClient, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import WebSocket from 'ws';
@@ -20,7 +24,8 @@ const fixtureHandlers: Record<string, string> = {
   'live/disconnect': join(FIXTURES, 'disconnect.ts'),
   'events/dispatch': join(FIXTURES, 'dispatch.ts'),
 };
-const resolveHandler = (name: string) => fixtureHandlers[name] ?? join(fileURLToPath(new URL('../../functions/', import.meta.url)), `${name}.ts`);
+const resolveHandler = (name: string) =>
+  fixtureHandlers[name] ?? join(fileURLToPath(new URL('../../functions/', import.meta.url)), `${name}.ts`);
 
 const TABLE = `local-live-${process.pid}-${Date.now().toString(36)}`;
 let rt: LocalRuntime;
@@ -28,7 +33,13 @@ let ddb: DynamoDBClient;
 let mgmt: ApiGatewayManagementApiClient;
 
 beforeAll(async () => {
-  rt = await startLocalRuntime({ dynamodbEndpoint: inject('dynamodbEndpoint'), tableName: TABLE, resolveHandler, streamPollMs: 50, indexer: false });
+  rt = await startLocalRuntime({
+    dynamodbEndpoint: inject('dynamodbEndpoint'),
+    tableName: TABLE,
+    resolveHandler,
+    streamPollMs: 50,
+    indexer: false,
+  });
   const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
   ddb = new DynamoDBClient({ endpoint: rt.dynamodbEndpoint, region: 'us-east-1', credentials });
   mgmt = new ApiGatewayManagementApiClient({ endpoint: rt.liveEndpoint, region: 'us-east-1', credentials });
@@ -46,7 +57,11 @@ beforeEach(() => {
 });
 
 /** Polls until `check` returns a value (not undefined/false), or fails after `ms`. */
-async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+async function until<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 10_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await check();
@@ -56,38 +71,62 @@ async function until<T>(what: string, check: () => T | undefined | false | Promi
   }
 }
 
-interface Client { ws: WebSocket; frames: Array<{ data: string; binary: boolean }>; closed: Promise<{ code: number; reason: string }> }
+interface Client {
+  ws: WebSocket;
+  frames: Array<{ data: string; binary: boolean }>;
+  closed: Promise<{ code: number; reason: string }>;
+}
 
 function connect(url: string, headers: Record<string, string> = {}): Promise<Client> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, { headers });
     const frames: Client['frames'] = [];
-    const closed = new Promise<{ code: number; reason: string }>((r) => ws.once('close', (code, reason) => r({ code, reason: reason.toString() })));
+    const closed = new Promise<{ code: number; reason: string }>((r) =>
+      ws.once('close', (code, reason) => r({ code, reason: reason.toString() })),
+    );
     ws.on('message', (data, binary) => frames.push({ data: data.toString(), binary }));
     ws.once('open', () => resolve({ ws, frames, closed }));
-    ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error(`refused ${res.statusCode}`), { res })));
+    ws.once('unexpected-response', (_req, res) =>
+      reject(Object.assign(new Error(`refused ${res.statusCode}`), { res })),
+    );
     ws.once('error', reject);
   });
 }
 
 /** The HTTP answer to an upgrade that is refused: status, headers and body. */
-async function refusal(url: string): Promise<{ status: number; headers: Record<string, unknown>; body: string; opened: boolean }> {
+async function refusal(
+  url: string,
+): Promise<{ status: number; headers: Record<string, unknown>; body: string; opened: boolean }> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url);
     let opened = false;
-    ws.once('open', () => { opened = true; ws.close(); });
+    ws.once('open', () => {
+      opened = true;
+      ws.close();
+    });
     ws.once('unexpected-response', (_req, res) => {
       let body = '';
-      res.on('data', (d: Buffer) => { body += d; });
+      res.on('data', (d: Buffer) => {
+        body += d;
+      });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, opened }));
     });
-    ws.once('error', (err) => { if (opened) resolve({ status: 101, headers: {}, body: '', opened }); else reject(err); });
-    ws.once('close', () => { if (opened) resolve({ status: 101, headers: {}, body: '', opened }); });
+    ws.once('error', (err) => {
+      if (opened) resolve({ status: 101, headers: {}, body: '', opened });
+      else reject(err);
+    });
+    ws.once('close', () => {
+      if (opened) resolve({ status: 101, headers: {}, body: '', opened });
+    });
   });
 }
 
-const eventOf = (routeKey: string, connectionId?: string) => recorder.socketEvents.find((e) =>
-  e.requestContext.routeKey === routeKey && (connectionId === undefined || e.requestContext.connectionId === connectionId));
+const eventOf = (routeKey: string, connectionId?: string) =>
+  recorder.socketEvents.find(
+    (e) =>
+      e.requestContext.routeKey === routeKey &&
+      (connectionId === undefined || e.requestContext.connectionId === connectionId),
+  );
 
 /** Closes the client's socket and waits for its $disconnect: a late one would land in the next test's events. */
 async function hangUp(c: { ws: WebSocket; closed: Promise<unknown> }) {
@@ -106,13 +145,21 @@ describe('the WebSocket API', () => {
 
   it('builds the $connect event as API Gateway does and completes the upgrade on 2xx', async () => {
     const before = Date.now();
-    const c = await connect(`${rt.liveUrl}?widgetKey=wk_abc&conversationId=c-1&tag=a&tag=b`, { 'X-Custom': 'one', 'User-Agent': 'live-test' });
+    const c = await connect(`${rt.liveUrl}?widgetKey=wk_abc&conversationId=c-1&tag=a&tag=b`, {
+      'X-Custom': 'one',
+      'User-Agent': 'live-test',
+    });
     const e = eventOf('$connect')!;
     expect(e).toBeDefined();
     const ctx = e.requestContext;
     expect(ctx).toMatchObject({
-      routeKey: '$connect', eventType: 'CONNECT', messageDirection: 'IN', stage: expect.any(String), apiId: expect.any(String),
-      domainName: new URL(rt.url).host, identity: { sourceIp: '127.0.0.1', userAgent: 'live-test' },
+      routeKey: '$connect',
+      eventType: 'CONNECT',
+      messageDirection: 'IN',
+      stage: expect.any(String),
+      apiId: expect.any(String),
+      domainName: new URL(rt.url).host,
+      identity: { sourceIp: '127.0.0.1', userAgent: 'live-test' },
     });
     expect(ctx.connectionId).toMatch(/^[A-Za-z0-9]{15}=$/);
     expect(ctx.requestId).toMatch(/^[A-Za-z0-9]+=*$/);
@@ -125,13 +172,17 @@ describe('the WebSocket API', () => {
     expect(Object.keys(e.headers).some((h) => h.toLowerCase() === 'sec-websocket-key')).toBe(true);
     expect(e.headers['X-Forwarded-For']).toBe('127.0.0.1');
     expect(e.queryStringParameters).toEqual({ widgetKey: 'wk_abc', conversationId: 'c-1', tag: 'b' });
-    expect(e.multiValueQueryStringParameters).toEqual({ widgetKey: ['wk_abc'], conversationId: ['c-1'], tag: ['a', 'b'] });
+    expect(e.multiValueQueryStringParameters).toEqual({
+      widgetKey: ['wk_abc'],
+      conversationId: ['c-1'],
+      tag: ['a', 'b'],
+    });
     expect(e.isBase64Encoded).toBe(false);
     expect(rt.liveConnections()).toContain(ctx.connectionId);
     await hangUp(c);
   });
 
-  it.each([401, 403, 404])('refuses the upgrade with the handler\'s %i and body, before any frame', async (status) => {
+  it.each([401, 403, 404])("refuses the upgrade with the handler's %i and body, before any frame", async (status) => {
     const r = await refusal(`${rt.liveUrl}?refuse=${status}`);
     expect(r.opened).toBe(false);
     expect(r.status).toBe(status);
@@ -144,7 +195,10 @@ describe('the WebSocket API', () => {
   it('answers 500 when $connect throws, and 404 on another path, without a socket', async () => {
     expect(await refusal(`${rt.liveUrl}?fail=1`)).toMatchObject({ status: 500, opened: false });
     const calls = recorder.socketEvents.length;
-    expect(await refusal(`${rt.url.replace(/^http/, 'ws')}/api/v1/elsewhere`)).toMatchObject({ status: 404, opened: false });
+    expect(await refusal(`${rt.url.replace(/^http/, 'ws')}/api/v1/elsewhere`)).toMatchObject({
+      status: 404,
+      opened: false,
+    });
     expect(recorder.socketEvents.length).toBe(calls);
   });
 
@@ -161,8 +215,13 @@ describe('the WebSocket API', () => {
     await c.closed;
     const d = await until('$disconnect', () => eventOf('$disconnect', id));
     expect(d.requestContext).toMatchObject({
-      routeKey: '$disconnect', eventType: 'DISCONNECT', connectionId: id, disconnectStatusCode: 4000, disconnectReason: 'bye',
-      connectedAt: eventOf('$connect')!.requestContext.connectedAt, messageDirection: 'IN',
+      routeKey: '$disconnect',
+      eventType: 'DISCONNECT',
+      connectionId: id,
+      disconnectStatusCode: 4000,
+      disconnectReason: 'bye',
+      connectedAt: eventOf('$connect')!.requestContext.connectedAt,
+      messageDirection: 'IN',
     });
     expect(rt.liveConnections()).not.toContain(id);
   });
@@ -201,7 +260,9 @@ describe('the management API through @aws-sdk/client-apigatewaymanagementapi', (
     await c.closed;
     await until('$disconnect', () => eventOf('$disconnect', id));
 
-    const gone = await mgmt.send(new PostToConnectionCommand({ ConnectionId: id, Data: 'late' })).catch((e: unknown) => e);
+    const gone = await mgmt
+      .send(new PostToConnectionCommand({ ConnectionId: id, Data: 'late' }))
+      .catch((e: unknown) => e);
     expect(gone).toBeInstanceOf(GoneException);
     expect((gone as GoneException).$metadata.httpStatusCode).toBe(410);
     await expect(mgmt.send(new GetConnectionCommand({ ConnectionId: id }))).rejects.toBeInstanceOf(GoneException);
@@ -209,8 +270,13 @@ describe('the management API through @aws-sdk/client-apigatewaymanagementapi', (
   });
 
   it('answers GoneException for a connection that never was', async () => {
-    await expect(mgmt.send(new PostToConnectionCommand({ ConnectionId: 'Nope123456789A=', Data: 'x' }))).rejects.toBeInstanceOf(GoneException);
-    const raw = await fetch(`${rt.liveEndpoint}/@connections/${encodeURIComponent('Nope123456789A=')}`, { method: 'POST', body: 'x' });
+    await expect(
+      mgmt.send(new PostToConnectionCommand({ ConnectionId: 'Nope123456789A=', Data: 'x' })),
+    ).rejects.toBeInstanceOf(GoneException);
+    const raw = await fetch(`${rt.liveEndpoint}/@connections/${encodeURIComponent('Nope123456789A=')}`, {
+      method: 'POST',
+      body: 'x',
+    });
     expect(raw.status).toBe(410);
     expect(raw.headers.get('x-amzn-errortype')).toBe('GoneException');
     expect(await raw.json()).toEqual({ message: null });
@@ -219,8 +285,9 @@ describe('the management API through @aws-sdk/client-apigatewaymanagementapi', (
   it('refuses a message over 128 KiB with PayloadTooLargeException and sends nothing', async () => {
     const c = await connect(rt.liveUrl);
     const id = eventOf('$connect')!.requestContext.connectionId;
-    await expect(mgmt.send(new PostToConnectionCommand({ ConnectionId: id, Data: 'x'.repeat(128 * 1024 + 1) })))
-      .rejects.toMatchObject({ name: 'PayloadTooLargeException' });
+    await expect(
+      mgmt.send(new PostToConnectionCommand({ ConnectionId: id, Data: 'x'.repeat(128 * 1024 + 1) })),
+    ).rejects.toMatchObject({ name: 'PayloadTooLargeException' });
     await mgmt.send(new PostToConnectionCommand({ ConnectionId: id, Data: 'x'.repeat(128 * 1024) }));
     await until('the frame', () => c.frames.length > 0);
     expect(c.frames.map((f) => f.data.length)).toEqual([128 * 1024]);
@@ -231,7 +298,11 @@ describe('the management API through @aws-sdk/client-apigatewaymanagementapi', (
 describe('idle connections', () => {
   it('are closed with 1001 after the idle time, and $disconnect says so', async () => {
     const idle = await startLocalRuntime({
-      dynamodbEndpoint: inject('dynamodbEndpoint'), tableName: `${TABLE}-idle`, resolveHandler, liveIdleSeconds: 1, stream: false,
+      dynamodbEndpoint: inject('dynamodbEndpoint'),
+      tableName: `${TABLE}-idle`,
+      resolveHandler,
+      liveIdleSeconds: 1,
+      stream: false,
     });
     try {
       const c = await connect(idle.liveUrl);
@@ -251,19 +322,32 @@ describe('the stream event source mapping', () => {
   let n = 0;
   const pk = `TENANT#t-${process.pid}#EVENTS#c-1`;
   const put = (sk: string, attrs: Record<string, { S: string } | { N: string }> = {}, type = 'event') =>
-    ddb.send(new PutItemCommand({ TableName: TABLE, Item: { pk: { S: pk }, sk: { S: sk }, type: { S: type }, ...attrs } }));
+    ddb.send(
+      new PutItemCommand({ TableName: TABLE, Item: { pk: { S: pk }, sk: { S: sk }, type: { S: type }, ...attrs } }),
+    );
   const newId = (label: string) => `EVT#${String(n++).padStart(4, '0')}-${label}`;
   const records = () => recorder.streamEvents.flatMap((e) => e.Records);
 
-  it('invokes the dispatcher with DynamoDB stream records in Lambda\'s shape', async () => {
+  it("invokes the dispatcher with DynamoDB stream records in Lambda's shape", async () => {
     const id = newId('shape');
     const before = Math.floor(Date.now() / 1000);
     await put(id, { payload: { S: '{"a":1}' }, n: { N: '42' } });
     await until('the record', () => recorder.delivered.includes(id));
     const r = records().find((x) => x.dynamodb?.NewImage?.sk?.S === id)!;
-    expect(Object.keys(r)).toEqual(['eventID', 'eventName', 'eventVersion', 'eventSource', 'awsRegion', 'dynamodb', 'eventSourceARN']);
+    expect(Object.keys(r)).toEqual([
+      'eventID',
+      'eventName',
+      'eventVersion',
+      'eventSource',
+      'awsRegion',
+      'dynamodb',
+      'eventSourceARN',
+    ]);
     expect(r).toMatchObject({
-      eventName: 'INSERT', eventVersion: '1.1', eventSource: 'aws:dynamodb', awsRegion: process.env.AWS_REGION,
+      eventName: 'INSERT',
+      eventVersion: '1.1',
+      eventSource: 'aws:dynamodb',
+      awsRegion: process.env.AWS_REGION,
       eventID: expect.any(String),
       eventSourceARN: expect.stringMatching(new RegExp(`^arn:aws:dynamodb:[^:]+:\\d+:table/${TABLE}/stream/`)),
     });
@@ -279,15 +363,23 @@ describe('the stream event source mapping', () => {
     expect(r.dynamodb!.ApproximateCreationDateTime).toBeLessThan(before + 600);
   });
 
-  it('passes only what the trigger\'s filter lets through (inserted event items)', async () => {
-    expect(eventDispatcher.filter).toEqual({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['event'] } } } });
+  it("passes only what the trigger's filter lets through (inserted event items)", async () => {
+    expect(eventDispatcher.filter).toEqual({
+      eventName: ['INSERT'],
+      dynamodb: { NewImage: { type: { S: ['event'] } } },
+    });
     const other = newId('other');
     const modified = newId('modified');
     await put(other, {}, 'conversation');
     await put(modified, {});
-    await ddb.send(new UpdateItemCommand({
-      TableName: TABLE, Key: { pk: { S: pk }, sk: { S: modified } }, UpdateExpression: 'SET payload = :p', ExpressionAttributeValues: { ':p': { S: 'changed' } },
-    }));
+    await ddb.send(
+      new UpdateItemCommand({
+        TableName: TABLE,
+        Key: { pk: { S: pk }, sk: { S: modified } },
+        UpdateExpression: 'SET payload = :p',
+        ExpressionAttributeValues: { ':p': { S: 'changed' } },
+      }),
+    );
     // Same partition, so the stream keeps the order: once the marker is through, the others have been judged.
     const marker = newId('marker');
     await put(marker);
@@ -324,11 +416,23 @@ describe('the stream event source mapping', () => {
   it('drops a batch after retryAttempts retries to an on-failure record, and moves on', async () => {
     const bad = newId('poison');
     await put(bad, { failTimes: { N: '1000' } });
-    const failure = await until('the on-failure record', () => rt.streamFailures().find((f) =>
-      records().some((r) => r.dynamodb?.NewImage?.sk?.S === bad && r.dynamodb.SequenceNumber === f.DDBStreamBatchInfo.startSequenceNumber)));
+    const failure = await until('the on-failure record', () =>
+      rt
+        .streamFailures()
+        .find((f) =>
+          records().some(
+            (r) =>
+              r.dynamodb?.NewImage?.sk?.S === bad &&
+              r.dynamodb.SequenceNumber === f.DDBStreamBatchInfo.startSequenceNumber,
+          ),
+        ),
+    );
     expect(recorder.attempts.get(bad)).toBe(eventDispatcher.retryAttempts + 1);
     expect(failure).toMatchObject({
-      requestContext: { condition: 'RetryAttemptsExhausted', approximateInvokeCount: eventDispatcher.retryAttempts + 1 },
+      requestContext: {
+        condition: 'RetryAttemptsExhausted',
+        approximateInvokeCount: eventDispatcher.retryAttempts + 1,
+      },
       version: '1.0',
       DDBStreamBatchInfo: { batchSize: 1, streamArn: records()[0]!.eventSourceARN, shardId: expect.any(String) },
     });
@@ -351,13 +455,19 @@ describe('the stream event source mapping', () => {
 describe('stop', () => {
   it('closes open sockets with 1001 and runs their $disconnect before it returns', async () => {
     const other = await startLocalRuntime({
-      dynamodbEndpoint: inject('dynamodbEndpoint'), tableName: `${TABLE}-stop`, resolveHandler, streamPollMs: 50,
+      dynamodbEndpoint: inject('dynamodbEndpoint'),
+      tableName: `${TABLE}-stop`,
+      resolveHandler,
+      streamPollMs: 50,
     });
     const c = await connect(other.liveUrl);
     const id = eventOf('$connect')!.requestContext.connectionId;
     await other.stop();
     Object.assign(process.env, { LIVE_URL: rt.liveUrl, LIVE_ENDPOINT: rt.liveEndpoint });
-    expect(eventOf('$disconnect', id)?.requestContext).toMatchObject({ disconnectStatusCode: 1001, disconnectReason: 'Going away' });
+    expect(eventOf('$disconnect', id)?.requestContext).toMatchObject({
+      disconnectStatusCode: 1001,
+      disconnectReason: 'Going away',
+    });
     expect((await c.closed).code).toBe(1001);
   });
 });

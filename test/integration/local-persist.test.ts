@@ -11,9 +11,17 @@ import { ensureTable, startDynamoLocal, type DynamoLocal } from '../../bin/local
 const dir = mkdtempSync(join(tmpdir(), 'persist-'));
 const dataDir = relative(process.cwd(), dir);
 let dynamo: DynamoLocal | undefined;
-afterAll(async () => { await dynamo?.stop(); rmSync(dir, { recursive: true, force: true }); });
+afterAll(async () => {
+  await dynamo?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
 
-const client = (endpoint: string) => new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+const client = (endpoint: string) =>
+  new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
 
 describe('DynamoDB Local with a relative data folder', () => {
   it('starts, and keeps what was written across a restart', async () => {

@@ -20,17 +20,38 @@ afterAll(async () => {
 });
 
 describe('the local stream reader with a checkpoint', () => {
-  it('resumes after the last handled record; a reader without the file starts at the stream\'s end', async () => {
+  it("resumes after the last handled record; a reader without the file starts at the stream's end", async () => {
     const endpoint = inject('dynamodbEndpoint');
     const tableName = `checkpoint-${randomUUID().slice(0, 8)}`;
     await ensureTable(endpoint, tableName);
-    const ddb = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-    const put = (n: string) => ddb.send(new PutItemCommand({ TableName: tableName, Item: { pk: { S: `P#${n}` }, sk: { S: 'X' }, type: { S: 'probe' }, n: { S: n } } }));
+    const ddb = new DynamoDBClient({
+      endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    const put = (n: string) =>
+      ddb.send(
+        new PutItemCommand({
+          TableName: tableName,
+          Item: { pk: { S: `P#${n}` }, sk: { S: 'X' }, type: { S: 'probe' }, n: { S: n } },
+        }),
+      );
     const start = async (seen: string[], checkpointFile?: string) => {
       const r = await startStreamReader({
-        endpoint, region: 'us-east-1', tableName, pollMs: 20, fromStart: false,
-        trigger: { handler: 'probe', filter: { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['probe'] } } } }, batchSize: 2, retryAttempts: 0 },
-        invoke: async (e: DynamoDBStreamEvent) => { for (const rec of e.Records) seen.push(rec.dynamodb!.NewImage!.n!.S!); },
+        endpoint,
+        region: 'us-east-1',
+        tableName,
+        pollMs: 20,
+        fromStart: false,
+        trigger: {
+          handler: 'probe',
+          filter: { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['probe'] } } } },
+          batchSize: 2,
+          retryAttempts: 0,
+        },
+        invoke: async (e: DynamoDBStreamEvent) => {
+          for (const rec of e.Records) seen.push(rec.dynamodb!.NewImage!.n!.S!);
+        },
         ...(checkpointFile ? { checkpointFile } : {}),
       });
       readers.push(r);

@@ -6,7 +6,8 @@ import { inject } from 'vitest';
 // carries, and a site's signature of a visitor.
 
 /** A client of the SMTP server at `port` (by default the shared runtime's). */
-export const smtp = (port: number = inject('smtpPort')) => createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true });
+export const smtp = (port: number = inject('smtpPort')) =>
+  createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true });
 
 /** A sender that passes SPF, DKIM and DMARC (the local server trusts this header in tests). */
 export const PASS = { 'X-Local-Verdicts': 'spf=pass dkim=pass dmarc=pass' };

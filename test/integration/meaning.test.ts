@@ -8,24 +8,39 @@ import { admin, newTenant, request, send, type TestTenant } from './client.ts';
 // and the chat answers from words at once and from meaning once the vectors exist.
 
 const TABLE = 'support-assistant-test';
-const raw = new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+const raw = new DynamoDBClient({
+  endpoint: inject('dynamodbEndpoint'),
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
 const ddb = DynamoDBDocumentClient.from(raw);
 afterAll(() => raw.destroy());
 
 /** How many vectors the tenant has stored (the indexer's items). */
 async function vectorCount(t: TestTenant): Promise<number> {
-  const r = await ddb.send(new QueryCommand({
-    TableName: TABLE, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': `TENANT#${t.tenantId}#VEC` }, Select: 'COUNT',
-  }));
+  const r = await ddb.send(
+    new QueryCommand({
+      TableName: TABLE,
+      KeyConditionExpression: 'pk = :p',
+      ExpressionAttributeValues: { ':p': `TENANT#${t.tenantId}#VEC` },
+      Select: 'COUNT',
+    }),
+  );
   return r.Count ?? 0;
 }
 
 /** The tenant item's vector versions, and the intents and articles the indexer's state holds as embedded. */
 async function versions(t: TestTenant) {
-  const get = async (sk: string) => (await ddb.send(new GetCommand({ TableName: TABLE, Key: { pk: `TENANT#${t.tenantId}`, sk }, ConsistentRead: true }))).Item;
+  const get = async (sk: string) =>
+    (
+      await ddb.send(
+        new GetCommand({ TableName: TABLE, Key: { pk: `TENANT#${t.tenantId}`, sk }, ConsistentRead: true }),
+      )
+    ).Item;
   const [tenant, state] = await Promise.all([get('TENANT'), get('VECSTATE')]);
   return {
-    chat: (tenant?.vectorsVersion as number | undefined) ?? 0, unanswered: (tenant?.unansweredVectorsVersion as number | undefined) ?? 0,
+    chat: (tenant?.vectorsVersion as number | undefined) ?? 0,
+    unanswered: (tenant?.unansweredVectorsVersion as number | undefined) ?? 0,
     owners: Object.keys((state?.owners as Record<string, string> | undefined) ?? {}).length,
   };
 }
@@ -41,8 +56,17 @@ async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => bo
   }
 }
 
-const intents = async (t: TestTenant) => (await request('GET', admin('/intents'), { token: t.ownerToken })).body.items as Array<{ id: string; name: string; indexing: boolean }>;
-const articles = async (t: TestTenant) => (await request('GET', admin('/articles?limit=100'), { token: t.ownerToken })).body.items as Array<{ id: string; indexing: boolean }>;
+const intents = async (t: TestTenant) =>
+  (await request('GET', admin('/intents'), { token: t.ownerToken })).body.items as Array<{
+    id: string;
+    name: string;
+    indexing: boolean;
+  }>;
+const articles = async (t: TestTenant) =>
+  (await request('GET', admin('/articles?limit=100'), { token: t.ownerToken })).body.items as Array<{
+    id: string;
+    indexing: boolean;
+  }>;
 const allIndexed = (xs: Array<{ indexing: boolean }>) => xs.length > 0 && xs.every((x) => !x.indexing);
 
 const BIKES = {
@@ -56,7 +80,9 @@ const RETURNS = {
 };
 
 describe('sentence vectors written by the pipeline', () => {
-  it('a new tenant\'s starter intents get vectors; a new intent shows as indexing until its own exist', { timeout: 120_000 }, async () => {
+  it("a new tenant's starter intents get vectors; a new intent shows as indexing until its own exist", {
+    timeout: 120_000,
+  }, async () => {
     const t = await newTenant();
     const ready = await until('the starter intents', () => intents(t), allIndexed);
     expect(ready.length).toBeGreaterThan(0);
@@ -69,20 +95,28 @@ describe('sentence vectors written by the pipeline', () => {
     });
     expect(created.status).toBe(201);
     expect(created.body.indexing).toBe(true);
-    const got = await until('the new intent', async () => (await request('GET', admin(`/intents/${created.body.id}`), { token: t.ownerToken })).body,
-      (i: { indexing: boolean }) => !i.indexing);
+    const got = await until(
+      'the new intent',
+      async () => (await request('GET', admin(`/intents/${created.body.id}`), { token: t.ownerToken })).body,
+      (i: { indexing: boolean }) => !i.indexing,
+    );
     expect(got).toMatchObject({ name: 'bike_sales', indexing: false });
     // Its phrases and its name ("bike sales").
     expect(await vectorCount(t)).toBe(3);
   });
 
-  it('an import answers from its words at once, is indexed in the background, and a deleted article\'s vectors go', { timeout: 120_000 }, async () => {
+  it("an import answers from its words at once, is indexed in the background, and a deleted article's vectors go", {
+    timeout: 120_000,
+  }, async () => {
     const t = await newTenant();
     const before = await until('the starter intents', () => intents(t), allIndexed);
     expect(before.length).toBeGreaterThan(0);
     const base = await vectorCount(t);
 
-    const imported = await request('POST', admin('/articles/import'), { token: t.ownerToken, body: { articles: [BIKES, RETURNS] } });
+    const imported = await request('POST', admin('/articles/import'), {
+      token: t.ownerToken,
+      body: { articles: [BIKES, RETURNS] },
+    });
     expect(imported.status).toBe(200);
     // At once, before any vector exists: answered from the words.
     const lexical = await send(t, 'which bikes do you sell?');
@@ -99,38 +133,59 @@ describe('sentence vectors written by the pipeline', () => {
     const bikes = listed.find((a) => a.id)!;
     const r = await request('DELETE', admin(`/articles/${bikes.id}`), { token: t.ownerToken });
     expect(r.status).toBe(204);
-    await until('the deleted article\'s vectors to go', () => vectorCount(t), (n) => n < withArticles);
+    await until(
+      "the deleted article's vectors to go",
+      () => vectorCount(t),
+      (n) => n < withArticles,
+    );
   });
 
-  it('the unanswered view groups messages by meaning once the pipeline has embedded them', { timeout: 120_000 }, async () => {
+  it('the unanswered view groups messages by meaning once the pipeline has embedded them', {
+    timeout: 120_000,
+  }, async () => {
     const t = await newTenant();
     // Only a greeting left: the questions below fall back.
-    for (const i of (await intents(t)).filter((x) => x.name !== 'greeting')) await request('DELETE', admin(`/intents/${i.id}`), { token: t.ownerToken });
+    for (const i of (await intents(t)).filter((x) => x.name !== 'greeting'))
+      await request('DELETE', admin(`/intents/${i.id}`), { token: t.ownerToken });
     await until('the greeting', () => intents(t), allIndexed);
     const asks = ['do you sell bikes', 'are bicycles for sale here', 'where is the nearest store in leeds'];
     for (const m of asks) expect((await send(t, m)).body.metadata.intentDetected).toBe('fallback');
     type Group = { count: number; examples: Array<{ message: string }> };
-    const groups = await until('the unanswered messages grouped by meaning',
+    const groups = await until(
+      'the unanswered messages grouped by meaning',
       async () => (await request('GET', admin('/nlu/unanswered'), { token: t.ownerToken })).body.groups as Group[],
-      (gs) => gs.some((g) => g.count === 2));
+      (gs) => gs.some((g) => g.count === 2),
+    );
     const together = groups.find((g) => g.count === 2)!;
     expect(together.examples.map((e) => e.message).sort()).toEqual(['are bicycles for sale here', 'do you sell bikes']);
-    expect(groups.filter((g) => g.count === 1).flatMap((g) => g.examples.map((e) => e.message))).toEqual(['where is the nearest store in leeds']);
+    expect(groups.filter((g) => g.count === 1).flatMap((g) => g.examples.map((e) => e.message))).toEqual([
+      'where is the nearest store in leeds',
+    ]);
   });
 
-  it('embedding unanswered messages leaves the vectors the chat models are keyed on alone; a none example taught from one moves them', { timeout: 120_000 }, async () => {
+  it('embedding unanswered messages leaves the vectors the chat models are keyed on alone; a none example taught from one moves them', {
+    timeout: 120_000,
+  }, async () => {
     const t = await newTenant();
-    for (const i of (await intents(t)).filter((x) => x.name !== 'greeting')) await request('DELETE', admin(`/intents/${i.id}`), { token: t.ownerToken });
+    for (const i of (await intents(t)).filter((x) => x.name !== 'greeting'))
+      await request('DELETE', admin(`/intents/${i.id}`), { token: t.ownerToken });
     // Settled: the indexer's state holds the greeting only (a pass that removes the others moves vectorsVersion).
-    const before = await until('the greeting alone', () => versions(t), (v) => v.owners === 1);
+    const before = await until(
+      'the greeting alone',
+      () => versions(t),
+      (v) => v.owners === 1,
+    );
     expect(before.chat).toBeGreaterThan(0);
     const stored = await vectorCount(t);
-    for (const m of ['do you sell bikes', 'are bicycles for sale here']) expect((await send(t, m)).body.metadata.intentDetected).toBe('fallback');
+    for (const m of ['do you sell bikes', 'are bicycles for sale here'])
+      expect((await send(t, m)).body.metadata.intentDetected).toBe('fallback');
     // The unanswered view groups them by meaning: their vectors are stored and it sees them.
     type Group = { count: number; examples: Array<{ message: string; conversationId: string; messageId: string }> };
-    const groups = await until('the unanswered messages grouped by meaning',
+    const groups = await until(
+      'the unanswered messages grouped by meaning',
       async () => (await request('GET', admin('/nlu/unanswered'), { token: t.ownerToken })).body.groups as Group[],
-      (gs) => gs.some((g) => g.count === 2));
+      (gs) => gs.some((g) => g.count === 2),
+    );
     expect(await vectorCount(t)).toBe(stored + 2);
     const after = await versions(t);
     // The chat keeps its model and knowledge index: vectorsVersion did not move.
@@ -140,9 +195,14 @@ describe('sentence vectors written by the pipeline', () => {
     // Taught as `none`, a message already embedded: the chat's model must read its vector, so vectorsVersion moves.
     const e = groups[0]!.examples[0]!;
     const taught = await request('POST', admin('/nlu/examples'), {
-      token: t.ownerToken, body: { message: e.message, target: { none: true }, conversationId: e.conversationId, messageId: e.messageId },
+      token: t.ownerToken,
+      body: { message: e.message, target: { none: true }, conversationId: e.conversationId, messageId: e.messageId },
     });
     expect(taught.status).toBe(201);
-    await until('vectorsVersion to move', () => versions(t), (v) => v.chat > before.chat);
+    await until(
+      'vectorsVersion to move',
+      () => versions(t),
+      (v) => v.chat > before.chat,
+    );
   });
 });

@@ -10,7 +10,14 @@ import { fetchServed } from './client.ts';
 // DynamoDB Local, whose handlers run here.
 
 interface Emf {
-  _aws: { Timestamp: number; CloudWatchMetrics: Array<{ Namespace: string; Dimensions: string[][]; Metrics: Array<{ Name: string; Unit: string }> }> };
+  _aws: {
+    Timestamp: number;
+    CloudWatchMetrics: Array<{
+      Namespace: string;
+      Dimensions: string[][];
+      Metrics: Array<{ Name: string; Unit: string }>;
+    }>;
+  };
   service: string;
   [metric: string]: unknown;
 }
@@ -30,15 +37,27 @@ beforeAll(async () => {
       let parsed = false;
       for (const line of String(chunk).split('\n')) {
         if (!line.startsWith('{')) continue;
-        try { lines.push(JSON.parse(line) as Record<string, unknown>); parsed = true; } catch { /* not a JSON line */ }
+        try {
+          lines.push(JSON.parse(line) as Record<string, unknown>);
+          parsed = true;
+        } catch {
+          /* not a JSON line */
+        }
       }
       // JSON lines (logs, metrics) are read here, not printed into the test log.
       return parsed ? true : (write as (...a: unknown[]) => boolean)(chunk, ...rest);
     }) as typeof stream.write;
-    restore.push(() => { stream.write = write; });
+    restore.push(() => {
+      stream.write = write;
+    });
   }
   const { startLocalRuntime } = await import('../../bin/local/server.ts');
-  rt = await startLocalRuntime({ tableName: `metrics-${process.pid}`, dynamodbEndpoint: inject('dynamodbEndpoint'), stream: false, indexer: false });
+  rt = await startLocalRuntime({
+    tableName: `metrics-${process.pid}`,
+    dynamodbEndpoint: inject('dynamodbEndpoint'),
+    stream: false,
+    indexer: false,
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -48,7 +67,9 @@ afterAll(async () => {
   else process.env.POWERTOOLS_METRICS_DISABLED = metricsBefore;
 });
 
-beforeEach(() => { lines = []; });
+beforeEach(() => {
+  lines = [];
+});
 
 const emf = () => lines.filter((l): l is Emf => typeof l._aws === 'object');
 /** The metric lines that name `metric`, each checked for the declared namespace and `service` dimension. */
@@ -74,7 +95,7 @@ async function call(method: string, path: string, o: { token?: string; widgetKey
     },
     ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
   });
-  return { status: res.status, body: await res.json().catch(() => null) as any };
+  return { status: res.status, body: (await res.json().catch(() => null)) as any };
 }
 
 async function tenant() {
@@ -88,7 +109,10 @@ describe('metrics in embedded metric format, one line per invocation', () => {
   it('a chat message answered by an intent counts AnswerIntent; one nobody can answer counts AnswerFallback', async () => {
     const t = await tenant();
     lines = [];
-    const hello = await call('POST', '/api/v1/chat/message', { widgetKey: t.widgetKey, body: { message: 'hello there' } });
+    const hello = await call('POST', '/api/v1/chat/message', {
+      widgetKey: t.widgetKey,
+      body: { message: 'hello there' },
+    });
     expect(hello.body.metadata.intentDetected).toBe('greeting');
     expect(published('AnswerIntent')).toHaveLength(1);
     expect(published('AnswerFallback')).toHaveLength(0);
@@ -96,7 +120,10 @@ describe('metrics in embedded metric format, one line per invocation', () => {
     expect(line!.AnswerIntent).toBe(1);
 
     lines = [];
-    const lost = await call('POST', '/api/v1/chat/message', { widgetKey: t.widgetKey, body: { message: 'zq xv wk pj', conversationId: hello.body.conversationId } });
+    const lost = await call('POST', '/api/v1/chat/message', {
+      widgetKey: t.widgetKey,
+      body: { message: 'zq xv wk pj', conversationId: hello.body.conversationId },
+    });
     expect(lost.body.metadata.intentDetected).toBe('fallback');
     expect(published('AnswerFallback')).toHaveLength(1);
     expect(published('AnswerIntent')).toHaveLength(0);
@@ -105,12 +132,16 @@ describe('metrics in embedded metric format, one line per invocation', () => {
   it('a chat message answered from an article counts AnswerArticle', async () => {
     const t = await tenant();
     const article = {
-      title: 'Gift wrapping and gift messages', questions: ['Can you gift wrap my order?'],
+      title: 'Gift wrapping and gift messages',
+      questions: ['Can you gift wrap my order?'],
       body: 'Tick *This is a gift* at checkout to have each item wrapped in recycled paper. Your message is printed on a card.',
     };
     expect((await call('POST', '/api/v1/admin/articles', { token: t.token, body: article })).status).toBe(201);
     lines = [];
-    const r = await call('POST', '/api/v1/chat/message', { widgetKey: t.widgetKey, body: { message: 'can you wrap the present in recycled paper with a card?' } });
+    const r = await call('POST', '/api/v1/chat/message', {
+      widgetKey: t.widgetKey,
+      body: { message: 'can you wrap the present in recycled paper with a card?' },
+    });
     expect(r.body.metadata.intentDetected).toBe('knowledge_base');
     expect(published('AnswerArticle')).toHaveLength(1);
     expect(published('AnswerIntent')).toHaveLength(0);
@@ -161,16 +192,34 @@ describe('metrics in embedded metric format, one line per invocation', () => {
     const deliveryId = `dlv_${'0'.repeat(26)}`;
     const integrationId = 'int_gone';
     await deliveriesRepo.create(t.tenantId, {
-      id: deliveryId, integrationId, eventId: `evt_${'0'.repeat(26)}`, eventType: 'ticket.created', payload: '{}', status: 'pending',
-      attempts: 0, runBase: 0, run: 1, lastAttemptAt: null, nextAttemptAt: null, lastResponseStatus: null, lastError: null,
+      id: deliveryId,
+      integrationId,
+      eventId: `evt_${'0'.repeat(26)}`,
+      eventType: 'ticket.created',
+      payload: '{}',
+      status: 'pending',
+      attempts: 0,
+      runBase: 0,
+      run: 1,
+      lastAttemptAt: null,
+      nextAttemptAt: null,
+      lastResponseStatus: null,
+      lastError: null,
       createdAt: new Date().toISOString(),
     });
-    const { handler } = await import(pathToFileURL(`${process.cwd()}/functions/events/deliver.ts`).href) as {
+    const { handler } = (await import(pathToFileURL(`${process.cwd()}/functions/events/deliver.ts`).href)) as {
       handler: (e: SQSEvent, c: unknown) => Promise<{ batchItemFailures: unknown[] }>;
     };
     const record = {
-      messageId: randomUUID(), receiptHandle: 'r', body: JSON.stringify({ tenantId: t.tenantId, integrationId, deliveryId, run: 1 }),
-      attributes: { ApproximateReceiveCount: '1' }, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn', awsRegion: 'local',
+      messageId: randomUUID(),
+      receiptHandle: 'r',
+      body: JSON.stringify({ tenantId: t.tenantId, integrationId, deliveryId, run: 1 }),
+      attributes: { ApproximateReceiveCount: '1' },
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn',
+      awsRegion: 'local',
     } as unknown as SQSEvent['Records'][number];
     lines = [];
     const out = await handler({ Records: [record] }, lambdaContext({ handler: 'events/deliver' }));

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { admin, chat, expectProblem, memberToken, newTenant, newTicket, request, send, type TestTenant } from './client.ts';
+import {
+  admin,
+  chat,
+  expectProblem,
+  memberToken,
+  newTenant,
+  newTicket,
+  request,
+  send,
+  type TestTenant,
+} from './client.ts';
 
 const examples = (t: TestTenant, token = t.ownerToken) => ({
   post: (body: unknown) => request('POST', admin('/nlu/examples'), { token, body }),
@@ -7,17 +17,30 @@ const examples = (t: TestTenant, token = t.ownerToken) => ({
   del: (id: string) => request('DELETE', admin(`/nlu/examples/${id}`), { token }),
 });
 const intentNamed = async (t: TestTenant, name: string) =>
-  (await request('GET', admin('/intents'), { token: t.ownerToken })).body.items.find((i: { name: string }) => i.name === name);
+  (await request('GET', admin('/intents'), { token: t.ownerToken })).body.items.find(
+    (i: { name: string }) => i.name === name,
+  );
 
 /** Deletes the starter intents but `keep`, so that only the test's own intents answer. */
 async function keepOnly(t: TestTenant, keep: string[]) {
-  const items = (await request('GET', admin('/intents'), { token: t.ownerToken })).body.items as Array<{ id: string; name: string }>;
-  for (const i of items.filter((x) => !keep.includes(x.name))) await request('DELETE', admin(`/intents/${i.id}`), { token: t.ownerToken });
+  const items = (await request('GET', admin('/intents'), { token: t.ownerToken })).body.items as Array<{
+    id: string;
+    name: string;
+  }>;
+  for (const i of items.filter((x) => !keep.includes(x.name)))
+    await request('DELETE', admin(`/intents/${i.id}`), { token: t.ownerToken });
 }
 
 const REFUND = {
-  name: 'refund_request', response: 'Refunds take five days.',
-  trainingPhrases: ['I want a refund', 'refund my order please', 'how do I get my money back', 'can I return this for a refund', 'refund status'],
+  name: 'refund_request',
+  response: 'Refunds take five days.',
+  trainingPhrases: [
+    'I want a refund',
+    'refund my order please',
+    'how do I get my money back',
+    'can I return this for a refund',
+    'refund status',
+  ],
 };
 
 describe('teaching: /nlu/examples', () => {
@@ -31,8 +54,13 @@ describe('teaching: /nlu/examples', () => {
     const c = await ex.post({ message: ` ${msg} `, target: { intentId: intent.id } });
     expect(c.status).toBe(201);
     expect(c.body).toEqual({
-      id: expect.stringMatching(/^ex_[0-9A-Z]{26}$/), message: msg, target: { intentId: intent.id }, conversationId: null, messageId: null,
-      createdBy: { type: 'user', id: t.ownerSub }, createdAt: expect.stringMatching(/Z$/),
+      id: expect.stringMatching(/^ex_[0-9A-Z]{26}$/),
+      message: msg,
+      target: { intentId: intent.id },
+      conversationId: null,
+      messageId: null,
+      createdBy: { type: 'user', id: t.ownerSub },
+      createdAt: expect.stringMatching(/Z$/),
     });
     expect((await intentNamed(t, 'refund_request')).trainingPhrases).toEqual([...REFUND.trainingPhrases, msg]);
     const next = await send(t, msg);
@@ -56,9 +84,16 @@ describe('teaching: /nlu/examples', () => {
     expect((await intentNamed(t, 'refund_request')).trainingPhrases).toEqual(REFUND.trainingPhrases);
 
     const audit = (await request('GET', admin('/audit?category=nlu'), { token: t.ownerToken })).body.items;
-    expect(audit.map((a: { action: string }) => a.action)).toEqual(['example.deleted', 'example.created', 'example.deleted', 'example.created']);
+    expect(audit.map((a: { action: string }) => a.action)).toEqual([
+      'example.deleted',
+      'example.created',
+      'example.deleted',
+      'example.created',
+    ]);
     expect(audit[3]).toMatchObject({
-      category: 'nlu', actor: { type: 'user', id: t.ownerSub }, target: { type: 'example', id: c.body.id },
+      category: 'nlu',
+      actor: { type: 'user', id: t.ownerSub },
+      target: { type: 'example', id: c.body.id },
       changes: { message: { from: null, to: msg }, target: { from: null, to: { intentId: intent.id } } },
     });
   });
@@ -66,9 +101,15 @@ describe('teaching: /nlu/examples', () => {
   it('an article example joins its questions; the next message is answered from it', async () => {
     const t = await newTenant();
     await keepOnly(t, ['greeting']);
-    const art = (await request('POST', admin('/articles'), { token: t.ownerToken, body: {
-      title: 'Shipping to islands', body: 'We ship to the Channel Islands and the Isle of Man within 6 working days. Import duties may apply.',
-    } })).body;
+    const art = (
+      await request('POST', admin('/articles'), {
+        token: t.ownerToken,
+        body: {
+          title: 'Shipping to islands',
+          body: 'We ship to the Channel Islands and the Isle of Man within 6 working days. Import duties may apply.',
+        },
+      })
+    ).body;
     const msg = 'do you deliver to jersey or guernsey';
     const c = await examples(t).post({ message: msg, target: { articleId: art.id } });
     expect(c.status).toBe(201);
@@ -104,22 +145,42 @@ describe('teaching: /nlu/examples', () => {
     const ex = examples(t);
     const greeting = await intentNamed(t, 'greeting');
     for (const body of [
-      {}, { message: '', target: { none: true } }, { message: 'x'.repeat(2001), target: { none: true } }, { message: 'hi' },
-      { message: 'hi', target: {} }, { message: 'hi', target: { none: false } }, { message: 'hi', target: { intentId: 'nope' } },
-      { message: 'hi', target: { none: true, intentId: greeting.id } }, { message: 'hi', target: { none: true }, extra: 1 },
+      {},
+      { message: '', target: { none: true } },
+      { message: 'x'.repeat(2001), target: { none: true } },
+      { message: 'hi' },
+      { message: 'hi', target: {} },
+      { message: 'hi', target: { none: false } },
+      { message: 'hi', target: { intentId: 'nope' } },
+      { message: 'hi', target: { none: true, intentId: greeting.id } },
+      { message: 'hi', target: { none: true }, extra: 1 },
       { message: 'hi', target: { none: true }, conversationId: 'x' },
-    ]) expectProblem(await ex.post(body), 400, 'VALIDATION_ERROR');
-    expectProblem(await ex.post({ message: 'hi', target: { none: true }, messageId: crypto.randomUUID() }), 400, 'VALIDATION_ERROR');
+    ])
+      expectProblem(await ex.post(body), 400, 'VALIDATION_ERROR');
+    expectProblem(
+      await ex.post({ message: 'hi', target: { none: true }, messageId: crypto.randomUUID() }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expectProblem(await ex.post({ message: 'hi', target: { intentId: crypto.randomUUID() } }), 404, 'NOT_FOUND');
     expectProblem(await ex.post({ message: 'hi', target: { articleId: 'art_nope' } }), 404, 'NOT_FOUND');
     const foreignIntent = await intentNamed(other, 'greeting');
     expectProblem(await ex.post({ message: 'hi', target: { intentId: foreignIntent.id } }), 404, 'NOT_FOUND');
     const foreignConv = (await send(other, 'hello')).body.conversationId;
-    expectProblem(await ex.post({ message: 'hi', target: { none: true }, conversationId: foreignConv }), 404, 'NOT_FOUND');
+    expectProblem(
+      await ex.post({ message: 'hi', target: { none: true }, conversationId: foreignConv }),
+      404,
+      'NOT_FOUND',
+    );
     expect((await ex.list()).body.items).toEqual([]);
 
     const conv = await send(t, 'what is the meaning of life');
-    const a = await ex.post({ message: 'what is the meaning of life', target: { none: true }, conversationId: conv.body.conversationId, messageId: conv.body.message.id });
+    const a = await ex.post({
+      message: 'what is the meaning of life',
+      target: { none: true },
+      conversationId: conv.body.conversationId,
+      messageId: conv.body.message.id,
+    });
     expect(a.body).toMatchObject({ conversationId: conv.body.conversationId, messageId: conv.body.message.id });
     const b = await ex.post({ message: 'hiya', target: { intentId: greeting.id } });
     const all = (await ex.list()).body;
@@ -154,38 +215,70 @@ describe('teaching: /nlu/examples', () => {
   it('a full target is a 400 and writes nothing', async () => {
     const t = await newTenant();
     const phrases = Array.from({ length: 200 }, (_, i) => `refund phrase number ${i}`);
-    const intent = (await request('POST', admin('/intents'), { token: t.ownerToken, body: { ...REFUND, trainingPhrases: phrases } })).body;
-    expectProblem(await examples(t).post({ message: 'one more', target: { intentId: intent.id } }), 400, 'VALIDATION_ERROR');
-    const art = (await request('POST', admin('/articles'), { token: t.ownerToken, body: {
-      title: 'Full', body: 'Text.', questions: Array.from({ length: 20 }, (_, i) => `question ${i}`),
-    } })).body;
-    expectProblem(await examples(t).post({ message: 'one more', target: { articleId: art.id } }), 400, 'VALIDATION_ERROR');
+    const intent = (
+      await request('POST', admin('/intents'), { token: t.ownerToken, body: { ...REFUND, trainingPhrases: phrases } })
+    ).body;
+    expectProblem(
+      await examples(t).post({ message: 'one more', target: { intentId: intent.id } }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    const art = (
+      await request('POST', admin('/articles'), {
+        token: t.ownerToken,
+        body: {
+          title: 'Full',
+          body: 'Text.',
+          questions: Array.from({ length: 20 }, (_, i) => `question ${i}`),
+        },
+      })
+    ).body;
+    expectProblem(
+      await examples(t).post({ message: 'one more', target: { articleId: art.id } }),
+      400,
+      'VALIDATION_ERROR',
+    );
     // A message longer than the target's field takes (phrases 500, questions 300 characters): 400 on message.
     const greeting = await intentNamed(t, 'greeting');
     const long = await examples(t).post({ message: 'x'.repeat(501), target: { intentId: greeting.id } });
     expectProblem(long, 400, 'VALIDATION_ERROR');
     expect(long.body.errors[0].path).toBe('message');
-    const open = (await request('POST', admin('/articles'), { token: t.ownerToken, body: { title: 'Open', body: 'Text.' } })).body;
-    expectProblem(await examples(t).post({ message: 'y'.repeat(301), target: { articleId: open.id } }), 400, 'VALIDATION_ERROR');
+    const open = (
+      await request('POST', admin('/articles'), { token: t.ownerToken, body: { title: 'Open', body: 'Text.' } })
+    ).body;
+    expectProblem(
+      await examples(t).post({ message: 'y'.repeat(301), target: { articleId: open.id } }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expect((await examples(t).list()).body.items).toEqual([]);
     expect((await examples(t).post({ message: 'y'.repeat(300), target: { articleId: open.id } })).status).toBe(201);
   });
 });
 
 describe('GET /nlu/unanswered', () => {
-  it('groups the period\'s fallbacks, biggest first, with a suggestion; a low rating adds its conversation', async () => {
+  it("groups the period's fallbacks, biggest first, with a suggestion; a low rating adds its conversation", async () => {
     const t = await newTenant();
     await keepOnly(t, ['greeting']);
     await request('POST', admin('/intents'), { token: t.ownerToken, body: REFUND });
     const asks = [
-      'can I pay with klarna', 'can I pay by klarna', 'pay with klarna possible?', 'klarna pay option',
-      'is there a store in leeds', 'store in leeds?',
+      'can I pay with klarna',
+      'can I pay by klarna',
+      'pay with klarna possible?',
+      'klarna pay option',
+      'is there a store in leeds',
+      'store in leeds?',
     ];
     for (const m of asks) await send(t, m);
     await send(t, 'hello');
     const r = await request('GET', admin('/nlu/unanswered'), { token: t.ownerToken });
     expect(r.status).toBe(200);
-    const groups = r.body.groups as Array<{ label: string; count: number; examples: Array<{ message: string }>; suggestion: unknown }>;
+    const groups = r.body.groups as Array<{
+      label: string;
+      count: number;
+      examples: Array<{ message: string }>;
+      suggestion: unknown;
+    }>;
     expect(groups[0]!.count).toBe(4);
     expect(groups[0]!.examples.map((e) => e.message).sort()).toEqual(asks.slice(0, 4).sort());
     expect(groups[1]!.count).toBe(2);
@@ -195,22 +288,39 @@ describe('GET /nlu/unanswered', () => {
 
     // A conversation rated 2 brings its answered messages in; rated 5 again takes them out.
     const { conversationId } = await newTicket(t);
-    const rate = (score: number) => request('POST', chat(`/conversations/${conversationId}/rating`), { widgetKey: t.widgetKey, body: { score } });
+    const rate = (score: number) =>
+      request('POST', chat(`/conversations/${conversationId}/rating`), { widgetKey: t.widgetKey, body: { score } });
     expect((await rate(2)).status).toBe(200);
     const rated = (await request('GET', admin('/nlu/unanswered'), { token: t.ownerToken })).body.groups;
-    expect(rated.flatMap((g: { examples: Array<{ conversationId: string }> }) => g.examples.map((e) => e.conversationId))).toContain(conversationId);
+    expect(
+      rated.flatMap((g: { examples: Array<{ conversationId: string }> }) => g.examples.map((e) => e.conversationId)),
+    ).toContain(conversationId);
     await rate(5);
     const after = (await request('GET', admin('/nlu/unanswered'), { token: t.ownerToken })).body.groups;
-    expect(after.flatMap((g: { examples: Array<{ conversationId: string }> }) => g.examples.map((e) => e.conversationId))).not.toContain(conversationId);
+    expect(
+      after.flatMap((g: { examples: Array<{ conversationId: string }> }) => g.examples.map((e) => e.conversationId)),
+    ).not.toContain(conversationId);
 
     // The period: days before today have none of them.
     const old = await request('GET', admin('/nlu/unanswered?from=2020-01-01&to=2020-01-31'), { token: t.ownerToken });
     expect(old.body).toEqual({ period: { from: '2020-01-01', to: '2020-01-31' }, groups: [] });
-    expect((await request('GET', admin('/nlu/unanswered?limit=1'), { token: t.ownerToken })).body.groups).toHaveLength(1);
-    expectProblem(await request('GET', admin('/nlu/unanswered?limit=51'), { token: t.ownerToken }), 400, 'VALIDATION_ERROR');
-    expectProblem(await request('GET', admin('/nlu/unanswered?from=2026-02-30'), { token: t.ownerToken }), 400, 'VALIDATION_ERROR');
+    expect((await request('GET', admin('/nlu/unanswered?limit=1'), { token: t.ownerToken })).body.groups).toHaveLength(
+      1,
+    );
+    expectProblem(
+      await request('GET', admin('/nlu/unanswered?limit=51'), { token: t.ownerToken }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectProblem(
+      await request('GET', admin('/nlu/unanswered?from=2026-02-30'), { token: t.ownerToken }),
+      400,
+      'VALIDATION_ERROR',
+    );
     // Another tenant's are not shown.
-    expect((await request('GET', admin('/nlu/unanswered'), { token: (await newTenant()).ownerToken })).body.groups).toEqual([]);
+    expect(
+      (await request('GET', admin('/nlu/unanswered'), { token: (await newTenant()).ownerToken })).body.groups,
+    ).toEqual([]);
   });
 
   it('a message taught from its conversation leaves the list; taking the example back brings it back', async () => {
@@ -218,22 +328,43 @@ describe('GET /nlu/unanswered', () => {
     await keepOnly(t, ['greeting']);
     const asks = ['can I pay with klarna', 'can I pay with klarna'];
     for (const m of asks) await send(t, m);
-    const list = async () => ((await request('GET', admin('/nlu/unanswered'), { token: t.ownerToken })).body.groups as
-      Array<{ count: number; examples: Array<{ message: string; conversationId: string; messageId: string }> }>);
+    const list = async () =>
+      (await request('GET', admin('/nlu/unanswered'), { token: t.ownerToken })).body.groups as Array<{
+        count: number;
+        examples: Array<{ message: string; conversationId: string; messageId: string }>;
+      }>;
     const [group] = await list();
     expect(group!.count).toBe(2);
     const [a, b] = group!.examples;
-    const first = await examples(t).post({ message: a!.message, target: { none: true }, conversationId: a!.conversationId, messageId: a!.messageId });
+    const first = await examples(t).post({
+      message: a!.message,
+      target: { none: true },
+      conversationId: a!.conversationId,
+      messageId: a!.messageId,
+    });
     expect(first.status).toBe(201);
     expect((await list())[0]!.count).toBe(1);
     // The same message from another conversation: the example already taught (200), and it leaves the list too.
-    const second = await examples(t).post({ message: b!.message, target: { none: true }, conversationId: b!.conversationId, messageId: b!.messageId });
+    const second = await examples(t).post({
+      message: b!.message,
+      target: { none: true },
+      conversationId: b!.conversationId,
+      messageId: b!.messageId,
+    });
     expect(second.status).toBe(200);
     expect(second.body.id).toBe(first.body.id);
     expect(await list()).toEqual([]);
     // A rating of the conversation that marks its messages again (1 or 2, then back) does not un-teach them.
-    const rate = (score: number) => request('POST', chat(`/conversations/${a!.conversationId}/rating`), { widgetKey: t.widgetKey, body: { score } });
-    expect((await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId: a!.conversationId, reason: 'klarna' } })).status).toBe(200);
+    const rate = (score: number) =>
+      request('POST', chat(`/conversations/${a!.conversationId}/rating`), { widgetKey: t.widgetKey, body: { score } });
+    expect(
+      (
+        await request('POST', chat('/escalate'), {
+          widgetKey: t.widgetKey,
+          body: { conversationId: a!.conversationId, reason: 'klarna' },
+        })
+      ).status,
+    ).toBe(200);
     expect((await rate(1)).status).toBe(200);
     expect((await rate(5)).status).toBe(200);
     expect(await list()).toEqual([]);

@@ -12,20 +12,37 @@ import { admin, chat, newTenant, request, send, type TestTenant } from './client
 
 const TABLE = 'support-assistant-test';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const raw = new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+const raw = new DynamoDBClient({
+  endpoint: inject('dynamodbEndpoint'),
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
 const db = DynamoDBDocumentClient.from(raw);
 afterAll(() => raw.destroy());
 
 const run = promisify(execFile);
 /** The script as `TABLE_NAME=… npm run number-tickets -- <tenantId>…` runs it. */
-const numberTickets = async (...tenantIds: string[]) => (await run(process.execPath, ['--import', 'tsx', 'bin/number-tickets.ts', ...tenantIds], {
-  cwd: ROOT,
-  env: { ...process.env, TABLE_NAME: TABLE, DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'), AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_REGION: 'us-east-1' },
-})).stdout;
+const numberTickets = async (...tenantIds: string[]) =>
+  (
+    await run(process.execPath, ['--import', 'tsx', 'bin/number-tickets.ts', ...tenantIds], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        TABLE_NAME: TABLE,
+        DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
+        AWS_ACCESS_KEY_ID: 'local',
+        AWS_SECRET_ACCESS_KEY: 'local',
+        AWS_REGION: 'us-east-1',
+      },
+    })
+  ).stdout;
 
 async function escalated(t: TestTenant, text: string): Promise<string> {
   const c = (await send(t, text)).body.conversationId as string;
-  const e = await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId: c, reason: text } });
+  const e = await request('POST', chat('/escalate'), {
+    widgetKey: t.widgetKey,
+    body: { conversationId: c, reason: text },
+  });
   expect(e.status).toBe(200);
   return e.body.ticketId as string;
 }
@@ -33,7 +50,14 @@ async function escalated(t: TestTenant, text: string): Promise<string> {
 /** The tenant as it was before numbering: its tickets without numbers, no lookup items, no counter. */
 async function unnumber(tenantId: string, ticketIds: string[], numbers: number[]) {
   for (const id of ticketIds) {
-    await db.send(new UpdateCommand({ TableName: TABLE, Key: keys.ticket(tenantId, id), UpdateExpression: 'REMOVE #n', ExpressionAttributeNames: { '#n': 'number' } }));
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: keys.ticket(tenantId, id),
+        UpdateExpression: 'REMOVE #n',
+        ExpressionAttributeNames: { '#n': 'number' },
+      }),
+    );
   }
   for (const n of numbers) await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.ticketNumber(tenantId, n) }));
   await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.ticketCounter(tenantId) }));
@@ -43,7 +67,8 @@ const numbersOf = async (t: TestTenant) => {
   const r = await request('GET', admin('/tickets?limit=100'), { token: t.ownerToken });
   return Object.fromEntries((r.body.items as { id: string; number: number | null }[]).map((x) => [x.id, x.number]));
 };
-const ticketItem = async (tenantId: string, id: string) => (await db.send(new GetCommand({ TableName: TABLE, Key: keys.ticket(tenantId, id), ConsistentRead: true }))).Item;
+const ticketItem = async (tenantId: string, id: string) =>
+  (await db.send(new GetCommand({ TableName: TABLE, Key: keys.ticket(tenantId, id), ConsistentRead: true }))).Item;
 
 describe('npm run number-tickets', () => {
   it('numbers the older tickets 1..n in creation order; a new ticket made meanwhile already follows them; running again changes nothing', async () => {
@@ -90,6 +115,9 @@ describe('npm run number-tickets', () => {
   });
 
   it('says how to use it when no tenant is given', async () => {
-    await expect(numberTickets()).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('usage: npm run number-tickets -- <tenantId>') });
+    await expect(numberTickets()).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('usage: npm run number-tickets -- <tenantId>'),
+    });
   });
 });

@@ -11,7 +11,8 @@ describe('GET /api/v1/openapi.json', () => {
     expect(r.headers.get('x-request-id')).toBeTruthy();
     expect(r.body.openapi).toMatch(/^3\.1\./);
     expect(r.body).toEqual(JSON.parse(JSON.stringify(buildOpenApi())));
-    for (const route of routes) expect(r.body.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
+    for (const route of routes)
+      expect(r.body.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
   });
 
   it('answers the same document again (built once per container)', async () => {

@@ -12,20 +12,33 @@ import { api, startRuntime, type Api, chatOn } from './webhooks/harness.ts';
 let rt: LocalRuntime;
 let a: Api;
 let table: string;
-beforeAll(async () => { rt = await startRuntime(); table = process.env.TABLE_NAME!; a = api(rt); }, 60_000);
-afterAll(async () => { await rt?.stop(); });
+beforeAll(async () => {
+  rt = await startRuntime();
+  table = process.env.TABLE_NAME!;
+  a = api(rt);
+}, 60_000);
+afterAll(async () => {
+  await rt?.stop();
+});
 
-const raw = new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+const raw = new DynamoDBClient({
+  endpoint: inject('dynamodbEndpoint'),
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
 const chat = (widgetKey: string, path: string, body: unknown) => chatOn(rt, widgetKey, path, body);
 
 /** Makes a conversation look `days` old, as if created and last active then (the index entry too). */
 async function age(tenantId: string, conversationId: string, days: number) {
   const at = new Date(Date.now() - days * 86_400_000).toISOString();
-  await raw.send(new UpdateItemCommand({
-    TableName: table, Key: { pk: { S: keys.conversation(tenantId, conversationId).pk }, sk: { S: 'CONV' } },
-    UpdateExpression: 'SET createdAt = :t, updatedAt = :t, gsi1sk = :s',
-    ExpressionAttributeValues: { ':t': { S: at }, ':s': { S: `${at}#${conversationId}` } },
-  }));
+  await raw.send(
+    new UpdateItemCommand({
+      TableName: table,
+      Key: { pk: { S: keys.conversation(tenantId, conversationId).pk }, sk: { S: 'CONV' } },
+      UpdateExpression: 'SET createdAt = :t, updatedAt = :t, gsi1sk = :s',
+      ExpressionAttributeValues: { ':t': { S: at }, ':s': { S: `${at}#${conversationId}` } },
+    }),
+  );
 }
 
 async function partitionsLeft(prefixes: string[]): Promise<string[]> {
@@ -33,7 +46,10 @@ async function partitionsLeft(prefixes: string[]): Promise<string[]> {
   let start: Record<string, AttributeValue> | undefined;
   do {
     const r = await raw.send(new ScanCommand({ TableName: table, ...(start ? { ExclusiveStartKey: start } : {}) }));
-    for (const i of r.Items ?? []) { const { pk, sk } = unmarshall(i); if (prefixes.some((p) => pk.startsWith(p))) found.push(`${pk} ${sk}`); }
+    for (const i of r.Items ?? []) {
+      const { pk, sk } = unmarshall(i);
+      if (prefixes.some((p) => pk.startsWith(p))) found.push(`${pk} ${sk}`);
+    }
     start = r.LastEvaluatedKey;
   } while (start);
   return found;
@@ -47,14 +63,19 @@ describe('retention', () => {
       expect(r.status).toBe(400);
       expect(r.body.errors[0].path).toBe('config.retention.conversationDays');
     }
-    expect((await a.call('PUT', '/settings', t.token, { config: { retention: { conversationDays: 30 } } })).status).toBe(200);
+    expect(
+      (await a.call('PUT', '/settings', t.token, { config: { retention: { conversationDays: 30 } } })).status,
+    ).toBe(200);
 
-    const open = async (text: string) => (await chat(t.widgetKey, '/message', { message: text })).body.conversationId as string;
+    const open = async (text: string) =>
+      (await chat(t.widgetKey, '/message', { message: text })).body.conversationId as string;
     const old = await open('old and done');
-    const closedTicket = (await chat(t.widgetKey, '/escalate', { conversationId: old, reason: 'done long ago' })).body.ticketId as string;
+    const closedTicket = (await chat(t.widgetKey, '/escalate', { conversationId: old, reason: 'done long ago' })).body
+      .ticketId as string;
     expect((await a.call('PATCH', `/tickets/${closedTicket}`, t.token, { status: 'closed' })).status).toBe(200);
     const oldOpen = await open('old but waiting');
-    const openTicket = (await chat(t.widgetKey, '/escalate', { conversationId: oldOpen, reason: 'still waiting' })).body.ticketId as string;
+    const openTicket = (await chat(t.widgetKey, '/escalate', { conversationId: oldOpen, reason: 'still waiting' })).body
+      .ticketId as string;
     const revived = await open('old, then back');
     const recent = await open('new');
     const kpis = async () => (await a.call('GET', '/stats', t.token)).body.kpis;
@@ -68,8 +89,12 @@ describe('retention', () => {
 
     expect((await a.call('GET', `/conversations/${old}`, t.token)).status).toBe(404);
     expect((await a.call('GET', `/tickets/${closedTicket}`, t.token)).status).toBe(404);
-    expect(await partitionsLeft([keys.conversationPartition(t.tenantId, old), keys.ticket(t.tenantId, closedTicket).pk])).toEqual([]);
-    expect((await a.call('GET', `/conversations/${oldOpen}`, t.token)).body.messages.map((m: any) => m.content)).toContain('old but waiting');
+    expect(
+      await partitionsLeft([keys.conversationPartition(t.tenantId, old), keys.ticket(t.tenantId, closedTicket).pk]),
+    ).toEqual([]);
+    expect(
+      (await a.call('GET', `/conversations/${oldOpen}`, t.token)).body.messages.map((m: any) => m.content),
+    ).toContain('old but waiting');
     expect((await a.call('GET', `/tickets/${openTicket}`, t.token)).status).toBe(200);
     expect((await a.call('GET', `/conversations/${recent}`, t.token)).status).toBe(200);
     const back = await a.call('GET', `/conversations/${revived}`, t.token);

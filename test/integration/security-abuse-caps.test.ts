@@ -2,7 +2,18 @@ import { request as httpRequest } from 'node:http';
 import { describe, expect, inject, it } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { admin, baseUrl, chat, expectProblem, memberToken, newTenant, newTicket, request, send, type Res } from './client.ts';
+import {
+  admin,
+  baseUrl,
+  chat,
+  expectProblem,
+  memberToken,
+  newTenant,
+  newTicket,
+  request,
+  send,
+  type Res,
+} from './client.ts';
 import { member, until } from './live-client.ts';
 
 // The caps of CONTRACT section 6, written as the probes that found them missing: a tenant that
@@ -10,12 +21,17 @@ import { member, until } from './live-client.ts';
 // escalations and ratings.
 
 const TABLE = 'support-assistant-test';
-const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({
-  endpoint: inject('dynamodbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-}));
+const ddb = DynamoDBDocumentClient.from(
+  new DynamoDBClient({
+    endpoint: inject('dynamodbEndpoint'),
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  }),
+);
 /** The per-key window counter of new conversations (shared/data/keys.ts limitWindow), for the minute `at` falls in. */
 const newConversationWindow = (tenantId: string, at: Date) => ({
-  pk: `TENANT#${tenantId}#LIMIT#newconv`, sk: `WINDOW#${new Date(Math.floor(at.getTime() / 60_000) * 60_000).toISOString()}`,
+  pk: `TENANT#${tenantId}#LIMIT#newconv`,
+  sk: `WINDOW#${new Date(Math.floor(at.getTime() / 60_000) * 60_000).toISOString()}`,
 });
 
 /** A chat request sent from another loopback address (the runtime passes the socket's address as the source). */
@@ -23,17 +39,33 @@ function chatFrom(localAddress: string, widgetKey: string, path: string, body: u
   const url = new URL(baseUrl() + chat(path));
   const data = JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({
-      host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress,
-      headers: { 'content-type': 'application/json', 'x-widget-key': widgetKey, 'content-length': Buffer.byteLength(data) },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString();
-        resolve({ status: res.statusCode ?? 0, headers: new Headers(res.headers as Record<string, string>), body: text ? JSON.parse(text) : undefined, text });
-      });
-    });
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        localAddress,
+        headers: {
+          'content-type': 'application/json',
+          'x-widget-key': widgetKey,
+          'content-length': Buffer.byteLength(data),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: new Headers(res.headers as Record<string, string>),
+            body: text ? JSON.parse(text) : undefined,
+            text,
+          });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(data);
   });
@@ -48,7 +80,8 @@ async function roomInMinute(seconds: number) {
 /** Runs `n` calls, `width` at a time, returning their results in order. */
 async function inBatches<T>(n: number, width: number, call: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = [];
-  for (let i = 0; i < n; i += width) out.push(...await Promise.all(Array.from({ length: Math.min(width, n - i) }, (_, j) => call(i + j))));
+  for (let i = 0; i < n; i += width)
+    out.push(...(await Promise.all(Array.from({ length: Math.min(width, n - i) }, (_, j) => call(i + j)))));
   return out;
 }
 
@@ -62,23 +95,28 @@ const expectRetryAfter = (r: Res) => {
 describe('what a tenant keeps is bounded', () => {
   it('takes 25 integrations, refuses the 26th with 409, and takes one again after a deletion', async () => {
     const t = await newTenant();
-    const create = (i: number) => request('POST', admin('/integrations'), {
-      token: t.ownerToken, body: { type: 'webhook', name: `Hook ${i}`, config: { url: `https://hooks.example.com/${i}` } },
-    });
+    const create = (i: number) =>
+      request('POST', admin('/integrations'), {
+        token: t.ownerToken,
+        body: { type: 'webhook', name: `Hook ${i}`, config: { url: `https://hooks.example.com/${i}` } },
+      });
     const made = await inBatches(25, 5, create);
     expect(made.map((r) => r.status)).toEqual(Array(25).fill(201));
     // Several at once past the cap: none gets through.
     const over = await Promise.all([26, 27, 28].map(create));
     for (const r of over) expectProblem(r, 409, 'CONFLICT');
     expect((await request('GET', admin('/integrations'), { token: t.ownerToken })).body.items).toHaveLength(25);
-    expect((await request('DELETE', admin(`/integrations/${made[0]!.body.id}`), { token: t.ownerToken })).status).toBe(204);
+    expect((await request('DELETE', admin(`/integrations/${made[0]!.body.id}`), { token: t.ownerToken })).status).toBe(
+      204,
+    );
     expect((await create(29)).status).toBe(201);
     expectProblem(await create(30), 409, 'CONFLICT');
   });
 
   it('takes members and pending invitations up to 500 in all, even when invited at once', async () => {
     const t = await newTenant();
-    const invite = (i: number) => request('POST', admin('/members'), { token: t.ownerToken, body: { email: `m${i}@cap.example`, role: 'viewer' } });
+    const invite = (i: number) =>
+      request('POST', admin('/members'), { token: t.ownerToken, body: { email: `m${i}@cap.example`, role: 'viewer' } });
     // The owner is one; 489 invitations bring the tenant to 490.
     const first = await inBatches(489, 10, invite);
     expect(first.filter((r) => r.status !== 201).map((r) => r.text)).toEqual([]);
@@ -86,7 +124,9 @@ describe('what a tenant keeps is bounded', () => {
     expect(burst.filter((r) => r.status === 201)).toHaveLength(10);
     for (const r of burst.filter((x) => x.status !== 201)) expectProblem(r, 409, 'CONFLICT');
     expect((await request('GET', admin('/members'), { token: t.ownerToken })).body.items).toHaveLength(500);
-    const revoked = await request('DELETE', admin(`/members/${burst.find((r) => r.status === 201)!.body.id}`), { token: t.ownerToken });
+    const revoked = await request('DELETE', admin(`/members/${burst.find((r) => r.status === 201)!.body.id}`), {
+      token: t.ownerToken,
+    });
     expect(revoked.status).toBe(204);
     expect((await invite(2000)).status).toBe(201);
     expectProblem(await invite(2001), 409, 'CONFLICT');
@@ -111,7 +151,11 @@ describe('the public widget key is not a free tap', { timeout: 120_000 }, () => 
   it('lets a tenant behind one shared address raise its per-address figure (widget.newConversationsPerMinute)', async () => {
     await roomInMinute(40);
     const t = await newTenant();
-    const put = (n: unknown) => request('PUT', admin('/settings'), { token: t.ownerToken, body: { config: { widget: { newConversationsPerMinute: n } } } });
+    const put = (n: unknown) =>
+      request('PUT', admin('/settings'), {
+        token: t.ownerToken,
+        body: { config: { widget: { newConversationsPerMinute: n } } },
+      });
     for (const bad of [0, 10_001, 1.5, '60']) expectProblem(await put(bad), 400, 'VALIDATION_ERROR');
     expect((await put(3)).status).toBe(200);
     expect((await inBatches(3, 3, () => send(t, 'hello'))).map((r) => r.status)).toEqual([200, 200, 200]);
@@ -126,8 +170,11 @@ describe('the public widget key is not a free tap', { timeout: 120_000 }, () => 
     await roomInMinute(30);
     const t = await newTenant();
     const key = newConversationWindow(t.tenantId, new Date());
-    await ddb.send(new PutCommand({ TableName: TABLE, Item: { ...key, n: 999, expiresAt: Math.floor(Date.now() / 1000) + 180 } }));
-    const counted = async () => (await ddb.send(new GetCommand({ TableName: TABLE, Key: key, ConsistentRead: true }))).Item?.n;
+    await ddb.send(
+      new PutCommand({ TableName: TABLE, Item: { ...key, n: 999, expiresAt: Math.floor(Date.now() / 1000) + 180 } }),
+    );
+    const counted = async () =>
+      (await ddb.send(new GetCommand({ TableName: TABLE, Key: key, ConsistentRead: true }))).Item?.n;
 
     const thousandth = await send(t, 'hello');
     expect(thousandth.status).toBe(200);
@@ -152,7 +199,8 @@ describe('the public widget key is not a free tap', { timeout: 120_000 }, () => 
     await roomInMinute(40);
     const t = await newTenant();
     const convs = await inBatches(31, 10, () => send(t, 'hello'));
-    const escalate = (id: string) => request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId: id, reason: 'now' } });
+    const escalate = (id: string) =>
+      request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId: id, reason: 'now' } });
     const done = await inBatches(30, 10, (i) => escalate(convs[i]!.body.conversationId));
     expect(done.map((r) => r.status)).toEqual(Array(30).fill(200));
     expectRetryAfter(await escalate(convs[30]!.body.conversationId));
@@ -165,7 +213,8 @@ describe('the public widget key is not a free tap', { timeout: 120_000 }, () => 
   it('rates only a conversation that has a ticket, 5 times a minute, and an unchanged rating emits nothing', async () => {
     await roomInMinute(30);
     const t = await newTenant();
-    const rate = (id: string, body: unknown) => request('POST', chat(`/conversations/${id}/rating`), { widgetKey: t.widgetKey, body });
+    const rate = (id: string, body: unknown) =>
+      request('POST', chat(`/conversations/${id}/rating`), { widgetKey: t.widgetKey, body });
     const plain = await send(t, 'hello');
     expectProblem(await rate(plain.body.conversationId, { score: 1 }), 409, 'CONFLICT');
 
@@ -180,9 +229,13 @@ describe('the public widget key is not a free tap', { timeout: 120_000 }, () => 
     expect(same.status).toBe(200);
     expect(same.body.rating.score).toBe(5);
     expectRetryAfter(await rate(conversationId, { score: 2 }));
-    await until('five rating events', () => (m.frames.filter((f) => f.type === 'conversation.rated').length >= 5 ? true : undefined));
+    await until('five rating events', () =>
+      m.frames.filter((f) => f.type === 'conversation.rated').length >= 5 ? true : undefined,
+    );
     await new Promise((r) => setTimeout(r, 1500));
-    expect(m.frames.filter((f) => f.type === 'conversation.rated').map((f) => f.data.rating.score)).toEqual([1, 2, 3, 4, 5]);
+    expect(m.frames.filter((f) => f.type === 'conversation.rated').map((f) => f.data.rating.score)).toEqual([
+      1, 2, 3, 4, 5,
+    ]);
     m.ws.close();
     const stats = await request('GET', admin('/stats'), { token: t.ownerToken });
     expect(stats.body.kpis).toMatchObject({ ratings: 1, csat: 5 });

@@ -6,15 +6,19 @@ import { customer, member, open, until, type Socket } from './live-client.ts';
 // a rotated-out widget key's socket kept receiving, and any number of sockets could pile up on
 // one conversation.
 
-const closed = (s: Socket) => new Promise<number>((resolve) => {
-  if (s.ws.readyState === s.ws.CLOSED) resolve(0);
-  else s.ws.once('close', (code) => resolve(code));
-});
+const closed = (s: Socket) =>
+  new Promise<number>((resolve) => {
+    if (s.ws.readyState === s.ws.CLOSED) resolve(0);
+    else s.ws.once('close', (code) => resolve(code));
+  });
 const within = <T>(ms: number, p: Promise<T>, what: string) =>
-  Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} not within ${ms} ms`)), ms))]);
+  Promise.race([
+    p,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} not within ${ms} ms`)), ms)),
+  ]);
 
 describe('who may hold a live socket', () => {
-  it('refuses a removed member\'s unexpired live ticket at the upgrade', async () => {
+  it("refuses a removed member's unexpired live ticket at the upgrade", async () => {
     const t = await newTenant();
     const agent = await memberToken(t, 'agent');
     const ticket = (await request('POST', admin('/live/tickets'), { token: agent.token })).body.ticket as string;
@@ -34,7 +38,7 @@ describe('who may hold a live socket', () => {
     const fresh = await customer({ ...t, widgetKey: rotated.body.widgetKey }, conversationId);
     // Nothing is written to either conversation: the rotation alone closes them (the contract allows 60 s).
     const started = Date.now();
-    await within(10_000, Promise.all(idle.map(closed)), 'the old key\'s idle sockets closing');
+    await within(10_000, Promise.all(idle.map(closed)), "the old key's idle sockets closing");
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(fresh.ws.readyState).toBe(fresh.ws.OPEN);
     expect(agent.ws.readyState).toBe(agent.ws.OPEN);
@@ -50,16 +54,28 @@ describe('who may hold a live socket', () => {
     const c = await customer(t, conversationId);
     const rotated = await request('POST', admin('/settings/widget-key'), { token: t.ownerToken });
     expect(rotated.status).toBe(201);
-    const first = await request('POST', admin(`/conversations/${conversationId}/messages`), { token: t.ownerToken, body: { content: 'After the rotation' } });
+    const first = await request('POST', admin(`/conversations/${conversationId}/messages`), {
+      token: t.ownerToken,
+      body: { content: 'After the rotation' },
+    });
     expect(first.status).toBe(201);
-    await within(10_000, closed(c), 'the old key\'s socket closing');
-    expect(c.frames.some((f) => f.type === 'message.created' && f.data.message.id === first.body.message.id)).toBe(false);
+    await within(10_000, closed(c), "the old key's socket closing");
+    expect(c.frames.some((f) => f.type === 'message.created' && f.data.message.id === first.body.message.id)).toBe(
+      false,
+    );
     // Still within the 30 s the key cache may hold it: the upgrade reads the key fresh.
-    expect(await open(`widgetKey=${encodeURIComponent(t.widgetKey)}&conversationId=${conversationId}`)).toEqual({ status: 401 });
+    expect(await open(`widgetKey=${encodeURIComponent(t.widgetKey)}&conversationId=${conversationId}`)).toEqual({
+      status: 401,
+    });
     const fresh = await customer({ ...t, widgetKey: rotated.body.widgetKey }, conversationId);
-    const reply = await request('POST', admin(`/conversations/${conversationId}/messages`), { token: t.ownerToken, body: { content: 'Still here' } });
+    const reply = await request('POST', admin(`/conversations/${conversationId}/messages`), {
+      token: t.ownerToken,
+      body: { content: 'Still here' },
+    });
     expect(reply.status).toBe(201);
-    await until('the reply on the new key\'s socket', () => fresh.frames.find((f) => f.type === 'message.created' && f.data.message.id === reply.body.message.id));
+    await until("the reply on the new key's socket", () =>
+      fresh.frames.find((f) => f.type === 'message.created' && f.data.message.id === reply.body.message.id),
+    );
     fresh.ws.close();
   }, 90_000);
 });

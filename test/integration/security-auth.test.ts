@@ -1,7 +1,17 @@
 import { describe, expect, it, beforeAll } from 'vitest';
 import { exportSPKI, generateKeyPair, importJWK, SignJWT, base64url } from 'jose';
 import { randomUUID } from 'node:crypto';
-import { admin, baseUrl, chat, expectProblem, newSub, newTenant, request, tokenFor, type TestTenant } from './client.ts';
+import {
+  admin,
+  baseUrl,
+  chat,
+  expectProblem,
+  newSub,
+  newTenant,
+  request,
+  tokenFor,
+  type TestTenant,
+} from './client.ts';
 import { concrete, jwtRoutes, widgetRoutes, handlerExists, noteMissing } from './security/routes.ts';
 
 // OWASP API2: every jwt route refuses a bad token exactly as API Gateway's JWT authorizer does,
@@ -15,8 +25,10 @@ let issuer: string;
 const bad: Array<[string, string | undefined]> = [];
 
 beforeAll(async () => {
-  jwks = await (await fetch(`${baseUrl()}/local-idp/.well-known/jwks.json`)).json() as typeof jwks;
-  issuer = (await (await fetch(`${baseUrl()}/local-idp/.well-known/openid-configuration`)).json() as { issuer: string }).issuer;
+  jwks = (await (await fetch(`${baseUrl()}/local-idp/.well-known/jwks.json`)).json()) as typeof jwks;
+  issuer = (
+    (await (await fetch(`${baseUrl()}/local-idp/.well-known/openid-configuration`)).json()) as { issuer: string }
+  ).issuer;
   const kid = jwks.keys[0]!.kid!;
   const sub = newSub('attacker');
   const valid = await tokenFor(sub, `${sub}@example.com`);
@@ -24,10 +36,13 @@ beforeAll(async () => {
   const claims = JSON.parse(new TextDecoder().decode(base64url.decode(p))) as Record<string, unknown>;
 
   const other = await generateKeyPair('RS256', { extractable: true });
-  const otherSigned = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' }).sign(other.privateKey);
+  const otherSigned = await new SignJWT(claims)
+    .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
+    .sign(other.privateKey);
   const pubJwk = JSON.stringify(jwks.keys[0]);
-  const pem = await exportSPKI(await importJWK(jwks.keys[0]!, "RS256") as Parameters<typeof exportSPKI>[0]);
-  const hs = (secret: string) => new SignJWT(claims).setProtectedHeader({ alg: 'HS256', kid, typ: 'JWT' }).sign(new TextEncoder().encode(secret));
+  const pem = await exportSPKI((await importJWK(jwks.keys[0]!, 'RS256')) as Parameters<typeof exportSPKI>[0]);
+  const hs = (secret: string) =>
+    new SignJWT(claims).setProtectedHeader({ alg: 'HS256', kid, typ: 'JWT' }).sign(new TextEncoder().encode(secret));
 
   bad.push(
     ['missing token', undefined],
@@ -84,27 +99,40 @@ describe('chat routes refuse bad widget keys', () => {
   let conv: string;
   beforeAll(async () => {
     t = await newTenant();
-    conv = (await request('POST', chat('/message'), { widgetKey: t.widgetKey, body: { message: 'hello' } })).body.conversationId;
+    conv = (await request('POST', chat('/message'), { widgetKey: t.widgetKey, body: { message: 'hello' } })).body
+      .conversationId;
   });
 
-  const keysToTry = () => [
-    ['missing', undefined],
-    ['empty', ''],
-    ['unknown', `wk_${'A'.repeat(40)}`],
-    ['malformed', 'not-a-key'],
-    ['malformed with a newline', `${t.widgetKey.slice(0, 10)}\t`],
-    ['the key with one character changed', t.widgetKey.slice(0, -1) + (t.widgetKey.endsWith('A') ? 'B' : 'A')],
-    ['the key with a suffix', `${t.widgetKey}x`],
-    ['the key in lower case', t.widgetKey.toLowerCase() === t.widgetKey ? `${t.widgetKey}0` : t.widgetKey.toLowerCase()],
-    ['a very long key', `wk_${'a'.repeat(5000)}`],
-  ] as Array<[string, string | undefined]>;
+  const keysToTry = () =>
+    [
+      ['missing', undefined],
+      ['empty', ''],
+      ['unknown', `wk_${'A'.repeat(40)}`],
+      ['malformed', 'not-a-key'],
+      ['malformed with a newline', `${t.widgetKey.slice(0, 10)}\t`],
+      ['the key with one character changed', t.widgetKey.slice(0, -1) + (t.widgetKey.endsWith('A') ? 'B' : 'A')],
+      ['the key with a suffix', `${t.widgetKey}x`],
+      [
+        'the key in lower case',
+        t.widgetKey.toLowerCase() === t.widgetKey ? `${t.widgetKey}0` : t.widgetKey.toLowerCase(),
+      ],
+      ['a very long key', `wk_${'a'.repeat(5000)}`],
+    ] as Array<[string, string | undefined]>;
 
   for (const r of widgetRoutes) {
     it(`${r.method} ${r.path}`, async () => {
       const path = concrete(r, conv);
-      const body = r.method === 'POST' ? (r.path.endsWith('/escalate') ? { conversationId: conv, reason: 'x' } : { message: 'hi', conversationId: conv }) : undefined;
+      const body =
+        r.method === 'POST'
+          ? r.path.endsWith('/escalate')
+            ? { conversationId: conv, reason: 'x' }
+            : { message: 'hi', conversationId: conv }
+          : undefined;
       for (const [name, key] of keysToTry()) {
-        const res = await request(r.method, path, { headers: key === undefined ? {} : { 'x-widget-key': key }, ...(body ? { body } : {}) });
+        const res = await request(r.method, path, {
+          headers: key === undefined ? {} : { 'x-widget-key': key },
+          ...(body ? { body } : {}),
+        });
         expect.soft(() => expectProblem(res, 401, 'UNAUTHORIZED'), name).not.toThrow();
         expect.soft(res.text, name).not.toContain(t.widgetKey);
       }
@@ -117,17 +145,25 @@ describe('chat routes refuse bad widget keys', () => {
 
   it('a rotated-out widget key stops working within the window', async (ctx) => {
     if (!handlerExists('admin/rotate-widget-key')) {
-      noteMissing('widget key rotation', { method: 'POST', path: '/api/v1/admin/settings/widget-key', handler: 'admin/rotate-widget-key' });
+      noteMissing('widget key rotation', {
+        method: 'POST',
+        path: '/api/v1/admin/settings/widget-key',
+        handler: 'admin/rotate-widget-key',
+      });
       return ctx.skip();
     }
     const t2 = await newTenant();
-    expect((await request('POST', chat('/message'), { widgetKey: t2.widgetKey, body: { message: 'hello' } })).status).toBe(200);
+    expect(
+      (await request('POST', chat('/message'), { widgetKey: t2.widgetKey, body: { message: 'hello' } })).status,
+    ).toBe(200);
     const rot = await request('POST', admin('/settings/widget-key'), { token: t2.ownerToken });
     expect(rot.status).toBe(201);
     const fresh = rot.body.widgetKey as string;
     expect(fresh).toMatch(/^wk_/);
     expect(fresh).not.toBe(t2.widgetKey);
-    expect((await request('POST', chat('/message'), { widgetKey: fresh, body: { message: 'hello' } })).status).toBe(200);
+    expect((await request('POST', chat('/message'), { widgetKey: fresh, body: { message: 'hello' } })).status).toBe(
+      200,
+    );
     // The old key may be cached up to 30 s in the container (docs/API.md: at most 60 s); poll, bounded.
     const deadline = Date.now() + 35_000;
     let last = 0;

@@ -9,7 +9,11 @@ import { handlerExists } from './security/routes.ts';
 // Idempotency-Key on POST /chat/message and /chat/escalate (docs/API.md, Idempotency).
 
 const TABLE = 'support-assistant-test';
-const raw = new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+const raw = new DynamoDBClient({
+  endpoint: inject('dynamodbEndpoint'),
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
 const ddb = DynamoDBDocumentClient.from(raw);
 afterAll(() => raw.destroy());
 
@@ -44,7 +48,11 @@ describe('Idempotency-Key', () => {
     const key = `k-${randomUUID()}`;
     const first = await send(t, 'hello there', undefined, { 'idempotency-key': key });
     const id = first.body.conversationId;
-    expectProblem(await send(t, 'something else', undefined, { 'idempotency-key': key }), 422, 'IDEMPOTENCY_KEY_REUSED');
+    expectProblem(
+      await send(t, 'something else', undefined, { 'idempotency-key': key }),
+      422,
+      'IDEMPOTENCY_KEY_REUSED',
+    );
     expectProblem(await send(t, 'hello there', id, { 'idempotency-key': key }), 422, 'IDEMPOTENCY_KEY_REUSED');
     expect(await messages(t, id)).toHaveLength(2);
   });
@@ -52,7 +60,9 @@ describe('Idempotency-Key', () => {
   it('many concurrent requests with one key: exactly one conversation, the rest replays or 409 IDEMPOTENCY_IN_PROGRESS', async () => {
     const t = await newTenant();
     const key = `k-${randomUUID()}`;
-    const all = await Promise.all(Array.from({ length: 12 }, () => send(t, 'hello there', undefined, { 'idempotency-key': key })));
+    const all = await Promise.all(
+      Array.from({ length: 12 }, () => send(t, 'hello there', undefined, { 'idempotency-key': key })),
+    );
     const ok = all.filter((r) => r.status === 200);
     const busy = all.filter((r) => r.status === 409);
     expect(ok.length + busy.length).toBe(all.length);
@@ -78,8 +88,14 @@ describe('Idempotency-Key', () => {
     expect(ra.status).toBe(200);
     expect(rb.status).toBe(200);
     expect(rb.body.conversationId).not.toBe(ra.body.conversationId);
-    expect((await request('GET', chat(`/conversations/${rb.body.conversationId}`), { widgetKey: b.widgetKey })).status).toBe(200);
-    expectProblem(await request('GET', chat(`/conversations/${ra.body.conversationId}`), { widgetKey: b.widgetKey }), 404, 'NOT_FOUND');
+    expect(
+      (await request('GET', chat(`/conversations/${rb.body.conversationId}`), { widgetKey: b.widgetKey })).status,
+    ).toBe(200);
+    expectProblem(
+      await request('GET', chat(`/conversations/${ra.body.conversationId}`), { widgetKey: b.widgetKey }),
+      404,
+      'NOT_FOUND',
+    );
     // A different body under the same key in B is a different tenant's business: not 422 in A.
     expect((await send(a, 'hello there', undefined, { 'idempotency-key': key })).body).toEqual(ra.body);
   });
@@ -90,7 +106,14 @@ describe('Idempotency-Key', () => {
     const before = Math.floor(Date.now() / 1000);
     expect((await send(t, 'hello there', undefined, { 'idempotency-key': key })).status).toBe(200);
     const after = Math.floor(Date.now() / 1000);
-    const item = (await ddb.send(new GetCommand({ TableName: TABLE, Key: { pk: `TENANT#${t.tenantId}#IDEM#chat/send-message#${key}`, sk: 'IDEM' } }))).Item;
+    const item = (
+      await ddb.send(
+        new GetCommand({
+          TableName: TABLE,
+          Key: { pk: `TENANT#${t.tenantId}#IDEM#chat/send-message#${key}`, sk: 'IDEM' },
+        }),
+      )
+    ).Item;
     expect(item).toBeDefined();
     expect(item!.status).toBe('done');
     expect(item!.expiresAt).toBeGreaterThanOrEqual(before + 24 * 3600);
@@ -103,7 +126,14 @@ describe('Idempotency-Key', () => {
     const unknown = randomUUID();
     expectProblem(await send(t, 'hello', unknown, { 'idempotency-key': key }), 404, 'NOT_FOUND');
     expectProblem(await send(t, 'hello', unknown, { 'idempotency-key': key }), 404, 'NOT_FOUND');
-    const item = (await ddb.send(new GetCommand({ TableName: TABLE, Key: { pk: `TENANT#${t.tenantId}#IDEM#chat/send-message#${key}`, sk: 'IDEM' } }))).Item;
+    const item = (
+      await ddb.send(
+        new GetCommand({
+          TableName: TABLE,
+          Key: { pk: `TENANT#${t.tenantId}#IDEM#chat/send-message#${key}`, sk: 'IDEM' },
+        }),
+      )
+    ).Item;
     expect(item).toBeUndefined();
   });
 
@@ -112,11 +142,27 @@ describe('Idempotency-Key', () => {
     const id = (await send(t, 'hello there')).body.conversationId;
     const key = `k-${randomUUID()}`;
     const body = { conversationId: id, reason: 'please call me' };
-    const first = await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body, headers: { 'idempotency-key': key } });
+    const first = await request('POST', chat('/escalate'), {
+      widgetKey: t.widgetKey,
+      body,
+      headers: { 'idempotency-key': key },
+    });
     expect(first.status).toBe(200);
-    const again = await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body, headers: { 'idempotency-key': key } });
+    const again = await request('POST', chat('/escalate'), {
+      widgetKey: t.widgetKey,
+      body,
+      headers: { 'idempotency-key': key },
+    });
     expect(again.body).toEqual(first.body);
-    expectProblem(await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { ...body, reason: 'other' }, headers: { 'idempotency-key': key } }), 422, 'IDEMPOTENCY_KEY_REUSED');
+    expectProblem(
+      await request('POST', chat('/escalate'), {
+        widgetKey: t.widgetKey,
+        body: { ...body, reason: 'other' },
+        headers: { 'idempotency-key': key },
+      }),
+      422,
+      'IDEMPOTENCY_KEY_REUSED',
+    );
     expect(await messages(t, id)).toHaveLength(3);
   });
 

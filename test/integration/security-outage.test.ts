@@ -14,21 +14,46 @@ let rt: LocalRuntime;
 let ddb: DynamoDBDocumentClient;
 let tenant: { widgetKey: string; token: string; tenantId: string };
 
-interface R { status: number; headers: Headers; body: any; ms: number }
-async function call(method: string, path: string, o: { widgetKey?: string; token?: string; body?: unknown } = {}): Promise<R> {
+interface R {
+  status: number;
+  headers: Headers;
+  body: any;
+  ms: number;
+}
+async function call(
+  method: string,
+  path: string,
+  o: { widgetKey?: string; token?: string; body?: unknown } = {},
+): Promise<R> {
   const headers: Record<string, string> = {};
   if (o.widgetKey) headers['x-widget-key'] = o.widgetKey;
   if (o.token) headers.authorization = `Bearer ${o.token}`;
   if (o.body !== undefined) headers['content-type'] = 'application/json';
   const start = Date.now();
-  const res = await fetch(rt.url + path, { method, headers, ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}), signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(rt.url + path, {
+    method,
+    headers,
+    ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
+    signal: AbortSignal.timeout(30_000),
+  });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined, ms: Date.now() - start };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: text ? JSON.parse(text) : undefined,
+    ms: Date.now() - start,
+  };
 }
 
 beforeAll(async () => {
   rt = await startLocalRuntime({ tableName: TABLE, indexer: false });
-  ddb = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: rt.dynamodbEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
+  ddb = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: rt.dynamodbEndpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  );
   const token = await rt.idp.token({ sub: `outage-${randomUUID()}`, email: 'outage@example.com' });
   const r = await call('POST', '/api/v1/admin/auth/onboard', { token, body: { tenantName: 'Outage' } });
   expect(r.status).toBe(201);
@@ -54,15 +79,30 @@ const expectUnavailable = (r: R, what: string) => {
 async function consistent(conversationId: string) {
   const pk = `TENANT#${tenant.tenantId}#CONV#${conversationId}`;
   const conv = (await ddb.send(new GetCommand({ TableName: TABLE, Key: { pk, sk: 'CONV' } }))).Item;
-  const msgs = (await ddb.send(new QueryCommand({
-    TableName: TABLE, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :m)', ExpressionAttributeValues: { ':pk': pk, ':m': 'MSG#' },
-  }))).Items ?? [];
-  return { messageCount: conv?.messageCount as number | undefined, stored: msgs.length, users: msgs.filter((m) => m.role === 'user').length, userMessageCount: conv?.userMessageCount };
+  const msgs =
+    (
+      await ddb.send(
+        new QueryCommand({
+          TableName: TABLE,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :m)',
+          ExpressionAttributeValues: { ':pk': pk, ':m': 'MSG#' },
+        }),
+      )
+    ).Items ?? [];
+  return {
+    messageCount: conv?.messageCount as number | undefined,
+    stored: msgs.length,
+    users: msgs.filter((m) => m.role === 'user').length,
+    userMessageCount: conv?.userMessageCount,
+  };
 }
 
 describe('DynamoDB hangs (SIGSTOP), then comes back (SIGCONT)', () => {
   it('answers 503 within the bound on chat and admin routes, half-writes nothing, recovers without a restart', async () => {
-    const first = await call('POST', '/api/v1/chat/message', { widgetKey: tenant.widgetKey, body: { message: 'hello there' } });
+    const first = await call('POST', '/api/v1/chat/message', {
+      widgetKey: tenant.widgetKey,
+      body: { message: 'hello there' },
+    });
     expect(first.status).toBe(200);
     const conv = first.body.conversationId as string;
 
@@ -70,9 +110,15 @@ describe('DynamoDB hangs (SIGSTOP), then comes back (SIGCONT)', () => {
     let results: R[];
     try {
       results = await Promise.all([
-        call('POST', '/api/v1/chat/message', { widgetKey: tenant.widgetKey, body: { message: 'where is my order 123?', conversationId: conv } }),
+        call('POST', '/api/v1/chat/message', {
+          widgetKey: tenant.widgetKey,
+          body: { message: 'where is my order 123?', conversationId: conv },
+        }),
         call('POST', '/api/v1/chat/message', { widgetKey: tenant.widgetKey, body: { message: 'a new conversation' } }),
-        call('POST', '/api/v1/chat/escalate', { widgetKey: tenant.widgetKey, body: { conversationId: conv, reason: 'outage' } }),
+        call('POST', '/api/v1/chat/escalate', {
+          widgetKey: tenant.widgetKey,
+          body: { conversationId: conv, reason: 'outage' },
+        }),
         call('GET', `/api/v1/chat/conversations/${conv}`, { widgetKey: tenant.widgetKey }),
         call('GET', '/api/v1/admin/auth/me', { token: tenant.token }),
       ]);
@@ -88,7 +134,10 @@ describe('DynamoDB hangs (SIGSTOP), then comes back (SIGCONT)', () => {
     expect(c.userMessageCount).toBe(c.users);
 
     // Recovery without a restart.
-    const again = await call('POST', '/api/v1/chat/message', { widgetKey: tenant.widgetKey, body: { message: 'are you back?', conversationId: conv } });
+    const again = await call('POST', '/api/v1/chat/message', {
+      widgetKey: tenant.widgetKey,
+      body: { message: 'are you back?', conversationId: conv },
+    });
     expect(again.status).toBe(200);
     const after = await consistent(conv);
     expect(after.messageCount).toBe(after.stored);
@@ -108,7 +157,10 @@ describe('DynamoDB dies (SIGKILL)', () => {
     const results = await Promise.all([
       call('POST', '/api/v1/chat/message', { widgetKey: tenant.widgetKey, body: { message: 'hello' } }),
       call('GET', '/api/v1/admin/auth/me', { token: tenant.token }),
-      call('POST', '/api/v1/admin/auth/onboard', { token: await rt.idp.token({ sub: `late-${randomUUID()}` }), body: { tenantName: 'Late' } }),
+      call('POST', '/api/v1/admin/auth/onboard', {
+        token: await rt.idp.token({ sub: `late-${randomUUID()}` }),
+        body: { tenantName: 'Late' },
+      }),
     ]);
     for (const [i, r] of results.entries()) expectUnavailable(r, `request ${i}`);
   }, 60_000);

@@ -19,7 +19,9 @@ import { replayRange } from '../../bin/replay-stream.ts';
 // script then reads that record's range from the stream again and dispatches it.
 
 const readers: StreamReader[] = [];
-afterAll(async () => { for (const r of readers) await r.stop(); });
+afterAll(async () => {
+  for (const r of readers) await r.stop();
+});
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('the on-failure record and its replay', () => {
@@ -27,11 +29,23 @@ describe('the on-failure record and its replay', () => {
     const endpoint = inject('dynamodbEndpoint');
     const tableName = `replay-${randomUUID().slice(0, 8)}`;
     await ensureTable(endpoint, tableName);
-    const ddb = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-    const put = (n: number) => ddb.send(new PutItemCommand({
-      TableName: tableName,
-      Item: { pk: { S: `TENANT#t#EVENTS#c${n}` }, sk: { S: `EVT#${String(n).padStart(3, '0')}` }, type: { S: EVENT_ITEM_TYPE }, n: { N: String(n) } },
-    }));
+    const ddb = new DynamoDBClient({
+      endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    const put = (n: number) =>
+      ddb.send(
+        new PutItemCommand({
+          TableName: tableName,
+          Item: {
+            pk: { S: `TENANT#t#EVENTS#c${n}` },
+            sk: { S: `EVT#${String(n).padStart(3, '0')}` },
+            type: { S: EVENT_ITEM_TYPE },
+            n: { N: String(n) },
+          },
+        }),
+      );
     let poisoned = true;
     const handled: number[] = [];
     const batches: number[][] = [];
@@ -40,7 +54,11 @@ describe('the on-failure record and its replay', () => {
     // one batch that holds 5; written while it polls, a loaded machine may hand them over one by one.
     for (let n = 1; n <= 8; n++) await put(n);
     const reader = await startStreamReader({
-      endpoint, region: 'us-east-1', tableName, pollMs: 20, fromStart: true,
+      endpoint,
+      region: 'us-east-1',
+      tableName,
+      pollMs: 20,
+      fromStart: true,
       trigger: { ...eventDispatcher, retryAttempts: 1 },
       invoke: async (e) => {
         const ns = numbers(e);
@@ -63,21 +81,44 @@ describe('the on-failure record and its replay', () => {
     // Fixed: the operator replays the record's range.
     poisoned = false;
     const replayed: number[] = [];
-    const result = await replayRange(failure, { region: 'us-east-1', endpoint, invoke: async (e) => { replayed.push(...numbers(e)); return { batchItemFailures: [] }; } });
+    const result = await replayRange(failure, {
+      region: 'us-east-1',
+      endpoint,
+      invoke: async (e) => {
+        replayed.push(...numbers(e));
+        return { batchItemFailures: [] };
+      },
+    });
     expect(replayed).toEqual([5]);
     expect(result).toEqual({ read: 1, dispatched: 1, failed: 0 });
 
     // A record that does not name a stream batch is refused, and a range the stream no longer holds is said to be gone.
-    await expect(replayRange({} as never, { region: 'us-east-1', endpoint })).rejects.toThrow(/not an on-failure record/);
-    const gone = { ...failure, DDBStreamBatchInfo: { ...failure.DDBStreamBatchInfo, streamArn: `${failure.DDBStreamBatchInfo.streamArn.replace(tableName, 'no-such-table')}` } };
-    await expect(replayRange(gone, { region: 'us-east-1', endpoint, invoke: async () => ({}) })).rejects.toThrow(/no longer holds/);
+    await expect(replayRange({} as never, { region: 'us-east-1', endpoint })).rejects.toThrow(
+      /not an on-failure record/,
+    );
+    const gone = {
+      ...failure,
+      DDBStreamBatchInfo: {
+        ...failure.DDBStreamBatchInfo,
+        streamArn: `${failure.DDBStreamBatchInfo.streamArn.replace(tableName, 'no-such-table')}`,
+      },
+    };
+    await expect(replayRange(gone, { region: 'us-east-1', endpoint, invoke: async () => ({}) })).rejects.toThrow(
+      /no longer holds/,
+    );
 
     // As the operator runs it: the script reads the record from a file (the runtime's log line as it is).
     const dir = mkdtempSync(join(tmpdir(), 'replay-'));
-    writeFileSync(join(dir, 'failure.json'), `stream on-failure ${JSON.stringify({ ...failure, DDBStreamBatchInfo: { ...failure.DDBStreamBatchInfo, streamArn: 'x' } })}`);
-    await expect(promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/replay-stream.ts', join(dir, 'failure.json')], {
-      cwd: ROOT, env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, AWS_REGION: 'us-east-1' },
-    })).rejects.toThrow();
+    writeFileSync(
+      join(dir, 'failure.json'),
+      `stream on-failure ${JSON.stringify({ ...failure, DDBStreamBatchInfo: { ...failure.DDBStreamBatchInfo, streamArn: 'x' } })}`,
+    );
+    await expect(
+      promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/replay-stream.ts', join(dir, 'failure.json')], {
+        cwd: ROOT,
+        env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, AWS_REGION: 'us-east-1' },
+      }),
+    ).rejects.toThrow();
     ddb.destroy();
   }, 90_000);
 });

@@ -17,10 +17,22 @@ let rt: LocalRuntime;
 let a: Api;
 let rcv: Receiver;
 let table: string;
-beforeAll(async () => { rt = await startRuntime(); table = process.env.TABLE_NAME!; a = api(rt); rcv = await startReceiver(() => 200); }, 60_000);
-afterAll(async () => { await rcv?.close(); await rt?.stop(); });
+beforeAll(async () => {
+  rt = await startRuntime();
+  table = process.env.TABLE_NAME!;
+  a = api(rt);
+  rcv = await startReceiver(() => 200);
+}, 60_000);
+afterAll(async () => {
+  await rcv?.close();
+  await rt?.stop();
+});
 
-const raw = new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+const raw = new DynamoDBClient({
+  endpoint: inject('dynamodbEndpoint'),
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
 const chat = (widgetKey: string, path: string, body: unknown) => chatOn(rt, widgetKey, path, body);
 /** The keys of `items` that do not expire by themselves within a day (rate-limit windows, idempotency records and sent events do). */
 function lasting(items: Array<Record<string, unknown>>) {
@@ -33,7 +45,10 @@ async function itemsOf(tenantId: string) {
   let start: Record<string, AttributeValue> | undefined;
   do {
     const r = await raw.send(new ScanCommand({ TableName: table, ...(start ? { ExclusiveStartKey: start } : {}) }));
-    for (const i of r.Items ?? []) { const item = unmarshall(i); if (JSON.stringify(item).includes(tenantId)) found.push(item); }
+    for (const i of r.Items ?? []) {
+      const item = unmarshall(i);
+      if (JSON.stringify(item).includes(tenantId)) found.push(item);
+    }
     start = r.LastEvaluatedKey;
   } while (start);
   return found;
@@ -44,28 +59,41 @@ describe('deleting a tenant', () => {
     const t = await a.tenant('Leaving Shop');
     const stays = await a.tenant('Staying Shop');
     const agent = await a.member(t, 'agent');
-    const hook = await a.call('POST', '/integrations', t.token, { type: 'webhook', name: 'Desk', config: { url: rcv.url, events: ['message.created'] } });
+    const hook = await a.call('POST', '/integrations', t.token, {
+      type: 'webhook',
+      name: 'Desk',
+      config: { url: rcv.url, events: ['message.created'] },
+    });
     expect(hook.status).toBe(201);
     const c = (await chat(t.widgetKey, '/message', { message: 'hello there' })).body.conversationId as string;
     await chat(t.widgetKey, '/escalate', { conversationId: c, reason: 'help' });
     await chat(t.widgetKey, `/conversations/${c}/contact`, { email: 'leaving@example.com' });
-    expect((await a.call('POST', '/articles', t.token, { title: 'Returns', body: 'Within 30 days.' })).status).toBe(201);
+    expect((await a.call('POST', '/articles', t.token, { title: 'Returns', body: 'Within 30 days.' })).status).toBe(
+      201,
+    );
     expect((await a.call('PATCH', `/conversations/${c}`, t.token, { labels: ['Vip'] })).status).toBe(200);
     await rcv.waitFor(1, 20_000);
     // An email conversation: the inbound address, its reply token and Message-ID lookups are the tenant's too.
     const inbound = (await a.call('GET', '/settings', t.token)).body.config.email.inboundAddress as string;
-    await smtp(rt.mail!.smtpPort)
-      .sendMail({
-        from: 'Leo <leo@customer.example>', to: inbound, subject: 'Refund', text: 'Where is my refund?',
-        attachments: [{ filename: 'receipt.txt', content: 'Receipt for Leo' }],
-      });
+    await smtp(rt.mail!.smtpPort).sendMail({
+      from: 'Leo <leo@customer.example>',
+      to: inbound,
+      subject: 'Refund',
+      text: 'Where is my refund?',
+      attachments: [{ filename: 'receipt.txt', content: 'Receipt for Leo' }],
+    });
     const until = Date.now() + 10_000;
     while (!(await a.call('GET', '/conversations', t.token)).body.items.some((x: any) => x.channel === 'email')) {
       if (Date.now() > until) throw new Error('the email conversation never appeared');
       await new Promise((r) => setTimeout(r, 100));
     }
-    const ws = new WebSocket(`${rt.url.replace(/^http/, 'ws')}${LIVE_PATH}?widgetKey=${encodeURIComponent(t.widgetKey)}&conversationId=${c}`);
-    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+    const ws = new WebSocket(
+      `${rt.url.replace(/^http/, 'ws')}${LIVE_PATH}?widgetKey=${encodeURIComponent(t.widgetKey)}&conversationId=${c}`,
+    );
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
     const closed = new Promise<number>((resolve) => ws.once('close', resolve));
 
     expect((await a.call('POST', '/tenant/deletion', agent, { name: 'Leaving Shop' })).status).toBe(403);
@@ -77,7 +105,12 @@ describe('deleting a tenant', () => {
     expect(del.body).toMatchObject({ tenantId: t.tenantId, status: 'deleting' });
     // Before the purge: the requester reads its progress; nobody else has a deletion to read.
     expect((await a.call('GET', '/tenant/deletion', t.token)).body).toEqual({
-      tenantId: t.tenantId, tenantName: 'Leaving Shop', status: 'deleting', requestedAt: del.body.requestedAt, deleted: 0, finishedAt: null,
+      tenantId: t.tenantId,
+      tenantName: 'Leaving Shop',
+      status: 'deleting',
+      requestedAt: del.body.requestedAt,
+      deleted: 0,
+      finishedAt: null,
     });
     expect((await a.call('GET', '/tenant/deletion', agent)).status).toBe(404);
     expect((await a.call('GET', '/tenant/deletion', stays.token)).status).toBe(404);
@@ -94,7 +127,7 @@ describe('deleting a tenant', () => {
     expect(objects.length).toBeGreaterThanOrEqual(2);
 
     // The background: one run removes everything; a second has nothing to do.
-    const run = await rt.runJob('jobs/purge-tenants') as { tenants: number; deleted: number };
+    const run = (await rt.runJob('jobs/purge-tenants')) as { tenants: number; deleted: number };
     expect(run).toMatchObject({ tenants: 1, finished: 1 });
     expect(await rt.runJob('jobs/purge-tenants')).toEqual({ tenants: 0, deleted: 0, finished: 0 });
     // The requester sees it done, with every item the purge removed counted.
@@ -143,23 +176,34 @@ describe('deleting a tenant', () => {
     await mail.sendMail({ from, to: inbound, subject: 'Order', text: 'Where is my order?', headers: PASS });
     const conv = await (async () => {
       for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
-        const found = (await a.call('GET', '/conversations', t.token)).body.items.find((x: any) => x.channel === 'email');
+        const found = (await a.call('GET', '/conversations', t.token)).body.items.find(
+          (x: any) => x.channel === 'email',
+        );
         if (found) return found.id as string;
       }
       throw new Error('the email conversation never appeared');
     })();
-    const item = await raw.send(new GetItemCommand({ TableName: table, Key: marshall(keys.conversation(t.tenantId, conv)) }));
+    const item = await raw.send(
+      new GetItemCommand({ TableName: table, Key: marshall(keys.conversation(t.tenantId, conv)) }),
+    );
     const replyTo = inbound.replace('@', `+${unmarshall(item.Item!).email.token}@`);
     const ticket = (await a.call('POST', '/live/tickets', t.token)).body.ticket as string;
 
     expect((await a.call('POST', '/tenant/deletion', t.token, { name: 'Reused Name Shop' })).status).toBe(202);
     // From the request on, before any purge: the inbound address and the reply address are refused at RCPT.
-    await expect(mail.sendMail({ from, to: inbound, subject: 'again', text: 'x', headers: PASS })).rejects.toMatchObject({ responseCode: 550 });
-    await expect(mail.sendMail({ from, to: replyTo, subject: 'Re: Order', text: 'x', headers: PASS })).rejects.toMatchObject({ responseCode: 550 });
+    await expect(
+      mail.sendMail({ from, to: inbound, subject: 'again', text: 'x', headers: PASS }),
+    ).rejects.toMatchObject({ responseCode: 550 });
+    await expect(
+      mail.sendMail({ from, to: replyTo, subject: 'Re: Order', text: 'x', headers: PASS }),
+    ).rejects.toMatchObject({ responseCode: 550 });
     // The owner's ticket, issued a moment before, opens nothing.
     const refused = await new Promise<number>((resolve) => {
       const ws = new WebSocket(`${rt.url.replace(/^http/, 'ws')}${LIVE_PATH}?ticket=${encodeURIComponent(ticket)}`);
-      ws.once('open', () => { ws.close(); resolve(101); });
+      ws.once('open', () => {
+        ws.close();
+        resolve(101);
+      });
       ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
       ws.once('error', () => resolve(0));
     });
@@ -171,8 +215,12 @@ describe('deleting a tenant', () => {
     const nextInbound = (await a.call('GET', '/settings', next.token)).body.config.email.inboundAddress as string;
     expect(nextInbound).not.toBe(inbound);
     expect(nextInbound.startsWith('reused-name-shop-')).toBe(true);
-    await expect(mail.sendMail({ from, to: inbound, subject: 'after', text: 'x', headers: PASS })).rejects.toMatchObject({ responseCode: 550 });
-    await expect(mail.sendMail({ from, to: replyTo, subject: 'Re: Order', text: 'x', headers: PASS })).rejects.toMatchObject({ responseCode: 550 });
+    await expect(
+      mail.sendMail({ from, to: inbound, subject: 'after', text: 'x', headers: PASS }),
+    ).rejects.toMatchObject({ responseCode: 550 });
+    await expect(
+      mail.sendMail({ from, to: replyTo, subject: 'Re: Order', text: 'x', headers: PASS }),
+    ).rejects.toMatchObject({ responseCode: 550 });
     expect((await a.call('GET', '/conversations', next.token)).body.items).toEqual([]);
     // The tombstone names no tenant: nothing of the deleted one lasts.
     expect(lasting(await itemsOf(t.tenantId))).toEqual([]);

@@ -15,7 +15,14 @@ type Cmd =
   | { kind: 'customer'; text: 'plain' | 'human' }
   | { kind: 'reply'; by: Who }
   | { kind: 'escalate' }
-  | { kind: 'patch'; by: Who; ticket: number; status?: Status; priority?: Priority; assignee?: Who | 'nobody' | 'stranger' }
+  | {
+      kind: 'patch';
+      by: Who;
+      ticket: number;
+      status?: Status;
+      priority?: Priority;
+      assignee?: Who | 'nobody' | 'stranger';
+    }
   | { kind: 'rate'; score: number; comment?: string }
   | { kind: 'label'; labels: string[] };
 
@@ -27,26 +34,73 @@ const HUMAN = 'is there a human I can talk to';
 const LABELS = ['vip', 'VIP', 'billing', 'Refund', 'refund'];
 
 const cmd: fc.Arbitrary<Cmd> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('customer' as const), text: fc.constantFrom('plain' as const, 'plain' as const, 'human' as const) }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('reply' as const), by: fc.constantFrom<Who>('owner', 'agent') }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('customer' as const),
+      text: fc.constantFrom('plain' as const, 'plain' as const, 'human' as const),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant('reply' as const), by: fc.constantFrom<Who>('owner', 'agent') }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('escalate' as const) }) },
   {
     weight: 6,
-    arbitrary: fc.record({
-      kind: fc.constant('patch' as const), by: fc.constantFrom<Who>('owner', 'agent'), ticket: fc.nat(2),
-      status: fc.constantFrom(...STATUSES), priority: fc.constantFrom(...PRIORITIES),
-      assignee: fc.constantFrom<Who | 'nobody' | 'stranger'>('owner', 'agent', 'nobody', 'stranger'),
-    }, { requiredKeys: ['kind', 'by', 'ticket'] }).filter((p) => p.status !== undefined || p.priority !== undefined || p.assignee !== undefined),
+    arbitrary: fc
+      .record(
+        {
+          kind: fc.constant('patch' as const),
+          by: fc.constantFrom<Who>('owner', 'agent'),
+          ticket: fc.nat(2),
+          status: fc.constantFrom(...STATUSES),
+          priority: fc.constantFrom(...PRIORITIES),
+          assignee: fc.constantFrom<Who | 'nobody' | 'stranger'>('owner', 'agent', 'nobody', 'stranger'),
+        },
+        { requiredKeys: ['kind', 'by', 'ticket'] },
+      )
+      .filter((p) => p.status !== undefined || p.priority !== undefined || p.assignee !== undefined),
   },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('rate' as const), score: fc.integer({ min: 1, max: 5 }), comment: fc.constantFrom('ok', 'slow') }, { requiredKeys: ['kind', 'score'] }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('label' as const), labels: fc.uniqueArray(fc.constantFrom(...LABELS), { maxLength: 3 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record(
+      {
+        kind: fc.constant('rate' as const),
+        score: fc.integer({ min: 1, max: 5 }),
+        comment: fc.constantFrom('ok', 'slow'),
+      },
+      { requiredKeys: ['kind', 'score'] },
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('label' as const),
+      labels: fc.uniqueArray(fc.constantFrom(...LABELS), { maxLength: 3 }),
+    }),
+  },
 );
 
-interface Change { from: unknown; to: unknown }
-interface TrailEntry { action: string; actor: { type: string; id: string }; changes: Record<string, Change> }
+interface Change {
+  from: unknown;
+  to: unknown;
+}
+interface TrailEntry {
+  action: string;
+  actor: { type: string; id: string };
+  changes: Record<string, Change>;
+}
 interface TicketModel {
-  id: string; number: number; status: Status; priority: Priority; assigneeId: string | null;
-  firstResponseAt: string | null; resolvedAt: string | null; updatedAt: string; trail: TrailEntry[];
+  id: string;
+  number: number;
+  status: Status;
+  priority: Priority;
+  assigneeId: string | null;
+  firstResponseAt: string | null;
+  resolvedAt: string | null;
+  updatedAt: string;
+  trail: TrailEntry[];
 }
 
 class Model {
@@ -57,16 +111,29 @@ class Model {
   rating: { score: number; comment: string | null } | null = null;
   ratingsWritten = 0;
   messageCount: number;
-  constructor(messageCount: number) { this.messageCount = messageCount; }
-  get latest() { return this.tickets.at(-1) ?? null; }
-  get closed() { return this.tickets.length > 0 && this.tickets.every((t) => t.status === 'closed'); }
-  get status() { return this.closed ? 'closed' : this.tickets.length ? 'escalated' : 'active'; }
+  constructor(messageCount: number) {
+    this.messageCount = messageCount;
+  }
+  get latest() {
+    return this.tickets.at(-1) ?? null;
+  }
+  get closed() {
+    return this.tickets.length > 0 && this.tickets.every((t) => t.status === 'closed');
+  }
+  get status() {
+    return this.closed ? 'closed' : this.tickets.length ? 'escalated' : 'active';
+  }
 }
 
 const isActive = (s: Status) => s === 'open' || s === 'in_progress' || s === 'waiting';
 const WIDGET = { type: 'widget', id: 'widget' };
 
-interface Run { t: TestTenant; agent: { token: string; sub: string }; conversationId: string; model: Model }
+interface Run {
+  t: TestTenant;
+  agent: { token: string; sub: string };
+  conversationId: string;
+  model: Model;
+}
 
 function noServerError(r: Res, what: string) {
   if (r.status >= 500) throw new Error(`${what} answered ${r.status}: ${r.text}`);
@@ -93,11 +160,31 @@ async function opened(run: Run, id: string, actor: typeof WIDGET) {
   const r = await request('GET', admin(`/tickets/${id}`), { token: run.t.ownerToken });
   expectStatus(r, 200, 'GET new ticket');
   const number = run.model.tickets.length + 1;
-  expect(r.body.ticket).toMatchObject({ id, number, status: 'open', priority: 'medium', assigneeId: null, firstResponseAt: null, resolvedAt: null });
+  expect(r.body.ticket).toMatchObject({
+    id,
+    number,
+    status: 'open',
+    priority: 'medium',
+    assigneeId: null,
+    firstResponseAt: null,
+    resolvedAt: null,
+  });
   run.model.tickets.push({
-    id, number, status: 'open', priority: 'medium', assigneeId: null, firstResponseAt: null, resolvedAt: null,
+    id,
+    number,
+    status: 'open',
+    priority: 'medium',
+    assigneeId: null,
+    firstResponseAt: null,
+    resolvedAt: null,
     updatedAt: r.body.ticket.updatedAt,
-    trail: [{ action: 'ticket.created', actor, changes: { status: { from: null, to: 'open' }, priority: { from: null, to: 'medium' } } }],
+    trail: [
+      {
+        action: 'ticket.created',
+        actor,
+        changes: { status: { from: null, to: 'open' }, priority: { from: null, to: 'medium' } },
+      },
+    ],
   });
 }
 
@@ -131,7 +218,10 @@ async function apply(run: Run, c: Cmd): Promise<void> {
       }
       m.messageCount += 2;
       reopen(m, r.body.message.createdAt);
-      if (c.text === 'plain') { expect(r.body.metadata.ticketId).toBeUndefined(); return; }
+      if (c.text === 'plain') {
+        expect(r.body.metadata.ticketId).toBeUndefined();
+        return;
+      }
       const l = m.latest;
       if (l && isActive(l.status)) expect(r.body.metadata.ticketId).toBe(l.id);
       else await opened(run, r.body.metadata.ticketId, WIDGET);
@@ -139,7 +229,10 @@ async function apply(run: Run, c: Cmd): Promise<void> {
     }
     case 'reply': {
       const by = who(c.by);
-      const r = await request('POST', admin(`/conversations/${conversationId}/messages`), { token: by.token, body: { content: 'Looking into it' } });
+      const r = await request('POST', admin(`/conversations/${conversationId}/messages`), {
+        token: by.token,
+        body: { content: 'Looking into it' },
+      });
       if (m.closed) return expectStatus(r, 409, 'reply on a closed conversation', 'CONVERSATION_CLOSED');
       expectStatus(r, 201, 'agent reply');
       m.messageCount += 1;
@@ -154,11 +247,17 @@ async function apply(run: Run, c: Cmd): Promise<void> {
       return;
     }
     case 'escalate': {
-      const r = await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId, reason: 'needs a person' } });
+      const r = await request('POST', chat('/escalate'), {
+        widgetKey: t.widgetKey,
+        body: { conversationId, reason: 'needs a person' },
+      });
       if (m.closed) return expectStatus(r, 409, 'escalation of a closed conversation', 'CONVERSATION_CLOSED');
       expectStatus(r, 200, 'escalate');
       const l = m.latest;
-      if (l && isActive(l.status)) { expect(r.body).toMatchObject({ ticketId: l.id, ticketNumber: l.number }); return; }
+      if (l && isActive(l.status)) {
+        expect(r.body).toMatchObject({ ticketId: l.id, ticketNumber: l.number });
+        return;
+      }
       expect(r.body.ticketNumber).toBe(m.tickets.length + 1);
       m.messageCount += 1;
       await opened(run, r.body.ticketId, WIDGET);
@@ -169,7 +268,8 @@ async function apply(run: Run, c: Cmd): Promise<void> {
       if (!k) return;
       const ids = { owner: t.ownerSub, agent: run.agent.sub, nobody: null, stranger: 'not-a-member' };
       const body = {
-        ...(c.status ? { status: c.status } : {}), ...(c.priority ? { priority: c.priority } : {}),
+        ...(c.status ? { status: c.status } : {}),
+        ...(c.priority ? { priority: c.priority } : {}),
         ...(c.assignee ? { assigneeId: ids[c.assignee] } : {}),
       };
       const by = who(c.by);
@@ -177,26 +277,42 @@ async function apply(run: Run, c: Cmd): Promise<void> {
       const changes: Record<string, Change> = {};
       if (c.status && c.status !== k.status) changes.status = { from: k.status, to: c.status };
       if (c.priority && c.priority !== k.priority) changes.priority = { from: k.priority, to: c.priority };
-      if (c.assignee && ids[c.assignee] !== k.assigneeId) changes.assigneeId = { from: k.assigneeId, to: ids[c.assignee] };
-      const forbidden = (changes.status && !ALLOWED[k.status].includes(c.status!))
-        || (k.status === 'closed' && (changes.priority || changes.assigneeId));
-      if (forbidden) return expectStatus(r, 409, `PATCH ${JSON.stringify(body)} on a ${k.status} ticket`, 'INVALID_TRANSITION');
+      if (c.assignee && ids[c.assignee] !== k.assigneeId)
+        changes.assigneeId = { from: k.assigneeId, to: ids[c.assignee] };
+      const forbidden =
+        (changes.status && !ALLOWED[k.status].includes(c.status!)) ||
+        (k.status === 'closed' && (changes.priority || changes.assigneeId));
+      if (forbidden)
+        return expectStatus(r, 409, `PATCH ${JSON.stringify(body)} on a ${k.status} ticket`, 'INVALID_TRANSITION');
       if (c.assignee === 'stranger') return expectStatus(r, 400, 'assigning a stranger', 'VALIDATION_ERROR');
       expectStatus(r, 200, `PATCH ${JSON.stringify(body)} on a ${k.status} ticket`);
-      if (Object.keys(changes).length === 0) { expect(r.body.ticket.updatedAt).toBe(k.updatedAt); return; }
+      if (Object.keys(changes).length === 0) {
+        expect(r.body.ticket.updatedAt).toBe(k.updatedAt);
+        return;
+      }
       const at = r.body.ticket.updatedAt as string;
       expect(at > k.updatedAt).toBe(true);
       const status = c.status ?? k.status;
-      const resolvedAt = status === 'resolved' && k.status !== 'resolved' ? at : status === 'resolved' || status === 'closed' ? k.resolvedAt : null;
+      const resolvedAt =
+        status === 'resolved' && k.status !== 'resolved'
+          ? at
+          : status === 'resolved' || status === 'closed'
+            ? k.resolvedAt
+            : null;
       k.trail.push({ action: 'ticket.updated', actor: { type: 'user', id: by.sub }, changes });
       Object.assign(k, {
-        status, priority: c.priority ?? k.priority, assigneeId: c.assignee ? ids[c.assignee] : k.assigneeId, updatedAt: at, resolvedAt,
+        status,
+        priority: c.priority ?? k.priority,
+        assigneeId: c.assignee ? ids[c.assignee] : k.assigneeId,
+        updatedAt: at,
+        resolvedAt,
       });
       return;
     }
     case 'rate': {
       const r = await request('POST', chat(`/conversations/${conversationId}/rating`), {
-        widgetKey: t.widgetKey, body: { score: c.score, ...(c.comment ? { comment: c.comment } : {}) },
+        widgetKey: t.widgetKey,
+        body: { score: c.score, ...(c.comment ? { comment: c.comment } : {}) },
       });
       if (m.tickets.length === 0) return expectStatus(r, 409, 'rating without a ticket', 'CONFLICT');
       const same = m.rating?.score === c.score && m.rating.comment === (c.comment ?? null);
@@ -209,7 +325,10 @@ async function apply(run: Run, c: Cmd): Promise<void> {
       return;
     }
     case 'label': {
-      const r = await request('PATCH', admin(`/conversations/${conversationId}`), { token: run.agent.token, body: { labels: c.labels } });
+      const r = await request('PATCH', admin(`/conversations/${conversationId}`), {
+        token: run.agent.token,
+        body: { labels: c.labels },
+      });
       expectStatus(r, 200, 'labels');
       const next: string[] = [];
       for (const l of c.labels) {
@@ -229,13 +348,23 @@ async function check(run: Run) {
   const { model: m } = run;
   const r = await request('GET', admin(`/conversations/${run.conversationId}`), { token: run.t.ownerToken });
   expectStatus(r, 200, 'GET conversation');
-  expect(r.body.conversation).toMatchObject({ status: m.status, labels: m.labels, messageCount: m.messageCount, latestTicketId: m.latest?.id ?? null });
+  expect(r.body.conversation).toMatchObject({
+    status: m.status,
+    labels: m.labels,
+    messageCount: m.messageCount,
+    latestTicketId: m.latest?.id ?? null,
+  });
   const got = new Map((r.body.tickets as Array<Record<string, unknown>>).map((k) => [k.id, k]));
   expect(got.size).toBe(m.tickets.length);
   for (const k of m.tickets) {
     expect(got.get(k.id), `ticket #${k.number}`).toMatchObject({
-      number: k.number, status: k.status, priority: k.priority, assigneeId: k.assigneeId,
-      firstResponseAt: k.firstResponseAt, resolvedAt: k.resolvedAt, updatedAt: k.updatedAt,
+      number: k.number,
+      status: k.status,
+      priority: k.priority,
+      assigneeId: k.assigneeId,
+      firstResponseAt: k.firstResponseAt,
+      resolvedAt: k.resolvedAt,
+      updatedAt: k.updatedAt,
     });
   }
 }
@@ -245,9 +374,18 @@ async function checkTrails(run: Run) {
   for (const k of run.model.tickets) {
     const r = await request('GET', admin(`/tickets/${k.id}`), { token: run.t.ownerToken });
     expectStatus(r, 200, 'GET ticket');
-    const trail = r.body.auditTrail as Array<{ action: string; actor: { type: string; id: string }; changes: unknown; createdAt: string }>;
-    expect(trail.map(({ action, actor, changes }) => ({ action, actor: { type: actor.type, id: actor.id }, changes })), `trail of #${k.number}`).toEqual(k.trail);
-    for (let i = 1; i < trail.length; i++) expect(trail[i]!.createdAt > trail[i - 1]!.createdAt, `trail of #${k.number} in order`).toBe(true);
+    const trail = r.body.auditTrail as Array<{
+      action: string;
+      actor: { type: string; id: string };
+      changes: unknown;
+      createdAt: string;
+    }>;
+    expect(
+      trail.map(({ action, actor, changes }) => ({ action, actor: { type: actor.type, id: actor.id }, changes })),
+      `trail of #${k.number}`,
+    ).toEqual(k.trail);
+    for (let i = 1; i < trail.length; i++)
+      expect(trail[i]!.createdAt > trail[i - 1]!.createdAt, `trail of #${k.number} in order`).toBe(true);
     expect(trail.at(-1)!.createdAt).toBe(k.updatedAt);
   }
 }
@@ -260,7 +398,11 @@ async function checkLists(run: Run) {
     expectStatus(r, 200, `GET /tickets?${query}`);
     return (r.body.items as Array<{ id: string }>).map((k) => k.id).sort();
   };
-  const ids = (f: (k: TicketModel) => boolean) => m.tickets.filter(f).map((k) => k.id).sort();
+  const ids = (f: (k: TicketModel) => boolean) =>
+    m.tickets
+      .filter(f)
+      .map((k) => k.id)
+      .sort();
   for (const status of new Set(m.tickets.map((k) => k.status))) {
     expect(await list(`status=${status}`), `status=${status}`).toEqual(ids((k) => k.status === status));
   }
@@ -278,18 +420,24 @@ async function checkLists(run: Run) {
 }
 
 describe('random sequences on a ticket and its conversation', () => {
-  it('never answer 5xx and follow the documented state machine, audit trail, timestamps and lists', { timeout: 120_000 }, async () => {
+  it('never answer 5xx and follow the documented state machine, audit trail, timestamps and lists', {
+    timeout: 120_000,
+  }, async () => {
     // Most sequences start escalated: nearly every command acts on a ticket.
-    const sequence = fc.tuple(fc.boolean(), fc.array(cmd, { minLength: 1, maxLength: 12 }))
+    const sequence = fc
+      .tuple(fc.boolean(), fc.array(cmd, { minLength: 1, maxLength: 12 }))
       .map(([bare, cmds]) => (bare ? cmds : [{ kind: 'escalate' } as Cmd, ...cmds]));
-    await fc.assert(fc.asyncProperty(sequence, async (cmds) => {
-      const run = await newRun();
-      for (const c of cmds) {
-        await apply(run, c);
-        await check(run);
-      }
-      await checkTrails(run);
-      await checkLists(run);
-    }), { numRuns: 25, verbose: true });
+    await fc.assert(
+      fc.asyncProperty(sequence, async (cmds) => {
+        const run = await newRun();
+        for (const c of cmds) {
+          await apply(run, c);
+          await check(run);
+        }
+        await checkTrails(run);
+        await checkLists(run);
+      }),
+      { numRuns: 25, verbose: true },
+    );
   });
 });

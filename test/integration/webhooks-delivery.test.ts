@@ -10,16 +10,24 @@ import { event, webhookFile, type Receiver } from './webhooks/harness.ts';
 
 const w = webhookFile();
 const { receiver, hook } = w;
-afterEach(() => { clock.now = () => Date.now(); });
+afterEach(() => {
+  clock.now = () => Date.now();
+});
 
 const deliveries = async (t: { token: string }, id: string, query = '') =>
   (await w.a.call('GET', `/integrations/${id}/deliveries${query}`, t.token)).body.items as Array<Record<string, any>>;
 
 const integration = async (t: { token: string }, id: string) =>
-  ((await w.a.call('GET', '/integrations', t.token)).body.items as Array<Record<string, any>>).find((i) => i.id === id)!;
+  ((await w.a.call('GET', '/integrations', t.token)).body.items as Array<Record<string, any>>).find(
+    (i) => i.id === id,
+  )!;
 
 /** The queue's retry delays for one delivery run, in seconds (the visibility each failed attempt asked for). */
-const delaysAsked = (count: number) => w.rt.queue.ops.filter((o) => o.op === 'changeVisibility').slice(-count).map((o) => o.seconds);
+const delaysAsked = (count: number) =>
+  w.rt.queue.ops
+    .filter((o) => o.op === 'changeVisibility')
+    .slice(-count)
+    .map((o) => o.seconds);
 
 describe('signatures (Standard Webhooks)', () => {
   it('signs every delivery so that the standardwebhooks verifier accepts it, and refuses it tampered or old', async () => {
@@ -38,7 +46,9 @@ describe('signatures (Standard Webhooks)', () => {
 
     const headers = got!.headers as Record<string, string>;
     expect(() => wh.verify(got!.body.replace('tkt_1', 'tkt_2'), headers)).toThrow(WebhookVerificationError);
-    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(got!.body, headers)).toThrow(WebhookVerificationError);
+    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(got!.body, headers)).toThrow(
+      WebhookVerificationError,
+    );
     // The same request replayed ten minutes later is refused by the verifier's timestamp tolerance.
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 10 * 60_000 });
     try {
@@ -47,7 +57,15 @@ describe('signatures (Standard Webhooks)', () => {
       vi.useRealTimers();
     }
     const [d] = await deliveries(t, h.id);
-    expect(d).toMatchObject({ eventId: e.id, eventType: 'ticket.created', status: 'succeeded', attempts: 1, lastResponseStatus: 200, lastError: null, nextAttemptAt: null });
+    expect(d).toMatchObject({
+      eventId: e.id,
+      eventType: 'ticket.created',
+      status: 'succeeded',
+      attempts: 1,
+      lastResponseStatus: 200,
+      lastError: null,
+      nextAttemptAt: null,
+    });
   });
 });
 
@@ -63,7 +81,8 @@ describe('retries', () => {
     await w.rt.queue.idle();
     expect(new Set(got.map((r) => r.headers['webhook-id']))).toEqual(new Set([e.id]));
     // Each attempt is signed afresh, and each verifies.
-    for (const r of got) expect(() => new Webhook(h.secret).verify(r.body, r.headers as Record<string, string>)).not.toThrow();
+    for (const r of got)
+      expect(() => new Webhook(h.secret).verify(r.body, r.headers as Record<string, string>)).not.toThrow();
     expect(delaysAsked(3)).toEqual(RETRY_SCHEDULE.slice(0, 3));
     const [d] = await deliveries(t, h.id);
     expect(d).toMatchObject({ status: 'succeeded', attempts: 4, lastResponseStatus: 200, lastError: null });
@@ -82,7 +101,13 @@ describe('retries', () => {
     expect(delaysAsked(RETRY_SCHEDULE.length)).toEqual([...RETRY_SCHEDULE]);
     expect(new Set(rcv.received.map((r) => r.headers['webhook-id']))).toEqual(new Set([e.id]));
     const [d] = await deliveries(t, h.id);
-    expect(d).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS, lastResponseStatus: 500, nextAttemptAt: null, lastError: 'answered 500: receiver says no' });
+    expect(d).toMatchObject({
+      status: 'failed',
+      attempts: MAX_ATTEMPTS,
+      lastResponseStatus: 500,
+      nextAttemptAt: null,
+      lastError: 'answered 500: receiver says no',
+    });
     expect((await deliveries(t, h.id, '?status=failed')).map((x) => x.id)).toEqual([d!.id]);
     expect(await deliveries(t, h.id, '?status=pending')).toEqual([]);
   });
@@ -93,20 +118,31 @@ describe('retries', () => {
     const big = 'x'.repeat(10_000);
     const { createServer } = await import('node:http');
     const redirecting = createServer((req, res) => {
-      if (req.url === '/big') { res.writeHead(500); res.end(big); return; }
-      res.writeHead(302, { location: target.url }); res.end();
+      if (req.url === '/big') {
+        res.writeHead(500);
+        res.end(big);
+        return;
+      }
+      res.writeHead(302, { location: target.url });
+      res.end();
     });
     await new Promise<void>((r) => redirecting.listen(0, '127.0.0.1', r));
     const port = (redirecting.address() as { port: number }).port;
     try {
       const h1 = await hook(t, `http://127.0.0.1:${port}/moved`);
       const h2 = await hook(t, `http://127.0.0.1:${port}/big`);
-      const e = event(t.tenantId, 'ticket.updated', { ticket: { id: 'tkt_1' }, changes: { priority: { from: 'low', to: 'high' } } });
+      const e = event(t.tenantId, 'ticket.updated', {
+        ticket: { id: 'tkt_1' },
+        changes: { priority: { from: 'low', to: 'high' } },
+      });
       await fanOut(e);
-      await vi.waitFor(async () => {
-        expect((await deliveries(t, h1.id))[0]?.lastResponseStatus).toBe(302);
-        expect((await deliveries(t, h2.id))[0]?.lastResponseStatus).toBe(500);
-      }, { timeout: 10_000, interval: 100 });
+      await vi.waitFor(
+        async () => {
+          expect((await deliveries(t, h1.id))[0]?.lastResponseStatus).toBe(302);
+          expect((await deliveries(t, h2.id))[0]?.lastResponseStatus).toBe(500);
+        },
+        { timeout: 10_000, interval: 100 },
+      );
       expect(target.received).toEqual([]);
       expect((await deliveries(t, h1.id))[0]!.lastError).toMatch(/^answered 302; redirects are not followed/);
       const err = (await deliveries(t, h2.id))[0]!.lastError as string;
@@ -173,17 +209,23 @@ describe('who gets what', () => {
     for (const e of events) await fanOut(e);
     // Down: connections are refused; the first delivery is retried, the others are not attempted before it.
     const oldestFirst = async () => (await deliveries(t, h.id)).sort((a, b) => (a.eventId < b.eventId ? -1 : 1));
-    await vi.waitFor(async () => {
-      const items = await oldestFirst();
-      expect(items.length).toBe(5);
-      expect(items[0]!.attempts).toBeGreaterThanOrEqual(2);
-    }, { timeout: 10_000, interval: 20 });
+    await vi.waitFor(
+      async () => {
+        const items = await oldestFirst();
+        expect(items.length).toBe(5);
+        expect(items[0]!.attempts).toBeGreaterThanOrEqual(2);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
     expect((await oldestFirst()).slice(1).map((d) => d.attempts)).toEqual([0, 0, 0, 0]);
     const back = await receiver(() => 200, port);
-    await vi.waitFor(async () => {
-      const items = await deliveries(t, h.id);
-      expect(items.map((d) => d.status)).toEqual(Array(5).fill('succeeded'));
-    }, { timeout: 15_000, interval: 100 });
+    await vi.waitFor(
+      async () => {
+        const items = await deliveries(t, h.id);
+        expect(items.map((d) => d.status)).toEqual(Array(5).fill('succeeded'));
+      },
+      { timeout: 15_000, interval: 100 },
+    );
     // Each once, in the order of the events, the first with the id of its earlier attempts.
     expect(back.received.map((r) => r.headers['webhook-id'])).toEqual(events.map((e) => e.id));
     for (const r of back.received) {
@@ -204,9 +246,12 @@ describe('who gets what', () => {
     await live.waitFor(3);
     expect(live.received.map((r) => r.headers['webhook-id'])).toEqual(events.map((e) => e.id));
     // The whole schedule (8 attempts) of each, one delivery after the other, in order.
-    await vi.waitFor(async () => {
-      expect((await deliveries(t, hd.id)).map((d) => d.status)).toEqual(['failed', 'failed', 'failed']);
-    }, { timeout: 20_000, interval: 100 });
+    await vi.waitFor(
+      async () => {
+        expect((await deliveries(t, hd.id)).map((d) => d.status)).toEqual(['failed', 'failed', 'failed']);
+      },
+      { timeout: 20_000, interval: 100 },
+    );
     const ids = dead.received.map((r) => r.headers['webhook-id']);
     expect(ids).toEqual(events.flatMap((e) => Array(8).fill(e.id)));
     expect((await deliveries(t, hl.id)).map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
@@ -219,13 +264,20 @@ describe('disabling an endpoint', () => {
     const rcv = await receiver(() => 410);
     const h = await hook(t, rcv.url);
     await fanOut(event(t.tenantId, 'ticket.created', { ticket: { id: 'tkt_1' } }));
-    await vi.waitFor(async () => expect((await integration(t, h.id)).status).toBe('disabled'), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(async () => expect((await integration(t, h.id)).status).toBe('disabled'), {
+      timeout: 10_000,
+      interval: 50,
+    });
     await w.rt.queue.idle();
     expect(rcv.received).toHaveLength(1);
     expect((await deliveries(t, h.id))[0]).toMatchObject({ status: 'failed', attempts: 1, lastResponseStatus: 410 });
-    const audit = (await w.a.call('GET', '/audit?category=integration', t.token)).body.items as Array<Record<string, any>>;
+    const audit = (await w.a.call('GET', '/audit?category=integration', t.token)).body.items as Array<
+      Record<string, any>
+    >;
     expect(audit[0]).toMatchObject({
-      action: 'integration.disabled', actor: { type: 'system', id: 'delivery' }, target: { type: 'integration', id: h.id },
+      action: 'integration.disabled',
+      actor: { type: 'system', id: 'delivery' },
+      target: { type: 'integration', id: h.id },
       changes: { status: { from: 'active', to: 'disabled' } },
     });
 
@@ -235,14 +287,21 @@ describe('disabling an endpoint', () => {
     expect(await deliveries(t, h.id)).toHaveLength(1);
 
     rcv.behave(() => 200);
-    const put = await w.a.call('PUT', `/integrations/${h.id}`, t.token, { type: 'webhook', name: 'Orders', config: { url: rcv.url }, status: 'active' });
+    const put = await w.a.call('PUT', `/integrations/${h.id}`, t.token, {
+      type: 'webhook',
+      name: 'Orders',
+      config: { url: rcv.url },
+      status: 'active',
+    });
     expect(put.status).toBe(200);
     expect(put.body.status).toBe('active');
     const e = event(t.tenantId, 'ticket.created', { ticket: { id: 'tkt_3' } });
     await fanOut(e);
     const got = await rcv.waitFor(2);
     // The secret was kept by a PUT without credentials.
-    expect(new Webhook(h.secret).verify(got[1]!.body, got[1]!.headers as Record<string, string>)).toMatchObject({ type: 'ticket.created' });
+    expect(new Webhook(h.secret).verify(got[1]!.body, got[1]!.headers as Record<string, string>)).toMatchObject({
+      type: 'ticket.created',
+    });
   });
 
   it('disables an endpoint that failed every delivery for 5 days; a success in between restarts the count', async () => {
@@ -251,13 +310,18 @@ describe('disabling an endpoint', () => {
     const h = await hook(t, rcv.url);
     const day = 24 * 3600 * 1000;
     const start = Date.now();
-    const at = (ms: number) => { clock.now = () => ms; };
+    const at = (ms: number) => {
+      clock.now = () => ms;
+    };
     const once = async (ms: number) => {
       at(ms);
       const n = rcv.received.length;
       await fanOut(event(t.tenantId, 'message.created', {}));
       await rcv.waitFor(n + 1);
-      await vi.waitFor(async () => expect((await deliveries(t, h.id))[0]!.lastAttemptAt).toBe(new Date(ms).toISOString()), { timeout: 5000, interval: 20 });
+      await vi.waitFor(
+        async () => expect((await deliveries(t, h.id))[0]!.lastAttemptAt).toBe(new Date(ms).toISOString()),
+        { timeout: 5000, interval: 20 },
+      );
     };
     // Failures from day 0; a success on day 3; failures again from day 4 until day 9.
     rcv.behave((n) => (n === 0 ? 500 : 200));
@@ -278,9 +342,18 @@ describe('disabling an endpoint', () => {
     await w.rt.queue.idle();
     expect((await integration(t, h.id)).status).toBe('active');
     await once(start + 9 * day);
-    await vi.waitFor(async () => expect((await integration(t, h.id)).status).toBe('disabled'), { timeout: 5000, interval: 20 });
-    const audit = (await w.a.call('GET', '/audit?category=integration', t.token)).body.items as Array<Record<string, any>>;
-    expect(audit[0]).toMatchObject({ action: 'integration.disabled', actor: { type: 'system', id: 'delivery' }, changes: { reason: { to: 'every delivery failed for 5 days' } } });
+    await vi.waitFor(async () => expect((await integration(t, h.id)).status).toBe('disabled'), {
+      timeout: 5000,
+      interval: 20,
+    });
+    const audit = (await w.a.call('GET', '/audit?category=integration', t.token)).body.items as Array<
+      Record<string, any>
+    >;
+    expect(audit[0]).toMatchObject({
+      action: 'integration.disabled',
+      actor: { type: 'system', id: 'delivery' },
+      changes: { reason: { to: 'every delivery failed for 5 days' } },
+    });
     await w.rt.queue.idle();
   });
 });

@@ -15,8 +15,11 @@ const receivers: Receiver[] = [];
 beforeAll(async () => {
   process.env.DELIVERY_TIMEOUT_MS = '1000';
   rt = await startLocalRuntime({
-    dynamodbEndpoint: inject('dynamodbEndpoint'), tableName: `webhooks-order-${randomUUID().slice(0, 8)}`,
-    allowLoopbackWebhooks: true, deliveryTimeScale: 1e-3, indexer: false,
+    dynamodbEndpoint: inject('dynamodbEndpoint'),
+    tableName: `webhooks-order-${randomUUID().slice(0, 8)}`,
+    allowLoopbackWebhooks: true,
+    deliveryTimeScale: 1e-3,
+    indexer: false,
   });
   a = api(rt);
 }, 60_000);
@@ -25,26 +28,37 @@ afterAll(async () => {
   await rt?.stop();
 });
 
-const receiver = async (port?: number) => { const r = await startReceiver(() => 200, port); receivers.push(r); return r; };
+const receiver = async (port?: number) => {
+  const r = await startReceiver(() => 200, port);
+  receivers.push(r);
+  return r;
+};
 type Delivery = { eventId: string; eventType: string; status: string; attempts: number };
 const all = async (t: { token: string }, id: string) =>
-  ((await a.call('GET', `/integrations/${id}/deliveries?limit=100`, t.token)).body.items as Delivery[])
-    .sort((x, y) => (x.eventId < y.eventId ? -1 : 1));
+  ((await a.call('GET', `/integrations/${id}/deliveries?limit=100`, t.token)).body.items as Delivery[]).sort((x, y) =>
+    x.eventId < y.eventId ? -1 : 1,
+  );
 /** The deliveries of events (not test pings), oldest first. */
 const deliveries = async (t: { token: string }, id: string) => (await all(t, id)).filter((d) => d.eventType !== 'ping');
 /** The ids a receiver got, each at its first arrival, pings left out. */
 const isPing = (x: Receiver['received'][number]) => (JSON.parse(x.body) as { type: string }).type === 'ping';
-const firstArrivals = (r: Receiver) => [...new Set(r.received.filter((x) => !isPing(x)).map((x) => String(x.headers['webhook-id'])))];
+const firstArrivals = (r: Receiver) => [
+  ...new Set(r.received.filter((x) => !isPing(x)).map((x) => String(x.headers['webhook-id']))),
+];
 
 describe('deliveries in order for each endpoint', () => {
-  it('a receiver down then up gets every event, in event order, the later ones held behind the first; another tenant\'s endpoint is not held', async () => {
+  it("a receiver down then up gets every event, in event order, the later ones held behind the first; another tenant's endpoint is not held", async () => {
     const gone = await receiver();
     const port = gone.port;
     const steady = await receiver();
     const down = await a.tenant('Down Shop');
     const up = await a.tenant('Up Shop');
     const hook = async (t: { token: string }, url: string) => {
-      const r = await a.call('POST', '/integrations', t.token, { type: 'webhook', name: 'Messages', config: { url, events: ['message.created'] } });
+      const r = await a.call('POST', '/integrations', t.token, {
+        type: 'webhook',
+        name: 'Messages',
+        config: { url, events: ['message.created'] },
+      });
       expect(r.status).toBe(201);
       return r.body.id as string;
     };
@@ -58,7 +72,10 @@ describe('deliveries in order for each endpoint', () => {
       for (const t of [down, up]) {
         for (const c of ['first', 'second']) {
           const key = `${t.tenantId}/${c}`;
-          const r = await chatOn(rt, t.widgetKey, '/message', { message: `order ${c} ${n}`, ...(conversations.has(key) ? { conversationId: conversations.get(key) } : {}) });
+          const r = await chatOn(rt, t.widgetKey, '/message', {
+            message: `order ${c} ${n}`,
+            ...(conversations.has(key) ? { conversationId: conversations.get(key) } : {}),
+          });
           expect(r.status).toBe(200);
           conversations.set(key, r.body.conversationId as string);
         }
@@ -69,7 +86,9 @@ describe('deliveries in order for each endpoint', () => {
     const stored = async (t: { tenantId: string; widgetKey: string }) => {
       let n = 0;
       for (const c of ['first', 'second']) {
-        const r = await fetch(`${rt.url}/api/v1/chat/conversations/${conversations.get(`${t.tenantId}/${c}`)}`, { headers: { 'x-widget-key': t.widgetKey } });
+        const r = await fetch(`${rt.url}/api/v1/chat/conversations/${conversations.get(`${t.tenantId}/${c}`)}`, {
+          headers: { 'x-widget-key': t.widgetKey },
+        });
         n += ((await r.json()) as { messages: unknown[] }).messages.length;
       }
       return n;
@@ -79,33 +98,45 @@ describe('deliveries in order for each endpoint', () => {
 
     // Down: the oldest delivery is retried; none after it is attempted before it succeeds.
     let held: Delivery[] = [];
-    await vi.waitFor(async () => {
-      held = await deliveries(down, hd);
-      expect(held.length).toBe(downCount);
-      expect(held[0]!.attempts).toBeGreaterThanOrEqual(2);
-    }, { timeout: 20_000, interval: 50 });
+    await vi.waitFor(
+      async () => {
+        held = await deliveries(down, hd);
+        expect(held.length).toBe(downCount);
+        expect(held[0]!.attempts).toBeGreaterThanOrEqual(2);
+      },
+      { timeout: 20_000, interval: 50 },
+    );
     expect(held.slice(1).map((d) => d.attempts)).toEqual(held.slice(1).map(() => 0));
     // A test ping is not held behind them: it tells whether the endpoint answers now.
     expect((await a.call('POST', `/integrations/${hd}/test`, down.token)).status).toBe(202);
-    await vi.waitFor(async () => {
-      expect((await all(down, hd)).find((d) => d.eventType === 'ping')?.attempts).toBeGreaterThanOrEqual(1);
-    }, { timeout: 10_000, interval: 50 });
+    await vi.waitFor(
+      async () => {
+        expect((await all(down, hd)).find((d) => d.eventType === 'ping')?.attempts).toBeGreaterThanOrEqual(1);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     expect((await deliveries(down, hd)).slice(1).map((d) => d.attempts)).toEqual(held.slice(1).map(() => 0));
     // Meanwhile the other tenant's endpoint got its events, in order.
-    await vi.waitFor(async () => {
-      const ds = await deliveries(up, hu);
-      expect(ds.length).toBe(upCount);
-      expect(ds.every((d) => d.status === 'succeeded')).toBe(true);
-      expect(firstArrivals(steady)).toEqual(ds.map((d) => d.eventId));
-    }, { timeout: 20_000, interval: 100 });
+    await vi.waitFor(
+      async () => {
+        const ds = await deliveries(up, hu);
+        expect(ds.length).toBe(upCount);
+        expect(ds.every((d) => d.status === 'succeeded')).toBe(true);
+        expect(firstArrivals(steady)).toEqual(ds.map((d) => d.eventId));
+      },
+      { timeout: 20_000, interval: 100 },
+    );
 
     // Back on the same port: the held deliveries arrive, each once, in event order.
     const back = await receiver(port);
     let final: Delivery[] = [];
-    await vi.waitFor(async () => {
-      final = await deliveries(down, hd);
-      expect(final.map((d) => d.status)).toEqual(final.map(() => 'succeeded'));
-    }, { timeout: 60_000, interval: 100 });
+    await vi.waitFor(
+      async () => {
+        final = await deliveries(down, hd);
+        expect(final.map((d) => d.status)).toEqual(final.map(() => 'succeeded'));
+      },
+      { timeout: 60_000, interval: 100 },
+    );
     expect(final.length).toBe(held.length);
     expect(firstArrivals(back)).toEqual(final.map((d) => d.eventId));
     expect(back.received.filter((x) => !isPing(x))).toHaveLength(final.length);

@@ -15,7 +15,9 @@ describe('cursor', () => {
 
   it('binds normalised filters: order and absent ones do not matter', () => {
     const c = encodeCursor(scope, key, secret);
-    expect(decodeCursor({ tenantId: 't1', list: 'tickets', filters: { priority: undefined, status: 'open' } }, c, secret)).toEqual(key);
+    expect(
+      decodeCursor({ tenantId: 't1', list: 'tickets', filters: { priority: undefined, status: 'open' } }, c, secret),
+    ).toEqual(key);
     expect(decodeCursor({ tenantId: 't1', list: 'tickets', filters: { status: 'open' } }, c, secret)).toEqual(key);
   });
 
@@ -32,7 +34,15 @@ describe('cursor', () => {
     const c = encodeCursor(scope, key, secret);
     const [payload, sig] = c.split('.') as [string, string];
     const forged = Buffer.from(JSON.stringify({ k: { ...key, pk: 'TENANT#t2#TICKET#x' } })).toString('base64url');
-    for (const bad of [`${forged}.${sig}`, `${payload}.${sig.slice(0, -2)}`, `${payload}x.${sig}`, payload, 'not a cursor', '..', `${c}.x`]) {
+    for (const bad of [
+      `${forged}.${sig}`,
+      `${payload}.${sig.slice(0, -2)}`,
+      `${payload}x.${sig}`,
+      payload,
+      'not a cursor',
+      '..',
+      `${c}.x`,
+    ]) {
       expect(() => decodeCursor(scope, bad, secret), bad).toThrow(invalid);
     }
   });

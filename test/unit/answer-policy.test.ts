@@ -4,7 +4,11 @@ import { answer, trainModel } from '#shared/domain/assistant/assistant.ts';
 import { withEverydayPhrases } from '#shared/domain/assistant/everyday.ts';
 import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
 import {
-  articleProbability, choose, DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD, intentProbability,
+  articleProbability,
+  choose,
+  DEFAULT_ARTICLE_THRESHOLD,
+  DEFAULT_INTENT_THRESHOLD,
+  intentProbability,
 } from '#shared/nlu/policy/answer-policy.ts';
 import { buildKnowledgeIndex } from '#shared/nlu/knowledge/retrieval.ts';
 import { rng } from '#shared/nlu/intents/classifier.ts';
@@ -14,20 +18,58 @@ import { fitLogistic } from '../bench/answers/fit.ts';
 import { calibration } from '../bench/answers/score.ts';
 
 const intent = (name: string, trainingPhrases: string[], response = `(${name})`): Intent => ({
-  id: name, name, description: '', trainingPhrases, response, entities: [], action: 'reply', enabled: true, createdAt: '', updatedAt: '',
+  id: name,
+  name,
+  description: '',
+  trainingPhrases,
+  response,
+  entities: [],
+  action: 'reply',
+  enabled: true,
+  createdAt: '',
+  updatedAt: '',
 });
 
 // A small coffee shop: the order-status intent shares "order" with the gift-wrapping article.
 const model = trainModel(1, [
-  intent('order_status', ['where is my order', 'track my order', 'has my order shipped yet', 'order status', 'when will my order arrive', 'my order has not arrived']),
+  intent('order_status', [
+    'where is my order',
+    'track my order',
+    'has my order shipped yet',
+    'order status',
+    'when will my order arrive',
+    'my order has not arrived',
+  ]),
   intent('greeting', ['hi', 'hello', 'good morning', 'hey there', 'good afternoon', 'hiya']),
-  intent('opening_hours', ['when are you open', 'what are your opening hours', 'are you open on sunday', 'what time do you close', 'opening times', 'when do you open']),
+  intent('opening_hours', [
+    'when are you open',
+    'what are your opening hours',
+    'are you open on sunday',
+    'what time do you close',
+    'opening times',
+    'when do you open',
+  ]),
 ]);
-const index = buildKnowledgeIndex([
-  { id: 'wrap', title: 'Gift wrapping and gift messages', body: 'We gift wrap any order for 3 EUR in recycled paper. Add a gift message of up to 200 characters at checkout; it is printed on a card inside the parcel and the prices are left off the packing slip.' },
-  { id: 'aurora', title: 'Cleaning the Aurora espresso machine', body: 'Descale the Aurora espresso machine every month with our descaling tablets. Rinse the portafilter after each use and wipe the steam wand straight away.' },
-  { id: 'pay', title: 'Ways to pay', body: 'We accept Visa, Mastercard, American Express, PayPal and Apple Pay. Payment is taken when your order ships.' },
-].map((a) => prepareArticle(a)), { wordVectors: wordVectors() });
+const index = buildKnowledgeIndex(
+  [
+    {
+      id: 'wrap',
+      title: 'Gift wrapping and gift messages',
+      body: 'We gift wrap any order for 3 EUR in recycled paper. Add a gift message of up to 200 characters at checkout; it is printed on a card inside the parcel and the prices are left off the packing slip.',
+    },
+    {
+      id: 'aurora',
+      title: 'Cleaning the Aurora espresso machine',
+      body: 'Descale the Aurora espresso machine every month with our descaling tablets. Rinse the portafilter after each use and wipe the steam wand straight away.',
+    },
+    {
+      id: 'pay',
+      title: 'Ways to pay',
+      body: 'We accept Visa, Mastercard, American Express, PayPal and Apple Pay. Payment is taken when your order ships.',
+    },
+  ].map((a) => prepareArticle(a)),
+  { wordVectors: wordVectors() },
+);
 const th = { intent: DEFAULT_INTENT_THRESHOLD, article: DEFAULT_ARTICLE_THRESHOLD };
 const ask = (text: string) => answer(model, index, text, th, 'FALLBACK');
 
@@ -81,20 +123,44 @@ describe('answer policy', () => {
 
 describe('everyday phrases', () => {
   // A pizzeria's team wrote six phrases for its goodbye and its hand-over; customers use others.
-  const pizzeria = (bye: string, human: string) => trainModel(1, [
-    intent('book_table', ['can i book a table', 'table for two tonight', 'reserve a table for 4 on friday', 'do you have space saturday at 8', 'i want to make a reservation', 'book for 6 people']),
-    intent('opening_hours', ['when are you open', 'what time do you close', 'are you open on sunday', 'opening hours', 'what time do you open for lunch', 'are you open on bank holidays']),
-    intent(bye, ['bye', 'goodbye', 'see you', 'that is all, thanks', 'have a nice evening', 'cheers, bye']),
-    intent(human, ['talk to a person', 'i want an agent', 'speak to someone', 'can i talk to staff', 'contact the manager', 'i need to speak to the team']),
-  ]);
+  const pizzeria = (bye: string, human: string) =>
+    trainModel(1, [
+      intent('book_table', [
+        'can i book a table',
+        'table for two tonight',
+        'reserve a table for 4 on friday',
+        'do you have space saturday at 8',
+        'i want to make a reservation',
+        'book for 6 people',
+      ]),
+      intent('opening_hours', [
+        'when are you open',
+        'what time do you close',
+        'are you open on sunday',
+        'opening hours',
+        'what time do you open for lunch',
+        'are you open on bank holidays',
+      ]),
+      intent(bye, ['bye', 'goodbye', 'see you', 'that is all, thanks', 'have a nice evening', 'cheers, bye']),
+      intent(human, [
+        'talk to a person',
+        'i want an agent',
+        'speak to someone',
+        'can i talk to staff',
+        'contact the manager',
+        'i need to speak to the team',
+      ]),
+    ]);
   const named = pizzeria('goodbye', 'human_agent');
   const unnamed = pizzeria('sign_off', 'contact_person');
   const says = (m: ReturnType<typeof trainModel>, text: string) => answer(m, null, text, th, 'FALLBACK').nlu;
 
   it('a small-talk intent also knows the everyday ways customers say it', () => {
     for (const [text, kind, other] of [
-      ['gotta run, take care', 'goodbye', 'sign_off'], ['catch you later', 'goodbye', 'sign_off'],
-      ['get me a human', 'human_agent', 'contact_person'], ['i want a real person not a bot', 'human_agent', 'contact_person'],
+      ['gotta run, take care', 'goodbye', 'sign_off'],
+      ['catch you later', 'goodbye', 'sign_off'],
+      ['get me a human', 'human_agent', 'contact_person'],
+      ['i want a real person not a bot', 'human_agent', 'contact_person'],
     ] as const) {
       const r = says(named, text);
       expect(r.intent?.name, text).toBe(kind);
@@ -128,7 +194,15 @@ describe('everyday phrases', () => {
 
 describe('calibration', () => {
   it('probabilities grow with the evidence and stay in 0..1', () => {
-    const base = { confidence: 0.5, margin: 0.2, cover: 0.5, similarity: 0.3, spelling: 0.4, candidates: 10, inScope: 0.7 };
+    const base = {
+      confidence: 0.5,
+      margin: 0.2,
+      cover: 0.5,
+      similarity: 0.3,
+      spelling: 0.4,
+      candidates: 10,
+      inScope: 0.7,
+    };
     expect(intentProbability({ ...base, confidence: 0.9 })).toBeGreaterThan(intentProbability(base));
     expect(intentProbability({ ...base, cover: 0.9 })).toBeGreaterThan(intentProbability(base));
     expect(intentProbability({ ...base, spelling: 0.9 })).toBeGreaterThan(intentProbability(base));
@@ -137,11 +211,24 @@ describe('calibration', () => {
     expect(intentProbability({ ...meant, meaning: 0.8 })).toBeGreaterThan(intentProbability(meant));
     expect(intentProbability({ ...meant, inScope: 0.99 })).toBeGreaterThan(intentProbability(meant));
     expect(intentProbability({ ...base, inScope: 0.99 })).toBe(intentProbability(base)); // words only: not a feature
-    const f = { key: 0.5, title: 0.3, question: 0, passage: 0.5, similarity: 0.3, unseen: 0, body: 0, semantic: 0, spelling: 0.2 };
+    const f = {
+      key: 0.5,
+      title: 0.3,
+      question: 0,
+      passage: 0.5,
+      similarity: 0.3,
+      unseen: 0,
+      body: 0,
+      semantic: 0,
+      spelling: 0.2,
+    };
     const a = { confidence: 0.3, margin: 0.1, features: f, candidates: 10 };
     expect(articleProbability({ ...a, features: { ...f, passage: 0.9 } })).toBeGreaterThan(articleProbability(a));
     expect(articleProbability({ ...a, features: { ...f, spelling: 0.8 } })).toBeGreaterThan(articleProbability(a));
-    for (const p of [intentProbability({ ...base, confidence: 1, margin: 1 }), articleProbability({ ...a, confidence: 0 })]) {
+    for (const p of [
+      intentProbability({ ...base, confidence: 1, margin: 1 }),
+      articleProbability({ ...a, confidence: 0 }),
+    ]) {
       expect(p).toBeGreaterThanOrEqual(0);
       expect(p).toBeLessThanOrEqual(1);
     }

@@ -10,26 +10,60 @@ import { answerOf, escalationText, startTurn, turnWrites, type Escalation } from
 // turn's conversation, and the items of its one transaction. The reads and the commit are covered
 // through HTTP by test/integration/chat.test.ts and handoff.test.ts.
 
-beforeAll(() => { process.env.TABLE_NAME ??= 'unit'; });
+beforeAll(() => {
+  process.env.TABLE_NAME ??= 'unit';
+});
 
-const tenant = { id: 't1', name: 'Acme', config: {}, intentsVersion: 1, intentCount: 1, createdAt: '', updatedAt: '' } as Tenant;
+const tenant = {
+  id: 't1',
+  name: 'Acme',
+  config: {},
+  intentsVersion: 1,
+  intentCount: 1,
+  createdAt: '',
+  updatedAt: '',
+} as Tenant;
 const intent = (action: Intent['action']): Intent => ({
-  id: 'int_1', name: action === 'escalate' ? 'human' : 'hours', description: '', trainingPhrases: [], response: '',
-  entities: [], action, enabled: true, createdAt: '', updatedAt: '',
+  id: 'int_1',
+  name: action === 'escalate' ? 'human' : 'hours',
+  description: '',
+  trainingPhrases: [],
+  response: '',
+  entities: [],
+  action,
+  enabled: true,
+  createdAt: '',
+  updatedAt: '',
 });
 const understood = (i: Intent | null, reply: string) => ({
-  nlu: { intent: i, confidence: i ? 0.9 : 0.2, ranking: [], entities: {}, reply, pending: null }, knowledge: null,
+  nlu: { intent: i, confidence: i ? 0.9 : 0.2, ranking: [], entities: {}, reply, pending: null },
+  knowledge: null,
 });
 const article = {
   nlu: { intent: null, confidence: 0.1, ranking: [], entities: {}, reply: 'Sorry.', pending: null },
-  knowledge: { confidence: 0.8, articleId: 'art_1', title: 'Returns', reply: 'Send it back within 30 days.', sources: [] },
+  knowledge: {
+    confidence: 0.8,
+    articleId: 'art_1',
+    title: 'Returns',
+    reply: 'Send it back within 30 days.',
+    sources: [],
+  },
 };
 const noTicket: Escalation = { items: [], set: {}, ticket: null, opened: null };
 const newTicket: Escalation = { items: [], set: {}, ticket: { id: 'tkt_1', number: 7, isNew: true }, opened: null };
 
 const conversation = (over: Partial<Conversation> = {}): Conversation => ({
-  id: 'c1', tenantId: 't1', status: 'active', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
-  messageCount: 2, userMessageCount: 1, lastMessagePreview: 'hi', lastIntent: null, unclosedTickets: 0, ...over,
+  id: 'c1',
+  tenantId: 't1',
+  status: 'active',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  messageCount: 2,
+  userMessageCount: 1,
+  lastMessagePreview: 'hi',
+  lastIntent: null,
+  unclosedTickets: 0,
+  ...over,
 });
 const sortKeys = (items: TxItem[]) => items.map((i) => String((i.Put?.Item ?? i.Update?.Key)?.sk ?? ''));
 const eventTypes = (items: TxItem[]) =>
@@ -39,10 +73,12 @@ describe('escalationText', () => {
   it('names the ticket and, while the team is away, when it is back and where the answer goes', () => {
     expect(escalationText(7, { online: true }, null)).toContain('Your ticket number is #7; a person');
     const away = escalationText(7, { online: false }, 'ada@example.com');
-    expect(away).toContain('The team is away right now; we\'ll answer here and at ada@example.com.');
+    expect(away).toContain("The team is away right now; we'll answer here and at ada@example.com.");
     expect(escalationText(null, { online: false }, null)).toMatch(/Your request is with the team\..*leave your email/);
     // Said once: an escalating intent's own reply takes the place of the handover sentence.
-    expect(escalationText(7, { online: true }, null, '')).toBe('Your ticket number is #7; a person will get back to you here.');
+    expect(escalationText(7, { online: true }, null, '')).toBe(
+      'Your ticket number is #7; a person will get back to you here.',
+    );
   });
 });
 
@@ -55,18 +91,29 @@ describe('answerOf', () => {
   });
 
   it('adds the escalation note and the ticket to an escalating intent', () => {
-    const a = answerOf(understood(intent('escalate'), 'Let me get someone.'), newTicket.ticket, 'Your ticket number is #7.');
+    const a = answerOf(
+      understood(intent('escalate'), 'Let me get someone.'),
+      newTicket.ticket,
+      'Your ticket number is #7.',
+    );
     expect(a.reply).toBe('Let me get someone. Your ticket number is #7.');
     expect(a.metadata).toMatchObject({ intentDetected: 'human', ticketId: 'tkt_1', ticketNumber: 7 });
   });
 
   it('leaves a reply that names the ticket number already as it is', () => {
-    expect(answerOf(understood(intent('escalate'), 'Ticket #7 is open.'), newTicket.ticket, 'note').reply).toBe('Ticket #7 is open.');
+    expect(answerOf(understood(intent('escalate'), 'Ticket #7 is open.'), newTicket.ticket, 'note').reply).toBe(
+      'Ticket #7 is open.',
+    );
   });
 
   it('answers a handover with the note alone, whatever the message would have got', () => {
-    const a = answerOf(understood(intent('reply'), 'We open at nine.'), newTicket.ticket, 'I\'ve passed this on. Your ticket number is #7.', true);
-    expect(a.reply).toBe('I\'ve passed this on. Your ticket number is #7.');
+    const a = answerOf(
+      understood(intent('reply'), 'We open at nine.'),
+      newTicket.ticket,
+      "I've passed this on. Your ticket number is #7.",
+      true,
+    );
+    expect(a.reply).toBe("I've passed this on. Your ticket number is #7.");
     expect(a.metadata).toMatchObject({ intentDetected: 'handover', confidence: 1, ticketId: 'tkt_1', ticketNumber: 7 });
   });
 
@@ -81,7 +128,12 @@ describe('startTurn and turnWrites', () => {
 
   it('a new conversation: created, counted against its windows, both messages and their events', () => {
     const turn = startTurn({ tenant, read: null, set: {}, silent: false }, now);
-    expect(turn.conv).toMatchObject({ tenantId: 't1', status: 'active', createdAt: now.toISOString(), messageCount: 0 });
+    expect(turn.conv).toMatchObject({
+      tenantId: 't1',
+      status: 'active',
+      createdAt: now.toISOString(),
+      messageCount: 0,
+    });
     const d = understood(intent('reply'), 'We open at nine.');
     const w = turnWrites(turn, d, noTicket, answerOf(d, null, null), 'when do you open?', '1.2.3.4');
     expect(sortKeys(w.items)[0]).toMatch(/^RATE#/);
@@ -92,7 +144,7 @@ describe('startTurn and turnWrites', () => {
     expect(w.botMsg).toMatchObject({ role: 'assistant', content: 'We open at nine.' });
   });
 
-  it('an escalation that opens a ticket also counts against the address\'s escalation window', () => {
+  it("an escalation that opens a ticket also counts against the address's escalation window", () => {
     const turn = startTurn({ tenant, read: conversation(), set: {}, silent: false }, now);
     const d = understood(intent('escalate'), 'Let me get someone.');
     const w = turnWrites(turn, d, newTicket, answerOf(d, newTicket.ticket, 'note'), 'a person please', '1.2.3.4');
@@ -100,8 +152,11 @@ describe('startTurn and turnWrites', () => {
     expect(eventTypes(w.items)).not.toContain('conversation.created');
   });
 
-  it('a silent turn stores the customer\'s message only', () => {
-    const turn = startTurn({ tenant, read: conversation({ latestTicketStatus: 'in_progress' }), set: {}, silent: true }, now);
+  it("a silent turn stores the customer's message only", () => {
+    const turn = startTurn(
+      { tenant, read: conversation({ latestTicketStatus: 'in_progress' }), set: {}, silent: true },
+      now,
+    );
     expect(turn.conv.id).toBe('c1');
     const d = understood(null, 'Sorry.');
     const w = turnWrites(turn, d, noTicket, answerOf(d, null, null), 'are you there?', '1.2.3.4');

@@ -26,7 +26,12 @@ describe('credentials (local envelope)', () => {
   it('is bound to its tenant and integration and detects tampering', async () => {
     const sealed = await seal({ secret: 'value-of-secret' }, ctx);
     await expect(unseal(sealed, { ...ctx, tenantId: 't2' })).rejects.toThrow();
-    const tampered = { ...sealed, ciphertext: Buffer.from(Buffer.from(sealed.ciphertext, 'base64').map((x, i) => (i === 0 ? x ^ 1 : x))).toString('base64') };
+    const tampered = {
+      ...sealed,
+      ciphertext: Buffer.from(Buffer.from(sealed.ciphertext, 'base64').map((x, i) => (i === 0 ? x ^ 1 : x))).toString(
+        'base64',
+      ),
+    };
     await expect(unseal(tampered, ctx)).rejects.toThrow();
   });
 

@@ -11,7 +11,13 @@ import { dashboardHandler } from '../../bin/local/dashboard.ts';
 let dir: string;
 let server: Server;
 let base: string;
-const config = { issuer: 'http://127.0.0.1:1/local-idp', clientId: 'local-dashboard', apiUrl: 'http://127.0.0.1:1', liveUrl: 'ws://127.0.0.1:1/api/v1/live', widgetOrigin: 'http://127.0.0.1:1' };
+const config = {
+  issuer: 'http://127.0.0.1:1/local-idp',
+  clientId: 'local-dashboard',
+  apiUrl: 'http://127.0.0.1:1',
+  liveUrl: 'ws://127.0.0.1:1/api/v1/live',
+  widgetOrigin: 'http://127.0.0.1:1',
+};
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'dashboard-'));
@@ -23,7 +29,10 @@ beforeAll(async () => {
   const serve = dashboardHandler({ dir }, config);
   server = createServer((req, res) => {
     void serve(req.method ?? 'GET', new URL(req.url ?? '/', 'http://x'), res).then((done) => {
-      if (!done) { res.writeHead(404); res.end('{"message":"Not Found"}'); }
+      if (!done) {
+        res.writeHead(404);
+        res.end('{"message":"Not Found"}');
+      }
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));

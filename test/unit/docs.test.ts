@@ -11,7 +11,12 @@ import { describe, expect, it } from 'vitest';
 // under shared/ and bin/, as the API-docs test does for routes. A new doc or folder needs no edit here.
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens; repeats get -1, -2. */
 function anchors(markdown: string): Set<string> {
@@ -19,7 +24,12 @@ function anchors(markdown: string): Set<string> {
   const out = new Set<string>();
   for (const t of Lexer.lex(markdown)) {
     if (t.type !== 'heading') continue;
-    const base = (t as Tokens.Heading).text.toLowerCase().replace(/<[^>]+>|[`*_]/g, '').replace(/[^\p{L}\p{N}\s-]/gu, '').trim().replace(/\s/g, '-');
+    const base = (t as Tokens.Heading).text
+      .toLowerCase()
+      .replace(/<[^>]+>|[`*_]/g, '')
+      .replace(/[^\p{L}\p{N}\s-]/gu, '')
+      .trim()
+      .replace(/\s/g, '-');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     out.add(n === 0 ? base : `${base}-${n}`);
@@ -31,7 +41,9 @@ function anchors(markdown: string): Set<string> {
 function targets(markdown: string): string[] {
   const found: string[] = [];
   const html = new Parser({
-    onopentag: (_name, attrs) => { for (const a of ['src', 'href']) if (attrs[a]) found.push(attrs[a]); },
+    onopentag: (_name, attrs) => {
+      for (const a of ['src', 'href']) if (attrs[a]) found.push(attrs[a]);
+    },
   });
   const walk = (tokens: Token[]) => {
     for (const t of tokens) {
@@ -60,7 +72,10 @@ describe('links in README.md and docs/', () => {
         if (/^[a-z][a-z0-9+.-]*:/i.test(href)) continue;
         const [path, fragment] = href.split('#') as [string, string | undefined];
         const file = path ? resolve(ROOT, dirname(page), decodeURIComponent(path)) : join(ROOT, page);
-        if (!existsSync(file)) { broken.push(`${href} (no such file)`); continue; }
+        if (!existsSync(file)) {
+          broken.push(`${href} (no such file)`);
+          continue;
+        }
         if (fragment && file.endsWith('.md') && !anchors(readFileSync(file, 'utf8')).has(fragment)) {
           broken.push(`${href} (no such heading in ${relative(ROOT, file)})`);
         }
@@ -73,7 +88,9 @@ describe('links in README.md and docs/', () => {
     const readme = targets(readFileSync(join(ROOT, 'README.md'), 'utf8'));
     expect(readme).toContain('docs/API.md');
     expect(readme).toContain('docs/img/widget-conversation.jpg');
-    expect(anchors('# A B\n## Answer policy (one decision, calibrated)\n## A B')).toEqual(new Set(['a-b', 'answer-policy-one-decision-calibrated', 'a-b-1']));
+    expect(anchors('# A B\n## Answer policy (one decision, calibrated)\n## A B')).toEqual(
+      new Set(['a-b', 'answer-policy-one-decision-calibrated', 'a-b-1']),
+    );
   });
 });
 
@@ -100,12 +117,16 @@ describe('docs/ARCHITECTURE.md', () => {
 
   it('draws the wings in the order the lint enforces, and every folder of shared/domain has its place', () => {
     // The order is the one the rule domain-wing-in-order names (its comment lists WINGS).
-    const config = createRequire(import.meta.url)(join(ROOT, '.dependency-cruiser.cjs')) as { forbidden: Array<{ name: string; comment: string }> };
+    const config = createRequire(import.meta.url)(join(ROOT, '.dependency-cruiser.cjs')) as {
+      forbidden: Array<{ name: string; comment: string }>;
+    };
     const rule = config.forbidden.find((r) => r.name === 'domain-wing-in-order');
     const WINGS = /\(([^)]+)\)/.exec(rule?.comment ?? '')?.[1]?.split(', ') ?? [];
     const pairs = config.forbidden.filter((r) => r.name.startsWith('wing-')).map((r) => r.name);
     expect(pairs).toHaveLength((WINGS.length * (WINGS.length - 1)) / 2);
-    const onDisk = readdirSync(join(ROOT, 'shared/domain')).filter((e) => statSync(join(ROOT, 'shared/domain', e)).isDirectory());
+    const onDisk = readdirSync(join(ROOT, 'shared/domain')).filter((e) =>
+      statSync(join(ROOT, 'shared/domain', e)).isDirectory(),
+    );
     expect([...WINGS].sort()).toEqual(onDisk.sort());
     const drawn = [...doc.matchAll(/^([a-z-]+) +──▶/gm)].map((m) => m[1]).filter((w) => w !== 'helpers');
     expect(drawn).toEqual(WINGS);

@@ -6,15 +6,26 @@ import { HTML_MAX_BYTES, OverLimit, parseEmail } from '#shared/domain/email/pars
 
 // An inbound mail as the channel reads it: its HTML turned into text with bounded work.
 
-const mime = (m: Mail.Options) => new MailComposer({ from: 'Ann <ann@customer.example>', to: 'shop@mail.localhost', subject: 'Hi', ...m }).compile().build();
-const table = (rows: number) => `<html><head><style>td{color:red}</style></head><body><table>${
-  Array.from({ length: rows }, (_, i) => `<tr><td>row ${i}</td><td>value &amp; ${i}</td></tr>`).join('')}</table></body></html>`;
+const mime = (m: Mail.Options) =>
+  new MailComposer({ from: 'Ann <ann@customer.example>', to: 'shop@mail.localhost', subject: 'Hi', ...m })
+    .compile()
+    .build();
+const table = (rows: number) =>
+  `<html><head><style>td{color:red}</style></head><body><table>${Array.from(
+    { length: rows },
+    (_, i) => `<tr><td>row ${i}</td><td>value &amp; ${i}</td></tr>`,
+  ).join('')}</table></body></html>`;
 
 describe('HTML to text', () => {
   it('keeps what a reader sees: blocks on lines, cells apart, entities decoded, link addresses, no script or style', () => {
-    const r = htmlToText('<p>Hello <b>Ann</b>,</p><p>see <a href="https://x.example/a">this</a> or <a href="javascript:alert(1)">that</a></p>'
-      + '<ul><li>one</li><li>two</li></ul><script>bad()</script><table><tr><td>a</td><td>b</td></tr></table>Bye&nbsp;now<br>next', 1000);
-    expect(r.text).toBe('Hello Ann,\n\nsee this <https://x.example/a> or that\n\n- one\n- two\n\na | b\n\nBye now\nnext');
+    const r = htmlToText(
+      '<p>Hello <b>Ann</b>,</p><p>see <a href="https://x.example/a">this</a> or <a href="javascript:alert(1)">that</a></p>' +
+        '<ul><li>one</li><li>two</li></ul><script>bad()</script><table><tr><td>a</td><td>b</td></tr></table>Bye&nbsp;now<br>next',
+      1000,
+    );
+    expect(r.text).toBe(
+      'Hello Ann,\n\nsee this <https://x.example/a> or that\n\n- one\n- two\n\na | b\n\nBye now\nnext',
+    );
     expect(r).toMatchObject({ cut: false });
   });
 
@@ -32,7 +43,7 @@ describe('HTML to text', () => {
     expect(r.text.startsWith('row 0 | value & 0\nrow 1 | value & 1')).toBe(true);
   });
 
-  it('stops at the nesting cap instead of letting the parser\'s open elements grow with the HTML', () => {
+  it("stops at the nesting cap instead of letting the parser's open elements grow with the HTML", () => {
     const deep = `${'<div><span>'.repeat(100_000)}x`;
     const r = htmlToText(deep, 40_000);
     expect(r.cut).toBe(true);
@@ -49,7 +60,10 @@ describe('HTML to text', () => {
 
 describe('parsing a mail', () => {
   it('an HTML-only mail with attachments (multipart/mixed, no text part) keeps its text', async () => {
-    const raw = await mime({ html: '<p>The <b>invoice</b> is attached.</p>', attachments: [{ filename: 'invoice.pdf', content: Buffer.from('%PDF-1.4') }] });
+    const raw = await mime({
+      html: '<p>The <b>invoice</b> is attached.</p>',
+      attachments: [{ filename: 'invoice.pdf', content: Buffer.from('%PDF-1.4') }],
+    });
     expect(raw.toString()).toContain('multipart/mixed');
     const m = await parseEmail(raw);
     expect(m.text).toBe('The invoice is attached.');

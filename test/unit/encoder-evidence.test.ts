@@ -11,9 +11,30 @@ const intents = [
   { name: 'track_order', trainingPhrases: ['where is my order', 'track my parcel', 'has my order shipped'] },
 ];
 const articles: StoredArticle[] = [
-  { id: 'refunds', title: 'Refunds', url: null, tags: [], questions: [], passages: ['We refund the full price within 30 days of purchase.'] },
-  { id: 'delivery', title: 'Delivery', url: null, tags: [], questions: [], passages: ['Parcels arrive in two to three working days.'] },
-  { id: 'gift-wrap', title: 'Gift wrapping', url: null, tags: [], questions: [], passages: ['Any order can be gift wrapped with a card.'] },
+  {
+    id: 'refunds',
+    title: 'Refunds',
+    url: null,
+    tags: [],
+    questions: [],
+    passages: ['We refund the full price within 30 days of purchase.'],
+  },
+  {
+    id: 'delivery',
+    title: 'Delivery',
+    url: null,
+    tags: [],
+    questions: [],
+    passages: ['Parcels arrive in two to three working days.'],
+  },
+  {
+    id: 'gift-wrap',
+    title: 'Gift wrapping',
+    url: null,
+    tags: [],
+    questions: [],
+    passages: ['Any order can be gift wrapped with a card.'],
+  },
 ];
 const messages = ['are bicycles for sale here', 'I want my money back', 'what are your hours on the weekend'];
 
@@ -24,9 +45,22 @@ async function vectorsOf(texts: string[]): Promise<TextVectors> {
 
 describe('encoder evidence', () => {
   it('lists each text of the content once, as the models key it', () => {
-    const texts = textsToEmbed({ intents: [{ name: 'sell_bikes', trainingPhrases: [' do you sell bikes ', 'do you sell bikes'] }], articles, none: ['are you hiring'] });
-    expect(texts).toEqual(['do you sell bikes', 'sell bikes', 'Refunds', 'We refund the full price within 30 days of purchase.', 'Delivery',
-      'Parcels arrive in two to three working days.', 'Gift wrapping', 'Any order can be gift wrapped with a card.', 'are you hiring']);
+    const texts = textsToEmbed({
+      intents: [{ name: 'sell_bikes', trainingPhrases: [' do you sell bikes ', 'do you sell bikes'] }],
+      articles,
+      none: ['are you hiring'],
+    });
+    expect(texts).toEqual([
+      'do you sell bikes',
+      'sell bikes',
+      'Refunds',
+      'We refund the full price within 30 days of purchase.',
+      'Delivery',
+      'Parcels arrive in two to three working days.',
+      'Gift wrapping',
+      'Any order can be gift wrapped with a card.',
+      'are you hiring',
+    ]);
   });
 
   it('classifies a paraphrase by meaning, and without a message vector as by words alone', async () => {
@@ -59,8 +93,12 @@ describe('encoder evidence', () => {
     expect(hit.features.meaning).toBeGreaterThan(0.3);
     expect(buildKnowledgeIndex(articles).search(messages[1]!)[0]?.articleId).not.toBe('refunds');
     // Only the delivery article indexed so far: gift wrapping still answers by its words.
-    const partial = new Map([...vectors].filter(([t]) => t.startsWith('Delivery') || t.startsWith('Parcels') || t === messages[1]));
-    const wrapped = buildKnowledgeIndex(articles, { vectors: partial }).search('gift wrapped order', { vector: vectors.get(messages[1]!) });
+    const partial = new Map(
+      [...vectors].filter(([t]) => t.startsWith('Delivery') || t.startsWith('Parcels') || t === messages[1]),
+    );
+    const wrapped = buildKnowledgeIndex(articles, { vectors: partial }).search('gift wrapped order', {
+      vector: vectors.get(messages[1]!),
+    });
     expect(wrapped.map((h) => h.articleId)).toContain('gift-wrap');
     expect(wrapped.find((h) => h.articleId === 'gift-wrap')!.features.meaning).toBeUndefined();
   }, 60_000);

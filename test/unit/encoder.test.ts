@@ -6,7 +6,11 @@ describe('the sentence encoder', () => {
   it('puts paraphrases closer than unrelated pairs', async () => {
     const e = await encoder();
     const [bikes, bicycles, hours, refund, moneyBack] = await e.embed([
-      'do you sell bikes', 'are bicycles for sale here', 'what time do you close', 'how do I get a refund', 'I want my money back',
+      'do you sell bikes',
+      'are bicycles for sale here',
+      'what time do you close',
+      'how do I get a refund',
+      'I want my money back',
     ]);
     expect(bikes).toHaveLength(DIMS);
     expect(cosine(bikes!, bicycles!)).toBeGreaterThan(cosine(bikes!, hours!) + 0.2);
@@ -48,7 +52,13 @@ describe('the sentence encoder', () => {
     expect(batches(short).map((b) => b.length)).toEqual([8, 2]);
     const long = 'x'.repeat(600);
     expect(batches([long, long, long, 'a', long + long + long]).map((b) => b.length)).toEqual([2, 2, 1]);
-    expect(batches([long, long, long, 'a', long + long + long]).flat()).toEqual([long, long, long, 'a', long + long + long]);
+    expect(batches([long, long, long, 'a', long + long + long]).flat()).toEqual([
+      long,
+      long,
+      long,
+      'a',
+      long + long + long,
+    ]);
     expect(batches([])).toEqual([]);
   });
 });

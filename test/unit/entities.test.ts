@@ -1,12 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { checkPattern, extractEntities, fillTemplate, missingEntities, promptFor, slotValue, templateNames, type EntitySpec } from '#shared/nlu/intents/entities.ts';
+import {
+  checkPattern,
+  extractEntities,
+  fillTemplate,
+  missingEntities,
+  promptFor,
+  slotValue,
+  templateNames,
+  type EntitySpec,
+} from '#shared/nlu/intents/entities.ts';
 
 const one = (type: EntitySpec['type'], text: string, pattern?: string): string | undefined =>
   extractEntities(text, [{ name: 'x', type, ...(pattern ? { pattern } : {}) }]).x;
 
 describe('built-in entity types', () => {
   it('email', () => {
-    expect(one('email', 'reach me at Jane.Doe+shop@mail.example.co.uk, thanks')).toBe('Jane.Doe+shop@mail.example.co.uk');
+    expect(one('email', 'reach me at Jane.Doe+shop@mail.example.co.uk, thanks')).toBe(
+      'Jane.Doe+shop@mail.example.co.uk',
+    );
     expect(one('email', 'my email is bob@example')).toBeUndefined();
     expect(one('email', 'no at sign here')).toBeUndefined();
   });
@@ -58,7 +69,10 @@ describe('built-in entity types', () => {
       { name: 'mail', type: 'email' },
       { name: 'when', type: 'date' },
     ];
-    expect(extractEntities('order 55321, mail me at a@example.com', specs)).toEqual({ order: '55321', mail: 'a@example.com' });
+    expect(extractEntities('order 55321, mail me at a@example.com', specs)).toEqual({
+      order: '55321',
+      mail: 'a@example.com',
+    });
     expect(extractEntities('hello', [])).toEqual({});
   });
 
@@ -118,13 +132,20 @@ describe('fillTemplate', () => {
 
 describe('required entities (slots)', () => {
   const order = { name: 'order_id', type: 'order_id' as const };
-  it('names a template\'s placeholders once each, in order', () => {
+  it("names a template's placeholders once each, in order", () => {
     expect(templateNames('Order {{order_id}} for {{ email }}; again {{order_id}}.')).toEqual(['order_id', 'email']);
     expect(templateNames('No placeholders.')).toEqual([]);
   });
 
   it('an entity the response names, or a required one, is missing until found', () => {
-    const intent = { response: 'Order {{order_id}}.', entities: [order, { name: 'email', type: 'email' as const }, { name: 'day', type: 'date' as const, required: true }] };
+    const intent = {
+      response: 'Order {{order_id}}.',
+      entities: [
+        order,
+        { name: 'email', type: 'email' as const },
+        { name: 'day', type: 'date' as const, required: true },
+      ],
+    };
     expect(missingEntities(intent, {}).map((e) => e.name)).toEqual(['order_id', 'day']);
     expect(missingEntities(intent, { order_id: '55123', day: 'today' })).toEqual([]);
   });

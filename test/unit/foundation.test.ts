@@ -40,9 +40,19 @@ describe('keys', () => {
   it('starts every tenant-owned partition key with TENANT#<id>', () => {
     const t = 't1';
     const built = [
-      keys.tenant(t), keys.counters(t), keys.intent(t, 'i'), keys.intentName(t, 'n'), keys.member(t, 'm'),
-      keys.conversation(t, 'c'), keys.message(t, 'c', '2026-01-01T00:00:00.000Z', 0, 'm'), keys.ticket(t, 'k'),
-      keys.audit(t, 'a', { type: 'intent', id: 'i' }), keys.audit(t, 'a', { type: 'ticket', id: 'k' }), keys.statsDay(t, '2026-01-01'), keys.idempotency(t, 'r', 'k'), keys.rateWindow(t, 'c', 'x'),
+      keys.tenant(t),
+      keys.counters(t),
+      keys.intent(t, 'i'),
+      keys.intentName(t, 'n'),
+      keys.member(t, 'm'),
+      keys.conversation(t, 'c'),
+      keys.message(t, 'c', '2026-01-01T00:00:00.000Z', 0, 'm'),
+      keys.ticket(t, 'k'),
+      keys.audit(t, 'a', { type: 'intent', id: 'i' }),
+      keys.audit(t, 'a', { type: 'ticket', id: 'k' }),
+      keys.statsDay(t, '2026-01-01'),
+      keys.idempotency(t, 'r', 'k'),
+      keys.rateWindow(t, 'c', 'x'),
     ];
     for (const k of built) expect(k.pk.startsWith(`TENANT#${t}`), k.pk).toBe(true);
     expect(keys.user('s').pk).toBe('USER#s');
@@ -64,18 +74,32 @@ describe('keys', () => {
   it('builds the table input from the one definition', () => {
     const input = createTableInput('x');
     expect(input.GlobalSecondaryIndexes.map((g) => g.IndexName)).toEqual(tableDefinition.indexes.map((i) => i.name));
-    expect(input.KeySchema).toEqual([{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }]);
+    expect(input.KeySchema).toEqual([
+      { AttributeName: 'pk', KeyType: 'HASH' },
+      { AttributeName: 'sk', KeyType: 'RANGE' },
+    ]);
   });
 });
 
 describe('ticket transitions', () => {
   it('follows the documented transition table exactly', () => {
-    const allowed = TICKET_STATUSES.flatMap((from) => TICKET_STATUSES.filter((to) => canMove(from, to)).map((to) => `${from}>${to}`));
+    const allowed = TICKET_STATUSES.flatMap((from) =>
+      TICKET_STATUSES.filter((to) => canMove(from, to)).map((to) => `${from}>${to}`),
+    );
     expect(allowed.sort()).toEqual([
-      'in_progress>closed', 'in_progress>open', 'in_progress>resolved', 'in_progress>waiting',
-      'open>closed', 'open>in_progress', 'open>resolved', 'open>waiting',
-      'resolved>closed', 'resolved>open',
-      'waiting>closed', 'waiting>in_progress', 'waiting>resolved',
+      'in_progress>closed',
+      'in_progress>open',
+      'in_progress>resolved',
+      'in_progress>waiting',
+      'open>closed',
+      'open>in_progress',
+      'open>resolved',
+      'open>waiting',
+      'resolved>closed',
+      'resolved>open',
+      'waiting>closed',
+      'waiting>in_progress',
+      'waiting>resolved',
     ]);
   });
 });
@@ -83,15 +107,29 @@ describe('ticket transitions', () => {
 describe('tenant settings', () => {
   it('falls back to the defaults on missing or bad values', () => {
     expect(tenantSettings({})).toEqual({
-      greeting: DEFAULTS.greeting, fallbackMessage: DEFAULTS.fallbackMessage, confidenceThreshold: DEFAULTS.confidenceThreshold, defaultPriority: 'medium',
-      knowledgeEnabled: true, knowledgeThreshold: DEFAULTS.knowledgeThreshold,
+      greeting: DEFAULTS.greeting,
+      fallbackMessage: DEFAULTS.fallbackMessage,
+      confidenceThreshold: DEFAULTS.confidenceThreshold,
+      defaultPriority: 'medium',
+      knowledgeEnabled: true,
+      knowledgeThreshold: DEFAULTS.knowledgeThreshold,
     });
-    expect(tenantSettings({ nlu: { confidenceThreshold: 7 }, escalation: { defaultPriority: 'huge' } }).confidenceThreshold).toBe(DEFAULTS.confidenceThreshold);
-    expect(tenantSettings({
-      nlu: { confidenceThreshold: 0.2 }, escalation: { defaultPriority: 'urgent' }, assistant: { fallbackMessage: 'Hm?', greeting: 'Hello' },
-    })).toEqual({
-      greeting: 'Hello', fallbackMessage: 'Hm?', confidenceThreshold: 0.2, defaultPriority: 'urgent',
-      knowledgeEnabled: true, knowledgeThreshold: DEFAULTS.knowledgeThreshold,
+    expect(
+      tenantSettings({ nlu: { confidenceThreshold: 7 }, escalation: { defaultPriority: 'huge' } }).confidenceThreshold,
+    ).toBe(DEFAULTS.confidenceThreshold);
+    expect(
+      tenantSettings({
+        nlu: { confidenceThreshold: 0.2 },
+        escalation: { defaultPriority: 'urgent' },
+        assistant: { fallbackMessage: 'Hm?', greeting: 'Hello' },
+      }),
+    ).toEqual({
+      greeting: 'Hello',
+      fallbackMessage: 'Hm?',
+      confidenceThreshold: 0.2,
+      defaultPriority: 'urgent',
+      knowledgeEnabled: true,
+      knowledgeThreshold: DEFAULTS.knowledgeThreshold,
     });
   });
 });
@@ -119,6 +157,7 @@ describe('page query', () => {
     const Q = z.strictObject(pageQuery);
     expect(Q.parse({})).toEqual({ limit: 20 });
     expect(Q.parse({ limit: '100' }).limit).toBe(100);
-    for (const bad of ['0', '101', '0x10', '1e1', ' 5', '5.0', '-1', 'abc', '']) expect(Q.safeParse({ limit: bad }).success, bad).toBe(false);
+    for (const bad of ['0', '101', '0x10', '1e1', ' 5', '5.0', '-1', 'abc', ''])
+      expect(Q.safeParse({ limit: bad }).success, bad).toBe(false);
   });
 });

@@ -42,7 +42,7 @@ describe('help desk fixtures', () => {
       expect(helpDeskProblems(d)).toContain('message 0: heldOut must be false');
     });
 
-    it('too few messages, and a question over the API\'s 300 characters', () => {
+    it("too few messages, and a question over the API's 300 characters", () => {
       const d = copy();
       d.messages = d.messages.slice(0, 30);
       d.articles[1]!.questions = ['x'.repeat(301)];

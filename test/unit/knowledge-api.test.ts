@@ -14,7 +14,10 @@ import { prepareArticle } from '#shared/nlu/knowledge/prepare.ts';
 // transactions, the settings and the request schemas.
 
 const form = (id: string, title: string, status: Searchable['status'] = 'published'): Searchable => ({
-  ...prepareArticle({ id, title, body: `${title}. More about ${title}.` }), status, createdAt: '2026-11-20T10:00:00.000Z', updatedAt: '2026-11-20T10:00:00.000Z',
+  ...prepareArticle({ id, title, body: `${title}. More about ${title}.` }),
+  status,
+  createdAt: '2026-11-20T10:00:00.000Z',
+  updatedAt: '2026-11-20T10:00:00.000Z',
 });
 
 describe('visibleArticles', () => {
@@ -26,7 +29,11 @@ describe('visibleArticles', () => {
     { ...form('d', 'From an earlier import'), importId: 'imp_0', prev: form('d', 'Older') },
   ];
   it('shows what a running import replaced, and hides what it adds', () => {
-    expect(visibleArticles(items, 'imp_1').map((a) => a.title)).toEqual(['Old text', 'Untouched', 'From an earlier import']);
+    expect(visibleArticles(items, 'imp_1').map((a) => a.title)).toEqual([
+      'Old text',
+      'Untouched',
+      'From an earlier import',
+    ]);
   });
   it('shows every item as written once no import runs, without the import marks', () => {
     const seen = visibleArticles(items, undefined);
@@ -37,23 +44,40 @@ describe('visibleArticles', () => {
 
 describe('answers', () => {
   const index = buildKnowledgeIndex([
-    prepareArticle({ id: 'rewards', title: 'Loyalty points', url: 'https://help.example/points', body: 'Points expire after **12 months**.' }),
+    prepareArticle({
+      id: 'rewards',
+      title: 'Loyalty points',
+      url: 'https://help.example/points',
+      body: 'Points expire after **12 months**.',
+    }),
     prepareArticle({ id: 'gifts', title: 'Gift wrapping', body: 'We wrap presents in recycled paper.' }),
   ]);
   it('reply: the passage, then the title and url (or the title alone)', () => {
-    expect(knowledgeReply({ answer: 'It does.', title: 'T', url: 'https://x.example' })).toBe('It does.\n\nT: https://x.example');
+    expect(knowledgeReply({ answer: 'It does.', title: 'T', url: 'https://x.example' })).toBe(
+      'It does.\n\nT: https://x.example',
+    );
     expect(knowledgeReply({ answer: 'It does.', title: 'T', url: null })).toBe('It does.\n\nT');
     expect(knowledgeReply({ answer: '', title: 'T', url: null })).toBe('T');
   });
   it('ranks every matching article for the admin list', () => {
-    expect(index.rankAll('points wrapping').map((r) => r.articleId).sort()).toEqual(['gifts', 'rewards']);
+    expect(
+      index
+        .rankAll('points wrapping')
+        .map((r) => r.articleId)
+        .sort(),
+    ).toEqual(['gifts', 'rewards']);
     expect(index.rankAll('capital of france')).toEqual([]);
   });
   it('pages through the same order as rankAll sorted by score, then id, without ranking the whole list', () => {
-    const many = buildKnowledgeIndex(Array.from({ length: 40 }, (_, i) => prepareArticle({
-      id: `art_${String((i * 7) % 40).padStart(2, '0')}`, title: i % 2 ? 'Loyalty points' : `Points and gift wrapping ${i % 5}`,
-      body: `Points expire after ${i % 3 ? 12 : 6} months. Wrapping is free.${' More.'.repeat(i % 4)}`,
-    })));
+    const many = buildKnowledgeIndex(
+      Array.from({ length: 40 }, (_, i) =>
+        prepareArticle({
+          id: `art_${String((i * 7) % 40).padStart(2, '0')}`,
+          title: i % 2 ? 'Loyalty points' : `Points and gift wrapping ${i % 5}`,
+          body: `Points expire after ${i % 3 ? 12 : 6} months. Wrapping is free.${' More.'.repeat(i % 4)}`,
+        }),
+      ),
+    );
     for (const q of ['points wrapping', 'do my points expire', 'capital of france']) {
       const all = many.rankAll(q).sort((x, y) => y.confidence - x.confidence || (x.articleId < y.articleId ? -1 : 1));
       for (const limit of [1, 3, 7, 100]) {
@@ -72,13 +96,24 @@ describe('answers', () => {
   });
   it('article ids are art_ and a ULID', () => {
     expect(isArticleId('art_01M848CT5YPC3NTP2572A7FFDF')).toBe(true);
-    for (const id of ['art_01m848ct5ypc3ntp2572a7ffdf', 'nope', 'art_', `art_${'0'.repeat(27)}`, 'ARTICLE#x']) expect(isArticleId(id)).toBe(false);
+    for (const id of ['art_01m848ct5ypc3ntp2572a7ffdf', 'nope', 'art_', `art_${'0'.repeat(27)}`, 'ARTICLE#x'])
+      expect(isArticleId(id)).toBe(false);
   });
 });
 
 describe('import transactions', () => {
   const write = (i: number, url: string | null, replacing: boolean): ImportWrite => {
-    const article = { id: `art_${i}`, title: 't', body: 'b', url, tags: [], questions: [], status: 'published' as const, createdAt: 'c', updatedAt: 'u' };
+    const article = {
+      id: `art_${i}`,
+      title: 't',
+      body: 'b',
+      url,
+      tags: [],
+      questions: [],
+      status: 'published' as const,
+      createdAt: 'c',
+      updatedAt: 'u',
+    };
     const searchable = form(`art_${i}`, 't');
     return { article, searchable, before: replacing ? { article, searchable } : null };
   };
@@ -96,9 +131,17 @@ describe('import transactions', () => {
     expect(chunkWrites([])).toEqual([]);
   });
   it('audit changes name each changed field, long values summarised', () => {
-    const before = { title: 'A', body: 'x'.repeat(5000), url: null, tags: [], questions: [], status: 'published' as const };
+    const before = {
+      title: 'A',
+      body: 'x'.repeat(5000),
+      url: null,
+      tags: [],
+      questions: [],
+      status: 'published' as const,
+    };
     expect(articleChanges(before, { ...before, title: 'B', body: 'short' })).toEqual({
-      title: { from: 'A', to: 'B' }, body: { from: { truncated: true }, to: 'short' },
+      title: { from: 'A', to: 'B' },
+      body: { from: { truncated: true }, to: 'short' },
     });
     expect(Object.keys(articleChanges(null, before))).toEqual(['title', 'body', 'tags', 'questions', 'status']);
   });
@@ -119,11 +162,16 @@ describe('article keys', () => {
 describe('knowledge settings', () => {
   it('defaults to on at the default threshold; a tenant may change both', () => {
     expect(tenantSettings({})).toMatchObject({ knowledgeEnabled: true, knowledgeThreshold: DEFAULT_ARTICLE_THRESHOLD });
-    expect(tenantSettings({ knowledge: { enabled: false, threshold: 0.7 } })).toMatchObject({ knowledgeEnabled: false, knowledgeThreshold: 0.7 });
+    expect(tenantSettings({ knowledge: { enabled: false, threshold: 0.7 } })).toMatchObject({
+      knowledgeEnabled: false,
+      knowledgeThreshold: 0.7,
+    });
     expect(tenantSettings({ knowledge: { threshold: 'high' } }).knowledgeThreshold).toBe(DEFAULT_ARTICLE_THRESHOLD);
   });
   it('refuses bad values of the known keys', () => {
-    expect(mergeConfig({}, { knowledge: { enabled: false, threshold: 0 } })).toEqual({ knowledge: { enabled: false, threshold: 0 } });
+    expect(mergeConfig({}, { knowledge: { enabled: false, threshold: 0 } })).toEqual({
+      knowledge: { enabled: false, threshold: 0 },
+    });
     for (const bad of [{ enabled: 1 }, { threshold: 2 }, { threshold: null, enabled: 'yes' }, []]) {
       expect(() => mergeConfig({}, { knowledge: bad })).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR' }));
     }
@@ -132,7 +180,13 @@ describe('knowledge settings', () => {
 
 describe('request schemas', () => {
   it('an article: defaults, trimming, https only', () => {
-    expect(ArticleBody.parse({ title: ' T ', body: 'B' })).toEqual({ title: 'T', body: 'B', tags: [], questions: [], status: 'published' });
+    expect(ArticleBody.parse({ title: ' T ', body: 'B' })).toEqual({
+      title: 'T',
+      body: 'B',
+      tags: [],
+      questions: [],
+      status: 'published',
+    });
     expect(ArticleBody.safeParse({ title: 'T', body: 'B', url: 'https://help.example/x' }).success).toBe(true);
     expect(ArticleBody.safeParse({ title: 'T', body: 'B', url: null }).success).toBe(true);
     for (const url of ['http://help.example/x', 'ftp://help.example', 'https://', 'javascript:alert(1)', 42]) {
@@ -140,7 +194,13 @@ describe('request schemas', () => {
     }
   });
   it('an import names the failing article by index', () => {
-    const r = ImportBody.safeParse({ articles: [{ title: 'a', body: 'b' }, { title: 'a', body: 'b' }, { title: 'a', body: '' }] });
+    const r = ImportBody.safeParse({
+      articles: [
+        { title: 'a', body: 'b' },
+        { title: 'a', body: 'b' },
+        { title: 'a', body: '' },
+      ],
+    });
     expect(r.success).toBe(false);
     expect(r.error!.issues.map((i) => i.path.join('.'))).toEqual(['articles.2.body']);
   });

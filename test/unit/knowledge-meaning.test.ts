@@ -11,8 +11,14 @@ const vec = (parts: Record<number, number>) => {
   for (const [axis, x] of Object.entries(parts)) v[Number(axis)] = x;
   return unit(v);
 };
-const article = (id: string, title: string, passages: string[], questions: string[] = []): StoredArticle =>
-  ({ id, title, url: null, tags: [], questions, passages });
+const article = (id: string, title: string, passages: string[], questions: string[] = []): StoredArticle => ({
+  id,
+  title,
+  url: null,
+  tags: [],
+  questions,
+  passages,
+});
 const articles = [
   article('refunds', 'Refunds', ['We refund within 30 days.'], ['can I get my money back']),
   article('returns', 'Returns', ['Send it back with the label.']),
@@ -76,10 +82,27 @@ describe('knowledge meaning', () => {
   it('counts the same evidence for less in a crowded knowledge base than in a sparse one', () => {
     // A neighbour in topic: close in meaning, a small gap over the next article, some words shared.
     const evidence = (crowd: number): ArticleEvidence => ({
-      confidence: 0.25, margin: 0.1, candidates: 30,
+      confidence: 0.25,
+      margin: 0.1,
+      candidates: 30,
       features: {
-        key: 0.2, title: 0.2, question: 0, passage: 0.3, similarity: 0.25, unseen: 0, body: 0.1, semantic: 0.4, spelling: 0.2,
-        meaning: 0.7, meaningKey: 0.7, meaningPassage: 0.6, meaningLift: 0.2, meaningGap: 0.02, meaningKeyGap: 0.02, meaningPassageGap: 0, meaningCrowd: crowd,
+        key: 0.2,
+        title: 0.2,
+        question: 0,
+        passage: 0.3,
+        similarity: 0.25,
+        unseen: 0,
+        body: 0.1,
+        semantic: 0.4,
+        spelling: 0.2,
+        meaning: 0.7,
+        meaningKey: 0.7,
+        meaningPassage: 0.6,
+        meaningLift: 0.2,
+        meaningGap: 0.02,
+        meaningKeyGap: 0.02,
+        meaningPassageGap: 0,
+        meaningCrowd: crowd,
       },
     });
     expect(articleProbability(evidence(0.75))).toBeLessThan(articleProbability(evidence(0.55)));

@@ -8,7 +8,13 @@ import {
   MAX_ANSWER_CHARS,
   type StoredArticle,
 } from '#shared/nlu/knowledge/retrieval.ts';
-import { prepareArticle, splitSentences, toPassages, toUnits, type ArticleInput } from '#shared/nlu/knowledge/prepare.ts';
+import {
+  prepareArticle,
+  splitSentences,
+  toPassages,
+  toUnits,
+  type ArticleInput,
+} from '#shared/nlu/knowledge/prepare.ts';
 import { markdownToKindedBlocks } from '#shared/nlu/knowledge/markdown.ts';
 import { formatFor } from '#shared/nlu/knowledge/passages.ts';
 
@@ -80,22 +86,32 @@ describe('prepareArticle', () => {
     });
   });
 
-  it('keeps the body\'s bold, emphasis, links and list items by their plain text, and an answer gets those it contains', () => {
+  it("keeps the body's bold, emphasis, links and list items by their plain text, and an answer gets those it contains", () => {
     const a = prepareArticle({
-      id: 'g', title: 'Gifts',
+      id: 'g',
+      title: 'Gifts',
       body: 'Tick **This is a gift** at checkout, _free_ of charge. See [our gift page](https://shop.example/gifts) or [this](javascript:alert(1)).\n\n- Wrapping paper\n- A card\n',
     });
     expect(a.format).toEqual({
-      strong: ['This is a gift'], emphasis: ['free'], links: [{ text: 'our gift page', url: 'https://shop.example/gifts' }], listItems: ['Wrapping paper', 'A card'],
+      strong: ['This is a gift'],
+      emphasis: ['free'],
+      links: [{ text: 'our gift page', url: 'https://shop.example/gifts' }],
+      listItems: ['Wrapping paper', 'A card'],
     });
     expect(formatFor('Tick This is a gift at checkout.\nWrapping paper', a.format)).toEqual({
-      strong: ['This is a gift'], emphasis: [], links: [], listItems: ['Wrapping paper'],
+      strong: ['This is a gift'],
+      emphasis: [],
+      links: [],
+      listItems: ['Wrapping paper'],
     });
     expect(formatFor('Nothing formatted here.', a.format)).toBeNull();
   });
 
   it('passages are whole sentences, within their size, blocks on their own lines', () => {
-    const sentences = Array.from({ length: 40 }, (_, i) => `Sentence number ${i} says something about parcels and returns.`);
+    const sentences = Array.from(
+      { length: 40 },
+      (_, i) => `Sentence number ${i} says something about parcels and returns.`,
+    );
     const passages = toPassages([sentences.slice(0, 20).join(' '), sentences.slice(20).join(' ')], 300);
     expect(passages.length).toBeGreaterThan(5);
     for (const p of passages) {
@@ -107,7 +123,9 @@ describe('prepareArticle', () => {
   });
 
   it('a block boundary closes a passage once it is half full', () => {
-    expect(toPassages(['Short heading', 'A paragraph under it.'], 400)).toEqual(['Short heading\nA paragraph under it.']);
+    expect(toPassages(['Short heading', 'A paragraph under it.'], 400)).toEqual([
+      'Short heading\nA paragraph under it.',
+    ]);
     const long = `${'x'.repeat(150)}.`;
     expect(toPassages([long, long, 'Next.'], 400)).toEqual([`${long}\n${long}`, 'Next.']);
   });
@@ -124,28 +142,35 @@ describe('prepareArticle', () => {
     ].join('\n');
     const { passages } = prepareArticle({ id: 's', title: 'Shipping', body });
     expect(passages).toEqual([
-      'Orders placed before 2 pm leave our warehouse the same day.\nStandard delivery takes 3 to 5 working days and costs $4.90.\n'
-      + 'Express delivery takes 1 to 2 working days and costs $9.90.\nSaturday delivery arrives the next Saturday and costs $14.90. Choose it at checkout.',
+      'Orders placed before 2 pm leave our warehouse the same day.\nStandard delivery takes 3 to 5 working days and costs $4.90.\n' +
+        'Express delivery takes 1 to 2 working days and costs $9.90.\nSaturday delivery arrives the next Saturday and costs $14.90. Choose it at checkout.',
       'We do not deliver on Sundays or public holidays.',
     ]);
-    const hit = buildKnowledgeIndex([prepareArticle({ id: 's', title: 'Shipping times and costs', body, questions: ['do u deliver on saturdays'] })])
-      .search('do u deliver on sundays')[0];
+    const hit = buildKnowledgeIndex([
+      prepareArticle({ id: 's', title: 'Shipping times and costs', body, questions: ['do u deliver on saturdays'] }),
+    ]).search('do u deliver on sundays')[0];
     expect(hit!.answer).toMatch(/^We do not deliver on Sundays/);
   });
 
   it('a heading joins what follows it, and a passage never ends at one', () => {
-    const body = '## Opening hours\n\nWe are open Monday to Friday, 9 to 6.\n\n## Holidays\n\nWe close on public holidays.';
+    const body =
+      '## Opening hours\n\nWe are open Monday to Friday, 9 to 6.\n\n## Holidays\n\nWe close on public holidays.';
     expect(toUnits(markdownToKindedBlocks(body)).map((u) => u.map((b) => b.text))).toEqual([
-      ['Opening hours', 'We are open Monday to Friday, 9 to 6.'], ['Holidays', 'We close on public holidays.'],
+      ['Opening hours', 'We are open Monday to Friday, 9 to 6.'],
+      ['Holidays', 'We close on public holidays.'],
     ]);
     const filler = `${'Some words about the shop and its long history. '.repeat(3).trim()}`;
-    const passages = toPassages(markdownToKindedBlocks(`${filler}\n\n## Holidays\n\nWe close on public holidays.`), 200);
+    const passages = toPassages(
+      markdownToKindedBlocks(`${filler}\n\n## Holidays\n\nWe close on public holidays.`),
+      200,
+    );
     expect(passages).toEqual([filler, 'Holidays\nWe close on public holidays.']);
     // Less than half full, but the heading and its first sentence would not fit: the heading starts the next.
     const short = 'We are a small shop in town.';
     const next = `${'We close on public holidays and on the first Monday of every month for stocktaking. '.repeat(2).trim()}`;
     expect(toPassages(markdownToKindedBlocks(`${short}\n\n## Holidays\n\n${next}`), 120)).toEqual([
-      short, 'Holidays\nWe close on public holidays and on the first Monday of every month for stocktaking.',
+      short,
+      'Holidays\nWe close on public holidays and on the first Monday of every month for stocktaking.',
       'We close on public holidays and on the first Monday of every month for stocktaking.',
     ]);
   });
@@ -174,7 +199,9 @@ describe('prepareArticle', () => {
   });
 
   it('passages never exceed the answer limit, whatever size is asked for', () => {
-    const body = Array.from({ length: 100 }, (_, i) => `This is sentence ${i} of a long article about returns.`).join(' ');
+    const body = Array.from({ length: 100 }, (_, i) => `This is sentence ${i} of a long article about returns.`).join(
+      ' ',
+    );
     for (const p of prepareArticle({ id: 'l', title: 'Long', body }, { passageChars: 5_000 }).passages) {
       expect(p.length).toBeLessThanOrEqual(MAX_ANSWER_CHARS);
     }
@@ -184,7 +211,11 @@ describe('prepareArticle', () => {
 describe('buildKnowledgeIndex: search', () => {
   it('finds the article that answers, with its answer passage, title and url', () => {
     const hit = top('How can I return an item I bought?');
-    expect(hit).toMatchObject({ articleId: 'returns', title: 'How do I return an item?', url: 'https://help.example.com/returns' });
+    expect(hit).toMatchObject({
+      articleId: 'returns',
+      title: 'How do I return an item?',
+      url: 'https://help.example.com/returns',
+    });
     expect(hit!.confidence).toBeGreaterThanOrEqual(DEFAULT_KNOWLEDGE_THRESHOLD);
     expect(hit!.confidence).toBeLessThanOrEqual(1);
   });
@@ -229,14 +260,27 @@ describe('buildKnowledgeIndex: search', () => {
 
   it("learns word swaps from the articles' questions and uses them for other articles", () => {
     const kb: ArticleInput[] = [
-      { id: 'account', title: 'Delete your account', body: 'Accounts are closed within a day.', questions: ['Remove my account'] },
-      { id: 'address', title: 'Delete a saved address', body: 'Saved addresses are listed in settings.', questions: ['Remove an address'] },
+      {
+        id: 'account',
+        title: 'Delete your account',
+        body: 'Accounts are closed within a day.',
+        questions: ['Remove my account'],
+      },
+      {
+        id: 'address',
+        title: 'Delete a saved address',
+        body: 'Saved addresses are listed in settings.',
+        questions: ['Remove an address'],
+      },
       { id: 'card', title: 'Delete a payment card', body: 'Open the wallet and choose the card.' },
       { id: 'other', title: 'Change the language', body: 'Pick a language in settings.' },
     ];
     const q = 'how do I remove a payment card?';
     const learned = buildKnowledgeIndex(kb.map((a) => prepareArticle(a))).search(q)[0]!;
-    const unlearned = buildKnowledgeIndex(kb.map((a) => prepareArticle(a)), { weights: { synonymArticles: 99 } }).search(q);
+    const unlearned = buildKnowledgeIndex(
+      kb.map((a) => prepareArticle(a)),
+      { weights: { synonymArticles: 99 } },
+    ).search(q);
     expect(learned.articleId).toBe('card');
     expect(learned.confidence).toBeGreaterThan(unlearned.find((h) => h.articleId === 'card')!.confidence);
   });
@@ -251,11 +295,20 @@ describe('buildKnowledgeIndex: search', () => {
       },
       { id: 'order', title: 'Cancel an order', body: 'Orders can be cancelled until they ship.' },
     ];
-    const build = (weights = {}) => buildKnowledgeIndex(kb.map((a) => prepareArticle(a)), { weights });
-    const features = (weights: object, q: string, id: string) => build(weights).explain(q).find((e) => e.articleId === id)!.features;
+    const build = (weights = {}) =>
+      buildKnowledgeIndex(
+        kb.map((a) => prepareArticle(a)),
+        { weights },
+      );
+    const features = (weights: object, q: string, id: string) =>
+      build(weights)
+        .explain(q)
+        .find((e) => e.articleId === id)!.features;
     // "end" = "cancel" in the subscription article: its title now covers "end" too...
     const own = 'end the plan of my subscription';
-    expect(features({}, own, 'subscription').title).toBeGreaterThan(features({ localSynonym: 0 }, own, 'subscription').title);
+    expect(features({}, own, 'subscription').title).toBeGreaterThan(
+      features({ localSynonym: 0 }, own, 'subscription').title,
+    );
     expect(build().search(own)[0]!.articleId).toBe('subscription');
     // ...but one article teaches nothing about the others: "end an order" does not match "cancel an order" better.
     expect(features({}, 'end an order', 'order')).toEqual(features({ localSynonym: 0 }, 'end an order', 'order'));
@@ -266,12 +319,22 @@ describe('buildKnowledgeIndex: search', () => {
       { id: 'private', title: 'Keep your posts private', body: 'Choose who sees each post in its menu.' },
       { id: 'delete', title: 'Delete your posts', body: 'Open the post menu and choose delete.' },
     ];
-    const idx = (weights = {}) => buildKnowledgeIndex(kb.map((a) => prepareArticle(a)), { weights });
+    const idx = (weights = {}) =>
+      buildKnowledgeIndex(
+        kb.map((a) => prepareArticle(a)),
+        { weights },
+      );
     const hit = idx().search('privacy of my posts')[0]!;
     expect(hit.articleId).toBe('private');
-    expect(hit.confidence).toBeGreaterThan(idx({ variant: 0 }).search('privacy of my posts').find((h) => h.articleId === 'private')?.confidence ?? 0);
+    expect(hit.confidence).toBeGreaterThan(
+      idx({ variant: 0 })
+        .search('privacy of my posts')
+        .find((h) => h.articleId === 'private')?.confidence ?? 0,
+    );
     // Words that part earlier are different words: "contact" is not "contain".
-    const other = buildKnowledgeIndex([prepareArticle({ id: 'box', title: 'What the box may contain', body: 'Only dry goods.' })]);
+    const other = buildKnowledgeIndex([
+      prepareArticle({ id: 'box', title: 'What the box may contain', body: 'Only dry goods.' }),
+    ]);
     expect(other.search('contact')).toEqual([]);
   });
 
@@ -288,11 +351,22 @@ describe('buildKnowledgeIndex: search', () => {
   });
 
   it("counts a question's match at a fraction of the title's in the confidence, not in the ranking", () => {
-    const asTitle: ArticleInput = { id: 'delay', title: 'Send an email later', body: 'Pick a time under the arrow of the send button.' };
+    const asTitle: ArticleInput = {
+      id: 'delay',
+      title: 'Send an email later',
+      body: 'Pick a time under the arrow of the send button.',
+    };
     const asQuestion: ArticleInput = { ...asTitle, title: 'Scheduled sending', questions: ['Send an email later'] };
-    const other: ArticleInput = { id: 'other', title: 'Email signatures', body: 'Add a signature in the settings of your email.' };
+    const other: ArticleInput = {
+      id: 'other',
+      title: 'Email signatures',
+      body: 'Add a signature in the settings of your email.',
+    };
     const conf = (a: ArticleInput, weights = {}) => {
-      const hits = buildKnowledgeIndex([a, other].map((x) => prepareArticle(x)), { weights }).search('send an email later');
+      const hits = buildKnowledgeIndex(
+        [a, other].map((x) => prepareArticle(x)),
+        { weights },
+      ).search('send an email later');
       expect(hits[0]!.articleId).toBe('delay');
       return hits[0]!.confidence;
     };
@@ -313,12 +387,18 @@ describe('buildKnowledgeIndex: search', () => {
   });
 
   it('abstains: an off-topic message stays below the default threshold', () => {
-    for (const q of ['what is the weather like in Paris tomorrow?', 'tell me a joke about cats', 'how do I install python on linux']) {
+    for (const q of [
+      'what is the weather like in Paris tomorrow?',
+      'tell me a joke about cats',
+      'how do I install python on linux',
+    ]) {
       const hit = top(q);
       expect(hit?.confidence ?? 0).toBeLessThan(DEFAULT_KNOWLEDGE_THRESHOLD);
     }
     // Sharing a word is not enough: "card" and "expire" alone do not make a gift-card question.
-    expect(top('my credit card expired, can I update it on my subscription?')?.confidence ?? 0).toBeLessThan(DEFAULT_KNOWLEDGE_THRESHOLD);
+    expect(top('my credit card expired, can I update it on my subscription?')?.confidence ?? 0).toBeLessThan(
+      DEFAULT_KNOWLEDGE_THRESHOLD,
+    );
   });
 
   it('messages of only stop words or no words at all find nothing', () => {
@@ -339,7 +419,9 @@ describe('buildKnowledgeIndex: search', () => {
 
   it('a stored passage longer than the limit (an older stored form) is cut to whole sentences', () => {
     const long = Array.from({ length: 20 }, (_, i) => `Sentence ${i} is about delivery times.`).join(' ');
-    const idx = buildKnowledgeIndex([{ id: 'o', title: 'Delivery', url: null, tags: [], questions: [], passages: [long] }]);
+    const idx = buildKnowledgeIndex([
+      { id: 'o', title: 'Delivery', url: null, tags: [], questions: [], passages: [long] },
+    ]);
     const answer = idx.search('delivery times')[0]!.answer;
     expect(answer.length).toBeLessThanOrEqual(MAX_ANSWER_CHARS);
     expect(answer).toMatch(/^Sentence 0 .*\.$/);
@@ -351,7 +433,9 @@ describe('buildKnowledgeIndex: search', () => {
   it('scores do not depend on where an article sits in the list', () => {
     const reversed = buildKnowledgeIndex([...stored].reverse());
     for (const q of ['return an item', 'payment methods', 'forgot password']) {
-      expect(reversed.search(q).map((h) => [h.articleId, h.confidence])).toEqual(index.search(q).map((h) => [h.articleId, h.confidence]));
+      expect(reversed.search(q).map((h) => [h.articleId, h.confidence])).toEqual(
+        index.search(q).map((h) => [h.articleId, h.confidence]),
+      );
     }
   });
 });
@@ -387,8 +471,22 @@ describe('buildKnowledgeIndex: hostile input', () => {
 
   it('articles with hostile text build and search', () => {
     const odd: StoredArticle[] = [
-      { id: 'a', title: '(.*)+'.repeat(1_000), url: null, tags: ['[x]'], questions: ['$$$'], passages: ['\\'.repeat(10_000), 'a'.repeat(100_000)] },
-      { id: 'b', title: 'Normal title about refunds', url: null, tags: [], questions: [], passages: ['Refunds take five days.'] },
+      {
+        id: 'a',
+        title: '(.*)+'.repeat(1_000),
+        url: null,
+        tags: ['[x]'],
+        questions: ['$$$'],
+        passages: ['\\'.repeat(10_000), 'a'.repeat(100_000)],
+      },
+      {
+        id: 'b',
+        title: 'Normal title about refunds',
+        url: null,
+        tags: [],
+        questions: [],
+        passages: ['Refunds take five days.'],
+      },
     ];
     const idx = buildKnowledgeIndex(odd);
     expect(idx.size).toBe(2);
@@ -398,7 +496,7 @@ describe('buildKnowledgeIndex: hostile input', () => {
 });
 
 describe('the chat-path module', () => {
-  it('bundles no Markdown or HTML parser and not the sentence encoder\'s runtime: only the stemmer comes with it', async () => {
+  it("bundles no Markdown or HTML parser and not the sentence encoder's runtime: only the stemmer comes with it", async () => {
     const out = await build({
       entryPoints: [fileURLToPath(new URL('../../shared/nlu/knowledge/retrieval.ts', import.meta.url))],
       bundle: true,
@@ -412,8 +510,30 @@ describe('the chat-path module', () => {
       .filter((path) => path.includes('node_modules/'))
       .map((path) => path.split('node_modules/')[1]!.split('/')[0]!);
     expect([...new Set(packages)]).toEqual(['stemmer']);
-    expect(Object.keys(out.metafile.inputs).filter((path) => path.startsWith('shared/')).sort()).toEqual(
-      ['knowledge/retrieval', 'knowledge/evidence', 'knowledge/lexicon', 'knowledge/passages', 'knowledge/query', 'knowledge/rank', 'knowledge/scoring', 'knowledge/semantic', 'knowledge/synonyms', 'knowledge/terms', 'knowledge/words', 'knowledge/phrase-spelling', 'encoder/glove', 'knowledge/article-meaning', 'encoder/vector-math'].map((m) => `shared/nlu/${m}.ts`).sort(),
+    expect(
+      Object.keys(out.metafile.inputs)
+        .filter((path) => path.startsWith('shared/'))
+        .sort(),
+    ).toEqual(
+      [
+        'knowledge/retrieval',
+        'knowledge/evidence',
+        'knowledge/lexicon',
+        'knowledge/passages',
+        'knowledge/query',
+        'knowledge/rank',
+        'knowledge/scoring',
+        'knowledge/semantic',
+        'knowledge/synonyms',
+        'knowledge/terms',
+        'knowledge/words',
+        'knowledge/phrase-spelling',
+        'encoder/glove',
+        'knowledge/article-meaning',
+        'encoder/vector-math',
+      ]
+        .map((m) => `shared/nlu/${m}.ts`)
+        .sort(),
     );
   });
 });

@@ -5,11 +5,20 @@ import { compileFilter } from '../../bin/local/filter.ts';
 // Lambda event filtering as the local runtime's stream mapping applies it.
 
 const record = (eventName: string, image: Record<string, unknown> | undefined) => ({
-  eventID: '1', eventName, eventVersion: '1.1', eventSource: 'aws:dynamodb', awsRegion: 'us-east-1',
-  dynamodb: { Keys: { pk: { S: 'p' }, sk: { S: 's' } }, ...(image ? { NewImage: image } : {}), SequenceNumber: '1', StreamViewType: 'NEW_IMAGE' },
+  eventID: '1',
+  eventName,
+  eventVersion: '1.1',
+  eventSource: 'aws:dynamodb',
+  awsRegion: 'us-east-1',
+  dynamodb: {
+    Keys: { pk: { S: 'p' }, sk: { S: 's' } },
+    ...(image ? { NewImage: image } : {}),
+    SequenceNumber: '1',
+    StreamViewType: 'NEW_IMAGE',
+  },
 });
 
-describe('the event dispatcher\'s filter', () => {
+describe("the event dispatcher's filter", () => {
   const passes = compileFilter(eventDispatcher.filter);
   it('lets inserted event items through', () => {
     expect(passes(record('INSERT', { type: { S: 'event' }, event: { M: {} } }))).toBe(true);

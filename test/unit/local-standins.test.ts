@@ -17,48 +17,93 @@ let si: StandIns;
 let objects: LocalObjects;
 let queue: LocalQueue;
 const received: string[] = [];
-const mail = { serve: (path: string, res: import('node:http').ServerResponse) => {
-  if (path !== '/local-mail/messages.json') return false;
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end('{"items":[{"replyTo":"shop+secret@mail.localhost"}]}');
-  return true;
-} } as unknown as LocalMail;
+const mail = {
+  serve: (path: string, res: import('node:http').ServerResponse) => {
+    if (path !== '/local-mail/messages.json') return false;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"items":[{"replyTo":"shop+secret@mail.localhost"}]}');
+    return true;
+  },
+} as unknown as LocalMail;
 
-const s3 = (creds = credentials) => new S3Client({
-  region: 'us-east-1', endpoint: objects.endpoint, forcePathStyle: true, credentials: creds, maxAttempts: 1,
-  requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED',
-});
-const sqs = (creds = credentials) => new SQSClient({ region: 'us-east-1', endpoint: queue.endpoint, credentials: creds, maxAttempts: 1 });
+const s3 = (creds = credentials) =>
+  new S3Client({
+    region: 'us-east-1',
+    endpoint: objects.endpoint,
+    forcePathStyle: true,
+    credentials: creds,
+    maxAttempts: 1,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+const sqs = (creds = credentials) =>
+  new SQSClient({ region: 'us-east-1', endpoint: queue.endpoint, credentials: creds, maxAttempts: 1 });
 const link = (key: string, disposition?: string, opts: { expiresIn?: number; signingDate?: Date } = {}) =>
-  getSignedUrl(s3(), new GetObjectCommand({ Bucket: 'mail', Key: key, ...(disposition ? { ResponseContentDisposition: disposition } : {}) }), { expiresIn: 300, ...opts });
+  getSignedUrl(
+    s3(),
+    new GetObjectCommand({
+      Bucket: 'mail',
+      Key: key,
+      ...(disposition ? { ResponseContentDisposition: disposition } : {}),
+    }),
+    { expiresIn: 300, ...opts },
+  );
 
 beforeAll(async () => {
   si = await startStandIns({ credentials, objects: () => objects, queueOf: () => queue, mail: () => mail });
   objects = createLocalObjects(si.url);
   queue = createLocalQueue({
-    name: 'q', baseUrl: si.url, visibilityTimeoutSeconds: 30, maxReceiveCount: 3,
-    handler: async () => async (e) => { received.push(...e.Records.map((r) => r.body)); return undefined; },
+    name: 'q',
+    baseUrl: si.url,
+    visibilityTimeoutSeconds: 30,
+    maxReceiveCount: 3,
+    handler: async () => async (e) => {
+      received.push(...e.Records.map((r) => r.body));
+      return undefined;
+    },
   });
 });
-afterAll(async () => { await queue.stop(); await si.stop(); });
+afterAll(async () => {
+  await queue.stop();
+  await si.stop();
+});
 
 describe('the S3 stand-in', () => {
-  it('takes what the SDK signs with the runtime\'s credentials and refuses the same calls unsigned or signed with another secret', async () => {
-    await s3().send(new PutObjectCommand({ Bucket: 'mail', Key: 'a b/ü+1.txt', Body: 'hello', ContentType: 'text/plain' }));
+  it("takes what the SDK signs with the runtime's credentials and refuses the same calls unsigned or signed with another secret", async () => {
+    await s3().send(
+      new PutObjectCommand({ Bucket: 'mail', Key: 'a b/ü+1.txt', Body: 'hello', ContentType: 'text/plain' }),
+    );
     const got = await s3().send(new GetObjectCommand({ Bucket: 'mail', Key: 'a b/ü+1.txt' }));
     expect(await got.Body!.transformToString()).toBe('hello');
 
-    await expect(s3(strangers).send(new PutObjectCommand({ Bucket: 'mail', Key: 'planted.html', Body: '<script>1</script>', ContentType: 'text/html' })))
-      .rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
-    await expect(s3(strangers).send(new DeleteObjectCommand({ Bucket: 'mail', Key: 'a b/ü+1.txt' }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
+    await expect(
+      s3(strangers).send(
+        new PutObjectCommand({
+          Bucket: 'mail',
+          Key: 'planted.html',
+          Body: '<script>1</script>',
+          ContentType: 'text/html',
+        }),
+      ),
+    ).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
+    await expect(
+      s3(strangers).send(new DeleteObjectCommand({ Bucket: 'mail', Key: 'a b/ü+1.txt' })),
+    ).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
     const plain = `${objects.endpoint}/mail/planted.html`;
     for (const method of ['PUT', 'DELETE', 'GET', 'HEAD']) {
-      const r = await fetch(plain, { method, ...(method === 'PUT' ? { body: '<script>1</script>', headers: { 'content-type': 'text/html' } } : {}) });
+      const r = await fetch(plain, {
+        method,
+        ...(method === 'PUT' ? { body: '<script>1</script>', headers: { 'content-type': 'text/html' } } : {}),
+      });
       expect(r.status, method).toBe(403);
     }
     // A forged Authorization header (any signature) is refused too.
     const forged = await fetch(`${objects.endpoint}/mail/a%20b/%C3%BC%2B1.txt`, {
-      method: 'DELETE', headers: { authorization: `AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature=${'0'.repeat(64)}`, 'x-amz-date': new Date().toISOString().replace(/[-:]|\.\d+/g, '') },
+      method: 'DELETE',
+      headers: {
+        authorization: `AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature=${'0'.repeat(64)}`,
+        'x-amz-date': new Date().toISOString().replace(/[-:]|\.\d+/g, ''),
+      },
     });
     expect(forged.status).toBe(403);
     expect(objects.keys('mail')).toEqual(['a b/ü+1.txt']);
@@ -77,7 +122,10 @@ describe('the S3 stand-in', () => {
     const moved = new URL(url);
     moved.pathname = moved.pathname.replace('r.txt', 's.txt');
     expect((await fetch(moved)).status).toBe(403);
-    const expired = await link('files/r.txt', undefined, { expiresIn: 60, signingDate: new Date(Date.now() - 120_000) });
+    const expired = await link('files/r.txt', undefined, {
+      expiresIn: 60,
+      signingDate: new Date(Date.now() - 120_000),
+    });
     const r = await fetch(expired);
     expect(r.status).toBe(403);
     expect(await r.text()).toContain('expired');
@@ -85,7 +133,12 @@ describe('the S3 stand-in', () => {
 
   it('serves anything but an image as a download with nosniff, whatever the link asked', async () => {
     objects.put('mail', 'files/page.html', Buffer.from('<script>alert(1)</script>'), 'text/html');
-    objects.put('mail', 'files/pic.svg', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'image/svg+xml');
+    objects.put(
+      'mail',
+      'files/pic.svg',
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+      'image/svg+xml',
+    );
     objects.put('mail', 'files/pic.png', Buffer.from('png'), 'image/png');
     for (const key of ['files/page.html', 'files/pic.svg']) {
       for (const asked of [undefined, 'inline; filename="x"']) {
@@ -105,11 +158,14 @@ describe('the S3 stand-in', () => {
 });
 
 describe('the SQS stand-in', () => {
-  it('takes calls signed with the runtime\'s credentials and refuses anonymous or foreign ones', async () => {
+  it("takes calls signed with the runtime's credentials and refuses anonymous or foreign ones", async () => {
     await sqs().send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: 'signed' }));
-    await expect(sqs(strangers).send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: 'foreign' }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
+    await expect(
+      sqs(strangers).send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: 'foreign' })),
+    ).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
     const anonymous = await fetch(queue.endpoint, {
-      method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AmazonSQS.SendMessage' },
+      method: 'POST',
+      headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AmazonSQS.SendMessage' },
       body: JSON.stringify({ QueueUrl: queue.url, MessageBody: 'anonymous' }),
     });
     expect(anonymous.status).toBe(403);
@@ -118,9 +174,12 @@ describe('the SQS stand-in', () => {
   });
 });
 
-describe('the stand-ins\' port', () => {
+describe("the stand-ins' port", () => {
   it('answers no cross-origin read: no preflight granted, no CORS header, and no other Host', async () => {
-    const pre = await fetch(`${objects.endpoint}/mail/x`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'PUT' } });
+    const pre = await fetch(`${objects.endpoint}/mail/x`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'PUT' },
+    });
     expect(pre.status).toBe(403);
     expect(pre.headers.get('access-control-allow-origin')).toBeNull();
     const page = await fetch(`${si.url}/local-mail/messages.json`, { headers: { origin: 'https://evil.example' } });
@@ -130,8 +189,12 @@ describe('the stand-ins\' port', () => {
     // A name that resolves here (DNS rebinding) is not this server's name.
     const { request } = await import('node:http');
     const status = await new Promise<number>((resolve, reject) => {
-      request(`${si.url}/local-mail/messages.json`, { headers: { host: `evil.example:${si.port}` } }, (res) => { res.resume(); resolve(res.statusCode!); })
-        .on('error', reject).end();
+      request(`${si.url}/local-mail/messages.json`, { headers: { host: `evil.example:${si.port}` } }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      })
+        .on('error', reject)
+        .end();
     });
     expect(status).toBe(421);
   });

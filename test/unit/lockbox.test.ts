@@ -16,7 +16,9 @@ describe('lockbox splits', () => {
 
   it('does not depend on the order of the items', () => {
     const reversed = [...examples].reverse();
-    expect(new Set(banking77Split(reversed, 'lockbox').map(([t]) => t))).toEqual(new Set(banking77Split(examples, 'lockbox').map(([t]) => t)));
+    expect(new Set(banking77Split(reversed, 'lockbox').map(([t]) => t))).toEqual(
+      new Set(banking77Split(examples, 'lockbox').map(([t]) => t)),
+    );
   });
 
   it('halves CLINC150 val by intent and the out-of-scope messages of both files together', () => {
@@ -29,17 +31,25 @@ describe('lockbox splits', () => {
   });
 
   it('puts half of the StackFAQ threads, whole, in the lockbox', () => {
-    const threads = Array.from({ length: 60 }, (_, i) => ({ question: `how do I ${i}`, answers: [], rephrasings: [`r${i}`] }));
+    const threads = Array.from({ length: 60 }, (_, i) => ({
+      question: `how do I ${i}`,
+      answers: [],
+      rephrasings: [`r${i}`],
+    }));
     const locked = stackFaqSplit(threads, 'lockbox');
     expect(locked).toHaveLength(30);
     expect(stackFaqSplit(threads, 'tuning').filter((t) => locked.includes(t))).toEqual([]);
   });
 
   it("takes half of each group of a help desk's held-out messages", () => {
-    const held = Array.from({ length: 30 }, (_, i) => ({ text: `m${i}`, group: ['intent', 'article', 'fallback'][i % 3]! }));
+    const held = Array.from({ length: 30 }, (_, i) => ({
+      text: `m${i}`,
+      group: ['intent', 'article', 'fallback'][i % 3]!,
+    }));
     const locked = deskLockbox('shop', held);
     expect(locked.size).toBe(15);
-    for (const g of ['intent', 'article', 'fallback']) expect(held.filter((m) => m.group === g && locked.has(m.text))).toHaveLength(5);
+    for (const g of ['intent', 'article', 'fallback'])
+      expect(held.filter((m) => m.group === g && locked.has(m.text))).toHaveLength(5);
     expect(deskLockbox('other-shop', held)).not.toEqual(locked);
   });
 

@@ -1,14 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { htmlToBlocks, MarkdownError, markdownToBlocks, markdownToText, MAX_MARKDOWN_CHARS } from '#shared/nlu/knowledge/markdown.ts';
+import {
+  htmlToBlocks,
+  MarkdownError,
+  markdownToBlocks,
+  markdownToText,
+  MAX_MARKDOWN_CHARS,
+} from '#shared/nlu/knowledge/markdown.ts';
 
 describe('markdownToBlocks', () => {
   it('headings, paragraphs and list items are blocks of their own; soft line breaks join', () => {
-    const md = '# Refunds\n\nWe refund within\n14 days.\n\n## Steps\n\n- Open *Orders*\n- Pick the order\n  1. Click **Refund**\n';
-    expect(markdownToBlocks(md)).toEqual(['Refunds', 'We refund within 14 days.', 'Steps', 'Open Orders', 'Pick the order', 'Click Refund']);
+    const md =
+      '# Refunds\n\nWe refund within\n14 days.\n\n## Steps\n\n- Open *Orders*\n- Pick the order\n  1. Click **Refund**\n';
+    expect(markdownToBlocks(md)).toEqual([
+      'Refunds',
+      'We refund within 14 days.',
+      'Steps',
+      'Open Orders',
+      'Pick the order',
+      'Click Refund',
+    ]);
   });
 
   it('links keep their text, images are dropped, inline code is kept', () => {
-    const md = 'See [the help centre](https://help.example.com "Help") ![logo](https://x.test/logo.png) or run `npm ci`.';
+    const md =
+      'See [the help centre](https://help.example.com "Help") ![logo](https://x.test/logo.png) or run `npm ci`.';
     expect(markdownToText(md)).toBe('See the help centre or run npm ci.');
   });
 
@@ -18,15 +33,25 @@ describe('markdownToBlocks', () => {
   });
 
   it('hard line breaks and block quotes end a block', () => {
-    expect(markdownToBlocks('first line  \nsecond line\n\n> quoted\n> text')).toEqual(['first line', 'second line', 'quoted text']);
+    expect(markdownToBlocks('first line  \nsecond line\n\n> quoted\n> text')).toEqual([
+      'first line',
+      'second line',
+      'quoted text',
+    ]);
   });
 
   it('tables become one block a row, cells separated by commas', () => {
-    expect(markdownToBlocks('| Plan | Price |\n|---|---|\n| Basic | 5 € |\n| Pro | 9 € |')).toEqual(['Plan, Price', 'Basic, 5 €', 'Pro, 9 €']);
+    expect(markdownToBlocks('| Plan | Price |\n|---|---|\n| Basic | 5 € |\n| Pro | 9 € |')).toEqual([
+      'Plan, Price',
+      'Basic, 5 €',
+      'Pro, 9 €',
+    ]);
   });
 
   it('entities and escapes are decoded', () => {
-    expect(markdownToText('Tom &amp; Jerry &copy; 2025 \\*not emphasis\\* &#x41;')).toBe('Tom & Jerry © 2025 *not emphasis* A');
+    expect(markdownToText('Tom &amp; Jerry &copy; 2025 \\*not emphasis\\* &#x41;')).toBe(
+      'Tom & Jerry © 2025 *not emphasis* A',
+    );
   });
 
   it('HTML in Markdown is reduced to its text; scripts, styles and handlers never survive', () => {
@@ -81,7 +106,12 @@ describe('markdownToBlocks', () => {
 
 describe('htmlToBlocks', () => {
   it('reads block elements as block boundaries and ignores unclosed hidden elements to the end', () => {
-    expect(htmlToBlocks('<ul><li>one</li><li>two</li></ul><p>three<br>four</p>')).toEqual(['one', 'two', 'three', 'four']);
+    expect(htmlToBlocks('<ul><li>one</li><li>two</li></ul><p>three<br>four</p>')).toEqual([
+      'one',
+      'two',
+      'three',
+      'four',
+    ]);
     expect(htmlToBlocks('visible<script>never')).toEqual(['visible']);
   });
 });

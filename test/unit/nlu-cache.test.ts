@@ -6,11 +6,23 @@ const v1: TrainingIntent[] = [
   { name: 'greeting', trainingPhrases: ['hi', 'hello', 'good morning', 'hey there'] },
   { name: 'goodbye', trainingPhrases: ['bye', 'goodbye', 'see you later', 'have a nice day'] },
 ];
-const v2: TrainingIntent[] = [...v1, { name: 'refund', trainingPhrases: ['I want a refund', 'money back please', 'refund my order', 'how do refunds work'] }];
+const v2: TrainingIntent[] = [
+  ...v1,
+  {
+    name: 'refund',
+    trainingPhrases: ['I want a refund', 'money back please', 'refund my order', 'how do refunds work'],
+  },
+];
 
 function counting(intents: TrainingIntent[]) {
   let calls = 0;
-  return { load: async () => { calls++; return intents; }, calls: () => calls };
+  return {
+    load: async () => {
+      calls++;
+      return intents;
+    },
+    calls: () => calls,
+  };
 }
 
 // The cache as the assistant uses it: a model trained from the tenant's intents, per version.
@@ -19,7 +31,9 @@ const classifierFor = (tenantId: string, version: number, load: () => Promise<Tr
   cache.get(tenantId, version, () => load().then((intents) => trainClassifier(intents)));
 
 describe('TenantModelCache', () => {
-  beforeEach(() => { cache = new TenantModelCache<Classifier>(); });
+  beforeEach(() => {
+    cache = new TenantModelCache<Classifier>();
+  });
 
   it('returns the same instance for the same version and loads once', async () => {
     const l = counting(v1);
@@ -64,7 +78,11 @@ describe('TenantModelCache', () => {
   });
 
   it('does not cache a failed load', async () => {
-    await expect(classifierFor('t1', 1, async () => { throw new Error('db down'); })).rejects.toThrow('db down');
+    await expect(
+      classifierFor('t1', 1, async () => {
+        throw new Error('db down');
+      }),
+    ).rejects.toThrow('db down');
     const l = counting(v1);
     await classifierFor('t1', 1, l.load);
     expect(l.calls()).toBe(1);

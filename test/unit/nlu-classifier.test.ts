@@ -75,10 +75,50 @@ describe('starter intents', () => {
 
 describe('classify', () => {
   const intents: TrainingIntent[] = [
-    { name: 'weather', trainingPhrases: ['what is the weather', 'will it rain today', 'is it sunny outside', 'forecast for tomorrow', 'how hot is it', 'do I need an umbrella'] },
-    { name: 'music', trainingPhrases: ['play some music', 'put on a song', 'play jazz', 'next track please', 'turn up the music', 'play my playlist'] },
-    { name: 'timer', trainingPhrases: ['set a timer', 'timer for 5 minutes', 'start a countdown', 'wake me in ten minutes', 'set an alarm', 'remind me in an hour'] },
-    { name: 'news', trainingPhrases: ['what is in the news', 'latest headlines', 'read me the news', 'any breaking news', 'news about sports', 'top stories today'] },
+    {
+      name: 'weather',
+      trainingPhrases: [
+        'what is the weather',
+        'will it rain today',
+        'is it sunny outside',
+        'forecast for tomorrow',
+        'how hot is it',
+        'do I need an umbrella',
+      ],
+    },
+    {
+      name: 'music',
+      trainingPhrases: [
+        'play some music',
+        'put on a song',
+        'play jazz',
+        'next track please',
+        'turn up the music',
+        'play my playlist',
+      ],
+    },
+    {
+      name: 'timer',
+      trainingPhrases: [
+        'set a timer',
+        'timer for 5 minutes',
+        'start a countdown',
+        'wake me in ten minutes',
+        'set an alarm',
+        'remind me in an hour',
+      ],
+    },
+    {
+      name: 'news',
+      trainingPhrases: [
+        'what is in the news',
+        'latest headlines',
+        'read me the news',
+        'any breaking news',
+        'news about sports',
+        'top stories today',
+      ],
+    },
   ];
   const c = trainClassifier(intents);
 
@@ -112,7 +152,12 @@ describe('classify', () => {
   });
 
   it('a single intent does not answer everything with full confidence', () => {
-    const single = trainClassifier([{ name: 'refund', trainingPhrases: ['I want a refund', 'refund my order', 'give me my money back', 'how do refunds work'] }]);
+    const single = trainClassifier([
+      {
+        name: 'refund',
+        trainingPhrases: ['I want a refund', 'refund my order', 'give me my money back', 'how do refunds work'],
+      },
+    ]);
     expect(single.classify('I want a refund please')[0]!.confidence).toBeGreaterThan(0.5);
     expect(single.classify('who painted the sistine chapel')[0]!.confidence).toBeLessThan(0.5);
   });
@@ -127,35 +172,78 @@ describe('classify', () => {
 
 describe('order of the intents', () => {
   // The same intents listed in another order (as a database may return them), their phrases too.
-  const shuffled = (xs: TrainingIntent[]) => [...xs].reverse().map((i, k) => ({
-    ...i, trainingPhrases: k % 2 === 0 ? [...i.trainingPhrases].reverse() : [...i.trainingPhrases.slice(1), i.trainingPhrases[0]!],
-  }));
+  const shuffled = (xs: TrainingIntent[]) =>
+    [...xs].reverse().map((i, k) => ({
+      ...i,
+      trainingPhrases:
+        k % 2 === 0 ? [...i.trainingPhrases].reverse() : [...i.trainingPhrases.slice(1), i.trainingPhrases[0]!],
+    }));
 
   it('does not change the ranking or the confidences', () => {
     const other = trainClassifier(shuffled(starterIntents), {}, vectors);
-    for (const text of [...heldOut.map(([t]) => t), ...offTopic]) expect(other.classify(text, 5)).toEqual(starter.classify(text, 5));
+    for (const text of [...heldOut.map(([t]) => t), ...offTopic])
+      expect(other.classify(text, 5)).toEqual(starter.classify(text, 5));
     expect(other.model.temperature).toBe(starter.model.temperature);
     expect(other.model.noneScore).toBe(starter.model.noneScore);
   });
 
   it('nor does white space around a phrase (" hi" is sorted as "hi")', () => {
-    const padded = trainClassifier(starterIntents.map((i) => ({ ...i, trainingPhrases: i.trainingPhrases.map((p, k) => (k % 3 === 0 ? `\n ${p}` : p)) })), {}, vectors);
-    for (const text of [...heldOut.map(([t]) => t), ...offTopic]) expect(padded.classify(text, 5)).toEqual(starter.classify(text, 5));
+    const padded = trainClassifier(
+      starterIntents.map((i) => ({
+        ...i,
+        trainingPhrases: i.trainingPhrases.map((p, k) => (k % 3 === 0 ? `\n ${p}` : p)),
+      })),
+      {},
+      vectors,
+    );
+    for (const text of [...heldOut.map(([t]) => t), ...offTopic])
+      expect(padded.classify(text, 5)).toEqual(starter.classify(text, 5));
   });
 });
 
 describe('sentence vectors', () => {
   const intents: TrainingIntent[] = [
-    { name: 'weather', trainingPhrases: ['is it going to rain', 'what is the forecast for tomorrow', 'will it be sunny', 'do i need an umbrella', 'how cold is it outside'] },
-    { name: 'music', trainingPhrases: ['play a song', 'put on some tunes', 'i want to listen to a track', 'skip to the next one', 'turn the volume up'] },
-    { name: 'food', trainingPhrases: ['order a pizza', 'i am hungry', 'find me a restaurant', 'what should i cook for dinner', 'book a table for two'] },
+    {
+      name: 'weather',
+      trainingPhrases: [
+        'is it going to rain',
+        'what is the forecast for tomorrow',
+        'will it be sunny',
+        'do i need an umbrella',
+        'how cold is it outside',
+      ],
+    },
+    {
+      name: 'music',
+      trainingPhrases: [
+        'play a song',
+        'put on some tunes',
+        'i want to listen to a track',
+        'skip to the next one',
+        'turn the volume up',
+      ],
+    },
+    {
+      name: 'food',
+      trainingPhrases: [
+        'order a pizza',
+        'i am hungry',
+        'find me a restaurant',
+        'what should i cook for dinner',
+        'book a table for two',
+      ],
+    },
   ];
   // No word of these (nor a 4-letter piece of one) is in any phrase: only their meaning tells.
   const unseen: Array<[string, string]> = [
-    ['any snow expected this weekend', 'weather'], ['thunderstorms later?', 'weather'],
-    ['chuck on a guitar album', 'music'], ['recommend a good burger place', 'food'], ['lasagne recipe', 'food'],
+    ['any snow expected this weekend', 'weather'],
+    ['thunderstorms later?', 'weather'],
+    ['chuck on a guitar album', 'music'],
+    ['recommend a good burger place', 'food'],
+    ['lasagne recipe', 'food'],
   ];
-  const right = (c: ReturnType<typeof trainClassifier>) => unseen.filter(([t, want]) => c.classify(t, 1)[0]!.intent === want).length;
+  const right = (c: ReturnType<typeof trainClassifier>) =>
+    unseen.filter(([t, want]) => c.classify(t, 1)[0]!.intent === want).length;
 
   it('rank a message that shares no word with the phrases by what it means', () => {
     expect(right(trainClassifier(intents, {}, vectors))).toBe(unseen.length);
@@ -166,16 +254,25 @@ describe('sentence vectors', () => {
 describe('intent names', () => {
   // Few phrases, and none of them says what the intent's name says.
   const intents: TrainingIntent[] = [
-    { name: 'opening_hours', trainingPhrases: ['when are you open', 'are you open on sunday', 'what time do you close'] },
-    { name: 'delivery_cost', trainingPhrases: ['how much is shipping', 'is postage free', 'what do you charge to send it'] },
+    {
+      name: 'opening_hours',
+      trainingPhrases: ['when are you open', 'are you open on sunday', 'what time do you close'],
+    },
+    {
+      name: 'delivery_cost',
+      trainingPhrases: ['how much is shipping', 'is postage free', 'what do you charge to send it'],
+    },
     { name: 'gift_cards', trainingPhrases: ['can i buy a voucher', 'do you sell vouchers', 'a present for a friend'] },
     { name: 'return_item', trainingPhrases: ['i want to send this back', 'how do i get a refund', 'it does not fit'] },
   ];
   const byName: Array<[string, string]> = [
-    ['what are your hours', 'opening_hours'], ['delivery cost to scotland', 'delivery_cost'],
-    ['do you do gift cards', 'gift_cards'], ['how can i return an item', 'return_item'],
+    ['what are your hours', 'opening_hours'],
+    ['delivery cost to scotland', 'delivery_cost'],
+    ['do you do gift cards', 'gift_cards'],
+    ['how can i return an item', 'return_item'],
   ];
-  const right = (c: ReturnType<typeof trainClassifier>) => byName.filter(([t, want]) => c.classify(t, 1)[0]!.intent === want).length;
+  const right = (c: ReturnType<typeof trainClassifier>) =>
+    byName.filter(([t, want]) => c.classify(t, 1)[0]!.intent === want).length;
 
   it('an intent is also known by its name, split at _', () => {
     expect(right(trainClassifier(intents, { vectorWeight: 0 }))).toBe(byName.length);
@@ -186,8 +283,12 @@ describe('intent names', () => {
 describe('none examples', () => {
   // A shop's team marked job questions as nothing the assistant should answer.
   const none = [
-    'are you hiring at the moment', 'do you have any job openings', 'how do i apply for a job with you',
-    'i would like to send you my cv', 'is there a vacancy in your warehouse', 'can i work for you',
+    'are you hiring at the moment',
+    'do you have any job openings',
+    'how do i apply for a job with you',
+    'i would like to send you my cv',
+    'is there a vacancy in your warehouse',
+    'can i work for you',
   ];
   const taught = trainClassifier(starterIntents, {}, vectors, none);
   // Job questions in other words than the examples: nearness to the examples alone would not catch them.
@@ -198,11 +299,13 @@ describe('none examples', () => {
       const before = starter.classify(text, 1)[0]!.confidence;
       expect(taught.classify(text, 1)[0]!.confidence, text).toBeLessThan(before / 2);
       // With no weight they are left out of the classifier.
-      expect(trainClassifier(starterIntents, { noneWeight: 0 }, vectors, none).classify(text, 1)).toEqual(starter.classify(text, 1));
+      expect(trainClassifier(starterIntents, { noneWeight: 0 }, vectors, none).classify(text, 1)).toEqual(
+        starter.classify(text, 1),
+      );
     }
   });
 
-  it('leave the intents\' own messages alone', () => {
+  it("leave the intents' own messages alone", () => {
     for (const [text, want] of heldOut) {
       const [top] = taught.classify(text, 1);
       expect(top!.intent, text).toBe(want);
@@ -213,8 +316,28 @@ describe('none examples', () => {
 
 describe('background phrases', () => {
   const pizzeria: TrainingIntent[] = [
-    { name: 'book_table', trainingPhrases: ['can i book a table', 'table for two tonight', 'reserve a table for 4 on friday', 'do you have space saturday at 8', 'i want to make a reservation', 'book for 6 people'] },
-    { name: 'opening_hours', trainingPhrases: ['when are you open', 'what time do you close', 'are you open on sunday', 'opening hours', 'what time do you open for lunch', 'are you open on bank holidays'] },
+    {
+      name: 'book_table',
+      trainingPhrases: [
+        'can i book a table',
+        'table for two tonight',
+        'reserve a table for 4 on friday',
+        'do you have space saturday at 8',
+        'i want to make a reservation',
+        'book for 6 people',
+      ],
+    },
+    {
+      name: 'opening_hours',
+      trainingPhrases: [
+        'when are you open',
+        'what time do you close',
+        'are you open on sunday',
+        'opening hours',
+        'what time do you open for lunch',
+        'are you open on bank holidays',
+      ],
+    },
   ];
 
   it('leave out those that a tenant phrase says', () => {

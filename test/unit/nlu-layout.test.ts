@@ -7,20 +7,31 @@ import { describe, expect, it } from 'vitest';
 // and a file of another layer of shared/) share a name, so a name says where a file is.
 
 const SHARED = fileURLToPath(new URL('../../shared', import.meta.url));
-const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-  e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []);
+const files = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 
 describe('shared/nlu', () => {
   it('has the folders encoder, intents, knowledge and policy, and no file beside them', () => {
     const top = readdirSync(join(SHARED, 'nlu'), { withFileTypes: true });
-    expect(top.filter((e) => e.isDirectory()).map((e) => e.name).sort()).toEqual(['encoder', 'intents', 'knowledge', 'policy']);
+    expect(
+      top
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(['encoder', 'intents', 'knowledge', 'policy']);
     expect(top.filter((e) => e.isFile()).map((e) => e.name)).toEqual([]);
   });
 
   it('has no two files of the same name, nor one named like a file of another layer', () => {
     const nlu = files(join(SHARED, 'nlu')).map((f) => basename(f));
     expect(nlu.filter((n, i) => nlu.indexOf(n) !== i)).toEqual([]);
-    const others = new Set(readdirSync(SHARED).filter((d) => d !== 'nlu').flatMap((d) => files(join(SHARED, d)).map((f) => basename(f))));
+    const others = new Set(
+      readdirSync(SHARED)
+        .filter((d) => d !== 'nlu')
+        .flatMap((d) => files(join(SHARED, d)).map((f) => basename(f))),
+    );
     expect(nlu.filter((n) => others.has(n))).toEqual([]);
   });
 });

@@ -26,7 +26,9 @@ describe('serialised classifier', () => {
     expect(() => deserializeClassifier(bytes)).toThrow(/needs the word vectors/);
     const plain = trainClassifier(starterIntents, { vectorWeight: 0 });
     const names = (r: Array<{ intent: string }>) => r.map((x) => x.intent);
-    expect(names(deserializeClassifier(serializeClassifier(plain)).classify('hello there'))).toEqual(names(plain.classify('hello there')));
+    expect(names(deserializeClassifier(serializeClassifier(plain)).classify('hello there'))).toEqual(
+      names(plain.classify('hello there')),
+    );
   });
 
   it('refuses a model stored in another format version', () => {
@@ -36,6 +38,8 @@ describe('serialised classifier', () => {
     const old = Buffer.from(JSON.stringify({ ...header, v: 1 }));
     const lenBuf = Buffer.alloc(4);
     lenBuf.writeUInt32LE(old.length);
-    expect(() => deserializeClassifier(gzipSync(Buffer.concat([lenBuf, old, raw.subarray(4 + len)])))).toThrow(/unknown model format 1/);
+    expect(() => deserializeClassifier(gzipSync(Buffer.concat([lenBuf, old, raw.subarray(4 + len)])))).toThrow(
+      /unknown model format 1/,
+    );
   });
 });

@@ -11,10 +11,11 @@ import { sendMessage } from '#shared/edge/routes/chat.ts';
 const captured = vi.hoisted(() => ({ current: '', specs: new Map<string, Record<string, unknown>>() }));
 vi.mock('#shared/edge/kit.ts', async (importOriginal) => {
   const kit = await importOriginal<typeof import('#shared/edge/kit.ts')>();
-  const spy = <F extends (spec: any, fn: any) => any>(f: F) => ((spec: Record<string, unknown>, fn: unknown) => {
-    captured.specs.set(captured.current, spec);
-    return f(spec, fn);
-  }) as unknown as F;
+  const spy = <F extends (spec: any, fn: any) => any>(f: F) =>
+    ((spec: Record<string, unknown>, fn: unknown) => {
+      captured.specs.set(captured.current, spec);
+      return f(spec, fn);
+    }) as unknown as F;
   return {
     ...kit,
     chatRoute: spy(kit.chatRoute),
@@ -24,7 +25,10 @@ vi.mock('#shared/edge/kit.ts', async (importOriginal) => {
   };
 });
 
-Object.assign(process.env, { TABLE_NAME: process.env.TABLE_NAME ?? 'unit', CURSOR_SECRET: process.env.CURSOR_SECRET ?? 'unit-secret' });
+Object.assign(process.env, {
+  TABLE_NAME: process.env.TABLE_NAME ?? 'unit',
+  CURSOR_SECRET: process.env.CURSOR_SECRET ?? 'unit-secret',
+});
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const handlerFile = (h: string) => `${ROOT}functions/${h}.ts`;
@@ -39,7 +43,8 @@ const accepts = (schema: object, value: unknown) => {
   return ajv.validate(withRefs, value);
 };
 const op = (method: string, path: string) => doc.paths[path]![method.toLowerCase()]!;
-const bodySchema = (method: string, path: string) => op(method, path).requestBody.content['application/json'].schema as object;
+const bodySchema = (method: string, path: string) =>
+  op(method, path).requestBody.content['application/json'].schema as object;
 
 describe('OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
@@ -48,7 +53,9 @@ describe('OpenAPI document', () => {
   });
 
   it('has exactly the operations of the route table', () => {
-    const inDoc = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
+    const inDoc = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     const inTable = routes.map((r) => `${r.method} ${r.path}`);
     expect(inDoc.sort()).toEqual([...inTable].sort());
     for (const r of routes) expect(op(r.method, r.path).operationId).toBeTypeOf('string');
@@ -63,7 +70,9 @@ describe('OpenAPI document', () => {
       const o = op(r.method, r.path);
       const expected = { widget: [{ widgetKey: [] }], jwt: [{ bearer: [] }], none: [] }[r.auth];
       expect(o.security, `${r.method} ${r.path}`).toEqual(expected);
-      expect(o.responses['500'].content['application/problem+json'].schema.allOf[0]).toEqual({ $ref: '#/components/schemas/Problem' });
+      expect(o.responses['500'].content['application/problem+json'].schema.allOf[0]).toEqual({
+        $ref: '#/components/schemas/Problem',
+      });
       if (r.auth === 'jwt') {
         expect(o.responses['401']).toEqual({ $ref: '#/components/responses/GatewayUnauthorized' });
         expect(o['x-required-role']).toBe(r.role ?? 'any');
@@ -71,36 +80,71 @@ describe('OpenAPI document', () => {
       }
       if (r.auth === 'widget') expect(o.responses['401'].content['application/problem+json']).toBeDefined();
       for (const [status, res] of Object.entries<any>(o.responses)) {
-        if (Number(status) >= 400 && !res.$ref) expect(res.content['application/problem+json'], `${r.path} ${status}`).toBeDefined();
+        if (Number(status) >= 400 && !res.$ref)
+          expect(res.content['application/problem+json'], `${r.path} ${status}`).toBeDefined();
       }
     }
-    expect(doc.components.securitySchemes.widgetKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Widget-Key' });
-    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(doc.components.securitySchemes.widgetKey).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Widget-Key',
+    });
+    expect(doc.components.securitySchemes.bearer).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+    });
   });
 
   it('documents the Idempotency-Key header on every POST that creates or sends something, and on nothing else', () => {
-    const withKey = routes.filter((r) => (op(r.method, r.path).parameters ?? []).some((p: any) => p.name === 'Idempotency-Key'));
+    const withKey = routes.filter((r) =>
+      (op(r.method, r.path).parameters ?? []).some((p: any) => p.name === 'Idempotency-Key'),
+    );
     const keyed = withKey.map((r) => `${r.method} ${r.path}`);
-    expect(keyed).toEqual(expect.arrayContaining([
-      'POST /api/v1/chat/escalate', 'POST /api/v1/chat/message', 'POST /api/v1/chat/conversations/{id}/rating',
-      'POST /api/v1/admin/auth/onboard', 'POST /api/v1/admin/intents', 'POST /api/v1/admin/articles', 'POST /api/v1/admin/integrations',
-      'POST /api/v1/admin/members', 'POST /api/v1/admin/conversations/{id}/messages', 'POST /api/v1/admin/settings/widget-key',
-    ]));
+    expect(keyed).toEqual(
+      expect.arrayContaining([
+        'POST /api/v1/chat/escalate',
+        'POST /api/v1/chat/message',
+        'POST /api/v1/chat/conversations/{id}/rating',
+        'POST /api/v1/admin/auth/onboard',
+        'POST /api/v1/admin/intents',
+        'POST /api/v1/admin/articles',
+        'POST /api/v1/admin/integrations',
+        'POST /api/v1/admin/members',
+        'POST /api/v1/admin/conversations/{id}/messages',
+        'POST /api/v1/admin/settings/widget-key',
+      ]),
+    );
     expect(withKey.every((r) => r.method === 'POST')).toBe(true);
     // Asking (a parse, a live ticket) creates nothing: no key.
     expect(keyed).not.toContain('POST /api/v1/admin/nlu/parse');
     expect(keyed).not.toContain('POST /api/v1/admin/live/tickets');
-    for (const r of withKey) expect(JSON.stringify(op(r.method, r.path).responses['409'] ?? {}), `${r.path} 409`).toContain('IDEMPOTENCY_IN_PROGRESS');
+    for (const r of withKey)
+      expect(JSON.stringify(op(r.method, r.path).responses['409'] ?? {}), `${r.path} 409`).toContain(
+        'IDEMPOTENCY_IN_PROGRESS',
+      );
   });
 
   it('validates the same bodies as the handler schema', () => {
     const schema = bodySchema('POST', '/api/v1/chat/message');
     const zod = sendMessage.body!;
     const good = [{ message: 'hello' }, { message: 'hi', conversationId: '3b241101-e2bb-4255-8caf-4136c566a962' }];
-    const bad = [{}, { message: '' }, { message: 'x'.repeat(2001) }, { message: 'hi', extra: 1 },
-      { message: 'hi', conversationId: 'not-a-uuid' }, { message: 42 }];
-    for (const b of good) { expect(zod.safeParse(b).success).toBe(true); expect(accepts(schema, b)).toBe(true); }
-    for (const b of bad) { expect(zod.safeParse(b).success, JSON.stringify(b)).toBe(false); expect(accepts(schema, b), JSON.stringify(b)).toBe(false); }
+    const bad = [
+      {},
+      { message: '' },
+      { message: 'x'.repeat(2001) },
+      { message: 'hi', extra: 1 },
+      { message: 'hi', conversationId: 'not-a-uuid' },
+      { message: 42 },
+    ];
+    for (const b of good) {
+      expect(zod.safeParse(b).success).toBe(true);
+      expect(accepts(schema, b)).toBe(true);
+    }
+    for (const b of bad) {
+      expect(zod.safeParse(b).success, JSON.stringify(b)).toBe(false);
+      expect(accepts(schema, b), JSON.stringify(b)).toBe(false);
+    }
   });
 
   describe('each handler is built from the declaration the document is built from', () => {
@@ -124,8 +168,16 @@ describe('OpenAPI document', () => {
   it('is served by GET /api/v1/openapi.json', async () => {
     const { handler } = await import('#functions/public/openapi.ts');
     const event = {
-      version: '2.0', routeKey: 'GET /api/v1/openapi.json', rawPath: '/api/v1/openapi.json', rawQueryString: '', headers: {},
-      requestContext: { requestId: 'unit', routeKey: 'GET /api/v1/openapi.json', http: { method: 'GET', path: '/api/v1/openapi.json' } },
+      version: '2.0',
+      routeKey: 'GET /api/v1/openapi.json',
+      rawPath: '/api/v1/openapi.json',
+      rawQueryString: '',
+      headers: {},
+      requestContext: {
+        requestId: 'unit',
+        routeKey: 'GET /api/v1/openapi.json',
+        http: { method: 'GET', path: '/api/v1/openapi.json' },
+      },
       isBase64Encoded: false,
     };
     const res = await handler(event as never, {} as never);

@@ -10,12 +10,46 @@ import { Webhook } from 'standardwebhooks';
 describe('resolved addresses', () => {
   it('refuses loopback, private, link-local, documentation, unspecified, multicast and IPv4-carrying IPv6 forms', () => {
     const refused = [
-      '127.0.0.1', '127.8.9.1', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1',
-      '0.0.0.0', '224.0.0.1', '239.255.255.250', '255.255.255.255', '192.0.2.10', '198.51.100.7', '203.0.113.9', '198.18.0.1', '240.0.0.1',
-      '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', 'ff02::1', '2001:db8::1', 'fec0::1', '3fff::1',
-      '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:169.254.169.254', '64:ff9b::a00:1', '2002:a00:1::', '2001::1',
+      '127.0.0.1',
+      '127.8.9.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '239.255.255.250',
+      '255.255.255.255',
+      '192.0.2.10',
+      '198.51.100.7',
+      '203.0.113.9',
+      '198.18.0.1',
+      '240.0.0.1',
+      '::1',
+      '::',
+      'fe80::1',
+      'fc00::1',
+      'fd12:3456::1',
+      'ff02::1',
+      '2001:db8::1',
+      'fec0::1',
+      '3fff::1',
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1',
+      '::ffff:169.254.169.254',
+      '64:ff9b::a00:1',
+      '2002:a00:1::',
+      '2001::1',
       // IPv4 inside IPv6 is refused whatever it carries (IPv4-compatible ::/96, mapped, NAT64, 6to4, Teredo).
-      '::127.0.0.1', '::a9fe:a9fe', '::8.8.8.8', '::ffff:93.184.216.34', '64:ff9b::808:808', '2002:808:808::1', '2001:0:4136:e378::1',
+      '::127.0.0.1',
+      '::a9fe:a9fe',
+      '::8.8.8.8',
+      '::ffff:93.184.216.34',
+      '64:ff9b::808:808',
+      '2002:808:808::1',
+      '2001:0:4136:e378::1',
     ];
     for (const a of refused) expect(refusedAddress(a, false), a).not.toBeNull();
     for (const a of ['93.184.216.34', '8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e']) {
@@ -42,12 +76,21 @@ describe('resolved addresses', () => {
 describe('postJson', () => {
   it('sends nothing to a loopback receiver unless allowed, never plain http elsewhere, and nothing past 1 KiB', async () => {
     let hits = 0;
-    const server = createServer((_req, res) => { hits++; res.writeHead(200); res.end('y'.repeat(5000)); });
+    const server = createServer((_req, res) => {
+      hits++;
+      res.writeHead(200);
+      res.end('y'.repeat(5000));
+    });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as { port: number }).port;
     try {
       const opts = { allowLoopback: false, timeoutMs: 2000 };
-      for (const url of [`http://127.0.0.1:${port}/`, `https://127.0.0.1:${port}/`, `http://localhost:${port}/`, `https://[::ffff:127.0.0.1]:${port}/`]) {
+      for (const url of [
+        `http://127.0.0.1:${port}/`,
+        `https://127.0.0.1:${port}/`,
+        `http://localhost:${port}/`,
+        `https://[::ffff:127.0.0.1]:${port}/`,
+      ]) {
         const r = await postJson(url, '{}', {}, opts);
         expect(r.ok, url).toBe(false);
         expect(r.error, url).toMatch(/refused address|loopback/);
@@ -70,8 +113,16 @@ describe('webhook secrets and signatures', () => {
     expect(checkSecret(s)).toBeNull();
     expect(checkSecret(`whsec_${Buffer.alloc(24).toString('base64')}`)).toBeNull();
     expect(checkSecret(`whsec_${Buffer.alloc(64).toString('base64')}`)).toBeNull();
-    for (const bad of ['', 'whsec_', 'secret', `whsec_${Buffer.alloc(23).toString('base64')}`, `whsec_${Buffer.alloc(65).toString('base64')}`,
-      'whsec_not base64!', `${Buffer.alloc(32).toString('base64')}`, 'whsec_plaintext_SECRET_value_9876']) {
+    for (const bad of [
+      '',
+      'whsec_',
+      'secret',
+      `whsec_${Buffer.alloc(23).toString('base64')}`,
+      `whsec_${Buffer.alloc(65).toString('base64')}`,
+      'whsec_not base64!',
+      `${Buffer.alloc(32).toString('base64')}`,
+      'whsec_plaintext_SECRET_value_9876',
+    ]) {
       expect(checkSecret(bad), bad).not.toBeNull();
     }
   });

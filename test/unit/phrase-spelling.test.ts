@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { phraseSpelling } from '#shared/nlu/knowledge/phrase-spelling.ts';
 
-const spelling = phraseSpelling(new Map([
-  ['goodbye', ['bye', 'thanks, that is all', 'see you later']],
-  ['human_agent', ['talk to a person', 'get me an agent']],
-]));
+const spelling = phraseSpelling(
+  new Map([
+    ['goodbye', ['bye', 'thanks, that is all', 'see you later']],
+    ['human_agent', ['talk to a person', 'get me an agent']],
+  ]),
+);
 
 describe('phrase spelling', () => {
   it('is 1 for a phrase itself, whatever its case and punctuation', () => {

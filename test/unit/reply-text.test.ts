@@ -7,8 +7,9 @@ describe('fillReply', () => {
   const all = { 'visitor.name': 'Ada', 'agent.name': 'Sam', 'ticket.number': '42' } as const;
 
   it('fills every placeholder, as often as it appears', () => {
-    expect(fillReply('Hi {{visitor.name}}, {{agent.name}} here about #{{ticket.number}}. Bye {{visitor.name}}!', all))
-      .toBe('Hi Ada, Sam here about #42. Bye Ada!');
+    expect(
+      fillReply('Hi {{visitor.name}}, {{agent.name}} here about #{{ticket.number}}. Bye {{visitor.name}}!', all),
+    ).toBe('Hi Ada, Sam here about #42. Bye Ada!');
   });
 
   it('leaves out what the conversation does not have, with the space before its punctuation', () => {

@@ -15,21 +15,39 @@ import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
 // falls back; the team's articles answer before untouched starter intents.
 
 const asIntent = (s: (typeof starterIntents)[number], extra: Partial<Intent> = {}): Intent => ({
-  ...s, id: s.name, enabled: true, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', ...extra,
+  ...s,
+  id: s.name,
+  enabled: true,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  ...extra,
 });
 const FACT = /\d|[$£€]|@|My Account|working days|free/i;
 
 describe('starter content', () => {
   it('states no number, price, time, address or policy: only small talk, the hand-over, hours from the settings and order numbers asked for', () => {
-    expect(starterIntents.map((i) => i.name).sort()).toEqual(['complaint', 'goodbye', 'greeting', 'human_agent', 'opening_hours', 'order_status', 'thanks']);
+    expect(starterIntents.map((i) => i.name).sort()).toEqual([
+      'complaint',
+      'goodbye',
+      'greeting',
+      'human_agent',
+      'opening_hours',
+      'order_status',
+      'thanks',
+    ]);
     for (const i of starterIntents) expect(i.response.replace(/\{\{\w+\}\}/g, ''), i.name).not.toMatch(FACT);
     const order = starterIntents.find((i) => i.name === 'order_status')!;
-    expect(order).toMatchObject({ action: 'escalate', entities: [expect.objectContaining({ name: 'order_id', required: true })] });
+    expect(order).toMatchObject({
+      action: 'escalate',
+      entities: [expect.objectContaining({ name: 'order_id', required: true })],
+    });
     expect(starterIntents.find((i) => i.name === 'complaint')!.action).toBe('escalate');
   });
 
   it('offers the topics as templates whose replies have blanks, each blank refused until filled', () => {
-    expect(intentTemplates.map((t) => t.key)).toEqual(expect.arrayContaining(['returns', 'shipping', 'payments', 'accounts', 'products', 'contact']));
+    expect(intentTemplates.map((t) => t.key)).toEqual(
+      expect.arrayContaining(['returns', 'shipping', 'payments', 'accounts', 'products', 'contact']),
+    );
     for (const t of intentTemplates) {
       expect(t.response.match(BLANK)?.length, t.key).toBeGreaterThan(0);
       expect(t.trainingPhrases.length).toBeGreaterThan(10);
@@ -39,29 +57,64 @@ describe('starter content', () => {
 });
 
 describe('placeholders from settings', () => {
-  const hours = { timezone: 'America/Denver', weekly: { tue: [['10:00', '17:00']], wed: [['10:00', '17:00']], thu: [['10:00', '19:00']], fri: [['10:00', '17:00']], sat: [['09:00', '14:00']] } };
-  it('writes the week in the tenant\'s time zone, days with the same hours together', () => {
-    expect(weekHours(hours as never)).toBe('Tuesday and Wednesday 10:00 to 17:00, Thursday 10:00 to 19:00, Friday 10:00 to 17:00, Saturday 09:00 to 14:00 (America/Denver time)');
-    expect(weekHours({ timezone: 'UTC', weekly: { mon: [['09:00', '12:00'], ['13:00', '17:00']], tue: [['09:00', '12:00'], ['13:00', '17:00']], wed: [['09:00', '12:00'], ['13:00', '17:00']] } }))
-      .toBe('Monday to Wednesday 09:00 to 12:00 and 13:00 to 17:00 (UTC time)');
+  const hours = {
+    timezone: 'America/Denver',
+    weekly: {
+      tue: [['10:00', '17:00']],
+      wed: [['10:00', '17:00']],
+      thu: [['10:00', '19:00']],
+      fri: [['10:00', '17:00']],
+      sat: [['09:00', '14:00']],
+    },
+  };
+  it("writes the week in the tenant's time zone, days with the same hours together", () => {
+    expect(weekHours(hours as never)).toBe(
+      'Tuesday and Wednesday 10:00 to 17:00, Thursday 10:00 to 19:00, Friday 10:00 to 17:00, Saturday 09:00 to 14:00 (America/Denver time)',
+    );
+    expect(
+      weekHours({
+        timezone: 'UTC',
+        weekly: {
+          mon: [
+            ['09:00', '12:00'],
+            ['13:00', '17:00'],
+          ],
+          tue: [
+            ['09:00', '12:00'],
+            ['13:00', '17:00'],
+          ],
+          wed: [
+            ['09:00', '12:00'],
+            ['13:00', '17:00'],
+          ],
+        },
+      }),
+    ).toBe('Monday to Wednesday 09:00 to 12:00 and 13:00 to 17:00 (UTC time)');
   });
 
   it('gives hours, openNow, nextOpen and contactEmail only from what the settings hold', () => {
     // Monday 2026-11-23 12:00 in Denver (19:00 UTC): closed, open again on Tuesday at 10:00.
     const monday = new Date('2026-11-23T19:00:00.000Z');
     expect(settingsValues({ config: { businessHours: hours }, slug: 'kiln' }, monday)).toMatchObject({
-      openNow: 'closed', nextOpen: 'Tuesday at 10:00', contactEmail: 'kiln@mail.localhost',
+      openNow: 'closed',
+      nextOpen: 'Tuesday at 10:00',
+      contactEmail: 'kiln@mail.localhost',
     });
     const tuesday = new Date('2026-11-24T19:00:00.000Z');
-    const open = settingsValues({ config: { businessHours: hours, email: { fromAddress: 'help@kiln.example' } } }, tuesday);
+    const open = settingsValues(
+      { config: { businessHours: hours, email: { fromAddress: 'help@kiln.example' } } },
+      tuesday,
+    );
     expect(open).toMatchObject({ openNow: 'open', contactEmail: 'help@kiln.example' });
     expect(open.nextOpen).toBeUndefined();
     expect(settingsValues({ config: {} }, tuesday)).toEqual({});
   });
 
-  it('fills an intent\'s reply, or makes it fall back when one has no value', () => {
+  it("fills an intent's reply, or makes it fall back when one has no value", () => {
     const hoursIntent = asIntent(starterIntents.find((i) => i.name === 'opening_hours')!);
-    expect(withSettings(hoursIntent, { hours: 'Tuesday 10:00 to 17:00', openNow: 'closed' })!.response).toBe('Our hours are Tuesday 10:00 to 17:00. Right now we are closed.');
+    expect(withSettings(hoursIntent, { hours: 'Tuesday 10:00 to 17:00', openNow: 'closed' })!.response).toBe(
+      'Our hours are Tuesday 10:00 to 17:00. Right now we are closed.',
+    );
     expect(withSettings(hoursIntent, {})).toBeNull();
     // An entity of the same name is the entity's.
     const own = { response: 'At {{hours}}', entities: [{ name: 'hours', type: 'number' as const }] };
@@ -71,24 +124,50 @@ describe('placeholders from settings', () => {
     const th = { intent: DEFAULT_INTENT_THRESHOLD, article: DEFAULT_ARTICLE_THRESHOLD };
     const unset = answer(model, null, 'what are your opening hours', th, 'FALLBACK');
     expect(unset.nlu).toMatchObject({ intent: null, reply: 'FALLBACK' });
-    const set = answer(model, null, 'what are your opening hours', th, 'FALLBACK', undefined, { hours: 'Friday 09:00 to 17:00', openNow: 'open' });
+    const set = answer(model, null, 'what are your opening hours', th, 'FALLBACK', undefined, {
+      hours: 'Friday 09:00 to 17:00',
+      openNow: 'open',
+    });
     expect(set.nlu.intent?.name).toBe('opening_hours');
     expect(set.nlu.reply).toBe('Our hours are Friday 09:00 to 17:00. Right now we are open.');
   });
 });
 
-describe('the team\'s content first', () => {
+describe("the team's content first", () => {
   const legacyShipping: Intent = {
-    id: 'shipping', name: 'shipping', description: '', response: LEGACY_STARTER_REPLIES.shipping!.response, entities: [], action: 'reply', enabled: true,
-    trainingPhrases: intentTemplates.find((t) => t.key === 'shipping')!.trainingPhrases, createdAt: '', updatedAt: '',
+    id: 'shipping',
+    name: 'shipping',
+    description: '',
+    response: LEGACY_STARTER_REPLIES.shipping!.response,
+    entities: [],
+    action: 'reply',
+    enabled: true,
+    trainingPhrases: intentTemplates.find((t) => t.key === 'shipping')!.trainingPhrases,
+    createdAt: '',
+    updatedAt: '',
   };
-  const index = buildKnowledgeIndex([
-    { id: 'freight', title: 'Delivery costs', body: 'Delivery costs $49 per bike anywhere in the country. Bikes arrive fully built within 5 working days.', questions: ['how much is delivery', 'how much is shipping', 'shipping costs'] },
-  ].map((a) => prepareArticle(a)), { wordVectors: wordVectors() });
+  const index = buildKnowledgeIndex(
+    [
+      {
+        id: 'freight',
+        title: 'Delivery costs',
+        body: 'Delivery costs $49 per bike anywhere in the country. Bikes arrive fully built within 5 working days.',
+        questions: ['how much is delivery', 'how much is shipping', 'shipping costs'],
+      },
+    ].map((a) => prepareArticle(a)),
+    { wordVectors: wordVectors() },
+  );
   const th = { intent: DEFAULT_INTENT_THRESHOLD, article: DEFAULT_ARTICLE_THRESHOLD };
-  const ask = (intent: Intent) => answer(trainModel(1, [intent, asIntent(starterIntents[0]!)]), index, 'how much does shipping cost for a bike', th, 'FALLBACK');
+  const ask = (intent: Intent) =>
+    answer(
+      trainModel(1, [intent, asIntent(starterIntents[0]!)]),
+      index,
+      'how much does shipping cost for a bike',
+      th,
+      'FALLBACK',
+    );
 
-  it('an untouched starter intent gives way to the article that answers; the team\'s own intent does not', () => {
+  it("an untouched starter intent gives way to the article that answers; the team's own intent does not", () => {
     const team = ask(legacyShipping);
     expect(team.nlu.intent?.name).toBe('shipping');
     expect(team.knowledge).toBeNull();
@@ -102,15 +181,58 @@ describe('the starter review of existing tenants', () => {
   it('marks unedited starter intents, disables the fact-stating ones, and leaves edited ones alone', () => {
     const at = '2026-11-28T10:00:00.000Z';
     const intents: Intent[] = [
-      { ...asIntent(starterIntents.find((i) => i.name === 'greeting')!), response: LEGACY_STARTER_REPLIES.greeting!.response },
-      { id: 's', name: 'shipping', description: '', trainingPhrases: ['shipping'], response: LEGACY_STARTER_REPLIES.shipping!.response, entities: [], action: 'reply', enabled: true, createdAt: at, updatedAt: '2026-01-01T00:00:00.000Z' },
-      { id: 'r', name: 'returns', description: '', trainingPhrases: ['returns'], response: 'Returns within 14 days, postage paid by you.', entities: [], action: 'reply', enabled: true, createdAt: at, updatedAt: at },
-      { id: 'p', name: 'product_info', description: '', trainingPhrases: ['stock'], response: LEGACY_STARTER_REPLIES.product_info!.response, entities: [], action: 'reply', enabled: false, createdAt: at, updatedAt: at },
+      {
+        ...asIntent(starterIntents.find((i) => i.name === 'greeting')!),
+        response: LEGACY_STARTER_REPLIES.greeting!.response,
+      },
+      {
+        id: 's',
+        name: 'shipping',
+        description: '',
+        trainingPhrases: ['shipping'],
+        response: LEGACY_STARTER_REPLIES.shipping!.response,
+        entities: [],
+        action: 'reply',
+        enabled: true,
+        createdAt: at,
+        updatedAt: '2026-01-01T00:00:00.000Z',
+      },
+      {
+        id: 'r',
+        name: 'returns',
+        description: '',
+        trainingPhrases: ['returns'],
+        response: 'Returns within 14 days, postage paid by you.',
+        entities: [],
+        action: 'reply',
+        enabled: true,
+        createdAt: at,
+        updatedAt: at,
+      },
+      {
+        id: 'p',
+        name: 'product_info',
+        description: '',
+        trainingPhrases: ['stock'],
+        response: LEGACY_STARTER_REPLIES.product_info!.response,
+        entities: [],
+        action: 'reply',
+        enabled: false,
+        createdAt: at,
+        updatedAt: at,
+      },
     ];
     const changes = reviewChanges(intents, at);
     expect(changes.map((c) => [c.after.name, c.after.enabled, c.after.starter, c.after.needsReview ?? false])).toEqual([
-      ['greeting', true, true, false], ['shipping', false, true, true], ['product_info', false, true, false],
+      ['greeting', true, true, false],
+      ['shipping', false, true, true],
+      ['product_info', false, true, false],
     ]);
-    expect(reviewChanges(changes.map((c) => c.after), at)).toEqual([]);
+    expect(
+      reviewChanges(
+        changes.map((c) => c.after),
+        at,
+      ),
+    ).toEqual([]);
   });
 });

@@ -4,7 +4,20 @@ import { answer, trainModel } from '#shared/domain/assistant/assistant.ts';
 import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
 import { unstretch } from '#shared/nlu/intents/stretched.ts';
 
-const english = new Set(['bye', 'hi', 'good', 'morning', 'thanks', 'please', 'help', 'see', 'too', 'so', 'slow', 'all']);
+const english = new Set([
+  'bye',
+  'hi',
+  'good',
+  'morning',
+  'thanks',
+  'please',
+  'help',
+  'see',
+  'too',
+  'so',
+  'slow',
+  'all',
+]);
 const known = (w: string) => english.has(w);
 
 describe('stretched words', () => {
@@ -25,13 +38,30 @@ describe('stretched words', () => {
 
   it('a goodbye written "byee" reaches the goodbye intent', () => {
     const intent = (name: string, trainingPhrases: string[]): Intent => ({
-      id: name, name, description: '', trainingPhrases, response: name, entities: [], action: 'reply', enabled: true, createdAt: '', updatedAt: '',
+      id: name,
+      name,
+      description: '',
+      trainingPhrases,
+      response: name,
+      entities: [],
+      action: 'reply',
+      enabled: true,
+      createdAt: '',
+      updatedAt: '',
     });
     const model = trainModel(1, [
-      intent('opening_hours', ['when are you open', 'what time do you close', 'are you open on sunday', 'opening hours', 'are you open today', 'what are your hours']),
+      intent('opening_hours', [
+        'when are you open',
+        'what time do you close',
+        'are you open on sunday',
+        'opening hours',
+        'are you open today',
+        'what are your hours',
+      ]),
       intent('sign_off', ['bye', 'goodbye', 'see you', 'that is all, thanks', 'have a nice evening', 'cheers, bye']),
     ]);
     const th = { intent: DEFAULT_INTENT_THRESHOLD, article: DEFAULT_ARTICLE_THRESHOLD };
-    for (const text of ['byee', 'byeeee']) expect(answer(model, null, text, th, 'FALLBACK').nlu.intent?.name, text).toBe('sign_off');
+    for (const text of ['byee', 'byeeee'])
+      expect(answer(model, null, text, th, 'FALLBACK').nlu.intent?.name, text).toBe('sign_off');
   });
 });

@@ -10,7 +10,15 @@ describe('usedOnly', () => {
       UpdateExpression: 'SET #s = :s, assigneeId = :a',
       ConditionExpression: '#s = :rs AND (attribute_not_exists(assigneeId) OR assigneeId = :null) AND #p = :rp',
       ExpressionAttributeNames: { '#s': 'status', '#p': 'priority', '#unused': 'x' },
-      ExpressionAttributeValues: { ':s': 'open', ':a': null, ':rs': 'waiting', ':rp': 'low', ':null': null, ':r_assigneeId': 'u1', ':r': 1 },
+      ExpressionAttributeValues: {
+        ':s': 'open',
+        ':a': null,
+        ':rs': 'waiting',
+        ':rp': 'low',
+        ':null': null,
+        ':r_assigneeId': 'u1',
+        ':r': 1,
+      },
     };
     expect(usedOnly(op)).toEqual({
       ...op,
@@ -25,7 +33,12 @@ describe('usedOnly', () => {
   });
 
   it('leaves out a map that would be empty (DynamoDB refuses an empty one too)', () => {
-    const op = { Item: { pk: 'a' }, ConditionExpression: 'attribute_not_exists(pk)', ExpressionAttributeValues: { ':v': 1 }, ExpressionAttributeNames: { '#n': 'n' } };
+    const op = {
+      Item: { pk: 'a' },
+      ConditionExpression: 'attribute_not_exists(pk)',
+      ExpressionAttributeValues: { ':v': 1 },
+      ExpressionAttributeNames: { '#n': 'n' },
+    };
     expect(usedOnly(op)).toEqual({ Item: { pk: 'a' }, ConditionExpression: 'attribute_not_exists(pk)' });
   });
 });

@@ -14,16 +14,23 @@ describe('the hours line', () => {
     expect(backAt(at(2026, 11, 24, 23, 0).toISOString(), now)).toBe(`today at ${time(at(2026, 11, 24, 23, 0))}`);
     expect(backAt(at(2026, 11, 25, 9, 0).toISOString(), now)).toBe(`tomorrow at ${time(at(2026, 11, 25, 9, 0))}`);
     const friday = at(2026, 11, 27, 9, 0);
-    expect(backAt(friday.toISOString(), now)).toBe(`on ${friday.toLocaleDateString(undefined, { weekday: 'long' })} at ${time(friday)}`);
+    expect(backAt(friday.toISOString(), now)).toBe(
+      `on ${friday.toLocaleDateString(undefined, { weekday: 'long' })} at ${time(friday)}`,
+    );
     const later = at(2026, 12, 7, 9, 0);
-    expect(backAt(later.toISOString(), now)).toBe(`on ${later.toLocaleDateString(undefined, { day: 'numeric', month: 'short' })} at ${time(later)}`);
+    expect(backAt(later.toISOString(), now)).toBe(
+      `on ${later.toLocaleDateString(undefined, { day: 'numeric', month: 'short' })} at ${time(later)}`,
+    );
   });
 
   it('says the reply time while open, nothing without one, and when the team is back while away', () => {
-    expect(hoursText({ online: true, nextOpenAt: null, replyTime: 'usually within an hour' })).toBe('Our team replies usually within an hour.');
+    expect(hoursText({ online: true, nextOpenAt: null, replyTime: 'usually within an hour' })).toBe(
+      'Our team replies usually within an hour.',
+    );
     expect(hoursText({ online: true, nextOpenAt: null, replyTime: null })).toBeNull();
-    expect(hoursText({ online: false, nextOpenAt: at(2026, 11, 25, 9, 0).toISOString(), replyTime: 'fast' }, now))
-      .toBe(`We're away — back tomorrow at ${time(at(2026, 11, 25, 9, 0))} your time.`);
+    expect(hoursText({ online: false, nextOpenAt: at(2026, 11, 25, 9, 0).toISOString(), replyTime: 'fast' }, now)).toBe(
+      `We're away — back tomorrow at ${time(at(2026, 11, 25, 9, 0))} your time.`,
+    );
     expect(hoursText({ online: false, nextOpenAt: null, replyTime: null })).toBe("We're away right now.");
   });
 });

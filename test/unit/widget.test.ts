@@ -13,18 +13,30 @@ describe('widget.js', () => {
 
   it('is one IIFE with no eval, no code from strings and no HTML parsing of text', () => {
     expect(built.code.startsWith('"use strict";(()=>{') || built.code.startsWith('(()=>{')).toBe(true);
-    for (const banned of ['eval(', 'new Function', 'Function(', 'innerHTML', 'outerHTML', 'insertAdjacentHTML', 'document.write', 'setAttribute("style"', '.cssText']) {
+    for (const banned of [
+      'eval(',
+      'new Function',
+      'Function(',
+      'innerHTML',
+      'outerHTML',
+      'insertAdjacentHTML',
+      'document.write',
+      'setAttribute("style"',
+      '.cssText',
+    ]) {
       expect(built.code.includes(banned), banned).toBe(false);
     }
   });
 });
 
 describe('the theme palette', () => {
-  const hex = fc.tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }))
+  const hex = fc
+    .tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }))
     .map((c) => `#${c.map((v) => v.toString(16).padStart(2, '0')).join('')}`);
 
   it('falls back to the default colour for anything but a hex colour', () => {
-    for (const bad of [undefined, '', 'red', '#12', '#1234567', 'url(x)', '#2563eb; color: red']) expect(palette(bad).accent).toBe('#2563eb');
+    for (const bad of [undefined, '', 'red', '#12', '#1234567', 'url(x)', '#2563eb; color: red'])
+      expect(palette(bad).accent).toBe('#2563eb');
     expect(palette('#ABC').accent).toBe('#abc');
   });
 
@@ -34,12 +46,15 @@ describe('the theme palette', () => {
   });
 
   it('always reaches 4.5:1 for text on the accent and for accent-coloured text on the panel', () => {
-    fc.assert(fc.property(hex, (c) => {
-      const p = palette(c);
-      expect(contrast(p.accent, p.onAccent)).toBeGreaterThanOrEqual(4.5);
-      expect(contrast(p.accentText, '#f3f4f6')).toBeGreaterThanOrEqual(4.5);
-      expect(contrast(p.accentText, '#ffffff')).toBeGreaterThanOrEqual(4.5);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(hex, (c) => {
+        const p = palette(c);
+        expect(contrast(p.accent, p.onAccent)).toBeGreaterThanOrEqual(4.5);
+        expect(contrast(p.accentText, '#f3f4f6')).toBeGreaterThanOrEqual(4.5);
+        expect(contrast(p.accentText, '#ffffff')).toBeGreaterThanOrEqual(4.5);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('computes WCAG contrast ratios', () => {
@@ -50,7 +65,9 @@ describe('the theme palette', () => {
 
 describe('reconnecting', () => {
   it('waits exponentially longer, between half and all of 1 s x 2^attempt, never over 30 s', () => {
-    expect([0, 1, 2, 3, 4, 5, 6, 10].map((a) => backoff(a, () => 1))).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
+    expect([0, 1, 2, 3, 4, 5, 6, 10].map((a) => backoff(a, () => 1))).toEqual([
+      1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000,
+    ]);
     expect([0, 1, 2, 5].map((a) => backoff(a, () => 0))).toEqual([500, 1000, 2000, 15000]);
   });
 });

@@ -10,11 +10,17 @@ import { buildSync, transformSync } from 'esbuild';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 
-export interface WidgetBuild { code: string; bytes: number; gzipBytes: number }
+export interface WidgetBuild {
+  code: string;
+  bytes: number;
+  gzipBytes: number;
+}
 
 export function buildWidget(outdir?: string): WidgetBuild {
   const css = transformSync(readFileSync(join(HERE, 'src/styles.css'), 'utf8'), {
-    loader: 'css', minify: true, target: ['chrome90', 'firefox90', 'safari15'],
+    loader: 'css',
+    minify: true,
+    target: ['chrome90', 'firefox90', 'safari15'],
   }).code.trim();
   const result = buildSync({
     entryPoints: [join(HERE, 'src/main.ts')],

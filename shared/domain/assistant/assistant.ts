@@ -5,7 +5,11 @@ import { extractEntities, fillTemplate, missingEntities, promptFor, slotValue } 
 import { TenantModelCache } from '#shared/nlu/policy/model-cache.ts';
 import { buildKnowledgeIndex, type KnowledgeHit, type KnowledgeIndex } from '#shared/nlu/knowledge/retrieval.ts';
 import {
-  articleProbability, choose, intentProbability, type ArticleEvidence, type IntentEvidence,
+  articleProbability,
+  choose,
+  intentProbability,
+  type ArticleEvidence,
+  type IntentEvidence,
 } from '#shared/nlu/policy/answer-policy.ts';
 import { NotFound } from '#shared/core/errors.ts';
 import { KNOWLEDGE_INTENT } from '#shared/core/vocabulary.ts';
@@ -34,7 +38,12 @@ import { isSmallTalk, withEverydayPhrases } from './everyday.ts';
  * shared/nlu/policy/answer-policy.ts), and the team's `none` examples (see shared/nlu/intents/none-examples.ts).
  */
 export interface AssistantModel {
-  version: number | string; classifier: Classifier; phrases: KnowledgeIndex; spelling: PhraseSpelling; byName: Map<string, Intent>; none: NoneIndex;
+  version: number | string;
+  classifier: Classifier;
+  phrases: KnowledgeIndex;
+  spelling: PhraseSpelling;
+  byName: Map<string, Intent>;
+  none: NoneIndex;
   /** The sentence vectors of each intent's phrases and name that have one (see intentMeaning). */
   meaning: IntentMeaning;
 }
@@ -49,7 +58,12 @@ const models = new TenantModelCache<AssistantModel>();
  * shared/nlu/policy/to-embed.ts `intentTextsToEmbed`, `noneTextsToEmbed`); texts without one are
  * matched by their words alone.
  */
-export function trainModel(version: number | string, enabled: Intent[], none: string[] = [], vectors?: TextVectors): AssistantModel {
+export function trainModel(
+  version: number | string,
+  enabled: Intent[],
+  none: string[] = [],
+  vectors?: TextVectors,
+): AssistantModel {
   const meaning = intentMeaning(enabled, vectors);
   return {
     version,
@@ -64,19 +78,34 @@ export function trainModel(version: number | string, enabled: Intent[], none: st
 
 /** Each intent as an "article" of its name and phrases, for the share of a message it covers. */
 export function intentPhraseIndex(intents: Array<Pick<Intent, 'name' | 'trainingPhrases'>>): KnowledgeIndex {
-  return buildKnowledgeIndex(intents.map((i) => ({
-    id: i.name, title: nameWords(i.name), url: null, tags: [], questions: i.trainingPhrases, passages: [],
-  })), { weights: { synonymSpan: 0 } });
+  return buildKnowledgeIndex(
+    intents.map((i) => ({
+      id: i.name,
+      title: nameWords(i.name),
+      url: null,
+      tags: [],
+      questions: i.trainingPhrases,
+      passages: [],
+    })),
+    { weights: { synonymSpan: 0 } },
+  );
 }
 
 export function modelFor(tenant: Pick<Tenant, 'id' | 'intentsVersion' | 'vectorsVersion'>): Promise<AssistantModel> {
   const version = modelVersion(tenant.intentsVersion, tenant);
   return models.get(tenant.id, version, async () => {
     const [intents, none, stored] = await Promise.all([
-      reviewedIntents(tenant.id), examplesRepo.noneMessages(tenant.id), storedVectorsOf(tenant),
+      reviewedIntents(tenant.id),
+      examplesRepo.noneMessages(tenant.id),
+      storedVectorsOf(tenant),
     ]);
     const enabled = intents.filter((i) => i.enabled);
-    return trainModel(version, enabled, none, textVectors(stored, [...enabled.flatMap(intentTextsToEmbed), ...noneTextsToEmbed(none)]));
+    return trainModel(
+      version,
+      enabled,
+      none,
+      textVectors(stored, [...enabled.flatMap(intentTextsToEmbed), ...noneTextsToEmbed(none)]),
+    );
   });
 }
 
@@ -92,7 +121,11 @@ export interface Evidence {
  * words only).
  */
 export function evidenceFor(
-  model: AssistantModel, index: KnowledgeIndex | null, message: string, n = { intents: 3, articles: 3 }, messageVector?: Float32Array,
+  model: AssistantModel,
+  index: KnowledgeIndex | null,
+  message: string,
+  n = { intents: 3, articles: 3 },
+  messageVector?: Float32Array,
 ): Evidence {
   // "byee", "hiii": a stretched word that no vocabulary knows is read as the word it stretches.
   const vocabulary = wordVectors().index;
@@ -109,17 +142,27 @@ export function evidenceFor(
     return {
       ranked,
       evidence: {
-        confidence: ranked.confidence, margin: ranked.confidence - (ranking[k + 1]?.confidence ?? 0),
-        cover: f?.key ?? 0, similarity: f?.similarity ?? 0, spelling: model.spelling.nearest(text, ranked.intent), candidates: model.byName.size, inScope,
+        confidence: ranked.confidence,
+        margin: ranked.confidence - (ranking[k + 1]?.confidence ?? 0),
+        cover: f?.key ?? 0,
+        similarity: f?.similarity ?? 0,
+        spelling: model.spelling.nearest(text, ranked.intent),
+        candidates: model.byName.size,
+        inScope,
         ...(meaning == null ? {} : { meaning, meaningMargin: meaning - Math.max(-1, ...others) }),
       },
     };
   });
-  const hits = index ? index.search(text, { limit: Math.min(10, n.articles + 1), ...(messageVector ? { vector: messageVector } : {}) }) : [];
+  const hits = index
+    ? index.search(text, { limit: Math.min(10, n.articles + 1), ...(messageVector ? { vector: messageVector } : {}) })
+    : [];
   const articles = hits.slice(0, n.articles).map((hit, k) => ({
     hit,
     evidence: {
-      confidence: hit.confidence, margin: hit.confidence - (hits[k + 1]?.confidence ?? 0), features: hit.features, candidates: index!.size,
+      confidence: hit.confidence,
+      margin: hit.confidence - (hits[k + 1]?.confidence ?? 0),
+      features: hit.features,
+      candidates: index!.size,
     },
   }));
   return { intents, articles };
@@ -139,10 +182,18 @@ export interface Understanding {
 export type Pending = PendingIntent;
 
 /** The intent's answer with `entities`, or, while one it cannot answer without is missing, the question for it. */
-export function respond(intent: Intent, entities: Record<string, string>): Pick<Understanding, 'intent' | 'entities' | 'reply' | 'pending'> {
+export function respond(
+  intent: Intent,
+  entities: Record<string, string>,
+): Pick<Understanding, 'intent' | 'entities' | 'reply' | 'pending'> {
   const missing = missingEntities(intent, entities)[0];
   if (!missing) return { intent, entities, reply: fillTemplate(intent.response, entities), pending: null };
-  return { intent, entities, reply: promptFor(missing), pending: { intent: intent.name, entities, asked: missing.name } };
+  return {
+    intent,
+    entities,
+    reply: promptFor(missing),
+    pending: { intent: intent.name, entities, asked: missing.name },
+  };
 }
 
 /**
@@ -151,7 +202,10 @@ export function respond(intent: Intent, entities: Record<string, string>): Pick<
  * as any other (the customer moved on, and the question is dropped).
  */
 export function continuePending(
-  model: AssistantModel, pending: Pending, text: string, values: Record<string, string> = {},
+  model: AssistantModel,
+  pending: Pending,
+  text: string,
+  values: Record<string, string> = {},
 ): Pick<Understanding, 'intent' | 'entities' | 'reply' | 'pending'> | null {
   const stored = model.byName.get(pending.intent);
   const intent = stored ? withSettings(stored, values) : null;
@@ -161,7 +215,10 @@ export function continuePending(
   return respond(intent, { ...pending.entities, ...extractEntities(text, intent.entities), [pending.asked]: value });
 }
 
-export interface Thresholds { intent: number; article: number }
+export interface Thresholds {
+  intent: number;
+  article: number;
+}
 
 /**
  * The answer policy: every message is matched against the intents and (unless `index` is null)
@@ -172,7 +229,12 @@ export interface Thresholds { intent: number; article: number }
  * falls back. Pure apart from the model.
  */
 export function answer(
-  model: AssistantModel, index: KnowledgeIndex | null, text: string, thresholds: Thresholds, fallbackMessage: string, messageVector?: Float32Array,
+  model: AssistantModel,
+  index: KnowledgeIndex | null,
+  text: string,
+  thresholds: Thresholds,
+  fallbackMessage: string,
+  messageVector?: Float32Array,
   values: Record<string, string> = {},
 ) {
   const { ranking, hits } = calibrated(evidenceFor(model, index, text, undefined, messageVector));
@@ -182,7 +244,14 @@ export function answer(
   const articleAnswers = hits[0] !== undefined && hits[0].confidence >= thresholds.article;
   if (choice === 'intent' && articleAnswers && yieldsToArticles(model.byName.get(top!.intent)!)) choice = 'article';
 
-  let nlu: Understanding = { intent: null, confidence: top?.confidence ?? 0, ranking, entities: {}, reply: fallbackMessage, pending: null };
+  let nlu: Understanding = {
+    intent: null,
+    confidence: top?.confidence ?? 0,
+    ranking,
+    entities: {},
+    reply: fallbackMessage,
+    pending: null,
+  };
   let knowledge: KnowledgeAnswer | null = null;
   const intent = choice === 'intent' ? withSettings(model.byName.get(top!.intent)!, values) : null;
   if (intent) {
@@ -190,9 +259,15 @@ export function answer(
   } else if (choice === 'article') {
     const best = hits[0]!;
     knowledge = {
-      confidence: best.confidence, articleId: best.articleId, title: best.title, reply: knowledgeReply(best), ...(best.format ? { format: best.format } : {}),
+      confidence: best.confidence,
+      articleId: best.articleId,
+      title: best.title,
+      reply: knowledgeReply(best),
+      ...(best.format ? { format: best.format } : {}),
       // Only articles that reach the threshold too: a link to an article that does not answer helps no one.
-      sources: hits.filter((h) => h.confidence >= thresholds.article).map((h) => ({ articleId: h.articleId, title: h.title, url: h.url })),
+      sources: hits
+        .filter((h) => h.confidence >= thresholds.article)
+        .map((h) => ({ articleId: h.articleId, title: h.title, url: h.url })),
     };
   }
   return { nlu, knowledge };
@@ -202,7 +277,8 @@ export function answer(
  * Starter content gives way to the team's articles, except small talk and a plain hand-over: they
  * state nothing an article could contradict, and asking for a person is always honoured.
  */
-const yieldsToArticles = (i: Intent) => i.starter === true && !isSmallTalk(i.name) && !(i.action === 'escalate' && !i.entities.some((e) => e.required));
+const yieldsToArticles = (i: Intent) =>
+  i.starter === true && !isSmallTalk(i.name) && !(i.action === 'escalate' && !i.entities.some((e) => e.required));
 
 /** The calibrated ranking of each kind; a lower-ranked candidate never shows more confidence than the one above it. */
 function calibrated({ intents, articles }: Evidence) {
@@ -224,8 +300,15 @@ function calibrated({ intents, articles }: Evidence) {
  * the calibrated confidence the answer policy weighs: what should have answered a message is
  * offered in the order the assistant would have chosen it.
  */
-export function candidatesFor(model: AssistantModel, index: KnowledgeIndex | null, text: string, messageVector?: Float32Array) {
-  const { ranking, hits } = calibrated(evidenceFor(model, index, text, { intents: model.byName.size, articles: 10 }, messageVector));
+export function candidatesFor(
+  model: AssistantModel,
+  index: KnowledgeIndex | null,
+  text: string,
+  messageVector?: Float32Array,
+) {
+  const { ranking, hits } = calibrated(
+    evidenceFor(model, index, text, { intents: model.byName.size, articles: 10 }, messageVector),
+  );
   return {
     intents: ranking.flatMap((r) => {
       const intent = model.byName.get(r.intent);
@@ -235,7 +318,11 @@ export function candidatesFor(model: AssistantModel, index: KnowledgeIndex | nul
   };
 }
 
-export interface Decision { nlu: Understanding; knowledge: KnowledgeAnswer | null; settings: ReturnType<typeof tenantSettings> }
+export interface Decision {
+  nlu: Understanding;
+  knowledge: KnowledgeAnswer | null;
+  settings: ReturnType<typeof tenantSettings>;
+}
 
 /**
  * The tenant's answer to `message`, read as messageToRead gives it (normalised and cut to a fixed
@@ -245,7 +332,11 @@ export interface Decision { nlu: Understanding; knowledge: KnowledgeAnswer | nul
  * words only).
  */
 export async function decide(
-  tenant: Tenant, message: string, searchKnowledge = true, pending: Pending | null = null, messageVector?: Float32Array,
+  tenant: Tenant,
+  message: string,
+  searchKnowledge = true,
+  pending: Pending | null = null,
+  messageVector?: Float32Array,
 ): Promise<Decision> {
   const text = messageToRead(message);
   const settings = tenantSettings(tenant.config ?? {});
@@ -257,7 +348,12 @@ export async function decide(
   ]);
   const thresholds = { intent: settings.confidenceThreshold, article: settings.knowledgeThreshold };
   const values = settingsValues(tenant, new Date());
-  const decision = applyNone(model.none, text, { ...answer(model, index, text, thresholds, settings.fallbackMessage, vector, values), settings }, vector);
+  const decision = applyNone(
+    model.none,
+    text,
+    { ...answer(model, index, text, thresholds, settings.fallbackMessage, vector, values), settings },
+    vector,
+  );
   const given = pending ? continuePending(model, pending, text, values) : null;
   // The customer answered the question: certain, whatever the message alone would classify as.
   return given ? { ...decision, nlu: { ...decision.nlu, ...given, confidence: 1 }, knowledge: null } : decision;
@@ -275,17 +371,28 @@ export async function parseMessage(tenantId: string, message: string) {
   const vector = await embedMessage(tenant, text);
   const { nlu, knowledge, settings } = await decide(tenant, text, true, null, vector);
   const [model, index] = await Promise.all([
-    modelFor(tenant), settings.knowledgeEnabled ? knowledgeIndexOf(tenant) : null,
+    modelFor(tenant),
+    settings.knowledgeEnabled ? knowledgeIndexOf(tenant) : null,
   ]);
   const candidates = candidatesFor(model, index, text, vector);
   if (knowledge) {
     return {
-      intentDetected: KNOWLEDGE_INTENT, confidence: knowledge.confidence, entitiesExtracted: {}, intentRanking: nlu.ranking,
-      reply: knowledge.reply, sources: knowledge.sources, candidates,
+      intentDetected: KNOWLEDGE_INTENT,
+      confidence: knowledge.confidence,
+      entitiesExtracted: {},
+      intentRanking: nlu.ranking,
+      reply: knowledge.reply,
+      sources: knowledge.sources,
+      candidates,
     };
   }
   return {
-    intentDetected: nlu.intent?.name ?? 'fallback', confidence: nlu.confidence, entitiesExtracted: nlu.entities, intentRanking: nlu.ranking,
-    reply: nlu.reply, sources: [], candidates,
+    intentDetected: nlu.intent?.name ?? 'fallback',
+    confidence: nlu.confidence,
+    entitiesExtracted: nlu.entities,
+    intentRanking: nlu.ranking,
+    reply: nlu.reply,
+    sources: [],
+    candidates,
   };
 }

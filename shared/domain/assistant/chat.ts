@@ -3,11 +3,23 @@ import { ulid } from 'ulid';
 import { Conflict, NotFound, RateLimited } from '#shared/core/errors.ts';
 import { METRIC } from '#shared/core/metric-names.ts';
 import { count } from '#shared/core/metrics.ts';
-import { HANDOVER_INTENT, KNOWLEDGE_INTENT, type Actor, type Priority, type TicketStatus } from '#shared/core/vocabulary.ts';
+import {
+  HANDOVER_INTENT,
+  KNOWLEDGE_INTENT,
+  type Actor,
+  type Priority,
+  type TicketStatus,
+} from '#shared/core/vocabulary.ts';
 import { articlesRepo } from '#shared/data/articles.ts';
 import { auditRepo } from '#shared/data/audit.ts';
 import { customersRepo } from '#shared/data/customers.ts';
-import { conversationsRepo, preview, type Conversation, type Message, type Metadata } from '#shared/data/conversations.ts';
+import {
+  conversationsRepo,
+  preview,
+  type Conversation,
+  type Message,
+  type Metadata,
+} from '#shared/data/conversations.ts';
 import { intentsRepo } from '#shared/data/intents.ts';
 import { statsRepo, utcDay } from '#shared/data/stats.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
@@ -39,10 +51,15 @@ const HANDED_OVER = "I've passed this conversation to our support team.";
  * conversation is handed over; '' when the escalating intent's own reply says it (one sentence says
  * it, not two).
  */
-export function escalationText(number: number | null, away: { online: boolean }, email: string | null, lead = HANDED_OVER) {
+export function escalationText(
+  number: number | null,
+  away: { online: boolean },
+  email: string | null,
+  lead = HANDED_OVER,
+) {
   const ref = `${lead ? `${lead} ` : ''}${number === null ? 'Your request is with the team' : `Your ticket number is #${number}`}`;
   if (away.online) return `${ref}; a person will get back to you here.`;
-  const reach = email ? `we'll answer here and at ${email}` : 'leave your email address and we\'ll answer there too';
+  const reach = email ? `we'll answer here and at ${email}` : "leave your email address and we'll answer there too";
   return `${ref}. The team is away right now; ${reach}.`;
 }
 
@@ -78,25 +95,47 @@ async function leaseNumber(tenantId: string): Promise<NumberLease> {
  * conversation fields they change, and `release` for when they are not written after all. The
  * ticket's time is taken once the lease is held, so numbers and creation times agree.
  */
-export async function openTicket(tenant: Tenant, conv: Conversation, reason: string, at: string, actor: Actor = WIDGET) {
+export async function openTicket(
+  tenant: Tenant,
+  conv: Conversation,
+  reason: string,
+  at: string,
+  actor: Actor = WIDGET,
+) {
   const lease = await leaseNumber(tenant.id);
   const later = new Date().toISOString();
   const now = later > at ? later : at;
   const ticket: Ticket & { number: number } = {
-    id: `tkt_${ulid()}`, number: lease.last + 1, conversationId: conv.id, status: 'open',
-    priority: tenantSettings(tenant.config).defaultPriority as Priority, reason, createdAt: now, updatedAt: now,
-    assigneeId: null, firstResponseAt: null, resolvedAt: null,
+    id: `tkt_${ulid()}`,
+    number: lease.last + 1,
+    conversationId: conv.id,
+    status: 'open',
+    priority: tenantSettings(tenant.config).defaultPriority as Priority,
+    reason,
+    createdAt: now,
+    updatedAt: now,
+    assigneeId: null,
+    firstResponseAt: null,
+    resolvedAt: null,
   };
   const set = {
-    status: 'escalated' as const, latestTicketId: ticket.id, latestTicketNumber: ticket.number, latestTicketStatus: 'open' as const, latestTicketAnswered: false,
+    status: 'escalated' as const,
+    latestTicketId: ticket.id,
+    latestTicketNumber: ticket.number,
+    latestTicketStatus: 'open' as const,
+    latestTicketAnswered: false,
     latestTicketAssigneeId: null,
   };
   const escalated = { ...conv, ...set, updatedAt: now };
   const items: TxItem[] = [
     ...ticketsRepo.tx.put(tenant.id, ticket, lease),
     auditRepo.tx.put(tenant.id, {
-      category: 'ticket', action: 'ticket.created', actor, target: { type: 'ticket', id: ticket.id },
-      changes: { status: { from: null, to: 'open' }, priority: { from: null, to: ticket.priority } }, createdAt: now,
+      category: 'ticket',
+      action: 'ticket.created',
+      actor,
+      target: { type: 'ticket', id: ticket.id },
+      changes: { status: { from: null, to: 'open' }, priority: { from: null, to: ticket.priority } },
+      createdAt: now,
     }),
     statsRepo.tx.addTotals(tenant.id, { openTickets: 1 }),
     events.conversationEscalated(escalated, ticket, now),
@@ -128,7 +167,12 @@ export async function reopenTicket(tenant: Tenant, conv: Conversation, now: stri
     items: [
       ticketsRepo.tx.update(tenant.id, read, ticket),
       auditRepo.tx.put(tenant.id, {
-        category: 'ticket', action: 'ticket.reopened', actor, target: { type: 'ticket', id: read.id }, changes, createdAt: now,
+        category: 'ticket',
+        action: 'ticket.reopened',
+        actor,
+        target: { type: 'ticket', id: read.id },
+        changes,
+        createdAt: now,
       }),
       ...(from === 'resolved' ? [statsRepo.tx.addTotals(tenant.id, { openTickets: 1 })] : []),
       events.ticketUpdated(tenant.id, ticket, changes, now),
@@ -161,14 +205,25 @@ type MessageInput = { conversationId?: string; message: string; visitor?: Visito
  * visitor fields to set. `handover`: the message is why the customer asks for a person; nothing
  * answers it but the handover.
  */
-export interface ReadTurn { tenant: Tenant; read: Conversation | null; set: Partial<Conversation>; silent: boolean; handover?: boolean }
+export interface ReadTurn {
+  tenant: Tenant;
+  read: Conversation | null;
+  set: Partial<Conversation>;
+  silent: boolean;
+  handover?: boolean;
+}
 
 /** A turn under way: the conversation (as read, or the new one) and the one time its writes carry. */
-export interface Turn extends ReadTurn { conv: Conversation; now: Date; at: string }
+export interface Turn extends ReadTurn {
+  conv: Conversation;
+  now: Date;
+  at: string;
+}
 
 /** The ticket side of a turn: the writes, the conversation fields they change, and the ticket the reply names. */
 export interface Escalation {
-  items: TxItem[]; set: Partial<Conversation>;
+  items: TxItem[];
+  set: Partial<Conversation>;
   ticket: { id: string; number: number | null; isNew: boolean } | null;
   opened: { release(): Promise<void> } | null;
 }
@@ -188,15 +243,29 @@ async function readTurn(tenantId: string, input: MessageInput, origin: string | 
   }
   const newVisitor = nextVisitor(read?.visitor, visitor);
   const silent = read?.latestTicketStatus !== undefined && isActive(read.latestTicketStatus);
-  return { tenant, read, set: newVisitor ? { visitor: newVisitor } : {}, silent, handover: !silent && input.handover === true };
+  return {
+    tenant,
+    read,
+    set: newVisitor ? { visitor: newVisitor } : {},
+    silent,
+    handover: !silent && input.handover === true,
+  };
 }
 
 /** The conversation the turn writes to: the one read, or a new one started at `now`. */
 export function startTurn(r: ReadTurn, now: Date): Turn {
   const at = now.toISOString();
   const conv: Conversation = r.read ?? {
-    id: randomUUID(), tenantId: r.tenant.id, status: 'active', createdAt: at, updatedAt: at,
-    messageCount: 0, userMessageCount: 0, lastMessagePreview: '', lastIntent: null, unclosedTickets: 0,
+    id: randomUUID(),
+    tenantId: r.tenant.id,
+    status: 'active',
+    createdAt: at,
+    updatedAt: at,
+    messageCount: 0,
+    userMessageCount: 0,
+    lastMessagePreview: '',
+    lastIntent: null,
+    unclosedTickets: 0,
   };
   return { ...r, conv, now, at };
 }
@@ -214,10 +283,25 @@ async function escalateTurn(turn: Turn, decision: Decided, message: string): Pro
   const set = reopen ? { ...turn.set, ...reopen.set } : turn.set;
   if (turn.silent || !(turn.handover || escalates(decision))) return { items, set, ticket: null, opened: null };
   if (conv.latestTicketId && (reopen || (conv.latestTicketStatus && isActive(conv.latestTicketStatus)))) {
-    return { items, set, ticket: { id: conv.latestTicketId, number: await numberOf(tenant.id, conv), isNew: false }, opened: null };
+    return {
+      items,
+      set,
+      ticket: { id: conv.latestTicketId, number: await numberOf(tenant.id, conv), isNew: false },
+      opened: null,
+    };
   }
-  const t = await openTicket(tenant, { ...conv, ...set }, `Requested in chat: ${preview(message)}${askedFor(decision)}`, turn.at);
-  return { items: [...items, ...t.items], set: { ...set, ...t.set }, ticket: { id: t.ticket.id, number: t.ticket.number, isNew: true }, opened: t };
+  const t = await openTicket(
+    tenant,
+    { ...conv, ...set },
+    `Requested in chat: ${preview(message)}${askedFor(decision)}`,
+    turn.at,
+  );
+  return {
+    items: [...items, ...t.items],
+    set: { ...set, ...t.set },
+    ticket: { id: t.ticket.id, number: t.ticket.number, isNew: true },
+    opened: t,
+  };
 }
 
 /** What an escalating intent asked the customer for (an order number), for the team on the ticket: " (order_id: 4411)". */
@@ -230,7 +314,8 @@ function askedFor({ nlu }: Pick<Decision, 'nlu'>) {
  * An escalating intent answered, and has every entity it needs (else its reply asks for one first);
  * or a calling intent's action answered `handoff: true`.
  */
-const escalates = (d: Pick<Decided, 'nlu' | 'action'>) => (d.nlu.intent?.action === 'escalate' || d.action?.handoff === true) && !d.nlu.pending;
+const escalates = (d: Pick<Decided, 'nlu' | 'action'>) =>
+  (d.nlu.intent?.action === 'escalate' || d.action?.handoff === true) && !d.nlu.pending;
 
 /** The decision, with the calling intent's action when it asked one (its reply is then the action's). */
 type Decided = Decision & { action?: ActionTurn };
@@ -249,7 +334,15 @@ function actionAsker(startedAt: number) {
     if (asked?.key !== key) {
       const v = turn.set.visitor ?? turn.conv.visitor;
       const customer = v ? { userId: v.userId, email: v.email, verified: v.verified } : null;
-      asked = { key, turn: lookUp(turn.tenant.id, intent, { intent: intent.name, entities, message, conversationId: turn.conv.id, customer }, startedAt) };
+      asked = {
+        key,
+        turn: lookUp(
+          turn.tenant.id,
+          intent,
+          { intent: intent.name, entities, message, conversationId: turn.conv.id, customer },
+          startedAt,
+        ),
+      };
     }
     return asked.turn;
   };
@@ -260,25 +353,49 @@ function actionAsker(startedAt: number) {
  * what the customer reads about the ticket, unless the intent's reply names its number already.
  * A handover's reply is that note alone.
  */
-export function answerOf(decision: Pick<Decided, 'nlu' | 'knowledge' | 'action'>, ticket: Escalation['ticket'], escalationNote: string | null, handover = false) {
+export function answerOf(
+  decision: Pick<Decided, 'nlu' | 'knowledge' | 'action'>,
+  ticket: Escalation['ticket'],
+  escalationNote: string | null,
+  handover = false,
+) {
   const { nlu, knowledge: kb } = decision;
-  const ticketFields = ticket ? { ticketId: ticket.id, ...(ticket.number === null ? {} : { ticketNumber: ticket.number }) } : {};
+  const ticketFields = ticket
+    ? { ticketId: ticket.id, ...(ticket.number === null ? {} : { ticketNumber: ticket.number }) }
+    : {};
   if (handover) {
-    return { reply: escalationNote ?? '', metadata: { intentDetected: HANDOVER_INTENT, confidence: 1, entitiesExtracted: {}, intentRanking: nlu.ranking, ...ticketFields } as Metadata };
+    return {
+      reply: escalationNote ?? '',
+      metadata: {
+        intentDetected: HANDOVER_INTENT,
+        confidence: 1,
+        entitiesExtracted: {},
+        intentRanking: nlu.ranking,
+        ...ticketFields,
+      } as Metadata,
+    };
   }
   let reply = kb ? kb.reply : nlu.reply;
-  if (ticket && escalationNote !== null && (ticket.number === null || !reply.includes(`#${ticket.number}`))) reply = `${reply} ${escalationNote}`.trim();
+  if (ticket && escalationNote !== null && (ticket.number === null || !reply.includes(`#${ticket.number}`)))
+    reply = `${reply} ${escalationNote}`.trim();
   const metadata: Metadata = kb
-    ? { intentDetected: KNOWLEDGE_INTENT, confidence: kb.confidence, entitiesExtracted: {}, intentRanking: nlu.ranking, sources: kb.sources, ...(kb.format ? { format: kb.format } : {}) }
+    ? {
+        intentDetected: KNOWLEDGE_INTENT,
+        confidence: kb.confidence,
+        entitiesExtracted: {},
+        intentRanking: nlu.ranking,
+        sources: kb.sources,
+        ...(kb.format ? { format: kb.format } : {}),
+      }
     : {
-      intentDetected: nlu.intent?.name ?? 'fallback',
-      confidence: nlu.confidence,
-      entitiesExtracted: nlu.entities,
-      intentRanking: nlu.ranking,
-      ...(nlu.intent ? {} : { sources: [] }),
-      ...ticketFields,
-      ...(decision.action ? { action: decision.action.metadata } : {}),
-    };
+        intentDetected: nlu.intent?.name ?? 'fallback',
+        confidence: nlu.confidence,
+        entitiesExtracted: nlu.entities,
+        intentRanking: nlu.ranking,
+        ...(nlu.intent ? {} : { sources: [] }),
+        ...ticketFields,
+        ...(decision.action ? { action: decision.action.metadata } : {}),
+      };
   return { reply, metadata };
 }
 
@@ -290,17 +407,28 @@ const RATE_INDEX = 0;
  * failed condition to a 429. The conversation, its messages, the statistics and the hits.
  */
 export function turnWrites(
-  turn: Turn, decision: Pick<Decision, 'nlu' | 'knowledge'>, esc: Escalation, answer: ReturnType<typeof answerOf>, message: string, sourceIp: string,
+  turn: Turn,
+  decision: Pick<Decision, 'nlu' | 'knowledge'>,
+  esc: Escalation,
+  answer: ReturnType<typeof answerOf>,
+  message: string,
+  sourceIp: string,
 ) {
   const { tenant, read, conv, now: nowDate, at: now } = turn;
   const { nlu, knowledge: kb } = decision;
   const { metadata } = answer;
   const newTicket = esc.ticket?.isNew === true;
   const userMsg: Message = { id: randomUUID(), role: 'user', content: message, createdAt: now };
-  const botMsg: Message | null = turn.silent ? null : { id: randomUUID(), role: 'assistant', content: answer.reply, createdAt: now, metadata };
+  const botMsg: Message | null = turn.silent
+    ? null
+    : { id: randomUUID(), role: 'assistant', content: answer.reply, createdAt: now, metadata };
   const stored = botMsg ? 2 : 1;
   const convFields: Partial<Conversation> = {
-    ...esc.set, updatedAt: now, lastMessagePreview: preview(message), lastIntent: metadata.intentDetected, lastCustomerMessageAt: now,
+    ...esc.set,
+    updatedAt: now,
+    lastMessagePreview: preview(message),
+    lastIntent: metadata.intentDetected,
+    lastCustomerMessageAt: now,
   };
   // The intent waiting for an entity its reply asks for; a handover drops the question.
   if (!turn.silent && (nlu.pending || read?.pending)) convFields.pending = turn.handover ? null : nlu.pending;
@@ -308,10 +436,24 @@ export function turnWrites(
   // An answer that was not a fallback (nor the hand-over's note), for "resolved by the assistant".
   const answered = botMsg !== null && !turn.handover && (nlu.intent !== null || kb !== null) ? 1 : 0;
   const convItem = read
-    ? conversationsRepo.tx.update(read, convFields, { messageCount: stored, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0, assistantAnswers: answered },
-      { maxUserMessages: LIMITS.userMessagesPerConversation })
-    : conversationsRepo.tx.put({ ...after, messageCount: stored, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0, ...(answered ? { assistantAnswers: 1 } : {}) });
-  const items: TxItem[] = [conversationsRepo.tx.rateWindow(tenant.id, conv.id, nowDate, LIMITS.messagesPerMinute), convItem, ...esc.items];
+    ? conversationsRepo.tx.update(
+        read,
+        convFields,
+        { messageCount: stored, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0, assistantAnswers: answered },
+        { maxUserMessages: LIMITS.userMessagesPerConversation },
+      )
+    : conversationsRepo.tx.put({
+        ...after,
+        messageCount: stored,
+        userMessageCount: 1,
+        unclosedTickets: newTicket ? 1 : 0,
+        ...(answered ? { assistantAnswers: 1 } : {}),
+      });
+  const items: TxItem[] = [
+    conversationsRepo.tx.rateWindow(tenant.id, conv.id, nowDate, LIMITS.messagesPerMinute),
+    convItem,
+    ...esc.items,
+  ];
   // A new conversation counts against its key's per-address and overall windows, in the same transaction.
   const counters = read ? [] : newConversationCounters(tenant, sourceIp, nowDate);
   if (newTicket) counters.push(escalationCounter(tenant.id, sourceIp, nowDate));
@@ -322,14 +464,26 @@ export function turnWrites(
   // The customer's email finds the conversation for an export or an erasure.
   if (convFields.visitor?.email) items.push(customersRepo.tx.link(tenant.id, convFields.visitor.email, conv.id));
   items.push(conversationsRepo.tx.message(tenant.id, conv.id, userMsg, 0), events.messageCreated(conv, userMsg));
-  if (botMsg) items.push(conversationsRepo.tx.message(tenant.id, conv.id, botMsg, 1), events.messageCreated(conv, botMsg));
+  if (botMsg)
+    items.push(conversationsRepo.tx.message(tenant.id, conv.id, botMsg, 1), events.messageCreated(conv, botMsg));
   if (botMsg) items.push(...unansweredWrite(tenant.id, conv, userMsg, metadata));
-  items.push(statsRepo.tx.addDay(tenant.id, utcDay(now), conv.id, {
-    messages: 1, conversations: read ? 0 : 1, escalations: newTicket ? 1 : 0,
-    fallbacks: nlu.intent || kb || turn.handover ? 0 : 1, confidenceSum: metadata.confidence,
-    ...(nlu.intent && !turn.handover ? { [`i_${nlu.intent.name}`]: 1 } : {}),
-    ...(kb ? { knowledgeAnswers: 1, [`a_${kb.articleId}`]: 1 } : {}),
-  }, kb ? { [`t_${kb.articleId}`]: kb.title } : {}));
+  items.push(
+    statsRepo.tx.addDay(
+      tenant.id,
+      utcDay(now),
+      conv.id,
+      {
+        messages: 1,
+        conversations: read ? 0 : 1,
+        escalations: newTicket ? 1 : 0,
+        fallbacks: nlu.intent || kb || turn.handover ? 0 : 1,
+        confidenceSum: metadata.confidence,
+        ...(nlu.intent && !turn.handover ? { [`i_${nlu.intent.name}`]: 1 } : {}),
+        ...(kb ? { knowledgeAnswers: 1, [`a_${kb.articleId}`]: 1 } : {}),
+      },
+      kb ? { [`t_${kb.articleId}`]: kb.title } : {},
+    ),
+  );
   if (nlu.intent && !turn.handover) items.push(intentsRepo.tx.hit(tenant.id, nlu.intent.id, conv.id));
   if (kb) items.push(articlesRepo.tx.hit(tenant.id, kb.articleId, conv.id));
   return { items, counters, botMsg };
@@ -341,7 +495,10 @@ async function commitTurn(w: ReturnType<typeof turnWrites>, opened: Escalation['
     await commit(w.items, opened);
   } catch (e) {
     if (e instanceof TxConditionFailed && e.failed[RATE_INDEX]) {
-      throw new RateLimited(`at most ${LIMITS.messagesPerMinute} messages a minute per conversation`, retryAfterMinute(now));
+      throw new RateLimited(
+        `at most ${LIMITS.messagesPerMinute} messages a minute per conversation`,
+        retryAfterMinute(now),
+      );
     }
     throw asRateLimited(e, w.items, w.counters);
   }
@@ -356,98 +513,145 @@ async function commitTurn(w: ReturnType<typeof turnWrites>, opened: Escalation['
 export function sendMessage(tenantId: string, input: MessageInput, origin: string | undefined, sourceIp: string) {
   const ask = actionAsker(Date.now());
   // The conversation or its ticket changed since we read it: read again and redo.
-  return retrying(async () => {
-    const read = await readTurn(tenantId, input, origin);
-    // Silent or handed over: nobody answers, so no article is searched (nor counted as having answered).
-    const decided = await decide(read.tenant, input.message, !read.silent && !read.handover, read.silent ? null : read.read?.pending ?? null);
-    const turn = startTurn(read, new Date());
-    const action = await ask(turn, decided, input.message);
-    const decision: Decided = action ? { ...decided, nlu: { ...decided.nlu, reply: action.reply }, action } : decided;
-    const esc = await escalateTurn(turn, decision, input.message);
-    // An escalating intent's own reply says the conversation is handed over: the note adds the ticket alone.
-    // An action's answer does not say it, so its handoff keeps the note's lead.
-    const lead = !read.handover && !action && decision.nlu.reply.trim() ? '' : undefined;
-    const note = esc.ticket
-      ? escalationText(esc.ticket.number, availability(turn.tenant.config ?? {}, turn.now), (esc.set.visitor ?? turn.conv.visitor)?.email ?? null, lead)
-      : null;
-    const answer = answerOf(decision, esc.ticket, note, read.handover);
-    const written = turnWrites(turn, decision, esc, answer, input.message, sourceIp);
-    if (action) written.items.push(...action.items);
-    await commitTurn(written, esc.opened, turn.now);
-    await action?.report();
+  return retrying(
+    async () => {
+      const read = await readTurn(tenantId, input, origin);
+      // Silent or handed over: nobody answers, so no article is searched (nor counted as having answered).
+      const decided = await decide(
+        read.tenant,
+        input.message,
+        !read.silent && !read.handover,
+        read.silent ? null : (read.read?.pending ?? null),
+      );
+      const turn = startTurn(read, new Date());
+      const action = await ask(turn, decided, input.message);
+      const decision: Decided = action ? { ...decided, nlu: { ...decided.nlu, reply: action.reply }, action } : decided;
+      const esc = await escalateTurn(turn, decision, input.message);
+      // An escalating intent's own reply says the conversation is handed over: the note adds the ticket alone.
+      // An action's answer does not say it, so its handoff keeps the note's lead.
+      const lead = !read.handover && !action && decision.nlu.reply.trim() ? '' : undefined;
+      const note = esc.ticket
+        ? escalationText(
+            esc.ticket.number,
+            availability(turn.tenant.config ?? {}, turn.now),
+            (esc.set.visitor ?? turn.conv.visitor)?.email ?? null,
+            lead,
+          )
+        : null;
+      const answer = answerOf(decision, esc.ticket, note, read.handover);
+      const written = turnWrites(turn, decision, esc, answer, input.message, sourceIp);
+      if (action) written.items.push(...action.items);
+      await commitTurn(written, esc.opened, turn.now);
+      await action?.report();
 
-    if (esc.ticket?.isNew) count(METRIC.escalations);
-    const { metadata } = answer;
-    if (!written.botMsg) return { conversationId: turn.conv.id, message: null, metadata, handledBy: 'agent' as const };
-    if (!read.handover) count(decision.knowledge ? METRIC.answerArticle : decision.nlu.intent ? METRIC.answerIntent : METRIC.answerFallback);
-    const m = written.botMsg;
-    return { conversationId: turn.conv.id, message: { id: m.id, role: m.role, content: m.content, createdAt: m.createdAt }, metadata };
-  }, { attempts: ATTEMPTS, conflict: 'the conversation changed concurrently; try again' });
+      if (esc.ticket?.isNew) count(METRIC.escalations);
+      const { metadata } = answer;
+      if (!written.botMsg)
+        return { conversationId: turn.conv.id, message: null, metadata, handledBy: 'agent' as const };
+      if (!read.handover)
+        count(
+          decision.knowledge ? METRIC.answerArticle : decision.nlu.intent ? METRIC.answerIntent : METRIC.answerFallback,
+        );
+      const m = written.botMsg;
+      return {
+        conversationId: turn.conv.id,
+        message: { id: m.id, role: m.role, content: m.content, createdAt: m.createdAt },
+        metadata,
+      };
+    },
+    { attempts: ATTEMPTS, conflict: 'the conversation changed concurrently; try again' },
+  );
 }
 
 /** The number of the conversation's latest ticket (read from the ticket where the conversation predates numbering). */
 async function numberOf(tenantId: string, conv: Conversation): Promise<number | null> {
   if (conv.latestTicketNumber !== undefined) return conv.latestTicketNumber;
-  return conv.latestTicketId ? (await ticketsRepo.get(tenantId, conv.latestTicketId))?.number ?? null : null;
+  return conv.latestTicketId ? ((await ticketsRepo.get(tenantId, conv.latestTicketId))?.number ?? null) : null;
 }
 
 /**
  * The conversation's latest ticket as the customer sees it: its number and status, from the
  * conversation item (one read of the ticket only where the conversation predates numbering).
  */
-async function latestTicket(tenantId: string, conv: Conversation): Promise<{ number: number | null; status: TicketStatus } | null> {
+async function latestTicket(
+  tenantId: string,
+  conv: Conversation,
+): Promise<{ number: number | null; status: TicketStatus } | null> {
   if (!conv.latestTicketId) return null;
-  if (conv.latestTicketNumber !== undefined && conv.latestTicketStatus) return { number: conv.latestTicketNumber, status: conv.latestTicketStatus };
+  if (conv.latestTicketNumber !== undefined && conv.latestTicketStatus)
+    return { number: conv.latestTicketNumber, status: conv.latestTicketStatus };
   const t = await ticketsRepo.get(tenantId, conv.latestTicketId);
   return t ? { number: t.number, status: t.status } : null;
 }
 
 export async function getConversation(tenantId: string, conversationId: string, origin?: string) {
-  const [, found] = await Promise.all([freshTenant(tenantId, origin), conversationsRepo.load(tenantId, conversationId)]);
+  const [, found] = await Promise.all([
+    freshTenant(tenantId, origin),
+    conversationsRepo.load(tenantId, conversationId),
+  ]);
   if (!found) throw new NotFound('conversation');
   return {
-    conversation: { ...chatConversation(found.conversation), channel: found.conversation.channel ?? 'widget' }, ticket: await latestTicket(tenantId, found.conversation),
+    conversation: { ...chatConversation(found.conversation), channel: found.conversation.channel ?? 'widget' },
+    ticket: await latestTicket(tenantId, found.conversation),
     // An email that failed SPF, DKIM or DMARC may be anyone's: the team sees it, the customer's widget never.
     messages: found.messages.filter((m) => m.email?.verified !== false).map(customerMessage),
   };
 }
 
-export function escalate(tenantId: string, input: { conversationId: string; reason: string }, origin: string | undefined, sourceIp: string) {
+export function escalate(
+  tenantId: string,
+  input: { conversationId: string; reason: string },
+  origin: string | undefined,
+  sourceIp: string,
+) {
   // Another escalation won the race: the next read finds its ticket and returns it.
-  return retrying(async () => {
-    const { tenant, conversation } = await readState(tenantId, origin, input.conversationId);
-    const conv = conversation!;
-    if (conv.status === 'closed') throw new Conflict('this conversation is closed', 'CONVERSATION_CLOSED');
-    if (conv.channel === 'email') throw new Conflict(EMAIL_READ_ONLY);
-    const nowDate = new Date();
-    const away = availability(tenant.config ?? {}, nowDate);
-    const email = conv.visitor?.email ?? null;
-    const status = { online: away.online, nextOpenAt: away.nextOpenAt, emailRequested: !away.online && !email };
-    if (conv.latestTicketId && conv.latestTicketStatus && isActive(conv.latestTicketStatus)) {
-      const n = await numberOf(tenant.id, conv);
-      return { success: true, ticketId: conv.latestTicketId, ticketNumber: n, message: escalationText(n, away, email), ...status };
-    }
-    const t = await openTicket(tenant, conv, input.reason, nowDate.toISOString());
-    const now = t.ticket.createdAt;
-    const text = escalationText(t.ticket.number, away, email);
-    const botMsg: Message = { id: randomUUID(), role: 'assistant', content: text, createdAt: now };
-    // Only an escalation that opens a ticket counts: asking again for the same ticket writes nothing.
-    const counter = escalationCounter(tenant.id, sourceIp, new Date(now));
-    const items = [
-      // A question the assistant asked is dropped: a person answers now.
-      conversationsRepo.tx.update(conv, { ...t.set, updatedAt: now, ...(conv.pending ? { pending: null } : {}) }, { messageCount: 1, unclosedTickets: 1 }),
-      ...t.items,
-      conversationsRepo.tx.message(tenant.id, conv.id, botMsg, 2),
-      events.messageCreated(conv, botMsg),
-      statsRepo.tx.addDay(tenant.id, utcDay(now), conv.id, { escalations: 1 }),
-      counter.item,
-    ];
-    try {
-      await commit(items, t);
-    } catch (e) {
-      throw asRateLimited(e, items, [counter]);
-    }
-    count(METRIC.escalations);
-    return { success: true, ticketId: t.ticket.id, ticketNumber: t.ticket.number, message: text, ...status };
-  }, { attempts: ATTEMPTS, conflict: 'the conversation changed concurrently; try again' });
+  return retrying(
+    async () => {
+      const { tenant, conversation } = await readState(tenantId, origin, input.conversationId);
+      const conv = conversation!;
+      if (conv.status === 'closed') throw new Conflict('this conversation is closed', 'CONVERSATION_CLOSED');
+      if (conv.channel === 'email') throw new Conflict(EMAIL_READ_ONLY);
+      const nowDate = new Date();
+      const away = availability(tenant.config ?? {}, nowDate);
+      const email = conv.visitor?.email ?? null;
+      const status = { online: away.online, nextOpenAt: away.nextOpenAt, emailRequested: !away.online && !email };
+      if (conv.latestTicketId && conv.latestTicketStatus && isActive(conv.latestTicketStatus)) {
+        const n = await numberOf(tenant.id, conv);
+        return {
+          success: true,
+          ticketId: conv.latestTicketId,
+          ticketNumber: n,
+          message: escalationText(n, away, email),
+          ...status,
+        };
+      }
+      const t = await openTicket(tenant, conv, input.reason, nowDate.toISOString());
+      const now = t.ticket.createdAt;
+      const text = escalationText(t.ticket.number, away, email);
+      const botMsg: Message = { id: randomUUID(), role: 'assistant', content: text, createdAt: now };
+      // Only an escalation that opens a ticket counts: asking again for the same ticket writes nothing.
+      const counter = escalationCounter(tenant.id, sourceIp, new Date(now));
+      const items = [
+        // A question the assistant asked is dropped: a person answers now.
+        conversationsRepo.tx.update(
+          conv,
+          { ...t.set, updatedAt: now, ...(conv.pending ? { pending: null } : {}) },
+          { messageCount: 1, unclosedTickets: 1 },
+        ),
+        ...t.items,
+        conversationsRepo.tx.message(tenant.id, conv.id, botMsg, 2),
+        events.messageCreated(conv, botMsg),
+        statsRepo.tx.addDay(tenant.id, utcDay(now), conv.id, { escalations: 1 }),
+        counter.item,
+      ];
+      try {
+        await commit(items, t);
+      } catch (e) {
+        throw asRateLimited(e, items, [counter]);
+      }
+      count(METRIC.escalations);
+      return { success: true, ticketId: t.ticket.id, ticketNumber: t.ticket.number, message: text, ...status };
+    },
+    { attempts: ATTEMPTS, conflict: 'the conversation changed concurrently; try again' },
+  );
 }

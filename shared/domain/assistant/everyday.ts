@@ -10,14 +10,28 @@ const KINDS: Record<string, readonly string[]> = {
   greeting: ['greeting', 'greetings', 'hello', 'hi', 'welcome'],
   goodbye: ['goodbye', 'bye', 'farewell'],
   thanks: ['thanks', 'thank_you', 'thankyou'],
-  human_agent: ['human_agent', 'human', 'agent', 'talk_to_human', 'speak_to_human', 'talk_to_agent', 'speak_to_agent', 'live_agent', 'real_person', 'handoff', 'escalate'],
+  human_agent: [
+    'human_agent',
+    'human',
+    'agent',
+    'talk_to_human',
+    'speak_to_human',
+    'talk_to_agent',
+    'speak_to_agent',
+    'live_agent',
+    'real_person',
+    'handoff',
+    'escalate',
+  ],
 };
 
 const phrasesOf = new Map(starterIntents.filter((i) => i.name in KINDS).map((i) => [i.name, i.trainingPhrases]));
 const kindOf = new Map(Object.entries(KINDS).flatMap(([kind, names]) => names.map((n) => [n, kind] as const)));
 
 /** The intents, each small-talk intent with the starter set's phrases of its kind as `everydayPhrases`. */
-export function withEverydayPhrases<T extends TrainingIntent>(intents: readonly T[]): Array<T & Pick<TrainingIntent, 'everydayPhrases'>> {
+export function withEverydayPhrases<T extends TrainingIntent>(
+  intents: readonly T[],
+): Array<T & Pick<TrainingIntent, 'everydayPhrases'>> {
   // Each kind's intent: the first by name of those its name marks.
   const first = new Map<string, string>();
   for (const { name } of intents) {

@@ -3,7 +3,14 @@ import { fieldError, NotFound } from '#shared/core/errors.ts';
 import type { Actor, ExampleTarget } from '#shared/core/vocabulary.ts';
 import { auditRepo } from '#shared/data/audit.ts';
 import { conversationsRepo } from '#shared/data/conversations.ts';
-import { examplesRepo, MAX_NONE_EXAMPLES, publicExample, sameMessage, type Example, type Target } from '#shared/data/examples.ts';
+import {
+  examplesRepo,
+  MAX_NONE_EXAMPLES,
+  publicExample,
+  sameMessage,
+  type Example,
+  type Target,
+} from '#shared/data/examples.ts';
 import { intentsRepo, type Intent } from '#shared/data/intents.ts';
 import { articlesRepo } from '#shared/data/articles.ts';
 import { retrying, transact, TxConditionFailed, type TxItem } from '#shared/data/tx.ts';
@@ -25,17 +32,26 @@ const tooLong = (message: string, max: number, what: string) => {
   if ([...message].length > max) throw fieldError('message', `must be at most ${max} characters to become ${what}`);
 };
 
-export interface ExampleInput { message: string; target: Target; conversationId?: string | undefined; messageId?: string | undefined }
+export interface ExampleInput {
+  message: string;
+  target: Target;
+  conversationId?: string | undefined;
+  messageId?: string | undefined;
+}
 
 const CHANGED = { attempts: 6, conflict: 'the target changed concurrently; try again' };
 const has = (list: string[], message: string) => list.some((p) => sameMessage(p) === sameMessage(message));
 
 const audit = (tenantId: string, actor: Actor, action: string, e: Example, createdAt: string): TxItem =>
   auditRepo.tx.put(tenantId, {
-    category: 'nlu', action, actor, target: { type: 'example', id: e.id },
-    changes: action === 'example.created'
-      ? { message: { from: null, to: e.message }, target: { from: null, to: e.target } }
-      : { message: { from: e.message, to: null }, target: { from: e.target, to: null } },
+    category: 'nlu',
+    action,
+    actor,
+    target: { type: 'example', id: e.id },
+    changes:
+      action === 'example.created'
+        ? { message: { from: null, to: e.message }, target: { from: null, to: e.target } }
+        : { message: { from: e.message, to: null }, target: { from: e.target, to: null } },
     createdAt,
   });
 
@@ -53,25 +69,42 @@ async function teachWrites(tenantId: string, actor: Actor, e: Example, marks: Tx
   const items = () => [...examplesRepo.tx.put(tenantId, e), audit(tenantId, actor, 'example.created', e, e.createdAt)];
   if ('intentId' in e.target) {
     const before = await intentOf(tenantId, e.target.intentId);
-    tooLong(e.message, LONGEST.phrase, 'an intent\'s training phrase');
-    if (has(before.trainingPhrases, e.message)) { e.added = false; const own = items(); return () => transact([...own, ...marks]); }
+    tooLong(e.message, LONGEST.phrase, "an intent's training phrase");
+    if (has(before.trainingPhrases, e.message)) {
+      e.added = false;
+      const own = items();
+      return () => transact([...own, ...marks]);
+    }
     if (before.trainingPhrases.length >= LIMITS.trainingPhrases) {
       throw fieldError('target', `the intent has ${LIMITS.trainingPhrases} training phrases already; remove one first`);
     }
-    const next: Intent = { ...before, trainingPhrases: [...before.trainingPhrases, e.message], updatedAt: after(before.updatedAt) };
+    const next: Intent = {
+      ...before,
+      trainingPhrases: [...before.trainingPhrases, e.message],
+      updatedAt: after(before.updatedAt),
+    };
     const [ex, guard, auditItem] = items();
     return () => intentsRepo.update(tenantId, before, next, auditItem!, [ex!, guard!, ...marks]);
   }
   if ('articleId' in e.target) {
     if (!isArticleId(e.target.articleId)) throw new NotFound('article');
     const before = await findArticle(tenantId, e.target.articleId);
-    tooLong(e.message, LONGEST.question, 'an article\'s question');
-    if (has(before.questions, e.message)) { e.added = false; const own = items(); return () => transact([...own, ...marks]); }
+    tooLong(e.message, LONGEST.question, "an article's question");
+    if (has(before.questions, e.message)) {
+      e.added = false;
+      const own = items();
+      return () => transact([...own, ...marks]);
+    }
     if (before.questions.length >= LIMITS.questions) {
       throw fieldError('target', `the article has ${LIMITS.questions} questions already; remove one first`);
     }
     const now = after(before.updatedAt);
-    const { article, searchable } = build(before.id, { ...before, questions: [...before.questions, e.message] }, before.createdAt, now);
+    const { article, searchable } = build(
+      before.id,
+      { ...before, questions: [...before.questions, e.message] },
+      before.createdAt,
+      now,
+    );
     const [ex, guard, auditItem] = items();
     return async () => {
       try {
@@ -108,7 +141,8 @@ export async function createExample(tenantId: string, actor: Actor, input: Examp
     const found = await unansweredKeyOf(tenantId, input.conversationId, input.messageId);
     if (!found) throw new NotFound('conversation');
     at = found.at;
-  } else if (input.conversationId && !(await conversationsRepo.get(tenantId, input.conversationId))) throw new NotFound('conversation');
+  } else if (input.conversationId && !(await conversationsRepo.get(tenantId, input.conversationId)))
+    throw new NotFound('conversation');
   return retrying(async () => {
     const found = await examplesRepo.existing(tenantId, input.target, input.message);
     if (found) {
@@ -119,8 +153,14 @@ export async function createExample(tenantId: string, actor: Actor, input: Examp
     }
     const createdAt = new Date().toISOString();
     const e: Example = {
-      id: `ex_${ulid(Date.parse(createdAt))}`, message: input.message, target: input.target,
-      conversationId: input.conversationId ?? null, messageId: input.messageId ?? null, createdBy: actor, createdAt, added: true,
+      id: `ex_${ulid(Date.parse(createdAt))}`,
+      message: input.message,
+      target: input.target,
+      conversationId: input.conversationId ?? null,
+      messageId: input.messageId ?? null,
+      createdBy: actor,
+      createdAt,
+      added: true,
     };
     const write = await teachWrites(tenantId, actor, e, await taughtMarks(tenantId, at, e.id));
     await write();
@@ -128,7 +168,10 @@ export async function createExample(tenantId: string, actor: Actor, input: Examp
   }, CHANGED);
 }
 
-export async function listExamples(tenantId: string, q: { target?: ExampleTarget | undefined; limit: number; cursor?: string | undefined }) {
+export async function listExamples(
+  tenantId: string,
+  q: { target?: ExampleTarget | undefined; limit: number; cursor?: string | undefined },
+) {
   const page = await examplesRepo.page(tenantId, q.target, q.limit, q.cursor);
   return { items: page.items.map(publicExample), nextCursor: page.nextCursor };
 }
@@ -140,9 +183,16 @@ export async function deleteExample(tenantId: string, actor: Actor, id: string) 
     const e = await examplesRepo.get(tenantId, id);
     if (!e) throw new NotFound('example');
     const now = new Date().toISOString();
-    const at = e.conversationId && e.messageId ? (await unansweredKeyOf(tenantId, e.conversationId, e.messageId))?.at ?? null : null;
+    const at =
+      e.conversationId && e.messageId
+        ? ((await unansweredKeyOf(tenantId, e.conversationId, e.messageId))?.at ?? null)
+        : null;
     // The audit item last: the target's write takes it apart from the others.
-    const own = [...examplesRepo.tx.remove(tenantId, e), ...await untaughtMarks(tenantId, at, e.id), audit(tenantId, actor, 'example.deleted', e, now)];
+    const own = [
+      ...examplesRepo.tx.remove(tenantId, e),
+      ...(await untaughtMarks(tenantId, at, e.id)),
+      audit(tenantId, actor, 'example.deleted', e, now),
+    ];
     const drop = (list: string[]) => list.filter((p) => sameMessage(p) !== sameMessage(e.message));
     if (e.added && 'intentId' in e.target) {
       const before = await intentsRepo.get(tenantId, e.target.intentId);
@@ -150,7 +200,11 @@ export async function deleteExample(tenantId: string, actor: Actor, id: string) 
       if (before && has(before.trainingPhrases, e.message) && drop(before.trainingPhrases).length > 0) {
         const { hitCount, ...intent } = before;
         void hitCount;
-        const next: Intent = { ...intent, trainingPhrases: drop(intent.trainingPhrases), updatedAt: after(intent.updatedAt) };
+        const next: Intent = {
+          ...intent,
+          trainingPhrases: drop(intent.trainingPhrases),
+          updatedAt: after(intent.updatedAt),
+        };
         await intentsRepo.update(tenantId, intent, next, own.at(-1)!, own.slice(0, -1));
         return;
       }
@@ -159,7 +213,12 @@ export async function deleteExample(tenantId: string, actor: Actor, id: string) 
       const before = await articlesRepo.get(tenantId, e.target.articleId);
       if (before && has(before.questions, e.message)) {
         const now2 = after(before.updatedAt);
-        const { article, searchable } = build(before.id, { ...before, questions: drop(before.questions) }, before.createdAt, now2);
+        const { article, searchable } = build(
+          before.id,
+          { ...before, questions: drop(before.questions) },
+          before.createdAt,
+          now2,
+        );
         try {
           await articlesRepo.replace(tenantId, before, article, searchable, own.at(-1)!, own.slice(0, -1));
         } catch (err) {

@@ -40,14 +40,19 @@ export async function embedTexts(texts: string[], deadline: number): Promise<Map
   const missing: string[] = [];
   for (const t of texts) {
     const hit = cache.get(t);
-    if (hit) out.set(t, hit); else missing.push(t);
+    if (hit) out.set(t, hit);
+    else missing.push(t);
   }
   if (missing.length === 0) return out;
   const model = await encoder();
   for (let i = 0; i < missing.length && Date.now() < deadline; i += BATCH) {
     const batch = missing.slice(i, i + BATCH);
     const vectors = await model.embed(batch);
-    batch.forEach((t, k) => { const q = quantize(vectors[k]!); remember(t, q); out.set(t, q); });
+    batch.forEach((t, k) => {
+      const q = quantize(vectors[k]!);
+      remember(t, q);
+      out.set(t, q);
+    });
     // Lets other work of the process run between batches (the encoder holds the thread while it embeds).
     await new Promise((r) => setImmediate(r));
   }
@@ -57,7 +62,11 @@ export async function embedTexts(texts: string[], deadline: number): Promise<Map
 /** The starter intents' texts: the same for every tenant, their vectors are stored once (see shared/data/vectors.ts). */
 const STARTER = new Set(starterIntents.flatMap((i) => intentTextsToEmbed(i)));
 
-export interface IndexOutcome { embedded: number; removed: number; remaining: number }
+export interface IndexOutcome {
+  embedded: number;
+  removed: number;
+  remaining: number;
+}
 
 /** One indexing pass over the tenant's content; `remaining` > 0 means the deadline stopped it. */
 export async function indexTenant(tenantId: string, deadline: number): Promise<IndexOutcome> {
@@ -67,8 +76,13 @@ export async function indexTenant(tenantId: string, deadline: number): Promise<I
   const from = new Date(to.getTime() - UNANSWERED_DAYS * 86_400_000);
   const day = (d: Date) => d.toISOString().slice(0, 10);
   const [intents, searchables, none, unanswered, stored, shared, state] = await Promise.all([
-    intentsRepo.list(tenantId), articlesRepo.searchables(tenantId), examplesRepo.noneMessages(tenantId),
-    unansweredRepo.read(tenantId, day(from), day(to), READ_CAP), vectorsRepo.all(tenantId), vectorsRepo.shared(), vectorsRepo.state(tenantId),
+    intentsRepo.list(tenantId),
+    articlesRepo.searchables(tenantId),
+    examplesRepo.noneMessages(tenantId),
+    unansweredRepo.read(tenantId, day(from), day(to), READ_CAP),
+    vectorsRepo.all(tenantId),
+    vectorsRepo.shared(),
+    vectorsRepo.state(tenantId),
   ]);
   // An import in progress: its new articles are embedded before they show, and what they replace stays until then.
   // (`prev` first: an article's own state is its current form's.)
@@ -87,8 +101,12 @@ export async function indexTenant(tenantId: string, deadline: number): Promise<I
   const missing = texts.filter((t) => !stored.has(hashOf.get(t)!) && !shared.has(hashOf.get(t)!));
   const done = await embedTexts(missing, deadline);
   // The starter content's texts go to the shared partition (once for every tenant), the rest to the tenant's.
-  const put: Array<[string, Uint8Array]> = [...done].filter(([t]) => !STARTER.has(t)).map(([t, v]) => [hashOf.get(t)!, v]);
-  const putShared: Array<[string, Uint8Array]> = [...done].filter(([t]) => STARTER.has(t)).map(([t, v]) => [hashOf.get(t)!, v]);
+  const put: Array<[string, Uint8Array]> = [...done]
+    .filter(([t]) => !STARTER.has(t))
+    .map(([t, v]) => [hashOf.get(t)!, v]);
+  const putShared: Array<[string, Uint8Array]> = [...done]
+    .filter(([t]) => STARTER.has(t))
+    .map(([t, v]) => [hashOf.get(t)!, v]);
   // A tenant's copy of a shared text (written before it was shared) goes too.
   const remove = [...stored.keys()].filter((h) => !needed.has(h) || shared.has(h));
   if (putShared.length) await vectorsRepo.writeShared(putShared);
@@ -98,7 +116,9 @@ export async function indexTenant(tenantId: string, deadline: number): Promise<I
   const updatedAt = new Map<string, string>([...intents, ...searchables].map((x) => [x.id, x.updatedAt]));
   const ready: Record<string, string> = {};
   for (const [id, own] of owners) if (own.every(has) && updatedAt.has(id)) ready[id] = updatedAt.get(id)!;
-  const same = Object.keys(ready).length === Object.keys(state.owners).length && Object.entries(ready).every(([id, at]) => state.owners[id] === at);
+  const same =
+    Object.keys(ready).length === Object.keys(state.owners).length &&
+    Object.entries(ready).every(([id, at]) => state.owners[id] === at);
   // A `none` example taught from an unanswered message may have its vector already: the chat's
   // cached vectors (as of vectorsVersion) may still lack it, so a new one moves the version too.
   const noneEmbedded = noneTextsToEmbed(none).filter(has).sort();
@@ -107,7 +127,12 @@ export async function indexTenant(tenantId: string, deadline: number): Promise<I
   // The chat retrains its model and rebuilds its index when vectorsVersion moves: only for vectors
   // they read. A removed vector is one no current text needs, so no model reads it either.
   const forChat = !same || noneDigest !== state.none || [...done.keys()].some((t) => chatTexts.has(t));
-  if (changed) await vectorsRepo.commit(tenantId, { owners: ready, ...(noneDigest ? { none: noneDigest } : {}) }, forChat ? 'vectorsVersion' : 'unansweredVectorsVersion');
+  if (changed)
+    await vectorsRepo.commit(
+      tenantId,
+      { owners: ready, ...(noneDigest ? { none: noneDigest } : {}) },
+      forChat ? 'vectorsVersion' : 'unansweredVectorsVersion',
+    );
   const outcome = { embedded: done.size, removed: remove.length, remaining: missing.length - done.size };
   if (changed) logger.debug('indexed', { tenantId, ...outcome, texts: texts.length });
   return outcome;

@@ -15,7 +15,17 @@ import { reviewedIntents } from './starter-review.ts';
 /** What a write of an intent gives: every field but the ones the service keeps. */
 export type IntentInput = Omit<Intent, 'id' | 'createdAt' | 'updatedAt'>;
 
-const FIELDS = ['name', 'description', 'trainingPhrases', 'response', 'entities', 'action', 'integrationId', 'failureResponse', 'enabled'] as const;
+const FIELDS = [
+  'name',
+  'description',
+  'trainingPhrases',
+  'response',
+  'entities',
+  'action',
+  'integrationId',
+  'failureResponse',
+  'enabled',
+] as const;
 const nameTaken = (name: string) => new Conflict(`an intent named ${name} already exists`);
 
 /** `{ field: { from, to } }` for each field whose value differs. */
@@ -29,7 +39,14 @@ export function intentChanges(before: Partial<Intent> | null, after: Partial<Int
   return changes;
 }
 
-const audit = (tenantId: string, actor: Actor, action: string, id: string, changes: Record<string, { from: unknown; to: unknown }>, createdAt: string) =>
+const audit = (
+  tenantId: string,
+  actor: Actor,
+  action: string,
+  id: string,
+  changes: Record<string, { from: unknown; to: unknown }>,
+  createdAt: string,
+) =>
   auditRepo.tx.put(tenantId, { category: 'intent', action, actor, target: { type: 'intent', id }, changes, createdAt });
 
 /** The intent as the API shows it: the marks default to false. */
@@ -54,13 +71,18 @@ export async function getIntent(tenantId: string, id: string) {
 function checkPlaceholders(input: IntentInput) {
   const known = new Set<string>([...input.entities.map((e) => e.name), ...SETTINGS_PLACEHOLDERS]);
   const unknown = templateNames(input.response).find((n) => !known.has(n));
-  if (unknown !== undefined) throw fieldError('response', `uses {{${unknown}}}, which is neither one of its entities nor ${SETTINGS_PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')}`);
+  if (unknown !== undefined)
+    throw fieldError(
+      'response',
+      `uses {{${unknown}}}, which is neither one of its entities nor ${SETTINGS_PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')}`,
+    );
   if (input.action !== 'call' && dataPaths(input.response).length > 0) {
     throw fieldError('response', 'uses {{data...}} placeholders, which only an intent with action "call" fills');
   }
   // A template's blank left as it is would be told to customers as if it were the business's fact.
   const blank = [...TEMPLATE_BLANKS].find((b) => input.response.includes(b));
-  if (blank !== undefined) throw fieldError('response', `still has the template's blank ${blank}: write your own facts in its place`);
+  if (blank !== undefined)
+    throw fieldError('response', `still has the template's blank ${blank}: write your own facts in its place`);
 }
 
 /** `integrationId` and `failureResponse` go with `action: "call"` only, and name an action integration of the tenant. */
@@ -70,9 +92,10 @@ async function checkCall(tenantId: string, input: IntentInput) {
     if (input.failureResponse !== undefined) throw fieldError('failureResponse', 'is only allowed with action "call"');
     return;
   }
-  if (input.integrationId === undefined) throw fieldError('integrationId', 'is required with action "call" (an action integration\'s id)');
+  if (input.integrationId === undefined)
+    throw fieldError('integrationId', 'is required with action "call" (an action integration\'s id)');
   const i = await findActionIntegration(tenantId, input.integrationId);
-  if (!i) throw fieldError('integrationId', 'must be the id of one of this team\'s action integrations');
+  if (!i) throw fieldError('integrationId', "must be the id of one of this team's action integrations");
 }
 
 export async function createIntent(tenantId: string, actor: Actor, input: IntentInput) {
@@ -81,10 +104,15 @@ export async function createIntent(tenantId: string, actor: Actor, input: Intent
   const now = new Date().toISOString();
   const intent: Intent = { id: randomUUID(), ...pick(input), createdAt: now, updatedAt: now };
   try {
-    await intentsRepo.put(tenantId, intent, audit(tenantId, actor, 'intent.created', intent.id, intentChanges(null, intent), now));
+    await intentsRepo.put(
+      tenantId,
+      intent,
+      audit(tenantId, actor, 'intent.created', intent.id, intentChanges(null, intent), now),
+    );
   } catch (e) {
     if (e instanceof TxConditionFailed && e.failed[1]) throw nameTaken(intent.name);
-    if (e instanceof TxConditionFailed && e.failed[2]) throw new Conflict(`a tenant has at most ${MAX_INTENTS} intents`);
+    if (e instanceof TxConditionFailed && e.failed[2])
+      throw new Conflict(`a tenant has at most ${MAX_INTENTS} intents`);
     throw e;
   }
   return { ...shown(intent), hitCount: 0, indexing: true };
@@ -94,41 +122,67 @@ export async function replaceIntent(tenantId: string, actor: Actor, id: string, 
   checkPlaceholders(input);
   await checkCall(tenantId, input);
   // A concurrent write won: re-read (404 if it was a delete) and apply ours on top.
-  return retrying(async () => {
-    const current = await getIntent(tenantId, id);
-    const { hitCount, indexing: _, ...before } = current;
-    const changes = intentChanges(before, { ...before, ...pick(input) });
-    // Writing the same intent again changes nothing: no version bump, no audit entry.
-    if (Object.keys(changes).length === 0) return current;
-    const now = new Date().toISOString();
-    const after: Intent = { ...before, ...pick(input), updatedAt: now > before.updatedAt ? now : new Date(Date.parse(before.updatedAt) + 1).toISOString() };
-    // An edit makes it the team's own (switching it on or off alone does not); any write is the team's review.
-    if (Object.keys(changes).some((f) => f !== 'enabled')) delete after.starter;
-    delete after.needsReview;
-    try {
-      await intentsRepo.update(tenantId, before, after, audit(tenantId, actor, 'intent.updated', id, changes, now));
-    } catch (e) {
-      if (e instanceof TxConditionFailed && before.name !== after.name && e.failed[2]) throw nameTaken(after.name);
-      throw e;
-    }
-    return { ...shown(after), hitCount, indexing: true };
-  }, { attempts: 4, conflict: 'the intent changed concurrently; try again' });
+  return retrying(
+    async () => {
+      const current = await getIntent(tenantId, id);
+      const { hitCount, indexing: _, ...before } = current;
+      const changes = intentChanges(before, { ...before, ...pick(input) });
+      // Writing the same intent again changes nothing: no version bump, no audit entry.
+      if (Object.keys(changes).length === 0) return current;
+      const now = new Date().toISOString();
+      const after: Intent = {
+        ...before,
+        ...pick(input),
+        updatedAt: now > before.updatedAt ? now : new Date(Date.parse(before.updatedAt) + 1).toISOString(),
+      };
+      // An edit makes it the team's own (switching it on or off alone does not); any write is the team's review.
+      if (Object.keys(changes).some((f) => f !== 'enabled')) delete after.starter;
+      delete after.needsReview;
+      try {
+        await intentsRepo.update(tenantId, before, after, audit(tenantId, actor, 'intent.updated', id, changes, now));
+      } catch (e) {
+        if (e instanceof TxConditionFailed && before.name !== after.name && e.failed[2]) throw nameTaken(after.name);
+        throw e;
+      }
+      return { ...shown(after), hitCount, indexing: true };
+    },
+    { attempts: 4, conflict: 'the intent changed concurrently; try again' },
+  );
 }
 
 export async function deleteIntent(tenantId: string, actor: Actor, id: string) {
-  await retrying(async () => {
-    const { hitCount: _h, indexing: _i, ...intent } = await getIntent(tenantId, id);
-    const now = new Date().toISOString();
-    await intentsRepo.remove(tenantId, intent, audit(tenantId, actor, 'intent.deleted', id, intentChanges(intent, null), now));
-  }, { attempts: 4, conflict: 'the intent changed concurrently; try again' });
+  await retrying(
+    async () => {
+      const { hitCount: _h, indexing: _i, ...intent } = await getIntent(tenantId, id);
+      const now = new Date().toISOString();
+      await intentsRepo.remove(
+        tenantId,
+        intent,
+        audit(tenantId, actor, 'intent.deleted', id, intentChanges(intent, null), now),
+      );
+    },
+    { attempts: 4, conflict: 'the intent changed concurrently; try again' },
+  );
 }
 
 const pick = (i: IntentInput) => ({
-  name: i.name, description: i.description, trainingPhrases: i.trainingPhrases, response: i.response,
+  name: i.name,
+  description: i.description,
+  trainingPhrases: i.trainingPhrases,
+  response: i.response,
   entities: i.entities.map((e) => ({
-    name: e.name, type: e.type, ...(e.pattern === undefined ? {} : { pattern: e.pattern }),
-    ...(e.required ? { required: true } : {}), ...(e.required && e.prompt !== undefined ? { prompt: e.prompt } : {}),
+    name: e.name,
+    type: e.type,
+    ...(e.pattern === undefined ? {} : { pattern: e.pattern }),
+    ...(e.required ? { required: true } : {}),
+    ...(e.required && e.prompt !== undefined ? { prompt: e.prompt } : {}),
   })),
-  action: i.action, enabled: i.enabled,
-  ...(i.action === 'call' ? { integrationId: i.integrationId, ...(i.failureResponse === undefined ? {} : { failureResponse: i.failureResponse }) } : {}),
+  action: i.action,
+  enabled: i.enabled,
+  ...(i.action === 'call'
+    ? {
+        integrationId: i.integrationId,
+        ...(i.failureResponse === undefined ? {} : { failureResponse: i.failureResponse }),
+      }
+    : {}),
 });

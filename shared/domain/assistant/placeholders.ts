@@ -1,6 +1,12 @@
 import type { Intent } from '#shared/data/intents.ts';
 import { templateNames } from '#shared/nlu/intents/entities.ts';
-import { BusinessHoursSchema, WEEKDAYS, openState, type BusinessHours, type Weekday } from '#shared/domain/tenants/business-hours.ts';
+import {
+  BusinessHoursSchema,
+  WEEKDAYS,
+  openState,
+  type BusinessHours,
+  type Weekday,
+} from '#shared/domain/tenants/business-hours.ts';
 import { emailSettings } from '#shared/domain/tenants/email-config.ts';
 import { inboundAddress } from '#shared/domain/tenants/slug.ts';
 
@@ -12,7 +18,13 @@ import { inboundAddress } from '#shared/domain/tenants/slug.ts';
 export const SETTINGS_PLACEHOLDERS = ['hours', 'openNow', 'nextOpen', 'contactEmail'] as const;
 
 const DAY_NAMES: Record<Weekday, string> = {
-  mon: 'Monday', tue: 'Tuesday', wed: 'Wednesday', thu: 'Thursday', fri: 'Friday', sat: 'Saturday', sun: 'Sunday',
+  mon: 'Monday',
+  tue: 'Tuesday',
+  wed: 'Wednesday',
+  thu: 'Thursday',
+  fri: 'Friday',
+  sat: 'Saturday',
+  sun: 'Sunday',
 };
 
 /** "Tuesday to Saturday 10:00 to 18:00, Sunday 11:00 to 15:00 (Europe/Berlin time)": days with the same hours run together. */
@@ -26,20 +38,36 @@ export function weekHours(hours: BusinessHours): string | null {
     else if (t) runs.push({ from: d, to: d, text: t });
   }
   if (runs.length === 0) return null;
-  const days = (r: (typeof runs)[number]) => (r.from === r.to ? DAY_NAMES[r.from]
-    : WEEKDAYS.indexOf(r.to) - WEEKDAYS.indexOf(r.from) === 1 ? `${DAY_NAMES[r.from]} and ${DAY_NAMES[r.to]}` : `${DAY_NAMES[r.from]} to ${DAY_NAMES[r.to]}`);
+  const days = (r: (typeof runs)[number]) =>
+    r.from === r.to
+      ? DAY_NAMES[r.from]
+      : WEEKDAYS.indexOf(r.to) - WEEKDAYS.indexOf(r.from) === 1
+        ? `${DAY_NAMES[r.from]} and ${DAY_NAMES[r.to]}`
+        : `${DAY_NAMES[r.from]} to ${DAY_NAMES[r.to]}`;
   return `${runs.map((r) => `${days(r)} ${r.text}`).join(', ')} (${hours.timezone} time)`;
 }
 
 /** "Tuesday at 10:00" in the tenant's time zone. */
 function wallTime(at: string, timezone: string): string {
-  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-GB', { timeZone: timezone, weekday: 'long', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-    .formatToParts(new Date(at)).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone: timezone,
+      weekday: 'long',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(new Date(at))
+      .map((p) => [p.type, p.value]),
+  );
   return `${parts.weekday} at ${parts.hour}:${parts.minute}`;
 }
 
 /** The settings' values for the placeholders, each only when the settings give one. */
-export function settingsValues(tenant: { config?: Record<string, unknown>; slug?: string }, now: Date): Record<string, string> {
+export function settingsValues(
+  tenant: { config?: Record<string, unknown>; slug?: string },
+  now: Date,
+): Record<string, string> {
   const config = tenant.config ?? {};
   const values: Record<string, string> = {};
   const parsed = config.businessHours === undefined ? null : BusinessHoursSchema.safeParse(config.businessHours);
@@ -60,11 +88,18 @@ export function settingsValues(tenant: { config?: Record<string, unknown>; slug?
  * The intent with its settings placeholders filled in (the ones that name an entity are left for
  * the entities); null when one of them has no value, so that the answer falls back.
  */
-export function withSettings<T extends Pick<Intent, 'response' | 'entities'>>(intent: T, values: Record<string, string>): T | null {
+export function withSettings<T extends Pick<Intent, 'response' | 'entities'>>(
+  intent: T,
+  values: Record<string, string>,
+): T | null {
   const entities = new Set(intent.entities.map((e) => e.name));
-  const wanted = templateNames(intent.response).filter((n) => !entities.has(n) && (SETTINGS_PLACEHOLDERS as readonly string[]).includes(n));
+  const wanted = templateNames(intent.response).filter(
+    (n) => !entities.has(n) && (SETTINGS_PLACEHOLDERS as readonly string[]).includes(n),
+  );
   if (wanted.length === 0) return intent;
   if (wanted.some((n) => values[n] === undefined)) return null;
-  const response = intent.response.replace(/\{\{\s*([A-Za-z_][\w-]*)\s*\}\}/g, (m, n: string) => (wanted.includes(n) ? values[n]! : m));
+  const response = intent.response.replace(/\{\{\s*([A-Za-z_][\w-]*)\s*\}\}/g, (m, n: string) =>
+    wanted.includes(n) ? values[n]! : m,
+  );
   return { ...intent, response };
 }

@@ -19,7 +19,12 @@ export function reviewChanges(intents: Intent[], at: string): Array<{ before: In
     const legacy = LEGACY_STARTER_REPLIES[before.name];
     if (!legacy || legacy.response !== before.response || before.starter) return [];
     const disable = legacy.statesFacts && before.enabled;
-    const after: Intent = { ...before, starter: true, ...(disable ? { enabled: false, needsReview: true } : {}), updatedAt: at > before.updatedAt ? at : new Date(Date.parse(before.updatedAt) + 1).toISOString() };
+    const after: Intent = {
+      ...before,
+      starter: true,
+      ...(disable ? { enabled: false, needsReview: true } : {}),
+      updatedAt: at > before.updatedAt ? at : new Date(Date.parse(before.updatedAt) + 1).toISOString(),
+    };
     return [{ before, after }];
   });
 }
@@ -30,10 +35,18 @@ export async function reviewedIntents(tenantId: string): Promise<Array<Intent & 
   if (reviewed) return intents;
   const at = new Date().toISOString();
   const changes = reviewChanges(intents, at);
-  const audits = changes.filter((c) => c.before.enabled !== c.after.enabled).map(({ after }) => auditRepo.tx.put(tenantId, {
-    category: 'intent', action: 'intent.updated', actor: SYSTEM, target: { type: 'intent', id: after.id },
-    changes: { enabled: { from: true, to: false } }, createdAt: at,
-  }));
+  const audits = changes
+    .filter((c) => c.before.enabled !== c.after.enabled)
+    .map(({ after }) =>
+      auditRepo.tx.put(tenantId, {
+        category: 'intent',
+        action: 'intent.updated',
+        actor: SYSTEM,
+        target: { type: 'intent', id: after.id },
+        changes: { enabled: { from: true, to: false } },
+        createdAt: at,
+      }),
+    );
   try {
     await intentsRepo.review(tenantId, changes, audits, at);
     if (audits.length) logger.info('starter review disabled intents', { tenantId, disabled: audits.length });

@@ -49,13 +49,23 @@ export async function untaughtMarks(tenantId: string, at: UnansweredKey, example
 type Suggestion = { intentId: string } | { articleId: string } | null;
 
 /** The period's unanswered messages, grouped, biggest group first, each with a suggestion when one fits. */
-export async function listUnanswered(tenantId: string, q: { from?: string | undefined; to?: string | undefined; limit: number }, now = new Date()) {
+export async function listUnanswered(
+  tenantId: string,
+  q: { from?: string | undefined; to?: string | undefined; limit: number },
+  now = new Date(),
+) {
   const period = resolvePeriod(q, now);
-  const [tenant, items] = await Promise.all([tenantsRepo.get(tenantId), unansweredRepo.read(tenantId, period.from, period.to, READ_CAP)]);
+  const [tenant, items] = await Promise.all([
+    tenantsRepo.get(tenantId),
+    unansweredRepo.read(tenantId, period.from, period.to, READ_CAP),
+  ]);
   if (!tenant) throw new NotFound('tenant');
   // By meaning too, from the vectors the indexer stored for the messages (no encoder here).
   const stored = await unansweredVectorsOf(tenant);
-  const vectors = textVectors(stored, items.map((i) => i.message));
+  const vectors = textVectors(
+    stored,
+    items.map((i) => i.message),
+  );
   const groups = groupMessages(items, (i) => i.message, undefined, vectors).slice(0, q.limit);
   if (groups.length === 0) return { period, groups: [] };
   const [model, index] = await Promise.all([modelFor(tenant), knowledgeIndexOf(tenant)]);
@@ -87,9 +97,21 @@ export async function listUnanswered(tenantId: string, q: { from?: string | unde
     groups: groups.map((g) => {
       const examples = g.members.slice(0, EXAMPLES_PER_GROUP);
       return {
-        label: g.label.message, count: g.members.length,
-        examples: examples.map(({ message, confidence, conversationId, messageId, createdAt }) => ({ message, confidence, conversationId, messageId, createdAt })),
-        suggestion: suggest([g.label.message, ...examples.filter((e) => e !== g.label).map((e) => e.message)].slice(0, EXAMPLES_PER_GROUP)),
+        label: g.label.message,
+        count: g.members.length,
+        examples: examples.map(({ message, confidence, conversationId, messageId, createdAt }) => ({
+          message,
+          confidence,
+          conversationId,
+          messageId,
+          createdAt,
+        })),
+        suggestion: suggest(
+          [g.label.message, ...examples.filter((e) => e !== g.label).map((e) => e.message)].slice(
+            0,
+            EXAMPLES_PER_GROUP,
+          ),
+        ),
       };
     }),
   };

@@ -11,6 +11,8 @@ export async function widgetConfig(tenantId: string, origin: string | undefined)
     greeting: tenantSettings(tenant.config ?? {}).greeting,
     theme: widgetTheme(tenant.config ?? {}, tenant.name),
     liveUrl: config.liveUrl,
-    online, nextOpenAt, replyTime,
+    online,
+    nextOpenAt,
+    replyTime,
   };
 }

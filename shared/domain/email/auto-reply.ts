@@ -9,14 +9,22 @@ import { decide } from '#shared/domain/assistant/assistant.ts';
 
 export const REACH_A_PERSON = 'If this does not answer your question, reply to this email to reach a person.';
 
-export async function autoAnswer(tenant: Tenant, subject: string, text: string): Promise<{ content: string; metadata: Metadata } | null> {
+export async function autoAnswer(
+  tenant: Tenant,
+  subject: string,
+  text: string,
+): Promise<{ content: string; metadata: Metadata } | null> {
   const { nlu, knowledge } = await decide(tenant, `${subject}\n${text}`.trim(), true);
   if (!knowledge) return null;
   return {
     content: `${knowledge.reply}\n\n${REACH_A_PERSON}`,
     metadata: {
-      intentDetected: KNOWLEDGE_INTENT, confidence: knowledge.confidence, entitiesExtracted: {}, intentRanking: nlu.ranking,
-      sources: knowledge.sources, ...(knowledge.format ? { format: knowledge.format } : {}),
+      intentDetected: KNOWLEDGE_INTENT,
+      confidence: knowledge.confidence,
+      entitiesExtracted: {},
+      intentRanking: nlu.ranking,
+      sources: knowledge.sources,
+      ...(knowledge.format ? { format: knowledge.format } : {}),
     },
   };
 }

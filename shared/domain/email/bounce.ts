@@ -15,18 +15,28 @@ const HOUR = 3600;
 /** The limit window of one sender's bounces (erasure deletes it with the address). */
 export const bounceWindow = (to: string) => `bounce#${to}`;
 
-export async function bounceRefusal(r: { tenantId: string; to: string; recipients: string[]; code: number; reason: string }): Promise<boolean> {
+export async function bounceRefusal(r: {
+  tenantId: string;
+  to: string;
+  recipients: string[];
+  code: number;
+  reason: string;
+}): Promise<boolean> {
   const to = r.to.trim().toLowerCase();
-  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(to) || to.endsWith(`@${config.inboundDomain}`) || ![451, 552].includes(r.code)) return false;
+  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(to) || to.endsWith(`@${config.inboundDomain}`) || ![451, 552].includes(r.code))
+    return false;
   try {
-    await transact([limitsRepo.tx.countInWindow(r.tenantId, bounceWindow(to), new Date(), HOUR, BOUNCES_PER_SENDER_HOUR)]);
+    await transact([
+      limitsRepo.tx.countInWindow(r.tenantId, bounceWindow(to), new Date(), HOUR, BOUNCES_PER_SENDER_HOUR),
+    ]);
   } catch (e) {
     if (e instanceof TxConditionFailed) return false;
     throw e;
   }
   const later = r.code < 500;
   await sendNotice({
-    from: `mailer-daemon@${config.inboundDomain}`, to,
+    from: `mailer-daemon@${config.inboundDomain}`,
+    to,
     subject: later ? 'Delivery delayed: your message was not accepted yet' : 'Undelivered: your message was refused',
     text: [
       `Your message to ${r.recipients.join(', ')} was not delivered.`,

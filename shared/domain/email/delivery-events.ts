@@ -9,7 +9,8 @@ import { events } from '#shared/domain/events.ts';
 // address for the tenant and emits `email.bounced`. The message is named by the tags the sender set.
 
 interface SesEvent {
-  eventType?: string; notificationType?: string;
+  eventType?: string;
+  notificationType?: string;
   mail?: { tags?: Record<string, string[]> };
   bounce?: { bounceType?: string; bouncedRecipients?: Array<{ emailAddress?: string }> };
   complaint?: { complainedRecipients?: Array<{ emailAddress?: string }> };
@@ -22,7 +23,9 @@ export async function handleSesEvent(body: string): Promise<void> {
   let e: SesEvent;
   try {
     const outer = JSON.parse(body) as { Type?: string; Message?: string };
-    e = (outer.Type === 'Notification' && typeof outer.Message === 'string' ? JSON.parse(outer.Message) : outer) as SesEvent;
+    e = (
+      outer.Type === 'Notification' && typeof outer.Message === 'string' ? JSON.parse(outer.Message) : outer
+    ) as SesEvent;
   } catch {
     logger.warn('SES event is not JSON; dropped');
     return;
@@ -32,10 +35,15 @@ export async function handleSesEvent(body: string): Promise<void> {
   if (![tenantId, conversationId, messageId].every((v) => v && ID.test(v))) return;
   const type = e.eventType ?? e.notificationType;
   const permanent = type === 'Bounce' && e.bounce?.bounceType === 'Permanent';
-  const status: EmailDeliveryStatus | null = type === 'Delivery' ? 'delivered' : permanent ? 'bounced' : type === 'Complaint' ? 'complained' : null;
+  const status: EmailDeliveryStatus | null =
+    type === 'Delivery' ? 'delivered' : permanent ? 'bounced' : type === 'Complaint' ? 'complained' : null;
   if (!status) return;
   const who = (status === 'bounced' ? e.bounce?.bouncedRecipients : e.complaint?.complainedRecipients) ?? [];
-  await settleDelivery({ tenantId: tenantId!, conversationId: conversationId!, messageId: messageId! }, status, who.flatMap((r) => (r.emailAddress ? [r.emailAddress] : [])));
+  await settleDelivery(
+    { tenantId: tenantId!, conversationId: conversationId!, messageId: messageId! },
+    status,
+    who.flatMap((r) => (r.emailAddress ? [r.emailAddress] : [])),
+  );
 }
 
 /**
@@ -43,16 +51,26 @@ export async function handleSesEvent(body: string): Promise<void> {
  * refused when sending) also suppresses each address for the tenant and emits `email.bounced`, once.
  */
 export async function settleDelivery(
-  m: { tenantId: string; conversationId: string; messageId: string }, status: EmailDeliveryStatus, recipients: string[] = [], reason?: string,
+  m: { tenantId: string; conversationId: string; messageId: string },
+  status: EmailDeliveryStatus,
+  recipients: string[] = [],
+  reason?: string,
 ): Promise<void> {
   const now = new Date().toISOString();
   const moved = await emailRepo.setDelivery(m.tenantId, m.conversationId, m.messageId, status, now, reason);
   if (!moved || (status !== 'bounced' && status !== 'complained')) return;
-  const kind = status === 'bounced' ? 'bounce' as const : 'complaint' as const;
+  const kind = status === 'bounced' ? ('bounce' as const) : ('complaint' as const);
   const addresses = [...new Set(recipients.map((a) => a.toLowerCase()))];
-  await transact(addresses.flatMap((a) => [
-    emailRepo.tx.suppress(m.tenantId, a, kind, now),
-    events.emailBounced(m.tenantId, m.conversationId, m.messageId, a, kind, now),
-  ]));
-  logger.info('email address suppressed', { tenantId: m.tenantId, conversationId: m.conversationId, kind, count: addresses.length });
+  await transact(
+    addresses.flatMap((a) => [
+      emailRepo.tx.suppress(m.tenantId, a, kind, now),
+      events.emailBounced(m.tenantId, m.conversationId, m.messageId, a, kind, now),
+    ]),
+  );
+  logger.info('email address suppressed', {
+    tenantId: m.tenantId,
+    conversationId: m.conversationId,
+    kind,
+    count: addresses.length,
+  });
 }

@@ -8,12 +8,58 @@ import { Parser } from 'htmlparser2';
 
 /** Elements that start and end a line of text. */
 const BLOCK = new Set([
-  'address', 'article', 'aside', 'blockquote', 'caption', 'dd', 'details', 'div', 'dl', 'dt', 'figcaption', 'figure',
-  'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre',
-  'section', 'summary', 'table', 'tbody', 'tfoot', 'thead', 'tr', 'ul',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'caption',
+  'dd',
+  'details',
+  'div',
+  'dl',
+  'dt',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hr',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'tfoot',
+  'thead',
+  'tr',
+  'ul',
 ]);
 /** Elements whose content is not text a reader sees. */
-const HIDDEN = new Set(['script', 'style', 'template', 'noscript', 'iframe', 'object', 'svg', 'math', 'head', 'title', 'textarea', 'select']);
+const HIDDEN = new Set([
+  'script',
+  'style',
+  'template',
+  'noscript',
+  'iframe',
+  'object',
+  'svg',
+  'math',
+  'head',
+  'title',
+  'textarea',
+  'select',
+]);
 const CELL = new Set(['td', 'th']);
 /** Deeper than any mail program nests; past it the rest of the HTML is not read. */
 export const MAX_DEPTH = 200;
@@ -49,45 +95,69 @@ export function htmlToText(html: string, maxChars: number): HtmlText {
     while (trailing < s.length && s.charCodeAt(s.length - 1 - trailing) === 10) trailing++;
     newlines = trailing === s.length ? newlines + trailing : trailing;
     spaced = trailing > 0 || WHITE.has(s.charCodeAt(s.length - 1));
-    if (length >= maxChars && !cut) { cut = true; parser.pause(); }
+    if (length >= maxChars && !cut) {
+      cut = true;
+      parser.pause();
+    }
   };
-  const lineBreak = (n: number) => { if (newlines < n) put('\n'.repeat(n - newlines)); };
+  const lineBreak = (n: number) => {
+    if (newlines < n) put('\n'.repeat(n - newlines));
+  };
 
-  const parser = new Parser({
-    onopentag(name, attrs) {
-      if (++depth > MAX_DEPTH && !cut) { cut = true; parser.pause(); return; }
-      if (HIDDEN.has(name)) { hidden++; return; }
-      if (name === 'br') { put('\n'); return; }
-      if (CELL.has(name)) { if (cells++ > 0) put(' | '); return; }
-      if (name === 'a' && attrs.href && LINK.test(attrs.href.trim())) link = { href: attrs.href.trim(), text: '' };
-      if (!BLOCK.has(name)) return;
-      lineBreak(name === 'p' || name === 'table' || name === 'blockquote' || /^h\d$/.test(name) ? 2 : 1);
-      if (name === 'tr') cells = 0;
-      if (name === 'pre') pre++;
-      if (name === 'li') put('- ');
+  const parser = new Parser(
+    {
+      onopentag(name, attrs) {
+        if (++depth > MAX_DEPTH && !cut) {
+          cut = true;
+          parser.pause();
+          return;
+        }
+        if (HIDDEN.has(name)) {
+          hidden++;
+          return;
+        }
+        if (name === 'br') {
+          put('\n');
+          return;
+        }
+        if (CELL.has(name)) {
+          if (cells++ > 0) put(' | ');
+          return;
+        }
+        if (name === 'a' && attrs.href && LINK.test(attrs.href.trim())) link = { href: attrs.href.trim(), text: '' };
+        if (!BLOCK.has(name)) return;
+        lineBreak(name === 'p' || name === 'table' || name === 'blockquote' || /^h\d$/.test(name) ? 2 : 1);
+        if (name === 'tr') cells = 0;
+        if (name === 'pre') pre++;
+        if (name === 'li') put('- ');
+      },
+      onclosetag(name) {
+        depth = Math.max(0, depth - 1);
+        if (HIDDEN.has(name)) {
+          hidden = Math.max(0, hidden - 1);
+          return;
+        }
+        if (name === 'a' && link) {
+          const { href, text } = link;
+          link = null;
+          // The address beside the words, unless the words are the address.
+          if (text.trim() !== href.replace(/^mailto:/i, '')) put(` <${href.replace(/^mailto:/i, '')}>`);
+          return;
+        }
+        if (!BLOCK.has(name)) return;
+        if (name === 'pre') pre = Math.max(0, pre - 1);
+        lineBreak(name === 'p' || name === 'table' || name === 'blockquote' || /^h\d$/.test(name) ? 2 : 1);
+      },
+      ontext(data) {
+        if (hidden > 0) return;
+        let s = pre > 0 ? data : data.replace(/\s+/g, ' ');
+        if (!pre && spaced && s.startsWith(' ')) s = s.slice(1);
+        if (link && link.text.length < 300) link.text += s.slice(0, 300);
+        put(s);
+      },
     },
-    onclosetag(name) {
-      depth = Math.max(0, depth - 1);
-      if (HIDDEN.has(name)) { hidden = Math.max(0, hidden - 1); return; }
-      if (name === 'a' && link) {
-        const { href, text } = link;
-        link = null;
-        // The address beside the words, unless the words are the address.
-        if (text.trim() !== href.replace(/^mailto:/i, '')) put(` <${href.replace(/^mailto:/i, '')}>`);
-        return;
-      }
-      if (!BLOCK.has(name)) return;
-      if (name === 'pre') pre = Math.max(0, pre - 1);
-      lineBreak(name === 'p' || name === 'table' || name === 'blockquote' || /^h\d$/.test(name) ? 2 : 1);
-    },
-    ontext(data) {
-      if (hidden > 0) return;
-      let s = pre > 0 ? data : data.replace(/\s+/g, ' ');
-      if (!pre && spaced && s.startsWith(' ')) s = s.slice(1);
-      if (link && link.text.length < 300) link.text += s.slice(0, 300);
-      put(s);
-    },
-  }, { decodeEntities: true });
+    { decodeEntities: true },
+  );
   parser.write(html);
   if (!cut) parser.end();
   const read = cut ? parser.endIndex + 1 : html.length;

@@ -3,7 +3,13 @@ import { config } from '#shared/core/config.ts';
 import { logger } from '#shared/core/log.ts';
 import type { Actor } from '#shared/core/vocabulary.ts';
 import { customersRepo } from '#shared/data/customers.ts';
-import { conversationsRepo, preview, type Attachment, type Conversation, type Message } from '#shared/data/conversations.ts';
+import {
+  conversationsRepo,
+  preview,
+  type Attachment,
+  type Conversation,
+  type Message,
+} from '#shared/data/conversations.ts';
 import { emailRepo, newReplyToken } from '#shared/data/email.ts';
 import { emailKeys } from '#shared/data/keys.ts';
 import { limitsRepo } from '#shared/data/limits.ts';
@@ -48,13 +54,24 @@ export const senderWindow = (from: string) => `emailfrom#${from}`;
 const SYSTEM: Actor = { type: 'system', id: 'email' };
 const HOUR = 3600;
 
-export interface Verdicts { spf: string; dkim: string; dmarc: string }
+export interface Verdicts {
+  spf: string;
+  dkim: string;
+  dmarc: string;
+}
 /**
  * `envelopeFrom`: the SMTP `MAIL FROM` (SES's `mail.source`); '' for the null reverse-path `<>`.
  * `bounce`: nobody answers the SMTP dialogue with the outcome (SES invoked the function as an
  * Event, after its 250), so a refusal for a cap is answered by a bounce mail.
  */
-export interface InboundMail { rawKey: string; raw: Buffer; recipients: string[]; verdicts: Verdicts; envelopeFrom?: string; bounce?: boolean }
+export interface InboundMail {
+  rawKey: string;
+  raw: Buffer;
+  recipients: string[];
+  verdicts: Verdicts;
+  envelopeFrom?: string;
+  bounce?: boolean;
+}
 export type InboundOutcome =
   | { accepted: true; tenantId: string; conversationId: string; messageId: string; duplicate: boolean }
   | { accepted: false; code: number; reason: string };
@@ -76,16 +93,18 @@ export async function recipientTenant(address: string): Promise<{ tenantId: stri
   return tenantId ? { tenantId, token: r.token } : null;
 }
 
-
-
 const passes = (v: Verdicts) => [v.spf, v.dkim, v.dmarc].every((x) => x.toUpperCase() === 'PASS');
 /** SES's verdicts as a message keeps them: `pass`, `fail`, `gray`, `processing_failed`... */
-const verdictsOf = (v: Verdicts) => ({ spf: v.spf.toLowerCase(), dkim: v.dkim.toLowerCase(), dmarc: v.dmarc.toLowerCase() });
+const verdictsOf = (v: Verdicts) => ({
+  spf: v.spf.toLowerCase(),
+  dkim: v.dkim.toLowerCase(),
+  dmarc: v.dmarc.toLowerCase(),
+});
 
 /** The conversation this message continues, if any: its reply token, or its references from the same sender. */
 async function threadOf(tenantId: string, token: string | null, mail: ParsedEmail): Promise<Conversation | null> {
   const byToken = token ? await emailRepo.conversationOfToken(tenantId, token) : null;
-  const id = byToken ?? await emailRepo.threadOf(tenantId, mail.refs);
+  const id = byToken ?? (await emailRepo.threadOf(tenantId, mail.refs));
   if (!id) return null;
   const c = await conversationsRepo.get(tenantId, id, true);
   if (!c || c.status === 'closed') return null;
@@ -96,12 +115,14 @@ async function threadOf(tenantId: string, token: string | null, mail: ParsedEmai
 
 /** Stores the attachments; their keys are returned so a failed write can remove them again. */
 async function storeAttachments(tenantId: string, conversationId: string, mail: ParsedEmail): Promise<Attachment[]> {
-  return Promise.all(mail.attachments.map(async (a) => {
-    const id = randomUUID();
-    const key = emailKeys.attachmentObject(tenantId, conversationId, id);
-    await objectsRepo.put(key, a.content, a.contentType);
-    return { id, name: a.name, contentType: a.contentType, size: a.content.length, key };
-  }));
+  return Promise.all(
+    mail.attachments.map(async (a) => {
+      const id = randomUUID();
+      const key = emailKeys.attachmentObject(tenantId, conversationId, id);
+      await objectsRepo.put(key, a.content, a.contentType);
+      return { id, name: a.name, contentType: a.contentType, size: a.content.length, key };
+    }),
+  );
 }
 
 /**
@@ -127,15 +148,24 @@ export async function receiveEmail(input: InboundMail): Promise<InboundOutcome> 
   const targets = await targetsOf(input.recipients);
   const outcome = await receive(input, targets);
   if (!outcome.accepted && input.bounce && targets.length && input.envelopeFrom) {
-    await bounceRefusal({ tenantId: targets[0]!.tenantId, to: input.envelopeFrom, recipients: input.recipients.slice(0, 5), code: outcome.code, reason: outcome.reason })
-      .catch((e: unknown) => logger.error('bounce not sent', { error: (e as Error).message }));
+    await bounceRefusal({
+      tenantId: targets[0]!.tenantId,
+      to: input.envelopeFrom,
+      recipients: input.recipients.slice(0, 5),
+      code: outcome.code,
+      reason: outcome.reason,
+    }).catch((e: unknown) => logger.error('bounce not sent', { error: (e as Error).message }));
   }
   return outcome;
 }
 
-async function receive(input: InboundMail, targets: Array<{ tenantId: string; token: string | null }>): Promise<InboundOutcome> {
+async function receive(
+  input: InboundMail,
+  targets: Array<{ tenantId: string; token: string | null }>,
+): Promise<InboundOutcome> {
   if (!targets.length) return refuse(550, '5.1.1 no such mailbox');
-  if (input.raw.length > EMAIL_LIMITS.messageBytes) return refuse(552, `5.3.4 a message may be at most ${EMAIL_LIMITS.messageBytes} bytes`);
+  if (input.raw.length > EMAIL_LIMITS.messageBytes)
+    return refuse(552, `5.3.4 a message may be at most ${EMAIL_LIMITS.messageBytes} bytes`);
   let mail: ParsedEmail;
   try {
     mail = await parseEmail(input.raw);
@@ -144,14 +174,16 @@ async function receive(input: InboundMail, targets: Array<{ tenantId: string; to
     if (e instanceof OverLimit) return refuse(552, `5.3.4 ${e.message}`);
     throw e;
   }
-  if (mail.attachments.length > EMAIL_LIMITS.attachments) return refuse(552, `5.3.4 a message may carry at most ${EMAIL_LIMITS.attachments} attachments`);
+  if (mail.attachments.length > EMAIL_LIMITS.attachments)
+    return refuse(552, `5.3.4 a message may carry at most ${EMAIL_LIMITS.attachments} attachments`);
   if (mail.attachments.some((a) => a.content.length > EMAIL_LIMITS.attachmentBytes)) {
     return refuse(552, `5.3.4 an attachment may be at most ${EMAIL_LIMITS.attachmentBytes} bytes`);
   }
   // Mail "from" an inbound address is either our own reply come back (a loop) or forged to look
   // like another tenant: neither becomes a conversation.
   if (mail.loop) return refuse(554, '5.4.6 mail loop: this message was sent by this service');
-  if (mail.from.endsWith(`@${config.inboundDomain}`)) return refuse(550, '5.7.1 mail from an inbound address of this service is refused');
+  if (mail.from.endsWith(`@${config.inboundDomain}`))
+    return refuse(550, '5.7.1 mail from an inbound address of this service is refused');
   // RFC 3834: mail sent with a null reverse-path (`MAIL FROM:<>`) is never answered automatically.
   const nullSender = input.envelopeFrom !== undefined && ['', '<>'].includes(input.envelopeFrom.trim());
   const read = nullSender ? { ...mail, automatic: true } : mail;
@@ -167,13 +199,17 @@ async function receive(input: InboundMail, targets: Array<{ tenantId: string; to
   return overall(outcomes);
 }
 
-async function deliver(target: { tenantId: string; token: string | null }, mail: ParsedEmail, input: InboundMail): Promise<InboundOutcome> {
+async function deliver(
+  target: { tenantId: string; token: string | null },
+  mail: ParsedEmail,
+  input: InboundMail,
+): Promise<InboundOutcome> {
   const tenant = await tenantsRepo.get(target.tenantId);
   // A deletion asked for between RCPT and here: refused as the lookup refuses it from now on.
   if (!tenant || tenant.deletingSince) return refuse(550, '5.1.1 no such mailbox');
   const settings = emailSettings(tenant.config ?? {});
   if (settings.fromAddress && mail.from === settings.fromAddress.toLowerCase()) {
-    return refuse(554, '5.4.6 mail loop: the message comes from the team\'s own sending address');
+    return refuse(554, "5.4.6 mail loop: the message comes from the team's own sending address");
   }
   return write(tenant, target.token, mail, input);
 }
@@ -186,100 +222,189 @@ function write(tenant: Tenant, token: string | null, mail: ParsedEmail, input: I
   let tryAutoReply = settings.autoReply === 'knowledge' && !mail.automatic;
   let stored: Attachment[] = [];
 
-  return retrying(async () => {
-    const read = await threadOf(tenant.id, token, mail);
-    const nowDate = new Date();
-    const now = nowDate.toISOString();
-    const conv: Conversation = read ?? {
-      id: randomUUID(), tenantId: tenant.id, status: 'active', createdAt: now, updatedAt: now, channel: 'email',
-      subject: mail.subject || '(no subject)', email: { customer: mail.from, token: newReplyToken() },
-      visitor: { userId: null, name: mail.fromName, email: mail.from, verified, emailVerified: verified },
-      messageCount: 0, userMessageCount: 0, lastMessagePreview: '', lastIntent: null, unclosedTickets: 0,
-    };
-    if (!stored.length && mail.attachments.length) stored = await storeAttachments(tenant.id, conv.id, mail);
-    const message: Message = {
-      id: randomUUID(), role: 'user', content: mail.text || '(no text)', createdAt: now,
-      email: {
-        messageId: messageKey, from: mail.from, subject: mail.subject, rawKey: input.rawKey, trimmed: mail.trimmed, automatic: mail.automatic,
-        verified, verdicts: verdictsOf(input.verdicts),
-      },
-      ...(stored.length ? { attachments: stored } : {}),
-    };
-    const REF = 0;
-    const FLOOD = 1;
-    const SENDER = 2;
-    const items: TxItem[] = [
-      emailRepo.tx.thread(tenant.id, messageKey, conv.id, now),
-      limitsRepo.tx.countInWindow(tenant.id, 'email-in', nowDate, HOUR, settings.inboundPerHour),
-      // One sender cannot use the tenant's whole hour up: the others' mail still comes in.
-      limitsRepo.tx.countInWindow(tenant.id, senderWindow(mail.from), nowDate, HOUR, EMAIL_LIMITS.inboundPerSenderHour),
-      conversationsRepo.tx.message(tenant.id, conv.id, message, 0),
-      events.messageCreated(conv, message),
-      events.emailReceived(conv, message, mail.from, verified),
-    ];
-    let set: Partial<Conversation> = { updatedAt: now, lastMessagePreview: preview(message.content) };
-    let opened: { release(): Promise<void> } | null = null;
-    let newTicket = false;
-    let answered = false;
-    let autoCounter: TxItem | null = null;
+  return retrying(
+    async () => {
+      const read = await threadOf(tenant.id, token, mail);
+      const nowDate = new Date();
+      const now = nowDate.toISOString();
+      const conv: Conversation = read ?? {
+        id: randomUUID(),
+        tenantId: tenant.id,
+        status: 'active',
+        createdAt: now,
+        updatedAt: now,
+        channel: 'email',
+        subject: mail.subject || '(no subject)',
+        email: { customer: mail.from, token: newReplyToken() },
+        visitor: { userId: null, name: mail.fromName, email: mail.from, verified, emailVerified: verified },
+        messageCount: 0,
+        userMessageCount: 0,
+        lastMessagePreview: '',
+        lastIntent: null,
+        unclosedTickets: 0,
+      };
+      if (!stored.length && mail.attachments.length) stored = await storeAttachments(tenant.id, conv.id, mail);
+      const message: Message = {
+        id: randomUUID(),
+        role: 'user',
+        content: mail.text || '(no text)',
+        createdAt: now,
+        email: {
+          messageId: messageKey,
+          from: mail.from,
+          subject: mail.subject,
+          rawKey: input.rawKey,
+          trimmed: mail.trimmed,
+          automatic: mail.automatic,
+          verified,
+          verdicts: verdictsOf(input.verdicts),
+        },
+        ...(stored.length ? { attachments: stored } : {}),
+      };
+      const REF = 0;
+      const FLOOD = 1;
+      const SENDER = 2;
+      const items: TxItem[] = [
+        emailRepo.tx.thread(tenant.id, messageKey, conv.id, now),
+        limitsRepo.tx.countInWindow(tenant.id, 'email-in', nowDate, HOUR, settings.inboundPerHour),
+        // One sender cannot use the tenant's whole hour up: the others' mail still comes in.
+        limitsRepo.tx.countInWindow(
+          tenant.id,
+          senderWindow(mail.from),
+          nowDate,
+          HOUR,
+          EMAIL_LIMITS.inboundPerSenderHour,
+        ),
+        conversationsRepo.tx.message(tenant.id, conv.id, message, 0),
+        events.messageCreated(conv, message),
+        events.emailReceived(conv, message, mail.from, verified),
+      ];
+      let set: Partial<Conversation> = { updatedAt: now, lastMessagePreview: preview(message.content) };
+      let opened: { release(): Promise<void> } | null = null;
+      let newTicket = false;
+      let answered = false;
+      let autoCounter: TxItem | null = null;
 
-    const reopen = read ? await reopenTicket(tenant, conv, now, SYSTEM) : null;
-    if (reopen?.stale) throw new TxConditionFailed([]);
-    if (reopen) { items.push(...reopen.items); set = { ...set, ...reopen.set }; }
-    const active = conv.latestTicketId && (reopen || (conv.latestTicketStatus && isActive(conv.latestTicketStatus)));
-    if (!active) {
-      // A new thread (or a reply after the assistant answered): the assistant may answer from an
-      // article, once in a while per sender; otherwise the team gets a ticket.
-      const answer = tryAutoReply && !read ? await autoAnswer(tenant, mail.subject, message.content) : null;
-      if (answer) {
-        autoCounter = limitsRepo.tx.countInWindow(tenant.id, autoReplyWindow(mail.from), nowDate, HOUR, EMAIL_LIMITS.autoRepliesPerSenderHour);
-        const reply: Message = { id: randomUUID(), role: 'assistant', content: answer.content, createdAt: now, metadata: answer.metadata };
-        items.push(
-          autoCounter, conversationsRepo.tx.message(tenant.id, conv.id, reply, 1), events.messageCreated(conv, reply),
-          emailRepo.tx.delivery(tenant.id, conv.id, reply.id, mail.from, now), events.emailSend(conv, reply.id, now),
+      const reopen = read ? await reopenTicket(tenant, conv, now, SYSTEM) : null;
+      if (reopen?.stale) throw new TxConditionFailed([]);
+      if (reopen) {
+        items.push(...reopen.items);
+        set = { ...set, ...reopen.set };
+      }
+      const active = conv.latestTicketId && (reopen || (conv.latestTicketStatus && isActive(conv.latestTicketStatus)));
+      if (!active) {
+        // A new thread (or a reply after the assistant answered): the assistant may answer from an
+        // article, once in a while per sender; otherwise the team gets a ticket.
+        const answer = tryAutoReply && !read ? await autoAnswer(tenant, mail.subject, message.content) : null;
+        if (answer) {
+          autoCounter = limitsRepo.tx.countInWindow(
+            tenant.id,
+            autoReplyWindow(mail.from),
+            nowDate,
+            HOUR,
+            EMAIL_LIMITS.autoRepliesPerSenderHour,
+          );
+          const reply: Message = {
+            id: randomUUID(),
+            role: 'assistant',
+            content: answer.content,
+            createdAt: now,
+            metadata: answer.metadata,
+          };
+          items.push(
+            autoCounter,
+            conversationsRepo.tx.message(tenant.id, conv.id, reply, 1),
+            events.messageCreated(conv, reply),
+            emailRepo.tx.delivery(tenant.id, conv.id, reply.id, mail.from, now),
+            events.emailSend(conv, reply.id, now),
+          );
+          set.lastIntent = answer.metadata.intentDetected;
+          answered = true;
+        } else {
+          const t = await openTicket(
+            tenant,
+            { ...conv, ...set },
+            `Email: ${preview(mail.subject || message.content)}`,
+            now,
+            SYSTEM,
+          );
+          opened = t;
+          items.push(...t.items);
+          set = { ...set, ...t.set };
+          newTicket = true;
+        }
+      }
+      const added = { messageCount: answered ? 2 : 1, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0 };
+      if (read) items.unshift(conversationsRepo.tx.update(read, set, added));
+      else
+        items.unshift(
+          conversationsRepo.tx.put({ ...conv, ...set, ...added }),
+          emailRepo.tx.token(tenant.id, conv.email!.token, conv.id),
         );
-        set.lastIntent = answer.metadata.intentDetected;
-        answered = true;
-      } else {
-        const t = await openTicket(tenant, { ...conv, ...set }, `Email: ${preview(mail.subject || message.content)}`, now, SYSTEM);
-        opened = t;
-        items.push(...t.items);
-        set = { ...set, ...t.set };
-        newTicket = true;
+      const shift = read ? 1 : 2;
+      if (!read) items.push(events.conversationCreated({ ...conv, ...set }, now));
+      items.push(
+        statsRepo.tx.addDay(tenant.id, utcDay(now), conv.id, {
+          messages: 1,
+          conversations: read ? 0 : 1,
+          escalations: newTicket ? 1 : 0,
+        }),
+      );
+      // The sender is found by their address for export and erasure, as a widget visitor who gave it.
+      items.push(customersRepo.tx.link(tenant.id, mail.from, conv.id));
+      try {
+        await commit(items, opened);
+      } catch (e) {
+        if (e instanceof TxConditionFailed && e.failed[REF + shift]) {
+          // The same message again (SES delivers at least once, a sender may retry): it is there already.
+          if (!read) await objectsRepo.remove(stored.map((a) => a.key)).catch(() => undefined);
+          const first = await emailRepo.threadOf(tenant.id, [messageKey]);
+          return {
+            accepted: true,
+            tenantId: tenant.id,
+            conversationId: first ?? conv.id,
+            messageId: message.id,
+            duplicate: true,
+          };
+        }
+        if (e instanceof TxConditionFailed && e.failed[SENDER + shift]) {
+          await objectsRepo.remove(stored.map((a) => a.key)).catch(() => undefined);
+          return refuse(
+            451,
+            `4.7.1 this inbox takes at most ${EMAIL_LIMITS.inboundPerSenderHour} messages an hour from one sender; try again later`,
+          );
+        }
+        if (e instanceof TxConditionFailed && e.failed[FLOOD + shift]) {
+          await objectsRepo.remove(stored.map((a) => a.key)).catch(() => undefined);
+          return refuse(
+            451,
+            `4.7.1 this inbox takes at most ${settings.inboundPerHour} messages an hour; try again later`,
+          );
+        }
+        // The sender has had their automatic answers this hour: the team answers instead.
+        if (e instanceof TxConditionFailed && autoCounter && e.failed[items.indexOf(autoCounter)]) tryAutoReply = false;
+        // A new conversation's attachments were stored under its id; a retry makes a new one.
+        if (!read) {
+          await objectsRepo.remove(stored.map((a) => a.key)).catch(() => undefined);
+          stored = [];
+        }
+        throw e;
       }
-    }
-    const added = { messageCount: answered ? 2 : 1, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0 };
-    if (read) items.unshift(conversationsRepo.tx.update(read, set, added));
-    else items.unshift(conversationsRepo.tx.put({ ...conv, ...set, ...added }), emailRepo.tx.token(tenant.id, conv.email!.token, conv.id));
-    const shift = read ? 1 : 2;
-    if (!read) items.push(events.conversationCreated({ ...conv, ...set }, now));
-    items.push(statsRepo.tx.addDay(tenant.id, utcDay(now), conv.id, { messages: 1, conversations: read ? 0 : 1, escalations: newTicket ? 1 : 0 }));
-    // The sender is found by their address for export and erasure, as a widget visitor who gave it.
-    items.push(customersRepo.tx.link(tenant.id, mail.from, conv.id));
-    try {
-      await commit(items, opened);
-    } catch (e) {
-      if (e instanceof TxConditionFailed && e.failed[REF + shift]) {
-        // The same message again (SES delivers at least once, a sender may retry): it is there already.
-        if (!read) await objectsRepo.remove(stored.map((a) => a.key)).catch(() => undefined);
-        const first = await emailRepo.threadOf(tenant.id, [messageKey]);
-        return { accepted: true, tenantId: tenant.id, conversationId: first ?? conv.id, messageId: message.id, duplicate: true };
-      }
-      if (e instanceof TxConditionFailed && e.failed[SENDER + shift]) {
-        await objectsRepo.remove(stored.map((a) => a.key)).catch(() => undefined);
-        return refuse(451, `4.7.1 this inbox takes at most ${EMAIL_LIMITS.inboundPerSenderHour} messages an hour from one sender; try again later`);
-      }
-      if (e instanceof TxConditionFailed && e.failed[FLOOD + shift]) {
-        await objectsRepo.remove(stored.map((a) => a.key)).catch(() => undefined);
-        return refuse(451, `4.7.1 this inbox takes at most ${settings.inboundPerHour} messages an hour; try again later`);
-      }
-      // The sender has had their automatic answers this hour: the team answers instead.
-      if (e instanceof TxConditionFailed && autoCounter && e.failed[items.indexOf(autoCounter)]) tryAutoReply = false;
-      // A new conversation's attachments were stored under its id; a retry makes a new one.
-      if (!read) { await objectsRepo.remove(stored.map((a) => a.key)).catch(() => undefined); stored = []; }
-      throw e;
-    }
-    logger.info('email received', { tenantId: tenant.id, conversationId: conv.id, newConversation: !read, ticket: newTicket, answered });
-    return { accepted: true as const, tenantId: tenant.id, conversationId: conv.id, messageId: message.id, duplicate: false };
-  }, { attempts: 6, conflict: 'the conversation changed concurrently' });
+      logger.info('email received', {
+        tenantId: tenant.id,
+        conversationId: conv.id,
+        newConversation: !read,
+        ticket: newTicket,
+        answered,
+      });
+      return {
+        accepted: true as const,
+        tenantId: tenant.id,
+        conversationId: conv.id,
+        messageId: message.id,
+        duplicate: false,
+      };
+    },
+    { attempts: 6, conflict: 'the conversation changed concurrently' },
+  );
 }

@@ -19,9 +19,15 @@ import { LOOP_HEADER, oneLine } from './parse.ts';
 // never concatenated by us), so a name or subject cannot inject a header.
 
 let transport: Transporter | undefined;
-const mailer = () => (transport ??= config.smtpRelay
-  ? createTransport({ host: config.smtpRelay.split(':')[0], port: Number(config.smtpRelay.split(':')[1]), secure: false, ignoreTLS: true })
-  : createTransport({ SES: { sesClient: new SESv2Client({ region: config.region }), SendEmailCommand } }));
+const mailer = () =>
+  (transport ??= config.smtpRelay
+    ? createTransport({
+        host: config.smtpRelay.split(':')[0],
+        port: Number(config.smtpRelay.split(':')[1]),
+        secure: false,
+        ignoreTLS: true,
+      })
+    : createTransport({ SES: { sesClient: new SESv2Client({ region: config.region }), SendEmailCommand } }));
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 /** The only link schemes a reply's HTML carries; any other link (javascript:, data:, relative...) is its words alone. */
@@ -30,12 +36,17 @@ const SAFE_IMAGE = /^https?:/i;
 const md = new Marked({ gfm: true, breaks: true }).use({
   renderer: {
     // `false`: marked's own rendering, for an allowed address.
-    link(token) { return SAFE_LINK.test(token.href.trim()) ? false : this.parser.parseInline(token.tokens); },
-    image(token) { return SAFE_IMAGE.test(token.href.trim()) ? false : escapeHtml(token.text); },
+    link(token) {
+      return SAFE_LINK.test(token.href.trim()) ? false : this.parser.parseInline(token.tokens);
+    },
+    image(token) {
+      return SAFE_IMAGE.test(token.href.trim()) ? false : escapeHtml(token.text);
+    },
   },
 });
 /** The reply's Markdown as HTML; the text is escaped first, so HTML the agent typed is shown, not run. */
-export const htmlOf = (text: string) => `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${md.parse(escapeHtml(text)) as string}</body></html>`;
+export const htmlOf = (text: string) =>
+  `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${md.parse(escapeHtml(text)) as string}</body></html>`;
 
 /** A notice of the service's own (a refused message's bounce): marked as automatic and as ours, so it is never answered or looped. */
 export async function sendNotice(m: { from: string; to: string; subject: string; text: string }): Promise<void> {
@@ -54,11 +65,22 @@ export function replySubject(c: Pick<Conversation, 'subject' | 'latestTicketNumb
 const tags = (m: EmailMessage) => ({ tenant: m.tenantId, conversation: m.conversationId, message: m.messageId });
 
 /** SES v2 errors that say "later", not "never": the queue retries them (as any 5xx or network error). */
-const SES_TRANSIENT = new Set(['TooManyRequestsException', 'LimitExceededException', 'ThrottlingException', 'ServiceUnavailable', 'InternalFailure']);
+const SES_TRANSIENT = new Set([
+  'TooManyRequestsException',
+  'LimitExceededException',
+  'ThrottlingException',
+  'ServiceUnavailable',
+  'InternalFailure',
+]);
 
 interface SendError {
-  name?: string; message?: string; $fault?: 'client' | 'server'; $metadata?: { httpStatusCode?: number };
-  responseCode?: number; command?: string; response?: string;
+  name?: string;
+  message?: string;
+  $fault?: 'client' | 'server';
+  $metadata?: { httpStatusCode?: number };
+  responseCode?: number;
+  command?: string;
+  response?: string;
 }
 
 /**
@@ -74,7 +96,10 @@ export function refusalOf(e: unknown, to: string): { status: 'bounced' | 'failed
   if (err.$metadata) {
     const code = err.$metadata.httpStatusCode ?? 500;
     if (err.$fault === 'server' || code >= 500 || code === 429 || SES_TRANSIENT.has(err.name ?? '')) return null;
-    return { status: 'failed', reason: reason(`SES refused the message: ${err.name ?? 'Error'}: ${err.message ?? ''}`) };
+    return {
+      status: 'failed',
+      reason: reason(`SES refused the message: ${err.name ?? 'Error'}: ${err.message ?? ''}`),
+    };
   }
   if (typeof err.responseCode === 'number' && err.responseCode >= 500) {
     const said = reason(err.response ?? err.message ?? '');
@@ -102,7 +127,8 @@ export async function sendQueuedEmail(m: EmailMessage): Promise<'sent' | 'skippe
     return 'skipped';
   }
   const ids = found.messages.flatMap((x: Message) => (x.email?.messageId ? [x.email.messageId] : []));
-  const lastInbound = [...found.messages].reverse().find((x) => x.role === 'user' && x.email?.messageId)?.email?.messageId;
+  const lastInbound = [...found.messages].reverse().find((x) => x.role === 'user' && x.email?.messageId)
+    ?.email?.messageId;
   const settings = emailSettings(tenant.config ?? {});
   const fromName = oneLine(msg.author ? `${msg.author.name} (${tenant.name})` : tenant.name, 120);
   const t = tags(m);
@@ -110,16 +136,20 @@ export async function sendQueuedEmail(m: EmailMessage): Promise<'sent' | 'skippe
   try {
     info = await mailer().sendMail({
       from: { name: fromName, address: settings.fromAddress ?? inboundAddress(tenant.slug) },
-      to, replyTo: replyAddress(tenant.slug, conv.email!.token),
+      to,
+      replyTo: replyAddress(tenant.slug, conv.email!.token),
       subject: replySubject(conv),
-      text: msg.content, html: htmlOf(msg.content),
+      text: msg.content,
+      html: htmlOf(msg.content),
       ...(lastInbound ? { inReplyTo: lastInbound } : {}),
       ...(ids.length ? { references: ids.slice(-10) } : {}),
       headers: {
         [LOOP_HEADER]: '1',
         ...(msg.role === 'assistant' ? { 'Auto-Submitted': 'auto-replied' } : {}),
         // SES's SMTP interface reads these; the local catcher reads them the same way for its events.
-        'X-SES-MESSAGE-TAGS': Object.entries(t).map(([k, v]) => `${k}=${v}`).join(', '),
+        'X-SES-MESSAGE-TAGS': Object.entries(t)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', '),
         ...(config.sesConfigurationSet ? { 'X-SES-CONFIGURATION-SET': config.sesConfigurationSet } : {}),
       },
       ses: {
@@ -132,8 +162,19 @@ export async function sendQueuedEmail(m: EmailMessage): Promise<'sent' | 'skippe
     if (!refused) throw e;
     // Accepted by us, refused by SES: the message gets its final status (a bounce also suppresses
     // the address and emits email.bounced); retrying would be refused the same way.
-    await settleDelivery({ tenantId: tenant.id, conversationId: conv.id, messageId: msg.id }, refused.status, refused.status === 'bounced' ? [to] : [], refused.reason);
-    logger.warn('email refused', { tenantId: tenant.id, conversationId: conv.id, messageId: msg.id, status: refused.status, reason: refused.reason });
+    await settleDelivery(
+      { tenantId: tenant.id, conversationId: conv.id, messageId: msg.id },
+      refused.status,
+      refused.status === 'bounced' ? [to] : [],
+      refused.reason,
+    );
+    logger.warn('email refused', {
+      tenantId: tenant.id,
+      conversationId: conv.id,
+      messageId: msg.id,
+      status: refused.status,
+      reason: refused.reason,
+    });
     return refused.status;
   }
   const at = now();
@@ -151,6 +192,9 @@ export async function sendQueuedEmail(m: EmailMessage): Promise<'sent' | 'skippe
 /** A queue record's body: a malformed one is dropped (logged), never retried. */
 export async function sendFromQueue(body: string) {
   const m = parseEmailMessage(body);
-  if (!m) { logger.warn('email queue message is malformed; dropped'); return 'skipped'; }
+  if (!m) {
+    logger.warn('email queue message is malformed; dropped');
+    return 'skipped';
+  }
   return sendQueuedEmail(m);
 }

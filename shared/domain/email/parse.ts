@@ -39,13 +39,23 @@ export const LOOP_HEADER = 'x-support-loop';
 
 /** One line, no control characters: a decoded subject or name can hold CR/LF (header injection). */
 export const oneLine = (s: string, max: number) =>
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
-  [...s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim()].slice(0, max).join('');
+  [
+    ...s
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
+      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  ]
+    .slice(0, max)
+    .join('');
 
 const addresses = (a: AddressObject | AddressObject[] | undefined) =>
-  (Array.isArray(a) ? a : a ? [a] : []).flatMap((o) => o.value).flatMap((v) => (v.address ? [v.address.toLowerCase()] : []));
+  (Array.isArray(a) ? a : a ? [a] : [])
+    .flatMap((o) => o.value)
+    .flatMap((v) => (v.address ? [v.address.toLowerCase()] : []));
 
-const ids = (v: string | string[] | undefined) => (Array.isArray(v) ? v : v ? v.split(/\s+/) : []).map((s) => s.trim()).filter((s) => /^<[^<>\s]+>$/.test(s));
+const ids = (v: string | string[] | undefined) =>
+  (Array.isArray(v) ? v : v ? v.split(/\s+/) : []).map((s) => s.trim()).filter((s) => /^<[^<>\s]+>$/.test(s));
 
 const AUTOMATIC_SENDER = /^(mailer-daemon|postmaster|no-?reply|do-?not-?reply|bounces?)([+@-]|$)/i;
 
@@ -56,10 +66,21 @@ function isAutomatic(m: ParsedMail, from: string): boolean {
   // mailparser folds List-Id, List-Unsubscribe, List-Post and the other List-* headers into one `list`.
   // A null reverse-path (`Return-Path: <>`) is how bounces and other automatic mail is sent.
   const returnPath = h.get('return-path') as { text?: string } | undefined;
-  return auto !== 'no' || ['bulk', 'list', 'junk', 'auto_reply'].includes(precedence) || h.has('list') || h.has('list-id') || h.has('list-unsubscribe')
-    || (returnPath !== undefined && !returnPath.text?.trim())
-    || h.has('x-autoreply') || h.has('x-autorespond') || String(h.get('x-auto-response-suppress') ?? '').toLowerCase().includes('all')
-    || AUTOMATIC_SENDER.test(from) || (m.headers.get('content-type') as { value?: string } | undefined)?.value === 'multipart/report';
+  return (
+    auto !== 'no' ||
+    ['bulk', 'list', 'junk', 'auto_reply'].includes(precedence) ||
+    h.has('list') ||
+    h.has('list-id') ||
+    h.has('list-unsubscribe') ||
+    (returnPath !== undefined && !returnPath.text?.trim()) ||
+    h.has('x-autoreply') ||
+    h.has('x-autorespond') ||
+    String(h.get('x-auto-response-suppress') ?? '')
+      .toLowerCase()
+      .includes('all') ||
+    AUTOMATIC_SENDER.test(from) ||
+    (m.headers.get('content-type') as { value?: string } | undefined)?.value === 'multipart/report'
+  );
 }
 
 /** Lines that start the quoted history or the signature, in the common mail programs. */
@@ -82,10 +103,15 @@ export function trimQuoted(text: string): { text: string; trimmed: boolean } {
     const line = lines[i]!;
     // "On Mon, 1 Jan 2026, Ann <ann@x.example>\nwrote:" wraps in some programs.
     const joined = `${line} ${lines[i + 1] ?? ''}`.trim();
-    if (CUT.some((r) => r.test(line.trim())) || (/^on\s/i.test(line.trim()) && /wrote:\s*$/i.test(joined) && !/wrote:/i.test(line))) {
+    if (
+      CUT.some((r) => r.test(line.trim())) ||
+      (/^on\s/i.test(line.trim()) && /wrote:\s*$/i.test(joined) && !/wrote:/i.test(line))
+    ) {
       // "From:" starts a quoted header block only when one of its usual fellows follows.
-      if (/^from: /i.test(line.trim()) && !/^(sent|date|to|subject): /im.test(lines.slice(i + 1, i + 4).join('\n'))) continue;
-      end = i; break;
+      if (/^from: /i.test(line.trim()) && !/^(sent|date|to|subject): /im.test(lines.slice(i + 1, i + 4).join('\n')))
+        continue;
+      end = i;
+      break;
     }
   }
   while (end > 0 && (/^>/.test(lines[end - 1]!.trim()) || !lines[end - 1]!.trim())) end--;
@@ -101,7 +127,8 @@ export function trimQuoted(text: string): { text: string; trimmed: boolean } {
 function htmlBody(m: ParsedMail): string {
   const html = typeof m.html === 'string' ? m.html : '';
   if (!html) return '';
-  if (Buffer.byteLength(html) > HTML_MAX_BYTES) throw new OverLimit(`the HTML of a message without a text part may be at most ${HTML_MAX_BYTES} bytes`);
+  if (Buffer.byteLength(html) > HTML_MAX_BYTES)
+    throw new OverLimit(`the HTML of a message without a text part may be at most ${HTML_MAX_BYTES} bytes`);
   return htmlToText(html, TEXT_MAX * 2).text;
 }
 
@@ -109,7 +136,12 @@ export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
   let m: ParsedMail;
   try {
     // mailparser's own HTML conversion is off: its cost grows faster than the HTML (see ./html-text.ts).
-    m = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true, skipHtmlToText: true });
+    m = await simpleParser(raw, {
+      skipImageLinks: true,
+      skipTextToHtml: true,
+      skipTextLinks: true,
+      skipHtmlToText: true,
+    });
   } catch (e) {
     throw new MalformedEmail(`the message could not be parsed as MIME: ${(e as Error).message}`);
   }
@@ -131,8 +163,10 @@ export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
     automatic: isAutomatic(m, from),
     loop: m.headers.has(LOOP_HEADER),
     attachments: m.attachments.map((a) => ({
-      name: oneLine(a.filename ?? 'attachment', 200) || 'attachment', contentType: a.contentType || 'application/octet-stream',
-      content: a.content, inline: a.contentDisposition === 'inline',
+      name: oneLine(a.filename ?? 'attachment', 200) || 'attachment',
+      contentType: a.contentType || 'application/octet-stream',
+      content: a.content,
+      inline: a.contentDisposition === 'inline',
     })),
   };
 }

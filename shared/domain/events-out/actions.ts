@@ -35,19 +35,28 @@ const USER_AGENT = 'support-assistant-actions/1';
 /** The action code's clock; tests move it past the breaker's 60 s. */
 export const actionClock = { now: (): number => Date.now() };
 
-export interface ActionMetadata { integrationId: string; status: ActionStatus; latencyMs: number }
+export interface ActionMetadata {
+  integrationId: string;
+  status: ActionStatus;
+  latencyMs: number;
+}
 
 // ---- the integration ----------------------------------------------------------------------
 
 /** An action integration's config as stored: its URL and its timeout (the default filled in). */
 export function actionConfig(config: Record<string, unknown>) {
-  for (const k of Object.keys(config)) if (k !== 'url' && k !== 'timeoutMs') throw fieldError(`config.${k}`, 'is not a setting of an action (url, timeoutMs)');
+  for (const k of Object.keys(config))
+    if (k !== 'url' && k !== 'timeoutMs')
+      throw fieldError(`config.${k}`, 'is not a setting of an action (url, timeoutMs)');
   if (typeof config.url !== 'string') throw fieldError('config.url', 'is required for an action (an https URL)');
   const why = checkWebhookUrl(config.url, loopbackAllowed(config.url));
   if (why) throw fieldError('config.url', why);
   const t = config.timeoutMs ?? ACTION_TIMEOUT.default;
   if (typeof t !== 'number' || !Number.isInteger(t) || t < ACTION_TIMEOUT.min || t > ACTION_TIMEOUT.max) {
-    throw fieldError('config.timeoutMs', `must be a whole number of milliseconds from ${ACTION_TIMEOUT.min} to ${ACTION_TIMEOUT.max}`);
+    throw fieldError(
+      'config.timeoutMs',
+      `must be a whole number of milliseconds from ${ACTION_TIMEOUT.min} to ${ACTION_TIMEOUT.max}`,
+    );
   }
   return { url: config.url, timeoutMs: t };
 }
@@ -89,18 +98,27 @@ export function renderWithData(template: string, entities: Record<string, string
   return missing ? null : filled;
 }
 
-interface Answer { reply?: string; data?: Record<string, unknown>; handoff?: boolean }
+interface Answer {
+  reply?: string;
+  data?: Record<string, unknown>;
+  handoff?: boolean;
+}
 
 /** The endpoint's answer when it has the documented shape, else why not. */
 function parseAnswer(text: string): Answer | string {
   let v: unknown;
-  try { v = JSON.parse(text); } catch { return 'the answer is not JSON'; }
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return 'the answer is not JSON';
+  }
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return 'the answer is not a JSON object';
   const { reply, data, handoff } = v as Record<string, unknown>;
   const out: Answer = {};
   if (reply !== undefined) {
     const r = typeof reply === 'string' ? reply.trim() : null;
-    if (r === null || r.length === 0 || [...r].length > REPLY_MAX_CHARS) return `reply must be text of 1 to ${REPLY_MAX_CHARS} characters`;
+    if (r === null || r.length === 0 || [...r].length > REPLY_MAX_CHARS)
+      return `reply must be text of 1 to ${REPLY_MAX_CHARS} characters`;
     out.reply = r;
   }
   if (data !== undefined) {
@@ -117,20 +135,31 @@ function parseAnswer(text: string): Answer | string {
 // ---- the call -----------------------------------------------------------------------------
 
 export interface CallInput {
-  intent: string; entities: Record<string, string>; message: string; conversationId: string | null;
+  intent: string;
+  entities: Record<string, string>;
+  message: string;
+  conversationId: string | null;
   customer: { userId: string | null; email: string | null; verified: boolean } | null;
 }
 
 export interface CallOutcome {
-  status: ActionStatus; latencyMs: number; httpStatus: number | null; error: string | null; answer: Answer | null;
+  status: ActionStatus;
+  latencyMs: number;
+  httpStatus: number | null;
+  error: string | null;
+  answer: Answer | null;
 }
 
 const breakers = new Map<string, { failures: number; openUntil: number }>();
 /** By the integration's version too: a team that fixes its endpoint's URL or secret is tried at once. */
-const breakerKey = (tenantId: string, i: Pick<IntegrationItem, 'id' | 'updatedAt'>) => `${tenantId}/${i.id}/${i.updatedAt}`;
+const breakerKey = (tenantId: string, i: Pick<IntegrationItem, 'id' | 'updatedAt'>) =>
+  `${tenantId}/${i.id}/${i.updatedAt}`;
 
 function remember(key: string, ok: boolean) {
-  if (ok) { breakers.delete(key); return; }
+  if (ok) {
+    breakers.delete(key);
+    return;
+  }
   const b = breakers.get(key) ?? { failures: 0, openUntil: 0 };
   b.failures += 1;
   if (b.failures >= BREAKER.failures) b.openUntil = actionClock.now() + BREAKER.openMs;
@@ -143,40 +172,76 @@ function remember(key: string, ok: boolean) {
  * `breaker` false: the call is made whatever the breaker says, and not counted (the test route).
  */
 export async function callAction(
-  tenantId: string, i: IntegrationItem, input: CallInput, opts: { deadline: number; breaker: boolean },
+  tenantId: string,
+  i: IntegrationItem,
+  input: CallInput,
+  opts: { deadline: number; breaker: boolean },
 ): Promise<CallOutcome> {
-  const skipped = (error: string): CallOutcome => ({ status: 'skipped', latencyMs: 0, httpStatus: null, error, answer: null });
+  const skipped = (error: string): CallOutcome => ({
+    status: 'skipped',
+    latencyMs: 0,
+    httpStatus: null,
+    error,
+    answer: null,
+  });
   if (i.status !== 'active') return skipped('the action integration is disabled');
   const key = breakerKey(tenantId, i);
   if (opts.breaker && (breakers.get(key)?.openUntil ?? 0) > actionClock.now()) {
-    return skipped(`skipped after ${BREAKER.failures} failures in a row; tried again ${BREAKER.openMs / 1000} s after the last`);
+    return skipped(
+      `skipped after ${BREAKER.failures} failures in a row; tried again ${BREAKER.openMs / 1000} s after the last`,
+    );
   }
-  const { url, timeoutMs } = { url: String(i.config.url), timeoutMs: Number(i.config.timeoutMs ?? ACTION_TIMEOUT.default) };
+  const { url, timeoutMs } = {
+    url: String(i.config.url),
+    timeoutMs: Number(i.config.timeoutMs ?? ACTION_TIMEOUT.default),
+  };
   const started = performance.now();
   const at = new Date();
   const body = JSON.stringify({ type: 'intent.action', timestamp: at.toISOString(), data: input });
   let outcome: CallOutcome;
   try {
     const creds = await credentialsOf(tenantId, i);
-    const headers = { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...signedHeaders(creds.secret!, `act_${ulid()}`, at, body) };
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      ...signedHeaders(creds.secret!, `act_${ulid()}`, at, body),
+    };
     // The request's deadline, but never less than a moment: a container's first message (the model
     // loading) may have used the whole budget, and an endpoint that answers at once still answers.
     const budget = Math.min(timeoutMs, Math.max(opts.deadline - Date.now(), MIN_BUDGET_MS));
-    const r = await postJson(url, body, headers, { allowLoopback: loopbackAllowed(url), timeoutMs: budget, keepBytes: ANSWER_LIMIT_BYTES });
+    const r = await postJson(url, body, headers, {
+      allowLoopback: loopbackAllowed(url),
+      timeoutMs: budget,
+      keepBytes: ANSWER_LIMIT_BYTES,
+    });
     const latencyMs = Math.round(performance.now() - started);
     if (r.timedOut) outcome = { status: 'timeout', latencyMs, httpStatus: null, error: r.error, answer: null };
     else if (!r.ok) outcome = { status: 'failed', latencyMs, httpStatus: r.status, error: r.error, answer: null };
-    else if (r.overflow) outcome = { status: 'failed', latencyMs, httpStatus: r.status, error: `the answer is larger than ${ANSWER_LIMIT_BYTES / 1024} KB`, answer: null };
+    else if (r.overflow)
+      outcome = {
+        status: 'failed',
+        latencyMs,
+        httpStatus: r.status,
+        error: `the answer is larger than ${ANSWER_LIMIT_BYTES / 1024} KB`,
+        answer: null,
+      };
     else {
       const answer = parseAnswer(r.body);
-      outcome = typeof answer === 'string'
-        ? { status: 'failed', latencyMs, httpStatus: r.status, error: answer, answer: null }
-        : { status: 'ok', latencyMs, httpStatus: r.status, error: null, answer };
+      outcome =
+        typeof answer === 'string'
+          ? { status: 'failed', latencyMs, httpStatus: r.status, error: answer, answer: null }
+          : { status: 'ok', latencyMs, httpStatus: r.status, error: null, answer };
     }
   } catch (e) {
     // Never an exception on the chat path: whatever went wrong is a failed call.
     logger.warn('action call failed', { integrationId: i.id, error: (e as Error).message });
-    outcome = { status: 'failed', latencyMs: Math.round(performance.now() - started), httpStatus: null, error: 'the call could not be made', answer: null };
+    outcome = {
+      status: 'failed',
+      latencyMs: Math.round(performance.now() - started),
+      httpStatus: null,
+      error: 'the call could not be made',
+      answer: null,
+    };
   }
   if (opts.breaker) remember(key, outcome.status === 'ok');
   return outcome;
@@ -188,14 +253,25 @@ export async function callAction(
  * fails turns the call into a failure; `handoff` counts only with an answer shown.
  */
 export function replyOf(
-  outcome: CallOutcome, templates: { response: string | null; failureResponse: string | null }, entities: Record<string, string>,
+  outcome: CallOutcome,
+  templates: { response: string | null; failureResponse: string | null },
+  entities: Record<string, string>,
 ): { reply: string; outcome: CallOutcome; handoff: boolean } {
-  const failure = (o: CallOutcome) => ({ reply: fillTemplate(templates.failureResponse ?? DEFAULT_FAILURE_RESPONSE, entities), outcome: o, handoff: false });
+  const failure = (o: CallOutcome) => ({
+    reply: fillTemplate(templates.failureResponse ?? DEFAULT_FAILURE_RESPONSE, entities),
+    outcome: o,
+    handoff: false,
+  });
   if (outcome.status !== 'ok' || !outcome.answer) return failure(outcome);
   const { answer } = outcome;
-  const reply = answer.reply ?? (templates.response === null ? null : renderWithData(templates.response, entities, answer.data ?? {}));
+  const reply =
+    answer.reply ??
+    (templates.response === null ? null : renderWithData(templates.response, entities, answer.data ?? {}));
   if (reply === null) {
-    const error = templates.response === null ? 'the answer has no reply and there is no response to fill' : 'a placeholder of the response has no value in data';
+    const error =
+      templates.response === null
+        ? 'the answer has no reply and there is no response to fill'
+        : 'a placeholder of the response has no value in data';
     return failure({ ...outcome, status: 'failed', error });
   }
   return { reply, outcome, handoff: answer.handoff === true };
@@ -221,20 +297,45 @@ const lastFailedEvent = new Map<string, number>();
  * when the chat request began; the call ends by then + the action's `timeoutMs`. Every outcome
  * answers; nothing here throws but a database outage reading the integration.
  */
-export async function lookUp(tenantId: string, intent: Intent, input: CallInput, startedAt: number): Promise<ActionTurn> {
+export async function lookUp(
+  tenantId: string,
+  intent: Intent,
+  input: CallInput,
+  startedAt: number,
+): Promise<ActionTurn> {
   const integrationId = intent.integrationId ?? '';
   const i = await findActionIntegration(tenantId, integrationId);
   const outcome: CallOutcome = i
-    ? await callAction(tenantId, i, input, { deadline: startedAt + Number(i.config.timeoutMs ?? ACTION_TIMEOUT.default), breaker: true })
-    : { status: 'failed', latencyMs: 0, httpStatus: null, error: 'the action integration no longer exists', answer: null };
-  const shown = replyOf(outcome, { response: intent.response, failureResponse: intent.failureResponse ?? null }, input.entities);
+    ? await callAction(tenantId, i, input, {
+        deadline: startedAt + Number(i.config.timeoutMs ?? ACTION_TIMEOUT.default),
+        breaker: true,
+      })
+    : {
+        status: 'failed',
+        latencyMs: 0,
+        httpStatus: null,
+        error: 'the action integration no longer exists',
+        answer: null,
+      };
+  const shown = replyOf(
+    outcome,
+    { response: intent.response, failureResponse: intent.failureResponse ?? null },
+    input.entities,
+  );
   const o = shown.outcome;
   const call: ActionCall = {
-    id: ulid(), intent: intent.name, status: o.status, latencyMs: o.latencyMs, httpStatus: o.httpStatus,
-    error: o.error?.slice(0, 300) ?? null, conversationId: input.conversationId, createdAt: new Date().toISOString(),
+    id: ulid(),
+    intent: intent.name,
+    status: o.status,
+    latencyMs: o.latencyMs,
+    httpStatus: o.httpStatus,
+    error: o.error?.slice(0, 300) ?? null,
+    conversationId: input.conversationId,
+    createdAt: new Date().toISOString(),
   };
   return {
-    reply: shown.reply, handoff: shown.handoff,
+    reply: shown.reply,
+    handoff: shown.handoff,
     metadata: { integrationId, status: o.status, latencyMs: o.latencyMs },
     items: i ? [actionCallsRepo.tx.put(tenantId, integrationId, call)] : [],
     report: async () => {
@@ -244,7 +345,12 @@ export async function lookUp(tenantId: string, intent: Intent, input: CallInput,
       if (now - (lastFailedEvent.get(key) ?? -Infinity) < EVENT_EVERY_MS) return;
       lastFailedEvent.set(key, now);
       try {
-        await actionCallsRepo.failedEvent(tenantId, integrationId, { integrationId, intent: intent.name, status: o.status, latencyMs: o.latencyMs }, call.createdAt);
+        await actionCallsRepo.failedEvent(
+          tenantId,
+          integrationId,
+          { integrationId, intent: intent.name, status: o.status, latencyMs: o.latencyMs },
+          call.createdAt,
+        );
       } catch (e) {
         // The customer has their answer already; a missed notice is logged, not raised.
         logger.warn('action.failed event not written', { integrationId, error: (e as Error).message });
@@ -261,7 +367,12 @@ async function actionOf(tenantId: string, id: string): Promise<IntegrationItem> 
   return i;
 }
 
-export interface ActionTryInput { intent?: string | undefined; entities?: Record<string, string> | undefined; response?: string | undefined; failureResponse?: string | undefined }
+export interface ActionTryInput {
+  intent?: string | undefined;
+  entities?: Record<string, string> | undefined;
+  response?: string | undefined;
+  failureResponse?: string | undefined;
+}
 
 /**
  * POST /integrations/:id/test on an action: one call as the intent named would make it, and the
@@ -269,16 +380,31 @@ export interface ActionTryInput { intent?: string | undefined; entities?: Record
  * `response` and `failureResponse` try words not saved yet; else the named intent's are used.
  */
 export async function tryAction(tenantId: string, i: IntegrationItem, input: ActionTryInput) {
-  if (input.intent === undefined) throw fieldError('intent', 'is required to try an action (the name of the intent that calls it)');
+  if (input.intent === undefined)
+    throw fieldError('intent', 'is required to try an action (the name of the intent that calls it)');
   const named: Intent | undefined = (await intentsRepo.list(tenantId)).find((x) => x.name === input.intent);
   const entities = input.entities ?? {};
   const timeoutMs = Number(i.config.timeoutMs ?? ACTION_TIMEOUT.default);
-  const outcome = await callAction(tenantId, { ...i, status: 'active' }, {
-    intent: input.intent, entities, message: '', conversationId: null, customer: null,
-  }, { deadline: Date.now() + timeoutMs, breaker: false });
-  const shown = replyOf(outcome, {
-    response: input.response ?? named?.response ?? null, failureResponse: input.failureResponse ?? named?.failureResponse ?? null,
-  }, entities);
+  const outcome = await callAction(
+    tenantId,
+    { ...i, status: 'active' },
+    {
+      intent: input.intent,
+      entities,
+      message: '',
+      conversationId: null,
+      customer: null,
+    },
+    { deadline: Date.now() + timeoutMs, breaker: false },
+  );
+  const shown = replyOf(
+    outcome,
+    {
+      response: input.response ?? named?.response ?? null,
+      failureResponse: input.failureResponse ?? named?.failureResponse ?? null,
+    },
+    entities,
+  );
   return { action: { status: shown.outcome.status, latencyMs: shown.outcome.latencyMs }, reply: shown.reply };
 }
 

@@ -9,7 +9,6 @@ export { mask };
 // Envelope encryption of integration credentials: a fresh data key per write (KMS GenerateDataKey,
 // or locally a random key wrapped with LOCAL_DATA_KEY), AES-256-GCM, bound to tenant and integration.
 
-
 let kms: KMSClient | undefined;
 const kmsClient = () => (kms ??= new KMSClient({ region: config.region }));
 
@@ -31,51 +30,85 @@ function ungcm(key: Buffer, iv: Buffer, ciphertext: Buffer, tag: Buffer, aad: st
   return Buffer.concat([d.update(ciphertext), d.final()]);
 }
 
-async function dataKey(context: Record<string, string>): Promise<{ plain: Buffer; encrypted: string; scheme: Sealed['scheme'] }> {
+async function dataKey(
+  context: Record<string, string>,
+): Promise<{ plain: Buffer; encrypted: string; scheme: Sealed['scheme'] }> {
   const keyId = config.kmsKeyId;
   if (keyId) {
-    const r = await kmsClient().send(new GenerateDataKeyCommand({ KeyId: keyId, KeySpec: 'AES_256', EncryptionContext: context }));
-    return { plain: Buffer.from(r.Plaintext!), encrypted: Buffer.from(r.CiphertextBlob!).toString('base64'), scheme: 'kms' };
+    const r = await kmsClient().send(
+      new GenerateDataKeyCommand({ KeyId: keyId, KeySpec: 'AES_256', EncryptionContext: context }),
+    );
+    return {
+      plain: Buffer.from(r.Plaintext!),
+      encrypted: Buffer.from(r.CiphertextBlob!).toString('base64'),
+      scheme: 'kms',
+    };
   }
   const plain = randomBytes(32);
   const w = gcm(localKey(), plain, JSON.stringify(context));
   return { plain, encrypted: Buffer.concat([w.iv, w.tag, w.ciphertext]).toString('base64'), scheme: 'local' };
 }
 
-export async function seal(values: Record<string, string>, context: { tenantId: string; integrationId: string }): Promise<Sealed> {
+export async function seal(
+  values: Record<string, string>,
+  context: { tenantId: string; integrationId: string },
+): Promise<Sealed> {
   const { plain, encrypted, scheme } = await dataKey(context);
   try {
     const s = gcm(plain, Buffer.from(JSON.stringify(values)), JSON.stringify(context));
-    return { scheme, ciphertext: s.ciphertext.toString('base64'), iv: s.iv.toString('base64'), tag: s.tag.toString('base64'), encryptedKey: encrypted };
+    return {
+      scheme,
+      ciphertext: s.ciphertext.toString('base64'),
+      iv: s.iv.toString('base64'),
+      tag: s.tag.toString('base64'),
+      encryptedKey: encrypted,
+    };
   } finally {
     plain.fill(0);
   }
 }
 
 /** For delivery (not exposed by any route): the credentials back in the clear. */
-export async function unseal(s: Sealed, context: { tenantId: string; integrationId: string }): Promise<Record<string, string>> {
+export async function unseal(
+  s: Sealed,
+  context: { tenantId: string; integrationId: string },
+): Promise<Record<string, string>> {
   const aad = JSON.stringify(context);
   let key: Buffer;
   if (s.scheme === 'kms') {
-    const r = await kmsClient().send(new DecryptCommand({ CiphertextBlob: Buffer.from(s.encryptedKey, 'base64'), EncryptionContext: context }));
+    const r = await kmsClient().send(
+      new DecryptCommand({ CiphertextBlob: Buffer.from(s.encryptedKey, 'base64'), EncryptionContext: context }),
+    );
     key = Buffer.from(r.Plaintext!);
   } else {
     const w = Buffer.from(s.encryptedKey, 'base64');
     key = ungcm(localKey(), w.subarray(0, 12), w.subarray(28), w.subarray(12, 28), aad);
   }
   try {
-    return JSON.parse(ungcm(key, Buffer.from(s.iv, 'base64'), Buffer.from(s.ciphertext, 'base64'), Buffer.from(s.tag, 'base64'), aad).toString()) as Record<string, string>;
+    return JSON.parse(
+      ungcm(
+        key,
+        Buffer.from(s.iv, 'base64'),
+        Buffer.from(s.ciphertext, 'base64'),
+        Buffer.from(s.tag, 'base64'),
+        aad,
+      ).toString(),
+    ) as Record<string, string>;
   } finally {
     key.fill(0);
   }
 }
 
-export const maskAll = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, mask(v)]));
+export const maskAll = (values: Record<string, string>) =>
+  Object.fromEntries(Object.entries(values).map(([k, v]) => [k, mask(v)]));
 
 // Decrypted credentials per container, keyed by the integration's version: one KMS call per
 // integration change instead of one per attempt (deliveries) or per call (actions).
 const opened = new Map<string, Record<string, string>>();
-export async function credentialsOf(tenantId: string, i: Pick<IntegrationItem, 'id' | 'updatedAt' | 'sealed'>): Promise<Record<string, string>> {
+export async function credentialsOf(
+  tenantId: string,
+  i: Pick<IntegrationItem, 'id' | 'updatedAt' | 'sealed'>,
+): Promise<Record<string, string>> {
   const key = `${tenantId}/${i.id}/${i.updatedAt}`;
   let c = opened.get(key);
   if (!c) {

@@ -40,31 +40,53 @@ const INTEGRATION_ID = /^int_[A-Za-z0-9]{1,64}$/;
 const DELIVERY_ID = /^dlv_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 export const deliveryView = (d: DeliveryItem) => ({
-  id: d.id, eventId: d.eventId, eventType: d.eventType, status: d.status, attempts: d.attempts,
-  lastAttemptAt: d.lastAttemptAt, nextAttemptAt: d.nextAttemptAt, lastResponseStatus: d.lastResponseStatus,
-  lastError: d.lastError, createdAt: d.createdAt,
+  id: d.id,
+  eventId: d.eventId,
+  eventType: d.eventType,
+  status: d.status,
+  attempts: d.attempts,
+  lastAttemptAt: d.lastAttemptAt,
+  nextAttemptAt: d.nextAttemptAt,
+  lastResponseStatus: d.lastResponseStatus,
+  lastError: d.lastError,
+  createdAt: d.createdAt,
 });
 
 /** The event types an integration receives: its `config.events`, else all it can use. */
 function wants(i: IntegrationItem, e: DomainEvent): boolean {
   if (e.type === 'ping') return true;
-  const listed = Array.isArray(i.config.events) ? i.config.events as string[] : null;
-  if (i.type === 'webhook') return (listed ?? EVENT_TYPES as readonly string[]).includes(e.type);
-  if (i.type === 'slack') return (listed ?? SLACK_EVENT_TYPES as readonly string[]).includes(e.type) && slackWants(e);
+  const listed = Array.isArray(i.config.events) ? (i.config.events as string[]) : null;
+  if (i.type === 'webhook') return (listed ?? (EVENT_TYPES as readonly string[])).includes(e.type);
+  if (i.type === 'slack') return (listed ?? (SLACK_EVENT_TYPES as readonly string[])).includes(e.type) && slackWants(e);
   // zendesk and email are refused at creation; an old item of either receives nothing.
   return false;
 }
 
 /** The queue message of a delivery's current run; a ping goes beside the endpoint's ordered deliveries. */
 const messageOf = (tenantId: string, d: DeliveryItem): DeliveryMessage => ({
-  tenantId, integrationId: d.integrationId, deliveryId: d.id, run: d.run, ...(d.eventType === 'ping' ? { ping: true as const } : {}),
+  tenantId,
+  integrationId: d.integrationId,
+  deliveryId: d.id,
+  run: d.run,
+  ...(d.eventType === 'ping' ? { ping: true as const } : {}),
 });
 
 async function queueNew(i: IntegrationItem, e: DomainEvent, now: string): Promise<DeliveryItem> {
   const d: DeliveryItem = {
-    id: `dlv_${e.id.slice(4)}`, integrationId: i.id, eventId: e.id, eventType: e.type, payload: payloadOf(e),
-    status: 'pending', attempts: 0, runBase: 0, run: 1,
-    lastAttemptAt: null, nextAttemptAt: now, lastResponseStatus: null, lastError: null, createdAt: now,
+    id: `dlv_${e.id.slice(4)}`,
+    integrationId: i.id,
+    eventId: e.id,
+    eventType: e.type,
+    payload: payloadOf(e),
+    status: 'pending',
+    attempts: 0,
+    runBase: 0,
+    run: 1,
+    lastAttemptAt: null,
+    nextAttemptAt: now,
+    lastResponseStatus: null,
+    lastError: null,
+    createdAt: now,
   };
   if (!(await deliveriesRepo.create(e.tenantId, d))) {
     // The same event again (the dispatcher retried). Queue it again only if no message ever took it
@@ -82,7 +104,9 @@ async function queueNew(i: IntegrationItem, e: DomainEvent, now: string): Promis
 /** One delivery per active integration of the tenant that takes this event type; idempotent per (event, integration). */
 export async function fanOut(event: DomainEvent): Promise<void> {
   if (!EVENT_ID.test(event.id)) throw new Error(`event id ${event.id} is not evt_ + ULID`);
-  const integrations = (await integrationsRepo.list(event.tenantId)).filter((i) => i.status === 'active' && wants(i, event));
+  const integrations = (await integrationsRepo.list(event.tenantId)).filter(
+    (i) => i.status === 'active' && wants(i, event),
+  );
   const now = iso(clock.now());
   await Promise.all(integrations.map((i) => queueNew(i, event, now)));
 }
@@ -94,7 +118,9 @@ async function integrationOf(tenantId: string, id: string): Promise<IntegrationI
 }
 
 export async function listDeliveries(
-  tenantId: string, integrationId: string, q: { status?: DeliveryStatus; limit: number; cursor?: string },
+  tenantId: string,
+  integrationId: string,
+  q: { status?: DeliveryStatus; limit: number; cursor?: string },
 ) {
   await integrationOf(tenantId, integrationId);
   const page = await deliveriesRepo.page(tenantId, integrationId, q.status, q.limit, q.cursor);
@@ -109,7 +135,9 @@ const active = (i: IntegrationItem) => {
 export async function redeliver(tenantId: string, integrationId: string, deliveryId: string) {
   const [i, d] = await Promise.all([
     integrationOf(tenantId, integrationId),
-    DELIVERY_ID.test(deliveryId) && INTEGRATION_ID.test(integrationId) ? deliveriesRepo.get(tenantId, integrationId, deliveryId) : null,
+    DELIVERY_ID.test(deliveryId) && INTEGRATION_ID.test(integrationId)
+      ? deliveriesRepo.get(tenantId, integrationId, deliveryId)
+      : null,
   ]);
   if (!d) throw new NotFound('delivery');
   active(i);
@@ -134,7 +162,7 @@ const USER_AGENT = 'support-assistant-webhooks/1';
 
 async function send(tenantId: string, i: IntegrationItem, d: DeliveryItem, now: number) {
   const creds = await credentialsOf(tenantId, i);
-  const target = i.type === 'slack' ? creds.webhookUrl ?? '' : String(i.config.url);
+  const target = i.type === 'slack' ? (creds.webhookUrl ?? '') : String(i.config.url);
   const opts = { allowLoopback: loopbackAllowed(target), timeoutMs: config.deliveryTimeoutMs };
   const json = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
   if (i.type === 'webhook') {
@@ -150,21 +178,36 @@ async function send(tenantId: string, i: IntegrationItem, d: DeliveryItem, now: 
 }
 
 async function disable(tenantId: string, i: IntegrationItem, why: string, now: number) {
-  const done = await integrationsRepo.disable(tenantId, i.id, {
-    action: 'integration.disabled', actor: SYSTEM, target: { type: 'integration', id: i.id },
-    changes: { status: { from: 'active', to: 'disabled' }, reason: { from: null, to: why } },
-  }, iso(now));
+  const done = await integrationsRepo.disable(
+    tenantId,
+    i.id,
+    {
+      action: 'integration.disabled',
+      actor: SYSTEM,
+      target: { type: 'integration', id: i.id },
+      changes: { status: { from: 'active', to: 'disabled' }, reason: { from: null, to: why } },
+    },
+    iso(now),
+  );
   return done;
 }
 
-export interface QueueMessage { messageId: string; receiptHandle: string; body: string }
+export interface QueueMessage {
+  messageId: string;
+  receiptHandle: string;
+  body: string;
+}
 
 /**
  * `retry`: the message was set to come back after the next step of the schedule
  * (`retryAfterSeconds`), so the caller must not delete it (a batch item failure), and holds the
  * endpoint's later deliveries as long; `done`: delete it. `note`: something an operator should see.
  */
-export interface AttemptOutcome { outcome: 'done' | 'retry'; retryAfterSeconds?: number; note?: { message: string; [k: string]: unknown } }
+export interface AttemptOutcome {
+  outcome: 'done' | 'retry';
+  retryAfterSeconds?: number;
+  note?: { message: string; [k: string]: unknown };
+}
 const DONE: AttemptOutcome = { outcome: 'done' };
 
 /** How the consumer holds an endpoint's later deliveries, and the longest one attempt takes (the receiver's timeout, and the table's calls). */
@@ -176,7 +219,8 @@ export const deliveryPacing = {
 /** One attempt for one queue message. */
 export async function attemptDelivery(m: QueueMessage): Promise<AttemptOutcome> {
   const msg = parseMessage(m.body);
-  if (!msg) return { outcome: 'done', note: { message: 'delivery message is malformed; dropped', messageId: m.messageId } };
+  if (!msg)
+    return { outcome: 'done', note: { message: 'delivery message is malformed; dropped', messageId: m.messageId } };
   const { tenantId } = msg;
   const [d, i] = await Promise.all([
     deliveriesRepo.get(tenantId, msg.integrationId, msg.deliveryId),
@@ -187,7 +231,9 @@ export async function attemptDelivery(m: QueueMessage): Promise<AttemptOutcome> 
   const started = clock.now();
   if (i?.status !== 'active') {
     await deliveriesRepo.record(tenantId, d, {
-      status: 'failed', nextAttemptAt: null, lastResponseStatus: d.lastResponseStatus,
+      status: 'failed',
+      nextAttemptAt: null,
+      lastResponseStatus: d.lastResponseStatus,
       lastError: i ? 'the integration is disabled' : 'the integration was deleted',
     });
     count(METRIC.deliveriesFailed);
@@ -210,15 +256,20 @@ export async function attemptDelivery(m: QueueMessage): Promise<AttemptOutcome> 
   if (result.status === 410) {
     disabledWhy = 'the endpoint answered 410 Gone';
   } else {
-    const since = i.failingSince ?? await integrationsRepo.markFailing(tenantId, i.id, iso(now));
+    const since = i.failingSince ?? (await integrationsRepo.markFailing(tenantId, i.id, iso(now)));
     if (since && now - Date.parse(since) >= FAILING_LIMIT_MS) disabledWhy = 'every delivery failed for 5 days';
   }
   const delay = disabledWhy || attempt >= MAX_ATTEMPTS ? null : RETRY_SCHEDULE[attempt - 1]!;
   await deliveriesRepo.record(tenantId, d, {
-    ...base, status: delay === null ? 'failed' : 'pending', nextAttemptAt: delay === null ? null : iso(now + delay * 1000), lastError,
+    ...base,
+    status: delay === null ? 'failed' : 'pending',
+    nextAttemptAt: delay === null ? null : iso(now + delay * 1000),
+    lastError,
   });
-  const note = disabledWhy && await disable(tenantId, i, disabledWhy, now)
-    ? { message: 'integration disabled', tenantId, integrationId: i.id, reason: disabledWhy } : undefined;
+  const note =
+    disabledWhy && (await disable(tenantId, i, disabledWhy, now))
+      ? { message: 'integration disabled', tenantId, integrationId: i.id, reason: disabledWhy }
+      : undefined;
   if (delay === null) {
     count(METRIC.deliveriesFailed);
     return { outcome: 'done', ...(note ? { note } : {}) };

@@ -20,7 +20,9 @@ const isDomainEvent = (e: OutboxEvent): e is DomainEvent => (EVENT_TYPES as read
 export async function dispatchEvents(items: OutboxEvent[], goOn: () => boolean = () => true): Promise<number> {
   await pushLive(items.filter(isDomainEvent));
   const queued = new Set<string>();
-  const order = items.map((_, i) => i).sort((a, b) => (items[a]!.id < items[b]!.id ? -1 : items[a]!.id > items[b]!.id ? 1 : a - b));
+  const order = items
+    .map((_, i) => i)
+    .sort((a, b) => (items[a]!.id < items[b]!.id ? -1 : items[a]!.id > items[b]!.id ? 1 : a - b));
   for (const [k, i] of order.entries()) {
     // Out of time: the rest is handed back (the first event is always tried, so a batch moves on).
     if (k > 0 && !goOn()) return Math.min(...order.slice(k));
@@ -31,9 +33,13 @@ export async function dispatchEvents(items: OutboxEvent[], goOn: () => boolean =
       else if (item.type === 'content.changed' && !queued.has(item.tenantId)) {
         await indexQueue.send([item.tenantId]);
         queued.add(item.tenantId);
-      }
-      else if (item.type === 'customer.erased') await closeCustomerSockets(item.tenantId, item.data.conversationIds as string[]);
-      else if (item.type === 'email.send') await emailQueue.send({ tenantId: item.tenantId, ...(item.data as { conversationId: string; messageId: string }) });
+      } else if (item.type === 'customer.erased')
+        await closeCustomerSockets(item.tenantId, item.data.conversationIds as string[]);
+      else if (item.type === 'email.send')
+        await emailQueue.send({
+          tenantId: item.tenantId,
+          ...(item.data as { conversationId: string; messageId: string }),
+        });
     } catch {
       // Handing over again is at least once: fan-out and the queues' consumers take repeats.
       return Math.min(...order.slice(k));

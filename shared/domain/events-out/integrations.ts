@@ -12,12 +12,21 @@ import { SLACK_WEBHOOK_PREFIX } from './slack.ts';
 import { LIMITS } from '#shared/domain/limits.ts';
 
 export interface IntegrationInput {
-  type: IntegrationType; name: string; config: Record<string, unknown>; credentials: Record<string, string>;
+  type: IntegrationType;
+  name: string;
+  config: Record<string, unknown>;
+  credentials: Record<string, string>;
   status?: IntegrationItem['status'];
 }
 
 const view = (i: IntegrationItem) => ({
-  id: i.id, type: i.type, name: i.name, status: i.status, config: i.config, credentials: i.masked, createdAt: i.createdAt,
+  id: i.id,
+  type: i.type,
+  name: i.name,
+  status: i.status,
+  config: i.config,
+  credentials: i.masked,
+  createdAt: i.createdAt,
 });
 
 /** The input as stored (an action's config with its timeout filled in), or a 400 on the field at fault. */
@@ -43,16 +52,18 @@ function validate(input: IntegrationInput): IntegrationInput {
   return input;
 }
 
-
 // Audited: what changed, with credentials only as the names of the keys that were set (never values).
 const summary = (i: Pick<IntegrationItem, 'type' | 'name' | 'status' | 'config' | 'masked'> | null) =>
-  i ? { type: i.type, name: i.name, status: i.status, config: i.config, credentials: Object.keys(i.masked).sort() } : null;
+  i
+    ? { type: i.type, name: i.name, status: i.status, config: i.config, credentials: Object.keys(i.masked).sort() }
+    : null;
 function changes(before: IntegrationItem | null, after: IntegrationItem | null, rotated: boolean) {
   const a = summary(before) as Record<string, unknown> | null;
   const b = summary(after) as Record<string, unknown> | null;
   const out: Record<string, { from: unknown; to: unknown }> = {};
   for (const k of ['type', 'name', 'status', 'config', 'credentials']) {
-    if (JSON.stringify(a?.[k]) !== JSON.stringify(b?.[k]) || (k === 'credentials' && rotated)) out[k] = { from: a?.[k] ?? null, to: b?.[k] ?? null };
+    if (JSON.stringify(a?.[k]) !== JSON.stringify(b?.[k]) || (k === 'credentials' && rotated))
+      out[k] = { from: a?.[k] ?? null, to: b?.[k] ?? null };
   }
   return out;
 }
@@ -73,13 +84,29 @@ export async function listIntegrations(tenantId: string) {
 
 /** `kept`: the stored credentials, when a replacement sends none. */
 async function build(
-  tenantId: string, id: string, input: IntegrationInput, status: IntegrationItem['status'], createdAt: string, now: string,
+  tenantId: string,
+  id: string,
+  input: IntegrationInput,
+  status: IntegrationItem['status'],
+  createdAt: string,
+  now: string,
   kept?: Pick<IntegrationItem, 'sealed' | 'masked'>,
 ): Promise<IntegrationItem> {
   const { sealed, masked } = kept ?? {
-    sealed: await seal(input.credentials, { tenantId, integrationId: id }), masked: maskAll(input.credentials),
+    sealed: await seal(input.credentials, { tenantId, integrationId: id }),
+    masked: maskAll(input.credentials),
   };
-  return { id, type: input.type, name: input.name, status, config: input.config, sealed, masked, createdAt, updatedAt: now };
+  return {
+    id,
+    type: input.type,
+    name: input.name,
+    status,
+    config: input.config,
+    sealed,
+    masked,
+    createdAt,
+    updatedAt: now,
+  };
 }
 
 const tooMany = () => new Conflict(`a tenant has at most ${LIMITS.integrationsPerTenant} integrations`);
@@ -89,7 +116,8 @@ const required = (input: IntegrationInput) =>
 
 /** A webhook or an action created without a secret gets one, shown in full in this response only. */
 export async function createIntegration(tenantId: string, actor: Actor, given: IntegrationInput) {
-  if (given.type === 'slack' && !given.credentials.webhookUrl) throw fieldError('credentials.webhookUrl', 'is required for Slack (its incoming-webhook URL)');
+  if (given.type === 'slack' && !given.credentials.webhookUrl)
+    throw fieldError('credentials.webhookUrl', 'is required for Slack (its incoming-webhook URL)');
   const input = validate(given);
   const generated = required(input) === 'secret' && !input.credentials.secret ? newSecret() : null;
   const full = generated ? { ...input, credentials: { ...input.credentials, secret: generated } } : input;
@@ -98,9 +126,18 @@ export async function createIntegration(tenantId: string, actor: Actor, given: I
   if ((await integrationsRepo.list(tenantId)).length >= LIMITS.integrationsPerTenant) throw tooMany();
   const item = await build(tenantId, `int_${ulid()}`, full, input.status ?? 'active', now, now);
   try {
-    await integrationsRepo.put(tenantId, item, null, {
-      action: 'integration.created', actor, target: { type: 'integration', id: item.id }, changes: changes(null, item, true),
-    }, LIMITS.integrationsPerTenant);
+    await integrationsRepo.put(
+      tenantId,
+      item,
+      null,
+      {
+        action: 'integration.created',
+        actor,
+        target: { type: 'integration', id: item.id },
+        changes: changes(null, item, true),
+      },
+      LIMITS.integrationsPerTenant,
+    );
   } catch (e) {
     if (e instanceof TxConditionFailed && e.failed[2]) throw tooMany();
     throw e;
@@ -119,13 +156,24 @@ export async function replaceIntegration(tenantId: string, actor: Actor, id: str
   const input = validate(given);
   const keep = Object.keys(input.credentials).length === 0 && before.type === input.type;
   const need = required(input);
-  if (!keep && need && !input.credentials[need]) throw fieldError(`credentials.${need}`, `is required for a ${input.type} integration`);
+  if (!keep && need && !input.credentials[need])
+    throw fieldError(`credentials.${need}`, `is required for a ${input.type} integration`);
   const now = new Date().toISOString();
-  const item = await build(tenantId, id, input, input.status ?? before.status, before.createdAt,
-    now > before.updatedAt ? now : new Date(Date.parse(before.updatedAt) + 1).toISOString(), keep ? before : undefined);
+  const item = await build(
+    tenantId,
+    id,
+    input,
+    input.status ?? before.status,
+    before.createdAt,
+    now > before.updatedAt ? now : new Date(Date.parse(before.updatedAt) + 1).toISOString(),
+    keep ? before : undefined,
+  );
   try {
     await integrationsRepo.put(tenantId, item, before, {
-      action: 'integration.updated', actor, target: { type: 'integration', id }, changes: changes(before, item, !keep),
+      action: 'integration.updated',
+      actor,
+      target: { type: 'integration', id },
+      changes: changes(before, item, !keep),
     });
   } catch (e) {
     if (e instanceof TxConditionFailed) {
@@ -140,9 +188,17 @@ export async function replaceIntegration(tenantId: string, actor: Actor, id: str
 export async function deleteIntegration(tenantId: string, actor: Actor, id: string) {
   const before = await find(tenantId, id);
   try {
-    await integrationsRepo.remove(tenantId, before, {
-      action: 'integration.deleted', actor: actor, target: { type: 'integration', id }, changes: changes(before, null, false),
-    }, new Date().toISOString());
+    await integrationsRepo.remove(
+      tenantId,
+      before,
+      {
+        action: 'integration.deleted',
+        actor: actor,
+        target: { type: 'integration', id },
+        changes: changes(before, null, false),
+      },
+      new Date().toISOString(),
+    );
   } catch (e) {
     if (e instanceof TxConditionFailed) throw new NotFound('integration');
     throw e;

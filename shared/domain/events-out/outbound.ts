@@ -52,15 +52,30 @@ const agents = {
 };
 
 export async function postJson(
-  rawUrl: string, body: string, headers: Record<string, string>, opts: { allowLoopback: boolean; timeoutMs: number; keepBytes?: number },
+  rawUrl: string,
+  body: string,
+  headers: Record<string, string>,
+  opts: { allowLoopback: boolean; timeoutMs: number; keepBytes?: number },
 ): Promise<PostResult> {
-  const fail = (error: string, status: number | null = null, text = ''): PostResult => ({ ok: false, status, error, body: text });
-  const late = (): PostResult => ({ ...fail(`no answer within ${Math.round(opts.timeoutMs / 100) / 10} s`), timedOut: true });
+  const fail = (error: string, status: number | null = null, text = ''): PostResult => ({
+    ok: false,
+    status,
+    error,
+    body: text,
+  });
+  const late = (): PostResult => ({
+    ...fail(`no answer within ${Math.round(opts.timeoutMs / 100) / 10} s`),
+    timedOut: true,
+  });
   const keep = opts.keepBytes ?? RESPONSE_KEEP_BYTES;
   // One deadline for the lookup and the request: a slow resolver must not hold a delivery past it.
   const deadline = Date.now() + opts.timeoutMs;
   let url: URL;
-  try { url = new URL(rawUrl); } catch { return fail('the URL is not valid'); }
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    return fail('the URL is not valid');
+  }
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: LookupAddress[] | null;
   try {
@@ -72,7 +87,8 @@ export async function postJson(
   if (!addresses) return late();
   // Plain http only for loopback receivers, which exist only when the local runtime allows them.
   const loopbackOnly = addresses.every((a) => ipaddr.process(a.address).range() === 'loopback');
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && opts.allowLoopback && loopbackOnly)) return fail('the URL must use https');
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && opts.allowLoopback && loopbackOnly))
+    return fail('the URL must use https');
   if (url.username || url.password) return fail('the URL must not contain credentials');
 
   const pinned: LookupFunction = (_hostname, options, callback) => {
@@ -84,35 +100,60 @@ export async function postJson(
 
   return new Promise<PostResult>((resolve) => {
     let settled = false;
-    const done = (r: PostResult) => { if (!settled) { settled = true; clearTimeout(timer); resolve(r); } };
-    const req = transport.request({
-      protocol: url.protocol, hostname: host, port: url.port || undefined, path: `${url.pathname}${url.search}`, method: 'POST',
-      headers: { ...headers, 'content-length': String(payload.length) },
-      agent: agents[url.protocol as 'https:' | 'http:'], lookup: pinned,
-    }, (res) => {
-      const status = res.statusCode ?? 0;
-      const chunks: Buffer[] = [];
-      let kept = 0;
-      const finish = () => {
-        const all = Buffer.concat(chunks);
-        const text = all.subarray(0, keep).toString('utf8');
-        if (status >= 200 && status < 300) done({ ok: true, status, error: null, body: text, ...(all.length > keep ? { overflow: true } : {}) });
-        else if (status >= 300 && status < 400) done(fail(`answered ${status}; redirects are not followed`, status, text));
-        else done(fail(`answered ${status}`, status, text));
-      };
-      res.on('data', (c: Buffer) => {
-        if (kept <= keep) { chunks.push(c); kept += c.length; }
-        // Nothing past what is kept is read: the connection is dropped instead.
-        if (kept > keep) { res.destroy(); finish(); }
-      });
-      res.on('end', finish);
-      res.on('error', finish);
-      res.on('close', finish);
-    });
-    const timer = setTimeout(() => {
-      req.destroy();
-      done(late());
-    }, Math.max(0, deadline - Date.now()));
+    const done = (r: PostResult) => {
+      if (!settled) {
+        settled = true;
+        clearTimeout(timer);
+        resolve(r);
+      }
+    };
+    const req = transport.request(
+      {
+        protocol: url.protocol,
+        hostname: host,
+        port: url.port || undefined,
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(payload.length) },
+        agent: agents[url.protocol as 'https:' | 'http:'],
+        lookup: pinned,
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        const finish = () => {
+          const all = Buffer.concat(chunks);
+          const text = all.subarray(0, keep).toString('utf8');
+          if (status >= 200 && status < 300)
+            done({ ok: true, status, error: null, body: text, ...(all.length > keep ? { overflow: true } : {}) });
+          else if (status >= 300 && status < 400)
+            done(fail(`answered ${status}; redirects are not followed`, status, text));
+          else done(fail(`answered ${status}`, status, text));
+        };
+        res.on('data', (c: Buffer) => {
+          if (kept <= keep) {
+            chunks.push(c);
+            kept += c.length;
+          }
+          // Nothing past what is kept is read: the connection is dropped instead.
+          if (kept > keep) {
+            res.destroy();
+            finish();
+          }
+        });
+        res.on('end', finish);
+        res.on('error', finish);
+        res.on('close', finish);
+      },
+    );
+    const timer = setTimeout(
+      () => {
+        req.destroy();
+        done(late());
+      },
+      Math.max(0, deadline - Date.now()),
+    );
     req.on('error', (e: NodeJS.ErrnoException) => done(fail(`request failed: ${e.code ?? e.message}`)));
     req.end(payload);
   });
@@ -121,7 +162,9 @@ export async function postJson(
 /** What `work` gives, or null when the deadline comes first (the work itself goes on unheard). */
 async function beforeDeadline<T>(work: Promise<T>, deadline: number): Promise<T | null> {
   let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now())); });
+  const expired = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()));
+  });
   try {
     return await Promise.race([work, expired]);
   } finally {

@@ -8,8 +8,11 @@ export const SLACK_WEBHOOK_PREFIX = 'https://hooks.slack.com/';
 
 type Obj = Record<string, unknown>;
 /** The part of an event a Slack message is made from. */
-interface SlackEvent { type: string; data: Obj }
-const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? v as Obj : {});
+interface SlackEvent {
+  type: string;
+  data: Obj;
+}
+const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
 const str = (v: unknown, fallback = '') => (typeof v === 'string' ? v : fallback);
 
 /** Slack's mrkdwn needs only these three escaped; text fields hold at most 3000 characters. */
@@ -39,7 +42,14 @@ function message(title: string, fields: Array<[string, string]>, detail: string 
   if (link) {
     blocks.push({
       type: 'actions',
-      elements: [{ type: 'button', text: { type: 'plain_text', text: 'Open the conversation' }, url: link, action_id: 'open_conversation' }],
+      elements: [
+        {
+          type: 'button',
+          text: { type: 'plain_text', text: 'Open the conversation' },
+          url: link,
+          action_id: 'open_conversation',
+        },
+      ],
     });
   }
   // `text` is what notifications and screen readers show.
@@ -50,24 +60,41 @@ function message(title: string, fields: Array<[string, string]>, detail: string 
 /** The Slack message for an event, or null when the event is not one Slack is told about. */
 export function slackMessage(e: SlackEvent, dashboardUrl: string | undefined): Obj | null {
   if (e.type === 'ping') {
-    return message('Test message', [['From', 'the support assistant']], 'This integration is set up: escalations and ticket status changes will be posted here.', null);
+    return message(
+      'Test message',
+      [['From', 'the support assistant']],
+      'This integration is set up: escalations and ticket status changes will be posted here.',
+      null,
+    );
   }
   if (e.type === 'conversation.escalated') {
     const ticket = obj(e.data.ticket);
     const conversation = obj(e.data.conversation);
     const conversationId = str(conversation.id, str(ticket.conversationId));
-    return message('Conversation escalated', [
-      ['Ticket', str(ticket.id, 'unknown')], ['Priority', label(str(ticket.priority, 'unknown'))],
-    ], str(ticket.reason) || null, conversationLink(dashboardUrl, conversationId));
+    return message(
+      'Conversation escalated',
+      [
+        ['Ticket', str(ticket.id, 'unknown')],
+        ['Priority', label(str(ticket.priority, 'unknown'))],
+      ],
+      str(ticket.reason) || null,
+      conversationLink(dashboardUrl, conversationId),
+    );
   }
   if (e.type === 'ticket.updated') {
     const ticket = obj(e.data.ticket);
     const change = obj(obj(e.data.changes).status);
     if (change.to === undefined) return null;
-    return message(`Ticket ${label(str(change.to))}`, [
-      ['Ticket', str(ticket.id, 'unknown')], ['Status', `${label(str(change.from, '?'))} → ${label(str(change.to))}`],
-      ['Priority', label(str(ticket.priority, 'unknown'))],
-    ], null, conversationLink(dashboardUrl, str(ticket.conversationId)));
+    return message(
+      `Ticket ${label(str(change.to))}`,
+      [
+        ['Ticket', str(ticket.id, 'unknown')],
+        ['Status', `${label(str(change.from, '?'))} → ${label(str(change.to))}`],
+        ['Priority', label(str(ticket.priority, 'unknown'))],
+      ],
+      null,
+      conversationLink(dashboardUrl, str(ticket.conversationId)),
+    );
   }
   return null;
 }

@@ -19,7 +19,12 @@ export function refusedAddress(address: string, allowLoopback: boolean): string 
   const range = ip.range();
   if (range === 'unicast' && !(ip.kind() === 'ipv6' && ipv4Compatible(ip as ipaddr.IPv6))) return null;
   if (range === 'loopback' && allowLoopback) return null;
-  if (ip.kind() === 'ipv6' && (EMBEDS_IPV4.has(range) || ipv4Compatible(ip as ipaddr.IPv6)) && range !== 'loopback' && range !== 'unspecified') {
+  if (
+    ip.kind() === 'ipv6' &&
+    (EMBEDS_IPV4.has(range) || ipv4Compatible(ip as ipaddr.IPv6)) &&
+    range !== 'loopback' &&
+    range !== 'unspecified'
+  ) {
     return `${address} embeds an IPv4 address (${range === 'unicast' ? 'IPv4-compatible' : range})`;
   }
   return `${address} is a ${range} address`;
@@ -28,7 +33,11 @@ export function refusedAddress(address: string, allowLoopback: boolean): string 
 const isLoopbackName = (host: string) => host === 'localhost' || host.endsWith('.localhost');
 
 /** The URL's host without IPv6 brackets or a trailing dot, lower case. */
-export const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+export const hostOf = (url: URL) =>
+  url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
 
 /** True when the URL names a loopback host (by name or address). */
 export function isLoopbackUrl(url: URL): boolean {
@@ -39,7 +48,11 @@ export function isLoopbackUrl(url: URL): boolean {
 /** Null when `raw` is an acceptable webhook URL, else why not. Parsed as the WHATWG URL standard parses it. */
 export function checkWebhookUrl(raw: string, allowLoopback = false): string | null {
   let url: URL;
-  try { url = new URL(raw); } catch { return 'must be a valid URL'; }
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'must be a valid URL';
+  }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must use https';
   if (url.username || url.password) return 'must not contain credentials';
   // WHATWG parsing already normalised IPv4 forms such as 0x7f.1 or 2130706433 to dotted quads.
@@ -52,7 +65,10 @@ export function checkWebhookUrl(raw: string, allowLoopback = false): string | nu
   if (url.protocol !== 'https:') return 'must use https';
   if (ipaddr.isValid(host)) {
     const why = refusedAddress(host, false);
-    if (why) return why.includes('embeds') ? 'must not use an IPv6 address that embeds an IPv4 address' : 'must not point at a private, link-local or reserved address';
+    if (why)
+      return why.includes('embeds')
+        ? 'must not use an IPv6 address that embeds an IPv4 address'
+        : 'must not point at a private, link-local or reserved address';
   }
   return null;
 }
@@ -65,5 +81,9 @@ export function loopbackAllowed(raw: string): boolean {
   if (config.allowLoopbackWebhooks) return true;
   const origins = config.loopbackOrigins;
   if (origins.length === 0) return false;
-  try { return origins.includes(new URL(raw).origin); } catch { return false; }
+  try {
+    return origins.includes(new URL(raw).origin);
+  } catch {
+    return false;
+  }
 }

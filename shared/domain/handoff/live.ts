@@ -30,7 +30,11 @@ export async function issueLiveTicket(tenantId: string, userId: string) {
 }
 
 /** `$connect`: a member with a live ticket, or a customer with the widget key and their conversation. */
-export async function connectLive(connectionId: string, query: Record<string, string | undefined>, origin: string | undefined) {
+export async function connectLive(
+  connectionId: string,
+  query: Record<string, string | undefined>,
+  origin: string | undefined,
+) {
   if (query.ticket !== undefined) {
     const m = TICKET_SHAPE.exec(query.ticket);
     const userId = m ? await liveRepo.takeTicket(m[1]!, hash(m[2]!)) : null;
@@ -54,8 +58,17 @@ export async function connectLive(connectionId: string, query: Record<string, st
   if (!r.tenant || r.tenant.widgetKeyHash !== keyHash) throw new Unauthorized('unknown widget key');
   assertOrigin(r.tenant, origin);
   if (!r.conversation) throw new NotFound('conversation');
-  if (!(await liveRepo.connect(tenantId, { connectionId, kind: 'customer', conversationId, keyHash }, LIMITS.customerSocketsPerConversation))) {
-    throw new RateLimited(`at most ${LIMITS.customerSocketsPerConversation} live connections per conversation`, RETRY_SOCKET_SECONDS);
+  if (
+    !(await liveRepo.connect(
+      tenantId,
+      { connectionId, kind: 'customer', conversationId, keyHash },
+      LIMITS.customerSocketsPerConversation,
+    ))
+  ) {
+    throw new RateLimited(
+      `at most ${LIMITS.customerSocketsPerConversation} live connections per conversation`,
+      RETRY_SOCKET_SECONDS,
+    );
   }
 }
 
@@ -67,7 +80,11 @@ export const disconnectLive = (connectionId: string) => liveRepo.disconnect(conn
  * A member's socket outlives the membership it was opened with, and a customer's the widget key:
  * those are closed and forgotten here, before anything is pushed to them.
  */
-async function receivers(tenantId: string, conversationId: string | null, currentKey: () => Promise<string | null>): Promise<LiveConnection[]> {
+async function receivers(
+  tenantId: string,
+  conversationId: string | null,
+  currentKey: () => Promise<string | null>,
+): Promise<LiveConnection[]> {
   const conns = await liveRepo.receiversOf(tenantId, conversationId);
   const users = [...new Set(conns.flatMap((c) => (c.kind === 'member' ? [c.userId] : [])))];
   const active = users.length ? await membersRepo.activeAmong(tenantId, users) : new Set<string>();
@@ -84,13 +101,17 @@ async function receivers(tenantId: string, conversationId: string | null, curren
 export async function closeRotatedOut(tenantId: string): Promise<void> {
   const [tenant, customers] = await Promise.all([tenantsRepo.get(tenantId, true), liveRepo.customers(tenantId)]);
   // A tenant being deleted has no current key: every customer socket closes.
-  const key = tenant?.deletingSince ? null : tenant?.widgetKeyHash ?? null;
-  await Promise.all(customers.filter((c) => c.kind === 'customer' && c.keyHash !== key).map((c) => liveRepo.drop(c.connectionId)));
+  const key = tenant?.deletingSince ? null : (tenant?.widgetKeyHash ?? null);
+  await Promise.all(
+    customers.filter((c) => c.kind === 'customer' && c.keyHash !== key).map((c) => liveRepo.drop(c.connectionId)),
+  );
 }
 
 /** After an erasure: closes and forgets the customer sockets of the erased conversations. */
 export async function closeCustomerSockets(tenantId: string, conversationIds: string[]): Promise<void> {
-  const open = await Promise.all(conversationIds.map((conversationId) => liveRepo.openOf(tenantId, { kind: 'customer', conversationId })));
+  const open = await Promise.all(
+    conversationIds.map((conversationId) => liveRepo.openOf(tenantId, { kind: 'customer', conversationId })),
+  );
   await Promise.all(open.flat().map((c) => liveRepo.drop(c.connectionId)));
 }
 
@@ -109,7 +130,10 @@ export async function pushLive(list: DomainEvent[]): Promise<void> {
     if (!conns) {
       const tenantKey = () => {
         let k = keyOf.get(event.tenantId);
-        if (!k) { k = tenantsRepo.get(event.tenantId, true).then((t) => t?.widgetKeyHash ?? null); keyOf.set(event.tenantId, k); }
+        if (!k) {
+          k = tenantsRepo.get(event.tenantId, true).then((t) => t?.widgetKeyHash ?? null);
+          keyOf.set(event.tenantId, k);
+        }
         return k;
       };
       conns = receivers(event.tenantId, conversationId, tenantKey);
@@ -117,16 +141,20 @@ export async function pushLive(list: DomainEvent[]): Promise<void> {
     }
     const full = JSON.stringify(event);
     const customer = JSON.stringify(forCustomer(event));
-    const targets = (await conns).filter((c) => !gone.has(c.connectionId) && (c.kind === 'member' || customerSees(event)));
-    await Promise.all(targets.map(async (c) => {
-      try {
-        if (!(await postToConnection(c.connectionId, c.kind === 'member' ? full : customer))) {
-          gone.add(c.connectionId);
-          await liveRepo.disconnect(c.connectionId);
+    const targets = (await conns).filter(
+      (c) => !gone.has(c.connectionId) && (c.kind === 'member' || customerSees(event)),
+    );
+    await Promise.all(
+      targets.map(async (c) => {
+        try {
+          if (!(await postToConnection(c.connectionId, c.kind === 'member' ? full : customer))) {
+            gone.add(c.connectionId);
+            await liveRepo.disconnect(c.connectionId);
+          }
+        } catch (e) {
+          logger.warn('live push failed', { connectionId: c.connectionId, error: (e as Error).name });
         }
-      } catch (e) {
-        logger.warn('live push failed', { connectionId: c.connectionId, error: (e as Error).name });
-      }
-    }));
+      }),
+    );
   }
 }

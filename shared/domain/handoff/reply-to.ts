@@ -7,8 +7,11 @@ import { liveRepo } from '#shared/data/live.ts';
  * a widget customer left for the reply (the widget asks for one while the team is away) when they
  * have no live socket on it, so would not see the reply in time.
  */
-export async function replyTarget(tenantId: string, conv: Conversation): Promise<{ live: boolean; email: string | null }> {
+export async function replyTarget(
+  tenantId: string,
+  conv: Conversation,
+): Promise<{ live: boolean; email: string | null }> {
   if (conv.channel === 'email') return { live: false, email: conv.email?.customer ?? null };
   const live = (await liveRepo.openOf(tenantId, { kind: 'customer', conversationId: conv.id })).length > 0;
-  return { live, email: live ? null : conv.visitor?.email ?? null };
+  return { live, email: live ? null : (conv.visitor?.email ?? null) };
 }

@@ -13,7 +13,11 @@ import { events } from '#shared/domain/events.ts';
 import { laterThan } from '#shared/core/time.ts';
 import { namedEntries } from '#shared/domain/tenants/audit-names.ts';
 
-export interface TicketPatch { status?: TicketStatus; priority?: Priority; assigneeId?: string | null }
+export interface TicketPatch {
+  status?: TicketStatus;
+  priority?: Priority;
+  assigneeId?: string | null;
+}
 type Changes = Record<string, { from: unknown; to: unknown }>;
 
 /**
@@ -23,7 +27,8 @@ type Changes = Record<string, { from: unknown; to: unknown }>;
 export function planTicketChange(t: Pick<Ticket, 'status' | 'priority' | 'assigneeId'>, patch: TicketPatch): Changes {
   const changes: Changes = {};
   if (patch.status !== undefined && patch.status !== t.status) {
-    if (!canMove(t.status, patch.status)) throw new InvalidTransition(`a ${t.status} ticket cannot move to ${patch.status}`);
+    if (!canMove(t.status, patch.status))
+      throw new InvalidTransition(`a ${t.status} ticket cannot move to ${patch.status}`);
     changes.status = { from: t.status, to: patch.status };
   }
   if (patch.priority !== undefined && patch.priority !== t.priority) {
@@ -41,13 +46,24 @@ export function planTicketChange(t: Pick<Ticket, 'status' | 'priority' | 'assign
  * The conversation fields a ticket's change moves (its status, and the latest ticket's status and
  * assignee the inbox shows), or null when the conversation is untouched.
  */
-export function conversationEffect(c: Conversation, ticketId: string, from: TicketStatus, to: TicketStatus, now: string, assigneeId?: string | null) {
+export function conversationEffect(
+  c: Conversation,
+  ticketId: string,
+  from: TicketStatus,
+  to: TicketStatus,
+  now: string,
+  assigneeId?: string | null,
+) {
   const closing = to === 'closed' && from !== 'closed';
   const set: Partial<Pick<Conversation, 'status' | 'latestTicketStatus' | 'latestTicketAssigneeId' | 'updatedAt'>> = {};
   if (c.latestTicketId === ticketId && c.latestTicketStatus !== to) set.latestTicketStatus = to;
-  if (c.latestTicketId === ticketId && assigneeId !== undefined && c.latestTicketAssigneeId !== assigneeId) set.latestTicketAssigneeId = assigneeId;
+  if (c.latestTicketId === ticketId && assigneeId !== undefined && c.latestTicketAssigneeId !== assigneeId)
+    set.latestTicketAssigneeId = assigneeId;
   // Every ticket of the conversation closed: the conversation closes with it.
-  if (closing && c.unclosedTickets <= 1) { set.status = 'closed'; set.updatedAt = now; }
+  if (closing && c.unclosedTickets <= 1) {
+    set.status = 'closed';
+    set.updatedAt = now;
+  }
   if (!closing && Object.keys(set).length === 0) return null;
   return { set, closing };
 }
@@ -66,60 +82,88 @@ const assigneeOf = (tenantId: string, patch: TicketPatch) =>
 
 export function updateTicket(tenantId: string, actor: Actor, ticketId: string, patch: TicketPatch) {
   // A concurrent change to the ticket or its conversation: re-read and re-apply on the new state.
-  return retrying(async () => {
-    const [read, assignee] = await Promise.all([ticketsRepo.getWithConversation(tenantId, ticketId), assigneeOf(tenantId, patch)]);
-    if (!read) throw new NotFound('ticket');
-    const { ticket, conversation } = read;
-    const changes = planTicketChange(ticket, patch);
-    if (Object.keys(changes).length === 0) return { ticket };
-    const assigning = changes.assigneeId !== undefined && patch.assigneeId ? patch.assigneeId : null;
-    if (assigning && assignee?.status !== 'active') {
-      throw fieldError('assigneeId', 'must be the user id of an active member of the tenant');
-    }
+  return retrying(
+    async () => {
+      const [read, assignee] = await Promise.all([
+        ticketsRepo.getWithConversation(tenantId, ticketId),
+        assigneeOf(tenantId, patch),
+      ]);
+      if (!read) throw new NotFound('ticket');
+      const { ticket, conversation } = read;
+      const changes = planTicketChange(ticket, patch);
+      if (Object.keys(changes).length === 0) return { ticket };
+      const assigning = changes.assigneeId !== undefined && patch.assigneeId ? patch.assigneeId : null;
+      if (assigning && assignee?.status !== 'active') {
+        throw fieldError('assigneeId', 'must be the user id of an active member of the tenant');
+      }
 
-    // After the version it changes, even within the same millisecond: the trail is read in time order.
-    const now = laterThan(ticket.updatedAt);
-    const status = patch.status ?? ticket.status;
-    const resolving = status === 'resolved' && ticket.status !== 'resolved';
-    const next: Ticket = {
-      ...ticket, status, priority: patch.priority ?? ticket.priority, updatedAt: now,
-      assigneeId: patch.assigneeId === undefined ? ticket.assigneeId : patch.assigneeId,
-      // Kept while the ticket stays resolved or is closed after it; cleared when it reopens.
-      resolvedAt: resolving ? now : status === 'resolved' || status === 'closed' ? ticket.resolvedAt : null,
-    };
-    const items: TxItem[] = [
-      ticketsRepo.tx.update(tenantId, ticket, next),
-      auditRepo.tx.put(tenantId, {
-        category: 'ticket', action: 'ticket.updated', actor, target: { type: 'ticket', id: ticket.id }, changes, createdAt: now,
-      }),
-      events.ticketUpdated(tenantId, next, changes, now),
-    ];
-    if (assigning) items.push(membersRepo.tx.activeCheck(tenantId, assigning));
-    if (resolving) {
-      items.push(statsRepo.tx.addDay(tenantId, utcDay(now), ticket.id, { resolutions: 1, resolutionSecondsSum: secondsBetween(ticket.createdAt, now) }));
-    }
-    if (isActive(ticket.status) !== isActive(next.status)) items.push(statsRepo.tx.addTotals(tenantId, { openTickets: isActive(next.status) ? 1 : -1 }));
-    if (conversation && (changes.status || changes.assigneeId)) {
-      const effect = conversationEffect(conversation, ticket.id, ticket.status, next.status, now, next.assigneeId);
-      if (effect) items.push(conversationsRepo.tx.ticketChange(conversation, effect.set, effect.closing));
-    }
-    await transact(items);
-    return { ticket: next };
-  }, { attempts: ATTEMPTS, conflict: 'the ticket changed concurrently; try again', jitterMs: 10 });
+      // After the version it changes, even within the same millisecond: the trail is read in time order.
+      const now = laterThan(ticket.updatedAt);
+      const status = patch.status ?? ticket.status;
+      const resolving = status === 'resolved' && ticket.status !== 'resolved';
+      const next: Ticket = {
+        ...ticket,
+        status,
+        priority: patch.priority ?? ticket.priority,
+        updatedAt: now,
+        assigneeId: patch.assigneeId === undefined ? ticket.assigneeId : patch.assigneeId,
+        // Kept while the ticket stays resolved or is closed after it; cleared when it reopens.
+        resolvedAt: resolving ? now : status === 'resolved' || status === 'closed' ? ticket.resolvedAt : null,
+      };
+      const items: TxItem[] = [
+        ticketsRepo.tx.update(tenantId, ticket, next),
+        auditRepo.tx.put(tenantId, {
+          category: 'ticket',
+          action: 'ticket.updated',
+          actor,
+          target: { type: 'ticket', id: ticket.id },
+          changes,
+          createdAt: now,
+        }),
+        events.ticketUpdated(tenantId, next, changes, now),
+      ];
+      if (assigning) items.push(membersRepo.tx.activeCheck(tenantId, assigning));
+      if (resolving) {
+        items.push(
+          statsRepo.tx.addDay(tenantId, utcDay(now), ticket.id, {
+            resolutions: 1,
+            resolutionSecondsSum: secondsBetween(ticket.createdAt, now),
+          }),
+        );
+      }
+      if (isActive(ticket.status) !== isActive(next.status))
+        items.push(statsRepo.tx.addTotals(tenantId, { openTickets: isActive(next.status) ? 1 : -1 }));
+      if (conversation && (changes.status || changes.assigneeId)) {
+        const effect = conversationEffect(conversation, ticket.id, ticket.status, next.status, now, next.assigneeId);
+        if (effect) items.push(conversationsRepo.tx.ticketChange(conversation, effect.set, effect.closing));
+      }
+      await transact(items);
+      return { ticket: next };
+    },
+    { attempts: ATTEMPTS, conflict: 'the ticket changed concurrently; try again', jitterMs: 10 },
+  );
 }
 
 export async function getTicket(tenantId: string, ticketId: string) {
   const found = await ticketsRepo.getWithTrail(tenantId, ticketId);
   if (!found) throw new NotFound('ticket');
   const [conversation, auditTrail] = await Promise.all([
-    conversationsRepo.get(tenantId, found.ticket.conversationId), namedEntries(tenantId, found.auditTrail),
+    conversationsRepo.get(tenantId, found.ticket.conversationId),
+    namedEntries(tenantId, found.auditTrail),
   ]);
   return { ticket: found.ticket, conversation: conversation ? summary(conversation) : null, auditTrail };
 }
 
 /** Each ticket with its customer (the conversation's visitor and title), read in one BatchGet. */
 async function withCustomers(tenantId: string, tickets: Ticket[]) {
-  const convs = new Map((await conversationsRepo.batchGet(tenantId, tickets.map((t) => t.conversationId))).map((c) => [c.id, c]));
+  const convs = new Map(
+    (
+      await conversationsRepo.batchGet(
+        tenantId,
+        tickets.map((t) => t.conversationId),
+      )
+    ).map((c) => [c.id, c]),
+  );
   return tickets.map((t) => {
     const c = convs.get(t.conversationId);
     return { ...t, visitor: c ? visitorView(c) : null, conversationTitle: c ? conversationTitle(c) : null };
@@ -131,15 +175,26 @@ async function withCustomers(tenantId: string, tickets: Ticket[]) {
  * with that number (the other filters still apply to it).
  */
 export async function listTickets(
-  tenantId: string, actor: Actor, q: { status?: TicketStatus; priority?: Priority; assignee?: string; number?: number; limit: number; cursor?: string },
+  tenantId: string,
+  actor: Actor,
+  q: { status?: TicketStatus; priority?: Priority; assignee?: string; number?: number; limit: number; cursor?: string },
 ) {
-  const assignee = q.assignee === undefined ? undefined : q.assignee === 'none' ? null : q.assignee === 'me' ? actor.id : q.assignee;
+  const assignee =
+    q.assignee === undefined ? undefined : q.assignee === 'none' ? null : q.assignee === 'me' ? actor.id : q.assignee;
   if (q.number !== undefined) {
     const t = await ticketsRepo.byNumber(tenantId, q.number);
-    const fits = t && (!q.status || t.status === q.status) && (!q.priority || t.priority === q.priority)
-      && (assignee === undefined || t.assigneeId === assignee);
+    const fits =
+      t &&
+      (!q.status || t.status === q.status) &&
+      (!q.priority || t.priority === q.priority) &&
+      (assignee === undefined || t.assigneeId === assignee);
     return { items: await withCustomers(tenantId, fits ? [t] : []), nextCursor: null };
   }
-  const page = await ticketsRepo.list(tenantId, { status: q.status, priority: q.priority, ...(assignee === undefined ? {} : { assignee }) }, q.limit, q.cursor);
+  const page = await ticketsRepo.list(
+    tenantId,
+    { status: q.status, priority: q.priority, ...(assignee === undefined ? {} : { assignee }) },
+    q.limit,
+    q.cursor,
+  );
   return { items: await withCustomers(tenantId, page.items), nextCursor: page.nextCursor };
 }

@@ -33,11 +33,16 @@ function tooSoon(connectionId: string, now: number): boolean {
 
 function conversationIdOf(body: string | undefined): string {
   let frame: unknown;
-  try { frame = JSON.parse(body ?? ''); } catch { frame = null; }
+  try {
+    frame = JSON.parse(body ?? '');
+  } catch {
+    frame = null;
+  }
   const id = (frame as { conversationId?: unknown } | null)?.conversationId;
   if (typeof id !== 'string' || !UUID.test(id)) {
-    throw new ValidationError('a typing frame is { "action": "typing", "conversationId": "<uuid>" }',
-      [{ path: 'conversationId', message: 'must be a conversation id' }]);
+    throw new ValidationError('a typing frame is { "action": "typing", "conversationId": "<uuid>" }', [
+      { path: 'conversationId', message: 'must be a conversation id' },
+    ]);
   }
   return id.toLowerCase();
 }
@@ -53,8 +58,12 @@ export async function relayTyping(connectionId: string, body: string | undefined
   let data: { conversationId: string; role: 'agent' | 'user'; name?: string };
   let receivers: LiveConnection[];
   if (sender.kind === 'customer') {
-    if (sender.conversationId !== conversationId) throw new Forbidden('a customer\'s socket signals only its own conversation');
-    const [tenant, members] = await Promise.all([tenantsRepo.get(tenantId), liveRepo.openOf(tenantId, { kind: 'member' })]);
+    if (sender.conversationId !== conversationId)
+      throw new Forbidden("a customer's socket signals only its own conversation");
+    const [tenant, members] = await Promise.all([
+      tenantsRepo.get(tenantId),
+      liveRepo.openOf(tenantId, { kind: 'member' }),
+    ]);
     // A key rotated out: its sockets are closed by the next event; they relay nothing meanwhile.
     if (tenant?.widgetKeyHash !== sender.keyHash) return;
     const users = [...new Set(members.flatMap((c) => (c.kind === 'member' ? [c.userId] : [])))];
@@ -69,17 +78,19 @@ export async function relayTyping(connectionId: string, body: string | undefined
     ]);
     if (!membership || membership.tenantId !== tenantId) return;
     if (!roleAtLeast(membership.role, 'agent')) throw new Forbidden('only agents write to customers');
-    const email = membership.displayName ? null : (await membersRepo.get(tenantId, sender.userId))?.email ?? null;
+    const email = membership.displayName ? null : ((await membersRepo.get(tenantId, sender.userId))?.email ?? null);
     receivers = customers.filter((c) => c.kind === 'customer' && c.keyHash === tenant?.widgetKeyHash);
     data = { conversationId, role: 'agent', name: displayNameOf(membership, { email }) };
   }
   if (receivers.length === 0) return;
   const frame = JSON.stringify({ type: 'typing', data });
-  await Promise.all(receivers.map(async (c) => {
-    try {
-      await postToConnection(c.connectionId, frame);
-    } catch (e) {
-      logger.warn('typing push failed', { connectionId: c.connectionId, error: (e as Error).name });
-    }
-  }));
+  await Promise.all(
+    receivers.map(async (c) => {
+      try {
+        await postToConnection(c.connectionId, frame);
+      } catch (e) {
+        logger.warn('typing push failed', { connectionId: c.connectionId, error: (e as Error).name });
+      }
+    }),
+  );
 }

@@ -2,7 +2,13 @@ import { ulid } from 'ulid';
 import { Conflict, fieldError, InvalidCursor, NotFound } from '#shared/core/errors.ts';
 import type { Actor, ArticleStatus } from '#shared/core/vocabulary.ts';
 import {
-  articlesRepo, importRepo, MAX_ARTICLES, TENANT_INDEX, type Article, type ImportWrite, type Searchable,
+  articlesRepo,
+  importRepo,
+  MAX_ARTICLES,
+  TENANT_INDEX,
+  type Article,
+  type ImportWrite,
+  type Searchable,
 } from '#shared/data/articles.ts';
 import { decodeCursor, encodeCursor } from '#shared/data/cursor.ts';
 import { auditRepo } from '#shared/data/audit.ts';
@@ -21,7 +27,12 @@ import { freshTenant } from '#shared/domain/tenants/widget-auth.ts';
 // reduced to passages here, at write time (the chat functions never load the parser).
 
 export interface ArticleInput {
-  title: string; body: string; url?: string | null | undefined; tags: string[]; questions: string[]; status: ArticleStatus;
+  title: string;
+  body: string;
+  url?: string | null | undefined;
+  tags: string[];
+  questions: string[];
+  status: ArticleStatus;
 }
 
 const notFound = () => new NotFound('article');
@@ -41,15 +52,33 @@ export function articleChanges(before: Partial<Article> | null, after: Partial<A
   return changes;
 }
 
-const audit = (tenantId: string, actor: Actor, action: string, target: { type: string; id: string },
-  changes: Record<string, { from: unknown; to: unknown }>, createdAt: string): TxItem =>
-  auditRepo.tx.put(tenantId, { category: 'knowledge', action, actor, target, changes, createdAt });
+const audit = (
+  tenantId: string,
+  actor: Actor,
+  action: string,
+  target: { type: string; id: string },
+  changes: Record<string, { from: unknown; to: unknown }>,
+  createdAt: string,
+): TxItem => auditRepo.tx.put(tenantId, { category: 'knowledge', action, actor, target, changes, createdAt });
 
 /** The article as stored, and its searchable form; a body the Markdown parser cannot read is a 400 on `path`. */
-export function build(id: string, input: ArticleInput, createdAt: string, updatedAt: string, path = 'body'): { article: Article; searchable: Searchable } {
+export function build(
+  id: string,
+  input: ArticleInput,
+  createdAt: string,
+  updatedAt: string,
+  path = 'body',
+): { article: Article; searchable: Searchable } {
   const article: Article = {
-    id, title: input.title, body: input.body, url: input.url ?? null, tags: input.tags, questions: input.questions,
-    status: input.status, createdAt, updatedAt,
+    id,
+    title: input.title,
+    body: input.body,
+    url: input.url ?? null,
+    tags: input.tags,
+    questions: input.questions,
+    status: input.status,
+    createdAt,
+    updatedAt,
   };
   try {
     const prepared = prepareArticle(article);
@@ -62,8 +91,20 @@ export function build(id: string, input: ArticleInput, createdAt: string, update
 
 const view = (a: Article, hits: number, indexing: boolean) => ({ ...a, hits, indexing });
 type Indexing = Awaited<ReturnType<typeof indexingOf>>;
-const listItem = (a: Pick<Article, 'id' | 'title' | 'url' | 'tags' | 'status' | 'updatedAt'>, hits: Map<string, number>, indexing: Indexing) =>
-  ({ id: a.id, title: a.title, url: a.url, tags: a.tags, status: a.status, hits: hits.get(a.id) ?? 0, indexing: indexing(a), updatedAt: a.updatedAt });
+const listItem = (
+  a: Pick<Article, 'id' | 'title' | 'url' | 'tags' | 'status' | 'updatedAt'>,
+  hits: Map<string, number>,
+  indexing: Indexing,
+) => ({
+  id: a.id,
+  title: a.title,
+  url: a.url,
+  tags: a.tags,
+  status: a.status,
+  hits: hits.get(a.id) ?? 0,
+  indexing: indexing(a),
+  updatedAt: a.updatedAt,
+});
 
 /** A later timestamp than `before`, even within the same millisecond (the write's condition is on it). */
 export const after = (before: string) => {
@@ -80,12 +121,21 @@ export async function find(tenantId: string, id: string): Promise<Article> {
 
 export async function getArticle(tenantId: string, id: string) {
   if (!isArticleId(id)) throw notFound();
-  const [a, hits, indexing] = await Promise.all([articlesRepo.get(tenantId, id, false), articlesRepo.hits(tenantId), indexingOf(tenantId)]);
+  const [a, hits, indexing] = await Promise.all([
+    articlesRepo.get(tenantId, id, false),
+    articlesRepo.hits(tenantId),
+    indexingOf(tenantId),
+  ]);
   if (!a) throw notFound();
   return view(a, hits.get(id) ?? 0, indexing(a));
 }
 
-export interface ListQuery { q?: string | undefined; status?: ArticleStatus | undefined; limit: number; cursor?: string | undefined }
+export interface ListQuery {
+  q?: string | undefined;
+  status?: ArticleStatus | undefined;
+  limit: number;
+  cursor?: string | undefined;
+}
 
 // The admin's `q` search builds an index of the tenant's articles (drafts too, unless filtered),
 // kept in the warm container by articlesVersion like the chat's, so a repeated search reads only
@@ -99,19 +149,31 @@ const searchIndexes = new TenantModelCache<{ index: KnowledgeIndex; byId: Map<st
 export async function listArticles(tenantId: string, query: ListQuery) {
   const { q, status, limit, cursor } = query;
   if (q === undefined) {
-    const [page, hits, indexing] = await Promise.all([articlesRepo.page(tenantId, status, limit, cursor), articlesRepo.hits(tenantId), indexingOf(tenantId)]);
+    const [page, hits, indexing] = await Promise.all([
+      articlesRepo.page(tenantId, status, limit, cursor),
+      articlesRepo.hits(tenantId),
+      indexingOf(tenantId),
+    ]);
     return { items: page.items.map((a) => listItem(a, hits, indexing)), nextCursor: page.nextCursor };
   }
   const scope = { tenantId, list: 'articles-search', filters: { q, status } };
   const from = cursor ? decodeCursor(scope, cursor) : null;
   if (from && (typeof from.s !== 'number' || typeof from.i !== 'string')) throw new InvalidCursor();
-  const [tenant, hits, indexing] = await Promise.all([tenantsRepo.get(tenantId, true), articlesRepo.hits(tenantId), indexingOf(tenantId)]);
+  const [tenant, hits, indexing] = await Promise.all([
+    tenantsRepo.get(tenantId, true),
+    articlesRepo.hits(tenantId),
+    indexingOf(tenantId),
+  ]);
   if (!tenant) throw notFound();
-  const { index, byId } = await searchIndexes.get(`${tenantId}#${status ?? ''}`, tenant.articlesVersion ?? 0, async () => {
-    const all = await articlesRepo.searchables(tenantId);
-    const pool = status ? all.filter((a) => a.status === status) : all;
-    return { index: buildKnowledgeIndex(pool), byId: new Map(pool.map((a) => [a.id, a])) };
-  });
+  const { index, byId } = await searchIndexes.get(
+    `${tenantId}#${status ?? ''}`,
+    tenant.articlesVersion ?? 0,
+    async () => {
+      const all = await articlesRepo.searchables(tenantId);
+      const pool = status ? all.filter((a) => a.status === status) : all;
+      return { index: buildKnowledgeIndex(pool), byId: new Map(pool.map((a) => [a.id, a])) };
+    },
+  );
   // Ranked by score, then id; the page after the cursor's place in that order.
   const page = index.rankPage(q, limit, from ? { confidence: from.s as number, articleId: from.i as string } : null);
   const last = page.items.at(-1);
@@ -141,12 +203,24 @@ export function createArticle(tenantId: string, actor: Actor, input: ArticleInpu
   const { article, searchable } = build(`art_${ulid()}`, input, now, now);
   return retrying(async () => {
     try {
-      await articlesRepo.create(tenantId, article, searchable,
-        audit(tenantId, actor, 'article.created', { type: 'article', id: article.id }, articleChanges(null, article), now));
+      await articlesRepo.create(
+        tenantId,
+        article,
+        searchable,
+        audit(
+          tenantId,
+          actor,
+          'article.created',
+          { type: 'article', id: article.id },
+          articleChanges(null, article),
+          now,
+        ),
+      );
     } catch (e) {
       if (e instanceof TxConditionFailed && article.url && e.failed[3]) throw urlTaken();
       if (e instanceof TxConditionFailed && e.failed[TENANT_INDEX]) {
-        if ((await tenantRefused(tenantId)) === 'limit') throw new Conflict(`a tenant has at most ${MAX_ARTICLES} articles`);
+        if ((await tenantRefused(tenantId)) === 'limit')
+          throw new Conflict(`a tenant has at most ${MAX_ARTICLES} articles`);
       }
       throw e;
     }
@@ -164,8 +238,13 @@ export function replaceArticle(tenantId: string, actor: Actor, id: string, input
     const now = after(before.updatedAt);
     const { article, searchable } = build(id, input, before.createdAt, now);
     try {
-      await articlesRepo.replace(tenantId, before, article, searchable,
-        audit(tenantId, actor, 'article.updated', { type: 'article', id }, changes, now));
+      await articlesRepo.replace(
+        tenantId,
+        before,
+        article,
+        searchable,
+        audit(tenantId, actor, 'article.updated', { type: 'article', id }, changes, now),
+      );
     } catch (e) {
       if (e instanceof TxConditionFailed && article.url && article.url !== before.url && e.failed[3]) throw urlTaken();
       if (e instanceof TxConditionFailed && e.failed[TENANT_INDEX]) await tenantRefused(tenantId);
@@ -180,7 +259,11 @@ export async function deleteArticle(tenantId: string, actor: Actor, id: string) 
     const a = await find(tenantId, id);
     const now = new Date().toISOString();
     try {
-      await articlesRepo.remove(tenantId, a, audit(tenantId, actor, 'article.deleted', { type: 'article', id }, articleChanges(a, null), now));
+      await articlesRepo.remove(
+        tenantId,
+        a,
+        audit(tenantId, actor, 'article.deleted', { type: 'article', id }, articleChanges(a, null), now),
+      );
     } catch (e) {
       if (e instanceof TxConditionFailed && e.failed[TENANT_INDEX]) await tenantRefused(tenantId);
       throw e;
@@ -237,7 +320,11 @@ export function chunkWrites(writes: ImportWrite[]): ImportWrite[][] {
   let size = 0;
   for (const w of writes) {
     const n = importRepo.itemsPerWrite(w);
-    if (size + n > MAX_CHUNK_ITEMS) { chunks.push(cur); cur = []; size = 0; }
+    if (size + n > MAX_CHUNK_ITEMS) {
+      chunks.push(cur);
+      cur = [];
+      size = 0;
+    }
     cur.push(w);
     size += n;
   }
@@ -260,64 +347,90 @@ export async function importArticles(tenantId: string, actor: Actor, inputs: Art
   const now = new Date().toISOString();
   const prepared = inputs.map((input, i) => build('', input, now, now, `articles.${i}.body`));
 
-  return retrying(async () => {
-    // 2. Which URLs exist, and the version the plan is based on.
-    const urls = inputs.flatMap((a) => (a.url ? [a.url] : []));
-    const [tenant, owners] = await Promise.all([tenantsRepo.get(tenantId, true), articlesRepo.urlOwners(tenantId, urls)]);
-    if (!tenant) throw notFound();
-    if (tenant.articlesImportId !== undefined) {
-      if (!(await recoverStaleImport(tenant))) throw new Conflict('another import of articles is in progress; try again in a moment');
-      throw new TxConflict(); // read again after the rollback
-    }
-    const { articles: olds, searchables: oldForms } = await articlesRepo.many(tenantId, [...new Set(owners.values())]);
-    const writes: ImportWrite[] = prepared.map(({ article, searchable }, i) => {
-      const ownerId = inputs[i]!.url ? owners.get(inputs[i]!.url!) : undefined;
-      const old = ownerId ? olds.get(ownerId) : undefined;
-      const oldForm = ownerId ? oldForms.get(ownerId) : undefined;
-      if (!ownerId || !old || !oldForm) {
-        const id = `art_${ulid()}`;
-        return { article: { ...article, id }, searchable: { ...searchable, id }, before: null };
+  return retrying(
+    async () => {
+      // 2. Which URLs exist, and the version the plan is based on.
+      const urls = inputs.flatMap((a) => (a.url ? [a.url] : []));
+      const [tenant, owners] = await Promise.all([
+        tenantsRepo.get(tenantId, true),
+        articlesRepo.urlOwners(tenantId, urls),
+      ]);
+      if (!tenant) throw notFound();
+      if (tenant.articlesImportId !== undefined) {
+        if (!(await recoverStaleImport(tenant)))
+          throw new Conflict('another import of articles is in progress; try again in a moment');
+        throw new TxConflict(); // read again after the rollback
       }
-      const before = { article: old, searchable: oldForm };
-      const updatedAt = after(before.article.updatedAt);
-      return {
-        article: { ...article, id: ownerId, createdAt: before.article.createdAt, updatedAt },
-        searchable: { ...searchable, id: ownerId, createdAt: before.article.createdAt, updatedAt },
-        before,
-      };
-    });
-    const created = writes.filter((w) => !w.before).length;
-    if ((tenant.articleCount ?? 0) + created > MAX_ARTICLES) {
-      throw new Conflict(`a tenant has at most ${MAX_ARTICLES} articles: this import would make ${(tenant.articleCount ?? 0) + created}`);
-    }
-
-    // 3. The lock (a write since our read makes it fail: retrying reads and plans again).
-    const importId = `imp_${ulid()}`;
-    await importRepo.lock(tenantId, importId, tenant.articlesVersion ?? 0, created);
-
-    // 4 and 5, rolled back on any failure.
-    try {
-      const results = await Promise.allSettled(chunkWrites(writes).map((chunk) => importRepo.write(tenantId, importId, chunk)));
-      const failed = results.find((r) => r.status === 'rejected');
-      if (failed) throw (failed as PromiseRejectedResult).reason;
-      const ids = (which: 'created' | 'updated') => writes.filter((w) => (which === 'created') === !w.before).map((w) => w.article.id);
-      await importRepo.commit(tenantId, importId, created, audit(tenantId, actor, 'articles.imported', { type: 'import', id: importId },
-        { created: { from: null, to: ids('created') }, updated: { from: null, to: ids('updated') } }, now));
-    } catch (e) {
-      // A commit whose answer was lost (a timeout) may have gone through: then the lock is gone and the version moved.
-      if (!(e instanceof TxConditionFailed)) {
-        const t = await tenantsRepo.get(tenantId, true).catch(() => null);
-        if (t && t.articlesImportId !== importId && (t.articlesVersion ?? 0) > (tenant.articlesVersion ?? 0)) {
-          return { created, updated: writes.length - created };
+      const { articles: olds, searchables: oldForms } = await articlesRepo.many(tenantId, [
+        ...new Set(owners.values()),
+      ]);
+      const writes: ImportWrite[] = prepared.map(({ article, searchable }, i) => {
+        const ownerId = inputs[i]!.url ? owners.get(inputs[i]!.url!) : undefined;
+        const old = ownerId ? olds.get(ownerId) : undefined;
+        const oldForm = ownerId ? oldForms.get(ownerId) : undefined;
+        if (!ownerId || !old || !oldForm) {
+          const id = `art_${ulid()}`;
+          return { article: { ...article, id }, searchable: { ...searchable, id }, before: null };
         }
+        const before = { article: old, searchable: oldForm };
+        const updatedAt = after(before.article.updatedAt);
+        return {
+          article: { ...article, id: ownerId, createdAt: before.article.createdAt, updatedAt },
+          searchable: { ...searchable, id: ownerId, createdAt: before.article.createdAt, updatedAt },
+          before,
+        };
+      });
+      const created = writes.filter((w) => !w.before).length;
+      if ((tenant.articleCount ?? 0) + created > MAX_ARTICLES) {
+        throw new Conflict(
+          `a tenant has at most ${MAX_ARTICLES} articles: this import would make ${(tenant.articleCount ?? 0) + created}`,
+        );
       }
-      await rollback(tenantId, importId);
-      // Not retried: the caller decides (a 409 or a 503 says nothing was written).
-      if (e instanceof TxConditionFailed || e instanceof TxConflict) throw new Conflict('the articles changed during the import; nothing was imported');
-      throw e;
-    }
-    return { created, updated: writes.length - created };
-  }, { attempts: 3, conflict: 'the articles changed concurrently; nothing was imported, try again', jitterMs: 50 });
+
+      // 3. The lock (a write since our read makes it fail: retrying reads and plans again).
+      const importId = `imp_${ulid()}`;
+      await importRepo.lock(tenantId, importId, tenant.articlesVersion ?? 0, created);
+
+      // 4 and 5, rolled back on any failure.
+      try {
+        const results = await Promise.allSettled(
+          chunkWrites(writes).map((chunk) => importRepo.write(tenantId, importId, chunk)),
+        );
+        const failed = results.find((r) => r.status === 'rejected');
+        if (failed) throw (failed as PromiseRejectedResult).reason;
+        const ids = (which: 'created' | 'updated') =>
+          writes.filter((w) => (which === 'created') === !w.before).map((w) => w.article.id);
+        await importRepo.commit(
+          tenantId,
+          importId,
+          created,
+          audit(
+            tenantId,
+            actor,
+            'articles.imported',
+            { type: 'import', id: importId },
+            { created: { from: null, to: ids('created') }, updated: { from: null, to: ids('updated') } },
+            now,
+          ),
+        );
+      } catch (e) {
+        // A commit whose answer was lost (a timeout) may have gone through: then the lock is gone and the version moved.
+        if (!(e instanceof TxConditionFailed)) {
+          const t = await tenantsRepo.get(tenantId, true).catch(() => null);
+          if (t && t.articlesImportId !== importId && (t.articlesVersion ?? 0) > (tenant.articlesVersion ?? 0)) {
+            return { created, updated: writes.length - created };
+          }
+        }
+        await rollback(tenantId, importId);
+        // Not retried: the caller decides (a 409 or a 503 says nothing was written).
+        if (e instanceof TxConditionFailed || e instanceof TxConflict)
+          throw new Conflict('the articles changed during the import; nothing was imported');
+        throw e;
+      }
+      return { created, updated: writes.length - created };
+    },
+    { attempts: 3, conflict: 'the articles changed concurrently; nothing was imported, try again', jitterMs: 50 },
+  );
 }
 
 // Articles' plain-text blocks, by tenant and article, at the article's updatedAt.
@@ -330,9 +443,14 @@ const articleBlocks = new TenantModelCache<string[]>(500);
  */
 export async function getPublishedArticle(tenantId: string, id: string, origin?: string) {
   // The tenant is read fresh for its origin rule, beside the article.
-  const [, a] = await Promise.all([freshTenant(tenantId, origin), isArticleId(id) ? articlesRepo.get(tenantId, id, false) : null]);
+  const [, a] = await Promise.all([
+    freshTenant(tenantId, origin),
+    isArticleId(id) ? articlesRepo.get(tenantId, id, false) : null,
+  ]);
   if (a?.status !== 'published') throw new NotFound('article');
   // An article is the same text until its updatedAt moves: the warm container reduces it once.
-  const blocks = await articleBlocks.get(`${tenantId}/${a.id}`, Date.parse(a.updatedAt), async () => markdownToBlocks(a.body));
+  const blocks = await articleBlocks.get(`${tenantId}/${a.id}`, Date.parse(a.updatedAt), async () =>
+    markdownToBlocks(a.body),
+  );
   return { article: { id: a.id, title: a.title, body: a.body, url: a.url, updatedAt: a.updatedAt, blocks } };
 }

@@ -12,8 +12,19 @@ import { articleTextsToEmbed } from '#shared/nlu/policy/to-embed.ts';
 // message after a change uses it and an unchanged tenant is never read again. This module never
 // imports the Markdown parser: articles are stored already reduced to passages.
 
-export interface Source { articleId: string; title: string; url: string | null }
-export interface KnowledgeAnswer { confidence: number; articleId: string; title: string; reply: string; sources: Source[]; format?: TextFormat }
+export interface Source {
+  articleId: string;
+  title: string;
+  url: string | null;
+}
+export interface KnowledgeAnswer {
+  confidence: number;
+  articleId: string;
+  title: string;
+  reply: string;
+  sources: Source[];
+  format?: TextFormat;
+}
 
 /**
  * What readers see of the stored items: while an import holds the tenant's lock, the items it
@@ -33,7 +44,9 @@ export function visibleArticles(items: SearchableItem[], pendingImport: string |
 const indexes = new TenantModelCache<KnowledgeIndex>(50);
 
 /** The index of the tenant's published articles at its current version. */
-export function knowledgeIndexOf(tenant: Pick<Tenant, 'id' | 'articlesVersion' | 'articlesImportId' | 'vectorsVersion'>): Promise<KnowledgeIndex> {
+export function knowledgeIndexOf(
+  tenant: Pick<Tenant, 'id' | 'articlesVersion' | 'articlesImportId' | 'vectorsVersion'>,
+): Promise<KnowledgeIndex> {
   const version = tenant.articlesVersion ?? 0;
   // Keyed by the vectors' version too: an indexing pass makes the next message rebuild with them.
   return indexes.get(tenant.id, modelVersion(version, tenant), async () => {

@@ -12,7 +12,8 @@ import type { PersonalSource } from './sources.ts';
 // attachments (mail bucket), the suppression of the address, its automatic-answer windows, and the
 // lookups from Message-IDs and reply tokens to the conversation.
 
-const itemsOf = (hs: Holdings[]) => hs.flatMap((h) => h.conversation.map((i) => ({ conversationId: h.conversationId, i })));
+const itemsOf = (hs: Holdings[]) =>
+  hs.flatMap((h) => h.conversation.map((i) => ({ conversationId: h.conversationId, i })));
 const isMessage = (i: Record<string, unknown>) => (i.sk as string).startsWith('MSG#');
 
 export const emailSource: PersonalSource = {
@@ -20,22 +21,42 @@ export const emailSource: PersonalSource = {
 
   async export(tenantId, c) {
     const items = itemsOf(c.holdings);
-    const suppressions = (await Promise.all(c.emails.map((e) => emailRepo.suppression(tenantId, e)))).filter((s) => s !== null);
+    const suppressions = (await Promise.all(c.emails.map((e) => emailRepo.suppression(tenantId, e)))).filter(
+      (s) => s !== null,
+    );
     return {
-      conversations: items.filter(({ i }) => i.sk === 'CONV' && i.email).map(({ conversationId, i }) => {
-        const e = i.email as ConversationEmail;
-        return { conversationId, subject: i.subject ?? null, customer: e.customer };
-      }),
-      messages: items.filter(({ i }) => isMessage(i) && (i.email || i.attachments)).map(({ conversationId, i }) => {
-        const e = (i.email ?? {}) as MessageEmail;
-        return {
-          conversationId, messageId: i.id, from: e.from ?? null, subject: e.subject ?? null, messageIdHeader: e.messageId ?? null,
-          attachments: ((i.attachments ?? []) as Attachment[]).map(({ name, contentType, size }) => ({ name, contentType, size })),
-        };
-      }),
-      deliveries: items.filter(({ i }) => isEmailDelivery(i)).map(({ conversationId, i }) => ({
-        conversationId, messageId: i.messageId, to: i.to ?? null, status: i.status, updatedAt: i.updatedAt,
-      })),
+      conversations: items
+        .filter(({ i }) => i.sk === 'CONV' && i.email)
+        .map(({ conversationId, i }) => {
+          const e = i.email as ConversationEmail;
+          return { conversationId, subject: i.subject ?? null, customer: e.customer };
+        }),
+      messages: items
+        .filter(({ i }) => isMessage(i) && (i.email || i.attachments))
+        .map(({ conversationId, i }) => {
+          const e = (i.email ?? {}) as MessageEmail;
+          return {
+            conversationId,
+            messageId: i.id,
+            from: e.from ?? null,
+            subject: e.subject ?? null,
+            messageIdHeader: e.messageId ?? null,
+            attachments: ((i.attachments ?? []) as Attachment[]).map(({ name, contentType, size }) => ({
+              name,
+              contentType,
+              size,
+            })),
+          };
+        }),
+      deliveries: items
+        .filter(({ i }) => isEmailDelivery(i))
+        .map(({ conversationId, i }) => ({
+          conversationId,
+          messageId: i.messageId,
+          to: i.to ?? null,
+          status: i.status,
+          updatedAt: i.updatedAt,
+        })),
       suppressions,
     };
   },

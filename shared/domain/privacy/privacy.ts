@@ -29,27 +29,57 @@ const reference = () => `cus_${ulid()}`;
 
 async function find(tenantId: string, q: CustomerLookup) {
   // A user id also finds the email threads linked to it (an address verified on both sides).
-  const ids = 'email' in q ? await customersRepo.conversationsOfEmail(tenantId, q.email)
-    : (await Promise.all([customersRepo.conversationsOfUser(tenantId, q.userId), linkedEmailThreads(tenantId, q.userId)])).flat();
-  const holdings = (await Promise.all([...new Set(ids)].map((id) => customersRepo.holdings(tenantId, id)))).filter((h): h is Holdings => h !== null);
-  const visitors = holdings.map((h) => h.conversation.find((i) => i.sk === 'CONV')!.visitor as Visitor | undefined).filter((v): v is Visitor => !!v);
-  const emails = [...new Set([...('email' in q ? [q.email.toLowerCase()] : []), ...visitors.flatMap((v) => (v.email ? [v.email] : []))])];
+  const ids =
+    'email' in q
+      ? await customersRepo.conversationsOfEmail(tenantId, q.email)
+      : (
+          await Promise.all([
+            customersRepo.conversationsOfUser(tenantId, q.userId),
+            linkedEmailThreads(tenantId, q.userId),
+          ])
+        ).flat();
+  const holdings = (await Promise.all([...new Set(ids)].map((id) => customersRepo.holdings(tenantId, id)))).filter(
+    (h): h is Holdings => h !== null,
+  );
+  const visitors = holdings
+    .map((h) => h.conversation.find((i) => i.sk === 'CONV')!.visitor as Visitor | undefined)
+    .filter((v): v is Visitor => !!v);
+  const emails = [
+    ...new Set([
+      ...('email' in q ? [q.email.toLowerCase()] : []),
+      ...visitors.flatMap((v) => (v.email ? [v.email] : [])),
+    ]),
+  ];
   return { holdings, visitors, emails, conversationIds: holdings.map((h) => h.conversationId) };
 }
 
 function conversationOf(h: Holdings) {
   const c = clean<Conversation>(h.conversation.find((i) => i.sk === 'CONV')!);
-  const messages = h.conversation.filter((i) => (i.sk as string).startsWith('MSG#')).map((i) => clean<Message>(i))
+  const messages = h.conversation
+    .filter((i) => (i.sk as string).startsWith('MSG#'))
+    .map((i) => clean<Message>(i))
     .map(({ id, role, content, createdAt, author, metadata }) => ({
-      id, role, content, createdAt, ...(author ? { author } : {}), ...(metadata?.entitiesExtracted ? { entitiesExtracted: metadata.entitiesExtracted } : {}),
+      id,
+      role,
+      content,
+      createdAt,
+      ...(author ? { author } : {}),
+      ...(metadata?.entitiesExtracted ? { entitiesExtracted: metadata.entitiesExtracted } : {}),
     }));
   const tickets = h.tickets.map((items) => {
     const t = clean<Ticket>(items.find((i) => i.sk === 'TICKET')!);
     return { ...t, history: items.filter((i) => i.sk !== 'TICKET').map(asAudit) };
   });
   return {
-    id: c.id, status: c.status, createdAt: c.createdAt, updatedAt: c.updatedAt, visitor: c.visitor ?? null, rating: c.rating ?? null,
-    labels: c.labels ?? [], messages, tickets,
+    id: c.id,
+    status: c.status,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+    visitor: c.visitor ?? null,
+    rating: c.rating ?? null,
+    labels: c.labels ?? [],
+    messages,
+    tickets,
   };
 }
 
@@ -64,12 +94,19 @@ export async function exportCustomer(tenantId: string, actor: Actor, q: Customer
   const conversations = found.holdings.map(conversationOf);
   const ref = reference();
   const exportedAt = new Date().toISOString();
-  await transact([auditRepo.tx.put(tenantId, {
-    category: 'privacy', action: 'customer.exported', actor, target: { type: 'customer', id: ref },
-    changes: { conversations: { from: null, to: conversations.length } }, createdAt: exportedAt,
-  })]);
+  await transact([
+    auditRepo.tx.put(tenantId, {
+      category: 'privacy',
+      action: 'customer.exported',
+      actor,
+      target: { type: 'customer', id: ref },
+      changes: { conversations: { from: null, to: conversations.length } },
+      createdAt: exportedAt,
+    }),
+  ]);
   return {
-    reference: ref, exportedAt,
+    reference: ref,
+    exportedAt,
     visitors: dedupe(found.visitors),
     emailAddresses: found.emails,
     conversations,
@@ -100,18 +137,27 @@ export async function eraseCustomer(tenantId: string, actor: Actor, q: CustomerL
     const integrations = (await integrationsRepo.list(tenantId)).map((i) => i.id);
     const deliveries = await customersRepo.deliveriesOf(tenantId, integrations, [...ids]);
     const deliveriesOf = (id: string) => deliveries.filter((d) => (d.payload as string).includes(`"${id}"`));
-    await Promise.all(found.holdings.map((h) => customersRepo.erase(tenantId, h, found.emails, deliveriesOf(h.conversationId), now)));
+    await Promise.all(
+      found.holdings.map((h) => customersRepo.erase(tenantId, h, found.emails, deliveriesOf(h.conversationId), now)),
+    );
   }
   await Promise.all(personalSources.map((s) => s.erase(tenantId, found)));
   // Nobody is left to answer: their tickets leave the team's queue, each audited as the eraser's close.
-  const unclosed = found.holdings.flatMap((h) => h.tickets.flatMap((p) => p.filter((i) => i.type === 'ticket' && i.status !== 'closed')));
+  const unclosed = found.holdings.flatMap((h) =>
+    h.tickets.flatMap((p) => p.filter((i) => i.type === 'ticket' && i.status !== 'closed')),
+  );
   for (const t of unclosed) await updateTicket(tenantId, actor, t.id as string, { status: 'closed' });
   const ref = reference();
   await transact([
     auditRepo.tx.put(tenantId, {
-      category: 'privacy', action: 'customer.erased', actor, target: { type: 'customer', id: ref },
+      category: 'privacy',
+      action: 'customer.erased',
+      actor,
+      target: { type: 'customer', id: ref },
       changes: {
-        conversations: { from: null, to: ids.size }, examples: { from: null, to: examples }, ticketsClosed: { from: null, to: unclosed.length },
+        conversations: { from: null, to: ids.size },
+        examples: { from: null, to: examples },
+        ticketsClosed: { from: null, to: unclosed.length },
       },
       createdAt: now,
     }),

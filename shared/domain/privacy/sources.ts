@@ -1,7 +1,11 @@
 import type { Holdings } from '#shared/data/customers.ts';
 
 /** A customer as found: their addresses, and their conversations as stored (read before any erasure). */
-export interface Customer { emails: string[]; conversationIds: string[]; holdings: Holdings[] }
+export interface Customer {
+  emails: string[];
+  conversationIds: string[];
+  holdings: Holdings[];
+}
 
 /**
  * A channel's part of a customer kept outside their conversations (the email channel: stored

@@ -11,8 +11,14 @@ const LOOK_BACK_MS = 3 * 60 * 60_000;
 
 /** Whether the conversation, as read now, counts for the entry. */
 export function resolvedByAssistant(conv: Conversation | null, e: DueEntry): conv is Conversation {
-  return conv !== null && !conv.resolutionCountedAt && !conv.latestTicketId && (conv.lastCustomerMessageAt ?? conv.createdAt) === e.lastAt
-    && (conv.assistantAnswers ?? 0) > 0 && !(conv.rating && conv.rating.score < 3);
+  return (
+    conv !== null &&
+    !conv.resolutionCountedAt &&
+    !conv.latestTicketId &&
+    (conv.lastCustomerMessageAt ?? conv.createdAt) === e.lastAt &&
+    (conv.assistantAnswers ?? 0) > 0 &&
+    !(conv.rating && conv.rating.score < 3)
+  );
 }
 
 export async function runResolutions(now = new Date()): Promise<{ judged: number; counted: number }> {
@@ -24,7 +30,7 @@ export async function runResolutions(now = new Date()): Promise<{ judged: number
     for (const e of await resolutionsRepo.dueIn(slotOf(ms))) {
       judged++;
       const conv = await conversationsRepo.get(e.tenantId, e.conversationId, true);
-      if (resolvedByAssistant(conv, e) && await resolutionsRepo.count(e, conv, now.toISOString())) counted++;
+      if (resolvedByAssistant(conv, e) && (await resolutionsRepo.count(e, conv, now.toISOString()))) counted++;
       else await resolutionsRepo.drop(e);
     }
   }

@@ -48,7 +48,13 @@ export function aggregate(rows: DayCounters[], openTickets: number, period: { fr
   for (let ms = msOf(period.from); ms <= msOf(period.to); ms += DAY_MS) {
     const date = dayOf(ms);
     const d = byDay.get(date) ?? {};
-    series.push({ date, conversations: d.conversations ?? 0, messages: d.messages ?? 0, escalations: d.escalations ?? 0, fallbacks: d.fallbacks ?? 0 });
+    series.push({
+      date,
+      conversations: d.conversations ?? 0,
+      messages: d.messages ?? 0,
+      escalations: d.escalations ?? 0,
+      fallbacks: d.fallbacks ?? 0,
+    });
   }
   const n = (k: string) => sum[k] ?? 0;
   const conversations = n('conversations');

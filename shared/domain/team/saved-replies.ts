@@ -20,13 +20,28 @@ const RETRY = { attempts: 4, conflict: 'the saved reply changed concurrently; tr
 function changesOf(before: SavedReply | null, after: SavedReply | null) {
   const changes: Record<string, { from: unknown; to: unknown }> = {};
   for (const f of FIELDS) {
-    if (before?.[f] !== after?.[f]) changes[f] = { from: auditValue(before?.[f] ?? null), to: auditValue(after?.[f] ?? null) };
+    if (before?.[f] !== after?.[f])
+      changes[f] = { from: auditValue(before?.[f] ?? null), to: auditValue(after?.[f] ?? null) };
   }
   return changes;
 }
 
-const audit = (tenantId: string, actor: Actor, action: string, id: string, changes: Record<string, { from: unknown; to: unknown }>, createdAt: string) =>
-  auditRepo.tx.put(tenantId, { category: 'settings', action, actor, target: { type: 'saved_reply', id }, changes, createdAt });
+const audit = (
+  tenantId: string,
+  actor: Actor,
+  action: string,
+  id: string,
+  changes: Record<string, { from: unknown; to: unknown }>,
+  createdAt: string,
+) =>
+  auditRepo.tx.put(tenantId, {
+    category: 'settings',
+    action,
+    actor,
+    target: { type: 'saved_reply', id },
+    changes,
+    createdAt,
+  });
 
 export async function listSavedReplies(tenantId: string) {
   return { items: await savedRepliesRepo.list(tenantId) };
@@ -40,12 +55,25 @@ async function existing(tenantId: string, id: string) {
 
 export async function createSavedReply(tenantId: string, actor: Actor, input: SavedReplyInput) {
   const now = new Date().toISOString();
-  const reply: SavedReply = { id: randomUUID(), shortcut: input.shortcut, title: input.title, body: input.body, createdAt: now, updatedAt: now };
+  const reply: SavedReply = {
+    id: randomUUID(),
+    shortcut: input.shortcut,
+    title: input.title,
+    body: input.body,
+    createdAt: now,
+    updatedAt: now,
+  };
   try {
-    await savedRepliesRepo.put(tenantId, reply, MAX_SAVED_REPLIES, audit(tenantId, actor, 'saved_reply.created', reply.id, changesOf(null, reply), now));
+    await savedRepliesRepo.put(
+      tenantId,
+      reply,
+      MAX_SAVED_REPLIES,
+      audit(tenantId, actor, 'saved_reply.created', reply.id, changesOf(null, reply), now),
+    );
   } catch (e) {
     if (e instanceof TxConditionFailed && e.failed[1]) throw taken(reply.shortcut);
-    if (e instanceof TxConditionFailed && e.failed[2]) throw new Conflict(`a tenant has at most ${MAX_SAVED_REPLIES} saved replies`);
+    if (e instanceof TxConditionFailed && e.failed[2])
+      throw new Conflict(`a tenant has at most ${MAX_SAVED_REPLIES} saved replies`);
     throw e;
   }
   return reply;
@@ -56,16 +84,25 @@ export function replaceSavedReply(tenantId: string, actor: Actor, id: string, in
     const before = await existing(tenantId, id);
     const now = new Date().toISOString();
     const after: SavedReply = {
-      ...before, shortcut: input.shortcut, title: input.title, body: input.body,
+      ...before,
+      shortcut: input.shortcut,
+      title: input.title,
+      body: input.body,
       updatedAt: now > before.updatedAt ? now : new Date(Date.parse(before.updatedAt) + 1).toISOString(),
     };
     const changes = changesOf(before, after);
     // The same reply written again changes nothing and records nothing.
     if (Object.keys(changes).length === 0) return before;
     try {
-      await savedRepliesRepo.update(tenantId, before, after, audit(tenantId, actor, 'saved_reply.updated', id, changes, now));
+      await savedRepliesRepo.update(
+        tenantId,
+        before,
+        after,
+        audit(tenantId, actor, 'saved_reply.updated', id, changes, now),
+      );
     } catch (e) {
-      if (e instanceof TxConditionFailed && before.shortcut !== after.shortcut && e.failed[1]) throw taken(after.shortcut);
+      if (e instanceof TxConditionFailed && before.shortcut !== after.shortcut && e.failed[1])
+        throw taken(after.shortcut);
       throw e;
     }
     return after;
@@ -76,6 +113,10 @@ export async function deleteSavedReply(tenantId: string, actor: Actor, id: strin
   await retrying(async () => {
     const reply = await existing(tenantId, id);
     const now = new Date().toISOString();
-    await savedRepliesRepo.remove(tenantId, reply, audit(tenantId, actor, 'saved_reply.deleted', id, changesOf(reply, null), now));
+    await savedRepliesRepo.remove(
+      tenantId,
+      reply,
+      audit(tenantId, actor, 'saved_reply.deleted', id, changesOf(reply, null), now),
+    );
   }, RETRY);
 }

@@ -9,7 +9,11 @@ import { displayNameOf } from './me.ts';
 
 const NON_MEMBERS = { widget: 'the chat widget', system: 'the service' } as const;
 
-export type NamedAuditEntry = AuditEntry & { actorName: string; targetName: string | null; names: Record<string, string> };
+export type NamedAuditEntry = AuditEntry & {
+  actorName: string;
+  targetName: string | null;
+  names: Record<string, string>;
+};
 
 /** The intents and articles a change names by id (a taught example's `{ intentId }` or `{ articleId }`). */
 function referenced(v: unknown): { type: string; id: string } | null {
@@ -23,8 +27,15 @@ function referenced(v: unknown): { type: string; id: string } | null {
 export async function namedEntries(tenantId: string, entries: AuditEntry[]): Promise<NamedAuditEntry[]> {
   if (entries.length === 0) return [];
   const values = (e: AuditEntry) => Object.values(e.changes).flatMap((c) => [c.from, c.to]);
-  const refs = entries.flatMap((e) => values(e).map(referenced).filter((r) => r !== null));
-  const [members, targets] = await Promise.all([membersRepo.list(tenantId), auditRepo.targetNames(tenantId, [...entries.map((e) => e.target), ...refs])]);
+  const refs = entries.flatMap((e) =>
+    values(e)
+      .map(referenced)
+      .filter((r) => r !== null),
+  );
+  const [members, targets] = await Promise.all([
+    membersRepo.list(tenantId),
+    auditRepo.targetNames(tenantId, [...entries.map((e) => e.target), ...refs]),
+  ]);
   const people = new Map(members.map((m) => [m.id, displayNameOf({ displayName: m.displayName ?? null }, m)]));
   return entries.map((e) => {
     const names: Record<string, string> = {};
@@ -34,7 +45,8 @@ export async function namedEntries(tenantId: string, entries: AuditEntry[]): Pro
       const refName = ref && targets.get(`${ref.type}:${ref.id}`);
       if (ref && refName) names[ref.id] = refName;
     }
-    const actorName = e.actor.type === 'user' ? people.get(e.actor.id) ?? 'a former member' : NON_MEMBERS[e.actor.type];
+    const actorName =
+      e.actor.type === 'user' ? (people.get(e.actor.id) ?? 'a former member') : NON_MEMBERS[e.actor.type];
     return { ...e, actorName, targetName: targets.get(`${e.target.type}:${e.target.id}`) ?? null, names };
   });
 }

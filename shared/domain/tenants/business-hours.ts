@@ -7,7 +7,11 @@ import * as z from 'zod/mini';
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
-export interface BusinessHours { timezone: string; weekly: Partial<Record<Weekday, Array<[string, string]>>>; holidays?: string[] }
+export interface BusinessHours {
+  timezone: string;
+  weekly: Partial<Record<Weekday, Array<[string, string]>>>;
+  holidays?: string[];
+}
 
 const DAY = 1440;
 const HHMM = /^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$/;
@@ -20,7 +24,12 @@ const span = ([from, to]: [string, string]) => {
 };
 
 export const isTimeZone = (tz: string) => {
-  try { new Intl.DateTimeFormat('en', { timeZone: tz }); return true; } catch { return false; }
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
 };
 const isDate = (d: string) => {
   if (!/^\d{4}-\d\d-\d\d$/.test(d)) return false;
@@ -28,23 +37,36 @@ const isDate = (d: string) => {
   return !Number.isNaN(t.getTime()) && t.toISOString().startsWith(d);
 };
 
-const Range = z.tuple([
-  z.string().check(z.regex(HHMM, 'must be a time HH:MM (00:00 to 24:00)')),
-  z.string().check(z.regex(HHMM, 'must be a time HH:MM (00:00 to 24:00)')),
-], { message: 'must be a pair ["HH:MM","HH:MM"]' }).check(
-  z.refine(([a, b]) => a !== b && !(a === '24:00'), { message: 'must start before it ends (24:00 only as an end)' }),
-);
+const Range = z
+  .tuple(
+    [
+      z.string().check(z.regex(HHMM, 'must be a time HH:MM (00:00 to 24:00)')),
+      z.string().check(z.regex(HHMM, 'must be a time HH:MM (00:00 to 24:00)')),
+    ],
+    { message: 'must be a pair ["HH:MM","HH:MM"]' },
+  )
+  .check(
+    z.refine(([a, b]) => a !== b && !(a === '24:00'), { message: 'must start before it ends (24:00 only as an end)' }),
+  );
 
 /** Ranges of the week as minutes from Monday 00:00, wrapped around the week's end. */
 function weekSpans(weekly: BusinessHours['weekly']) {
-  return WEEKDAYS.flatMap((d, i) => (weekly[d] ?? []).map((r) => {
-    const { s, e } = span(r);
-    return { day: d, s: i * DAY + s, e: i * DAY + e };
-  }));
+  return WEEKDAYS.flatMap((d, i) =>
+    (weekly[d] ?? []).map((r) => {
+      const { s, e } = span(r);
+      return { day: d, s: i * DAY + s, e: i * DAY + e };
+    }),
+  );
 }
 
 const DAY_NAMES: Record<Weekday, string> = {
-  mon: 'Monday', tue: 'Tuesday', wed: 'Wednesday', thu: 'Thursday', fri: 'Friday', sat: 'Saturday', sun: 'Sunday',
+  mon: 'Monday',
+  tue: 'Tuesday',
+  wed: 'Wednesday',
+  thu: 'Thursday',
+  fri: 'Friday',
+  sat: 'Saturday',
+  sun: 'Sunday',
 };
 
 /** Two ranges of the week that share a minute (a Sunday night range runs into Monday). */
@@ -57,7 +79,9 @@ export function overlap(weekly: BusinessHours['weekly']): string | null {
       const b = all[j]!;
       for (const shift of [-week, 0, week]) {
         if (a.s < b.e + shift && b.s + shift < a.e) {
-          return a.day === b.day ? `${DAY_NAMES[a.day]} has overlapping ranges` : `${DAY_NAMES[a.day]} and ${DAY_NAMES[b.day]} have overlapping ranges`;
+          return a.day === b.day
+            ? `${DAY_NAMES[a.day]} has overlapping ranges`
+            : `${DAY_NAMES[a.day]} and ${DAY_NAMES[b.day]} have overlapping ranges`;
         }
       }
     }
@@ -65,19 +89,34 @@ export function overlap(weekly: BusinessHours['weekly']): string | null {
   return null;
 }
 
-export const BusinessHoursSchema = z.strictObject({
-  timezone: z.string({ message: 'must be an IANA time zone such as Europe/Berlin' })
-    .check(z.refine(isTimeZone, { message: 'must be an IANA time zone such as Europe/Berlin' })),
-  weekly: z.partialRecord(z.enum(WEEKDAYS, { message: 'must be a weekday mon to sun' }),
-    z.array(Range, { message: 'must be a list of ranges' }).check(z.maxLength(3, 'must have at most 3 ranges a day'))),
-  holidays: z.optional(z.array(
-    z.string().check(z.refine(isDate, { message: 'must be a date YYYY-MM-DD' })),
-    { message: 'must be a list of dates' },
-  ).check(z.maxLength(100, 'must have at most 100 days'))),
-}, { message: 'must be an object { timezone, weekly, holidays }' }).check(z.superRefine((h, ctx) => {
-  const o = overlap(h.weekly as BusinessHours['weekly']);
-  if (o) ctx.addIssue({ code: 'custom', message: o, path: ['weekly'] });
-}));
+export const BusinessHoursSchema = z
+  .strictObject(
+    {
+      timezone: z
+        .string({ message: 'must be an IANA time zone such as Europe/Berlin' })
+        .check(z.refine(isTimeZone, { message: 'must be an IANA time zone such as Europe/Berlin' })),
+      weekly: z.partialRecord(
+        z.enum(WEEKDAYS, { message: 'must be a weekday mon to sun' }),
+        z
+          .array(Range, { message: 'must be a list of ranges' })
+          .check(z.maxLength(3, 'must have at most 3 ranges a day')),
+      ),
+      holidays: z.optional(
+        z
+          .array(z.string().check(z.refine(isDate, { message: 'must be a date YYYY-MM-DD' })), {
+            message: 'must be a list of dates',
+          })
+          .check(z.maxLength(100, 'must have at most 100 days')),
+      ),
+    },
+    { message: 'must be an object { timezone, weekly, holidays }' },
+  )
+  .check(
+    z.superRefine((h, ctx) => {
+      const o = overlap(h.weekly as BusinessHours['weekly']);
+      if (o) ctx.addIssue({ code: 'custom', message: o, path: ['weekly'] });
+    }),
+  );
 
 // Wall clock of an instant in a zone, as Intl reports it.
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -85,12 +124,26 @@ function wallOf(tz: string, ms: number) {
   let f = formatters.get(tz);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
     });
     formatters.set(tz, f);
   }
   const p = Object.fromEntries(f.formatToParts(ms).map((x) => [x.type, x.value]));
-  return Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  return Date.UTC(
+    Number(p.year),
+    Number(p.month) - 1,
+    Number(p.day),
+    Number(p.hour),
+    Number(p.minute),
+    Number(p.second),
+  );
 }
 
 /**
@@ -107,7 +160,8 @@ export function instantOf(tz: string, wall: number): number {
   let hi = Math.max(...offsets.map((o) => wall - o));
   while (hi - lo > 60_000) {
     const mid = lo + Math.floor((hi - lo) / 120_000) * 60_000;
-    if (wallOf(tz, mid) >= wall) hi = mid; else lo = mid;
+    if (wallOf(tz, mid) >= wall) hi = mid;
+    else lo = mid;
   }
   return hi;
 }
@@ -116,12 +170,20 @@ const dayOf = (wallMs: number) => new Date(wallMs).toISOString().slice(0, 10);
 const weekdayOf = (wallMs: number): Weekday => WEEKDAYS[(new Date(wallMs).getUTCDay() + 6) % 7]!;
 
 /** Whether the team is in now, and if not, when it next is (null: never, as no day has hours). */
-export function openState(hours: BusinessHours | null | undefined, now: Date): { online: boolean; nextOpenAt: string | null } {
+export function openState(
+  hours: BusinessHours | null | undefined,
+  now: Date,
+): { online: boolean; nextOpenAt: string | null } {
   if (!hours) return { online: true, nextOpenAt: null };
   const holidays = new Set(hours.holidays ?? []);
   const wallNow = wallOf(hours.timezone, now.getTime());
-  const today = Date.UTC(new Date(wallNow).getUTCFullYear(), new Date(wallNow).getUTCMonth(), new Date(wallNow).getUTCDate());
-  const ranges = (dayStart: number) => (holidays.has(dayOf(dayStart)) ? [] : (hours.weekly[weekdayOf(dayStart)] ?? []).map(span));
+  const today = Date.UTC(
+    new Date(wallNow).getUTCFullYear(),
+    new Date(wallNow).getUTCMonth(),
+    new Date(wallNow).getUTCDate(),
+  );
+  const ranges = (dayStart: number) =>
+    holidays.has(dayOf(dayStart)) ? [] : (hours.weekly[weekdayOf(dayStart)] ?? []).map(span);
   // Open: a range of today, or one of yesterday that crosses midnight, holds the wall clock now.
   for (const back of [1, 0]) {
     const start = today - back * DAY * 60_000;
@@ -131,7 +193,9 @@ export function openState(hours: BusinessHours | null | undefined, now: Date): {
   // Closed: the first range start after now; every holiday may take a day, so look that far.
   for (let d = 0; d <= holidays.size + 8; d++) {
     const start = today + d * DAY * 60_000;
-    const next = ranges(start).map(({ s }) => instantOf(hours.timezone, start + s * 60_000)).filter((t) => t > now.getTime());
+    const next = ranges(start)
+      .map(({ s }) => instantOf(hours.timezone, start + s * 60_000))
+      .filter((t) => t > now.getTime());
     if (next.length) return { online: false, nextOpenAt: new Date(Math.min(...next)).toISOString() };
   }
   return { online: false, nextOpenAt: null };

@@ -19,24 +19,41 @@ const PAGE = 100;
 
 /** The mail bucket's keys an item names: an email message's original and its attachments. */
 const storedObjects = (item: Record<string, unknown>): string[] => [
-  ...(typeof (item.email as { rawKey?: unknown } | undefined)?.rawKey === 'string' ? [(item.email as { rawKey: string }).rawKey] : []),
-  ...(Array.isArray(item.attachments) ? (item.attachments as Array<{ key?: unknown }>).flatMap((a) => (typeof a.key === 'string' ? [a.key] : [])) : []),
+  ...(typeof (item.email as { rawKey?: unknown } | undefined)?.rawKey === 'string'
+    ? [(item.email as { rawKey: string }).rawKey]
+    : []),
+  ...(Array.isArray(item.attachments)
+    ? (item.attachments as Array<{ key?: unknown }>).flatMap((a) => (typeof a.key === 'string' ? [a.key] : []))
+    : []),
 ];
 
 export async function requestDeletion(tenantId: string, actor: Actor, name: string) {
-  return retrying(async () => {
-    const t = await tenantsRepo.get(tenantId, true);
-    if (!t) throw new NotFound('tenant');
-    if (name !== t.name) throw fieldError('name', 'must be the tenant\'s name exactly as it is shown');
-    const now = new Date().toISOString();
-    const [members, integrations] = await Promise.all([membersRepo.list(tenantId), integrationsRepo.list(tenantId)]);
-    if (!t.deletingSince) {
-      await tenantDeletionRepo.start(t, members.flatMap((m) => (m.userId ? [m.userId] : [])), integrations.map((i) => i.id), now, {
-        action: 'tenant.deletion_requested', actor, target: { type: 'tenant', id: tenantId }, changes: { deletingSince: { from: null, to: now } },
-      }, [events.widgetKeyRotated(tenantId, now)]);
-    }
-    return { tenantId, status: 'deleting' as const, requestedAt: t.deletingSince ?? now };
-  }, { attempts: 3, conflict: 'the tenant changed concurrently; try again' });
+  return retrying(
+    async () => {
+      const t = await tenantsRepo.get(tenantId, true);
+      if (!t) throw new NotFound('tenant');
+      if (name !== t.name) throw fieldError('name', "must be the tenant's name exactly as it is shown");
+      const now = new Date().toISOString();
+      const [members, integrations] = await Promise.all([membersRepo.list(tenantId), integrationsRepo.list(tenantId)]);
+      if (!t.deletingSince) {
+        await tenantDeletionRepo.start(
+          t,
+          members.flatMap((m) => (m.userId ? [m.userId] : [])),
+          integrations.map((i) => i.id),
+          now,
+          {
+            action: 'tenant.deletion_requested',
+            actor,
+            target: { type: 'tenant', id: tenantId },
+            changes: { deletingSince: { from: null, to: now } },
+          },
+          [events.widgetKeyRotated(tenantId, now)],
+        );
+      }
+      return { tenantId, status: 'deleting' as const, requestedAt: t.deletingSince ?? now };
+    },
+    { attempts: 3, conflict: 'the tenant changed concurrently; try again' },
+  );
 }
 
 /** The deletion the caller requested, as its purge goes: readable once they are unlinked. */
@@ -50,7 +67,10 @@ export async function deletionStatus(sub: string) {
  * One purge run over every tenant being deleted; returns what it removed. `goOn` says whether there
  * is time for another page (of `page` items): a run that stops leaves the rest to the next one.
  */
-export async function runPurge(goOn: () => boolean = () => true, page = PAGE): Promise<{ tenants: number; deleted: number; finished: number }> {
+export async function runPurge(
+  goOn: () => boolean = () => true,
+  page = PAGE,
+): Promise<{ tenants: number; deleted: number; finished: number }> {
   const pending = await tenantDeletionRepo.pending();
   let deleted = 0;
   let finished = 0;
@@ -64,18 +84,30 @@ export async function runPurge(goOn: () => boolean = () => true, page = PAGE): P
     let slug: string | null = null;
     for await (const item of tenantItems(p.tenantId, { integrationIds: p.integrationIds })) {
       // The tenant item goes last, with the purge item: until then the tenant stays marked.
-      if (item.pk === keys.tenant(p.tenantId).pk && item.sk === keys.tenant(p.tenantId).sk) { slug = (item.slug as string | undefined) ?? null; continue; }
+      if (item.pk === keys.tenant(p.tenantId).pk && item.sk === keys.tenant(p.tenantId).sk) {
+        slug = (item.slug as string | undefined) ?? null;
+        continue;
+      }
       // The slug's lookup is never deleted: it becomes the slug's tombstone at the end.
       if (item.type === 'slug') continue;
       batch.push({ pk: item.pk as string, sk: item.sk as string });
       objects.push(...storedObjects(item));
       if (batch.length >= page) {
-        await objectsRepo.remove(objects); objects = [];
-        await tenantDeletionRepo.remove(p, batch); deleted += batch.length; batch = [];
-        if (!goOn()) { stopped = true; break; }
+        await objectsRepo.remove(objects);
+        objects = [];
+        await tenantDeletionRepo.remove(p, batch);
+        deleted += batch.length;
+        batch = [];
+        if (!goOn()) {
+          stopped = true;
+          break;
+        }
       }
     }
-    if (stopped) { logger.info('tenant purge paused', { tenantId: p.tenantId }); break; }
+    if (stopped) {
+      logger.info('tenant purge paused', { tenantId: p.tenantId });
+      break;
+    }
     await objectsRepo.remove(objects);
     await tenantDeletionRepo.remove(p, batch);
     deleted += batch.length;

@@ -5,7 +5,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const newIdentitySecret = () => `ids_${randomBytes(32).toString('base64url')}`;
 
-export const identityHash = (secret: string, userId: string) => createHmac('sha256', secret).update(userId, 'utf8').digest('hex');
+export const identityHash = (secret: string, userId: string) =>
+  createHmac('sha256', secret).update(userId, 'utf8').digest('hex');
 
 /** Constant time over the 32 bytes of the digest; a hash of another length never matches. */
 export function verifyIdentity(secret: string | undefined, userId: string, userHash: string): boolean {

@@ -6,8 +6,25 @@ import { NotOnboarded } from '#shared/core/errors.ts';
 
 // Addresses of a role, not a person: their owner is named by the team's word, never "Owner".
 const ROLE_ADDRESSES = new Set([
-  'admin', 'administrator', 'billing', 'contact', 'demo', 'hello', 'help', 'info', 'mail', 'noreply', 'office', 'owner',
-  'root', 'sales', 'service', 'support', 'team', 'test', 'user',
+  'admin',
+  'administrator',
+  'billing',
+  'contact',
+  'demo',
+  'hello',
+  'help',
+  'info',
+  'mail',
+  'noreply',
+  'office',
+  'owner',
+  'root',
+  'sales',
+  'service',
+  'support',
+  'team',
+  'test',
+  'user',
 ]);
 
 /**
@@ -41,7 +58,10 @@ export async function me(user: User) {
 
 /** A member names themselves; their next messages carry the name. The caller's membership is known already. */
 export async function setDisplayName(user: User, membership: Membership, displayName: string) {
-  const [updated, tenant] = await Promise.all([membersRepo.setDisplayName(membership.tenantId, user.sub, displayName), tenantsRepo.get(membership.tenantId)]);
+  const [updated, tenant] = await Promise.all([
+    membersRepo.setDisplayName(membership.tenantId, user.sub, displayName),
+    tenantsRepo.get(membership.tenantId),
+  ]);
   if (!updated || !tenant) throw new NotOnboarded();
   return {
     user: { sub: user.sub, email: user.email },

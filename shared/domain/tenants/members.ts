@@ -21,11 +21,17 @@ export async function inviteMember(tenantId: string, actor: Actor, body: { email
   const email = body.email.toLowerCase();
   // The onboarding owner has no email guard item, so the list check covers existing members too.
   const existing = await membersRepo.list(tenantId);
-  if (existing.some((x) => x.email?.toLowerCase() === email)) throw new Conflict('this email is already a member or invited');
+  if (existing.some((x) => x.email?.toLowerCase() === email))
+    throw new Conflict('this email is already a member or invited');
   // The list covers tenants older than the tally; the tally in the transaction covers concurrent invitations.
   if (existing.length >= LIMITS.membersPerTenant) throw full();
   const member: Member = {
-    id: `inv_${randomUUID().replace(/-/g, '')}`, userId: null, email, role: body.role, status: 'invited', createdAt: new Date().toISOString(),
+    id: `inv_${randomUUID().replace(/-/g, '')}`,
+    userId: null,
+    email,
+    role: body.role,
+    status: 'invited',
+    createdAt: new Date().toISOString(),
   };
   try {
     await membersRepo.invite(tenantId, member, actor, LIMITS.membersPerTenant);
@@ -39,14 +45,18 @@ export async function inviteMember(tenantId: string, actor: Actor, body: { email
 
 /** Re-reads and retries when the member changed under us; a failed owner guard is the last-owner rule. */
 async function withMember<T>(tenantId: string, id: string, work: (member: Member) => Promise<T>): Promise<T> {
-  return retrying(async () => {
-    const member = await membersRepo.get(tenantId, id);
-    if (!member) throw new NotFound('member');
-    return work(member);
-  }, { attempts: 4, conflict: 'the member changed concurrently; try again' });
+  return retrying(
+    async () => {
+      const member = await membersRepo.get(tenantId, id);
+      if (!member) throw new NotFound('member');
+      return work(member);
+    },
+    { attempts: 4, conflict: 'the member changed concurrently; try again' },
+  );
 }
 
-const decrementsOwners = (member: Member, to: Role | null) => member.status === 'active' && member.role === 'owner' && to !== 'owner';
+const decrementsOwners = (member: Member, to: Role | null) =>
+  member.status === 'active' && member.role === 'owner' && to !== 'owner';
 
 export async function changeRole(tenantId: string, actor: Actor, id: string, role: Role) {
   return withMember(tenantId, id, async (member) => {

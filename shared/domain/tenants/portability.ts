@@ -21,11 +21,18 @@ export const EXPORT_FORMAT = 'tenant-export/1';
 
 // Binary attributes (the sentence vectors) as `{ "$base64": ... }`, as JSON has no bytes. Only an
 // item's own attributes are read back as bytes: a client's JSON (a config) nested deeper stays as given.
-const toJson = (_: string, v: unknown) => (v instanceof Uint8Array ? { $base64: Buffer.from(v).toString('base64') } : v);
-const withBytes = (item: Record<string, unknown>) => Object.fromEntries(Object.entries(item).map(([k, v]) => {
-  const b = (v as { $base64?: unknown } | null)?.$base64;
-  return [k, typeof b === 'string' && Object.keys(v as object).length === 1 ? new Uint8Array(Buffer.from(b, 'base64')) : v];
-}));
+const toJson = (_: string, v: unknown) =>
+  v instanceof Uint8Array ? { $base64: Buffer.from(v).toString('base64') } : v;
+const withBytes = (item: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(item).map(([k, v]) => {
+      const b = (v as { $base64?: unknown } | null)?.$base64;
+      return [
+        k,
+        typeof b === 'string' && Object.keys(v as object).length === 1 ? new Uint8Array(Buffer.from(b, 'base64')) : v,
+      ];
+    }),
+  );
 
 export async function* exportTenant(tenantId: string): AsyncGenerator<string> {
   yield JSON.stringify({ format: EXPORT_FORMAT, tenantId, exportedAt: new Date().toISOString() });
@@ -42,11 +49,27 @@ const PROGRESS_EVERY = 500;
 export async function startExport(tenantId: string, actor: Actor) {
   const id = `exp_${ulid()}`;
   const now = new Date().toISOString();
-  const job: ExportJob = { id, tenantId, status: 'queued', items: 0, requestedAt: now, startedAt: null, finishedAt: null, objectKey: null };
-  await transact([exportsRepo.tx.create(job), auditRepo.tx.put(tenantId, {
-    category: 'settings', action: 'tenant.exported', actor, target: { type: 'tenant', id: tenantId },
-    changes: { export: { from: null, to: id } }, createdAt: now,
-  })]);
+  const job: ExportJob = {
+    id,
+    tenantId,
+    status: 'queued',
+    items: 0,
+    requestedAt: now,
+    startedAt: null,
+    finishedAt: null,
+    objectKey: null,
+  };
+  await transact([
+    exportsRepo.tx.create(job),
+    auditRepo.tx.put(tenantId, {
+      category: 'settings',
+      action: 'tenant.exported',
+      actor,
+      target: { type: 'tenant', id: tenantId },
+      changes: { export: { from: null, to: id } },
+      createdAt: now,
+    }),
+  ]);
   try {
     await exportsRepo.enqueue({ tenantId, exportId: id });
   } catch (e) {
@@ -68,20 +91,34 @@ export async function runExport(tenantId: string, exportId: string) {
   const lines: string[] = [];
   for await (const line of exportTenant(tenantId)) {
     lines.push(line);
-    if ((lines.length - 1) % PROGRESS_EVERY === 0 && lines.length > 1) await exportsRepo.update(tenantId, exportId, { items: lines.length - 1 });
+    if ((lines.length - 1) % PROGRESS_EVERY === 0 && lines.length > 1)
+      await exportsRepo.update(tenantId, exportId, { items: lines.length - 1 });
   }
   const key = keys.tenantExportObject(tenantId, exportId);
   await objectsRepo.put(key, Buffer.from(`${lines.join('\n')}\n`), 'application/x-ndjson');
-  await exportsRepo.update(tenantId, exportId, { status: 'done', items: lines.length - 1, objectKey: key, finishedAt: new Date().toISOString() });
+  await exportsRepo.update(tenantId, exportId, {
+    status: 'done',
+    items: lines.length - 1,
+    objectKey: key,
+    finishedAt: new Date().toISOString(),
+  });
   logger.info('tenant exported', { tenantId, exportId, items: lines.length - 1 });
 }
 
 /** The job as the API shows it; a done job's link is signed now and lives LINK_SECONDS. */
 async function exportView(job: ExportJob) {
-  const link = job.status === 'done' && job.objectKey ? await objectsRepo.link(job.objectKey, `tenant-${job.tenantId}.jsonl`, false) : null;
+  const link =
+    job.status === 'done' && job.objectKey
+      ? await objectsRepo.link(job.objectKey, `tenant-${job.tenantId}.jsonl`, false)
+      : null;
   return {
-    id: job.id, status: job.status, items: job.items, requestedAt: job.requestedAt, finishedAt: job.finishedAt,
-    url: link, urlExpiresAt: link ? new Date(Date.now() + LINK_SECONDS * 1000).toISOString() : null,
+    id: job.id,
+    status: job.status,
+    items: job.items,
+    requestedAt: job.requestedAt,
+    finishedAt: job.finishedAt,
+    url: link,
+    urlExpiresAt: link ? new Date(Date.now() + LINK_SECONDS * 1000).toISOString() : null,
   };
 }
 
@@ -99,8 +136,21 @@ export async function exportStatus(tenantId: string, exportId: string) {
  * (a slug is unique: the new tenant gets its own), the outbox (its
  * events would be sent again), export jobs (their files are the old tenant's), and what expires within minutes.
  */
-const LEFT_BEHIND = new Set(['tenant', 'member', 'memberEmail', 'user', 'widgetKey', 'slug', 'integration', 'delivery', 'export',
-  'liveConnection', 'liveConnectionLookup', 'liveTicket', EVENT_ITEM_TYPE]);
+const LEFT_BEHIND = new Set([
+  'tenant',
+  'member',
+  'memberEmail',
+  'user',
+  'widgetKey',
+  'slug',
+  'integration',
+  'delivery',
+  'export',
+  'liveConnection',
+  'liveConnectionLookup',
+  'liveTicket',
+  EVENT_ITEM_TYPE,
+]);
 const leftBehind = (i: Record<string, unknown>) =>
   LEFT_BEHIND.has(i.type as string) || (i.sk as string).startsWith('RATE#') || (i.pk as string).includes('#LIVE#');
 
@@ -108,8 +158,12 @@ const leftBehind = (i: Record<string, unknown>) =>
  * Imports an export into a fresh tenant owned by `owner` (who must belong to no tenant): every item
  * under the new tenant's id, written only where nothing is. Returns the tenant and its widget key.
  */
-export async function importTenant(lines: Iterable<string> | AsyncIterable<string>, owner: { sub: string; email: string | null }) {
-  if (await membersRepo.membershipOf(owner.sub)) throw new Conflict('the owner already belongs to a tenant', 'ALREADY_ONBOARDED');
+export async function importTenant(
+  lines: Iterable<string> | AsyncIterable<string>,
+  owner: { sub: string; email: string | null },
+) {
+  if (await membersRepo.membershipOf(owner.sub))
+    throw new Conflict('the owner already belongs to a tenant', 'ALREADY_ONBOARDED');
   let from: string | null = null;
   const tenantId = randomUUID();
   const items: Record<string, unknown>[] = [];
@@ -131,8 +185,15 @@ export async function importTenant(lines: Iterable<string> | AsyncIterable<strin
   // The inbound email address (slug) stays the old tenant's until it is purged: the new one gets its own.
   const { slug: _slug, ...kept } = clean<Tenant>(old);
   const tenant: Tenant = {
-    ...kept, id: tenantId, updatedAt: now, ownerCount: 1, memberCount: 1, integrationCount: 0,
-    widgetKeyHash: wk.hash, widgetKeyPreview: wk.preview, widgetKeyCreatedAt: now,
+    ...kept,
+    id: tenantId,
+    updatedAt: now,
+    ownerCount: 1,
+    memberCount: 1,
+    integrationCount: 0,
+    widgetKeyHash: wk.hash,
+    widgetKeyPreview: wk.preview,
+    widgetKeyCreatedAt: now,
   };
   await tenantsRepo.create({ tenant, owner, intents: [] });
   let written = 0;

@@ -7,13 +7,30 @@ import { TxConditionFailed } from '#shared/data/tx.ts';
 // onboarding (a tenant made before it gets one on first use) and kept unique by its lookup item.
 
 /** Local parts that mail systems reserve (RFC 2142) or that read as ours. */
-const RESERVED = new Set(['postmaster', 'abuse', 'mailer-daemon', 'hostmaster', 'webmaster', 'noreply', 'no-reply', 'support', 'admin', 'root']);
+const RESERVED = new Set([
+  'postmaster',
+  'abuse',
+  'mailer-daemon',
+  'hostmaster',
+  'webmaster',
+  'noreply',
+  'no-reply',
+  'support',
+  'admin',
+  'root',
+]);
 const MAX = 30;
 
 /** `Café Rosé & Co.` -> `cafe-rose-co`; only a-z, 0-9 and inner hyphens (never `+`, the reply token's separator). */
 export function slugOf(name: string): string {
-  const base = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, MAX).replace(/-+$/, '');
+  const base = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, MAX)
+    .replace(/-+$/, '');
   return base && !RESERVED.has(base) ? base : `team-${suffix()}`;
 }
 

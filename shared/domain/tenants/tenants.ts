@@ -17,11 +17,28 @@ export async function onboard(user: { sub: string; email: string | null }, tenan
   const wk = newWidgetKey();
   const base = slugOf(tenantName);
   const tenant: Tenant = {
-    id: randomUUID(), name: tenantName, slug: base, createdAt: now, updatedAt: now, config: {},
-    intentsVersion: 1, intentCount: starterIntents.length, ownerCount: 1, memberCount: 1,
-    widgetKeyHash: wk.hash, widgetKeyPreview: wk.preview, widgetKeyCreatedAt: now,
+    id: randomUUID(),
+    name: tenantName,
+    slug: base,
+    createdAt: now,
+    updatedAt: now,
+    config: {},
+    intentsVersion: 1,
+    intentCount: starterIntents.length,
+    ownerCount: 1,
+    memberCount: 1,
+    widgetKeyHash: wk.hash,
+    widgetKeyPreview: wk.preview,
+    widgetKeyCreatedAt: now,
   };
-  const intents: Intent[] = starterIntents.map((s) => ({ ...s, id: randomUUID(), enabled: true, starter: true, createdAt: now, updatedAt: now }));
+  const intents: Intent[] = starterIntents.map((s) => ({
+    ...s,
+    id: randomUUID(),
+    enabled: true,
+    starter: true,
+    createdAt: now,
+    updatedAt: now,
+  }));
   for (let attempt = 0; ; attempt++) {
     try {
       await tenantsRepo.create({ tenant, owner: user, intents });
@@ -30,9 +47,16 @@ export async function onboard(user: { sub: string; email: string | null }, tenan
       // Index 1 is the user's lookup item: a concurrent onboard of the same user got there first.
       if (e instanceof TxConditionFailed && e.failed[1]) throw alreadyOnboarded();
       // Index 2 is the slug's: another tenant has that inbound address; try it with a suffix.
-      if (e instanceof TxConditionFailed && e.failed[2] && attempt < 5) { tenant.slug = nextSlug(base); continue; }
+      if (e instanceof TxConditionFailed && e.failed[2] && attempt < 5) {
+        tenant.slug = nextSlug(base);
+        continue;
+      }
       throw e;
     }
   }
-  return { tenant: { id: tenant.id, name: tenant.name, createdAt: tenant.createdAt }, role: 'owner' as const, widgetKey: wk.key };
+  return {
+    tenant: { id: tenant.id, name: tenant.name, createdAt: tenant.createdAt },
+    role: 'owner' as const,
+    widgetKey: wk.key,
+  };
 }

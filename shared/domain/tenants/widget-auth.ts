@@ -3,7 +3,9 @@ import type { Conversation } from '#shared/data/conversations.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { hashWidgetKey } from './widget-keys.ts';
 
-export interface WidgetTenant { tenantId: string }
+export interface WidgetTenant {
+  tenantId: string;
+}
 
 /**
  * Widget keys resolve to their tenant through the hash lookup item, cached briefly in the
@@ -24,9 +26,15 @@ export async function widgetTenant(key: string | undefined): Promise<WidgetTenan
   let hit = cache.get(hash);
   if (!hit || hit.until < Date.now()) {
     const tenantId = await tenantsRepo.tenantOfWidgetKey(hash);
-    if (!tenantId) { cache.delete(hash); throw new Unauthorized('unknown widget key'); }
+    if (!tenantId) {
+      cache.delete(hash);
+      throw new Unauthorized('unknown widget key');
+    }
     const tenant = await tenantsRepo.get(tenantId);
-    if (!tenant || tenant.widgetKeyHash !== hash) { cache.delete(hash); throw new Unauthorized('unknown widget key'); }
+    if (!tenant || tenant.widgetKeyHash !== hash) {
+      cache.delete(hash);
+      throw new Unauthorized('unknown widget key');
+    }
     if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
     hit = { tenantId, until: Date.now() + CACHE_MS };
     cache.set(hash, hit);
@@ -45,7 +53,9 @@ export function assertOrigin(tenant: Pick<Tenant, 'config' | 'deletingSince'>, o
 
 const allowedOriginsOf = (config: Record<string, unknown>): string[] => {
   const widget = config.widget as { allowedOrigins?: unknown } | undefined;
-  return Array.isArray(widget?.allowedOrigins) ? widget.allowedOrigins.filter((o): o is string => typeof o === 'string') : [];
+  return Array.isArray(widget?.allowedOrigins)
+    ? widget.allowedOrigins.filter((o): o is string => typeof o === 'string')
+    : [];
 };
 
 /** The tenant, read fresh (strongly), whose origin rule the request passes. */
@@ -57,7 +67,11 @@ export async function freshTenant(tenantId: string, origin: string | undefined):
 }
 
 /** A chat request's conversation with its tenant in one read; the origin rule applies, an unknown id is 404. */
-export async function widgetConversation(tenantId: string, conversationId: string, origin: string | undefined): Promise<Conversation> {
+export async function widgetConversation(
+  tenantId: string,
+  conversationId: string,
+  origin: string | undefined,
+): Promise<Conversation> {
   const r = await tenantsRepo.withConversation(tenantId, conversationId);
   if (!r.tenant) throw new NotFound('conversation');
   assertOrigin(r.tenant, origin);

@@ -22,7 +22,24 @@ import { routeKey, type Route } from '../route.ts';
 // its own area's file, so its bundle carries only that area's schemas.
 
 export const routes: readonly Route[] = [
-  chat, auth, stats, conversations, tickets, intents, articles, integrations, deliveries, audit, settings, members, live, nlu, team, customers, tenant, pub,
+  chat,
+  auth,
+  stats,
+  conversations,
+  tickets,
+  intents,
+  articles,
+  integrations,
+  deliveries,
+  audit,
+  settings,
+  members,
+  live,
+  nlu,
+  team,
+  customers,
+  tenant,
+  pub,
 ].flatMap((area): readonly Route[] => area.routes);
 
 const byKey = new Map(routes.map((r) => [routeKey(r), r]));

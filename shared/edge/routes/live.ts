@@ -9,7 +9,9 @@ export const LiveTicket = z.object({
 });
 
 export const createLiveTicket = declareAdmin('POST', '/live/tickets', 'create-live-ticket', 'viewer', {
-  table: 'write', response: LiveTicket, status: 201,
+  table: 'write',
+  response: LiveTicket,
+  status: 201,
   summary: 'A one-time ticket for the live channel',
   description: 'Valid 60 seconds, for one connection that then receives every event of the tenant.',
 });

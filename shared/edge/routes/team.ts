@@ -10,10 +10,12 @@ import { Timestamp } from './common.ts';
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 const known = REPLY_PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ');
 
-export const Shortcut = z.string().check(
-  z.regex(/^[a-z0-9-]{1,32}$/, 'must be 1 to 32 lowercase letters, digits or hyphens'),
-  z.describe('what the agent types after `/` to find the reply'),
-);
+export const Shortcut = z
+  .string()
+  .check(
+    z.regex(/^[a-z0-9-]{1,32}$/, 'must be 1 to 32 lowercase letters, digits or hyphens'),
+    z.describe('what the agent types after `/` to find the reply'),
+  );
 
 export const SavedReplyBody = z.strictObject({
   shortcut: Shortcut,
@@ -22,7 +24,10 @@ export const SavedReplyBody = z.strictObject({
     z.superRefine((s, ctx) => {
       for (const m of s.matchAll(PLACEHOLDER)) {
         if (!(REPLY_PLACEHOLDERS as readonly string[]).includes(m[1]!) || m[0] !== `{{${m[1]}}}`) {
-          ctx.addIssue({ code: 'custom', message: `has the unknown placeholder ${m[0]}; the placeholders are ${known}` });
+          ctx.addIssue({
+            code: 'custom',
+            message: `has the unknown placeholder ${m[0]}; the placeholders are ${known}`,
+          });
           return;
         }
       }
@@ -32,39 +37,71 @@ export const SavedReplyBody = z.strictObject({
 });
 
 export const SavedReply = z.object({
-  id: z.uuid(), shortcut: z.string(), title: z.string(), body: z.string(), createdAt: Timestamp, updatedAt: Timestamp,
+  id: z.uuid(),
+  shortcut: z.string(),
+  title: z.string(),
+  body: z.string(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
 });
 export const SavedReplyList = z.object({ items: z.array(SavedReply) });
 
 export const listSavedReplies = declareAdmin('GET', '/saved-replies', 'list-saved-replies', 'agent', {
-  table: 'read', query: EmptyQuery, response: SavedReplyList, status: 200, summary: 'Every saved reply of the tenant, by shortcut',
+  table: 'read',
+  query: EmptyQuery,
+  response: SavedReplyList,
+  status: 200,
+  summary: 'Every saved reply of the tenant, by shortcut',
   description: 'At most 500, all in one response (the reply box filters them as the agent types).',
 });
 
 export const createSavedReply = declareAdmin('POST', '/saved-replies', 'create-saved-reply', 'admin', {
-  table: 'write', body: SavedReplyBody, response: SavedReply, status: 201, idempotent: true, conflicts: ['CONFLICT', 'IDEMPOTENCY_IN_PROGRESS'],
+  table: 'write',
+  body: SavedReplyBody,
+  response: SavedReply,
+  status: 201,
+  idempotent: true,
+  conflicts: ['CONFLICT', 'IDEMPOTENCY_IN_PROGRESS'],
   summary: 'Save a reply',
-  description: 'A shortcut already used in the tenant, or a 501st reply: 409 `CONFLICT`. Audited (category `settings`).',
+  description:
+    'A shortcut already used in the tenant, or a 501st reply: 409 `CONFLICT`. Audited (category `settings`).',
 });
 
 export const updateSavedReply = declareAdmin('PUT', '/saved-replies/{id}', 'update-saved-reply', 'admin', {
-  table: 'write', params: IdParams, body: SavedReplyBody, response: SavedReply, status: 200, conflicts: ['CONFLICT'],
-  summary: 'Replace a saved reply', description: 'A full replacement; a shortcut used by another reply is 409 `CONFLICT`. Audited.',
+  table: 'write',
+  params: IdParams,
+  body: SavedReplyBody,
+  response: SavedReply,
+  status: 200,
+  conflicts: ['CONFLICT'],
+  summary: 'Replace a saved reply',
+  description: 'A full replacement; a shortcut used by another reply is 409 `CONFLICT`. Audited.',
 });
 
 export const deleteSavedReply = declareAdmin('DELETE', '/saved-replies/{id}', 'delete-saved-reply', 'admin', {
-  table: 'write', params: IdParams, status: 204, summary: 'Delete a saved reply', description: 'Audited.',
+  table: 'write',
+  params: IdParams,
+  status: 204,
+  summary: 'Delete a saved reply',
+  description: 'Audited.',
 });
 
 export const LabelName = shownName(1, 32);
 export const LabelList = z.object({
-  items: z.array(z.object({ name: z.string(), count: z.number().check(z.int(), z.describe('conversations carrying it now')) })),
+  items: z.array(
+    z.object({ name: z.string(), count: z.number().check(z.int(), z.describe('conversations carrying it now')) }),
+  ),
 });
 
 export const listLabels = declareAdmin('GET', '/labels', 'list-labels', 'viewer', {
-  table: 'read', query: EmptyQuery, response: LabelList, status: 200, summary: 'The labels in use, with their counts',
-  description: 'Every label on at least one conversation, most used first, all in one response. Labels compare with case, width and '
-    + 'spacing folded ("VIP" and "vip" are one label) and keep the spelling they were first given.',
+  table: 'read',
+  query: EmptyQuery,
+  response: LabelList,
+  status: 200,
+  summary: 'The labels in use, with their counts',
+  description:
+    'Every label on at least one conversation, most used first, all in one response. Labels compare with case, width and ' +
+    'spacing folded ("VIP" and "vip" are one label) and keep the spelling they were first given.',
 });
 
 export const routes = [listSavedReplies, createSavedReply, updateSavedReply, deleteSavedReply, listLabels];

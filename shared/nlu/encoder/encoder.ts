@@ -44,7 +44,11 @@ export function batches(texts: readonly string[]): string[][] {
   let cur: string[] = [];
   let chars = 0;
   for (const t of texts) {
-    if (cur.length && (cur.length === BATCH || chars + t.length > BATCH_CHARS)) { out.push(cur); cur = []; chars = 0; }
+    if (cur.length && (cur.length === BATCH || chars + t.length > BATCH_CHARS)) {
+      out.push(cur);
+      cur = [];
+      chars = 0;
+    }
     cur.push(t);
     chars += t.length;
   }
@@ -53,15 +57,19 @@ export function batches(texts: readonly string[]): string[][] {
 }
 
 // The part of the runtime used here; its own types re-export TF.js packages that are not installed.
-interface Runtime { ready(): Promise<void>; loadGraphModel(url: string): Promise<unknown> }
+interface Runtime {
+  ready(): Promise<void>;
+  loadGraphModel(url: string): Promise<unknown>;
+}
 
 async function load(): Promise<Encoder> {
   const [runtimeModule, embeddingsModule] = await Promise.all([
-    import('@energetic-ai/core'), import('@energetic-ai/embeddings'),
+    import('@energetic-ai/core'),
+    import('@energetic-ai/embeddings'),
   ]);
   // CommonJS packages: some loaders (vitest, esbuild bundles) put the exports on `default`, Node's
   // own loader (tsx) beside it.
-  const pick = <T>(m: T): T => ((m as { default?: T }).default ?? m);
+  const pick = <T>(m: T): T => (m as { default?: T }).default ?? m;
   const core = pick(runtimeModule) as unknown as Runtime;
   const embeddings = pick(embeddingsModule);
   // The backend must be ready before the graph loads ("Backend 'wasm' has not yet been initialized").
@@ -91,6 +99,9 @@ let loading: Promise<Encoder> | undefined;
 
 /** The container's encoder, loaded on first use; a failed load is tried again by the next caller. */
 export function encoder(): Promise<Encoder> {
-  loading ??= load().catch((e) => { loading = undefined; throw e; });
+  loading ??= load().catch((e) => {
+    loading = undefined;
+    throw e;
+  });
   return loading;
 }

@@ -85,7 +85,12 @@ export const BACKGROUND_PHRASES: string[] = [
   'what is the plot of harry potter',
 ];
 
-const contentOf = (text: string) => new Set(tokenize(text).filter((w) => !STOP.has(w)).map(stem));
+const contentOf = (text: string) =>
+  new Set(
+    tokenize(text)
+      .filter((w) => !STOP.has(w))
+      .map(stem),
+  );
 
 // The background phrases' content words, and for each word the phrases that have it: made once per
 // container, on the first training.

@@ -3,7 +3,11 @@
 // folds (each intent's phrases chosen by a hash of the text, so any order of intents gives the same).
 
 /** What turns scores into confidences. */
-export interface Confidence { temperature: number; noneScore: number; topK: number }
+export interface Confidence {
+  temperature: number;
+  noneScore: number;
+  topK: number;
+}
 
 export interface FoldOptions {
   /** Share of each intent's phrases held out per fold; 0: no calibration. */
@@ -18,7 +22,6 @@ export function fnv(s: string): number {
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }
-
 
 /** Indices of the k highest scores, best first. */
 export function topIndices(s: Float64Array, k: number): number[] {
@@ -54,7 +57,10 @@ export function confidences(model: Confidence, s: Float64Array, top: number): Ar
   return best.map((c, r) => [c, r < k ? Math.exp((s[c]! - max) * invT) / z : 0]);
 }
 
-export interface Calibration { temperature: number; noneScore: number }
+export interface Calibration {
+  temperature: number;
+  noneScore: number;
+}
 
 function golden(f: (x: number) => number, lo: number, hi: number, iters = 20): number {
   const phi = (Math.sqrt(5) - 1) / 2;
@@ -64,9 +70,17 @@ function golden(f: (x: number) => number, lo: number, hi: number, iters = 20): n
   let f2 = f(x2);
   for (let it = 0; it < iters; it++) {
     if (f1 < f2) {
-      hi = x2; x2 = x1; f2 = f1; x1 = hi - phi * (hi - lo); f1 = f(x1);
+      hi = x2;
+      x2 = x1;
+      f2 = f1;
+      x1 = hi - phi * (hi - lo);
+      f1 = f(x1);
     } else {
-      lo = x1; x1 = x2; f1 = f2; x2 = lo + phi * (hi - lo); f2 = f(x2);
+      lo = x1;
+      x1 = x2;
+      f1 = f2;
+      x2 = lo + phi * (hi - lo);
+      f2 = f(x2);
     }
   }
   return (lo + hi) / 2;
@@ -77,7 +91,14 @@ function golden(f: (x: number) => number, lo: number, hi: number, iters = 20): n
  * a weak prior), by alternating golden-section searches. A held-out intent phrase should get its
  * intent; a held-out background phrase should get "none" or the background class.
  */
-export function fitCalibration(heldScores: Float64Array[], y: number[], w: number[], bg: number, k: number, prior: Calibration): Calibration {
+export function fitCalibration(
+  heldScores: Float64Array[],
+  y: number[],
+  w: number[],
+  bg: number,
+  k: number,
+  prior: Calibration,
+): Calibration {
   // Per row: the topK scores, then the target's score (-Infinity when the target is "none" only).
   const rows = heldScores.map((s, i) => {
     const best = topIndices(s, k);
@@ -94,7 +115,8 @@ export function fitCalibration(heldScores: Float64Array[], y: number[], w: numbe
       let z = Math.exp((none - max) / T);
       for (const v of r.top) z += Math.exp((v - max) / T);
       let num: number;
-      if (r.target === -Infinity) num = Math.exp((none - max) / T) + (r.bgScore === -Infinity ? 0 : Math.exp((r.bgScore - max) / T));
+      if (r.target === -Infinity)
+        num = Math.exp((none - max) / T) + (r.bgScore === -Infinity ? 0 : Math.exp((r.bgScore - max) / T));
       else {
         num = Math.exp((r.target - max) / T);
         if (!r.targetInTop) z += num;
@@ -112,7 +134,6 @@ export function fitCalibration(heldScores: Float64Array[], y: number[], w: numbe
   return { temperature: Math.exp(logT), noneScore: none };
 }
 
-
 /**
  * A stratified share of each class's rows (classes with fewer than 5 phrases cannot spare one),
  * chosen by a hash of the phrase: the same phrases are held out whatever the order of the rows and
@@ -120,14 +141,18 @@ export function fitCalibration(heldScores: Float64Array[], y: number[], w: numbe
  */
 export function holdOut(texts: string[], y: number[], C: number, o: FoldOptions): number[][] {
   const byClass: number[][] = Array.from({ length: C }, () => []);
-  y.forEach((c, i) => { byClass[c]!.push(i); });
+  y.forEach((c, i) => {
+    byClass[c]!.push(i);
+  });
   const key = texts.map((t) => fnv(`${o.seed}:${t}`));
   const folds: number[][] = Array.from({ length: Math.max(1, o.calibrationFolds) }, () => []);
   for (const rows of byClass) {
     if (rows.length < 5) continue;
     const k = Math.max(1, Math.round(rows.length * o.calibrationHoldout));
     rows.sort((a, b) => key[a]! - key[b]! || a - b);
-    folds.forEach((fold, f) => { fold.push(...rows.slice(f * k, (f + 1) * k)); });
+    folds.forEach((fold, f) => {
+      fold.push(...rows.slice(f * k, (f + 1) * k));
+    });
   }
   // Every class must keep a training row, and calibration needs two classes to tell apart.
   const kept = new Set(y);

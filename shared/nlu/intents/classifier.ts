@@ -13,7 +13,10 @@ export interface TrainingIntent {
   /** Phrases that any business's intent of this kind would have (small talk), trained at `everydayWeight`. */
   everydayPhrases?: string[];
 }
-export interface Ranked { intent: string; confidence: number } // confidence in [0,1]
+export interface Ranked {
+  intent: string;
+  confidence: number;
+} // confidence in [0,1]
 export interface Classifier {
   /** Best first, default top 3; `messageVector`: the message's sentence vector (absent: words only). */
   classify(text: string, top?: number, messageVector?: Float32Array): Ranked[];
@@ -148,11 +151,14 @@ function project(v: Float32Array, dense: NonNullable<Model['dense']>): Float32Ar
   return v;
 }
 
-
 export { fnv } from './calibration.ts';
 export { rng } from './solver.ts';
 
-interface Dataset { texts: string[]; y: number[]; w: number[] }
+interface Dataset {
+  texts: string[];
+  y: number[];
+  w: number[];
+}
 
 function scores(model: Model, idx: Int32Array, val: Float32Array, from: number, to: number): Float64Array {
   const C = model.labels.length;
@@ -167,7 +173,6 @@ function scores(model: Model, idx: Int32Array, val: Float32Array, from: number, 
   return s;
 }
 
-
 function scoresOf(model: Model, text: string, messageVector?: Float32Array): Float64Array {
   const idx: number[] = [];
   const val: number[] = [];
@@ -177,12 +182,18 @@ function scoresOf(model: Model, text: string, messageVector?: Float32Array): Flo
   const d = raw && project(raw, model.dense!);
   if (d) {
     const V = model.vec.hashes.length;
-    for (let k = 0; k < d.length; k++) { idx.push(V + k); val.push(d[k]!); }
+    for (let k = 0; k < d.length; k++) {
+      idx.push(V + k);
+      val.push(d[k]!);
+    }
   }
   if (model.encoded && messageVector) {
     const E = encodedAt(model);
     const w = model.encoded.weight;
-    for (let k = 0; k < messageVector.length; k++) { idx.push(E + k); val.push(messageVector[k]! * w); }
+    for (let k = 0; k < messageVector.length; k++) {
+      idx.push(E + k);
+      val.push(messageVector[k]! * w);
+    }
   }
   const s = scores(model, Int32Array.from(idx), Float32Array.from(val), 0, idx.length);
   if (model.centroids && messageVector) {
@@ -205,7 +216,10 @@ export function rankWith(model: Model, text: string, top = 3, messageVector?: Fl
 }
 
 export function classifierOf(model: Model): Classifier & { model: Model } {
-  return { model, classify: (text: string, top = 3, messageVector?: Float32Array) => rankWith(model, text, top, messageVector) };
+  return {
+    model,
+    classify: (text: string, top = 3, messageVector?: Float32Array) => rankWith(model, text, top, messageVector),
+  };
 }
 
 // Without held-out phrases to fit on: a "none" score just under the margin, so a message that no
@@ -219,7 +233,10 @@ const OFF_TOPIC_WEIGHT = 0.1;
  * examples (shared/nlu/policy/to-embed.ts); a text without one is learnt from its words only.
  */
 export function trainClassifier(
-  intents: TrainingIntent[], options: Partial<ClassifierOptions> = {}, vectors: WordVectors | null = null, none: readonly string[] = [],
+  intents: TrainingIntent[],
+  options: Partial<ClassifierOptions> = {},
+  vectors: WordVectors | null = null,
+  none: readonly string[] = [],
   encoded?: TextVectors,
 ): Classifier & { model: Model } {
   const o: ClassifierOptions = { ...defaultClassifierOptions, ...options };
@@ -253,10 +270,21 @@ export function trainClassifier(
     const c = add(intent.name, phrases);
     if (c < 0 || o.everydayWeight <= 0) continue;
     const own = new Set(phrases.map((p) => p.toLowerCase()));
-    extend(c, canonical(intent.everydayPhrases ?? []).filter((p) => !own.has(p.toLowerCase())), o.everydayWeight);
+    extend(
+      c,
+      canonical(intent.everydayPhrases ?? []).filter((p) => !own.has(p.toLowerCase())),
+      o.everydayWeight,
+    );
   }
   const empty = { temperature: o.temperature, noneScore: DEFAULT_NONE, topK: o.topK };
-  if (labels.length === 0) return classifierOf({ labels: [], vec: buildTraining([], o).vec, W: new Float32Array(0), b: new Float32Array(0), ...empty });
+  if (labels.length === 0)
+    return classifierOf({
+      labels: [],
+      vec: buildTraining([], o).vec,
+      W: new Float32Array(0),
+      b: new Float32Array(0),
+      ...empty,
+    });
   // Each intent's name as a phrase.
   const names = labels.map(namePhrase);
   // The background class weighs as much as an average intent, so it does not win by sheer size.
@@ -272,7 +300,10 @@ export function trainClassifier(
   const bg = labels.indexOf(BACKGROUND_LABEL);
   if (bg >= 0 && o.noneWeight > 0) extend(bg, canonical(none), o.noneWeight);
   // The names' rows come after the phrases: in no fold, so always trained on.
-  if (o.nameWeight > 0) names.forEach((words, c) => { extend(c, [words], o.nameWeight); });
+  if (o.nameWeight > 0)
+    names.forEach((words, c) => {
+      extend(c, [words], o.nameWeight);
+    });
   const toks = data.texts.map(tokenize);
   const { vec, X: hashed } = buildTraining(toks, o);
   const y = Int32Array.from(data.y);
@@ -281,15 +312,27 @@ export function trainClassifier(
   let X = hashed;
   if (vectors && o.vectorWeight > 0 && toks.length * C <= o.vectorMaxWork) {
     const raw = toks.map((t) => sentenceVector(vectors, t));
-    const dense = { vectors, direction: principalDirection(raw.filter((x): x is Float32Array => x !== null)), weight: o.vectorWeight };
+    const dense = {
+      vectors,
+      direction: principalDirection(raw.filter((x): x is Float32Array => x !== null)),
+      weight: o.vectorWeight,
+    };
     model.dense = dense;
-    X = withDense(hashed, vec.hashes.length, raw.map((x) => x && project(x, dense)));
+    X = withDense(
+      hashed,
+      vec.hashes.length,
+      raw.map((x) => x && project(x, dense)),
+    );
   }
   const encodedRows = encoded ? data.texts.map((t) => encoded.get(t) ?? null) : [];
   const hasEncoded = encodedRows.some((r) => r !== null);
   if (hasEncoded && o.encoderWeight > 0 && toks.length * C <= o.encoderMaxWork) {
     model.encoded = { weight: o.encoderWeight };
-    X = withDense(X, encodedAt(model), encodedRows.map((r) => (r ? r.map((x) => x * o.encoderWeight) : null)));
+    X = withDense(
+      X,
+      encodedAt(model),
+      encodedRows.map((r) => (r ? r.map((x) => x * o.encoderWeight) : null)),
+    );
   }
   model.W = new Float32Array(widthOf(model) * C);
   const cal = folds.flat();
@@ -301,7 +344,12 @@ export function trainClassifier(
     let at = 0;
     for (const fold of folds) {
       const held = new Set(fold);
-      const of = centroidsOf([...y.keys()].filter((i) => !held.has(i)), y, encodedRows, C);
+      const of = centroidsOf(
+        [...y.keys()].filter((i) => !held.has(i)),
+        y,
+        encodedRows,
+        C,
+      );
       for (const i of fold) {
         const v = encodedRows[i];
         const s = calScores[at++]!;
@@ -319,7 +367,9 @@ export function trainClassifier(
   const nIn = calY.filter((c) => c !== bg).length;
   const nBg = calY.length - nIn;
   const calW = calY.map((c) => (c === bg ? (OFF_TOPIC_WEIGHT * nIn) / Math.max(1, nBg) : 1));
-  Object.assign(model, fitCalibration(calScores, calY, calW, bg, o.topK, { temperature: o.temperature, noneScore: DEFAULT_NONE }));
+  Object.assign(
+    model,
+    fitCalibration(calScores, calY, calW, bg, o.topK, { temperature: o.temperature, noneScore: DEFAULT_NONE }),
+  );
   return classifierOf(model);
 }
-

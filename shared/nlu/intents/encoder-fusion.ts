@@ -15,12 +15,19 @@ export function fusedTerms(v: Float32Array, centroids: Array<Float32Array | null
     n++;
   });
   const mean = n > 0 ? sum / n : 0;
-  centroids.forEach((c, k) => { out[k] = c ? weight * (out[k]! - mean) : 0; });
+  centroids.forEach((c, k) => {
+    out[k] = c ? weight * (out[k]! - mean) : 0;
+  });
   return out;
 }
 
 /** Unit centroids of each class's vectors among `rows` (null for a class with none). */
-export function centroidsOf(rows: Iterable<number>, y: ArrayLike<number>, vecs: Array<Float32Array | null>, C: number): Array<Float32Array | null> {
+export function centroidsOf(
+  rows: Iterable<number>,
+  y: ArrayLike<number>,
+  vecs: Array<Float32Array | null>,
+  C: number,
+): Array<Float32Array | null> {
   const sums: Array<Float32Array | null> = Array.from({ length: C }, () => null);
   for (const i of rows) {
     const v = vecs[i];
@@ -38,4 +45,3 @@ export function centroidsOf(rows: Iterable<number>, y: ArrayLike<number>, vecs: 
     return s;
   });
 }
-

@@ -17,7 +17,13 @@ export type EntityType = (typeof ENTITY_TYPES)[number];
  * the assistant asks with `prompt` and answers once the customer gives it (a slot, as in Lex or a
  * Rasa form). An entity the response names as `{{name}}` is required whether it says so or not.
  */
-export interface EntitySpec { name: string; type: EntityType; pattern?: string; required?: boolean; prompt?: string }
+export interface EntitySpec {
+  name: string;
+  type: EntityType;
+  pattern?: string;
+  required?: boolean;
+  prompt?: string;
+}
 
 export const MAX_PROMPT_LENGTH = 300;
 
@@ -26,12 +32,14 @@ export const MAX_PATTERN_LENGTH = 200;
 // Built-in extractors use native RegExp, but every quantifier that can meet a long run of the
 // same characters is bounded and every match start is anchored by a lookbehind, so the work
 // per start position is bounded too: linear in the message length, whatever the input.
-const EMAIL = /(?<![\w.%+-])[\w.%+-]{1,64}@[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?(?:\.[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?){0,8}\.[a-z]{2,24}(?![\w-])/giu;
+const EMAIL =
+  /(?<![\w.%+-])[\w.%+-]{1,64}@[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?(?:\.[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?){0,8}\.[a-z]{2,24}(?![\w-])/giu;
 const URL_RE = /(?<![\w@./-])(?:https?:\/\/|www\.)[^\s<>"'`]{1,2048}/gi;
 // Digits, spaces, dots, dashes and brackets, 7 to 15 digits in all (E.164 allows 15).
 const PHONE = /(?<![\w+./-])(?:\+|00)?\(?\d[\d\s().-]{5,22}\d(?![\w/-])/g;
 const NUMBER = /(?<![\w.,/-])-?(?:\d{1,3}(?:,\d{3}){1,6}|\d{1,20})(?:\.\d{1,10})?(?![\w/-]|[.,]\d)/g;
-const MONTHS = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
+const MONTHS =
+  'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 const DAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
 const DATE = new RegExp(
   [
@@ -48,9 +56,11 @@ const DATE = new RegExp(
 );
 // An order id: a token with at least 3 digits right after "order (id|number|no|#)", or a
 // "#"-prefixed token, or a free-standing token like ORD-2024-00042 / A123456 / 1234567.
-const ORDER_AFTER_KEYWORD = /\border(?:\s{1,3}(?:id|number|num|no\.?|ref(?:erence)?))?\s{0,3}(?:is\s{1,3}|[:#]\s{0,3}){0,2}((?:[a-z]{1,6}-?)?\d[a-z\d-]{2,39})(?![\w-])/gi;
+const ORDER_AFTER_KEYWORD =
+  /\border(?:\s{1,3}(?:id|number|num|no\.?|ref(?:erence)?))?\s{0,3}(?:is\s{1,3}|[:#]\s{0,3}){0,2}((?:[a-z]{1,6}-?)?\d[a-z\d-]{2,39})(?![\w-])/gi;
 const ORDER_HASH = /(?<![\w#])#\s?([a-z\d][a-z\d-]{2,39})(?![\w-])/gi;
-const ORDER_TOKEN = /(?<![\w@./+-])((?:[a-z]{1,6}-?)?\d{5,20}(?:-\d{1,10}){0,3}|[a-z]{1,6}-\d{3,20}(?:-\d{1,10}){0,3})(?![\w@/-]|[.,]\d)/gi;
+const ORDER_TOKEN =
+  /(?<![\w@./+-])((?:[a-z]{1,6}-?)?\d{5,20}(?:-\d{1,10}){0,3}|[a-z]{1,6}-\d{3,20}(?:-\d{1,10}){0,3})(?![\w@/-]|[.,]\d)/gi;
 
 const TRAILING_PUNCT = /[.,;:!?)\]}'"]+$/;
 
@@ -163,13 +173,27 @@ export function extractEntities(text: string, specs: EntitySpec[]): Record<strin
   for (const spec of specs) {
     let v: string | null = null;
     switch (spec.type) {
-      case 'email': v = extractEmail(text); break;
-      case 'phone': v = extractPhone(text); break;
-      case 'number': v = extractNumber(text); break;
-      case 'date': v = extractDate(text); break;
-      case 'order_id': v = extractOrderId(text); break;
-      case 'url': v = extractUrl(text); break;
-      case 'regex': v = extractRegex(text, spec.pattern); break;
+      case 'email':
+        v = extractEmail(text);
+        break;
+      case 'phone':
+        v = extractPhone(text);
+        break;
+      case 'number':
+        v = extractNumber(text);
+        break;
+      case 'date':
+        v = extractDate(text);
+        break;
+      case 'order_id':
+        v = extractOrderId(text);
+        break;
+      case 'url':
+        v = extractUrl(text);
+        break;
+      case 'regex':
+        v = extractRegex(text, spec.pattern);
+        break;
     }
     if (v !== null && v !== '') out[spec.name] = v;
   }
@@ -181,12 +205,15 @@ export function extractEntities(text: string, specs: EntitySpec[]): Record<strin
  * with one adjoining space so that no double space or space before punctuation is left.
  */
 export function fillTemplate(template: string, entities: Record<string, string>): string {
-  return template.replace(/( ?)\{\{\s*([A-Za-z_][\w-]*)\s*\}\}( ?)/g, (_m, before: string, name: string, after: string, offset: number) => {
-    if (Object.hasOwn(entities, name)) return `${before}${entities[name]}${after}`;
-    const next = template[offset + _m.length];
-    // Keep one space when the placeholder sat between two words.
-    return before && after && next !== undefined && !/[.,;:!?)]/.test(next) ? ' ' : '';
-  });
+  return template.replace(
+    /( ?)\{\{\s*([A-Za-z_][\w-]*)\s*\}\}( ?)/g,
+    (_m, before: string, name: string, after: string, offset: number) => {
+      if (Object.hasOwn(entities, name)) return `${before}${entities[name]}${after}`;
+      const next = template[offset + _m.length];
+      // Keep one space when the placeholder sat between two words.
+      return before && after && next !== undefined && !/[.,;:!?)]/.test(next) ? ' ' : '';
+    },
+  );
 }
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w-]*)\s*\}\}/g;
@@ -197,7 +224,10 @@ export function templateNames(template: string): string[] {
 }
 
 /** The entities an intent cannot answer without (required, or named by its response) that `found` lacks, in declared order. */
-export function missingEntities(intent: { response: string; entities: EntitySpec[] }, found: Record<string, string>): EntitySpec[] {
+export function missingEntities(
+  intent: { response: string; entities: EntitySpec[] },
+  found: Record<string, string>,
+): EntitySpec[] {
   const named = new Set(templateNames(intent.response));
   return intent.entities.filter((e) => (e.required || named.has(e.name)) && !Object.hasOwn(found, e.name));
 }
@@ -205,13 +235,15 @@ export function missingEntities(intent: { response: string; entities: EntitySpec
 /** What the assistant asks for a missing entity: its prompt, else a plain question naming it. */
 export function promptFor(spec: EntitySpec): string {
   if (spec.prompt) return spec.prompt;
-  const what = spec.type === 'order_id' ? 'order number' : spec.type === 'email' ? 'email address' : spec.name.replace(/_/g, ' ');
+  const what =
+    spec.type === 'order_id' ? 'order number' : spec.type === 'email' ? 'email address' : spec.name.replace(/_/g, ' ');
   return `Could you tell me your ${what}?`;
 }
 
 // The answer to "which order?" may be the bare token ("4411", "#4411", "it's A-1234"): shorter
 // than a free-standing order id elsewhere in a sentence may be, since the question names it.
-const BARE_ORDER = /^(?:(?:it'?s|it is|order|number|no\.?|nr\.?)\s{1,3}){0,2}#?\s?((?:[a-z]{1,6}-?)?\d[a-z\d-]{2,39})[.!]?$/i;
+const BARE_ORDER =
+  /^(?:(?:it'?s|it is|order|number|no\.?|nr\.?)\s{1,3}){0,2}#?\s?((?:[a-z]{1,6}-?)?\d[a-z\d-]{2,39})[.!]?$/i;
 
 /** The value of the entity the assistant asked for, from the customer's answer; null when it is not there. */
 export function slotValue(text: string, spec: EntitySpec): string | null {

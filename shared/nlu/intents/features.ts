@@ -10,7 +10,13 @@ export interface FeatureOptions {
   stem: boolean; // add a crude stem of each word as an extra unigram
 }
 
-export const defaultFeatureOptions: FeatureOptions = { wordBigrams: true, charMin: 4, charMax: 4, charWeight: 1, stem: true };
+export const defaultFeatureOptions: FeatureOptions = {
+  wordBigrams: true,
+  charMin: 4,
+  charMax: 4,
+  charWeight: 1,
+  stem: true,
+};
 
 const CONTRACTIONS: Array<[RegExp, string]> = [
   [/\bcan'?t\b/g, 'can not'],
@@ -28,7 +34,11 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
 /** An intent's name as words: "order_status" reads "order status". */
 export const nameWords = (name: string) => name.replace(/[_-]+/g, ' ');
 /** An intent's name as the phrase it is trained on: its words, less numbers ("faq_3" numbers intents; it says nothing a message could). */
-export const namePhrase = (name: string) => nameWords(name).split(' ').filter((w) => w && !/^\d+$/.test(w)).join(' ');
+export const namePhrase = (name: string) =>
+  nameWords(name)
+    .split(' ')
+    .filter((w) => w && !/^\d+$/.test(w))
+    .join(' ');
 
 /** Lower-case, strip accents, expand contractions; numbers become one shape token. */
 export function tokenize(text: string): string[] {
@@ -36,7 +46,11 @@ export function tokenize(text: string): string[] {
   // Plain ASCII, most phrases, skips the Unicode normalisation and property regexes.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range, control characters included
   const ascii = !/[^\x00-\x7f]/.test(s);
-  if (!ascii) s = s.normalize('NFKD').replace(/\p{M}+/gu, '').replace(/[‘’´]/g, "'");
+  if (!ascii)
+    s = s
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
+      .replace(/[‘’´]/g, "'");
   if (s.includes('`')) s = s.replace(/`/g, "'");
   if (s.includes("'")) for (const [re, to] of CONTRACTIONS) s = s.replace(re, to);
   const out: string[] = [];
@@ -140,7 +154,7 @@ export class HashIndex {
   }
 
   private slot(h: number): number {
-    let i = Math.imul(h, 0x9e3779b1) >>> 0 & this.mask;
+    let i = (Math.imul(h, 0x9e3779b1) >>> 0) & this.mask;
     while (this.vals[i] !== -1 && this.keys[i] !== h) i = (i + 1) & this.mask;
     return i;
   }

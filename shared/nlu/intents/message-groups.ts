@@ -6,9 +6,55 @@ import { cosine as dot, type TextVectors } from '../encoder/vector-math.ts';
 // so words many messages have weigh little). Each message joins the most similar group whose first message it resembles
 // enough, or starts a group; an inverted index keeps the comparisons to groups sharing a word.
 
-const STOP = new Set(['a', 'an', 'the', 'i', 'me', 'my', 'you', 'your', 'we', 'it', 'is', 'are', 'am', 'be', 'to', 'of', 'in', 'on', 'for',
-  'and', 'or', 'do', 'doe', 'does', 'can', 'could', 'would', 'will', 'please', 'there', 'this',
-  'that', 'with', 'have', 'has', 'not', 'no', 'at', 'so', 'if', 'hi', 'hello', 'thank', 'thanks', 'get', 'want', 'need']);
+const STOP = new Set([
+  'a',
+  'an',
+  'the',
+  'i',
+  'me',
+  'my',
+  'you',
+  'your',
+  'we',
+  'it',
+  'is',
+  'are',
+  'am',
+  'be',
+  'to',
+  'of',
+  'in',
+  'on',
+  'for',
+  'and',
+  'or',
+  'do',
+  'doe',
+  'does',
+  'can',
+  'could',
+  'would',
+  'will',
+  'please',
+  'there',
+  'this',
+  'that',
+  'with',
+  'have',
+  'has',
+  'not',
+  'no',
+  'at',
+  'so',
+  'if',
+  'hi',
+  'hello',
+  'thank',
+  'thanks',
+  'get',
+  'want',
+  'need',
+]);
 
 type Vec = Map<string, number>;
 
@@ -17,7 +63,10 @@ type Vec = Map<string, number>;
 // words that many messages have ("order", "account") weigh little.
 const IDF_PRIOR = 50;
 
-const words = (text: string) => tokenize(text).filter((w) => !STOP.has(w)).map(stem);
+const words = (text: string) =>
+  tokenize(text)
+    .filter((w) => !STOP.has(w))
+    .map(stem);
 
 function cosine(a: Vec, b: Vec): number {
   const [small, big] = a.size <= b.size ? [a, b] : [b, a];
@@ -26,7 +75,10 @@ function cosine(a: Vec, b: Vec): number {
   return dot;
 }
 
-export interface Group<T> { members: T[]; label: T }
+export interface Group<T> {
+  members: T[];
+  label: T;
+}
 
 /**
  * Sentence cosine (USE lite) from which two messages ask the same thing: "do you sell bikes" and
@@ -39,7 +91,12 @@ export const SENTENCE_MIN = 0.65;
  * input order. With `vectors` (sentence vectors by trimmed text) a message also joins a group whose
  * first message means the same in other words.
  */
-export function groupMessages<T>(items: readonly T[], text: (t: T) => string, minSimilarity = 0.4, vectors?: TextVectors): Group<T>[] {
+export function groupMessages<T>(
+  items: readonly T[],
+  text: (t: T) => string,
+  minSimilarity = 0.4,
+  vectors?: TextVectors,
+): Group<T>[] {
   const sentence = items.map((i) => vectors?.get(text(i).trim()));
   // Customers repeat themselves ("agent", "hi"): each distinct text is read and weighed once.
   const distinct = new Map<string, number>();
@@ -47,7 +104,11 @@ export function groupMessages<T>(items: readonly T[], text: (t: T) => string, mi
   const of = items.map((i) => {
     const t = text(i);
     let k = distinct.get(t);
-    if (k === undefined) { k = toks.length; distinct.set(t, k); toks.push(words(t)); }
+    if (k === undefined) {
+      k = toks.length;
+      distinct.set(t, k);
+      toks.push(words(t));
+    }
     return k;
   });
   const sets = toks.map((ws) => new Set(ws));
@@ -58,7 +119,11 @@ export function groupMessages<T>(items: readonly T[], text: (t: T) => string, mi
     const v: Vec = new Map();
     for (const w of ws) v.set(w, (v.get(w) ?? 0) + 1);
     let norm = 0;
-    for (const [w, c] of v) { const x = (1 + Math.log(c)) * Math.log((n + IDF_PRIOR) / (df.get(w)! + IDF_PRIOR / 10)); v.set(w, x); norm += x * x; }
+    for (const [w, c] of v) {
+      const x = (1 + Math.log(c)) * Math.log((n + IDF_PRIOR) / (df.get(w)! + IDF_PRIOR / 10));
+      v.set(w, x);
+      norm += x * x;
+    }
     norm = Math.sqrt(norm) || 1;
     for (const [w, x] of v) v.set(w, x / norm);
     return v;
@@ -75,7 +140,10 @@ export function groupMessages<T>(items: readonly T[], text: (t: T) => string, mi
         if (seen.has(g)) continue;
         seen.add(g);
         const s = cosine(v, groups[g]!.seed);
-        if (s >= bestSim) { bestSim = s; best = g; }
+        if (s >= bestSim) {
+          bestSim = s;
+          best = g;
+        }
       }
     }
     const mine = sentence[i];
@@ -83,12 +151,22 @@ export function groupMessages<T>(items: readonly T[], text: (t: T) => string, mi
       groups.forEach((g, k) => {
         if (!g.sentence) return;
         const s = dot(mine, g.sentence);
-        if (s >= SENTENCE_MIN && s >= bestSim) { bestSim = s; best = k; }
+        if (s >= SENTENCE_MIN && s >= bestSim) {
+          bestSim = s;
+          best = k;
+        }
       });
     }
-    if (best >= 0) { groups[best]!.members.push(i); return; }
+    if (best >= 0) {
+      groups[best]!.members.push(i);
+      return;
+    }
     groups.push({ seed: v, sentence: mine, members: [i] });
-    for (const w of v.keys()) { const p = postings.get(w) ?? []; p.push(groups.length - 1); postings.set(w, p); }
+    for (const w of v.keys()) {
+      const p = postings.get(w) ?? [];
+      p.push(groups.length - 1);
+      postings.set(w, p);
+    }
   });
   return groups
     .map((g, order) => ({ g, order }))
@@ -100,7 +178,13 @@ export function groupMessages<T>(items: readonly T[], text: (t: T) => string, mi
       for (const m of some) for (const [w, x] of vecs[m]!) centre.set(w, (centre.get(w) ?? 0) + x);
       let label = some[0]!;
       let bestSim = -1;
-      for (const m of some) { const s = cosine(vecs[m]!, centre); if (s > bestSim) { bestSim = s; label = m; } }
+      for (const m of some) {
+        const s = cosine(vecs[m]!, centre);
+        if (s > bestSim) {
+          bestSim = s;
+          label = m;
+        }
+      }
       return { members: g.members.map((m) => items[m]!), label: items[label]! };
     });
 }

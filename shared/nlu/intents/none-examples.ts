@@ -23,7 +23,13 @@ export interface NoneOptions {
   /** In meaning, only an intent answered with less confidence than this can be vetoed. */
   meaningBelow: number;
 }
-export const defaultNoneOptions: NoneOptions = { minSimilarity: 0.3, margin: 0.05, minMeaning: 0.45, meaningMargin: -0.08, meaningBelow: 0.9 };
+export const defaultNoneOptions: NoneOptions = {
+  minSimilarity: 0.3,
+  margin: 0.05,
+  minMeaning: 0.45,
+  meaningMargin: -0.08,
+  meaningBelow: 0.9,
+};
 
 type Vec = Map<string, number>;
 
@@ -48,13 +54,20 @@ export interface NoneIndex {
    * True when `text` is nearer to a none example than to the answer (`intent`'s phrases, or the
    * article's `texts`); `confidence`: the intent's (absent: sure enough that meaning alone cannot veto it).
    */
-  vetoes(text: string, answer: { intent: string } | { texts: string[] }, messageVector?: Float32Array, confidence?: number): boolean;
+  vetoes(
+    text: string,
+    answer: { intent: string } | { texts: string[] },
+    messageVector?: Float32Array,
+    confidence?: number,
+  ): boolean;
   /** The similarity of `text` to its nearest none example (0 with none). */
   nearest(text: string, messageVector?: Float32Array): number;
 }
 
 export function buildNoneIndex(
-  none: readonly string[], intents: ReadonlyArray<{ name: string; trainingPhrases: readonly string[] }>, options: Partial<NoneOptions> = {},
+  none: readonly string[],
+  intents: ReadonlyArray<{ name: string; trainingPhrases: readonly string[] }>,
+  options: Partial<NoneOptions> = {},
   vectors?: TextVectors,
   /** The intents' closeness in meaning, when the caller has it already (the assistant's model does). */
   meaning: IntentMeaning = intentMeaning(intents, vectors),
@@ -69,7 +82,11 @@ export function buildNoneIndex(
     const v: Vec = new Map();
     for (const t of terms(text)) v.set(t, (v.get(t) ?? 0) + 1);
     let norm = 0;
-    for (const [t, n] of v) { const w = (1 + Math.log(n)) * idf(t); v.set(t, w); norm += w * w; }
+    for (const [t, n] of v) {
+      const w = (1 + Math.log(n)) * idf(t);
+      v.set(t, w);
+      norm += w * w;
+    }
     norm = Math.sqrt(norm) || 1;
     for (const [t, w] of v) v.set(t, w / norm);
     return v;
@@ -77,12 +94,21 @@ export function buildNoneIndex(
   // An inverted index over the none examples: a message is compared only with those it shares a term with.
   const noneVecs = none.map(vec);
   const postings = new Map<string, Array<[number, number]>>();
-  noneVecs.forEach((v, i) => { for (const [t, w] of v) { const p = postings.get(t) ?? []; p.push([i, w]); postings.set(t, p); } });
+  noneVecs.forEach((v, i) => {
+    for (const [t, w] of v) {
+      const p = postings.get(t) ?? [];
+      p.push([i, w]);
+      postings.set(t, p);
+    }
+  });
   const byIntent = new Map(intents.map((i) => [i.name, i.trainingPhrases]));
   const phraseVecs = new Map<string, Vec[]>();
   const phrasesOf = (name: string) => {
     let v = phraseVecs.get(name);
-    if (!v) { v = (byIntent.get(name) ?? []).map(vec); phraseVecs.set(name, v); }
+    if (!v) {
+      v = (byIntent.get(name) ?? []).map(vec);
+      phraseVecs.set(name, v);
+    }
     return v;
   };
   const nearestTo = (v: Vec) => {
@@ -93,7 +119,9 @@ export function buildNoneIndex(
     return best;
   };
   // In meaning: the none examples' vectors (those that have one) against the intent's closest phrase.
-  const noneMeaning = vectors ? none.map((t) => vectors.get(t.trim())).filter((x): x is Float32Array => x !== undefined) : [];
+  const noneMeaning = vectors
+    ? none.map((t) => vectors.get(t.trim())).filter((x): x is Float32Array => x !== undefined)
+    : [];
   const vetoesInMeaning = (m: Float32Array | undefined, intent: string) => {
     if (!m || noneMeaning.length === 0) return false;
     const toOwn = meaning.closeness(m, intent);
@@ -105,7 +133,8 @@ export function buildNoneIndex(
     size: none.length,
     nearest: (text) => nearestTo(vec(text)),
     vetoes(text, answer, messageVector, confidence = 1) {
-      if ('intent' in answer && confidence < o.meaningBelow && vetoesInMeaning(messageVector, answer.intent)) return true;
+      if ('intent' in answer && confidence < o.meaningBelow && vetoesInMeaning(messageVector, answer.intent))
+        return true;
       const v = vec(text);
       const toNone = nearestTo(v);
       if (toNone < o.minSimilarity) return false;

@@ -8,11 +8,16 @@ export interface IntentMeaning {
   closeness(vector: Float32Array, intent: string): number | null;
 }
 
-export function intentMeaning(intents: ReadonlyArray<{ name: string; trainingPhrases: readonly string[] }>, vectors: TextVectors | undefined): IntentMeaning {
+export function intentMeaning(
+  intents: ReadonlyArray<{ name: string; trainingPhrases: readonly string[] }>,
+  vectors: TextVectors | undefined,
+): IntentMeaning {
   const byIntent = new Map<string, Float32Array[]>();
   if (vectors) {
     for (const i of intents) {
-      const vs = intentTextsToEmbed(i).map((t) => vectors.get(t)).filter((v): v is Float32Array => v !== undefined);
+      const vs = intentTextsToEmbed(i)
+        .map((t) => vectors.get(t))
+        .filter((v): v is Float32Array => v !== undefined);
       if (vs.length > 0) byIntent.set(i.name, vs);
     }
   }

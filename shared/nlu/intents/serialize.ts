@@ -37,9 +37,20 @@ export function serializeClassifier(classifier: Classifier & { model: Model }): 
   const d = model.dense;
   const dense = d ? { dim: d.vectors.dim, weight: d.weight, direction: d.direction ? [...d.direction] : null } : null;
   const header: Header = {
-    v: VERSION, labels: model.labels, opts: model.vec.opts, unseenIdf: model.vec.unseenIdf, temperature: model.temperature, noneScore: model.noneScore, topK: model.topK, V, C, dense,
+    v: VERSION,
+    labels: model.labels,
+    opts: model.vec.opts,
+    unseenIdf: model.vec.unseenIdf,
+    temperature: model.temperature,
+    noneScore: model.noneScore,
+    topK: model.topK,
+    V,
+    C,
+    dense,
     ...(model.encoded ? { encoded: model.encoded.weight } : {}),
-    ...(model.centroids ? { centroids: { weight: model.centroids.weight, present: model.centroids.of.map((c) => c !== null) } } : {}),
+    ...(model.centroids
+      ? { centroids: { weight: model.centroids.weight, present: model.centroids.of.map((c) => c !== null) } }
+      : {}),
   };
   const scales = new Float32Array(V);
   const q = new Int8Array(V * C);
@@ -54,18 +65,24 @@ export function serializeClassifier(classifier: Classifier & { model: Model }): 
   const len = Buffer.alloc(4);
   len.writeUInt32LE(json.length);
   const centroids = (model.centroids?.of ?? []).filter((c): c is Float32Array => c !== null);
-  const parts = [len, json, model.vec.hashes, model.vec.idf, model.b, scales, q, ...centroids].map((p) => (Buffer.isBuffer(p) ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength)));
+  const parts = [len, json, model.vec.hashes, model.vec.idf, model.b, scales, q, ...centroids].map((p) =>
+    Buffer.isBuffer(p) ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength),
+  );
   return gzipSync(Buffer.concat(parts), { level: 6 });
 }
 
 /** `vectors`: the word vectors the model was trained with, for a model with a sentence-vector block. */
-export function deserializeClassifier(bytes: Uint8Array, vectors: WordVectors | null = null): Classifier & { model: Model } {
+export function deserializeClassifier(
+  bytes: Uint8Array,
+  vectors: WordVectors | null = null,
+): Classifier & { model: Model } {
   const buf = gunzipSync(bytes);
   const jsonLen = buf.readUInt32LE(0);
   const header = JSON.parse(buf.subarray(4, 4 + jsonLen).toString('utf8')) as Header;
   if (header.v !== VERSION) throw new Error(`unknown model format ${String(header.v)}`);
   const { V, C, dense } = header;
-  if (dense && (!vectors || vectors.dim !== dense.dim)) throw new Error('the model needs the word vectors it was trained with');
+  if (dense && (!vectors || vectors.dim !== dense.dim))
+    throw new Error('the model needs the word vectors it was trained with');
   const H = V - (dense?.dim ?? 0) - (header.encoded === undefined ? 0 : DIMS);
   let at = 4 + jsonLen;
   const take = (bytesLen: number): ArrayBuffer => {
@@ -79,7 +96,8 @@ export function deserializeClassifier(bytes: Uint8Array, vectors: WordVectors | 
   const scales = new Float32Array(take(4 * V));
   const q = new Int8Array(take(V * C));
   const centroids = header.centroids && {
-    weight: header.centroids.weight, of: header.centroids.present.map((p) => (p ? new Float32Array(take(4 * DIMS)) : null)),
+    weight: header.centroids.weight,
+    of: header.centroids.present.map((p) => (p ? new Float32Array(take(4 * DIMS)) : null)),
   };
   const W = new Float32Array(V * C);
   for (let c = 0; c < C; c++) for (let f = 0; f < V; f++) W[c * V + f] = q[c * V + f]! * scales[f]!;
@@ -95,6 +113,14 @@ export function deserializeClassifier(bytes: Uint8Array, vectors: WordVectors | 
     topK: header.topK,
     ...(header.encoded === undefined ? {} : { encoded: { weight: header.encoded } }),
     ...(centroids ? { centroids } : {}),
-    ...(dense && vectors ? { dense: { vectors, weight: dense.weight, direction: dense.direction ? Float32Array.from(dense.direction) : null } } : {}),
+    ...(dense && vectors
+      ? {
+          dense: {
+            vectors,
+            weight: dense.weight,
+            direction: dense.direction ? Float32Array.from(dense.direction) : null,
+          },
+        }
+      : {}),
   });
 }

@@ -24,7 +24,6 @@ export function rng(seed: number): () => number {
   };
 }
 
-
 /**
  * One-vs-rest L2-regularised squared-hinge SVMs (liblinear's -s 1), one class at a time into a
  * dense vector. Each class is trained without the `held` rows, which are then scored for the
@@ -35,7 +34,16 @@ export function rng(seed: number): () => number {
  * more than the others' (8: CLINC150 93.5 -> 93.8 %, BANKING77 10-shot +0.4..1 point, full
  * BANKING77 -0.15); hinge instead of squared hinge was worse: 92.3 / 89.7 / 68.9 %.)
  */
-export function fitOvrSvm(X: Csr, y: Int32Array, sw: Float32Array, folds: number[][], model: { W: Float32Array; b: Float32Array }, C: number, V: number, o: SolverOptions): Float64Array[] {
+export function fitOvrSvm(
+  X: Csr,
+  y: Int32Array,
+  sw: Float32Array,
+  folds: number[][],
+  model: { W: Float32Array; b: Float32Array },
+  C: number,
+  V: number,
+  o: SolverOptions,
+): Float64Array[] {
   const n = y.length;
   const w = new Float32Array(V + 1); // the bias last, as a feature of value 1
   const alpha = new Float64Array(n);
@@ -46,7 +54,9 @@ export function fitOvrSvm(X: Csr, y: Int32Array, sw: Float32Array, folds: number
     sq[i] = s;
   }
   const fold = new Int32Array(n).fill(-1);
-  folds.forEach((rows, f) => { for (const i of rows) fold[i] = f; });
+  folds.forEach((rows, f) => {
+    for (const i of rows) fold[i] = f;
+  });
   const first = Int32Array.from(y.keys()).filter((i) => fold[i] !== 0);
   const heldScores = folds.flatMap((rows) => rows.map(() => new Float64Array(C)));
   const rand = rng(o.seed);
@@ -95,7 +105,19 @@ export function fitOvrSvm(X: Csr, y: Int32Array, sw: Float32Array, folds: number
 const SHRINK_MARGIN = 0.05;
 
 /** Dual coordinate descent for class c on `rows`, warm from alpha and w. */
-function dcd(X: Csr, rows: Int32Array, c: number, y: Int32Array, sw: Float32Array, w: Float32Array, alpha: Float64Array, sq: Float64Array, index: Int32Array, o: SolverOptions, rand: () => number): void {
+function dcd(
+  X: Csr,
+  rows: Int32Array,
+  c: number,
+  y: Int32Array,
+  sw: Float32Array,
+  w: Float32Array,
+  alpha: Float64Array,
+  sq: Float64Array,
+  index: Int32Array,
+  o: SolverOptions,
+  rand: () => number,
+): void {
   const { idx, val, offsets } = X;
   const V = w.length - 1;
   let active = rows.length;
@@ -146,4 +168,3 @@ function dcd(X: Csr, rows: Int32Array, c: number, y: Int32Array, sw: Float32Arra
     pgMaxOld = pgMax <= 0 ? Infinity : pgMax;
   }
 }
-

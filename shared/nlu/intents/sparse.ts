@@ -3,7 +3,11 @@
 import { countHashes, extractRaw, HashIndex, type FeatureOptions, type RawFeatures } from './features.ts';
 
 /** Sparse rows in CSR form. */
-export interface Csr { offsets: Int32Array; idx: Int32Array; val: Float32Array }
+export interface Csr {
+  offsets: Int32Array;
+  idx: Int32Array;
+  val: Float32Array;
+}
 
 export interface Vectorizer {
   opts: FeatureOptions;
@@ -22,9 +26,16 @@ export function withDense(X: Csr, V: number, rows: Array<Float32Array | null>): 
   const val = new Float32Array(X.idx.length + extra);
   let at = 0;
   for (let i = 0; i < n; i++) {
-    for (let j = X.offsets[i]!; j < X.offsets[i + 1]!; j++) { idx[at] = X.idx[j]!; val[at++] = X.val[j]!; }
+    for (let j = X.offsets[i]!; j < X.offsets[i + 1]!; j++) {
+      idx[at] = X.idx[j]!;
+      val[at++] = X.val[j]!;
+    }
     const r = rows[i];
-    if (r) for (let k = 0; k < r.length; k++) { idx[at] = V + k; val[at++] = r[k]!; }
+    if (r)
+      for (let k = 0; k < r.length; k++) {
+        idx[at] = V + k;
+        val[at++] = r[k]!;
+      }
     offsets[i + 1] = at;
   }
   return { offsets, idx, val };
@@ -41,7 +52,10 @@ const idfOf = (docs: number, df: number) => Math.sqrt(Math.log((1 + docs) / (1 +
 const termWeight = (count: number, idf: number) => (1 + Math.log(count)) * idf;
 const rowScale = (hasChar: boolean, cw: number) => 1 / Math.sqrt(1 + (hasChar && cw > 0 ? cw * cw : 0));
 
-export interface Counted { word: ReturnType<typeof countHashes>; char: ReturnType<typeof countHashes> }
+export interface Counted {
+  word: ReturnType<typeof countHashes>;
+  char: ReturnType<typeof countHashes>;
+}
 
 export const counted = (r: RawFeatures): Counted => ({ word: countHashes(r.word), char: countHashes(r.char) });
 
@@ -49,7 +63,10 @@ export const counted = (r: RawFeatures): Counted => ({ word: countHashes(r.word)
  * The training matrix in one pass over the phrases: feature indices are assigned, term and
  * document frequencies counted, then the rows weighted as `vectorize` weights a message.
  */
-export function buildTraining(texts: ReadonlyArray<readonly string[]>, opts: FeatureOptions): { vec: Vectorizer; X: Csr } {
+export function buildTraining(
+  texts: ReadonlyArray<readonly string[]>,
+  opts: FeatureOptions,
+): { vec: Vectorizer; X: Csr } {
   const n = texts.length;
   const index = new HashIndex(n * 16);
   let hashes = new Uint32Array(1024);
@@ -111,7 +128,10 @@ export function buildTraining(texts: ReadonlyArray<readonly string[]>, opts: Fea
   const cw = opts.charWeight;
   for (let row = 0; row < n; row++) {
     const scale = rowScale(offsets[row + 1]! > wordEnd[row]!, cw);
-    for (const [from, to, weight] of [[offsets[row]!, wordEnd[row]!, 1], [wordEnd[row]!, offsets[row + 1]!, cw]] as const) {
+    for (const [from, to, weight] of [
+      [offsets[row]!, wordEnd[row]!, 1],
+      [wordEnd[row]!, offsets[row + 1]!, cw],
+    ] as const) {
       let norm = 0;
       for (let j = from; j < to; j++) {
         const v = termWeight(val[j]!, idf[idx[j]!]!);
@@ -131,7 +151,10 @@ export function vectorize(vec: Vectorizer, doc: Counted, idxOut: number[], valOu
   // Unseen features count in the norm, so a message mostly made of unknown words gets a short
   // known part and low scores.
   const scale = rowScale(doc.char.keys.length > 0, cw);
-  for (const [block, weight] of [[doc.word, 1], [doc.char, cw]] as const) {
+  for (const [block, weight] of [
+    [doc.word, 1],
+    [doc.char, cw],
+  ] as const) {
     if (block.keys.length === 0 || weight === 0) continue;
     let norm = 0;
     const start = idxOut.length;
@@ -148,4 +171,3 @@ export function vectorize(vec: Vectorizer, doc: Counted, idxOut: number[], valOu
     for (let j = start; j < valOut.length; j++) valOut[j]! *= k;
   }
 }
-

@@ -37,7 +37,12 @@ const CROWD_SAMPLE = 32;
 export function articleMeaning(articles: readonly StoredArticle[], vectors: TextVectors | undefined): ArticleMeaning {
   // Passages too: on the help desks' tuning article messages the right article came first for 178 of
   // 238 with them, 150 with titles and questions alone (175 without the encoder).
-  const of = (texts: string[]) => (vectors ? trimmed(texts).map((t) => vectors.get(t)).filter((v): v is Float32Array => v !== undefined) : []);
+  const of = (texts: string[]) =>
+    vectors
+      ? trimmed(texts)
+          .map((t) => vectors.get(t))
+          .filter((v): v is Float32Array => v !== undefined)
+      : [];
   const keys = articles.map((art) => of([art.title, ...art.questions]));
   const passages = articles.map((art) => of(art.passages));
   const any = keys.some((u) => u.length > 0) || passages.some((u) => u.length > 0);
@@ -65,7 +70,10 @@ export function articleMeaning(articles: readonly StoredArticle[], vectors: Text
     let n = 0;
     for (let a = 0; a < articles.length; a += stride) {
       const c = neighbour(a);
-      if (!Number.isNaN(c) && c > -1) { sum += c; n++; }
+      if (!Number.isNaN(c) && c > -1) {
+        sum += c;
+        n++;
+      }
     }
     crowdMemo = n > 0 ? sum / n : Number.NaN;
     return crowdMemo;
@@ -74,7 +82,9 @@ export function articleMeaning(articles: readonly StoredArticle[], vectors: Text
     any,
     neighbour,
     keys: (a) => keys[a]!.length,
-    get crowd() { return crowd(); },
+    get crowd() {
+      return crowd();
+    },
     closeness(vector) {
       const n = articles.length;
       const out = { best: new Float64Array(n), key: new Float64Array(n), passage: new Float64Array(n) };

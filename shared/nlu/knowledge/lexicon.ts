@@ -79,33 +79,68 @@ recorded on demand replay recording
 stop pause freeze hold suspend
 `;
 
-const COUNTRIES = 'abroad us usa america canada australia germany france spain italy ireland netherlands europe eu japan china india';
+const COUNTRIES =
+  'abroad us usa america canada australia germany france spain italy ireland netherlands europe eu japan china india';
 
-export interface LexiconGroup { members: string[][] } // each member as its words
+export interface LexiconGroup {
+  members: string[][];
+} // each member as its words
 
 function parse(): LexiconGroup[] {
-  const groups = GROUPS.trim().split('\n').map((line) => line.trim()).filter(Boolean);
+  const groups = GROUPS.trim()
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   const out: LexiconGroup[] = [];
   for (const line of groups) {
     // Members are single words, or phrases known by the phrase list below.
     out.push({ members: splitMembers(line) });
   }
-  out.push({ members: COUNTRIES.split(' ').map((w) => [w]).concat([['international'], ['overseas'], ['worldwide']]) });
+  out.push({
+    members: COUNTRIES.split(' ')
+      .map((w) => [w])
+      .concat([['international'], ['overseas'], ['worldwide']]),
+  });
   return out;
 }
 
 // Phrases of the groups above: the longest match wins when a line is split into members.
 const PHRASES = [
-  'how much', 'send back', 'take back', 'money back', 'gift card', 'gift voucher', 'split the payment', 'pay monthly',
-  'monthly payments', 'log in', 'sign in', 'team member', 'opening hours', 'never arrived', 'not arrived',
-  'didnt arrive', 'hasnt arrived', 'large order', 'outside the uk', 'import duty', 'free trial', 'first time', 'never done',
-  'new to', 'on demand', 'stopped working', 'not working', 'doesnt work', 'postal code',
+  'how much',
+  'send back',
+  'take back',
+  'money back',
+  'gift card',
+  'gift voucher',
+  'split the payment',
+  'pay monthly',
+  'monthly payments',
+  'log in',
+  'sign in',
+  'team member',
+  'opening hours',
+  'never arrived',
+  'not arrived',
+  'didnt arrive',
+  'hasnt arrived',
+  'large order',
+  'outside the uk',
+  'import duty',
+  'free trial',
+  'first time',
+  'never done',
+  'new to',
+  'on demand',
+  'stopped working',
+  'not working',
+  'doesnt work',
+  'postal code',
 ].map((p) => p.split(' '));
 
 function splitMembers(line: string): string[][] {
   const ws = line.split(/\s+/);
   const out: string[][] = [];
-  for (let i = 0; i < ws.length;) {
+  for (let i = 0; i < ws.length; ) {
     const phrase = PHRASES.filter((p) => p.every((w, k) => ws[i + k] === w)).sort((a, b) => b.length - a.length)[0];
     if (phrase) {
       out.push(phrase);
@@ -153,8 +188,10 @@ for (const p of LEXICON_PHRASES.values()) {
  */
 export function lexiconPhraseAt(ws: string[], i: number, gap: boolean): { key: string; span: number } | null {
   for (const p of phrasesByFirst.get(stem(ws[i]!)) ?? []) {
-    if (p.stems.every((ps, k) => i + k < ws.length && stem(ws[i + k]!) === ps)) return { key: p.key, span: p.stems.length };
-    if (gap && p.stems.length === 2 && i + 2 < ws.length && stem(ws[i + 2]!) === p.stems[1]) return { key: p.key, span: 3 };
+    if (p.stems.every((ps, k) => i + k < ws.length && stem(ws[i + k]!) === ps))
+      return { key: p.key, span: p.stems.length };
+    if (gap && p.stems.length === 2 && i + 2 < ws.length && stem(ws[i + 2]!) === p.stems[1])
+      return { key: p.key, span: 3 };
   }
   return null;
 }

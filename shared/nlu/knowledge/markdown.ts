@@ -7,12 +7,61 @@ import type { TextFormat } from './passages.ts';
 
 // Elements that end a block of text (a paragraph, a list item, a table row...).
 const BLOCK = new Set([
-  'address', 'article', 'aside', 'blockquote', 'br', 'caption', 'dd', 'details', 'div', 'dl', 'dt', 'figcaption',
-  'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'p',
-  'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'br',
+  'caption',
+  'dd',
+  'details',
+  'div',
+  'dl',
+  'dt',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hr',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'td',
+  'tfoot',
+  'th',
+  'thead',
+  'tr',
+  'ul',
 ]);
 // Elements whose content is not text a reader sees.
-const HIDDEN = new Set(['script', 'style', 'template', 'noscript', 'iframe', 'object', 'svg', 'math', 'head', 'title', 'textarea', 'select']);
+const HIDDEN = new Set([
+  'script',
+  'style',
+  'template',
+  'noscript',
+  'iframe',
+  'object',
+  'svg',
+  'math',
+  'head',
+  'title',
+  'textarea',
+  'select',
+]);
 const CELL = new Set(['td', 'th']);
 
 // A private instance: options set here never leak into other users of marked.
@@ -28,7 +77,10 @@ export function htmlToBlocks(html: string): string[] {
  * of a table), or running text (a paragraph, a quote, a code line).
  */
 export type BlockKind = 'heading' | 'item' | 'text';
-export interface Block { text: string; kind: BlockKind }
+export interface Block {
+  text: string;
+  kind: BlockKind;
+}
 
 const HEADING = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dt', 'summary', 'caption']);
 const ITEM = new Set(['li', 'tr', 'dd']);
@@ -108,7 +160,8 @@ export function markdownToBlocks(markdown: string): string[] {
 
 /** Markdown -> blocks of plain text, each with its kind (see BlockKind). */
 export function markdownToKindedBlocks(markdown: string): Block[] {
-  if (markdown.length > MAX_MARKDOWN_CHARS) throw new MarkdownError(`Markdown longer than ${MAX_MARKDOWN_CHARS} characters`);
+  if (markdown.length > MAX_MARKDOWN_CHARS)
+    throw new MarkdownError(`Markdown longer than ${MAX_MARKDOWN_CHARS} characters`);
   let html: string;
   try {
     html = marked.parse(markdown, { async: false });
@@ -149,29 +202,43 @@ export function markdownFormat(markdown: string): TextFormat {
     const t = norm(text);
     if (t && t.length <= MAX_FORMAT_TEXT && list.length < MAX_FORMAT_ITEMS && !list.includes(t)) list.push(t);
   };
-  const parser = new Parser({
-    onopentag(name, attrs) {
-      if (HIDDEN.has(name)) { hidden++; return; }
-      if (['strong', 'b', 'em', 'i', 'li'].includes(name)) open.push({ tag: name, text: '' });
-      else if (name === 'a') open.push({ tag: 'a', text: '', ...(attrs.href && /^https?:\/\//i.test(attrs.href) ? { href: attrs.href } : {}) });
+  const parser = new Parser(
+    {
+      onopentag(name, attrs) {
+        if (HIDDEN.has(name)) {
+          hidden++;
+          return;
+        }
+        if (['strong', 'b', 'em', 'i', 'li'].includes(name)) open.push({ tag: name, text: '' });
+        else if (name === 'a')
+          open.push({
+            tag: 'a',
+            text: '',
+            ...(attrs.href && /^https?:\/\//i.test(attrs.href) ? { href: attrs.href } : {}),
+          });
+      },
+      onclosetag(name) {
+        if (HIDDEN.has(name)) {
+          hidden = Math.max(0, hidden - 1);
+          return;
+        }
+        const i = open.map((o) => o.tag).lastIndexOf(name);
+        if (i < 0) return;
+        const [span] = open.splice(i, 1);
+        if (name === 'strong' || name === 'b') add(out.strong, span!.text);
+        else if (name === 'em' || name === 'i') add(out.emphasis, span!.text);
+        else if (name === 'li') add(out.listItems, span!.text);
+        else if (span!.href && out.links.length < MAX_FORMAT_ITEMS) {
+          const text = norm(span!.text);
+          if (text && text.length <= MAX_FORMAT_TEXT) out.links.push({ text, url: span!.href });
+        }
+      },
+      ontext(data) {
+        if (hidden === 0) for (const o of open) o.text += data;
+      },
     },
-    onclosetag(name) {
-      if (HIDDEN.has(name)) { hidden = Math.max(0, hidden - 1); return; }
-      const i = open.map((o) => o.tag).lastIndexOf(name);
-      if (i < 0) return;
-      const [span] = open.splice(i, 1);
-      if (name === 'strong' || name === 'b') add(out.strong, span!.text);
-      else if (name === 'em' || name === 'i') add(out.emphasis, span!.text);
-      else if (name === 'li') add(out.listItems, span!.text);
-      else if (span!.href && out.links.length < MAX_FORMAT_ITEMS) {
-        const text = norm(span!.text);
-        if (text && text.length <= MAX_FORMAT_TEXT) out.links.push({ text, url: span!.href });
-      }
-    },
-    ontext(data) {
-      if (hidden === 0) for (const o of open) o.text += data;
-    },
-  }, { decodeEntities: true });
+    { decodeEntities: true },
+  );
   parser.write(html);
   parser.end();
   return out;

@@ -46,5 +46,8 @@ export function clampAnswer(passage: string): string {
     if (out.length + segment.length > MAX_ANSWER_CHARS) break;
     out += segment;
   }
-  return out.trim() || `${passage.slice(0, passage.lastIndexOf(' ', MAX_ANSWER_CHARS - 1) + 1 || MAX_ANSWER_CHARS - 1).trim()}…`;
+  return (
+    out.trim() ||
+    `${passage.slice(0, passage.lastIndexOf(' ', MAX_ANSWER_CHARS - 1) + 1 || MAX_ANSWER_CHARS - 1).trim()}…`
+  );
 }

@@ -11,9 +11,13 @@ export interface PhraseSpelling {
 
 // A trigram as one number: three UTF-16 code units fit in 48 bits, exactly.
 function trigrams(text: string): Set<number> {
-  const t = ` ${text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
+  const t = ` ${text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()} `;
   const keys = new Set<number>();
-  for (let i = 0; i + 3 <= t.length; i++) keys.add(t.charCodeAt(i) * 2 ** 32 + t.charCodeAt(i + 1) * 2 ** 16 + t.charCodeAt(i + 2));
+  for (let i = 0; i + 3 <= t.length; i++)
+    keys.add(t.charCodeAt(i) * 2 ** 32 + t.charCodeAt(i + 1) * 2 ** 16 + t.charCodeAt(i + 2));
   return keys;
 }
 
@@ -26,7 +30,10 @@ function messageTrigrams(text: string): Set<number> {
 }
 
 /** One candidate's phrases: each trigram's phrases, and each phrase's number of trigrams. */
-interface Grams { postings: Map<number, number[]>; sizes: Int32Array }
+interface Grams {
+  postings: Map<number, number[]>;
+  sizes: Int32Array;
+}
 
 function gramsOf(phrases: readonly string[]): Grams {
   const postings = new Map<number, number[]>();

@@ -58,7 +58,10 @@ export function toUnits(blocks: ReadonlyArray<string | Block>): Block[][] {
     const last = cur[cur.length - 1];
     // A list joins what is before it; a paragraph joins only a heading; a heading joins only a heading.
     const joins = last !== undefined && (block.kind === 'item' || last.kind === 'heading');
-    if (!joins && cur.length) { units.push(cur); cur = []; }
+    if (!joins && cur.length) {
+      units.push(cur);
+      cur = [];
+    }
     cur.push(block);
   }
   if (cur.length) units.push(cur);
@@ -73,7 +76,10 @@ export function toUnits(blocks: ReadonlyArray<string | Block>): Block[][] {
  * the next, which starts again with the unit's lead-in (its heading and the paragraph before its
  * list) when that is short, so that the rest of a list still reads under what introduces it.
  */
-export function toPassages(blocks: ReadonlyArray<string | Block>, passageChars = defaultPrepareOptions.passageChars): string[] {
+export function toPassages(
+  blocks: ReadonlyArray<string | Block>,
+  passageChars = defaultPrepareOptions.passageChars,
+): string[] {
   const size = Math.min(passageChars, MAX_ANSWER_CHARS);
   const passages: string[] = [];
   let cur = '';
@@ -84,10 +90,21 @@ export function toPassages(blocks: ReadonlyArray<string | Block>, passageChars =
   for (const unit of toUnits(blocks)) {
     // A heading never ends a passage: the unit's headings and its next sentence go together.
     const headings = unit.findIndex((b) => b.kind !== 'heading');
-    const head = headings > 0 ? [...unit.slice(0, headings).map((b) => b.text), splitSentences(unit[headings]!.text, size)[0] ?? ''].join('\n') : '';
+    const head =
+      headings > 0
+        ? [...unit.slice(0, headings).map((b) => b.text), splitSentences(unit[headings]!.text, size)[0] ?? ''].join(
+            '\n',
+          )
+        : '';
     if (cur && (cur.length >= size / 2 || cur.length + 1 + head.length > size)) close();
     const firstItem = unit.findIndex((b) => b.kind === 'item');
-    const lead = firstItem > 0 ? unit.slice(0, firstItem).map((b) => b.text).join('\n') : '';
+    const lead =
+      firstItem > 0
+        ? unit
+            .slice(0, firstItem)
+            .map((b) => b.text)
+            .join('\n')
+        : '';
     const repeatLead = lead.length > 0 && lead.length <= size / 3;
     let sep = cur ? '\n' : '';
     unit.forEach((block, k) => {
@@ -95,7 +112,10 @@ export function toPassages(blocks: ReadonlyArray<string | Block>, passageChars =
         if (cur && cur.length + sep.length + s.length > size) {
           close();
           // The rest of the list under its lead-in again (never a lead-in alone).
-          if (repeatLead && k >= firstItem && lead.length + 1 + s.length <= size) { cur = lead; sep = '\n'; } else sep = '';
+          if (repeatLead && k >= firstItem && lead.length + 1 + s.length <= size) {
+            cur = lead;
+            sep = '\n';
+          } else sep = '';
         }
         cur += sep + s;
         sep = ' ';

@@ -16,11 +16,18 @@ export interface QueryTerm {
 }
 
 /** The message's terms, at most MAX_QUERY_TERMS, each once. */
-export function queryReader(index: TermIndex, synonyms: ReadonlyMap<number, Array<[number, number]>>, w: ScoreWeights): (query: string) => QueryTerm[] {
+export function queryReader(
+  index: TermIndex,
+  synonyms: ReadonlyMap<number, Array<[number, number]>>,
+  w: ScoreWeights,
+): (query: string) => QueryTerm[] {
   const { termText, termIdf, unseenIdf, termOfWord, termOfPhrase } = index;
 
   // Terms by text, for prefix matches by binary search, and by length, for typo neighbours.
-  const sorted = termText.map((_, i) => i).filter((i) => !termText[i]!.startsWith('p:')).sort((x, y) => (termText[x]! < termText[y]! ? -1 : 1));
+  const sorted = termText
+    .map((_, i) => i)
+    .filter((i) => !termText[i]!.startsWith('p:'))
+    .sort((x, y) => (termText[x]! < termText[y]! ? -1 : 1));
   const byLength = new Map<number, number[]>();
   termText.forEach((t, i) => {
     if (t.startsWith('p:')) return;
@@ -93,7 +100,8 @@ export function queryReader(index: TermIndex, synonyms: ReadonlyMap<number, Arra
   };
 
   const analyse = (query: string): QueryTerm[] => {
-    const ws = w.lexicon > 0 ? joinContractions(words(query.slice(0, MAX_QUERY_CHARS))) : words(query.slice(0, MAX_QUERY_CHARS));
+    const ws =
+      w.lexicon > 0 ? joinContractions(words(query.slice(0, MAX_QUERY_CHARS))) : words(query.slice(0, MAX_QUERY_CHARS));
     const seen = new Set<string>();
     // A word read once reads the same again: a repeated word costs one lookup, not another typo search.
     const read = new Set<string>();

@@ -38,21 +38,44 @@ function topTwo(xs: Float64Array) {
   let second = Number.NaN;
   for (const x of xs) {
     if (Number.isNaN(x)) continue;
-    if (!(x <= first)) { second = first; first = x; } else if (!(x <= second)) second = x;
+    if (!(x <= first)) {
+      second = first;
+      first = x;
+    } else if (!(x <= second)) second = x;
   }
-  return { other: (x: number) => { const o = x === first ? second : first; return Number.isNaN(o) ? x : o; } };
+  return {
+    other: (x: number) => {
+      const o = x === first ? second : first;
+      return Number.isNaN(o) ? x : o;
+    },
+  };
 }
 
 /** Features for `featuresOf` to fill, with the two it does not compute. */
-const blank = (semantic = 0, spelling = 0) =>
-  ({ key: 0, title: 0, question: 0, passage: 0, similarity: 0, unseen: 0, body: 0, semantic, spelling, bestPassage: 0 });
+const blank = (semantic = 0, spelling = 0) => ({
+  key: 0,
+  title: 0,
+  question: 0,
+  passage: 0,
+  similarity: 0,
+  unseen: 0,
+  body: 0,
+  semantic,
+  spelling,
+  bestPassage: 0,
+});
 
 /**
  * `ids`: the articles' ids; `blending`: whether word vectors re-rank (there are vectors and
  * `semanticRank` > 0); `spelling`: the articles' titles and questions by id.
  */
 export function ranker(
-  ids: readonly string[], m: Matcher, semanticOf: SemanticCloseness, spelling: PhraseSpelling, blending: boolean, w: ScoreWeights,
+  ids: readonly string[],
+  m: Matcher,
+  semanticOf: SemanticCloseness,
+  spelling: PhraseSpelling,
+  blending: boolean,
+  w: ScoreWeights,
   meaningOf?: ArticleMeaning,
 ): Ranker {
   const n = ids.length;
@@ -72,7 +95,8 @@ export function ranker(
     const best: Array<{ a: number; s: number }> = [];
     for (const a of touchedArticles) {
       const s = featuresOf(a, f);
-      if (best.length === pool && !(s > best[pool - 1]!.s || (s === best[pool - 1]!.s && a < best[pool - 1]!.a))) continue;
+      if (best.length === pool && !(s > best[pool - 1]!.s || (s === best[pool - 1]!.s && a < best[pool - 1]!.a)))
+        continue;
       let k = best.length === pool ? pool - 1 : best.length;
       while (k > 0 && (best[k - 1]!.s < s || (best[k - 1]!.s === s && best[k - 1]!.a > a))) {
         best[k] = best[k - 1]!;
@@ -81,10 +105,14 @@ export function ranker(
       best[k] = { a, s };
     }
     // The sentence vectors' cosines, once: the pool's when they re-rank it, and each kept article keeps its own.
-    const cos = semanticOf(query, best.map(({ a }) => a));
+    const cos = semanticOf(
+      query,
+      best.map(({ a }) => a),
+    );
     let kept = best.map(({ a, s }, k) => ({ a, s, cos: cos[k]! }));
     if (blending) {
-      kept = kept.map((x) => ({ ...x, s: x.s + w.semanticRank * x.cos }))
+      kept = kept
+        .map((x) => ({ ...x, s: x.s + w.semanticRank * x.cos }))
         .sort((x, y) => y.s - x.s || x.a - y.a)
         .slice(0, limit);
     }
@@ -117,14 +145,21 @@ export function ranker(
     mean /= counted || 1;
     const f = blank();
     const candidates = new Set<number>(lexical ? touchedArticles : []);
-    const byCloseness = [...close.keys()].filter((a) => !Number.isNaN(close[a]!)).sort((x, y) => close[y]! - close[x]! || x - y);
+    const byCloseness = [...close.keys()]
+      .filter((a) => !Number.isNaN(close[a]!))
+      .sort((x, y) => close[y]! - close[x]! || x - y);
     for (const a of byCloseness.slice(0, MEANING_POOL)) candidates.add(a);
-    const lexicalScore = (a: number, out: ReturnType<typeof blank>, calibrated = false) => (lexical ? featuresOf(a, out, calibrated) : 0);
+    const lexicalScore = (a: number, out: ReturnType<typeof blank>, calibrated = false) =>
+      lexical ? featuresOf(a, out, calibrated) : 0;
     const bonus = (a: number) => (Number.isNaN(close[a]!) ? 0 : w.meaningRank * (close[a]! - mean));
-    const ranked = [...candidates].map((a) => ({ a, s: lexicalScore(a, f) + bonus(a) }))
+    const ranked = [...candidates]
+      .map((a) => ({ a, s: lexicalScore(a, f) + bonus(a) }))
       .sort((x, y) => y.s - x.s || x.a - y.a)
       .slice(0, limit);
-    const cos = semanticOf(query, ranked.map(({ a }) => a));
+    const cos = semanticOf(
+      query,
+      ranked.map(({ a }) => a),
+    );
     const gaps = { best: topTwo(close), key: topTwo(closeness.key), passage: topTwo(closeness.passage) };
     const crowd = meaningOf!.crowd;
     let above = 1;
@@ -138,10 +173,15 @@ export function ranker(
       const key = closeness.key[a]!;
       const passage = closeness.passage[a]!;
       const meaning = {
-        meaning: c, meaningLift: c - mean, meaningGap: c - gaps.best.other(c),
-        ...(Number.isNaN(crowd) ? {} : { meaningCrowd: crowd }), meaningKeys: meaningOf!.keys(a),
+        meaning: c,
+        meaningLift: c - mean,
+        meaningGap: c - gaps.best.other(c),
+        ...(Number.isNaN(crowd) ? {} : { meaningCrowd: crowd }),
+        meaningKeys: meaningOf!.keys(a),
         ...(Number.isNaN(key) ? {} : { meaningKey: key, meaningKeyGap: key - gaps.key.other(key) }),
-        ...(Number.isNaN(passage) ? {} : { meaningPassage: passage, meaningPassageGap: passage - gaps.passage.other(passage) }),
+        ...(Number.isNaN(passage)
+          ? {}
+          : { meaningPassage: passage, meaningPassageGap: passage - gaps.passage.other(passage) }),
       };
       return { article: a, features: { ...features, ...meaning }, score: s, bestPassage };
     });
@@ -163,7 +203,8 @@ export function ranker(
     if (n === 0 || limit <= 0 || !collect(query)) return { items: best, more: false };
     const f = blank();
     // x goes before y: higher score, then the smaller id.
-    const before = (s: number, id: string, y: { confidence: number; articleId: string }) => s > y.confidence || (s === y.confidence && id < y.articleId);
+    const before = (s: number, id: string, y: { confidence: number; articleId: string }) =>
+      s > y.confidence || (s === y.confidence && id < y.articleId);
     let after = 0;
     for (const a of touchedArticles) {
       const s = featuresOf(a, f);

@@ -37,7 +37,13 @@ import type { WordVectors } from '../encoder/glove.ts';
 import type { TextVectors } from '../encoder/vector-math.ts';
 
 export { clampAnswer, MAX_ANSWER_CHARS, type StoredArticle } from './passages.ts';
-export { DEFAULT_KNOWLEDGE_THRESHOLD, defaultScoreWeights, score, type Features, type ScoreWeights } from './scoring.ts';
+export {
+  DEFAULT_KNOWLEDGE_THRESHOLD,
+  defaultScoreWeights,
+  score,
+  type Features,
+  type ScoreWeights,
+} from './scoring.ts';
 
 export interface KnowledgeHit {
   articleId: string;
@@ -73,10 +79,17 @@ export interface KnowledgeIndex {
    * One page of rankAll's order (score, then id), without ranking the whole list: the `limit` best
    * that come after `after` (the last item of the previous page), and whether more follow.
    */
-  rankPage(query: string, limit: number, after?: { confidence: number; articleId: string } | null):
-    { items: Array<{ articleId: string; confidence: number }>; more: boolean };
+  rankPage(
+    query: string,
+    limit: number,
+    after?: { confidence: number; articleId: string } | null,
+  ): { items: Array<{ articleId: string; confidence: number }>; more: boolean };
   /** The features behind the ranking, best first: for tuning and for telling why an article matched. */
-  explain(query: string, limit?: number, vector?: Float32Array): Array<{ articleId: string; features: Features; score: number }>;
+  explain(
+    query: string,
+    limit?: number,
+    vector?: Float32Array,
+  ): Array<{ articleId: string; features: Features; score: number }>;
   /** Whether a word (lower case) is, as it is written, one of the articles' words, or a stop word. */
   knows(word: string): boolean;
 }
@@ -84,7 +97,10 @@ export interface KnowledgeIndex {
 const clampLimit = (limit: number | undefined, fallback: number) =>
   limit === undefined || !Number.isFinite(limit) ? fallback : Math.max(0, Math.min(10, Math.floor(limit)));
 
-export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: KnowledgeIndexOptions = {}): KnowledgeIndex {
+export function buildKnowledgeIndex(
+  docs: readonly StoredArticle[],
+  options: KnowledgeIndexOptions = {},
+): KnowledgeIndex {
   const w: ScoreWeights = { ...defaultScoreWeights, ...options.weights };
   const articles = [...docs];
   const vectors = options.wordVectors;
@@ -95,17 +111,28 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
 
   // Word pairs of each article's title and questions (not its passages).
   const { firstUnit, unitKind, unitTerms } = index;
-  const { synonyms, local } = learnSynonyms(articles.map((_, a) => {
-    const out: Array<readonly number[]> = [];
-    for (let u = firstUnit[a]!; u < firstUnit[a + 1]! && unitKind[u] !== KIND_PASSAGE; u++) out.push(unitTerms[u]!);
-    return out;
-  }), w);
+  const { synonyms, local } = learnSynonyms(
+    articles.map((_, a) => {
+      const out: Array<readonly number[]> = [];
+      for (let u = firstUnit[a]!; u < firstUnit[a + 1]! && unitKind[u] !== KIND_PASSAGE; u++) out.push(unitTerms[u]!);
+      return out;
+    }),
+    w,
+  );
 
   const match = matcher(articles, index, queryReader(index, synonyms, w), local, w);
   const blending = vectors !== null && vectors !== undefined && w.semanticRank > 0;
   // How nearly a message is spelled like an article's title or one of its questions (answer-policy.ts).
   const spelling = phraseSpelling(new Map(articles.map((art) => [art.id, [art.title, ...art.questions]])));
-  const { rank, rankAll, rankPage } = ranker(articles.map((art) => art.id), match, semanticOf, spelling, blending, w, articleMeaning(articles, options.vectors));
+  const { rank, rankAll, rankPage } = ranker(
+    articles.map((art) => art.id),
+    match,
+    semanticOf,
+    spelling,
+    blending,
+    w,
+    articleMeaning(articles, options.vectors),
+  );
 
   const search = (query: string, opts: { limit?: number; vector?: Float32Array } = {}): KnowledgeHit[] =>
     rank(query, clampLimit(opts.limit, 3), opts.vector).map(({ article, score, bestPassage, features }) => {
@@ -124,7 +151,11 @@ export function buildKnowledgeIndex(docs: readonly StoredArticle[], options: Kno
     });
 
   const explain = (query: string, limit = 10, vector?: Float32Array) =>
-    rank(query, clampLimit(limit, 10), vector).map(({ article, features, score }) => ({ articleId: articles[article]!.id, features, score }));
+    rank(query, clampLimit(limit, 10), vector).map(({ article, features, score }) => ({
+      articleId: articles[article]!.id,
+      features,
+      score,
+    }));
 
   return { size: articles.length, search, rankAll, rankPage, explain, knows: index.hasWord };
 }

@@ -89,8 +89,7 @@ export function score(f: Features, w: ScoreWeights): number {
     w.title * Math.max(f.title, f.question) +
     w.key * f.key +
     w.passage * f.passage +
-    w.complete * Math.max(0, f.passage - COMPLETE) / (1 - COMPLETE) +
+    (w.complete * Math.max(0, f.passage - COMPLETE)) / (1 - COMPLETE) +
     w.similarity * f.similarity;
   return Math.min(1, Math.max(0, s));
 }
-

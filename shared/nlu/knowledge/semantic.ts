@@ -15,7 +15,10 @@ export type SemanticCloseness = (query: string, arts: readonly number[]) => numb
 const SAMPLE = 2_000;
 
 /** The sentence vectors of the articles' units (see knowledge-terms.ts `unitTexts`), made when needed. */
-export function semanticCloseness(vectors: WordVectors | null | undefined, articles: readonly StoredArticle[]): SemanticCloseness {
+export function semanticCloseness(
+  vectors: WordVectors | null | undefined,
+  articles: readonly StoredArticle[],
+): SemanticCloseness {
   if (!vectors) return (_query, arts) => arts.map(() => 0);
   const texts = articles.map((art) => unitTexts(art).map(([, text]) => text));
   const stride = Math.ceil(texts.reduce((n, ts) => n + ts.length, 0) / SAMPLE) || 1;

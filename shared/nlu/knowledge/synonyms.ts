@@ -23,13 +23,14 @@ export function learnSynonyms(
         const dx = sts[x]!.filter((t) => !sy.has(t));
         const dy = sts[y]!.filter((t) => !sx.has(t));
         if (dx.length === 0 || dy.length === 0 || dx.length > w.synonymSpan || dy.length > w.synonymSpan) continue;
-        for (const p of dx) for (const q of dy) {
-          for (const key of [`${p} ${q}`, `${q} ${p}`]) {
-            const arts = seen.get(key) ?? new Set<number>();
-            arts.add(a);
-            seen.set(key, arts);
+        for (const p of dx)
+          for (const q of dy) {
+            for (const key of [`${p} ${q}`, `${q} ${p}`]) {
+              const arts = seen.get(key) ?? new Set<number>();
+              arts.add(a);
+              seen.set(key, arts);
+            }
           }
-        }
       }
     }
   });
@@ -49,4 +50,3 @@ export function learnSynonyms(
   }
   return { synonyms, local };
 }
-

@@ -33,7 +33,10 @@ export function words(text: string): string[] {
   const out: string[] = [];
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range, control characters included
   if (/[^\x00-\x7f]/.test(s)) {
-    const plain = s.normalize('NFKD').replace(/\p{M}+/gu, '').replace(/(?<![\p{L}\p{N}])(\p{L})-(?=\p{L})/gu, '$1');
+    const plain = s
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
+      .replace(/(?<![\p{L}\p{N}])(\p{L})-(?=\p{L})/gu, '$1');
     for (const m of plain.matchAll(/[\p{L}\p{N}]+/gu)) keep(m[0], out);
     return out;
   }

@@ -56,23 +56,59 @@ const MIN_INTENTS = 5;
 const MIN_ARTICLES = 4;
 
 /** The intent model's features, in order; with the encoder's evidence (`meaning` present) its two features and the logit of `inScope` follow. */
-export const INTENT_FEATURES = ['bias', 'logit confidence', 'margin', 'cover', 'similarity', 'log candidates', 'spelling'] as const;
+export const INTENT_FEATURES = [
+  'bias',
+  'logit confidence',
+  'margin',
+  'cover',
+  'similarity',
+  'log candidates',
+  'spelling',
+] as const;
 export const INTENT_MEANING_FEATURES = [...INTENT_FEATURES, 'meaning', 'meaning margin', 'logit in scope'] as const;
 
 export function intentFeatures(e: IntentEvidence): number[] {
-  const lexical = [1, logit(e.confidence), e.margin, e.cover, e.similarity, Math.log(Math.max(MIN_INTENTS, e.candidates)), e.spelling];
+  const lexical = [
+    1,
+    logit(e.confidence),
+    e.margin,
+    e.cover,
+    e.similarity,
+    Math.log(Math.max(MIN_INTENTS, e.candidates)),
+    e.spelling,
+  ];
   return e.meaning === undefined ? lexical : [...lexical, e.meaning, e.meaningMargin ?? 0, logit(e.inScope)];
 }
 
 /** The article model's features, in order (the encoder's and the crowded switch's: see `articleFeatures`). */
 export const ARTICLE_FEATURES = [
-  'bias', 'logit confidence', 'margin', 'key', 'passage', 'similarity', 'unseen', 'log candidates', 'semantic', 'spelling',
+  'bias',
+  'logit confidence',
+  'margin',
+  'key',
+  'passage',
+  'similarity',
+  'unseen',
+  'log candidates',
+  'semantic',
+  'spelling',
 ] as const;
 const ARTICLE_MEANING_SPARSE = [
-  ...ARTICLE_FEATURES, 'meaning', 'meaning gap', 'meaning lift', 'meaning key', 'meaning passage', 'meaning key gap', 'meaning passage gap', 'log meaning keys',
+  ...ARTICLE_FEATURES,
+  'meaning',
+  'meaning gap',
+  'meaning lift',
+  'meaning key',
+  'meaning passage',
+  'meaning key gap',
+  'meaning passage gap',
+  'log meaning keys',
 ] as const;
 /** With the encoder's evidence: the features, then each again times how crowded the knowledge base is. */
-export const ARTICLE_MEANING_FEATURES: readonly string[] = [...ARTICLE_MEANING_SPARSE, ...ARTICLE_MEANING_SPARSE.map((n) => `crowded x ${n}`)];
+export const ARTICLE_MEANING_FEATURES: readonly string[] = [
+  ...ARTICLE_MEANING_SPARSE,
+  ...ARTICLE_MEANING_SPARSE.map((n) => `crowded x ${n}`),
+];
 
 // A knowledge base's crowd (see knowledge/article-meaning.ts) when its titles have no vectors: between the
 // help desks' (0.48 to 0.64) and StackFAQ's (0.71 to 0.79).
@@ -95,11 +131,29 @@ const CROWDED_WIDTH = 0.01;
  */
 export function articleFeatures(e: ArticleEvidence): number[] {
   const f = e.features;
-  const lexical = [1, logit(e.confidence), e.margin, f.key, f.passage, f.similarity, f.unseen, Math.log(Math.max(MIN_ARTICLES, e.candidates)), f.semantic, f.spelling];
+  const lexical = [
+    1,
+    logit(e.confidence),
+    e.margin,
+    f.key,
+    f.passage,
+    f.similarity,
+    f.unseen,
+    Math.log(Math.max(MIN_ARTICLES, e.candidates)),
+    f.semantic,
+    f.spelling,
+  ];
   const m = f.meaning;
   if (m === undefined) return lexical;
   const x = [
-    ...lexical, m, f.meaningGap ?? 0, f.meaningLift ?? 0, f.meaningKey ?? m, f.meaningPassage ?? m, f.meaningKeyGap ?? 0, f.meaningPassageGap ?? 0,
+    ...lexical,
+    m,
+    f.meaningGap ?? 0,
+    f.meaningLift ?? 0,
+    f.meaningKey ?? m,
+    f.meaningPassage ?? m,
+    f.meaningKeyGap ?? 0,
+    f.meaningPassageGap ?? 0,
     Math.log(f.meaningKeys ?? 1),
   ];
   const crowded = sigmoid(((f.meaningCrowd ?? CROWD) - CROWDED) / CROWDED_WIDTH);
@@ -107,7 +161,11 @@ export function articleFeatures(e: ArticleEvidence): number[] {
 }
 
 /** One fitted model as calibration.json holds it: its features by name, one weight each. */
-export interface FittedModel { features: string[]; weights: number[]; fitted?: Record<string, unknown> }
+export interface FittedModel {
+  features: string[];
+  weights: number[];
+  fitted?: Record<string, unknown>;
+}
 export interface CalibrationFile {
   version: number;
   provenance: Record<string, unknown>;
@@ -120,7 +178,10 @@ export const CALIBRATION_FILE = fitted as CalibrationFile;
  * few-phrase ones (6 to 20 phrases an intent, 20 to 150 intents), and each kind's intercept is
  * moved so that the documented defaults choose what the rule's pair chose.
  */
-export const CALIBRATION = { intent: CALIBRATION_FILE.models.intent.weights, article: CALIBRATION_FILE.models.article.weights };
+export const CALIBRATION = {
+  intent: CALIBRATION_FILE.models.intent.weights,
+  article: CALIBRATION_FILE.models.article.weights,
+};
 
 /**
  * The same with the sentence encoder's evidence, used for a candidate whose evidence has it. The
@@ -128,17 +189,29 @@ export const CALIBRATION = { intent: CALIBRATION_FILE.models.intent.weights, art
  * intents share, looked off-topic (BANKING77 10 an intent: 20 % fallback; with it 5 %, and 93.5 ->
  * 93.1 % in scope on CLINC150 at the same oos recall).
  */
-export const CALIBRATION_MEANING = { intent: CALIBRATION_FILE.models.intentMeaning.weights, article: CALIBRATION_FILE.models.articleMeaning.weights };
+export const CALIBRATION_MEANING = {
+  intent: CALIBRATION_FILE.models.intentMeaning.weights,
+  article: CALIBRATION_FILE.models.articleMeaning.weights,
+};
 
 const dot = (w: readonly number[], x: readonly number[]) => w.reduce((s, wi, i) => s + wi * x[i]!, 0);
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 /** The probability that the intent is the right answer. */
 export const intentProbability = (e: IntentEvidence, w?: readonly number[]) =>
-  round3(sigmoid(dot(w ?? (e.meaning === undefined ? CALIBRATION.intent : CALIBRATION_MEANING.intent), intentFeatures(e))));
+  round3(
+    sigmoid(dot(w ?? (e.meaning === undefined ? CALIBRATION.intent : CALIBRATION_MEANING.intent), intentFeatures(e))),
+  );
 /** The probability that the article is the right answer. */
 export const articleProbability = (e: ArticleEvidence, w?: readonly number[]) =>
-  round3(sigmoid(dot(w ?? (e.features.meaning === undefined ? CALIBRATION.article : CALIBRATION_MEANING.article), articleFeatures(e))));
+  round3(
+    sigmoid(
+      dot(
+        w ?? (e.features.meaning === undefined ? CALIBRATION.article : CALIBRATION_MEANING.article),
+        articleFeatures(e),
+      ),
+    ),
+  );
 
 /** Defaults of `nlu.confidenceThreshold` and `knowledge.threshold`, on the calibrated scale (see docs/API-NOTES.md). */
 export const DEFAULT_INTENT_THRESHOLD = 0.46;
@@ -150,7 +223,11 @@ export type Choice = 'intent' | 'article' | 'fallback';
  * The better answer of the two, each at its own threshold; the fallback when neither reaches it.
  * A tie goes to the intent (its reply is the team's own words for exactly that question).
  */
-export function choose(intent: number | null, article: number | null, thresholds: { intent: number; article: number }): Choice {
+export function choose(
+  intent: number | null,
+  article: number | null,
+  thresholds: { intent: number; article: number },
+): Choice {
   const i = intent !== null && intent >= thresholds.intent ? intent : -1;
   const a = article !== null && article >= thresholds.article ? article : -1;
   if (i < 0 && a < 0) return 'fallback';

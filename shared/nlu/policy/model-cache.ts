@@ -3,7 +3,10 @@
 // is picked up by the first message that sees the bumped version, and an unchanged tenant is
 // never retrained while the container stays warm.
 
-interface Entry<T> { version: number | string; model: Promise<T> }
+interface Entry<T> {
+  version: number | string;
+  model: Promise<T>;
+}
 
 export class TenantModelCache<T> {
   private readonly entries = new Map<string, Entry<T>>(); // insertion order = recency (LRU)

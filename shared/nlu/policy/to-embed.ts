@@ -18,11 +18,13 @@ export function textsToEmbed(content: {
   articles?: ReadonlyArray<Pick<StoredArticle, 'title' | 'questions' | 'passages'>>;
   none?: readonly string[];
 }): string[] {
-  return [...new Set([
-    ...(content.intents ?? []).flatMap(intentTextsToEmbed),
-    ...(content.articles ?? []).flatMap(articleTextsToEmbed),
-    ...noneTextsToEmbed(content.none ?? []),
-  ])];
+  return [
+    ...new Set([
+      ...(content.intents ?? []).flatMap(intentTextsToEmbed),
+      ...(content.articles ?? []).flatMap(articleTextsToEmbed),
+      ...noneTextsToEmbed(content.none ?? []),
+    ]),
+  ];
 }
 
 export { articleTextsToEmbed, intentTextsToEmbed };

@@ -14,14 +14,25 @@
 // kinds of tenant only; W=1 prints the weights. The results are in docs/NLU-ENCODER.md.
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { choose, DEFAULT_INTENT_THRESHOLD, intentProbability, logit, sigmoid, type ArticleEvidence } from '#shared/nlu/policy/answer-policy.ts';
+import {
+  choose,
+  DEFAULT_INTENT_THRESHOLD,
+  intentProbability,
+  logit,
+  sigmoid,
+  type ArticleEvidence,
+} from '#shared/nlu/policy/answer-policy.ts';
 import { repoRoot } from '../kb/data.ts';
 import { kbAbstention } from './data.ts';
 import { fitLogistic, tuningScenarios, thresholdGrid, type Row } from './fit.ts';
 import { buildScenario, observe, scenarioVectors, type Observed } from './inprocess.ts';
 import { calibration, isRight, pct, shares, type Got, type Outcome } from './score.ts';
 
-interface Tenant { scenario: string; kind: 'desk' | 'desk4' | 'mix' | 'kb'; observed: Observed[] }
+interface Tenant {
+  scenario: string;
+  kind: 'desk' | 'desk4' | 'mix' | 'kb';
+  observed: Observed[];
+}
 
 const CACHE = resolve(repoRoot, 'bench-results/article-probe.json');
 
@@ -31,10 +42,22 @@ async function observeAll(): Promise<Tenant[]> {
   const encoded = await scenarioVectors(scenarios);
   const tenants = scenarios.map((s) => {
     process.stderr.write(`[articles] ${s.name}\n`);
-    const kind: Tenant['kind'] = s.name.startsWith('bench:kb') ? 'kb' : s.name.startsWith('tuning mix') ? 'mix' : s.name.includes('(4 articles)') ? 'desk4' : 'desk';
+    const kind: Tenant['kind'] = s.name.startsWith('bench:kb')
+      ? 'kb'
+      : s.name.startsWith('tuning mix')
+        ? 'mix'
+        : s.name.includes('(4 articles)')
+          ? 'desk4'
+          : 'desk';
     // Only what the article model needs (the evidence of the best intent and the best article).
     const observed = observe(buildScenario(s, encoded), s.messages, encoded).map((o) => ({
-      ...o, evidence: { intents: o.evidence.intents.slice(0, 1), articles: o.evidence.articles.slice(0, 1).map((a) => ({ hit: { articleId: a.hit.articleId }, evidence: a.evidence })) },
+      ...o,
+      evidence: {
+        intents: o.evidence.intents.slice(0, 1),
+        articles: o.evidence.articles
+          .slice(0, 1)
+          .map((a) => ({ hit: { articleId: a.hit.articleId }, evidence: a.evidence })),
+      },
     })) as unknown as Observed[];
     return { scenario: s.name, kind, observed };
   });
@@ -48,21 +71,64 @@ type FeatureSet = (e: ArticleEvidence, text: string) => number[];
 const MIN_ARTICLES = 4;
 const lexical = (e: ArticleEvidence) => {
   const f = e.features;
-  return [1, logit(e.confidence), e.margin, f.key, f.passage, f.similarity, f.unseen, Math.log(Math.max(MIN_ARTICLES, e.candidates)), f.semantic, f.spelling];
+  return [
+    1,
+    logit(e.confidence),
+    e.margin,
+    f.key,
+    f.passage,
+    f.similarity,
+    f.unseen,
+    Math.log(Math.max(MIN_ARTICLES, e.candidates)),
+    f.semantic,
+    f.spelling,
+  ];
 };
 const m = (e: ArticleEvidence) => e.features.meaning ?? 0;
 export const FEATURE_SETS: Record<string, FeatureSet> = {
   lexical,
   gap: (e) => [...lexical(e), m(e), e.features.meaningGap ?? 0],
   lift: (e) => [...lexical(e), m(e), e.features.meaningGap ?? 0, e.features.meaningLift ?? 0],
-  crowd: (e) => [...lexical(e), m(e), e.features.meaningGap ?? 0, e.features.meaningLift ?? 0, e.features.meaningCrowd ?? 0.5],
-  crowdm: (e) => [...lexical(e), m(e), e.features.meaningGap ?? 0, e.features.meaningLift ?? 0, m(e) - (e.features.meaningCrowd ?? 0.5)],
-  len: (e, t) => [...lexical(e), m(e), e.features.meaningGap ?? 0, e.features.meaningLift ?? 0, Math.log(t.split(/\s+/).length)],
-  crowdlen: (e, t) => [...lexical(e), m(e), e.features.meaningGap ?? 0, e.features.meaningLift ?? 0, e.features.meaningCrowd ?? 0.5, Math.log(t.split(/\s+/).length)],
+  crowd: (e) => [
+    ...lexical(e),
+    m(e),
+    e.features.meaningGap ?? 0,
+    e.features.meaningLift ?? 0,
+    e.features.meaningCrowd ?? 0.5,
+  ],
+  crowdm: (e) => [
+    ...lexical(e),
+    m(e),
+    e.features.meaningGap ?? 0,
+    e.features.meaningLift ?? 0,
+    m(e) - (e.features.meaningCrowd ?? 0.5),
+  ],
+  len: (e, t) => [
+    ...lexical(e),
+    m(e),
+    e.features.meaningGap ?? 0,
+    e.features.meaningLift ?? 0,
+    Math.log(t.split(/\s+/).length),
+  ],
+  crowdlen: (e, t) => [
+    ...lexical(e),
+    m(e),
+    e.features.meaningGap ?? 0,
+    e.features.meaningLift ?? 0,
+    e.features.meaningCrowd ?? 0.5,
+    Math.log(t.split(/\s+/).length),
+  ],
   inter: (e) => {
     const c = (e.features.meaningCrowd ?? 0.6) - 0.6;
     const base = [...lexical(e), m(e), e.features.meaningGap ?? 0, e.features.meaningLift ?? 0, c];
-    return [...base, c * logit(e.confidence), c * m(e), c * (e.features.meaningGap ?? 0), c * e.features.key, c * e.features.passage];
+    return [
+      ...base,
+      c * logit(e.confidence),
+      c * m(e),
+      c * (e.features.meaningGap ?? 0),
+      c * e.features.key,
+      c * e.features.passage,
+    ];
   },
   inter2: (e) => {
     const c = (e.features.meaningCrowd ?? 0.6) - 0.6;
@@ -71,25 +137,70 @@ export const FEATURE_SETS: Record<string, FeatureSet> = {
   },
   kinds: (e) => {
     const f = e.features;
-    return [...lexical(e), m(e), f.meaningGap ?? 0, f.meaningLift ?? 0, f.meaningKey ?? m(e), f.meaningPassage ?? m(e), f.meaningKeyGap ?? 0, f.meaningPassageGap ?? 0];
+    return [
+      ...lexical(e),
+      m(e),
+      f.meaningGap ?? 0,
+      f.meaningLift ?? 0,
+      f.meaningKey ?? m(e),
+      f.meaningPassage ?? m(e),
+      f.meaningKeyGap ?? 0,
+      f.meaningPassageGap ?? 0,
+    ];
   },
   kindsc: (e) => {
     const f = e.features;
-    return [...lexical(e), m(e), f.meaningGap ?? 0, f.meaningLift ?? 0, f.meaningKey ?? m(e), f.meaningPassage ?? m(e), f.meaningKeyGap ?? 0, f.meaningPassageGap ?? 0, f.meaningCrowd ?? 0.6];
+    return [
+      ...lexical(e),
+      m(e),
+      f.meaningGap ?? 0,
+      f.meaningLift ?? 0,
+      f.meaningKey ?? m(e),
+      f.meaningPassage ?? m(e),
+      f.meaningKeyGap ?? 0,
+      f.meaningPassageGap ?? 0,
+      f.meaningCrowd ?? 0.6,
+    ];
   },
   switch: (e) => {
     const f = e.features;
-    const base = [...lexical(e), m(e), f.meaningGap ?? 0, f.meaningLift ?? 0, f.meaningKey ?? m(e), f.meaningPassage ?? m(e), f.meaningKeyGap ?? 0, f.meaningPassageGap ?? 0];
+    const base = [
+      ...lexical(e),
+      m(e),
+      f.meaningGap ?? 0,
+      f.meaningLift ?? 0,
+      f.meaningKey ?? m(e),
+      f.meaningPassage ?? m(e),
+      f.meaningKeyGap ?? 0,
+      f.meaningPassageGap ?? 0,
+    ];
     const sw = 1 / (1 + Math.exp(-((f.meaningCrowd ?? 0.65) - 0.675) / 0.01));
     return [...base, ...base.map((x) => x * sw)];
   },
   switchq: (e) => {
     const f = e.features;
-    const base = [...lexical(e), m(e), f.meaningGap ?? 0, f.meaningLift ?? 0, f.meaningKey ?? m(e), f.meaningPassage ?? m(e), f.meaningKeyGap ?? 0, f.meaningPassageGap ?? 0, Math.log(f.meaningKeys ?? 1)];
+    const base = [
+      ...lexical(e),
+      m(e),
+      f.meaningGap ?? 0,
+      f.meaningLift ?? 0,
+      f.meaningKey ?? m(e),
+      f.meaningPassage ?? m(e),
+      f.meaningKeyGap ?? 0,
+      f.meaningPassageGap ?? 0,
+      Math.log(f.meaningKeys ?? 1),
+    ];
     const sw = 1 / (1 + Math.exp(-((f.meaningCrowd ?? 0.65) - 0.675) / 0.01));
     return [...base, ...base.map((x) => x * sw)];
   },
-  parts: (e) => [...lexical(e), m(e), e.features.meaningGap ?? 0, e.features.meaningLift ?? 0, e.features.meaningKey ?? m(e), e.features.meaningPassage ?? m(e)],
+  parts: (e) => [
+    ...lexical(e),
+    m(e),
+    e.features.meaningGap ?? 0,
+    e.features.meaningLift ?? 0,
+    e.features.meaningKey ?? m(e),
+    e.features.meaningPassage ?? m(e),
+  ],
 };
 
 /** Intent probabilities are the shipped model's; the article's come from `w` over `fs`. */
@@ -101,11 +212,23 @@ function decide(observed: Observed[], fs: FeatureSet, w: number[], ta: number): 
     const pa = a ? sigmoid(fs(a.evidence, o.message.text).reduce((s, x, k) => s + x * w[k]!, 0)) : null;
     const th = { intent: DEFAULT_INTENT_THRESHOLD, article: ta };
     const choice = choose(pi, pa, th);
-    const got: Got = choice === 'intent' ? { intent: i!.ranked.intent } : choice === 'article' ? { article: a!.hit.articleId } : { fallback: true };
+    const got: Got =
+      choice === 'intent'
+        ? { intent: i!.ranked.intent }
+        : choice === 'article'
+          ? { article: a!.hit.articleId }
+          : { fallback: true };
     const best = choose(pi, pa, { intent: 0, article: 0 });
     const bestRight = best === 'intent' ? o.intentRight : best === 'article' ? o.articleRight : false;
     const confidence = choice === 'fallback' ? Math.max(pi ?? 0, pa ?? 0) : choice === 'intent' ? pi! : pa!;
-    return { group: o.message.group, right: isRight(o.message.expect, got), answered: choice !== 'fallback', confidence, bestRight, heldOut: o.message.heldOut };
+    return {
+      group: o.message.group,
+      right: isRight(o.message.expect, got),
+      answered: choice !== 'fallback',
+      confidence,
+      bestRight,
+      heldOut: o.message.heldOut,
+    };
   });
 }
 
@@ -116,7 +239,12 @@ function rows(tenants: Tenant[], fs: FeatureSet, weightOf: (t: Tenant) => number
     for (const o of t.observed) groups.set(o.message.group, (groups.get(o.message.group) ?? 0) + 1);
     for (const o of t.observed) {
       const a = o.evidence.articles[0];
-      if (a) out.push({ x: fs(a.evidence, o.message.text), y: o.articleRight ? 1 : 0, w: weightOf(t) / groups.get(o.message.group)! / groups.size });
+      if (a)
+        out.push({
+          x: fs(a.evidence, o.message.text),
+          y: o.articleRight ? 1 : 0,
+          w: weightOf(t) / groups.get(o.message.group)! / groups.size,
+        });
     }
   }
   return out;
@@ -142,8 +270,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     // fit.ts's rule for the article threshold (intent at its default): the best mean of the tuning
     // tenants' group means, averaged with the grid's neighbours.
     const grid = thresholdGrid(0.2, 0.8);
-    const raw = grid.map((ta) => fitted.reduce((s, t) => s + shares(decide(t.observed, fs, w, ta)).mean, 0) / fitted.length);
-    const smooth = raw.map((_, k) => [-1, 0, 1].map((d) => raw[k + d]).filter((x): x is number => x !== undefined).reduce((a, b, _i, xs) => a + b / xs.length, 0));
+    const raw = grid.map(
+      (ta) => fitted.reduce((s, t) => s + shares(decide(t.observed, fs, w, ta)).mean, 0) / fitted.length,
+    );
+    const smooth = raw.map((_, k) =>
+      [-1, 0, 1]
+        .map((d) => raw[k + d])
+        .filter((x): x is number => x !== undefined)
+        .reduce((a, b, _i, xs) => a + b / xs.length, 0),
+    );
     const best = smooth.indexOf(Math.max(...smooth));
     const ta = grid[best]!;
     const desks = tenants.filter((t) => t.kind === 'desk').flatMap((t) => decide(t.observed, fs, w, ta));
@@ -153,8 +288,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const kb15 = grid.find((x) => kbFigures(tenants, fs, w, x).leftOutAnswered <= 0.15) ?? 1;
     const atKb15 = tenants.filter((t) => t.kind === 'desk').flatMap((t) => decide(t.observed, fs, w, kb15));
     const mixes = tenants.filter((t) => t.kind === 'mix').map((t) => shares(decide(t.observed, fs, w, ta)).mean);
-    const ece = calibration(desks.filter((x) => x.answered).map((x) => ({ confidence: x.confidence, right: x.right }))).ece;
-    console.log(`${name.padEnd(8)} th ${ta.toFixed(2)} | desks right ${pct(d.right)} (intent ${pct(d.intent)} article ${pct(d.article)} fallback ${pct(d.fallback)}) ECE ${ece.toFixed(3)} | mixes mean ${pct(mixes.reduce((a, b) => a + b, 0) / mixes.length)} | kb in-KB right ${pct(kb.inKbRight)} left-out ${pct(kb.leftOutAnswered)} | kb 15 % at ${kb15.toFixed(2)}: desks right ${pct(shares(atKb15).right)} article ${pct(shares(atKb15).article)} kb right ${pct(kbFigures(tenants, fs, w, kb15).inKbRight)}`);
+    const ece = calibration(
+      desks.filter((x) => x.answered).map((x) => ({ confidence: x.confidence, right: x.right })),
+    ).ece;
+    console.log(
+      `${name.padEnd(8)} th ${ta.toFixed(2)} | desks right ${pct(d.right)} (intent ${pct(d.intent)} article ${pct(d.article)} fallback ${pct(d.fallback)}) ECE ${ece.toFixed(3)} | mixes mean ${pct(mixes.reduce((a, b) => a + b, 0) / mixes.length)} | kb in-KB right ${pct(kb.inKbRight)} left-out ${pct(kb.leftOutAnswered)} | kb 15 % at ${kb15.toFixed(2)}: desks right ${pct(shares(atKb15).right)} article ${pct(shares(atKb15).article)} kb right ${pct(kbFigures(tenants, fs, w, kb15).inKbRight)}`,
+    );
     if (process.env.W === '1') console.log(`  ${JSON.stringify(w)}`);
   }
 }

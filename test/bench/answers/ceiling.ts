@@ -19,7 +19,9 @@ const line = (out: Parameters<typeof shares>[0]) => {
 function report(name: string, observed: Observed[], measure: 'mean' | 'right', floor: number) {
   const messages = scored(observed, CALIBRATION);
   const at = (intent: number, article: number) => decided(messages, { intent, article });
-  console.log(`${name}, defaults ${DEFAULT_INTENT_THRESHOLD} / ${DEFAULT_ARTICLE_THRESHOLD}: ${line(at(DEFAULT_INTENT_THRESHOLD, DEFAULT_ARTICLE_THRESHOLD))}`);
+  console.log(
+    `${name}, defaults ${DEFAULT_INTENT_THRESHOLD} / ${DEFAULT_ARTICLE_THRESHOLD}: ${line(at(DEFAULT_INTENT_THRESHOLD, DEFAULT_ARTICLE_THRESHOLD))}`,
+  );
   type Pick = { score: number; th: string; out: Outcome[] };
   let best: Pick | null = null;
   let bestAtFloor: Pick | null = null;
@@ -34,8 +36,13 @@ function report(name: string, observed: Observed[], measure: 'mean' | 'right', f
     }
   }
   console.log(`${name}, best thresholds on these messages (${best!.th}): ${line(best!.out)}`);
-  console.log(`${name}, best with every group at ${pct(floor)} % or more: ${bestAtFloor ? `(${bestAtFloor.th}) ${line(bestAtFloor.out)}` : 'none'}`);
-  const perfect = observed.map((o) => ({ group: o.message.group, right: o.message.group === 'fallback' || o.intentRight || o.articleRight }));
+  console.log(
+    `${name}, best with every group at ${pct(floor)} % or more: ${bestAtFloor ? `(${bestAtFloor.th}) ${line(bestAtFloor.out)}` : 'none'}`,
+  );
+  const perfect = observed.map((o) => ({
+    group: o.message.group,
+    right: o.message.group === 'fallback' || o.intentRight || o.articleRight,
+  }));
   console.log(`${name}, a perfect acceptance (the ranking's ceiling): ${line(perfect)}`);
 }
 

@@ -17,19 +17,40 @@ export interface ScenarioIntent {
   action?: 'reply' | 'escalate';
   entities?: Array<{ name: string; type: string }>;
 }
-export interface ScenarioArticle { title: string; body: string; url: string; questions?: string[]; tags?: string[] }
+export interface ScenarioArticle {
+  title: string;
+  body: string;
+  url: string;
+  questions?: string[];
+  tags?: string[];
+}
 /** `heldOut`: never read by the calibration's fit; `lockbox`: in the lockbox (test/bench/lockbox.ts), never read by any decision. */
-export interface ScenarioMessage { text: string; expect: Expect; group: Group; heldOut: boolean; lockbox?: boolean }
+export interface ScenarioMessage {
+  text: string;
+  expect: Expect;
+  group: Group;
+  heldOut: boolean;
+  lockbox?: boolean;
+}
 export interface Scenario {
-  name: string; intents: ScenarioIntent[]; articles: ScenarioArticle[]; messages: ScenarioMessage[];
+  name: string;
+  intents: ScenarioIntent[];
+  articles: ScenarioArticle[];
+  messages: ScenarioMessage[];
   /** A business held out whole: every message of it is held out. */
   unseen?: boolean;
 }
 
 type Example = [text: string, label: string];
-interface Clinc { train: Example[]; val: Example[]; oos_train: Example[]; oos_val: Example[] }
+interface Clinc {
+  train: Example[];
+  val: Example[];
+  oos_train: Example[];
+  oos_val: Example[];
+}
 
-const loadClinc = (): Clinc => JSON.parse(readFileSync(resolve(datasetsDir(), 'clinc150/data_full_train_val.json'), 'utf8')) as Clinc;
+const loadClinc = (): Clinc =>
+  JSON.parse(readFileSync(resolve(datasetsDir(), 'clinc150/data_full_train_val.json'), 'utf8')) as Clinc;
 
 export function fnv(s: string): number {
   let h = 0x811c9dc5;
@@ -44,9 +65,17 @@ const toIntents = (xs: Example[]): ScenarioIntent[] => {
 };
 
 const threadArticle = (t: Thread): ScenarioArticle => ({
-  title: t.question, body: t.answers.join('\n\n'), url: `https://faq.example/t${fnv(t.question)}`,
+  title: t.question,
+  body: t.answers.join('\n\n'),
+  url: `https://faq.example/t${fnv(t.question)}`,
 });
-const message = (text: string, expect: Expect, heldOut = true, lockbox = false): ScenarioMessage => ({ text, expect, group: groupOf(expect), heldOut, lockbox });
+const message = (text: string, expect: Expect, heldOut = true, lockbox = false): ScenarioMessage => ({
+  text,
+  expect,
+  group: groupOf(expect),
+  heldOut,
+  lockbox,
+});
 
 /**
  * The support mix of the benchmark: CLINC150's 150 intents (train split) and half of the split's
@@ -69,7 +98,9 @@ export function supportMix(split: Split = 'tuning'): Scenario {
       ...val.map(([text, label]) => message(text, { intent: label }, true, lockbox)),
       ...kb.flatMap((t) => t.rephrasings.map((r) => message(r, { article: t.question }, true, lockbox))),
       ...oos.map(([text]) => message(text, { fallback: true }, true, lockbox)),
-      ...threads.filter((t) => !inKb(t)).flatMap((t) => t.rephrasings.map((r) => message(r, { fallback: true }, true, lockbox))),
+      ...threads
+        .filter((t) => !inKb(t))
+        .flatMap((t) => t.rephrasings.map((r) => message(r, { fallback: true }, true, lockbox))),
     ],
   };
 }
@@ -103,8 +134,9 @@ export function tuningMix(seed: number, intentCount = 150, maxPhrases = Number.P
   const outside = clinc.train.filter(([, l]) => !keep.has(l)).filter(() => rand() < 0.02);
   const threads = stackFaqSplit(loadStackFaq(), 'tuning');
   const inKb = (t: Thread) => ((fnv(`mix${seed}:${t.question}`) >>> 16) & 1) === 0;
-  const articles = threads.filter(inKb).map((t, i) => (i % 3 === 0
-    ? { ...threadArticle(t), questions: t.rephrasings.slice(0, 3) } : threadArticle(t)));
+  const articles = threads
+    .filter(inKb)
+    .map((t, i) => (i % 3 === 0 ? { ...threadArticle(t), questions: t.rephrasings.slice(0, 3) } : threadArticle(t)));
   const asks = (t: Thread, i: number) => (i % 3 === 0 ? t.rephrasings.slice(3) : t.rephrasings);
   return {
     name: `tuning mix ${seed} (${intentCount} intents${Number.isFinite(maxPhrases) ? ` x ${maxPhrases} phrases` : ''})`,
@@ -115,7 +147,9 @@ export function tuningMix(seed: number, intentCount = 150, maxPhrases = Number.P
       ...threads.filter(inKb).flatMap((t, i) => asks(t, i).map((r) => message(r, { article: t.question }, false))),
       ...clincSplit(clinc, 'tuning').oos.map(([text]) => message(text, { fallback: true }, false)),
       ...outside.map(([text]) => message(text, { fallback: true }, false)),
-      ...threads.filter((t) => !inKb(t)).flatMap((t) => t.rephrasings.map((r) => message(r, { fallback: true }, false))),
+      ...threads
+        .filter((t) => !inKb(t))
+        .flatMap((t) => t.rephrasings.map((r) => message(r, { fallback: true }, false))),
     ],
   };
 }
@@ -132,19 +166,30 @@ export function intentSets(): Scenario[] {
   const [bankTrain, bankVal] = stratifiedSplit(banking77Split(all, 'tuning'), 0.2, 20);
   const bankLocked = banking77Split(all, 'lockbox');
   const bank = (name: string, train: Example[]): Scenario => ({
-    name, intents: toIntents(train), articles: [], messages: [
+    name,
+    intents: toIntents(train),
+    articles: [],
+    messages: [
       ...bankVal.map(([text, label]) => message(text, { intent: label })),
       ...bankLocked.map(([text, label]) => message(text, { intent: label }, true, true)),
     ],
   });
   const clincMessages = (split: Split) => {
     const { val, oos } = clincSplit(clinc, split);
-    return [...val.map(([text, label]) => message(text, { intent: label }, true, split === 'lockbox')), ...oos.map(([text]) => message(text, { fallback: true }, true, split === 'lockbox'))];
+    return [
+      ...val.map(([text, label]) => message(text, { intent: label }, true, split === 'lockbox')),
+      ...oos.map(([text]) => message(text, { fallback: true }, true, split === 'lockbox')),
+    ];
   };
   return [
     bank('BANKING77 10 phrases an intent', perLabel(bankTrain, 10, 20)),
     bank('BANKING77 full', bankTrain),
-    { name: 'CLINC150', intents: toIntents(clinc.train), articles: [], messages: [...clincMessages('tuning'), ...clincMessages('lockbox')] },
+    {
+      name: 'CLINC150',
+      intents: toIntents(clinc.train),
+      articles: [],
+      messages: [...clincMessages('tuning'), ...clincMessages('lockbox')],
+    },
   ];
 }
 
@@ -160,10 +205,19 @@ export function kbAbstention(split: Split = 'tuning', variants: boolean[] = [fal
       out.push({
         name: `bench:kb ${q ? '3 questions' : 'no questions'}, fold ${leaveOut} left out${lockbox ? ' (lockbox)' : ''}`,
         intents: [],
-        articles: kept.map((t) => ({ title: t.question, body: t.answers.join('\n\n'), url: `https://faq.example/t${fnv(t.question)}`, ...(q ? { questions: t.rephrasings.slice(0, 3) } : {}) })),
-        messages: threads.flatMap((t) => (q ? t.rephrasings.slice(3) : t.rephrasings).map((text) => (fold(t) === leaveOut
-          ? { text, expect: { fallback: true as const }, group: 'fallback' as const, heldOut: lockbox, lockbox }
-          : { text, expect: { article: t.question }, group: 'article' as const, heldOut: lockbox, lockbox }))),
+        articles: kept.map((t) => ({
+          title: t.question,
+          body: t.answers.join('\n\n'),
+          url: `https://faq.example/t${fnv(t.question)}`,
+          ...(q ? { questions: t.rephrasings.slice(0, 3) } : {}),
+        })),
+        messages: threads.flatMap((t) =>
+          (q ? t.rephrasings.slice(3) : t.rephrasings).map((text) =>
+            fold(t) === leaveOut
+              ? { text, expect: { fallback: true as const }, group: 'fallback' as const, heldOut: lockbox, lockbox }
+              : { text, expect: { article: t.question }, group: 'article' as const, heldOut: lockbox, lockbox },
+          ),
+        ),
       });
     }
   }
@@ -174,7 +228,16 @@ export function kbAbstention(split: Split = 'tuning', variants: boolean[] = [fal
 export function helpDesks(): Scenario[] {
   return loadHelpDesks().map(({ slug, desk }) => {
     const messages = desk.messages.map((m) => message(m.text, m.expect, m.heldOut || desk.heldOut === true));
-    const locked = deskLockbox(slug, messages.filter((m) => m.heldOut));
-    return { name: slug, intents: desk.intents, articles: desk.articles, messages: messages.map((m) => ({ ...m, lockbox: locked.has(m.text) })), unseen: desk.heldOut === true };
+    const locked = deskLockbox(
+      slug,
+      messages.filter((m) => m.heldOut),
+    );
+    return {
+      name: slug,
+      intents: desk.intents,
+      articles: desk.articles,
+      messages: messages.map((m) => ({ ...m, lockbox: locked.has(m.text) })),
+      unseen: desk.heldOut === true,
+    };
   });
 }

@@ -14,8 +14,19 @@
 // which. WRITE=1 writes the format the policy reads (the features by the code's names, the article
 // model with the crowded switch), so its result can be measured on the lockbox before it is kept.
 import {
-  ARTICLE_FEATURES, ARTICLE_MEANING_FEATURES, articleFeatures, articleProbability, CALIBRATION_FILE, choose, DEFAULT_ARTICLE_THRESHOLD,
-  DEFAULT_INTENT_THRESHOLD, INTENT_FEATURES, INTENT_MEANING_FEATURES, intentFeatures, intentProbability, logit,
+  ARTICLE_FEATURES,
+  ARTICLE_MEANING_FEATURES,
+  articleFeatures,
+  articleProbability,
+  CALIBRATION_FILE,
+  choose,
+  DEFAULT_ARTICLE_THRESHOLD,
+  DEFAULT_INTENT_THRESHOLD,
+  INTENT_FEATURES,
+  INTENT_MEANING_FEATURES,
+  intentFeatures,
+  intentProbability,
+  logit,
 } from '#shared/nlu/policy/answer-policy.ts';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -26,7 +37,11 @@ import { buildScenario, observe, scenarioVectors, type Observed } from './inproc
 import type { TextVectors } from '#shared/nlu/encoder/encoder.ts';
 import { calibration, isRight, pct, shares, type Got, type Outcome } from './score.ts';
 
-export interface Row { x: number[]; y: number; w: number }
+export interface Row {
+  x: number[];
+  y: number;
+  w: number;
+}
 
 /** L2-regularised logistic regression by Newton's method (a handful of features). */
 export function fitLogistic(rows: Row[], l2 = 1e-3, iterations = 30): number[] {
@@ -80,12 +95,18 @@ function fewArticles(s: Scenario, count: number): Scenario {
     ...s,
     name: `${s.name} (${count} articles)`,
     articles: kept,
-    messages: s.messages.map((m) => ('article' in m.expect && !titles.has(m.expect.article) ? { ...m, expect: { fallback: true }, group: 'fallback' } : m)),
+    messages: s.messages.map((m) =>
+      'article' in m.expect && !titles.has(m.expect.article)
+        ? { ...m, expect: { fallback: true }, group: 'fallback' }
+        : m,
+    ),
   };
 }
 
 export function tuningScenarios(): Scenario[] {
-  const desks = helpDesks().filter((s) => !s.unseen).map((s) => ({ ...s, messages: s.messages.filter((m) => !m.heldOut && !m.lockbox) }));
+  const desks = helpDesks()
+    .filter((s) => !s.unseen)
+    .map((s) => ({ ...s, messages: s.messages.filter((m) => !m.heldOut && !m.lockbox) }));
   return [
     ...desks,
     ...desks.map((s) => fewArticles(s, 4)),
@@ -105,7 +126,8 @@ export function tuningScenarios(): Scenario[] {
 const FEW = process.env.FEW !== '0';
 
 /** The data set a tuning tenant comes from, for leaving one data set out. */
-export const datasetOf = (scenario: string) => (scenario.startsWith('tuning mix') ? 'CLINC150 mixes' : scenario.startsWith('bench:kb') ? 'StackFAQ' : 'help desks');
+export const datasetOf = (scenario: string) =>
+  scenario.startsWith('tuning mix') ? 'CLINC150 mixes' : scenario.startsWith('bench:kb') ? 'StackFAQ' : 'help desks';
 
 /** Every tuning tenant's observations; with `encoded`, as the chat path sees them once everything is embedded. */
 export function observeTuning(encoded?: TextVectors): Array<{ scenario: string; observed: Observed[] }> {
@@ -133,14 +155,22 @@ export function rowsOf(all: Array<{ observed: Observed[] }>) {
 }
 
 /** A message's best intent and best article with their probabilities: all that the thresholds choose between. */
-export interface Scored { observed: Observed; intent: number | null; article: number | null }
+export interface Scored {
+  observed: Observed;
+  intent: number | null;
+  article: number | null;
+}
 
 /** `w`: these constants for every candidate; absent, the shipped ones (with or without the encoder's evidence, as each candidate has it). */
 export function scored(observed: Observed[], w?: { intent: number[]; article: number[] }): Scored[] {
   return observed.map((o) => {
     const i = o.evidence.intents[0];
     const a = o.evidence.articles[0];
-    return { observed: o, intent: i ? intentProbability(i.evidence, w?.intent) : null, article: a ? articleProbability(a.evidence, w?.article) : null };
+    return {
+      observed: o,
+      intent: i ? intentProbability(i.evidence, w?.intent) : null,
+      article: a ? articleProbability(a.evidence, w?.article) : null,
+    };
   });
 }
 
@@ -148,17 +178,32 @@ export function scored(observed: Observed[], w?: { intent: number[]; article: nu
 export function decided(messages: Scored[], th: { intent: number; article: number }): Outcome[] {
   return messages.map(({ observed: o, intent: pi, article: pa }) => {
     const choice = choose(pi, pa, th);
-    const got: Got = choice === 'intent' ? { intent: o.evidence.intents[0]!.ranked.intent } : choice === 'article' ? { article: o.evidence.articles[0]!.hit.articleId } : { fallback: true };
+    const got: Got =
+      choice === 'intent'
+        ? { intent: o.evidence.intents[0]!.ranked.intent }
+        : choice === 'article'
+          ? { article: o.evidence.articles[0]!.hit.articleId }
+          : { fallback: true };
     const best = choose(pi, pa, { intent: 0, article: 0 });
     const confidence = choice === 'fallback' ? Math.max(pi ?? 0, pa ?? 0) : choice === 'intent' ? pi! : pa!;
     const bestRight = best === 'intent' ? o.intentRight : best === 'article' ? o.articleRight : false;
-    return { group: o.message.group, right: isRight(o.message.expect, got), answered: choice !== 'fallback', confidence, bestRight, heldOut: o.message.heldOut };
+    return {
+      group: o.message.group,
+      right: isRight(o.message.expect, got),
+      answered: choice !== 'fallback',
+      confidence,
+      bestRight,
+      heldOut: o.message.heldOut,
+    };
   });
 }
 
 /** What the policy answers with the given calibration and thresholds, per observed message. */
-export const outcomes = (observed: Observed[], w: { intent: number[]; article: number[] } | undefined, th: { intent: number; article: number }) =>
-  decided(scored(observed, w), th);
+export const outcomes = (
+  observed: Observed[],
+  w: { intent: number[]; article: number[] } | undefined,
+  th: { intent: number; article: number },
+) => decided(scored(observed, w), th);
 
 /** Thresholds from lo to hi, 0.02 apart. */
 export function thresholdGrid(lo: number, hi: number): number[] {
@@ -166,7 +211,6 @@ export function thresholdGrid(lo: number, hi: number): number[] {
   for (let t = lo; t <= hi + 0.0001; t += 0.02) out.push(Math.round(t * 100) / 100);
   return out;
 }
-
 
 /**
  * The pair of thresholds (0.02 apart, from `from` to 0.8) with the best mean, over the tuning
@@ -177,12 +221,20 @@ export function thresholdGrid(lo: number, hi: number): number[] {
  * steps 0.62 / 0.62 and 0.58 / 0.56.)
  */
 const SMOOTH = Number(process.env.SMOOTH ?? 1);
-function bestThresholds(observed: Array<{ observed: Observed[] }>, w: { intent: number[]; article: number[] }, from = 0.2) {
+function bestThresholds(
+  observed: Array<{ observed: Observed[] }>,
+  w: { intent: number[]; article: number[] },
+  from = 0.2,
+) {
   const tis = thresholdGrid(from, 0.8);
   const tas = thresholdGrid(from, 0.8);
   // The probabilities do not depend on the thresholds: computed once per tenant.
   const tenants = observed.map((o) => scored(o.observed, w));
-  const raw = tis.map((intent) => tas.map((article) => tenants.reduce((s, t) => s + shares(decided(t, { intent, article })).mean, 0) / tenants.length));
+  const raw = tis.map((intent) =>
+    tas.map(
+      (article) => tenants.reduce((s, t) => s + shares(decided(t, { intent, article })).mean, 0) / tenants.length,
+    ),
+  );
   let best = { score: -1, intent: 0.5, article: 0.5 };
   for (let i = 0; i < tis.length; i++) {
     for (let a = 0; a < tas.length; a++) {
@@ -191,7 +243,10 @@ function bestThresholds(observed: Array<{ observed: Observed[] }>, w: { intent: 
       for (let di = -SMOOTH; di <= SMOOTH; di++) {
         for (let da = -SMOOTH; da <= SMOOTH; da++) {
           const v = raw[i + di]?.[a + da];
-          if (v !== undefined) { sum += v; n++; }
+          if (v !== undefined) {
+            sum += v;
+            n++;
+          }
         }
       }
       if (sum / n > best.score + 1e-9) best = { score: sum / n, intent: tis[i]!, article: tas[a]! };
@@ -224,8 +279,12 @@ function fitAll(observed: Array<{ scenario: string; observed: Observed[] }>) {
   const chosen = bestThresholds(observed, mapped, 0.3);
   // The tenants' thresholds stay the documented defaults: each kind's intercept moves by the logit
   // between the chosen threshold and the default, so the defaults choose exactly what the rule chose.
-  const shift = (ws: number[], from: number, to: number) => ws.map((x, i) => (i === 0 ? round3(x + logit(to) - logit(from)) : x));
-  const final = { intent: shift(mapped.intent, chosen.intent, DEFAULT_INTENT_THRESHOLD), article: shift(mapped.article, chosen.article, DEFAULT_ARTICLE_THRESHOLD) };
+  const shift = (ws: number[], from: number, to: number) =>
+    ws.map((x, i) => (i === 0 ? round3(x + logit(to) - logit(from)) : x));
+  const final = {
+    intent: shift(mapped.intent, chosen.intent, DEFAULT_INTENT_THRESHOLD),
+    article: shift(mapped.article, chosen.article, DEFAULT_ARTICLE_THRESHOLD),
+  };
   return { final, map: { a, b }, chosen };
 }
 
@@ -234,18 +293,32 @@ const report = (o: { scenario: string; observed: Observed[] }, w: { intent: numb
   const out = outcomes(o.observed, w, th);
   const s = shares(out);
   const cal = calibration(out.filter((x) => x.answered).map((x) => ({ confidence: x.confidence, right: x.right })));
-  return { intent: pct(s.intent), article: pct(s.article), fallback: pct(s.fallback), mean: pct(s.mean), ece: Math.round(cal.ece * 1000) / 1000 };
+  return {
+    intent: pct(s.intent),
+    article: pct(s.article),
+    fallback: pct(s.fallback),
+    mean: pct(s.mean),
+    ece: Math.round(cal.ece * 1000) / 1000,
+  };
 };
 const meanOf = (xs: Array<number | undefined>) => {
   const v = xs.filter((x): x is number => x !== undefined);
   return v.length ? Math.round((v.reduce((p, q) => p + q, 0) / v.length) * 10) / 10 : undefined;
 };
 /** Each data set's mean figures over its tenants. */
-function byDataset(observed: Array<{ scenario: string; observed: Observed[] }>, w: { intent: number[]; article: number[] }) {
+function byDataset(
+  observed: Array<{ scenario: string; observed: Observed[] }>,
+  w: { intent: number[]; article: number[] },
+) {
   const out: Record<string, Record<string, number | undefined>> = {};
   for (const d of [...new Set(observed.map((o) => datasetOf(o.scenario)))]) {
     const rows = observed.filter((o) => datasetOf(o.scenario) === d).map((o) => report(o, w));
-    out[d] = { intent: meanOf(rows.map((r) => r.intent)), article: meanOf(rows.map((r) => r.article)), fallback: meanOf(rows.map((r) => r.fallback)), mean: meanOf(rows.map((r) => r.mean)) };
+    out[d] = {
+      intent: meanOf(rows.map((r) => r.intent)),
+      article: meanOf(rows.map((r) => r.article)),
+      fallback: meanOf(rows.map((r) => r.fallback)),
+      mean: meanOf(rows.map((r) => r.mean)),
+    };
   }
   return out;
 }
@@ -258,7 +331,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const observed = observeTuning(encoded);
   console.log(`${observed.length} tuning tenants observed in ${Math.round(performance.now() - t)} ms`);
   const { final, map, chosen } = fitAll(observed);
-  console.log(`answers given mapped by a ${map.a}, b ${map.b}; thresholds chosen ${JSON.stringify(chosen)}, moved to the defaults ${th.intent} / ${th.article}:`);
+  console.log(
+    `answers given mapped by a ${map.a}, b ${map.b}; thresholds chosen ${JSON.stringify(chosen)}, moved to the defaults ${th.intent} / ${th.article}:`,
+  );
   console.log(JSON.stringify(final));
   for (const o of observed) console.log(`${o.scenario}: ${JSON.stringify(report(o, final))}`);
   const all = byDataset(observed, final);
@@ -271,12 +346,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     lodo[`${d} (fitted without it)`] = byDataset(left, fitAll(others).final)[d]!;
     lodo[`${d} (fitted with it)`] = all[d]!;
   }
-  console.log('leave one data set out (mean over the data set\'s tenants at the defaults):');
+  console.log("leave one data set out (mean over the data set's tenants at the defaults):");
   console.table(lodo);
   if (process.env.WRITE === '1') {
     const file = resolve(repoRoot, 'shared/nlu/policy/calibration.json');
-    const kinds = withEncoder ? { intent: 'intentMeaning', article: 'articleMeaning' } as const : { intent: 'intent', article: 'article' } as const;
-    const names = withEncoder ? { intent: INTENT_MEANING_FEATURES, article: ARTICLE_MEANING_FEATURES } : { intent: INTENT_FEATURES, article: ARTICLE_FEATURES };
+    const kinds = withEncoder
+      ? ({ intent: 'intentMeaning', article: 'articleMeaning' } as const)
+      : ({ intent: 'intent', article: 'article' } as const);
+    const names = withEncoder
+      ? { intent: INTENT_MEANING_FEATURES, article: ARTICLE_MEANING_FEATURES }
+      : { intent: INTENT_FEATURES, article: ARTICLE_FEATURES };
     const next = structuredClone(CALIBRATION_FILE);
     next.version += 1;
     const fittedOn = {
@@ -285,7 +364,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       tenants: observed.map((o) => o.scenario),
       data: 'help desks: the messages not held out of the twelve tuning businesses; CLINC150: train split (a fifth of each intent asked) and the tuning half of the out-of-scope messages; StackFAQ: the tuning half of the threads',
       neverRead: `the lockbox of every data set (test/bench/lockbox.ts, seed ${SEED}), the help desks' held-out messages, CLINC150 val, BANKING77`,
-      thresholdsChosen: chosen, answersGivenMap: map, leaveOneDatasetOut: lodo,
+      thresholdsChosen: chosen,
+      answersGivenMap: map,
+      leaveOneDatasetOut: lodo,
     };
     next.models[kinds.intent] = { features: [...names.intent], weights: final.intent, fitted: fittedOn };
     next.models[kinds.article] = { features: [...names.article], weights: final.article, fitted: fittedOn };

@@ -22,14 +22,20 @@ const GROUPS: Group[] = ['intent', 'article', 'fallback'];
 
 /** Share right per group (only groups with messages), their mean, the share right of all, and the count. */
 export function shares(outcomes: ReadonlyArray<Pick<Outcome, 'group' | 'right'>>) {
-  const rightOf = (rows: ReadonlyArray<Pick<Outcome, 'right'>>) => rows.filter((o) => o.right).length / (rows.length || 1);
+  const rightOf = (rows: ReadonlyArray<Pick<Outcome, 'right'>>) =>
+    rows.filter((o) => o.right).length / (rows.length || 1);
   const by: Partial<Record<Group, number>> = {};
   for (const g of GROUPS) {
     const rows = outcomes.filter((o) => o.group === g);
     if (rows.length) by[g] = rightOf(rows);
   }
   const values = Object.values(by);
-  return { ...by, mean: values.reduce((a, b) => a + b, 0) / (values.length || 1), right: rightOf(outcomes), n: outcomes.length };
+  return {
+    ...by,
+    mean: values.reduce((a, b) => a + b, 0) / (values.length || 1),
+    right: rightOf(outcomes),
+    n: outcomes.length,
+  };
 }
 
 /**
@@ -37,7 +43,13 @@ export function shares(outcomes: ReadonlyArray<Pick<Outcome, 'group' | 'right'>>
  * equal-width bins: the bins' |accuracy - mean confidence|, weighted by their share of the pairs.
  */
 export function calibration(pairs: Array<{ confidence: number; right: boolean }>, bins = 10) {
-  const table = Array.from({ length: bins }, (_, b) => ({ from: b / bins, to: (b + 1) / bins, n: 0, confidence: 0, accuracy: 0 }));
+  const table = Array.from({ length: bins }, (_, b) => ({
+    from: b / bins,
+    to: (b + 1) / bins,
+    n: 0,
+    confidence: 0,
+    accuracy: 0,
+  }));
   for (const p of pairs) {
     const t = table[Math.min(bins - 1, Math.floor(p.confidence * bins))]!;
     t.n++;

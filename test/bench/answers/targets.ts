@@ -19,11 +19,20 @@ const th = { intent: DEFAULT_INTENT_THRESHOLD, article: DEFAULT_ARTICLE_THRESHOL
 const log = (msg: string) => process.stderr.write(`[targets ${(performance.now() / 1000).toFixed(0)}s] ${msg}\n`);
 
 /** One figure on both splits; `higherIsBetter` false for a share that should stay low (out-of-KB answered). */
-export interface Figure { measure: string; tuning: number | undefined; lockbox: number | undefined; n: [number, number]; higherIsBetter?: boolean; target?: string; note?: string }
+export interface Figure {
+  measure: string;
+  tuning: number | undefined;
+  lockbox: number | undefined;
+  n: [number, number];
+  higherIsBetter?: boolean;
+  target?: string;
+  note?: string;
+}
 
 const observeOf = (s: Scenario, encoded?: TextVectors) => observe(buildScenario(s, encoded), s.messages, encoded);
 const outcomesOf = (observed: Observed[]) => decided(scored(observed), th);
-const ece = (o: Outcome[]) => calibration(o.filter((x) => x.answered).map((x) => ({ confidence: x.confidence, right: x.right }))).ece;
+const ece = (o: Outcome[]) =>
+  calibration(o.filter((x) => x.answered).map((x) => ({ confidence: x.confidence, right: x.right }))).ece;
 const groupOf = (o: Outcome[], g: Outcome['group']) => o.filter((x) => x.group === g);
 const rightShare = (o: Outcome[]) => (o.length ? o.filter((x) => x.right).length / o.length : undefined);
 const answeredShare = (o: Outcome[]) => (o.length ? o.filter((x) => x.answered).length / o.length : undefined);
@@ -34,46 +43,97 @@ const isLockbox = (o: Observed) => o.message.lockbox === true;
 async function side(encoded?: TextVectors): Promise<{ figures: Figure[]; ece: Record<string, number> }> {
   const figures: Figure[] = [];
   const errors: Record<string, number> = {};
-  const add = (measure: string, o: Record<Split, Outcome[]>, value: (x: Outcome[]) => number | undefined, extra: Partial<Figure> = {}) =>
-    figures.push({ measure, tuning: pct(value(o.tuning)), lockbox: pct(value(o.lockbox)), n: [o.tuning.length, o.lockbox.length], ...extra });
+  const add = (
+    measure: string,
+    o: Record<Split, Outcome[]>,
+    value: (x: Outcome[]) => number | undefined,
+    extra: Partial<Figure> = {},
+  ) =>
+    figures.push({
+      measure,
+      tuning: pct(value(o.tuning)),
+      lockbox: pct(value(o.lockbox)),
+      n: [o.tuning.length, o.lockbox.length],
+      ...extra,
+    });
   for (const s of process.env.ARTICLES === '1' ? [] : intentSets()) {
     log(`${s.name}${encoded ? ' (encoder)' : ''}`);
     const observed = observeOf(s, encoded);
     const o = bySplit((split) => outcomesOf(observed.filter((x) => isLockbox(x) === (split === 'lockbox'))));
     errors[s.name] = ece(o.lockbox);
     if (s.name === 'CLINC150') {
-      add('CLINC150 in scope', bySplit((k) => groupOf(o[k], 'intent')), rightShare, { target: '>= 91' });
-      add('CLINC150 oos recall', bySplit((k) => groupOf(o[k], 'fallback')), rightShare, { target: '>= 90' });
+      add(
+        'CLINC150 in scope',
+        bySplit((k) => groupOf(o[k], 'intent')),
+        rightShare,
+        { target: '>= 91' },
+      );
+      add(
+        'CLINC150 oos recall',
+        bySplit((k) => groupOf(o[k], 'fallback')),
+        rightShare,
+        { target: '>= 90' },
+      );
     } else {
       add(`${s.name}, right`, o, rightShare, { target: s.name.includes('10') ? '>= 80' : '>= 91' });
-      add(`${s.name}, fallback`, o, (x) => 1 - (answeredShare(x) ?? 1), { higherIsBetter: false, target: s.name.includes('10') ? '<= 8' : '' });
+      add(`${s.name}, fallback`, o, (x) => 1 - (answeredShare(x) ?? 1), {
+        higherIsBetter: false,
+        target: s.name.includes('10') ? '<= 8' : '',
+      });
     }
   }
   log(`support mix${encoded ? ' (encoder)' : ''}`);
   const mix = bySplit((split) => outcomesOf(observeOf(supportMix(split), encoded)));
   errors['support mix'] = ece(mix.lockbox);
   add('support mix, mean', mix, (x) => shares(x).mean, { target: '>= 85' });
-  for (const g of ['intent', 'article', 'fallback'] as const) add(`support mix, ${g} group`, bySplit((k) => groupOf(mix[k], g)), rightShare, g === 'article' ? { target: '>= 75' } : {});
+  for (const g of ['intent', 'article', 'fallback'] as const)
+    add(
+      `support mix, ${g} group`,
+      bySplit((k) => groupOf(mix[k], g)),
+      rightShare,
+      g === 'article' ? { target: '>= 75' } : {},
+    );
 
   log(`StackFAQ${encoded ? ' (encoder)' : ''}`);
   // bench:kb's protocol on each split's threads alone (each half left out in turn, no questions).
   const kb = bySplit((split) => kbAbstention(split, [false]).flatMap((s) => outcomesOf(observeOf(s, encoded))));
-  add('StackFAQ in-KB answered right', bySplit((k) => groupOf(kb[k], 'article')), rightShare, { target: '>= 70' });
-  add('StackFAQ out-of-KB answered', bySplit((k) => groupOf(kb[k], 'fallback')), answeredShare, { higherIsBetter: false, target: '<= 15' });
+  add(
+    'StackFAQ in-KB answered right',
+    bySplit((k) => groupOf(kb[k], 'article')),
+    rightShare,
+    { target: '>= 70' },
+  );
+  add(
+    'StackFAQ out-of-KB answered',
+    bySplit((k) => groupOf(kb[k], 'fallback')),
+    answeredShare,
+    { higherIsBetter: false, target: '<= 15' },
+  );
 
   log(`help desks${encoded ? ' (encoder)' : ''}`);
   // The held-out messages only (the fit reads the others): half of them the tuning report's, half the lockbox.
   const desks = helpDesks().map((s) => ({ s, observed: observeOf(s, encoded).filter((x) => x.message.heldOut) }));
-  const held = bySplit((split) => desks.flatMap(({ observed }) => outcomesOf(observed.filter((x) => isLockbox(x) === (split === 'lockbox')))));
+  const held = bySplit((split) =>
+    desks.flatMap(({ observed }) => outcomesOf(observed.filter((x) => isLockbox(x) === (split === 'lockbox')))),
+  );
   errors['help desks'] = ece(held.lockbox);
   add('help desks, right', held, rightShare);
-  for (const g of ['intent', 'article', 'fallback'] as const) add(`help desks, ${g} group`, bySplit((k) => groupOf(held[k], g)), rightShare);
+  for (const g of ['intent', 'article', 'fallback'] as const)
+    add(
+      `help desks, ${g} group`,
+      bySplit((k) => groupOf(held[k], g)),
+      rightShare,
+    );
   // Two single knowledge bases (too few messages a split for the check: shown).
   for (const name of ['bike-shop', 'pizzeria']) {
     const d = desks.find((x) => x.s.name === name);
     if (!d) continue;
     const o = bySplit((split) => outcomesOf(d.observed.filter((x) => isLockbox(x) === (split === 'lockbox'))));
-    add(`help desk ${name}, article group`, bySplit((k) => groupOf(o[k], 'article')), rightShare);
+    add(
+      `help desk ${name}, article group`,
+      bySplit((k) => groupOf(o[k], 'article')),
+      rightShare,
+    );
   }
 
   log(`mixed knowledge base${encoded ? ' (encoder)' : ''}`);
@@ -85,28 +145,51 @@ async function side(encoded?: TextVectors): Promise<{ figures: Figure[]; ece: Re
   const mixed = bySplit((split) => {
     const faq = kbAbstention(split, [false])[0]!;
     const s: Scenario = {
-      name: `mixed knowledge base (${split})`, intents: [], articles: [...helpDesks().flatMap((d) => d.articles.filter((a) => unique(a.title))), ...faq.articles],
+      name: `mixed knowledge base (${split})`,
+      intents: [],
+      articles: [...helpDesks().flatMap((d) => d.articles.filter((a) => unique(a.title))), ...faq.articles],
       messages: [
-        ...helpDesks().flatMap((d) => d.messages.filter((m) => m.heldOut && m.group !== 'intent' && (m.lockbox === true) === (split === 'lockbox')
-          && (!('article' in m.expect) || unique(m.expect.article)))),
+        ...helpDesks().flatMap((d) =>
+          d.messages.filter(
+            (m) =>
+              m.heldOut &&
+              m.group !== 'intent' &&
+              (m.lockbox === true) === (split === 'lockbox') &&
+              (!('article' in m.expect) || unique(m.expect.article)),
+          ),
+        ),
         ...faq.messages,
       ],
     };
     return outcomesOf(observeOf(s, encoded));
   });
-  add('mixed knowledge base, article group', bySplit((k) => groupOf(mixed[k], 'article')), rightShare);
-  add('mixed knowledge base, out-of-KB answered', bySplit((k) => groupOf(mixed[k], 'fallback')), answeredShare, { higherIsBetter: false });
+  add(
+    'mixed knowledge base, article group',
+    bySplit((k) => groupOf(mixed[k], 'article')),
+    rightShare,
+  );
+  add(
+    'mixed knowledge base, out-of-KB answered',
+    bySplit((k) => groupOf(mixed[k], 'fallback')),
+    answeredShare,
+    { higherIsBetter: false },
+  );
   return { figures, ece: errors };
 }
 
 // A figure of fewer messages a side is shown, not checked: one message is more than a point.
 const MIN_CHECKED = 100;
 
-
 /** Prints both sides' tables with the lockbox check; returns the figures and whether the check failed. */
 export async function targetTable() {
-  const scenarios = [...(process.env.ARTICLES === '1' ? [] : intentSets()), supportMix('tuning'), supportMix('lockbox'), ...helpDesks(),
-    ...kbAbstention('tuning'), ...kbAbstention('lockbox')];
+  const scenarios = [
+    ...(process.env.ARTICLES === '1' ? [] : intentSets()),
+    supportMix('tuning'),
+    supportMix('lockbox'),
+    ...helpDesks(),
+    ...kbAbstention('tuning'),
+    ...kbAbstention('lockbox'),
+  ];
   const encoded = encoderMode === '0' ? undefined : await scenarioVectors(scenarios);
   const sides: Array<[string, TextVectors | undefined]> = [];
   if (encoderMode !== '1') sides.push(['words only', undefined]);
@@ -116,19 +199,38 @@ export async function targetTable() {
   for (const [name, vectors] of sides) {
     const { figures, ece: errors } = await side(vectors);
     all[name] = figures;
-    console.log(`in process, ${name}, at the default thresholds ${th.intent} / ${th.article}: tuning and lockbox (test/bench/lockbox.ts)`);
-    console.table(figures.map((f) => ({
-      measure: f.measure, 'tuning %': f.tuning, 'lockbox %': f.lockbox, 'messages (t / l)': `${f.n[0]} / ${f.n[1]}`,
-      'lockbox worse by': Math.round(drop(f) * 10) / 10, target: f.target ?? '', note: f.note ?? (Math.min(...f.n) < MIN_CHECKED ? `not checked (< ${MIN_CHECKED} messages)` : ''),
-    })));
-    console.log(`ECE of the answers given on the lockbox: ${Object.entries(errors).map(([k, v]) => `${k} ${v.toFixed(3)}`).join(', ')} (target <= 0.08)`);
+    console.log(
+      `in process, ${name}, at the default thresholds ${th.intent} / ${th.article}: tuning and lockbox (test/bench/lockbox.ts)`,
+    );
+    console.table(
+      figures.map((f) => ({
+        measure: f.measure,
+        'tuning %': f.tuning,
+        'lockbox %': f.lockbox,
+        'messages (t / l)': `${f.n[0]} / ${f.n[1]}`,
+        'lockbox worse by': Math.round(drop(f) * 10) / 10,
+        target: f.target ?? '',
+        note: f.note ?? (Math.min(...f.n) < MIN_CHECKED ? `not checked (< ${MIN_CHECKED} messages)` : ''),
+      })),
+    );
+    console.log(
+      `ECE of the answers given on the lockbox: ${Object.entries(errors)
+        .map(([k, v]) => `${k} ${v.toFixed(3)}`)
+        .join(', ')} (target <= 0.08)`,
+    );
     for (const f of figures) {
       if (f.note || Math.min(...f.n) < MIN_CHECKED || drop(f) <= MAX_DROP_POINTS) continue;
       failed = true;
-      console.log(`FAIL lockbox check (${name}): ${f.measure} ${f.lockbox} % on the lockbox against ${f.tuning} % on tuning (worse by ${Math.round(drop(f) * 10) / 10} > ${MAX_DROP_POINTS} points)`);
+      console.log(
+        `FAIL lockbox check (${name}): ${f.measure} ${f.lockbox} % on the lockbox against ${f.tuning} % on tuning (worse by ${Math.round(drop(f) * 10) / 10} > ${MAX_DROP_POINTS} points)`,
+      );
     }
   }
-  console.log(failed ? 'lockbox check: FAIL' : `lockbox check: ok (no lockbox figure more than ${MAX_DROP_POINTS} points worse than its tuning figure)`);
+  console.log(
+    failed
+      ? 'lockbox check: FAIL'
+      : `lockbox check: ok (no lockbox figure more than ${MAX_DROP_POINTS} points worse than its tuning figure)`,
+  );
   if (failed) process.exitCode = 1;
   return { figures: all, failed };
 }

@@ -22,18 +22,41 @@ process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
 process.env.AWS_LAMBDA_LOG_LEVEL ??= 'CRITICAL';
 
 type Kind = 'article' | 'unanswerable' | 'hours' | 'order';
-interface Question { kind: Kind; text: string; article?: string; then?: string; heldOut: boolean }
+interface Question {
+  kind: Kind;
+  text: string;
+  article?: string;
+  then?: string;
+  heldOut: boolean;
+}
 interface Desk {
-  business: string; trade: string; businessHours: Record<string, unknown>;
+  business: string;
+  trade: string;
+  businessHours: Record<string, unknown>;
   articles: Array<{ title: string; body: string; url?: string; questions?: string[] }>;
   messages: Question[];
 }
-interface Reply { text: string; intent: string; confidence: number; sources: string[]; ticket: boolean }
-interface Outcome { desk: string; q: Question; replies: Reply[]; invented: string[]; ok: boolean }
+interface Reply {
+  text: string;
+  intent: string;
+  confidence: number;
+  sources: string[];
+  ticket: boolean;
+}
+interface Outcome {
+  desk: string;
+  q: Question;
+  replies: Reply[];
+  invented: string[];
+  ok: boolean;
+}
 
 const DIR = fileURLToPath(new URL('../../fixtures/truth/', import.meta.url));
-export const truthDesks = (): Desk[] => readdirSync(DIR).filter((f) => f.endsWith('.json')).sort()
-  .map((f) => JSON.parse(readFileSync(DIR + f, 'utf8')) as Desk);
+export const truthDesks = (): Desk[] =>
+  readdirSync(DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(DIR + f, 'utf8')) as Desk);
 
 // What counts as a fact in a reply: prices, percentages, times, emails, phone numbers, other numbers.
 const FACTS = [
@@ -45,7 +68,8 @@ const FACTS = [
   /\b\d+(?:[.,]\d+)?\s?%/g,
   /\b\d+(?:[.,]\d+)?\b/g,
 ];
-const STATUS = /\b(shipped|dispatched|delivered|on (?:its|the) way|in transit|out for delivery|being processed|processing|has left|arriv(?:es|ing) (?:today|tomorrow))\b/gi;
+const STATUS =
+  /\b(shipped|dispatched|delivered|on (?:its|the) way|in transit|out for delivery|being processed|processing|has left|arriv(?:es|ing) (?:today|tomorrow))\b/gi;
 const norm = (s: string) => s.toLowerCase().replace(/[\s,]/g, '');
 
 /** The facts a reply states that neither the tenant's own content nor the customer's words hold. */
@@ -54,7 +78,10 @@ export function inventedFacts(reply: string, known: string, said: string): strin
   let rest = reply.replace(/#\d+/g, ' ');
   const found: string[] = [];
   for (const re of FACTS) {
-    rest = rest.replace(re, (m) => { found.push(m.trim()); return ' '; });
+    rest = rest.replace(re, (m) => {
+      found.push(m.trim());
+      return ' ';
+    });
   }
   for (const m of reply.matchAll(STATUS)) found.push(m[0]);
   const haystack = norm(`${known} ${said}`);
@@ -76,7 +103,13 @@ async function startRuntime() {
 /** Runs every desk through the API; prints the table and returns the figures. */
 export async function truthTable() {
   const rt = await startRuntime();
-  const call = async (method: string, path: string, headers: Record<string, string>, body?: unknown, attempt = 0): Promise<any> => {
+  const call = async (
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: unknown,
+    attempt = 0,
+  ): Promise<any> => {
     // A shared machine's database (or the runtime) can time out: try again, as a client would (a chat
     // message with its Idempotency-Key, so that it is stored once).
     const again = async () => {
@@ -86,7 +119,8 @@ export async function truthTable() {
     let res: Response;
     try {
       res = await fetch(`${rt.url}/api/v1${path}`, {
-        method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        method,
+        headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
     } catch (e) {
@@ -94,7 +128,8 @@ export async function truthTable() {
       throw e;
     }
     const text = await res.text();
-    if ((res.status === 503 || res.status === 504 || res.status === 409) && attempt < 5 && !path.endsWith('/onboard')) return again();
+    if ((res.status === 503 || res.status === 504 || res.status === 409) && attempt < 5 && !path.endsWith('/onboard'))
+      return again();
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
     return text ? JSON.parse(text) : undefined;
   };
@@ -108,23 +143,40 @@ export async function truthTable() {
       for (let attempt = 0; !widgetKey; attempt++) {
         token = await rt.idp.token({ sub: `bench-truth-${process.pid}-${n++}` });
         try {
-          ({ widgetKey } = await call('POST', '/admin/auth/onboard', { authorization: `Bearer ${token}` }, { tenantName: desk.business }, 5));
+          ({ widgetKey } = await call(
+            'POST',
+            '/admin/auth/onboard',
+            { authorization: `Bearer ${token}` },
+            { tenantName: desk.business },
+            5,
+          ));
         } catch (e) {
           if (attempt >= 4) throw e;
         }
       }
       const owner = { authorization: `Bearer ${token}` };
       await call('POST', '/admin/articles/import', owner, { articles: desk.articles });
-      await call('PUT', '/admin/settings', owner, { config: { businessHours: desk.businessHours, widget: { newConversationsPerMinute: 10_000 } } });
+      await call('PUT', '/admin/settings', owner, {
+        config: { businessHours: desk.businessHours, widget: { newConversationsPerMinute: 10_000 } },
+      });
       // The team's content: the intents it wrote or edited (none here: starter content is the product's), articles, settings.
-      const [intents, settings] = await Promise.all([call('GET', '/admin/intents', owner), call('GET', '/admin/settings', owner)]);
+      const [intents, settings] = await Promise.all([
+        call('GET', '/admin/intents', owner),
+        call('GET', '/admin/settings', owner),
+      ]);
       const known = [
-        ...(intents.items as Array<{ response: string; starter?: boolean }>).filter((i) => i.starter === false).map((i) => i.response),
-        ...desk.articles.flatMap((a) => [a.title, a.body, ...(a.questions ?? [])]), JSON.stringify(settings.config),
+        ...(intents.items as Array<{ response: string; starter?: boolean }>)
+          .filter((i) => i.starter === false)
+          .map((i) => i.response),
+        ...desk.articles.flatMap((a) => [a.title, a.body, ...(a.questions ?? [])]),
+        JSON.stringify(settings.config),
       ].join('\n');
       // Until the sentence vectors are in, answers come from words alone: wait, as a tenant's first customers would not.
-      for (const until = Date.now() + 120_000; Date.now() < until;) {
-        const [a, i] = await Promise.all([call('GET', '/admin/articles?limit=100', owner), call('GET', '/admin/intents', owner)]);
+      for (const until = Date.now() + 120_000; Date.now() < until; ) {
+        const [a, i] = await Promise.all([
+          call('GET', '/admin/articles?limit=100', owner),
+          call('GET', '/admin/intents', owner),
+        ]);
         if ([...a.items, ...i.items].every((x: { indexing?: boolean }) => !x.indexing)) break;
         await new Promise((r) => setTimeout(r, 250));
       }
@@ -133,15 +185,28 @@ export async function truthTable() {
         const replies: Reply[] = [];
         let conversationId: string | undefined;
         for (const text of [q.text, ...(q.then ? [q.then] : [])]) {
-          const r = await call('POST', '/chat/message', { ...widget, 'idempotency-key': randomUUID() }, { message: text, ...(conversationId ? { conversationId } : {}) });
+          const r = await call(
+            'POST',
+            '/chat/message',
+            { ...widget, 'idempotency-key': randomUUID() },
+            { message: text, ...(conversationId ? { conversationId } : {}) },
+          );
           conversationId = r.conversationId;
           if (!r.message) break;
           replies.push({
-            text: r.message.content, intent: r.metadata.intentDetected, confidence: r.metadata.confidence, ticket: Boolean(r.metadata.ticketId),
+            text: r.message.content,
+            intent: r.metadata.intentDetected,
+            confidence: r.metadata.confidence,
+            ticket: Boolean(r.metadata.ticketId),
             sources: (r.metadata.sources ?? []).map((s: { title: string }) => s.title),
           });
           // A follow-up only answers the assistant's own question.
-          if (r.metadata.ticketId || r.metadata.intentDetected === 'fallback' || r.metadata.intentDetected === 'knowledge_base') break;
+          if (
+            r.metadata.ticketId ||
+            r.metadata.intentDetected === 'fallback' ||
+            r.metadata.intentDetected === 'knowledge_base'
+          )
+            break;
         }
         const said = [q.text, q.then ?? ''].join(' ');
         const invented = replies.flatMap((r) => inventedFacts(r.text, known, said));
@@ -186,19 +251,31 @@ function report(outcomes: Outcome[]) {
     };
   };
   const rows: Record<string, ReturnType<typeof figures>> = {};
-  for (const desk of [...new Set(outcomes.map((o) => o.desk))]) rows[desk] = figures(outcomes.filter((o) => o.desk === desk));
+  for (const desk of [...new Set(outcomes.map((o) => o.desk))])
+    rows[desk] = figures(outcomes.filter((o) => o.desk === desk));
   rows['all tuning'] = figures(outcomes.filter((o) => !o.q.heldOut));
   rows['all held out'] = figures(outcomes.filter((o) => o.q.heldOut));
   rows.all = figures(outcomes);
-  console.log('truth: new tenants as they start (starter content kept, the team\'s articles and hours), through the local runtime\'s HTTP API (POST /chat/message)');
-  console.log('targets: 0 answers with an invented fact; >= 90 % article questions from the right article; >= 90 % unanswerable ones honest');
+  console.log(
+    "truth: new tenants as they start (starter content kept, the team's articles and hours), through the local runtime's HTTP API (POST /chat/message)",
+  );
+  console.log(
+    'targets: 0 answers with an invented fact; >= 90 % article questions from the right article; >= 90 % unanswerable ones honest',
+  );
   console.table(rows);
   const wrong = outcomes.filter((o) => !o.ok);
   if (wrong.length) {
     console.log('not right:');
     for (const o of wrong) {
-      const r = o.replies.map((x) => `[${x.intent} ${x.confidence.toFixed(2)}${x.sources[0] ? `: ${x.sources[0]}` : ''}${x.ticket ? ', ticket' : ''}] ${x.text.slice(0, 120).replace(/\s+/g, ' ')}`).join(' / ');
-      console.log(`- ${o.desk} (${o.q.kind}${o.q.heldOut ? ', held out' : ''}) "${o.q.text}"${o.invented.length ? ` invented: ${o.invented.join(', ')}` : ''} -> ${r}`);
+      const r = o.replies
+        .map(
+          (x) =>
+            `[${x.intent} ${x.confidence.toFixed(2)}${x.sources[0] ? `: ${x.sources[0]}` : ''}${x.ticket ? ', ticket' : ''}] ${x.text.slice(0, 120).replace(/\s+/g, ' ')}`,
+        )
+        .join(' / ');
+      console.log(
+        `- ${o.desk} (${o.q.kind}${o.q.heldOut ? ', held out' : ''}) "${o.q.text}"${o.invented.length ? ` invented: ${o.invented.join(', ')}` : ''} -> ${r}`,
+      );
     }
   }
   return rows;

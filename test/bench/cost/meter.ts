@@ -6,7 +6,13 @@ import { liveRoutes } from '#shared/edge/triggers.ts';
 // layer's client asks for it), and the bytes the process wrote to stdout and stderr (the functions'
 // logs; in Lambda they go to CloudWatch).
 
-export interface Invocation { handler: string; ms: number; cpuMs: number; records: number; sqs: boolean }
+export interface Invocation {
+  handler: string;
+  ms: number;
+  cpuMs: number;
+  records: number;
+  sqs: boolean;
+}
 
 const HTTP_HANDLERS = new Set(routes.map((r) => r.handler));
 const SOCKET_MESSAGE_HANDLERS = new Set(liveRoutes.filter((r) => !r.routeKey.startsWith('$')).map((r) => r.handler));
@@ -28,8 +34,11 @@ export class Meter {
     if (!this.on) return;
     const records = (event as { Records?: Array<{ eventSource?: string }> } | null)?.Records;
     this.invocations.push({
-      handler, ms: took.ms, cpuMs: Math.min(took.ms, took.cpuMs),
-      records: records?.length ?? 1, sqs: records?.[0]?.eventSource === 'aws:sqs',
+      handler,
+      ms: took.ms,
+      cpuMs: Math.min(took.ms, took.cpuMs),
+      records: records?.length ?? 1,
+      sqs: records?.[0]?.eventSource === 'aws:sqs',
     });
   };
 
@@ -49,13 +58,19 @@ export class Meter {
         }
         return echo ? write(chunk as string, ...(rest as [])) : true;
       }) as typeof stream.write;
-      this.restore.push(() => { stream.write = write; });
+      this.restore.push(() => {
+        stream.write = write;
+      });
     }
   }
 
   private readMetrics(line: string) {
     try {
-      const emf = JSON.parse(line) as { _aws?: { CloudWatchMetrics?: Array<{ Namespace: string; Dimensions: string[][]; Metrics: Array<{ Name: string }> }> } } & Record<string, unknown>;
+      const emf = JSON.parse(line) as {
+        _aws?: {
+          CloudWatchMetrics?: Array<{ Namespace: string; Dimensions: string[][]; Metrics: Array<{ Name: string }> }>;
+        };
+      } & Record<string, unknown>;
       for (const d of emf._aws?.CloudWatchMetrics ?? []) {
         for (const m of d.Metrics) {
           for (const dims of d.Dimensions.length ? d.Dimensions : [[]]) {
@@ -63,10 +78,14 @@ export class Meter {
           }
         }
       }
-    } catch { /* not a metric line */ }
+    } catch {
+      /* not a metric line */
+    }
   }
 
-  stopCapture() { for (const r of this.restore.splice(0)) r(); }
+  stopCapture() {
+    for (const r of this.restore.splice(0)) r();
+  }
 
   /** Starts metering: what happened before (setup, warm-up) is not counted. */
   async start() {
@@ -79,15 +98,27 @@ export class Meter {
     this.capacity = { ...this.consumed };
   }
 
-  stop() { this.on = false; }
+  stop() {
+    this.on = false;
+  }
 
   /** Read and write request units since start(). */
   dynamo() {
     const c = this.consumed ?? this.capacity;
-    return { read: c.read - this.capacity.read, write: c.write - this.capacity.write, calls: c.calls - this.capacity.calls };
+    return {
+      read: c.read - this.capacity.read,
+      write: c.write - this.capacity.write,
+      calls: c.calls - this.capacity.calls,
+    };
   }
 
-  httpRequests() { return this.invocations.filter((i) => HTTP_HANDLERS.has(i.handler)).length; }
-  socketMessagesIn() { return this.invocations.filter((i) => SOCKET_MESSAGE_HANDLERS.has(i.handler)).length; }
-  socketConnects() { return this.invocations.filter((i) => i.handler === 'live/connect').length; }
+  httpRequests() {
+    return this.invocations.filter((i) => HTTP_HANDLERS.has(i.handler)).length;
+  }
+  socketMessagesIn() {
+    return this.invocations.filter((i) => SOCKET_MESSAGE_HANDLERS.has(i.handler)).length;
+  }
+  socketConnects() {
+    return this.invocations.filter((i) => i.handler === 'live/connect').length;
+  }
 }

@@ -35,7 +35,9 @@ export function syntheticArticles(threads: Thread[], count: number, chars: numbe
     const paragraphs: string[] = [];
     let size = 0;
     while (size < chars) {
-      const p = Array.from({ length: 2 + Math.floor(rand() * 4) }, () => pool[Math.floor(rand() * pool.length)]!).join(' ');
+      const p = Array.from({ length: 2 + Math.floor(rand() * 4) }, () => pool[Math.floor(rand() * pool.length)]!).join(
+        ' ',
+      );
       paragraphs.push(rand() < 0.2 ? `- ${p}` : p);
       size += p.length + 2;
     }

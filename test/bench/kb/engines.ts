@@ -4,7 +4,12 @@
 // POST /admin/nlu/parse, which answers as the next chat message would. The in-process engine is
 // kept for tuning experiments (KB_OPTS, KB_PASSAGE), which the API cannot take.
 import MiniSearch from 'minisearch';
-import { buildKnowledgeIndex, DEFAULT_KNOWLEDGE_THRESHOLD, type KnowledgeIndexOptions, type StoredArticle } from '#shared/nlu/knowledge/retrieval.ts';
+import {
+  buildKnowledgeIndex,
+  DEFAULT_KNOWLEDGE_THRESHOLD,
+  type KnowledgeIndexOptions,
+  type StoredArticle,
+} from '#shared/nlu/knowledge/retrieval.ts';
 import { prepareArticle, type ArticleInput, type PrepareOptions } from '#shared/nlu/knowledge/prepare.ts';
 import { DEFAULT_ARTICLE_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
 
@@ -30,7 +35,11 @@ const URL_BASE = 'https://faq.example/';
 /** A JSON call to the API of a local runtime with a bearer token; anything but 2xx throws. */
 export const apiCaller = (baseUrl: string) => async (method: string, path: string, token: string, body?: unknown) => {
   const res = await fetch(baseUrl + path, {
-    method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
@@ -62,16 +71,22 @@ export async function oursThroughApi(encoderOn = true): Promise<Engine> {
       for (const i of intents) await call('DELETE', admin(`/intents/${i.id}`), token);
       await call('PUT', admin('/settings'), token, { config: { knowledge: { threshold: 0 } } });
       for (let i = 0; i < articles.length; i += 100) {
-        const chunk = articles.slice(i, i + 100).map(({ id, title, body, questions }) =>
-          ({ title, body, url: URL_BASE + id, ...(questions?.length ? { questions } : {}) }));
+        const chunk = articles.slice(i, i + 100).map(({ id, title, body, questions }) => ({
+          title,
+          body,
+          url: URL_BASE + id,
+          ...(questions?.length ? { questions } : {}),
+        }));
         await call('POST', admin('/articles/import'), token, { articles: chunk });
       }
       // As a tenant's customers meet it once the import is indexed: every article with its sentence vectors.
       if (encoderOn) await untilIndexed(call, admin, token);
       return {
         async ask(message) {
-          const r = await call('POST', admin('/nlu/parse'), token, { message }) as {
-            intentDetected: string; confidence: number; sources: Array<{ url: string }>;
+          const r = (await call('POST', admin('/nlu/parse'), token, { message })) as {
+            intentDetected: string;
+            confidence: number;
+            sources: Array<{ url: string }>;
           };
           return {
             sources: r.sources.map((s) => s.url.slice(URL_BASE.length)),
@@ -88,15 +103,23 @@ export async function oursThroughApi(encoderOn = true): Promise<Engine> {
  * Waits until no article of the tenant is `indexing` (its sentence vectors all written). A 503
  * (DynamoDB Local starved while the indexer embeds on a loaded machine) is polled again.
  */
-async function untilIndexed(call: ReturnType<typeof apiCaller>, admin: (path: string) => string, token: string, ms = 600_000) {
+async function untilIndexed(
+  call: ReturnType<typeof apiCaller>,
+  admin: (path: string) => string,
+  token: string,
+  ms = 600_000,
+) {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     let pending = false;
     let cursor: string | null = null;
     try {
       do {
-        const page = await call('GET', admin(`/articles?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`), token) as
-          { items: Array<{ indexing: boolean }>; nextCursor: string | null };
+        const page = (await call(
+          'GET',
+          admin(`/articles?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+          token,
+        )) as { items: Array<{ indexing: boolean }>; nextCursor: string | null };
         pending ||= page.items.some((a) => a.indexing);
         cursor = page.nextCursor;
       } while (cursor && !pending);
@@ -138,7 +161,9 @@ export function miniSearch(): Engine {
         fields: ['title', 'body', 'questions'],
         searchOptions: { boost: { title: 2 }, fuzzy: 0.2 },
       });
-      ms.addAll(articles.map((a) => ({ id: a.id, title: a.title, body: a.body, questions: (a.questions ?? []).join('\n') })));
+      ms.addAll(
+        articles.map((a) => ({ id: a.id, title: a.title, body: a.body, questions: (a.questions ?? []).join('\n') })),
+      );
       return {
         async ask(message) {
           const hits = ms.search(message).slice(0, 3);
@@ -172,7 +197,10 @@ export function oursWithEncoder(): Engine {
         async ask(message) {
           const [vector] = (await cachedVectors([message])).values();
           const { articles: hits } = evidenceFor(model, index, message, undefined, vector);
-          return { sources: hits.map((h) => h.hit.articleId), confidence: hits[0] ? articleProbability(hits[0].evidence) : 0 };
+          return {
+            sources: hits.map((h) => h.hit.articleId),
+            confidence: hits[0] ? articleProbability(hits[0].evidence) : 0,
+          };
         },
       };
     },

@@ -22,22 +22,56 @@ function stored(i: number, wq: boolean): StoredArticle {
   let s = prepared.get(k);
   if (!s) {
     const t = threads[i]!;
-    s = JSON.parse(JSON.stringify(prepareArticle({ id: `t${i}`, title: t.question, body: t.answers.join('\n\n'), questions: wq ? t.rephrasings.slice(0, Q) : [] })));
+    s = JSON.parse(
+      JSON.stringify(
+        prepareArticle({
+          id: `t${i}`,
+          title: t.question,
+          body: t.answers.join('\n\n'),
+          questions: wq ? t.rephrasings.slice(0, Q) : [],
+        }),
+      ),
+    );
     prepared.set(k, s!);
   }
   return s!;
 }
-interface Row { half: string; wq: boolean; inKb: boolean; correct: boolean; rank: number; conf: number; conf2: number; msg: string; top: string; t: number }
+interface Row {
+  half: string;
+  wq: boolean;
+  inKb: boolean;
+  correct: boolean;
+  rank: number;
+  conf: number;
+  conf2: number;
+  msg: string;
+  top: string;
+  t: number;
+}
 function run(opts: object, wq: boolean, leave?: number): Row[] {
   const kept = threads.map((_t, i) => i).filter((i) => leave === undefined || fold(threads[i]!) !== leave);
-  const idx = buildKnowledgeIndex(kept.map((i) => stored(i, wq)), opts);
+  const idx = buildKnowledgeIndex(
+    kept.map((i) => stored(i, wq)),
+    opts,
+  );
   const ks = new Set(kept);
   const out: Row[] = [];
   threads.forEach((t, i) => {
     for (const m of wq ? t.rephrasings.slice(Q) : t.rephrasings) {
       const h = idx.search(m, { limit: 3 });
       const rank = h.map((x) => x.articleId).indexOf(`t${i}`) + 1;
-      out.push({ half: half(t), wq, inKb: ks.has(i), correct: rank === 1, rank, conf: h[0]?.confidence ?? 0, conf2: h[1]?.confidence ?? 0, msg: m, top: h[0]?.articleId ?? '', t: i });
+      out.push({
+        half: half(t),
+        wq,
+        inKb: ks.has(i),
+        correct: rank === 1,
+        rank,
+        conf: h[0]?.confidence ?? 0,
+        conf2: h[1]?.confidence ?? 0,
+        msg: m,
+        top: h[0]?.articleId ?? '',
+        t: i,
+      });
     }
   });
   return out;
@@ -45,8 +79,13 @@ function run(opts: object, wq: boolean, leave?: number): Row[] {
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 const pct = (x: number) => (Math.round(x * 1000) / 10).toFixed(1);
 const at = (rows: Row[], th: number) => {
-  const i = rows.filter((r) => r.inKb), o = rows.filter((r) => !r.inKb);
-  return { right: mean(i.map((r) => +(r.correct && r.conf >= th))), wrong: mean(i.map((r) => +(!r.correct && r.conf >= th))), out: mean(o.map((r) => +(r.conf >= th))) };
+  const i = rows.filter((r) => r.inKb),
+    o = rows.filter((r) => !r.inKb);
+  return {
+    right: mean(i.map((r) => +(r.correct && r.conf >= th))),
+    wrong: mean(i.map((r) => +(!r.correct && r.conf >= th))),
+    out: mean(o.map((r) => +(r.conf >= th))),
+  };
 };
 function choose(rows: Row[]) {
   const c = [...new Set(rows.map((r) => r.conf))].sort((a, b) => a - b);
@@ -54,15 +93,25 @@ function choose(rows: Row[]) {
   return c.find((th) => vs.every((v) => at(v, th).out <= 0.15)) ?? 1;
 }
 export function evaluate(opts: object, fixed?: number) {
-  const plain = run(opts, false), wq = run(opts, true);
-  const ap = [...run(opts, false, 0), ...run(opts, false, 1)], aq = [...run(opts, true, 0), ...run(opts, true, 1)];
+  const plain = run(opts, false),
+    wq = run(opts, true);
+  const ap = [...run(opts, false, 0), ...run(opts, false, 1)],
+    aq = [...run(opts, true, 0), ...run(opts, true, 1)];
   const th = fixed ?? choose([...ap, ...aq]);
   const line = (f: (r: Row) => boolean) => {
-    const h1 = pct(mean(plain.filter(f).map((r) => +r.correct))), h3 = pct(mean(wq.filter(f).map((r) => +r.correct)));
-    const a = at(ap.filter(f), th), b = at(aq.filter(f), th);
+    const h1 = pct(mean(plain.filter(f).map((r) => +r.correct))),
+      h3 = pct(mean(wq.filter(f).map((r) => +r.correct)));
+    const a = at(ap.filter(f), th),
+      b = at(aq.filter(f), th);
     return `h1 ${h1} h1q ${h3} | ${pct(a.right)}/${pct(a.wrong)}/${pct(a.out)} | q ${pct(b.right)}/${pct(b.wrong)}/${pct(b.out)}`;
   };
-  return { th, tune: line((r) => r.half === 'tune'), report: line((r) => r.half === 'report'), all: line(() => true), rows: { plain, wq, ap, aq } };
+  return {
+    th,
+    tune: line((r) => r.half === 'tune'),
+    report: line((r) => r.half === 'report'),
+    all: line(() => true),
+    rows: { plain, wq, ap, aq },
+  };
 }
 if (process.argv[1]?.endsWith('tune.ts')) {
   const configs = JSON.parse(process.env.CONFIGS ?? '[{}]') as object[];

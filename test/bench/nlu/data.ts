@@ -10,11 +10,19 @@ export type Example = [text: string, label: string];
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 export function loadBanking77(): Example[] {
-  const rows = parse(readFileSync(resolve(datasetsDir(), 'banking77/train.csv')), { columns: true, skip_empty_lines: true }) as Array<{ text: string; category: string }>;
+  const rows = parse(readFileSync(resolve(datasetsDir(), 'banking77/train.csv')), {
+    columns: true,
+    skip_empty_lines: true,
+  }) as Array<{ text: string; category: string }>;
   return rows.map((r) => [r.text, r.category]);
 }
 
-export interface Clinc { train: Example[]; val: Example[]; oos_train: Example[]; oos_val: Example[] }
+export interface Clinc {
+  train: Example[];
+  val: Example[];
+  oos_train: Example[];
+  oos_val: Example[];
+}
 
 export function loadClinc150(): Clinc {
   return JSON.parse(readFileSync(resolve(datasetsDir(), 'clinc150/data_full_train_val.json'), 'utf8')) as Clinc;

@@ -30,23 +30,36 @@ const OPTIONS: BuildOptions = {
   logLevel: 'silent',
 };
 
-export interface BundleResult { handler: string; bytes: number; initMs: number; initOverEmptyMs: number }
+export interface BundleResult {
+  handler: string;
+  bytes: number;
+  initMs: number;
+  initOverEmptyMs: number;
+}
 
 /** Median ms of `import(file)` measured inside `runs` fresh processes (as deployed: --enable-source-maps). */
 async function initTime(file: string, env: NodeJS.ProcessEnv, runs: number): Promise<number> {
   const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); process.stdout.write(String(performance.now() - t));`;
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const { stdout } = await run(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], { env, timeout: 30_000 });
+    const { stdout } = await run(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], {
+      env,
+      timeout: 30_000,
+    });
     times.push(Number(stdout));
   }
   return median(times);
 }
 
-export async function benchBundles(root: string, runs = 5): Promise<{ empty: { bytes: number; initMs: number }; bundles: BundleResult[] }> {
+export async function benchBundles(
+  root: string,
+  runs = 5,
+): Promise<{ empty: { bytes: number; initMs: number }; bundles: BundleResult[] }> {
   const out = mkdtempSync(join(tmpdir(), 'bench-bundles-'));
   try {
-    const handlers = [...new Set(routes.map((r) => r.handler))].filter((h) => existsSync(join(root, 'functions', `${h}.ts`)));
+    const handlers = [...new Set(routes.map((r) => r.handler))].filter((h) =>
+      existsSync(join(root, 'functions', `${h}.ts`)),
+    );
     const entryPoints = Object.fromEntries(handlers.map((h) => [h, join(root, 'functions', `${h}.ts`)]));
     await build({ ...OPTIONS, entryPoints, outdir: join(out, 'fn'), absWorkingDir: root });
     const emptySrc = join(out, 'empty.ts');
@@ -55,9 +68,16 @@ export async function benchBundles(root: string, runs = 5): Promise<{ empty: { b
 
     // What Lambda sets; the table is never reached at import time.
     const env = {
-      PATH: process.env.PATH, NODE_ENV: 'production', AWS_REGION: 'us-east-1', TABLE_NAME: 'bench', CURSOR_SECRET: 'bench',
-      POWERTOOLS_SERVICE_NAME: 'support-assistant', POWERTOOLS_METRICS_NAMESPACE: 'SupportAssistant', POWERTOOLS_DEV: 'false',
-      AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench',
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      AWS_REGION: 'us-east-1',
+      TABLE_NAME: 'bench',
+      CURSOR_SECRET: 'bench',
+      POWERTOOLS_SERVICE_NAME: 'support-assistant',
+      POWERTOOLS_METRICS_NAMESPACE: 'SupportAssistant',
+      POWERTOOLS_DEV: 'false',
+      AWS_ACCESS_KEY_ID: 'bench',
+      AWS_SECRET_ACCESS_KEY: 'bench',
     };
     const file = (h: string) => join(out, 'fn', `${h}.mjs`);
     const emptyInit = await initTime(file('empty'), env, runs);

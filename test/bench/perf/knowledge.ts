@@ -21,7 +21,11 @@ function requests(articles: ArticleInput[]): ArticleInput[][] {
   let size = 0;
   for (const a of articles) {
     const n = Buffer.byteLength(JSON.stringify(a)) + 1;
-    if (cur.length && (size + n > BODY_BUDGET || cur.length === 100)) { out.push(cur); cur = []; size = 0; }
+    if (cur.length && (size + n > BODY_BUDGET || cur.length === 100)) {
+      out.push(cur);
+      cur = [];
+      size = 0;
+    }
     cur.push(a);
     size += n;
   }
@@ -37,16 +41,27 @@ export async function seedKnowledge(call: Call, tenant: { token: string }) {
   const articles = syntheticArticles(threads, 500, 5_000);
   const t0 = performance.now();
   for (const chunk of requests(articles)) {
-    await call('POST', '/api/v1/admin/articles/import', { token: tenant.token, body: { articles: chunk.map((a) => asBody(a)) } });
+    await call('POST', '/api/v1/admin/articles/import', {
+      token: tenant.token,
+      body: { articles: chunk.map((a) => asBody(a)) },
+    });
   }
   const seedMs = performance.now() - t0;
   // A message answered from the articles (not by an intent), for the chat route's own row.
   let message: string | null = null;
   for (const m of threads.flatMap((t) => t.rephrasings)) {
     const r = await call('POST', '/api/v1/admin/nlu/parse', { token: tenant.token, body: { message: m } });
-    if (r.intentDetected === 'knowledge_base') { message = m; break; }
+    if (r.intentDetected === 'knowledge_base') {
+      message = m;
+      break;
+    }
   }
-  return { articles: articles.length, avgBodyChars: Math.round(articles.reduce((n, a) => n + a.body.length, 0) / articles.length), seedMs, message };
+  return {
+    articles: articles.length,
+    avgBodyChars: Math.round(articles.reduce((n, a) => n + a.body.length, 0) / articles.length),
+    seedMs,
+    message,
+  };
 }
 
 /** Cold load and build of the tenant's index, then the warm search. */
@@ -77,13 +92,15 @@ export async function benchRetrieval(tenantId: string) {
   const passes: number[][] = [];
   const fastest = queries.map(() => Infinity);
   for (let pass = 0; pass < 5; pass++) {
-    passes.push(queries.map((q, k) => {
-      const s = performance.now();
-      index.search(q);
-      const ms = performance.now() - s;
-      fastest[k] = Math.min(fastest[k]!, ms);
-      return ms;
-    }));
+    passes.push(
+      queries.map((q, k) => {
+        const s = performance.now();
+        index.search(q);
+        const ms = performance.now() - s;
+        fastest[k] = Math.min(fastest[k]!, ms);
+        return ms;
+      }),
+    );
   }
   const byP99 = [...passes].sort((a, b) => percentile(a, 99) - percentile(b, 99));
   return {
@@ -91,7 +108,9 @@ export async function benchRetrieval(tenantId: string) {
     coldCpuMs: { first: coldCpu[0]!, p50: percentile(coldCpu.slice(1), 50), max: Math.max(...coldCpu.slice(1)) },
     coldRoundTrips: Math.max(...coldRoundTrips),
     warmSearchMs: {
-      p50: percentile(byP99[2]!, 50), p99: percentile(byP99[2]!, 99), p99BestPass: percentile(byP99[0]!, 99),
+      p50: percentile(byP99[2]!, 50),
+      p99: percentile(byP99[2]!, 99),
+      p99BestPass: percentile(byP99[0]!, 99),
       p99FastestOfFive: percentile(fastest, 99),
     },
     searches: queries.length,
@@ -101,7 +120,10 @@ export async function benchRetrieval(tenantId: string) {
 /** POST /articles/import of 100 articles of about 2,000 characters (what fits the body limit): new, then all replaced. */
 export async function benchImport(call: Call, newTenant: () => Promise<{ token: string }>, runs: number) {
   const body = (mark: string) => ({
-    articles: syntheticArticles(threads, 100, 2_000).map((a, k) => ({ ...asBody(a, `https://help.example.com/${k}`), title: `${a.title}${mark}` })),
+    articles: syntheticArticles(threads, 100, 2_000).map((a, k) => ({
+      ...asBody(a, `https://help.example.com/${k}`),
+      title: `${a.title}${mark}`,
+    })),
   });
   const created: number[] = [];
   const replaced: number[] = [];

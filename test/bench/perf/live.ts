@@ -5,13 +5,24 @@ import { percentile } from './util.ts';
 // dispatcher, the management API and the customer's socket. Time from the POST's send to the
 // frame that carries the same message id.
 
-export async function agentToSocket(baseUrl: string, liveUrl: string, widgetKey: string, ownerToken: string, n: number) {
+export async function agentToSocket(
+  baseUrl: string,
+  liveUrl: string,
+  widgetKey: string,
+  ownerToken: string,
+  n: number,
+) {
   const start = await fetch(`${baseUrl}/api/v1/chat/message`, {
-    method: 'POST', headers: { 'content-type': 'application/json', 'x-widget-key': widgetKey }, body: JSON.stringify({ message: 'hello' }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-widget-key': widgetKey },
+    body: JSON.stringify({ message: 'hello' }),
   });
   const conversationId = ((await start.json()) as { conversationId: string }).conversationId;
   const ws = new WebSocket(`${liveUrl}?widgetKey=${encodeURIComponent(widgetKey)}&conversationId=${conversationId}`);
-  await new Promise<void>((resolve, reject) => { ws.once('open', () => resolve()); ws.once('error', reject); });
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
   const waiting = new Map<string, (at: number) => void>();
   const early = new Map<string, number>();
   ws.on('message', (data) => {
@@ -20,21 +31,28 @@ export async function agentToSocket(baseUrl: string, liveUrl: string, widgetKey:
     const id = e.type === 'message.created' ? e.data.message?.id : undefined;
     if (!id) return;
     const done = waiting.get(id);
-    if (done) done(at); else early.set(id, at);
+    if (done) done(at);
+    else early.set(id, at);
   });
   const ms: number[] = [];
   try {
     for (let i = 0; i < n; i++) {
       const sent = performance.now();
       const r = await fetch(`${baseUrl}/api/v1/admin/conversations/${conversationId}/messages`, {
-        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ownerToken}` },
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${ownerToken}` },
         body: JSON.stringify({ content: `reply ${i}` }),
       });
       const id = ((await r.json()) as { message: { id: string } }).message.id;
-      const at = early.get(id) ?? await new Promise<number>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no frame for message ${id} within 10 s`)), 10_000);
-        waiting.set(id, (t) => { clearTimeout(timer); resolve(t); });
-      });
+      const at =
+        early.get(id) ??
+        (await new Promise<number>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`no frame for message ${id} within 10 s`)), 10_000);
+          waiting.set(id, (t) => {
+            clearTimeout(timer);
+            resolve(t);
+          });
+        }));
       ms.push(at - sent);
     }
   } finally {
@@ -50,9 +68,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     const token = await rt.idp.token({ sub: `bench-live-${process.pid}`, email: 'live@bench.example' });
     const onboard = await fetch(`${rt.url}/api/v1/admin/auth/onboard`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ tenantName: 'Bench Live' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ tenantName: 'Bench Live' }),
     });
-    const { widgetKey } = await onboard.json() as { widgetKey: string };
+    const { widgetKey } = (await onboard.json()) as { widgetKey: string };
     process.stdout.write(`${JSON.stringify(await agentToSocket(rt.url, rt.liveUrl, widgetKey, token, 100))}\n`);
   } finally {
     await rt.stop();

@@ -14,9 +14,15 @@ const DAYS = 30;
 const INTENTS = ['greeting', 'order_status', 'refund', 'goodbye', 'human_agent'];
 
 export async function seedConversations(endpoint: string, table: string, tenantId: string, n: number): Promise<number> {
-  const client = DynamoDBDocumentClient.from(new DynamoDBClient({
-    endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 10,
-  }), { marshallOptions: { removeUndefinedValues: true } });
+  const client = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      maxAttempts: 10,
+    }),
+    { marshallOptions: { removeUndefinedValues: true } },
+  );
   const t0 = performance.now();
   const now = Date.now();
   const perDay = new Map<string, Record<string, number>>();
@@ -25,15 +31,30 @@ export async function seedConversations(endpoint: string, table: string, tenantI
     const created = new Date(now - Math.floor((i / n) * DAYS * 86_400_000) - 1000).toISOString();
     const intent = INTENTS[i % INTENTS.length]!;
     const c: Conversation = {
-      id: randomUUID(), tenantId, status: i % 10 === 0 ? 'escalated' : 'active', createdAt: created, updatedAt: created,
-      messageCount: 4, userMessageCount: 2, lastMessagePreview: 'where is my order?', lastIntent: intent, unclosedTickets: 0,
+      id: randomUUID(),
+      tenantId,
+      status: i % 10 === 0 ? 'escalated' : 'active',
+      createdAt: created,
+      updatedAt: created,
+      messageCount: 4,
+      userMessageCount: 2,
+      lastMessagePreview: 'where is my order?',
+      lastIntent: intent,
+      unclosedTickets: 0,
     };
     items.push((conversationsRepo.tx.put(c) as { Put: { Item: Record<string, unknown> } }).Put.Item);
     const day = created.slice(0, 10);
     const shard = i % STATS_SHARDS;
     const k = `${day}#${shard}`;
     const s = perDay.get(k) ?? {};
-    for (const [name, v] of Object.entries({ conversations: 1, messages: 2, escalations: i % 10 === 0 ? 1 : 0, fallbacks: i % 7 === 0 ? 1 : 0, confidenceSum: 1.5, [`i_${intent}`]: 2 })) {
+    for (const [name, v] of Object.entries({
+      conversations: 1,
+      messages: 2,
+      escalations: i % 10 === 0 ? 1 : 0,
+      fallbacks: i % 7 === 0 ? 1 : 0,
+      confidenceSum: 1.5,
+      [`i_${intent}`]: 2,
+    })) {
       s[name] = (s[name] ?? 0) + v;
     }
     perDay.set(k, s);

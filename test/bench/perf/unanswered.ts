@@ -16,15 +16,35 @@ import { percentile } from './util.ts';
 
 const DAYS = 30;
 const TOPICS = [
-  'can I pay with klarna', 'do you ship to norway', 'is there a store in leeds', 'gift wrapping for birthday', 'student discount code',
-  'price match with amazon', 'size guide for boots', 'how do I become a reseller', 'can I collect in store today', 'warranty on the kettle',
+  'can I pay with klarna',
+  'do you ship to norway',
+  'is there a store in leeds',
+  'gift wrapping for birthday',
+  'student discount code',
+  'price match with amazon',
+  'size guide for boots',
+  'how do I become a reseller',
+  'can I collect in store today',
+  'warranty on the kettle',
 ];
 const WORDS = ['please', 'today', 'still', 'again', 'now', 'really', 'for my order', 'urgent', 'quick question', 'hi'];
 
-export async function seedUnanswered(endpoint: string, table: string, tenantId: string, messages: number, share: number) {
-  const client = DynamoDBDocumentClient.from(new DynamoDBClient({
-    endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 10,
-  }), { marshallOptions: { removeUndefinedValues: true } });
+export async function seedUnanswered(
+  endpoint: string,
+  table: string,
+  tenantId: string,
+  messages: number,
+  share: number,
+) {
+  const client = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      maxAttempts: 10,
+    }),
+    { marshallOptions: { removeUndefinedValues: true } },
+  );
   const t0 = performance.now();
   const now = Date.now();
   const n = Math.round(messages * share);
@@ -32,10 +52,20 @@ export async function seedUnanswered(endpoint: string, table: string, tenantId: 
   for (let i = 0; i < n; i++) {
     const createdAt = new Date(now - Math.floor((i / n) * DAYS * 86_400_000) - 1000).toISOString();
     // Topics of uneven size (a few big groups, a long tail), in the words of different customers.
-    const topic = i % 3 === 0 ? `question number ${i} about something rare` : `${TOPICS[Math.floor(Math.sqrt(i % 100))]!} ${WORDS[i % WORDS.length]}`;
-    items.push(unansweredRepo.item(tenantId, {
-      message: topic, confidence: (i % 50) / 100, conversationId: randomUUID(), messageId: randomUUID(), createdAt, reasons: ['fallback'],
-    }));
+    const topic =
+      i % 3 === 0
+        ? `question number ${i} about something rare`
+        : `${TOPICS[Math.floor(Math.sqrt(i % 100))]!} ${WORDS[i % WORDS.length]}`;
+    items.push(
+      unansweredRepo.item(tenantId, {
+        message: topic,
+        confidence: (i % 50) / 100,
+        conversationId: randomUUID(),
+        messageId: randomUUID(),
+        createdAt,
+        reasons: ['fallback'],
+      }),
+    );
   }
   let next = 0;
   const worker = async () => {
@@ -55,9 +85,14 @@ export async function seedUnanswered(endpoint: string, table: string, tenantId: 
 }
 
 /** The handler invoked in process with real v2 events: latency and round trips per request. */
-export async function benchUnanswered(root: string, claims: Record<string, string>, warmup: number, iterations: number) {
+export async function benchUnanswered(
+  root: string,
+  claims: Record<string, string>,
+  warmup: number,
+  iterations: number,
+) {
   const route = routes.find((r) => r.handler === 'admin/list-unanswered')!;
-  const { handler } = await import(pathToFileURL(join(root, 'functions', 'admin', 'list-unanswered.ts')).href) as {
+  const { handler } = (await import(pathToFileURL(join(root, 'functions', 'admin', 'list-unanswered.ts')).href)) as {
     handler: (e: unknown, c: unknown) => Promise<{ statusCode?: number; body?: string }>;
   };
   const times: number[] = [];
@@ -75,7 +110,10 @@ export async function benchUnanswered(root: string, claims: Record<string, strin
       groups = body.groups.length;
       counted = body.groups.reduce((n, g) => n + g.count, 0);
     }
-    if (i >= warmup) { times.push(ms); trips.push(roundTrips.count - rt0); }
+    if (i >= warmup) {
+      times.push(ms);
+      trips.push(roundTrips.count - rt0);
+    }
   }
   return { p50: percentile(times, 50), p99: percentile(times, 99), roundTrips: Math.max(...trips), groups, counted };
 }

@@ -10,11 +10,23 @@ export const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0)
 export const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 export const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 
-export interface Row { section: string; what: string; measured: string; budget: string; verdict: '' | 'ok' | 'OVER' | 'n/a' }
+export interface Row {
+  section: string;
+  what: string;
+  measured: string;
+  budget: string;
+  verdict: '' | 'ok' | 'OVER' | 'n/a';
+}
 
 export function table(rows: Row[]): string {
   const cols: Array<keyof Row> = ['section', 'what', 'measured', 'budget', 'verdict'];
   const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => r[c].length)));
-  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(width[i]!)).join('  ').trimEnd();
-  return [line(cols), line(width.map((w) => '-'.repeat(w))), ...rows.map((r) => line(cols.map((c) => r[c])))].join('\n');
+  const line = (vals: string[]) =>
+    vals
+      .map((v, i) => v.padEnd(width[i]!))
+      .join('  ')
+      .trimEnd();
+  return [line(cols), line(width.map((w) => '-'.repeat(w))), ...rows.map((r) => line(cols.map((c) => r[c])))].join(
+    '\n',
+  );
 }

@@ -12,12 +12,27 @@ import { loadClinc150, toIntents } from '../nlu/data.ts';
 import { cachedVectors } from '../vectors/cache.ts';
 
 const clinc = loadClinc150();
-const intents = toIntents(clinc.train).map((i, k) => ({
-  id: `i${k}`, name: i.name, description: '', trainingPhrases: i.trainingPhrases, response: i.name, entities: [], action: 'reply', enabled: true, createdAt: '', updatedAt: '',
-}) as Intent);
+const intents = toIntents(clinc.train).map(
+  (i, k) =>
+    ({
+      id: `i${k}`,
+      name: i.name,
+      description: '',
+      trainingPhrases: i.trainingPhrases,
+      response: i.name,
+      entities: [],
+      action: 'reply',
+      enabled: true,
+      createdAt: '',
+      updatedAt: '',
+    }) as Intent,
+);
 const none = clinc.oos_train.map(([t]) => t);
 const messages = [...clinc.val, ...clinc.oos_val];
-const vectors = process.env.ENCODER === '0' ? undefined : await cachedVectors([...textsToEmbed({ intents, none }), ...messages.map(([t]) => t)]);
+const vectors =
+  process.env.ENCODER === '0'
+    ? undefined
+    : await cachedVectors([...textsToEmbed({ intents, none }), ...messages.map(([t]) => t)]);
 const th = { intent: DEFAULT_INTENT_THRESHOLD, article: DEFAULT_ARTICLE_THRESHOLD };
 for (const taught of [[], none]) {
   const model = trainModel(1, intents, taught, vectors);
@@ -25,10 +40,17 @@ for (const taught of [[], none]) {
   let oosRight = 0;
   for (const [text, label] of messages) {
     const v = vectors?.get(text.trim());
-    const d = applyNone(model.none, text, { ...answer(model, null, text, th, 'fallback', v), settings: { fallbackMessage: 'fallback' } }, v);
+    const d = applyNone(
+      model.none,
+      text,
+      { ...answer(model, null, text, th, 'fallback', v), settings: { fallbackMessage: 'fallback' } },
+      v,
+    );
     if (label === 'oos') oosRight += d.nlu.intent === null && d.knowledge === null ? 1 : 0;
     else inRight += d.nlu.intent?.name === label ? 1 : 0;
   }
   const pct = (x: number, n: number) => Math.round((1000 * x) / n) / 10;
-  console.log(`${vectors ? 'encoder' : 'words only'}, ${taught.length} none examples: in scope ${pct(inRight, clinc.val.length)} %, oos recall ${pct(oosRight, clinc.oos_val.length)} %`);
+  console.log(
+    `${vectors ? 'encoder' : 'words only'}, ${taught.length} none examples: in scope ${pct(inRight, clinc.val.length)} %, oos recall ${pct(oosRight, clinc.oos_val.length)} %`,
+  );
 }

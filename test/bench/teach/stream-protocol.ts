@@ -19,8 +19,12 @@ const glove = wordVectors();
 const SEEDS = (process.env.SEEDS ?? '42,142,242,342,442').split(',').map(Number);
 const DRAWS = Number(process.env.DRAWS ?? 5);
 const train = (xs: Example[]) => trainClassifier(toIntents(xs), {}, glove, [], vectors);
-const right = (c: ReturnType<typeof train>, [t, l]: Example) => c.classify(t, 1, vectors.get(t.trim()))[0]?.intent === l;
-const accuracy = (xs: Example[], val: Example[]) => { const c = train(xs); return val.filter((x) => right(c, x)).length / val.length; };
+const right = (c: ReturnType<typeof train>, [t, l]: Example) =>
+  c.classify(t, 1, vectors.get(t.trim()))[0]?.intent === l;
+const accuracy = (xs: Example[], val: Example[]) => {
+  const c = train(xs);
+  return val.filter((x) => right(c, x)).length / val.length;
+};
 
 function misses(seedSet: Example[], traffic: Example[], batch: number): Example[] {
   const count = new Map<string, number>();
@@ -43,19 +47,40 @@ for (const seed of SEEDS) {
   const seeded = new Set(seedSet.map(([t]) => t));
   const inOrder = rest.filter(([t]) => !seeded.has(t));
   const shuffled = shuffle(inOrder, rng(seed + 1));
-  for (const [way, taught] of [['once', misses(seedSet, inOrder, Infinity)], ['shuffled', misses(seedSet, shuffled, Infinity)], ['batches', misses(seedSet, shuffled, 400)]] as const) {
+  for (const [way, taught] of [
+    ['once', misses(seedSet, inOrder, Infinity)],
+    ['shuffled', misses(seedSet, shuffled, Infinity)],
+    ['batches', misses(seedSet, shuffled, 400)],
+  ] as const) {
     const per = new Map<string, number>();
     for (const [, l] of taught) per.set(l, (per.get(l) ?? 0) + 1);
     // Random draws differ by a point or more: their mean over DRAWS draws.
     let random = 0;
     for (let d = 0; d < DRAWS; d++) {
       const rand = rng(seed + 2 + 1000 * d);
-      random += accuracy([...seedSet, ...[...per].flatMap(([l, k]) => shuffle(inOrder.filter((x) => x[1] === l), rand).slice(0, k))], val) / DRAWS;
+      random +=
+        accuracy(
+          [
+            ...seedSet,
+            ...[...per].flatMap(([l, k]) =>
+              shuffle(
+                inOrder.filter((x) => x[1] === l),
+                rand,
+              ).slice(0, k),
+            ),
+          ],
+          val,
+        ) / DRAWS;
     }
     const row = { taught: accuracy([...seedSet, ...taught], val), random };
     const s = sums.get(way) ?? { taught: 0, random: 0, n: 0 };
     sums.set(way, { taught: s.taught + row.taught, random: s.random + row.random, n: s.n + 1 });
-    console.log(`split ${seed} ${way}: ${taught.length} taught ${(100 * row.taught).toFixed(1)} %, as many random ${(100 * row.random).toFixed(1)} %`);
+    console.log(
+      `split ${seed} ${way}: ${taught.length} taught ${(100 * row.taught).toFixed(1)} %, as many random ${(100 * row.random).toFixed(1)} %`,
+    );
   }
 }
-for (const [way, s] of sums) console.log(`${way}: taught ${(100 * s.taught / s.n).toFixed(1)} %, random ${(100 * s.random / s.n).toFixed(1)} % (mean of ${s.n} splits)`);
+for (const [way, s] of sums)
+  console.log(
+    `${way}: taught ${((100 * s.taught) / s.n).toFixed(1)} %, random ${((100 * s.random) / s.n).toFixed(1)} % (mean of ${s.n} splits)`,
+  );

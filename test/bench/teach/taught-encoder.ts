@@ -12,7 +12,10 @@ import { cachedVectors } from '../vectors/cache.ts';
 
 const all = loadBanking77();
 const names = toIntents(all).map((i) => ({ name: i.name, trainingPhrases: [] }));
-const vectors = process.env.ENCODER === '0' ? undefined : await cachedVectors([...all.map(([t]) => t), ...textsToEmbed({ intents: names })]);
+const vectors =
+  process.env.ENCODER === '0'
+    ? undefined
+    : await cachedVectors([...all.map(([t]) => t), ...textsToEmbed({ intents: names })]);
 const glove = wordVectors();
 const SEEDS = (process.env.SEEDS ?? '42,142,242').split(',').map(Number);
 const accuracy = (intents: ReturnType<typeof toIntents>, val: Example[]) => {
@@ -34,9 +37,20 @@ for (const seed of SEEDS) {
     taught.push([t, l]);
   }
   const rand = rng(seed);
-  const random = perLabel(traffic.map((x) => x).sort(() => rand() - 0.5), 5, seed);
-  rows.push({ before: accuracy(toIntents(seedSet), val), taught: accuracy(toIntents([...seedSet, ...taught]), val), random: accuracy(toIntents([...seedSet, ...random]), val) });
+  const random = perLabel(
+    traffic.map((x) => x).sort(() => rand() - 0.5),
+    5,
+    seed,
+  );
+  rows.push({
+    before: accuracy(toIntents(seedSet), val),
+    taught: accuracy(toIntents([...seedSet, ...taught]), val),
+    random: accuracy(toIntents([...seedSet, ...random]), val),
+  });
   console.log(`split ${seed}: ${JSON.stringify(rows.at(-1))}`);
 }
-const mean = (k: 'before' | 'taught' | 'random') => Math.round((1000 * rows.reduce((s, r) => s + r[k], 0)) / rows.length) / 10;
-console.log(`${vectors ? 'encoder' : 'words only'}: before ${mean('before')} %, 5 taught ${mean('taught')} %, 5 random ${mean('random')} % (mean of ${rows.length} splits)`);
+const mean = (k: 'before' | 'taught' | 'random') =>
+  Math.round((1000 * rows.reduce((s, r) => s + r[k], 0)) / rows.length) / 10;
+console.log(
+  `${vectors ? 'encoder' : 'words only'}: before ${mean('before')} %, 5 taught ${mean('taught')} %, 5 random ${mean('random')} % (mean of ${rows.length} splits)`,
+);

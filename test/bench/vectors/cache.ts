@@ -12,7 +12,11 @@ const file = resolve(dir, 'use-lite.bin');
 const KEY = 16;
 const RECORD = KEY + DIMS;
 
-const keyOf = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, KEY * 2);
+const keyOf = (text: string) =>
+  createHash('sha1')
+    .update(text)
+    .digest('hex')
+    .slice(0, KEY * 2);
 
 let stored: Map<string, Uint8Array> | undefined;
 
@@ -30,7 +34,10 @@ function load(): Map<string, Uint8Array> {
 const BATCH = 256;
 
 /** Unit vectors of these texts (trimmed; empty ones left out), embedding only those not cached. */
-export async function cachedVectors(texts: Iterable<string>, log: (msg: string) => void = () => {}): Promise<TextVectors> {
+export async function cachedVectors(
+  texts: Iterable<string>,
+  log: (msg: string) => void = () => {},
+): Promise<TextVectors> {
   const cache = load();
   const wanted = [...new Set([...texts].map((t) => t.trim()).filter((t) => t.length > 0))];
   // By length: a batch is padded to its longest text.

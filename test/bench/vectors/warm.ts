@@ -9,12 +9,18 @@ import { cachedVectors } from './cache.ts';
 const log = (msg: string) => process.stderr.write(`[vectors ${(performance.now() / 1000).toFixed(0)}s] ${msg}\n`);
 const which = process.argv.slice(2);
 const sets: Record<string, () => string[]> = {
-  desks: () => helpDesks().flatMap((s) => [
-    ...s.intents.flatMap((i) => i.trainingPhrases), ...s.articles.flatMap((a) => [a.title, ...(a.questions ?? [])]), ...s.messages.map((m) => m.text),
-  ]),
+  desks: () =>
+    helpDesks().flatMap((s) => [
+      ...s.intents.flatMap((i) => i.trainingPhrases),
+      ...s.articles.flatMap((a) => [a.title, ...(a.questions ?? [])]),
+      ...s.messages.map((m) => m.text),
+    ]),
   stackfaq: () => loadStackFaq().flatMap((t) => [t.question, ...t.rephrasings]),
   banking77: () => loadBanking77().map(([text]) => text),
-  clinc150: () => { const c = loadClinc150(); return [...c.train, ...c.val, ...c.oos_train, ...c.oos_val].map(([text]) => text); },
+  clinc150: () => {
+    const c = loadClinc150();
+    return [...c.train, ...c.val, ...c.oos_train, ...c.oos_val].map(([text]) => text);
+  },
 };
 for (const name of which.length > 0 ? which : Object.keys(sets)) {
   const texts = sets[name]!();

@@ -22,7 +22,10 @@ const skipped = new Set<string>();
 /** Prints once which routes a test skipped because their handler file does not exist yet. */
 export function noteMissing(what: string, route: Pick<Route, 'method' | 'path' | 'handler'>) {
   const line = `[security] ${what}: skipping ${route.method} ${route.path} (functions/${route.handler}.ts does not exist yet)`;
-  if (!skipped.has(line)) { skipped.add(line); console.warn(line); }
+  if (!skipped.has(line)) {
+    skipped.add(line);
+    console.warn(line);
+  }
 }
 
 export const hasIdParam = (r: Route) => /\{id\}/.test(r.path);
@@ -34,22 +37,49 @@ export const jwtRoutes = routes.filter((r) => r.auth === 'jwt');
 export const widgetRoutes = routes.filter((r) => r.auth === 'widget');
 
 /** Resource kinds these tests know how to create, read back and address with a valid request. */
-export type Kind = 'conversations' | 'tickets' | 'intents' | 'integrations' | 'members' | 'articles' | 'examples' | 'saved-replies' | 'export';
-export const KINDS: readonly Kind[] = ['conversations', 'tickets', 'intents', 'integrations', 'members', 'articles', 'examples', 'saved-replies', 'export'];
+export type Kind =
+  | 'conversations'
+  | 'tickets'
+  | 'intents'
+  | 'integrations'
+  | 'members'
+  | 'articles'
+  | 'examples'
+  | 'saved-replies'
+  | 'export';
+export const KINDS: readonly Kind[] = [
+  'conversations',
+  'tickets',
+  'intents',
+  'integrations',
+  'members',
+  'articles',
+  'examples',
+  'saved-replies',
+  'export',
+];
 
 export const intentBody = (name = `sec_${randomUUID().slice(0, 8).replace(/-/g, '')}`) => ({
-  name, trainingPhrases: ['where can I see my refund voucher', 'refund voucher status please'], response: 'Your voucher is on its way.',
+  name,
+  trainingPhrases: ['where can I see my refund voucher', 'refund voucher status please'],
+  response: 'Your voucher is on its way.',
 });
 export const articleBody = () => ({
-  title: `Refund vouchers ${randomUUID().slice(0, 8)}`, body: 'Your **refund voucher** arrives by email within a day.',
+  title: `Refund vouchers ${randomUUID().slice(0, 8)}`,
+  body: 'Your **refund voucher** arrives by email within a day.',
   url: `https://help.example.com/${randomUUID()}`,
 });
 export const savedReplyBody = () => ({
-  shortcut: `sec-${randomUUID().slice(0, 8)}`, title: 'Refund on its way', body: 'Hi {{visitor.name}}, your refund for #{{ticket.number}} is on its way.',
+  shortcut: `sec-${randomUUID().slice(0, 8)}`,
+  title: 'Refund on its way',
+  body: 'Hi {{visitor.name}}, your refund for #{{ticket.number}} is on its way.',
 });
 export const INTEGRATION_SECRET = () => `whsec_${randomUUID().replace(/-/g, '')}`;
 export const integrationBody = (secret = INTEGRATION_SECRET()) => ({
-  type: 'webhook', name: 'Order hook', config: { url: 'https://hooks.example.com/support' }, credentials: { secret },
+  type: 'webhook',
+  name: 'Order hook',
+  config: { url: 'https://hooks.example.com/support' },
+  credentials: { secret },
 });
 
 /** A valid body for a route that takes one, so that a 404 can only come from the id. */
@@ -62,7 +92,8 @@ export function validBody(r: Route): unknown {
   if (r.method === 'PUT' && k === 'articles') return articleBody();
   if (r.method === 'PUT' && k === 'saved-replies') return savedReplyBody();
   if (r.method === 'PATCH' && k === 'conversations') return { labels: ['from another tenant'] };
-  if (r.method === 'POST' && r.path.endsWith('/conversations/{id}/messages')) return { content: 'hello from another tenant' };
+  if (r.method === 'POST' && r.path.endsWith('/conversations/{id}/messages'))
+    return { content: 'hello from another tenant' };
   if (r.method === 'POST' && r.path.endsWith('/conversations/{id}/rating')) return { score: 1 };
   if (r.method === 'POST' && r.path.endsWith('/conversations/{id}/contact')) return { email: 'someone@example.com' };
   if (r.method === 'GET' || r.method === 'DELETE') return undefined;
@@ -71,13 +102,23 @@ export function validBody(r: Route): unknown {
   throw new Error(`no valid body known for ${r.method} ${r.path}: teach test/integration/security/routes.ts`);
 }
 
-export interface Created { kind: Kind; id: string; conversationId?: string }
+export interface Created {
+  kind: Kind;
+  id: string;
+  conversationId?: string;
+}
 
 /** What must exist to create a resource of this kind through the API. */
 export const creatorHandler: Record<Kind, string> = {
-  conversations: 'chat/send-message', tickets: 'chat/escalate', intents: 'admin/create-intent',
-  integrations: 'admin/create-integration', members: 'admin/invite-member', articles: 'admin/create-article',
-  examples: 'admin/create-example', 'saved-replies': 'admin/create-saved-reply', export: 'admin/export-tenant',
+  conversations: 'chat/send-message',
+  tickets: 'chat/escalate',
+  intents: 'admin/create-intent',
+  integrations: 'admin/create-integration',
+  members: 'admin/invite-member',
+  articles: 'admin/create-article',
+  examples: 'admin/create-example',
+  'saved-replies': 'admin/create-saved-reply',
+  export: 'admin/export-tenant',
 };
 
 /** Creates one resource of `kind` in tenant `t` through the API. */
@@ -90,7 +131,10 @@ export async function createIn(t: TestTenant, kind: Kind): Promise<Created> {
     }
     case 'tickets': {
       const c = await createIn(t, 'conversations');
-      const r = await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId: c.id, reason: 'security test' } });
+      const r = await request('POST', chat('/escalate'), {
+        widgetKey: t.widgetKey,
+        body: { conversationId: c.id, reason: 'security test' },
+      });
       if (r.status !== 200) throw new Error(`escalate: ${r.status} ${r.text}`);
       return { kind, id: r.body.ticketId, conversationId: c.id };
     }
@@ -110,7 +154,10 @@ export async function createIn(t: TestTenant, kind: Kind): Promise<Created> {
       return { kind, id: r.body.id };
     }
     case 'examples': {
-      const r = await request('POST', admin('/nlu/examples'), { token: t.ownerToken, body: { message: `nothing answers this ${randomUUID()}`, target: { none: true } } });
+      const r = await request('POST', admin('/nlu/examples'), {
+        token: t.ownerToken,
+        body: { message: `nothing answers this ${randomUUID()}`, target: { none: true } },
+      });
       if (r.status !== 201) throw new Error(`teach example: ${r.status} ${r.text}`);
       return { kind, id: r.body.id };
     }
@@ -120,10 +167,14 @@ export async function createIn(t: TestTenant, kind: Kind): Promise<Created> {
       return { kind, id: r.body.id };
     }
     case 'members': {
-      const r = await request('POST', admin('/members'), { token: t.ownerToken, body: { email: `invitee-${randomUUID()}@example.com`, role: 'agent' } });
+      const r = await request('POST', admin('/members'), {
+        token: t.ownerToken,
+        body: { email: `invitee-${randomUUID()}@example.com`, role: 'agent' },
+      });
       if (r.status !== 201) throw new Error(`invite member: ${r.status} ${r.text}`);
       return { kind, id: r.body.id };
-    }    case 'export': {
+    }
+    case 'export': {
       const r = await request('POST', admin('/tenant/export'), { token: t.ownerToken });
       if (r.status !== 202) throw new Error(`export tenant: ${r.status} ${r.text}`);
       // Finished before it is read back: a job still running moves between two reads.
@@ -149,7 +200,11 @@ export async function readBack(t: TestTenant, c: Created): Promise<unknown> {
 function withoutIndexing(x: unknown): unknown {
   if (Array.isArray(x)) return x.map(withoutIndexing);
   if (x === null || typeof x !== 'object') return x;
-  return Object.fromEntries(Object.entries(x).filter(([k]) => k !== 'indexing').map(([k, v]) => [k, withoutIndexing(v)]));
+  return Object.fromEntries(
+    Object.entries(x)
+      .filter(([k]) => k !== 'indexing')
+      .map(([k, v]) => [k, withoutIndexing(v)]),
+  );
 }
 
 async function readAsOwner(t: TestTenant, c: Created): Promise<unknown> {
@@ -159,17 +214,24 @@ async function readAsOwner(t: TestTenant, c: Created): Promise<unknown> {
       const asCustomer = (await request('GET', chat(`/conversations/${c.id}`), { widgetKey: t.widgetKey })).body;
       // The team's view too: labels are only there.
       if (!handlerExists('admin/get-conversation')) return asCustomer;
-      return { asCustomer, asTeam: (await request('GET', admin(`/conversations/${c.id}`), { token: t.ownerToken })).body };
+      return {
+        asCustomer,
+        asTeam: (await request('GET', admin(`/conversations/${c.id}`), { token: t.ownerToken })).body,
+      };
     }
     case 'tickets':
-      if (handlerExists('admin/get-ticket')) return (await request('GET', admin(`/tickets/${c.id}`), { token: t.ownerToken })).body;
+      if (handlerExists('admin/get-ticket'))
+        return (await request('GET', admin(`/tickets/${c.id}`), { token: t.ownerToken })).body;
       return (await request('GET', chat(`/conversations/${c.conversationId}`), { widgetKey: t.widgetKey })).body;
     case 'intents':
-      if (handlerExists('admin/get-intent')) return (await request('GET', admin(`/intents/${c.id}`), { token: t.ownerToken })).body;
-      if (handlerExists('admin/list-intents')) return pick((await request('GET', admin('/intents'), { token: t.ownerToken })).body.items);
+      if (handlerExists('admin/get-intent'))
+        return (await request('GET', admin(`/intents/${c.id}`), { token: t.ownerToken })).body;
+      if (handlerExists('admin/list-intents'))
+        return pick((await request('GET', admin('/intents'), { token: t.ownerToken })).body.items);
       return null;
     case 'integrations':
-      if (handlerExists('admin/list-integrations')) return pick((await request('GET', admin('/integrations'), { token: t.ownerToken })).body.items);
+      if (handlerExists('admin/list-integrations'))
+        return pick((await request('GET', admin('/integrations'), { token: t.ownerToken })).body.items);
       return null;
     case 'articles':
       return (await request('GET', admin(`/articles/${c.id}`), { token: t.ownerToken })).body;
@@ -179,14 +241,20 @@ async function readAsOwner(t: TestTenant, c: Created): Promise<unknown> {
       return pick((await request('GET', admin('/saved-replies'), { token: t.ownerToken })).body.items);
     case 'export': {
       // The download link is signed anew at each read: not the job's state.
-      const { url: _url, urlExpiresAt: _expires, ...job } = (await request('GET', admin(`/tenant/export/${c.id}`), { token: t.ownerToken })).body;
+      const {
+        url: _url,
+        urlExpiresAt: _expires,
+        ...job
+      } = (await request('GET', admin(`/tenant/export/${c.id}`), { token: t.ownerToken })).body;
       return job;
     }
     case 'members':
-      if (handlerExists('admin/list-members')) return pick((await request('GET', admin('/members'), { token: t.ownerToken })).body.items);
+      if (handlerExists('admin/list-members'))
+        return pick((await request('GET', admin('/members'), { token: t.ownerToken })).body.items);
       return null;
   }
 }
 
 /** Credentials of a tenant for a route: its owner's token or its widget key. */
-export const credsFor = (t: TestTenant, r: Route) => (r.auth === 'widget' ? { widgetKey: t.widgetKey } : { token: t.ownerToken });
+export const credsFor = (t: TestTenant, r: Route) =>
+  r.auth === 'widget' ? { widgetKey: t.widgetKey } : { token: t.ownerToken };

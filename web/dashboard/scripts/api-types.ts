@@ -22,7 +22,9 @@ export async function writeApiTypes(): Promise<string> {
   await mkdir(dirname(target), { recursive: true });
   await writeIfChanged(join(API_DIR, 'openapi.json'), json);
   await writeIfChanged(target, await typesOf(document));
-  const chat = Object.fromEntries(Object.entries(document.paths ?? {}).filter(([path]) => path.startsWith('/api/v1/chat/')));
+  const chat = Object.fromEntries(
+    Object.entries(document.paths ?? {}).filter(([path]) => path.startsWith('/api/v1/chat/')),
+  );
   await writeIfChanged(join(WIDGET_DIR, 'schema.d.ts'), await typesOf({ ...document, paths: chat }));
   return target;
 }

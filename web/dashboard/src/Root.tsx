@@ -9,7 +9,12 @@ import type { DashboardConfig } from './config.ts';
 import { AppContext } from './context.tsx';
 import { Shell } from './Shell.tsx';
 
-interface Props { config: DashboardConfig; userManager: UserManager; initialUser: User | null; initialError: string | null }
+interface Props {
+  config: DashboardConfig;
+  userManager: UserManager;
+  initialUser: User | null;
+  initialError: string | null;
+}
 
 export function Root({ config, userManager, initialUser, initialError }: Props) {
   const [user, setUser] = useState(initialUser);
@@ -20,7 +25,10 @@ export function Root({ config, userManager, initialUser, initialError }: Props) 
   useEffect(() => {
     const loaded = (u: User) => setUser(u);
     const unloaded = () => setUser(null);
-    const expired = () => { setNotice('Your session has ended. Sign in again.'); void userManager.removeUser(); };
+    const expired = () => {
+      setNotice('Your session has ended. Sign in again.');
+      void userManager.removeUser();
+    };
     userManager.events.addUserLoaded(loaded);
     userManager.events.addUserUnloaded(unloaded);
     userManager.events.addAccessTokenExpired(expired);
@@ -40,13 +48,19 @@ export function Root({ config, userManager, initialUser, initialError }: Props) 
     };
   }, [userManager]);
 
-  const api = useMemo(() => createApi({ baseUrl: config.apiUrl, token: () => userRef.current?.access_token ?? null }), [config.apiUrl]);
+  const api = useMemo(
+    () => createApi({ baseUrl: config.apiUrl, token: () => userRef.current?.access_token ?? null }),
+    [config.apiUrl],
+  );
   // One cache per signed-in user, so nothing of a previous session is ever shown.
   const sub = user?.profile.sub;
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new cache for each signed-in user (sub)
   const queryClient = useMemo(() => {
     const onError = (err: unknown) => {
-      if (err instanceof ApiError && err.status === 401) { setNotice('Your session has ended. Sign in again.'); void userManager.removeUser(); }
+      if (err instanceof ApiError && err.status === 401) {
+        setNotice('Your session has ended. Sign in again.');
+        void userManager.removeUser();
+      }
       // Removed from the team while signed in: read the membership again, which shows onboarding.
       if (err instanceof ApiError && err.code === 'NOT_ONBOARDED') void client.invalidateQueries({ queryKey: ['me'] });
     };
@@ -76,7 +90,15 @@ export function Root({ config, userManager, initialUser, initialError }: Props) 
   );
 }
 
-function SignIn({ userManager, notice, demoEmail }: { userManager: UserManager; notice: string | null; demoEmail: string | undefined }) {
+function SignIn({
+  userManager,
+  notice,
+  demoEmail,
+}: {
+  userManager: UserManager;
+  notice: string | null;
+  demoEmail: string | undefined;
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   /** `hint`: the email the issuer's page starts with (OpenID's login_hint). */
@@ -93,13 +115,31 @@ function SignIn({ userManager, notice, demoEmail }: { userManager: UserManager; 
       <div className="card sign-in">
         <h1>Support dashboard</h1>
         <p>Conversations, tickets and the assistant of your support team.</p>
-        {notice && <p className="notice" role="status">{notice}</p>}
-        {error && <p className="error" role="alert">{error}</p>}
+        {notice && (
+          <p className="notice" role="status">
+            {notice}
+          </p>
+        )}
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
         <div className="row">
-          <button type="button" className="primary" onClick={() => start()} disabled={busy}>{busy ? 'Redirecting…' : 'Sign in'}</button>
-          {demoEmail && <button type="button" onClick={() => start(demoEmail)} disabled={busy}>Use the demo owner</button>}
+          <button type="button" className="primary" onClick={() => start()} disabled={busy}>
+            {busy ? 'Redirecting…' : 'Sign in'}
+          </button>
+          {demoEmail && (
+            <button type="button" onClick={() => start(demoEmail)} disabled={busy}>
+              Use the demo owner
+            </button>
+          )}
         </div>
-        {demoEmail && <p className="muted small">The demo tenant opens with <strong>{demoEmail}</strong>; any other email starts a new team.</p>}
+        {demoEmail && (
+          <p className="muted small">
+            The demo tenant opens with <strong>{demoEmail}</strong>; any other email starts a new team.
+          </p>
+        )}
       </div>
     </main>
   );

@@ -28,7 +28,8 @@ export function createUserManager(config: DashboardConfig): UserManager {
 /** Finishes a redirect back from the issuer; returns where the user was going. */
 export async function completeSignIn(um: UserManager): Promise<string> {
   const user = await um.signinRedirectCallback();
-  const to = typeof user.state === 'string' && user.state.startsWith('/') && !user.state.startsWith('//') ? user.state : '/';
+  const to =
+    typeof user.state === 'string' && user.state.startsWith('/') && !user.state.startsWith('//') ? user.state : '/';
   return to;
 }
 
@@ -37,7 +38,12 @@ export async function currentUser(um: UserManager): Promise<User | null> {
   const user = await um.getUser();
   if (!user) return null;
   if (!user.expired) return user;
-  try { return await um.signinSilent(); } catch { await um.removeUser(); return null; }
+  try {
+    return await um.signinSilent();
+  } catch {
+    await um.removeUser();
+    return null;
+  }
 }
 
 export async function signOut(um: UserManager, config: DashboardConfig): Promise<void> {

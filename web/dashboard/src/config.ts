@@ -21,7 +21,7 @@ export interface DashboardConfig {
 export async function loadConfig(): Promise<DashboardConfig> {
   const res = await fetch('/config.json', { cache: 'no-store' });
   if (!res.ok) throw new Error(`/config.json answered ${res.status}`);
-  const c = await res.json() as Partial<DashboardConfig>;
+  const c = (await res.json()) as Partial<DashboardConfig>;
   for (const key of ['issuer', 'clientId', 'apiUrl', 'widgetOrigin'] as const) {
     if (typeof c[key] !== 'string' || !c[key]) throw new Error(`/config.json has no ${key}`);
   }

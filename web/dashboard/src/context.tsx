@@ -23,7 +23,11 @@ export function useApp(): AppContextValue {
 
 /** GET /auth/me of a user who is a member of a tenant. */
 export interface Member {
-  sub: Me['user']['sub']; email: Me['user']['email']; role: Role; tenant: NonNullable<Me['tenant']>; displayName: Me['displayName'];
+  sub: Me['user']['sub'];
+  email: Me['user']['email'];
+  role: Role;
+  tenant: NonNullable<Me['tenant']>;
+  displayName: Me['displayName'];
   displayNameChosen: Me['displayNameChosen'];
 }
 export const MemberContext = createContext<Member | null>(null);

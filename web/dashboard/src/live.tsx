@@ -1,4 +1,13 @@
-import { createContext, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
 import { TYPING } from '#vocabulary';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { ok } from './api/client.ts';
@@ -23,14 +32,24 @@ class TypingStore {
   private timers = new Map<string, ReturnType<typeof setTimeout>>();
   private listeners = new Set<() => void>();
   send: (frame: unknown) => boolean = () => false;
-  subscribe = (l: () => void) => { this.listeners.add(l); return () => { this.listeners.delete(l); }; };
+  subscribe = (l: () => void) => {
+    this.listeners.add(l);
+    return () => {
+      this.listeners.delete(l);
+    };
+  };
   isTyping = (conversationId: string) => (this.until.get(conversationId) ?? 0) > Date.now();
-  private emit() { for (const l of this.listeners) l(); }
+  private emit() {
+    for (const l of this.listeners) l();
+  }
   set(conversationId: string, on: boolean) {
     clearTimeout(this.timers.get(conversationId));
     if (on) {
       this.until.set(conversationId, Date.now() + TYPING.shownSeconds * 1000);
-      this.timers.set(conversationId, setTimeout(() => this.set(conversationId, false), TYPING.shownSeconds * 1000 + 50));
+      this.timers.set(
+        conversationId,
+        setTimeout(() => this.set(conversationId, false), TYPING.shownSeconds * 1000 + 50),
+      );
     } else {
       this.until.delete(conversationId);
       this.timers.delete(conversationId);
@@ -58,7 +77,10 @@ export function useSignalTyping(conversationId: string): () => void {
 }
 
 interface LiveEvent {
-  id: string; type: string; timestamp: string; tenantId: string;
+  id: string;
+  type: string;
+  timestamp: string;
+  tenantId: string;
   data: { conversationId?: string; conversation?: { id?: string }; ticket?: { id?: string; conversationId?: string } };
 }
 
@@ -70,10 +92,16 @@ function apply(qc: QueryClient, typing: TypingStore, e: LiveEvent) {
     return;
   }
   // A customer's message ends their typing.
-  if (e.type === 'message.created' && d.conversationId && (d as { message?: { role?: string } }).message?.role === 'user') typing.set(d.conversationId, false);
+  if (
+    e.type === 'message.created' &&
+    d.conversationId &&
+    (d as { message?: { role?: string } }).message?.role === 'user'
+  )
+    typing.set(d.conversationId, false);
   const conversationId: string | undefined = d.conversationId ?? d.conversation?.id ?? d.ticket?.conversationId;
   if (conversationId) void qc.invalidateQueries({ queryKey: ['conversation', conversationId] });
-  if (e.type.startsWith('conversation.') || e.type === 'message.created') void qc.invalidateQueries({ queryKey: ['conversations'] });
+  if (e.type.startsWith('conversation.') || e.type === 'message.created')
+    void qc.invalidateQueries({ queryKey: ['conversations'] });
   if (e.type.startsWith('ticket.') || e.type === 'conversation.escalated') {
     void qc.invalidateQueries({ queryKey: ['tickets'] });
     if (d.ticket?.id) void qc.invalidateQueries({ queryKey: ['ticket', d.ticket.id] });
@@ -110,7 +138,10 @@ export function LiveProvider({ children }: { children: ReactNode }) {
         ({ ticket } = await ok(api.POST('/api/v1/admin/live/tickets')));
       } catch (e) {
         // Not offered by this deployment (yet): poll instead, without retrying.
-        if (e instanceof ApiError && (e.status === 404 || e.status === 405)) { setState('unavailable'); return; }
+        if (e instanceof ApiError && (e.status === 404 || e.status === 405)) {
+          setState('unavailable');
+          return;
+        }
         retry();
         return;
       }
@@ -130,24 +161,47 @@ export function LiveProvider({ children }: { children: ReactNode }) {
         void qc.invalidateQueries();
       };
       ws.onmessage = (m) => {
-        try { apply(qc, typing, JSON.parse(String(m.data)) as LiveEvent); } catch { /* not an event frame */ }
+        try {
+          apply(qc, typing, JSON.parse(String(m.data)) as LiveEvent);
+        } catch {
+          /* not an event frame */
+        }
       };
-      ws.onclose = () => { ws = null; retry(); };
+      ws.onclose = () => {
+        ws = null;
+        retry();
+      };
     };
     void connect();
-    return () => { stopped = true; clearTimeout(timer); ws?.close(); };
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      ws?.close();
+    };
   }, [api, config.liveUrl, qc, typing]);
 
-  return <LiveContext.Provider value={state}><TypingContext.Provider value={typing}>{children}</TypingContext.Provider></LiveContext.Provider>;
+  return (
+    <LiveContext.Provider value={state}>
+      <TypingContext.Provider value={typing}>{children}</TypingContext.Provider>
+    </LiveContext.Provider>
+  );
 }
 
 const TEXT: Record<LiveState, string> = {
-  live: 'Live', connecting: 'Connecting…', offline: 'Offline, retrying', unavailable: 'Live updates off',
+  live: 'Live',
+  connecting: 'Connecting…',
+  offline: 'Offline, retrying',
+  unavailable: 'Live updates off',
 };
 
 export function LiveStatus() {
   const state = useLive();
-  return <span className={`live live-${state}`}><span className="dot" aria-hidden="true" />{TEXT[state]}</span>;
+  return (
+    <span className={`live live-${state}`}>
+      <span className="dot" aria-hidden="true" />
+      {TEXT[state]}
+    </span>
+  );
 }
 
 /** How often a screen re-reads data that live events would otherwise refresh. */

@@ -5,4 +5,5 @@ export type { Role };
 export const ROLES = allOf<Role>()(['viewer', 'agent', 'admin', 'owner']);
 
 /** Whether `role` is `min` or higher. The server stays the authority; this only hides controls. */
-export const atLeast = (role: Role | null | undefined, min: Role) => role != null && ROLES.indexOf(role) >= ROLES.indexOf(min);
+export const atLeast = (role: Role | null | undefined, min: Role) =>
+  role != null && ROLES.indexOf(role) >= ROLES.indexOf(min);

@@ -21,17 +21,28 @@ export function createFail(view: Panel, signed: () => boolean): Fail {
     let e = asApiError(err);
     // Refused for want of a signature the site never gave: the customer is to sign in, not again.
     if (e.failure === 'identity' && !signed()) e = new ApiError('sign-in', null, e.message);
-    const retryAction = retry && { label: 'Try again', run: retry, after: e.retryAfter ?? 0, whenOnline: e.failure === 'offline' };
+    const retryAction = retry && {
+      label: 'Try again',
+      run: retry,
+      after: e.retryAfter ?? 0,
+      whenOnline: e.failure === 'offline',
+    };
     view.notice.show(failureText(e, !!retry && !action), action ?? retryAction ?? undefined);
     view.scrollDown();
     if (e.failure === 'origin') {
-      console.error(`SupportWidget: ${location.origin} is not one of this widget's allowed origins (widget.allowedOrigins in the settings).`);
+      console.error(
+        `SupportWidget: ${location.origin} is not one of this widget's allowed origins (widget.allowedOrigins in the settings).`,
+      );
     } else if (e.failure === 'key') {
       console.error('SupportWidget: the widget key was refused; check data-widget-key.');
     } else if (e.failure === 'refused' && /visitor/.test(e.message)) {
-      console.error(`SupportWidget: the visitor's facts were refused (${e.message}); check data-user-* or SupportWidget.identify().`);
+      console.error(
+        `SupportWidget: the visitor's facts were refused (${e.message}); check data-user-* or SupportWidget.identify().`,
+      );
     } else if (e.failure === 'identity' || e.failure === 'sign-in') {
-      console.error(`SupportWidget: the visitor was refused (${e.message}); check data-user-hash or SupportWidget.identify().`);
+      console.error(
+        `SupportWidget: the visitor was refused (${e.message}); check data-user-hash or SupportWidget.identify().`,
+      );
     }
   };
 }

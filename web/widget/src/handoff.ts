@@ -20,12 +20,25 @@ export interface Conversation {
   askEmail(): void;
 }
 
-export function createHandoff(state: WidgetState, view: Panel, api: Api, fail: Fail, transcript: Transcript, conversation: Conversation) {
+export function createHandoff(
+  state: WidgetState,
+  view: Panel,
+  api: Api,
+  fail: Fail,
+  transcript: Transcript,
+  conversation: Conversation,
+) {
   function showEscalate() {
     view.notice.clear();
-    const card = escalateCard(transcript.lastUser(), !state.saved.conversationId,
-      (reason) => { void escalate(reason, card.form, card.submit); }, () => view.handoff.focus(),
-      state.info && !state.info.online ? hoursText(state.info) : null);
+    const card = escalateCard(
+      transcript.lastUser(),
+      !state.saved.conversationId,
+      (reason) => {
+        void escalate(reason, card.form, card.submit);
+      },
+      () => view.handoff.focus(),
+      state.info && !state.info.online ? hoursText(state.info) : null,
+    );
     view.extra.replaceChildren(card.form);
     view.scrollDown();
     card.field.focus();
@@ -60,7 +73,9 @@ export function createHandoff(state: WidgetState, view: Panel, api: Api, fail: F
         if (r.emailRequested) conversation.askEmail();
         else view.input.focus();
       } catch (err) {
-        fail(err, () => { void attempt(); });
+        fail(err, () => {
+          void attempt();
+        });
       } finally {
         state.busy = false;
         submit.disabled = false;
@@ -84,7 +99,9 @@ export function createHandoff(state: WidgetState, view: Panel, api: Api, fail: F
           state.save({ rated: ticketId });
           card.thank();
         } catch (err) {
-          fail(err, () => { void attempt(); });
+          fail(err, () => {
+            void attempt();
+          });
         } finally {
           card.submit.disabled = false;
         }

@@ -20,7 +20,18 @@ export function createHours(state: WidgetState, view: Panel, api: Api, fail: Fai
     // Read the settings again once the team is back (within a day; a longer stay is a new page load).
     if (!info.online && wait < 86_400_000) {
       // At least 30 s apart: a clock behind the server's must not turn this into a busy loop.
-      timer = setTimeout(() => { api.widget().then((i) => { state.info = i; show(); }, () => {}); }, Math.max(wait + 1000, 30_000));
+      timer = setTimeout(
+        () => {
+          api.widget().then(
+            (i) => {
+              state.info = i;
+              show();
+            },
+            () => {},
+          );
+        },
+        Math.max(wait + 1000, 30_000),
+      );
     }
   }
 
@@ -32,23 +43,29 @@ export function createHours(state: WidgetState, view: Panel, api: Api, fail: Fai
     const { conversationId, ticketId } = state.saved;
     if (!conversationId || state.saved.email || state.visitor?.email || view.extra.querySelector('#sw-email')) return;
     if (ticketId && state.saved.emailAsked !== ticketId) state.save({ emailAsked: ticketId });
-    const card = emailCard(`${awayText(state.info?.nextOpenAt ?? null)} Leave your email address and we'll reply to it.`, (email) => {
-      const attempt = async () => {
-        card.submit.disabled = true;
-        try {
-          await api.contact(conversationId, email);
-          state.save({ email, emailAsked: undefined });
-          card.done(email);
-        } catch (err) {
-          const e = asApiError(err);
-          if (e.failure === 'refused') card.invalid('Please enter a valid email address, like name@example.com.');
-          else fail(e, () => { void attempt(); });
-        } finally {
-          card.submit.disabled = false;
-        }
-      };
-      void attempt();
-    });
+    const card = emailCard(
+      `${awayText(state.info?.nextOpenAt ?? null)} Leave your email address and we'll reply to it.`,
+      (email) => {
+        const attempt = async () => {
+          card.submit.disabled = true;
+          try {
+            await api.contact(conversationId, email);
+            state.save({ email, emailAsked: undefined });
+            card.done(email);
+          } catch (err) {
+            const e = asApiError(err);
+            if (e.failure === 'refused') card.invalid('Please enter a valid email address, like name@example.com.');
+            else
+              fail(e, () => {
+                void attempt();
+              });
+          } finally {
+            card.submit.disabled = false;
+          }
+        };
+        void attempt();
+      },
+    );
     view.extra.replaceChildren(card.form);
     view.scrollDown();
     if (focus) card.field.focus();

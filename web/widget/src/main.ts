@@ -9,7 +9,9 @@ import { mount, type Handle } from './widget.ts';
 // (the site's signed-in customer, as SupportWidget.identify takes it). The only global is window.SupportWidget.
 
 declare global {
-  interface Window { SupportWidget?: Handle }
+  interface Window {
+    SupportWidget?: Handle;
+  }
 }
 
 function boot(script: HTMLScriptElement) {
@@ -32,7 +34,15 @@ function boot(script: HTMLScriptElement) {
     apiBase,
     open: script.dataset.open === 'true',
     ...(position === 'left' || position === 'right' ? { position } : {}),
-    visitor: d.userId ? { userId: d.userId, name: d.userName, email: d.userEmail, userHash: d.userHash, emailHash: d.userEmailHash } as Visitor : null,
+    visitor: d.userId
+      ? ({
+          userId: d.userId,
+          name: d.userName,
+          email: d.userEmail,
+          userHash: d.userHash,
+          emailHash: d.userEmailHash,
+        } as Visitor)
+      : null,
   });
   window.SupportWidget = {
     open: handle.open,
@@ -47,7 +57,8 @@ function boot(script: HTMLScriptElement) {
 }
 
 // currentScript is set while a classic script (async too) runs; the selector is for the rare loader that hides it.
-const script = (document.currentScript ?? document.querySelector('script[data-widget-key]')) as HTMLScriptElement | null;
+const script = (document.currentScript ??
+  document.querySelector('script[data-widget-key]')) as HTMLScriptElement | null;
 if (window.SupportWidget) {
   // Embedded twice: one widget is enough.
 } else if (script) {

@@ -3,10 +3,17 @@ import { backoff } from './retry.ts';
 // The live socket: one WebSocket per conversation, reconnected with exponential backoff. After
 // every reconnect the widget re-reads the conversation, since events sent meanwhile are lost.
 
-export interface LiveEvent { id: string; type: string; timestamp: string; tenantId: string; data: Record<string, unknown> }
+export interface LiveEvent {
+  id: string;
+  type: string;
+  timestamp: string;
+  tenantId: string;
+  data: Record<string, unknown>;
+}
 
 export interface Live {
-  close(): void; retryNow(): void;
+  close(): void;
+  retryNow(): void;
   /** Sends a frame if the socket is open; false otherwise (nothing is queued). */
   send(frame: unknown): boolean;
 }
@@ -37,7 +44,9 @@ export function connectLive(url: string, onEvent: (e: LiveEvent) => void, onReop
       try {
         const e = JSON.parse(m.data) as LiveEvent;
         if (e && typeof e.type === 'string' && e.data && typeof e.data === 'object') onEvent(e);
-      } catch { /* not an event: ignore */ }
+      } catch {
+        /* not an event: ignore */
+      }
     };
     ws.onclose = () => {
       if (socket !== ws || closed) return;
@@ -62,7 +71,10 @@ export function connectLive(url: string, onEvent: (e: LiveEvent) => void, onReop
     },
     /** Back online: try at once instead of waiting out the backoff. */
     retryNow() {
-      if (!closed && !socket) { attempt = 0; open(); }
+      if (!closed && !socket) {
+        attempt = 0;
+        open();
+      }
     },
   };
 }

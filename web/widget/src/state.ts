@@ -9,7 +9,13 @@ import type { Message, OwnConversations, Visitor, WidgetInfo } from './types.ts'
  * theirs (another one signing in on this browser starts afresh); `email`: the address left for the reply.
  */
 export interface Saved {
-  conversationId?: string; ticketId?: string; ticketStatus?: string; ticketNumber?: number; rated?: string; userId?: string; email?: string;
+  conversationId?: string;
+  ticketId?: string;
+  ticketStatus?: string;
+  ticketNumber?: number;
+  rated?: string;
+  userId?: string;
+  email?: string;
   /** The ticket for which the team, away, asked for an email (the box comes back after a reload until one is given). */
   emailAsked?: string;
   /** Messages that arrived while the panel was closed, for the launcher's badge after a reload. */
@@ -21,7 +27,13 @@ export interface Saved {
 }
 
 /** A message on screen; `id` is null until the server names it. */
-export interface Shown { id: string | null; role: Message['role']; content: string; at: string; el: HTMLLIElement }
+export interface Shown {
+  id: string | null;
+  role: Message['role'];
+  content: string;
+  at: string;
+  el: HTMLLIElement;
+}
 
 /** A ticket's statuses while it is with the team: shown as active, and the customer's typing reaches them. */
 export const ACTIVE_TICKET = ['open', 'in_progress', 'waiting'];
@@ -30,7 +42,13 @@ export type WidgetState = ReturnType<typeof createState>;
 
 export function createState(widgetKey: string) {
   const storeKey = `support-widget:${widgetKey}`;
-  const load = (): Saved => { try { return JSON.parse(localStorage.getItem(storeKey) ?? '{}') as Saved; } catch { return {}; } };
+  const load = (): Saved => {
+    try {
+      return JSON.parse(localStorage.getItem(storeKey) ?? '{}') as Saved;
+    } catch {
+      return {};
+    }
+  };
   const state = {
     saved: load(),
     /** The tenant's settings, once read. */
@@ -52,11 +70,18 @@ export function createState(widgetKey: string) {
     shown: [] as Shown[],
     save(patch: Partial<Saved>) {
       state.saved = { ...state.saved, ...patch };
-      try { localStorage.setItem(storeKey, JSON.stringify(state.saved)); } catch { /* storage off: this page load only */ }
+      try {
+        localStorage.setItem(storeKey, JSON.stringify(state.saved));
+      } catch {
+        /* storage off: this page load only */
+      }
     },
     /** What is on screen now has been seen (the panel is open). */
     seen() {
-      const newest = state.shown.reduce((m, s) => (s.id !== null && !s.id.startsWith('reason:') && s.at > m ? s.at : m), '');
+      const newest = state.shown.reduce(
+        (m, s) => (s.id !== null && !s.id.startsWith('reason:') && s.at > m ? s.at : m),
+        '',
+      );
       if (newest && newest !== state.saved.seenAt) state.save({ seenAt: newest });
     },
     /**
@@ -68,7 +93,11 @@ export function createState(widgetKey: string) {
     },
     forget() {
       state.saved = {};
-      try { localStorage.removeItem(storeKey); } catch { /* nothing kept */ }
+      try {
+        localStorage.removeItem(storeKey);
+      } catch {
+        /* nothing kept */
+      }
     },
   };
   // The badge's count survives a reload (a closed panel's unread messages are still unread).

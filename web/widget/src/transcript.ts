@@ -13,7 +13,10 @@ export type Transcript = ReturnType<typeof createTranscript>;
 
 /** `counted`: a message arrived while the panel was closed (the launcher shows the count). */
 export function createTranscript(state: WidgetState, view: Panel, api: Api, counted: () => void) {
-  const draw = (m: Parameters<typeof bubble>[0]) => bubble(m, (s, from) => { void showArticle(s, from); });
+  const draw = (m: Parameters<typeof bubble>[0]) =>
+    bubble(m, (s, from) => {
+      void showArticle(s, from);
+    });
 
   async function showArticle(s: Source, from: HTMLElement) {
     const pane = view.article.open(s.title, from);
@@ -33,8 +36,19 @@ export function createTranscript(state: WidgetState, view: Panel, api: Api, coun
     const { shown } = state;
     if (m.id && shown.some((s) => s.id === m.id)) return false;
     const pending = shown.find((s) => s.id === null && s.role === m.role && s.content === m.content);
-    if (pending) { pending.id = m.id; pending.at = m.createdAt; state.seenThrough(m.createdAt); return false; }
-    const el = draw({ role: m.role, content: m.content, author: m.author, sources: sources ?? m.metadata?.sources ?? m.sources, format: format ?? m.metadata?.format ?? m.format });
+    if (pending) {
+      pending.id = m.id;
+      pending.at = m.createdAt;
+      state.seenThrough(m.createdAt);
+      return false;
+    }
+    const el = draw({
+      role: m.role,
+      content: m.content,
+      author: m.author,
+      sources: sources ?? m.metadata?.sources ?? m.sources,
+      format: format ?? m.metadata?.format ?? m.format,
+    });
     shown.push({ id: m.id, role: m.role, content: m.content, at: m.createdAt, el });
     view.list.append(el);
     return true;
@@ -59,7 +73,9 @@ export function createTranscript(state: WidgetState, view: Panel, api: Api, coun
 
     /** Server messages by time, then what this page has not yet seen confirmed. */
     order() {
-      const sorted = [...state.shown].sort((a, b) => (a.id === null ? 1 : 0) - (b.id === null ? 1 : 0) || (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+      const sorted = [...state.shown].sort(
+        (a, b) => (a.id === null ? 1 : 0) - (b.id === null ? 1 : 0) || (a.at < b.at ? -1 : a.at > b.at ? 1 : 0),
+      );
       for (const s of sorted) view.list.append(s.el);
     },
 
@@ -68,7 +84,11 @@ export function createTranscript(state: WidgetState, view: Panel, api: Api, coun
       if (!merge(m, sources, format)) return;
       if (m.role !== 'user') {
         view.announce(`${m.role === 'agent' ? m.author?.name || 'Support team' : 'Assistant'} says: ${m.content}`);
-        if (!state.isOpen) { state.unread++; state.save({ unread: state.unread }); counted(); }
+        if (!state.isOpen) {
+          state.unread++;
+          state.save({ unread: state.unread });
+          counted();
+        }
       }
       if (state.isOpen) state.seen();
       view.scrollDown();

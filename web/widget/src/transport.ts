@@ -1,11 +1,26 @@
 import { retryAfterSeconds } from './retry.ts';
-import type { Article, Contact, Conversation, Escalation, Failure, OwnConversations, Rating, Reply, Visitor, WidgetInfo } from './types.ts';
+import type {
+  Article,
+  Contact,
+  Conversation,
+  Escalation,
+  Failure,
+  OwnConversations,
+  Rating,
+  Reply,
+  Visitor,
+  WidgetInfo,
+} from './types.ts';
 
 // The transport: the chat API over fetch with the widget key, every failure sorted into what the
 // customer should be told, with the wait the server asked for (Retry-After).
 
 export class ApiError extends Error {
-  constructor(readonly failure: Failure, readonly retryAfter: number | null = null, detail: string = failure) {
+  constructor(
+    readonly failure: Failure,
+    readonly retryAfter: number | null = null,
+    detail: string = failure,
+  ) {
     super(detail);
   }
 }
@@ -43,19 +58,28 @@ export function createApi(base: string, widgetKey: string) {
     for (let attempt = 0; ; attempt++) {
       try {
         res = await fetch(`${base}/api/v1/chat${path}`, {
-          method, headers, mode: 'cors', credentials: 'omit', cache: 'no-store',
+          method,
+          headers,
+          mode: 'cors',
+          credentials: 'omit',
+          cache: 'no-store',
           ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
         });
       } catch {
         throw new ApiError(navigator.onLine === false ? 'offline' : 'unreachable');
       }
-      data = await res.json().catch(() => null) as (T & { code?: string; detail?: string }) | null;
+      data = (await res.json().catch(() => null)) as (T & { code?: string; detail?: string }) | null;
       // The same action sent twice (a retry while the first was on its way): its answer is the first one's.
-      if (!(res.status === 409 && data?.code === 'IDEMPOTENCY_IN_PROGRESS' && attempt < IN_PROGRESS_WAITS_MS.length)) break;
+      if (!(res.status === 409 && data?.code === 'IDEMPOTENCY_IN_PROGRESS' && attempt < IN_PROGRESS_WAITS_MS.length))
+        break;
       await wait(IN_PROGRESS_WAITS_MS[attempt]!);
     }
     if (!res.ok) {
-      throw new ApiError(failureOf(res.status, data?.code, data?.detail), retryAfterSeconds(res.headers.get('retry-after')), data?.detail ?? String(res.status));
+      throw new ApiError(
+        failureOf(res.status, data?.code, data?.detail),
+        retryAfterSeconds(res.headers.get('retry-after')),
+        data?.detail ?? String(res.status),
+      );
     }
     if (data === null) throw new ApiError('failing');
     return data;
@@ -65,16 +89,35 @@ export function createApi(base: string, widgetKey: string) {
     widget: () => call<WidgetInfo>('GET', '/widget'),
     /** `handover`: the message is why the customer asks for a person (the service hands over at once, nothing else answers it). */
     send: (message: string, conversationId: string | null, visitor: Visitor | null, key: string, handover = false) =>
-      call<Reply>('POST', '/message', { ...(conversationId ? { conversationId } : {}), message, ...(visitor ? { visitor } : {}), ...(handover ? { handover } : {}) }, key),
+      call<Reply>(
+        'POST',
+        '/message',
+        {
+          ...(conversationId ? { conversationId } : {}),
+          message,
+          ...(visitor ? { visitor } : {}),
+          ...(handover ? { handover } : {}),
+        },
+        key,
+      ),
     /** A verified visitor's conversations, newest first. */
     mine: (v: Visitor & { userHash: string }) =>
-      call<OwnConversations>('GET', `/conversations?userId=${id(v.userId)}&userHash=${id(v.userHash)}${v.email && v.emailHash ? `&email=${id(v.email)}&emailHash=${id(v.emailHash)}` : ''}`),
-    contact: (conversationId: string, email: string) => call<Contact>('POST', `/conversations/${id(conversationId)}/contact`, { email }),
+      call<OwnConversations>(
+        'GET',
+        `/conversations?userId=${id(v.userId)}&userHash=${id(v.userHash)}${v.email && v.emailHash ? `&email=${id(v.email)}&emailHash=${id(v.emailHash)}` : ''}`,
+      ),
+    contact: (conversationId: string, email: string) =>
+      call<Contact>('POST', `/conversations/${id(conversationId)}/contact`, { email }),
     conversation: (conversationId: string) => call<Conversation>('GET', `/conversations/${id(conversationId)}`),
     escalate: (conversationId: string, reason: string, key: string) =>
       call<Escalation>('POST', '/escalate', { conversationId, reason }, key),
     rate: (conversationId: string, score: number, comment: string, key: string) =>
-      call<Rating>('POST', `/conversations/${id(conversationId)}/rating`, comment ? { score, comment } : { score }, key),
+      call<Rating>(
+        'POST',
+        `/conversations/${id(conversationId)}/rating`,
+        comment ? { score, comment } : { score },
+        key,
+      ),
     article: (articleId: string) => call<{ article: Article }>('GET', `/articles/${id(articleId)}`),
   };
 }

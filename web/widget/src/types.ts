@@ -4,8 +4,11 @@ import type { paths } from './schema';
 // `npm run typecheck` and the builds), and the ways a call can fail.
 
 /** The 200 JSON body of a chat operation, e.g. `Ok<'/api/v1/chat/widget', 'get'>`. */
-type Ok<P extends keyof paths, M extends keyof paths[P]> =
-  paths[P][M] extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : never;
+type Ok<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  responses: { 200: { content: { 'application/json': infer B } } };
+}
+  ? B
+  : never;
 
 export type WidgetInfo = Ok<'/api/v1/chat/widget', 'get'>;
 export type Reply = Ok<'/api/v1/chat/message', 'post'>;
@@ -15,7 +18,13 @@ export type Rating = Ok<'/api/v1/chat/conversations/{id}/rating', 'post'>;
 export type OwnConversations = Ok<'/api/v1/chat/conversations', 'get'>;
 export type Contact = Ok<'/api/v1/chat/conversations/{id}/contact', 'post'>;
 /** Who the customer is, as the site says (`SupportWidget.identify` or the tag's `data-user-*`). */
-export interface Visitor { userId: string; name?: string; email?: string; userHash?: string; emailHash?: string }
+export interface Visitor {
+  userId: string;
+  name?: string;
+  email?: string;
+  userHash?: string;
+  emailHash?: string;
+}
 /** `blocks`: the body as plain text, one paragraph, heading or list item each (the service's Markdown reduction). */
 export type Article = Ok<'/api/v1/chat/articles/{id}', 'get'>['article'];
 export type Source = NonNullable<Reply['metadata']['sources']>[number];

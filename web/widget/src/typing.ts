@@ -19,8 +19,10 @@ export function createTyping(state: WidgetState, view: Panel) {
    */
   function customerTypes() {
     const { saved } = state;
-    const person = (saved.ticketStatus !== undefined && ACTIVE_TICKET.includes(saved.ticketStatus))
-      || agentPresent || state.shown.some((s) => s.role === 'agent');
+    const person =
+      (saved.ticketStatus !== undefined && ACTIVE_TICKET.includes(saved.ticketStatus)) ||
+      agentPresent ||
+      state.shown.some((s) => s.role === 'agent');
     if (!saved.conversationId || !person || !view.input.value.trim()) return;
     const now = Date.now();
     if (now - sentAt < TYPING_SIGNAL_MS) return;
@@ -39,7 +41,12 @@ export function createTyping(state: WidgetState, view: Panel) {
   return {
     agentTypes,
     /** A new conversation: no agent on it yet. */
-    reset() { agentTypes(null); agentPresent = false; },
-    destroy() { clearTimeout(agentTimer); },
+    reset() {
+      agentTypes(null);
+      agentPresent = false;
+    },
+    destroy() {
+      clearTimeout(agentTimer);
+    },
   };
 }

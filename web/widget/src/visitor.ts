@@ -14,18 +14,33 @@ export function visitorOf(v: Partial<Record<keyof Visitor, unknown>> | null | un
   const userId = pick(v?.userId);
   if (!userId) return null;
   const out: Visitor = { userId };
-  for (const k of ['name', 'email', 'userHash', 'emailHash'] as const) { const x = pick(v?.[k]); if (x) out[k] = x; }
+  for (const k of ['name', 'email', 'userHash', 'emailHash'] as const) {
+    const x = pick(v?.[k]);
+    if (x) out[k] = x;
+  }
   return out;
 }
 
 /** The visitor with the site's signature; null for one the site did not sign. */
-export const signed = (state: WidgetState) => { const v = state.visitor; return v?.userHash ? { ...v, userHash: v.userHash } : null; };
+export const signed = (state: WidgetState) => {
+  const v = state.visitor;
+  return v?.userHash ? { ...v, userHash: v.userHash } : null;
+};
 
 /** `startOver`: a new conversation on this page; `readHistory`: the current one read from the server. */
-export function createVisitor(state: WidgetState, view: Panel, api: Api, fail: Fail, conversation: { startOver(): void; readHistory(): Promise<void> }) {
+export function createVisitor(
+  state: WidgetState,
+  view: Panel,
+  api: Api,
+  fail: Fail,
+  conversation: { startOver(): void; readHistory(): Promise<void> },
+) {
   function identify(input: Visitor | null) {
     const v = visitorOf(input);
-    if (input && !v) { console.error('SupportWidget.identify: userId is required'); return; }
+    if (input && !v) {
+      console.error('SupportWidget.identify: userId is required');
+      return;
+    }
     state.visitor = v;
     state.past = null;
     // A conversation kept for another signed-in customer is not this one's to read.
@@ -46,7 +61,14 @@ export function createVisitor(state: WidgetState, view: Panel, api: Api, fail: F
       state.past = r.items;
       showPast();
     } catch (err) {
-      fail(err, asApiError(err).failure === 'identity' ? null : () => { void loadPast(); });
+      fail(
+        err,
+        asApiError(err).failure === 'identity'
+          ? null
+          : () => {
+              void loadPast();
+            },
+      );
     }
   }
 
@@ -71,7 +93,16 @@ export function createVisitor(state: WidgetState, view: Panel, api: Api, fail: F
 
   /** The whole list, in place of the conversation; `from` gets focus back. */
   function openList(from: HTMLElement) {
-    view.past.open(state.past ?? [], state.saved.conversationId, reopen, () => { conversation.startOver(); view.input.focus(); }, from);
+    view.past.open(
+      state.past ?? [],
+      state.saved.conversationId,
+      reopen,
+      () => {
+        conversation.startOver();
+        view.input.focus();
+      },
+      from,
+    );
   }
 
   return { identify, loadPast, showPast, openList };

@@ -28,7 +28,9 @@ export interface Options {
 }
 
 export interface Handle {
-  open(): void; close(): void; destroy(): void;
+  open(): void;
+  close(): void;
+  destroy(): void;
   /** The site's signed-in customer: `{ userId, name?, email?, userHash? }`; null forgets them. */
   identify(v: Visitor | null): void;
   /** The customer signed out: forget them and the conversation kept in this browser. */
@@ -39,8 +41,11 @@ export function mount(opts: Options): Handle {
   const api = createApi(opts.apiBase, opts.widgetKey);
   const state = createState(opts.widgetKey);
   const view = buildPanel({
-    toggle: () => (state.isOpen ? close() : open()), close, submit: submitMessage,
-    handoff: () => handoff.showEscalate(), past: (from) => visitor.openList(from),
+    toggle: () => (state.isOpen ? close() : open()),
+    close,
+    submit: submitMessage,
+    handoff: () => handoff.showEscalate(),
+    past: (from) => visitor.openList(from),
   });
   const label = () => view.labelLauncher(state.info?.theme.title, state.isOpen, state.unread);
   const position = (p: string | undefined) => view.position((opts.position ?? p) === 'left');
@@ -69,8 +74,14 @@ export function mount(opts: Options): Handle {
     const rated = same && saved.rated !== undefined && saved.rated === saved.ticketId ? id : saved.rated;
     state.save({ ticketId: id, ticketStatus: status, ticketNumber: known ?? undefined, rated });
     const where = state.emailThread ? 'by email' : 'here';
-    const text = status === 'in_progress' ? `a person from our team is on it and will reply ${where}.`
-      : status === 'resolved' ? 'resolved.' : status === 'closed' ? 'closed.' : `our team will reply ${where}.`;
+    const text =
+      status === 'in_progress'
+        ? `a person from our team is on it and will reply ${where}.`
+        : status === 'resolved'
+          ? 'resolved.'
+          : status === 'closed'
+            ? 'closed.'
+            : `our team will reply ${where}.`;
     const name = known ? `#${known}` : null;
     view.showTicket(id, name, text, ACTIVE_TICKET.includes(status));
     if (changed) view.announce(`${name ? `Ticket ${name}` : 'Your request'}: ${text}`);
@@ -82,21 +93,31 @@ export function mount(opts: Options): Handle {
     const { info, saved } = state;
     if (state.live || !info?.liveUrl || !saved.conversationId) return;
     const url = `${info.liveUrl}?widgetKey=${encodeURIComponent(opts.widgetKey)}&conversationId=${encodeURIComponent(saved.conversationId)}`;
-    state.live = connectLive(url, onEvent, () => { void readHistory(); });
+    state.live = connectLive(url, onEvent, () => {
+      void readHistory();
+    });
   }
 
   function onEvent(e: LiveEvent) {
     const d = e.data as {
-      conversationId?: string; message?: Message; role?: string; name?: string;
+      conversationId?: string;
+      message?: Message;
+      role?: string;
+      name?: string;
       ticket?: { id?: string; status?: string; conversationId?: string; number?: number | null };
     };
     if (e.type === 'typing') {
-      if (d.role === 'agent' && d.conversationId === state.saved.conversationId) typing.agentTypes(typeof d.name === 'string' ? d.name : '');
+      if (d.role === 'agent' && d.conversationId === state.saved.conversationId)
+        typing.agentTypes(typeof d.name === 'string' ? d.name : '');
     } else if (e.type === 'message.created' && d.conversationId === state.saved.conversationId && d.message?.id) {
       if (d.message.role !== 'user') view.setTyping(false);
       if (d.message.role === 'agent') typing.agentTypes(null);
       transcript.arrive(d.message);
-    } else if ((e.type === 'ticket.updated' || e.type === 'ticket.created' || e.type === 'conversation.escalated') && d.ticket?.id && d.ticket.status) {
+    } else if (
+      (e.type === 'ticket.updated' || e.type === 'ticket.created' || e.type === 'conversation.escalated') &&
+      d.ticket?.id &&
+      d.ticket.status
+    ) {
       if (d.ticket.conversationId && d.ticket.conversationId !== state.saved.conversationId) return;
       setTicket(d.ticket.id, d.ticket.status, d.ticket.number);
     }
@@ -124,8 +145,13 @@ export function mount(opts: Options): Handle {
       else if (r.conversation.channel === 'email') view.enable(false, 'Reply to the email to continue');
       view.scrollDown();
     } catch (err) {
-      if (err instanceof ApiError && err.failure === 'not-found') { startOver(); return; }
-      fail(err, () => { void readHistory(); });
+      if (err instanceof ApiError && err.failure === 'not-found') {
+        startOver();
+        return;
+      }
+      fail(err, () => {
+        void readHistory();
+      });
     }
   }
 
@@ -136,7 +162,8 @@ export function mount(opts: Options): Handle {
   function showTicketRead(t: Conversation['ticket']) {
     if (!t) return;
     const { saved } = state;
-    const same = !!saved.ticketId && (t.number === null || saved.ticketNumber === undefined || saved.ticketNumber === t.number);
+    const same =
+      !!saved.ticketId && (t.number === null || saved.ticketNumber === undefined || saved.ticketNumber === t.number);
     setTicket(same ? saved.ticketId! : `#${t.number}`, t.status, t.number);
   }
 
@@ -158,7 +185,13 @@ export function mount(opts: Options): Handle {
   }
 
   function ended() {
-    fail(new ApiError('closed'), null, { label: 'Start a new conversation', run: () => { startOver(); view.input.focus(); } });
+    fail(new ApiError('closed'), null, {
+      label: 'Start a new conversation',
+      run: () => {
+        startOver();
+        view.input.focus();
+      },
+    });
   }
 
   // ---- sending ------------------------------------------------------------------------------
@@ -171,19 +204,22 @@ export function mount(opts: Options): Handle {
       const { visitor: v } = state;
       const r = await api.send(text, state.saved.conversationId ?? null, v, key, handover);
       markFailed(s.el, false);
-      if (r.conversationId !== state.saved.conversationId) { state.save({ conversationId: r.conversationId }); visitor.showPast(); }
+      if (r.conversationId !== state.saved.conversationId) {
+        state.save({ conversationId: r.conversationId });
+        visitor.showPast();
+      }
       if (v && state.saved.userId !== v.userId) state.save({ userId: v.userId });
       if (r.message) transcript.arrive(r.message, r.metadata?.sources, r.metadata?.format);
       const ticketId = r.metadata?.ticketId;
       if (ticketId) {
         setTicket(ticketId, 'open', r.metadata?.ticketNumber);
         if (state.info && !state.info.online) hours.askEmail(); // the assistant escalated while the team is away
-      }
-      else if (r.handledBy === 'agent') {
+      } else if (r.handledBy === 'agent') {
         // The team has the conversation: the assistant stays silent and a person answers here.
         markHeld(s.el);
         view.announce('Sent to our team: a person will answer here.');
-        if (state.saved.ticketId) setTicket(state.saved.ticketId, state.saved.ticketStatus ?? 'open', state.saved.ticketNumber);
+        if (state.saved.ticketId)
+          setTicket(state.saved.ticketId, state.saved.ticketStatus ?? 'open', state.saved.ticketNumber);
       }
       connect();
       return r;
@@ -204,7 +240,14 @@ export function mount(opts: Options): Handle {
         // The same Idempotency-Key: a retry of a request that did get through stores nothing twice.
         const fatal = e.failure === 'origin' || e.failure === 'key';
         // A refused identity is the site's to fix (or the customer's, signing in again): no retry.
-        fail(e, fatal || e.failure === 'identity' || e.failure === 'sign-in' ? null : () => { void send(text, s, key, handover); });
+        fail(
+          e,
+          fatal || e.failure === 'identity' || e.failure === 'sign-in'
+            ? null
+            : () => {
+                void send(text, s, key, handover);
+              },
+        );
         if (fatal) view.enable(false);
       }
       return null;
@@ -253,14 +296,31 @@ export function mount(opts: Options): Handle {
    */
   async function catchUp() {
     const { saved } = state;
-    if (state.isOpen || state.historyRead || !saved.conversationId || !saved.seenAt || !saved.ticketStatus || !ACTIVE_TICKET.includes(saved.ticketStatus)) return;
+    if (
+      state.isOpen ||
+      state.historyRead ||
+      !saved.conversationId ||
+      !saved.seenAt ||
+      !saved.ticketStatus ||
+      !ACTIVE_TICKET.includes(saved.ticketStatus)
+    )
+      return;
     await readHistory();
     if (state.isOpen) return;
-    const unread = state.shown.filter((s) => s.id !== null && s.role !== 'user' && !s.id.startsWith('reason:') && s.at > saved.seenAt!).length;
-    if (unread > state.unread) { state.unread = unread; state.save({ unread }); label(); }
+    const unread = state.shown.filter(
+      (s) => s.id !== null && s.role !== 'user' && !s.id.startsWith('reason:') && s.at > saved.seenAt!,
+    ).length;
+    if (unread > state.unread) {
+      state.unread = unread;
+      state.save({ unread });
+      label();
+    }
   }
 
-  const onOnline = () => { view.notice.online(); state.live?.retryNow(); };
+  const onOnline = () => {
+    view.notice.online();
+    state.live?.retryNow();
+  };
   window.addEventListener('online', onOnline);
 
   async function start() {
@@ -268,8 +328,18 @@ export function mount(opts: Options): Handle {
       state.info = await api.widget();
     } catch (err) {
       const fatal = err instanceof ApiError && (err.failure === 'origin' || err.failure === 'key');
-      fail(err, fatal ? null : () => { void start(); });
-      if (fatal) { view.enable(false); view.greeting.hidden = true; }
+      fail(
+        err,
+        fatal
+          ? null
+          : () => {
+              void start();
+            },
+      );
+      if (fatal) {
+        view.enable(false);
+        view.greeting.hidden = true;
+      }
       return;
     }
     const { info } = state;
@@ -285,7 +355,8 @@ export function mount(opts: Options): Handle {
     }
     if (state.isOpen && !state.historyRead) void readHistory();
     if (state.isOpen) void visitor.loadPast();
-    else if (state.shown.length) connect(); // messages sent before this answer came
+    else if (state.shown.length)
+      connect(); // messages sent before this answer came
     else void catchUp();
   }
 
@@ -297,7 +368,10 @@ export function mount(opts: Options): Handle {
     open,
     close,
     identify: visitor.identify,
-    logout() { visitor.identify(null); startOver(); },
+    logout() {
+      visitor.identify(null);
+      startOver();
+    },
     destroy() {
       typing.destroy();
       hours.destroy();

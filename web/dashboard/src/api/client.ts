@@ -8,20 +8,33 @@ export type Api = ReturnType<typeof createApi>;
 export type Paths = paths;
 
 /** The 200 (or 201, or 202) JSON body of an operation, e.g. `Ok<'/api/v1/admin/stats', 'get'>`. */
-export type Ok<P extends keyof paths, M extends keyof paths[P]> =
-  paths[P][M] extends { responses: infer R }
-    ? R extends { 200: { content: { 'application/json': infer B } } } ? B
-    : R extends { 201: { content: { 'application/json': infer B } } } ? B
-    : R extends { 202: { content: { 'application/json': infer B } } } ? B : never
-    : never;
+export type Ok<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { responses: infer R }
+  ? R extends { 200: { content: { 'application/json': infer B } } }
+    ? B
+    : R extends { 201: { content: { 'application/json': infer B } } }
+      ? B
+      : R extends { 202: { content: { 'application/json': infer B } } }
+        ? B
+        : never
+  : never;
 /** The JSON request body of an operation. */
-export type Body<P extends keyof paths, M extends keyof paths[P]> =
-  paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+export type Body<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  requestBody?: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
 /** The query parameters of an operation. */
-export type Query<P extends keyof paths, M extends keyof paths[P]> =
-  paths[P][M] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+export type Query<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  parameters: { query?: infer Q };
+}
+  ? NonNullable<Q>
+  : never;
 
-export interface ApiOptions { baseUrl: string; token: () => string | null; fetch?: typeof fetch }
+export interface ApiOptions {
+  baseUrl: string;
+  token: () => string | null;
+  fetch?: typeof fetch;
+}
 
 // Every POST goes with an Idempotency-Key: one per user action. The same request (method, URL and
 // body) sent again before one of them succeeded is the same action (a double click, a retry after
@@ -40,11 +53,31 @@ const IN_PROGRESS_WAITS_MS = [150, 300, 600, 1000, 1500, 2000, 3000];
 function pendingKeys(store: Storage | null) {
   const PREFIX = 'support-dashboard:idem:';
   const memory = new Map<string, string>();
-  const read = (k: string) => { try { return store?.getItem(PREFIX + k) ?? memory.get(k); } catch { return memory.get(k); } };
+  const read = (k: string) => {
+    try {
+      return store?.getItem(PREFIX + k) ?? memory.get(k);
+    } catch {
+      return memory.get(k);
+    }
+  };
   return {
     get: read,
-    set(k: string, v: string) { memory.set(k, v); try { store?.setItem(PREFIX + k, v); } catch { /* memory only */ } },
-    delete(k: string) { memory.delete(k); try { store?.removeItem(PREFIX + k); } catch { /* memory only */ } },
+    set(k: string, v: string) {
+      memory.set(k, v);
+      try {
+        store?.setItem(PREFIX + k, v);
+      } catch {
+        /* memory only */
+      }
+    },
+    delete(k: string) {
+      memory.delete(k);
+      try {
+        store?.removeItem(PREFIX + k);
+      } catch {
+        /* memory only */
+      }
+    },
   };
 }
 
@@ -53,19 +86,34 @@ const sha256 = async (text: string) => {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 };
 
-export function idempotentFetch(inner: typeof fetch = globalThis.fetch.bind(globalThis), store: Storage | null = globalThis.sessionStorage ?? null): typeof fetch {
+export function idempotentFetch(
+  inner: typeof fetch = globalThis.fetch.bind(globalThis),
+  store: Storage | null = globalThis.sessionStorage ?? null,
+): typeof fetch {
   const pending = pendingKeys(store);
   // A copy sent while the same action is on its way (a double click) shares its answer: one request.
   const inFlight = new Map<string, Promise<Response>>();
   const send = async (request: Request, action: string): Promise<Response> => {
     let key = pending.get(action);
-    if (!key) { key = crypto.randomUUID(); pending.set(action, key); }
+    if (!key) {
+      key = crypto.randomUUID();
+      pending.set(action, key);
+    }
     request.headers.set('idempotency-key', key);
     for (let attempt = 0; ; attempt++) {
       const res = await inner(request.clone());
       if (res.status === 409 && attempt < IN_PROGRESS_WAITS_MS.length) {
-        const code = await res.clone().json().then((b: { code?: string }) => b.code, () => undefined);
-        if (code === 'IDEMPOTENCY_IN_PROGRESS') { await new Promise((r) => setTimeout(r, IN_PROGRESS_WAITS_MS[attempt])); continue; }
+        const code = await res
+          .clone()
+          .json()
+          .then(
+            (b: { code?: string }) => b.code,
+            () => undefined,
+          );
+        if (code === 'IDEMPOTENCY_IN_PROGRESS') {
+          await new Promise((r) => setTimeout(r, IN_PROGRESS_WAITS_MS[attempt]));
+          continue;
+        }
       }
       // Answered: a success ends the action; a refusal (4xx) too, since the same request would be
       // refused again (the service keeps only successes, so the next try runs afresh either way).
@@ -75,13 +123,20 @@ export function idempotentFetch(inner: typeof fetch = globalThis.fetch.bind(glob
   };
   return async (input, init) => {
     const request = new Request(input, init);
-    if (request.method !== 'POST' || NOT_KEYED.has(new URL(request.url).pathname) || request.headers.has('idempotency-key')) return inner(request);
+    if (
+      request.method !== 'POST' ||
+      NOT_KEYED.has(new URL(request.url).pathname) ||
+      request.headers.has('idempotency-key')
+    )
+      return inner(request);
     const action = await sha256(`${request.url}\n${await request.clone().text()}`);
     let answer = inFlight.get(action);
     if (!answer) {
       answer = send(request, action);
       inFlight.set(action, answer);
-      const forget = () => { inFlight.delete(action); };
+      const forget = () => {
+        inFlight.delete(action);
+      };
       answer.then(forget, forget);
     }
     return (await answer).clone();

@@ -7,13 +7,21 @@ export type FieldError = NonNullable<Problem['errors']>[number];
 
 export class ApiError extends Error {
   /** `headerId`: the response's `x-request-id`, for a body that does not carry its `requestId`. */
-  constructor(readonly status: number, readonly problem: Problem, private readonly headerId?: string | null) {
+  constructor(
+    readonly status: number,
+    readonly problem: Problem,
+    private readonly headerId?: string | null,
+  ) {
     super(problem.detail ?? problem.title ?? `The server answered ${status}`);
     this.name = 'ApiError';
   }
-  get code() { return this.problem.code; }
+  get code() {
+    return this.problem.code;
+  }
   /** What support needs to find the request in the logs. */
-  get requestId(): string | undefined { return this.problem.requestId || this.headerId || undefined; }
+  get requestId(): string | undefined {
+    return this.problem.requestId || this.headerId || undefined;
+  }
   /** Field errors by path (`config.nlu.confidenceThreshold`, `trainingPhrases.0`). */
   fieldErrors(): Record<string, string> {
     return Object.fromEntries((this.problem.errors ?? []).map((e) => [e.path, e.message]));
@@ -57,13 +65,26 @@ export function toApiError(response: Response, body: unknown): ApiError {
 // the schema library's defaults and anything that reads like a pattern are put in words here, so
 // no regular expression nor internal path ever reaches the screen.
 const KINDS: Record<string, string> = {
-  string: 'text', number: 'a number', int: 'a whole number', boolean: 'yes or no', array: 'a list', object: 'a group of values',
-  nonoptional: 'filled in', undefined: 'left out', null: 'empty',
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'yes or no',
+  array: 'a list',
+  object: 'a group of values',
+  nonoptional: 'filled in',
+  undefined: 'left out',
+  null: 'empty',
 };
 const PLAIN: [RegExp, (m: RegExpExecArray) => string][] = [
-  [/^Invalid input: expected (\w+), received (\w+)/, (m) => (m[2] === 'undefined' ? 'is required' : `must be ${KINDS[m[1]!] ?? m[1]}`)],
+  [
+    /^Invalid input: expected (\w+), received (\w+)/,
+    (m) => (m[2] === 'undefined' ? 'is required' : `must be ${KINDS[m[1]!] ?? m[1]}`),
+  ],
   [/^Invalid option: expected one of (.*)$/, (m) => `must be one of: ${m[1]!.replace(/"/g, '').split('|').join(', ')}`],
-  [/^Too (big|small): expected (?:string|array) to have ([<>]=?)(\d+) (\w+)/, (m) => `must have at ${m[2]!.startsWith('<') ? 'most' : 'least'} ${m[3]} ${m[4]}`],
+  [
+    /^Too (big|small): expected (?:string|array) to have ([<>]=?)(\d+) (\w+)/,
+    (m) => `must have at ${m[2]!.startsWith('<') ? 'most' : 'least'} ${m[3]} ${m[4]}`,
+  ],
   [/^Too big: expected number to be <=?([\d.]+)/, (m) => `must be at most ${m[1]}`],
   [/^Too small: expected number to be >=?([\d.]+)/, (m) => `must be at least ${m[1]}`],
   [/^Invalid (?:email|email address)/i, () => 'must be an email address'],
@@ -82,20 +103,29 @@ export function plainMessage(message: string): string {
   return message;
 }
 
-const words = (segment: string) => segment.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase();
+const words = (segment: string) =>
+  segment
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toLowerCase();
 
 /**
  * A field's path (`config.widget.allowedOrigins.0`) as words: its label where the form knows it
  * (`labels` by path prefix), else the last named part; an index becomes "line n".
  */
 export function describePath(path: string, labels: Record<string, string> = {}): string {
-  const prefix = Object.keys(labels).filter((p) => path === p || path.startsWith(`${p}.`)).sort((a, b) => b.length - a.length)[0];
+  const prefix = Object.keys(labels)
+    .filter((p) => path === p || path.startsWith(`${p}.`))
+    .sort((a, b) => b.length - a.length)[0];
   const rest = (prefix === undefined ? path : path.slice(prefix.length + 1)).split('.').filter(Boolean);
-  const named = prefix !== undefined ? labels[prefix]! : (() => {
-    const last = [...rest].reverse().find((s) => !/^\d+$/.test(s) && s !== 'config' && s !== 'body');
-    const name = last ? words(last) : 'a value';
-    return name.charAt(0).toUpperCase() + name.slice(1);
-  })();
+  const named =
+    prefix !== undefined
+      ? labels[prefix]!
+      : (() => {
+          const last = [...rest].reverse().find((s) => !/^\d+$/.test(s) && s !== 'config' && s !== 'body');
+          const name = last ? words(last) : 'a value';
+          return name.charAt(0).toUpperCase() + name.slice(1);
+        })();
   const index = rest.find((s) => /^\d+$/.test(s));
   return index === undefined ? named : `${named}, line ${Number(index) + 1}`;
 }

@@ -23,12 +23,26 @@ type Missing<T, A extends readonly unknown[]> = Exclude<T, A[number]>;
  * Every value of the union `T`, in the order given: `allOf<Role>()(['viewer', ...])`. A value
  * missing from the list is a type error naming it; one the union lacks is a type error too.
  */
-export const allOf = <T extends string>() =>
-  <const A extends readonly T[]>(values: A & ([Missing<T, A>] extends [never] ? unknown : { missing: Missing<T, A> })): readonly T[] => values;
+export const allOf =
+  <T extends string>() =>
+  <const A extends readonly T[]>(
+    values: A & ([Missing<T, A>] extends [never] ? unknown : { missing: Missing<T, A> }),
+  ): readonly T[] =>
+    values;
 
 export const TICKET_STATUSES = allOf<TicketStatus>()(['open', 'in_progress', 'waiting', 'resolved', 'closed']);
 export const TICKET_PRIORITIES = allOf<TicketPriority>()(['low', 'medium', 'high', 'urgent']);
 export const CONVERSATION_STATUSES = allOf<ConversationStatus>()(['active', 'escalated', 'closed']);
-export const AUDIT_CATEGORIES = allOf<AuditCategory>()(['auth', 'ticket', 'intent', 'integration', 'settings', 'member', 'knowledge', 'nlu', 'privacy']);
+export const AUDIT_CATEGORIES = allOf<AuditCategory>()([
+  'auth',
+  'ticket',
+  'intent',
+  'integration',
+  'settings',
+  'member',
+  'knowledge',
+  'nlu',
+  'privacy',
+]);
 export const ARTICLE_STATUSES = allOf<ArticleStatus>()(['published', 'draft']);
 export const DELIVERY_STATUSES = allOf<DeliveryStatus>()(['pending', 'succeeded', 'failed']);

@@ -13,22 +13,43 @@ export default function Audit() {
   const pager = usePager(category ?? '');
   const list = useQuery({
     queryKey: ['audit', category, pager.cursor],
-    queryFn: () => ok(api.GET('/api/v1/admin/audit', { params: { query: { ...(category ? { category } : {}), ...(pager.cursor ? { cursor: pager.cursor } : {}) } } })),
+    queryFn: () =>
+      ok(
+        api.GET('/api/v1/admin/audit', {
+          params: { query: { ...(category ? { category } : {}), ...(pager.cursor ? { cursor: pager.cursor } : {}) } },
+        }),
+      ),
   });
   return (
     <Page title="Audit">
-      <p className="lead">Every change to tickets, intents, help articles, integrations, settings and membership, newest first.</p>
+      <p className="lead">
+        Every change to tickets, intents, help articles, integrations, settings and membership, newest first.
+      </p>
       <form className="filters" onSubmit={(e) => e.preventDefault()} aria-label="Filters">
         <Field label="Category">
           {(p) => (
-            <select {...p} value={category ?? ''} onChange={(e) => setParams(e.target.value ? { category: e.target.value } : {})}>
+            <select
+              {...p}
+              value={category ?? ''}
+              onChange={(e) => setParams(e.target.value ? { category: e.target.value } : {})}
+            >
               <option value="">All</option>
-              {CATEGORIES.map((c) => <option key={c} value={c}>{label(c)}</option>)}
+              {CATEGORIES.map((c) => (
+                <option key={c} value={c}>
+                  {label(c)}
+                </option>
+              ))}
             </select>
           )}
         </Field>
       </form>
-      {list.isPending ? <Loading /> : list.isError ? <ErrorState error={list.error} retry={() => void list.refetch()} /> : list.data.items.length === 0 ? <Empty>No entry.</Empty> : (
+      {list.isPending ? (
+        <Loading />
+      ) : list.isError ? (
+        <ErrorState error={list.error} retry={() => void list.refetch()} />
+      ) : list.data.items.length === 0 ? (
+        <Empty>No entry.</Empty>
+      ) : (
         <div className="card">
           <AuditTrail entries={list.data.items} withTarget />
           <Pager pager={pager} nextCursor={list.data.nextCursor} label="Audit" />

@@ -13,17 +13,32 @@ export type Visitor = Ok<'/api/v1/admin/conversations/{id}', 'get'>['conversatio
 /** "Verified" when the site signed the visitor's id; typed facts are "Unverified". */
 export function VerifiedMark({ visitor }: { visitor: Visitor }) {
   if (!visitor) return null;
-  return visitor.verified
-    ? <span className="badge b-verified" title="The site signed this customer's id">Verified</span>
-    : <span className="badge b-unverified" title="Typed or passed without a signature: it may not be who it says">Unverified</span>;
+  return visitor.verified ? (
+    <span className="badge b-verified" title="The site signed this customer's id">
+      Verified
+    </span>
+  ) : (
+    <span className="badge b-unverified" title="Typed or passed without a signature: it may not be who it says">
+      Unverified
+    </span>
+  );
 }
 
 /** The conversation's title (the visitor's name or email, else "Visitor 1234") and, below it, what else is known. */
 export function VisitorLine({ title, visitor }: { title?: string; visitor: Visitor }) {
-  const extra = visitor && [visitor.name && visitor.email ? visitor.email : null, visitor.userId ? `id ${visitor.userId}` : null].filter(Boolean).join(' · ');
+  const extra =
+    visitor &&
+    [visitor.name && visitor.email ? visitor.email : null, visitor.userId ? `id ${visitor.userId}` : null]
+      .filter(Boolean)
+      .join(' · ');
   return (
     <>
-      {title && <><span className="visitor-title">{title}</span> </>}<VerifiedMark visitor={visitor} />
+      {title && (
+        <>
+          <span className="visitor-title">{title}</span>{' '}
+        </>
+      )}
+      <VerifiedMark visitor={visitor} />
       {extra ? <span className="muted small visitor-extra"> {extra}</span> : null}
     </>
   );
@@ -34,20 +49,46 @@ export function CustomerPanel({ conversationId, visitor }: { conversationId: str
   return (
     <section className="customer" aria-labelledby="customer-h">
       <h3 id="customer-h">Customer</h3>
-      {!visitor ? <p className="muted">Anonymous: the site did not say who this is, and no email was left.</p> : (
+      {!visitor ? (
+        <p className="muted">Anonymous: the site did not say who this is, and no email was left.</p>
+      ) : (
         <>
           <dl className="facts">
-            <div><dt>Name</dt><dd>{visitor.name ?? '—'}</dd></div>
+            <div>
+              <dt>Name</dt>
+              <dd>{visitor.name ?? '—'}</dd>
+            </div>
             <div>
               <dt>Email</dt>
-              <dd>{visitor.email ? <>{visitor.email} {!visitor.emailVerified && <span className="muted small">(address not verified)</span>}</> : '—'}</dd>
+              <dd>
+                {visitor.email ? (
+                  <>
+                    {visitor.email}{' '}
+                    {!visitor.emailVerified && <span className="muted small">(address not verified)</span>}
+                  </>
+                ) : (
+                  '—'
+                )}
+              </dd>
             </div>
-            <div><dt>User id</dt><dd>{visitor.userId ? <code>{visitor.userId}</code> : '—'}</dd></div>
-            <div><dt>Identity</dt><dd><VerifiedMark visitor={visitor} /></dd></div>
+            <div>
+              <dt>User id</dt>
+              <dd>{visitor.userId ? <code>{visitor.userId}</code> : '—'}</dd>
+            </div>
+            <div>
+              <dt>Identity</dt>
+              <dd>
+                <VerifiedMark visitor={visitor} />
+              </dd>
+            </div>
           </dl>
-          {visitor.verified && visitor.userId ? <OtherConversations who={{ userId: visitor.userId }} current={conversationId} />
-            : visitor.verified && visitor.emailVerified && visitor.email ? <OtherConversations who={{ email: visitor.email }} current={conversationId} />
-            : <p className="muted small">Unverified facts link no other conversation.</p>}
+          {visitor.verified && visitor.userId ? (
+            <OtherConversations who={{ userId: visitor.userId }} current={conversationId} />
+          ) : visitor.verified && visitor.emailVerified && visitor.email ? (
+            <OtherConversations who={{ email: visitor.email }} current={conversationId} />
+          ) : (
+            <p className="muted small">Unverified facts link no other conversation.</p>
+          )}
         </>
       )}
     </section>
@@ -67,12 +108,18 @@ function OtherConversations({ who, current }: { who: { userId: string } | { emai
   return (
     <>
       <h4>Their other conversations</h4>
-      {others.length === 0 ? <Empty>None: this is their only conversation.</Empty> : (
+      {others.length === 0 ? (
+        <Empty>None: this is their only conversation.</Empty>
+      ) : (
         <ul className="list compact">
           {others.map((c) => (
             <li key={c.id}>
-              <Link to={`/inbox/${c.id}`} className="list-main">{c.channel === 'email' ? `Email: ${c.title}` : c.lastMessagePreview || 'Conversation'}</Link>
-              <span className="list-meta"><Badge value={c.stage ?? c.status} /> {counted(c.messageCount, 'message')} · <When iso={c.updatedAt} /></span>
+              <Link to={`/inbox/${c.id}`} className="list-main">
+                {c.channel === 'email' ? `Email: ${c.title}` : c.lastMessagePreview || 'Conversation'}
+              </Link>
+              <span className="list-meta">
+                <Badge value={c.stage ?? c.status} /> {counted(c.messageCount, 'message')} · <When iso={c.updatedAt} />
+              </span>
             </li>
           ))}
         </ul>
@@ -82,13 +129,17 @@ function OtherConversations({ who, current }: { who: { userId: string } | { emai
 }
 
 /** `#12`, the number the customer was given; a ticket made before numbering shows its id's end. */
-export const ticketName = (t: { id: string; number: number | null }) => (t.number != null ? `#${t.number}` : `${t.id.slice(0, 10)}…`);
+export const ticketName = (t: { id: string; number: number | null }) =>
+  t.number != null ? `#${t.number}` : `${t.id.slice(0, 10)}…`;
 
 /** The customer's rating and what they wrote with it; a low one stands out. */
 export function RatingNote({ rating }: { rating: { score: number; comment: string | null; createdAt: string } }) {
   return (
     <p className={`rating${rating.score <= 2 ? ' rating-low' : ''}`}>
-      <strong>Rated {rating.score}/5</strong> by the customer <span className="small">(<When iso={rating.createdAt} />)</span>
+      <strong>Rated {rating.score}/5</strong> by the customer{' '}
+      <span className="small">
+        (<When iso={rating.createdAt} />)
+      </span>
       {rating.comment ? <>: “{rating.comment}”</> : ', without a comment.'}
     </p>
   );
@@ -99,8 +150,14 @@ export function useAssigneeName() {
   const { api } = useApp();
   const member = useMember();
   const members = useQuery({
-    queryKey: ['members'], queryFn: () => ok(api.GET('/api/v1/admin/members')), enabled: atLeast(member.role, 'admin'),
+    queryKey: ['members'],
+    queryFn: () => ok(api.GET('/api/v1/admin/members')),
+    enabled: atLeast(member.role, 'admin'),
   });
-  return (userId: string | null) => (userId === null ? 'Unassigned' : userId === member.sub ? 'You'
-    : members.data?.items.find((m) => m.userId === userId)?.displayName ?? 'A teammate');
+  return (userId: string | null) =>
+    userId === null
+      ? 'Unassigned'
+      : userId === member.sub
+        ? 'You'
+        : (members.data?.items.find((m) => m.userId === userId)?.displayName ?? 'A teammate');
 }

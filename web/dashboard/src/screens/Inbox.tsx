@@ -10,8 +10,33 @@ import { LabelChips, LabelEditor, LabelFilter } from './Labels.tsx';
 import { ReplyTextarea } from './Reply.tsx';
 import { atLeast } from '../roles.ts';
 import { CustomerPanel, RatingNote, ticketName, useAssigneeName, VisitorLine } from './Customer.tsx';
-import { TargetPicker, TeachResult, taughtKey, useTargetLabel, useTeach, type CustomerMessage, type Example, type Target, type Taught } from './Teach.tsx';
-import { Badge, counted, Empty, ErrorState, Field, FormError, label as label_, Loading, Page, Pager, percent, useFieldErrors, usePager, When } from '../ui/index.tsx';
+import {
+  TargetPicker,
+  TeachResult,
+  taughtKey,
+  useTargetLabel,
+  useTeach,
+  type CustomerMessage,
+  type Example,
+  type Target,
+  type Taught,
+} from './Teach.tsx';
+import {
+  Badge,
+  counted,
+  Empty,
+  ErrorState,
+  Field,
+  FormError,
+  label as label_,
+  Loading,
+  Page,
+  Pager,
+  percent,
+  useFieldErrors,
+  usePager,
+  When,
+} from '../ui/index.tsx';
 
 export default function Inbox() {
   const { id } = useParams();
@@ -19,7 +44,13 @@ export default function Inbox() {
     <Page title="Inbox">
       <div className={`split${id ? ' has-detail' : ''}`}>
         <ConversationList selected={id} />
-        {id ? <ConversationDetail key={id} id={id} /> : <div className="card detail-empty"><Empty>Pick a conversation to read it.</Empty></div>}
+        {id ? (
+          <ConversationDetail key={id} id={id} />
+        ) : (
+          <div className="card detail-empty">
+            <Empty>Pick a conversation to read it.</Empty>
+          </div>
+        )}
       </div>
     </Page>
   );
@@ -32,18 +63,33 @@ function ConversationList({ selected }: { selected: string | undefined }) {
   const label = params.get('label') ?? '';
   const channel = CHANNELS.find((c) => c === params.get('channel'));
   const pager = usePager(`${stage ?? ''}|${label}|${channel ?? ''}`);
-  const filters = new URLSearchParams({ ...(stage ? { stage } : {}), ...(label ? { label } : {}), ...(channel ? { channel } : {}) }).toString();
+  const filters = new URLSearchParams({
+    ...(stage ? { stage } : {}),
+    ...(label ? { label } : {}),
+    ...(channel ? { channel } : {}),
+  }).toString();
   const assignee = useAssigneeName();
   const setFilter = (k: 'stage' | 'label' | 'channel', v: string) => {
     const next = new URLSearchParams(params);
-    if (v) next.set(k, v); else next.delete(k);
+    if (v) next.set(k, v);
+    else next.delete(k);
     setParams(next);
   };
   const list = useQuery({
     queryKey: ['conversations', stage, label, channel, pager.cursor],
-    queryFn: () => ok(api.GET('/api/v1/admin/conversations', { params: { query: {
-      ...(stage ? { stage } : {}), ...(label ? { label } : {}), ...(channel ? { channel } : {}), ...(pager.cursor ? { cursor: pager.cursor } : {}),
-    } } })),
+    queryFn: () =>
+      ok(
+        api.GET('/api/v1/admin/conversations', {
+          params: {
+            query: {
+              ...(stage ? { stage } : {}),
+              ...(label ? { label } : {}),
+              ...(channel ? { channel } : {}),
+              ...(pager.cursor ? { cursor: pager.cursor } : {}),
+            },
+          },
+        }),
+      ),
     refetchInterval: usePollInterval(),
   });
   return (
@@ -53,7 +99,11 @@ function ConversationList({ selected }: { selected: string | undefined }) {
         {(p) => (
           <select {...p} value={stage ?? ''} onChange={(e) => setFilter('stage', e.target.value)}>
             <option value="">All</option>
-            {CONVERSATION_STAGES.map((s) => <option key={s} value={s}>{label_(s)}</option>)}
+            {CONVERSATION_STAGES.map((s) => (
+              <option key={s} value={s}>
+                {label_(s)}
+              </option>
+            ))}
           </select>
         )}
       </Field>
@@ -67,19 +117,45 @@ function ConversationList({ selected }: { selected: string | undefined }) {
         )}
       </Field>
       <LabelFilter value={label} onChange={(v) => setFilter('label', v)} />
-      {list.isPending ? <Loading /> : list.isError ? <ErrorState error={list.error} retry={() => void list.refetch()} /> : list.data.items.length === 0 ? (
-        <Empty>{label ? `No ${stage ? `${label_(stage).toLowerCase()} ` : ''}conversation labelled ${label}.` : stage ? `No conversation: ${label_(stage).toLowerCase()}.` : 'No conversation yet.'}</Empty>
+      {list.isPending ? (
+        <Loading />
+      ) : list.isError ? (
+        <ErrorState error={list.error} retry={() => void list.refetch()} />
+      ) : list.data.items.length === 0 ? (
+        <Empty>
+          {label
+            ? `No ${stage ? `${label_(stage).toLowerCase()} ` : ''}conversation labelled ${label}.`
+            : stage
+              ? `No conversation: ${label_(stage).toLowerCase()}.`
+              : 'No conversation yet.'}
+        </Empty>
       ) : (
         <>
           <ul className="list">
             {list.data.items.map((c) => (
               <li key={c.id} className={c.id === selected ? 'selected' : undefined}>
-                <Link to={`/inbox/${c.id}${filters ? `?${filters}` : ''}`} className="list-main" aria-current={c.id === selected ? 'page' : undefined}>
-                  {c.channel === 'email' && <span className="channel-mark" title="Email">✉<span className="visually-hidden">Email: </span></span>}{c.title}
+                <Link
+                  to={`/inbox/${c.id}${filters ? `?${filters}` : ''}`}
+                  className="list-main"
+                  aria-current={c.id === selected ? 'page' : undefined}
+                >
+                  {c.channel === 'email' && (
+                    <span className="channel-mark" title="Email">
+                      ✉<span className="visually-hidden">Email: </span>
+                    </span>
+                  )}
+                  {c.title}
                 </Link>
-                {c.visitor && <span className="list-meta"><VisitorLine visitor={c.visitor} /></span>}
+                {c.visitor && (
+                  <span className="list-meta">
+                    <VisitorLine visitor={c.visitor} />
+                  </span>
+                )}
                 {c.lastMessagePreview && <span className="list-meta truncate">{c.lastMessagePreview}</span>}
-                <span className="list-meta"><StageBadge c={c} /> {counted(c.messageCount, 'message')}{c.lastIntent ? ` · ${c.lastIntent}` : ''} · <When iso={c.updatedAt} /></span>
+                <span className="list-meta">
+                  <StageBadge c={c} /> {counted(c.messageCount, 'message')}
+                  {c.lastIntent ? ` · ${c.lastIntent}` : ''} · <When iso={c.updatedAt} />
+                </span>
                 {c.ticket && (
                   <span className="list-meta ticket-state">
                     Ticket {ticketName(c.ticket)} · {label_(c.ticket.status)} · {assignee(c.ticket.assigneeId)}
@@ -114,9 +190,24 @@ function ConversationDetail({ id }: { id: string }) {
     enabled: admin,
   });
   // Newest first: reversed, so that the newest example of a message is the one kept.
-  const taughtBefore = new Map((examples.data?.items ?? []).filter((e) => e.messageId).reverse().map((e) => [e.messageId!, e]));
-  if (detail.isPending) return <section className="card detail"><Loading /></section>;
-  if (detail.isError) return <section className="card detail"><ErrorState error={detail.error} retry={() => void detail.refetch()} /></section>;
+  const taughtBefore = new Map(
+    (examples.data?.items ?? [])
+      .filter((e) => e.messageId)
+      .reverse()
+      .map((e) => [e.messageId!, e]),
+  );
+  if (detail.isPending)
+    return (
+      <section className="card detail">
+        <Loading />
+      </section>
+    );
+  if (detail.isError)
+    return (
+      <section className="card detail">
+        <ErrorState error={detail.error} retry={() => void detail.refetch()} />
+      </section>
+    );
   const { conversation, tickets } = detail.data;
   const { messages } = detail.data;
   return (
@@ -124,7 +215,9 @@ function ConversationDetail({ id }: { id: string }) {
       <div className="detail-head">
         <h2 id="detail-h">{conversation.title}</h2>
         <StageBadge c={conversation} />
-        <span className="muted small">started <When iso={conversation.createdAt} /></span>
+        <span className="muted small">
+          started <When iso={conversation.createdAt} />
+        </span>
       </div>
       <CustomerPanel conversationId={conversation.id} visitor={conversation.visitor} />
       {conversation.rating && <RatingNote rating={conversation.rating} />}
@@ -133,7 +226,10 @@ function ConversationDetail({ id }: { id: string }) {
           <h3>Tickets</h3>
           <ul>
             {tickets.map((t) => (
-              <li key={t.id}><Link to={`/tickets/${t.id}`}>Ticket {ticketName(t)}</Link> <Badge value={t.status} /> <Badge value={t.priority} kind={`p-${t.priority}`} /> <span className="muted">{t.reason}</span></li>
+              <li key={t.id}>
+                <Link to={`/tickets/${t.id}`}>Ticket {ticketName(t)}</Link> <Badge value={t.status} />{' '}
+                <Badge value={t.priority} kind={`p-${t.priority}`} /> <span className="muted">{t.reason}</span>
+              </li>
             ))}
           </ul>
         </div>
@@ -146,23 +242,47 @@ function ConversationDetail({ id }: { id: string }) {
           return (
             <li key={m.id} className={`msg msg-${m.role}`}>
               <div className="msg-who">
-                {m.role === 'user' ? 'Customer' : m.role === 'agent' ? m.author?.name ?? 'Agent' : 'Assistant'}
-                <span className="muted small"> · <When iso={m.createdAt} /></span>
+                {m.role === 'user' ? 'Customer' : m.role === 'agent' ? (m.author?.name ?? 'Agent') : 'Assistant'}
+                <span className="muted small">
+                  {' '}
+                  · <When iso={m.createdAt} />
+                </span>
               </div>
               <p className="msg-text">{m.content}</p>
-              {m.email && <p className="msg-meta">From {m.email.from}{m.email.trimmed ? ' · quoted text hidden' : ''}{m.email.automatic ? ' · sent automatically' : ''}
-                {m.email.originalUrl && <> · <a href={m.email.originalUrl}>original message</a></>}</p>}
+              {m.email && (
+                <p className="msg-meta">
+                  From {m.email.from}
+                  {m.email.trimmed ? ' · quoted text hidden' : ''}
+                  {m.email.automatic ? ' · sent automatically' : ''}
+                  {m.email.originalUrl && (
+                    <>
+                      {' '}
+                      · <a href={m.email.originalUrl}>original message</a>
+                    </>
+                  )}
+                </p>
+              )}
               {m.attachments && m.attachments.length > 0 && <Attachments files={m.attachments} />}
               {m.delivery && (
                 <p className={`msg-meta${REFUSED.has(m.delivery.status) ? ' msg-meta-bad' : ''}`}>
-                  Email {DELIVERY_TEXT[m.delivery.status]}{m.delivery.reason ? <> · <span className="delivery-reason">{m.delivery.reason}</span></> : null}
+                  Email {DELIVERY_TEXT[m.delivery.status]}
+                  {m.delivery.reason ? (
+                    <>
+                      {' '}
+                      · <span className="delivery-reason">{m.delivery.reason}</span>
+                    </>
+                  ) : null}
                 </p>
               )}
               {m.role === 'assistant' && m.metadata && (
                 <>
                   <AnsweredBy metadata={m.metadata} />
                   {admin && asked && (
-                    <ReplyTeach key={asked.id} asked={{ message: asked.content, conversationId: id, messageId: asked.id }} earlier={taughtBefore.get(asked.id)} />
+                    <ReplyTeach
+                      key={asked.id}
+                      asked={{ message: asked.content, conversationId: id, messageId: asked.id }}
+                      earlier={taughtBefore.get(asked.id)}
+                    />
                   )}
                 </>
               )}
@@ -172,13 +292,19 @@ function ConversationDetail({ id }: { id: string }) {
       </ol>
       <CustomerTyping id={id} />
       {atLeast(member.role, 'agent') && conversation.status !== 'closed' && (
-        <ReplyBox id={id} goesTo={goesTo(conversation.channel, detail.data.replyTo)} values={{
-          'visitor.name': conversation.visitor?.name ?? '',
-          'agent.name': member.displayName ?? '',
-          'ticket.number': String(tickets.find((t) => t.id === conversation.latestTicketId)?.number ?? ''),
-        }} />
+        <ReplyBox
+          id={id}
+          goesTo={goesTo(conversation.channel, detail.data.replyTo)}
+          values={{
+            'visitor.name': conversation.visitor?.name ?? '',
+            'agent.name': member.displayName ?? '',
+            'ticket.number': String(tickets.find((t) => t.id === conversation.latestTicketId)?.number ?? ''),
+          }}
+        />
       )}
-      {conversation.status === 'closed' && <p className="muted">This conversation is closed: every ticket of it is closed.</p>}
+      {conversation.status === 'closed' && (
+        <p className="muted">This conversation is closed: every ticket of it is closed.</p>
+      )}
     </section>
   );
 }
@@ -196,7 +322,11 @@ function RowTyping({ id }: { id: string }) {
 /** "Customer is typing…" while their signals keep coming (a polite status, so screen readers hear it once). */
 function CustomerTyping({ id }: { id: string }) {
   const typing = useCustomerTyping(id);
-  return <p className="typing-note muted small" role="status">{typing ? 'Customer is typing…' : ''}</p>;
+  return (
+    <p className="typing-note muted small" role="status">
+      {typing ? 'Customer is typing…' : ''}
+    </p>
+  );
 }
 
 type Metadata = NonNullable<Ok<'/api/v1/admin/conversations/{id}', 'get'>['messages'][number]['metadata']>;
@@ -207,10 +337,24 @@ function AnsweredBy({ metadata: md }: { metadata: Metadata }) {
   const source = md.sources?.[0];
   return (
     <p className="msg-meta">
-      {md.intentDetected === 'knowledge_base'
-        ? <>Answered from the article {source ? <Link to={`/knowledge/${encodeURIComponent(source.articleId)}`}>{source.title}</Link> : 'of the help centre'}</>
-        : md.intentDetected === 'fallback' ? <>Fallback: nothing answered</>
-        : md.intentDetected === 'handover' ? <>Handed over: the customer asked for a person</> : <>Answered by the intent <strong>{md.intentDetected}</strong></>}
+      {md.intentDetected === 'knowledge_base' ? (
+        <>
+          Answered from the article{' '}
+          {source ? (
+            <Link to={`/knowledge/${encodeURIComponent(source.articleId)}`}>{source.title}</Link>
+          ) : (
+            'of the help centre'
+          )}
+        </>
+      ) : md.intentDetected === 'fallback' ? (
+        <>Fallback: nothing answered</>
+      ) : md.intentDetected === 'handover' ? (
+        <>Handed over: the customer asked for a person</>
+      ) : (
+        <>
+          Answered by the intent <strong>{md.intentDetected}</strong>
+        </>
+      )}
       {' · '}confidence {percent(md.confidence)}
       {entities.length > 0 && <> · entities {entities.map(([k, v]) => `${k}=${v}`).join(', ')}</>}
     </p>
@@ -225,8 +369,19 @@ function ReplyTeach({ asked, earlier }: { asked: CustomerMessage; earlier: Examp
   const { teach } = useTeach();
   const [taught, setTaught] = useState<Taught | null>(null);
   const earlierLabel = useTargetLabel(taught ? undefined : earlier?.target);
-  const shown: Taught | null = taught ?? (earlier && earlierLabel !== undefined
-    ? { target: earlier.target, targetLabel: earlierLabel, created: [], existing: [earlier], total: 1, error: null, earlier: true } : null);
+  const shown: Taught | null =
+    taught ??
+    (earlier && earlierLabel !== undefined
+      ? {
+          target: earlier.target,
+          targetLabel: earlierLabel,
+          created: [],
+          existing: [earlier],
+          total: 1,
+          error: null,
+          earlier: true,
+        }
+      : null);
   const pick = async (target: Target, label: string) => {
     const r = await teach([asked], target, label);
     if (r.error && r.created.length + r.existing.length === 0) throw r.error;
@@ -236,16 +391,27 @@ function ReplyTeach({ asked, earlier }: { asked: CustomerMessage; earlier: Examp
     <div className="msg-teach">
       {shown && <TeachResult key={taughtKey(shown)} taught={shown} onUndone={() => setTaught(shown)} />}
       <TargetPicker
-        title="What should have answered this?" messages={[asked.message]} onPick={pick}
-        trigger={<button type="button" className="small-button">Should have been…<span className="visually-hidden"> (teach the assistant what answers “{asked.message}”)</span></button>}
+        title="What should have answered this?"
+        messages={[asked.message]}
+        onPick={pick}
+        trigger={
+          <button type="button" className="small-button">
+            Should have been…
+            <span className="visually-hidden"> (teach the assistant what answers “{asked.message}”)</span>
+          </button>
+        }
       />
     </div>
   );
 }
 
 const DELIVERY_TEXT = {
-  sending: 'being sent', sent: 'sent', delivered: 'delivered', bounced: 'bounced: the address is suppressed',
-  complained: 'marked as spam: the address is suppressed', failed: 'not sent: refused by the sending service',
+  sending: 'being sent',
+  sent: 'sent',
+  delivered: 'delivered',
+  bounced: 'bounced: the address is suppressed',
+  complained: 'marked as spam: the address is suppressed',
+  failed: 'not sent: refused by the sending service',
 } as const;
 /** The final statuses that mean the customer did not get the reply: shown as a warning. */
 const REFUSED = new Set(['bounced', 'complained', 'failed']);
@@ -271,11 +437,20 @@ function Attachments({ files }: { files: File[] }) {
 function goesTo(channel: string, to: { live: boolean; email: string | null }): string {
   if (channel === 'email') return `Emailed as you to ${to.email ?? 'the customer'}, threaded with their mail.`;
   if (to.live) return 'Sent as you to the chat: the customer has it open now.';
-  if (to.email) return `The customer is not in the chat now: your reply goes to the chat and by email to ${to.email}, threaded; their answer comes back here.`;
+  if (to.email)
+    return `The customer is not in the chat now: your reply goes to the chat and by email to ${to.email}, threaded; their answer comes back here.`;
   return 'The customer is not in the chat now and left no address: they see your reply when they come back to the widget.';
 }
 
-function ReplyBox({ id, values, goesTo }: { id: string; values: Partial<Record<ReplyPlaceholder, string>>; goesTo: string }) {
+function ReplyBox({
+  id,
+  values,
+  goesTo,
+}: {
+  id: string;
+  values: Partial<Record<ReplyPlaceholder, string>>;
+  goesTo: string;
+}) {
   const { api } = useApp();
   const member = useMember();
   const signalTyping = useSignalTyping(id);
@@ -285,12 +460,21 @@ function ReplyBox({ id, values, goesTo }: { id: string; values: Partial<Record<R
   const [naming, setNaming] = useState(false);
   const [name, setName] = useState(member.displayName ?? '');
   const send = useMutation({
-    mutationFn: (content: string) => ok(api.POST('/api/v1/admin/conversations/{id}/messages', { params: { path: { id } }, body: { content } })),
-    onSuccess: () => { setContent(''); void qc.invalidateQueries({ queryKey: ['conversation', id] }); void qc.invalidateQueries({ queryKey: ['tickets'] }); },
+    mutationFn: (content: string) =>
+      ok(api.POST('/api/v1/admin/conversations/{id}/messages', { params: { path: { id } }, body: { content } })),
+    onSuccess: () => {
+      setContent('');
+      void qc.invalidateQueries({ queryKey: ['conversation', id] });
+      void qc.invalidateQueries({ queryKey: ['tickets'] });
+    },
   });
   const rename = useMutation({
     mutationFn: (displayName: string) => ok(api.PATCH('/api/v1/admin/auth/me', { body: { displayName } })),
-    onSuccess: (me) => { qc.setQueryData(['me'], me); setNaming(false); send.mutate(content); },
+    onSuccess: (me) => {
+      qc.setQueryData(['me'], me);
+      setNaming(false);
+      send.mutate(content);
+    },
   });
   const errors = useFieldErrors(send.error, { content: 'Reply' });
   const nameErrors = useFieldErrors(rename.error, { displayName: 'Your name for customers' });
@@ -304,24 +488,58 @@ function ReplyBox({ id, values, goesTo }: { id: string; values: Partial<Record<R
   return (
     <form className="reply" onSubmit={submit}>
       <Field label="Reply to the customer" {...errors.field('content')} hint={`${goesTo} Type / for a saved reply.`}>
-        {(p) => <ReplyTextarea {...p} rows={3} maxLength={5000} value={content} values={values} enabled
-          onChange={(v) => { setContent(v); if (v.trim()) signalTyping(); }} />}
+        {(p) => (
+          <ReplyTextarea
+            {...p}
+            rows={3}
+            maxLength={5000}
+            value={content}
+            values={values}
+            enabled
+            onChange={(v) => {
+              setContent(v);
+              if (v.trim()) signalTyping();
+            }}
+          />
+        )}
       </Field>
       <FormError error={send.error} fields={errors} />
       {naming ? (
         <fieldset className="name-prompt">
           <legend>How should customers see your name?</legend>
-          <Field label="Your name for customers" {...nameErrors.field('displayName')} hint="Your replies carry it. You can change it later in your profile.">
-            {/* biome-ignore lint/a11y/noAutofocus: the prompt opened from the Send button; the name is what it asks for */}
-            {(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} maxLength={60} autoComplete="name" autoFocus required />}
+          <Field
+            label="Your name for customers"
+            {...nameErrors.field('displayName')}
+            hint="Your replies carry it. You can change it later in your profile."
+          >
+            {(p) => (
+              <input
+                {...p}
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                maxLength={60}
+                autoComplete="name"
+                // biome-ignore lint/a11y/noAutofocus: the prompt opened from the Send button; the name is what it asks for
+                autoFocus
+                required
+              />
+            )}
           </Field>
           <FormError error={rename.error} fields={nameErrors} />
           <div className="row">
-            <button type="submit" className="primary" disabled={rename.isPending || send.isPending || !name.trim()}>Save the name and send</button>
-            <button type="button" onClick={() => setNaming(false)}>Cancel</button>
+            <button type="submit" className="primary" disabled={rename.isPending || send.isPending || !name.trim()}>
+              Save the name and send
+            </button>
+            <button type="button" onClick={() => setNaming(false)}>
+              Cancel
+            </button>
           </div>
         </fieldset>
-      ) : <button type="submit" className="primary" disabled={send.isPending || !content.trim()}>Send reply</button>}
+      ) : (
+        <button type="submit" className="primary" disabled={send.isPending || !content.trim()}>
+          Send reply
+        </button>
+      )}
     </form>
   );
 }

@@ -17,7 +17,15 @@ export const useLabels = () => {
 
 export function LabelChips({ labels }: { labels: string[] }) {
   if (labels.length === 0) return null;
-  return <span className="chips">{labels.map((l) => <span key={l} className="chip">{l}</span>)}</span>;
+  return (
+    <span className="chips">
+      {labels.map((l) => (
+        <span key={l} className="chip">
+          {l}
+        </span>
+      ))}
+    </span>
+  );
 }
 
 /** The inbox's filter: every label in use, with how many conversations carry it. */
@@ -32,21 +40,39 @@ export function LabelFilter({ value, onChange }: { value: string; onChange: (lab
       <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
         <option value="">Any label</option>
         {!known && <option value={value}>{value} (0)</option>}
-        {items.map((l) => <option key={l.name} value={l.name}>{l.name} ({l.count})</option>)}
+        {items.map((l) => (
+          <option key={l.name} value={l.name}>
+            {l.name} ({l.count})
+          </option>
+        ))}
       </select>
     </div>
   );
 }
 
 /** One conversation's labels: chips with a remove button each, and a field to add one (known labels suggested). */
-export function LabelEditor({ conversationId, labels, canEdit }: { conversationId: string; labels: string[]; canEdit: boolean }) {
+export function LabelEditor({
+  conversationId,
+  labels,
+  canEdit,
+}: {
+  conversationId: string;
+  labels: string[];
+  canEdit: boolean;
+}) {
   const { api } = useApp();
   const qc = useQueryClient();
   const known = useLabels();
   const inputId = useId();
   const [text, setText] = useState('');
   const save = useMutation({
-    mutationFn: (next: string[]) => ok(api.PATCH('/api/v1/admin/conversations/{id}', { params: { path: { id: conversationId } }, body: { labels: next } })),
+    mutationFn: (next: string[]) =>
+      ok(
+        api.PATCH('/api/v1/admin/conversations/{id}', {
+          params: { path: { id: conversationId } },
+          body: { labels: next },
+        }),
+      ),
     onSuccess: () => {
       setText('');
       void qc.invalidateQueries({ queryKey: ['conversation', conversationId] });
@@ -59,7 +85,10 @@ export function LabelEditor({ conversationId, labels, canEdit }: { conversationI
     e.preventDefault();
     const l = text.trim();
     if (!l || save.isPending) return;
-    if (labels.some((x) => fold(x) === fold(l))) { setText(''); return; }
+    if (labels.some((x) => fold(x) === fold(l))) {
+      setText('');
+      return;
+    }
     save.mutate([...labels, l]);
   };
   const full = labels.length >= MAX_LABELS;
@@ -67,14 +96,23 @@ export function LabelEditor({ conversationId, labels, canEdit }: { conversationI
   return (
     <section className="labels" aria-labelledby={`${inputId}-h`}>
       <h3 id={`${inputId}-h`}>Labels</h3>
-      {labels.length === 0 ? <p className="muted small">No label yet.</p> : (
+      {labels.length === 0 ? (
+        <p className="muted small">No label yet.</p>
+      ) : (
         <ul className="chips">
           {labels.map((l) => (
             <li key={l} className="chip">
               {l}
               {canEdit && (
-                <button type="button" className="chip-remove" aria-label={`Remove label ${l}`} disabled={save.isPending}
-                  onClick={() => save.mutate(labels.filter((x) => x !== l))}>×</button>
+                <button
+                  type="button"
+                  className="chip-remove"
+                  aria-label={`Remove label ${l}`}
+                  disabled={save.isPending}
+                  onClick={() => save.mutate(labels.filter((x) => x !== l))}
+                >
+                  ×
+                </button>
               )}
             </li>
           ))}
@@ -82,16 +120,42 @@ export function LabelEditor({ conversationId, labels, canEdit }: { conversationI
       )}
       {canEdit && (
         <form className="label-add" onSubmit={add} noValidate>
-          <label htmlFor={inputId} className="visually-hidden">Add a label</label>
-          <input id={inputId} className="label-input" value={text} maxLength={32} list={`${inputId}-known`} placeholder={full ? 'At most 10 labels' : 'Add a label'}
-            disabled={full} aria-invalid={fieldError ? true : undefined} aria-describedby={fieldError ? `${inputId}-error` : undefined}
-            onChange={(e) => { setText(e.target.value); if (save.error) save.reset(); }} />
+          <label htmlFor={inputId} className="visually-hidden">
+            Add a label
+          </label>
+          <input
+            id={inputId}
+            className="label-input"
+            value={text}
+            maxLength={32}
+            list={`${inputId}-known`}
+            placeholder={full ? 'At most 10 labels' : 'Add a label'}
+            disabled={full}
+            aria-invalid={fieldError ? true : undefined}
+            aria-describedby={fieldError ? `${inputId}-error` : undefined}
+            onChange={(e) => {
+              setText(e.target.value);
+              if (save.error) save.reset();
+            }}
+          />
           <datalist id={`${inputId}-known`}>
-            {(known.data?.items ?? []).filter((k) => !labels.some((x) => fold(x) === fold(k.name))).map((k) => <option key={k.name} value={k.name} />)}
+            {(known.data?.items ?? [])
+              .filter((k) => !labels.some((x) => fold(x) === fold(k.name)))
+              .map((k) => (
+                <option key={k.name} value={k.name} />
+              ))}
           </datalist>
-          <button type="submit" disabled={full || save.isPending || !text.trim()}>Add label</button>
-          {fieldError && <p id={`${inputId}-error`} className="field-error label-error">{fieldError}</p>}
-          <div className="label-error"><FormError error={save.error && !fieldError ? save.error : null} fields={errors} /></div>
+          <button type="submit" disabled={full || save.isPending || !text.trim()}>
+            Add label
+          </button>
+          {fieldError && (
+            <p id={`${inputId}-error`} className="field-error label-error">
+              {fieldError}
+            </p>
+          )}
+          <div className="label-error">
+            <FormError error={save.error && !fieldError ? save.error : null} fields={errors} />
+          </div>
         </form>
       )}
     </section>

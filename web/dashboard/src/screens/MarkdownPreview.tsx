@@ -10,9 +10,14 @@ const SAFE_URL = /^(https?:|mailto:)/i;
 export const safeUrl = (url: string) => (SAFE_URL.test(url.trim()) ? url.trim() : '');
 
 const components: Components = {
-  a: ({ href, children }) => (href
-    ? <a href={href} target="_blank" rel="noopener noreferrer">{children}</a>
-    : <span className="md-link">{children}</span>),
+  a: ({ href, children }) =>
+    href ? (
+      <a href={href} target="_blank" rel="noopener noreferrer">
+        {children}
+      </a>
+    ) : (
+      <span className="md-link">{children}</span>
+    ),
   img: ({ alt }) => <span className="md-img">[image{alt ? `: ${alt}` : ''}]</span>,
   // The page has its own h1 and h2: an article's headings are shown one level below them.
   h1: ({ children }) => <h3>{children}</h3>,
@@ -23,5 +28,9 @@ const components: Components = {
 };
 
 export default function MarkdownPreview({ markdown }: { markdown: string }) {
-  return <Markdown urlTransform={safeUrl} components={components}>{markdown}</Markdown>;
+  return (
+    <Markdown urlTransform={safeUrl} components={components}>
+      {markdown}
+    </Markdown>
+  );
 }

@@ -28,7 +28,9 @@ export function ReplyTextarea({ value, onChange, values, enabled, ...rest }: Pro
   const [active, setActive] = useState(0);
   const [dismissedAt, setDismissedAt] = useState<number | null>(null);
   const replies = useQuery({
-    queryKey: ['saved-replies'], enabled, staleTime: 60_000,
+    queryKey: ['saved-replies'],
+    enabled,
+    staleTime: 60_000,
     queryFn: () => ok(api.GET('/api/v1/admin/saved-replies')),
   });
   const token = enabled ? slashToken(value, caret) : null;
@@ -38,7 +40,9 @@ export function ReplyTextarea({ value, onChange, values, enabled, ...rest }: Pro
     const q = query.toLowerCase();
     const all = replies.data?.items ?? [];
     const starts = all.filter((r) => r.shortcut.startsWith(q));
-    const rest = all.filter((r) => !r.shortcut.startsWith(q) && (r.shortcut.includes(q) || r.title.toLowerCase().includes(q)));
+    const rest = all.filter(
+      (r) => !r.shortcut.startsWith(q) && (r.shortcut.includes(q) || r.title.toLowerCase().includes(q)),
+    );
     return [...starts, ...rest].slice(0, MAX_SHOWN);
   }, [query, replies.data]);
   const open = token !== null && dismissedAt !== token.start && (matches.length > 0 || !token.query.includes(' '));
@@ -53,16 +57,30 @@ export function ReplyTextarea({ value, onChange, values, enabled, ...rest }: Pro
     onChange(next);
     setCaret(at);
     setActive(0);
-    requestAnimationFrame(() => { ref.current?.focus(); ref.current?.setSelectionRange(at, at); });
+    requestAnimationFrame(() => {
+      ref.current?.focus();
+      ref.current?.setSelectionRange(at, at);
+    });
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (!open) return;
-    if (e.key === 'Escape') { e.preventDefault(); setDismissedAt(token!.start); return; }
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      setDismissedAt(token!.start);
+      return;
+    }
     if (matches.length === 0) return;
-    if (e.key === 'ArrowDown') { e.preventDefault(); setActive((current + 1) % matches.length); }
-    else if (e.key === 'ArrowUp') { e.preventDefault(); setActive((current - 1 + matches.length) % matches.length); }
-    else if ((e.key === 'Enter' && !e.shiftKey) || e.key === 'Tab') { e.preventDefault(); choose(current); }
+    if (e.key === 'ArrowDown') {
+      e.preventDefault();
+      setActive((current + 1) % matches.length);
+    } else if (e.key === 'ArrowUp') {
+      e.preventDefault();
+      setActive((current - 1 + matches.length) % matches.length);
+    } else if ((e.key === 'Enter' && !e.shiftKey) || e.key === 'Tab') {
+      e.preventDefault();
+      choose(current);
+    }
   };
   const optionId = (i: number) => `${listId}-opt-${i}`;
 
@@ -77,23 +95,51 @@ export function ReplyTextarea({ value, onChange, values, enabled, ...rest }: Pro
         aria-expanded={open}
         aria-controls={listId}
         aria-activedescendant={open && matches.length > 0 ? optionId(current) : undefined}
-        onChange={(e) => { onChange(e.target.value); setCaret(e.target.selectionStart); setActive(0); setDismissedAt(null); }}
+        onChange={(e) => {
+          onChange(e.target.value);
+          setCaret(e.target.selectionStart);
+          setActive(0);
+          setDismissedAt(null);
+        }}
         onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
         onKeyDown={onKeyDown}
         onBlur={() => setDismissedAt(token?.start ?? null)}
       />
       <div id={listId} role="listbox" aria-label="Saved replies" className="picker" hidden={!open}>
-        {open && matches.map((r, i) => (
-          <div key={r.id} id={optionId(i)} role="option" tabIndex={-1} aria-selected={i === current}
-            className={`picker-option${i === current ? ' active' : ''}`}
-            onMouseDown={(e) => { e.preventDefault(); choose(i); }} onMouseMove={() => setActive(i)}>
-            <span className="picker-shortcut">/{r.shortcut}</span> <span className="picker-title">{r.title}</span>
-            <span className="picker-body">{fillReply(r.body, values)}</span>
-          </div>
-        ))}
+        {open &&
+          matches.map((r, i) => (
+            <div
+              key={r.id}
+              id={optionId(i)}
+              role="option"
+              tabIndex={-1}
+              aria-selected={i === current}
+              className={`picker-option${i === current ? ' active' : ''}`}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                choose(i);
+              }}
+              onMouseMove={() => setActive(i)}
+            >
+              <span className="picker-shortcut">/{r.shortcut}</span> <span className="picker-title">{r.title}</span>
+              <span className="picker-body">{fillReply(r.body, values)}</span>
+            </div>
+          ))}
         {open && matches.length === 0 && (
-          <div role="option" tabIndex={-1} aria-selected={false} aria-disabled="true" className="picker-option picker-empty">
-            {replies.isPending ? 'Loading saved replies…' : replies.isError ? 'Saved replies could not be read.' : query ? `No saved reply matches “${query}”.` : 'No saved reply yet.'}
+          <div
+            role="option"
+            tabIndex={-1}
+            aria-selected={false}
+            aria-disabled="true"
+            className="picker-option picker-empty"
+          >
+            {replies.isPending
+              ? 'Loading saved replies…'
+              : replies.isError
+                ? 'Saved replies could not be read.'
+                : query
+                  ? `No saved reply matches “${query}”.`
+                  : 'No saved reply yet.'}
           </div>
         )}
       </div>

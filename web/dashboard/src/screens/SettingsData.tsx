@@ -14,10 +14,11 @@ const daysOf = (s: Settings): number | null => {
 };
 
 /** The policy in words, as the service applies it (shared/domain/tenants/retention.ts). */
-export const retentionPolicy = (days: number | null) => (days === null
-  ? 'Conversations are kept for ever.'
-  : `A conversation idle for ${days} days is removed with its messages and closed tickets, within a day or two. `
-    + 'A conversation with an unclosed ticket is kept until the ticket closes; the statistics of past days stay.');
+export const retentionPolicy = (days: number | null) =>
+  days === null
+    ? 'Conversations are kept for ever.'
+    : `A conversation idle for ${days} days is removed with its messages and closed tickets, within a day or two. ` +
+      'A conversation with an unclosed ticket is kept until the ticket closes; the statistics of past days stay.';
 
 export function RetentionForm({ settings }: { settings: Settings }) {
   const { api } = useApp();
@@ -26,26 +27,42 @@ export function RetentionForm({ settings }: { settings: Settings }) {
   const current = daysOf(settings);
   const [days, setDays] = useState(current === null ? '' : String(current));
   const save = useMutation({
-    mutationFn: () => ok(api.PUT('/api/v1/admin/settings', {
-      body: { config: { retention: days.trim() ? { conversationDays: Number(days) } : null } },
-    })),
-    onSuccess: (data) => { qc.setQueryData(['settings'], data); },
+    mutationFn: () =>
+      ok(
+        api.PUT('/api/v1/admin/settings', {
+          body: { config: { retention: days.trim() ? { conversationDays: Number(days) } : null } },
+        }),
+      ),
+    onSuccess: (data) => {
+      qc.setQueryData(['settings'], data);
+    },
   });
   const errors = fieldErrorsOf(save.error);
-  const submit = (e: FormEvent) => { e.preventDefault(); save.mutate(); };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate();
+  };
   return (
     <form className="card form" onSubmit={submit} noValidate aria-labelledby="retention-h">
       <h2 id="retention-h">Keeping conversations</h2>
       <p role="status">{retentionPolicy(current)}</p>
       {atLeast(member.role, 'admin') ? (
         <>
-          <Field label="Remove conversations idle for (days)" error={errors['config.retention.conversationDays']} hint="30 to 3650 days; empty keeps everything.">
+          <Field
+            label="Remove conversations idle for (days)"
+            error={errors['config.retention.conversationDays']}
+            hint="30 to 3650 days; empty keeps everything."
+          >
             {(p) => <input {...p} inputMode="numeric" value={days} onChange={(e) => setDays(e.target.value)} />}
           </Field>
           <FormError error={save.error && !errors['config.retention.conversationDays'] ? save.error : null} />
-          <button type="submit" className="primary" disabled={save.isPending}>Save retention</button>
+          <button type="submit" className="primary" disabled={save.isPending}>
+            Save retention
+          </button>
         </>
-      ) : <p className="muted">Only an admin can change this.</p>}
+      ) : (
+        <p className="muted">Only an admin can change this.</p>
+      )}
     </form>
   );
 }
@@ -63,15 +80,21 @@ export function CustomerDataCard() {
     onSuccess: (doc) => {
       const url = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 2)], { type: 'application/json' }));
       const a = document.createElement('a');
-      a.href = url; a.download = `customer-${doc.reference}.json`; a.click();
+      a.href = url;
+      a.download = `customer-${doc.reference}.json`;
+      a.click();
       URL.revokeObjectURL(url);
       setDone(`Exported ${doc.conversations.length} conversation(s) as customer-${doc.reference}.json.`);
     },
   });
   const erase = async () => {
     const r = await ok(api.POST('/api/v1/admin/customers/erase', { body: lookup(who) }));
-    const closed = r.ticketsClosed ? ` Closed ${counted(r.ticketsClosed, 'open ticket')} of theirs, so nobody waits on them.` : '';
-    setDone(`Erased: ${counted(r.conversations, 'conversation')}, ${counted(r.examples, 'taught example')}.${closed} Reference ${r.reference}.`);
+    const closed = r.ticketsClosed
+      ? ` Closed ${counted(r.ticketsClosed, 'open ticket')} of theirs, so nobody waits on them.`
+      : '';
+    setDone(
+      `Erased: ${counted(r.conversations, 'conversation')}, ${counted(r.examples, 'taught example')}.${closed} Reference ${r.reference}.`,
+    );
   };
   if (!atLeast(member.role, 'admin')) return null;
   const errors = fieldErrorsOf(exported.error);
@@ -80,16 +103,45 @@ export function CustomerDataCard() {
       <h2 id="customer-data-h">A customer's data</h2>
       <p>Everything held about one customer, as a JSON file, or erased everywhere (GDPR articles 15, 17 and 20).</p>
       <Field label="Email address or verified user id" error={errors.email ?? errors.userId ?? errors['']}>
-        {(p) => <input {...p} value={who} autoComplete="off" onChange={(e) => { setWho(e.target.value); setDone(null); }} />}
+        {(p) => (
+          <input
+            {...p}
+            value={who}
+            autoComplete="off"
+            onChange={(e) => {
+              setWho(e.target.value);
+              setDone(null);
+            }}
+          />
+        )}
       </Field>
       <FormError error={exported.error && !Object.keys(errors).length ? exported.error : null} />
-      {done && <p role="status" className="success">{done}</p>}
+      {done && (
+        <p role="status" className="success">
+          {done}
+        </p>
+      )}
       <div className="row">
-        <button type="button" disabled={!who.trim() || exported.isPending} onClick={() => exported.mutate()}>Export their data</button>
-        <Confirm trigger={<button type="button" className="danger" disabled={!who.trim()}>Erase their data</button>}
-          title="Erase this customer's data?" danger
-          body={<p>Their messages, name, email and ratings' comments are removed everywhere, and examples taught from their messages are taken back. This cannot be undone. Counts and tickets stay.</p>}
-          confirmLabel="Erase" onConfirm={erase} />
+        <button type="button" disabled={!who.trim() || exported.isPending} onClick={() => exported.mutate()}>
+          Export their data
+        </button>
+        <Confirm
+          trigger={
+            <button type="button" className="danger" disabled={!who.trim()}>
+              Erase their data
+            </button>
+          }
+          title="Erase this customer's data?"
+          danger
+          body={
+            <p>
+              Their messages, name, email and ratings' comments are removed everywhere, and examples taught from their
+              messages are taken back. This cannot be undone. Counts and tickets stay.
+            </p>
+          }
+          confirmLabel="Erase"
+          onConfirm={erase}
+        />
       </div>
     </section>
   );
@@ -114,7 +166,11 @@ export function LeaveCard() {
   const running = started.isPending || state?.status === 'queued' || state?.status === 'running';
   const remove = async () => {
     await ok(api.POST('/api/v1/admin/tenant/deletion', { body: { name } }));
-    try { localStorage.setItem(deletedTeamHint(member.sub), '1'); } catch { /* the progress is then not shown here */ }
+    try {
+      localStorage.setItem(deletedTeamHint(member.sub), '1');
+    } catch {
+      /* the progress is then not shown here */
+    }
     // The owner is unlinked at once: the shell shows the deletion's progress where a team would be made.
     await qc.resetQueries({ queryKey: ['me'] });
   };
@@ -132,21 +188,41 @@ export function LeaveCard() {
           {state.status === 'done' && state.url && (
             <>
               Exported {state.items} items (export {state.id}).{' '}
-              <a href={state.url} download={`tenant-${member.tenant.id}.jsonl`}>Download tenant-{member.tenant.id}.jsonl</a>
-              {state.urlExpiresAt && ` (the link works until ${new Date(state.urlExpiresAt).toLocaleTimeString()}; come back for a fresh one within a day)`}
+              <a href={state.url} download={`tenant-${member.tenant.id}.jsonl`}>
+                Download tenant-{member.tenant.id}.jsonl
+              </a>
+              {state.urlExpiresAt &&
+                ` (the link works until ${new Date(state.urlExpiresAt).toLocaleTimeString()}; come back for a fresh one within a day)`}
             </>
           )}
         </p>
       )}
-      <div className="row"><button type="button" disabled={running} onClick={() => started.mutate()}>Export all data</button></div>
+      <div className="row">
+        <button type="button" disabled={running} onClick={() => started.mutate()}>
+          Export all data
+        </button>
+      </div>
       <Field label={`Type "${member.tenant.name}" to delete the team`}>
         {(p) => <input {...p} value={name} autoComplete="off" onChange={(e) => setName(e.target.value)} />}
       </Field>
       <div className="row">
-        <Confirm trigger={<button type="button" className="danger" disabled={name !== member.tenant.name}>Delete the team</button>}
-          title={`Delete ${member.tenant.name}?`} danger
-          body={<p>The widget stops at once, integrations stop, and every member loses access. Everything else is removed in the background. This cannot be undone.</p>}
-          confirmLabel="Delete" onConfirm={remove} />
+        <Confirm
+          trigger={
+            <button type="button" className="danger" disabled={name !== member.tenant.name}>
+              Delete the team
+            </button>
+          }
+          title={`Delete ${member.tenant.name}?`}
+          danger
+          body={
+            <p>
+              The widget stops at once, integrations stop, and every member loses access. Everything else is removed in
+              the background. This cannot be undone.
+            </p>
+          }
+          confirmLabel="Delete"
+          onConfirm={remove}
+        />
       </div>
     </section>
   );

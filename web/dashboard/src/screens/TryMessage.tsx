@@ -28,12 +28,17 @@ export function TryMessage({ lead, placeholder = 'where is my order 12345?' }: {
     queryFn: ({ signal }) => ok(api.POST('/api/v1/admin/nlu/parse', { body: { message: asked }, signal })),
     enabled: asked !== '',
     // Intents and articles change under it: ask again rather than trust an older answer.
-    staleTime: 0, gcTime: 30_000, retry: false,
+    staleTime: 0,
+    gcTime: 30_000,
+    retry: false,
     placeholderData: keepPreviousData,
   });
   const errors = fieldErrorsOf(parse.error);
   // Enter asks at once.
-  const submit = (e: FormEvent) => { e.preventDefault(); setAsked(message.trim()); };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setAsked(message.trim());
+  };
   const shown = message.trim() === '' ? undefined : parse.data;
   return (
     <section className="card try" aria-labelledby={`${id}-h`}>
@@ -41,12 +46,25 @@ export function TryMessage({ lead, placeholder = 'where is my order 12345?' }: {
       <p className="muted small">{lead}</p>
       <form className="inline-form" onSubmit={submit}>
         <Field label="Customer message" error={errors.message}>
-          {(p) => <input {...p} value={message} maxLength={2000} onChange={(e) => setMessage(e.target.value)} placeholder={placeholder} autoComplete="off" />}
+          {(p) => (
+            <input
+              {...p}
+              value={message}
+              maxLength={2000}
+              onChange={(e) => setMessage(e.target.value)}
+              placeholder={placeholder}
+              autoComplete="off"
+            />
+          )}
         </Field>
-        <span className="try-busy muted small" aria-hidden={!parse.isFetching}>{parse.isFetching ? 'Asking…' : ''}</span>
+        <span className="try-busy muted small" aria-hidden={!parse.isFetching}>
+          {parse.isFetching ? 'Asking…' : ''}
+        </span>
       </form>
       {parse.isError && !errors.message && <ErrorState error={parse.error} retry={() => void parse.refetch()} />}
-      <div role="status" className="try-result">{shown && <ParseResult result={shown} />}</div>
+      <div role="status" className="try-result">
+        {shown && <ParseResult result={shown} />}
+      </div>
     </section>
   );
 }
@@ -60,9 +78,14 @@ function ParseResult({ result }: { result: Parse }) {
       {result.intentDetected === 'knowledge_base' ? (
         <p>Answered from the help articles, confidence {percent(result.confidence)}.</p>
       ) : result.intentDetected === 'fallback' ? (
-        <p>Falls back: neither an intent nor a help article is close enough (confidence {percent(result.confidence)}), so the assistant sends the fallback message.</p>
+        <p>
+          Falls back: neither an intent nor a help article is close enough (confidence {percent(result.confidence)}), so
+          the assistant sends the fallback message.
+        </p>
       ) : (
-        <p>Detected <strong>{result.intentDetected}</strong> with confidence {percent(result.confidence)}.</p>
+        <p>
+          Detected <strong>{result.intentDetected}</strong> with confidence {percent(result.confidence)}.
+        </p>
       )}
       {result.sources.length > 0 && (
         <div className="sources">
@@ -72,8 +95,17 @@ function ParseResult({ result }: { result: Parse }) {
               const url = httpUrl(s.url);
               return (
                 <li key={s.articleId}>
-                  {url ? <a href={url} target="_blank" rel="noopener noreferrer">{s.title}</a> : <span>{s.title}</span>}
-                  {' · '}<Link to={`/knowledge/${encodeURIComponent(s.articleId)}`}>Open the article<span className="visually-hidden"> {s.title}</span></Link>
+                  {url ? (
+                    <a href={url} target="_blank" rel="noopener noreferrer">
+                      {s.title}
+                    </a>
+                  ) : (
+                    <span>{s.title}</span>
+                  )}
+                  {' · '}
+                  <Link to={`/knowledge/${encodeURIComponent(s.articleId)}`}>
+                    Open the article<span className="visually-hidden"> {s.title}</span>
+                  </Link>
                 </li>
               );
             })}
@@ -84,7 +116,13 @@ function ParseResult({ result }: { result: Parse }) {
       {result.intentRanking.length > 0 && (
         <details>
           <summary>Intent ranking</summary>
-          <ol className="muted">{result.intentRanking.map((r) => <li key={r.intent}>{r.intent}: {percent(r.confidence)}</li>)}</ol>
+          <ol className="muted">
+            {result.intentRanking.map((r) => (
+              <li key={r.intent}>
+                {r.intent}: {percent(r.confidence)}
+              </li>
+            ))}
+          </ol>
         </details>
       )}
     </>

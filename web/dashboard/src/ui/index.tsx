@@ -12,7 +12,9 @@ export function Page({ title, actions, children }: { title: string; actions?: Re
   return (
     <>
       <div className="page-head">
-        <h1 ref={h1} tabIndex={-1}>{title}</h1>
+        <h1 ref={h1} tabIndex={-1}>
+          {title}
+        </h1>
         {actions && <div className="page-actions">{actions}</div>}
       </div>
       {children}
@@ -21,7 +23,12 @@ export function Page({ title, actions, children }: { title: string; actions?: Re
 }
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {
-  return <p className="loading" role="status"><span className="spinner" aria-hidden="true" />{label}</p>;
+  return (
+    <p className="loading" role="status">
+      <span className="spinner" aria-hidden="true" />
+      {label}
+    </p>
+  );
 }
 
 /**
@@ -33,7 +40,9 @@ export function RequestId({ error }: { error: unknown }) {
   if (!id) return null;
   return (
     <p className="request-id small">
-      <span>Request id: <code>{id}</code></span>
+      <span>
+        Request id: <code>{id}</code>
+      </span>
       <CopyButton text={id} label="Copy the request id" />
     </p>
   );
@@ -44,13 +53,21 @@ export function ErrorState({ error, retry }: { error: unknown; retry?: () => voi
     <div className="error-state" role="alert">
       <p>{describeError(error)}</p>
       <RequestId error={error} />
-      {retry && <button type="button" onClick={retry}>Try again</button>}
+      {retry && (
+        <button type="button" onClick={retry}>
+          Try again
+        </button>
+      )}
     </div>
   );
 }
 
 export function Empty({ children }: { children: ReactNode }) {
-  return <div className="empty"><p>{children}</p></div>;
+  return (
+    <div className="empty">
+      <p>{children}</p>
+    </div>
+  );
 }
 
 /**
@@ -59,23 +76,43 @@ export function Empty({ children }: { children: ReactNode }) {
  */
 export function FormError({ error, fields }: { error: unknown; fields?: FieldErrors }) {
   if (!error) return null;
-  const list = fields ? fields.remaining() : error instanceof ApiError ? plainErrors(error.problem.errors ?? [], {}) : [];
+  const list = fields
+    ? fields.remaining()
+    : error instanceof ApiError
+      ? plainErrors(error.problem.errors ?? [], {})
+      : [];
   if (fields && list.length === 0 && error instanceof ApiError && (error.problem.errors ?? []).length > 0) return null;
-  if (list.length === 0) return <div className="error" role="alert"><p>{describeError(error)}</p><RequestId error={error} /></div>;
+  if (list.length === 0)
+    return (
+      <div className="error" role="alert">
+        <p>{describeError(error)}</p>
+        <RequestId error={error} />
+      </div>
+    );
   return (
     <div className="error" role="alert">
       <p>Not saved: {list.length === 1 ? 'one value needs' : `${list.length} values need`} changing.</p>
-      <ul>{list.map((f) => <li key={f.path}>{f.text}</li>)}</ul>
+      <ul>
+        {list.map((f) => (
+          <li key={f.path}>{f.text}</li>
+        ))}
+      </ul>
     </div>
   );
 }
 
 /** Field errors by path, in plain words (no pattern); for forms without useFieldErrors. */
-export const fieldErrorsOf = (error: unknown): Record<string, string> => (error instanceof ApiError
-  ? Object.fromEntries(Object.entries(error.fieldErrors()).map(([path, m]) => [path, plainMessage(m)]))
-  : {});
+export const fieldErrorsOf = (error: unknown): Record<string, string> =>
+  error instanceof ApiError
+    ? Object.fromEntries(Object.entries(error.fieldErrors()).map(([path, m]) => [path, plainMessage(m)]))
+    : {};
 
-interface PlainError { path: string; label: string; message: string; text: string }
+interface PlainError {
+  path: string;
+  label: string;
+  message: string;
+  text: string;
+}
 const plainErrors = (errors: { path: string; message: string }[], labels: Record<string, string>): PlainError[] =>
   errors.map((e) => {
     const label = describePath(e.path, labels);
@@ -97,10 +134,16 @@ export function useFieldErrors(error: unknown, labels: Record<string, string> = 
   const under = (prefix: string, path: string) => path === prefix || path.startsWith(`${prefix}.`);
   const all = error instanceof ApiError ? plainErrors(error.problem.errors ?? [], labels) : [];
   const live = all.filter((e) => !gone.some((p) => under(p, e.path)));
-  const messagesUnder = (prefix: string) => live.filter((e) => under(prefix, e.path)).map((e) => {
-    const rest = e.path.slice(prefix.length + 1).split('.').find((s) => /^\d+$/.test(s));
-    return rest === undefined || e.path === prefix ? e.message : `line ${Number(rest) + 1} ${e.message}`;
-  });
+  const messagesUnder = (prefix: string) =>
+    live
+      .filter((e) => under(prefix, e.path))
+      .map((e) => {
+        const rest = e.path
+          .slice(prefix.length + 1)
+          .split('.')
+          .find((s) => /^\d+$/.test(s));
+        return rest === undefined || e.path === prefix ? e.message : `line ${Number(rest) + 1} ${e.message}`;
+      });
   const message = (...prefixes: string[]) => {
     const m = prefixes.flatMap(messagesUnder);
     return m.length ? `${m.join('; ').replace(/^./, (c) => c.toUpperCase())}.` : undefined;
@@ -111,7 +154,9 @@ export function useFieldErrors(error: unknown, labels: Record<string, string> = 
     /** Props for a Field: its error, cleared when the field is edited. */
     field: (...prefixes: string[]) => ({
       error: message(...prefixes),
-      onEdit: () => { if (message(...prefixes)) setCleared({ of: error, prefixes: [...gone, ...prefixes] }); },
+      onEdit: () => {
+        if (message(...prefixes)) setCleared({ of: error, prefixes: [...gone, ...prefixes] });
+      },
     }),
     /** Errors of fields not edited since. */
     remaining: () => live,
@@ -120,7 +165,13 @@ export function useFieldErrors(error: unknown, labels: Record<string, string> = 
   };
 }
 
-interface FieldProps { label: string; error?: string | undefined; hint?: string; onEdit?: () => void; children: (props: { id: string; 'aria-describedby'?: string; 'aria-invalid'?: boolean }) => ReactNode }
+interface FieldProps {
+  label: string;
+  error?: string | undefined;
+  hint?: string;
+  onEdit?: () => void;
+  children: (props: { id: string; 'aria-describedby'?: string; 'aria-invalid'?: boolean }) => ReactNode;
+}
 
 /** A labelled control with its hint and its field error, wired with aria-describedby. */
 export function Field({ label, error, hint, onEdit, children }: FieldProps) {
@@ -129,9 +180,21 @@ export function Field({ label, error, hint, onEdit, children }: FieldProps) {
   return (
     <div className={`field${error ? ' has-error' : ''}`} onInput={onEdit} onChange={onEdit}>
       <label htmlFor={id}>{label}</label>
-      {hint && <p id={`${id}-hint`} className="hint">{hint}</p>}
-      {children({ id, ...(described ? { 'aria-describedby': described } : {}), ...(error ? { 'aria-invalid': true } : {}) })}
-      {error && <p id={`${id}-error`} className="field-error">{error}</p>}
+      {hint && (
+        <p id={`${id}-hint`} className="hint">
+          {hint}
+        </p>
+      )}
+      {children({
+        id,
+        ...(described ? { 'aria-describedby': described } : {}),
+        ...(error ? { 'aria-invalid': true } : {}),
+      })}
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
     </div>
   );
 }
@@ -139,12 +202,20 @@ export function Field({ label, error, hint, onEdit, children }: FieldProps) {
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
   const [done, setDone] = useState(false);
   const copy = async () => {
-    try { await navigator.clipboard.writeText(text); setDone(true); setTimeout(() => setDone(false), 2000); } catch { setDone(false); }
+    try {
+      await navigator.clipboard.writeText(text);
+      setDone(true);
+      setTimeout(() => setDone(false), 2000);
+    } catch {
+      setDone(false);
+    }
   };
   return (
     <button type="button" onClick={() => void copy()}>
       {done ? 'Copied' : label}
-      <span className="visually-hidden" aria-live="polite">{done ? ' to the clipboard' : ''}</span>
+      <span className="visually-hidden" aria-live="polite">
+        {done ? ' to the clipboard' : ''}
+      </span>
     </button>
   );
 }
@@ -153,7 +224,10 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
 export function usePager(resetKey: string) {
   const [stack, setStack] = useState<(string | undefined)[]>([undefined]);
   const [key, setKey] = useState(resetKey);
-  if (key !== resetKey) { setKey(resetKey); setStack([undefined]); }
+  if (key !== resetKey) {
+    setKey(resetKey);
+    setStack([undefined]);
+  }
   const cursor = stack[stack.length - 1];
   return {
     cursor,
@@ -163,19 +237,34 @@ export function usePager(resetKey: string) {
   };
 }
 
-export function Pager({ pager, nextCursor, label }: { pager: ReturnType<typeof usePager>; nextCursor: string | null | undefined; label: string }) {
+export function Pager({
+  pager,
+  nextCursor,
+  label,
+}: {
+  pager: ReturnType<typeof usePager>;
+  nextCursor: string | null | undefined;
+  label: string;
+}) {
   if (pager.page === 1 && !nextCursor) return null;
   return (
     <nav className="pager" aria-label={`${label} pages`}>
-      <button type="button" onClick={pager.back} disabled={pager.page === 1}>Previous page</button>
+      <button type="button" onClick={pager.back} disabled={pager.page === 1}>
+        Previous page
+      </button>
       <span>Page {pager.page}</span>
-      <button type="button" onClick={() => nextCursor && pager.next(nextCursor)} disabled={!nextCursor}>Next page</button>
+      <button type="button" onClick={() => nextCursor && pager.next(nextCursor)} disabled={!nextCursor}>
+        Next page
+      </button>
     </nav>
   );
 }
 
 const LABELS: Record<string, string> = {
-  in_progress: 'In progress', waiting_for_us: 'Waiting for us', waiting_for_customer: 'Waiting for the customer', done: 'Done',
+  in_progress: 'In progress',
+  waiting_for_us: 'Waiting for us',
+  waiting_for_customer: 'Waiting for the customer',
+  done: 'Done',
 };
 export const label = (v: string) => LABELS[v] ?? v.charAt(0).toUpperCase() + v.slice(1).replace(/_/g, ' ');
 
@@ -194,28 +283,60 @@ export const counted = (n: number, one: string, many = `${one}s`) => `${n} ${n =
 export const percent = (n: number | null | undefined) => (n == null ? '—' : `${Math.round(n * 1000) / 10} %`);
 
 /** A confirmation in an accessible modal dialog (Radix: focus trap, Escape, labelled). */
-export function Confirm({ trigger, title, body, confirmLabel, onConfirm, danger }: {
-  trigger: ReactNode; title: string; body: ReactNode; confirmLabel: string; onConfirm: () => unknown; danger?: boolean;
+export function Confirm({
+  trigger,
+  title,
+  body,
+  confirmLabel,
+  onConfirm,
+  danger,
+}: {
+  trigger: ReactNode;
+  title: string;
+  body: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => unknown;
+  danger?: boolean;
 }) {
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const run = async () => {
-    setBusy(true); setError(null);
-    try { await onConfirm(); setOpen(false); } catch (e) { setError(e); } finally { setBusy(false); }
+    setBusy(true);
+    setError(null);
+    try {
+      await onConfirm();
+      setOpen(false);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
   };
   return (
-    <Dialog.Root open={open} onOpenChange={(o) => { setOpen(o); setError(null); }}>
+    <Dialog.Root
+      open={open}
+      onOpenChange={(o) => {
+        setOpen(o);
+        setError(null);
+      }}
+    >
       <Dialog.Trigger asChild>{trigger}</Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog">
           <Dialog.Title>{title}</Dialog.Title>
-          <Dialog.Description asChild><div>{body}</div></Dialog.Description>
+          <Dialog.Description asChild>
+            <div>{body}</div>
+          </Dialog.Description>
           <FormError error={error} />
           <div className="dialog-actions">
-            <Dialog.Close asChild><button type="button">Cancel</button></Dialog.Close>
-            <button type="button" className={danger ? 'danger' : 'primary'} onClick={() => void run()} disabled={busy}>{confirmLabel}</button>
+            <Dialog.Close asChild>
+              <button type="button">Cancel</button>
+            </Dialog.Close>
+            <button type="button" className={danger ? 'danger' : 'primary'} onClick={() => void run()} disabled={busy}>
+              {confirmLabel}
+            </button>
           </div>
         </Dialog.Content>
       </Dialog.Portal>
@@ -227,7 +348,9 @@ export function EmbedSnippet({ widgetOrigin, widgetKey }: { widgetOrigin: string
   const snippet = `<script src="${widgetOrigin}/widget.js" data-widget-key="${widgetKey}" async></script>`;
   return (
     <div className="snippet">
-      <pre><code>{snippet}</code></pre>
+      <pre>
+        <code>{snippet}</code>
+      </pre>
       <CopyButton text={snippet} label="Copy the snippet" />
     </div>
   );

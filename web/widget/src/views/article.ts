@@ -10,8 +10,19 @@ export function articleView(conversationView: HTMLElement) {
 
   /** Shows the pane with `title` while the article loads; focus goes back to `from` on the way out. */
   function open(title: string, from: HTMLElement) {
-    const back = h('button', { type: 'button', class: 'btn', onclick: () => { el.hidden = true; conversationView.hidden = false; from.focus(); } },
-      'Back to the conversation');
+    const back = h(
+      'button',
+      {
+        type: 'button',
+        class: 'btn',
+        onclick: () => {
+          el.hidden = true;
+          conversationView.hidden = false;
+          from.focus();
+        },
+      },
+      'Back to the conversation',
+    );
     const heading = h('h3', { tabindex: '-1' }, title);
     el.replaceChildren(back, heading, h('p', null, 'Loading…'));
     conversationView.hidden = true;
@@ -25,7 +36,19 @@ export function articleView(conversationView: HTMLElement) {
         const paragraphs = blocks.filter((b) => typeof b === 'string' && b.trim()).map((b) => h('p', null, b));
         el.replaceChildren(back, heading, ...paragraphs);
         const url = safeUrl(article.url);
-        if (url) el.append(h('p', null, h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, 'Read it on our help centre', sr(' (opens in a new tab)'))));
+        if (url)
+          el.append(
+            h(
+              'p',
+              null,
+              h(
+                'a',
+                { href: url, target: '_blank', rel: 'noopener noreferrer' },
+                'Read it on our help centre',
+                sr(' (opens in a new tab)'),
+              ),
+            ),
+          );
       },
       failed(reason: string) {
         el.replaceChildren(back, heading, h('p', { role: 'alert' }, `This article could not be opened. ${reason}`));

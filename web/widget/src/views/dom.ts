@@ -3,7 +3,11 @@
 type Child = Node | string | null | undefined | false;
 type Props = Record<string, string | number | boolean | null | undefined | ((e: Event) => void)>;
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props | null = null, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Props | null = null,
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   if (props) {
     for (const k in props) {

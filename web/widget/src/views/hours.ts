@@ -9,8 +9,12 @@ export function backAt(iso: string, now = new Date()): string {
   const at = new Date(iso);
   const time = at.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
   const days = Math.round((new Date(at).setHours(0, 0, 0, 0) - new Date(now).setHours(0, 0, 0, 0)) / DAY);
-  const day = days <= 0 ? 'today' : days === 1 ? 'tomorrow'
-    : `on ${at.toLocaleDateString(undefined, days < 7 ? { weekday: 'long' } : { day: 'numeric', month: 'short' })}`;
+  const day =
+    days <= 0
+      ? 'today'
+      : days === 1
+        ? 'tomorrow'
+        : `on ${at.toLocaleDateString(undefined, days < 7 ? { weekday: 'long' } : { day: 'numeric', month: 'short' })}`;
   return `${day} at ${time}`;
 }
 
@@ -19,7 +23,10 @@ export const awayText = (nextOpenAt: string | null, now = new Date()): string =>
   nextOpenAt ? `We're away — back ${backAt(nextOpenAt, now)} your time.` : "We're away right now.";
 
 /** The sentence under the panel's title; null when there is nothing to say (open, no reply time). */
-export function hoursText(info: { online: boolean; nextOpenAt: string | null; replyTime: string | null }, now = new Date()): string | null {
+export function hoursText(
+  info: { online: boolean; nextOpenAt: string | null; replyTime: string | null },
+  now = new Date(),
+): string | null {
   if (info.online) return info.replyTime ? `Our team replies ${info.replyTime}.` : null;
   return awayText(info.nextOpenAt, now);
 }

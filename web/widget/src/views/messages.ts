@@ -18,22 +18,54 @@ export interface BubbleContent {
 
 /** A source without a link of its own opens in the panel, through `openArticle`. */
 export function bubble(m: BubbleContent, openArticle: (s: Source, from: HTMLElement) => void): HTMLLIElement {
-  const who = m.role === 'user' ? 'You' : m.role === 'agent' ? (m.author?.name || 'Support team') : 'Assistant';
+  const who = m.role === 'user' ? 'You' : m.role === 'agent' ? m.author?.name || 'Support team' : 'Assistant';
   const sources = (m.sources ?? []).filter((s) => s && typeof s.title === 'string').slice(0, 3);
   // A knowledge answer ends with its article's title and link: the list under it shows them once.
   const text = m.role === 'assistant' && sources.length ? withoutSourceLine(m.content, sources) : m.content;
   const body = m.role === 'assistant' && m.format ? formatted(text, m.format) : [text];
-  const li = h('li', { class: `msg msg-${m.role}` },
+  const li = h(
+    'li',
+    { class: `msg msg-${m.role}` },
     m.role === 'agent' ? h('span', { class: 'who' }, `${who} · support team`) : null,
     m.note ? h('span', { class: 'who' }, m.note) : null,
-    h('div', { class: `bubble${m.role === 'assistant' && m.format ? ' rich' : ''}` }, m.role === 'agent' ? null : sr(`${who}: `), ...body));
+    h(
+      'div',
+      { class: `bubble${m.role === 'assistant' && m.format ? ' rich' : ''}` },
+      m.role === 'agent' ? null : sr(`${who}: `),
+      ...body,
+    ),
+  );
   if (sources.length) {
-    li.append(h('div', { class: 'sources' }, 'From our help centre:', h('ul', null, ...sources.map((s) => {
-      const url = safeUrl(s.url);
-      return h('li', null, url
-        ? h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, s.title, sr(' (opens in a new tab)'))
-        : h('button', { type: 'button', class: 'link', onclick: (e) => openArticle(s, e.currentTarget as HTMLElement) }, s.title));
-    }))));
+    li.append(
+      h(
+        'div',
+        { class: 'sources' },
+        'From our help centre:',
+        h(
+          'ul',
+          null,
+          ...sources.map((s) => {
+            const url = safeUrl(s.url);
+            return h(
+              'li',
+              null,
+              url
+                ? h(
+                    'a',
+                    { href: url, target: '_blank', rel: 'noopener noreferrer' },
+                    s.title,
+                    sr(' (opens in a new tab)'),
+                  )
+                : h(
+                    'button',
+                    { type: 'button', class: 'link', onclick: (e) => openArticle(s, e.currentTarget as HTMLElement) },
+                    s.title,
+                  ),
+            );
+          }),
+        ),
+      ),
+    );
   }
   return li;
 }

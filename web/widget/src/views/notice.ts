@@ -56,7 +56,10 @@ export function createNotice() {
     clear();
     const children: Node[] = [h('p', null, text)];
     if (action) {
-      const run = () => { clear(); action.run(); };
+      const run = () => {
+        clear();
+        action.run();
+      };
       const btn = h('button', { type: 'button', class: 'btn', onclick: run }, action.label);
       if (action.after) {
         btn.disabled = true;

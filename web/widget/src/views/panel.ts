@@ -35,19 +35,44 @@ export function buildPanel(actions: PanelActions) {
   const badge = h('span', { class: 'badge', 'aria-hidden': 'true', hidden: true });
   const chatIcon = icon(ICONS.chat);
   const downIcon = icon(ICONS.down);
-  const launcher = h('button', { type: 'button', class: 'launcher', 'aria-expanded': 'false', 'aria-controls': 'sw-panel', onclick: () => actions.toggle() },
-    chatIcon, badge);
+  const launcher = h(
+    'button',
+    {
+      type: 'button',
+      class: 'launcher',
+      'aria-expanded': 'false',
+      'aria-controls': 'sw-panel',
+      onclick: () => actions.toggle(),
+    },
+    chatIcon,
+    badge,
+  );
   const title = h('h2', { id: 'sw-title', tabindex: '-1' }, 'Chat');
   // Whether the team is in: a sentence under the title, read with the dialog's description.
   const status = h('p', { class: 'status', id: 'sw-status', hidden: true });
   const ticketBar = h('p', { class: 'ticket', hidden: true });
-  const greeting = h('li', { class: 'msg msg-assistant' }, h('div', { class: 'bubble' }, sr('Assistant: '), 'Hi! How can I help you today?'));
+  const greeting = h(
+    'li',
+    { class: 'msg msg-assistant' },
+    h('div', { class: 'bubble' }, sr('Assistant: '), 'Hi! How can I help you today?'),
+  );
   const list = h('ol', { class: 'messages', 'aria-label': 'Conversation' }, greeting);
-  const typing = h('div', { class: 'typing', hidden: true, role: 'status' }, h('i'), h('i'), h('i'), sr('The assistant is typing'));
+  const typing = h(
+    'div',
+    { class: 'typing', hidden: true, role: 'status' },
+    h('i'),
+    h('i'),
+    h('i'),
+    sr('The assistant is typing'),
+  );
   // A person of the team typing a reply, named as their messages are.
   const agentWho = h('span', { class: 'who' });
-  const agentTyping = h('div', { class: 'agent-typing', hidden: true, role: 'status' },
-    h('span', { class: 'agent-dots', 'aria-hidden': 'true' }, h('i'), h('i'), h('i')), agentWho);
+  const agentTyping = h(
+    'div',
+    { class: 'agent-typing', hidden: true, role: 'status' },
+    h('span', { class: 'agent-dots', 'aria-hidden': 'true' }, h('i'), h('i'), h('i')),
+    agentWho,
+  );
   const notice = createNotice();
   const extra = h('div');
   const pastCard = h('div');
@@ -56,28 +81,83 @@ export function buildPanel(actions: PanelActions) {
   const past = pastView(conversationView);
   const body = h('div', { class: 'body' }, conversationView, article.el, past.el);
   const input = h('textarea', {
-    id: 'sw-input', rows: 1, maxlength: 2000, placeholder: 'Type your message…', autocomplete: 'off',
+    id: 'sw-input',
+    rows: 1,
+    maxlength: 2000,
+    placeholder: 'Type your message…',
+    autocomplete: 'off',
     onkeydown: (e) => {
       const k = e as KeyboardEvent;
-      if (k.key === 'Enter' && !k.shiftKey && !k.isComposing) { k.preventDefault(); sendBtn.click(); }
+      if (k.key === 'Enter' && !k.shiftKey && !k.isComposing) {
+        k.preventDefault();
+        sendBtn.click();
+      }
     },
   });
-  const sendBtn = h('button', { type: 'submit', class: 'icon-btn send', 'aria-label': 'Send message' }, icon(ICONS.send));
-  const composer = h('form', { class: 'composer', onsubmit: (e) => { e.preventDefault(); actions.submit(); } },
-    h('label', { class: 'sr', for: 'sw-input' }, 'Message'), input, sendBtn);
+  const sendBtn = h(
+    'button',
+    { type: 'submit', class: 'icon-btn send', 'aria-label': 'Send message' },
+    icon(ICONS.send),
+  );
+  const composer = h(
+    'form',
+    {
+      class: 'composer',
+      onsubmit: (e) => {
+        e.preventDefault();
+        actions.submit();
+      },
+    },
+    h('label', { class: 'sr', for: 'sw-input' }, 'Message'),
+    input,
+    sendBtn,
+  );
   const handoff = h('button', { type: 'button', class: 'link', onclick: () => actions.handoff() }, 'Talk to a person');
-  const pastLink: HTMLButtonElement = h('button', { type: 'button', class: 'link', hidden: true, onclick: () => actions.past(pastLink) }, 'Your conversations');
+  const pastLink: HTMLButtonElement = h(
+    'button',
+    { type: 'button', class: 'link', hidden: true, onclick: () => actions.past(pastLink) },
+    'Your conversations',
+  );
   const foot = h('div', { class: 'foot' }, handoff, pastLink);
   const announcer = h('div', { class: 'sr', 'aria-live': 'polite' });
-  const closeBtn = h('button', { type: 'button', class: 'icon-btn', 'aria-label': 'Close chat', onclick: () => actions.close() }, icon(ICONS.close));
-  const panel = h('div', { id: 'sw-panel', class: 'panel', role: 'dialog', 'aria-labelledby': 'sw-title', 'aria-describedby': 'sw-status', hidden: true, onkeydown: (e) => trapFocus(e as KeyboardEvent) },
-    h('div', { class: 'head' }, h('div', null, title, status), closeBtn), ticketBar, body, composer, foot, announcer);
+  const closeBtn = h(
+    'button',
+    { type: 'button', class: 'icon-btn', 'aria-label': 'Close chat', onclick: () => actions.close() },
+    icon(ICONS.close),
+  );
+  const panel = h(
+    'div',
+    {
+      id: 'sw-panel',
+      class: 'panel',
+      role: 'dialog',
+      'aria-labelledby': 'sw-title',
+      'aria-describedby': 'sw-status',
+      hidden: true,
+      onkeydown: (e) => trapFocus(e as KeyboardEvent),
+    },
+    h('div', { class: 'head' }, h('div', null, title, status), closeBtn),
+    ticketBar,
+    body,
+    composer,
+    foot,
+    announcer,
+  );
   // Only the launcher is on the page until the first open: a page that never opens the chat lays
   // out and styles no panel (the panel is built, kept out of the tree, and put in on first show).
-  const root = h('div', {
-    class: 'root',
-    onkeydown: (e) => { if ((e as KeyboardEvent).key === 'Escape' && !panel.hidden) { e.stopPropagation(); actions.close(); } },
-  }, launcher);
+  const root = h(
+    'div',
+    {
+      class: 'root',
+      onkeydown: (e) => {
+        if ((e as KeyboardEvent).key === 'Escape' && !panel.hidden) {
+          e.stopPropagation();
+          actions.close();
+        }
+      },
+    },
+    launcher,
+  );
   // Below 480 px the panel covers the page: it is modal there, and Tab stays inside it.
   const small = matchMedia('(max-width: 479.98px)');
   const setModal = () => panel.setAttribute('aria-modal', String(small.matches));
@@ -87,21 +167,40 @@ export function buildPanel(actions: PanelActions) {
 
   function trapFocus(e: KeyboardEvent) {
     if (e.key !== 'Tab' || !small.matches) return;
-    const focusable = [...panel.querySelectorAll<HTMLElement>('button, [href], textarea, input, [tabindex]:not([tabindex="-1"])')]
-      .filter((el) => !(el as HTMLButtonElement).disabled && el.getClientRects().length > 0);
+    const focusable = [
+      ...panel.querySelectorAll<HTMLElement>('button, [href], textarea, input, [tabindex]:not([tabindex="-1"])'),
+    ].filter((el) => !(el as HTMLButtonElement).disabled && el.getClientRects().length > 0);
     const first = focusable[0];
     const last = focusable[focusable.length - 1];
     if (!first || !last) return;
     const active = shadow.activeElement;
-    if (e.shiftKey && (active === first || !panel.contains(active))) { e.preventDefault(); last.focus(); }
-    else if (!e.shiftKey && active === last) { e.preventDefault(); first.focus(); }
+    if (e.shiftKey && (active === first || !panel.contains(active))) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && active === last) {
+      e.preventDefault();
+      first.focus();
+    }
   }
 
-  const scrollDown = () => { body.scrollTop = body.scrollHeight; };
+  const scrollDown = () => {
+    body.scrollTop = body.scrollHeight;
+  };
   let returnFocus: HTMLElement | null = null;
 
   const view = {
-    title, greeting, list, notice, extra, article, past, pastCard, pastLink, input, sendBtn, handoff,
+    title,
+    greeting,
+    list,
+    notice,
+    extra,
+    article,
+    past,
+    pastCard,
+    pastLink,
+    input,
+    sendBtn,
+    handoff,
     scrollDown,
 
     /** Sets the theme through the CSSOM (no style attribute strings): allowed under a strict CSP. */
@@ -112,13 +211,18 @@ export function buildPanel(actions: PanelActions) {
       root.style.setProperty('--sw-accent-text', p.accentText);
     },
 
-    position(left: boolean) { root.classList.toggle('left', left); },
+    position(left: boolean) {
+      root.classList.toggle('left', left);
+    },
 
     /** `name`: the tenant's title, once known. */
     labelLauncher(name: string | undefined, isOpen: boolean, unread: number) {
       // Until the tenant's settings arrive there is no name to give: "Open chat", not "Open chat chat".
       const what = name ? `${name} chat` : 'chat';
-      launcher.setAttribute('aria-label', isOpen ? 'Close chat' : unread ? `Open ${what}, ${unread} unread` : `Open ${what}`);
+      launcher.setAttribute(
+        'aria-label',
+        isOpen ? 'Close chat' : unread ? `Open ${what}, ${unread} unread` : `Open ${what}`,
+      );
       launcher.setAttribute('aria-expanded', String(isOpen));
       (isOpen ? chatIcon : downIcon).replaceWith(isOpen ? downIcon : chatIcon);
       badge.hidden = unread === 0;
@@ -128,7 +232,9 @@ export function buildPanel(actions: PanelActions) {
     announce(text: string) {
       // Cleared first so that the same words twice are announced twice.
       announcer.textContent = '';
-      setTimeout(() => { announcer.textContent = text.length > 300 ? `${text.slice(0, 300)}…` : text; }, 50);
+      setTimeout(() => {
+        announcer.textContent = text.length > 300 ? `${text.slice(0, 300)}…` : text;
+      }, 50);
     },
 
     /** `name` of the agent typing a reply, or null when nobody is. */
@@ -153,11 +259,16 @@ export function buildPanel(actions: PanelActions) {
       status.classList.toggle('away', away);
     },
 
-    greet(text: string) { greeting.replaceChildren(h('div', { class: 'bubble' }, sr('Assistant: '), text)); },
+    greet(text: string) {
+      greeting.replaceChildren(h('div', { class: 'bubble' }, sr('Assistant: '), text));
+    },
 
     /** The ticket bar, naming the ticket by its number; while a person is on the ticket (`active`) there is no asking for one. */
     showTicket(id: string | null, name: string | null = null, text = '', active = false) {
-      if (id) ticketBar.replaceChildren(...(name ? ['Ticket ', h('strong', null, name), `: ${text}`] : [`Your request: ${text}`]));
+      if (id)
+        ticketBar.replaceChildren(
+          ...(name ? ['Ticket ', h('strong', null, name), `: ${text}`] : [`Your request: ${text}`]),
+        );
       ticketBar.hidden = !id;
       handoff.hidden = active;
     },
@@ -179,7 +290,9 @@ export function buildPanel(actions: PanelActions) {
       root.classList.add('open');
     },
 
-    focusFirst() { (input.disabled ? title : input).focus(); },
+    focusFirst() {
+      (input.disabled ? title : input).focus();
+    },
 
     hide() {
       panel.hidden = true;

@@ -15,22 +15,30 @@ export function withoutSourceLine(content: string, sources: Source[]): string {
   return named ? content.slice(0, cut) : content;
 }
 
-interface Span { start: number; end: number; make: (text: string) => HTMLElement }
+interface Span {
+  start: number;
+  end: number;
+  make: (text: string) => HTMLElement;
+}
 
 /** One line's text, its formatted phrases as elements (the first, longest match wins where two overlap). */
 function inline(line: string, format: TextFormat): (Node | string)[] {
   const spans: Span[] = [];
   const find = (phrase: string, make: Span['make']) => {
     if (!phrase) return;
-    for (let at = line.indexOf(phrase); at >= 0; at = line.indexOf(phrase, at + phrase.length)) spans.push({ start: at, end: at + phrase.length, make });
+    for (let at = line.indexOf(phrase); at >= 0; at = line.indexOf(phrase, at + phrase.length))
+      spans.push({ start: at, end: at + phrase.length, make });
   };
   for (const l of format.links ?? []) {
     const url = safeUrl(l.url);
-    if (url) find(l.text, (t) => h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, t, sr(' (opens in a new tab)')));
+    if (url)
+      find(l.text, (t) =>
+        h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, t, sr(' (opens in a new tab)')),
+      );
   }
   for (const t of format.strong ?? []) find(t, (x) => h('strong', null, x));
   for (const t of format.emphasis ?? []) find(t, (x) => h('em', null, x));
-  spans.sort((a, b) => a.start - b.start || (b.end - b.start) - (a.end - a.start));
+  spans.sort((a, b) => a.start - b.start || b.end - b.start - (a.end - a.start));
   const out: (Node | string)[] = [];
   let pos = 0;
   for (const s of spans) {
@@ -50,9 +58,15 @@ export function formatted(content: string, format: TextFormat): HTMLElement[] {
   let list: HTMLUListElement | null = null;
   for (const raw of content.split('\n')) {
     const line = raw.trim();
-    if (!line) { list = null; continue; }
+    if (!line) {
+      list = null;
+      continue;
+    }
     if (items.has(line)) {
-      if (!list) { list = h('ul'); out.push(list); }
+      if (!list) {
+        list = h('ul');
+        out.push(list);
+      }
       list.append(h('li', null, ...inline(line, format)));
     } else {
       list = null;
