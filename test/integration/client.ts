@@ -5,15 +5,15 @@ import { inject } from 'vitest';
 export const baseUrl = () => inject('baseUrl');
 
 /**
- * fetch, as the API asks its clients to behave: a 503 is sent again after its Retry-After, three
- * attempts at most. A loaded machine (two cores running the browser, the CDK synth and the
+ * fetch, as the API asks its clients to behave: a 503 is sent again after its Retry-After, five
+ * attempts at most (CI's clean run once saw DynamoDB Local stall for over 15 s on a quiet machine). A loaded machine (two cores running the browser, the CDK synth and the
  * encoder beside the tests) can starve DynamoDB Local for seconds, and then the service answers
  * 503 as it should. Each resend is logged; a 503 that lasts is still the test's answer.
  */
 export async function fetchServed(url: string, init: RequestInit): Promise<Response> {
   for (let attempt = 1; ; attempt++) {
     const res = await fetch(url, init);
-    if (res.status !== 503 || attempt === 3) return res;
+    if (res.status !== 503 || attempt === 5) return res;
     const wait = Number(res.headers.get('retry-after') ?? 1);
     console.warn(`503 on ${init.method ?? 'GET'} ${new URL(url).pathname}: sent again in ${wait} s`);
     await res.arrayBuffer();
