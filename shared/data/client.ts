@@ -50,7 +50,6 @@ const READS = new Set([
   'GetItemCommand',
   'BatchGetItemCommand',
   'QueryCommand',
-  'ScanCommand',
   'TransactGetItemsCommand',
 ]);
 type Consumed = { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number };
