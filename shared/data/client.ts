@@ -46,12 +46,7 @@ base.middlewareStack.add(
  * DYNAMODB_CONSUMED_CAPACITY=1 (the cost benchmark): it adds bytes to every answer.
  */
 export const consumedCapacity = { read: 0, write: 0, calls: 0 };
-const READS = new Set([
-  'GetItemCommand',
-  'BatchGetItemCommand',
-  'QueryCommand',
-  'TransactGetItemsCommand',
-]);
+const READS = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand', 'TransactGetItemsCommand']);
 type Consumed = { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number };
 if (config.consumedCapacity) {
   base.middlewareStack.add(
