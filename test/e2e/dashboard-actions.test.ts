@@ -54,13 +54,15 @@ describe('intent editor: look it up', () => {
       expect(actions).toHaveLength(1);
       actionId = actions[0]!.id;
       expect(actions[0]!.credentials.secret).toMatch(/^\*{4}/);
-      // The demo shop has a secret of its own: the team stores that one on the action instead.
+      // The demo shop has a secret of its own: the team stores that one on the action instead. The
+      // longest timeout: the chat request that first reads the saved intent also retrains the
+      // tenant's model, which on a loaded CI machine can eat the default 3 s budget.
       const put = await api('PUT', `/api/v1/admin/integrations/${actionId}`, {
         token,
         body: {
           type: 'action',
           name: 'Orders',
-          config: { url: `${hostUrl()}/api/order-status` },
+          config: { url: `${hostUrl()}/api/order-status`, timeoutMs: 10_000 },
           credentials: { secret: inject('orderSecret') },
         },
       });
@@ -97,8 +99,9 @@ describe('intent editor: look it up', () => {
       const input = shop.getByRole('textbox', { name: 'Message' });
       await input.fill('where is my order 12345');
       await input.press('Enter');
-      const answer = shop.locator('.msg-assistant .bubble').filter({ hasText: 'Order 12345 is shipped' });
+      const answer = shop.locator('.msg-assistant .bubble').filter({ hasText: '12345' });
       await answer.waitFor();
+      expect(await answer.textContent()).toContain('Order 12345 is shipped');
       await screenshot(shop, 'widget-order-looked-up');
       await shop.setViewportSize({ width: 360, height: 800 });
       await screenshot(shop, 'widget-order-looked-up-360');
