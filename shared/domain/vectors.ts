@@ -77,8 +77,8 @@ export async function messageVector(
   if (!tenant.vectorsVersion) return undefined;
   try {
     // Imported here only: the functions that never embed never load the encoder's module.
-    const { encoder } = await import('#shared/nlu/encoder/encoder.ts');
-    const [v] = await (await encoder()).embed([text]);
+    const { encoder, MESSAGE_TOKENS } = await import('#shared/nlu/encoder/encoder.ts');
+    const [v] = await (await encoder()).embed([text], MESSAGE_TOKENS);
     return v;
   } catch (e) {
     // A function without the encoder's files, or a failed load: the message is answered from its words.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batches, cosine, dequantize, DIMS, encoder, quantize } from '#shared/nlu/encoder/encoder.ts';
+import { batches, cosine, dequantize, DIMS, encoder, MESSAGE_TOKENS, quantize } from '#shared/nlu/encoder/encoder.ts';
 
 // The real model, loaded once for the file: paraphrases sit closer than unrelated sentences.
 describe('the sentence encoder', () => {
@@ -45,6 +45,25 @@ describe('the sentence encoder', () => {
     // A text within the bound is read whole, its compatibility forms as the model's tokenizer reads them.
     const [plain, wide] = await e.embed(['where is my order', 'ｗｈｅｒｅ ｉｓ ｍｙ ｏｒｄｅｒ']);
     expect(cosine(plain!, wide!)).toBeGreaterThan(0.999);
+  }, 60_000);
+
+  it("reads a customer's message up to MESSAGE_TOKENS word pieces, and a shorter one whole", async () => {
+    const e = await encoder();
+    // Random letters are a word piece for every one or two: 100 of them pass the message's bound,
+    // and the words after them are read only without it.
+    let seed = 7;
+    const letters = Array.from({ length: 100 }, () => {
+      seed = (seed * 48271) % 2147483647;
+      return String.fromCharCode(97 + (seed % 26));
+    }).join('');
+    const withTail = `${letters} where is my refund for the broken bike`;
+    const [head, cut] = await e.embed([letters, withTail], MESSAGE_TOKENS);
+    const [headWhole, whole] = await e.embed([letters, withTail]);
+    expect(cosine(head!, cut!)).toBeGreaterThan(0.999);
+    expect(cosine(headWhole!, whole!)).toBeLessThan(0.99);
+    const ordinary = 'hi, I ordered a blue bike last week and it has not arrived yet, where is it?';
+    const [capped, uncapped] = [...(await e.embed([ordinary], MESSAGE_TOKENS)), ...(await e.embed([ordinary]))];
+    expect(cosine(capped!, uncapped!)).toBeGreaterThan(0.9999);
   }, 60_000);
 
   it('cuts texts into model calls of at most 8 texts and, past the first, 1,200 characters, in order', () => {

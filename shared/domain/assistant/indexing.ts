@@ -7,7 +7,7 @@ import { tenantsRepo } from '#shared/data/tenants.ts';
 import { unansweredRepo } from '#shared/data/unanswered.ts';
 import { vectorsRepo } from '#shared/data/vectors.ts';
 import { articleTextsToEmbed, intentTextsToEmbed, noneTextsToEmbed } from '#shared/nlu/policy/to-embed.ts';
-import { encoder, quantize } from '#shared/nlu/encoder/encoder.ts';
+import { encoder, MESSAGE_TOKENS, quantize } from '#shared/nlu/encoder/encoder.ts';
 import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
 import { READ_CAP } from './unanswered.ts';
 
@@ -34,8 +34,16 @@ function remember(text: string, v: Uint8Array) {
   if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value as string);
 }
 
-/** The int8 vectors of `texts`, from the cache or the encoder, until `deadline` (epoch ms); the ones done. */
-export async function embedTexts(texts: string[], deadline: number): Promise<Map<string, Uint8Array>> {
+/**
+ * The int8 vectors of `texts`, from the cache or the encoder, until `deadline` (epoch ms); the ones
+ * done. The texts in `messages` are customers' words, read as the chat reads a message (its first
+ * MESSAGE_TOKENS word pieces), so that their vectors compare with the chat's.
+ */
+export async function embedTexts(
+  texts: string[],
+  deadline: number,
+  messages: ReadonlySet<string> = new Set(),
+): Promise<Map<string, Uint8Array>> {
   const out = new Map<string, Uint8Array>();
   const missing: string[] = [];
   for (const t of texts) {
@@ -45,9 +53,14 @@ export async function embedTexts(texts: string[], deadline: number): Promise<Map
   }
   if (missing.length === 0) return out;
   const model = await encoder();
+  // Content first, then messages: a batch shares one cap.
+  missing.sort((a, b) => Number(messages.has(a)) - Number(messages.has(b)));
   for (let i = 0; i < missing.length && Date.now() < deadline; i += BATCH) {
-    const batch = missing.slice(i, i + BATCH);
-    const vectors = await model.embed(batch);
+    let batch = missing.slice(i, i + BATCH);
+    const asMessages = messages.has(batch[0]!);
+    batch = batch.filter((t) => messages.has(t) === asMessages);
+    i -= BATCH - batch.length;
+    const vectors = await model.embed(batch, asMessages ? MESSAGE_TOKENS : undefined);
     batch.forEach((t, k) => {
       const q = quantize(vectors[k]!);
       remember(t, q);
@@ -94,12 +107,13 @@ export async function indexTenant(tenantId: string, deadline: number): Promise<I
   ]);
   // The texts the chat's models read, then the unanswered messages, which only the unanswered view groups by meaning.
   const chatTexts = new Set([...[...owners.values()].flat(), ...noneTextsToEmbed(none)]);
-  const texts = [...new Set([...chatTexts, ...noneTextsToEmbed(unanswered.map((u) => u.message))])];
+  const messages = new Set([...noneTextsToEmbed(none), ...noneTextsToEmbed(unanswered.map((u) => u.message))]);
+  const texts = [...new Set([...chatTexts, ...messages])];
 
   const hashOf = new Map(texts.map((t) => [t, vectorHash(t)]));
   const needed = new Set(hashOf.values());
   const missing = texts.filter((t) => !stored.has(hashOf.get(t)!) && !shared.has(hashOf.get(t)!));
-  const done = await embedTexts(missing, deadline);
+  const done = await embedTexts(missing, deadline, messages);
   // The starter content's texts go to the shared partition (once for every tenant), the rest to the tenant's.
   const put: Array<[string, Uint8Array]> = [...done]
     .filter(([t]) => !STARTER.has(t))
