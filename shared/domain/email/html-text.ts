@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import { BLOCK, CELL, HIDDEN } from '#shared/nlu/knowledge/html-elements.ts';
 
 // An HTML mail's text, as a reader sees it, in time linear in the HTML read: htmlparser2's
 // tokenizer streams, the text goes out as pieces joined once, and reading stops once enough text
@@ -6,61 +7,6 @@ import { Parser } from 'htmlparser2';
 // for a 30,000-row table; htmlparser2 itself keeps its open elements in an array it shifts, so
 // the elements open at once are capped too (their cost per tag grows with them).
 
-/** Elements that start and end a line of text. */
-const BLOCK = new Set([
-  'address',
-  'article',
-  'aside',
-  'blockquote',
-  'caption',
-  'dd',
-  'details',
-  'div',
-  'dl',
-  'dt',
-  'figcaption',
-  'figure',
-  'footer',
-  'form',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'header',
-  'hr',
-  'li',
-  'main',
-  'nav',
-  'ol',
-  'p',
-  'pre',
-  'section',
-  'summary',
-  'table',
-  'tbody',
-  'tfoot',
-  'thead',
-  'tr',
-  'ul',
-]);
-/** Elements whose content is not text a reader sees. */
-const HIDDEN = new Set([
-  'script',
-  'style',
-  'template',
-  'noscript',
-  'iframe',
-  'object',
-  'svg',
-  'math',
-  'head',
-  'title',
-  'textarea',
-  'select',
-]);
-const CELL = new Set(['td', 'th']);
 /** Deeper than any mail program nests; past it the rest of the HTML is not read. */
 export const MAX_DEPTH = 200;
 const LINK = /^(https?|mailto):/i;

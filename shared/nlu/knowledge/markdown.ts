@@ -4,65 +4,7 @@
 import { Parser } from 'htmlparser2';
 import { Marked } from 'marked';
 import type { TextFormat } from './passages.ts';
-
-// Elements that end a block of text (a paragraph, a list item, a table row...).
-const BLOCK = new Set([
-  'address',
-  'article',
-  'aside',
-  'blockquote',
-  'br',
-  'caption',
-  'dd',
-  'details',
-  'div',
-  'dl',
-  'dt',
-  'figcaption',
-  'figure',
-  'footer',
-  'form',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'header',
-  'hr',
-  'li',
-  'main',
-  'nav',
-  'ol',
-  'p',
-  'pre',
-  'section',
-  'summary',
-  'table',
-  'tbody',
-  'td',
-  'tfoot',
-  'th',
-  'thead',
-  'tr',
-  'ul',
-]);
-// Elements whose content is not text a reader sees.
-const HIDDEN = new Set([
-  'script',
-  'style',
-  'template',
-  'noscript',
-  'iframe',
-  'object',
-  'svg',
-  'math',
-  'head',
-  'title',
-  'textarea',
-  'select',
-]);
-const CELL = new Set(['td', 'th']);
+import { BLOCK, CELL, HIDDEN } from './html-elements.ts';
 
 // A private instance: options set here never leak into other users of marked.
 const marked = new Marked({ gfm: true, async: false });
@@ -114,7 +56,7 @@ export function htmlToKindedBlocks(html: string): Block[] {
         if (HIDDEN.has(name)) hidden++;
         else if (CELL.has(name)) {
           if (cells++ > 0) text = `${text.trimEnd()}, `;
-        } else if (BLOCK.has(name)) {
+        } else if (BLOCK.has(name) || name === 'br') {
           flush();
           if (name !== 'br') open.push(name);
           if (name === 'pre') pre++;
@@ -124,7 +66,7 @@ export function htmlToKindedBlocks(html: string): Block[] {
       onclosetag(name) {
         if (HIDDEN.has(name)) hidden = Math.max(0, hidden - 1);
         else if (CELL.has(name)) text += ' ';
-        else if (BLOCK.has(name)) {
+        else if (BLOCK.has(name) || name === 'br') {
           flush();
           if (name !== 'br') {
             const at = open.lastIndexOf(name);
