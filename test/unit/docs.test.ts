@@ -205,6 +205,25 @@ describe('backticked paths in README.md and docs/', () => {
   });
 });
 
+describe('docs/NLU.md', () => {
+  // A script under test/bench run by hand (no npm script runs it, and it exports nothing or its
+  // header says `npx tsx` of itself) is a tuning or measuring script: the guide says what it is for.
+  it('names every script of test/bench that is run by hand', () => {
+    const guide = readFileSync(join(ROOT, 'docs/NLU.md'), 'utf8');
+    const scripts = JSON.stringify(
+      (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: object }).scripts,
+    );
+    const byHand = repoFiles.filter((f) => {
+      if (!f.startsWith('test/bench/') || !f.endsWith('.ts') || f.endsWith('.d.ts') || scripts.includes(f))
+        return false;
+      const code = readFileSync(join(ROOT, f), 'utf8');
+      return code.includes(`npx tsx ${f}`) || !/^export /m.test(code);
+    });
+    expect(byHand.length).toBeGreaterThan(5);
+    expect(byHand.filter((f) => !guide.includes(`\`${f}\``))).toEqual([]);
+  });
+});
+
 describe('docs/ARCHITECTURE.md', () => {
   const doc = readFileSync(join(ROOT, 'docs/ARCHITECTURE.md'), 'utf8');
   const start = doc.indexOf('\n## The map\n');
