@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 // The docs stay true: every relative link and picture in README.md, docs/ and any Markdown under
 // functions/ resolves (the file, and the heading a #fragment names), every backticked repository
 // path names a file or folder that exists, and docs/ARCHITECTURE.md's map names every folder under
-// shared/ and bin/, as the API-docs test does for routes. A new doc or folder needs no edit here.
+// shared/, bin/ and functions/, as the API-docs test does for routes. A new doc or folder needs no edit here.
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -239,9 +239,11 @@ describe('docs/ARCHITECTURE.md', () => {
     return out;
   };
 
-  it('maps every folder under shared/ and bin/', () => {
+  it('maps every folder under shared/, bin/ and functions/', () => {
     expect(start, 'docs/ARCHITECTURE.md has a map').toBeGreaterThan(0);
-    const missing = [...folders('shared'), ...folders('bin')].filter((f) => !map.includes(`\`${f}\``));
+    const missing = [...folders('shared'), ...folders('bin'), ...folders('functions')].filter(
+      (f) => !map.includes(`\`${f}\``),
+    );
     expect(missing).toEqual([]);
   });
 
