@@ -105,11 +105,13 @@ describe('links in README.md and docs/', () => {
 // in a source file's extension (`intents/classifier.ts`, named from its folder). The first must exist
 // as written; the second must be the end of some file's path. What the tools write and git ignores
 // (`bench-results/`, `.local-data/`, the builds) is not in the checkout, so it is not checked.
-const SKIPPED_DIRS = new Set(['.git', 'node_modules', 'cdk.out', 'coverage', '.local-data', 'bench-results']);
 const GENERATED = readFileSync(join(ROOT, '.gitignore'), 'utf8')
   .split('\n')
   .map((l) => l.trim().replace(/\/$/, ''))
   .filter((l) => l && !l.startsWith('#') && !l.includes('*'));
+/** What git ignores: a name anywhere (`node_modules`) or a path from the root (`web/widget/dist`). */
+const ignored = (path: string) =>
+  path === '.git' || GENERATED.some((g) => (g.includes('/') ? path === g : path.split('/').pop() === g));
 // Names of files that live outside the checkout: the built widget script and a function bundle's
 // entry (made by the builds), the data sets' files (read from the datasets folder beside it), and
 // the npm packages named like files (`ipaddr.js`).
@@ -128,8 +130,8 @@ const repoFiles: string[] = (() => {
   const out: string[] = [];
   const visit = (dir: string) => {
     for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-      if (SKIPPED_DIRS.has(e.name)) continue;
       const path = dir ? `${dir}/${e.name}` : e.name;
+      if (ignored(path)) continue;
       if (e.isDirectory()) visit(path);
       else out.push(path);
     }
@@ -137,7 +139,7 @@ const repoFiles: string[] = (() => {
   visit('');
   return out;
 })();
-const topLevel = new Set(readdirSync(ROOT).filter((e) => !SKIPPED_DIRS.has(e)));
+const topLevel = new Set(readdirSync(ROOT).filter((e) => !ignored(e)));
 
 /** The backticked text of a page's prose (inline code only: fenced blocks are diagrams and examples). */
 function codeSpans(markdown: string): string[] {
