@@ -4,8 +4,9 @@
 // tuning figure says a decision fitted the tuning part rather than the task.
 //
 // Every split is a stable sort by a SHA-1 of the seed, the data set and the item (FNV's low bits
-// are a parity of the characters, see docs/NLU-NOTES.md "The folds were the halves until now"),
-// stratified by label where there is one, so adding or reordering items moves no other item.
+// are a parity of the characters, see "The folds were the halves until now" in
+// docs/decisions/003-knowledge-base-matching.md), stratified by label where there is one, so adding
+// or reordering items moves no other item.
 // Never change SEED or a share: the lockbox would no longer be one.
 import { createHash } from 'node:crypto';
 import type { Thread } from './kb/data.ts';

@@ -6,17 +6,23 @@ import { Parser } from 'htmlparser2';
 import { Lexer, type Token, type Tokens } from 'marked';
 import { describe, expect, it } from 'vitest';
 
-// The docs stay true: every relative link and picture in README.md and docs/*.md resolves (the
-// file, and the heading a #fragment names), and docs/ARCHITECTURE.md's map names every folder
-// under shared/ and bin/, as the API-docs test does for routes. A new doc or folder needs no edit here.
+// The docs stay true: every relative link and picture in README.md, docs/ and any Markdown under
+// functions/ resolves (the file, and the heading a #fragment names), every backticked repository
+// path names a file or folder that exists, and docs/ARCHITECTURE.md's map names every folder under
+// shared/, bin/ and functions/, as the API-docs test does for routes. A new doc or folder needs no edit here.
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const pages = [
-  'README.md',
-  ...readdirSync(join(ROOT, 'docs'))
+
+/** Every .md file under a folder, its subfolders included, as paths from the root. */
+function markdownUnder(dir: string): string[] {
+  if (!existsSync(join(ROOT, dir))) return [];
+  return readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.md'))
-    .map((f) => `docs/${f}`),
-];
+    .map((f) => `${dir}/${f.split('\\').join('/')}`)
+    .sort();
+}
+
+const pages = ['README.md', ...markdownUnder('docs'), ...markdownUnder('functions')];
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens; repeats get -1, -2. */
 function anchors(markdown: string): Set<string> {
@@ -94,6 +100,132 @@ describe('links in README.md and docs/', () => {
   });
 });
 
+// A backticked token is taken for a repository path when it has no spaces or placeholders and either
+// starts with a top-level folder or file of the repository (`shared/nlu/`, `package.json`) or ends
+// in a source file's extension (`intents/classifier.ts`, named from its folder). The first must exist
+// as written; the second must be the end of some file's path. What the tools write and git ignores
+// (`bench-results/`, `.local-data/`, the builds) is not in the checkout, so it is not checked.
+const GENERATED = readFileSync(join(ROOT, '.gitignore'), 'utf8')
+  .split('\n')
+  .map((l) => l.trim().replace(/\/$/, ''))
+  .filter((l) => l && !l.startsWith('#') && !l.includes('*'));
+/** What git ignores: a name anywhere (`node_modules`) or a path from the root (`web/widget/dist`). */
+const ignored = (path: string) =>
+  path === '.git' || GENERATED.some((g) => (g.includes('/') ? path === g : path.split('/').pop() === g));
+// Names of files that live outside the checkout: the built widget script and a function bundle's
+// entry (made by the builds), the data sets' files (read from the datasets folder beside it), and
+// the npm packages named like files (`ipaddr.js`).
+const OUTSIDE = new Set([
+  'widget.js',
+  'index.mjs',
+  'train.csv',
+  'dev.json',
+  ...Object.keys(
+    (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: object }).dependencies,
+  ),
+]);
+const EXTENSIONS = /\.(ts|tsx|mts|js|mjs|cjs|json|md|bin|csv|jar|yml|yaml|html|css|png|jpg|svg|sh)$/;
+
+const repoFiles: string[] = (() => {
+  const out: string[] = [];
+  const visit = (dir: string) => {
+    for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+      const path = dir ? `${dir}/${e.name}` : e.name;
+      if (ignored(path)) continue;
+      if (e.isDirectory()) visit(path);
+      else out.push(path);
+    }
+  };
+  visit('');
+  return out;
+})();
+const topLevel = new Set(readdirSync(ROOT).filter((e) => !ignored(e)));
+
+/** The backticked text of a page's prose (inline code only: fenced blocks are diagrams and examples). */
+function codeSpans(markdown: string): string[] {
+  const found: string[] = [];
+  const walk = (tokens: Token[]) => {
+    for (const t of tokens) {
+      if (t.type === 'codespan') found.push((t as Tokens.Codespan).text);
+      const inner = (t as { tokens?: Token[] }).tokens;
+      if (inner) walk(inner);
+      if (t.type === 'list') walk((t as Tokens.List).items);
+      if (t.type === 'table') {
+        const table = t as Tokens.Table;
+        for (const cell of [...table.header, ...table.rows.flat()]) walk(cell.tokens);
+      }
+    }
+  };
+  walk(Lexer.lex(markdown));
+  return found;
+}
+
+/** The repository path a backticked token names, or undefined when it names none. */
+function repoPath(token: string): { path: string; exact: boolean } | undefined {
+  const t = token.replace(/&amp;/g, '&').replace(/[.,:;]+$/, '');
+  if (!t || /[\s<>*{}…|$@=?]/.test(t) || /^[a-z][a-z0-9+.-]*:/i.test(t) || t.startsWith('/')) return undefined;
+  if (OUTSIDE.has(t) || GENERATED.some((g) => t === g || t.startsWith(`${g}/`) || g.endsWith(`/${t}`)))
+    return undefined;
+  const first = t.split('/')[0] as string;
+  if (t.includes('/') && topLevel.has(first)) return { path: t, exact: true };
+  if (!t.includes('/') && topLevel.has(t)) return { path: t, exact: true };
+  if (EXTENSIONS.test(t)) return { path: t, exact: false };
+  return undefined;
+}
+
+function exists({ path, exact }: { path: string; exact: boolean }): boolean {
+  if (exact) return existsSync(join(ROOT, path));
+  return repoFiles.some((f) => f === path || f.endsWith(`/${path}`));
+}
+
+describe('backticked paths in README.md and docs/', () => {
+  for (const page of pages) {
+    it(`${page}: every backticked repository path exists`, () => {
+      const missing = codeSpans(readFileSync(join(ROOT, page), 'utf8'))
+        .map((t) => ({ t, p: repoPath(t) }))
+        .filter(({ p }) => p && !exists(p))
+        .map(({ t }) => t);
+      expect([...new Set(missing)]).toEqual([]);
+    });
+  }
+
+  it('takes paths for paths and the rest for the rest (a check that saw nothing would pass)', () => {
+    expect(repoPath('shared/nlu/policy/answer-policy.ts')).toEqual({
+      path: 'shared/nlu/policy/answer-policy.ts',
+      exact: true,
+    });
+    expect(repoPath('intents/classifier.ts')).toEqual({ path: 'intents/classifier.ts', exact: false });
+    expect(repoPath('package.json')).toEqual({ path: 'package.json', exact: true });
+    for (const t of ['zod/mini', 'application/problem+json', '/api/v1/openapi.json', 'npm run bench:kb'])
+      expect(repoPath(t), t).toBeUndefined();
+    expect(repoPath('bench-results/kb.json')).toBeUndefined();
+    expect(repoPath('functions/<chat|admin>/<name>.ts')).toBeUndefined();
+    expect(exists({ path: 'intents/classifier.ts', exact: false })).toBe(true);
+    expect(exists({ path: 'encoder/to-embed.ts', exact: false })).toBe(false);
+    expect(exists({ path: 'shared/nlu/nowhere.ts', exact: true })).toBe(false);
+    expect(codeSpans('See `a/b.ts`, and:\n\n```\n`c.ts`\n```\n| x |\n|---|\n| `d.ts` |')).toEqual(['a/b.ts', 'd.ts']);
+  });
+});
+
+describe('docs/NLU.md', () => {
+  // A script under test/bench run by hand (no npm script runs it, and it exports nothing or its
+  // header says `npx tsx` of itself) is a tuning or measuring script: the guide says what it is for.
+  it('names every script of test/bench that is run by hand', () => {
+    const guide = readFileSync(join(ROOT, 'docs/NLU.md'), 'utf8');
+    const scripts = JSON.stringify(
+      (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: object }).scripts,
+    );
+    const byHand = repoFiles.filter((f) => {
+      if (!f.startsWith('test/bench/') || !f.endsWith('.ts') || f.endsWith('.d.ts') || scripts.includes(f))
+        return false;
+      const code = readFileSync(join(ROOT, f), 'utf8');
+      return code.includes(`npx tsx ${f}`) || !/^export /m.test(code);
+    });
+    expect(byHand.length).toBeGreaterThan(5);
+    expect(byHand.filter((f) => !guide.includes(`\`${f}\``))).toEqual([]);
+  });
+});
+
 describe('docs/ARCHITECTURE.md', () => {
   const doc = readFileSync(join(ROOT, 'docs/ARCHITECTURE.md'), 'utf8');
   const start = doc.indexOf('\n## The map\n');
@@ -109,9 +241,11 @@ describe('docs/ARCHITECTURE.md', () => {
     return out;
   };
 
-  it('maps every folder under shared/ and bin/', () => {
+  it('maps every folder under shared/, bin/ and functions/', () => {
     expect(start, 'docs/ARCHITECTURE.md has a map').toBeGreaterThan(0);
-    const missing = [...folders('shared'), ...folders('bin')].filter((f) => !map.includes(`\`${f}\``));
+    const missing = [...folders('shared'), ...folders('bin'), ...folders('functions')].filter(
+      (f) => !map.includes(`\`${f}\``),
+    );
     expect(missing).toEqual([]);
   });
 

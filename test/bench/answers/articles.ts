@@ -11,7 +11,7 @@
 // messages are never read. The evidence is cached in bench-results/article-probe.json (FRESH=1
 // observes again, after a change to the knowledge index); SETS=a,b only those feature sets; KB=x
 // the bench:kb tenants in the fit at weight x each (0: not at all); ONLY=desk,desk4 fit on those
-// kinds of tenant only; W=1 prints the weights. The results are in docs/NLU-ENCODER.md.
+// kinds of tenant only; W=1 prints the weights. The results are in docs/decisions/005-sentence-encoder-evidence.md.
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
