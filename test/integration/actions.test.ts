@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { actionClock } from '#shared/domain/events-out/actions.ts';
+import { fakeClock, useRealClock } from '../fixtures/clock.ts';
 import { chatOn, webhookFile } from './webhooks/harness.ts';
 
 // Actions (docs/ACTIONS.md) end to end through the local runtime's HTTP server: a real receiver
@@ -11,7 +11,7 @@ import { chatOn, webhookFile } from './webhooks/harness.ts';
 
 const w = webhookFile();
 afterEach(() => {
-  actionClock.now = () => Date.now();
+  useRealClock();
   process.env.ALLOW_LOOPBACK_WEBHOOKS = '1';
 });
 
@@ -323,10 +323,9 @@ describe('the call from the chat', () => {
     expect(skipped.body.metadata.action).toMatchObject({ status: 'skipped', latencyMs: 0 });
     expect(s.ep.got).toHaveLength(5);
     healthy = true;
-    const now = Date.now();
-    actionClock.now = () => now + 59_000;
+    const clock = fakeClock(Date.now() + 59_000);
     expect((await s.ask()).body.metadata.action.status).toBe('skipped');
-    actionClock.now = () => now + 61_000;
+    clock.advance(2_000);
     const back = await s.ask();
     expect(back.body.metadata.action.status).toBe('ok');
     expect(back.body.message.content).toBe('Back: 2 left.');

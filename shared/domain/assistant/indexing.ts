@@ -10,6 +10,7 @@ import { articleTextsToEmbed, intentTextsToEmbed, noneTextsToEmbed } from '#shar
 import { encoder, quantize } from '#shared/nlu/encoder/encoder.ts';
 import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
 import { READ_CAP } from './unanswered.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // The indexer: after a write of a tenant's content (the outbox's `content.changed`, queued by the
 // dispatcher), it embeds the texts that lack a vector, removes the vectors no text needs any more
@@ -45,7 +46,7 @@ export async function embedTexts(texts: string[], deadline: number): Promise<Map
   }
   if (missing.length === 0) return out;
   const model = await encoder();
-  for (let i = 0; i < missing.length && Date.now() < deadline; i += BATCH) {
+  for (let i = 0; i < missing.length && clock.now() < deadline; i += BATCH) {
     const batch = missing.slice(i, i + BATCH);
     const vectors = await model.embed(batch);
     batch.forEach((t, k) => {
@@ -72,7 +73,7 @@ export interface IndexOutcome {
 export async function indexTenant(tenantId: string, deadline: number): Promise<IndexOutcome> {
   const tenant = await tenantsRepo.get(tenantId, true);
   if (!tenant) return { embedded: 0, removed: 0, remaining: 0 };
-  const to = new Date();
+  const to = clock.date();
   const from = new Date(to.getTime() - UNANSWERED_DAYS * 86_400_000);
   const day = (d: Date) => d.toISOString().slice(0, 10);
   const [intents, searchables, none, unanswered, stored, shared, state] = await Promise.all([
