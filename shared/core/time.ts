@@ -1,4 +1,4 @@
-import { clock } from '#shared/core/clock.ts';
+import { clock } from './clock.ts';
 /**
  * The current time as an ISO timestamp, or 1 ms after `after` when the clock has not passed it: a
  * record written after another then sorts after it, even within one millisecond.
