@@ -20,6 +20,7 @@ import { webhookFile } from './webhooks/harness.ts';
 const w = webhookFile();
 afterEach(() => {
   useRealClock();
+  process.env.DELIVERY_TIMEOUT_MS = '1000';
 });
 
 const MIN = 60_000;
@@ -67,7 +68,7 @@ describe('rate windows', () => {
     expect((await chat(t.widgetKey, '/message', { conversationId, message: 'still full' })).status).toBe(429);
     c.set('2031-05-06T10:21:00.000Z');
     expect((await chat(t.widgetKey, '/message', { conversationId, message: 'a new minute' })).status).toBe(200);
-  });
+  }, 90_000);
 
   it('new conversations per minute from one address follow the setting, and the next minute opens again', async () => {
     const c = fakeClock('2031-05-06T11:00:45.000Z');
@@ -173,6 +174,8 @@ describe('the retry schedule of webhook deliveries', () => {
 
   it('asks for each retry at the schedule’s step after the failed attempt, and gives up after the last', async () => {
     const c = fakeClock('2031-07-01T00:00:00.000Z');
+    // Time for the receiver's own read below before the attempt gives up on it, on a loaded machine too.
+    process.env.DELIVERY_TIMEOUT_MS = '10000';
     const t = await w.a.tenant('Retry Shop');
     // A receiver that fails every attempt; at each retry it reads when the delivery said it would
     // come (the record of the attempt before), then moves the clock there, as the queue's wait would.
@@ -218,7 +221,7 @@ describe('the retry schedule of webhook deliveries', () => {
     });
     expect(asked).toEqual(expected);
     expect(arrived[0]).toBe(start);
-  });
+  }, 60_000);
 });
 
 describe('the idempotency record', () => {
