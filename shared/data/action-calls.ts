@@ -4,6 +4,7 @@ import { clean, keys } from './keys.ts';
 import { eventsRepo } from './events.ts';
 import { TTL_ATTRIBUTE } from './table.ts';
 import { transact, TxConditionFailed, type TxItem } from './tx.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // The recent calls of an action integration, for the team to see that its endpoint answers:
 // one small item per call, written in the chat turn's own transaction, gone after a week (TTL).
@@ -56,7 +57,7 @@ export const actionCallsRepo = {
         Limit: RECENT_CALLS,
       }),
     );
-    const now = Math.floor(Date.now() / 1000);
+    const now = clock.seconds();
     return (r.Items ?? [])
       .filter((i) => !(Number(i[TTL_ATTRIBUTE]) < now))
       .map((i) => {

@@ -7,6 +7,7 @@ import { eventsRepo } from './events.ts';
 import { hitAdd, STATS_SHARDS } from './stats.ts';
 import { batchGet, queryAll, queryPage, type Page } from './lists.ts';
 import { transact, type TxItem } from './tx.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // Help articles. Each has two items: the article as written (Markdown, listed on gsi1/gsi2) and
 // its searchable form in the tenant's KB partition (plain-text passages, no Markdown), which is
@@ -304,7 +305,7 @@ export const importRepo = {
             '(attribute_not_exists(articleCount) OR articleCount <= :room)',
           ExpressionAttributeValues: {
             ':id': importId,
-            ':at': new Date().toISOString(),
+            ':at': clock.iso(),
             ':room': MAX_ARTICLES - created,
             ':v': version,
           },

@@ -5,6 +5,7 @@ import { batchGet, queryAll, queryPage, type Page } from './lists.ts';
 import { db, tableName } from './client.ts';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TxItem } from './tx.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // Audit entries: newest first on gsi1 (sk = aud_<ulid>), by category on gsi2. A ticket's entries are
 // stored in the ticket's partition (see keys.audit). Each is written in the same transaction as the
@@ -114,7 +115,7 @@ export const auditRepo = {
   tx: {
     /** The Put of one audit entry. */
     put(tenantId: string, e: Omit<AuditEntry, 'id' | 'createdAt'> & { createdAt?: string }): TxItem {
-      const createdAt = e.createdAt ?? new Date().toISOString();
+      const createdAt = e.createdAt ?? clock.iso();
       const id = `aud_${ulid(Date.parse(createdAt))}`;
       return {
         Put: {

@@ -3,6 +3,7 @@ import type { EventType, InternalEventType, OutboxEvent } from '#shared/core/voc
 import { keys } from './keys.ts';
 import { TTL_ATTRIBUTE } from './table.ts';
 import type { TxItem } from './tx.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // The event outbox: every change that others hear of writes its event item in the same
 // transaction as the change. The table's stream carries the item to the dispatcher; the item
@@ -52,7 +53,7 @@ export const eventsRepo = {
      * last item of its transaction, so the indexes of the items whose conditions may fail stay put.
      */
     contentChanged(tenantId: string, what: string): TxItem {
-      return eventsRepo.tx.put(tenantId, 'content.changed', { what }, new Date().toISOString());
+      return eventsRepo.tx.put(tenantId, 'content.changed', { what }, clock.iso());
     },
   },
 };

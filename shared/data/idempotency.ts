@@ -1,11 +1,12 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { Conflict, IdempotencyInProgress, IdempotencyKeyReused } from '#shared/core/errors.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { TTL_ATTRIBUTE } from './table.ts';
 import { withFence, type TxItem } from './tx.ts';
+import { clock, newId } from '#shared/core/clock.ts';
 
 export interface IdempotencyScope {
   tenantId: string;
@@ -27,7 +28,7 @@ const hash = (body: unknown) =>
   createHash('sha256')
     .update(JSON.stringify(body ?? null))
     .digest('base64url');
-const nowS = () => Math.floor(Date.now() / 1000);
+const nowS = () => clock.seconds();
 
 export const idempotency = {
   /**
@@ -49,7 +50,7 @@ export const idempotency = {
     const Key = keys.idempotency(scope.tenantId, scope.route, scope.key);
     const bodyHash = hash(body);
     const now = nowS();
-    const attempt = randomUUID();
+    const attempt = newId();
     try {
       await db.send(
         new PutCommand({

@@ -5,6 +5,7 @@ import { closeConnection } from './sockets.ts';
 import { queryAll } from './lists.ts';
 import { TTL_ATTRIBUTE } from './table.ts';
 import { transact, TxConditionFailed, type TxItem } from './tx.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // Live-channel state: one item per open connection in the partition of what it receives (its
 // conversation, or the tenant's members), with a count per conversation and per member that the
@@ -17,7 +18,7 @@ export type LiveConnection =
 
 /** API Gateway keeps a WebSocket at most 2 hours; items outlive that a little, then expire. */
 const CONNECTION_S = 2 * 3600 + 600;
-const nowS = () => Math.floor(Date.now() / 1000);
+const nowS = () => clock.seconds();
 
 const partitionOf = (tenantId: string, c: { kind: 'member' } | { kind: 'customer'; conversationId: string }) =>
   c.kind === 'member' ? keys.liveMembers(tenantId).pk : keys.liveConversation(tenantId, c.conversationId).pk;

@@ -8,6 +8,7 @@ import { emailKeys, keys } from './keys.ts';
 import { labelKey } from './labels.ts';
 import { queryAll } from './lists.ts';
 import { TTL_ATTRIBUTE } from './table.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // Everything one tenant holds, partition by partition (never a Scan): the tenant's own partition,
 // its fixed partitions, and those found from it (a conversation's, a ticket's, an integration's
@@ -289,13 +290,13 @@ export const tenantDeletionRepo = {
             Key: emailKeys.slug(slug),
             UpdateExpression: 'SET retiredAt = if_not_exists(retiredAt, :now) REMOVE tenantId',
             ConditionExpression: 'tenantId = :t',
-            ExpressionAttributeValues: { ':now': new Date().toISOString(), ':t': tenantId },
+            ExpressionAttributeValues: { ':now': clock.iso(), ':t': tenantId },
           }),
         )
         .catch(ignoreGone);
     }
     if (p.requestedBy) {
-      const now = new Date();
+      const now = clock.date();
       await countOnStatus(p.requestedBy, tenantId, 'SET #status = :done, finishedAt = :now, #ttl = :ttl', {
         ':done': 'deleted',
         ':now': now.toISOString(),

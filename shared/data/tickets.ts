@@ -6,6 +6,7 @@ import { clean, keys, timeSortKey } from './keys.ts';
 import { batchGet, queryAll, queryPage, type Page } from './lists.ts';
 import { asAudit, type AuditEntry } from './audit.ts';
 import { transact, type TxItem } from './tx.ts';
+import { clock } from '#shared/core/clock.ts';
 
 export interface Ticket {
   id: string;
@@ -259,7 +260,7 @@ export const ticketsRepo = {
    * numbering: they keep 1..n for the numbering script, new ones follow.
    */
   async leaseNumber(tenantId: string, owner: string, ms: number): Promise<NumberLease | null> {
-    const now = Date.now();
+    const now = clock.now();
     const leased = await conditional(
       db.send(
         new UpdateCommand({

@@ -2,6 +2,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import { logger } from '#shared/core/log.ts';
 import type { AttemptOutcome, QueueMessage } from '#shared/domain/events-out/deliveries.ts';
 import { observed } from './observe.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // The edge of the delivery queue's consumer (SQS FIFO, event source with ReportBatchItemFailures).
 // A batch may hold several message groups (one per endpoint); groups run side by side, and a
@@ -88,7 +89,7 @@ export function tenantQueueHandler(
 ) {
   return observed(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     const deadline =
-      Date.now() + Math.max(1000, (context?.getRemainingTimeInMillis?.() ?? defaultMs + marginMs) - marginMs);
+      clock.now() + Math.max(1000, (context?.getRemainingTimeInMillis?.() ?? defaultMs + marginMs) - marginMs);
     const byTenant = new Map<string, string[]>();
     for (const r of event.Records) {
       const m = parse(r.body);

@@ -42,7 +42,7 @@ const urlOf = (s: typeof answering) => `http://127.0.0.1:${(s.address() as { por
 
 process.env.LOG_LEVEL = 'ERROR';
 const rt = await startLocalRuntime({ allowLoopbackWebhooks: true, smtpPort: false });
-const { actionClock } = await import('#shared/domain/events-out/actions.ts');
+const { setClock } = await import('#shared/core/clock.ts');
 
 const call = async (method: string, path: string, token: string, body?: unknown) => {
   const r = await fetch(`${rt.url}/api/v1/admin${path}`, {
@@ -139,7 +139,7 @@ try {
   for (let i = 0; i < TIMEOUTS; i++) {
     // Past the breaker's 60 s each time: every message calls (and waits out) the endpoint.
     const skew = (i + 1) * 61_000;
-    actionClock.now = () => Date.now() + skew;
+    setClock({ now: () => Date.now() + skew });
     const r = await chat('is the mug SKU-1234 in stock');
     expectIntent(r.body, 'mug_stock');
     if (r.body.metadata.action.status !== 'timeout')

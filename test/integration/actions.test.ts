@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { actionClock } from '#shared/domain/events-out/actions.ts';
+import { fakeClock, useRealClock } from '../fixtures/clock.ts';
 import { chatOn, webhookFile } from './webhooks/harness.ts';
 
 // Actions (docs/ACTIONS.md) end to end through the local runtime's HTTP server: a real receiver
@@ -11,7 +11,7 @@ import { chatOn, webhookFile } from './webhooks/harness.ts';
 
 const w = webhookFile();
 afterEach(() => {
-  actionClock.now = () => Date.now();
+  useRealClock();
   process.env.ALLOW_LOOPBACK_WEBHOOKS = '1';
 });
 
@@ -318,15 +318,16 @@ describe('the call from the chat', () => {
   it('skips the action for 60 s after 5 failures in a row, then tries it again', async () => {
     let healthy = false;
     const s = await shop(() => (healthy ? { body: { reply: 'Back: 2 left.' } } : { status: 500 }));
+    // The clock stands still from here, so the breaker opens at a known instant.
+    const clock = fakeClock();
     for (let n = 0; n < 5; n++) expect((await s.ask()).body.metadata.action.status).toBe('failed');
     const skipped = await s.ask();
     expect(skipped.body.metadata.action).toMatchObject({ status: 'skipped', latencyMs: 0 });
     expect(s.ep.got).toHaveLength(5);
     healthy = true;
-    const now = Date.now();
-    actionClock.now = () => now + 59_000;
+    clock.advance(59_999);
     expect((await s.ask()).body.metadata.action.status).toBe('skipped');
-    actionClock.now = () => now + 61_000;
+    clock.advance(1);
     const back = await s.ask();
     expect(back.body.metadata.action.status).toBe('ok');
     expect(back.body.message.content).toBe('Back: 2 left.');

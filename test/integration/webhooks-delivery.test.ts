@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { clock, fanOut, RETRY_SCHEDULE, MAX_ATTEMPTS } from '#shared/domain/events-out/deliveries.ts';
+import { fanOut, RETRY_SCHEDULE, MAX_ATTEMPTS } from '#shared/domain/events-out/deliveries.ts';
 import { EVENT_TYPES } from '#shared/core/vocabulary.ts';
+import { fakeClock, useRealClock } from '../fixtures/clock.ts';
 import { event, webhookFile, type Receiver } from './webhooks/harness.ts';
 
 // Events out, end to end through the local runtime: fanOut (as the dispatcher calls it) -> delivery
@@ -11,7 +12,7 @@ import { event, webhookFile, type Receiver } from './webhooks/harness.ts';
 const w = webhookFile();
 const { receiver, hook } = w;
 afterEach(() => {
-  clock.now = () => Date.now();
+  useRealClock();
 });
 
 const deliveries = async (t: { token: string }, id: string, query = '') =>
@@ -310,9 +311,8 @@ describe('disabling an endpoint', () => {
     const h = await hook(t, rcv.url);
     const day = 24 * 3600 * 1000;
     const start = Date.now();
-    const at = (ms: number) => {
-      clock.now = () => ms;
-    };
+    const clock = fakeClock(start);
+    const at = (ms: number) => clock.set(ms);
     const once = async (ms: number) => {
       at(ms);
       const n = rcv.received.length;

@@ -31,6 +31,7 @@ import { applyNone } from './none.ts';
 import { settingsValues, withSettings } from './placeholders.ts';
 import { reviewedIntents } from './starter-review.ts';
 import { isSmallTalk, withEverydayPhrases } from './everyday.ts';
+import { clock } from '#shared/core/clock.ts';
 
 /**
  * A tenant's trained intents: the classifier, and the intents' phrases as a lexical index that
@@ -347,7 +348,7 @@ export async function decide(
     messageVector ?? embedMessage(tenant, text),
   ]);
   const thresholds = { intent: settings.confidenceThreshold, article: settings.knowledgeThreshold };
-  const values = settingsValues(tenant, new Date());
+  const values = settingsValues(tenant, clock.date());
   const decision = applyNone(
     model.none,
     text,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
 import { Conflict, NotFound, RateLimited } from '#shared/core/errors.ts';
 import { METRIC } from '#shared/core/metric-names.ts';
@@ -35,6 +34,7 @@ import { isActive } from '#shared/domain/handoff/tickets-rules.ts';
 import { assertOrigin, freshTenant } from '#shared/domain/tenants/widget-auth.ts';
 import { asRateLimited, LIMITS, perMinute } from '#shared/domain/limits.ts';
 import { lookUp, type ActionTurn } from '#shared/domain/events-out/actions.ts';
+import { clock, newId } from '#shared/core/clock.ts';
 
 /** The widget shows a linked email thread (its customer verified both ways) but does not write to it. */
 const EMAIL_READ_ONLY = 'this conversation is by email: answer the last email to continue it';
@@ -80,9 +80,9 @@ const LEASE_MS = 8000;
 
 /** Waits for the tenant's ticket-number lease, backing off while another escalation holds it. */
 async function leaseNumber(tenantId: string): Promise<NumberLease> {
-  const owner = ulid();
-  const until = Date.now() + LEASE_MS + 1000;
-  for (let attempt = 0; Date.now() < until; attempt++) {
+  const owner = ulid(clock.now());
+  const until = clock.now() + LEASE_MS + 1000;
+  for (let attempt = 0; clock.now() < until; attempt++) {
     const lease = await ticketsRepo.leaseNumber(tenantId, owner, LEASE_MS);
     if (lease) return lease;
     await sleep(10 + Math.random() * Math.min(20 * 2 ** attempt, 300));
@@ -103,10 +103,10 @@ export async function openTicket(
   actor: Actor = WIDGET,
 ) {
   const lease = await leaseNumber(tenant.id);
-  const later = new Date().toISOString();
+  const later = clock.iso();
   const now = later > at ? later : at;
   const ticket: Ticket & { number: number } = {
-    id: `tkt_${ulid()}`,
+    id: `tkt_${ulid(clock.now())}`,
     number: lease.last + 1,
     conversationId: conv.id,
     status: 'open',
@@ -256,7 +256,7 @@ async function readTurn(tenantId: string, input: MessageInput, origin: string | 
 export function startTurn(r: ReadTurn, now: Date): Turn {
   const at = now.toISOString();
   const conv: Conversation = r.read ?? {
-    id: randomUUID(),
+    id: newId(),
     tenantId: r.tenant.id,
     status: 'active',
     createdAt: at,
@@ -418,10 +418,10 @@ export function turnWrites(
   const { nlu, knowledge: kb } = decision;
   const { metadata } = answer;
   const newTicket = esc.ticket?.isNew === true;
-  const userMsg: Message = { id: randomUUID(), role: 'user', content: message, createdAt: now };
+  const userMsg: Message = { id: newId(), role: 'user', content: message, createdAt: now };
   const botMsg: Message | null = turn.silent
     ? null
-    : { id: randomUUID(), role: 'assistant', content: answer.reply, createdAt: now, metadata };
+    : { id: newId(), role: 'assistant', content: answer.reply, createdAt: now, metadata };
   const stored = botMsg ? 2 : 1;
   const convFields: Partial<Conversation> = {
     ...esc.set,
@@ -511,7 +511,7 @@ async function commitTurn(w: ReturnType<typeof turnWrites>, opened: Escalation['
  * but the person.
  */
 export function sendMessage(tenantId: string, input: MessageInput, origin: string | undefined, sourceIp: string) {
-  const ask = actionAsker(Date.now());
+  const ask = actionAsker(clock.now());
   // The conversation or its ticket changed since we read it: read again and redo.
   return retrying(
     async () => {
@@ -523,7 +523,7 @@ export function sendMessage(tenantId: string, input: MessageInput, origin: strin
         !read.silent && !read.handover,
         read.silent ? null : (read.read?.pending ?? null),
       );
-      const turn = startTurn(read, new Date());
+      const turn = startTurn(read, clock.date());
       const action = await ask(turn, decided, input.message);
       const decision: Decided = action ? { ...decided, nlu: { ...decided.nlu, reply: action.reply }, action } : decided;
       const esc = await escalateTurn(turn, decision, input.message);
@@ -611,7 +611,7 @@ export function escalate(
       const conv = conversation!;
       if (conv.status === 'closed') throw new Conflict('this conversation is closed', 'CONVERSATION_CLOSED');
       if (conv.channel === 'email') throw new Conflict(EMAIL_READ_ONLY);
-      const nowDate = new Date();
+      const nowDate = clock.date();
       const away = availability(tenant.config ?? {}, nowDate);
       const email = conv.visitor?.email ?? null;
       const status = { online: away.online, nextOpenAt: away.nextOpenAt, emailRequested: !away.online && !email };
@@ -628,7 +628,7 @@ export function escalate(
       const t = await openTicket(tenant, conv, input.reason, nowDate.toISOString());
       const now = t.ticket.createdAt;
       const text = escalationText(t.ticket.number, away, email);
-      const botMsg: Message = { id: randomUUID(), role: 'assistant', content: text, createdAt: now };
+      const botMsg: Message = { id: newId(), role: 'assistant', content: text, createdAt: now };
       // Only an escalation that opens a ticket counts: asking again for the same ticket writes nothing.
       const counter = escalationCounter(tenant.id, sourceIp, new Date(now));
       const items = [

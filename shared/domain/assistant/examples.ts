@@ -18,6 +18,7 @@ import { isArticleId } from '#shared/domain/knowledge/knowledge.ts';
 import { after, build, find as findArticle, tenantRefused } from '#shared/domain/knowledge/articles.ts';
 import { TENANT_INDEX } from '#shared/data/articles.ts';
 import { taughtMarks, unansweredKeyOf, untaughtMarks, type UnansweredKey } from './unanswered.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // The team teaches the assistant from what customers wrote. An example for an intent adds the
 // message to its training phrases, for an article to its questions (both bump the version that
@@ -151,7 +152,7 @@ export async function createExample(tenantId: string, actor: Actor, input: Examp
       if (marks.length) await transact(marks);
       return { example: publicExample(found), created: false };
     }
-    const createdAt = new Date().toISOString();
+    const createdAt = clock.iso();
     const e: Example = {
       id: `ex_${ulid(Date.parse(createdAt))}`,
       message: input.message,
@@ -182,7 +183,7 @@ export async function deleteExample(tenantId: string, actor: Actor, id: string) 
   await retrying(async () => {
     const e = await examplesRepo.get(tenantId, id);
     if (!e) throw new NotFound('example');
-    const now = new Date().toISOString();
+    const now = clock.iso();
     const at =
       e.conversationId && e.messageId
         ? ((await unansweredKeyOf(tenantId, e.conversationId, e.messageId))?.at ?? null)

@@ -10,6 +10,7 @@ import { articleTextsToEmbed, intentTextsToEmbed, noneTextsToEmbed } from '#shar
 import { encoder, MESSAGE_TOKENS, quantize } from '#shared/nlu/encoder/encoder.ts';
 import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
 import { READ_CAP } from './unanswered.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // The indexer: after a write of a tenant's content (the outbox's `content.changed`, queued by the
 // dispatcher), it embeds the texts that lack a vector, removes the vectors no text needs any more
@@ -55,7 +56,7 @@ export async function embedTexts(
   const model = await encoder();
   // Content first, then messages: a batch shares one cap.
   missing.sort((a, b) => Number(messages.has(a)) - Number(messages.has(b)));
-  for (let i = 0; i < missing.length && Date.now() < deadline; i += BATCH) {
+  for (let i = 0; i < missing.length && clock.now() < deadline; i += BATCH) {
     let batch = missing.slice(i, i + BATCH);
     const asMessages = messages.has(batch[0]!);
     batch = batch.filter((t) => messages.has(t) === asMessages);
@@ -85,7 +86,7 @@ export interface IndexOutcome {
 export async function indexTenant(tenantId: string, deadline: number): Promise<IndexOutcome> {
   const tenant = await tenantsRepo.get(tenantId, true);
   if (!tenant) return { embedded: 0, removed: 0, remaining: 0 };
-  const to = new Date();
+  const to = clock.date();
   const from = new Date(to.getTime() - UNANSWERED_DAYS * 86_400_000);
   const day = (d: Date) => d.toISOString().slice(0, 10);
   const [intents, searchables, none, unanswered, stored, shared, state] = await Promise.all([

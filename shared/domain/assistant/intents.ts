@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { intentsRepo, MAX_INTENTS, type Intent } from '#shared/data/intents.ts';
 import { auditRepo } from '#shared/data/audit.ts';
 import { retrying, TxConditionFailed } from '#shared/data/tx.ts';
@@ -11,6 +10,7 @@ import { dataPaths, findActionIntegration } from '#shared/domain/events-out/acti
 import { TEMPLATE_BLANKS } from '#shared/domain/tenants/intent-templates.ts';
 import { SETTINGS_PLACEHOLDERS } from './placeholders.ts';
 import { reviewedIntents } from './starter-review.ts';
+import { clock, newId } from '#shared/core/clock.ts';
 
 /** What a write of an intent gives: every field but the ones the service keeps. */
 export type IntentInput = Omit<Intent, 'id' | 'createdAt' | 'updatedAt'>;
@@ -101,8 +101,8 @@ async function checkCall(tenantId: string, input: IntentInput) {
 export async function createIntent(tenantId: string, actor: Actor, input: IntentInput) {
   checkPlaceholders(input);
   await checkCall(tenantId, input);
-  const now = new Date().toISOString();
-  const intent: Intent = { id: randomUUID(), ...pick(input), createdAt: now, updatedAt: now };
+  const now = clock.iso();
+  const intent: Intent = { id: newId(), ...pick(input), createdAt: now, updatedAt: now };
   try {
     await intentsRepo.put(
       tenantId,
@@ -129,7 +129,7 @@ export async function replaceIntent(tenantId: string, actor: Actor, id: string, 
       const changes = intentChanges(before, { ...before, ...pick(input) });
       // Writing the same intent again changes nothing: no version bump, no audit entry.
       if (Object.keys(changes).length === 0) return current;
-      const now = new Date().toISOString();
+      const now = clock.iso();
       const after: Intent = {
         ...before,
         ...pick(input),
@@ -154,7 +154,7 @@ export async function deleteIntent(tenantId: string, actor: Actor, id: string) {
   await retrying(
     async () => {
       const { hitCount: _h, indexing: _i, ...intent } = await getIntent(tenantId, id);
-      const now = new Date().toISOString();
+      const now = clock.iso();
       await intentsRepo.remove(
         tenantId,
         intent,

@@ -3,6 +3,7 @@ import { intentsRepo, type Intent } from '#shared/data/intents.ts';
 import { TxConditionFailed } from '#shared/data/tx.ts';
 import { logger } from '#shared/core/log.ts';
 import { LEGACY_STARTER_REPLIES } from '#shared/domain/tenants/starter-legacy.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // The starter review, run once per tenant, lazily: the first time its intents are read (the chat's
 // model or the admin list) without the review mark. Intents still holding a starter reply of a
@@ -33,7 +34,7 @@ export function reviewChanges(intents: Intent[], at: string): Array<{ before: In
 export async function reviewedIntents(tenantId: string): Promise<Array<Intent & { hitCount: number }>> {
   const { intents, reviewed } = await intentsRepo.listReviewed(tenantId);
   if (reviewed) return intents;
-  const at = new Date().toISOString();
+  const at = clock.iso();
   const changes = reviewChanges(intents, at);
   const audits = changes
     .filter((c) => c.before.enabled !== c.after.enabled)

@@ -9,6 +9,7 @@ import { resolvePeriod } from '#shared/domain/reports/stats.ts';
 import { articleProbability, intentProbability } from '#shared/nlu/policy/answer-policy.ts';
 import { evidenceFor, modelFor } from './assistant.ts';
 import { textVectors, unansweredVectorsOf } from '#shared/domain/vectors.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // What the assistant did not answer well, kept as messages are answered and rated (the marks:
 // shared/domain/unanswered-marks.ts; the items: shared/data/unanswered.ts), grouped by what the
@@ -52,7 +53,7 @@ type Suggestion = { intentId: string } | { articleId: string } | null;
 export async function listUnanswered(
   tenantId: string,
   q: { from?: string | undefined; to?: string | undefined; limit: number },
-  now = new Date(),
+  now = clock.date(),
 ) {
   const period = resolvePeriod(q, now);
   const [tenant, items] = await Promise.all([

@@ -6,6 +6,7 @@ import { verifyIdentity } from '#shared/domain/tenants/identity.ts';
 import { freshTenant, widgetConversation } from '#shared/domain/tenants/widget-auth.ts';
 import { conversationTitle } from './visitors.ts';
 import { sameValue } from '#shared/domain/audit-value.ts';
+import { clock } from '#shared/core/clock.ts';
 
 /** How many of a visitor's conversations the widget and the dashboard's customer panel list. */
 export const VISITOR_CONVERSATIONS = 50;
@@ -131,7 +132,7 @@ export function setContact(tenantId: string, conversationId: string, email: stri
         : { userId: null, name: null, email: address, verified: false, emailVerified: false };
       if (!sameValue(visitor, conv.visitor)) {
         await transact([
-          conversationsRepo.tx.update(conv, { visitor, updatedAt: new Date().toISOString() }, {}),
+          conversationsRepo.tx.update(conv, { visitor, updatedAt: clock.iso() }, {}),
           customersRepo.tx.link(tenantId, address, conv.id),
         ]);
       }

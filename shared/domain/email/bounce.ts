@@ -3,6 +3,7 @@ import { logger } from '#shared/core/log.ts';
 import { limitsRepo } from '#shared/data/limits.ts';
 import { transact, TxConditionFailed } from '#shared/data/tx.ts';
 import { sendNotice } from './outbound.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // In AWS, SES has said 250 before the receive function runs (the receipt rule invokes it as an
 // Event), so a message refused for a cap cannot be refused in the SMTP dialogue: its sender gets a
@@ -27,7 +28,7 @@ export async function bounceRefusal(r: {
     return false;
   try {
     await transact([
-      limitsRepo.tx.countInWindow(r.tenantId, bounceWindow(to), new Date(), HOUR, BOUNCES_PER_SENDER_HOUR),
+      limitsRepo.tx.countInWindow(r.tenantId, bounceWindow(to), clock.date(), HOUR, BOUNCES_PER_SENDER_HOUR),
     ]);
   } catch (e) {
     if (e instanceof TxConditionFailed) return false;

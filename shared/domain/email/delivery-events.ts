@@ -3,6 +3,7 @@ import type { EmailDeliveryStatus } from '#shared/core/vocabulary.ts';
 import { emailRepo } from '#shared/data/email.ts';
 import { transact } from '#shared/data/tx.ts';
 import { events } from '#shared/domain/events.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // SES's events for what we sent (configuration set -> SNS -> SQS -> functions/email/events.ts):
 // each moves its message's delivery status forward; a hard bounce or a complaint also suppresses the
@@ -56,7 +57,7 @@ export async function settleDelivery(
   recipients: string[] = [],
   reason?: string,
 ): Promise<void> {
-  const now = new Date().toISOString();
+  const now = clock.iso();
   const moved = await emailRepo.setDelivery(m.tenantId, m.conversationId, m.messageId, status, now, reason);
   if (!moved || (status !== 'bounced' && status !== 'complained')) return;
   const kind = status === 'bounced' ? ('bounce' as const) : ('complaint' as const);

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { config } from '#shared/core/config.ts';
 import { logger } from '#shared/core/log.ts';
 import type { Actor } from '#shared/core/vocabulary.ts';
@@ -24,6 +23,7 @@ import { emailSettings } from '#shared/domain/tenants/email-config.ts';
 import { HTML_MAX_BYTES, MalformedEmail, OverLimit, parseEmail, type ParsedEmail } from './parse.ts';
 import { autoAnswer } from './auto-reply.ts';
 import { bounceRefusal } from './bounce.ts';
+import { clock, newId } from '#shared/core/clock.ts';
 
 // An inbound email, from SES (receipt rule -> S3 -> functions/email/receive.ts) or from the local
 // SMTP server (which calls that same function): the recipient names the tenant (`<slug>@<domain>`)
@@ -117,7 +117,7 @@ async function threadOf(tenantId: string, token: string | null, mail: ParsedEmai
 async function storeAttachments(tenantId: string, conversationId: string, mail: ParsedEmail): Promise<Attachment[]> {
   return Promise.all(
     mail.attachments.map(async (a) => {
-      const id = randomUUID();
+      const id = newId();
       const key = emailKeys.attachmentObject(tenantId, conversationId, id);
       await objectsRepo.put(key, a.content, a.contentType);
       return { id, name: a.name, contentType: a.contentType, size: a.content.length, key };
@@ -225,10 +225,10 @@ function write(tenant: Tenant, token: string | null, mail: ParsedEmail, input: I
   return retrying(
     async () => {
       const read = await threadOf(tenant.id, token, mail);
-      const nowDate = new Date();
+      const nowDate = clock.date();
       const now = nowDate.toISOString();
       const conv: Conversation = read ?? {
-        id: randomUUID(),
+        id: newId(),
         tenantId: tenant.id,
         status: 'active',
         createdAt: now,
@@ -245,7 +245,7 @@ function write(tenant: Tenant, token: string | null, mail: ParsedEmail, input: I
       };
       if (!stored.length && mail.attachments.length) stored = await storeAttachments(tenant.id, conv.id, mail);
       const message: Message = {
-        id: randomUUID(),
+        id: newId(),
         role: 'user',
         content: mail.text || '(no text)',
         createdAt: now,
@@ -305,7 +305,7 @@ function write(tenant: Tenant, token: string | null, mail: ParsedEmail, input: I
             EMAIL_LIMITS.autoRepliesPerSenderHour,
           );
           const reply: Message = {
-            id: randomUUID(),
+            id: newId(),
             role: 'assistant',
             content: answer.content,
             createdAt: now,

@@ -12,6 +12,7 @@ import { emailSettings } from '#shared/domain/tenants/email-config.ts';
 import { inboundAddress, replyAddress } from '#shared/domain/tenants/slug.ts';
 import { settleDelivery } from './delivery-events.ts';
 import { LOOP_HEADER, oneLine } from './parse.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // Outgoing email: the sender function takes one queued message (an agent's reply, or the
 // assistant's automatic answer) and sends it, threaded, through nodemailer: SES v2 SendEmail in AWS,
@@ -121,7 +122,7 @@ export async function sendQueuedEmail(m: EmailMessage): Promise<'sent' | 'skippe
   const tenant = await tenantsRepo.get(m.tenantId);
   if (!tenant?.slug) return 'skipped';
   const to = conv.email!.customer;
-  const now = () => new Date().toISOString();
+  const now = () => clock.iso();
   if (await emailRepo.isSuppressed(tenant.id, to)) {
     await emailRepo.setDelivery(tenant.id, conv.id, msg.id, 'bounced', now());
     return 'skipped';

@@ -11,6 +11,7 @@ import { sendTest } from './deliveries.ts';
 import { postJson } from './outbound.ts';
 import { checkWebhookUrl, loopbackAllowed } from './webhook-url.ts';
 import { signedHeaders } from './webhook-signing.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // Actions: an intent asks the tenant's own endpoint (an `action` integration) before it answers.
 // The call is made inside the chat request, signed as a webhook is, through the same address
@@ -31,9 +32,6 @@ const MIN_BUDGET_MS = 250;
 export const DEFAULT_FAILURE_RESPONSE =
   "Sorry, I can't look that up right now. If you'd like, I can pass you to a person from our team: just ask for one.";
 const USER_AGENT = 'support-assistant-actions/1';
-
-/** The action code's clock; tests move it past the breaker's 60 s. */
-export const actionClock = { now: (): number => Date.now() };
 
 export interface ActionMetadata {
   integrationId: string;
@@ -162,7 +160,7 @@ function remember(key: string, ok: boolean) {
   }
   const b = breakers.get(key) ?? { failures: 0, openUntil: 0 };
   b.failures += 1;
-  if (b.failures >= BREAKER.failures) b.openUntil = actionClock.now() + BREAKER.openMs;
+  if (b.failures >= BREAKER.failures) b.openUntil = clock.now() + BREAKER.openMs;
   if (breakers.size >= 10_000 && !breakers.has(key)) breakers.clear();
   breakers.set(key, b);
 }
@@ -186,7 +184,7 @@ export async function callAction(
   });
   if (i.status !== 'active') return skipped('the action integration is disabled');
   const key = breakerKey(tenantId, i);
-  if (opts.breaker && (breakers.get(key)?.openUntil ?? 0) > actionClock.now()) {
+  if (opts.breaker && (breakers.get(key)?.openUntil ?? 0) > clock.now()) {
     return skipped(
       `skipped after ${BREAKER.failures} failures in a row; tried again ${BREAKER.openMs / 1000} s after the last`,
     );
@@ -196,7 +194,7 @@ export async function callAction(
     timeoutMs: Number(i.config.timeoutMs ?? ACTION_TIMEOUT.default),
   };
   const started = performance.now();
-  const at = new Date();
+  const at = clock.date();
   const body = JSON.stringify({ type: 'intent.action', timestamp: at.toISOString(), data: input });
   let outcome: CallOutcome;
   try {
@@ -204,11 +202,11 @@ export async function callAction(
     const headers = {
       'content-type': 'application/json',
       'user-agent': USER_AGENT,
-      ...signedHeaders(creds.secret!, `act_${ulid()}`, at, body),
+      ...signedHeaders(creds.secret!, `act_${ulid(clock.now())}`, at, body),
     };
     // The request's deadline, but never less than a moment: a container's first message (the model
     // loading) may have used the whole budget, and an endpoint that answers at once still answers.
-    const budget = Math.min(timeoutMs, Math.max(opts.deadline - Date.now(), MIN_BUDGET_MS));
+    const budget = Math.min(timeoutMs, Math.max(opts.deadline - clock.now(), MIN_BUDGET_MS));
     const r = await postJson(url, body, headers, {
       allowLoopback: loopbackAllowed(url),
       timeoutMs: budget,
@@ -324,14 +322,14 @@ export async function lookUp(
   );
   const o = shown.outcome;
   const call: ActionCall = {
-    id: ulid(),
+    id: ulid(clock.now()),
     intent: intent.name,
     status: o.status,
     latencyMs: o.latencyMs,
     httpStatus: o.httpStatus,
     error: o.error?.slice(0, 300) ?? null,
     conversationId: input.conversationId,
-    createdAt: new Date().toISOString(),
+    createdAt: clock.iso(),
   };
   return {
     reply: shown.reply,
@@ -341,7 +339,7 @@ export async function lookUp(
     report: async () => {
       if (o.status === 'ok' || !i) return;
       const key = `${tenantId}/${integrationId}`;
-      const now = actionClock.now();
+      const now = clock.now();
       if (now - (lastFailedEvent.get(key) ?? -Infinity) < EVENT_EVERY_MS) return;
       lastFailedEvent.set(key, now);
       try {
@@ -395,7 +393,7 @@ export async function tryAction(tenantId: string, i: IntegrationItem, input: Act
       conversationId: null,
       customer: null,
     },
-    { deadline: Date.now() + timeoutMs, breaker: false },
+    { deadline: clock.now() + timeoutMs, breaker: false },
   );
   const shown = replyOf(
     outcome,

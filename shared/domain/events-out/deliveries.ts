@@ -13,6 +13,7 @@ import { postJson } from './outbound.ts';
 import { SLACK_EVENT_TYPES, slackMessage, slackWants } from './slack.ts';
 import { signedHeaders } from './webhook-signing.ts';
 import { loopbackAllowed } from './webhook-url.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // Events out, delivered at least once: the dispatcher calls `fanOut` for each event; each matching
 // integration gets a delivery item and one queue message; the delivery function calls
@@ -31,8 +32,6 @@ export const MAX_ATTEMPTS = RETRY_SCHEDULE.length + 1;
 /** An integration whose every attempt failed for this long is disabled. */
 export const FAILING_LIMIT_MS = 5 * 24 * 3600 * 1000;
 
-/** The delivery code's clock; tests move it to reach the 5-day rule without waiting. */
-export const clock = { now: (): number => Date.now() };
 const iso = (ms: number) => new Date(ms).toISOString();
 
 const SYSTEM = { type: 'system' as const, id: 'delivery' };

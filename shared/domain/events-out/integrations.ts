@@ -10,6 +10,7 @@ import { actionConfig } from './actions.ts';
 import { checkSecret, newSecret } from './webhook-signing.ts';
 import { SLACK_WEBHOOK_PREFIX } from './slack.ts';
 import { LIMITS } from '#shared/domain/limits.ts';
+import { clock } from '#shared/core/clock.ts';
 
 export interface IntegrationInput {
   type: IntegrationType;
@@ -121,10 +122,10 @@ export async function createIntegration(tenantId: string, actor: Actor, given: I
   const input = validate(given);
   const generated = required(input) === 'secret' && !input.credentials.secret ? newSecret() : null;
   const full = generated ? { ...input, credentials: { ...input.credentials, secret: generated } } : input;
-  const now = new Date().toISOString();
+  const now = clock.iso();
   // The list covers tenants older than the tally; the tally in the transaction covers concurrent creations.
   if ((await integrationsRepo.list(tenantId)).length >= LIMITS.integrationsPerTenant) throw tooMany();
-  const item = await build(tenantId, `int_${ulid()}`, full, input.status ?? 'active', now, now);
+  const item = await build(tenantId, `int_${ulid(clock.now())}`, full, input.status ?? 'active', now, now);
   try {
     await integrationsRepo.put(
       tenantId,
@@ -158,7 +159,7 @@ export async function replaceIntegration(tenantId: string, actor: Actor, id: str
   const need = required(input);
   if (!keep && need && !input.credentials[need])
     throw fieldError(`credentials.${need}`, `is required for a ${input.type} integration`);
-  const now = new Date().toISOString();
+  const now = clock.iso();
   const item = await build(
     tenantId,
     id,
@@ -197,7 +198,7 @@ export async function deleteIntegration(tenantId: string, actor: Actor, id: stri
         target: { type: 'integration', id },
         changes: changes(before, null, false),
       },
-      new Date().toISOString(),
+      clock.iso(),
     );
   } catch (e) {
     if (e instanceof TxConditionFailed) throw new NotFound('integration');

@@ -5,6 +5,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { refusedAddress } from './webhook-url.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // POSTs to addresses that tenants chose (webhooks, Slack), safely: the host is resolved once, every
 // address it resolves to must be public unicast (IPv4-mapped IPv6 judged as the IPv4 it carries),
@@ -69,7 +70,7 @@ export async function postJson(
   });
   const keep = opts.keepBytes ?? RESPONSE_KEEP_BYTES;
   // One deadline for the lookup and the request: a slow resolver must not hold a delivery past it.
-  const deadline = Date.now() + opts.timeoutMs;
+  const deadline = clock.now() + opts.timeoutMs;
   let url: URL;
   try {
     url = new URL(rawUrl);
@@ -152,7 +153,7 @@ export async function postJson(
         req.destroy();
         done(late());
       },
-      Math.max(0, deadline - Date.now()),
+      Math.max(0, deadline - clock.now()),
     );
     req.on('error', (e: NodeJS.ErrnoException) => done(fail(`request failed: ${e.code ?? e.message}`)));
     req.end(payload);
@@ -163,7 +164,7 @@ export async function postJson(
 async function beforeDeadline<T>(work: Promise<T>, deadline: number): Promise<T | null> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()));
+    timer = setTimeout(() => resolve(null), Math.max(0, deadline - clock.now()));
   });
   try {
     return await Promise.race([work, expired]);

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Conflict, NotFound } from '#shared/core/errors.ts';
 import type { Actor } from '#shared/core/vocabulary.ts';
 import { auditRepo } from '#shared/data/audit.ts';
@@ -20,6 +19,7 @@ import { ratingMarks } from '#shared/domain/unanswered-marks.ts';
 import { laterThan } from '#shared/core/time.ts';
 import { emailRepo, newReplyToken } from '#shared/data/email.ts';
 import { replyTarget } from './reply-to.ts';
+import { newId } from '#shared/core/clock.ts';
 
 // The person's side of a handoff: agents answer in the conversation, and the customer rates it.
 
@@ -46,7 +46,7 @@ export function postAgentMessage(
       const unanswered = conv.latestTicketId && !conv.latestTicketAnswered && conv.latestTicketStatus !== 'closed';
       const ticket = unanswered ? await ticketsRepo.get(tenantId, conv.latestTicketId!, true) : null;
       const createdAt = laterThan(conv.updatedAt);
-      const message: Message = { id: randomUUID(), role: 'agent', content, createdAt, author };
+      const message: Message = { id: newId(), role: 'agent', content, createdAt, author };
       const items: TxItem[] = [
         conversationsRepo.tx.message(tenantId, conv.id, message, 3),
         events.messageCreated(conv, message),

@@ -10,6 +10,7 @@ import { conversationOf, customerSees, forCustomer } from '#shared/domain/events
 import { assertOrigin, widgetTenant } from '#shared/domain/tenants/widget-auth.ts';
 import { hashWidgetKey } from '#shared/domain/tenants/widget-keys.ts';
 import { LIMITS } from '#shared/domain/limits.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // The live channel: who may connect, and which events each connection receives. A member's
 // socket gets every event of the tenant; a customer's only those of their conversation.
@@ -24,7 +25,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-
 /** A one-time ticket for a member's socket, valid a minute: the ticket names its tenant, the table keeps only its hash. */
 export async function issueLiveTicket(tenantId: string, userId: string) {
   const secret = randomBytes(32).toString('base64url');
-  const expiresAt = Math.floor(Date.now() / 1000) + TICKET_SECONDS;
+  const expiresAt = clock.seconds() + TICKET_SECONDS;
   await liveRepo.putTicket(tenantId, hash(secret), userId, expiresAt);
   return { ticket: `lt_${tenantId}.${secret}`, expiresAt: new Date(expiresAt * 1000).toISOString() };
 }

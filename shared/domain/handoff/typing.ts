@@ -6,6 +6,7 @@ import { membersRepo } from '#shared/data/members.ts';
 import { postToConnection } from '#shared/data/sockets.ts';
 import { tenantsRepo } from '#shared/data/tenants.ts';
 import { displayNameOf } from '#shared/domain/tenants/me.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // "Someone is typing" over the live channel. A socket sends `{ action: "typing", conversationId }`
 // while its person types (clients send at most one every TYPING.signalEverySeconds); the other
@@ -50,7 +51,7 @@ function conversationIdOf(body: string | undefined): string {
 /** The `typing` route: relays one frame to the other side of the conversation. */
 export async function relayTyping(connectionId: string, body: string | undefined): Promise<void> {
   const conversationId = conversationIdOf(body);
-  if (tooSoon(connectionId, Date.now())) return;
+  if (tooSoon(connectionId, clock.now())) return;
   const sender = await liveRepo.lookup(connectionId);
   if (!sender) return;
   const { tenantId } = sender;

@@ -22,6 +22,7 @@ import { markdownToBlocks } from '#shared/nlu/knowledge/markdown.ts';
 import { auditValue, sameValue } from '#shared/domain/audit-value.ts';
 import { isArticleId } from './knowledge.ts';
 import { freshTenant } from '#shared/domain/tenants/widget-auth.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // The knowledge base's admin side: articles written, listed, searched and imported. Markdown is
 // reduced to passages here, at write time (the chat functions never load the parser).
@@ -108,7 +109,7 @@ const listItem = (
 
 /** A later timestamp than `before`, even within the same millisecond (the write's condition is on it). */
 export const after = (before: string) => {
-  const now = new Date().toISOString();
+  const now = clock.iso();
   return now > before ? now : new Date(Date.parse(before) + 1).toISOString();
 };
 
@@ -199,8 +200,8 @@ const urlTaken = () => new Conflict('another article has this url');
 const CHANGED = { attempts: 4, conflict: 'the article changed concurrently; try again' };
 
 export function createArticle(tenantId: string, actor: Actor, input: ArticleInput) {
-  const now = new Date().toISOString();
-  const { article, searchable } = build(`art_${ulid()}`, input, now, now);
+  const now = clock.iso();
+  const { article, searchable } = build(`art_${ulid(clock.now())}`, input, now, now);
   return retrying(async () => {
     try {
       await articlesRepo.create(
@@ -257,7 +258,7 @@ export function replaceArticle(tenantId: string, actor: Actor, id: string, input
 export async function deleteArticle(tenantId: string, actor: Actor, id: string) {
   await retrying(async () => {
     const a = await find(tenantId, id);
-    const now = new Date().toISOString();
+    const now = clock.iso();
     try {
       await articlesRepo.remove(
         tenantId,
@@ -294,7 +295,7 @@ export async function deleteArticle(tenantId: string, actor: Actor, id: string) 
 /** Rolls back an import that still holds the lock; false if it is not old enough to be called dead. */
 async function recoverStaleImport(t: Tenant): Promise<boolean> {
   const at = Date.parse(t.articlesImportAt ?? '');
-  if (t.articlesImportId === undefined || (Number.isFinite(at) && Date.now() - at < IMPORT_TIMEOUT_MS)) return false;
+  if (t.articlesImportId === undefined || (Number.isFinite(at) && clock.now() - at < IMPORT_TIMEOUT_MS)) return false;
   await rollback(t.id, t.articlesImportId);
   return true;
 }
@@ -344,7 +345,7 @@ export async function importArticles(tenantId: string, actor: Actor, inputs: Art
     if (first !== undefined) throw fieldError(`articles.${i}.url`, `is the url of articles.${first} too`);
     seen.set(sameUrl(a.url), i);
   });
-  const now = new Date().toISOString();
+  const now = clock.iso();
   const prepared = inputs.map((input, i) => build('', input, now, now, `articles.${i}.body`));
 
   return retrying(
@@ -369,7 +370,7 @@ export async function importArticles(tenantId: string, actor: Actor, inputs: Art
         const old = ownerId ? olds.get(ownerId) : undefined;
         const oldForm = ownerId ? oldForms.get(ownerId) : undefined;
         if (!ownerId || !old || !oldForm) {
-          const id = `art_${ulid()}`;
+          const id = `art_${ulid(clock.now())}`;
           return { article: { ...article, id }, searchable: { ...searchable, id }, before: null };
         }
         const before = { article: old, searchable: oldForm };
@@ -388,7 +389,7 @@ export async function importArticles(tenantId: string, actor: Actor, inputs: Art
       }
 
       // 3. The lock (a write since our read makes it fail: retrying reads and plans again).
-      const importId = `imp_${ulid()}`;
+      const importId = `imp_${ulid(clock.now())}`;
       await importRepo.lock(tenantId, importId, tenant.articlesVersion ?? 0, created);
 
       // 4 and 5, rolled back on any failure.

@@ -15,6 +15,7 @@ import { events } from '#shared/domain/events.ts';
 import { updateTicket } from '#shared/domain/handoff/tickets.ts';
 import { emailSource } from './email.ts';
 import type { PersonalSource } from './sources.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // A customer's right of access and erasure (GDPR articles 15, 17, 20). The customer is found by the
 // email address they gave or the user id the site verified; what is held about them is what
@@ -25,7 +26,7 @@ export type CustomerLookup = { email: string } | { userId: string };
 export const personalSources: PersonalSource[] = [emailSource];
 
 /** The audit's name for a customer: random, so the entry says nothing about who it was. */
-const reference = () => `cus_${ulid()}`;
+const reference = () => `cus_${ulid(clock.now())}`;
 
 async function find(tenantId: string, q: CustomerLookup) {
   // A user id also finds the email threads linked to it (an address verified on both sides).
@@ -93,7 +94,7 @@ export async function exportCustomer(tenantId: string, actor: Actor, q: Customer
   ]);
   const conversations = found.holdings.map(conversationOf);
   const ref = reference();
-  const exportedAt = new Date().toISOString();
+  const exportedAt = clock.iso();
   await transact([
     auditRepo.tx.put(tenantId, {
       category: 'privacy',
@@ -127,7 +128,7 @@ const dedupe = (vs: Visitor[]) => [...new Map(vs.map((v) => [JSON.stringify(v), 
 export async function eraseCustomer(tenantId: string, actor: Actor, q: CustomerLookup) {
   const found = await find(tenantId, q);
   const ids = new Set(found.conversationIds);
-  const now = new Date().toISOString();
+  const now = clock.iso();
   let examples = 0;
   if (ids.size) {
     const taught = await examplesRepo.ofConversations(tenantId, ids);

@@ -1,6 +1,7 @@
 import { logger } from '#shared/core/log.ts';
 import { conversationsRepo, type Conversation } from '#shared/data/conversations.ts';
 import { resolutionsRepo, SLOT_MS, slotOf, type DueEntry } from '#shared/data/resolutions.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // The "resolved by the assistant" job (docs/API.md, Statistics), run every 10 minutes: a conversation
 // counts once 30 minutes have passed since its last message, it has no ticket, at least one answer
@@ -21,7 +22,7 @@ export function resolvedByAssistant(conv: Conversation | null, e: DueEntry): con
   );
 }
 
-export async function runResolutions(now = new Date()): Promise<{ judged: number; counted: number }> {
+export async function runResolutions(now = clock.date()): Promise<{ judged: number; counted: number }> {
   let judged = 0;
   let counted = 0;
   // Slots that are over: every entry in them was due by now.

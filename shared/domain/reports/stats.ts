@@ -2,6 +2,7 @@ import { conversationsRepo } from '#shared/data/conversations.ts';
 import { statsRepo, type DayCounters } from '#shared/data/stats.ts';
 import { fieldError } from '#shared/core/errors.ts';
 import { summary } from '#shared/domain/handoff/conversations-admin.ts';
+import { clock } from '#shared/core/clock.ts';
 
 const DAY_MS = 86_400_000;
 export const MAX_DAYS = 366;
@@ -94,7 +95,7 @@ export function aggregate(rows: DayCounters[], openTickets: number, period: { fr
   };
 }
 
-export async function getStats(tenantId: string, q: { from?: string; to?: string }, now = new Date()) {
+export async function getStats(tenantId: string, q: { from?: string; to?: string }, now = clock.date()) {
   const period = resolvePeriod(q, now);
   const [{ days: rows, openTickets }, recent] = await Promise.all([
     statsRepo.read(tenantId, period.from, period.to),

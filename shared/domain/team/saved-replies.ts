@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { Conflict, NotFound } from '#shared/core/errors.ts';
 import type { Actor } from '#shared/core/vocabulary.ts';
 import { auditRepo } from '#shared/data/audit.ts';
 import { savedRepliesRepo, type SavedReply } from '#shared/data/saved-replies.ts';
 import { retrying, TxConditionFailed } from '#shared/data/tx.ts';
 import { auditValue } from '#shared/domain/audit-value.ts';
+import { clock, newId } from '#shared/core/clock.ts';
 
 // Saved replies: what an agent picks with `/` in the reply box. The dashboard fills in the
 // placeholders (core/vocabulary.ts) before sending; the service keeps the text as written.
@@ -54,9 +54,9 @@ async function existing(tenantId: string, id: string) {
 }
 
 export async function createSavedReply(tenantId: string, actor: Actor, input: SavedReplyInput) {
-  const now = new Date().toISOString();
+  const now = clock.iso();
   const reply: SavedReply = {
-    id: randomUUID(),
+    id: newId(),
     shortcut: input.shortcut,
     title: input.title,
     body: input.body,
@@ -82,7 +82,7 @@ export async function createSavedReply(tenantId: string, actor: Actor, input: Sa
 export function replaceSavedReply(tenantId: string, actor: Actor, id: string, input: SavedReplyInput) {
   return retrying(async () => {
     const before = await existing(tenantId, id);
-    const now = new Date().toISOString();
+    const now = clock.iso();
     const after: SavedReply = {
       ...before,
       shortcut: input.shortcut,
@@ -112,7 +112,7 @@ export function replaceSavedReply(tenantId: string, actor: Actor, id: string, in
 export async function deleteSavedReply(tenantId: string, actor: Actor, id: string) {
   await retrying(async () => {
     const reply = await existing(tenantId, id);
-    const now = new Date().toISOString();
+    const now = clock.iso();
     await savedRepliesRepo.remove(
       tenantId,
       reply,

@@ -9,6 +9,7 @@ import { tenantDeletionRepo, tenantItems } from '#shared/data/tenant-data.ts';
 import { tenantsRepo } from '#shared/data/tenants.ts';
 import { retrying } from '#shared/data/tx.ts';
 import { events } from '#shared/domain/events.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // A tenant that leaves: the owner confirms with the tenant's name; the widget key, integrations and
 // members are cut at once, and the purge job removes the rest in the background. The job walks the
@@ -33,7 +34,7 @@ export async function requestDeletion(tenantId: string, actor: Actor, name: stri
       const t = await tenantsRepo.get(tenantId, true);
       if (!t) throw new NotFound('tenant');
       if (name !== t.name) throw fieldError('name', "must be the tenant's name exactly as it is shown");
-      const now = new Date().toISOString();
+      const now = clock.iso();
       const [members, integrations] = await Promise.all([membersRepo.list(tenantId), integrationsRepo.list(tenantId)]);
       if (!t.deletingSince) {
         await tenantDeletionRepo.start(

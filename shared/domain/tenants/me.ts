@@ -3,6 +3,7 @@ import { tenantsRepo } from '#shared/data/tenants.ts';
 import { TxConditionFailed } from '#shared/data/tx.ts';
 import type { User } from '#shared/core/vocabulary.ts';
 import { NotOnboarded } from '#shared/core/errors.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // Addresses of a role, not a person: their owner is named by the team's word, never "Owner".
 const ROLE_ADDRESSES = new Set([
@@ -81,7 +82,7 @@ async function joinInvitation(user: User): Promise<Membership | null> {
   const invitations = await membersRepo.invitationsFor(user.email);
   for (const inv of invitations) {
     try {
-      const joined = await membersRepo.join(inv, user.sub, new Date().toISOString());
+      const joined = await membersRepo.join(inv, user.sub, clock.iso());
       return { tenantId: inv.tenantId, role: joined.role, userId: user.sub, displayName: null };
     } catch (e) {
       if (!(e instanceof TxConditionFailed)) throw e;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { membersRepo, type Member } from '#shared/data/members.ts';
 import { retrying, TxConditionFailed } from '#shared/data/tx.ts';
 import type { Actor } from '#shared/core/vocabulary.ts';
@@ -6,6 +5,7 @@ import { Conflict, NotFound } from '#shared/core/errors.ts';
 import type { Role } from '#shared/core/vocabulary.ts';
 import { LIMITS } from '#shared/domain/limits.ts';
 import { displayNameOf } from './me.ts';
+import { clock, newId } from '#shared/core/clock.ts';
 
 const full = () => new Conflict(`a tenant has at most ${LIMITS.membersPerTenant} members and pending invitations`);
 const lastOwner = () => new Conflict('the tenant must keep at least one owner');
@@ -26,12 +26,12 @@ export async function inviteMember(tenantId: string, actor: Actor, body: { email
   // The list covers tenants older than the tally; the tally in the transaction covers concurrent invitations.
   if (existing.length >= LIMITS.membersPerTenant) throw full();
   const member: Member = {
-    id: `inv_${randomUUID().replace(/-/g, '')}`,
+    id: `inv_${newId().replace(/-/g, '')}`,
     userId: null,
     email,
     role: body.role,
     status: 'invited',
-    createdAt: new Date().toISOString(),
+    createdAt: clock.iso(),
   };
   try {
     await membersRepo.invite(tenantId, member, actor, LIMITS.membersPerTenant);
@@ -62,7 +62,7 @@ export async function changeRole(tenantId: string, actor: Actor, id: string, rol
   return withMember(tenantId, id, async (member) => {
     if (member.role === role) return named(member);
     try {
-      await membersRepo.setRole(tenantId, member, role, actor, new Date().toISOString());
+      await membersRepo.setRole(tenantId, member, role, actor, clock.iso());
     } catch (e) {
       // The owner-count guard is the last item of the transaction.
       if (e instanceof TxConditionFailed && decrementsOwners(member, role) && e.failed.at(-1)) throw lastOwner();
@@ -75,7 +75,7 @@ export async function changeRole(tenantId: string, actor: Actor, id: string, rol
 export async function removeMember(tenantId: string, actor: Actor, id: string): Promise<void> {
   await withMember(tenantId, id, async (member) => {
     try {
-      await membersRepo.remove(tenantId, member, actor, new Date().toISOString());
+      await membersRepo.remove(tenantId, member, actor, clock.iso());
     } catch (e) {
       if (e instanceof TxConditionFailed && decrementsOwners(member, null) && e.failed.at(-1)) throw lastOwner();
       throw e;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
 import { Conflict, fieldError, NotFound } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/log.ts';
@@ -13,6 +12,7 @@ import { putNew, tenantItems } from '#shared/data/tenant-data.ts';
 import { transact } from '#shared/data/tx.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { newWidgetKey } from './widget-keys.ts';
+import { clock, newId } from '#shared/core/clock.ts';
 
 // A tenant's data as JSON lines, for a tenant that leaves (export) or moves (import into a fresh
 // tenant). The first line says what the file is; every other line is one item as stored.
@@ -35,7 +35,7 @@ const withBytes = (item: Record<string, unknown>) =>
   );
 
 export async function* exportTenant(tenantId: string): AsyncGenerator<string> {
-  yield JSON.stringify({ format: EXPORT_FORMAT, tenantId, exportedAt: new Date().toISOString() });
+  yield JSON.stringify({ format: EXPORT_FORMAT, tenantId, exportedAt: clock.iso() });
   for await (const item of tenantItems(tenantId)) yield JSON.stringify(item, toJson);
 }
 
@@ -47,8 +47,8 @@ const PROGRESS_EVERY = 500;
  * then the job's message to the export function. A message the queue refuses fails the job at once.
  */
 export async function startExport(tenantId: string, actor: Actor) {
-  const id = `exp_${ulid()}`;
-  const now = new Date().toISOString();
+  const id = `exp_${ulid(clock.now())}`;
+  const now = clock.iso();
   const job: ExportJob = {
     id,
     tenantId,
@@ -73,7 +73,7 @@ export async function startExport(tenantId: string, actor: Actor) {
   try {
     await exportsRepo.enqueue({ tenantId, exportId: id });
   } catch (e) {
-    await exportsRepo.update(tenantId, id, { status: 'failed', finishedAt: new Date().toISOString() });
+    await exportsRepo.update(tenantId, id, { status: 'failed', finishedAt: clock.iso() });
     throw e;
   }
   return exportView(job);
@@ -87,7 +87,7 @@ export async function startExport(tenantId: string, actor: Actor) {
 export async function runExport(tenantId: string, exportId: string) {
   const job = await exportsRepo.get(tenantId, exportId);
   if (!job || job.status === 'done' || job.status === 'failed') return;
-  await exportsRepo.update(tenantId, exportId, { status: 'running', startedAt: new Date().toISOString(), items: 0 });
+  await exportsRepo.update(tenantId, exportId, { status: 'running', startedAt: clock.iso(), items: 0 });
   const lines: string[] = [];
   for await (const line of exportTenant(tenantId)) {
     lines.push(line);
@@ -100,7 +100,7 @@ export async function runExport(tenantId: string, exportId: string) {
     status: 'done',
     items: lines.length - 1,
     objectKey: key,
-    finishedAt: new Date().toISOString(),
+    finishedAt: clock.iso(),
   });
   logger.info('tenant exported', { tenantId, exportId, items: lines.length - 1 });
 }
@@ -118,7 +118,7 @@ async function exportView(job: ExportJob) {
     requestedAt: job.requestedAt,
     finishedAt: job.finishedAt,
     url: link,
-    urlExpiresAt: link ? new Date(Date.now() + LINK_SECONDS * 1000).toISOString() : null,
+    urlExpiresAt: link ? new Date(clock.now() + LINK_SECONDS * 1000).toISOString() : null,
   };
 }
 
@@ -165,7 +165,7 @@ export async function importTenant(
   if (await membersRepo.membershipOf(owner.sub))
     throw new Conflict('the owner already belongs to a tenant', 'ALREADY_ONBOARDED');
   let from: string | null = null;
-  const tenantId = randomUUID();
+  const tenantId = newId();
   const items: Record<string, unknown>[] = [];
   for await (const line of lines) {
     if (!line.trim()) continue;
@@ -180,7 +180,7 @@ export async function importTenant(
   }
   const old = items.find((i) => i.type === 'tenant');
   if (!old) throw fieldError('file', 'has no tenant item');
-  const now = new Date().toISOString();
+  const now = clock.iso();
   const wk = newWidgetKey();
   // The inbound email address (slug) stays the old tenant's until it is purged: the new one gets its own.
   const { slug: _slug, ...kept } = clean<Tenant>(old);

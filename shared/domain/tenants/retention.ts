@@ -1,6 +1,7 @@
 import { logger } from '#shared/core/log.ts';
 import { retentionRepo } from '#shared/data/retention.ts';
 import { TTL_ATTRIBUTE } from '#shared/data/table.ts';
+import { clock } from '#shared/core/clock.ts';
 
 // The retention job, run daily: for each tenant with `retention.conversationDays`, the
 // conversations last active before the cutoff and without an unclosed ticket are stamped with the
@@ -10,7 +11,7 @@ const DAY_MS = 86_400_000;
 const PAGE = 100;
 
 /** Stamps what has outlived its tenant's retention; returns how many conversations were stamped. */
-export async function runRetention(now = new Date()): Promise<{ tenants: number; stamped: number }> {
+export async function runRetention(now = clock.date()): Promise<{ tenants: number; stamped: number }> {
   const tenants = await retentionRepo.tenants();
   let stamped = 0;
   for (const { tenantId, days } of tenants) {

@@ -15,6 +15,7 @@ import { sameValue } from '#shared/domain/audit-value.ts';
 import { newIdentitySecret } from './identity.ts';
 import { ensureSlug, inboundAddress } from './slug.ts';
 import { EmailConfig } from './email-config.ts';
+import { clock } from '#shared/core/clock.ts';
 
 export const MAX_CONFIG_BYTES = 16 * 1024;
 
@@ -251,7 +252,7 @@ export async function putSettings(
           changes[`config.${k}`] = { from: current[k] ?? null, to: config[k] ?? null };
       }
       if (Object.keys(changes).length === 0) return view(t);
-      const now = new Date().toISOString();
+      const now = clock.iso();
       const days = retentionDays(config);
       await tenantsRepo.update(
         t,
@@ -277,7 +278,7 @@ export async function rotateIdentitySecret(tenantId: string, actor: Actor) {
     async () => {
       const t = await tenantOf(tenantId);
       const secret = newIdentitySecret();
-      const now = new Date().toISOString();
+      const now = clock.iso();
       await tenantsRepo.rotateIdentitySecret(t, secret, now, {
         action: 'identity_secret.rotated',
         actor,
@@ -296,7 +297,7 @@ export async function rotateWidgetKey(tenantId: string, actor: Actor) {
     async () => {
       const t = await tenantOf(tenantId);
       const next = newWidgetKey();
-      const now = new Date().toISOString();
+      const now = clock.iso();
       await tenantsRepo.rotateWidgetKey(
         t,
         next,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { membersRepo } from '#shared/data/members.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { TxConditionFailed } from '#shared/data/tx.ts';
@@ -7,17 +6,18 @@ import { Conflict } from '#shared/core/errors.ts';
 import { starterIntents } from './starter-intents.ts';
 import { newWidgetKey } from './widget-keys.ts';
 import { nextSlug, slugOf } from './slug.ts';
+import { clock, newId } from '#shared/core/clock.ts';
 
 export const alreadyOnboarded = () => new Conflict('you already belong to a tenant', 'ALREADY_ONBOARDED');
 
 /** Creates a tenant with the caller as owner, its widget key (returned whole, only here) and starter intents. */
 export async function onboard(user: { sub: string; email: string | null }, tenantName: string) {
   if (await membersRepo.membershipOf(user.sub)) throw alreadyOnboarded();
-  const now = new Date().toISOString();
+  const now = clock.iso();
   const wk = newWidgetKey();
   const base = slugOf(tenantName);
   const tenant: Tenant = {
-    id: randomUUID(),
+    id: newId(),
     name: tenantName,
     slug: base,
     createdAt: now,
@@ -33,7 +33,7 @@ export async function onboard(user: { sub: string; email: string | null }, tenan
   };
   const intents: Intent[] = starterIntents.map((s) => ({
     ...s,
-    id: randomUUID(),
+    id: newId(),
     enabled: true,
     starter: true,
     createdAt: now,

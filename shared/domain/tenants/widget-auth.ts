@@ -2,6 +2,7 @@ import { NotFound, OriginNotAllowed, Unauthorized } from '#shared/core/errors.ts
 import type { Conversation } from '#shared/data/conversations.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { hashWidgetKey } from './widget-keys.ts';
+import { clock } from '#shared/core/clock.ts';
 
 export interface WidgetTenant {
   tenantId: string;
@@ -24,7 +25,7 @@ export async function widgetTenant(key: string | undefined): Promise<WidgetTenan
   if (!KEY_SHAPE.test(key)) throw new Unauthorized('unknown widget key');
   const hash = hashWidgetKey(key);
   let hit = cache.get(hash);
-  if (!hit || hit.until < Date.now()) {
+  if (!hit || hit.until < clock.now()) {
     const tenantId = await tenantsRepo.tenantOfWidgetKey(hash);
     if (!tenantId) {
       cache.delete(hash);
@@ -36,7 +37,7 @@ export async function widgetTenant(key: string | undefined): Promise<WidgetTenan
       throw new Unauthorized('unknown widget key');
     }
     if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-    hit = { tenantId, until: Date.now() + CACHE_MS };
+    hit = { tenantId, until: clock.now() + CACHE_MS };
     cache.set(hash, hit);
   }
   return { tenantId: hit.tenantId };
