@@ -177,6 +177,41 @@ describe("the team's content first", () => {
   });
 });
 
+describe('a starter intent answers only what it was written for', () => {
+  const th = { intent: DEFAULT_INTENT_THRESHOLD, article: DEFAULT_ARTICLE_THRESHOLD };
+  const hours = { hours: 'Tuesday 10:00 to 17:00', openNow: 'open' };
+  const ask = (starter: boolean, text: string) =>
+    answer(
+      trainModel(
+        1,
+        starterIntents.map((s) => asIntent(s, { starter })),
+      ),
+      null,
+      text,
+      th,
+      'FALLBACK',
+      undefined,
+      hours,
+    ).nlu;
+
+  it("the hours intent leaves a question about another subject to the fallback; the team's own hours intent does not", () => {
+    for (const text of ['what time does the passport office open', 'when do you open for cancellations']) {
+      expect(ask(true, text), text).toMatchObject({ intent: null, reply: 'FALLBACK' });
+      expect(ask(false, text).intent?.name, text).toBe('opening_hours');
+    }
+  });
+
+  it('still answers hours asked in other words, days and greetings around them', () => {
+    for (const text of ['are you open on monday', 'when is the showroom open', 'hey what time do you shut today'])
+      expect(ask(true, text).intent?.name, text).toBe('opening_hours');
+  });
+
+  it('leaves the order question alone: it asks for the number, whatever product the message names', () => {
+    const r = ask(true, 'ordered a pump online last week, where is my order');
+    expect(r.intent?.name).toBe('order_status');
+  });
+});
+
 describe('the starter review of existing tenants', () => {
   it('marks unedited starter intents, disables the fact-stating ones, and leaves edited ones alone', () => {
     const at = '2026-11-28T10:00:00.000Z';

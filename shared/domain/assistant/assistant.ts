@@ -27,6 +27,7 @@ import { intentMeaning, type IntentMeaning } from '#shared/nlu/intents/phrase-me
 import { messageVector as embedMessage, modelVersion, storedVectorsOf, textVectors } from '#shared/domain/vectors.ts';
 import { intentTextsToEmbed, noneTextsToEmbed } from '#shared/nlu/policy/to-embed.ts';
 import { messageToRead } from '#shared/nlu/policy/message-text.ts';
+import { coveredText, offTopicWord, type CoveredText } from '#shared/nlu/policy/answerability.ts';
 import { applyNone } from './none.ts';
 import { settingsValues, withSettings } from './placeholders.ts';
 import { reviewedIntents } from './starter-review.ts';
@@ -244,6 +245,9 @@ export function answer(
   const top = ranking[0];
   const articleAnswers = hits[0] !== undefined && hits[0].confidence >= thresholds.article;
   if (choice === 'intent' && articleAnswers && yieldsToArticles(model.byName.get(top!.intent)!)) choice = 'article';
+  // Starter content answers only what it was written for: "is parking free" is not an hours question.
+  if (choice === 'intent' && offTopicStarter(model.byName.get(top!.intent)!, text))
+    choice = choose(null, hits[0]?.confidence ?? null, thresholds);
 
   let nlu: Understanding = {
     intent: null,
@@ -280,6 +284,24 @@ export function answer(
  */
 const yieldsToArticles = (i: Intent) =>
   i.starter === true && !isSmallTalk(i.name) && !(i.action === 'escalate' && !i.entities.some((e) => e.required));
+
+const starterTexts = new WeakMap<Intent, CoveredText>();
+/**
+ * A starter intent that gives way to articles and answers at once (the hours), asked about a subject
+ * its phrases never speak of (see shared/nlu/policy/answerability.ts). One that first asks for what
+ * it needs (the order number) is left alone: genuine order questions name the product ("ordered a
+ * pump online last wk, still not here"), and its question states nothing about the business.
+ */
+function offTopicStarter(intent: Intent, text: string): boolean {
+  if (!yieldsToArticles(intent) || intent.entities.some((e) => e.required)) return false;
+  const vectors = wordVectors();
+  let covered = starterTexts.get(intent);
+  if (!covered) {
+    covered = coveredText([nameWords(intent.name), ...intent.trainingPhrases].join('\n'), vectors);
+    starterTexts.set(intent, covered);
+  }
+  return offTopicWord(text, covered, vectors) !== null;
+}
 
 /** The calibrated ranking of each kind; a lower-ranked candidate never shows more confidence than the one above it. */
 function calibrated({ intents, articles }: Evidence) {

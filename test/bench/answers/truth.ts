@@ -51,7 +51,14 @@ interface Outcome {
   ok: boolean;
 }
 
-const DIR = fileURLToPath(new URL('../../fixtures/truth/', import.meta.url));
+// TRUTH_LOCKBOX=1: the answer policy's lockbox desks instead (test/fixtures/truth-lockbox), read by
+// no tuning decision: measured once, after every choice (docs/decisions/001-answer-policy-coverage.md).
+const DIR = fileURLToPath(
+  new URL(
+    process.env.TRUTH_LOCKBOX === '1' ? '../../fixtures/truth-lockbox/' : '../../fixtures/truth/',
+    import.meta.url,
+  ),
+);
 export const truthDesks = (): Desk[] =>
   readdirSync(DIR)
     .filter((f) => f.endsWith('.json'))
