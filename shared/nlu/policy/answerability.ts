@@ -72,7 +72,7 @@ export function uncoveredWords(message: string, covered: CoveredText, vectors: W
 // A word among the most frequent thousand ("come", "days", "put") says little about what is asked;
 // a rarer one that nothing in the candidate is close to ("parking", "passport", "birthday") is a
 // subject the candidate was not written for. Chosen on the tuning help desks with starter content
-// (docs/decisions/001-answer-policy-coverage.md); a word the vectors lack (a typo, an order code,
+// (docs/decisions/008-answer-policy-coverage.md); a word the vectors lack (a typo, an order code,
 // "pls") is not counted either way.
 export const TOPIC_RANK = 1000;
 export const CLOSE = 0.5;

@@ -1,4 +1,4 @@
-// Exploration of the answerability check (docs/decisions/001-answer-policy-coverage.md): for every
+// Exploration of the answerability check (docs/decisions/008-answer-policy-coverage.md): for every
 // tuning message that an article answers, the message's content words that the article does not
 // hold, with each word's frequency rank in the word vectors and its closest word of the article.
 // Tuning data only: the help desks' messages outside their lockbox and the truth desks' messages

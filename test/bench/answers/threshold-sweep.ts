@@ -1,4 +1,4 @@
-// One article threshold for every knowledge base (idea (c) of docs/decisions/001-answer-policy-coverage.md):
+// One article threshold for every knowledge base (idea (c) of docs/decisions/008-answer-policy-coverage.md):
 // the tuning parts only, with the encoder's evidence, each figure at article thresholds from 0.5 up.
 // `npx tsx test/bench/answers/threshold-sweep.ts`
 import { DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';

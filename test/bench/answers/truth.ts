@@ -52,7 +52,7 @@ interface Outcome {
 }
 
 // TRUTH_LOCKBOX=1: the answer policy's lockbox desks instead (test/fixtures/truth-lockbox), read by
-// no tuning decision: measured once, after every choice (docs/decisions/001-answer-policy-coverage.md).
+// no tuning decision: measured once, after every choice (docs/decisions/008-answer-policy-coverage.md).
 const DIR = fileURLToPath(
   new URL(
     process.env.TRUTH_LOCKBOX === '1' ? '../../fixtures/truth-lockbox/' : '../../fixtures/truth/',
