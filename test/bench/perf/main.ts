@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -40,6 +41,8 @@ async function http(
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.widgetKey) headers['x-widget-key'] = opts.widgetKey;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  // The key makes the resend below safe on the routes that take one (onboarding, the import).
+  if (method !== 'GET') headers['idempotency-key'] = randomUUID();
   const send = () =>
     fetch(rt.url + path, {
       method,
