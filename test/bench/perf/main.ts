@@ -50,13 +50,14 @@ async function http(
       ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
     });
   // The fixture's setup sends a 503 (DynamoDB Local slow on a loaded machine) again after its Retry-After, as a client would.
+  // A resend may find the first still running (409 IDEMPOTENCY_IN_PROGRESS): it waits and asks again.
   let res = await send();
-  for (let i = 0; i < 5 && res.status === 503; i++) {
-    await res.text();
+  let text = await res.text();
+  for (let i = 0; i < 10 && (res.status === 503 || text.includes('IDEMPOTENCY_IN_PROGRESS')); i++) {
     await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
     res = await send();
+    text = await res.text();
   }
-  const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
   return text ? (JSON.parse(text) as any) : undefined;
 }
