@@ -2,10 +2,12 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ArticleStatus } from '#shared/core/vocabulary.ts';
 import type { StoredArticle } from '#shared/nlu/knowledge/retrieval.ts';
 import { db, tableName } from './client.ts';
-import { keys, timeSortKey } from './keys.ts';
+import { keys, timeSortKey, type Key } from './keys.ts';
+
+type Item = Record<string, unknown>;
 import { eventsRepo } from './events.ts';
-import { hitAdd, STATS_SHARDS } from './stats.ts';
-import { batchGet, queryAll, queryPage, type Page } from './lists.ts';
+import { hitAdd, hitShardKeys, STATS_SHARDS } from './stats.ts';
+import { batchGet, keyString, queryAll, queryPage, readKeys, type Page } from './lists.ts';
 import { transact, type TxItem } from './tx.ts';
 import { clock } from '#shared/core/clock.ts';
 
@@ -140,14 +142,34 @@ async function itemsOf(tenantId: string, ids: string[]) {
 export const articlesRepo = {
   /** Hit counts of every article: the shards summed. */
   async hits(tenantId: string): Promise<Map<string, number>> {
-    const { pk, sk } = keys.articleHits(tenantId);
-    const shards = await queryAll({ partition: { name: 'pk', value: pk }, sk: { beginsWith: sk } });
+    return (await articlesRepo.hitsWith(tenantId, [])).hits;
+  },
+
+  /**
+   * The hit counts and the items at `also` (by `keyString`), in one BatchGet, read strongly: the
+   * shards are a fixed set of keys (`hitAdd`), so they need no Query of their own.
+   */
+  async hitsWith(tenantId: string, also: Key[]): Promise<{ hits: Map<string, number>; also: Map<string, Item> }> {
+    const shardKeys = hitShardKeys(keys.articleHits(tenantId));
+    const items = await readKeys([...shardKeys, ...also], true);
     const hits = new Map<string, number>();
-    for (const s of shards) {
-      for (const [k, v] of Object.entries(s))
-        if (k.startsWith('h_') && typeof v === 'number') hits.set(k.slice(2), (hits.get(k.slice(2)) ?? 0) + v);
+    for (const k of shardKeys) {
+      for (const [a, v] of Object.entries(items.get(keyString(k)) ?? {}))
+        if (a.startsWith('h_') && typeof v === 'number') hits.set(a.slice(2), (hits.get(a.slice(2)) ?? 0) + v);
     }
-    return hits;
+    return { hits, also: items };
+  },
+
+  /** An article, the hit counts and the items at `also`: one BatchGet. */
+  async getWith(
+    tenantId: string,
+    id: string,
+    also: Key[],
+  ): Promise<{ article: Article | null; hits: Map<string, number>; also: Map<string, Item> }> {
+    const key = keys.article(tenantId, id);
+    const r = await articlesRepo.hitsWith(tenantId, [key, ...also]);
+    const item = r.also.get(keyString(key));
+    return { article: item ? asArticle(item) : null, hits: r.hits, also: r.also };
   },
 
   async get(tenantId: string, id: string, consistent = true): Promise<Article | null> {

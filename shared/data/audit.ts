@@ -1,6 +1,6 @@
 import { ulid } from 'ulid';
 import type { Actor, AuditCategory } from '#shared/core/vocabulary.ts';
-import { clean, keys } from './keys.ts';
+import { clean, keys, type Key } from './keys.ts';
 import { batchGet, queryAll, queryPage, type Page } from './lists.ts';
 import { db, tableName } from './client.ts';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -43,20 +43,28 @@ const TARGETS: Record<
 };
 
 export const auditRepo = {
-  /** The current names of these targets (a ticket's `#number`, an intent's name, an article's title...), by `type:id`; gone ones are left out. */
-  async targetNames(tenantId: string, targets: { type: string; id: string }[]): Promise<Map<string, string>> {
+  /**
+   * The current names of these targets (a ticket's `#number`, an intent's name, an article's title...),
+   * by `type:id`, gone ones left out; and the items at `also` (what the caller needs besides), by
+   * `pk|sk`: one BatchGet for both, read strongly (a member renamed is named the new way at once).
+   */
+  async targetNames(
+    tenantId: string,
+    targets: { type: string; id: string }[],
+    also: Key[] = [],
+  ): Promise<{ names: Map<string, string>; items: Map<string, Record<string, unknown>> }> {
     const wanted = new Map<string, { type: string; id: string }>();
     for (const t of targets) if (TARGETS[t.type]) wanted.set(`${t.type}:${t.id}`, t);
     const keyed = [...wanted.values()].map((t) => ({ t, key: TARGETS[t.type]!.key(tenantId, t.id) }));
-    const unique = [...new Map(keyed.map((k) => [`${k.key.pk}|${k.key.sk}`, k.key])).values()];
-    const items = new Map((await batchGet(unique, false)).map((i) => [`${i.pk as string}|${i.sk as string}`, i]));
+    const unique = [...new Map([...keyed.map((k) => k.key), ...also].map((k) => [`${k.pk}|${k.sk}`, k])).values()];
+    const items = new Map((await batchGet(unique, true)).map((i) => [`${i.pk as string}|${i.sk as string}`, i]));
     const names = new Map<string, string>();
     for (const { t, key } of keyed) {
       const item = items.get(`${key.pk}|${key.sk}`);
       const name = item ? TARGETS[t.type]!.name(item) : null;
       if (typeof name === 'string' && name) names.set(`${t.type}:${t.id}`, name);
     }
-    return names;
+    return { names, items };
   },
 
   async list(

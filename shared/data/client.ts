@@ -46,6 +46,10 @@ base.middlewareStack.add(
  * DYNAMODB_CONSUMED_CAPACITY=1 (the cost benchmark): it adds bytes to every answer.
  */
 export const consumedCapacity = { read: 0, write: 0, calls: 0 };
+/** Told of each call's units and input, so that the benchmark can say which items cost what. */
+export const capacityListeners: Array<
+  (command: string, input: unknown, units: { read: number; write: number }) => void
+> = [];
 const READS = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand', 'TransactGetItemsCommand']);
 type Consumed = { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number };
 if (config.consumedCapacity) {
@@ -54,20 +58,27 @@ if (config.consumedCapacity) {
       (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
       const out = await next(args).catch((e: unknown) => {
         // A refused condition still bills the write (one unit for an item up to 1 KB); the error carries no figure.
-        if ((e as Error).name === 'ConditionalCheckFailedException') consumedCapacity.write += 1;
+        if ((e as Error).name === 'ConditionalCheckFailedException') {
+          consumedCapacity.write += 1;
+          for (const l of capacityListeners) l(`${context.commandName} (refused)`, args.input, { read: 0, write: 1 });
+        }
         throw e;
       });
       const c = (out.output as { ConsumedCapacity?: Consumed | Consumed[] }).ConsumedCapacity;
       const read = READS.has(context.commandName ?? '');
       consumedCapacity.calls++;
+      const units = { read: 0, write: 0 };
       for (const u of c === undefined ? [] : Array.isArray(c) ? c : [c]) {
         // A write's condition or returned values bill as write units; a split answer names both.
         if (u.ReadCapacityUnits !== undefined || u.WriteCapacityUnits !== undefined) {
-          consumedCapacity.read += u.ReadCapacityUnits ?? 0;
-          consumedCapacity.write += u.WriteCapacityUnits ?? 0;
-        } else if (read) consumedCapacity.read += u.CapacityUnits ?? 0;
-        else consumedCapacity.write += u.CapacityUnits ?? 0;
+          units.read += u.ReadCapacityUnits ?? 0;
+          units.write += u.WriteCapacityUnits ?? 0;
+        } else if (read) units.read += u.CapacityUnits ?? 0;
+        else units.write += u.CapacityUnits ?? 0;
       }
+      consumedCapacity.read += units.read;
+      consumedCapacity.write += units.write;
+      for (const l of capacityListeners) l(context.commandName ?? '', args.input, units);
       return out;
     },
     { step: 'initialize', name: 'sumConsumedCapacity' },

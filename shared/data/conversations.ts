@@ -335,6 +335,9 @@ export const conversationsRepo = {
   },
 
   // One by id, and pages newest first on gsi1 (all) or gsi2 (by status).
+  /** A conversation item read elsewhere (in another list's BatchGet) as a conversation. */
+  fromItem: (item: Record<string, unknown>): Conversation => clean<Conversation>(item),
+
   async get(tenantId: string, conversationId: string, consistent = false): Promise<Conversation | null> {
     const r = await db.send(
       new GetCommand({

@@ -187,7 +187,10 @@ export const customersRepo = {
     await deleteAll([
       ...h.events.map(keyOf),
       ...h.replies.map(keyOf),
-      ...deliveries.map(keyOf),
+      // A delivery's body names the conversation: it goes, and so does its delivery.
+      ...deliveries.flatMap((d) =>
+        String(d.sk).startsWith('BODY#') ? [keyOf(d), { pk: d.pk as string, sk: String(d.sk).slice(5) }] : [keyOf(d)],
+      ),
       ...emails.map((e) => keys.customerEmailLink(tenantId, e, h.conversationId)),
       ...userMessages.map((m) => keys.unanswered(tenantId, m.createdAt as string, m.id as string)),
     ]);

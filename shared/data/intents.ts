@@ -1,11 +1,9 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { IntentAction } from '#shared/core/vocabulary.ts';
 import type { EntitySpec } from '#shared/nlu/intents/entities.ts';
-import { db, tableName } from './client.ts';
-import { queryAll } from './lists.ts';
-import { adminKeys, clean, keys } from './keys.ts';
+import { keyString, queryAll, readKeys } from './lists.ts';
+import { clean, keys, type Key } from './keys.ts';
 import { eventsRepo } from './events.ts';
-import { hitAdd } from './stats.ts';
+import { hitAdd, hitShardKeys } from './stats.ts';
 import { transact, type TxItem } from './tx.ts';
 
 export interface Intent {
@@ -184,24 +182,30 @@ export const intentsRepo = {
     ]);
   },
 
-  /** One intent with its hit count: the item and the hit shards, read in parallel. */
+  /** One intent with its hit count. */
   async get(tenantId: string, id: string): Promise<(Intent & { hitCount: number }) | null> {
-    const { pk, skPrefix } = adminKeys.intentHitsPrefix(tenantId);
-    const [item, shards] = await Promise.all([
-      db.send(new GetCommand({ TableName: tableName(), Key: keys.intent(tenantId, id), ConsistentRead: true })),
-      db.send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-          ExpressionAttributeValues: { ':pk': pk, ':p': skPrefix },
-          ProjectionExpression: '#h',
-          ExpressionAttributeNames: { '#h': `h_${id}` },
-        }),
-      ),
-    ]);
-    if (!item.Item) return null;
-    const hitCount = (shards.Items ?? []).reduce((n, s) => n + ((s[`h_${id}`] as number | undefined) ?? 0), 0);
-    return { ...clean<Intent>(item.Item), hitCount };
+    return (await intentsRepo.getWith(tenantId, id, [])).intent;
+  },
+
+  /**
+   * One intent with its hit count, and the items at `also` (by `keyString`): the item, the hit
+   * shards (a fixed set of keys) and `also` in one strongly consistent BatchGet.
+   */
+  async getWith(
+    tenantId: string,
+    id: string,
+    also: Key[],
+  ): Promise<{ intent: (Intent & { hitCount: number }) | null; also: Map<string, Record<string, unknown>> }> {
+    const key = keys.intent(tenantId, id);
+    const shardKeys = hitShardKeys(keys.intentHits(tenantId));
+    const items = await readKeys([key, ...shardKeys, ...also], true);
+    const item = items.get(keyString(key));
+    if (!item) return { intent: null, also: items };
+    const hitCount = shardKeys.reduce(
+      (n, k) => n + ((items.get(keyString(k))?.[`h_${id}`] as number | undefined) ?? 0),
+      0,
+    );
+    return { intent: { ...clean<Intent>(item), hitCount }, also: items };
   },
 
   tx: {

@@ -83,6 +83,14 @@ export const keys = {
     pk: `${T(tenantId)}#DELIVERIES#${integrationId}`,
     sk: deliveryId,
   }),
+  /**
+   * A delivery's body, written once beside it (`BODY#` sorts before every `dlv_`): the delivery
+   * item, updated at every attempt, stays small, as an update bills the whole item's size.
+   */
+  deliveryBody: (tenantId: string, integrationId: string, deliveryId: string): Key => ({
+    pk: `${T(tenantId)}#DELIVERIES#${integrationId}`,
+    sk: `BODY#${deliveryId}`,
+  }),
   deliveriesByStatusIndex: (tenantId: string, integrationId: string, status: string) => ({
     gsi2pk: `${T(tenantId)}#DELIVERIES#${integrationId}#${status}`,
   }),
@@ -267,7 +275,6 @@ export const adminKeys = {
     sk: `MEMBEREMAIL#${email.toLowerCase()}`,
   }),
   invitationsIndexSk: (tenantId: string, memberId: string) => `${T(tenantId)}#${memberId}`,
-  intentHitsPrefix: (tenantId: string) => ({ pk: T(tenantId), skPrefix: 'INTENTHITS' }),
 };
 
 // The email channel (shared/data/email.ts).

@@ -21,6 +21,8 @@ export interface ListQuery {
   /** The partition key attribute and value to query (`pk` or `gsiNpk`). */
   partition: { name: string; value: string };
   filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> };
+  /** Only the table's items whose sort key begins so (other kinds of item share the partition). */
+  skPrefix?: string;
   /** Newest first unless false. */
   descending?: boolean;
 }
@@ -53,9 +55,13 @@ export async function queryPage(
     const input: QueryCommandInput = {
       TableName: tableName(),
       ...(q.index ? { IndexName: q.index } : {}),
-      KeyConditionExpression: '#p = :p',
-      ExpressionAttributeNames: { '#p': q.partition.name, ...q.filter?.names },
-      ExpressionAttributeValues: { ':p': q.partition.value, ...q.filter?.values },
+      KeyConditionExpression: q.skPrefix ? '#p = :p AND begins_with(#sk, :skPrefix)' : '#p = :p',
+      ExpressionAttributeNames: { '#p': q.partition.name, ...(q.skPrefix ? { '#sk': 'sk' } : {}), ...q.filter?.names },
+      ExpressionAttributeValues: {
+        ':p': q.partition.value,
+        ...(q.skPrefix ? { ':skPrefix': q.skPrefix } : {}),
+        ...q.filter?.values,
+      },
       ...(q.filter ? { FilterExpression: q.filter.expression } : {}),
       ScanIndexForward: q.descending === false,
       // With a filter, read ahead in bigger steps: Limit counts items before filtering.
@@ -80,7 +86,7 @@ export async function queryPage(
   return { items, nextCursor: null };
 }
 
-export interface AllQuery extends Omit<ListQuery, 'filter'> {
+export interface AllQuery extends Omit<ListQuery, 'filter' | 'skPrefix'> {
   /** A condition on the table's sort key `sk`. */
   sk?: { beginsWith: string } | { between: [string, string] };
   consistent?: boolean;
@@ -145,4 +151,16 @@ export async function deleteAll(keyList: Key[]): Promise<void> {
         .map((k) => db.send(new DeleteCommand({ TableName: tableName(), Key: { pk: k.pk, sk: k.sk } }))),
     );
   }
+}
+
+/** The map key of an item or key in `readKeys`'s answer. */
+export const keyString = (k: { pk: unknown; sk: unknown }) => `${String(k.pk)}|${String(k.sk)}`;
+
+/**
+ * Items at these keys (repeats read once), by `keyString`: one BatchGet per 100 keys, so that a
+ * request's several single-item reads cost it one round trip.
+ */
+export async function readKeys(keyList: Key[], consistent: boolean): Promise<Map<string, Record<string, unknown>>> {
+  const unique = [...new Map(keyList.map((k) => [keyString(k), k])).values()];
+  return new Map((await batchGet(unique, consistent)).map((i) => [keyString({ pk: i.pk, sk: i.sk }), i]));
 }

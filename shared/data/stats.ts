@@ -25,6 +25,10 @@ export const shardOf = (seed: string) => {
   return Math.abs(h) % STATS_SHARDS;
 };
 
+/** Every shard of a hit-counter item: the keys the reads sum. */
+export const hitShardKeys = (key: Key): Key[] =>
+  Array.from({ length: STATS_SHARDS }, (_, shard) => ({ pk: key.pk, sk: `${key.sk}#${shard}` }));
+
 /** One hit of `id` on a shard of a hit-counter item (intents', articles'); the reads sum the shards. */
 export const hitAdd = (key: Key, id: string, seed: string): TxItem => ({
   Update: {

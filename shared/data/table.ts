@@ -30,6 +30,7 @@
 //   audit newest first / by category            Query     gsi1 TENANT#t#AUDIT / gsi2 TENANT#t#AUDIT#cat
 //   ticket + its audit trail                    Query     pk TENANT#t#TICKET#id  (sk TICKET, aud_...)
 //   deliveries of an integration, newest first Query     pk TENANT#t#DELIVERIES#i (sk dlv_<ulid>; TTL 30 days)
+//   ... each one's body (written once)          GetItem   pk TENANT#t#DELIVERIES#i sk BODY#dlv_<ulid> (TTL 30 days)
 //   ... by status                              Query     gsi2 TENANT#t#DELIVERIES#i#status
 //   stats per day for a date range + counters   Query     pk TENANT#t#STATS      sk between DAY#from and TOTAL
 //   idempotency record, rate-limit window       GetItem   pk TENANT#t#IDEM#key / TENANT#t#CONV#c sk RATE#minute (TTL)

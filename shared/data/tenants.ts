@@ -71,6 +71,9 @@ const slugItem = (tenantId: string, slug: string): TxItem => ({
 
 export const tenantsRepo = {
   /** `consistent` where a write is conditional on the version read here (settings). */
+  /** A tenant item read in a caller's BatchGet. */
+  fromItem: (item: Record<string, unknown>): Tenant => clean<Tenant>(item),
+
   async get(tenantId: string, consistent = false): Promise<Tenant | null> {
     const r = await db.send(
       new GetCommand({ TableName: tableName(), Key: keys.tenant(tenantId), ConsistentRead: consistent }),

@@ -72,11 +72,15 @@ export const vectorsRepo = {
     const r = await db.send(
       new GetCommand({ TableName: tableName(), Key: keys.vectorState(tenantId), ConsistentRead: true }),
     );
-    return {
-      owners: (r.Item?.owners as Record<string, string> | undefined) ?? {},
-      none: r.Item?.none as string | undefined,
-    };
+    return vectorsRepo.stateOf(r.Item);
   },
+
+  /** The state item's key, for a caller that reads it in its own BatchGet (strongly), and what it holds. */
+  stateKey: (tenantId: string) => keys.vectorState(tenantId),
+  stateOf: (item: Record<string, unknown> | undefined): VectorState => ({
+    owners: (item?.owners as Record<string, string> | undefined) ?? {},
+    none: item?.none as string | undefined,
+  }),
 
   /**
    * Writes new vectors and removes stale ones (plain puts and deletes: a retried pass writes the

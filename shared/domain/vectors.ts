@@ -1,7 +1,7 @@
 import { logger } from '#shared/core/log.ts';
 import type { Tenant } from '#shared/data/tenants.ts';
 import { vectorHash } from '#shared/data/keys.ts';
-import { vectorsRepo } from '#shared/data/vectors.ts';
+import { vectorsRepo, type VectorState } from '#shared/data/vectors.ts';
 import { dequantize, type TextVectors } from '#shared/nlu/encoder/vector-math.ts';
 import { TenantModelCache } from '#shared/nlu/policy/model-cache.ts';
 
@@ -65,9 +65,14 @@ export const modelVersion = (own: number, tenant: Pick<Tenant, 'vectorsVersion'>
  * shows it as indexing. One read of the indexer's state item.
  */
 export async function indexingOf(tenantId: string): Promise<(x: { id: string; updatedAt: string }) => boolean> {
-  const { owners } = await vectorsRepo.state(tenantId);
-  return (x) => owners[x.id] !== x.updatedAt;
+  return indexingFrom(await vectorsRepo.state(tenantId));
 }
+
+/** `indexingOf` from the state a caller read with its own items (`vectorsRepo.stateKey`, `stateOf`). */
+export const indexingFrom =
+  ({ owners }: VectorState) =>
+  (x: { id: string; updatedAt: string }) =>
+    owners[x.id] !== x.updatedAt;
 
 /** A customer's message as a vector, once per message, only for a tenant that has vectors. */
 export async function messageVector(

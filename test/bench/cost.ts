@@ -118,6 +118,13 @@ for (const l of top)
     `  ${l.item.padEnd(44)} ${usd(l.usd * 1000, 5)} per 1,000 (${fmt((l.usd / perConversation) * 100, 0)} %)${mark(l)}`,
   );
 say();
+say('DynamoDB units by call and item (per conversation; kind of key without its ids):');
+const byItem = [...meter.byItem].sort((x, y) => y[1].write + y[1].read / 5 - (x[1].write + x[1].read / 5));
+for (const [k, u] of byItem.slice(0, 12))
+  say(
+    `  ${k.padEnd(60)} ${(u.write / facts.conversations).toFixed(1).padStart(6)} WRU ${(u.read / facts.conversations).toFixed(1).padStart(6)} RRU  ${(u.calls / facts.conversations).toFixed(1)} calls`,
+  );
+say();
 say('Against what teams pay elsewhere:');
 for (const v of VENDORS) {
   const ours =

@@ -7,7 +7,7 @@ import { BUNDLE_ALIAS, BUNDLE_BANNER, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET } from '
 import { ENCODER_PACKAGES } from '#infra/function.ts';
 import { FUNCTION_MEMORY_MB, memoryOf } from '#infra/memory.ts';
 import { routes } from '#shared/edge/routes/index.ts';
-import { liveRoutes } from '#shared/edge/triggers.ts';
+import { liveRoutes, scheduledJobs } from '#shared/edge/triggers.ts';
 import { startLocalRuntime } from '../../bin/local/server.ts';
 import { runDay } from './cost/day.ts';
 import { Meter } from './cost/meter.ts';
@@ -21,8 +21,10 @@ import { fmt, percentile } from './perf/util.ts';
 //    the largest RSS after init and after each call (Lambda's "Max Memory Used" is the same kind
 //    of figure).
 //    Functions the day never calls are imported only (their peak is their init's).
-// Prints docs/SIZING.md's table (and writes bench-results/sizing.json). Option (env):
-// SIZING_CONVERSATIONS (default 10).
+// Prints docs/SIZING.md's table (and writes bench-results/sizing.json). Options (env):
+// SIZING_CONVERSATIONS (default 10); SIZING_ONLY=a/b,c/d measures only those functions, without
+// the day (a scheduled job among them is run once for its event; the others are imported only),
+// and writes no file.
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const OUT = join(ROOT, 'bench-results', 'sizing-bundles');
@@ -45,15 +47,20 @@ const rt = await startLocalRuntime({
     durations.set(handler, [...xs, took.ms]);
   },
 });
-await runDay(
-  rt,
-  meter,
-  { conversations: Number(process.env.SIZING_CONVERSATIONS ?? 10), handover: 0.1, email: 0.1 },
-  log,
-);
-for (const job of ['jobs/retention', 'jobs/purge-tenants']) await rt.runJob(job);
+const only = process.env.SIZING_ONLY?.split(',').map((h) => h.trim());
+if (!only) {
+  await runDay(
+    rt,
+    meter,
+    { conversations: Number(process.env.SIZING_CONVERSATIONS ?? 10), handover: 0.1, email: 0.1 },
+    log,
+  );
+  for (const job of ['jobs/retention', 'jobs/purge-tenants', 'jobs/resolutions']) await rt.runJob(job);
+} else {
+  for (const job of only.filter((h) => scheduledJobs.some((j) => j.handler === h))) await rt.runJob(job);
+}
 
-const handlers = Object.keys(FUNCTION_MEMORY_MB);
+const handlers = Object.keys(FUNCTION_MEMORY_MB).filter((h) => !only || only.includes(h));
 log(`bundling ${handlers.length} functions as deployed`);
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(join(OUT, 'assets'), { recursive: true });
@@ -196,6 +203,8 @@ process.stdout.write(
     '',
   ].join('\n'),
 );
-mkdirSync(join(ROOT, 'bench-results'), { recursive: true });
-writeFileSync(join(ROOT, 'bench-results', 'sizing.json'), JSON.stringify(rows, null, 2));
+if (!only) {
+  mkdirSync(join(ROOT, 'bench-results'), { recursive: true });
+  writeFileSync(join(ROOT, 'bench-results', 'sizing.json'), JSON.stringify(rows, null, 2));
+}
 process.exit(0);

@@ -5,7 +5,9 @@ import type { Actor } from '#shared/core/vocabulary.ts';
 import { Conflict, fieldError, NotFound } from '#shared/core/errors.ts';
 import { templateNames } from '#shared/nlu/intents/entities.ts';
 import { auditValue, sameValue } from '#shared/domain/audit-value.ts';
-import { indexingOf } from '#shared/domain/vectors.ts';
+import { indexingFrom, indexingOf } from '#shared/domain/vectors.ts';
+import { vectorsRepo } from '#shared/data/vectors.ts';
+import { keyString } from '#shared/data/lists.ts';
 import { dataPaths, findActionIntegration } from '#shared/domain/events-out/actions.ts';
 import { TEMPLATE_BLANKS } from '#shared/domain/tenants/intent-templates.ts';
 import { SETTINGS_PLACEHOLDERS } from './placeholders.ts';
@@ -58,9 +60,11 @@ export async function listIntents(tenantId: string) {
 }
 
 export async function getIntent(tenantId: string, id: string) {
-  const [intent, indexing] = await Promise.all([intentsRepo.get(tenantId, id), indexingOf(tenantId)]);
+  // The intent, its hits and the indexer's state: one BatchGet.
+  const stateKey = vectorsRepo.stateKey(tenantId);
+  const { intent, also } = await intentsRepo.getWith(tenantId, id, [stateKey]);
   if (!intent) throw new NotFound('intent');
-  return { ...shown(intent), indexing: indexing(intent) };
+  return { ...shown(intent), indexing: indexingFrom(vectorsRepo.stateOf(also.get(keyString(stateKey))))(intent) };
 }
 
 /**

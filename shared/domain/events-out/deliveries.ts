@@ -4,7 +4,7 @@ import { METRIC } from '#shared/core/metric-names.ts';
 import { count } from '#shared/core/metrics.ts';
 import { EVENT_TYPES, type DomainEvent as CoreEvent, type EventType } from '#shared/core/vocabulary.ts';
 import type { DeliveryStatus } from '#shared/core/vocabulary.ts';
-import { deliveriesRepo, type DeliveryItem } from '#shared/data/deliveries.ts';
+import { deliveriesRepo, type DeliveryItem, type NewDelivery } from '#shared/data/deliveries.ts';
 import { deliveryQueue, parseMessage, type DeliveryMessage } from '#shared/data/delivery-queue.ts';
 import { integrationsRepo, type IntegrationItem } from '#shared/data/integrations.ts';
 import { Conflict, NotFound } from '#shared/core/errors.ts';
@@ -71,7 +71,7 @@ const messageOf = (tenantId: string, d: DeliveryItem): DeliveryMessage => ({
 });
 
 async function queueNew(i: IntegrationItem, e: DomainEvent, now: string): Promise<DeliveryItem> {
-  const d: DeliveryItem = {
+  const d: NewDelivery = {
     id: `dlv_${e.id.slice(4)}`,
     integrationId: i.id,
     eventId: e.id,
@@ -159,17 +159,17 @@ export async function sendTest(tenantId: string, integrationId: string) {
 
 const USER_AGENT = 'support-assistant-webhooks/1';
 
-async function send(tenantId: string, i: IntegrationItem, d: DeliveryItem, now: number) {
+async function send(tenantId: string, i: IntegrationItem, d: DeliveryItem, payload: string, now: number) {
   const creds = await credentialsOf(tenantId, i);
   const target = i.type === 'slack' ? (creds.webhookUrl ?? '') : String(i.config.url);
   const opts = { allowLoopback: loopbackAllowed(target), timeoutMs: config.deliveryTimeoutMs };
   const json = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
   if (i.type === 'webhook') {
-    const headers = { ...json, ...signedHeaders(creds.secret!, d.eventId, new Date(now), d.payload) };
-    return postJson(String(i.config.url), d.payload, headers, opts);
+    const headers = { ...json, ...signedHeaders(creds.secret!, d.eventId, new Date(now), payload) };
+    return postJson(String(i.config.url), payload, headers, opts);
   }
   if (i.type === 'slack') {
-    const body = slackMessage(JSON.parse(d.payload) as DomainEvent, config.dashboardUrl);
+    const body = slackMessage(JSON.parse(payload) as DomainEvent, config.dashboardUrl);
     if (!body) return { ok: true, status: null, error: null, body: '' };
     return postJson(creds.webhookUrl!, JSON.stringify(body), json, opts);
   }
@@ -221,19 +221,25 @@ export async function attemptDelivery(m: QueueMessage): Promise<AttemptOutcome> 
   if (!msg)
     return { outcome: 'done', note: { message: 'delivery message is malformed; dropped', messageId: m.messageId } };
   const { tenantId } = msg;
-  const [d, i] = await Promise.all([
-    deliveriesRepo.get(tenantId, msg.integrationId, msg.deliveryId),
+  const [found, i] = await Promise.all([
+    deliveriesRepo.withBody(tenantId, msg.integrationId, msg.deliveryId),
     integrationsRepo.get(tenantId, msg.integrationId),
   ]);
+  const d = found?.delivery;
   // Stale (redelivered since, or finished): nothing to do.
   if (!d || d.run !== msg.run || d.status !== 'pending') return DONE;
   const started = clock.now();
-  if (i?.status !== 'active') {
+  const payload = found!.payload;
+  if (i?.status !== 'active' || payload === null) {
     await deliveriesRepo.record(tenantId, d, {
       status: 'failed',
       nextAttemptAt: null,
       lastResponseStatus: d.lastResponseStatus,
-      lastError: i ? 'the integration is disabled' : 'the integration was deleted',
+      lastError: !i
+        ? 'the integration was deleted'
+        : payload === null
+          ? "the delivery's body was erased with the customer's data"
+          : 'the integration is disabled',
     });
     count(METRIC.deliveriesFailed);
     return DONE;
@@ -241,7 +247,7 @@ export async function attemptDelivery(m: QueueMessage): Promise<AttemptOutcome> 
   if (!(await deliveriesRepo.claim(tenantId, d, m.messageId, iso(started)))) return DONE;
 
   const attempt = d.attempts + 1 - d.runBase;
-  const result = await send(tenantId, i, d, started);
+  const result = await send(tenantId, i, d, payload, started);
   const now = clock.now();
   const base = { lastResponseStatus: result.status };
   if (result.ok) {

@@ -11,6 +11,7 @@ import { summary } from './conversations-admin.ts';
 import { conversationTitle, visitorView } from '#shared/domain/customers/visitors.ts';
 import { events } from '#shared/domain/events.ts';
 import { laterThan } from '#shared/core/time.ts';
+import { keys } from '#shared/data/keys.ts';
 import { namedEntries } from '#shared/domain/tenants/audit-names.ts';
 
 export interface TicketPatch {
@@ -147,11 +148,12 @@ export function updateTicket(tenantId: string, actor: Actor, ticketId: string, p
 export async function getTicket(tenantId: string, ticketId: string) {
   const found = await ticketsRepo.getWithTrail(tenantId, ticketId);
   if (!found) throw new NotFound('ticket');
-  const [conversation, auditTrail] = await Promise.all([
-    conversationsRepo.get(tenantId, found.ticket.conversationId),
-    namedEntries(tenantId, found.auditTrail),
-  ]);
-  return { ticket: found.ticket, conversation: conversation ? summary(conversation) : null, auditTrail };
+  // The conversation comes in the BatchGet that names the trail: one round trip for both.
+  const key = keys.conversation(tenantId, found.ticket.conversationId);
+  const named = await namedEntries(tenantId, found.auditTrail, [key]);
+  const item = named.also.get(`${key.pk}|${key.sk}`);
+  const conversation = item ? conversationsRepo.fromItem(item) : null;
+  return { ticket: found.ticket, conversation: conversation ? summary(conversation) : null, auditTrail: named.entries };
 }
 
 /** Each ticket with its customer (the conversation's visitor and title), read in one BatchGet. */

@@ -12,7 +12,10 @@ import {
 } from '#shared/data/articles.ts';
 import { decodeCursor, encodeCursor } from '#shared/data/cursor.ts';
 import { auditRepo } from '#shared/data/audit.ts';
-import { indexingOf } from '#shared/domain/vectors.ts';
+import { indexingFrom, indexingOf } from '#shared/domain/vectors.ts';
+import { vectorsRepo } from '#shared/data/vectors.ts';
+import { keys } from '#shared/data/keys.ts';
+import { keyString } from '#shared/data/lists.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { MAX_TX_ITEMS, retrying, TxConditionFailed, TxConflict, type TxItem } from '#shared/data/tx.ts';
 import { TenantModelCache } from '#shared/nlu/policy/model-cache.ts';
@@ -122,13 +125,11 @@ export async function find(tenantId: string, id: string): Promise<Article> {
 
 export async function getArticle(tenantId: string, id: string) {
   if (!isArticleId(id)) throw notFound();
-  const [a, hits, indexing] = await Promise.all([
-    articlesRepo.get(tenantId, id, false),
-    articlesRepo.hits(tenantId),
-    indexingOf(tenantId),
-  ]);
+  // The article, its hits and the indexer's state: one BatchGet.
+  const stateKey = vectorsRepo.stateKey(tenantId);
+  const { article: a, hits, also } = await articlesRepo.getWith(tenantId, id, [stateKey]);
   if (!a) throw notFound();
-  return view(a, hits.get(id) ?? 0, indexing(a));
+  return view(a, hits.get(id) ?? 0, indexingFrom(vectorsRepo.stateOf(also.get(keyString(stateKey))))(a));
 }
 
 export interface ListQuery {
@@ -150,21 +151,24 @@ const searchIndexes = new TenantModelCache<{ index: KnowledgeIndex; byId: Map<st
 export async function listArticles(tenantId: string, query: ListQuery) {
   const { q, status, limit, cursor } = query;
   if (q === undefined) {
-    const [page, hits, indexing] = await Promise.all([
+    const stateKey = vectorsRepo.stateKey(tenantId);
+    const [page, { hits, also }] = await Promise.all([
       articlesRepo.page(tenantId, status, limit, cursor),
-      articlesRepo.hits(tenantId),
-      indexingOf(tenantId),
+      articlesRepo.hitsWith(tenantId, [stateKey]),
     ]);
+    const indexing = indexingFrom(vectorsRepo.stateOf(also.get(keyString(stateKey))));
     return { items: page.items.map((a) => listItem(a, hits, indexing)), nextCursor: page.nextCursor };
   }
   const scope = { tenantId, list: 'articles-search', filters: { q, status } };
   const from = cursor ? decodeCursor(scope, cursor) : null;
   if (from && (typeof from.s !== 'number' || typeof from.i !== 'string')) throw new InvalidCursor();
-  const [tenant, hits, indexing] = await Promise.all([
-    tenantsRepo.get(tenantId, true),
-    articlesRepo.hits(tenantId),
-    indexingOf(tenantId),
-  ]);
+  // The tenant (its articlesVersion keys the cached index), the hits and the indexer's state: one BatchGet.
+  const tenantKey = keys.tenant(tenantId);
+  const stateKey = vectorsRepo.stateKey(tenantId);
+  const { hits, also } = await articlesRepo.hitsWith(tenantId, [tenantKey, stateKey]);
+  const tenantItem = also.get(keyString(tenantKey));
+  const tenant = tenantItem ? tenantsRepo.fromItem(tenantItem) : null;
+  const indexing = indexingFrom(vectorsRepo.stateOf(also.get(keyString(stateKey))));
   if (!tenant) throw notFound();
   const { index, byId } = await searchIndexes.get(
     `${tenantId}#${status ?? ''}`,

@@ -4,5 +4,5 @@ import { namedEntries } from '#shared/domain/tenants/audit-names.ts';
 
 export async function listAudit(tenantId: string, q: { category?: AuditCategory; limit: number; cursor?: string }) {
   const page = await auditRepo.list(tenantId, { category: q.category }, q.limit, q.cursor);
-  return { items: await namedEntries(tenantId, page.items), nextCursor: page.nextCursor };
+  return { items: (await namedEntries(tenantId, page.items)).entries, nextCursor: page.nextCursor };
 }

@@ -191,7 +191,11 @@ export function bill({ meter, facts, storageBytes, jobs, functions, initMs }: Bi
     item: 'SES messages received',
     service: 'SES',
     estimated: false,
-    usd: per(facts.mailIn * PRICES.sesMessageIn + Math.ceil(facts.mailInBytes / 262144) * PRICES.sesChunkIn),
+    // Every message is at least one 256 KB chunk; the day's mails are a few KB each.
+    usd: per(
+      facts.mailIn * PRICES.sesMessageIn +
+        Math.max(facts.mailIn, Math.ceil(facts.mailInBytes / 262144)) * PRICES.sesChunkIn,
+    ),
     quantity: `${per(facts.mailIn).toFixed(2)} messages`,
   });
   add({

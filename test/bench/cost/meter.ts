@@ -24,6 +24,8 @@ export class Meter {
   logLines = 0;
   /** Custom metrics seen in the embedded-metric-format lines: namespace, name and dimension values. */
   metrics = new Set<string>();
+  /** Units by kind of call and item (`PutItem DELIVERIES/dlv`), for the breakdown of the top items. */
+  readonly byItem = new Map<string, { read: number; write: number; calls: number }>();
   private capacity = { read: 0, write: 0, calls: 0 };
   /** The data layer's sums, read once the runtime has set its environment (the client is made on import). */
   private consumed: typeof this.capacity | null = null;
@@ -89,7 +91,20 @@ export class Meter {
 
   /** Starts metering: what happened before (setup, warm-up) is not counted. */
   async start() {
-    this.consumed ??= (await import('#shared/data/client.ts')).consumedCapacity;
+    if (!this.consumed) {
+      const client = await import('#shared/data/client.ts');
+      this.consumed = client.consumedCapacity;
+      client.capacityListeners.push((command, input, units) => {
+        if (!this.on) return;
+        const key = `${command.replace(/Command\b/, '')} ${itemKinds(input)}`;
+        const b = this.byItem.get(key) ?? { read: 0, write: 0, calls: 0 };
+        b.read += units.read;
+        b.write += units.write;
+        b.calls++;
+        this.byItem.set(key, b);
+      });
+    }
+    this.byItem.clear();
     this.on = true;
     this.invocations = [];
     this.logBytes = 0;
@@ -121,4 +136,60 @@ export class Meter {
   socketConnects() {
     return this.invocations.filter((i) => i.handler === 'live/connect').length;
   }
+}
+
+/** A key's kind without its ids: `TENANT#t#DELIVERIES#int_1` + `dlv_01..` is `DELIVERIES/dlv`. */
+function keyKind(key: Record<string, unknown> | undefined): string {
+  const str = (v: unknown) => (typeof v === 'string' ? v : ((v as { S?: string } | undefined)?.S ?? ''));
+  const tokens = (s: string) => s.split('#').filter((t) => /^[A-Z][A-Z_]*$/.test(t));
+  const pk = tokens(str(key?.pk)).filter((t) => t !== 'TENANT');
+  const sk = str(key?.sk);
+  const skKind = tokens(sk)[0] ?? sk.split('_')[0] ?? '';
+  return `${pk.join('#') || '-'}/${/^[a-z]+$/.test(skKind) || /^[A-Z]/.test(skKind) ? skKind : '?'}`;
+}
+
+/** The kinds of item a call touched, for the breakdown. */
+function itemKinds(input: unknown): string {
+  const i = input as {
+    Key?: Record<string, unknown>;
+    Item?: Record<string, unknown>;
+    IndexName?: string;
+    KeyConditionExpression?: string;
+    ExpressionAttributeValues?: Record<string, unknown>;
+    TransactItems?: Array<Record<string, { Key?: Record<string, unknown>; Item?: Record<string, unknown> }>>;
+    RequestItems?: Record<
+      string,
+      | Array<Record<string, { Key?: Record<string, unknown>; Item?: Record<string, unknown> }>>
+      | { Keys?: Array<Record<string, unknown>> }
+    >;
+  };
+  if (i.Key || i.Item) return keyKind(i.Key ?? i.Item);
+  if (i.TransactItems)
+    return [
+      ...new Set(
+        i.TransactItems.map((t) => {
+          const op = Object.values(t)[0]!;
+          return keyKind(op.Key ?? op.Item);
+        }),
+      ),
+    ]
+      .sort()
+      .join('+');
+  if (i.RequestItems) {
+    const kinds = new Set<string>();
+    for (const v of Object.values(i.RequestItems)) {
+      if (Array.isArray(v))
+        for (const r of v) {
+          const op = Object.values(r)[0]!;
+          kinds.add(keyKind(op.Key ?? op.Item));
+        }
+      else for (const k of v.Keys ?? []) kinds.add(keyKind(k));
+    }
+    return [...kinds].sort().join('+');
+  }
+  if (i.KeyConditionExpression) {
+    const first = Object.values(i.ExpressionAttributeValues ?? {})[0];
+    return `${i.IndexName ?? 'table'} ${keyKind({ pk: first })}`;
+  }
+  return '?';
 }

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,11 +7,14 @@ import { promisify } from 'node:util';
 import { build, type BuildOptions } from 'esbuild';
 import { routes } from '#shared/edge/routes/index.ts';
 import { BUNDLE_ALIAS, BUNDLE_BANNER, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET } from '#infra/bundling.ts';
+import { ENCODER_PACKAGES } from '#infra/function.ts';
 import { median } from './util.ts';
 
 // Each function bundled as infra/function.ts has NodejsFunction bundle it (ESM, minified, node24,
-// every module bundled, the createRequire banner, linked source maps without sources), then
-// imported in a fresh Node.js process to time its init next to an empty handler's.
+// every module bundled but the encoder's runtime, the createRequire banner, linked source maps
+// without sources), then imported in a fresh Node.js process to time its init next to an empty
+// handler's. The encoder's runtime is never in a bundle: the functions that embed carry its
+// packages beside theirs (infra/function.ts encoderCopy) and import them on the first embedding.
 
 const run = promisify(execFile);
 
@@ -28,7 +31,19 @@ const OPTIONS: BuildOptions = {
   alias: BUNDLE_ALIAS,
   outExtension: { '.js': '.mjs' },
   logLevel: 'silent',
+  external: [...ENCODER_PACKAGES],
 };
+
+/** Bytes of every file under `dir`. */
+const treeBytes = (dir: string): number =>
+  readdirSync(dir, { withFileTypes: true }).reduce(
+    (n, e) => n + (e.isDirectory() ? treeBytes(join(dir, e.name)) : statSync(join(dir, e.name)).size),
+    0,
+  );
+
+/** The encoder's runtime packages as the functions that embed carry them beside their bundle (the model's files apart). */
+export const encoderRuntimeBytes = (root: string) =>
+  ENCODER_PACKAGES.reduce((n, p) => n + treeBytes(join(root, 'node_modules', p)), 0);
 
 export interface BundleResult {
   handler: string;
