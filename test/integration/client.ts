@@ -4,19 +4,36 @@ import { inject } from 'vitest';
 
 export const baseUrl = () => inject('baseUrl');
 
+/** What to do with a 503 (UNAVAILABLE, with Retry-After). */
+export interface Served {
+  /**
+   * Send it again after its Retry-After, five attempts at most. Only for set-up steps that write a lot
+   * at once (onboarding stores the starter content): on a loaded machine DynamoDB Local can stall for
+   * seconds under them (CI's clean run once saw over 15 s) and the service answers 503 as it should.
+   * Each resend is logged.
+   */
+  resend503?: boolean;
+}
+
 /**
- * fetch, as the API asks its clients to behave: a 503 is sent again after its Retry-After, five
- * attempts at most (CI's clean run once saw DynamoDB Local stall for over 15 s on a quiet machine). A loaded machine (two cores running the browser, the CDK synth and the
- * encoder beside the tests) can starve DynamoDB Local for seconds, and then the service answers
- * 503 as it should. Each resend is logged; a 503 that lasts is still the test's answer.
+ * fetch, except that a 503 fails the test at once with its body, unless `resend503` asks for it to be
+ * sent again (and then a 503 that lasts fails it the same way). A test about outages uses its own
+ * client and reads its 503s itself.
  */
-export async function fetchServed(url: string, init: RequestInit): Promise<Response> {
+export async function fetchServed(
+  url: string,
+  init: RequestInit,
+  { resend503 = false }: Served = {},
+): Promise<Response> {
+  const what = `${init.method ?? 'GET'} ${new URL(url).pathname}`;
   for (let attempt = 1; ; attempt++) {
     const res = await fetch(url, init);
-    if (res.status !== 503 || attempt === 5) return res;
+    if (res.status !== 503) return res;
+    const body = await res.text();
+    if (!resend503 || attempt === 5)
+      throw new Error(`503 on ${what}${resend503 ? ` after ${attempt} attempts` : ''}: ${body}`);
     const wait = Number(res.headers.get('retry-after') ?? 1);
-    console.warn(`503 on ${init.method ?? 'GET'} ${new URL(url).pathname}: sent again in ${wait} s`);
-    await res.arrayBuffer();
+    console.warn(`503 on ${what}: sent again in ${wait} s`);
     await new Promise((done) => setTimeout(done, wait * 1000));
   }
 }
@@ -37,7 +54,7 @@ export async function request<T = any>(
     body?: unknown;
     raw?: string;
     headers?: Record<string, string>;
-  } = {},
+  } & Served = {},
 ): Promise<Res<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
@@ -47,7 +64,11 @@ export async function request<T = any>(
     body = JSON.stringify(opts.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetchServed(baseUrl() + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const res = await fetchServed(
+    baseUrl() + path,
+    { method, headers, ...(body !== undefined ? { body } : {}) },
+    { resend503: opts.resend503 ?? false },
+  );
   const text = await res.text();
   let parsed: unknown;
   try {
@@ -86,7 +107,12 @@ export async function newTenant(name = 'Test Shop'): Promise<TestTenant> {
   const ownerSub = newSub('owner');
   const ownerEmail = `${ownerSub}@example.com`;
   const ownerToken = await tokenFor(ownerSub, ownerEmail);
-  const r = await request('POST', admin('/auth/onboard'), { token: ownerToken, body: { tenantName: name } });
+  // The starter content makes onboarding the heaviest write of a test's set-up: it may meet a stall.
+  const r = await request('POST', admin('/auth/onboard'), {
+    token: ownerToken,
+    body: { tenantName: name },
+    resend503: true,
+  });
   if (r.status !== 201) throw new Error(`onboard: ${r.status} ${r.text}`);
   return { tenantId: r.body.tenant.id, widgetKey: r.body.widgetKey, ownerToken, ownerSub, ownerEmail };
 }
