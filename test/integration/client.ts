@@ -1,4 +1,5 @@
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
+import { eventually } from '../support/eventually.ts';
 
 // A small HTTP client for the integration tests: everything goes through the local runtime's server.
 
@@ -177,16 +178,18 @@ export async function putConfig(t: TestTenant, config: unknown) {
 }
 
 /** Waits until the tenant's articles and intents have their sentence vectors (the indexer runs after each write). */
-export async function untilIndexed(t: TestTenant, ms = 60_000) {
-  const until = Date.now() + ms;
-  for (;;) {
-    const [a, i] = await Promise.all([
-      request('GET', admin('/articles?limit=100'), { token: t.ownerToken }),
-      request('GET', admin('/intents'), { token: t.ownerToken }),
-    ]);
-    const items = [...(a.body.items ?? []), ...(i.body.items ?? [])] as Array<{ indexing?: boolean }>;
-    if (items.every((x) => !x.indexing)) return;
-    if (Date.now() > until) throw new Error('still indexing');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+export const untilIndexed = (t: TestTenant, timeout = 60_000) =>
+  eventually(
+    async () => {
+      const [a, i] = await Promise.all([
+        request('GET', admin('/articles?limit=100'), { token: t.ownerToken }),
+        request('GET', admin('/intents'), { token: t.ownerToken }),
+      ]);
+      const items = [...(a.body.items ?? []), ...(i.body.items ?? [])] as Array<{ id: string; indexing?: boolean }>;
+      expect(
+        items.filter((x) => x.indexing).map((x) => x.id),
+        'still indexing',
+      ).toEqual([]);
+    },
+    { timeout },
+  );
