@@ -1,7 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts';
 import { untilIntentsIndexed } from '../fixtures/indexed.ts';
-import { fetchServed } from './client.ts';
+import { onboard } from './client.ts';
 
 // One local runtime (DynamoDB Local + the HTTP server) per test run; every test makes its own tenant.
 let runtime: LocalRuntime | undefined;
@@ -24,16 +24,7 @@ async function warmIndexer(url: string) {
     body: JSON.stringify({ sub: 'warm-up', email: 'warm-up@example.com' }),
   }).then(async (r) => ((await r.json()) as { accessToken: string }).accessToken);
   // The run's first writes meet a DynamoDB Local that has just started (and, on CI, a busy machine).
-  const r = await fetchServed(
-    `${url}/api/v1/admin/auth/onboard`,
-    {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ tenantName: 'Warm-up' }),
-    },
-    { resend503: true },
-  );
-  if (r.status !== 201) throw new Error(`warm-up onboarding: ${r.status} ${await r.text()}`);
+  await onboard(url, token, 'Warm-up');
   await untilIntentsIndexed(url, token);
 }
 

@@ -4,7 +4,7 @@ import { monotonicFactory } from 'ulid';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { startLocalRuntime, type LocalRuntime } from '../../../bin/local/server.ts';
 import type { DomainEvent } from '#shared/domain/events-out/deliveries.ts';
-import { fetchServed, type Served } from '../client.ts';
+import { fetchServed, onboard } from '../client.ts';
 
 // Webhook tests run the local runtime in their own process (on the run's DynamoDB Local), so that
 // they can call `fanOut` as the dispatcher does, move the delivery clock and read the queue's log.
@@ -130,23 +130,16 @@ export async function chatOn(
 }
 
 export function api(rt: LocalRuntime): Api {
-  const send = async (
-    served: Served,
-    ...[method, path, token, body, headers = {}]: Parameters<Api['call']>
-  ): Promise<{ status: number; body: any; text: string }> => {
-    const res = await fetchServed(
-      `${rt.url}/api/v1/admin${path}`,
-      {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...headers,
-        },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  const call: Api['call'] = async (method, path, token, body, headers = {}) => {
+    const res = await fetchServed(`${rt.url}/api/v1/admin${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
       },
-      served,
-    );
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
     const text = await res.text();
     let parsed: unknown;
     try {
@@ -156,16 +149,12 @@ export function api(rt: LocalRuntime): Api {
     }
     return { status: res.status, body: parsed as any, text };
   };
-  const call: Api['call'] = (...args) => send({}, ...args);
   return {
     call,
     async tenant(name = 'Hook Shop') {
       const sub = `owner-${randomUUID()}`;
       const token = await rt.idp.token({ sub, email: `${sub}@example.com` });
-      // Onboarding stores the starter content, the heaviest set-up write: it may meet a stall of DynamoDB Local.
-      const r = await send({ resend503: true }, 'POST', '/auth/onboard', token, { tenantName: name });
-      if (r.status !== 201) throw new Error(`onboard: ${r.status} ${r.text}`);
-      return { tenantId: r.body.tenant.id as string, token, widgetKey: r.body.widgetKey as string, sub };
+      return { ...(await onboard(rt.url, token, name)), token, sub };
     },
     async member(t, role) {
       const sub = `${role}-${randomUUID()}`;
