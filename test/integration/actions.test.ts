@@ -4,6 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { fakeClock, useRealClock } from '../fixtures/clock.ts';
 import { chatOn, webhookFile } from './webhooks/harness.ts';
+import { eventually } from '../support/eventually.ts';
 
 // Actions (docs/ACTIONS.md) end to end through the local runtime's HTTP server: a real receiver
 // on loopback checks the signature, answers as a team's endpoint would (or would not), and the
@@ -382,9 +383,19 @@ describe('the call from the chat', () => {
     await s.ask();
     await s.ask();
     await s.ask();
-    const until = Date.now() + 10_000;
-    while (rcv.got.length < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-    await new Promise((r) => setTimeout(r, 1500));
+    await eventually(() => expect(rcv.got.length, 'action.failed deliveries').toBeGreaterThanOrEqual(1));
+    // A later event to another endpoint: once it arrives, the stream has handed on every record
+    // written before it, and once the delivery queue is idle, all of them were delivered.
+    const marker = await endpoint(() => ({ status: 200 }));
+    const markerHook = await w.a.call('POST', '/integrations', s.t.token, {
+      type: 'webhook',
+      name: 'Marker',
+      config: { url: marker.url, events: ['conversation.created'] },
+    });
+    expect(markerHook.status).toBe(201);
+    expect((await chatOn(w.rt, s.t.widgetKey, '/message', { message: 'hello' })).status).toBe(200);
+    await eventually(() => expect(marker.got.length, 'the marker event').toBeGreaterThanOrEqual(1));
+    await w.rt.queue.idle();
     expect(rcv.got).toHaveLength(1);
     const e = JSON.parse(rcv.got[0]!.body);
     expect(e).toMatchObject({

@@ -1,24 +1,71 @@
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
+import { eventually } from '../support/eventually.ts';
 
 // A small HTTP client for the integration tests: everything goes through the local runtime's server.
 
 export const baseUrl = () => inject('baseUrl');
 
+/** What to do with a 503 (UNAVAILABLE, with Retry-After). */
+export interface Served {
+  /**
+   * Send it again after its Retry-After, five attempts at most. Only for set-up steps that write a lot
+   * at once (onboarding stores the starter content): on a loaded machine DynamoDB Local can stall for
+   * seconds under them (CI's clean run once saw over 15 s) and the service answers 503 as it should.
+   * Each resend is logged.
+   */
+  resend503?: boolean;
+}
+
 /**
- * fetch, as the API asks its clients to behave: a 503 is sent again after its Retry-After, five
- * attempts at most (CI's clean run once saw DynamoDB Local stall for over 15 s on a quiet machine). A loaded machine (two cores running the browser, the CDK synth and the
- * encoder beside the tests) can starve DynamoDB Local for seconds, and then the service answers
- * 503 as it should. Each resend is logged; a 503 that lasts is still the test's answer.
+ * fetch, except that a 503 fails the test at once with its body, unless `resend503` asks for it to be
+ * sent again (and then a 503 that lasts fails it the same way). A test about outages uses its own
+ * client and reads its 503s itself.
  */
-export async function fetchServed(url: string, init: RequestInit): Promise<Response> {
+export async function fetchServed(
+  url: string,
+  init: RequestInit,
+  { resend503 = false }: Served = {},
+): Promise<Response> {
+  const what = `${init.method ?? 'GET'} ${new URL(url).pathname}`;
   for (let attempt = 1; ; attempt++) {
     const res = await fetch(url, init);
-    if (res.status !== 503 || attempt === 5) return res;
+    if (res.status !== 503) return res;
+    const body = await res.text();
+    if (!resend503 || attempt === 5)
+      throw new Error(`503 on ${what}${resend503 ? ` after ${attempt} attempts` : ''}: ${body}`);
     const wait = Number(res.headers.get('retry-after') ?? 1);
-    console.warn(`503 on ${init.method ?? 'GET'} ${new URL(url).pathname}: sent again in ${wait} s`);
-    await res.arrayBuffer();
+    console.warn(`503 on ${what}: sent again in ${wait} s`);
     await new Promise((done) => setTimeout(done, wait * 1000));
   }
+}
+
+/**
+ * Onboards `token`'s user on the runtime at `base` as a test's set-up: the one step sent again on a
+ * 503. A stall can answer 503 after the write went through; the resend then meets 409
+ * ALREADY_ONBOARDED (the user is always new), and the tenant is read back with a new widget key,
+ * as the first answer and its key were lost.
+ */
+export async function onboard(base: string, token: string, tenantName: string) {
+  const call = async (method: string, path: string, body?: unknown, served: Served = {}) => {
+    const res = await fetchServed(
+      `${base}/api/v1/admin${path}`,
+      {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      },
+      served,
+    );
+    const text = await res.text();
+    return { status: res.status, text, body: text ? JSON.parse(text) : undefined };
+  };
+  const r = await call('POST', '/auth/onboard', { tenantName }, { resend503: true });
+  if (r.status === 201) return { tenantId: r.body.tenant.id as string, widgetKey: r.body.widgetKey as string };
+  if (r.status !== 409 || r.body?.code !== 'ALREADY_ONBOARDED') throw new Error(`onboard: ${r.status} ${r.text}`);
+  console.warn(`onboarding of ${tenantName} went through before its 503: its widget key is issued again`);
+  const [settings, key] = [await call('GET', '/settings'), await call('POST', '/settings/widget-key')];
+  if (settings.status !== 200 || key.status !== 201) throw new Error(`read back: ${settings.text} ${key.text}`);
+  return { tenantId: settings.body.tenant.id as string, widgetKey: key.body.widgetKey as string };
 }
 
 export interface Res<T = any> {
@@ -37,7 +84,7 @@ export async function request<T = any>(
     body?: unknown;
     raw?: string;
     headers?: Record<string, string>;
-  } = {},
+  } & Served = {},
 ): Promise<Res<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
@@ -47,7 +94,11 @@ export async function request<T = any>(
     body = JSON.stringify(opts.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetchServed(baseUrl() + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const res = await fetchServed(
+    baseUrl() + path,
+    { method, headers, ...(body !== undefined ? { body } : {}) },
+    { resend503: opts.resend503 ?? false },
+  );
   const text = await res.text();
   let parsed: unknown;
   try {
@@ -86,9 +137,7 @@ export async function newTenant(name = 'Test Shop'): Promise<TestTenant> {
   const ownerSub = newSub('owner');
   const ownerEmail = `${ownerSub}@example.com`;
   const ownerToken = await tokenFor(ownerSub, ownerEmail);
-  const r = await request('POST', admin('/auth/onboard'), { token: ownerToken, body: { tenantName: name } });
-  if (r.status !== 201) throw new Error(`onboard: ${r.status} ${r.text}`);
-  return { tenantId: r.body.tenant.id, widgetKey: r.body.widgetKey, ownerToken, ownerSub, ownerEmail };
+  return { ...(await onboard(baseUrl(), ownerToken, name)), ownerToken, ownerSub, ownerEmail };
 }
 
 export const send = (
@@ -151,16 +200,18 @@ export async function putConfig(t: TestTenant, config: unknown) {
 }
 
 /** Waits until the tenant's articles and intents have their sentence vectors (the indexer runs after each write). */
-export async function untilIndexed(t: TestTenant, ms = 60_000) {
-  const until = Date.now() + ms;
-  for (;;) {
-    const [a, i] = await Promise.all([
-      request('GET', admin('/articles?limit=100'), { token: t.ownerToken }),
-      request('GET', admin('/intents'), { token: t.ownerToken }),
-    ]);
-    const items = [...(a.body.items ?? []), ...(i.body.items ?? [])] as Array<{ indexing?: boolean }>;
-    if (items.every((x) => !x.indexing)) return;
-    if (Date.now() > until) throw new Error('still indexing');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+export const untilIndexed = (t: TestTenant, timeout = 60_000) =>
+  eventually(
+    async () => {
+      const [a, i] = await Promise.all([
+        request('GET', admin('/articles?limit=100'), { token: t.ownerToken }),
+        request('GET', admin('/intents'), { token: t.ownerToken }),
+      ]);
+      const items = [...(a.body.items ?? []), ...(i.body.items ?? [])] as Array<{ id: string; indexing?: boolean }>;
+      expect(
+        items.filter((x) => x.indexing).map((x) => x.id),
+        'still indexing',
+      ).toEqual([]);
+    },
+    { timeout },
+  );

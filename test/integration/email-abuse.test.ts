@@ -3,6 +3,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { demoArticles } from '../../bin/local/demo-articles.ts';
 import { admin, newTenant, putConfig, request, type TestTenant } from './client.ts';
 import { smtp } from './mail.ts';
+import { eventually } from '../support/eventually.ts';
 
 // The email channel's limits and refusals, its attachments and its automatic answers, over SMTP.
 
@@ -16,19 +17,16 @@ const detail = async (t: TestTenant, id: string) =>
 const tickets = async (t: TestTenant) =>
   (await request('GET', admin('/tickets'), { token: t.ownerToken })).body.items as unknown[];
 
-async function caughtFor(to: string, n = 1, about = '', timeoutMs = 8000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
+const caughtFor = (to: string, n = 1, about = '') =>
+  eventually(async () => {
     const items = (
       (await (await fetch(`${inject('standInsUrl')}/local-mail/messages.json`)).json()) as {
         items: Array<Record<string, any>>;
       }
     ).items.filter((m) => m.envelope.to.includes(to) && m.raw.includes(about));
-    if (items.length >= n) return items;
-    if (Date.now() > until) throw new Error(`expected ${n} mails to ${to}, caught ${items.length}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+    expect(items.length, `mails to ${to}`).toBeGreaterThanOrEqual(n);
+    return items;
+  });
 
 describe('email: bad input and abuse', () => {
   it('malformed MIME (no From) is refused with 550 and stores nothing', async () => {

@@ -1,10 +1,11 @@
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../bin/local/server.ts';
 import { api, startReceiver, startRuntime, type Api, type Receiver } from './webhooks/harness.ts';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { receiveEmail } from '#shared/domain/email/inbound.ts';
 import { smtp } from './mail.ts';
+import { eventually } from '../support/eventually.ts';
 
 // email.received and email.bounced through the whole pipeline: SMTP in, the outbox, the stream, the
 // dispatcher, the delivery queue, a signed webhook to a receiver on loopback; and the email queue's
@@ -102,14 +103,11 @@ describe('email events out', () => {
     const t = await a.tenant('Deferred Mail Shop');
     const { conversationId, reply } = await repliedThread(t, 'ann@busy.localhost', 'Deferred at send');
     // Each receive tries again (visibility compressed here); after the queue's 5 receives, its dead-letter queue.
-    const dead = await vi.waitFor(
-      () => {
-        const d = rt.emailQueue.deadLetters.find((x) => x.body.includes(reply.body.message.id as string));
-        if (!d) throw new Error('the deferred send was never dead-lettered');
-        return d;
-      },
-      { timeout: 20_000, interval: 50 },
-    );
+    const dead = await eventually(() => {
+      const d = rt.emailQueue.deadLetters.find((x) => x.body.includes(reply.body.message.id as string));
+      if (!d) throw new Error('the deferred send was never dead-lettered');
+      return d;
+    });
     expect(dead.receiveCount).toBe(5);
     const detail = await a.call('GET', `/conversations/${conversationId}`, t.token);
     expect(detail.body.messages.find((m: { id: string }) => m.id === reply.body.message.id).delivery).toEqual({

@@ -3,6 +3,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { admin, chat, newTenant, newTicket, putConfig, request, type TestTenant } from './client.ts';
 import { customer } from './live-client.ts';
 import { PASS, smtp } from './mail.ts';
+import { eventually, present } from '../support/eventually.ts';
 
 // The email channel through the local runtime's real SMTP server (nodemailer as the client), read
 // back through the admin API; outgoing mail read from the local catcher.
@@ -35,34 +36,22 @@ async function repliedThread(name: string, from: string, subject: string) {
   return { t, c: c!, r };
 }
 
-async function caught(match: (m: Record<string, any>) => boolean, timeoutMs = 8000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
+const caught = (match: (m: Record<string, any>) => boolean) =>
+  eventually(async () => {
     const r = await fetch(`${inject('standInsUrl')}/local-mail/messages.json`);
-    const found = ((await r.json()) as { items: Array<Record<string, any>> }).items.find(match);
-    if (found) return found;
-    if (Date.now() > until) throw new Error('no such mail caught');
-    await new Promise((res) => setTimeout(res, 50));
-  }
-}
+    return present(((await r.json()) as { items: Array<Record<string, any>> }).items.find(match), 'such mail caught');
+  });
 
 /** The message `messageId` of conversation `id`, once its delivery has a final status. */
 const settled = (t: TestTenant, id: string, messageId: string) =>
   eventually(async () =>
-    (await detail(t, id)).messages.find(
-      (x: { id: string; delivery?: { status: string } }) => x.id === messageId && x.delivery?.status !== 'sending',
+    present(
+      (await detail(t, id)).messages.find(
+        (x: { id: string; delivery?: { status: string } }) => x.id === messageId && x.delivery?.status !== 'sending',
+      ),
+      'final delivery status',
     ),
   );
-
-async function eventually<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 8000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((res) => setTimeout(res, 50));
-  }
-}
 
 describe('email: inbound', () => {
   it('each tenant has an inbound address from its name, shown in settings and not settable', async () => {
@@ -209,10 +198,10 @@ describe('email: outbound', () => {
     expect(mail.html).toContain('<strong>A new one</strong>');
     expect(mail.text).toContain('**A new one**');
     // SES's Delivery event (the catcher's) moves the status on.
-    await eventually(
-      async () =>
-        (await detail(t, c!.id)).messages.find((m: { id: string }) => m.id === r.body.message.id)?.delivery?.status ===
-        'delivered',
+    await eventually(async () =>
+      expect(
+        (await detail(t, c!.id)).messages.find((m: { id: string }) => m.id === r.body.message.id)?.delivery?.status,
+      ).toBe('delivered'),
     );
 
     // The customer's answer to the reply address lands in the same conversation, whatever its subject.
@@ -225,10 +214,10 @@ describe('email: outbound', () => {
   it('a hard bounce suppresses the address: the status says bounced and later replies are refused', async () => {
     const { t, c, r } = await repliedThread('Bounce Shop', 'bounce@simulator.amazonses.com', 'Will bounce');
     expect(r.status).toBe(201);
-    await eventually(
-      async () =>
-        (await detail(t, c.id)).messages.find((m: { id: string }) => m.id === r.body.message.id)?.delivery?.status ===
-        'bounced',
+    await eventually(async () =>
+      expect(
+        (await detail(t, c.id)).messages.find((m: { id: string }) => m.id === r.body.message.id)?.delivery?.status,
+      ).toBe('bounced'),
     );
     const again = await request('POST', admin(`/conversations/${c.id}/messages`), {
       token: t.ownerToken,
@@ -287,10 +276,10 @@ describe('email: outbound', () => {
 
   it("an address on the account's suppression list bounces by SES's event (OnAccountSuppressionList)", async () => {
     const { t, c, r } = await repliedThread('Listed Shop', 'suppressionlist@simulator.amazonses.com', 'Listed');
-    await eventually(
-      async () =>
-        (await detail(t, c.id)).messages.find((x: { id: string }) => x.id === r.body.message.id)?.delivery?.status ===
-        'bounced',
+    await eventually(async () =>
+      expect(
+        (await detail(t, c.id)).messages.find((x: { id: string }) => x.id === r.body.message.id)?.delivery?.status,
+      ).toBe('bounced'),
     );
     expect(
       (await request('GET', admin('/settings/email/suppressions'), { token: t.ownerToken })).body.items.map(
@@ -334,10 +323,10 @@ describe('email: a widget customer who left an address', () => {
     expect(mail.subject).toContain(`[#${number}]`);
     expect(mail.text).toContain('Your refund is on its way.');
     expect(mail.replyTo).toMatch(/\+[0-9a-f]{24}@mail\.localhost$/);
-    await eventually(
-      async () =>
-        (await detail(t, id)).messages.find((m: { id: string }) => m.id === r.body.message.id)?.delivery?.status ===
-        'delivered',
+    await eventually(async () =>
+      expect(
+        (await detail(t, id)).messages.find((m: { id: string }) => m.id === r.body.message.id)?.delivery?.status,
+      ).toBe('delivered'),
     );
 
     // Her answer by email lands in the same widget conversation; a second reply threads under it.
@@ -350,7 +339,8 @@ describe('email: a widget customer who left an address', () => {
     });
     const after = await eventually(async () => {
       const d = await detail(t, id);
-      return d.messages.at(-1)?.content === 'Thanks! When will it arrive?' && d;
+      expect(d.messages.at(-1)?.content).toBe('Thanks! When will it arrive?');
+      return d;
     });
     expect(after.conversation).toMatchObject({ id, channel: 'widget' });
     expect(after.messages.at(-1)).toMatchObject({ role: 'user', email: { from: 'ana@away.example' } });

@@ -1,6 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts';
 import { untilIntentsIndexed } from '../fixtures/indexed.ts';
+import { onboard } from './client.ts';
 
 // One local runtime (DynamoDB Local + the HTTP server) per test run; every test makes its own tenant.
 let runtime: LocalRuntime | undefined;
@@ -22,12 +23,8 @@ async function warmIndexer(url: string) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ sub: 'warm-up', email: 'warm-up@example.com' }),
   }).then(async (r) => ((await r.json()) as { accessToken: string }).accessToken);
-  const r = await fetch(`${url}/api/v1/admin/auth/onboard`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ tenantName: 'Warm-up' }),
-  });
-  if (r.status !== 201) throw new Error(`warm-up onboarding: ${r.status} ${await r.text()}`);
+  // The run's first writes meet a DynamoDB Local that has just started (and, on CI, a busy machine).
+  await onboard(url, token, 'Warm-up');
   await untilIntentsIndexed(url, token);
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts';
+import { eventually } from '../support/eventually.ts';
 
 // An Idempotency-Key across a function that dies in the middle of its transaction (a Lambda
 // timeout): the runtime runs in this process, so a middleware on the handlers' DynamoDB client can
@@ -9,7 +10,8 @@ import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts'
 let rt: LocalRuntime;
 let widgetKey: string;
 let conversationId: string;
-type Fault = { kind: 'hold' | 'swallow'; release?: () => void } | null;
+/** `settled`: once a held transaction was let go, what became of it ('committed' or the error's name). */
+type Fault = { kind: 'hold' | 'swallow'; release?: () => void; settled?: Promise<string> } | null;
 let fault: Fault = null;
 
 interface R {
@@ -32,7 +34,17 @@ async function copies(text: string) {
   const body = (await res.json()) as { messages: Array<{ content: string }> };
   return body.messages.filter((m) => m.content === text).length;
 }
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Sends `message` again until the key is no longer in progress (its Retry-After passed), and that answer. */
+const afterInProgress = (message: string, key: string) =>
+  eventually(
+    async () => {
+      const r = await send(message, key);
+      expect(r.body.code, 'the key still in progress').not.toBe('IDEMPOTENCY_IN_PROGRESS');
+      return r;
+    },
+    // The lock is 15 s (over the 10 s function timeout).
+    { timeout: 30_000, interval: 500 },
+  );
 
 beforeAll(async () => {
   rt = await startLocalRuntime({ tableName: `idem-fence-${Date.now().toString(36)}`, stream: false });
@@ -44,10 +56,19 @@ beforeAll(async () => {
       if (!f || context.commandName !== 'TransactWriteItemsCommand') return next(args);
       fault = null;
       if (f.kind === 'hold') {
+        let settle!: (what: string) => void;
+        f.settled = new Promise((resolve) => {
+          settle = resolve;
+        });
         await new Promise<void>((resolve) => {
           f.release = resolve;
         });
-        return next(args);
+        const outcome = next(args);
+        outcome.then(
+          () => settle('committed'),
+          (e: Error) => settle(e.name),
+        );
+        return outcome;
       }
       await next(args);
       return new Promise<never>(() => undefined);
@@ -96,8 +117,7 @@ describe('a function that dies in the middle of its transaction', () => {
     expect(wait).toBeGreaterThan(0);
     expect(wait).toBeLessThanOrEqual(16);
 
-    await sleep(wait * 1000);
-    const after = await send(text, 'swallowed');
+    const after = await afterInProgress(text, 'swallowed');
     expect(after.status).toBe(409);
     expect(after.body.code).toBe('CONFLICT');
     expect(after.body.detail).toMatch(/answer was lost/);
@@ -112,17 +132,13 @@ describe('a function that dies in the middle of its transaction', () => {
     expect(first.status).toBe(503);
     expect(await copies(text)).toBe(0);
 
-    let retry: R;
-    do {
-      retry = await send(text, 'held');
-      if (retry.status === 409) await sleep(Number(retry.headers.get('retry-after')) * 1000);
-    } while (retry.status === 409 && retry.body.code === 'IDEMPOTENCY_IN_PROGRESS');
+    const retry = await afterInProgress(text, 'held');
     expect(retry.status).toBe(200);
     expect(await copies(text)).toBe(1);
 
     // The first attempt's transaction finally goes out: its fence no longer matches the key's owner.
     held.release!();
-    await sleep(500);
+    expect(await held.settled).not.toBe('committed');
     expect(await copies(text)).toBe(1);
     expect((await send(text, 'held')).status).toBe(200); // the stored answer, replayed
     expect(await copies(text)).toBe(1);

@@ -34,13 +34,3 @@ export const member = async (token: string) => {
   const r = await request('POST', admin('/live/tickets'), { token });
   return must(await open(`ticket=${encodeURIComponent(r.body.ticket)}`));
 };
-
-export async function until<T>(what: string, check: () => T | undefined, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = check();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`no ${what} within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { admin, memberToken, newTenant, newTicket, request, send } from './client.ts';
-import { customer, member, open, until, type Frame, type Socket } from './live-client.ts';
+import { customer, member, open, type Frame, type Socket } from './live-client.ts';
+import { eventually, present } from '../support/eventually.ts';
 
 // Handoff over the live channel, as a support team and a customer see it: real sockets on the
 // local runtime, the real stream and dispatcher.
-
-const settle = () => new Promise((r) => setTimeout(r, 600));
 
 describe('the live channel carries the handoff', () => {
   it('a customer and a member both see an agent reply and the ticket change', async () => {
@@ -20,11 +19,17 @@ describe('the live channel carries the handoff', () => {
     });
     expect(r.status).toBe(201);
     const id = r.body.message.id as string;
-    const onCustomer = await until('reply on the customer socket', () =>
-      c.frames.find((f) => f.type === 'message.created' && f.data.message.id === id),
+    const onCustomer = await eventually(() =>
+      present(
+        c.frames.find((f) => f.type === 'message.created' && f.data.message.id === id),
+        'reply on the customer socket',
+      ),
     );
-    const onMember = await until('reply on the member socket', () =>
-      m.frames.find((f) => f.type === 'message.created' && f.data.message.id === id),
+    const onMember = await eventually(() =>
+      present(
+        m.frames.find((f) => f.type === 'message.created' && f.data.message.id === id),
+        'reply on the member socket',
+      ),
     );
     // The customer sees the agent's name only; staff see who it was.
     expect(onCustomer.data.message).toEqual({
@@ -42,21 +47,27 @@ describe('the live channel carries the handoff', () => {
         (f) =>
           f.type === 'ticket.updated' && f.data.ticket.id === ticketId && f.data.changes.status?.to === 'in_progress',
       );
-    expect(await until('ticket.updated on the customer socket', () => changed(c))).toBeDefined();
-    expect((await until('ticket.updated on the member socket', () => changed(m))).data.ticket.status).toBe(
-      'in_progress',
-    );
+    expect(await eventually(() => present(changed(c), 'ticket.updated on the customer socket'))).toBeDefined();
+    expect(
+      (await eventually(() => present(changed(m), 'ticket.updated on the member socket'))).data.ticket.status,
+    ).toBe('in_progress');
 
     const resolved = await request('PATCH', admin(`/tickets/${ticketId}`), {
       token: agent.token,
       body: { status: 'resolved', assigneeId: agent.sub },
     });
     expect(resolved.status).toBe(200);
-    const onC = await until('the resolution on the customer socket', () =>
-      c.frames.find((f) => f.type === 'ticket.updated' && f.data.ticket.status === 'resolved'),
+    const onC = await eventually(() =>
+      present(
+        c.frames.find((f) => f.type === 'ticket.updated' && f.data.ticket.status === 'resolved'),
+        'the resolution on the customer socket',
+      ),
     );
-    const onM = await until('the resolution on the member socket', () =>
-      m.frames.find((f) => f.type === 'ticket.updated' && f.data.ticket.status === 'resolved'),
+    const onM = await eventually(() =>
+      present(
+        m.frames.find((f) => f.type === 'ticket.updated' && f.data.ticket.status === 'resolved'),
+        'the resolution on the member socket',
+      ),
     );
     // No staff ids reach a customer.
     expect(onC.data.ticket.assigneeId).toBeUndefined();
@@ -80,9 +91,20 @@ describe('the live channel carries the handoff', () => {
     );
     expect(rs.map((r) => r.status)).toEqual(Array(10).fill(201));
     const agentFrames = () => c.frames.filter((f) => f.type === 'message.created' && f.data.message.role === 'agent');
-    await until('ten agent frames', () => (agentFrames().length >= 10 ? true : undefined));
-    await settle();
-    const frames = agentFrames();
+    await eventually(() => expect(agentFrames().length, 'agent frames').toBeGreaterThanOrEqual(10));
+    // A later message, once on the socket, tells that every earlier one has been carried (a stream
+    // carries a conversation's records in order), so a second copy of any of them would be here by now.
+    const last = await request('POST', admin(`/conversations/${conversationId}/messages`), {
+      token: t.ownerToken,
+      body: { content: 'the last one' },
+    });
+    await eventually(() =>
+      present(
+        c.frames.find((f) => f.data.message?.id === last.body.message.id),
+        'the last one',
+      ),
+    );
+    const frames = agentFrames().filter((f) => f.data.message.id !== last.body.message.id);
     expect(frames).toHaveLength(10);
     const byTime = [...rs.map((r) => r.body.message)]
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
@@ -144,11 +166,25 @@ describe('the live channel carries the handoff', () => {
       token: t.ownerToken,
       body: { content: 'for you' },
     });
-    await until('own reply', () => c.frames.find((f) => f.data.message?.id === ownReply.body.message.id));
-    await until('the member sees the other conversation', () =>
-      m.frames.find((f) => f.data.message?.content === 'for the other customer'),
+    await eventually(() =>
+      present(
+        c.frames.find((f) => f.data.message?.id === ownReply.body.message.id),
+        'own reply',
+      ),
     );
-    await settle();
+    await eventually(() =>
+      present(
+        m.frames.find((f) => f.data.message?.content === 'for the other customer'),
+        'the member sees the other conversation',
+      ),
+    );
+    // The own reply was written last: once both sockets have it, anything written before was carried.
+    await eventually(() =>
+      present(
+        m.frames.find((f) => f.data.message?.id === ownReply.body.message.id),
+        'own reply on the member socket',
+      ),
+    );
     const conversationOf = (f: Frame) =>
       f.data.conversationId ?? f.data.conversation?.id ?? f.data.ticket?.conversationId;
     expect(c.frames.every((f) => conversationOf(f) === mine.conversationId && f.tenantId === t.tenantId)).toBe(true);
@@ -168,8 +204,11 @@ describe('the live channel carries the handoff', () => {
       token: t.ownerToken,
       body: { content: 'before' },
     });
-    await until('the first reply on the agent socket', () =>
-      gone.frames.find((f) => f.data.message?.id === first.body.message.id),
+    await eventually(() =>
+      present(
+        gone.frames.find((f) => f.data.message?.id === first.body.message.id),
+        'the first reply on the agent socket',
+      ),
     );
 
     expect((await request('DELETE', admin(`/members/${agent.sub}`), { token: t.ownerToken })).status).toBe(204);
@@ -177,8 +216,11 @@ describe('the live channel carries the handoff', () => {
       token: t.ownerToken,
       body: { content: 'after' },
     });
-    await until('the second reply on the owner socket', () =>
-      stays.frames.find((f) => f.data.message?.id === second.body.message.id),
+    await eventually(() =>
+      present(
+        stays.frames.find((f) => f.data.message?.id === second.body.message.id),
+        'the second reply on the owner socket',
+      ),
     );
     expect(await closed).toBe(1000);
     expect(gone.frames.some((f) => f.data.message?.id === second.body.message.id)).toBe(false);

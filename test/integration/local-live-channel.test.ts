@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { LIVE_PATH } from '#shared/edge/triggers.ts';
 import { admin, baseUrl, newTenant, request, send } from './client.ts';
+import { eventually, present } from '../support/eventually.ts';
 
 // The live channel end to end through the local runtime: the real $connect handler, the table's
 // stream, the real dispatcher and the management API, to a real socket.
@@ -23,16 +24,6 @@ function open(url: string): Promise<{ ws: WebSocket; frames: any[] } | { status:
   });
 }
 
-async function until<T>(what: string, check: () => T | undefined, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = check();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe('the live channel through the local runtime', () => {
   it('a customer socket (widget key + conversation) receives message.created frames after a chat message', async () => {
     const t = await newTenant('Live Shop');
@@ -44,8 +35,11 @@ describe('the live channel through the local runtime', () => {
     const text = 'is anyone there about order 12345?';
     const r = await send(t, text, conversationId);
     expect(r.status).toBe(200);
-    const frame = await until('message.created of the user message', () =>
-      s.frames.find((f) => f.type === 'message.created' && f.data?.message?.content === text),
+    const frame = await eventually(() =>
+      present(
+        s.frames.find((f) => f.type === 'message.created' && f.data?.message?.content === text),
+        'message.created of the user message',
+      ),
     );
     expect(frame).toMatchObject({
       id: expect.any(String),
@@ -55,8 +49,11 @@ describe('the live channel through the local runtime', () => {
       data: { conversationId },
     });
     expect(frame.data.message).toMatchObject({ role: 'user', content: text });
-    const reply = await until("the assistant's message", () =>
-      s.frames.find((f) => f.type === 'message.created' && f.data?.message?.id === r.body.message.id),
+    const reply = await eventually(() =>
+      present(
+        s.frames.find((f) => f.type === 'message.created' && f.data?.message?.id === r.body.message.id),
+        "the assistant's message",
+      ),
     );
     expect(reply.data.message).toMatchObject({ role: 'assistant', content: r.body.message.content });
     // Only this conversation's events (conversation.created of the first message may arrive too, it was still on its way).
@@ -77,11 +74,17 @@ describe('the live channel through the local runtime', () => {
     const r = await send(t, 'hello there');
     expect(r.status).toBe(200);
     const conversationId = r.body.conversationId as string;
-    await until('conversation.created', () =>
-      s.frames.find((f) => f.type === 'conversation.created' && f.data?.conversation?.id === conversationId),
+    await eventually(() =>
+      present(
+        s.frames.find((f) => f.type === 'conversation.created' && f.data?.conversation?.id === conversationId),
+        'conversation.created',
+      ),
     );
-    const reply = await until("the assistant's message", () =>
-      s.frames.find((f) => f.type === 'message.created' && f.data?.message?.id === r.body.message.id),
+    const reply = await eventually(() =>
+      present(
+        s.frames.find((f) => f.type === 'message.created' && f.data?.message?.id === r.body.message.id),
+        "the assistant's message",
+      ),
     );
     expect(reply).toMatchObject({ tenantId: t.tenantId, data: { conversationId, message: { role: 'assistant' } } });
     s.ws.close();

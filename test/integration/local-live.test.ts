@@ -13,6 +13,7 @@ import WebSocket from 'ws';
 import { eventDispatcher, LIVE_PATH } from '#shared/edge/triggers.ts';
 import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts';
 import { recorder } from '../fixtures/local-live/recorder.ts';
+import { eventually, present } from '../support/eventually.ts';
 
 // The local runtime's WebSocket API, its management API and its stream event source mapping,
 // driven through real sockets, the AWS SDK clients and DynamoDB Local, with stand-in handlers
@@ -55,21 +56,6 @@ beforeEach(() => {
   recorder.socketEvents.length = 0;
   recorder.streamEvents.length = 0;
 });
-
-/** Polls until `check` returns a value (not undefined/false), or fails after `ms`. */
-async function until<T>(
-  what: string,
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  ms = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 interface Client {
   ws: WebSocket;
@@ -133,7 +119,7 @@ async function hangUp(c: { ws: WebSocket; closed: Promise<unknown> }) {
   const id = eventOf('$connect')!.requestContext.connectionId;
   c.ws.close();
   await c.closed;
-  await until('its $disconnect', () => eventOf('$disconnect', id));
+  await eventually(() => present(eventOf('$disconnect', id), 'its $disconnect'));
 }
 
 describe('the WebSocket API', () => {
@@ -213,7 +199,7 @@ describe('the WebSocket API', () => {
     const id = eventOf('$connect')!.requestContext.connectionId;
     c.ws.close(4000, 'bye');
     await c.closed;
-    const d = await until('$disconnect', () => eventOf('$disconnect', id));
+    const d = await eventually(() => present(eventOf('$disconnect', id), '$disconnect'));
     expect(d.requestContext).toMatchObject({
       routeKey: '$disconnect',
       eventType: 'DISCONNECT',
@@ -231,9 +217,11 @@ describe('the WebSocket API', () => {
     const id = eventOf('$connect')!.requestContext.connectionId;
     c.ws.send('hello');
     // The management API answering for the connection after the frame shows the frame was read and the socket kept.
-    await until('the frame to be read', async () => {
+    await eventually(async () => {
       const info = await mgmt.send(new GetConnectionCommand({ ConnectionId: id }));
-      return info.LastActiveAt!.getTime() > info.ConnectedAt!.getTime() || undefined;
+      expect(info.LastActiveAt!.getTime(), 'the frame read (LastActiveAt)').toBeGreaterThan(
+        info.ConnectedAt!.getTime(),
+      );
     });
     expect(recorder.socketEvents.map((e) => e.requestContext.routeKey)).toEqual(['$connect']);
     expect(c.ws.readyState).toBe(WebSocket.OPEN);
@@ -247,7 +235,7 @@ describe('the management API through @aws-sdk/client-apigatewaymanagementapi', (
     const id = eventOf('$connect')!.requestContext.connectionId;
     const data = JSON.stringify({ type: 'message.created', data: { text: 'héllo ✓' } });
     await mgmt.send(new PostToConnectionCommand({ ConnectionId: id, Data: data }));
-    await until('the frame', () => c.frames.length > 0);
+    await eventually(() => expect(c.frames.length, 'frames on the socket').toBeGreaterThan(0));
     expect(c.frames).toEqual([{ data, binary: false }]);
 
     const info = await mgmt.send(new GetConnectionCommand({ ConnectionId: id }));
@@ -258,7 +246,7 @@ describe('the management API through @aws-sdk/client-apigatewaymanagementapi', (
 
     await mgmt.send(new DeleteConnectionCommand({ ConnectionId: id }));
     await c.closed;
-    await until('$disconnect', () => eventOf('$disconnect', id));
+    await eventually(() => present(eventOf('$disconnect', id), '$disconnect'));
 
     const gone = await mgmt
       .send(new PostToConnectionCommand({ ConnectionId: id, Data: 'late' }))
@@ -289,7 +277,7 @@ describe('the management API through @aws-sdk/client-apigatewaymanagementapi', (
       mgmt.send(new PostToConnectionCommand({ ConnectionId: id, Data: 'x'.repeat(128 * 1024 + 1) })),
     ).rejects.toMatchObject({ name: 'PayloadTooLargeException' });
     await mgmt.send(new PostToConnectionCommand({ ConnectionId: id, Data: 'x'.repeat(128 * 1024) }));
-    await until('the frame', () => c.frames.length > 0);
+    await eventually(() => expect(c.frames.length, 'frames on the socket').toBeGreaterThan(0));
     expect(c.frames.map((f) => f.data.length)).toEqual([128 * 1024]);
     await hangUp(c);
   });
@@ -308,7 +296,7 @@ describe('idle connections', () => {
       const c = await connect(idle.liveUrl);
       const id = eventOf('$connect')!.requestContext.connectionId;
       expect(await c.closed).toEqual({ code: 1001, reason: 'Going away' });
-      const d = await until('$disconnect', () => eventOf('$disconnect', id));
+      const d = await eventually(() => present(eventOf('$disconnect', id), '$disconnect'));
       expect(d.requestContext).toMatchObject({ disconnectStatusCode: 1001, disconnectReason: 'Going away' });
     } finally {
       await idle.stop();
@@ -332,7 +320,7 @@ describe('the stream event source mapping', () => {
     const id = newId('shape');
     const before = Math.floor(Date.now() / 1000);
     await put(id, { payload: { S: '{"a":1}' }, n: { N: '42' } });
-    await until('the record', () => recorder.delivered.includes(id));
+    await eventually(() => expect(recorder.delivered).toContain(id));
     const r = records().find((x) => x.dynamodb?.NewImage?.sk?.S === id)!;
     expect(Object.keys(r)).toEqual([
       'eventID',
@@ -383,7 +371,7 @@ describe('the stream event source mapping', () => {
     // Same partition, so the stream keeps the order: once the marker is through, the others have been judged.
     const marker = newId('marker');
     await put(marker);
-    await until('the marker', () => recorder.delivered.includes(marker));
+    await eventually(() => expect(recorder.delivered).toContain(marker));
     const seen = records().map((r) => `${r.eventName} ${r.dynamodb?.NewImage?.sk?.S}`);
     expect(seen).not.toContain(`INSERT ${other}`);
     expect(seen).not.toContain(`MODIFY ${modified}`);
@@ -396,7 +384,7 @@ describe('the stream event source mapping', () => {
     await put(a);
     await put(b, { failTimes: { N: '2' } });
     await put(c);
-    await until('c', () => recorder.delivered.includes(c));
+    await eventually(() => expect(recorder.delivered).toContain(c));
     expect(recorder.delivered.filter((x) => [a, b, c].includes(x))).toEqual([a, b, c]);
     expect(recorder.attempts.get(a)).toBe(1);
     expect(recorder.attempts.get(b)).toBe(3);
@@ -409,23 +397,26 @@ describe('the stream event source mapping', () => {
   it('retries a batch whose handler throws', async () => {
     const t = newId('throws');
     await put(t, { throwTimes: { N: '1' } });
-    await until('the record', () => recorder.delivered.includes(t));
+    await eventually(() => expect(recorder.delivered).toContain(t));
     expect(recorder.attempts.get(t)).toBe(2);
   });
 
   it('drops a batch after retryAttempts retries to an on-failure record, and moves on', async () => {
     const bad = newId('poison');
     await put(bad, { failTimes: { N: '1000' } });
-    const failure = await until('the on-failure record', () =>
-      rt
-        .streamFailures()
-        .find((f) =>
-          records().some(
-            (r) =>
-              r.dynamodb?.NewImage?.sk?.S === bad &&
-              r.dynamodb.SequenceNumber === f.DDBStreamBatchInfo.startSequenceNumber,
+    const failure = await eventually(() =>
+      present(
+        rt
+          .streamFailures()
+          .find((f) =>
+            records().some(
+              (r) =>
+                r.dynamodb?.NewImage?.sk?.S === bad &&
+                r.dynamodb.SequenceNumber === f.DDBStreamBatchInfo.startSequenceNumber,
+            ),
           ),
-        ),
+        'the on-failure record',
+      ),
     );
     expect(recorder.attempts.get(bad)).toBe(eventDispatcher.retryAttempts + 1);
     expect(failure).toMatchObject({
@@ -438,7 +429,7 @@ describe('the stream event source mapping', () => {
     });
     const next = newId('after');
     await put(next);
-    await until('the next record', () => recorder.delivered.includes(next));
+    await eventually(() => expect(recorder.delivered).toContain(next));
     expect(recorder.attempts.get(bad)).toBe(eventDispatcher.retryAttempts + 1);
   });
 
@@ -446,7 +437,7 @@ describe('the stream event source mapping', () => {
     const c = await connect(rt.liveUrl);
     const payload = JSON.stringify({ id: 'evt_1', type: 'message.created', data: { conversationId: 'c-1' } });
     await put(newId('live'), { payload: { S: payload } });
-    await until('the frame', () => c.frames.length > 0);
+    await eventually(() => expect(c.frames.length, 'frames on the socket').toBeGreaterThan(0));
     expect(c.frames).toEqual([{ data: payload, binary: false }]);
     await hangUp(c);
   });

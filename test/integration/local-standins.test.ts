@@ -1,5 +1,6 @@
-import { describe, expect, inject, it, vi } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { admin, baseUrl, newTenant, request } from './client.ts';
+import { eventually } from '../support/eventually.ts';
 
 // The runtime's stand-ins for S3, SQS and the caught mail are on a port of their own, never the
 // dashboard's origin, and answer the runtime's own functions (which sign) but not a bare request.
@@ -25,13 +26,13 @@ describe("the local runtime's stand-ins", () => {
     const t = await newTenant('Signed Links Shop');
     const started = await request('POST', admin('/tenant/export'), { token: t.ownerToken });
     expect(started.status).toBe(202);
-    const r = await vi.waitFor(
+    const r = await eventually(
       async () => {
         const job = await request('GET', admin(`/tenant/export/${started.body.id}`), { token: t.ownerToken });
         expect(job.body.status).toBe('done');
         return job;
       },
-      { timeout: 30_000, interval: 250 },
+      { timeout: 30_000 },
     );
     const file = await fetch(r.body.url);
     expect(file.status).toBe(200);

@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { ensureTable } from '../../bin/local/dynamodb-local.ts';
 import { startStreamReader, type StreamReader } from '../../bin/local/stream.ts';
+import { eventually } from '../support/eventually.ts';
 
 // The local stream reader against DynamoDB Local's real stream: with a checkpoint file
 // (`npm start -- --persist`) a reader that stopped, as after kill -9, resumes after the last batch
@@ -62,7 +63,7 @@ describe('the local stream reader with a checkpoint', () => {
     const first: string[] = [];
     const a = await start(first, file);
     for (const n of ['1', '2', '3']) await put(n);
-    await vi.waitFor(() => expect(first).toEqual(['1', '2', '3']), { timeout: 10_000, interval: 20 });
+    await eventually(() => expect(first).toEqual(['1', '2', '3']));
     await a.stop();
 
     // Written while no reader runs (the process was down).
@@ -73,8 +74,8 @@ describe('the local stream reader with a checkpoint', () => {
     const resumed: string[] = [];
     await start(resumed, file);
     await put('6');
-    await vi.waitFor(() => expect(resumed).toEqual(['4', '5', '6']), { timeout: 10_000, interval: 20 });
-    await vi.waitFor(() => expect(fresh).toEqual(['6']), { timeout: 10_000, interval: 20 });
+    await eventually(() => expect(resumed).toEqual(['4', '5', '6']));
+    await eventually(() => expect(fresh).toEqual(['6']));
     ddb.destroy();
   }, 60_000);
 });

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { admin, newTenant, request, send, type TestTenant } from './client.ts';
+import { eventually } from '../support/eventually.ts';
 
 // Meaning (docs/API.md, Sentence vectors): the event pipeline embeds a tenant's content after each
 // write (stream -> dispatcher -> index queue -> indexer), the admin lists show what still waits,
@@ -45,17 +46,6 @@ async function versions(t: TestTenant) {
   };
 }
 
-/** Polls until `done` holds (the pipeline runs in the background), within `ms`. */
-async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 300)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 const intents = async (t: TestTenant) =>
   (await request('GET', admin('/intents'), { token: t.ownerToken })).body.items as Array<{
     id: string;
@@ -67,7 +57,14 @@ const articles = async (t: TestTenant) =>
     id: string;
     indexing: boolean;
   }>;
-const allIndexed = (xs: Array<{ indexing: boolean }>) => xs.length > 0 && xs.every((x) => !x.indexing);
+/** `xs` once there are some and none is still indexing; throws otherwise (for `eventually`). */
+const allIndexed = <T extends { indexing: boolean }>(xs: T[]) => {
+  expect(xs.length).toBeGreaterThan(0);
+  expect(xs.filter((x) => x.indexing)).toEqual([]);
+  return xs;
+};
+/** The pipeline runs in the background: generous for the encoder on a loaded machine. */
+const PIPELINE = { timeout: 60_000 };
 
 const BIKES = {
   title: 'Bicycles and e-bikes',
@@ -84,7 +81,7 @@ describe('sentence vectors written by the pipeline', () => {
     timeout: 120_000,
   }, async () => {
     const t = await newTenant();
-    const ready = await until('the starter intents', () => intents(t), allIndexed);
+    const ready = await eventually(async () => allIndexed(await intents(t)), PIPELINE);
     expect(ready.length).toBeGreaterThan(0);
     // The starter content's vectors are stored once for every tenant: none in the tenant's own partition.
     expect(await vectorCount(t)).toBe(0);
@@ -95,11 +92,11 @@ describe('sentence vectors written by the pipeline', () => {
     });
     expect(created.status).toBe(201);
     expect(created.body.indexing).toBe(true);
-    const got = await until(
-      'the new intent',
-      async () => (await request('GET', admin(`/intents/${created.body.id}`), { token: t.ownerToken })).body,
-      (i: { indexing: boolean }) => !i.indexing,
-    );
+    const got = await eventually(async () => {
+      const i = (await request('GET', admin(`/intents/${created.body.id}`), { token: t.ownerToken })).body;
+      expect(i.indexing, 'the new intent still indexing').toBe(false);
+      return i;
+    }, PIPELINE);
     expect(got).toMatchObject({ name: 'bike_sales', indexing: false });
     // Its phrases and its name ("bike sales").
     expect(await vectorCount(t)).toBe(3);
@@ -109,7 +106,7 @@ describe('sentence vectors written by the pipeline', () => {
     timeout: 120_000,
   }, async () => {
     const t = await newTenant();
-    const before = await until('the starter intents', () => intents(t), allIndexed);
+    const before = await eventually(async () => allIndexed(await intents(t)), PIPELINE);
     expect(before.length).toBeGreaterThan(0);
     const base = await vectorCount(t);
 
@@ -123,7 +120,7 @@ describe('sentence vectors written by the pipeline', () => {
     expect(lexical.status).toBe(200);
     expect(lexical.body.metadata.intentDetected).toBe('knowledge_base');
 
-    const listed = await until('the imported articles', () => articles(t), allIndexed);
+    const listed = await eventually(async () => allIndexed(await articles(t)), PIPELINE);
     expect(listed).toHaveLength(2);
     const withArticles = await vectorCount(t);
     expect(withArticles).toBeGreaterThan(base);
@@ -133,10 +130,9 @@ describe('sentence vectors written by the pipeline', () => {
     const bikes = listed.find((a) => a.id)!;
     const r = await request('DELETE', admin(`/articles/${bikes.id}`), { token: t.ownerToken });
     expect(r.status).toBe(204);
-    await until(
-      "the deleted article's vectors to go",
-      () => vectorCount(t),
-      (n) => n < withArticles,
+    await eventually(
+      async () => expect(await vectorCount(t), "the deleted article's vectors").toBeLessThan(withArticles),
+      PIPELINE,
     );
   });
 
@@ -147,15 +143,18 @@ describe('sentence vectors written by the pipeline', () => {
     // Only a greeting left: the questions below fall back.
     for (const i of (await intents(t)).filter((x) => x.name !== 'greeting'))
       await request('DELETE', admin(`/intents/${i.id}`), { token: t.ownerToken });
-    await until('the greeting', () => intents(t), allIndexed);
+    await eventually(async () => allIndexed(await intents(t)), PIPELINE);
     const asks = ['do you sell bikes', 'are bicycles for sale here', 'where is the nearest store in leeds'];
     for (const m of asks) expect((await send(t, m)).body.metadata.intentDetected).toBe('fallback');
     type Group = { count: number; examples: Array<{ message: string }> };
-    const groups = await until(
-      'the unanswered messages grouped by meaning',
-      async () => (await request('GET', admin('/nlu/unanswered'), { token: t.ownerToken })).body.groups as Group[],
-      (gs) => gs.some((g) => g.count === 2),
-    );
+    const groups = await eventually(async () => {
+      const gs = (await request('GET', admin('/nlu/unanswered'), { token: t.ownerToken })).body.groups as Group[];
+      expect(
+        gs.map((g) => g.count),
+        'the unanswered messages grouped by meaning',
+      ).toContain(2);
+      return gs;
+    }, PIPELINE);
     const together = groups.find((g) => g.count === 2)!;
     expect(together.examples.map((e) => e.message).sort()).toEqual(['are bicycles for sale here', 'do you sell bikes']);
     expect(groups.filter((g) => g.count === 1).flatMap((g) => g.examples.map((e) => e.message))).toEqual([
@@ -170,22 +169,25 @@ describe('sentence vectors written by the pipeline', () => {
     for (const i of (await intents(t)).filter((x) => x.name !== 'greeting'))
       await request('DELETE', admin(`/intents/${i.id}`), { token: t.ownerToken });
     // Settled: the indexer's state holds the greeting only (a pass that removes the others moves vectorsVersion).
-    const before = await until(
-      'the greeting alone',
-      () => versions(t),
-      (v) => v.owners === 1,
-    );
+    const before = await eventually(async () => {
+      const v = await versions(t);
+      expect(v.owners, 'owners of vectors besides the greeting').toBe(1);
+      return v;
+    }, PIPELINE);
     expect(before.chat).toBeGreaterThan(0);
     const stored = await vectorCount(t);
     for (const m of ['do you sell bikes', 'are bicycles for sale here'])
       expect((await send(t, m)).body.metadata.intentDetected).toBe('fallback');
     // The unanswered view groups them by meaning: their vectors are stored and it sees them.
     type Group = { count: number; examples: Array<{ message: string; conversationId: string; messageId: string }> };
-    const groups = await until(
-      'the unanswered messages grouped by meaning',
-      async () => (await request('GET', admin('/nlu/unanswered'), { token: t.ownerToken })).body.groups as Group[],
-      (gs) => gs.some((g) => g.count === 2),
-    );
+    const groups = await eventually(async () => {
+      const gs = (await request('GET', admin('/nlu/unanswered'), { token: t.ownerToken })).body.groups as Group[];
+      expect(
+        gs.map((g) => g.count),
+        'the unanswered messages grouped by meaning',
+      ).toContain(2);
+      return gs;
+    }, PIPELINE);
     expect(await vectorCount(t)).toBe(stored + 2);
     const after = await versions(t);
     // The chat keeps its model and knowledge index: vectorsVersion did not move.
@@ -199,10 +201,9 @@ describe('sentence vectors written by the pipeline', () => {
       body: { message: e.message, target: { none: true }, conversationId: e.conversationId, messageId: e.messageId },
     });
     expect(taught.status).toBe(201);
-    await until(
-      'vectorsVersion to move',
-      () => versions(t),
-      (v) => v.chat > before.chat,
+    await eventually(
+      async () => expect((await versions(t)).chat, 'vectorsVersion').toBeGreaterThan(before.chat),
+      PIPELINE,
     );
   });
 });

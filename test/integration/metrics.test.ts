@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import type { LocalRuntime } from '../../bin/local/server.ts';
-import { fetchServed } from './client.ts';
+import { fetchServed, onboard } from './client.ts';
 
 // The metric lines (CloudWatch embedded metric format) and the log lines of real handler
 // invocations, read from this process's stdout and stderr: an own runtime with metrics on, on the run's
@@ -98,11 +98,10 @@ async function call(method: string, path: string, o: { token?: string; widgetKey
   return { status: res.status, body: (await res.json().catch(() => null)) as any };
 }
 
+/** Right after the in-process outage test, DynamoDB Local once stalled for over 5 s under onboarding on CI. */
 async function tenant() {
   const token = await rt.idp.token({ sub: `metrics-${randomUUID()}`, email: 'metrics@example.com' });
-  const r = await call('POST', '/api/v1/admin/auth/onboard', { token, body: { tenantName: 'Metrics Shop' } });
-  expect(r.status).toBe(201);
-  return { token, tenantId: r.body.tenant.id as string, widgetKey: r.body.widgetKey as string };
+  return { token, ...(await onboard(rt.url, token, 'Metrics Shop')) };
 }
 
 describe('metrics in embedded metric format, one line per invocation', () => {

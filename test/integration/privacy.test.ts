@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
 import { LIVE_PATH } from '#shared/edge/triggers.ts';
 import type { LocalRuntime } from '../../bin/local/server.ts';
 import { api, startReceiver, startRuntime, type Api, type Receiver, chatOn } from './webhooks/harness.ts';
 import { hmac, smtp } from './mail.ts';
+import { eventually } from '../support/eventually.ts';
 
 // A customer's export and erasure, through the HTTP API of a runtime with its own table, so that
 // the whole table (and each index) can be scanned afterwards for anything the customer wrote or was.
@@ -153,14 +154,11 @@ describe("a customer's data", () => {
     });
     const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
     // Every delivery settled (the stream has carried every event) before the erasure reads them.
-    await vi.waitFor(
-      async () => {
-        const log = (await a.call('GET', `/integrations/${hook.body.id}/deliveries`, t.token)).body.items as any[];
-        expect(log.length).toBeGreaterThanOrEqual(6);
-        expect(log.every((d) => d.status === 'succeeded')).toBe(true);
-      },
-      { timeout: 20_000, interval: 100 },
-    );
+    await eventually(async () => {
+      const log = (await a.call('GET', `/integrations/${hook.body.id}/deliveries`, t.token)).body.items as any[];
+      expect(log.length).toBeGreaterThanOrEqual(6);
+      expect(log.every((d) => d.status === 'succeeded')).toBe(true);
+    });
     const counts = async () => {
       const { kpis, series, topIntents } = (await a.call('GET', '/stats', t.token)).body;
       return { kpis, series, topIntents };
@@ -280,14 +278,11 @@ describe("an email customer's data", () => {
 
   const caught = async (match: (m: Record<string, any>) => boolean) => {
     let found: Record<string, any> | undefined;
-    await vi.waitFor(
-      async () => {
-        const r = await fetch(`${rt.standInsUrl}/local-mail/messages.json`);
-        found = ((await r.json()) as { items: Array<Record<string, any>> }).items.find(match);
-        expect(found).toBeDefined();
-      },
-      { timeout: 10_000, interval: 100 },
-    );
+    await eventually(async () => {
+      const r = await fetch(`${rt.standInsUrl}/local-mail/messages.json`);
+      found = ((await r.json()) as { items: Array<Record<string, any>> }).items.find(match);
+      expect(found).toBeDefined();
+    });
     return found!;
   };
 
@@ -318,7 +313,7 @@ describe("an email customer's data", () => {
       (await a.call('GET', `/conversations/${c.id}`, t.token)).body.messages.find(
         (m: any) => m.id === reply.body.message.id,
       )?.delivery?.status;
-    await vi.waitFor(async () => expect(await status()).toBe('delivered'), { timeout: 10_000, interval: 100 });
+    await eventually(async () => expect(await status()).toBe('delivered'));
     await smtp(rt.mail!.smtpPort).sendMail({
       from: ADDR,
       to: sent.replyTo,
@@ -333,9 +328,8 @@ describe("an email customer's data", () => {
     expect((await a.call('POST', `/conversations/${bc.id}/messages`, t.token, { content: 'Hi there' })).status).toBe(
       201,
     );
-    await vi.waitFor(
-      async () => expect((await a.call('GET', '/settings/email/suppressions', t.token)).body.items).toHaveLength(1),
-      { timeout: 10_000, interval: 100 },
+    await eventually(async () =>
+      expect((await a.call('GET', '/settings/email/suppressions', t.token)).body.items).toHaveLength(1),
     );
     const counts = async () => {
       const { kpis, series, topIntents } = (await a.call('GET', '/stats', t.token)).body;

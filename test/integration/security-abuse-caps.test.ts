@@ -14,7 +14,8 @@ import {
   send,
   type Res,
 } from './client.ts';
-import { member, until } from './live-client.ts';
+import { member } from './live-client.ts';
+import { eventually } from '../support/eventually.ts';
 
 // The caps of CONTRACT section 6, written as the probes that found them missing: a tenant that
 // keeps adding integrations and members, and a public widget key farmed for conversations,
@@ -71,10 +72,23 @@ function chatFrom(localAddress: string, widgetKey: string, path: string, body: u
   });
 }
 
-/** Waits, if need be, so that at least `seconds` of the current UTC minute remain: the windows are fixed minutes. */
-async function roomInMinute(seconds: number) {
-  const left = 60 - new Date().getUTCSeconds();
-  if (left < seconds) await new Promise((r) => setTimeout(r, left * 1000 + 200));
+/**
+ * The windows are fixed UTC minutes, so a test that fills one must stay inside it. Rather than wait
+ * for the next minute to begin, the test runs; if it fails and a minute began meanwhile, it runs again
+ * (with a new tenant, so nothing of the first run counts), at most three times. A failure inside one
+ * minute is the test's answer.
+ */
+async function inOneWindow(body: () => Promise<void>) {
+  const minute = () => Math.floor(Date.now() / 60_000);
+  for (let run = 1; ; run++) {
+    const started = minute();
+    try {
+      return await body();
+    } catch (e) {
+      if (minute() === started || run === 3) throw e;
+      console.warn(`a minute began during the run (${(e as Error).message.slice(0, 120)}): running it again`);
+    }
+  }
 }
 
 /** Runs `n` calls, `width` at a time, returning their results in order. */
@@ -135,109 +149,125 @@ describe('what a tenant keeps is bounded', () => {
 
 describe('the public widget key is not a free tap', { timeout: 120_000 }, () => {
   it('opens 60 new conversations a minute from one address, then 429 with Retry-After; another address still gets in', async () => {
-    await roomInMinute(40);
-    const t = await newTenant();
-    const opened = await inBatches(60, 10, () => send(t, 'hello'));
-    expect(opened.map((r) => r.status)).toEqual(Array(60).fill(200));
-    const refused = await send(t, 'hello');
-    expectRetryAfter(refused);
-    // Messages in conversations already open are not new conversations.
-    expect((await send(t, 'and another thing', opened[0]!.body.conversationId)).status).toBe(200);
-    expect((await chatFrom('127.0.0.2', t.widgetKey, '/message', { message: 'hello' })).status).toBe(200);
-    const stats = await request('GET', admin('/stats'), { token: t.ownerToken });
-    expect(stats.body.kpis.conversations).toBe(61);
+    await inOneWindow(async () => {
+      const t = await newTenant();
+      const opened = await inBatches(60, 10, () => send(t, 'hello'));
+      expect(opened.map((r) => r.status)).toEqual(Array(60).fill(200));
+      const refused = await send(t, 'hello');
+      expectRetryAfter(refused);
+      // Messages in conversations already open are not new conversations.
+      expect((await send(t, 'and another thing', opened[0]!.body.conversationId)).status).toBe(200);
+      expect((await chatFrom('127.0.0.2', t.widgetKey, '/message', { message: 'hello' })).status).toBe(200);
+      const stats = await request('GET', admin('/stats'), { token: t.ownerToken });
+      expect(stats.body.kpis.conversations).toBe(61);
+    });
   });
 
   it('lets a tenant behind one shared address raise its per-address figure (widget.newConversationsPerMinute)', async () => {
-    await roomInMinute(40);
-    const t = await newTenant();
-    const put = (n: unknown) =>
-      request('PUT', admin('/settings'), {
-        token: t.ownerToken,
-        body: { config: { widget: { newConversationsPerMinute: n } } },
-      });
-    for (const bad of [0, 10_001, 1.5, '60']) expectProblem(await put(bad), 400, 'VALIDATION_ERROR');
-    expect((await put(3)).status).toBe(200);
-    expect((await inBatches(3, 3, () => send(t, 'hello'))).map((r) => r.status)).toEqual([200, 200, 200]);
-    expectRetryAfter(await send(t, 'hello'));
-    expect((await put(5)).status).toBe(200);
-    expect((await send(t, 'hello')).status).toBe(200);
+    await inOneWindow(async () => {
+      const t = await newTenant();
+      const put = (n: unknown) =>
+        request('PUT', admin('/settings'), {
+          token: t.ownerToken,
+          body: { config: { widget: { newConversationsPerMinute: n } } },
+        });
+      for (const bad of [0, 10_001, 1.5, '60']) expectProblem(await put(bad), 400, 'VALIDATION_ERROR');
+      expect((await put(3)).status).toBe(200);
+      expect((await inBatches(3, 3, () => send(t, 'hello'))).map((r) => r.status)).toEqual([200, 200, 200]);
+      expectRetryAfter(await send(t, 'hello'));
+      expect((await put(5)).status).toBe(200);
+      expect((await send(t, 'hello')).status).toBe(200);
+    });
   });
 
   it('opens at most 1,000 new conversations a minute per widget key from all addresses together, then 429 with Retry-After and nothing written', async () => {
     // 999 conversations of this minute are already counted: the window's counter item is set as the
     // service leaves it, rather than sending 999 requests.
-    await roomInMinute(30);
-    const t = await newTenant();
-    const key = newConversationWindow(t.tenantId, new Date());
-    await ddb.send(
-      new PutCommand({ TableName: TABLE, Item: { ...key, n: 999, expiresAt: Math.floor(Date.now() / 1000) + 180 } }),
-    );
-    const counted = async () =>
-      (await ddb.send(new GetCommand({ TableName: TABLE, Key: key, ConsistentRead: true }))).Item?.n;
+    await inOneWindow(async () => {
+      const t = await newTenant();
+      const key = newConversationWindow(t.tenantId, new Date());
+      await ddb.send(
+        new PutCommand({ TableName: TABLE, Item: { ...key, n: 999, expiresAt: Math.floor(Date.now() / 1000) + 180 } }),
+      );
+      const counted = async () =>
+        (await ddb.send(new GetCommand({ TableName: TABLE, Key: key, ConsistentRead: true }))).Item?.n;
 
-    const thousandth = await send(t, 'hello');
-    expect(thousandth.status).toBe(200);
-    expect(await counted()).toBe(1000);
-    const refused = await send(t, 'hello again');
-    expectRetryAfter(refused);
-    expect(refused.body.detail).toMatch(/1000 new conversations per widget key a minute/);
-    // Another address is refused too: this window counts the key, whatever the address.
-    expectRetryAfter(await chatFrom('127.0.0.3', t.widgetKey, '/message', { message: 'hello from elsewhere' }));
-    // The conversation already open goes on: its messages are not new conversations.
-    expect((await send(t, 'and another thing', thousandth.body.conversationId)).status).toBe(200);
+      const thousandth = await send(t, 'hello');
+      expect(thousandth.status).toBe(200);
+      expect(await counted()).toBe(1000);
+      const refused = await send(t, 'hello again');
+      expectRetryAfter(refused);
+      expect(refused.body.detail).toMatch(/1000 new conversations per widget key a minute/);
+      // Another address is refused too: this window counts the key, whatever the address.
+      expectRetryAfter(await chatFrom('127.0.0.3', t.widgetKey, '/message', { message: 'hello from elsewhere' }));
+      // The conversation already open goes on: its messages are not new conversations.
+      expect((await send(t, 'and another thing', thousandth.body.conversationId)).status).toBe(200);
 
-    // Nothing of the refused requests was written: no conversation, no count, no window moved.
-    expect(await counted()).toBe(1000);
-    const list = await request('GET', admin('/conversations?limit=100'), { token: t.ownerToken });
-    expect(list.body.items.map((c: { id: string }) => c.id)).toEqual([thousandth.body.conversationId]);
-    const stats = await request('GET', admin('/stats'), { token: t.ownerToken });
-    expect(stats.body.kpis).toMatchObject({ conversations: 1, messages: 2 });
+      // Nothing of the refused requests was written: no conversation, no count, no window moved.
+      expect(await counted()).toBe(1000);
+      const list = await request('GET', admin('/conversations?limit=100'), { token: t.ownerToken });
+      expect(list.body.items.map((c: { id: string }) => c.id)).toEqual([thousandth.body.conversationId]);
+      const stats = await request('GET', admin('/stats'), { token: t.ownerToken });
+      expect(stats.body.kpis).toMatchObject({ conversations: 1, messages: 2 });
+    });
   });
 
   it('opens 30 tickets a minute by escalation from one address, then 429', async () => {
-    await roomInMinute(40);
-    const t = await newTenant();
-    const convs = await inBatches(31, 10, () => send(t, 'hello'));
-    const escalate = (id: string) =>
-      request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId: id, reason: 'now' } });
-    const done = await inBatches(30, 10, (i) => escalate(convs[i]!.body.conversationId));
-    expect(done.map((r) => r.status)).toEqual(Array(30).fill(200));
-    expectRetryAfter(await escalate(convs[30]!.body.conversationId));
-    // Asking again for a ticket that is already open opens nothing, so it is still answered.
-    expect((await escalate(convs[0]!.body.conversationId)).body.ticketId).toBe(done[0]!.body.ticketId);
-    const tickets = await request('GET', admin('/tickets?limit=100'), { token: t.ownerToken });
-    expect(tickets.body.items).toHaveLength(30);
+    await inOneWindow(async () => {
+      const t = await newTenant();
+      const convs = await inBatches(31, 10, () => send(t, 'hello'));
+      const escalate = (id: string) =>
+        request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId: id, reason: 'now' } });
+      const done = await inBatches(30, 10, (i) => escalate(convs[i]!.body.conversationId));
+      expect(done.map((r) => r.status)).toEqual(Array(30).fill(200));
+      expectRetryAfter(await escalate(convs[30]!.body.conversationId));
+      // Asking again for a ticket that is already open opens nothing, so it is still answered.
+      expect((await escalate(convs[0]!.body.conversationId)).body.ticketId).toBe(done[0]!.body.ticketId);
+      const tickets = await request('GET', admin('/tickets?limit=100'), { token: t.ownerToken });
+      expect(tickets.body.items).toHaveLength(30);
+    });
   });
 
   it('rates only a conversation that has a ticket, 5 times a minute, and an unchanged rating emits nothing', async () => {
-    await roomInMinute(30);
-    const t = await newTenant();
-    const rate = (id: string, body: unknown) =>
-      request('POST', chat(`/conversations/${id}/rating`), { widgetKey: t.widgetKey, body });
-    const plain = await send(t, 'hello');
-    expectProblem(await rate(plain.body.conversationId, { score: 1 }), 409, 'CONFLICT');
+    await inOneWindow(async () => {
+      const t = await newTenant();
+      const rate = (id: string, body: unknown) =>
+        request('POST', chat(`/conversations/${id}/rating`), { widgetKey: t.widgetKey, body });
+      const plain = await send(t, 'hello');
+      expectProblem(await rate(plain.body.conversationId, { score: 1 }), 409, 'CONFLICT');
 
-    const agent = await memberToken(t, 'agent');
-    const m = await member(agent.token);
-    const { conversationId } = await newTicket(t);
-    const statuses = [];
-    for (const score of [1, 2, 3, 4, 5]) statuses.push((await rate(conversationId, { score })).status);
-    expect(statuses).toEqual([200, 200, 200, 200, 200]);
-    // The same rating again: 200 with the rating as it stands, nothing written, nothing emitted.
-    const same = await rate(conversationId, { score: 5 });
-    expect(same.status).toBe(200);
-    expect(same.body.rating.score).toBe(5);
-    expectRetryAfter(await rate(conversationId, { score: 2 }));
-    await until('five rating events', () =>
-      m.frames.filter((f) => f.type === 'conversation.rated').length >= 5 ? true : undefined,
-    );
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(m.frames.filter((f) => f.type === 'conversation.rated').map((f) => f.data.rating.score)).toEqual([
-      1, 2, 3, 4, 5,
-    ]);
-    m.ws.close();
-    const stats = await request('GET', admin('/stats'), { token: t.ownerToken });
-    expect(stats.body.kpis).toMatchObject({ ratings: 1, csat: 5 });
+      const agent = await memberToken(t, 'agent');
+      const m = await member(agent.token);
+      const { conversationId } = await newTicket(t);
+      const statuses = [];
+      for (const score of [1, 2, 3, 4, 5]) statuses.push((await rate(conversationId, { score })).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 200]);
+      // The same rating again: 200 with the rating as it stands, nothing written, nothing emitted.
+      const same = await rate(conversationId, { score: 5 });
+      expect(same.status).toBe(200);
+      expect(same.body.rating.score).toBe(5);
+      expectRetryAfter(await rate(conversationId, { score: 2 }));
+      await eventually(() =>
+        expect(m.frames.filter((f) => f.type === 'conversation.rated').length, 'rating events').toBeGreaterThanOrEqual(
+          5,
+        ),
+      );
+      // An agent's message after them: once the member socket has it, any later rating event would be there too.
+      const after = await request('POST', admin(`/conversations/${conversationId}/messages`), {
+        token: t.ownerToken,
+        body: { content: 'Thanks for rating us' },
+      });
+      await eventually(() =>
+        expect(m.frames.some((f) => f.type === 'message.created' && f.data.message.id === after.body.message.id)).toBe(
+          true,
+        ),
+      );
+      expect(m.frames.filter((f) => f.type === 'conversation.rated').map((f) => f.data.rating.score)).toEqual([
+        1, 2, 3, 4, 5,
+      ]);
+      m.ws.close();
+      const stats = await request('GET', admin('/stats'), { token: t.ownerToken });
+      expect(stats.body.kpis).toMatchObject({ ratings: 1, csat: 5 });
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { admin, memberToken, newTenant, newTicket, request, send } from './client.ts';
-import { customer, member, open, until, type Socket } from './live-client.ts';
+import { customer, member, open, type Socket } from './live-client.ts';
+import { eventually, present } from '../support/eventually.ts';
 
 // The live channel, probed as the issue found it: a removed member's ticket still opened a socket,
 // a rotated-out widget key's socket kept receiving, and any number of sockets could pile up on
@@ -73,8 +74,11 @@ describe('who may hold a live socket', () => {
       body: { content: 'Still here' },
     });
     expect(reply.status).toBe(201);
-    await until("the reply on the new key's socket", () =>
-      fresh.frames.find((f) => f.type === 'message.created' && f.data.message.id === reply.body.message.id),
+    await eventually(() =>
+      present(
+        fresh.frames.find((f) => f.type === 'message.created' && f.data.message.id === reply.body.message.id),
+        "the reply on the new key's socket",
+      ),
     );
     fresh.ws.close();
   }, 90_000);
@@ -93,13 +97,12 @@ describe('sockets are bounded', () => {
     five[0]!.ws.close();
     await closed(five[0]!);
     // The place frees once the runtime has run $disconnect.
-    let reopened: Socket | { status: number } = { status: 0 };
-    for (let i = 0; i < 50 && 'status' in reopened; i++) {
-      reopened = await open(query);
-      if ('status' in reopened) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect('ws' in reopened).toBe(true);
-    for (const s of [...five.slice(1), elsewhere, reopened as Socket]) s.ws.close();
+    const reopened = await eventually(async () => {
+      const r = await open(query);
+      expect('ws' in r, `the sixth socket (${JSON.stringify('status' in r ? r : 'open')})`).toBe(true);
+      return r as Socket;
+    });
+    for (const s of [...five.slice(1), elsewhere, reopened]) s.ws.close();
   });
 
   it('takes 20 sockets per member and refuses the 21st with 429', async () => {

@@ -13,6 +13,7 @@ import {
   type TestTenant,
 } from './client.ts';
 import { concrete, jwtRoutes, widgetRoutes, handlerExists, noteMissing } from './security/routes.ts';
+import { eventually } from '../support/eventually.ts';
 
 // OWASP API2: every jwt route refuses a bad token exactly as API Gateway's JWT authorizer does,
 // and every chat route refuses a bad widget key.
@@ -165,13 +166,12 @@ describe('chat routes refuse bad widget keys', () => {
       200,
     );
     // The old key may be cached up to 30 s in the container (docs/API.md: at most 60 s); poll, bounded.
-    const deadline = Date.now() + 35_000;
-    let last = 0;
-    while (Date.now() < deadline) {
-      last = (await request('POST', chat('/message'), { widgetKey: t2.widgetKey, body: { message: 'hello' } })).status;
-      if (last === 401) break;
-      await new Promise((res) => setTimeout(res, 1000));
-    }
-    expect(last).toBe(401);
+    await eventually(
+      async () =>
+        expect(
+          (await request('POST', chat('/message'), { widgetKey: t2.widgetKey, body: { message: 'hello' } })).status,
+        ).toBe(401),
+      { timeout: 35_000, interval: 1000 },
+    );
   }, 45_000);
 });

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { routes } from '#shared/edge/routes/index.ts';
 import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts';
 import { handlerExists, integrationBody } from './security/routes.ts';
+import { eventually } from '../support/eventually.ts';
 
 // Checks that need the handlers in this very process: own runtime, in-process handlers.
 // 1. No prototype pollution reaches Object.prototype (or Array/Function prototypes).
@@ -226,7 +227,7 @@ describe('secrets never leak', () => {
           'test integration',
           call('POST', `/api/v1/admin/integrations/${created.body.id}/test`, { headers: adminHeaders }),
         );
-        await vi.waitFor(
+        await eventually(
           async () => {
             const list = await rec(
               'deliveries',
@@ -234,7 +235,7 @@ describe('secrets never leak', () => {
             );
             expect(list.body.items[0].attempts).toBe(1);
           },
-          { timeout: 30_000, interval: 100 },
+          { timeout: 30_000 },
         );
       }
       if (handlerExists('admin/update-integration'))

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts';
+import { eventually } from '../support/eventually.ts';
 
 // DynamoDB outages: hung (SIGSTOP) and dead (SIGKILL). Routes answer 503 UNAVAILABLE with
 // Retry-After within a bounded time, nothing is half-written, and the service recovers unaided.
@@ -128,8 +129,12 @@ describe('DynamoDB hangs (SIGSTOP), then comes back (SIGCONT)', () => {
     for (const [i, r] of results.entries()) expectUnavailable(r, `request ${i}`);
 
     // Requests the stopped server had queued may be applied after it resumes: each is all or nothing.
-    await new Promise((r) => setTimeout(r, 1500));
-    const c = await consistent(conv);
+    // Read once nothing moves any more (two reads alike: no write fell between the item and its messages).
+    const c = await eventually(async () => {
+      const [one, two] = [await consistent(conv), await consistent(conv)];
+      expect(two, 'the conversation still changing').toEqual(one);
+      return two;
+    });
     expect(c.messageCount).toBe(c.stored);
     expect(c.userMessageCount).toBe(c.users);
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { EVENT_ITEM_TYPE } from '#shared/data/events.ts';
@@ -13,6 +13,7 @@ import { eventDispatcher } from '#shared/edge/triggers.ts';
 import { ensureTable } from '../../bin/local/dynamodb-local.ts';
 import { startStreamReader, type StreamReader } from '../../bin/local/stream.ts';
 import { replayRange } from '../../bin/replay-stream.ts';
+import { eventually } from '../support/eventually.ts';
 
 // Against DynamoDB Local's real stream: a batch that holds a record the dispatcher cannot handle is
 // bisected down to that record, which alone goes to the on-failure destination; the operator's
@@ -69,7 +70,7 @@ describe('the on-failure record and its replay', () => {
       },
     });
     readers.push(reader);
-    await vi.waitFor(() => expect(handled.length).toBe(7), { timeout: 20_000, interval: 50 });
+    await eventually(() => expect(handled.length).toBe(7));
     expect(handled.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 6, 7, 8]);
     // Bisected down to the one record: only it is on the destination.
     expect(reader.failures).toHaveLength(1);

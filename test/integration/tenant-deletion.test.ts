@@ -8,6 +8,7 @@ import { runPurge } from '#shared/domain/tenants/deletion.ts';
 import type { LocalRuntime } from '../../bin/local/server.ts';
 import { api, startReceiver, startRuntime, type Api, type Receiver, chatOn } from './webhooks/harness.ts';
 import { PASS, smtp } from './mail.ts';
+import { eventually, present } from '../support/eventually.ts';
 
 // A tenant that leaves, on a runtime with a table of its own: the owner confirms with the name;
 // key, integrations and members are cut at once; the purge job removes the rest, and a scan of
@@ -82,11 +83,12 @@ describe('deleting a tenant', () => {
       text: 'Where is my refund?',
       attachments: [{ filename: 'receipt.txt', content: 'Receipt for Leo' }],
     });
-    const until = Date.now() + 10_000;
-    while (!(await a.call('GET', '/conversations', t.token)).body.items.some((x: any) => x.channel === 'email')) {
-      if (Date.now() > until) throw new Error('the email conversation never appeared');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await eventually(async () =>
+      present(
+        (await a.call('GET', '/conversations', t.token)).body.items.find((x: any) => x.channel === 'email'),
+        'email conversation',
+      ),
+    );
     const ws = new WebSocket(
       `${rt.url.replace(/^http/, 'ws')}${LIVE_PATH}?widgetKey=${encodeURIComponent(t.widgetKey)}&conversationId=${c}`,
     );
@@ -174,15 +176,13 @@ describe('deleting a tenant', () => {
     const mail = smtp(rt.mail!.smtpPort);
     const from = 'Cleo <cleo@customer.example>';
     await mail.sendMail({ from, to: inbound, subject: 'Order', text: 'Where is my order?', headers: PASS });
-    const conv = await (async () => {
-      for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
-        const found = (await a.call('GET', '/conversations', t.token)).body.items.find(
-          (x: any) => x.channel === 'email',
-        );
-        if (found) return found.id as string;
-      }
-      throw new Error('the email conversation never appeared');
-    })();
+    const conv = await eventually(
+      async () =>
+        present(
+          (await a.call('GET', '/conversations', t.token)).body.items.find((x: any) => x.channel === 'email'),
+          'email conversation',
+        ).id as string,
+    );
     const item = await raw.send(
       new GetItemCommand({ TableName: table, Key: marshall(keys.conversation(t.tenantId, conv)) }),
     );

@@ -8,6 +8,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
 import { admin, chat, expectProblem, memberToken, newSub, newTenant, request, send, tokenFor } from './client.ts';
+import { eventually } from '../support/eventually.ts';
 
 // A tenant that leaves takes its data (`npm run export-tenant`), and an export imported into a
 // fresh tenant (`npm run import-tenant`) reads back the same through the API: run as an operator
@@ -39,19 +40,18 @@ const script = async (name: string, ...args: string[]) =>
     })
   ).stdout;
 
-/** Polls the export job until it is done; `each` sees every answer on the way. */
-async function untilExported(token: string, id: string, each: (job: any) => void = () => {}) {
-  const until = Date.now() + 60_000;
-  for (;;) {
-    const r = await request('GET', admin(`/tenant/export/${id}`), { token });
-    expect(r.status).toBe(200);
-    each(r.body);
-    if (r.body.status === 'done') return r.body;
-    expect(r.body.status).not.toBe('failed');
-    if (Date.now() > until) throw new Error(`export ${id} still ${r.body.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+/** The export job once it is done; `each` sees every answer on the way. */
+const untilExported = (token: string, id: string, each: (job: any) => void = () => {}) =>
+  eventually(
+    async () => {
+      const r = await request('GET', admin(`/tenant/export/${id}`), { token });
+      expect(r.status).toBe(200);
+      each(r.body);
+      expect(r.body.status, `export ${id}`).toBe('done');
+      return r.body;
+    },
+    { timeout: 60_000 },
+  );
 
 describe("a tenant's export and import", () => {
   it('exports every partition as JSON lines and an import into a fresh tenant reads back the same', async () => {

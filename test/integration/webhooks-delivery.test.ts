@@ -4,6 +4,7 @@ import { fanOut, RETRY_SCHEDULE, MAX_ATTEMPTS } from '#shared/domain/events-out/
 import { EVENT_TYPES } from '#shared/core/vocabulary.ts';
 import { fakeClock, useRealClock } from '../fixtures/clock.ts';
 import { event, webhookFile, type Receiver } from './webhooks/harness.ts';
+import { eventually } from '../support/eventually.ts';
 
 // Events out, end to end through the local runtime: fanOut (as the dispatcher calls it) -> delivery
 // items and queue messages -> the SQS emulation -> functions/events/deliver.ts -> real receivers on
@@ -137,13 +138,10 @@ describe('retries', () => {
         changes: { priority: { from: 'low', to: 'high' } },
       });
       await fanOut(e);
-      await vi.waitFor(
-        async () => {
-          expect((await deliveries(t, h1.id))[0]?.lastResponseStatus).toBe(302);
-          expect((await deliveries(t, h2.id))[0]?.lastResponseStatus).toBe(500);
-        },
-        { timeout: 10_000, interval: 100 },
-      );
+      await eventually(async () => {
+        expect((await deliveries(t, h1.id))[0]?.lastResponseStatus).toBe(302);
+        expect((await deliveries(t, h2.id))[0]?.lastResponseStatus).toBe(500);
+      });
       expect(target.received).toEqual([]);
       expect((await deliveries(t, h1.id))[0]!.lastError).toMatch(/^answered 302; redirects are not followed/);
       const err = (await deliveries(t, h2.id))[0]!.lastError as string;
@@ -210,23 +208,17 @@ describe('who gets what', () => {
     for (const e of events) await fanOut(e);
     // Down: connections are refused; the first delivery is retried, the others are not attempted before it.
     const oldestFirst = async () => (await deliveries(t, h.id)).sort((a, b) => (a.eventId < b.eventId ? -1 : 1));
-    await vi.waitFor(
-      async () => {
-        const items = await oldestFirst();
-        expect(items.length).toBe(5);
-        expect(items[0]!.attempts).toBeGreaterThanOrEqual(2);
-      },
-      { timeout: 10_000, interval: 20 },
-    );
+    await eventually(async () => {
+      const items = await oldestFirst();
+      expect(items.length).toBe(5);
+      expect(items[0]!.attempts).toBeGreaterThanOrEqual(2);
+    });
     expect((await oldestFirst()).slice(1).map((d) => d.attempts)).toEqual([0, 0, 0, 0]);
     const back = await receiver(() => 200, port);
-    await vi.waitFor(
-      async () => {
-        const items = await deliveries(t, h.id);
-        expect(items.map((d) => d.status)).toEqual(Array(5).fill('succeeded'));
-      },
-      { timeout: 15_000, interval: 100 },
-    );
+    await eventually(async () => {
+      const items = await deliveries(t, h.id);
+      expect(items.map((d) => d.status)).toEqual(Array(5).fill('succeeded'));
+    });
     // Each once, in the order of the events, the first with the id of its earlier attempts.
     expect(back.received.map((r) => r.headers['webhook-id'])).toEqual(events.map((e) => e.id));
     for (const r of back.received) {
@@ -247,12 +239,9 @@ describe('who gets what', () => {
     await live.waitFor(3);
     expect(live.received.map((r) => r.headers['webhook-id'])).toEqual(events.map((e) => e.id));
     // The whole schedule (8 attempts) of each, one delivery after the other, in order.
-    await vi.waitFor(
-      async () => {
-        expect((await deliveries(t, hd.id)).map((d) => d.status)).toEqual(['failed', 'failed', 'failed']);
-      },
-      { timeout: 20_000, interval: 100 },
-    );
+    await eventually(async () => {
+      expect((await deliveries(t, hd.id)).map((d) => d.status)).toEqual(['failed', 'failed', 'failed']);
+    });
     const ids = dead.received.map((r) => r.headers['webhook-id']);
     expect(ids).toEqual(events.flatMap((e) => Array(8).fill(e.id)));
     expect((await deliveries(t, hl.id)).map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
@@ -265,10 +254,7 @@ describe('disabling an endpoint', () => {
     const rcv = await receiver(() => 410);
     const h = await hook(t, rcv.url);
     await fanOut(event(t.tenantId, 'ticket.created', { ticket: { id: 'tkt_1' } }));
-    await vi.waitFor(async () => expect((await integration(t, h.id)).status).toBe('disabled'), {
-      timeout: 10_000,
-      interval: 50,
-    });
+    await eventually(async () => expect((await integration(t, h.id)).status).toBe('disabled'));
     await w.rt.queue.idle();
     expect(rcv.received).toHaveLength(1);
     expect((await deliveries(t, h.id))[0]).toMatchObject({ status: 'failed', attempts: 1, lastResponseStatus: 410 });
@@ -318,9 +304,8 @@ describe('disabling an endpoint', () => {
       const n = rcv.received.length;
       await fanOut(event(t.tenantId, 'message.created', {}));
       await rcv.waitFor(n + 1);
-      await vi.waitFor(
-        async () => expect((await deliveries(t, h.id))[0]!.lastAttemptAt).toBe(new Date(ms).toISOString()),
-        { timeout: 5000, interval: 20 },
+      await eventually(async () =>
+        expect((await deliveries(t, h.id))[0]!.lastAttemptAt).toBe(new Date(ms).toISOString()),
       );
     };
     // Failures from day 0; a success on day 3; failures again from day 4 until day 9.
@@ -342,10 +327,7 @@ describe('disabling an endpoint', () => {
     await w.rt.queue.idle();
     expect((await integration(t, h.id)).status).toBe('active');
     await once(start + 9 * day);
-    await vi.waitFor(async () => expect((await integration(t, h.id)).status).toBe('disabled'), {
-      timeout: 5000,
-      interval: 20,
-    });
+    await eventually(async () => expect((await integration(t, h.id)).status).toBe('disabled'));
     const audit = (await w.a.call('GET', '/audit?category=integration', t.token)).body.items as Array<
       Record<string, any>
     >;

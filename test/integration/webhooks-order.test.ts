@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts';
 import { api, chatOn, startReceiver, type Api, type Receiver } from './webhooks/harness.ts';
+import { eventually } from '../support/eventually.ts';
 
 // Order per endpoint, through the whole pipeline: widgets chat over HTTP, the events go through the
 // table's stream, the dispatcher and the FIFO delivery queue to receivers on loopback. One tenant's
@@ -98,44 +99,35 @@ describe('deliveries in order for each endpoint', () => {
 
     // Down: the oldest delivery is retried; none after it is attempted before it succeeds.
     let held: Delivery[] = [];
-    await vi.waitFor(
-      async () => {
-        held = await deliveries(down, hd);
-        expect(held.length).toBe(downCount);
-        expect(held[0]!.attempts).toBeGreaterThanOrEqual(2);
-      },
-      { timeout: 20_000, interval: 50 },
-    );
+    await eventually(async () => {
+      held = await deliveries(down, hd);
+      expect(held.length).toBe(downCount);
+      expect(held[0]!.attempts).toBeGreaterThanOrEqual(2);
+    });
     expect(held.slice(1).map((d) => d.attempts)).toEqual(held.slice(1).map(() => 0));
     // A test ping is not held behind them: it tells whether the endpoint answers now.
     expect((await a.call('POST', `/integrations/${hd}/test`, down.token)).status).toBe(202);
-    await vi.waitFor(
-      async () => {
-        expect((await all(down, hd)).find((d) => d.eventType === 'ping')?.attempts).toBeGreaterThanOrEqual(1);
-      },
-      { timeout: 10_000, interval: 50 },
-    );
+    await eventually(async () => {
+      expect((await all(down, hd)).find((d) => d.eventType === 'ping')?.attempts).toBeGreaterThanOrEqual(1);
+    });
     expect((await deliveries(down, hd)).slice(1).map((d) => d.attempts)).toEqual(held.slice(1).map(() => 0));
     // Meanwhile the other tenant's endpoint got its events, in order.
-    await vi.waitFor(
-      async () => {
-        const ds = await deliveries(up, hu);
-        expect(ds.length).toBe(upCount);
-        expect(ds.every((d) => d.status === 'succeeded')).toBe(true);
-        expect(firstArrivals(steady)).toEqual(ds.map((d) => d.eventId));
-      },
-      { timeout: 20_000, interval: 100 },
-    );
+    await eventually(async () => {
+      const ds = await deliveries(up, hu);
+      expect(ds.length).toBe(upCount);
+      expect(ds.every((d) => d.status === 'succeeded')).toBe(true);
+      expect(firstArrivals(steady)).toEqual(ds.map((d) => d.eventId));
+    });
 
     // Back on the same port: the held deliveries arrive, each once, in event order.
     const back = await receiver(port);
     let final: Delivery[] = [];
-    await vi.waitFor(
+    await eventually(
       async () => {
         final = await deliveries(down, hd);
         expect(final.map((d) => d.status)).toEqual(final.map(() => 'succeeded'));
       },
-      { timeout: 60_000, interval: 100 },
+      { timeout: 60_000 },
     );
     expect(final.length).toBe(held.length);
     expect(firstArrivals(back)).toEqual(final.map((d) => d.eventId));

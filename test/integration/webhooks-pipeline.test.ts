@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import type { LocalRuntime } from '../../bin/local/server.ts';
 import { api, startReceiver, startRuntime, type Api, type Receiver, chatOn } from './webhooks/harness.ts';
+import { eventually } from '../support/eventually.ts';
 
 // The whole pipeline with nothing called by hand: a chat escalation and a ticket PATCH write their
 // events, the table's stream carries them to the dispatcher, which fans them out to the queue, and
@@ -59,14 +60,11 @@ describe('events out through the stream, the dispatcher and the queue', () => {
     expect(bodies.find((b) => b.type === 'conversation.escalated')!.data.ticket.id).toBe(e.body.ticketId);
     // The worker records an attempt's outcome after the receiver has answered, so the log can trail the receiver.
     let log: Array<Record<string, any>> = [];
-    await vi.waitFor(
-      async () => {
-        log = (await a.call('GET', `/integrations/${created.body.id}/deliveries`, t.token)).body.items;
-        expect(log).toHaveLength(3);
-        expect(log.map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
-      },
-      { timeout: 15_000, interval: 50 },
-    );
+    await eventually(async () => {
+      log = (await a.call('GET', `/integrations/${created.body.id}/deliveries`, t.token)).body.items;
+      expect(log).toHaveLength(3);
+      expect(log.map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    });
     expect(log.map((d) => d.attempts).sort()).toEqual([1, 1, 2]);
     // Nothing the integration did not subscribe to (the chat message's message.created, conversation.created):
     // by now those events have passed the dispatcher too, and the receiver saw only the four attempts.

@@ -1,7 +1,8 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { fanOut } from '#shared/domain/events-out/deliveries.ts';
 import { event, webhookFile } from './webhooks/harness.ts';
+import { eventually } from '../support/eventually.ts';
 
 // The delivery log and its controls (docs/API.md, Events and integrations), creation rules of webhook and Slack
 // integrations, and the Slack messages, through the local runtime's HTTP server.
@@ -205,9 +206,8 @@ describe('delivery log and controls', () => {
     const rcv = await receiver(() => 410);
     const h = await hook(t, rcv.url);
     const test = await w.a.call('POST', `/integrations/${h.id}/test`, t.token);
-    await vi.waitFor(
-      async () => expect((await w.a.call('GET', '/integrations', t.token)).body.items[0].status).toBe('disabled'),
-      { timeout: 5000, interval: 20 },
+    await eventually(async () =>
+      expect((await w.a.call('GET', '/integrations', t.token)).body.items[0].status).toBe('disabled'),
     );
     problem(await w.a.call('POST', `/integrations/${h.id}/test`, t.token), 409, 'CONFLICT');
     problem(

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { createLocalQueue, type LocalQueue, type SqsHandler } from '../../bin/local/queue.ts';
+import { eventually } from '../support/eventually.ts';
 
 // The local SQS emulation: the real @aws-sdk/client-sqs posts to it, and its consumer gets
 // SQS-shaped batches with SQS's delay, visibility, receive count, partial batch failure and DLQ rules.
@@ -161,8 +162,7 @@ describe('local SQS queue', () => {
       await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: `n${i}`, MessageGroupId: 'noisy' }));
     const sent = Date.now();
     await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'ping', MessageGroupId: 'quiet' }));
-    for (let i = 0; i < 200 && !quietAt; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(quietAt).toBeGreaterThan(0);
+    await eventually(() => expect(quietAt, 'the quiet group handed out').toBeGreaterThan(0));
     expect(quietAt - sent).toBeLessThan(1000);
     expect(groupsPerBatch.every((g) => g.length === 1)).toBe(true);
     release();
@@ -304,15 +304,15 @@ describe('local SQS FIFO queue', () => {
     await sqs.send(
       new SendMessageCommand({ QueueUrl: url, MessageBody: 'g1', MessageGroupId: 'g', MessageDeduplicationId: '1' }),
     );
-    for (let i = 0; i < 100 && batches.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    await eventually(() => expect(batches.length).toBeGreaterThan(0));
     await sqs.send(
       new SendMessageCommand({ QueueUrl: url, MessageBody: 'g2', MessageGroupId: 'g', MessageDeduplicationId: '2' }),
     );
     await sqs.send(
       new SendMessageCommand({ QueueUrl: url, MessageBody: 'h1', MessageGroupId: 'h', MessageDeduplicationId: '1' }),
     );
-    for (let i = 0; i < 100 && batches.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
-    await new Promise((r) => setTimeout(r, 50));
+    // Handed out in send order: had g2 not been held, it would have come before h1.
+    await eventually(() => expect(batches.length).toBeGreaterThanOrEqual(2));
     expect(batches).toEqual([['g1'], ['h1']]);
     release();
     await q.idle();
@@ -397,7 +397,7 @@ describe('local SQS queue kept in a file (npm start -- --persist)', () => {
     const sent = await sqs.send(
       new SendMessageCommand({ QueueUrl: url, MessageBody: '{"delivery":1}', MessageGroupId: 't1' }),
     );
-    for (let i = 0; i < 200 && first.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    await eventually(() => expect(first.length).toBeGreaterThan(0));
     await a.q.stop();
     server!.closeAllConnections();
     server!.close();
@@ -441,7 +441,7 @@ describe('local SQS queue kept in a file (npm start -- --persist)', () => {
       { file },
     );
     await a.sqs.send(new SendMessageCommand({ QueueUrl: a.url, MessageBody: 'in flight' }));
-    for (let i = 0; i < 200 && received === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    await eventually(() => expect(received).toBeGreaterThan(0));
     a.q.pause();
     server!.closeAllConnections();
     server!.close();

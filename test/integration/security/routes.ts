@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { routes } from '#shared/edge/routes/index.ts';
 import type { Route } from '#shared/edge/route.ts';
 import { admin, chat, request, send, type TestTenant } from '../client.ts';
+import { eventually } from '../../support/eventually.ts';
 
 // Helpers that generate the security matrices from the route table, so a new route is covered (or noticed).
 
@@ -178,11 +179,11 @@ export async function createIn(t: TestTenant, kind: Kind): Promise<Created> {
       const r = await request('POST', admin('/tenant/export'), { token: t.ownerToken });
       if (r.status !== 202) throw new Error(`export tenant: ${r.status} ${r.text}`);
       // Finished before it is read back: a job still running moves between two reads.
-      for (const until = Date.now() + 20_000; ; await new Promise((ok) => setTimeout(ok, 200))) {
+      await eventually(async () => {
         const job = await request('GET', admin(`/tenant/export/${r.body.id}`), { token: t.ownerToken });
-        if (job.body.status === 'done' || job.body.status === 'failed') break;
-        if (Date.now() > until) throw new Error(`export never finished: ${job.text}`);
-      }
+        if (job.body.status !== 'done' && job.body.status !== 'failed')
+          throw new Error(`export not finished: ${job.text}`);
+      });
       return { kind, id: r.body.id };
     }
   }

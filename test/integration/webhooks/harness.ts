@@ -4,7 +4,7 @@ import { monotonicFactory } from 'ulid';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { startLocalRuntime, type LocalRuntime } from '../../../bin/local/server.ts';
 import type { DomainEvent } from '#shared/domain/events-out/deliveries.ts';
-import { fetchServed } from '../client.ts';
+import { fetchServed, onboard } from '../client.ts';
 
 // Webhook tests run the local runtime in their own process (on the run's DynamoDB Local), so that
 // they can call `fanOut` as the dispatcher does, move the delivery clock and read the queue's log.
@@ -154,9 +154,7 @@ export function api(rt: LocalRuntime): Api {
     async tenant(name = 'Hook Shop') {
       const sub = `owner-${randomUUID()}`;
       const token = await rt.idp.token({ sub, email: `${sub}@example.com` });
-      const r = await call('POST', '/auth/onboard', token, { tenantName: name });
-      if (r.status !== 201) throw new Error(`onboard: ${r.status} ${r.text}`);
-      return { tenantId: r.body.tenant.id as string, token, widgetKey: r.body.widgetKey as string, sub };
+      return { ...(await onboard(rt.url, token, name)), token, sub };
     },
     async member(t, role) {
       const sub = `${role}-${randomUUID()}`;
