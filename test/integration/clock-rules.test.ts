@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { clock } from '#shared/core/clock.ts';
 import { db } from '#shared/data/client.ts';
 import { keys } from '#shared/data/keys.ts';
@@ -11,6 +11,7 @@ import { fanOut, RETRY_SCHEDULE, MAX_ATTEMPTS } from '#shared/domain/events-out/
 import { runRetention } from '#shared/domain/tenants/retention.ts';
 import { fakeClock, useRealClock } from '../fixtures/clock.ts';
 import { fetchServed } from './client.ts';
+import { eventually } from '../support/eventually.ts';
 import { webhookFile } from './webhooks/harness.ts';
 
 // The rules that depend on time, run in this process (the local runtime's handlers on DynamoDB
@@ -205,12 +206,12 @@ describe('the retry schedule of webhook deliveries', () => {
     expect(h.status).toBe(201);
     integrationId = h.body.id;
     await fanOut(event(t.tenantId, 'ticket.created', { ticket: { id: 'tkt_1' } }));
-    await vi.waitFor(
+    await eventually(
       async () => {
         const [d] = (await w.a.call('GET', `/integrations/${integrationId}/deliveries`, t.token)).body.items;
         expect(d.status).toBe('failed');
       },
-      { timeout: 20_000, interval: 50 },
+      { what: 'the delivery failed after its last attempt', interval: 50 },
     );
     expect(arrived).toHaveLength(MAX_ATTEMPTS);
     const start = Date.parse('2031-07-01T00:00:00.000Z');
