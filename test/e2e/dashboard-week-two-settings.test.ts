@@ -1,9 +1,9 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, captureWidths, launch, newDashboardPage, newTeam, screenshot, signIn } from './browser.ts';
+import { api, baseUrl, captureWidths, launch, newDashboardPage, newTeam, screenshot, signIn } from './browser.ts';
 
 // What a team meets in its second week, on the settings side: the email controls (automatic
-// answers, the sending address and whether SES verified it).
+// answers, the sending address and whether SES verified it), the sole owner's row, the time zone.
 
 let browser: Browser;
 beforeAll(async () => {
@@ -35,6 +35,39 @@ describe('settings: email controls', () => {
       await page.getByRole('button', { name: 'Save email settings' }).click();
       await page.getByText(/team@mail\.localhost.*Verified: replies are sent from this address/).waitFor();
       await screenshot(page, 'settings-email-verified');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("offers the sole owner no role menu, and starts business hours in the browser's zone by its current name", async () => {
+    const { email } = await newTeam('owner', 'Zone Bikes');
+    // Chromium calls Kolkata by ICU's old name, Asia/Calcutta.
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      baseURL: baseUrl(),
+      locale: 'en-GB',
+      timezoneId: 'Asia/Kolkata',
+    });
+    context.setDefaultTimeout(10_000);
+    const page = await context.newPage();
+    try {
+      await signIn(page, email);
+      await page.goto('/members');
+      await page.getByText('The only owner: make another member owner first.').waitFor();
+      expect(await page.getByLabel(`Role of ${email}`).count()).toBe(0);
+      expect(await page.getByRole('button', { name: /^Remove/ }).count()).toBe(0);
+      await captureWidths(page, 'members-sole-owner', 'Members');
+
+      await page.goto('/settings');
+      await page.getByLabel('Keep business hours (off: always open)').check();
+      const zone = page.getByLabel('Time zone');
+      expect(await zone.inputValue()).toBe('Asia/Kolkata');
+      const zones = await zone.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+      for (const retired of ['Africa/Asmera', 'America/Godthab', 'Asia/Calcutta', 'Europe/Kiev'])
+        expect(zones).not.toContain(retired);
+      for (const named of ['Africa/Asmara', 'America/Nuuk', 'Europe/Kyiv', 'UTC']) expect(zones).toContain(named);
+      expect(new Set(zones).size).toBe(zones.length);
     } finally {
       await context.close();
     }
