@@ -129,9 +129,10 @@ export type OutboxEvent<T = Record<string, unknown>> =
 
 /**
  * What a saved reply may say about the conversation it is sent in; the dashboard fills them in
- * before sending (a value it does not know becomes empty text).
+ * before sending (a value it does not know becomes empty text). `visitor.firstName`: the first word
+ * of the customer's name ("Hi Carl," for Carl Mendes).
  */
-export const REPLY_PLACEHOLDERS = ['visitor.name', 'agent.name', 'ticket.number'] as const;
+export const REPLY_PLACEHOLDERS = ['visitor.name', 'visitor.firstName', 'agent.name', 'ticket.number'] as const;
 export type ReplyPlaceholder = (typeof REPLY_PLACEHOLDERS)[number];
 
 /** Typing over the live channel: a typing side signals at most this often, the other shows it this long after the last signal. */
