@@ -141,6 +141,8 @@ export interface EmailChannelProps {
   receiveEntry: string;
   sendEntry: string;
   eventsEntry: string;
+  /** The dashboard's address, the sign-in link of an invitation email. */
+  dashboardUrl?: string;
   projectRoot: string;
   logRetention: RetentionDays;
 }
@@ -227,7 +229,11 @@ export class EmailChannel extends Construct {
       entry: props.sendEntry,
       description: 'Sends an email reply through SES v2',
       timeout: Duration.seconds(30),
-      environment: { SES_CONFIGURATION_SET: this.configurationSet.configurationSetName, ...domain },
+      environment: {
+        SES_CONFIGURATION_SET: this.configurationSet.configurationSetName,
+        ...domain,
+        ...(props.dashboardUrl ? { DASHBOARD_URL: props.dashboardUrl } : {}),
+      },
     });
     bindTable(this.send, props.data, 'write');
     const stack = Stack.of(this);
@@ -355,6 +361,22 @@ export class EmailChannel extends Construct {
         "aws-cdk-lib's provider framework function relays CloudFormation's request to the activation function (which is traced) and offers no tracing option.",
     });
     return resource;
+  }
+
+  /** Lets a function read SES's verification of the tenants' sending identities (Settings shows it). */
+  grantIdentityReads(f: ServiceFunction): void {
+    f.role.addToPolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['ses:GetEmailIdentity'],
+        resources: [Stack.of(f).formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
+      }),
+    );
+    Validations.of(f.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*]',
+      reason:
+        "A tenant's sending address (config.email.fromAddress) is any address of a domain it verified in SES; the identities are the tenants' own, not known at deploy time.",
+    });
   }
 
   /** Lets the event dispatcher queue outgoing mail. */

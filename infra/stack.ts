@@ -191,6 +191,7 @@ export class SupportStack extends Stack {
       receiveEntry: entryOf('email/receive'),
       sendEntry: entryOf('email/send'),
       eventsEntry: entryOf('email/events'),
+      dashboardUrl: config.dashboardUrl ?? this.dashboard.url,
       ...(config.emailDomain ? { inboundDomain: config.emailDomain } : {}),
       activateRuleSet: config.emailActivateRuleSet,
     });
@@ -260,6 +261,7 @@ export class SupportStack extends Stack {
         if (route.exportLinks) this.mail.grantExportLinks(f);
         if (route.exportQueue) this.exports.grantEnqueue(f);
         if (route.eraseObjects) this.mail.grantErasure(f);
+        if (route.sesIdentities) this.email.grantIdentityReads(f);
         acknowledgeFunctionFindings(f, SYNCHRONOUS);
         this.api.addRoute(routeStack, route, f.fn, constructIdOf(route.handler));
       }

@@ -113,8 +113,14 @@ export interface DomainEvent<T = Record<string, unknown>> {
   data: T;
 }
 /** Signals the service sends itself through the outbox: never pushed to a socket nor delivered to an integration. */
-/** `email.send`: an agent's reply in an email conversation, for the sender. `content.changed`: text the assistant answers from was written (intents, articles, examples, unanswered messages); the indexer embeds it. `customer.erased`: a customer's data was erased; their live sockets close. */
-export const INTERNAL_EVENT_TYPES = ['widget_key.rotated', 'content.changed', 'email.send', 'customer.erased'] as const;
+/** `email.send`: an agent's reply in an email conversation, for the sender. `content.changed`: text the assistant answers from was written (intents, articles, examples, unanswered messages); the indexer embeds it. `customer.erased`: a customer's data was erased; their live sockets close. `invitation.send`: a member was invited; the sender emails the invitation. */
+export const INTERNAL_EVENT_TYPES = [
+  'widget_key.rotated',
+  'content.changed',
+  'email.send',
+  'customer.erased',
+  'invitation.send',
+] as const;
 export type InternalEventType = (typeof INTERNAL_EVENT_TYPES)[number];
 /** What an outbox item carries: an event of the table above, or a signal for the service itself. */
 export type OutboxEvent<T = Record<string, unknown>> =
@@ -123,9 +129,10 @@ export type OutboxEvent<T = Record<string, unknown>> =
 
 /**
  * What a saved reply may say about the conversation it is sent in; the dashboard fills them in
- * before sending (a value it does not know becomes empty text).
+ * before sending (a value it does not know becomes empty text). `visitor.firstName`: the first word
+ * of the customer's name ("Hi Carl," for Carl Mendes).
  */
-export const REPLY_PLACEHOLDERS = ['visitor.name', 'agent.name', 'ticket.number'] as const;
+export const REPLY_PLACEHOLDERS = ['visitor.name', 'visitor.firstName', 'agent.name', 'ticket.number'] as const;
 export type ReplyPlaceholder = (typeof REPLY_PLACEHOLDERS)[number];
 
 /** Typing over the live channel: a typing side signals at most this often, the other shows it this long after the last signal. */

@@ -74,12 +74,17 @@ export function parseMessage(body: string): DeliveryMessage | null {
   }
 }
 
-/** One outgoing email to send (consumer: functions/email/send.ts). */
-export interface EmailMessage {
+/** One outgoing email to send (consumer: functions/email/send.ts): a conversation's message, or a member's invitation. */
+export interface ReplyEmail {
   tenantId: string;
   conversationId: string;
   messageId: string;
 }
+export interface InvitationEmail {
+  tenantId: string;
+  invitationId: string;
+}
+export type EmailMessage = ReplyEmail | InvitationEmail;
 
 export const emailQueue = {
   async send(m: EmailMessage): Promise<void> {
@@ -95,10 +100,10 @@ export const emailQueue = {
 
 export function parseEmailMessage(body: string): EmailMessage | null {
   try {
-    const m = JSON.parse(body) as Partial<EmailMessage>;
-    return typeof m.tenantId === 'string' && typeof m.conversationId === 'string' && typeof m.messageId === 'string'
-      ? (m as EmailMessage)
-      : null;
+    const m = JSON.parse(body) as Partial<ReplyEmail & InvitationEmail>;
+    if (typeof m.tenantId !== 'string') return null;
+    if (typeof m.invitationId === 'string') return { tenantId: m.tenantId, invitationId: m.invitationId };
+    return typeof m.conversationId === 'string' && typeof m.messageId === 'string' ? (m as ReplyEmail) : null;
   } catch {
     return null;
   }

@@ -1,3 +1,4 @@
+import { eventsRepo } from './events.ts';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Actor, Role } from '#shared/core/vocabulary.ts';
 import { db, tableName } from './client.ts';
@@ -182,6 +183,8 @@ export const membersRepo = {
         createdAt: m.createdAt,
       }),
       limitsRepo.tx.tally(tenantId, 'memberCount', 1, max),
+      // The invitation email leaves through the outbox and the email queue, as replies do.
+      eventsRepo.tx.put(tenantId, 'invitation.send', { memberId: m.id }, m.createdAt),
     ]);
   },
 

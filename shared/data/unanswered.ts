@@ -11,7 +11,8 @@ import type { TxItem } from './tx.ts';
 // team taught (POST /nlu/examples with its messageId) is marked `taughtBy` the example and left out
 // of the list until that example is taken back.
 
-export type UnansweredReason = 'fallback' | 'low_confidence' | 'rated_low';
+/** `handed_over` / `said_wrong`: a confident answer the customer at once handed over, or called wrong (shared/domain/unanswered-marks.ts). */
+export type UnansweredReason = 'fallback' | 'low_confidence' | 'rated_low' | 'handed_over' | 'said_wrong';
 export interface Unanswered {
   message: string;
   confidence: number;

@@ -43,6 +43,8 @@ export interface Route<
   exportLinks?: boolean;
   /** The function queues tenant exports (the export queue, shared/edge/triggers.ts EXPORT_QUEUE). */
   exportQueue?: boolean;
+  /** The function reads SES's verification of the tenants' sending identities (GetEmailIdentity). */
+  sesIdentities?: boolean;
   /** The function deletes a customer's stored mail (originals and attachments) from the mail bucket. */
   eraseObjects?: boolean;
   params?: P;

@@ -97,6 +97,19 @@ describe('away hours in the widget', () => {
     await emailBox(page).fill('night@example.com');
     await page.getByRole('button', { name: 'Send my email' }).click();
     await page.getByText("Thank you! We'll reply to night@example.com.").waitFor();
+    // The thanks is part of the conversation: the team's reply comes under it, not above.
+    const convs = await request('GET', admin('/conversations'), { token: t.ownerToken });
+    const reply = await request('POST', admin(`/conversations/${convs.body.items[0].id}/messages`), {
+      token: t.ownerToken,
+      body: { content: 'Found your parcel, writing to you by email too.' },
+    });
+    expect(reply.status).toBe(201);
+    await page.locator('.msg-agent').getByText('Found your parcel').waitFor();
+    const order = await page.locator('ol.messages > li').evaluateAll((els) => els.map((e) => e.textContent ?? ''));
+    const thanksAt = order.findIndex((x) => x.includes("We'll reply to night@example.com"));
+    expect(thanksAt).toBeGreaterThan(0);
+    expect(order.findIndex((x) => x.includes('Found your parcel'))).toBe(thanksAt + 1);
+    await shot(page, 'widget-away-thanks-then-reply-360');
     await page.reload();
     await launcher(page).click();
     await page.locator('.ticket strong').waitFor();

@@ -113,6 +113,7 @@ function expectedPairs(
     exportLinks?: boolean;
     exportQueue?: boolean;
     eraseObjects?: boolean;
+    sesIdentities?: boolean;
   },
 ): string[] {
   const pairs = [
@@ -143,6 +144,7 @@ function expectedPairs(
   if (row.exportLinks) pairs.push('s3:GetObject on mail:exports/*');
   if (row.exportQueue) for (const a of SEND_ACTIONS) pairs.push(`${a} on export-queue`);
   if (row.eraseObjects) pairs.push('s3:DeleteObject on mail:inbound/*', 's3:DeleteObject on mail:tenants/*');
+  if (row.sesIdentities) pairs.push('ses:GetEmailIdentity on ses-identities');
   return pairs.sort();
 }
 
@@ -314,6 +316,8 @@ describe('IAM: each function may do exactly what its declaration needs', () => {
     );
     // Presigned links are signed by the one route that shows them.
     expect(routes.filter((r) => r.mailLinks).map((r) => r.handler)).toEqual(['admin/get-conversation']);
+    // Settings alone reads whether a tenant's sending address is verified.
+    expect(routes.filter((r) => r.sesIdentities).map((r) => r.handler)).toEqual(['admin/get-settings']);
     // Tenant exports are queued by the owner's export route, linked by its status route, and written by the export function alone.
     expect(routes.filter((r) => r.exportQueue).map((r) => r.handler)).toEqual(['admin/export-tenant']);
     expect(routes.filter((r) => r.exportLinks).map((r) => r.handler)).toEqual(['admin/get-tenant-export']);

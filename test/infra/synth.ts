@@ -151,6 +151,8 @@ export interface Declared {
   exportQueue?: boolean;
   /** Deletes a customer's stored mail. */
   eraseObjects?: boolean;
+  /** Reads SES's verification of sending identities. */
+  sesIdentities?: boolean;
 }
 
 export const declared: readonly Declared[] = [
@@ -165,6 +167,7 @@ export const declared: readonly Declared[] = [
       ...(r.exportLinks ? { exportLinks: true } : {}),
       ...(r.exportQueue ? { exportQueue: true } : {}),
       ...(r.eraseObjects ? { eraseObjects: true } : {}),
+      ...(r.sesIdentities ? { sesIdentities: true } : {}),
     }),
   ),
   ...liveRoutes.map(

@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  admin,
-  chat,
-  expectProblem,
-  memberToken,
-  newTenant,
-  newTicket,
-  request,
-  send,
-  type TestTenant,
-} from './client.ts';
+import { admin, chat, expectProblem, memberToken, newTenant, request, send, type TestTenant } from './client.ts';
 
 const examples = (t: TestTenant, token = t.ownerToken) => ({
   post: (body: unknown) => request('POST', admin('/nlu/examples'), { token, body }),
@@ -286,15 +276,25 @@ describe('GET /nlu/unanswered', () => {
     expect(groups[0]!.suggestion).toBeNull();
     expect(groups.flatMap((g) => g.examples.map((e) => e.message))).not.toContain('hello');
 
-    // A conversation rated 2 brings its answered messages in; rated 5 again takes them out.
-    const { conversationId } = await newTicket(t);
+    // A conversation rated 2 brings its answers from content in (not the greeting); rated 5 again takes them out.
+    const asked = await send(t, 'I want a refund');
+    expect(asked.body.metadata.intentDetected).toBe('refund_request');
+    const conversationId = asked.body.conversationId as string;
+    await send(t, 'hello', conversationId);
+    expect(
+      (await request('POST', chat('/escalate'), { widgetKey: t.widgetKey, body: { conversationId, reason: 'x' } }))
+        .status,
+    ).toBe(200);
     const rate = (score: number) =>
       request('POST', chat(`/conversations/${conversationId}/rating`), { widgetKey: t.widgetKey, body: { score } });
     expect((await rate(2)).status).toBe(200);
     const rated = (await request('GET', admin('/nlu/unanswered'), { token: t.ownerToken })).body.groups;
     expect(
-      rated.flatMap((g: { examples: Array<{ conversationId: string }> }) => g.examples.map((e) => e.conversationId)),
-    ).toContain(conversationId);
+      rated
+        .flatMap((g: { examples: Array<{ conversationId: string; message: string }> }) => g.examples)
+        .filter((e: { conversationId: string }) => e.conversationId === conversationId)
+        .map((e: { message: string }) => e.message),
+    ).toEqual(['I want a refund']);
     await rate(5);
     const after = (await request('GET', admin('/nlu/unanswered'), { token: t.ownerToken })).body.groups;
     expect(

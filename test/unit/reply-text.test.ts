@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fillReply, slashToken } from '../../web/dashboard/src/screens/reply-text.ts';
+import { fillReply, firstNameOf, namesAgent, slashToken } from '../../web/dashboard/src/screens/reply-text.ts';
 
 // The saved-reply picker's text rules (docs/API.md, Saved replies and labels).
 
@@ -17,6 +17,22 @@ describe('fillReply', () => {
     expect(fillReply('Thanks {{visitor.name}}.', {})).toBe('Thanks.');
     expect(fillReply('Dear {{visitor.name}} and team', {})).toBe('Dear and team');
     expect(fillReply('{{visitor.name}}', { 'visitor.name': '' })).toBe('');
+  });
+
+  it("fills {{visitor.firstName}} with the name's first word", () => {
+    const first = firstNameOf('  Carl   Mendes ');
+    expect(first).toBe('Carl');
+    expect(
+      fillReply('Hi {{visitor.firstName}}, {{agent.name}} here.', {
+        'visitor.firstName': first,
+        'agent.name': 'Jordan P.',
+      }),
+    ).toBe('Hi Carl, Jordan P. here.');
+    expect(fillReply('Hi {{visitor.firstName}}, thanks!', { 'visitor.firstName': firstNameOf(null) })).toBe(
+      'Hi, thanks!',
+    );
+    expect(namesAgent('{{agent.name}} here')).toBe(true);
+    expect(namesAgent('Hi {{visitor.firstName}}')).toBe(false);
   });
 
   it('keeps the rest of the text as written, other braces included', () => {

@@ -26,7 +26,7 @@ import { ticketsRepo, type NumberLease, type Ticket } from '#shared/data/tickets
 import { resolutionsRepo } from '#shared/data/resolutions.ts';
 import { retrying, sleep, transact, TxConditionFailed, type TxItem } from '#shared/data/tx.ts';
 import { decide, type Decision } from './assistant.ts';
-import { unansweredWrite } from '#shared/domain/unanswered-marks.ts';
+import { followUpMarks, saysWrong, unansweredWrite } from '#shared/domain/unanswered-marks.ts';
 import { chatConversation, customerMessage, events } from '#shared/domain/events.ts';
 import { availability, tenantSettings } from '#shared/domain/tenants/tenant-config.ts';
 import { nextVisitor, visitorOf, type VisitorInput } from '#shared/domain/customers/visitors.ts';
@@ -541,6 +541,15 @@ export function sendMessage(tenantId: string, input: MessageInput, origin: strin
       const answer = answerOf(decision, esc.ticket, note, read.handover);
       const written = turnWrites(turn, decision, esc, answer, input.message, sourceIp);
       if (action) written.items.push(...action.items);
+      // The answer before, if confident, failed the customer: they asked for a person or said it was wrong.
+      const followUp = read.silent
+        ? null
+        : esc.ticket?.isNew
+          ? 'handed_over'
+          : saysWrong(input.message)
+            ? 'said_wrong'
+            : null;
+      if (followUp && read.read) written.items.push(...(await followUpMarks(tenantId, read.read.id, followUp)));
       await commitTurn(written, esc.opened, turn.now);
       await action?.report();
 
@@ -643,6 +652,8 @@ export function escalate(
         events.messageCreated(conv, botMsg),
         statsRepo.tx.addDay(tenant.id, utcDay(now), conv.id, { escalations: 1 }),
         counter.item,
+        // A confident answer right before the hand-over failed the customer: it goes on the unanswered list.
+        ...(await followUpMarks(tenant.id, conv.id, 'handed_over')),
       ];
       try {
         await commit(items, t);

@@ -1,32 +1,16 @@
 import type { TrainingIntent } from '#shared/nlu/intents/classifier.ts';
 import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
+import { SMALL_TALK_KINDS as KINDS } from '#shared/domain/small-talk.ts';
 
 // Small talk is the same at every business: "byee", "ok thats all i needed", "get me a human".
 // A team writes eight phrases for its goodbye intent and customers say it a hundred ways, so an
 // intent of one of these kinds also learns the starter set's phrases for it (at a lower weight,
 // shared/nlu/intents/classifier.ts `everydayWeight`). Its kind is read from its name; the first intent
 // (by name) of each kind gets them, so two intents never share them.
-const KINDS: Record<string, readonly string[]> = {
-  greeting: ['greeting', 'greetings', 'hello', 'hi', 'welcome'],
-  goodbye: ['goodbye', 'bye', 'farewell'],
-  thanks: ['thanks', 'thank_you', 'thankyou'],
-  human_agent: [
-    'human_agent',
-    'human',
-    'agent',
-    'talk_to_human',
-    'speak_to_human',
-    'talk_to_agent',
-    'speak_to_agent',
-    'live_agent',
-    'real_person',
-    'handoff',
-    'escalate',
-  ],
-};
 
 const phrasesOf = new Map(starterIntents.filter((i) => i.name in KINDS).map((i) => [i.name, i.trainingPhrases]));
 const kindOf = new Map(Object.entries(KINDS).flatMap(([kind, names]) => names.map((n) => [n, kind] as const)));
+export { isSmallTalk } from '#shared/domain/small-talk.ts';
 
 /** The intents, each small-talk intent with the starter set's phrases of its kind as `everydayPhrases`. */
 export function withEverydayPhrases<T extends TrainingIntent>(
@@ -45,6 +29,3 @@ export function withEverydayPhrases<T extends TrainingIntent>(
     return kind ? { ...i, everydayPhrases: phrasesOf.get(kind) ?? [] } : i;
   });
 }
-
-/** Small talk or asking for a person: an intent named for one of these kinds states no fact about the business. */
-export const isSmallTalk = (name: string) => kindOf.has(name);

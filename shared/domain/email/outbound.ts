@@ -5,7 +5,8 @@ import { config } from '#shared/core/config.ts';
 import { logger } from '#shared/core/log.ts';
 import { conversationsRepo, type Conversation, type Message } from '#shared/data/conversations.ts';
 import { emailRepo } from '#shared/data/email.ts';
-import { parseEmailMessage, type EmailMessage } from '#shared/data/delivery-queue.ts';
+import { parseEmailMessage, type InvitationEmail, type ReplyEmail } from '#shared/data/delivery-queue.ts';
+import { membersRepo } from '#shared/data/members.ts';
 import { tenantsRepo } from '#shared/data/tenants.ts';
 import { transact, TxConditionFailed } from '#shared/data/tx.ts';
 import { emailSettings } from '#shared/domain/tenants/email-config.ts';
@@ -63,7 +64,7 @@ export function replySubject(c: Pick<Conversation, 'subject' | 'latestTicketNumb
 }
 
 /** SES tags allow letters, digits, `_`, `-`, `.`, `@`: our ids fit. */
-const tags = (m: EmailMessage) => ({ tenant: m.tenantId, conversation: m.conversationId, message: m.messageId });
+const tags = (m: ReplyEmail) => ({ tenant: m.tenantId, conversation: m.conversationId, message: m.messageId });
 
 /** SES v2 errors that say "later", not "never": the queue retries them (as any 5xx or network error). */
 const SES_TRANSIENT = new Set([
@@ -111,7 +112,7 @@ export function refusalOf(e: unknown, to: string): { status: 'bounced' | 'failed
   return null;
 }
 
-export async function sendQueuedEmail(m: EmailMessage): Promise<'sent' | 'skipped' | 'bounced' | 'failed'> {
+export async function sendQueuedEmail(m: ReplyEmail): Promise<'sent' | 'skipped' | 'bounced' | 'failed'> {
   const found = await conversationsRepo.load(m.tenantId, m.conversationId);
   const msg = found?.messages.find((x) => x.id === m.messageId);
   // An email conversation, or a widget one whose customer left an address and was away (shared/domain/handoff).
@@ -190,6 +191,54 @@ export async function sendQueuedEmail(m: EmailMessage): Promise<'sent' | 'skippe
   return 'sent';
 }
 
+/**
+ * A member's invitation: from the tenant at its sending address, with the link to sign in (the
+ * invited address joins on its first sign-in). An invitation revoked or accepted before it is
+ * sent is not sent. A refusal is logged and dropped (the owner sees the member still invited and
+ * can tell them another way); "later" is retried by the queue, as for replies.
+ */
+export async function sendInvitation(m: InvitationEmail): Promise<'sent' | 'skipped' | 'failed'> {
+  const [tenant, member] = await Promise.all([
+    tenantsRepo.get(m.tenantId),
+    membersRepo.get(m.tenantId, m.invitationId),
+  ]);
+  if (!tenant?.slug || member?.status !== 'invited' || !member.email) return 'skipped';
+  const link = `${(config.dashboardUrl ?? '').replace(/\/+$/, '')}/`;
+  const team = oneLine(tenant.name, 100);
+  const text = [
+    `You have been invited to answer ${team}'s customers, as ${member.role === 'agent' ? 'an agent' : `an ${member.role}`}.`,
+    '',
+    `Sign in with this address (${member.email}) to join: ${link}`,
+    '',
+    'If you did not expect this, ignore this email: nothing happens until you sign in.',
+  ].join('\n');
+  try {
+    await mailer().sendMail({
+      from: { name: team, address: emailSettings(tenant.config ?? {}).fromAddress ?? inboundAddress(tenant.slug) },
+      to: member.email,
+      subject: `You're invited to join ${team}`,
+      text,
+      html: htmlOf(text),
+      headers: {
+        [LOOP_HEADER]: '1',
+        'Auto-Submitted': 'auto-generated',
+        ...(config.sesConfigurationSet ? { 'X-SES-CONFIGURATION-SET': config.sesConfigurationSet } : {}),
+      },
+      ses: {
+        EmailTags: [{ Name: 'tenant', Value: tenant.id }],
+        ...(config.sesConfigurationSet ? { ConfigurationSetName: config.sesConfigurationSet } : {}),
+      },
+    });
+  } catch (e) {
+    const refused = refusalOf(e, member.email);
+    if (!refused) throw e;
+    logger.warn('invitation email refused', { tenantId: tenant.id, memberId: member.id, reason: refused.reason });
+    return 'failed';
+  }
+  logger.info('invitation email sent', { tenantId: tenant.id, memberId: member.id });
+  return 'sent';
+}
+
 /** A queue record's body: a malformed one is dropped (logged), never retried. */
 export async function sendFromQueue(body: string) {
   const m = parseEmailMessage(body);
@@ -197,5 +246,5 @@ export async function sendFromQueue(body: string) {
     logger.warn('email queue message is malformed; dropped');
     return 'skipped';
   }
-  return sendQueuedEmail(m);
+  return 'invitationId' in m ? sendInvitation(m) : sendQueuedEmail(m);
 }

@@ -40,6 +40,8 @@ export async function dispatchEvents(items: OutboxEvent[], goOn: () => boolean =
           tenantId: item.tenantId,
           ...(item.data as { conversationId: string; messageId: string }),
         });
+      else if (item.type === 'invitation.send')
+        await emailQueue.send({ tenantId: item.tenantId, invitationId: (item.data as { memberId: string }).memberId });
     } catch {
       // Handing over again is at least once: fan-out and the queues' consumers take repeats.
       return Math.min(...order.slice(k));

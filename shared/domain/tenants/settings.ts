@@ -14,8 +14,9 @@ import { BusinessHoursSchema } from './business-hours.ts';
 import { sameValue } from '#shared/domain/audit-value.ts';
 import { newIdentitySecret } from './identity.ts';
 import { ensureSlug, inboundAddress } from './slug.ts';
-import { EmailConfig } from './email-config.ts';
+import { EmailConfig, emailSettings } from './email-config.ts';
 import { clock } from '#shared/core/clock.ts';
+import { senderStatus } from '#shared/data/ses-identities.ts';
 
 export const MAX_CONFIG_BYTES = 16 * 1024;
 
@@ -192,7 +193,10 @@ async function tenantOf(tenantId: string): Promise<Tenant> {
 
 export const getSettings = async (tenantId: string) => {
   const t = await tenantOf(tenantId);
-  return view({ ...t, slug: await ensureSlug(t) });
+  const shown = view({ ...t, slug: await ensureSlug(t) });
+  // The sending address and SES's word on it; without `fromAddress`, replies go from the inbound address (the stack's verified domain).
+  const from = emailSettings(t.config ?? {}).fromAddress;
+  return { ...shown, emailSender: from ? { address: from, status: await senderStatus(from) } : null };
 };
 
 /** The merged config, or a 400 naming the failing known key or the size limit. */

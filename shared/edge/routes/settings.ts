@@ -21,6 +21,20 @@ export const Settings = z.object({
   tenant: z.object({ id: z.uuid(), name: z.string() }),
   config: z.record(z.string(), z.unknown()),
   widgetKey: z.object({ preview: z.string(), createdAt: z.iso.datetime() }),
+  emailSender: z.optional(
+    z.nullable(
+      z.object({
+        address: z.string(),
+        status: z
+          .enum(['verified', 'pending', 'failed', 'missing', 'unknown'])
+          .check(
+            z.describe(
+              "SES's verification of `config.email.fromAddress` (its own identity, else its domain's): `verified` sends; `pending` awaits its DNS records; `failed` SES gave up; `missing` not added to SES; `unknown` SES did not answer",
+            ),
+          ),
+      }),
+    ),
+  ),
 });
 export const WidgetKey = z.object({ widgetKey: z.string().check(z.regex(/^wk_/)) });
 
@@ -29,7 +43,10 @@ export const getSettings = declareAdmin('GET', '/settings', 'get-settings', 'adm
   query: EmptyQuery,
   response: Settings,
   status: 200,
+  sesIdentities: true,
   summary: 'Tenant name, configuration and widget key preview',
+  description:
+    '`emailSender` (here only, null without `config.email.fromAddress`) says whether SES will send from that address.',
 });
 
 export const putSettings = declareAdmin('PUT', '/settings', 'put-settings', 'admin', {

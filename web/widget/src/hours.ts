@@ -51,7 +51,17 @@ export function createHours(state: WidgetState, view: Panel, api: Api, fail: Fai
           try {
             await api.contact(conversationId, email);
             state.save({ email, emailAsked: undefined });
-            card.done(email);
+            const thanks = card.done(email);
+            // In the transcript at this time: a later message (the team's reply) comes under it.
+            state.shown.push({
+              id: `contact:${conversationId}`,
+              role: 'assistant',
+              content: thanks.text,
+              at: new Date().toISOString(),
+              el: thanks.item,
+            });
+            view.list.append(thanks.item);
+            thanks.focus();
           } catch (err) {
             const e = asApiError(err);
             if (e.failure === 'refused') card.invalid('Please enter a valid email address, like name@example.com.');

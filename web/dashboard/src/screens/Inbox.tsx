@@ -8,6 +8,7 @@ import { useApp, useMember } from '../context.tsx';
 import { useCustomerTyping, usePollInterval, useSignalTyping } from '../live.tsx';
 import { LabelChips, LabelEditor, LabelFilter } from './Labels.tsx';
 import { ReplyTextarea } from './Reply.tsx';
+import { firstNameOf } from './reply-text.ts';
 import { atLeast } from '../roles.ts';
 import { CustomerPanel, RatingNote, ticketName, useAssigneeName, VisitorLine } from './Customer.tsx';
 import {
@@ -297,6 +298,7 @@ function ConversationDetail({ id }: { id: string }) {
           goesTo={goesTo(conversation.channel, detail.data.replyTo)}
           values={{
             'visitor.name': conversation.visitor?.name ?? '',
+            'visitor.firstName': firstNameOf(conversation.visitor?.name),
             'agent.name': member.displayName ?? '',
             'ticket.number': String(tickets.find((t) => t.id === conversation.latestTicketId)?.number ?? ''),
           }}
@@ -459,6 +461,8 @@ function ReplyBox({
   // The first reply of a member who never chose a name asks for one: customers read it on every reply.
   const [naming, setNaming] = useState(false);
   const [name, setName] = useState(member.displayName ?? '');
+  // A saved reply that names the agent, waiting for the name (asked before it is filled in).
+  const [resume, setResume] = useState<((name: string) => void) | null>(null);
   const send = useMutation({
     mutationFn: (content: string) =>
       ok(api.POST('/api/v1/admin/conversations/{id}/messages', { params: { path: { id } }, body: { content } })),
@@ -473,15 +477,18 @@ function ReplyBox({
     onSuccess: (me) => {
       qc.setQueryData(['me'], me);
       setNaming(false);
-      send.mutate(content);
+      if (resume) {
+        resume(me.displayName ?? name.trim());
+        setResume(null);
+      } else send.mutate(content);
     },
   });
   const errors = useFieldErrors(send.error, { content: 'Reply' });
   const nameErrors = useFieldErrors(rename.error, { displayName: 'Your name for customers' });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!content.trim()) return;
     if (naming) rename.mutate(name.trim());
+    else if (!content.trim()) return;
     else if (!member.displayNameChosen) setNaming(true);
     else send.mutate(content);
   };
@@ -496,6 +503,14 @@ function ReplyBox({
             value={content}
             values={values}
             enabled
+            askName={
+              member.displayNameChosen
+                ? undefined
+                : (then) => {
+                    setResume(() => then);
+                    setNaming(true);
+                  }
+            }
             onChange={(v) => {
               setContent(v);
               if (v.trim()) signalTyping();
@@ -528,9 +543,15 @@ function ReplyBox({
           <FormError error={rename.error} fields={nameErrors} />
           <div className="row">
             <button type="submit" className="primary" disabled={rename.isPending || send.isPending || !name.trim()}>
-              Save the name and send
+              {resume ? 'Save the name' : 'Save the name and send'}
             </button>
-            <button type="button" onClick={() => setNaming(false)}>
+            <button
+              type="button"
+              onClick={() => {
+                setNaming(false);
+                setResume(null);
+              }}
+            >
               Cancel
             </button>
           </div>

@@ -71,60 +71,74 @@ export default function Members() {
               </tr>
             </thead>
             <tbody>
-              {list.data.items.map((m) => (
-                <tr key={m.id}>
-                  <th scope="row" className="break">
-                    {m.displayName}
-                    {m.userId === me.sub && ' (you)'}
-                    {m.email && <span className="muted small member-email"> {m.email}</span>}
-                    <span className="narrow-only">
-                      {' '}
-                      <Badge value={m.status} />
-                    </span>
-                  </th>
-                  <td>
-                    {owner ? (
-                      <select
-                        aria-label={`Role of ${m.email ?? m.id}`}
-                        value={m.role}
-                        disabled={patch.isPending}
-                        onChange={(e) => patch.mutate({ id: m.id, role: e.target.value as Role })}
-                      >
-                        {ROLES.map((r) => (
-                          <option key={r} value={r}>
-                            {label(r)}
-                          </option>
-                        ))}
-                      </select>
-                    ) : (
-                      label(m.role)
-                    )}
-                  </td>
-                  <td className="wide-only">
-                    <Badge value={m.status} />
-                  </td>
-                  <td className="wide-only">
-                    <When iso={m.createdAt} />
-                  </td>
-                  {owner && (
+              {list.data.items.map((m) => {
+                // The team keeps at least one owner: the only one can be neither demoted nor removed, so is offered neither.
+                const soleOwner =
+                  m.role === 'owner' &&
+                  m.status === 'active' &&
+                  list.data.items.filter((x) => x.role === 'owner' && x.status === 'active').length === 1;
+                return (
+                  <tr key={m.id}>
+                    <th scope="row" className="break">
+                      {m.displayName}
+                      {m.userId === me.sub && ' (you)'}
+                      {m.email && <span className="muted small member-email"> {m.email}</span>}
+                      <span className="narrow-only">
+                        {' '}
+                        <Badge value={m.status} />
+                      </span>
+                    </th>
                     <td>
-                      <Confirm
-                        trigger={
-                          <button type="button" className="danger">
-                            {m.status === 'invited' ? 'Revoke' : 'Remove'}
-                            <span className="visually-hidden"> {m.email}</span>
-                          </button>
-                        }
-                        title={m.status === 'invited' ? 'Revoke the invitation?' : 'Remove this member?'}
-                        danger
-                        body={<p>{m.email} loses access to this team at once.</p>}
-                        confirmLabel="Remove"
-                        onConfirm={() => remove(m.id)}
-                      />
+                      {owner && soleOwner ? (
+                        <>
+                          {label(m.role)}
+                          <span className="muted small block">The only owner: make another member owner first.</span>
+                        </>
+                      ) : owner ? (
+                        <select
+                          aria-label={`Role of ${m.email ?? m.id}`}
+                          value={m.role}
+                          disabled={patch.isPending}
+                          onChange={(e) => patch.mutate({ id: m.id, role: e.target.value as Role })}
+                        >
+                          {ROLES.map((r) => (
+                            <option key={r} value={r}>
+                              {label(r)}
+                            </option>
+                          ))}
+                        </select>
+                      ) : (
+                        label(m.role)
+                      )}
                     </td>
-                  )}
-                </tr>
-              ))}
+                    <td className="wide-only">
+                      <Badge value={m.status} />
+                    </td>
+                    <td className="wide-only">
+                      <When iso={m.createdAt} />
+                    </td>
+                    {owner && (
+                      <td>
+                        {soleOwner ? null : (
+                          <Confirm
+                            trigger={
+                              <button type="button" className="danger">
+                                {m.status === 'invited' ? 'Revoke' : 'Remove'}
+                                <span className="visually-hidden"> {m.email}</span>
+                              </button>
+                            }
+                            title={m.status === 'invited' ? 'Revoke the invitation?' : 'Remove this member?'}
+                            danger
+                            body={<p>{m.email} loses access to this team at once.</p>}
+                            confirmLabel="Remove"
+                            onConfirm={() => remove(m.id)}
+                          />
+                        )}
+                      </td>
+                    )}
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </div>

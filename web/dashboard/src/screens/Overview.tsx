@@ -126,28 +126,30 @@ function StatsView({ stats }: { stats: Stats }) {
               </Suspense>
               <details>
                 <summary>Show as a table</summary>
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Date</th>
-                      <th scope="col">Conversations</th>
-                      <th scope="col">Customer messages</th>
-                      <th scope="col">Escalations</th>
-                      <th scope="col">Fallbacks</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {stats.series.map((d) => (
-                      <tr key={d.date}>
-                        <th scope="row">{d.date}</th>
-                        <td>{d.conversations}</td>
-                        <td>{d.messages}</td>
-                        <td>{d.escalations}</td>
-                        <td>{d.fallbacks}</td>
+                <div className="table-scroll">
+                  <table>
+                    <thead>
+                      <tr>
+                        <th scope="col">Date</th>
+                        <th scope="col">Conversations</th>
+                        <th scope="col">Customer messages</th>
+                        <th scope="col">Escalations</th>
+                        <th scope="col">Fallbacks</th>
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
+                    </thead>
+                    <tbody>
+                      {stats.series.map((d) => (
+                        <tr key={d.date}>
+                          <th scope="row">{d.date}</th>
+                          <td>{d.conversations}</td>
+                          <td>{d.messages}</td>
+                          <td>{d.escalations}</td>
+                          <td>{d.fallbacks}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
               </details>
             </>
           ) : (

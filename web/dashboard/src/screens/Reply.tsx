@@ -1,7 +1,7 @@
 import { useId, useMemo, useRef, useState, type KeyboardEvent, type TextareaHTMLAttributes } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReplyPlaceholder } from '#vocabulary';
-import { fillReply, slashToken } from './reply-text.ts';
+import { fillReply, namesAgent, slashToken } from './reply-text.ts';
 import { ok } from '../api/client.ts';
 import { useApp } from '../context.tsx';
 
@@ -18,9 +18,14 @@ interface Props extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'value
   values: Partial<Record<ReplyPlaceholder, string>>;
   /** Only agents read saved replies; for others `/` is a slash. */
   enabled: boolean;
+  /**
+   * Given while the member has not chosen the name customers see: a reply that names the agent asks
+   * for it first, and is filled in (`resume`) with the name chosen, never the default.
+   */
+  askName?: ((resume: (name: string) => void) => void) | undefined;
 }
 
-export function ReplyTextarea({ value, onChange, values, enabled, ...rest }: Props) {
+export function ReplyTextarea({ value, onChange, values, enabled, askName, ...rest }: Props) {
   const { api } = useApp();
   const listId = useId();
   const ref = useRef<HTMLTextAreaElement>(null);
@@ -51,16 +56,22 @@ export function ReplyTextarea({ value, onChange, values, enabled, ...rest }: Pro
   const choose = (i: number) => {
     const r = matches[i];
     if (!token || !r) return;
-    const text = fillReply(r.body, values);
-    const next = value.slice(0, token.start) + text + value.slice(caret);
-    const at = token.start + text.length;
-    onChange(next);
-    setCaret(at);
-    setActive(0);
-    requestAnimationFrame(() => {
-      ref.current?.focus();
-      ref.current?.setSelectionRange(at, at);
-    });
+    const insert = (filled: typeof values) => {
+      const text = fillReply(r.body, filled);
+      const next = value.slice(0, token.start) + text + value.slice(caret);
+      const at = token.start + text.length;
+      onChange(next);
+      setCaret(at);
+      setActive(0);
+      requestAnimationFrame(() => {
+        ref.current?.focus();
+        ref.current?.setSelectionRange(at, at);
+      });
+    };
+    if (askName && namesAgent(r.body)) {
+      setDismissedAt(token.start);
+      askName((name) => insert({ ...values, 'agent.name': name }));
+    } else insert(values);
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {

@@ -329,6 +329,89 @@ function WidgetKey({ settings }: { settings: Settings }) {
   );
 }
 
+const SENDER_STATUS: Record<string, string> = {
+  verified: 'Verified: replies are sent from this address.',
+  pending: 'Verification pending: add the DNS records SES gave for the domain; until then replies may be refused.',
+  failed: 'Verification failed: SES could not find the DNS records. Add them again and restart the verification.',
+  missing: 'Not verified: this address and its domain are not set up in SES, so replies from it would be refused.',
+  unknown: 'Could not check the verification just now; reload to try again.',
+};
+
+/** `email.autoReply` and `email.fromAddress`, with SES's word on the address as `GET /settings` gives it. */
+function EmailSendingForm({ settings }: { settings: Settings }) {
+  const { api } = useApp();
+  const member = useMember();
+  const qc = useQueryClient();
+  const email = obj(settings.config.email);
+  const [autoReply, setAutoReply] = useState(str(email.autoReply, 'off') === 'knowledge');
+  const [from, setFrom] = useState(str(email.fromAddress));
+  const save = useMutation({
+    mutationFn: () =>
+      ok(
+        api.PUT('/api/v1/admin/settings', {
+          body: { config: { email: { autoReply: autoReply ? 'knowledge' : 'off', fromAddress: from.trim() || null } } },
+        }),
+      ),
+    // GET says whether the new address is verified: read it again.
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['settings'] }),
+  });
+  const errors = useFieldErrors(save.error, {
+    'config.email.fromAddress': 'Send replies from',
+    'config.email.autoReply': 'Answer emails automatically',
+  });
+  const sender = settings.emailSender;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate();
+  };
+  if (!atLeast(member.role, 'admin'))
+    return (
+      <p className="muted">
+        Automatic answers are {autoReply ? 'on' : 'off'}; replies are sent from {sender?.address ?? 'the address above'}
+        . Only an admin can change this.
+      </p>
+    );
+  return (
+    <form className="form email-sending" onSubmit={submit} noValidate aria-labelledby="email-sending-h">
+      <h3 id="email-sending-h">Answering and sending</h3>
+      <label className="check">
+        <input type="checkbox" checked={autoReply} onChange={(e) => setAutoReply(e.target.checked)} />
+        Answer emails automatically from your help articles when the assistant is confident (otherwise a ticket opens)
+      </label>
+      <Field
+        label="Send replies from"
+        {...errors.field('config.email.fromAddress')}
+        hint="An address on a domain verified in SES. Empty: replies come from the address above."
+      >
+        {(p) => (
+          <input
+            {...p}
+            type="email"
+            value={from}
+            maxLength={254}
+            placeholder={str(email.inboundAddress)}
+            onChange={(e) => setFrom(e.target.value)}
+          />
+        )}
+      </Field>
+      {sender && sender.address === from.trim() ? (
+        <p role="status" className={`sender-status sender-${sender.status}`}>
+          <strong>{sender.address}</strong>: {SENDER_STATUS[sender.status]}
+        </p>
+      ) : null}
+      <FormError error={save.error && !errors.field('config.email.fromAddress').error ? save.error : null} />
+      <button type="submit" className="primary" disabled={save.isPending}>
+        Save email settings
+      </button>
+      {save.isSuccess ? (
+        <span role="status" className="muted small">
+          Saved.
+        </span>
+      ) : null}
+    </form>
+  );
+}
+
 /** The inbound address with the steps to forward a support mailbox to it, and the addresses that bounced. */
 function EmailCard({ settings }: { settings: Settings }) {
   const { api } = useApp();
@@ -372,10 +455,11 @@ function EmailCard({ settings }: { settings: Settings }) {
           seconds.
         </li>
         <li>
-          To reply from your own address, verify its domain with us and set it as the sending address (
-          <code>email.fromAddress</code>).
+          To reply from your own address, verify its domain in Amazon SES (or ask us to) and enter the address below
+          under <i>Send replies from</i>.
         </li>
       </ol>
+      <EmailSendingForm settings={settings} />
       <h3>Addresses we no longer email</h3>
       {suppressed.isPending ? (
         <Loading />

@@ -26,11 +26,51 @@ type Range = [string, string];
 type Week = Record<Day, Range[]>;
 const MAX_RANGES = 3;
 
-/** The browser's IANA zones (UTC first: Chromium leaves it out of the list). */
-function timeZones(current: string): string[] {
+/**
+ * The names ICU (so Chromium's Intl) still gives for zones IANA has renamed: its list and the
+ * browser's own zone use them. The list offers the current names, as people know their city now.
+ */
+const RENAMED: Record<string, string> = {
+  'Africa/Asmera': 'Africa/Asmara',
+  'America/Buenos_Aires': 'America/Argentina/Buenos_Aires',
+  'America/Catamarca': 'America/Argentina/Catamarca',
+  'America/Coral_Harbour': 'America/Atikokan',
+  'America/Cordoba': 'America/Argentina/Cordoba',
+  'America/Godthab': 'America/Nuuk',
+  'America/Indianapolis': 'America/Indiana/Indianapolis',
+  'America/Jujuy': 'America/Argentina/Jujuy',
+  'America/Louisville': 'America/Kentucky/Louisville',
+  'America/Mendoza': 'America/Argentina/Mendoza',
+  'Asia/Calcutta': 'Asia/Kolkata',
+  'Asia/Katmandu': 'Asia/Kathmandu',
+  'Asia/Rangoon': 'Asia/Yangon',
+  'Asia/Saigon': 'Asia/Ho_Chi_Minh',
+  'Atlantic/Faeroe': 'Atlantic/Faroe',
+  'Europe/Kiev': 'Europe/Kyiv',
+  'Pacific/Enderbury': 'Pacific/Kanton',
+  'Pacific/Ponape': 'Pacific/Pohnpei',
+  'Pacific/Truk': 'Pacific/Chuuk',
+};
+/** A zone by its current name, where this browser knows it (an older one may know only the old name). */
+const current = (zone: string) => {
+  const renamed = RENAMED[zone];
+  if (!renamed) return zone;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: renamed });
+    return renamed;
+  } catch {
+    return zone;
+  }
+};
+/** The browser's own zone, by its current name: a new team's business hours start in it. */
+const browserZone = () => current(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
+
+/** The browser's IANA zones by their current names, sorted (UTC first: Chromium leaves it out of the list). */
+function timeZones(chosen: string): string[] {
   const listed =
     (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
-  return [...new Set(['UTC', current, ...listed].filter(Boolean))];
+  const named = [...new Set(listed.map(current))].sort();
+  return [...new Set(['UTC', chosen, ...named].filter(Boolean))];
 }
 
 function hoursOf(s: Settings) {
@@ -41,7 +81,7 @@ function hoursOf(s: Settings) {
   ) as Week;
   return {
     enabled: s.config.businessHours !== undefined && s.config.businessHours !== null,
-    timezone: typeof h.timezone === 'string' ? h.timezone : Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
+    timezone: typeof h.timezone === 'string' ? h.timezone : browserZone(),
     week,
     holidays: (Array.isArray(h.holidays) ? (h.holidays as string[]) : []).join('\n'),
     replyTime: typeof obj(s.config.widget).replyTime === 'string' ? (obj(s.config.widget).replyTime as string) : '',

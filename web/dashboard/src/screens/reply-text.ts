@@ -1,8 +1,14 @@
-import type { ReplyPlaceholder } from '#vocabulary';
+import { REPLY_PLACEHOLDERS, type ReplyPlaceholder } from '#vocabulary';
 
 // The text side of the saved-reply picker: which `/word` is being typed, and a reply filled in.
 
-const PLACEHOLDER = /\{\{(visitor\.name|agent\.name|ticket\.number)\}\}/g;
+const PLACEHOLDER = new RegExp(`\\{\\{(${REPLY_PLACEHOLDERS.map((p) => p.replace('.', '\\.')).join('|')})\\}\\}`, 'g');
+
+/** The first word of a customer's name, for `{{visitor.firstName}}` ("Carl Mendes" -> "Carl"); '' without one. */
+export const firstNameOf = (name: string | null | undefined) => (name ?? '').trim().split(/\s+/)[0] ?? '';
+
+/** Whether a saved reply names the agent: the member is asked for their name before it is filled in. */
+export const namesAgent = (body: string) => body.includes('{{agent.name}}');
 const EMPTY = '\u0000';
 
 /**

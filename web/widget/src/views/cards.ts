@@ -158,11 +158,15 @@ export function emailCard(hint: string, onSend: (email: string) => void) {
     field,
     submit,
     invalid,
-    /** The confirmation in the card's place, focused so that it is read. */
-    done(email: string) {
-      const thanks = h('p', { class: 'card', tabindex: '-1', role: 'status' }, `Thank you! We'll reply to ${email}.`);
-      form.replaceWith(thanks);
-      thanks.focus();
+    /**
+     * The confirmation, as an item of the conversation (the card leaves): it takes its place among the
+     * messages by time, so later messages come under it, never above.
+     */
+    done(email: string): { item: HTMLLIElement; text: string; focus: () => void } {
+      const text = `Thank you! We'll reply to ${email}.`;
+      const thanks = h('p', { class: 'card', tabindex: '-1', role: 'status' }, text);
+      form.remove();
+      return { item: h('li', { class: 'msg msg-note' }, thanks), text, focus: () => thanks.focus() };
     },
   };
 }
