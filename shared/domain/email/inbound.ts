@@ -214,6 +214,123 @@ async function deliver(
   return write(tenant, target.token, mail, input);
 }
 
+/** A new email thread's conversation, its customer the sender. */
+function newThread(tenant: Tenant, mail: ParsedEmail, verified: boolean, now: string): Conversation {
+  return {
+    id: newId(),
+    tenantId: tenant.id,
+    status: 'active',
+    createdAt: now,
+    updatedAt: now,
+    channel: 'email',
+    subject: mail.subject || '(no subject)',
+    email: { customer: mail.from, token: newReplyToken() },
+    visitor: { userId: null, name: mail.fromName, email: mail.from, verified, emailVerified: verified },
+    messageCount: 0,
+    userMessageCount: 0,
+    lastMessagePreview: '',
+    lastIntent: null,
+    unclosedTickets: 0,
+  };
+}
+
+/** The customer's message as stored: the mail's text and what the team needs to trust it. */
+function mailMessage(
+  mail: ParsedEmail,
+  input: InboundMail,
+  messageKey: string,
+  stored: Attachment[],
+  now: string,
+): Message {
+  const verified = passes(input.verdicts);
+  return {
+    id: newId(),
+    role: 'user',
+    content: mail.text || '(no text)',
+    createdAt: now,
+    email: {
+      messageId: messageKey,
+      from: mail.from,
+      subject: mail.subject,
+      rawKey: input.rawKey,
+      trimmed: mail.trimmed,
+      automatic: mail.automatic,
+      verified,
+      verdicts: verdictsOf(input.verdicts),
+    },
+    ...(stored.length ? { attachments: stored } : {}),
+  };
+}
+
+/** What answers a message that no active ticket holds: the assistant (an article) or a new ticket. */
+interface Answering {
+  items: TxItem[];
+  set: Partial<Conversation>;
+  opened: { release(): Promise<void> } | null;
+  newTicket: boolean;
+  answered: boolean;
+  autoCounter: TxItem | null;
+}
+
+/**
+ * A new thread (or a reply after the assistant answered): the assistant may answer from an article,
+ * once in a while per sender; otherwise the team gets a ticket.
+ */
+async function answerOrTicket(
+  tenant: Tenant,
+  conv: Conversation,
+  set: Partial<Conversation>,
+  message: Message,
+  mail: ParsedEmail,
+  opts: { tryAutoReply: boolean; nowDate: Date },
+): Promise<Answering> {
+  const now = opts.nowDate.toISOString();
+  const answer = opts.tryAutoReply ? await autoAnswer(tenant, mail.subject, message.content) : null;
+  if (answer) {
+    const autoCounter = limitsRepo.tx.countInWindow(
+      tenant.id,
+      autoReplyWindow(mail.from),
+      opts.nowDate,
+      HOUR,
+      EMAIL_LIMITS.autoRepliesPerSenderHour,
+    );
+    const reply: Message = {
+      id: newId(),
+      role: 'assistant',
+      content: answer.content,
+      createdAt: now,
+      metadata: answer.metadata,
+    };
+    return {
+      items: [
+        autoCounter,
+        conversationsRepo.tx.message(tenant.id, conv.id, reply, 1),
+        events.messageCreated(conv, reply),
+        emailRepo.tx.delivery(tenant.id, conv.id, reply.id, mail.from, now),
+        events.emailSend(conv, reply.id, now),
+      ],
+      set: { ...set, lastIntent: answer.metadata.intentDetected },
+      opened: null,
+      newTicket: false,
+      answered: true,
+      autoCounter,
+    };
+  }
+  const t = await openTicket(
+    tenant,
+    { ...conv, ...set },
+    `Email: ${preview(mail.subject || message.content)}`,
+    now,
+    SYSTEM,
+  );
+  return { items: t.items, set: { ...set, ...t.set }, opened: t, newTicket: true, answered: false, autoCounter: null };
+}
+
+/** The transaction's items that a refusal is read from, by their place. */
+const REF = 0;
+const FLOOD = 1;
+const SENDER = 2;
+
 function write(tenant: Tenant, token: string | null, mail: ParsedEmail, input: InboundMail): Promise<InboundOutcome> {
   const settings = emailSettings(tenant.config ?? {});
   const verified = passes(input.verdicts);
@@ -221,49 +338,16 @@ function write(tenant: Tenant, token: string | null, mail: ParsedEmail, input: I
   const messageKey = mail.messageId || `<${input.rawKey.replace(/[^\w.-]/g, '_')}@${config.inboundDomain}>`;
   let tryAutoReply = settings.autoReply === 'knowledge' && !mail.automatic;
   let stored: Attachment[] = [];
+  const dropStored = () => objectsRepo.remove(stored.map((a) => a.key)).catch(() => undefined);
 
   return retrying(
     async () => {
       const read = await threadOf(tenant.id, token, mail);
       const nowDate = clock.date();
       const now = nowDate.toISOString();
-      const conv: Conversation = read ?? {
-        id: newId(),
-        tenantId: tenant.id,
-        status: 'active',
-        createdAt: now,
-        updatedAt: now,
-        channel: 'email',
-        subject: mail.subject || '(no subject)',
-        email: { customer: mail.from, token: newReplyToken() },
-        visitor: { userId: null, name: mail.fromName, email: mail.from, verified, emailVerified: verified },
-        messageCount: 0,
-        userMessageCount: 0,
-        lastMessagePreview: '',
-        lastIntent: null,
-        unclosedTickets: 0,
-      };
+      const conv: Conversation = read ?? newThread(tenant, mail, verified, now);
       if (!stored.length && mail.attachments.length) stored = await storeAttachments(tenant.id, conv.id, mail);
-      const message: Message = {
-        id: newId(),
-        role: 'user',
-        content: mail.text || '(no text)',
-        createdAt: now,
-        email: {
-          messageId: messageKey,
-          from: mail.from,
-          subject: mail.subject,
-          rawKey: input.rawKey,
-          trimmed: mail.trimmed,
-          automatic: mail.automatic,
-          verified,
-          verdicts: verdictsOf(input.verdicts),
-        },
-        ...(stored.length ? { attachments: stored } : {}),
-      };
-      const REF = 0;
-      const FLOOD = 1;
-      const SENDER = 2;
+      const message = mailMessage(mail, input, messageKey, stored, now);
       const items: TxItem[] = [
         emailRepo.tx.thread(tenant.id, messageKey, conv.id, now),
         limitsRepo.tx.countInWindow(tenant.id, 'email-in', nowDate, HOUR, settings.inboundPerHour),
@@ -280,10 +364,7 @@ function write(tenant: Tenant, token: string | null, mail: ParsedEmail, input: I
         events.emailReceived(conv, message, mail.from, verified),
       ];
       let set: Partial<Conversation> = { updatedAt: now, lastMessagePreview: preview(message.content) };
-      let opened: { release(): Promise<void> } | null = null;
-      let newTicket = false;
-      let answered = false;
-      let autoCounter: TxItem | null = null;
+      let outcome: Answering = { items: [], set, opened: null, newTicket: false, answered: false, autoCounter: null };
 
       const reopen = read ? await reopenTicket(tenant, conv, now, SYSTEM) : null;
       if (reopen?.stale) throw new TxConditionFailed([]);
@@ -292,48 +373,12 @@ function write(tenant: Tenant, token: string | null, mail: ParsedEmail, input: I
         set = { ...set, ...reopen.set };
       }
       const active = conv.latestTicketId && (reopen || (conv.latestTicketStatus && isActive(conv.latestTicketStatus)));
-      if (!active) {
-        // A new thread (or a reply after the assistant answered): the assistant may answer from an
-        // article, once in a while per sender; otherwise the team gets a ticket.
-        const answer = tryAutoReply && !read ? await autoAnswer(tenant, mail.subject, message.content) : null;
-        if (answer) {
-          autoCounter = limitsRepo.tx.countInWindow(
-            tenant.id,
-            autoReplyWindow(mail.from),
-            nowDate,
-            HOUR,
-            EMAIL_LIMITS.autoRepliesPerSenderHour,
-          );
-          const reply: Message = {
-            id: newId(),
-            role: 'assistant',
-            content: answer.content,
-            createdAt: now,
-            metadata: answer.metadata,
-          };
-          items.push(
-            autoCounter,
-            conversationsRepo.tx.message(tenant.id, conv.id, reply, 1),
-            events.messageCreated(conv, reply),
-            emailRepo.tx.delivery(tenant.id, conv.id, reply.id, mail.from, now),
-            events.emailSend(conv, reply.id, now),
-          );
-          set.lastIntent = answer.metadata.intentDetected;
-          answered = true;
-        } else {
-          const t = await openTicket(
-            tenant,
-            { ...conv, ...set },
-            `Email: ${preview(mail.subject || message.content)}`,
-            now,
-            SYSTEM,
-          );
-          opened = t;
-          items.push(...t.items);
-          set = { ...set, ...t.set };
-          newTicket = true;
-        }
-      }
+      outcome = active
+        ? { ...outcome, set }
+        : await answerOrTicket(tenant, conv, set, message, mail, { tryAutoReply: tryAutoReply && !read, nowDate });
+      items.push(...outcome.items);
+      set = outcome.set;
+      const { opened, newTicket, answered, autoCounter } = outcome;
       const added = { messageCount: answered ? 2 : 1, userMessageCount: 1, unclosedTickets: newTicket ? 1 : 0 };
       if (read) items.unshift(conversationsRepo.tx.update(read, set, added));
       else
@@ -355,9 +400,10 @@ function write(tenant: Tenant, token: string | null, mail: ParsedEmail, input: I
       try {
         await commit(items, opened);
       } catch (e) {
-        if (e instanceof TxConditionFailed && e.failed[REF + shift]) {
+        const failed = e instanceof TxConditionFailed ? e.failed : [];
+        if (failed[REF + shift]) {
           // The same message again (SES delivers at least once, a sender may retry): it is there already.
-          if (!read) await objectsRepo.remove(stored.map((a) => a.key)).catch(() => undefined);
+          if (!read) await dropStored();
           const first = await emailRepo.threadOf(tenant.id, [messageKey]);
           return {
             accepted: true,
@@ -367,25 +413,25 @@ function write(tenant: Tenant, token: string | null, mail: ParsedEmail, input: I
             duplicate: true,
           };
         }
-        if (e instanceof TxConditionFailed && e.failed[SENDER + shift]) {
-          await objectsRepo.remove(stored.map((a) => a.key)).catch(() => undefined);
+        if (failed[SENDER + shift]) {
+          await dropStored();
           return refuse(
             451,
             `4.7.1 this inbox takes at most ${EMAIL_LIMITS.inboundPerSenderHour} messages an hour from one sender; try again later`,
           );
         }
-        if (e instanceof TxConditionFailed && e.failed[FLOOD + shift]) {
-          await objectsRepo.remove(stored.map((a) => a.key)).catch(() => undefined);
+        if (failed[FLOOD + shift]) {
+          await dropStored();
           return refuse(
             451,
             `4.7.1 this inbox takes at most ${settings.inboundPerHour} messages an hour; try again later`,
           );
         }
         // The sender has had their automatic answers this hour: the team answers instead.
-        if (e instanceof TxConditionFailed && autoCounter && e.failed[items.indexOf(autoCounter)]) tryAutoReply = false;
+        if (autoCounter && failed[items.indexOf(autoCounter)]) tryAutoReply = false;
         // A new conversation's attachments were stored under its id; a retry makes a new one.
         if (!read) {
-          await objectsRepo.remove(stored.map((a) => a.key)).catch(() => undefined);
+          await dropStored();
           stored = [];
         }
         throw e;

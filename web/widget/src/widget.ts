@@ -37,6 +37,7 @@ export interface Handle {
   logout(): void;
 }
 
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: over 120 lines, to be split
 export function mount(opts: Options): Handle {
   const api = createApi(opts.apiBase, opts.widgetKey);
   const state = createState(opts.widgetKey);

@@ -219,6 +219,7 @@ function SecretOnce({ name, secret, done }: { name: string; secret: string; done
 
 type Saved = Integration;
 
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: over 120 lines, to be split
 function IntegrationForm({ current, done }: { current: Integration | null; done: (saved?: Saved) => void }) {
   const { api } = useApp();
   const qc = useQueryClient();

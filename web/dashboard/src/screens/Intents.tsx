@@ -212,6 +212,7 @@ function IntentEditor({ id }: { id: string | null }) {
   );
 }
 
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: over 120 lines, to be split
 function IntentForm({
   id,
   initial,

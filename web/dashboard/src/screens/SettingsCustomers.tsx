@@ -88,6 +88,7 @@ function hoursOf(s: Settings) {
   };
 }
 
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: over 120 lines, to be split
 export function HoursForm({ settings }: { settings: Settings }) {
   const { api } = useApp();
   const qc = useQueryClient();

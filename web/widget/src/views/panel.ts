@@ -19,6 +19,7 @@ export interface PanelActions {
 
 export type Panel = ReturnType<typeof buildPanel>;
 
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: over 120 lines, to be split
 export function buildPanel(actions: PanelActions) {
   const hostEl = document.createElement('div');
   hostEl.setAttribute('data-support-widget', '');
