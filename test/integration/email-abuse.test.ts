@@ -20,7 +20,7 @@ async function caughtFor(to: string, n = 1, about = '', timeoutMs = 8000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const items = (
-      (await (await fetch(`${inject('standInsUrl')}/local-mail/messages.json`)).json()) as {
+      (await (await fetch(`${inject('mailUrl')}/messages.json`)).json()) as {
         items: Array<Record<string, any>>;
       }
     ).items.filter((m) => m.envelope.to.includes(to) && m.raw.includes(about));

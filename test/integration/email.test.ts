@@ -38,7 +38,7 @@ async function repliedThread(name: string, from: string, subject: string) {
 async function caught(match: (m: Record<string, any>) => boolean, timeoutMs = 8000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const r = await fetch(`${inject('standInsUrl')}/local-mail/messages.json`);
+    const r = await fetch(`${inject('mailUrl')}/messages.json`);
     const found = ((await r.json()) as { items: Array<Record<string, any>> }).items.find(match);
     if (found) return found;
     if (Date.now() > until) throw new Error('no such mail caught');

@@ -282,7 +282,7 @@ describe("an email customer's data", () => {
     let found: Record<string, any> | undefined;
     await vi.waitFor(
       async () => {
-        const r = await fetch(`${rt.standInsUrl}/local-mail/messages.json`);
+        const r = await fetch(`${rt.mailUrl}/messages.json`);
         found = ((await r.json()) as { items: Array<Record<string, any>> }).items.find(match);
         expect(found).toBeDefined();
       },
