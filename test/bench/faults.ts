@@ -970,7 +970,8 @@ async function sustainedLoad() {
           const text = `load ${w} ${n} ${randomUUID().slice(0, 8)}`;
           if (n % 10 === 0) conversationId = undefined;
           const r = await request(rt.url, 'POST', '/api/v1/chat/message', {
-            widgetKey: tenants[n % tenants.length]!.widgetKey,
+            // One tenant per sender: a conversation id is only its own tenant's (another's answers 404).
+            widgetKey: tenants[w % tenants.length]!.widgetKey,
             key: randomUUID(),
             body: { message: text, ...(conversationId ? { conversationId } : {}) },
           });
@@ -990,15 +991,19 @@ async function sustainedLoad() {
       const all = hooks.arrivals.map((a) => a.body).join('\n');
       return acked.filter((t) => all.includes(t)).length;
     };
+    const allDeliveries = async () =>
+      (await Promise.all(tenants.map((t) => integrationDeliveries(rt.url, t.token, t.integrationId)))).flat();
     let seen = arrived();
-    while (seen < acked.length && Date.now() < deadline && rt.streamFailures().length === 0) {
-      await sleep(2000);
+    // Until every acknowledged message arrived and no delivery (the answers' events too) is pending.
+    while (Date.now() < deadline && rt.streamFailures().length === 0) {
       seen = arrived();
+      if (seen === acked.length && !(await allDeliveries()).some((d) => d.status === 'pending')) break;
+      await sleep(5000);
     }
     const failures = rt.streamFailures().length;
     // Each acknowledged message's event made one delivery per tenant's webhook: the dispatcher's part.
     const delivered = new Set(hooks.arrivals.map((a) => a.id));
-    const ds = (await Promise.all(tenants.map((t) => integrationDeliveries(rt.url, t.token, t.integrationId)))).flat();
+    const ds = await allDeliveries();
     const notArrived = ds.filter((d) => !delivered.has(d.eventId));
     const deliveries = {
       made: ds.length,
@@ -1032,6 +1037,12 @@ async function sustainedLoad() {
       'every event dispatched under load',
       ds.length >= acked.length && seen === acked.length,
       `${ds.length} deliveries made for ${acked.length} acknowledged messages; ${seen}/${acked.length} arrived at the webhook`,
+    );
+    verdict(
+      '5',
+      'every delivery of the load done',
+      deliveries.pending === 0 && deliveries.failed === 0 && deliveries.deadLetters === 0,
+      `${deliveries.pending} pending, ${deliveries.failed} failed, ${deliveries.deadLetters} dead letters of ${ds.length}`,
     );
     verdict('5', 'no batch sent to the on-failure destination', failures === 0, `${failures} on-failure records`);
   } finally {
