@@ -79,8 +79,8 @@ Support assistant running at ${runtime.url}
   Local issuer  ${runtime.idp.issuer}  (POST ${runtime.idp.issuer}/token {"sub","email"})
   DynamoDB      ${runtime.dynamodbEndpoint}${values.persist ? ' (data kept in .local-data/)' : ' (in memory)'}
   Email in      smtp://127.0.0.1:${runtime.mail?.smtpPort}  (to the demo's address in GET /api/v1/admin/settings, config.email.inboundAddress)
-  Mail out      ${runtime.standInsUrl}/local-mail  (what the service sent, caught)
-  Stand-ins     ${runtime.standInsUrl}  (S3 at /local-s3, SQS at /local-sqs: SigV4-signed calls only, no CORS; their own origin)
+  Mail out      ${runtime.mailUrl}  (what the service sent, caught; this address changes at every start)
+  Stand-ins     ${runtime.standInsUrl}  (S3 at /local-s3, SQS at /local-sqs, live management at /local-live: SigV4-signed calls only, no CORS; their own origin)
   Webhooks      ${values['allow-loopback-webhooks'] ? 'http://127.0.0.1 receivers allowed' : 'https only (--allow-loopback-webhooks lets http://127.0.0.1 receivers through)'}
 
 Demo tenant "Demo Shop"

@@ -52,7 +52,7 @@ export interface SocketResult {
 export interface LiveGatewayOptions {
   /** The path of the upgrade requests (the stage's URL). */
   path: string;
-  /** Path prefix of the management API on the same server (its endpoint's path). */
+  /** Path prefix of the management API (its endpoint's path, on the stand-ins' port, which checks the signature). */
   managementPath: string;
   idleSeconds: number;
   /** The message routes: a text frame whose JSON `action` names one invokes it (route selection `$request.body.action`). */

@@ -36,13 +36,14 @@ import { newLocalCredentials } from './sigv4.ts';
 // The local runtime: serves the route table's handlers on 127.0.0.1 as API Gateway's HTTP API
 // would, building payload v2 events from real HTTP requests. Nothing here is wired twice: the
 // routes, the handler files and the table definition are the ones the CDK stack deploys. Beside
-// the HTTP API: the WebSocket API of the live channel with its management API (live.ts), and the
+// the HTTP API: the WebSocket API of the live channel (live.ts; its management API, signed, on the
+// stand-ins' port with S3 and SQS, standins.ts), and the
 // table stream's event source mapping that feeds the event dispatcher (stream.ts); and, as the CDN
 // serves them deployed, widget.js (web.ts) and the built dashboard at `/` (dashboard.ts).
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
-/** Path of the management API's endpoint on this server (API Gateway's is the stage URL over https). */
+/** Path of the management API's endpoint on the stand-ins' port (API Gateway's is the stage URL over https). */
 const MANAGEMENT_PATH = '/local-live';
 const STREAM_POLL_MS = 75;
 const DELIVERY_QUEUE_NAME = 'deliveries.fifo';
@@ -125,7 +126,7 @@ export interface LocalRuntime {
   indexQueue: LocalQueue;
   /** The live channel's URL (`ws://host:port/api/v1/live`), also in env LIVE_URL. */
   liveUrl: string;
-  /** The management API's endpoint for `ApiGatewayManagementApiClient`, also in env LIVE_ENDPOINT. */
+  /** The management API's endpoint for `ApiGatewayManagementApiClient` (stand-ins' port, SigV4 only), also in env LIVE_ENDPOINT. */
   liveEndpoint: string;
   /** Ids of the open live connections. */
   liveConnections(): string[];
@@ -143,8 +144,10 @@ export interface LocalRuntime {
   objects: LocalObjects;
   /** The outgoing-mail queue's emulation, fed to functions/email/send.ts. */
   emailQueue: LocalQueue;
-  /** Where the stand-ins for S3 and SQS and the caught mail (`/local-mail`) are served: never this origin. */
+  /** Where the stand-ins for S3, SQS and the live management API and the caught mail are served: never this origin. */
   standInsUrl: string;
+  /** The caught mail's page (JSON at `<mailUrl>/messages.json`), under a secret made at each start. */
+  mailUrl: string;
   stop(): Promise<void>;
 }
 
@@ -373,7 +376,6 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
       }
       return idpRoute(method, url.pathname, body, res);
     }
-    if (live?.manage(method, url.pathname, body, res)) return;
     // The WebSocket API answers plain requests to its URL so, without reaching a function.
     if (live && url.pathname === LIVE_PATH)
       return send(res, 426, '{"message":"Upgrade Required"}', { upgrade: 'websocket' });
@@ -439,9 +441,6 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   const port = (server.address() as { port: number }).port;
   const url = `http://${host}:${port}`;
   const liveUrl = `ws://${host}:${port}${LIVE_PATH}`;
-  const liveEndpoint = `${url}${MANAGEMENT_PATH}`;
-  // The live handlers post through ApiGatewayManagementApiClient({ endpoint: LIVE_ENDPOINT }).
-  Object.assign(process.env, { LIVE_URL: liveUrl, LIVE_ENDPOINT: liveEndpoint });
   // The functions sign their S3 and SQS calls with these (shared/core/config.ts); a second runtime
   // in the same process keeps the first one's, as the clients are made once.
   process.env.LOCAL_SECRET_ACCESS_KEY ??= newLocalCredentials().secretAccessKey;
@@ -451,7 +450,13 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     objects: () => objects,
     queueOf: (text) => queueOf(text),
     mail: () => mail,
+    managementPath: MANAGEMENT_PATH,
+    live: () => live,
   });
+  // The live handlers post through ApiGatewayManagementApiClient({ endpoint: LIVE_ENDPOINT }), signed
+  // as IAM auth requires: on the stand-ins' port, never the API's, where any page could reach it.
+  const liveEndpoint = `${standIns.url}${MANAGEMENT_PATH}`;
+  Object.assign(process.env, { LIVE_URL: liveUrl, LIVE_ENDPOINT: liveEndpoint });
 
   // Until a handler file exists (the live channel is being built), its part stays off, said once.
   const missing = (handler: string) => {
@@ -676,6 +681,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     objects,
     emailQueue,
     standInsUrl: standIns.url,
+    mailUrl: standIns.mailUrl,
     async stop() {
       await ttl.stop();
       for (const t of jobTimers) clearInterval(t);

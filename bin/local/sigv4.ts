@@ -4,9 +4,10 @@ import { Sha256 } from '@smithy/core/checksum';
 import { SignatureV4 } from '@smithy/signature-v4';
 
 // The stand-ins' door (bin/local/standins.ts): every request must carry an AWS Signature Version 4
-// made with the runtime's credentials, as S3 and SQS demand, in the Authorization header or as a
-// presigned query. The signature is computed again by the SDK's own signer from what was received
-// and compared; nothing here signs by hand.
+// made with the runtime's credentials, as S3, SQS and the WebSocket API's management endpoint
+// (IAM auth, service `execute-api`) demand, in the Authorization header or as a presigned query.
+// The signature is computed again by the SDK's own signer from what was received and compared;
+// nothing here signs by hand.
 
 /** The credentials the runtime's functions sign with: the secret is new at every start, so no page can know it. */
 export interface LocalCredentials {
@@ -54,15 +55,17 @@ const PRESIGN_PARAMS = new Set([
   'x-amz-security-token',
 ]);
 
+export type SignedService = 's3' | 'sqs' | 'execute-api';
+
 /**
  * Null when the request is signed with `credentials` for `service` and still in time, else why not
- * (for the refusal's message). S3 is signed over the path as sent; SQS (and other services) over
+ * (for the refusal's message). S3 is signed over the path as sent; SQS and execute-api over
  * the path escaped once more, as the SDK does for each.
  */
 export async function signatureProblem(
   r: Received,
   credentials: LocalCredentials,
-  service: 's3' | 'sqs',
+  service: SignedService,
   now = Date.now(),
 ): Promise<string | null> {
   const q = r.url.searchParams;

@@ -18,7 +18,8 @@ const managementClient = () => {
     region: config.region,
     endpoint,
     maxAttempts: 2,
-    ...(local ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    // Locally the management endpoint checks the signature as IAM auth does (bin/local/standins.ts).
+    ...(local ? { credentials: config.localCredentials } : {}),
   });
   return client;
 };

@@ -20,7 +20,7 @@ const tickets = async (t: TestTenant) =>
 const caughtFor = (to: string, n = 1, about = '') =>
   eventually(async () => {
     const items = (
-      (await (await fetch(`${inject('standInsUrl')}/local-mail/messages.json`)).json()) as {
+      (await (await fetch(`${inject('mailUrl')}/messages.json`)).json()) as {
         items: Array<Record<string, any>>;
       }
     ).items.filter((m) => m.envelope.to.includes(to) && m.raw.includes(about));

@@ -38,7 +38,7 @@ async function repliedThread(name: string, from: string, subject: string) {
 
 const caught = (match: (m: Record<string, any>) => boolean) =>
   eventually(async () => {
-    const r = await fetch(`${inject('standInsUrl')}/local-mail/messages.json`);
+    const r = await fetch(`${inject('mailUrl')}/messages.json`);
     return present(((await r.json()) as { items: Array<Record<string, any>> }).items.find(match), 'such mail caught');
   });
 

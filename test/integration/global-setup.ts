@@ -13,6 +13,7 @@ export async function setup(project: TestProject) {
   project.provide('dynamoPid', runtime.dynamo?.process.pid ?? 0);
   project.provide('smtpPort', runtime.mail?.smtpPort ?? 0);
   project.provide('standInsUrl', runtime.standInsUrl);
+  project.provide('mailUrl', runtime.mailUrl);
   await warmIndexer(runtime.url);
 }
 
@@ -39,5 +40,6 @@ declare module 'vitest' {
     dynamoPid: number;
     smtpPort: number;
     standInsUrl: string;
+    mailUrl: string;
   }
 }

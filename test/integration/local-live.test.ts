@@ -10,6 +10,8 @@ import {
 } from '@aws-sdk/client-apigatewaymanagementapi';
 import { DynamoDBClient, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import WebSocket from 'ws';
+import { Sha256 } from '@smithy/core/checksum';
+import { SignatureV4 } from '@smithy/signature-v4';
 import { eventDispatcher, LIVE_PATH } from '#shared/edge/triggers.ts';
 import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts';
 import { recorder } from '../fixtures/local-live/recorder.ts';
@@ -43,7 +45,12 @@ beforeAll(async () => {
   });
   const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
   ddb = new DynamoDBClient({ endpoint: rt.dynamodbEndpoint, region: 'us-east-1', credentials });
-  mgmt = new ApiGatewayManagementApiClient({ endpoint: rt.liveEndpoint, region: 'us-east-1', credentials });
+  // The management endpoint takes only what is signed with the runtime's own credentials.
+  mgmt = new ApiGatewayManagementApiClient({
+    endpoint: rt.liveEndpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: process.env.LOCAL_SECRET_ACCESS_KEY! },
+  });
 });
 
 afterAll(async () => {
@@ -113,6 +120,28 @@ const eventOf = (routeKey: string, connectionId?: string) =>
       e.requestContext.routeKey === routeKey &&
       (connectionId === undefined || e.requestContext.connectionId === connectionId),
   );
+
+/** A raw POST to the management endpoint, signed with the runtime's credentials as the SDK signs it. */
+async function signedFetch(url: string, body: string): Promise<Response> {
+  const u = new URL(url);
+  const signer = new SignatureV4({
+    credentials: { accessKeyId: 'local', secretAccessKey: process.env.LOCAL_SECRET_ACCESS_KEY! },
+    region: 'us-east-1',
+    service: 'execute-api',
+    sha256: Sha256,
+  });
+  const signed = await signer.sign({
+    method: 'POST',
+    protocol: u.protocol,
+    hostname: u.hostname,
+    port: Number(u.port),
+    path: u.pathname,
+    headers: { host: u.host },
+    body,
+  });
+  const { host: _host, ...headers } = signed.headers;
+  return fetch(url, { method: 'POST', body, headers });
+}
 
 /** Closes the client's socket and waits for its $disconnect: a late one would land in the next test's events. */
 async function hangUp(c: { ws: WebSocket; closed: Promise<unknown> }) {
@@ -261,13 +290,66 @@ describe('the management API through @aws-sdk/client-apigatewaymanagementapi', (
     await expect(
       mgmt.send(new PostToConnectionCommand({ ConnectionId: 'Nope123456789A=', Data: 'x' })),
     ).rejects.toBeInstanceOf(GoneException);
-    const raw = await fetch(`${rt.liveEndpoint}/@connections/${encodeURIComponent('Nope123456789A=')}`, {
-      method: 'POST',
-      body: 'x',
-    });
+    const raw = await signedFetch(`${rt.liveEndpoint}/@connections/${encodeURIComponent('Nope123456789A=')}`, 'x');
     expect(raw.status).toBe(410);
     expect(raw.headers.get('x-amzn-errortype')).toBe('GoneException');
     expect(await raw.json()).toEqual({ message: null });
+  });
+
+  it("is on the stand-ins' port, not the API's, and refuses calls unsigned, foreign-signed or forged, with no CORS", async () => {
+    const c = await connect(rt.liveUrl);
+    const id = eventOf('$connect')!.requestContext.connectionId;
+    const at = `${rt.liveEndpoint}/@connections/${encodeURIComponent(id)}`;
+    expect(new URL(rt.liveEndpoint).origin).toBe(rt.standInsUrl);
+    expect(new URL(rt.liveEndpoint).origin).not.toBe(new URL(rt.url).origin);
+    expect(
+      (await fetch(`${rt.url}/local-live/@connections/${encodeURIComponent(id)}`, { method: 'POST', body: 'x' }))
+        .status,
+    ).toBe(404);
+
+    const unsigned = await fetch(at, { method: 'POST', body: 'planted', headers: { origin: 'https://evil.example' } });
+    expect(unsigned.status).toBe(403);
+    expect(unsigned.headers.get('x-amzn-errortype')).toBe('ForbiddenException');
+    expect(unsigned.headers.get('access-control-allow-origin')).toBeNull();
+    for (const method of ['GET', 'DELETE']) expect((await fetch(at, { method })).status, method).toBe(403);
+    const preflight = await fetch(at, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(403);
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    const forged = await fetch(at, {
+      method: 'POST',
+      body: 'forged',
+      headers: {
+        authorization: `AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/execute-api/aws4_request, SignedHeaders=host;x-amz-date, Signature=${'0'.repeat(64)}`,
+        'x-amz-date': new Date().toISOString().replace(/[-:]|\.\d+/g, ''),
+      },
+    });
+    expect(forged.status).toBe(403);
+    const stranger = new ApiGatewayManagementApiClient({
+      endpoint: rt.liveEndpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      maxAttempts: 1,
+    });
+    await expect(
+      stranger.send(new PostToConnectionCommand({ ConnectionId: id, Data: 'foreign' })),
+    ).rejects.toMatchObject({
+      name: 'ForbiddenException',
+      $metadata: { httpStatusCode: 403 },
+    });
+    await expect(stranger.send(new DeleteConnectionCommand({ ConnectionId: id }))).rejects.toMatchObject({
+      $metadata: { httpStatusCode: 403 },
+    });
+    stranger.destroy();
+
+    // The signed call goes through, and it is the only frame the socket ever got.
+    await mgmt.send(new PostToConnectionCommand({ ConnectionId: id, Data: 'signed' }));
+    await eventually(() => expect(c.frames.length).toBeGreaterThan(0), { what: 'the frame' });
+    expect(c.frames).toEqual([{ data: 'signed', binary: false }]);
+    expect(rt.liveConnections()).toContain(id);
+    await hangUp(c);
   });
 
   it('refuses a message over 128 KiB with PayloadTooLargeException and sends nothing', async () => {

@@ -8,7 +8,14 @@ import { eventually } from '../support/eventually.ts';
 describe("the local runtime's stand-ins", () => {
   it("are not on the dashboard's origin", async () => {
     expect(new URL(inject('standInsUrl')).origin).not.toBe(new URL(baseUrl()).origin);
-    for (const path of ['/local-s3/mail/x', '/local-mail', '/local-mail/messages.json']) {
+    const secret = new URL(inject('mailUrl')).pathname;
+    for (const path of [
+      '/local-s3/mail/x',
+      '/local-mail',
+      '/local-mail/messages.json',
+      `${secret}/messages.json`,
+      '/local-live/@connections/x',
+    ]) {
       expect((await fetch(baseUrl() + path)).status, path).toBe(404);
     }
     expect(
@@ -48,9 +55,9 @@ describe("the local runtime's stand-ins", () => {
     ).toBe(403);
     expect((await fetch(bare, { method: 'DELETE' })).status).toBe(403);
     expect((await fetch(r.body.url)).status).toBe(200);
-    const mail = await fetch(`${inject('standInsUrl')}/local-mail/messages.json`, {
-      headers: { origin: 'https://evil.example' },
-    });
+    // The caught mail (every tenant's, reply tokens included) only under the secret address `npm start` prints.
+    expect((await fetch(`${inject('standInsUrl')}/local-mail/messages.json`)).status).toBe(403);
+    const mail = await fetch(`${inject('mailUrl')}/messages.json`, { headers: { origin: 'https://evil.example' } });
     expect(mail.status).toBe(200);
     expect(mail.headers.get('access-control-allow-origin')).toBeNull();
   });

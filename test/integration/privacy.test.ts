@@ -279,7 +279,7 @@ describe("an email customer's data", () => {
   const caught = async (match: (m: Record<string, any>) => boolean) => {
     let found: Record<string, any> | undefined;
     await eventually(async () => {
-      const r = await fetch(`${rt.standInsUrl}/local-mail/messages.json`);
+      const r = await fetch(`${rt.mailUrl}/messages.json`);
       found = ((await r.json()) as { items: Array<Record<string, any>> }).items.find(match);
       expect(found).toBeDefined();
     });

@@ -8,7 +8,7 @@ import { admin, newSub, newTenant, putConfig, request } from './client.ts';
 async function caught(match: (m: Record<string, any>) => boolean, timeoutMs = 8000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const r = await fetch(`${inject('standInsUrl')}/local-mail/messages.json`);
+    const r = await fetch(`${inject('mailUrl')}/messages.json`);
     const found = ((await r.json()) as { items: Array<Record<string, any>> }).items.find(match);
     if (found) return found;
     if (Date.now() > until) throw new Error('no such mail caught');
@@ -64,7 +64,7 @@ describe('settings: email controls', () => {
     await caught((m) => m.envelope.to.includes(email));
     // One mail for the one invitation.
     await new Promise((res) => setTimeout(res, 500));
-    const r = await fetch(`${inject('standInsUrl')}/local-mail/messages.json`);
+    const r = await fetch(`${inject('mailUrl')}/messages.json`);
     const all = ((await r.json()) as { items: Array<Record<string, any>> }).items;
     expect(all.filter((m) => m.envelope.to.includes(email))).toHaveLength(1);
   });

@@ -1,6 +1,9 @@
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { ApiGatewayManagementApiClient, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
+import { Sha256 } from '@smithy/core/checksum';
+import { SignatureV4 } from '@smithy/signature-v4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalObjects, type LocalObjects } from '../../bin/local/objects.ts';
 import { createLocalQueue, type LocalQueue } from '../../bin/local/queue.ts';
@@ -25,6 +28,24 @@ const mail = {
     return true;
   },
 } as unknown as LocalMail;
+/** What reached the management API's gateway: only signed calls may. */
+const managed: string[] = [];
+const live = {
+  manage: (method: string, pathname: string, body: Buffer, res: import('node:http').ServerResponse) => {
+    if (!pathname.startsWith('/local-live/@connections/')) return false;
+    managed.push(`${method} ${decodeURIComponent(pathname.slice(25))} ${body.toString('utf8')}`);
+    res.writeHead(200);
+    res.end();
+    return true;
+  },
+};
+const management = (creds = credentials) =>
+  new ApiGatewayManagementApiClient({
+    region: 'us-east-1',
+    endpoint: `${si.url}/local-live`,
+    credentials: creds,
+    maxAttempts: 1,
+  });
 
 const s3 = (creds = credentials) =>
   new S3Client({
@@ -50,7 +71,14 @@ const link = (key: string, disposition?: string, opts: { expiresIn?: number; sig
   );
 
 beforeAll(async () => {
-  si = await startStandIns({ credentials, objects: () => objects, queueOf: () => queue, mail: () => mail });
+  si = await startStandIns({
+    credentials,
+    objects: () => objects,
+    queueOf: () => queue,
+    mail: () => mail,
+    managementPath: '/local-live',
+    live: () => live,
+  });
   objects = createLocalObjects(si.url);
   queue = createLocalQueue({
     name: 'q',
@@ -174,6 +202,60 @@ describe('the SQS stand-in', () => {
   });
 });
 
+describe("the WebSocket API's management endpoint", () => {
+  it("posts to a socket only when signed with the runtime's credentials (execute-api), as IAM auth requires", async () => {
+    const at = `${si.url}/local-live/@connections/${encodeURIComponent('Abc123456789X=')}`;
+    const unsigned = await fetch(at, { method: 'POST', body: 'planted', headers: { origin: 'https://evil.example' } });
+    expect(unsigned.status).toBe(403);
+    expect(unsigned.headers.get('x-amzn-errortype')).toBe('ForbiddenException');
+    expect(unsigned.headers.get('access-control-allow-origin')).toBeNull();
+    for (const method of ['GET', 'DELETE']) expect((await fetch(at, { method })).status, method).toBe(403);
+    await expect(
+      management(strangers).send(new PostToConnectionCommand({ ConnectionId: 'Abc123456789X=', Data: 'foreign' })),
+    ).rejects.toMatchObject({ name: 'ForbiddenException', $metadata: { httpStatusCode: 403 } });
+    // Signed with the runtime's secret but for another service (S3's scope) is not signed for this one.
+    const u = new URL(at);
+    const other = await new SignatureV4({ credentials, region: 'us-east-1', service: 's3', sha256: Sha256 }).sign({
+      method: 'POST',
+      protocol: 'http:',
+      hostname: u.hostname,
+      port: Number(u.port),
+      path: u.pathname,
+      headers: { host: u.host },
+      body: 'other',
+    });
+    const { host: _host, ...otherHeaders } = other.headers;
+    const s3Signed = await fetch(at, { method: 'POST', body: 'other', headers: otherHeaders });
+    expect(s3Signed.status).toBe(403);
+    expect(managed).toEqual([]);
+
+    await management().send(new PostToConnectionCommand({ ConnectionId: 'Abc123456789X=', Data: 'signed' }));
+    expect(managed).toEqual(['POST Abc123456789X= signed']);
+  });
+});
+
+describe('the caught mail', () => {
+  it("is served only under this start's secret, to no other origin", async () => {
+    expect(si.mailUrl.startsWith(`${si.url}/local-mail/`)).toBe(true);
+    const page = await fetch(`${si.mailUrl}/messages.json`, { headers: { origin: 'https://evil.example' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('access-control-allow-origin')).toBeNull();
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    const secret = si.mailUrl.slice(`${si.url}/local-mail/`.length);
+    for (const path of [
+      '/local-mail/messages.json',
+      '/local-mail',
+      `/local-mail/${secret.slice(0, -1)}/messages.json`,
+      `/local-mail/${secret}x/messages.json`,
+      `/local-mail/messages.json/${secret}`,
+    ]) {
+      const r = await fetch(si.url + path);
+      expect(r.status, path).toBe(403);
+      expect(await r.text()).not.toContain('shop+secret');
+    }
+  });
+});
+
 describe("the stand-ins' port", () => {
   it('answers no cross-origin read: no preflight granted, no CORS header, and no other Host', async () => {
     const pre = await fetch(`${objects.endpoint}/mail/x`, {
@@ -182,14 +264,14 @@ describe("the stand-ins' port", () => {
     });
     expect(pre.status).toBe(403);
     expect(pre.headers.get('access-control-allow-origin')).toBeNull();
-    const page = await fetch(`${si.url}/local-mail/messages.json`, { headers: { origin: 'https://evil.example' } });
+    const page = await fetch(`${si.mailUrl}/messages.json`, { headers: { origin: 'https://evil.example' } });
     expect(page.status).toBe(200);
     expect(page.headers.get('access-control-allow-origin')).toBeNull();
     expect(page.headers.get('cross-origin-resource-policy')).toBe('same-origin');
     // A name that resolves here (DNS rebinding) is not this server's name.
     const { request } = await import('node:http');
     const status = await new Promise<number>((resolve, reject) => {
-      request(`${si.url}/local-mail/messages.json`, { headers: { host: `evil.example:${si.port}` } }, (res) => {
+      request(`${si.mailUrl}/messages.json`, { headers: { host: `evil.example:${si.port}` } }, (res) => {
         res.resume();
         resolve(res.statusCode!);
       })
