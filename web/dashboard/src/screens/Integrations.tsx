@@ -19,6 +19,7 @@ import {
   useFieldErrors,
   usePager,
   When,
+  type FieldErrors,
 } from '../ui/index.tsx';
 
 // Integrations: webhooks, Slack and actions. The list creates, edits, re-activates and
@@ -219,7 +220,132 @@ function SecretOnce({ name, secret, done }: { name: string; secret: string; done
 
 type Saved = Integration;
 
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: over 120 lines, to be split
+type Fields = { type: Input['type']; name: string; url: string; timeoutMs: string; events: string; secret: string };
+
+/** The body the API takes for each type. */
+function bodyOf({ type, name, url, timeoutMs, events, secret }: Fields): Input {
+  const list = events
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  // Empty secret fields keep the stored credentials on a replacement; on creation the
+  // service makes a webhook's secret.
+  return type === 'webhook'
+    ? {
+        type,
+        name,
+        config: { url, ...(list.length ? { events: list } : {}) },
+        credentials: secret ? { secret } : {},
+      }
+    : type === 'action'
+      ? { type, name, config: { url, timeoutMs: Number(timeoutMs) }, credentials: secret ? { secret } : {} }
+      : { type, name, config: {}, credentials: url ? { webhookUrl: url } : {} };
+}
+
+/** The fields that depend on the type (timeout, events, signing secret) and, when editing, the status. */
+function IntegrationOptions({
+  type,
+  current,
+  masked,
+  errors,
+  timeoutMs,
+  setTimeoutMs,
+  events,
+  setEvents,
+  secret,
+  setSecret,
+  status,
+  setStatus,
+}: {
+  type: Input['type'];
+  current: Integration | null;
+  masked: string | undefined;
+  errors: FieldErrors;
+  timeoutMs: string;
+  setTimeoutMs: (v: string) => void;
+  events: string;
+  setEvents: (v: string) => void;
+  secret: string;
+  setSecret: (v: string) => void;
+  status: Integration['status'];
+  setStatus: (v: Integration['status']) => void;
+}) {
+  return (
+    <>
+      {type === 'action' && (
+        <Field
+          label="Timeout (ms)"
+          {...errors.field('config.timeoutMs')}
+          hint="500 to 10,000. Past it the customer gets the intent's failure response."
+        >
+          {(p) => (
+            <input
+              {...p}
+              type="number"
+              min={500}
+              max={10000}
+              step={100}
+              value={timeoutMs}
+              onChange={(e) => setTimeoutMs(e.target.value)}
+            />
+          )}
+        </Field>
+      )}
+      {type === 'webhook' && (
+        <Field
+          label="Events"
+          {...errors.field('config.events')}
+          hint="Comma-separated event types; empty sends every event."
+        >
+          {(p) => (
+            <input
+              {...p}
+              value={events}
+              onChange={(e) => setEvents(e.target.value)}
+              placeholder="conversation.escalated, ticket.updated"
+            />
+          )}
+        </Field>
+      )}
+      {(type === 'webhook' || type === 'action') && (
+        <Field
+          label="Signing secret"
+          {...errors.field('credentials.secret')}
+          hint={
+            current
+              ? `Stored: ${masked ?? 'none'}. Leave empty to keep it; enter a new one to replace it.`
+              : 'Optional: leave empty and the service makes one, shown once after creation. Or whsec_ followed by base64, as Standard Webhooks defines it.'
+          }
+        >
+          {(p) => (
+            <input
+              {...p}
+              type="password"
+              autoComplete="off"
+              value={secret}
+              onChange={(e) => setSecret(e.target.value)}
+            />
+          )}
+        </Field>
+      )}
+      {current && (
+        <Field
+          label="Status"
+          {...errors.field('status')}
+          hint="A disabled integration receives nothing. The service disables one after a 410 Gone or 5 days of failed deliveries."
+        >
+          {(p) => (
+            <select {...p} value={status} onChange={(e) => setStatus(e.target.value as Integration['status'])}>
+              <option value="active">Active</option>
+              <option value="disabled">Disabled</option>
+            </select>
+          )}
+        </Field>
+      )}
+    </>
+  );
+}
+
 function IntegrationForm({ current, done }: { current: Integration | null; done: (saved?: Saved) => void }) {
   const { api } = useApp();
   const qc = useQueryClient();
@@ -236,23 +362,7 @@ function IntegrationForm({ current, done }: { current: Integration | null; done:
   const [status, setStatus] = useState<Integration['status']>(current?.status ?? 'active');
   const save = useMutation({
     mutationFn: (): Promise<Saved> => {
-      const list = events
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-      // Empty secret fields keep the stored credentials on a replacement; on creation the
-      // service makes a webhook's secret.
-      const body: Input =
-        type === 'webhook'
-          ? {
-              type,
-              name,
-              config: { url, ...(list.length ? { events: list } : {}) },
-              credentials: secret ? { secret } : {},
-            }
-          : type === 'action'
-            ? { type, name, config: { url, timeoutMs: Number(timeoutMs) }, credentials: secret ? { secret } : {} }
-            : { type, name, config: {}, credentials: url ? { webhookUrl: url } : {} };
+      const body = bodyOf({ type, name, url, timeoutMs, events, secret });
       return current
         ? ok(
             api.PUT('/api/v1/admin/integrations/{id}', {
@@ -320,76 +430,10 @@ function IntegrationForm({ current, done }: { current: Integration | null; done:
       >
         {(p) => <input {...p} type="url" value={url} onChange={(e) => setUrl(e.target.value)} autoComplete="off" />}
       </Field>
-      {type === 'action' && (
-        <Field
-          label="Timeout (ms)"
-          {...errors.field('config.timeoutMs')}
-          hint="500 to 10,000. Past it the customer gets the intent's failure response."
-        >
-          {(p) => (
-            <input
-              {...p}
-              type="number"
-              min={500}
-              max={10000}
-              step={100}
-              value={timeoutMs}
-              onChange={(e) => setTimeoutMs(e.target.value)}
-            />
-          )}
-        </Field>
-      )}
-      {type === 'webhook' && (
-        <Field
-          label="Events"
-          {...errors.field('config.events')}
-          hint="Comma-separated event types; empty sends every event."
-        >
-          {(p) => (
-            <input
-              {...p}
-              value={events}
-              onChange={(e) => setEvents(e.target.value)}
-              placeholder="conversation.escalated, ticket.updated"
-            />
-          )}
-        </Field>
-      )}
-      {signed && (
-        <Field
-          label="Signing secret"
-          {...errors.field('credentials.secret')}
-          hint={
-            current
-              ? `Stored: ${masked ?? 'none'}. Leave empty to keep it; enter a new one to replace it.`
-              : 'Optional: leave empty and the service makes one, shown once after creation. Or whsec_ followed by base64, as Standard Webhooks defines it.'
-          }
-        >
-          {(p) => (
-            <input
-              {...p}
-              type="password"
-              autoComplete="off"
-              value={secret}
-              onChange={(e) => setSecret(e.target.value)}
-            />
-          )}
-        </Field>
-      )}
-      {current && (
-        <Field
-          label="Status"
-          {...errors.field('status')}
-          hint="A disabled integration receives nothing. The service disables one after a 410 Gone or 5 days of failed deliveries."
-        >
-          {(p) => (
-            <select {...p} value={status} onChange={(e) => setStatus(e.target.value as Integration['status'])}>
-              <option value="active">Active</option>
-              <option value="disabled">Disabled</option>
-            </select>
-          )}
-        </Field>
-      )}
+      <IntegrationOptions
+        {...{ type, current, masked, errors }}
+        {...{ timeoutMs, setTimeoutMs, events, setEvents, secret, setSecret, status, setStatus }}
+      />
       <FormError error={save.error} fields={errors} />
       <div className="row">
         <button type="submit" className="primary" disabled={save.isPending}>

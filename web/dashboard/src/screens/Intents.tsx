@@ -4,7 +4,18 @@ import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'reac
 import { ok, type Body, type Ok } from '../api/client.ts';
 import { useApp, useMember } from '../context.tsx';
 import { atLeast } from '../roles.ts';
-import { Badge, Confirm, Empty, ErrorState, Field, FormError, Loading, Page, useFieldErrors } from '../ui/index.tsx';
+import {
+  Badge,
+  Confirm,
+  Empty,
+  ErrorState,
+  Field,
+  FormError,
+  Loading,
+  Page,
+  useFieldErrors,
+  type FieldErrors,
+} from '../ui/index.tsx';
 import { TryMessage } from './TryMessage.tsx';
 import { LookItUp } from './LookItUp.tsx';
 
@@ -212,7 +223,185 @@ function IntentEditor({ id }: { id: string | null }) {
   );
 }
 
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: over 120 lines, to be split
+/** The entities of an intent: a row each (name, type, pattern for a regex, the question to ask), added and removed. */
+function EntitiesFieldset({
+  entities,
+  setEntities,
+  error,
+}: {
+  entities: Row[];
+  setEntities: (entities: Row[]) => void;
+  error: string | undefined;
+}) {
+  return (
+    <fieldset className="entities">
+      <legend>Entities</legend>
+      {error && <p className="field-error">{error}</p>}
+      {entities.length === 0 && <p className="muted">No entity: the response has no placeholders to fill.</p>}
+      {entities.map((en, i) => (
+        <div className="entity-row" key={en.key}>
+          <Field label={`Entity ${i + 1} name`}>
+            {(p) => (
+              <input
+                {...p}
+                value={en.name}
+                onChange={(e) => setEntities(entities.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))}
+              />
+            )}
+          </Field>
+          <Field label={`Entity ${i + 1} type`}>
+            {(p) => (
+              <select
+                {...p}
+                value={en.type}
+                onChange={(e) =>
+                  setEntities(entities.map((x, j) => (j === i ? { ...x, type: e.target.value as Entity['type'] } : x)))
+                }
+              >
+                {ENTITY_TYPES.map((t) => (
+                  <option key={t} value={t}>
+                    {t}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          {en.type === 'regex' && (
+            <Field label={`Entity ${i + 1} pattern`}>
+              {(p) => (
+                <input
+                  {...p}
+                  value={en.pattern ?? ''}
+                  onChange={(e) =>
+                    setEntities(entities.map((x, j) => (j === i ? { ...x, pattern: e.target.value } : x)))
+                  }
+                  maxLength={200}
+                />
+              )}
+            </Field>
+          )}
+          <Field
+            label={`Entity ${i + 1}: ask when missing`}
+            hint="Optional. The assistant asks this and answers once the customer gives it."
+          >
+            {(p) => (
+              <input
+                {...p}
+                value={en.prompt ?? ''}
+                placeholder="Which order is it?"
+                onChange={(e) => setEntities(entities.map((x, j) => (j === i ? { ...x, prompt: e.target.value } : x)))}
+                maxLength={300}
+              />
+            )}
+          </Field>
+          <button type="button" onClick={() => setEntities(entities.filter((_, j) => j !== i))}>
+            Remove entity {i + 1}
+          </button>
+        </div>
+      ))}
+      <button
+        type="button"
+        onClick={() => setEntities([...entities, { name: '', type: 'order_id', key: crypto.randomUUID() }])}
+      >
+        Add an entity
+      </button>
+    </fieldset>
+  );
+}
+
+/** The form's state for an intent, a template or a blank one. */
+function formOf(start: Intent | Template | typeof blank) {
+  return {
+    name: start.name,
+    description: start.description ?? '',
+    phrases: (start.trainingPhrases ?? []).join('\n'),
+    response: start.response,
+    entities: (start.entities ?? []).map((e) => ({ ...e, key: crypto.randomUUID() })) as Row[],
+    action: start.action ?? 'reply',
+    enabled: 'enabled' in start ? start.enabled : true,
+    lookUp:
+      'integrationId' in start
+        ? { integrationId: start.integrationId ?? '', failureResponse: start.failureResponse ?? '' }
+        : { integrationId: '', failureResponse: '' },
+  };
+}
+type FormState = ReturnType<typeof formOf>;
+type SetField = <K extends keyof FormState>(k: K, v: FormState[K]) => void;
+
+/** The body the API takes, from the form: phrases a line each, the lookup only for a call. */
+function bodyOf(form: FormState): IntentInput {
+  return {
+    name: form.name.trim(),
+    description: form.description,
+    response: form.response,
+    action: form.action,
+    enabled: form.enabled,
+    ...(form.action === 'call'
+      ? {
+          integrationId: form.lookUp.integrationId,
+          ...(form.lookUp.failureResponse.trim() ? { failureResponse: form.lookUp.failureResponse.trim() } : {}),
+        }
+      : {}),
+    trainingPhrases: form.phrases
+      .split('\n')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    entities: form.entities.map((en) => ({
+      name: en.name,
+      type: en.type,
+      ...(en.type === 'regex' ? { pattern: en.pattern ?? '' } : {}),
+      // A question to ask makes the entity required; without one, a placeholder's entity is still asked for plainly.
+      ...(en.prompt?.trim() ? { required: true, prompt: en.prompt.trim() } : {}),
+    })),
+  };
+}
+
+/** Name, description, training phrases and the response (with the placeholders it can use). */
+function IntentTexts({ form, set, errors }: { form: FormState; set: SetField; errors: FieldErrors }) {
+  const placeholders = form.entities.map((e) => `{{${e.name}}}`).filter((p) => p !== '{{}}');
+  const unfilled = BLANK.exec(form.response)?.[0] ?? null;
+  return (
+    <>
+      <Field
+        label="Name"
+        {...errors.field('name')}
+        hint="Lowercase letters, digits and underscores, starting with a letter. Name it for what customers ask (order_status): the assistant reads the name as one more phrase. An intent named greeting, goodbye, thanks or human_agent also knows the everyday ways customers say it."
+      >
+        {(p) => (
+          <input {...p} value={form.name} onChange={(e) => set('name', e.target.value)} required maxLength={64} />
+        )}
+      </Field>
+      <Field label="Description" {...errors.field('description')}>
+        {(p) => (
+          <input {...p} value={form.description} onChange={(e) => set('description', e.target.value)} maxLength={500} />
+        )}
+      </Field>
+      <Field
+        label="Training phrases"
+        {...errors.field('trainingPhrases')}
+        hint="One per line: ways a customer says it."
+      >
+        {(p) => <textarea {...p} rows={6} value={form.phrases} onChange={(e) => set('phrases', e.target.value)} />}
+      </Field>
+      <Field
+        label="Response"
+        {...errors.field('response')}
+        hint={`What the assistant answers. ${unfilled ? `Fill in the blank ${unfilled} with your own facts. ` : ''}${placeholders.length ? `Placeholders: ${placeholders.join(', ')} (the assistant asks for a missing one first).` : 'Add entities to use {{name}} placeholders.'} From your settings: {{hours}}, {{openNow}}, {{nextOpen}}, {{contactEmail}} (without a value there, the assistant gives its fallback instead).`}
+      >
+        {(p) => (
+          <textarea
+            {...p}
+            rows={3}
+            value={form.response}
+            onChange={(e) => set('response', e.target.value)}
+            maxLength={2000}
+          />
+        )}
+      </Field>
+    </>
+  );
+}
+
 function IntentForm({
   id,
   initial,
@@ -226,21 +415,8 @@ function IntentForm({
   const qc = useQueryClient();
   const navigate = useNavigate();
   const created = (useLocation().state as { saved?: boolean } | null)?.saved === true;
-  const start = initial ?? blank;
-  const [form, setForm] = useState({
-    name: start.name,
-    description: start.description ?? '',
-    phrases: (start.trainingPhrases ?? []).join('\n'),
-    response: start.response,
-    entities: (start.entities ?? []).map((e) => ({ ...e, key: crypto.randomUUID() })) as Row[],
-    action: start.action ?? 'reply',
-    enabled: 'enabled' in start ? start.enabled : true,
-    lookUp:
-      'integrationId' in start
-        ? { integrationId: start.integrationId ?? '', failureResponse: start.failureResponse ?? '' }
-        : { integrationId: '', failureResponse: '' },
-  });
-  const set = <K extends keyof typeof form>(k: K, v: (typeof form)[K]) => setForm((f) => ({ ...f, [k]: v }));
+  const [form, setForm] = useState(() => formOf(initial ?? blank));
+  const set: SetField = (k, v) => setForm((f) => ({ ...f, [k]: v }));
   const save = useMutation({
     mutationFn: (body: IntentInput) =>
       id
@@ -271,32 +447,8 @@ function IntentForm({
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    save.mutate({
-      name: form.name.trim(),
-      description: form.description,
-      response: form.response,
-      action: form.action,
-      enabled: form.enabled,
-      ...(form.action === 'call'
-        ? {
-            integrationId: form.lookUp.integrationId,
-            ...(form.lookUp.failureResponse.trim() ? { failureResponse: form.lookUp.failureResponse.trim() } : {}),
-          }
-        : {}),
-      trainingPhrases: form.phrases
-        .split('\n')
-        .map((s) => s.trim())
-        .filter(Boolean),
-      entities: form.entities.map((en) => ({
-        name: en.name,
-        type: en.type,
-        ...(en.type === 'regex' ? { pattern: en.pattern ?? '' } : {}),
-        // A question to ask makes the entity required; without one, a placeholder's entity is still asked for plainly.
-        ...(en.prompt?.trim() ? { required: true, prompt: en.prompt.trim() } : {}),
-      })),
-    });
+    save.mutate(bodyOf(form));
   };
-  const placeholders = form.entities.map((e) => `{{${e.name}}}`).filter((p) => p !== '{{}}');
   const unfilled = BLANK.exec(form.response)?.[0] ?? null;
   const review = initial && 'needsReview' in initial && initial.needsReview;
 
@@ -310,145 +462,12 @@ function IntentForm({
             Write your own facts, then switch it on.
           </p>
         )}
-        <Field
-          label="Name"
-          {...errors.field('name')}
-          hint="Lowercase letters, digits and underscores, starting with a letter. Name it for what customers ask (order_status): the assistant reads the name as one more phrase. An intent named greeting, goodbye, thanks or human_agent also knows the everyday ways customers say it."
-        >
-          {(p) => (
-            <input {...p} value={form.name} onChange={(e) => set('name', e.target.value)} required maxLength={64} />
-          )}
-        </Field>
-        <Field label="Description" {...errors.field('description')}>
-          {(p) => (
-            <input
-              {...p}
-              value={form.description}
-              onChange={(e) => set('description', e.target.value)}
-              maxLength={500}
-            />
-          )}
-        </Field>
-        <Field
-          label="Training phrases"
-          {...errors.field('trainingPhrases')}
-          hint="One per line: ways a customer says it."
-        >
-          {(p) => <textarea {...p} rows={6} value={form.phrases} onChange={(e) => set('phrases', e.target.value)} />}
-        </Field>
-        <Field
-          label="Response"
-          {...errors.field('response')}
-          hint={`What the assistant answers. ${unfilled ? `Fill in the blank ${unfilled} with your own facts. ` : ''}${placeholders.length ? `Placeholders: ${placeholders.join(', ')} (the assistant asks for a missing one first).` : 'Add entities to use {{name}} placeholders.'} From your settings: {{hours}}, {{openNow}}, {{nextOpen}}, {{contactEmail}} (without a value there, the assistant gives its fallback instead).`}
-        >
-          {(p) => (
-            <textarea
-              {...p}
-              rows={3}
-              value={form.response}
-              onChange={(e) => set('response', e.target.value)}
-              maxLength={2000}
-            />
-          )}
-        </Field>
-        <fieldset className="entities">
-          <legend>Entities</legend>
-          {errors.message('entities') && <p className="field-error">{errors.message('entities')}</p>}
-          {form.entities.length === 0 && <p className="muted">No entity: the response has no placeholders to fill.</p>}
-          {form.entities.map((en, i) => (
-            <div className="entity-row" key={en.key}>
-              <Field label={`Entity ${i + 1} name`}>
-                {(p) => (
-                  <input
-                    {...p}
-                    value={en.name}
-                    onChange={(e) =>
-                      set(
-                        'entities',
-                        form.entities.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)),
-                      )
-                    }
-                  />
-                )}
-              </Field>
-              <Field label={`Entity ${i + 1} type`}>
-                {(p) => (
-                  <select
-                    {...p}
-                    value={en.type}
-                    onChange={(e) =>
-                      set(
-                        'entities',
-                        form.entities.map((x, j) => (j === i ? { ...x, type: e.target.value as Entity['type'] } : x)),
-                      )
-                    }
-                  >
-                    {ENTITY_TYPES.map((t) => (
-                      <option key={t} value={t}>
-                        {t}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
-              {en.type === 'regex' && (
-                <Field label={`Entity ${i + 1} pattern`}>
-                  {(p) => (
-                    <input
-                      {...p}
-                      value={en.pattern ?? ''}
-                      onChange={(e) =>
-                        set(
-                          'entities',
-                          form.entities.map((x, j) => (j === i ? { ...x, pattern: e.target.value } : x)),
-                        )
-                      }
-                      maxLength={200}
-                    />
-                  )}
-                </Field>
-              )}
-              <Field
-                label={`Entity ${i + 1}: ask when missing`}
-                hint="Optional. The assistant asks this and answers once the customer gives it."
-              >
-                {(p) => (
-                  <input
-                    {...p}
-                    value={en.prompt ?? ''}
-                    placeholder="Which order is it?"
-                    onChange={(e) =>
-                      set(
-                        'entities',
-                        form.entities.map((x, j) => (j === i ? { ...x, prompt: e.target.value } : x)),
-                      )
-                    }
-                    maxLength={300}
-                  />
-                )}
-              </Field>
-              <button
-                type="button"
-                onClick={() =>
-                  set(
-                    'entities',
-                    form.entities.filter((_, j) => j !== i),
-                  )
-                }
-              >
-                Remove entity {i + 1}
-              </button>
-            </div>
-          ))}
-          <button
-            type="button"
-            onClick={() =>
-              set('entities', [...form.entities, { name: '', type: 'order_id', key: crypto.randomUUID() }])
-            }
-          >
-            Add an entity
-          </button>
-        </fieldset>
+        <IntentTexts form={form} set={set} errors={errors} />
+        <EntitiesFieldset
+          entities={form.entities}
+          setEntities={(v) => set('entities', v)}
+          error={errors.message('entities')}
+        />
         <Field label="Action" {...errors.field('action')}>
           {(p) => (
             <select

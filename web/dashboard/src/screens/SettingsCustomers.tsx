@@ -88,7 +88,78 @@ function hoursOf(s: Settings) {
   };
 }
 
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: over 120 lines, to be split
+/** One day of the week: its ranges, each with its own remove button, and an add button while there is room. */
+function HoursDay({
+  day: d,
+  name,
+  ranges,
+  dayError,
+  setRanges,
+}: {
+  day: Day;
+  name: string;
+  ranges: Range[];
+  dayError: string;
+  setRanges: (ranges: Range[]) => void;
+}) {
+  return (
+    <fieldset className="hours-day" aria-describedby={dayError ? `err-${d}` : 'week-hint'}>
+      <legend>{name}</legend>
+      <div className="hours-ranges">
+        {ranges.length === 0 && <span className="muted">Closed</span>}
+        {ranges.map((r, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a range is its position in the day (controlled inputs, no state of their own)
+          <div className="hours-range" key={i}>
+            <label htmlFor={`h-${d}-${i}-from`} className="visually-hidden">
+              {name}, range {i + 1}, opens
+            </label>
+            <input
+              id={`h-${d}-${i}-from`}
+              type="time"
+              value={r[0]}
+              aria-invalid={dayError ? true : undefined}
+              onChange={(e) => setRanges(ranges.map((x, j) => (j === i ? [e.target.value, x[1]] : x)))}
+            />
+            <span aria-hidden="true">to</span>
+            <label htmlFor={`h-${d}-${i}-to`} className="visually-hidden">
+              {name}, range {i + 1}, closes
+            </label>
+            <input
+              id={`h-${d}-${i}-to`}
+              type="time"
+              value={r[1]}
+              aria-invalid={dayError ? true : undefined}
+              onChange={(e) => setRanges(ranges.map((x, j) => (j === i ? [x[0], e.target.value] : x)))}
+            />
+            <button
+              type="button"
+              onClick={() => setRanges(ranges.filter((_, j) => j !== i))}
+              aria-label={`Remove ${name} range ${i + 1}`}
+            >
+              Remove
+            </button>
+          </div>
+        ))}
+        {ranges.length < MAX_RANGES && (
+          <div>
+            <button
+              type="button"
+              onClick={() => setRanges([...ranges, ranges.length ? ['13:00', '17:00'] : ['09:00', '17:00']])}
+            >
+              Add hours on {name}
+            </button>
+          </div>
+        )}
+        {dayError && (
+          <p className="field-error" id={`err-${d}`}>
+            {dayError}
+          </p>
+        )}
+      </div>
+    </fieldset>
+  );
+}
+
 export function HoursForm({ settings }: { settings: Settings }) {
   const { api } = useApp();
   const qc = useQueryClient();
@@ -192,84 +263,19 @@ export function HoursForm({ settings }: { settings: Settings }) {
               {at('businessHours.weekly')}
             </p>
           )}
-          {DAYS.map(([d, name]) => {
-            const ranges = f.week[d];
-            const dayError = under(`businessHours.weekly.${d}`)
-              .map(([, m]) => m)
-              .concat(at(`businessHours.weekly.${d}`) ?? [])
-              .join('; ');
-            return (
-              <fieldset key={d} className="hours-day" aria-describedby={dayError ? `err-${d}` : 'week-hint'}>
-                <legend>{name}</legend>
-                <div className="hours-ranges">
-                  {ranges.length === 0 && <span className="muted">Closed</span>}
-                  {ranges.map((r, i) => (
-                    // biome-ignore lint/suspicious/noArrayIndexKey: a range is its position in the day (controlled inputs, no state of their own)
-                    <div className="hours-range" key={i}>
-                      <label htmlFor={`h-${d}-${i}-from`} className="visually-hidden">
-                        {name}, range {i + 1}, opens
-                      </label>
-                      <input
-                        id={`h-${d}-${i}-from`}
-                        type="time"
-                        value={r[0]}
-                        aria-invalid={dayError ? true : undefined}
-                        onChange={(e) =>
-                          setDay(
-                            d,
-                            ranges.map((x, j) => (j === i ? [e.target.value, x[1]] : x)),
-                          )
-                        }
-                      />
-                      <span aria-hidden="true">to</span>
-                      <label htmlFor={`h-${d}-${i}-to`} className="visually-hidden">
-                        {name}, range {i + 1}, closes
-                      </label>
-                      <input
-                        id={`h-${d}-${i}-to`}
-                        type="time"
-                        value={r[1]}
-                        aria-invalid={dayError ? true : undefined}
-                        onChange={(e) =>
-                          setDay(
-                            d,
-                            ranges.map((x, j) => (j === i ? [x[0], e.target.value] : x)),
-                          )
-                        }
-                      />
-                      <button
-                        type="button"
-                        onClick={() =>
-                          setDay(
-                            d,
-                            ranges.filter((_, j) => j !== i),
-                          )
-                        }
-                        aria-label={`Remove ${name} range ${i + 1}`}
-                      >
-                        Remove
-                      </button>
-                    </div>
-                  ))}
-                  {ranges.length < MAX_RANGES && (
-                    <div>
-                      <button
-                        type="button"
-                        onClick={() => setDay(d, [...ranges, ranges.length ? ['13:00', '17:00'] : ['09:00', '17:00']])}
-                      >
-                        Add hours on {name}
-                      </button>
-                    </div>
-                  )}
-                  {dayError && (
-                    <p className="field-error" id={`err-${d}`}>
-                      {dayError}
-                    </p>
-                  )}
-                </div>
-              </fieldset>
-            );
-          })}
+          {DAYS.map(([d, name]) => (
+            <HoursDay
+              key={d}
+              day={d}
+              name={name}
+              ranges={f.week[d]}
+              dayError={under(`businessHours.weekly.${d}`)
+                .map(([, m]) => m)
+                .concat(at(`businessHours.weekly.${d}`) ?? [])
+                .join('; ')}
+              setRanges={(ranges) => setDay(d, ranges)}
+            />
+          ))}
           <Field
             label="Holidays"
             error={holidayErrors || at('businessHours.holidays')}
