@@ -19,11 +19,8 @@ export interface PanelActions {
 
 export type Panel = ReturnType<typeof buildPanel>;
 
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: over 120 lines, to be split
-export function buildPanel(actions: PanelActions) {
-  const hostEl = document.createElement('div');
-  hostEl.setAttribute('data-support-widget', '');
-  const shadow = hostEl.attachShadow({ mode: 'open' });
+/** The widget's sheet in its shadow root. */
+function adoptStyles(shadow: ShadowRoot) {
   if ('adoptedStyleSheets' in Document.prototype) {
     // A constructed sheet: no <style> element, so a CSP without 'unsafe-inline' allows it.
     const sheet = new CSSStyleSheet();
@@ -32,26 +29,10 @@ export function buildPanel(actions: PanelActions) {
   } else {
     shadow.append(h('style', null, __WIDGET_CSS__));
   }
+}
 
-  const badge = h('span', { class: 'badge', 'aria-hidden': 'true', hidden: true });
-  const chatIcon = icon(ICONS.chat);
-  const downIcon = icon(ICONS.down);
-  const launcher = h(
-    'button',
-    {
-      type: 'button',
-      class: 'launcher',
-      'aria-expanded': 'false',
-      'aria-controls': 'sw-panel',
-      onclick: () => actions.toggle(),
-    },
-    chatIcon,
-    badge,
-  );
-  const title = h('h2', { id: 'sw-title', tabindex: '-1' }, 'Chat');
-  // Whether the team is in: a sentence under the title, read with the dialog's description.
-  const status = h('p', { class: 'status', id: 'sw-status', hidden: true });
-  const ticketBar = h('p', { class: 'ticket', hidden: true });
+/** The conversation, an article or the past conversations, in the scrolling body. */
+function buildConversation() {
   const greeting = h(
     'li',
     { class: 'msg msg-assistant' },
@@ -81,6 +62,50 @@ export function buildPanel(actions: PanelActions) {
   const article = articleView(conversationView);
   const past = pastView(conversationView);
   const body = h('div', { class: 'body' }, conversationView, article.el, past.el);
+  return { greeting, list, typing, agentWho, agentTyping, notice, extra, pastCard, article, past, body };
+}
+
+/** Below 480 px, where the panel is modal, Tab goes round inside it. */
+function trapFocus(e: KeyboardEvent, panel: HTMLElement, shadow: ShadowRoot, small: MediaQueryList) {
+  if (e.key !== 'Tab' || !small.matches) return;
+  const focusable = [
+    ...panel.querySelectorAll<HTMLElement>('button, [href], textarea, input, [tabindex]:not([tabindex="-1"])'),
+  ].filter((el) => !(el as HTMLButtonElement).disabled && el.getClientRects().length > 0);
+  const first = focusable[0];
+  const last = focusable[focusable.length - 1];
+  if (!first || !last) return;
+  const active = shadow.activeElement;
+  if (e.shiftKey && (active === first || !panel.contains(active))) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && active === last) {
+    e.preventDefault();
+    first.focus();
+  }
+}
+
+/** The round button that opens and closes the panel, with its unread badge. */
+function buildLauncher(actions: PanelActions) {
+  const badge = h('span', { class: 'badge', 'aria-hidden': 'true', hidden: true });
+  const chatIcon = icon(ICONS.chat);
+  const downIcon = icon(ICONS.down);
+  const launcher = h(
+    'button',
+    {
+      type: 'button',
+      class: 'launcher',
+      'aria-expanded': 'false',
+      'aria-controls': 'sw-panel',
+      onclick: () => actions.toggle(),
+    },
+    chatIcon,
+    badge,
+  );
+  return { launcher, badge, chatIcon, downIcon };
+}
+
+/** The message box and its send button; Enter sends, Shift+Enter starts a new line. */
+function buildComposer(actions: PanelActions) {
   const input = h('textarea', {
     id: 'sw-input',
     rows: 1,
@@ -113,97 +138,13 @@ export function buildPanel(actions: PanelActions) {
     input,
     sendBtn,
   );
-  const handoff = h('button', { type: 'button', class: 'link', onclick: () => actions.handoff() }, 'Talk to a person');
-  const pastLink: HTMLButtonElement = h(
-    'button',
-    { type: 'button', class: 'link', hidden: true, onclick: () => actions.past(pastLink) },
-    'Your conversations',
-  );
-  const foot = h('div', { class: 'foot' }, handoff, pastLink);
-  const announcer = h('div', { class: 'sr', 'aria-live': 'polite' });
-  const closeBtn = h(
-    'button',
-    { type: 'button', class: 'icon-btn', 'aria-label': 'Close chat', onclick: () => actions.close() },
-    icon(ICONS.close),
-  );
-  const panel = h(
-    'div',
-    {
-      id: 'sw-panel',
-      class: 'panel',
-      role: 'dialog',
-      'aria-labelledby': 'sw-title',
-      'aria-describedby': 'sw-status',
-      hidden: true,
-      onkeydown: (e) => trapFocus(e as KeyboardEvent),
-    },
-    h('div', { class: 'head' }, h('div', null, title, status), closeBtn),
-    ticketBar,
-    body,
-    composer,
-    foot,
-    announcer,
-  );
-  // Only the launcher is on the page until the first open: a page that never opens the chat lays
-  // out and styles no panel (the panel is built, kept out of the tree, and put in on first show).
-  const root = h(
-    'div',
-    {
-      class: 'root',
-      onkeydown: (e) => {
-        if ((e as KeyboardEvent).key === 'Escape' && !panel.hidden) {
-          e.stopPropagation();
-          actions.close();
-        }
-      },
-    },
-    launcher,
-  );
-  // Below 480 px the panel covers the page: it is modal there, and Tab stays inside it.
-  const small = matchMedia('(max-width: 479.98px)');
-  const setModal = () => panel.setAttribute('aria-modal', String(small.matches));
-  setModal();
-  small.addEventListener('change', setModal);
-  shadow.append(root);
+  return { input, sendBtn, composer };
+}
 
-  function trapFocus(e: KeyboardEvent) {
-    if (e.key !== 'Tab' || !small.matches) return;
-    const focusable = [
-      ...panel.querySelectorAll<HTMLElement>('button, [href], textarea, input, [tabindex]:not([tabindex="-1"])'),
-    ].filter((el) => !(el as HTMLButtonElement).disabled && el.getClientRects().length > 0);
-    const first = focusable[0];
-    const last = focusable[focusable.length - 1];
-    if (!first || !last) return;
-    const active = shadow.activeElement;
-    if (e.shiftKey && (active === first || !panel.contains(active))) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && active === last) {
-      e.preventDefault();
-      first.focus();
-    }
-  }
-
-  const scrollDown = () => {
-    body.scrollTop = body.scrollHeight;
-  };
-  let returnFocus: HTMLElement | null = null;
-
-  const view = {
-    title,
-    greeting,
-    list,
-    notice,
-    extra,
-    article,
-    past,
-    pastCard,
-    pastLink,
-    input,
-    sendBtn,
-    handoff,
-    scrollDown,
-
+/** The launcher's theme, side and label. */
+function launcherView(parts: { root: HTMLElement } & ReturnType<typeof buildLauncher>) {
+  const { root, launcher, badge, chatIcon, downIcon } = parts;
+  return {
     /** Sets the theme through the CSSOM (no style attribute strings): allowed under a strict CSP. */
     applyTheme(colour?: string) {
       const p = palette(colour);
@@ -229,7 +170,24 @@ export function buildPanel(actions: PanelActions) {
       badge.hidden = unread === 0;
       badge.textContent = String(unread);
     },
+  };
+}
 
+/** What the panel says: announcements, typing, the team's status, the greeting, the ticket bar, and whether it can be used. */
+function talkView(
+  parts: ReturnType<typeof buildConversation> &
+    ReturnType<typeof buildComposer> & {
+      announcer: HTMLElement;
+      status: HTMLElement;
+      ticketBar: HTMLElement;
+      handoff: HTMLButtonElement;
+      scrollDown: () => void;
+    },
+) {
+  const { announcer, agentWho, agentTyping, typing, list, status, greeting, ticketBar, handoff, input, sendBtn } =
+    parts;
+  const { scrollDown } = parts;
+  return {
     announce(text: string) {
       // Cleared first so that the same words twice are announced twice.
       announcer.textContent = '';
@@ -281,6 +239,99 @@ export function buildPanel(actions: PanelActions) {
       sendBtn.disabled = !on;
       handoff.disabled = !on;
     },
+  };
+}
+
+export function buildPanel(actions: PanelActions) {
+  const hostEl = document.createElement('div');
+  hostEl.setAttribute('data-support-widget', '');
+  const shadow = hostEl.attachShadow({ mode: 'open' });
+  adoptStyles(shadow);
+
+  const launcherParts = buildLauncher(actions);
+  const { launcher } = launcherParts;
+  const title = h('h2', { id: 'sw-title', tabindex: '-1' }, 'Chat');
+  // Whether the team is in: a sentence under the title, read with the dialog's description.
+  const status = h('p', { class: 'status', id: 'sw-status', hidden: true });
+  const ticketBar = h('p', { class: 'ticket', hidden: true });
+  const conversation = buildConversation();
+  const { greeting, list, notice, extra, pastCard, article, past, body } = conversation;
+  const composerParts = buildComposer(actions);
+  const { input, sendBtn, composer } = composerParts;
+  const handoff = h('button', { type: 'button', class: 'link', onclick: () => actions.handoff() }, 'Talk to a person');
+  const pastLink: HTMLButtonElement = h(
+    'button',
+    { type: 'button', class: 'link', hidden: true, onclick: () => actions.past(pastLink) },
+    'Your conversations',
+  );
+  const foot = h('div', { class: 'foot' }, handoff, pastLink);
+  const announcer = h('div', { class: 'sr', 'aria-live': 'polite' });
+  const closeBtn = h(
+    'button',
+    { type: 'button', class: 'icon-btn', 'aria-label': 'Close chat', onclick: () => actions.close() },
+    icon(ICONS.close),
+  );
+  const panel: HTMLDivElement = h(
+    'div',
+    {
+      id: 'sw-panel',
+      class: 'panel',
+      role: 'dialog',
+      'aria-labelledby': 'sw-title',
+      'aria-describedby': 'sw-status',
+      hidden: true,
+      onkeydown: (e) => trapFocus(e as KeyboardEvent, panel, shadow, small),
+    },
+    h('div', { class: 'head' }, h('div', null, title, status), closeBtn),
+    ticketBar,
+    body,
+    composer,
+    foot,
+    announcer,
+  );
+  // Only the launcher is on the page until the first open: a page that never opens the chat lays
+  // out and styles no panel (the panel is built, kept out of the tree, and put in on first show).
+  const root = h(
+    'div',
+    {
+      class: 'root',
+      onkeydown: (e) => {
+        if ((e as KeyboardEvent).key === 'Escape' && !panel.hidden) {
+          e.stopPropagation();
+          actions.close();
+        }
+      },
+    },
+    launcher,
+  );
+  // Below 480 px the panel covers the page: it is modal there, and Tab stays inside it.
+  const small = matchMedia('(max-width: 479.98px)');
+  const setModal = () => panel.setAttribute('aria-modal', String(small.matches));
+  setModal();
+  small.addEventListener('change', setModal);
+  shadow.append(root);
+
+  const scrollDown = () => {
+    body.scrollTop = body.scrollHeight;
+  };
+  let returnFocus: HTMLElement | null = null;
+
+  const view = {
+    title,
+    greeting,
+    list,
+    notice,
+    extra,
+    article,
+    past,
+    pastCard,
+    pastLink,
+    input,
+    sendBtn,
+    handoff,
+    scrollDown,
+    ...launcherView({ root, ...launcherParts }),
+    ...talkView({ ...conversation, ...composerParts, announcer, status, ticketBar, handoff, scrollDown }),
 
     /** The open panel takes focus from the page, and remembers where it was. */
     show() {
