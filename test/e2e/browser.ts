@@ -94,12 +94,15 @@ export async function hostPage(widgetKey: string, user: Record<string, string> =
 // The dashboard's pages.
 
 /** A page on the dashboard (relative URLs resolve against the runtime); any page error fails the test. */
-export async function newDashboardPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+export async function newDashboardPage(
+  browser: Browser,
+  { timezoneId = 'UTC' }: { timezoneId?: string } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     viewport: { width: 1280, height: 800 },
     baseURL: baseUrl(),
     locale: 'en-GB',
-    timezoneId: 'UTC',
+    timezoneId,
   });
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
@@ -132,14 +135,19 @@ export async function expectAccessible(page: Page, what: string) {
   expect(found, `axe on ${what}`).toEqual([]);
 }
 
-/** Waits for the screen's heading, then checks accessibility and saves a screenshot. */
-export async function capture(page: Page, name: string, heading: string | RegExp) {
+/** Waits for the screen's heading and for its first load to end (a screen without one goes on at once). */
+export async function screenReady(page: Page, heading: string | RegExp) {
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
   await page
     .locator('.loading')
     .first()
     .waitFor({ state: 'detached' })
     .catch(() => undefined);
+}
+
+/** Waits for the screen's heading, then checks accessibility and saves a screenshot. */
+export async function capture(page: Page, name: string, heading: string | RegExp) {
+  await screenReady(page, heading);
   await expectAccessible(page, name);
   await screenshot(page, name);
 }

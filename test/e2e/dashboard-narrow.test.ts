@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, newDashboardPage, newTeam, screenshot, signIn } from './browser.ts';
+import { launch, newDashboardPage, newTeam, screenReady, screenshot, signIn } from './browser.ts';
 
 // Every admin screen at a 360 px phone: nothing wider than the viewport, so the page never
 // scrolls sideways (document.scrollingElement.scrollWidth is at most 360).
@@ -38,12 +38,7 @@ describe('the dashboard at 360 px', () => {
       const wide: string[] = [];
       for (const [path, heading] of SCREENS) {
         await page.goto(path);
-        await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-        await page
-          .locator('.loading')
-          .first()
-          .waitFor({ state: 'detached' })
-          .catch(() => undefined);
+        await screenReady(page, heading);
         const width = await page.evaluate(() => document.scrollingElement!.scrollWidth);
         if (width > 360) {
           // Name the widest element, so a failure says where to look.

@@ -1,6 +1,16 @@
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, capture, launch, newDashboardPage, newEmail, screenshot, signIn, tokenForEmail } from './browser.ts';
+import {
+  api,
+  capture,
+  launch,
+  newDashboardPage,
+  newEmail,
+  screenReady,
+  screenshot,
+  signIn,
+  tokenForEmail,
+} from './browser.ts';
 
 // The first week of a team, at the edges: every create clicked twice makes one thing, every screen
 // fits a 360 px phone, field errors read as words and go when the field is edited, one sign-in
@@ -289,12 +299,7 @@ describe('dashboard rough edges', () => {
     try {
       for (const [name, path, heading] of screens) {
         await page.goto(path);
-        await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-        await page
-          .locator('.loading')
-          .first()
-          .waitFor({ state: 'detached' })
-          .catch(() => undefined);
+        await screenReady(page, heading);
         const { scroll, inner } = await page.evaluate(() => ({
           scroll: document.scrollingElement!.scrollWidth,
           inner: window.innerWidth,

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, baseUrl, captureWidths, launch, newDashboardPage, newTeam, screenshot, signIn } from './browser.ts';
+import { api, captureWidths, launch, newDashboardPage, newTeam, screenshot, signIn } from './browser.ts';
 
 // What a team meets in its second week, on the settings side: the email controls (automatic
 // answers, the sending address and whether SES verified it), the sole owner's row, the time zone.
@@ -43,14 +43,7 @@ describe('settings: email controls', () => {
   it("offers the sole owner no role menu, and starts business hours in the browser's zone by its current name", async () => {
     const { email } = await newTeam('owner', 'Zone Bikes');
     // Chromium calls Kolkata by ICU's old name, Asia/Calcutta.
-    const context = await browser.newContext({
-      viewport: { width: 1280, height: 800 },
-      baseURL: baseUrl(),
-      locale: 'en-GB',
-      timezoneId: 'Asia/Kolkata',
-    });
-    context.setDefaultTimeout(10_000);
-    const page = await context.newPage();
+    const { context, page } = await newDashboardPage(browser, { timezoneId: 'Asia/Kolkata' });
     try {
       await signIn(page, email);
       await page.goto('/members');

@@ -18,6 +18,8 @@ describe('settings', () => {
       tenant: { id: t.tenantId, name: 'Settings Shop' },
       config: shown({}),
       widgetKey: { preview: `****${t.widgetKey.slice(-4)}`, createdAt: expect.stringMatching(/Z$/) },
+      // No sending address of its own: replies come from the inbound address.
+      emailSender: null,
     });
     expect(r.text).not.toContain(t.widgetKey);
   });
