@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts';
 import { lambdaContext, v2Event } from '../../bin/local/events.ts';
-import { BUNDLE_ALIAS, BUNDLE_BANNER, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET } from '#infra/bundling.ts';
+import { DEPLOYED_BUNDLE } from './perf/bundles.ts';
 import { ENCODER_PACKAGES } from '#infra/function.ts';
 import { memoryOf } from '#infra/memory.ts';
 import { INDEX_QUEUE } from '#shared/edge/triggers.ts';
@@ -164,19 +164,7 @@ export async function encoderBench(): Promise<{ rows: Row[]; json: Record<string
     rmSync(out, { recursive: true, force: true });
     mkdirSync(out, { recursive: true });
     await build({
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: BUNDLE_TARGET,
-      minify: true,
-      sourcemap: 'linked',
-      sourcesContent: false,
-      mainFields: BUNDLE_MAIN_FIELDS,
-      banner: { js: BUNDLE_BANNER },
-      alias: BUNDLE_ALIAS,
-      outExtension: { '.js': '.mjs' },
-      logLevel: 'silent',
-      external: [...ENCODER_PACKAGES],
+      ...DEPLOYED_BUNDLE,
       absWorkingDir: ROOT,
       outdir: out,
       entryPoints: {

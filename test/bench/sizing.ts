@@ -3,8 +3,7 @@ import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { BUNDLE_ALIAS, BUNDLE_BANNER, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET } from '#infra/bundling.ts';
-import { ENCODER_PACKAGES } from '#infra/function.ts';
+import { DEPLOYED_BUNDLE } from './perf/bundles.ts';
 import { FUNCTION_MEMORY_MB, memoryOf } from '#infra/memory.ts';
 import { routes } from '#shared/edge/routes/index.ts';
 import { liveRoutes, scheduledJobs } from '#shared/edge/triggers.ts';
@@ -65,19 +64,7 @@ log(`bundling ${handlers.length} functions as deployed`);
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(join(OUT, 'assets'), { recursive: true });
 await build({
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: BUNDLE_TARGET,
-  minify: true,
-  sourcemap: 'linked',
-  sourcesContent: false,
-  mainFields: BUNDLE_MAIN_FIELDS,
-  banner: { js: BUNDLE_BANNER },
-  alias: BUNDLE_ALIAS,
-  outExtension: { '.js': '.mjs' },
-  logLevel: 'silent',
-  external: [...ENCODER_PACKAGES],
+  ...DEPLOYED_BUNDLE,
   absWorkingDir: ROOT,
   outdir: OUT,
   entryPoints: Object.fromEntries(handlers.map((h) => [h, join(ROOT, 'functions', `${h}.ts`)])),

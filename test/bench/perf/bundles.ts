@@ -18,7 +18,8 @@ import { median } from './util.ts';
 
 const run = promisify(execFile);
 
-const OPTIONS: BuildOptions = {
+/** esbuild's options as NodejsFunction bundles a function (infra/function.ts); add entryPoints, outdir, absWorkingDir. */
+export const DEPLOYED_BUNDLE: BuildOptions = {
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -76,10 +77,10 @@ export async function benchBundles(
       existsSync(join(root, 'functions', `${h}.ts`)),
     );
     const entryPoints = Object.fromEntries(handlers.map((h) => [h, join(root, 'functions', `${h}.ts`)]));
-    await build({ ...OPTIONS, entryPoints, outdir: join(out, 'fn'), absWorkingDir: root });
+    await build({ ...DEPLOYED_BUNDLE, entryPoints, outdir: join(out, 'fn'), absWorkingDir: root });
     const emptySrc = join(out, 'empty.ts');
     writeFileSync(emptySrc, 'export const handler = async () => ({ statusCode: 200, body: "{}" });\n');
-    await build({ ...OPTIONS, entryPoints: { empty: emptySrc }, outdir: join(out, 'fn'), absWorkingDir: root });
+    await build({ ...DEPLOYED_BUNDLE, entryPoints: { empty: emptySrc }, outdir: join(out, 'fn'), absWorkingDir: root });
 
     // What Lambda sets; the table is never reached at import time.
     const env = {
