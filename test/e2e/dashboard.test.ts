@@ -320,7 +320,7 @@ describe('dashboard', () => {
       await capture(page, 'dashboard-viewer-not-allowed', 'Not available');
 
       // Removed from the team while signed in: the next read says so, and the app offers onboarding.
-      const { subForEmail } = await import('../../bin/local/idp.ts');
+      const { subForEmail } = await import('../../local/idp.ts');
       expect(
         (await api('DELETE', `/api/v1/admin/members/${subForEmail(viewerEmail)}`, { token: ownerToken })).status,
       ).toBe(204);
