@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { freePort } from '../../bin/local/dynamodb-local.ts';
-import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts';
+import { freePort } from '../../local/dynamodb-local.ts';
+import { startLocalRuntime, type LocalRuntime } from '../../local/runtime.ts';
 import { fmt, percentile } from './perf/util.ts';
 
 // `npm run bench:faults`: the service under faults, on this machine, traffic to 127.0.0.1 only.
@@ -811,7 +811,7 @@ async function timeoutMidTransaction() {
   const rt: LocalRuntime = await startLocalRuntime({ tableName: table, stream: false });
   const ddb = docClient(rt.dynamodbEndpoint);
   const { db } = await import('#shared/data/client.ts');
-  const { v2Event, lambdaContext } = await import('../../bin/local/events.ts');
+  const { v2Event, lambdaContext } = await import('../../local/events.ts');
   const { sendMessage } = await import('#shared/edge/routes/chat.ts');
   const { handler } = (await import('#functions/chat/send-message.ts')) as {
     handler: (

@@ -211,7 +211,7 @@ export async function api<T = any>(
 
 /** An access token for a user the local sign-in page makes of `email` (same sub). */
 export async function tokenForEmail(email: string): Promise<string> {
-  const { subForEmail } = await import('../../bin/local/idp.ts');
+  const { subForEmail } = await import('../../local/idp.ts');
   const r = await api<{ accessToken: string }>('POST', '/local-idp/token', {
     body: { sub: subForEmail(email), email },
   });

@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, captureWidths, launch, newDashboardPage, newTeam, signIn } from './browser.ts';
+import { eventually } from '../support/eventually.ts';
 
 // A saved reply that names the agent, picked by a member who has not chosen the name customers see:
 // the name is asked first, and is what fills {{agent.name}}; {{visitor.firstName}} is the first word
@@ -53,7 +54,7 @@ describe('saved-reply placeholders', () => {
       await page.getByLabel('Name customers see').fill('Jordan P.');
       await captureWidths(page, 'saved-reply-name-first', 'Inbox');
       await page.getByRole('button', { name: 'Save the name', exact: true }).click();
-      await expect.poll(() => box.inputValue()).toBe('Hi Carl, Jordan P. here about ticket #1.');
+      await eventually(async () => expect(await box.inputValue()).toBe('Hi Carl, Jordan P. here about ticket #1.'));
       expect(await page.getByLabel('Name customers see').count()).toBe(0);
       // Named now: the reply goes straight out, signed with that name.
       await page.getByRole('button', { name: 'Send reply' }).click();
