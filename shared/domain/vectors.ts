@@ -3,7 +3,7 @@ import type { Tenant } from '#shared/data/tenants.ts';
 import { vectorHash } from '#shared/data/keys.ts';
 import { vectorsRepo, type VectorState } from '#shared/data/vectors.ts';
 import { dequantize, type TextVectors } from '#shared/nlu/encoder/vector-math.ts';
-import { TenantModelCache } from '#shared/nlu/policy/model-cache.ts';
+import { TenantModelCache } from '#shared/core/model-cache.ts';
 
 // A tenant's stored sentence vectors on the chat path: read once per vectorsVersion in the warm
 // container (the indexer bumps it after each pass that changed vectors the chat reads), inside the

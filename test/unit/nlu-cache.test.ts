@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { TenantModelCache } from '#shared/nlu/policy/model-cache.ts';
+import { TenantModelCache } from '#shared/core/model-cache.ts';
 import { trainClassifier, type Classifier, type TrainingIntent } from '#shared/nlu/intents/classifier.ts';
 
 const v1: TrainingIntent[] = [

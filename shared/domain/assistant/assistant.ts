@@ -2,7 +2,7 @@ import type { Intent } from '#shared/data/intents.ts';
 import { trainClassifier, type Classifier, type Ranked } from '#shared/nlu/intents/classifier.ts';
 import { nameWords } from '#shared/nlu/intents/features.ts';
 import { extractEntities, fillTemplate, missingEntities, promptFor, slotValue } from '#shared/nlu/intents/entities.ts';
-import { TenantModelCache } from '#shared/nlu/policy/model-cache.ts';
+import { TenantModelCache } from '#shared/core/model-cache.ts';
 import { buildKnowledgeIndex, type KnowledgeHit, type KnowledgeIndex } from '#shared/nlu/knowledge/retrieval.ts';
 import {
   articleProbability,

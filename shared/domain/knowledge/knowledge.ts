@@ -1,6 +1,6 @@
 import { articlesRepo, type Searchable, type SearchableItem } from '#shared/data/articles.ts';
 import type { Tenant } from '#shared/data/tenants.ts';
-import { TenantModelCache } from '#shared/nlu/policy/model-cache.ts';
+import { TenantModelCache } from '#shared/core/model-cache.ts';
 import { buildKnowledgeIndex, type KnowledgeHit, type KnowledgeIndex } from '#shared/nlu/knowledge/retrieval.ts';
 import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
 import type { TextFormat } from '#shared/nlu/knowledge/passages.ts';

@@ -4,7 +4,7 @@
 import { Parser } from 'htmlparser2';
 import { Marked } from 'marked';
 import type { TextFormat } from './passages.ts';
-import { BLOCK, CELL, HIDDEN } from './html-elements.ts';
+import { BLOCK, CELL, HIDDEN } from '#shared/core/html-elements.ts';
 
 // A private instance: options set here never leak into other users of marked.
 const marked = new Marked({ gfm: true, async: false });
