@@ -13,8 +13,9 @@ const layer = (name, mayNotImport, comment) => ({
 const WINGS = ['tenants', 'customers', 'knowledge', 'handoff', 'reports', 'team', 'events-out', 'assistant', 'email', 'privacy'];
 
 // The folders of shared/nlu, in the same way: the word vectors, then retrieval, then the
-// classifier (which reads retrieval's stop words), then the answer policy over both.
-const NLU_FOLDERS = ['encoder', 'knowledge', 'intents', 'policy'];
+// classifier (which reads retrieval's stop words), then the answer policy over both, then the
+// composition that trains a tenant's model and answers a message with all of them.
+const NLU_FOLDERS = ['encoder', 'knowledge', 'intents', 'policy', 'answer'];
 
 /** One rule per pair of an order: `<prefix>-<earlier>-imports-no-<later>`. */
 function orderRules(prefix, base, order) {
@@ -58,6 +59,16 @@ module.exports = {
       from: { path: `^shared/nlu/(?!(${NLU_FOLDERS.join('|')})/)[^/]+/` }, to: {},
     },
     ...orderRules('nlu', 'shared/nlu', NLU_FOLDERS),
+    // The NLU's one entry (docs/NLU.md): outside code imports shared/nlu/index.ts, never a module
+    // behind it, so what the rest of the service uses of the NLU is listed in one file.
+    {
+      name: 'nlu-through-index', severity: 'error', comment: 'outside shared/nlu, the NLU is imported from shared/nlu/index.ts only',
+      from: { pathNot: '^shared/nlu/' }, to: { path: '^shared/nlu/(?!index\\.ts$)' },
+    },
+    {
+      name: 'nlu-index-is-for-outside', severity: 'error', comment: 'inside shared/nlu, modules import each other, never the index (a cycle)',
+      from: { path: '^shared/nlu/(?!index\\.ts$)' }, to: { path: '^shared/nlu/index\\.ts$' },
+    },
     {
       name: 'shared-outside-layers', severity: 'error', comment: 'every shared module lives in a layer',
       from: { path: '^shared/[^/]+$' }, to: {},
