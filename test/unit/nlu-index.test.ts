@@ -3,9 +3,9 @@ import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { ENCODER_PACKAGES } from '#infra/function.ts';
 
-// The NLU's one entry re-exports the write-time Markdown reader beside the chat path's model. Its
-// modules do no work when loaded (shared/nlu/package.json says so to the bundler), so a bundle
-// keeps only what it uses of the index: the chat path's functions carry no Markdown parser.
+// The NLU's one entry re-exports the write-time Markdown reader beside the chat path's model.
+// Loading one of its modules affects nothing outside it (shared/nlu/package.json says so to the
+// bundler), so a bundle keeps only what it uses of the index: the chat path carries no Markdown parser.
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
