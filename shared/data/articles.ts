@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ArticleStatus } from '#shared/core/vocabulary.ts';
-import type { StoredArticle } from '#shared/nlu/knowledge/retrieval.ts';
+import type { StoredArticle } from '#shared/nlu/index.ts';
 import { db, tableName } from './client.ts';
 import { keys, timeSortKey, type Key } from './keys.ts';
 

@@ -1,5 +1,5 @@
 import type { IntentAction } from '#shared/core/vocabulary.ts';
-import type { EntitySpec } from '#shared/nlu/intents/entities.ts';
+import type { EntitySpec } from '#shared/nlu/index.ts';
 import { keyString, queryAll, readKeys } from './lists.ts';
 import { clean, keys, type Key } from './keys.ts';
 import { eventsRepo } from './events.ts';

@@ -2,8 +2,8 @@ import { logger } from '#shared/core/log.ts';
 import type { Tenant } from '#shared/data/tenants.ts';
 import { vectorHash } from '#shared/data/keys.ts';
 import { vectorsRepo, type VectorState } from '#shared/data/vectors.ts';
-import { dequantize, type TextVectors } from '#shared/nlu/encoder/vector-math.ts';
-import { TenantModelCache } from '#shared/nlu/policy/model-cache.ts';
+import { dequantize, encoder, MESSAGE_TOKENS, type TextVectors } from '#shared/nlu/index.ts';
+import { TenantModelCache } from '#shared/core/model-cache.ts';
 
 // A tenant's stored sentence vectors on the chat path: read once per vectorsVersion in the warm
 // container (the indexer bumps it after each pass that changed vectors the chat reads), inside the
@@ -81,8 +81,7 @@ export async function messageVector(
 ): Promise<Float32Array | undefined> {
   if (!tenant.vectorsVersion) return undefined;
   try {
-    // Imported here only: the functions that never embed never load the encoder's module.
-    const { encoder, MESSAGE_TOKENS } = await import('#shared/nlu/encoder/encoder.ts');
+    // The encoder's runtime and weights load on this first call (the functions that never embed never load them).
     const [v] = await (await encoder()).embed([text], MESSAGE_TOKENS);
     return v;
   } catch (e) {

@@ -252,14 +252,20 @@
 //   0.7493 / 0.7528 against 0.7511; at 0.46 / 0.5 all held out 66.6 / 66.8 against 67.1 %.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
+import {
+  answer,
+  buildKnowledgeIndex,
+  DEFAULT_ARTICLE_THRESHOLD,
+  intentPhraseIndex,
+  DEFAULT_INTENT_THRESHOLD,
+  prepareArticle,
+  type StoredArticle,
+} from '#shared/nlu/index.ts';
 import { helpDesks, supportMix, type Scenario, type ScenarioMessage } from './answers/data.ts';
 import { calibration, isRight, pct, shares, type Got, type Outcome } from './answers/score.ts';
 import { repoRoot, syntheticArticles, loadStackFaq } from './kb/data.ts';
 import { MAX_DROP_POINTS, SPLITS, type Split } from './lockbox.ts';
 import type { Figure } from './answers/targets.ts';
-import { prepareArticle } from '#shared/nlu/knowledge/prepare.ts';
-import { buildKnowledgeIndex, type StoredArticle } from '#shared/nlu/knowledge/retrieval.ts';
 
 process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
 process.env.AWS_LAMBDA_LOG_LEVEL ??= 'CRITICAL';
@@ -267,7 +273,6 @@ process.env.AWS_LAMBDA_LOG_LEVEL ??= 'CRITICAL';
 const { startLocalRuntime } = await import('../../local/runtime.ts');
 const rt = await startLocalRuntime({ tableName: 'bench-answers' });
 // The data modules read the local runtime's settings when first loaded: only after it started.
-const { answer, intentPhraseIndex } = await import('#shared/domain/assistant/assistant.ts');
 const { buildScenario } = await import('./answers/inprocess.ts');
 const call = async (method: string, path: string, token: string, body?: unknown, attempt = 0): Promise<any> => {
   const res = await fetch(`${rt.url}/api/v1/admin${path}`, {

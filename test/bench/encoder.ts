@@ -124,7 +124,7 @@ export async function encoderBench(): Promise<{ rows: Row[]; json: Record<string
     const { handler } = (await import('../../functions/chat/send-message.ts')) as {
       handler: (e: unknown, c: unknown) => Promise<{ statusCode: number }>;
     };
-    const { encoder } = await import('#shared/nlu/encoder/encoder.ts');
+    const { encoder } = await import('#shared/nlu/index.ts');
     const event = (message: string) =>
       v2Event({ route: sendMessage, headers: { 'x-widget-key': t.widgetKey }, body: { message } });
     const times: number[] = [];

@@ -112,11 +112,12 @@ import { availableParallelism, loadavg } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import {
+  type ArticleInput,
   buildKnowledgeIndex,
   DEFAULT_KNOWLEDGE_THRESHOLD,
+  prepareArticle,
   type StoredArticle,
-} from '#shared/nlu/knowledge/retrieval.ts';
-import { prepareArticle, type ArticleInput } from '#shared/nlu/knowledge/prepare.ts';
+} from '#shared/nlu/index.ts';
 import { miniSearch, oursInProcess, oursThroughApi, oursWithEncoder, type Engine } from './kb/engines.ts';
 import { loadStackFaq, repoRoot, syntheticArticles, type Thread } from './kb/data.ts';
 

@@ -68,9 +68,16 @@
 //   0.02 79.7 / 80.9 / 80.0: none ahead.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { trainClassifier, type ClassifierOptions, type TrainingIntent } from '#shared/nlu/intents/classifier.ts';
-import { deserializeClassifier, serializeClassifier } from '#shared/nlu/intents/serialize.ts';
-import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
+import {
+  type ClassifierOptions,
+  deserializeClassifier,
+  intentTextsToEmbed,
+  serializeClassifier,
+  type TextVectors,
+  trainClassifier,
+  type TrainingIntent,
+  wordVectors,
+} from '#shared/nlu/index.ts';
 import {
   loadBanking77,
   loadClinc150,
@@ -81,9 +88,7 @@ import {
   type Example,
 } from './nlu/data.ts';
 import { cachedVectors } from './vectors/cache.ts';
-import type { TextVectors } from '#shared/nlu/encoder/encoder.ts';
 import { targetTable } from './answers/targets.ts';
-import { intentTextsToEmbed } from '#shared/nlu/intents/phrase-meaning.ts';
 
 const SEED = 20;
 const OOS = 'oos';

@@ -22,8 +22,7 @@
 // message makes a split slow: about 9 minutes on a loaded 2-core machine, CLINC150's part as long).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
-import { rng } from '#shared/nlu/intents/classifier.ts';
+import { DEFAULT_INTENT_THRESHOLD, rng } from '#shared/nlu/index.ts';
 import { apiCaller } from './kb/engines.ts';
 import {
   loadBanking77,

@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { admin, baseUrl, chat, newTenant, putConfig, request, send, type TestTenant } from '../integration/client.ts';
-import { markdownToBlocks } from '#shared/nlu/knowledge/markdown.ts';
+import { markdownToBlocks } from '#shared/nlu/index.ts';
 import { hostUrl, launch, newPage, servePages, shopUrl, shot } from './browser.ts';
 
 // The widget in headless Chromium on the demo shop (another origin than the API, under a strict

@@ -1,19 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { Intent } from '#shared/data/intents.ts';
-import { answer, trainModel } from '#shared/domain/assistant/assistant.ts';
+import { trainModel } from '#shared/domain/assistant/assistant.ts';
 import { withEverydayPhrases } from '#shared/domain/assistant/everyday.ts';
 import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
 import {
+  answer,
   articleProbability,
+  buildKnowledgeIndex,
   choose,
   DEFAULT_ARTICLE_THRESHOLD,
   DEFAULT_INTENT_THRESHOLD,
   intentProbability,
-} from '#shared/nlu/policy/answer-policy.ts';
-import { buildKnowledgeIndex } from '#shared/nlu/knowledge/retrieval.ts';
-import { rng } from '#shared/nlu/intents/classifier.ts';
-import { prepareArticle } from '#shared/nlu/knowledge/prepare.ts';
-import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
+  prepareArticle,
+  rng,
+  wordVectors,
+} from '#shared/nlu/index.ts';
 import { fitLogistic } from '../bench/answers/fit.ts';
 import { calibration } from '../bench/answers/score.ts';
 

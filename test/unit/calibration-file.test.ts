@@ -7,7 +7,7 @@ import {
   INTENT_FEATURES,
   INTENT_MEANING_FEATURES,
   intentFeatures,
-} from '#shared/nlu/policy/answer-policy.ts';
+} from '#shared/nlu/index.ts';
 
 // shared/nlu/policy/calibration.json is written by test/bench/answers/fit.ts: its models must name
 // the features the code computes, in the code's order, one weight each.

@@ -3,7 +3,7 @@ import { demoArticles } from '../../local/demo/articles.ts';
 import { demoSavedReplies } from '../../local/demo/saved-replies.ts';
 import { type DemoHost, startDemoHost } from '../../local/web.ts';
 import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
-import { markdownToBlocks } from '#shared/nlu/knowledge/markdown.ts';
+import { markdownToBlocks } from '#shared/nlu/index.ts';
 import { currenciesIn } from '../fixtures/helpdesks.ts';
 
 // The demo tenant's content (its help centre, the intents every tenant starts with, the shop page)

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { encoder, type TextVectors } from '#shared/nlu/encoder/encoder.ts';
-import { textsToEmbed } from '#shared/nlu/policy/to-embed.ts';
-import { trainClassifier } from '#shared/nlu/intents/classifier.ts';
-import { buildKnowledgeIndex, type StoredArticle } from '#shared/nlu/knowledge/retrieval.ts';
+import {
+  buildKnowledgeIndex,
+  encoder,
+  type StoredArticle,
+  textsToEmbed,
+  type TextVectors,
+  trainClassifier,
+} from '#shared/nlu/index.ts';
 
 // The sentence encoder's evidence in the models, with the real model on a small shop.
 const intents = [

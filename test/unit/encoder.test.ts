@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batches, cosine, dequantize, DIMS, encoder, MESSAGE_TOKENS, quantize } from '#shared/nlu/encoder/encoder.ts';
+import { batches, cosine, dequantize, DIMS, encoder, MESSAGE_TOKENS, quantize } from '#shared/nlu/index.ts';
 
 // The real model, loaded once for the file: paraphrases sit closer than unrelated sentences.
 describe('the sentence encoder', () => {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkPattern,
+  type EntitySpec,
   extractEntities,
   fillTemplate,
   missingEntities,
   promptFor,
   slotValue,
   templateNames,
-  type EntitySpec,
-} from '#shared/nlu/intents/entities.ts';
+} from '#shared/nlu/index.ts';
 
 const one = (type: EntitySpec['type'], text: string, pattern?: string): string | undefined =>
   extractEntities(text, [{ name: 'x', type, ...(pattern ? { pattern } : {}) }]).x;

@@ -2,9 +2,13 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Intent } from '#shared/data/intents.ts';
 import type { Tenant } from '#shared/data/tenants.ts';
 import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
-import { buildKnowledgeIndex, type StoredArticle } from '#shared/nlu/knowledge/retrieval.ts';
-import { prepareArticle } from '#shared/nlu/knowledge/prepare.ts';
-import { MESSAGE_READ_CHARS, messageToRead } from '#shared/nlu/policy/message-text.ts';
+import {
+  buildKnowledgeIndex,
+  MESSAGE_READ_CHARS,
+  messageToRead,
+  prepareArticle,
+  type StoredArticle,
+} from '#shared/nlu/index.ts';
 import { demoArticles } from '../../local/demo/articles.ts';
 import { hostileCorpus } from '../bench/hostile/corpus.ts';
 
@@ -16,7 +20,7 @@ import { hostileCorpus } from '../bench/hostile/corpus.ts';
 const calls = vi.hoisted(() => ({ typo: 0, embedded: [] as string[] }));
 
 vi.mock('#shared/nlu/knowledge/words.ts', async (original) => {
-  const actual = await original<typeof import('#shared/nlu/knowledge/words.ts')>();
+  const actual = await original<{ withinOneEdit(a: string, b: string): boolean }>();
   return {
     ...actual,
     withinOneEdit: (a: string, b: string) => {

@@ -6,9 +6,7 @@ import { isArticleId, knowledgeReply, visibleArticles } from '#shared/domain/kno
 import { mergeConfig } from '#shared/domain/tenants/settings.ts';
 import { tenantSettings } from '#shared/domain/tenants/tenant-config.ts';
 import { ArticleBody, ImportBody } from '#shared/edge/routes/articles.ts';
-import { buildKnowledgeIndex } from '#shared/nlu/knowledge/retrieval.ts';
-import { DEFAULT_ARTICLE_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
-import { prepareArticle } from '#shared/nlu/knowledge/prepare.ts';
+import { buildKnowledgeIndex, DEFAULT_ARTICLE_THRESHOLD, prepareArticle } from '#shared/nlu/index.ts';
 
 // The knowledge base's pure parts: what readers see during an import, the reply, the import's
 // transactions, the settings and the request schemas.

@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { DIMS, unit, type TextVectors } from '#shared/nlu/encoder/vector-math.ts';
-import { articleMeaning } from '#shared/nlu/knowledge/article-meaning.ts';
-import { buildKnowledgeIndex, type StoredArticle } from '#shared/nlu/knowledge/retrieval.ts';
-import { articleProbability, type ArticleEvidence } from '#shared/nlu/policy/answer-policy.ts';
+import {
+  type ArticleEvidence,
+  articleMeaning,
+  articleProbability,
+  buildKnowledgeIndex,
+  DIMS,
+  type StoredArticle,
+  type TextVectors,
+  unit,
+} from '#shared/nlu/index.ts';
 
 // The encoder's evidence for articles with hand-made vectors: each text a mix of a few axes, so
 // that every cosine is known.

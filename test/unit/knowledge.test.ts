@@ -2,21 +2,19 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import {
+  type ArticleInput,
   buildKnowledgeIndex,
   clampAnswer,
   DEFAULT_KNOWLEDGE_THRESHOLD,
+  formatFor,
+  markdownToKindedBlocks,
   MAX_ANSWER_CHARS,
-  type StoredArticle,
-} from '#shared/nlu/knowledge/retrieval.ts';
-import {
   prepareArticle,
   splitSentences,
+  type StoredArticle,
   toPassages,
   toUnits,
-  type ArticleInput,
-} from '#shared/nlu/knowledge/prepare.ts';
-import { markdownToKindedBlocks } from '#shared/nlu/knowledge/markdown.ts';
-import { formatFor } from '#shared/nlu/knowledge/passages.ts';
+} from '#shared/nlu/index.ts';
 
 const help: ArticleInput[] = [
   {

@@ -5,7 +5,7 @@ import {
   markdownToBlocks,
   markdownToText,
   MAX_MARKDOWN_CHARS,
-} from '#shared/nlu/knowledge/markdown.ts';
+} from '#shared/nlu/index.ts';
 
 describe('markdownToBlocks', () => {
   it('headings, paragraphs and list items are blocks of their own; soft line breaks join', () => {

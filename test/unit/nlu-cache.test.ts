@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { TenantModelCache } from '#shared/nlu/policy/model-cache.ts';
-import { trainClassifier, type Classifier, type TrainingIntent } from '#shared/nlu/intents/classifier.ts';
+import { TenantModelCache } from '#shared/core/model-cache.ts';
+import { type Classifier, trainClassifier, type TrainingIntent } from '#shared/nlu/index.ts';
 
 const v1: TrainingIntent[] = [
   { name: 'greeting', trainingPhrases: ['hi', 'hello', 'good morning', 'hey there'] },

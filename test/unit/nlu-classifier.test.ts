@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { trainClassifier, type TrainingIntent } from '#shared/nlu/intents/classifier.ts';
-import { BACKGROUND_PHRASES, backgroundFor } from '#shared/nlu/intents/background.ts';
+import {
+  BACKGROUND_PHRASES,
+  backgroundFor,
+  trainClassifier,
+  type TrainingIntent,
+  wordVectors,
+} from '#shared/nlu/index.ts';
 import { shopIntents as starterIntents } from '../fixtures/shop-intents.ts';
-import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
 
 // As the chat path trains it: with the shipped word vectors.
 const vectors = wordVectors();

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupMessages } from '#shared/nlu/intents/message-groups.ts';
-import { buildNoneIndex } from '#shared/nlu/intents/none-examples.ts';
-import { DIMS } from '#shared/nlu/encoder/vector-math.ts';
+import { buildNoneIndex, DIMS, groupMessages } from '#shared/nlu/index.ts';
 
 describe('groupMessages', () => {
   it('groups messages that ask the same thing, biggest group first, and keeps unrelated ones apart', () => {

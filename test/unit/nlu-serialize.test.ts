@@ -1,9 +1,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { trainClassifier } from '#shared/nlu/intents/classifier.ts';
-import { deserializeClassifier, serializeClassifier } from '#shared/nlu/intents/serialize.ts';
+import { deserializeClassifier, serializeClassifier, trainClassifier, wordVectors } from '#shared/nlu/index.ts';
 import { shopIntents as starterIntents } from '../fixtures/shop-intents.ts';
-import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
 
 const vectors = wordVectors();
 const trained = trainClassifier(starterIntents, {}, vectors);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { phraseSpelling } from '#shared/nlu/knowledge/phrase-spelling.ts';
+import { phraseSpelling } from '#shared/nlu/index.ts';
 
 const spelling = phraseSpelling(
   new Map([

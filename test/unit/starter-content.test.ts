@@ -1,15 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { Intent } from '#shared/data/intents.ts';
-import { answer, trainModel } from '#shared/domain/assistant/assistant.ts';
+import { trainModel } from '#shared/domain/assistant/assistant.ts';
 import { settingsValues, weekHours, withSettings } from '#shared/domain/assistant/placeholders.ts';
 import { reviewChanges } from '#shared/domain/assistant/starter-review.ts';
 import { BLANK, intentTemplates, TEMPLATE_BLANKS } from '#shared/domain/tenants/intent-templates.ts';
 import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
 import { LEGACY_STARTER_REPLIES } from '#shared/domain/tenants/starter-legacy.ts';
-import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
-import { buildKnowledgeIndex } from '#shared/nlu/knowledge/retrieval.ts';
-import { prepareArticle } from '#shared/nlu/knowledge/prepare.ts';
-import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
+import {
+  answer,
+  buildKnowledgeIndex,
+  DEFAULT_ARTICLE_THRESHOLD,
+  DEFAULT_INTENT_THRESHOLD,
+  prepareArticle,
+  wordVectors,
+} from '#shared/nlu/index.ts';
 
 // Starter content states no fact about the business; settings fill the placeholders or the answer
 // falls back; the team's articles answer before untouched starter intents.

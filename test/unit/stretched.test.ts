@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Intent } from '#shared/data/intents.ts';
-import { answer, trainModel } from '#shared/domain/assistant/assistant.ts';
-import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
-import { unstretch } from '#shared/nlu/intents/stretched.ts';
+import { trainModel } from '#shared/domain/assistant/assistant.ts';
+import { answer, DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD, unstretch } from '#shared/nlu/index.ts';
 
 const english = new Set([
   'bye',

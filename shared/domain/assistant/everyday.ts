@@ -1,4 +1,4 @@
-import type { TrainingIntent } from '#shared/nlu/intents/classifier.ts';
+import type { TrainingIntent } from '#shared/nlu/index.ts';
 import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
 import { SMALL_TALK_KINDS as KINDS } from '#shared/domain/small-talk.ts';
 

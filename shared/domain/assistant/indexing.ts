@@ -6,8 +6,14 @@ import { vectorHash } from '#shared/data/keys.ts';
 import { tenantsRepo } from '#shared/data/tenants.ts';
 import { unansweredRepo } from '#shared/data/unanswered.ts';
 import { vectorsRepo } from '#shared/data/vectors.ts';
-import { articleTextsToEmbed, intentTextsToEmbed, noneTextsToEmbed } from '#shared/nlu/policy/to-embed.ts';
-import { encoder, MESSAGE_TOKENS, quantize } from '#shared/nlu/encoder/encoder.ts';
+import {
+  articleTextsToEmbed,
+  encoder,
+  intentTextsToEmbed,
+  MESSAGE_TOKENS,
+  noneTextsToEmbed,
+  quantize,
+} from '#shared/nlu/index.ts';
 import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
 import { READ_CAP } from './unanswered.ts';
 import { clock } from '#shared/core/clock.ts';

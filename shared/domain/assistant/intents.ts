@@ -3,7 +3,7 @@ import { auditRepo } from '#shared/data/audit.ts';
 import { retrying, TxConditionFailed } from '#shared/data/tx.ts';
 import type { Actor } from '#shared/core/vocabulary.ts';
 import { Conflict, fieldError, NotFound } from '#shared/core/errors.ts';
-import { templateNames } from '#shared/nlu/intents/entities.ts';
+import { templateNames } from '#shared/nlu/index.ts';
 import { auditValue, sameValue } from '#shared/domain/audit-value.ts';
 import { indexingFrom, indexingOf } from '#shared/domain/vectors.ts';
 import { vectorsRepo } from '#shared/data/vectors.ts';

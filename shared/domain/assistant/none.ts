@@ -1,4 +1,4 @@
-import type { NoneIndex } from '#shared/nlu/intents/none-examples.ts';
+import type { NoneIndex } from '#shared/nlu/index.ts';
 
 /** The parts of the answer policy's decision that a none example can overrule. */
 interface Overrulable {

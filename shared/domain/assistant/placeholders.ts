@@ -1,5 +1,5 @@
 import type { Intent } from '#shared/data/intents.ts';
-import { templateNames } from '#shared/nlu/intents/entities.ts';
+import { templateNames } from '#shared/nlu/index.ts';
 import {
   BusinessHoursSchema,
   WEEKDAYS,

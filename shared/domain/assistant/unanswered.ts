@@ -3,11 +3,10 @@ import { conversationsRepo } from '#shared/data/conversations.ts';
 import { tenantsRepo } from '#shared/data/tenants.ts';
 import { unansweredRepo } from '#shared/data/unanswered.ts';
 import type { TxItem } from '#shared/data/tx.ts';
-import { groupMessages } from '#shared/nlu/intents/message-groups.ts';
+import { articleProbability, evidenceFor, groupMessages, intentProbability } from '#shared/nlu/index.ts';
 import { knowledgeIndexOf } from '#shared/domain/knowledge/knowledge.ts';
 import { resolvePeriod } from '#shared/domain/reports/stats.ts';
-import { articleProbability, intentProbability } from '#shared/nlu/policy/answer-policy.ts';
-import { evidenceFor, modelFor } from './assistant.ts';
+import { modelFor } from './assistant.ts';
 import { textVectors, unansweredVectorsOf } from '#shared/domain/vectors.ts';
 import { clock } from '#shared/core/clock.ts';
 

@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2';
-import { BLOCK, CELL, HIDDEN } from '#shared/nlu/knowledge/html-elements.ts';
+import { BLOCK, CELL, HIDDEN } from '#shared/core/html-elements.ts';
 
 // An HTML mail's text, as a reader sees it, in time linear in the HTML read: htmlparser2's
 // tokenizer streams, the text goes out as pieces joined once, and reading stops once enough text

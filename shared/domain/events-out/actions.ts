@@ -5,7 +5,7 @@ import { actionCallsRepo, type ActionCall, type ActionStatus } from '#shared/dat
 import { integrationsRepo, type IntegrationItem } from '#shared/data/integrations.ts';
 import { intentsRepo, type Intent } from '#shared/data/intents.ts';
 import type { TxItem } from '#shared/data/tx.ts';
-import { fillTemplate } from '#shared/nlu/intents/entities.ts';
+import { fillTemplate } from '#shared/nlu/index.ts';
 import { credentialsOf } from './credentials.ts';
 import { sendTest } from './deliveries.ts';
 import { postJson } from './outbound.ts';

@@ -18,10 +18,14 @@ import { keys } from '#shared/data/keys.ts';
 import { keyString } from '#shared/data/lists.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { MAX_TX_ITEMS, retrying, TxConditionFailed, TxConflict, type TxItem } from '#shared/data/tx.ts';
-import { TenantModelCache } from '#shared/nlu/policy/model-cache.ts';
-import { buildKnowledgeIndex, type KnowledgeIndex } from '#shared/nlu/knowledge/retrieval.ts';
-import { MarkdownError, prepareArticle } from '#shared/nlu/knowledge/prepare.ts';
-import { markdownToBlocks } from '#shared/nlu/knowledge/markdown.ts';
+import { TenantModelCache } from '#shared/core/model-cache.ts';
+import {
+  buildKnowledgeIndex,
+  type KnowledgeIndex,
+  MarkdownError,
+  markdownToBlocks,
+  prepareArticle,
+} from '#shared/nlu/index.ts';
 import { auditValue, sameValue } from '#shared/domain/audit-value.ts';
 import { isArticleId } from './knowledge.ts';
 import { freshTenant } from '#shared/domain/tenants/widget-auth.ts';

@@ -1,30 +1,19 @@
 import { articlesRepo, type Searchable, type SearchableItem } from '#shared/data/articles.ts';
 import type { Tenant } from '#shared/data/tenants.ts';
-import { TenantModelCache } from '#shared/nlu/policy/model-cache.ts';
-import { buildKnowledgeIndex, type KnowledgeHit, type KnowledgeIndex } from '#shared/nlu/knowledge/retrieval.ts';
-import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
-import type { TextFormat } from '#shared/nlu/knowledge/passages.ts';
+import { TenantModelCache } from '#shared/core/model-cache.ts';
+import {
+  articleTextsToEmbed,
+  buildKnowledgeIndex,
+  type KnowledgeHit,
+  type KnowledgeIndex,
+  wordVectors,
+} from '#shared/nlu/index.ts';
 import { modelVersion, storedVectorsOf, textVectors } from '#shared/domain/vectors.ts';
-import { articleTextsToEmbed } from '#shared/nlu/policy/to-embed.ts';
 
 // The knowledge base on the chat path: a tenant's published articles as a search index, cached in
 // the warm container by the tenant's articlesVersion (every article write bumps it), so the next
 // message after a change uses it and an unchanged tenant is never read again. This module never
 // imports the Markdown parser: articles are stored already reduced to passages.
-
-export interface Source {
-  articleId: string;
-  title: string;
-  url: string | null;
-}
-export interface KnowledgeAnswer {
-  confidence: number;
-  articleId: string;
-  title: string;
-  reply: string;
-  sources: Source[];
-  format?: TextFormat;
-}
 
 /**
  * What readers see of the stored items: while an import holds the tenant's lock, the items it

@@ -1,4 +1,4 @@
-import type { EntitySpec } from '#shared/nlu/intents/entities.ts';
+import type { EntitySpec } from '#shared/nlu/index.ts';
 
 export interface StarterIntent {
   name: string;

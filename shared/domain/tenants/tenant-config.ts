@@ -1,5 +1,5 @@
 import { ASSISTANT_DEFAULTS, PRIORITIES, type Priority } from '#shared/core/vocabulary.ts';
-import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
+import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/index.ts';
 import { BusinessHoursSchema, openState, type BusinessHours } from './business-hours.ts';
 
 // The settings `config` keys the service understands, read with their defaults. Validation of

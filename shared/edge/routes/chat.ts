@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { CHANNELS, MESSAGE_ROLES, TICKET_STATUSES, WIDGET_POSITIONS } from '#shared/core/vocabulary.ts';
-import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
+import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/index.ts';
 import { declareChat } from '../route.ts';
 import { EmptyQuery, IdParams, email, text, uuid } from '../schema.ts';
 import { ActionMetadata, ConversationStatus, ConversationTitle, Fraction, TicketId, PlainTimestamp } from './common.ts';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { declareAdmin } from '../route.ts';
-import { checkPattern, ENTITY_TYPES, MAX_PATTERN_LENGTH, MAX_PROMPT_LENGTH } from '#shared/nlu/intents/entities.ts';
+import { checkPattern, ENTITY_TYPES, MAX_PATTERN_LENGTH, MAX_PROMPT_LENGTH } from '#shared/nlu/index.ts';
 import { INTENT_ACTIONS } from '#shared/core/vocabulary.ts';
 import { EmptyQuery, IdParams, text } from '../schema.ts';
 

@@ -4,7 +4,8 @@
 import { Parser } from 'htmlparser2';
 import { Marked } from 'marked';
 import type { TextFormat } from './passages.ts';
-import { BLOCK, CELL, HIDDEN } from './html-elements.ts';
+// Relative: shared/nlu/package.json makes the NLU its own package scope, where #shared does not resolve.
+import { BLOCK, CELL, HIDDEN } from '../../core/html-elements.ts';
 
 // A private instance: options set here never leak into other users of marked.
 const marked = new Marked({ gfm: true, async: false });

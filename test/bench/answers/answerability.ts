@@ -3,12 +3,16 @@
 // hold, with each word's frequency rank in the word vectors and its closest word of the article.
 // Tuning data only: the help desks' messages outside their lockbox and the truth desks' messages
 // not marked held out. `npx tsx test/bench/answers/answerability.ts`
-import { answer } from '#shared/domain/assistant/assistant.ts';
-import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
+import {
+  answer,
+  coveredText,
+  DEFAULT_ARTICLE_THRESHOLD,
+  DEFAULT_INTENT_THRESHOLD,
+  markdownToText,
+  uncoveredWords,
+  wordVectors,
+} from '#shared/nlu/index.ts';
 import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
-import { markdownToText } from '#shared/nlu/knowledge/markdown.ts';
-import { coveredText, uncoveredWords } from '#shared/nlu/policy/answerability.ts';
-import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
 import { helpDesks, type Scenario } from './data.ts';
 import { buildScenario, scenarioVectors } from './inprocess.ts';
 import { truthDesks } from './truth.ts';

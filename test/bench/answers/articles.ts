@@ -15,13 +15,13 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
+  type ArticleEvidence,
   choose,
   DEFAULT_INTENT_THRESHOLD,
   intentProbability,
   logit,
   sigmoid,
-  type ArticleEvidence,
-} from '#shared/nlu/policy/answer-policy.ts';
+} from '#shared/nlu/index.ts';
 import { repoRoot } from '../kb/data.ts';
 import { kbAbstention } from './data.ts';
 import { fitLogistic, tuningScenarios, thresholdGrid, type Row } from './fit.ts';

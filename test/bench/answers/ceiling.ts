@@ -5,7 +5,7 @@
 // fit.ts), at the best pair that keeps every group at its target's floor (or "none"), and with a
 // perfect acceptance, one that answers with every right first candidate and falls back on every other
 // (what the ranking alone allows).
-import { CALIBRATION, DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
+import { CALIBRATION, DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/index.ts';
 import { helpDesks, supportMix } from './data.ts';
 import { decided, scored, thresholdGrid } from './fit.ts';
 import { buildScenario, observe, type Observed } from './inprocess.ts';

@@ -2,7 +2,7 @@
 // each with the answer it should get.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { rng } from '#shared/nlu/intents/classifier.ts';
+import { rng } from '#shared/nlu/index.ts';
 import { groupOf, loadHelpDesks, type Expect, type Group } from '../../fixtures/helpdesks.ts';
 import { datasetsDir, loadStackFaq, type Thread } from '../kb/data.ts';
 import { loadBanking77, perLabel, stratifiedSplit } from '../nlu/data.ts';

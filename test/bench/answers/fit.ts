@@ -27,14 +27,14 @@ import {
   intentFeatures,
   intentProbability,
   logit,
-} from '#shared/nlu/policy/answer-policy.ts';
+  type TextVectors,
+} from '#shared/nlu/index.ts';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { repoRoot } from '../kb/data.ts';
 import { SEED } from '../lockbox.ts';
 import { helpDesks, kbAbstention, tuningMix, type Scenario } from './data.ts';
 import { buildScenario, observe, scenarioVectors, type Observed } from './inprocess.ts';
-import type { TextVectors } from '#shared/nlu/encoder/encoder.ts';
 import { calibration, isRight, pct, shares, type Got, type Outcome } from './score.ts';
 
 export interface Row {

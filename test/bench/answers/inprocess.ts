@@ -2,13 +2,20 @@
 // phrase index and knowledge index), for the calibration fit, which needs the raw evidence.
 import { createHash } from 'node:crypto';
 import type { Intent } from '#shared/data/intents.ts';
-import { evidenceFor, trainModel, type AssistantModel, type Evidence } from '#shared/domain/assistant/assistant.ts';
-import { buildKnowledgeIndex, type KnowledgeIndex, type StoredArticle } from '#shared/nlu/knowledge/retrieval.ts';
-import { prepareArticle } from '#shared/nlu/knowledge/prepare.ts';
+import { trainModel } from '#shared/domain/assistant/assistant.ts';
+import {
+  evidenceFor,
+  type AssistantModel,
+  type Evidence,
+  buildKnowledgeIndex,
+  type KnowledgeIndex,
+  prepareArticle,
+  type StoredArticle,
+  textsToEmbed,
+  type TextVectors,
+  wordVectors,
+} from '#shared/nlu/index.ts';
 import type { Scenario, ScenarioMessage } from './data.ts';
-import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
-import type { TextVectors } from '#shared/nlu/encoder/encoder.ts';
-import { textsToEmbed } from '#shared/nlu/policy/to-embed.ts';
 import { cachedVectors } from '../vectors/cache.ts';
 
 // NO_VECTORS=1: the knowledge index without word vectors (experiments).

@@ -1,11 +1,17 @@
 // Feature variants of the intent half of the calibration, fitted on the tuning tenants (article half as shipped) and measured on the report's sets: `V=base,mass npx tsx test/bench/answers/intent-features.ts` (LEX=1: words only)
-import { articleProbability, choose, logit, sigmoid, type IntentEvidence } from '#shared/nlu/policy/answer-policy.ts';
+import {
+  articleProbability,
+  choose,
+  cosine,
+  type IntentEvidence,
+  intentTextsToEmbed,
+  logit,
+  sigmoid,
+} from '#shared/nlu/index.ts';
 import { helpDesks, intentSets, supportMix, type Scenario } from './data.ts';
 import { tuningScenarios, fitLogistic, thresholdGrid, type Row } from './fit.ts';
 import { buildScenario, observe, scenarioVectors, type Observed } from './inprocess.ts';
 import { calibration, isRight, shares, pct, type Outcome, type Got } from './score.ts';
-import { cosine } from '#shared/nlu/encoder/vector-math.ts';
-import { intentTextsToEmbed } from '#shared/nlu/intents/phrase-meaning.ts';
 
 interface Extra {
   c: number[];

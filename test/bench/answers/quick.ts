@@ -1,5 +1,5 @@
 // Quick in-process look at the help desks (tuning messages by default; HELD=1 adds the held-out summary; V=1 lists the tuning misses, V=2 with HELD=1 the held-out ones too).
-import { CALIBRATION, DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
+import { CALIBRATION, DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/index.ts';
 import { helpDesks, supportMix, tuningMix } from './data.ts';
 import { outcomes } from './fit.ts';
 import { buildScenario, observe } from './inprocess.ts';

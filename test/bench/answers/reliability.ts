@@ -2,7 +2,7 @@
 import { intentSets } from './data.ts';
 import { tuningScenarios } from './fit.ts';
 import { buildScenario, observe, scenarioVectors } from './inprocess.ts';
-import { intentProbability } from '#shared/nlu/policy/answer-policy.ts';
+import { intentProbability } from '#shared/nlu/index.ts';
 import { calibration } from './score.ts';
 const which = (process.env.SETS ?? 'BANKING77 10,tuning mix 4,tuning mix 6,tuning mix 5,tuning mix 7').split(',');
 const scen = [...intentSets(), ...tuningScenarios()].filter((s) => which.some((w) => s.name.startsWith(w)));

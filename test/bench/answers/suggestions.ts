@@ -5,7 +5,7 @@
 // closeness of the message to that candidate. Printed: at each floor on that closeness, the share
 // of out-of-scope messages (nothing should answer them) still given a suggestion, and the share of
 // in-scope messages given the right one. docs/API.md (Teaching) keeps the figures.
-import { articleProbability, intentProbability } from '#shared/nlu/policy/answer-policy.ts';
+import { articleProbability, intentProbability } from '#shared/nlu/index.ts';
 import { SUGGESTION_MIN } from '#shared/domain/assistant/unanswered.ts';
 import { helpDesks } from './data.ts';
 import { buildScenario, observe, scenarioVectors } from './inprocess.ts';

@@ -5,8 +5,7 @@
 // worse than its tuning figure prints a FAIL line and sets the exit code.
 // `npx tsx test/bench/answers/targets.ts` (bench:answers prints it too). ENCODER=0 / ENCODER=1
 // measures one side only (default: both); ARTICLES=1 only the data sets with articles.
-import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
-import type { TextVectors } from '#shared/nlu/encoder/encoder.ts';
+import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD, type TextVectors } from '#shared/nlu/index.ts';
 import { helpDesks, intentSets, kbAbstention, supportMix, type Scenario } from './data.ts';
 import { decided, scored } from './fit.ts';
 import { buildScenario, encoderMode, observe, scenarioVectors, type Observed } from './inprocess.ts';

@@ -1,7 +1,7 @@
 // One article threshold for every knowledge base (idea (c) of docs/decisions/008-answer-policy-coverage.md):
 // the tuning parts only, with the encoder's evidence, each figure at article thresholds from 0.5 up.
 // `npx tsx test/bench/answers/threshold-sweep.ts`
-import { DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
+import { DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/index.ts';
 import { helpDesks, kbAbstention, supportMix, type Scenario } from './data.ts';
 import { decided, scored } from './fit.ts';
 import { buildScenario, observe, scenarioVectors } from './inprocess.ts';

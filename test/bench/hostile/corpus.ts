@@ -1,7 +1,7 @@
 // The adversarial chat messages of `npm run bench:hostile` and test/unit/hostile-messages.test.ts:
 // each one valid for POST /chat/message (1 to 2,000 characters, counted in code points), each built
 // to make one step of the assistant's reading work hard. Deterministic: the same messages every run.
-import { rng } from '#shared/nlu/intents/classifier.ts';
+import { rng } from '#shared/nlu/index.ts';
 import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
 import { demoArticles } from '../../../local/demo/articles.ts';
 

@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rng } from '#shared/nlu/intents/classifier.ts';
-import { splitSentences, type ArticleInput } from '#shared/nlu/knowledge/prepare.ts';
+import { type ArticleInput, rng, splitSentences } from '#shared/nlu/index.ts';
 
 export interface Thread {
   question: string;

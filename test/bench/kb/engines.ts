@@ -5,13 +5,15 @@
 // kept for tuning experiments (KB_OPTS, KB_PASSAGE), which the API cannot take.
 import MiniSearch from 'minisearch';
 import {
+  type ArticleInput,
   buildKnowledgeIndex,
+  DEFAULT_ARTICLE_THRESHOLD,
   DEFAULT_KNOWLEDGE_THRESHOLD,
   type KnowledgeIndexOptions,
+  prepareArticle,
+  type PrepareOptions,
   type StoredArticle,
-} from '#shared/nlu/knowledge/retrieval.ts';
-import { prepareArticle, type ArticleInput, type PrepareOptions } from '#shared/nlu/knowledge/prepare.ts';
-import { DEFAULT_ARTICLE_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
+} from '#shared/nlu/index.ts';
 
 export interface Answer {
   sources: string[]; // article ids, best first (the API gives at most 3; scored as MRR@3)
@@ -185,10 +187,8 @@ export function oursWithEncoder(): Engine {
     threshold: DEFAULT_ARTICLE_THRESHOLD,
     async importArticles(articles) {
       const { cachedVectors } = await import('../vectors/cache.ts');
-      const { textsToEmbed } = await import('#shared/nlu/policy/to-embed.ts');
-      const { evidenceFor, trainModel } = await import('#shared/domain/assistant/assistant.ts');
-      const { articleProbability } = await import('#shared/nlu/policy/answer-policy.ts');
-      const { wordVectors } = await import('#shared/nlu/encoder/glove-file.ts');
+      const { articleProbability, evidenceFor, textsToEmbed, wordVectors } = await import('#shared/nlu/index.ts');
+      const { trainModel } = await import('#shared/domain/assistant/assistant.ts');
       const stored = JSON.parse(JSON.stringify(articles.map((a) => prepareArticle(a)))) as StoredArticle[];
       const vectors = await cachedVectors(textsToEmbed({ articles: stored }));
       const index = buildKnowledgeIndex(stored, { vectors, wordVectors: wordVectors() });

@@ -2,8 +2,7 @@
 // rule as test/bench/kb.ts, the engine called directly, no MiniSearch, no speed run.
 //   CONFIGS='[{},{"weights":{"questions":0.8}}]' npx tsx test/bench/kb/tune.ts   (TH=0.3 fixes the threshold)
 // Each line: hit@1, hit@1 with 3 questions | in-KB right / wrong / left-out answered, and the same with questions.
-import { buildKnowledgeIndex, type StoredArticle } from '#shared/nlu/knowledge/retrieval.ts';
-import { prepareArticle } from '#shared/nlu/knowledge/prepare.ts';
+import { buildKnowledgeIndex, prepareArticle, type StoredArticle } from '#shared/nlu/index.ts';
 import { loadStackFaq, type Thread } from './data.ts';
 
 function fnv(s: string): number {

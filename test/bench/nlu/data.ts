@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
-import { rng } from '#shared/nlu/intents/classifier.ts';
+import { rng } from '#shared/nlu/index.ts';
 import { datasetsDir } from '../kb/data.ts';
 
 export type Example = [text: string, label: string];

@@ -1,7 +1,5 @@
 // Classifier options on few-phrase tuning tenants (CLINC150 train cut 80 / 20), BANKING77 10 beside with B77=1: `npx tsx test/bench/nlu/few-phrases.ts '{"encoderWeight":1.4}'`
-import { trainClassifier } from '#shared/nlu/intents/classifier.ts';
-import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
-import { intentTextsToEmbed } from '#shared/nlu/intents/phrase-meaning.ts';
+import { intentTextsToEmbed, trainClassifier, wordVectors } from '#shared/nlu/index.ts';
 import { loadBanking77, loadClinc150, stratifiedSplit, toIntents, perLabel, type Example } from './data.ts';
 import { cachedVectors } from '../vectors/cache.ts';
 const VEC = wordVectors();

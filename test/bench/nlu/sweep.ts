@@ -1,6 +1,5 @@
 // Scratch sweep: accuracy on CLINC val and BANKING77 carved val for option sets given as JSON lines.
-import { trainClassifier } from '#shared/nlu/intents/classifier.ts';
-import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
+import { trainClassifier, wordVectors } from '#shared/nlu/index.ts';
 import { loadBanking77, loadClinc150, stratifiedSplit, toIntents, perLabel } from './data.ts';
 const VEC = wordVectors();
 const d = loadClinc150();

@@ -1,7 +1,7 @@
 import { roundTrips } from '#shared/data/client.ts';
 import { tenantsRepo } from '#shared/data/tenants.ts';
 import { knowledgeIndexOf } from '#shared/domain/knowledge/knowledge.ts';
-import type { ArticleInput } from '#shared/nlu/knowledge/prepare.ts';
+import type { ArticleInput } from '#shared/nlu/index.ts';
 import { loadStackFaq, syntheticArticles } from '../kb/data.ts';
 import { percentile } from './util.ts';
 

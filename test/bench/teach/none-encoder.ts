@@ -4,10 +4,9 @@
 // at the default thresholds, before and after, as bench:teach measures them through the API
 // (ENCODER=0: words only).
 import type { Intent } from '#shared/data/intents.ts';
-import { answer, trainModel } from '#shared/domain/assistant/assistant.ts';
+import { trainModel } from '#shared/domain/assistant/assistant.ts';
 import { applyNone } from '#shared/domain/assistant/none.ts';
-import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
-import { textsToEmbed } from '#shared/nlu/policy/to-embed.ts';
+import { answer, DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD, textsToEmbed } from '#shared/nlu/index.ts';
 import { loadClinc150, toIntents } from '../nlu/data.ts';
 import { cachedVectors } from '../vectors/cache.ts';
 

@@ -1,13 +1,17 @@
 // The none veto in meaning, tuned on CLINC150's train split (a fifth asked) with oos_train cut in two: `npx tsx test/bench/teach/none-tune.ts` (NW=1,2: none weights; CONF=1: the confidence gate)
 import type { Intent } from '#shared/data/intents.ts';
-import { answer, trainModel } from '#shared/domain/assistant/assistant.ts';
+import { trainModel } from '#shared/domain/assistant/assistant.ts';
 import { applyNone } from '#shared/domain/assistant/none.ts';
-import { trainClassifier } from '#shared/nlu/intents/classifier.ts';
-import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
+import {
+  answer,
+  buildNoneIndex,
+  DEFAULT_ARTICLE_THRESHOLD,
+  DEFAULT_INTENT_THRESHOLD,
+  textsToEmbed,
+  trainClassifier,
+  wordVectors,
+} from '#shared/nlu/index.ts';
 import { withEverydayPhrases } from '#shared/domain/assistant/everyday.ts';
-import { buildNoneIndex } from '#shared/nlu/intents/none-examples.ts';
-import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
-import { textsToEmbed } from '#shared/nlu/policy/to-embed.ts';
 import { loadClinc150, toIntents, type Example } from '../nlu/data.ts';
 import { cachedVectors } from '../vectors/cache.ts';
 const clinc = loadClinc150();

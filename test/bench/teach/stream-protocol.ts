@@ -6,9 +6,7 @@
 // - once: the misses of the first model over the traffic in file order (taught-encoder.ts's pick);
 // - shuffled: the same over the traffic shuffled as bench:teach shuffles it;
 // - batches: bench:teach's, shuffled traffic in batches of 400, retrained after each batch.
-import { rng, trainClassifier } from '#shared/nlu/intents/classifier.ts';
-import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
-import { textsToEmbed } from '#shared/nlu/policy/to-embed.ts';
+import { rng, textsToEmbed, trainClassifier, wordVectors } from '#shared/nlu/index.ts';
 import { loadBanking77, perLabel, shuffle, stratifiedSplit, toIntents, type Example } from '../nlu/data.ts';
 import { cachedVectors } from '../vectors/cache.ts';
 

@@ -3,11 +3,8 @@
 // protocol, simplified to one pass: on each split, 10 phrases an intent, the rest of the training
 // part as traffic classified once by that model, and the first 5 misclassified messages of each
 // intent taught to it; beside it, 5 random traffic messages an intent. Top-1 on the split's fifth.
-import { trainClassifier } from '#shared/nlu/intents/classifier.ts';
-import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
-import { textsToEmbed } from '#shared/nlu/policy/to-embed.ts';
+import { rng, textsToEmbed, trainClassifier, wordVectors } from '#shared/nlu/index.ts';
 import { loadBanking77, perLabel, stratifiedSplit, toIntents, type Example } from '../nlu/data.ts';
-import { rng } from '#shared/nlu/intents/classifier.ts';
 import { cachedVectors } from '../vectors/cache.ts';
 
 const all = loadBanking77();

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DIMS, dequantize, encoder, quantize, type TextVectors } from '#shared/nlu/encoder/encoder.ts';
+import { dequantize, DIMS, encoder, quantize, type TextVectors } from '#shared/nlu/index.ts';
 import { repoRoot } from '../kb/data.ts';
 
 const dir = resolve(repoRoot, 'bench-results/vectors');
