@@ -9,7 +9,7 @@ import { vectorsRepo } from '#shared/data/vectors.ts';
 import { articleTextsToEmbed, intentTextsToEmbed, noneTextsToEmbed } from '#shared/nlu/policy/to-embed.ts';
 import { encoder, MESSAGE_TOKENS, quantize } from '#shared/nlu/encoder/encoder.ts';
 import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
-import { READ_CAP } from './unanswered.ts';
+import { READ_CAP } from '#shared/domain/assistant/unanswered.ts';
 import { clock } from '#shared/core/clock.ts';
 
 // The indexer: after a write of a tenant's content (the outbox's `content.changed`, queued by the
