@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Intent } from '#shared/data/intents.ts';
 import type { Tenant } from '#shared/data/tenants.ts';
-import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
+import { starterIntents } from '#shared/domain/starter/intents.ts';
 import { buildKnowledgeIndex, type StoredArticle } from '#shared/nlu/knowledge/retrieval.ts';
 import { prepareArticle } from '#shared/nlu/knowledge/prepare.ts';
 import { MESSAGE_READ_CHARS, messageToRead } from '#shared/nlu/policy/message-text.ts';

@@ -8,7 +8,7 @@ import { unansweredRepo } from '#shared/data/unanswered.ts';
 import { vectorsRepo } from '#shared/data/vectors.ts';
 import { articleTextsToEmbed, intentTextsToEmbed, noneTextsToEmbed } from '#shared/nlu/policy/to-embed.ts';
 import { encoder, MESSAGE_TOKENS, quantize } from '#shared/nlu/encoder/encoder.ts';
-import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
+import { starterIntents } from '#shared/domain/starter/intents.ts';
 import { READ_CAP } from '#shared/domain/assistant/unanswered.ts';
 import { clock } from '#shared/core/clock.ts';
 

@@ -5,7 +5,7 @@
 // not marked held out. `npx tsx test/bench/answers/answerability.ts`
 import { answer } from '#shared/domain/assistant/assistant.ts';
 import { DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/policy/answer-policy.ts';
-import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
+import { starterIntents } from '#shared/domain/starter/intents.ts';
 import { markdownToText } from '#shared/nlu/knowledge/markdown.ts';
 import { coveredText, uncoveredWords } from '#shared/nlu/policy/answerability.ts';
 import { wordVectors } from '#shared/nlu/encoder/glove-file.ts';
