@@ -25,7 +25,8 @@ import { nextVisitor, visitorOf, type VisitorInput } from '#shared/domain/custom
 import { isActive } from '#shared/domain/handoff/tickets-rules.ts';
 import { commit, openTicket, reopenTicket } from '#shared/domain/handoff/ticket-opening.ts';
 import { assertOrigin, freshTenant } from '#shared/domain/tenants/widget-auth.ts';
-import { asRateLimited, LIMITS, perMinute } from '#shared/domain/limits.ts';
+import { LIMITS } from '#shared/domain/limits.ts';
+import { asRateLimited, perMinute } from '#shared/domain/windows.ts';
 import { lookUp, type ActionTurn } from '#shared/domain/events-out/actions.ts';
 import { clock, newId } from '#shared/core/clock.ts';
 
