@@ -1,12 +1,12 @@
 import { parseArgs } from 'node:util';
-import { buildDashboard } from './local/dashboard.ts';
+import { buildDashboard } from '../local/dashboard.ts';
 import { randomBytes } from 'node:crypto';
-import { connectDemoOrders, seedDemoContent } from './local/demo-seed.ts';
-import { ORDER_STATUS_PATH } from './local/demo-orders.ts';
-import { DEMO_OWNER_EMAIL, subForEmail } from './local/idp.ts';
-import { startLocalRuntime } from './local/server.ts';
-import { startDemoHost } from './local/web.ts';
-import { forgetRuntime, recordRuntime } from './local/runtime-file.ts';
+import { connectDemoOrders, seedDemoContent } from '../local/demo/seed.ts';
+import { ORDER_STATUS_PATH } from '../local/demo/orders.ts';
+import { DEMO_OWNER_EMAIL, subForEmail } from '../local/idp.ts';
+import { startLocalRuntime } from '../local/runtime.ts';
+import { startDemoHost } from '../local/web.ts';
+import { forgetRuntime, recordRuntime } from '../local/runtime-file.ts';
 
 // `npm start`: the whole service on this machine.
 // Options: --port N (or env PORT, default 3000; the demo shop takes N+1, the stand-ins for S3, SQS and the caught mail N+2), --persist (keep data in .local-data/ between runs),

@@ -3,8 +3,8 @@ import { pathToFileURL } from 'node:url';
 import { DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { eventDispatcher } from '#shared/edge/triggers.ts';
-import { compileFilter } from './local/filter.ts';
-import { deliver, lambdaRecord, type OnFailureRecord } from './local/stream.ts';
+import { compileFilter } from '../local/filter.ts';
+import { deliver, lambdaRecord, type OnFailureRecord } from '../local/stream.ts';
 
 // `npm run replay-stream -- <on-failure.json>`: dispatches again the stream records of a batch that
 // went to the event dispatcher's on-failure destination (the message body of its dead-letter

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { RUNTIME_FILE } from './local/runtime-file.ts';
+import { RUNTIME_FILE } from '../local/runtime-file.ts';
 
 // `npm run token -- --sub alice --email alice@example.com`: an access token from the running
 // local issuer (its keys are made when `npm start` starts). Where it runs: --url, else BASE_URL or

@@ -84,11 +84,11 @@ export const config = {
   get mailBucket() {
     return required('MAIL_BUCKET');
   },
-  /** Set only locally: the runtime's stand-in for S3 (bin/local/objects.ts). */
+  /** Set only locally: the runtime's stand-in for S3 (local/objects.ts). */
   get s3Endpoint() {
     return process.env.S3_ENDPOINT;
   },
-  /** Locally, what the S3 and SQS clients sign with: the stand-ins refuse anything else (bin/local/sigv4.ts). */
+  /** Locally, what the S3 and SQS clients sign with: the stand-ins refuse anything else (local/sigv4.ts). */
   get localCredentials() {
     return { accessKeyId: 'local', secretAccessKey: required('LOCAL_SECRET_ACCESS_KEY') };
   },

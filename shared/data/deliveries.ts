@@ -104,7 +104,9 @@ export const deliveriesRepo = {
 
   /**
    * Takes the next attempt for the queue message `owner`: only if the delivery is still pending in
-   * `run`, nobody attempted since `attempts` was read, and no other message owns the run.
+   * `run`, nobody attempted since `attempts` was read, and no other message owns the run. The
+   * same claim again (the SDK resends a request whose answer was lost, while the table had applied
+   * it) is taken as held: refused, the message would be deleted with the delivery never sent.
    */
   async claim(tenantId: string, d: DeliveryItem, owner: string, now: string): Promise<boolean> {
     return (
@@ -115,7 +117,9 @@ export const deliveriesRepo = {
             Key: keys.delivery(tenantId, d.integrationId, d.id),
             UpdateExpression: 'SET attempts = :next, #owner = :owner, lastAttemptAt = :now',
             ConditionExpression:
-              '#run = :run AND attempts = :attempts AND #status = :pending AND (attribute_not_exists(#owner) OR #owner = :owner)',
+              '#run = :run AND #status = :pending AND (' +
+              '(attempts = :attempts AND (attribute_not_exists(#owner) OR #owner = :owner)) OR ' +
+              '(attempts = :next AND #owner = :owner AND lastAttemptAt = :now))',
             ExpressionAttributeNames: { '#owner': 'owner', '#run': 'run', '#status': 'status' },
             ExpressionAttributeValues: {
               ':next': d.attempts + 1,

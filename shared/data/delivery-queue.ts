@@ -4,7 +4,7 @@ import { config } from '#shared/core/config.ts';
 // The delivery queue (SQS FIFO): one message per delivery run, grouped by endpoint (integration),
 // so an endpoint gets its deliveries in the order they were queued, one at a time, and a delivery
 // waiting out a retry holds the endpoint's later ones. Locally the runtime emulates SQS's JSON
-// protocol (bin/local/queue.ts), so this very client talks to it.
+// protocol (local/queue.ts), so this very client talks to it.
 
 export interface DeliveryMessage {
   tenantId: string;

@@ -3,7 +3,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '#shared/core/config.ts';
 
 // The mail bucket (S3): inbound messages as SES stores them, and the parts kept from them
-// (attachments). Locally the runtime serves a stand-in with S3's REST shape (bin/local/objects.ts),
+// (attachments). Locally the runtime serves a stand-in with S3's REST shape (local/objects.ts),
 // so this very client and its presigned URLs work against it.
 
 let client: S3Client | undefined;

@@ -18,7 +18,7 @@ const managementClient = () => {
     region: config.region,
     endpoint,
     maxAttempts: 2,
-    // Locally the management endpoint checks the signature as IAM auth does (bin/local/standins.ts).
+    // Locally the management endpoint checks the signature as IAM auth does (local/standins.ts).
     ...(local ? { credentials: config.localCredentials } : {}),
   });
   return client;

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startLocalRuntime } from '../../bin/local/server.ts';
+import { startLocalRuntime } from '../../local/runtime.ts';
 import { fmt, percentile } from './perf/util.ts';
 
 // `npm run bench:actions` (also run by `npm run bench`): a chat message whose intent calls its

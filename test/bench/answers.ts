@@ -264,7 +264,7 @@ import { buildKnowledgeIndex, type StoredArticle } from '#shared/nlu/knowledge/r
 process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
 process.env.AWS_LAMBDA_LOG_LEVEL ??= 'CRITICAL';
 
-const { startLocalRuntime } = await import('../../bin/local/server.ts');
+const { startLocalRuntime } = await import('../../local/runtime.ts');
 const rt = await startLocalRuntime({ tableName: 'bench-answers' });
 // The data modules read the local runtime's settings when first loaded: only after it started.
 const { answer, intentPhraseIndex } = await import('#shared/domain/assistant/assistant.ts');

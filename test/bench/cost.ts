@@ -5,7 +5,7 @@ import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { FUNCTION_MEMORY_MB } from '#infra/memory.ts';
 import { routes } from '#shared/edge/routes/index.ts';
 import { scheduledJobs } from '#shared/edge/triggers.ts';
-import { startLocalRuntime } from '../../bin/local/server.ts';
+import { startLocalRuntime } from '../../local/runtime.ts';
 import { ASSUMPTIONS, bill, provisioned, type Line } from './cost/bill.ts';
 import { runDay } from './cost/day.ts';
 import { Meter } from './cost/meter.ts';

@@ -11,9 +11,9 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { chromiumPath } from '../e2e/chromium.ts';
 
-const { buildDashboard, DASHBOARD_DIST } = await import('../../bin/local/dashboard.ts');
-const { subForEmail } = await import('../../bin/local/idp.ts');
-const { startLocalRuntime } = await import('../../bin/local/server.ts');
+const { buildDashboard, DASHBOARD_DIST } = await import('../../local/dashboard.ts');
+const { subForEmail } = await import('../../local/idp.ts');
+const { startLocalRuntime } = await import('../../local/runtime.ts');
 
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTransport } from 'nodemailer';
-import { startLocalRuntime } from '../../bin/local/server.ts';
+import { startLocalRuntime } from '../../local/runtime.ts';
 import { fmt, percentile } from './perf/util.ts';
 
 // `npm run bench:email`: the email channel on this machine, through the local runtime (its SMTP

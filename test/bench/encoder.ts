@@ -3,8 +3,8 @@ import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync }
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts';
-import { lambdaContext, v2Event } from '../../bin/local/events.ts';
+import { startLocalRuntime, type LocalRuntime } from '../../local/runtime.ts';
+import { lambdaContext, v2Event } from '../../local/events.ts';
 import { DEPLOYED_BUNDLE } from './perf/bundles.ts';
 import { ENCODER_PACKAGES } from '#infra/function.ts';
 import { memoryOf } from '#infra/memory.ts';

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { freePort } from '../../bin/local/dynamodb-local.ts';
-import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts';
+import { freePort } from '../../local/dynamodb-local.ts';
+import { startLocalRuntime, type LocalRuntime } from '../../local/runtime.ts';
 import { fmt, percentile } from './perf/util.ts';
 
 // `npm run bench:faults`: the service under faults, on this machine, traffic to 127.0.0.1 only.
@@ -811,7 +811,7 @@ async function timeoutMidTransaction() {
   const rt: LocalRuntime = await startLocalRuntime({ tableName: table, stream: false });
   const ddb = docClient(rt.dynamodbEndpoint);
   const { db } = await import('#shared/data/client.ts');
-  const { v2Event, lambdaContext } = await import('../../bin/local/events.ts');
+  const { v2Event, lambdaContext } = await import('../../local/events.ts');
   const { sendMessage } = await import('#shared/edge/routes/chat.ts');
   const { handler } = (await import('#functions/chat/send-message.ts')) as {
     handler: (
@@ -1011,8 +1011,9 @@ async function sustainedLoad() {
       pending: ds.filter((d) => d.status === 'pending').length,
       failed: ds.filter((d) => d.status === 'failed').length,
       retried: ds.filter((d) => d.attempts > 1).length,
-      notArrived: notArrived.map((d) => ({ status: d.status, attempts: d.attempts, lastError: d.lastError })),
+      notArrived: notArrived.map((d) => ({ ...d, body: undefined })),
       deadLetters: rt.queue.deadLetters.length,
+      stillQueued: rt.queue.size(),
     };
     results.sustainedLoad = {
       messages: LOAD_MESSAGES,
@@ -1030,7 +1031,7 @@ async function sustainedLoad() {
       `  ${acked.length} messages acknowledged (${refused} refused: ${JSON.stringify(byStatus)}) in ${fmt(sentMs / 1000, 0)} s; ${seen} of their events arrived after a ${fmt((Date.now() - t0 - sentMs) / 1000, 0)} s drain; ${failures} on-failure records`,
     );
     console.log(
-      `  deliveries: ${ds.length} made, ${deliveries.succeeded} succeeded (${deliveries.retried} after a retry), ${deliveries.pending} pending, ${deliveries.failed} failed, ${rt.queue.deadLetters.length} dead letters${notArrived.length ? `; not arrived: ${JSON.stringify(deliveries.notArrived.slice(0, 5))}` : ''}`,
+      `  deliveries: ${ds.length} made, ${deliveries.succeeded} succeeded (${deliveries.retried} after a retry), ${deliveries.pending} pending, ${deliveries.failed} failed, ${rt.queue.deadLetters.length} dead letters, ${deliveries.stillQueued} messages still on the delivery queue${notArrived.length ? `; not arrived: ${JSON.stringify(deliveries.notArrived.slice(0, 5))}` : ''}`,
     );
     verdict(
       '5',

@@ -49,8 +49,8 @@ const cpuMs = (since: NodeJS.CpuUsage) => {
   return (u.user + u.system) / 1000;
 };
 
-const { startLocalRuntime } = await import('../../bin/local/server.ts');
-const { demoArticles } = await import('../../bin/local/demo-articles.ts');
+const { startLocalRuntime } = await import('../../local/runtime.ts');
+const { demoArticles } = await import('../../local/demo/articles.ts');
 const rt = await startLocalRuntime({ tableName: 'bench-hostile', smtpPort: false, schedule: false });
 // After the runtime: the data layer's client reads its endpoint from the environment the runtime sets.
 const { decide } = await import('#shared/domain/assistant/assistant.ts');

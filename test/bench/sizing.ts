@@ -7,7 +7,7 @@ import { DEPLOYED_BUNDLE } from './perf/bundles.ts';
 import { FUNCTION_MEMORY_MB, memoryOf } from '#infra/memory.ts';
 import { routes } from '#shared/edge/routes/index.ts';
 import { liveRoutes, scheduledJobs } from '#shared/edge/triggers.ts';
-import { startLocalRuntime } from '../../bin/local/server.ts';
+import { startLocalRuntime } from '../../local/runtime.ts';
 import { runDay } from './cost/day.ts';
 import { Meter } from './cost/meter.ts';
 import { fmt, percentile } from './perf/util.ts';

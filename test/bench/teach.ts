@@ -67,7 +67,7 @@ async function pool<T, R>(items: readonly T[], n: number, fn: (item: T, i: numbe
   return out;
 }
 
-const { startLocalRuntime } = await import('../../bin/local/server.ts');
+const { startLocalRuntime } = await import('../../local/runtime.ts');
 const rt = await startLocalRuntime({ tableName: 'bench-teach', stream: ENCODER });
 const admin = (path: string) => `/api/v1/admin${path}`;
 let calls = 0;

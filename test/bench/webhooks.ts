@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monotonicFactory } from 'ulid';
-import { startLocalRuntime } from '../../bin/local/server.ts';
+import { startLocalRuntime } from '../../local/runtime.ts';
 import { fmt, percentile } from './perf/util.ts';
 
 // `npm run bench:webhooks` (also run by `npm run bench`): events out on this machine, through the

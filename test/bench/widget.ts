@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
-import { startLocalRuntime } from '../../bin/local/server.ts';
+import { startLocalRuntime } from '../../local/runtime.ts';
 import { buildWidget } from '../../web/widget/build.ts';
 import { chromiumPath } from '../e2e/chromium.ts';
 import { fmt, median, percentile, table, type Row } from './perf/util.ts';

@@ -154,14 +154,41 @@ export async function capture(page: Page, name: string, heading: string | RegExp
 
 /** The screen at 1280 px (checked by axe, saved as `name`), then at 360 px (`name-360`). */
 export async function captureWidths(page: Page, name: string, heading: string | RegExp) {
-  await capture(page, name, heading);
+  await screenReady(page, heading);
+  await bothWidths(page, name);
+}
+
+/** The page as it is at 1280 px, then at 360 px (`name-360`): each checked by axe and saved; at 360 px
+ * nothing may be wider than the phone (the page would scroll sideways). */
+export async function bothWidths(page: Page, name: string) {
+  await expectAccessible(page, name);
+  await screenshot(page, name);
   await page.setViewportSize({ width: 360, height: 800 });
   try {
     await expectAccessible(page, `${name} at 360 px`);
     await screenshot(page, `${name}-360`);
+    expect(await sidewaysScroll(page), `${name} at 360 px`).toBe('');
   } finally {
     await page.setViewportSize({ width: 1280, height: 800 });
   }
+}
+
+/** '' when the page fits its width; else its scroll width and the element reaching furthest right. */
+export async function sidewaysScroll(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const width = document.scrollingElement!.scrollWidth;
+    if (width <= window.innerWidth) return '';
+    let worst = '';
+    let right = window.innerWidth;
+    for (const el of document.querySelectorAll('body *')) {
+      const r = el.getBoundingClientRect();
+      if (r.right > right) {
+        right = r.right;
+        worst = `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} (${Math.round(r.right)} px)`;
+      }
+    }
+    return `${width} px, widest ${worst}`;
+  });
 }
 
 export async function api<T = any>(
@@ -184,7 +211,7 @@ export async function api<T = any>(
 
 /** An access token for a user the local sign-in page makes of `email` (same sub). */
 export async function tokenForEmail(email: string): Promise<string> {
-  const { subForEmail } = await import('../../bin/local/idp.ts');
+  const { subForEmail } = await import('../../local/idp.ts');
   const r = await api<{ accessToken: string }>('POST', '/local-idp/token', {
     body: { sub: subForEmail(email), email },
   });

@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, captureWidths, launch, newDashboardPage, newEmail, signIn, tokenForEmail } from './browser.ts';
 import { smtp } from '../integration/mail.ts';
+import { eventually } from '../support/eventually.ts';
 
 // The email channel in the dashboard: an email (with an image attached) in the inbox with its mark
 // and subject, the channel filter, the reply box saying the reply is emailed, the reply's delivery,
@@ -51,14 +52,16 @@ describe('email conversations in the dashboard', () => {
       await page.getByLabel('Channel').selectOption('email');
       await row.waitFor();
       // The row was there before the filter: wait for the filtered page rather than read the old one.
-      await expect.poll(() => page.getByRole('link', { name: /Visitor \d+/ }).count()).toBe(0);
+      await eventually(async () => expect(await page.getByRole('link', { name: /Visitor \d+/ }).count()).toBe(0));
       await row.click();
       await page.getByRole('heading', { level: 2, name: 'My lamp arrived broken' }).waitFor();
       await page.locator('.msg-text', { hasText: 'the lamp I ordered arrived with a cracked shade' }).waitFor();
       await expect(page.getByText('Your order has shipped').count()).resolves.toBe(0);
       const image = page.getByRole('img', { name: 'lamp.png' });
       await image.waitFor();
-      await expect.poll(() => image.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBe(48);
+      await eventually(async () =>
+        expect(await image.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBe(48),
+      );
       await page.getByText(/Emailed as you to ann@customer\.example/).waitFor();
       await page.getByLabel('Reply to the customer').fill('Sorry about that! A new lamp is on its way.');
       await page.getByRole('button', { name: 'Send reply' }).click();
@@ -66,16 +69,14 @@ describe('email conversations in the dashboard', () => {
       await page.getByRole('button', { name: 'Save the name and send' }).click();
       await page.getByText(/^Email (being sent|sent|delivered)$/).waitFor();
       // The delivery status moves with SES's events, which push nothing to the dashboard: read again.
-      await expect
-        .poll(
-          async () => {
-            await page.reload();
-            await page.locator('.msg-agent').waitFor();
-            return page.getByText('Email delivered').count();
-          },
-          { timeout: 15_000, interval: 500 },
-        )
-        .toBe(1);
+      await eventually(
+        async () => {
+          await page.reload();
+          await page.locator('.msg-agent').waitFor();
+          expect(await page.getByText('Email delivered').count()).toBe(1);
+        },
+        { timeout: 15_000, interval: 500 },
+      );
       await captureWidths(page, 'email-inbox', 'Inbox');
 
       await page.getByLabel('Channel').selectOption('widget');

@@ -1,13 +1,12 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
+  bothWidths,
   captureWidths,
-  expectAccessible,
   launch,
   newDashboardPage,
   newEmail,
-  screenshot,
   signIn,
   tokenForEmail,
 } from './browser.ts';
@@ -24,19 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** The page at 1280 px, then at 360 px (`name-360`), each checked by axe. */
-async function bothWidths(page: Page, name: string) {
-  await expectAccessible(page, name);
-  await screenshot(page, name);
-  await page.setViewportSize({ width: 360, height: 800 });
-  try {
-    await expectAccessible(page, `${name} at 360 px`);
-    await screenshot(page, `${name}-360`);
-  } finally {
-    await page.setViewportSize({ width: 1280, height: 800 });
-  }
-}
 
 describe('sign-in for a newcomer', () => {
   it('the sign-in screens name the demo owner and fill it in; signing in with it opens the demo tenant', async () => {
@@ -143,10 +129,10 @@ describe('people, not ids', () => {
       const reply = page.getByLabel('Reply to the customer');
       await reply.fill('Hello, I am looking into it.');
       await page.getByRole('button', { name: 'Send reply' }).click();
-      const name = page.getByLabel('Your name for customers');
+      const name = page.getByLabel('Name customers see');
       await name.waitFor();
       expect(await name.inputValue()).toBe('Jane Doe');
-      await page.getByRole('group', { name: 'How should customers see your name?' }).waitFor();
+      await page.getByRole('group', { name: 'Your name on replies' }).waitFor();
       await bothWidths(page, 'dashboard-first-reply-name');
       await page.getByRole('button', { name: 'Save the name and send' }).click();
       const sent = page.locator('.msg-agent').filter({ hasText: 'Hello, I am looking into it.' });

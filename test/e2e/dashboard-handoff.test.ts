@@ -60,7 +60,7 @@ describe('handoff: an agent replies from the inbox', () => {
       await page.getByLabel('Reply to the customer').fill(REPLY);
       await page.getByRole('button', { name: 'Send reply' }).click();
       // A first reply asks for the name customers will read, prefilled from the email.
-      const name = page.getByLabel('Your name for customers');
+      const name = page.getByLabel('Name customers see');
       const prefilled = await name.inputValue();
       expect(prefilled).toBe((await api('GET', '/api/v1/admin/auth/me', { token })).body.displayName);
       await page.getByRole('button', { name: 'Save the name and send' }).click();

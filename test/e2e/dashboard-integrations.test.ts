@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, captureWidths, launch, newDashboardPage, newEmail, signIn, tokenForEmail } from './browser.ts';
+import { eventually } from '../support/eventually.ts';
 
 // The Integrations screen in headless Chromium: the generated signing secret
 // shown once, a test ping and its delivery, redelivery, and setting a disabled integration
@@ -39,7 +40,7 @@ describe('integrations', () => {
     const secret = (await panel.locator('code.key').textContent()) ?? '';
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     await panel.getByRole('button', { name: 'Copy the secret' }).click();
-    await expect.poll(() => page.evaluate<string>('navigator.clipboard.readText()')).toBe(secret);
+    await eventually(async () => expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(secret));
     await captureWidths(page, 'dashboard-integration-secret', 'Integrations');
 
     const stored = (await api('GET', '/api/v1/admin/integrations', { token })).body.items[0];

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, newDashboardPage, newTeam, screenReady, screenshot, signIn } from './browser.ts';
+import { launch, newDashboardPage, newTeam, screenReady, screenshot, sidewaysScroll, signIn } from './browser.ts';
 
 // Every admin screen at a 360 px phone: nothing wider than the viewport, so the page never
 // scrolls sideways (document.scrollingElement.scrollWidth is at most 360).
@@ -39,23 +39,8 @@ describe('the dashboard at 360 px', () => {
       for (const [path, heading] of SCREENS) {
         await page.goto(path);
         await screenReady(page, heading);
-        const width = await page.evaluate(() => document.scrollingElement!.scrollWidth);
-        if (width > 360) {
-          // Name the widest element, so a failure says where to look.
-          const culprit = await page.evaluate(() => {
-            let worst = '';
-            let right = 360;
-            for (const el of document.querySelectorAll('body *')) {
-              const r = el.getBoundingClientRect();
-              if (r.right > right) {
-                right = r.right;
-                worst = `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} (${Math.round(r.right)} px)`;
-              }
-            }
-            return worst;
-          });
-          wide.push(`${path}: ${width} px, widest ${culprit}`);
-        }
+        const sideways = await sidewaysScroll(page);
+        if (sideways) wide.push(`${path}: ${sideways}`);
         await screenshot(page, `narrow${path === '/' ? '-overview' : path.replace(/\//g, '-')}`);
       }
       expect(wide).toEqual([]);

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, captureWidths, launch, newDashboardPage, newEmail, signIn, tokenForEmail } from './browser.ts';
+import { eventually } from '../support/eventually.ts';
 
 // A failure on the service's side (500) shows its request id with a button that copies it, for
 // the person to give support: from the problem document, or from the x-request-id header when the
@@ -66,7 +67,7 @@ describe('a 500 in the dashboard', () => {
     );
     await page.getByRole('button', { name: 'Assign to me' }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'give support the request id' });
-    await expect.poll(() => alert.textContent(), { timeout: 20_000 }).toContain(id);
+    await eventually(async () => expect(await alert.textContent()).toContain(id), { timeout: 20_000 });
     await alert.getByRole('button', { name: 'Copy the request id' }).click();
     await alert.getByRole('button', { name: /^Copied/ }).waitFor();
     expect(await clipboard(page)).toBe(id);
@@ -87,13 +88,13 @@ describe('a 500 in the dashboard', () => {
     );
     await page.goto(`/tickets/${ticketId}`);
     const alert = page.getByRole('alert');
-    await expect.poll(() => alert.textContent(), { timeout: 20_000 }).toContain(id);
+    await eventually(async () => expect(await alert.textContent()).toContain(id), { timeout: 20_000 });
     // The body is no message for people: the service's own words for a failure on its side.
     expect(await alert.textContent()).toContain('give support the request id');
     expect(await alert.textContent()).not.toContain('upstream failed');
     await page.evaluate(() => navigator.clipboard.writeText(''));
     await alert.getByRole('button', { name: 'Copy the request id' }).click();
-    await expect.poll(() => clipboard(page), { timeout: 5_000 }).toBe(id);
+    await eventually(async () => expect(await clipboard(page)).toBe(id), { timeout: 5_000 });
     await captureWidths(page, 'dashboard-request-id-load', 'Ticket');
     await page.unroute('**/api/v1/admin/tickets/*');
   });

@@ -11,6 +11,7 @@ import {
   signIn,
   tokenForEmail,
 } from './browser.ts';
+import { eventually } from '../support/eventually.ts';
 
 // The first week of a team, at the edges: every create clicked twice makes one thing, every screen
 // fits a 360 px phone, field errors read as words and go when the field is edited, one sign-in
@@ -222,7 +223,7 @@ describe('dashboard rough edges', () => {
     await page.getByLabel('Reply to the customer').fill('Sorry about that, I am looking into it now.');
     posts = postsTo(page, `/api/v1/admin/conversations/${conversationId}/messages`);
     await doubleClick(page, 'Send reply');
-    await expect.poll(() => page.locator('.msg-agent').count()).toBe(1);
+    await eventually(async () => expect(await page.locator('.msg-agent').count()).toBe(1));
     posts.stop();
     expectOneAction(posts);
     const history = (await api('GET', `/api/v1/chat/conversations/${conversationId}`, { widgetKey })).body.messages as {
@@ -244,7 +245,7 @@ describe('dashboard rough edges', () => {
     expect(await page.getByRole('alert').textContent()).toContain('Name must be 1 to 64 lowercase letters');
     await capture(page, 'rough-field-error', 'Intent gift_wrap');
     await page.getByLabel('Name').fill('gift_wrap');
-    await expect.poll(() => error.count()).toBe(0);
+    await eventually(async () => expect(await error.count()).toBe(0));
     expect(await page.getByLabel('Name').getAttribute('aria-invalid')).toBeNull();
 
     // A setting's path (config.widget.allowedOrigins.0) is said as its label and line.
@@ -258,7 +259,7 @@ describe('dashboard rough edges', () => {
     expect(summary).not.toContain('config.');
     await capture(page, 'rough-settings-error', 'Settings');
     await page.getByLabel('Allowed origins').fill('https://shop.example');
-    await expect.poll(() => error.count()).toBe(0);
+    await eventually(async () => expect(await error.count()).toBe(0));
     expect(await page.getByRole('alert').count()).toBe(0);
   });
 
@@ -268,7 +269,7 @@ describe('dashboard rough edges', () => {
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     const values = page.locator('.u-legend .u-value');
     await values.first().waitFor();
-    await expect.poll(async () => (await values.allTextContents()).some((v) => v.includes('--'))).toBe(false);
+    await eventually(async () => expect((await values.allTextContents()).some((v) => v.includes('--'))).toBe(false));
     const texts = await values.allTextContents();
     expect(texts.slice(1).every((v) => /^\d+$/.test(v.trim()))).toBe(true);
   });

@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, captureWidths, launch, newDashboardPage, newTeam, signIn } from './browser.ts';
+import { eventually } from '../support/eventually.ts';
 
 // A saved reply that names the agent, picked by a member who has not chosen the name customers see:
 // the name is asked first, and is what fills {{agent.name}}; {{visitor.firstName}} is the first word
@@ -48,13 +49,13 @@ describe('saved-reply placeholders', () => {
       await page.getByRole('listbox', { name: 'Saved replies' }).waitFor();
       await box.press('Enter');
       // Asked first: nothing is filled in with the default name meanwhile.
-      await page.getByRole('group', { name: 'How should customers see your name?' }).waitFor();
+      await page.getByRole('group', { name: 'Your name on replies' }).waitFor();
       expect(await box.inputValue()).not.toContain('here about');
-      await page.getByLabel('Your name for customers').fill('Jordan P.');
+      await page.getByLabel('Name customers see').fill('Jordan P.');
       await captureWidths(page, 'saved-reply-name-first', 'Inbox');
       await page.getByRole('button', { name: 'Save the name', exact: true }).click();
-      await expect.poll(() => box.inputValue()).toBe('Hi Carl, Jordan P. here about ticket #1.');
-      expect(await page.getByLabel('Your name for customers').count()).toBe(0);
+      await eventually(async () => expect(await box.inputValue()).toBe('Hi Carl, Jordan P. here about ticket #1.'));
+      expect(await page.getByLabel('Name customers see').count()).toBe(0);
       // Named now: the reply goes straight out, signed with that name.
       await page.getByRole('button', { name: 'Send reply' }).click();
       const sent = page.locator('.msg-agent').filter({ hasText: 'Hi Carl, Jordan P. here' });

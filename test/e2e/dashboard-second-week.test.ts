@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, captureWidths, launch, newDashboardPage, newTeam, screenshot, signIn } from './browser.ts';
+import { eventually } from '../support/eventually.ts';
 
 // A team's second week: where each conversation stands in the inbox (ticket number, status,
 // assignee, what it needs), the customer's rating and comment on the conversation and the ticket,
@@ -77,7 +78,7 @@ describe('the inbox in the second week', () => {
       await page.getByLabel('Needs').selectOption('done');
       await page.waitForURL(/stage=done/);
       await row(ben.conversationId).waitFor();
-      await expect.poll(() => page.locator('.list > li').count()).toBe(1);
+      await eventually(async () => expect(await page.locator('.list > li').count()).toBe(1));
       await page.getByLabel('Needs').selectOption('');
 
       // Ana's conversation: her rating and comment, and the reply box says it goes by email too.

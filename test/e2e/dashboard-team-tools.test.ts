@@ -14,6 +14,7 @@ import {
   signIn,
   tokenForEmail,
 } from './browser.ts';
+import { eventually } from '../support/eventually.ts';
 
 // The team's daily tools in the dashboard (docs/API.md, Saved replies and labels; Typing): `/` in
 // the reply box inserts a saved reply with its placeholders filled in, labels on a conversation and
@@ -144,7 +145,7 @@ describe('saved replies and labels in the dashboard', () => {
       await filter.selectOption('VIP');
       await page.waitForURL(/label=VIP/);
       const items = page.locator('.list > li');
-      await expect.poll(() => items.count()).toBe(1);
+      await eventually(async () => expect(await items.count()).toBe(1));
       expect(await items.first().locator('a').getAttribute('href')).toContain(conversationId);
       expect(await page.locator(`.list a[href*="${other}"]`).count()).toBe(0);
       await items.first().locator('.chip', { hasText: 'VIP' }).waitFor();

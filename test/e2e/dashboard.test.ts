@@ -12,6 +12,7 @@ import {
   signIn,
   tokenForEmail,
 } from './browser.ts';
+import { eventually } from '../support/eventually.ts';
 
 // The dashboard in headless Chromium against the local runtime: a team signs in through the
 // local issuer's page, onboards, and works conversations, tickets, intents and settings. The
@@ -66,8 +67,8 @@ describe('dashboard', () => {
     // The server's field error is shown next to its field.
     await page.getByRole('button', { name: 'Create the team' }).click();
     const name = page.getByLabel('Team or company name');
-    await expect.poll(() => name.getAttribute('aria-invalid')).toBe('true');
-    await expect.poll(() => page.locator('.field-error').textContent()).toBe('Must not be empty.');
+    await eventually(async () => expect(await name.getAttribute('aria-invalid')).toBe('true'));
+    await eventually(async () => expect(await page.locator('.field-error').textContent()).toBe('Must not be empty.'));
 
     await name.fill('E2E Shop');
     await page.getByRole('button', { name: 'Create the team' }).click();
@@ -77,7 +78,7 @@ describe('dashboard', () => {
     const snippet = `<script src="${baseUrl()}/widget.js" data-widget-key="${widgetKey}" async></script>`;
     expect(await page.locator('.snippet pre').textContent()).toBe(snippet);
     await page.getByRole('button', { name: 'Copy the snippet' }).click();
-    await expect.poll(() => page.evaluate<string>('navigator.clipboard.readText()')).toBe(snippet);
+    await eventually(async () => expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(snippet));
 
     await page.getByRole('button', { name: 'Continue to the dashboard' }).click();
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
@@ -110,7 +111,7 @@ describe('dashboard', () => {
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     const kpi = (label: string) => page.locator('.kpi', { hasText: label }).locator('dd').textContent();
-    await expect.poll(() => kpi('Conversations')).toBe('3');
+    await eventually(async () => expect(await kpi('Conversations')).toBe('3'));
     expect(await kpi('Customer messages')).toBe('4');
     expect(await kpi('Answered from articles')).toBe('1');
     // Counted 30 minutes after a conversation's last message: none yet.
@@ -135,7 +136,7 @@ describe('dashboard', () => {
     await page.locator(`a[href="/inbox/${conversationId}"]`).click();
     await page.waitForURL(`**/inbox/${conversationId}`);
     const messages = page.getByRole('list', { name: 'Messages' }).getByRole('listitem');
-    await expect.poll(() => messages.count()).toBe(4);
+    await eventually(async () => expect(await messages.count()).toBe(4));
     const meta = await page.locator('.msg-assistant .msg-meta').allTextContents();
     expect(meta[0]).toMatch(/intent greeting · confidence \d/);
     expect(meta[1]).toMatch(/intent order_status/);
@@ -161,18 +162,18 @@ describe('dashboard', () => {
     await page.getByRole('link', { name: ticketName }).click();
     await page.getByRole('heading', { level: 1, name: ticketName }).waitFor();
 
-    await expect.poll(() => moves(page)).toEqual(['In progress', 'Waiting', 'Resolved', 'Closed']);
+    await eventually(async () => expect(await moves(page)).toEqual(['In progress', 'Waiting', 'Resolved', 'Closed']));
     await capture(page, 'dashboard-ticket', ticketName);
     await page.getByRole('button', { name: 'Waiting' }).click();
-    await expect.poll(() => moves(page)).toEqual(['In progress', 'Resolved', 'Closed']);
+    await eventually(async () => expect(await moves(page)).toEqual(['In progress', 'Resolved', 'Closed']));
     await page.getByLabel('Priority').selectOption('urgent');
-    await expect
-      .poll(
-        async () => (await api('GET', `/api/v1/admin/tickets/${ticketId}`, { token: ownerToken })).body.ticket.priority,
-      )
-      .toBe('urgent');
+    await eventually(async () =>
+      expect((await api('GET', `/api/v1/admin/tickets/${ticketId}`, { token: ownerToken })).body.ticket.priority).toBe(
+        'urgent',
+      ),
+    );
     await page.getByRole('button', { name: 'Resolved' }).click();
-    await expect.poll(() => moves(page)).toEqual(['Open', 'Closed']);
+    await eventually(async () => expect(await moves(page)).toEqual(['Open', 'Closed']));
     await page.getByRole('button', { name: 'Closed' }).click();
     await page.getByText('A closed ticket changes no more.').waitFor();
     expect(await page.getByRole('group', { name: 'Move to' }).count()).toBe(0);
@@ -180,7 +181,7 @@ describe('dashboard', () => {
     const t = await api('GET', `/api/v1/admin/tickets/${ticketId}`, { token: ownerToken });
     expect(t.body.ticket.status).toBe('closed');
     const trail = page.getByRole('region', { name: 'Audit trail' }).locator('ol.trail > li');
-    await expect.poll(() => trail.count()).toBe(t.body.auditTrail.length);
+    await eventually(async () => expect(await trail.count()).toBe(t.body.auditTrail.length));
     expect(t.body.auditTrail.length).toBeGreaterThanOrEqual(5);
   });
 
@@ -194,7 +195,7 @@ describe('dashboard', () => {
 
     await page.getByLabel('Name').fill('Not A Name');
     await page.getByRole('button', { name: 'Save the intent' }).click();
-    await expect.poll(() => page.getByLabel('Name').getAttribute('aria-invalid')).toBe('true');
+    await eventually(async () => expect(await page.getByLabel('Name').getAttribute('aria-invalid')).toBe('true'));
     expect(await page.locator('.field.has-error .field-error').first().textContent()).toBe(
       'Must be 1 to 64 lowercase letters, digits or underscores, starting with a letter.',
     );
@@ -226,7 +227,9 @@ describe('dashboard', () => {
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     await page.getByLabel('Confidence threshold').fill('2');
     await page.getByRole('button', { name: 'Save the settings' }).click();
-    await expect.poll(() => page.getByLabel('Confidence threshold').getAttribute('aria-invalid')).toBe('true');
+    await eventually(async () =>
+      expect(await page.getByLabel('Confidence threshold').getAttribute('aria-invalid')).toBe('true'),
+    );
     expect(await page.locator('.field.has-error .field-error').textContent()).toBe('Must be a number from 0 to 1.');
 
     await page.getByLabel('Confidence threshold').fill('0.4');
@@ -262,7 +265,7 @@ describe('dashboard', () => {
     await page.getByLabel('Name').fill('Order system');
     await page.getByLabel('Endpoint URL').fill('http://localhost/hook');
     await page.getByRole('button', { name: 'Create' }).click();
-    await expect.poll(() => page.locator('.field.has-error').count()).toBeGreaterThan(0);
+    await eventually(async () => expect(await page.locator('.field.has-error').count()).toBeGreaterThan(0));
     await page.getByLabel('Endpoint URL').fill('https://orders.example.com/hook');
     await page.getByLabel('Signing secret').fill(`whsec_${Buffer.from('a'.repeat(32)).toString('base64')}`);
     await page.getByRole('button', { name: 'Create' }).click();
@@ -272,7 +275,7 @@ describe('dashboard', () => {
     await nav(page, 'Audit').click();
     await page.getByText('Tenant created').first().waitFor();
     await page.getByLabel('Category').selectOption('ticket');
-    await expect.poll(() => page.getByText('Tenant created').count()).toBe(0);
+    await eventually(async () => expect(await page.getByText('Tenant created').count()).toBe(0));
     await capture(page, 'dashboard-audit', 'Audit');
 
     await nav(page, 'Knowledge').click();
@@ -285,7 +288,7 @@ describe('dashboard', () => {
     await page.getByRole('heading', { level: 1, name: 'Your profile' }).waitFor();
     await page.getByRole('textbox', { name: 'Display name' }).fill('Sam from E2E');
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => who.textContent()).toContain('Sam from E2E');
+    await eventually(async () => expect(await who.textContent()).toContain('Sam from E2E'));
     await capture(page, 'dashboard-profile', 'Your profile');
   });
 
@@ -320,7 +323,7 @@ describe('dashboard', () => {
       await capture(page, 'dashboard-viewer-not-allowed', 'Not available');
 
       // Removed from the team while signed in: the next read says so, and the app offers onboarding.
-      const { subForEmail } = await import('../../bin/local/idp.ts');
+      const { subForEmail } = await import('../../local/idp.ts');
       expect(
         (await api('DELETE', `/api/v1/admin/members/${subForEmail(viewerEmail)}`, { token: ownerToken })).status,
       ).toBe(204);

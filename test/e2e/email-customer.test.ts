@@ -14,6 +14,7 @@ import {
   signIn,
 } from './browser.ts';
 import { hmac, PASS, smtp } from '../integration/mail.ts';
+import { eventually } from '../support/eventually.ts';
 
 // One customer across the widget and email, in Chromium: a visitor the site signed (id and
 // address) finds their email thread among their conversations in the widget and reads it there
@@ -73,7 +74,7 @@ describe('one customer across widget and email', () => {
       text: 'The shade is cracked.',
       headers: PASS,
     });
-    await expect.poll(async () => (await conversationsOf(token, 'channel=email')).length).toBe(1);
+    await eventually(async () => expect((await conversationsOf(token, 'channel=email')).length).toBe(1));
     const [thread] = await conversationsOf(token, 'channel=email');
 
     // The widget, on a fresh device: the thread among the earlier conversations, read-only.
@@ -89,7 +90,7 @@ describe('one customer across widget and email', () => {
       await item.click();
       await page.locator('.msg-user .bubble', { hasText: 'The shade is cracked.' }).waitFor();
       const input = page.getByRole('textbox', { name: 'Message' });
-      await expect.poll(() => input.isDisabled()).toBe(true);
+      await eventually(async () => expect(await input.isDisabled()).toBe(true));
       expect(await input.getAttribute('placeholder')).toBe('Reply to the email to continue');
       // It began with the customer's mail, not a chat greeting, and the team answers it by email.
       await page.locator('.ticket', { hasText: 'our team will reply by email.' }).waitFor();
@@ -109,7 +110,7 @@ describe('one customer across widget and email', () => {
       subject: 'Is this address right?',
       text: 'Please answer.',
     });
-    await expect.poll(async () => (await conversationsOf(token, 'channel=email')).length).toBe(2);
+    await eventually(async () => expect((await conversationsOf(token, 'channel=email')).length).toBe(2));
     const refused = (await conversationsOf(token, 'channel=email')).find(
       (c) => c.subject === 'Is this address right?',
     )!;
@@ -131,16 +132,16 @@ describe('one customer across widget and email', () => {
       await dash.getByRole('button', { name: 'Save the name and send' }).click();
       // Stored before reading again (a reload would cancel the request in flight).
       await dash.locator('.msg-agent').waitFor();
-      await expect
-        .poll(
-          async () => {
-            await dash.reload();
-            await dash.locator('.msg-agent').waitFor();
-            return dash.locator('.msg-meta-bad', { hasText: 'Email bounced: the address is suppressed' }).count();
-          },
-          { timeout: 15_000, interval: 500 },
-        )
-        .toBe(1);
+      await eventually(
+        async () => {
+          await dash.reload();
+          await dash.locator('.msg-agent').waitFor();
+          expect(
+            await dash.locator('.msg-meta-bad', { hasText: 'Email bounced: the address is suppressed' }).count(),
+          ).toBe(1);
+        },
+        { timeout: 15_000, interval: 500 },
+      );
       await dash
         .locator('.msg-meta-bad .delivery-reason', { hasText: /^the recipient was refused: 550 5\.1\.1/ })
         .waitFor();

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { buildDashboard } from '../../bin/local/dashboard.ts';
+import { buildDashboard } from '../../local/dashboard.ts';
 import { chromiumPath } from './chromium.ts';
 
 // One local runtime per run, serving the freshly built dashboard at `/`, and one demo host page (the

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { DEMO_OWNER_EMAIL, subForEmail } from '../../bin/local/idp.ts';
-import { startLocalRuntime } from '../../bin/local/server.ts';
-import { startDemoHost } from '../../bin/local/web.ts';
+import { DEMO_OWNER_EMAIL, subForEmail } from '../../local/idp.ts';
+import { startLocalRuntime } from '../../local/runtime.ts';
+import { startDemoHost } from '../../local/web.ts';
 import { untilIntentsIndexed } from '../fixtures/indexed.ts';
 
 // The e2e tests' service (the API with the built dashboard at `/`, and the widget's demo shop on

@@ -464,9 +464,9 @@ describe('POST /integrations/:id/test on an action', () => {
 
 describe("npm start's demo shop", () => {
   it("serves an order endpoint that checks the signature, and the demo's order_status answers from it", async () => {
-    const { startDemoHost } = await import('../../bin/local/web.ts');
-    const { connectDemoOrders } = await import('../../bin/local/demo-seed.ts');
-    const { ORDER_STATUS_PATH } = await import('../../bin/local/demo-orders.ts');
+    const { startDemoHost } = await import('../../local/web.ts');
+    const { connectDemoOrders } = await import('../../local/demo/seed.ts');
+    const { ORDER_STATUS_PATH } = await import('../../local/demo/orders.ts');
     const t = await w.a.tenant('Demo Shop');
     const secret = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
     const demo = await startDemoHost({ apiUrl: w.rt.url, widgetKey: t.widgetKey, orderSecret: secret });

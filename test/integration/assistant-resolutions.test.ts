@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../bin/local/server.ts';
+import type { LocalRuntime } from '../../local/runtime.ts';
 import { api, chatOn, startRuntime, type Api } from './webhooks/harness.ts';
 
 // "Resolved by the assistant" through the API and the scheduled job, on a table of its own, the job

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { seedDemoContent } from '../../bin/local/demo-seed.ts';
-import { demoSavedReplies } from '../../bin/local/demo-saved-replies.ts';
+import { seedDemoContent } from '../../local/demo/seed.ts';
+import { demoSavedReplies } from '../../local/demo/saved-replies.ts';
 import { admin, baseUrl, newTenant, request } from './client.ts';
 
 // What `npm start` writes into the demo tenant, through the same routes a team uses.

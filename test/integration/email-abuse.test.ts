@@ -1,6 +1,6 @@
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import { describe, expect, inject, it } from 'vitest';
-import { demoArticles } from '../../bin/local/demo-articles.ts';
+import { demoArticles } from '../../local/demo/articles.ts';
 import { admin, newTenant, putConfig, request, type TestTenant } from './client.ts';
 import { smtp } from './mail.ts';
 import { eventually } from '../support/eventually.ts';

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../bin/local/server.ts';
+import type { LocalRuntime } from '../../local/runtime.ts';
 import { api, startReceiver, startRuntime, type Api, type Receiver } from './webhooks/harness.ts';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { receiveEmail } from '#shared/domain/email/inbound.ts';

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts';
+import { startLocalRuntime, type LocalRuntime } from '../../local/runtime.ts';
 import { untilIntentsIndexed } from '../fixtures/indexed.ts';
 import { onboard } from './client.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts';
+import { startLocalRuntime, type LocalRuntime } from '../../local/runtime.ts';
 import { eventually } from '../support/eventually.ts';
 
 // An Idempotency-Key across a function that dies in the middle of its transaction (a Lambda

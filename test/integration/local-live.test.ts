@@ -13,7 +13,7 @@ import WebSocket from 'ws';
 import { Sha256 } from '@smithy/core/checksum';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { eventDispatcher, LIVE_PATH } from '#shared/edge/triggers.ts';
-import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts';
+import { startLocalRuntime, type LocalRuntime } from '../../local/runtime.ts';
 import { recorder } from '../fixtures/local-live/recorder.ts';
 import { eventually, present } from '../support/eventually.ts';
 

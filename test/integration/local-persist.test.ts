@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { ensureTable, startDynamoLocal, type DynamoLocal } from '../../bin/local/dynamodb-local.ts';
+import { ensureTable, startDynamoLocal, type DynamoLocal } from '../../local/dynamodb-local.ts';
 
 // `npm start -- --persist` keeps its data in `.local-data`, a path relative to where it runs; DynamoDB
 // Local runs in its own folder, so it must be handed the path resolved.

@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { ensureTable } from '../../bin/local/dynamodb-local.ts';
-import { startStreamReader, type StreamReader } from '../../bin/local/stream.ts';
+import { ensureTable } from '../../local/dynamodb-local.ts';
+import { startStreamReader, type StreamReader } from '../../local/stream.ts';
 import { eventually } from '../support/eventually.ts';
 
 // The local stream reader against DynamoDB Local's real stream: with a checkpoint file

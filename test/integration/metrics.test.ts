@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
-import type { LocalRuntime } from '../../bin/local/server.ts';
+import type { LocalRuntime } from '../../local/runtime.ts';
 import { fetchServed, onboard } from './client.ts';
 
 // The metric lines (CloudWatch embedded metric format) and the log lines of real handler
@@ -51,7 +51,7 @@ beforeAll(async () => {
       stream.write = write;
     });
   }
-  const { startLocalRuntime } = await import('../../bin/local/server.ts');
+  const { startLocalRuntime } = await import('../../local/runtime.ts');
   rt = await startLocalRuntime({
     tableName: `metrics-${process.pid}`,
     dynamodbEndpoint: inject('dynamodbEndpoint'),
@@ -187,7 +187,7 @@ describe('metrics in embedded metric format, one line per invocation', () => {
   it('a delivery that can no longer be made counts DeliveriesFailed, from the queue consumer', async () => {
     const t = await tenant();
     const { deliveriesRepo } = await import('#shared/data/deliveries.ts');
-    const { lambdaContext } = await import('../../bin/local/events.ts');
+    const { lambdaContext } = await import('../../local/events.ts');
     const deliveryId = `dlv_${'0'.repeat(26)}`;
     const integrationId = 'int_gone';
     await deliveriesRepo.create(t.tenantId, {

@@ -2,7 +2,7 @@ import { DynamoDBClient, ScanCommand, UpdateItemCommand, type AttributeValue } f
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { keys } from '#shared/data/keys.ts';
-import type { LocalRuntime } from '../../bin/local/server.ts';
+import type { LocalRuntime } from '../../local/runtime.ts';
 import { api, startRuntime, type Api, chatOn } from './webhooks/harness.ts';
 
 // Retention through the API and the local runtime's schedule and TTL sweeper, on a table of its own:

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { routes } from '#shared/edge/routes/index.ts';
-import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts';
+import { startLocalRuntime, type LocalRuntime } from '../../local/runtime.ts';
 import { handlerExists, integrationBody } from './security/routes.ts';
 import { eventually } from '../support/eventually.ts';
 

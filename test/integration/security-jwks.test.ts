@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPair, SignJWT } from 'jose';
 import { randomUUID } from 'node:crypto';
-import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts';
+import { startLocalRuntime, type LocalRuntime } from '../../local/runtime.ts';
 
 // A flood of tokens with unknown `kid`s must not make the authorizer fetch the JWKS per token
 // (that would let anyone turn the API into a request amplifier against the issuer). Own runtime,

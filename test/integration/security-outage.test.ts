@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts';
+import { startLocalRuntime, type LocalRuntime } from '../../local/runtime.ts';
 import { eventually } from '../support/eventually.ts';
 
 // DynamoDB outages: hung (SIGSTOP) and dead (SIGKILL). Routes answer 503 UNAVAILABLE with

@@ -1,19 +1,19 @@
 import { describe, expect, inject, it } from 'vitest';
 import { admin, newSub, newTenant, putConfig, request } from './client.ts';
+import { eventually, present } from '../support/eventually.ts';
 
 // Settings' email controls: the sending address with SES's word on it (the local runtime's stand-in
 // calls the inbound domain verified and any other domain pending), and the invitation email a new
 // member receives through the outbound mail path, read from the local catcher.
 
 async function caught(match: (m: Record<string, any>) => boolean, timeoutMs = 8000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const r = await fetch(`${inject('mailUrl')}/messages.json`);
-    const found = ((await r.json()) as { items: Array<Record<string, any>> }).items.find(match);
-    if (found) return found;
-    if (Date.now() > until) throw new Error('no such mail caught');
-    await new Promise((res) => setTimeout(res, 50));
-  }
+  return eventually(
+    async () => {
+      const r = await fetch(`${inject('mailUrl')}/messages.json`);
+      return present(((await r.json()) as { items: Array<Record<string, any>> }).items.find(match), 'such mail caught');
+    },
+    { what: 'the mail', timeout: timeoutMs, interval: 50 },
+  );
 }
 
 describe('settings: email controls', () => {
@@ -62,7 +62,7 @@ describe('settings: email controls', () => {
     const again = await request('POST', admin('/members'), { token: t.ownerToken, body: { email, role: 'admin' } });
     expect(again.status).toBe(409);
     await caught((m) => m.envelope.to.includes(email));
-    // One mail for the one invitation.
+    // One mail for the one invitation: a second one, if any, would be caught within this fixed wait.
     await new Promise((res) => setTimeout(res, 500));
     const r = await fetch(`${inject('mailUrl')}/messages.json`);
     const all = ((await r.json()) as { items: Array<Record<string, any>> }).items;

@@ -2,7 +2,7 @@ import { DeleteItemCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { keys } from '#shared/data/keys.ts';
 import { LEGACY_STARTER_REPLIES } from '#shared/domain/starter/legacy.ts';
-import type { LocalRuntime } from '../../bin/local/server.ts';
+import type { LocalRuntime } from '../../local/runtime.ts';
 import { api, chatOn, startRuntime, type Api } from './webhooks/harness.ts';
 
 // Starter content through the API, on a table of its own (the review test takes a tenant's review

@@ -10,8 +10,8 @@ import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { EVENT_ITEM_TYPE } from '#shared/data/events.ts';
 import { eventDispatcher } from '#shared/edge/triggers.ts';
-import { ensureTable } from '../../bin/local/dynamodb-local.ts';
-import { startStreamReader, type StreamReader } from '../../bin/local/stream.ts';
+import { ensureTable } from '../../local/dynamodb-local.ts';
+import { startStreamReader, type StreamReader } from '../../local/stream.ts';
 import { replayRange } from '../../bin/replay-stream.ts';
 import { eventually } from '../support/eventually.ts';
 

@@ -154,6 +154,41 @@ describe('retries', () => {
   });
 });
 
+describe('claiming an attempt', () => {
+  // Under load the table can apply a write and lose its answer; the SDK then sends it again. Seen in
+  // the sustained-load part of the faults bench: the resent claim was refused, the consumer deleted
+  // the message, and the delivery stayed pending with one attempt and no answer, never sent.
+  it('takes the same claim sent twice as held, and refuses another message or a later claim', async () => {
+    const t = await w.a.tenant();
+    const { deliveriesRepo } = await import('#shared/data/deliveries.ts');
+    const d = {
+      id: `dlv_${Date.now().toString(36).padStart(26, '0')}`,
+      integrationId: 'int_claims',
+      eventId: 'evt_claims',
+      eventType: 'ticket.created' as const,
+      payload: '{}',
+      status: 'pending' as const,
+      attempts: 0,
+      runBase: 0,
+      run: 1,
+      lastAttemptAt: null,
+      nextAttemptAt: null,
+      lastResponseStatus: null,
+      lastError: null,
+      createdAt: new Date().toISOString(),
+    };
+    await deliveriesRepo.create(t.tenantId, d);
+    const at = new Date().toISOString();
+    expect(await deliveriesRepo.claim(t.tenantId, d, 'msg-1', at)).toBe(true);
+    // The same request again, as the SDK resends it: held.
+    expect(await deliveriesRepo.claim(t.tenantId, d, 'msg-1', at)).toBe(true);
+    // Another queue message, or the same one claiming from a stale read at another time: refused.
+    expect(await deliveriesRepo.claim(t.tenantId, d, 'msg-2', at)).toBe(false);
+    expect(await deliveriesRepo.claim(t.tenantId, d, 'msg-1', new Date(Date.parse(at) + 1).toISOString())).toBe(false);
+    expect((await deliveriesRepo.get(t.tenantId, d.integrationId, d.id))?.attempts).toBe(1);
+  });
+});
+
 describe('who gets what', () => {
   it('delivers exactly the subscribed event types, and all of them by default', async () => {
     const t = await w.a.tenant();

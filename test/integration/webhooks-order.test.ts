@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startLocalRuntime, type LocalRuntime } from '../../bin/local/server.ts';
+import { startLocalRuntime, type LocalRuntime } from '../../local/runtime.ts';
 import { api, chatOn, startReceiver, type Api, type Receiver } from './webhooks/harness.ts';
 import { eventually } from '../support/eventually.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import type { LocalRuntime } from '../../bin/local/server.ts';
+import type { LocalRuntime } from '../../local/runtime.ts';
 import { api, startReceiver, startRuntime, type Api, type Receiver, chatOn } from './webhooks/harness.ts';
 import { eventually } from '../support/eventually.ts';
 

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dashboardHandler } from '../../bin/local/dashboard.ts';
+import { dashboardHandler } from '../../local/dashboard.ts';
 
 // How the local runtime serves the built dashboard: files with their types, the app for
 // client-side routes, /config.json, and nothing outside the build or under the API's paths.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoArticles } from '../../bin/local/demo-articles.ts';
-import { demoSavedReplies } from '../../bin/local/demo-saved-replies.ts';
-import { type DemoHost, startDemoHost } from '../../bin/local/web.ts';
+import { demoArticles } from '../../local/demo/articles.ts';
+import { demoSavedReplies } from '../../local/demo/saved-replies.ts';
+import { type DemoHost, startDemoHost } from '../../local/web.ts';
 import { starterIntents } from '#shared/domain/starter/intents.ts';
 import { markdownToBlocks } from '#shared/nlu/knowledge/markdown.ts';
 import { currenciesIn } from '../fixtures/helpdesks.ts';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 // The docs stay true: every relative link and picture in README.md, docs/ and any Markdown under
 // functions/ resolves (the file, and the heading a #fragment names), every backticked repository
 // path names a file or folder that exists, and docs/ARCHITECTURE.md's map names every folder under
-// shared/, bin/ and functions/, as the API-docs test does for routes. A new doc or folder needs no edit here.
+// shared/, bin/, local/ and functions/, as the API-docs test does for routes. A new doc or folder needs no edit here.
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -241,9 +241,9 @@ describe('docs/ARCHITECTURE.md', () => {
     return out;
   };
 
-  it('maps every folder under shared/, bin/ and functions/', () => {
+  it('maps every folder under shared/, bin/, local/ and functions/', () => {
     expect(start, 'docs/ARCHITECTURE.md has a map').toBeGreaterThan(0);
-    const missing = [...folders('shared'), ...folders('bin'), ...folders('functions')].filter(
+    const missing = [...folders('shared'), ...folders('bin'), ...folders('local'), ...folders('functions')].filter(
       (f) => !map.includes(`\`${f}\``),
     );
     expect(missing).toEqual([]);

@@ -5,7 +5,7 @@ import { starterIntents } from '#shared/domain/starter/intents.ts';
 import { buildKnowledgeIndex, type StoredArticle } from '#shared/nlu/knowledge/retrieval.ts';
 import { prepareArticle } from '#shared/nlu/knowledge/prepare.ts';
 import { MESSAGE_READ_CHARS, messageToRead } from '#shared/nlu/policy/message-text.ts';
-import { demoArticles } from '../../bin/local/demo-articles.ts';
+import { demoArticles } from '../../local/demo/articles.ts';
 import { hostileCorpus } from '../bench/hostile/corpus.ts';
 
 // The adversarial messages of `npm run bench:hostile` through the chat path's decision (decide: the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eventDispatcher } from '#shared/edge/triggers.ts';
-import { compileFilter } from '../../bin/local/filter.ts';
+import { compileFilter } from '../../local/filter.ts';
 
 // Lambda event filtering as the local runtime's stream mapping applies it.
 

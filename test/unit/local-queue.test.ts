@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
-import { createLocalQueue, type LocalQueue, type SqsHandler } from '../../bin/local/queue.ts';
+import { createLocalQueue, type LocalQueue, type SqsHandler } from '../../local/queue.ts';
 import { eventually } from '../support/eventually.ts';
 
 // The local SQS emulation: the real @aws-sdk/client-sqs posts to it, and its consumer gets

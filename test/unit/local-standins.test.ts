@@ -5,11 +5,11 @@ import { ApiGatewayManagementApiClient, PostToConnectionCommand } from '@aws-sdk
 import { Sha256 } from '@smithy/core/checksum';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalObjects, type LocalObjects } from '../../bin/local/objects.ts';
-import { createLocalQueue, type LocalQueue } from '../../bin/local/queue.ts';
-import { newLocalCredentials } from '../../bin/local/sigv4.ts';
-import { type StandIns, startStandIns } from '../../bin/local/standins.ts';
-import type { LocalMail } from '../../bin/local/smtp.ts';
+import { createLocalObjects, type LocalObjects } from '../../local/objects.ts';
+import { createLocalQueue, type LocalQueue } from '../../local/queue.ts';
+import { newLocalCredentials } from '../../local/sigv4.ts';
+import { type StandIns, startStandIns } from '../../local/standins.ts';
+import type { LocalMail } from '../../local/smtp.ts';
 
 // The stand-ins for S3 and SQS answer only what is signed with the runtime's credentials (and in
 // time), on their own loopback port, and to no other page: no CORS, no other Host.

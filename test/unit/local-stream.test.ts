@@ -11,7 +11,7 @@ import {
   retryFrom,
   withTimeout,
   writeCheckpoint,
-} from '../../bin/local/stream.ts';
+} from '../../local/stream.ts';
 
 // The stream mapping's pure parts: record shape, batch responses, batching and retries.
 

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-// The dashboard's build: `npm start` runs it through bin/local/dashboard.ts into dist/ (not committed).
+// The dashboard's build: `npm start` runs it through local/dashboard.ts into dist/ (not committed).
 // With `npx vite web/dashboard`, /config.json comes from the local runtime (API_URL, default :3000).
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),

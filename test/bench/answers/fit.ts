@@ -8,7 +8,7 @@
 // is made without that data set: leave one data set out.
 //
 // Not how the shipped numbers were fitted: this one-pass fit is issue 46's refit, which scored worse
-// on the lockbox and was not kept (docs/NLU-LOCKBOX.md). The shipped ones came from the earlier
+// on the lockbox and was not kept (docs/NLU.md, the lockbox). The shipped ones came from the earlier
 // script (intent and article halves fitted apart, sparse and crowded knowledge bases each with its
 // threshold: `git show 13a7f2a:test/bench/answers/fit.ts`); each model in calibration.json says
 // which. WRITE=1 writes the format the policy reads (the features by the code's names, the article

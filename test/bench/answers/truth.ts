@@ -103,7 +103,7 @@ export function inventedFacts(reply: string, known: string, said: string): strin
 }
 
 async function startRuntime() {
-  const { startLocalRuntime } = await import('../../../bin/local/server.ts');
+  const { startLocalRuntime } = await import('../../../local/runtime.ts');
   return startLocalRuntime({ tableName: 'bench-truth' });
 }
 

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import WebSocket from 'ws';
 import { createTransport } from 'nodemailer';
-import type { LocalRuntime } from '../../../bin/local/server.ts';
-import { seedDemoContent } from '../../../bin/local/demo-seed.ts';
+import type { LocalRuntime } from '../../../local/runtime.ts';
+import { seedDemoContent } from '../../../local/demo/seed.ts';
 import { LIVE_PATH } from '#shared/edge/triggers.ts';
 import type { Meter } from './meter.ts';
 

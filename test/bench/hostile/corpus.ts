@@ -3,7 +3,7 @@
 // to make one step of the assistant's reading work hard. Deterministic: the same messages every run.
 import { rng } from '#shared/nlu/intents/classifier.ts';
 import { starterIntents } from '#shared/domain/starter/intents.ts';
-import { demoArticles } from '../../../bin/local/demo-articles.ts';
+import { demoArticles } from '../../../local/demo/articles.ts';
 
 export interface HostileMessage {
   name: string;

@@ -56,7 +56,7 @@ export const apiCaller = (baseUrl: string) => async (method: string, path: strin
  * off, the articles answer by their words alone.
  */
 export async function oursThroughApi(encoderOn = true): Promise<Engine> {
-  const { startLocalRuntime } = await import('../../../bin/local/server.ts');
+  const { startLocalRuntime } = await import('../../../local/runtime.ts');
   const rt = await startLocalRuntime({ tableName: 'bench-kb', indexer: encoderOn });
   const call = apiCaller(rt.url);
   let tenants = 0;

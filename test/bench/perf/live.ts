@@ -63,7 +63,7 @@ export async function agentToSocket(
 
 // As a script: `node --import tsx test/bench/perf/live.ts <dynamodb endpoint>` prints one JSON line.
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { startLocalRuntime } = await import('../../../bin/local/server.ts');
+  const { startLocalRuntime } = await import('../../../local/runtime.ts');
   const rt = await startLocalRuntime({ tableName: `bench-live-${process.pid}`, dynamodbEndpoint: process.argv[2]! });
   try {
     const token = await rt.idp.token({ sub: `bench-live-${process.pid}`, email: 'live@bench.example' });

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startLocalRuntime, type LocalRuntime } from '../../../bin/local/server.ts';
+import { startLocalRuntime, type LocalRuntime } from '../../../local/runtime.ts';
 import { routes } from '#shared/edge/routes/index.ts';
-import { lambdaContext, v2Event } from '../../../bin/local/events.ts';
+import { lambdaContext, v2Event } from '../../../local/events.ts';
 import { fmt, kb, percentile, table, type Row } from './util.ts';
 
 // Order: the runtime and a fixture tenant, then per-route round trips and latency (handlers

@@ -5,7 +5,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { routes } from '#shared/edge/routes/index.ts';
 import type { Route } from '#shared/edge/route.ts';
 import { roundTrips } from '#shared/data/client.ts';
-import { lambdaContext, v2Event, type EventInput } from '../../../bin/local/events.ts';
+import { lambdaContext, v2Event, type EventInput } from '../../../local/events.ts';
 import { mean, percentile } from './util.ts';
 
 // Each route's handler invoked directly with real v2 events, sequentially, so that the

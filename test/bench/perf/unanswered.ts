@@ -6,7 +6,7 @@ import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb
 import { roundTrips } from '#shared/data/client.ts';
 import { unansweredRepo } from '#shared/data/unanswered.ts';
 import { routes } from '#shared/edge/routes/index.ts';
-import { lambdaContext, v2Event } from '../../../bin/local/events.ts';
+import { lambdaContext, v2Event } from '../../../local/events.ts';
 import { percentile } from './util.ts';
 
 // GET /admin/nlu/unanswered for a tenant with 100,000 customer messages in 30 days, a fifth of them

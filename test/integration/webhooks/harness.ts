@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import { randomUUID } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { startLocalRuntime, type LocalRuntime } from '../../../bin/local/server.ts';
+import { startLocalRuntime, type LocalRuntime } from '../../../local/runtime.ts';
 import type { DomainEvent } from '#shared/domain/events-out/deliveries.ts';
 import { fetchServed, onboard } from '../client.ts';
 

@@ -484,7 +484,7 @@ function ReplyBox({
     },
   });
   const errors = useFieldErrors(send.error, { content: 'Reply' });
-  const nameErrors = useFieldErrors(rename.error, { displayName: 'Your name for customers' });
+  const nameErrors = useFieldErrors(rename.error, { displayName: 'Name customers see' });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (naming) rename.mutate(name.trim());
@@ -521,11 +521,11 @@ function ReplyBox({
       <FormError error={send.error} fields={errors} />
       {naming ? (
         <fieldset className="name-prompt">
-          <legend>How should customers see your name?</legend>
+          <legend>Your name on replies</legend>
           <Field
-            label="Your name for customers"
+            label="Name customers see"
             {...nameErrors.field('displayName')}
-            hint="Your replies carry it. You can change it later in your profile."
+            hint="It goes out with this reply and every one after. You can change it later in your profile."
           >
             {(p) => (
               <input

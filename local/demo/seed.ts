@@ -1,5 +1,5 @@
-import { demoArticles } from './demo-articles.ts';
-import { demoSavedReplies } from './demo-saved-replies.ts';
+import { demoArticles } from './articles.ts';
+import { demoSavedReplies } from './saved-replies.ts';
 
 // The demo tenant's content, written through the admin API as a team would: its help centre
 // (one import) and its saved replies. `npm start` runs it once, right after onboarding.

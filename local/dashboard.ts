@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 // served at `/` as the CDN serves it deployed: files as they are, index.html for client-side
 // routes, and /config.json with this runtime's issuer and URLs.
 
-export const DASHBOARD_ROOT = fileURLToPath(new URL('../../web/dashboard/', import.meta.url));
+export const DASHBOARD_ROOT = fileURLToPath(new URL('../web/dashboard/', import.meta.url));
 export const DASHBOARD_DIST = join(DASHBOARD_ROOT, 'dist');
 
 export interface DashboardOptions {
@@ -30,7 +30,7 @@ export interface DashboardConfig {
 
 /** Generates the API types from the OpenAPI document, then builds the dashboard with Vite into dist/. */
 export async function buildDashboard(): Promise<void> {
-  const { buildDashboard: build } = await import('../../web/dashboard/scripts/build.ts');
+  const { buildDashboard: build } = await import('../web/dashboard/scripts/build.ts');
   await build();
 }
 

@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Sha256 } from '@smithy/core/checksum';
 import { SignatureV4 } from '@smithy/signature-v4';
 
-// The stand-ins' door (bin/local/standins.ts): every request must carry an AWS Signature Version 4
+// The stand-ins' door (local/standins.ts): every request must carry an AWS Signature Version 4
 // made with the runtime's credentials, as S3, SQS and the WebSocket API's management endpoint
 // (IAM auth, service `execute-api`) demand, in the Authorization header or as a presigned query.
 // The signature is computed again by the SDK's own signer from what was received and compared;

@@ -2,13 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { JwtVerifier } from 'aws-jwt-verify';
-import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
-import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { routes } from '#shared/edge/routes/index.ts';
 import { fifoFields, parseMessage } from '#shared/data/delivery-queue.ts';
-import type { Route } from '#shared/edge/route.ts';
 import {
   DELIVERY_QUEUE,
   eventDispatcher,
@@ -21,7 +15,8 @@ import {
 } from '#shared/edge/triggers.ts';
 import { startTtlSweeper } from './ttl.ts';
 import { createLocalIdp, type LocalIdp } from './idp.ts';
-import { eventOf, lambdaContext } from './events.ts';
+import { createFunctions } from './lambda.ts';
+import { createHttpApi, CORS_HEADERS, readBody, send, type ApiHandler } from './http-api.ts';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamodb-local.ts';
 import { createLocalQueue, type LocalQueue, type SqsHandler } from './queue.ts';
 import { createLiveGateway, type LiveGateway, type SocketResult } from './live.ts';
@@ -33,16 +28,15 @@ import { startLocalMail, type LocalMail } from './smtp.ts';
 import { startStandIns, type StandIns } from './standins.ts';
 import { newLocalCredentials } from './sigv4.ts';
 
-// The local runtime: serves the route table's handlers on 127.0.0.1 as API Gateway's HTTP API
-// would, building payload v2 events from real HTTP requests. Nothing here is wired twice: the
-// routes, the handler files and the table definition are the ones the CDK stack deploys. Beside
-// the HTTP API: the WebSocket API of the live channel (live.ts; its management API, signed, on the
-// stand-ins' port with S3 and SQS, standins.ts), and the
-// table stream's event source mapping that feeds the event dispatcher (stream.ts); and, as the CDN
-// serves them deployed, widget.js (web.ts) and the built dashboard at `/` (dashboard.ts).
+// The local runtime: the AWS services the stack deploys, each emulated in its own module and
+// wired here as the stack wires them, on 127.0.0.1. API Gateway's HTTP API (http-api.ts) invokes
+// the route table's handlers (lambda.ts); beside it the WebSocket API of the live channel (live.ts;
+// its management API, signed, on the stand-ins' port with S3 and SQS, standins.ts), the table
+// stream's event source mapping that feeds the event dispatcher (stream.ts), the queues
+// (queue.ts), SES's part (smtp.ts), the issuer (idp.ts), and, as the CDN serves them deployed,
+// widget.js (web.ts) and the built dashboard at `/` (dashboard.ts). Nothing is wired twice: the
+// routes, the handler files and the table definition are the ones the CDK stack deploys.
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
 /** Path of the management API's endpoint on the stand-ins' port (API Gateway's is the stage URL over https). */
 const MANAGEMENT_PATH = '/local-live';
 const STREAM_POLL_MS = 75;
@@ -50,17 +44,6 @@ const DELIVERY_QUEUE_NAME = 'deliveries.fifo';
 const INDEX_QUEUE_NAME = 'indexing';
 const EMAIL_QUEUE_NAME = 'email';
 const MAIL_BUCKET = 'mail';
-
-// CORS as the HTTP API's configuration answers it: preflights never reach a function, and the
-// gateway's headers replace any a function returns.
-const CORS_HEADERS = {
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'x-request-id, retry-after',
-};
-const PREFLIGHT_HEADERS = {
-  'access-control-allow-headers': 'content-type, authorization, x-widget-key, idempotency-key',
-  'access-control-max-age': '3600',
-};
 
 export interface RuntimeOptions {
   port?: number;
@@ -93,11 +76,11 @@ export interface RuntimeOptions {
   streamPollMs?: number;
   /** Read the table's stream and invoke the event dispatcher (default true; off for benchmarks that measure handlers alone). */
   stream?: boolean;
-  /** How often expired items are deleted, as DynamoDB's TTL does (default 60 s; bin/local/ttl.ts). */
+  /** How often expired items are deleted, as DynamoDB's TTL does (default 60 s; local/ttl.ts). */
   ttlSweepMs?: number;
   /** Run the scheduled jobs (shared/edge/triggers.ts) on their intervals (default true). */
   schedule?: boolean;
-  /** Serve the built dashboard at `/` (bin/local/dashboard.ts). */
+  /** Serve the built dashboard at `/` (local/dashboard.ts). */
   dashboard?: DashboardOptions;
   /** The email that opens a seeded demo tenant: the sign-in page and the dashboard name it. */
   demoEmail?: string;
@@ -151,132 +134,6 @@ export interface LocalRuntime {
   stop(): Promise<void>;
 }
 
-type Handler = (
-  event: APIGatewayProxyEventV2WithJWTAuthorizer,
-  context: Context,
-) => Promise<APIGatewayProxyStructuredResultV2>;
-
-interface Compiled {
-  route: Route;
-  pattern: RegExp;
-  names: string[];
-}
-const compiled: Compiled[] = routes.map((route) => {
-  const names: string[] = [];
-  const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, n: string) => {
-    names.push(n);
-    return '([^/]+)';
-  });
-  return { route, pattern: new RegExp(`^${source}$`), names };
-});
-
-/** A malformed escape (`%`, `%zz`, invalid UTF-8) is passed on as sent, for the handler's schema to refuse, not a crash. */
-const decodePathValue = (v: string) => {
-  try {
-    return decodeURIComponent(v);
-  } catch {
-    return v;
-  }
-};
-
-function match(method: string, path: string) {
-  for (const c of compiled) {
-    if (c.route.method !== method) continue;
-    const m = c.pattern.exec(path);
-    if (m)
-      return { route: c.route, params: Object.fromEntries(c.names.map((n, i) => [n, decodePathValue(m[i + 1]!)])) };
-  }
-  return null;
-}
-
-const allMethods = [...new Set(routes.map((r) => r.method))].join(', ');
-/** The methods of the routes at a path, or every method of the route table when no route is there. */
-function allowedMethods(path: string) {
-  const methods = [...new Set(compiled.filter((c) => c.pattern.test(path)).map((c) => c.route.method))];
-  return methods.length ? methods.join(', ') : allMethods;
-}
-
-const defaultHandlerFile = (handler: string) => join(ROOT, 'functions', `${handler}.ts`);
-
-const handlers = new Map<string, Promise<(event: unknown, context: Context) => Promise<unknown>>>();
-const loadModule = (file: string) => {
-  let h = handlers.get(file);
-  if (!h) {
-    h = import(pathToFileURL(file).href).then(
-      (m: { handler: (event: unknown, context: Context) => Promise<unknown> }) => m.handler,
-    );
-    handlers.set(file, h);
-  }
-  return h;
-};
-
-/** API Gateway passes JWT claims as strings (arrays as `[a b]`). */
-const gatewayClaims = (payload: Record<string, unknown>) =>
-  Object.fromEntries(
-    Object.entries(payload).map(([k, v]) => [
-      k,
-      typeof v === 'string'
-        ? v
-        : Array.isArray(v)
-          ? `[${v.join(' ')}]`
-          : typeof v === 'object'
-            ? JSON.stringify(v)
-            : String(v),
-    ]),
-  );
-
-const TEXT_TYPES = /^(application\/(.+\+)?json|text\/|application\/x-www-form-urlencoded|application\/xml)/i;
-
-function buildEvent(
-  req: IncomingMessage,
-  url: URL,
-  route: Route,
-  params: Record<string, string>,
-  body: Buffer,
-  claims: Record<string, string> | null,
-): APIGatewayProxyEventV2WithJWTAuthorizer {
-  // Null-prototype maps: a header or parameter named __proto__ or constructor is an ordinary key.
-  const headers: Record<string, string> = Object.create(null);
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i]!.toLowerCase();
-    const value = req.rawHeaders[i + 1]!;
-    headers[name] = headers[name] === undefined ? value : `${headers[name]},${value}`;
-  }
-  const query: Record<string, string> = Object.create(null);
-  for (const [k, v] of url.searchParams) query[k] = query[k] === undefined ? v : `${query[k]},${v}`;
-  const binary = body.length > 0 && !TEXT_TYPES.test(headers['content-type'] ?? '');
-  return eventOf({
-    route,
-    rawPath: url.pathname,
-    rawQueryString: url.search.slice(1),
-    headers,
-    query,
-    params,
-    ...(body.length ? { body: binary ? body.toString('base64') : body.toString('utf8') } : {}),
-    isBase64Encoded: binary,
-    claims,
-    sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
-    protocol: `HTTP/${req.httpVersion}`,
-    domainName: url.host,
-  });
-}
-
-const send = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(body);
-};
-
-async function readBody(req: IncomingMessage): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > GATEWAY_BODY_LIMIT) return null;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
 /**
  * A data folder kept before the delivery queue was FIFO holds the standard queue's messages: they
  * are sent to the FIFO queue in the order they were first sent (each starts its schedule again),
@@ -308,25 +165,13 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   const tableName = opts.tableName ?? 'support-assistant-local';
   const dynamo = opts.dynamodbEndpoint ? null : await startDynamoLocal(opts.dataDir ? { dataDir: opts.dataDir } : {});
   const dynamodbEndpoint = opts.dynamodbEndpoint ?? dynamo!.endpoint;
-  const handlerFile = opts.resolveHandler ?? defaultHandlerFile;
-  const observed = (name: string, fn: (event: unknown, context: Context) => Promise<unknown>) => {
-    const onInvoke = opts.onInvoke;
-    return onInvoke
-      ? async (event: unknown, context: Context) => {
-          const t = performance.now();
-          const cpu = process.cpuUsage();
-          try {
-            return await fn(event, context);
-          } finally {
-            const used = process.cpuUsage(cpu);
-            onInvoke(name, event, { ms: performance.now() - t, cpuMs: (used.user + used.system) / 1000 });
-          }
-        }
-      : fn;
-  };
-  const loadHandler = async (name: string) => observed(name, await loadModule(handlerFile(name))) as Handler;
-  const invoke = async (name: string, event: unknown, timeoutMs?: number) =>
-    (await loadHandler(name))(event as never, lambdaContext({ handler: name }, timeoutMs));
+  const functions = createFunctions({
+    ...(opts.resolveHandler ? { resolveHandler: opts.resolveHandler } : {}),
+    ...(opts.onInvoke ? { onInvoke: opts.onInvoke } : {}),
+  });
+  const loadHandler = functions.load;
+  const invoke = functions.invoke;
+  const api = createHttpApi((name) => functions.load(name) as Promise<ApiHandler>);
   // The handlers read their configuration from the environment, as in Lambda.
   Object.assign(process.env, {
     TABLE_NAME: tableName,
@@ -343,8 +188,6 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
 
   let idp!: LocalIdp;
   let live: LiveGateway | null = null;
-  let verifier!: ReturnType<typeof JwtVerifier.create>;
-  let fetches = 0;
   const web = webAssets();
   let dashboard: ReturnType<typeof dashboardHandler> | null = null;
 
@@ -355,81 +198,27 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     });
   });
 
+  // One port, as one domain serves them deployed: the HTTP API's routes, the issuer, widget.js and the dashboard.
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const method = (req.method ?? 'GET').toUpperCase();
-    for (const [k, v] of Object.entries(CORS_HEADERS)) res.setHeader(k, v);
-    if (method === 'OPTIONS') {
-      req.resume();
-      res.writeHead(204, { 'access-control-allow-methods': allowedMethods(url.pathname), ...PREFLIGHT_HEADERS });
-      return res.end();
-    }
+    if (api.cors(req, res, url, method)) return;
     if (web.handle(req, res, url, method)) return;
     const body = await readBody(req);
     if (body === null) return send(res, 413, '{"message":"Request Entity Too Large"}');
 
     if (url.pathname.startsWith('/local-idp/')) {
       const r = await idp.handle(method, url, req.headers['content-type'] ?? '', body);
-      if (r) {
-        res.writeHead(r.status, r.headers);
-        return res.end(r.body);
-      }
-      return idpRoute(method, url.pathname, body, res);
+      if (!r) return send(res, 404, '{"message":"Not Found"}');
+      res.writeHead(r.status, r.headers);
+      return res.end(r.body);
     }
     // The WebSocket API answers plain requests to its URL so, without reaching a function.
     if (live && url.pathname === LIVE_PATH)
       return send(res, 426, '{"message":"Upgrade Required"}', { upgrade: 'websocket' });
 
-    const found = match(method, url.pathname);
-    if (!found) {
-      if (dashboard && (await dashboard(method, url, res))) return;
-      return send(res, 404, '{"message":"Not Found"}');
-    }
-
-    let claims: Record<string, string> | null = null;
-    if (found.route.auth === 'jwt') {
-      const auth = req.headers.authorization ?? '';
-      const token = /^Bearer (.+)$/i.exec(auth)?.[1]?.trim();
-      try {
-        if (!token) throw new Error('no token');
-        claims = gatewayClaims((await verifier.verify(token)) as unknown as Record<string, unknown>);
-      } catch {
-        // The gateway's own answer: no request id, no problem document.
-        return send(res, 401, '{"message":"Unauthorized"}', { 'www-authenticate': 'Bearer' });
-      }
-    }
-
-    const handler = await loadHandler(found.route.handler);
-    const result = await handler(
-      buildEvent(req, url, found.route, found.params, body, claims),
-      lambdaContext(found.route),
-    );
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(result.headers ?? {})) if (!/^access-control-/i.test(k)) headers[k] = String(v);
-    res.writeHead(result.statusCode ?? 200, headers);
-    res.end(
-      result.body === undefined ? undefined : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body,
-    );
-  }
-
-  async function idpRoute(method: string, path: string, body: Buffer, res: ServerResponse) {
-    if (method === 'POST' && path === '/local-idp/token') {
-      let input: { sub?: unknown; email?: unknown; claims?: unknown };
-      try {
-        input = JSON.parse(body.toString('utf8') || '{}') as typeof input;
-      } catch {
-        return send(res, 400, '{"error":"invalid_request","error_description":"body is not JSON"}');
-      }
-      if (typeof input.sub !== 'string' || !input.sub)
-        return send(res, 400, '{"error":"invalid_request","error_description":"sub is required"}');
-      const claims = input.claims && typeof input.claims === 'object' ? (input.claims as Record<string, unknown>) : {};
-      const accessToken = await idp.token({
-        sub: input.sub,
-        email: typeof input.email === 'string' ? input.email : null,
-        claims,
-      });
-      return send(res, 200, JSON.stringify({ accessToken, tokenType: 'Bearer', expiresIn: 3600 }));
-    }
+    if (await api.route(req, res, url, method, body)) return;
+    if (dashboard && (await dashboard(method, url, res))) return;
     return send(res, 404, '{"message":"Not Found"}');
   }
 
@@ -460,7 +249,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
 
   // Until a handler file exists (the live channel is being built), its part stays off, said once.
   const missing = (handler: string) => {
-    const file = handlerFile(handler);
+    const file = functions.file(handler);
     if (existsSync(file)) return false;
     console.warn(`local runtime: ${handler} has no handler file (${file}); its part is off`);
     return true;
@@ -583,32 +372,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
       standIns.url,
     );
   }
-  // As the HTTP API authorizer: signature against the JWKS, iss, aud or client_id, exp (required), nbf.
-  verifier = JwtVerifier.create(
-    {
-      issuer: idp.issuer,
-      audience: null,
-      jwksUri: idp.jwksUri,
-      customJwtCheck: ({ payload }) => {
-        if (payload.exp === undefined) throw new Error('token has no exp');
-        const aud = payload.aud === undefined ? [] : Array.isArray(payload.aud) ? payload.aud : [payload.aud];
-        if (!aud.includes(idp.clientId) && payload.client_id !== idp.clientId)
-          throw new Error('token is for another audience');
-      },
-    },
-    {
-      // aws-jwt-verify's own fetcher speaks https only; this one fetches the local issuer's JWKS over http.
-      jwksCache: new SimpleJwksCache({
-        fetcher: {
-          fetch: async (uri: string) => {
-            fetches++;
-            return (await fetch(uri)).arrayBuffer();
-          },
-        },
-      }),
-    },
-  );
-  await verifier.hydrate();
+  await api.authorizeWith(idp);
 
   let mail: LocalMail | null = null;
   if (opts.smtpPort !== false) {
@@ -676,7 +440,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     sweepExpired: ttl.sweep,
     liveConnections: () => live?.connectionIds() ?? [],
     streamFailures: () => stream?.failures ?? [],
-    jwksFetches: () => fetches,
+    jwksFetches: api.jwksFetches,
     mail,
     objects,
     emailQueue,

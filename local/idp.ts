@@ -28,8 +28,8 @@ export interface LocalIdp {
   discovery(): Record<string, unknown>;
   token(input: { sub: string; email?: string | null; claims?: Record<string, unknown> }): Promise<string>;
   /**
-   * The browser sign-in endpoints (authorize, the form-encoded token grants, logout).
-   * Null when the request is not one of them, e.g. the JSON mode of the token endpoint.
+   * The issuer's endpoints under `/local-idp/`: the browser sign-in (authorize, the form-encoded
+   * token grants, logout) and the token endpoint's JSON mode. Null when the request is none of them.
    */
   handle(method: string, url: URL, contentType: string, body: Buffer): Promise<IdpResponse | null>;
 }
@@ -348,6 +348,30 @@ ${error ? `<p id="email-error" class="error">${escapeHtml(error)}</p>` : ''}
       const state = url.searchParams.get('state');
       if (state) back.searchParams.set('state', state);
       return redirect(back);
+    }
+
+    // The JSON mode of the token endpoint: a token for any subject, for tests and `npm run token`.
+    if (path === '/token' && method === 'POST') {
+      const answer = (status: number, text: string): IdpResponse => ({
+        status,
+        headers: { 'content-type': 'application/json' },
+        body: text,
+      });
+      let input: { sub?: unknown; email?: unknown; claims?: unknown };
+      try {
+        input = JSON.parse(body.toString('utf8') || '{}') as typeof input;
+      } catch {
+        return answer(400, '{"error":"invalid_request","error_description":"body is not JSON"}');
+      }
+      if (typeof input.sub !== 'string' || !input.sub)
+        return answer(400, '{"error":"invalid_request","error_description":"sub is required"}');
+      const claims = input.claims && typeof input.claims === 'object' ? (input.claims as Record<string, unknown>) : {};
+      const accessToken = await token({
+        sub: input.sub,
+        email: typeof input.email === 'string' ? input.email : null,
+        claims,
+      });
+      return answer(200, JSON.stringify({ accessToken, tokenType: 'Bearer', expiresIn: 3600 }));
     }
     return null;
   }

@@ -3,15 +3,15 @@ import { readdirSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildWidget } from '../../web/widget/build.ts';
-import { answerOrderStatus, ORDER_STATUS_PATH } from './demo-orders.ts';
+import { buildWidget } from '../web/widget/build.ts';
+import { answerOrderStatus, ORDER_STATUS_PATH } from './demo/orders.ts';
 
 // The browser side of the local runtime: widget.js built from web/widget at start (and again when
 // its sources change), and a demo shop page on a second port that embeds the widget from the API's
 // origin: a real cross-origin host, as a customer's site is. CORS (preflights, and the headers on
-// every response, widget.js's included) is the server's (server.ts), as the HTTP API answers it.
+// every response, widget.js's included) is http-api.ts's, as API Gateway's HTTP API answers it.
 
-const WIDGET_SRC = fileURLToPath(new URL('../../web/widget/src', import.meta.url));
+const WIDGET_SRC = fileURLToPath(new URL('../web/widget/src', import.meta.url));
 
 const newestSource = () =>
   Math.max(...readdirSync(WIDGET_SRC, { recursive: true }).map((f) => statSync(join(WIDGET_SRC, String(f))).mtimeMs));
