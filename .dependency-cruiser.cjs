@@ -10,7 +10,7 @@ const layer = (name, mayNotImport, comment) => ({
 // The feature folders of shared/domain, in the one order imports run: a wing may import the wings
 // before it, never one after it. Each pair is its own rule (wing-<later>-before-<earlier>... read
 // as "<earlier> imports no <later>"), so a back arrow names the two wings.
-const WINGS = ['tenants', 'customers', 'knowledge', 'handoff', 'reports', 'team', 'events-out', 'assistant', 'email', 'privacy'];
+const WINGS = ['starter', 'tenants', 'customers', 'knowledge', 'handoff', 'reports', 'team', 'events-out', 'assistant', 'indexing', 'email', 'privacy'];
 
 // The folders of shared/nlu, in the same way: the word vectors, then retrieval, then the
 // classifier (which reads retrieval's stop words), then the answer policy over both, then the

@@ -1,4 +1,4 @@
-import { exportTenant } from '#shared/domain/tenants/portability.ts';
+import { exportTenant } from '#shared/domain/privacy/portability.ts';
 
 // `TABLE_NAME=... npm run export-tenant -- <tenantId> > tenant.jsonl`: the tenant's data as JSON
 // lines (the first names the format and the tenant), read partition by partition.

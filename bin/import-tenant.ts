@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { importTenant } from '#shared/domain/tenants/portability.ts';
+import { importTenant } from '#shared/domain/privacy/portability.ts';
 
 // `TABLE_NAME=... npm run import-tenant -- <file.jsonl> <owner sub> [<owner email>]`: a fresh tenant
 // made from an export, owned by that user; prints its id and its new widget key (shown only here).

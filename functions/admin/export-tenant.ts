@@ -1,5 +1,5 @@
 import { adminRoute } from '#shared/edge/kit.ts';
 import * as api from '#shared/edge/routes/tenant.ts';
-import { startExport } from '#shared/domain/tenants/portability.ts';
+import { startExport } from '#shared/domain/privacy/portability.ts';
 
 export const handler = adminRoute(api.exportTenant, async ({ tenantId, actor }) => startExport(tenantId, actor));

@@ -1,5 +1,5 @@
 import { adminRoute } from '#shared/edge/kit.ts';
 import * as api from '#shared/edge/routes/intents.ts';
-import { intentTemplates } from '#shared/domain/tenants/intent-templates.ts';
+import { intentTemplates } from '#shared/domain/starter/templates.ts';
 
 export const handler = adminRoute(api.listIntentTemplates, async () => ({ items: intentTemplates }));

@@ -1,7 +1,7 @@
 import { logger } from '#shared/core/log.ts';
 import { recordHandler } from '#shared/edge/queue.ts';
 import { parseExportMessage } from '#shared/data/exports.ts';
-import { runExport } from '#shared/domain/tenants/portability.ts';
+import { runExport } from '#shared/domain/privacy/portability.ts';
 
 // The export queue's consumer (shared/edge/triggers.ts: EXPORT_QUEUE): one tenant export per message.
 export const handler = recordHandler(async (body) => {

@@ -1,5 +1,5 @@
 import { observed } from '#shared/edge/observe.ts';
-import { runRetention } from '#shared/domain/tenants/retention.ts';
+import { runRetention } from '#shared/domain/privacy/retention.ts';
 
 // Invoked by the daily schedule (shared/edge/triggers.ts: scheduledJobs).
 export const handler = observed(async () => runRetention());

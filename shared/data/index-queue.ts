@@ -3,7 +3,7 @@ import { config } from '#shared/core/config.ts';
 import { sqs } from './delivery-queue.ts';
 
 // The index queue (SQS): one message per tenant whose content changed; the indexer embeds what
-// lacks a vector (see shared/domain/assistant/indexing.ts). A message says only which tenant: the
+// lacks a vector (see shared/domain/indexing/indexing.ts). A message says only which tenant: the
 // indexer reads the tenant's content as it is when it runs, so messages are interchangeable and
 // a duplicate or a retry costs one pass that finds nothing to do.
 

@@ -1,10 +1,7 @@
-import { RateLimited } from '#shared/core/errors.ts';
-import { fixedWindow, limitsRepo } from '#shared/data/limits.ts';
-import { TxConditionFailed, type TxItem } from '#shared/data/tx.ts';
-
 // The limits of CONTRACT section 6 that keep one tenant, one key or one address from taking more
 // than its share: caps on what a tenant keeps, and per-minute windows on what the public widget
-// key lets anyone start.
+// key lets anyone start. It imports nothing, so that the edge's schemas and route descriptions read
+// these caps without loading a runtime module; windows.ts counts the windows.
 
 export const LIMITS = {
   userMessagesPerConversation: 1000,
@@ -19,26 +16,8 @@ export const LIMITS = {
   ratingsPerConversation: 5,
   customerSocketsPerConversation: 5,
   socketsPerMember: 20,
+  /** A conversation's labels: its PATCH's schema refuses more. */
+  labelsPerConversation: 10,
+  /** Distinct labels in use in a tenant: keeps GET /labels one small read. */
+  labelsPerTenant: 1000,
 } as const;
-
-const MINUTE = 60;
-
-/** A one-minute window counted in a write's transaction, and the 429 it answers once full. */
-export interface Counter {
-  item: TxItem;
-  refusal: RateLimited;
-}
-
-export function perMinute(tenantId: string, name: string, limit: number, now: Date, what: string): Counter {
-  return {
-    item: limitsRepo.tx.countInWindow(tenantId, name, now, MINUTE, limit),
-    refusal: new RateLimited(`at most ${limit} ${what} a minute`, fixedWindow(now, MINUTE).retryAfter),
-  };
-}
-
-/** Rethrows a transaction's failure as the 429 of the first full counter among `items`, if one failed. */
-export function asRateLimited(e: unknown, items: TxItem[], counters: Counter[]): unknown {
-  if (!(e instanceof TxConditionFailed)) return e;
-  const full = counters.find((c) => e.failed[items.indexOf(c.item)]);
-  return full ? full.refusal : e;
-}

@@ -8,7 +8,7 @@ import { TTL_ATTRIBUTE } from '#shared/data/table.ts';
 import { ticketsRepo } from '#shared/data/tickets.ts';
 import { event } from './webhooks/harness.ts';
 import { fanOut, RETRY_SCHEDULE, MAX_ATTEMPTS } from '#shared/domain/events-out/deliveries.ts';
-import { runRetention } from '#shared/domain/tenants/retention.ts';
+import { runRetention } from '#shared/domain/privacy/retention.ts';
 import { fakeClock, useRealClock } from '../fixtures/clock.ts';
 import { fetchServed } from './client.ts';
 import { eventually } from '../support/eventually.ts';

@@ -1,7 +1,7 @@
 import { DeleteItemCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { keys } from '#shared/data/keys.ts';
-import { LEGACY_STARTER_REPLIES } from '#shared/domain/tenants/starter-legacy.ts';
+import { LEGACY_STARTER_REPLIES } from '#shared/domain/starter/legacy.ts';
 import type { LocalRuntime } from '../../local/runtime.ts';
 import { api, chatOn, startRuntime, type Api } from './webhooks/harness.ts';
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
 import { LIVE_PATH } from '#shared/edge/triggers.ts';
 import { keys } from '#shared/data/keys.ts';
-import { runPurge } from '#shared/domain/tenants/deletion.ts';
+import { runPurge } from '#shared/domain/privacy/deletion.ts';
 import type { LocalRuntime } from '../../local/runtime.ts';
 import { api, startReceiver, startRuntime, type Api, type Receiver, chatOn } from './webhooks/harness.ts';
 import { PASS, smtp } from './mail.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Intent } from '#shared/data/intents.ts';
 import { trainModel } from '#shared/domain/assistant/assistant.ts';
 import { withEverydayPhrases } from '#shared/domain/assistant/everyday.ts';
-import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
+import { starterIntents } from '#shared/domain/starter/intents.ts';
 import {
   answer,
   articleProbability,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoArticles } from '../../local/demo/articles.ts';
 import { demoSavedReplies } from '../../local/demo/saved-replies.ts';
 import { type DemoHost, startDemoHost } from '../../local/web.ts';
-import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
+import { starterIntents } from '#shared/domain/starter/intents.ts';
 import { markdownToBlocks } from '#shared/nlu/index.ts';
 import { currenciesIn } from '../fixtures/helpdesks.ts';
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Intent } from '#shared/data/intents.ts';
 import type { Tenant } from '#shared/data/tenants.ts';
-import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
+import { starterIntents } from '#shared/domain/starter/intents.ts';
 import {
   buildKnowledgeIndex,
   MESSAGE_READ_CHARS,

@@ -1,5 +1,5 @@
 import type { TrainingIntent } from '#shared/nlu/index.ts';
-import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
+import { starterIntents } from '#shared/domain/starter/intents.ts';
 import { SMALL_TALK_KINDS as KINDS } from '#shared/domain/small-talk.ts';
 
 // Small talk is the same at every business: "byee", "ok thats all i needed", "get me a human".

@@ -9,7 +9,7 @@ import { indexingFrom, indexingOf } from '#shared/domain/vectors.ts';
 import { vectorsRepo } from '#shared/data/vectors.ts';
 import { keyString } from '#shared/data/lists.ts';
 import { dataPaths, findActionIntegration } from '#shared/domain/events-out/actions.ts';
-import { TEMPLATE_BLANKS } from '#shared/domain/tenants/intent-templates.ts';
+import { TEMPLATE_BLANKS } from '#shared/domain/starter/templates.ts';
 import { SETTINGS_PLACEHOLDERS } from './placeholders.ts';
 import { reviewedIntents } from './starter-review.ts';
 import { clock, newId } from '#shared/core/clock.ts';

@@ -2,7 +2,7 @@ import { auditRepo } from '#shared/data/audit.ts';
 import { intentsRepo, type Intent } from '#shared/data/intents.ts';
 import { TxConditionFailed } from '#shared/data/tx.ts';
 import { logger } from '#shared/core/log.ts';
-import { LEGACY_STARTER_REPLIES } from '#shared/domain/tenants/starter-legacy.ts';
+import { LEGACY_STARTER_REPLIES } from '#shared/domain/starter/legacy.ts';
 import { clock } from '#shared/core/clock.ts';
 
 // The starter review, run once per tenant, lazily: the first time its intents are read (the chat's

@@ -16,7 +16,7 @@ import { objectsRepo } from '#shared/data/objects.ts';
 import { statsRepo, utcDay } from '#shared/data/stats.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { retrying, TxConditionFailed, type TxItem } from '#shared/data/tx.ts';
-import { commit, openTicket, reopenTicket } from '#shared/domain/assistant/chat.ts';
+import { commit, openTicket, reopenTicket } from '#shared/domain/handoff/ticket-opening.ts';
 import { events } from '#shared/domain/events.ts';
 import { isActive } from '#shared/domain/handoff/tickets-rules.ts';
 import { emailSettings } from '#shared/domain/tenants/email-config.ts';

@@ -3,13 +3,10 @@ import { conversationsRepo } from '#shared/data/conversations.ts';
 import { labelKey, labelsRepo } from '#shared/data/labels.ts';
 import { retrying, transact } from '#shared/data/tx.ts';
 import { summary } from '#shared/domain/handoff/conversations-admin.ts';
+import { LIMITS } from '#shared/domain/limits.ts';
 
 // Labels on conversations: set by an agent, listed with their counts, filtered on in the inbox
 // (handoff/conversations-admin.ts). A label keeps the spelling it was first given in the tenant.
-
-export const MAX_LABELS_PER_CONVERSATION = 10;
-/** Distinct labels in use in a tenant: keeps GET /labels one small read. */
-export const MAX_LABELS_PER_TENANT = 1000;
 
 /** PATCH of a conversation: `labels` replaces its labels, the counts moving in the same transaction. */
 export function patchConversation(tenantId: string, conversationId: string, patch: { labels?: string[] | undefined }) {
@@ -39,9 +36,9 @@ export function patchConversation(tenantId: string, conversationId: string, patc
         return summary(conv);
       const inUse = new Set(known.filter((l) => l.count > 0).map((l) => l.key));
       const fresh = added.filter((l) => !inUse.has(labelKey(l))).length;
-      if (fresh > 0 && inUse.size + fresh > MAX_LABELS_PER_TENANT) {
+      if (fresh > 0 && inUse.size + fresh > LIMITS.labelsPerTenant) {
         throw new Conflict(
-          `a tenant uses at most ${MAX_LABELS_PER_TENANT} different labels; reuse one or take an unused one off its conversations`,
+          `a tenant uses at most ${LIMITS.labelsPerTenant} different labels; reuse one or take an unused one off its conversations`,
         );
       }
       await transact([

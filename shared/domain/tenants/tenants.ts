@@ -1,44 +1,37 @@
 import { membersRepo } from '#shared/data/members.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
 import { TxConditionFailed } from '#shared/data/tx.ts';
-import type { Intent } from '#shared/data/intents.ts';
 import { Conflict } from '#shared/core/errors.ts';
-import { starterIntents } from './starter-intents.ts';
+import { starterContent } from '#shared/domain/starter/seed.ts';
 import { newWidgetKey } from './widget-keys.ts';
 import { nextSlug, slugOf } from './slug.ts';
 import { clock, newId } from '#shared/core/clock.ts';
 
 export const alreadyOnboarded = () => new Conflict('you already belong to a tenant', 'ALREADY_ONBOARDED');
 
-/** Creates a tenant with the caller as owner, its widget key (returned whole, only here) and starter intents. */
+/** Creates a tenant with the caller as owner, its widget key (returned whole, only here) and its starter content. */
 export async function onboard(user: { sub: string; email: string | null }, tenantName: string) {
   if (await membersRepo.membershipOf(user.sub)) throw alreadyOnboarded();
   const now = clock.iso();
   const wk = newWidgetKey();
   const base = slugOf(tenantName);
+  const id = newId();
+  const { intents } = starterContent(now);
   const tenant: Tenant = {
-    id: newId(),
+    id,
     name: tenantName,
     slug: base,
     createdAt: now,
     updatedAt: now,
     config: {},
     intentsVersion: 1,
-    intentCount: starterIntents.length,
+    intentCount: intents.length,
     ownerCount: 1,
     memberCount: 1,
     widgetKeyHash: wk.hash,
     widgetKeyPreview: wk.preview,
     widgetKeyCreatedAt: now,
   };
-  const intents: Intent[] = starterIntents.map((s) => ({
-    ...s,
-    id: newId(),
-    enabled: true,
-    starter: true,
-    createdAt: now,
-    updatedAt: now,
-  }));
   for (let attempt = 0; ; attempt++) {
     try {
       await tenantsRepo.create({ tenant, owner: user, intents });

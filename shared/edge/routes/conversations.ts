@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { email, IdParams, pageQuery, shownName, text } from '../schema.ts';
 import { CHANNELS, EMAIL_DELIVERY_STATUSES, MESSAGE_ROLES } from '#shared/core/vocabulary.ts';
+import { LIMITS } from '#shared/domain/limits.ts';
 import { declareAdmin } from '../route.ts';
 import {
   ActionMetadata,
@@ -210,7 +211,7 @@ export const PatchConversationBody = z.strictObject({
     z
       .array(shownName(1, 32))
       .check(
-        z.maxLength(10, 'must have at most 10 labels'),
+        z.maxLength(LIMITS.labelsPerConversation, `must have at most ${LIMITS.labelsPerConversation} labels`),
         z.describe(
           "the conversation's labels, replacing the ones it had; the same label twice (case folded) counts once",
         ),

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { declareAdmin } from '../route.ts';
 import { EVENT_TYPES, INTEGRATION_STATUSES, INTEGRATION_TYPES } from '#shared/core/vocabulary.ts';
 import { SLACK_EVENT_TYPES } from '#shared/domain/events-out/slack.ts';
+import { LIMITS } from '#shared/domain/limits.ts';
 import { EmptyQuery, keptJson, shownName, text } from '../schema.ts';
 
 // Request and response schemas of /integrations; the OpenAPI document is generated from them.
@@ -112,8 +113,9 @@ export const createIntegration = declareAdmin('POST', '/integrations', 'create-i
     '(`credentials.webhookUrl`, an https://hooks.slack.com/ URL; it posts escalations and ticket status changes). ' +
     '`zendesk` and `email` are not delivered yet and are refused (400). A webhook URL must be https and not point at ' +
     'localhost or a loopback, private, link-local or documentation address, nor an IPv6 form that carries an IPv4 address ' +
-    '(`::/96`, IPv4-mapped, NAT64, 6to4, Teredo); no URL may carry credentials (userinfo). At most 25 integrations per ' +
-    'tenant: the 26th is 409 `CONFLICT`. A webhook without `credentials.secret` gets ' +
+    '(`::/96`, IPv4-mapped, NAT64, 6to4, Teredo); no URL may carry credentials (userinfo). ' +
+    `At most ${LIMITS.integrationsPerTenant} integrations per tenant: the ${LIMITS.integrationsPerTenant + 1}th is 409 \`CONFLICT\`. ` +
+    'A webhook without `credentials.secret` gets ' +
     'one (`whsec_` + base64 of 32 random bytes), returned in full in this response only. ' +
     'Type `action` (docs/ACTIONS.md): the team\'s endpoint that an intent with `action: "call"` asks, `config: { url, timeoutMs }` ' +
     "(`url` under the same rules as a webhook's; `timeoutMs` 500 to 10,000, default 3,000; no other key), `credentials.secret` " +

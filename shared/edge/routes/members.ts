@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { declareAdmin } from '../route.ts';
 import { MEMBER_STATUSES, ROLES } from '#shared/core/vocabulary.ts';
+import { LIMITS } from '#shared/domain/limits.ts';
 import { EmptyQuery, email } from '../schema.ts';
 
 // Request and response schemas of /members; the OpenAPI document is generated from them.
@@ -57,7 +58,7 @@ export const inviteMember = declareAdmin('POST', '/members', 'invite-member', 'o
   summary: 'Invite a user by email',
   description:
     'The user whose token carries that `email` joins with that role on their next `GET /auth/me`. An email already a ' +
-    'member or invited, or a tenant that has 500 members and pending invitations together: 409 `CONFLICT`.',
+    `member or invited, or a tenant that has ${LIMITS.membersPerTenant} members and pending invitations together: 409 \`CONFLICT\`.`,
 });
 
 export const patchMember = declareAdmin('PATCH', '/members/{id}', 'patch-member', 'owner', {

@@ -12,7 +12,7 @@ import {
   uncoveredWords,
   wordVectors,
 } from '#shared/nlu/index.ts';
-import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
+import { starterIntents } from '#shared/domain/starter/intents.ts';
 import { helpDesks, type Scenario } from './data.ts';
 import { buildScenario, scenarioVectors } from './inprocess.ts';
 import { truthDesks } from './truth.ts';

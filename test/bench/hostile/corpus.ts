@@ -2,7 +2,7 @@
 // each one valid for POST /chat/message (1 to 2,000 characters, counted in code points), each built
 // to make one step of the assistant's reading work hard. Deterministic: the same messages every run.
 import { rng } from '#shared/nlu/index.ts';
-import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
+import { starterIntents } from '#shared/domain/starter/intents.ts';
 import { demoArticles } from '../../../local/demo/articles.ts';
 
 export interface HostileMessage {

@@ -13,7 +13,7 @@ const daysOf = (s: Settings): number | null => {
   return typeof r?.conversationDays === 'number' ? r.conversationDays : null;
 };
 
-/** The policy in words, as the service applies it (shared/domain/tenants/retention.ts). */
+/** The policy in words, as the service applies it (shared/domain/privacy/retention.ts). */
 export const retentionPolicy = (days: number | null) =>
   days === null
     ? 'Conversations are kept for ever.'

@@ -1,4 +1,4 @@
-import type { StarterIntent } from './starter-intents.ts';
+import type { StarterIntent } from './intents.ts';
 
 /** An intent to start from: its reply has blanks (`[…]`) that only the team can fill. */
 export interface IntentTemplate extends StarterIntent {

@@ -14,8 +14,8 @@ import {
   noneTextsToEmbed,
   quantize,
 } from '#shared/nlu/index.ts';
-import { starterIntents } from '#shared/domain/tenants/starter-intents.ts';
-import { READ_CAP } from './unanswered.ts';
+import { starterIntents } from '#shared/domain/starter/intents.ts';
+import { READ_CAP } from '#shared/domain/assistant/unanswered.ts';
 import { clock } from '#shared/core/clock.ts';
 
 // The indexer: after a write of a tenant's content (the outbox's `content.changed`, queued by the

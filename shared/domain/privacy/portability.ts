@@ -11,7 +11,7 @@ import { LINK_SECONDS, objectsRepo } from '#shared/data/objects.ts';
 import { putNew, tenantItems } from '#shared/data/tenant-data.ts';
 import { transact } from '#shared/data/tx.ts';
 import { tenantsRepo, type Tenant } from '#shared/data/tenants.ts';
-import { newWidgetKey } from './widget-keys.ts';
+import { newWidgetKey } from '#shared/domain/tenants/widget-keys.ts';
 import { clock, newId } from '#shared/core/clock.ts';
 
 // A tenant's data as JSON lines, for a tenant that leaves (export) or moves (import into a fresh

@@ -13,7 +13,7 @@ export interface StarterIntent {
 // the business that its team did not write (docs/API.md, Starter content): small talk, the
 // hand-over, the hours from the tenant's own settings, and the order number asked for and handed
 // to the team. Topics whose answers are the business's own facts (returns, shipping, payments...)
-// are templates with blanks instead (intent-templates.ts). Phrases are varied on purpose (short and
+// are templates with blanks instead (templates.ts). Phrases are varied on purpose (short and
 // long, formal and casual, with typos) because the classifier learns from these alone.
 export const starterIntents: StarterIntent[] = [
   {
