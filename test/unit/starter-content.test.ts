@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Intent } from '#shared/data/intents.ts';
 import { trainModel } from '#shared/domain/assistant/assistant.ts';
 import { settingsValues, weekHours, withSettings } from '#shared/domain/assistant/placeholders.ts';
-import { reviewChanges } from '#shared/domain/assistant/starter-review.ts';
+import { reviewChanges } from '#shared/domain/starter/review.ts';
 import { BLANK, intentTemplates, TEMPLATE_BLANKS } from '#shared/domain/starter/templates.ts';
 import { starterIntents } from '#shared/domain/starter/intents.ts';
 import { LEGACY_STARTER_REPLIES } from '#shared/domain/starter/legacy.ts';

@@ -25,7 +25,7 @@ import { tenantSettings } from '#shared/domain/tenants/tenant-config.ts';
 import { messageVector as embedMessage, modelVersion, storedVectorsOf, textVectors } from '#shared/domain/vectors.ts';
 import { applyNone } from './none.ts';
 import { settingsValues, withSettings } from './placeholders.ts';
-import { reviewedIntents } from './starter-review.ts';
+import { reviewedIntents } from '#shared/domain/starter/review.ts';
 import { isSmallTalk, withEverydayPhrases } from './everyday.ts';
 
 // A message's answer as the service gives it: the tenant's model and knowledge index loaded and

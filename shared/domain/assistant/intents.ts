@@ -11,7 +11,7 @@ import { keyString } from '#shared/data/lists.ts';
 import { dataPaths, findActionIntegration } from '#shared/domain/events-out/actions.ts';
 import { TEMPLATE_BLANKS } from '#shared/domain/starter/templates.ts';
 import { SETTINGS_PLACEHOLDERS } from './placeholders.ts';
-import { reviewedIntents } from './starter-review.ts';
+import { reviewedIntents } from '#shared/domain/starter/review.ts';
 import { clock, newId } from '#shared/core/clock.ts';
 
 /** What a write of an intent gives: every field but the ones the service keeps. */

@@ -1,7 +1,7 @@
 // The replies of the starter intents that tenants onboarded before starter content stopped stating
 // facts (their delivery prices, return window, hours...) were made up for a sample shop. An intent
 // still holding one of these exact texts is unedited product content: the starter review
-// (shared/domain/assistant/starter-review.ts) marks it as such, and disables the ones that state facts.
+// (shared/domain/starter/review.ts) marks it as such, and disables the ones that state facts.
 export const LEGACY_STARTER_REPLIES: Readonly<Record<string, { response: string; statesFacts: boolean }>> = {
   greeting: { statesFacts: false, response: 'Hello! How can I help you today?' },
   goodbye: { statesFacts: false, response: 'Goodbye, and thanks for visiting!' },
