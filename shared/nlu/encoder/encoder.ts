@@ -38,14 +38,13 @@ const BATCH_CHARS = 1_200;
 // message or a none example embedded by the indexer is cut here.
 const TEXT_CHARS = 1_200;
 // The model reads at most its first 128 word pieces (what follows changes nothing), and its work
-// grows with their number (~0.8 ms a piece past a call's ~12 ms): 500 characters of random letters (~350 pieces, one
-// a letter or two) took ~200 ms of CPU on a quiet machine where an ordinary message (~15 pieces)
-// takes ~15 ms. A text is cut to 320 pieces before the tokenizer's result is handed over (the model
-// reads 128 of them anyway), and a customer's message to 48: a chat message's CPU budget is 100 ms
-// (bench:hostile) and the request's other work ~25 to 40 ms, while the model took ~60 to 85 ms at 64
-// pieces, ~45 to 55 at 48. 1.6 % of BANKING77's messages are longer than 48 pieces (0.4 % than
-// 64; none of CLINC150's): their words past the 48th piece are still read by the word readers,
-// only the sentence vector stops there.
+// grows with their number: ~12 ms of CPU a call and ~0.8 ms a piece on this machine; 500 characters
+// of random letters (~350 pieces, one a letter or two) took ~200 ms uncut. A text is cut to 320
+// pieces before the tokenizer's result is handed over (the model reads 128 of them anyway), and a
+// customer's message to 48: a chat request has 100 ms of CPU (bench:hostile), the request's other
+// work takes ~25 to 40 ms, and the model took 60 to 95 ms at 64 pieces. 1.6 % of BANKING77's
+// messages are longer than 48 pieces (0.4 % than 64, none of CLINC150's): their words past the 48th
+// piece are still read by the word readers, only the sentence vector stops there.
 const TEXT_TOKENS = 320;
 /** The word pieces the model reads of a customer's message. */
 export const MESSAGE_TOKENS = 48;
