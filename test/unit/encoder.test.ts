@@ -66,6 +66,17 @@ describe('the sentence encoder', () => {
     expect(cosine(capped!, uncapped!)).toBeGreaterThan(0.9999);
   }, 60_000);
 
+  it("reads no more than 48 word pieces of a customer's message, the 48th included", async () => {
+    // "▁order" is one piece: the first 48 of these messages are the same, and what follows is not read.
+    // 64 pieces cost ~65 ms of CPU, which put an adversarial chat message over its 100 ms budget.
+    const e = await encoder();
+    const orders = (n: number) => 'order '.repeat(n);
+    const [bike, weather] = await e.embed([`${orders(48)}bike`, `${orders(48)}weather forecast`], MESSAGE_TOKENS);
+    expect(cosine(bike!, weather!)).toBeGreaterThan(0.9999);
+    const [bike47, weather47] = await e.embed([`${orders(47)}bike`, `${orders(47)}weather`], MESSAGE_TOKENS);
+    expect(cosine(bike47!, weather47!)).toBeLessThan(0.9999);
+  }, 60_000);
+
   it('cuts texts into model calls of at most 8 texts and, past the first, 1,200 characters, in order', () => {
     const short = Array.from({ length: 10 }, (_, i) => `text ${i}`);
     expect(batches(short).map((b) => b.length)).toEqual([8, 2]);
