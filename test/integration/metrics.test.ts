@@ -4,6 +4,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime.ts';
 import { fetchServed, onboard } from './client.ts';
+import { pendingDelivery } from '../fixtures/deliveries.ts';
 
 // The metric lines (CloudWatch embedded metric format) and the log lines of real handler
 // invocations, read from this process's stdout and stderr: an own runtime with metrics on, on the run's
@@ -190,22 +191,7 @@ describe('metrics in embedded metric format, one line per invocation', () => {
     const { lambdaContext } = await import('../../local/events.ts');
     const deliveryId = `dlv_${'0'.repeat(26)}`;
     const integrationId = 'int_gone';
-    await deliveriesRepo.create(t.tenantId, {
-      id: deliveryId,
-      integrationId,
-      eventId: `evt_${'0'.repeat(26)}`,
-      eventType: 'ticket.created',
-      payload: '{}',
-      status: 'pending',
-      attempts: 0,
-      runBase: 0,
-      run: 1,
-      lastAttemptAt: null,
-      nextAttemptAt: null,
-      lastResponseStatus: null,
-      lastError: null,
-      createdAt: new Date().toISOString(),
-    });
+    await deliveriesRepo.create(t.tenantId, pendingDelivery(deliveryId, integrationId, `evt_${'0'.repeat(26)}`));
     const { handler } = (await import(pathToFileURL(`${process.cwd()}/functions/events/deliver.ts`).href)) as {
       handler: (e: SQSEvent, c: unknown) => Promise<{ batchItemFailures: unknown[] }>;
     };

@@ -5,6 +5,7 @@ import { EVENT_TYPES } from '#shared/core/vocabulary.ts';
 import { fakeClock, useRealClock } from '../fixtures/clock.ts';
 import { event, webhookFile, type Receiver } from './webhooks/harness.ts';
 import { eventually } from '../support/eventually.ts';
+import { pendingDelivery } from '../fixtures/deliveries.ts';
 
 // Events out, end to end through the local runtime: fanOut (as the dispatcher calls it) -> delivery
 // items and queue messages -> the SQS emulation -> functions/events/deliver.ts -> real receivers on
@@ -161,22 +162,7 @@ describe('claiming an attempt', () => {
   it('takes the same claim sent twice as held, and refuses another message or a later claim', async () => {
     const t = await w.a.tenant();
     const { deliveriesRepo } = await import('#shared/data/deliveries.ts');
-    const d = {
-      id: `dlv_${Date.now().toString(36).padStart(26, '0')}`,
-      integrationId: 'int_claims',
-      eventId: 'evt_claims',
-      eventType: 'ticket.created' as const,
-      payload: '{}',
-      status: 'pending' as const,
-      attempts: 0,
-      runBase: 0,
-      run: 1,
-      lastAttemptAt: null,
-      nextAttemptAt: null,
-      lastResponseStatus: null,
-      lastError: null,
-      createdAt: new Date().toISOString(),
-    };
+    const d = pendingDelivery(`dlv_${Date.now().toString(36).padStart(26, '0')}`, 'int_claims', 'evt_claims');
     await deliveriesRepo.create(t.tenantId, d);
     const at = new Date().toISOString();
     expect(await deliveriesRepo.claim(t.tenantId, d, 'msg-1', at)).toBe(true);
