@@ -137,10 +137,11 @@ describe('the widget on a customer page', () => {
     const server = await request('GET', chat(`/conversations/${conversationId}`), { widgetKey: t.widgetKey });
     expect(server.body.messages).toHaveLength(4);
 
-    await page.reload();
+    // Watched from before the reload: the re-read may start as the widget boots or when it opens.
     const reread = page.waitForRequest(
       (r) => r.url() === `${baseUrl()}/api/v1/chat/conversations/${conversationId}` && r.method() === 'GET',
     );
+    await page.reload();
     await launcher(page).click();
     await reread;
     await bubbles(page, 'assistant').nth(2).waitFor();
