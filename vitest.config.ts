@@ -12,9 +12,8 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/integration/global-setup.ts'],
-          // Once more after a failure: DynamoDB Local sometimes stops answering for tens of seconds on
-          // a quiet machine (not its heap: no full collection, old generation under 40 %). A test
-          // that fails twice fails; the report keeps each retry (docs/TESTING.md).
+          // Once more after a failure, for a shared CI machine; a test that fails twice fails, and the
+          // report keeps each retry (docs/TESTING.md).
           retry: 1,
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { eventDispatcher } from '#shared/edge/triggers.ts';
+import { localDatabaseCredentials } from '#shared/core/config.ts';
 import { compileFilter } from '../local/filter.ts';
 import { deliver, lambdaRecord, type OnFailureRecord } from '../local/stream.ts';
 
@@ -40,7 +41,10 @@ export async function replayRange(record: OnFailureRecord, o: ReplayOptions): Pr
   const streams = new DynamoDBStreamsClient({
     region: o.region,
     maxAttempts: 5,
-    ...(o.endpoint ? { endpoint: o.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    // The stream's ARN names its table (`…:table/<name>/stream/…`), whose DynamoDB Local database it is.
+    ...(o.endpoint
+      ? { endpoint: o.endpoint, credentials: localDatabaseCredentials(info.streamArn.split('/')[1] ?? '') }
+      : {}),
   });
   const invoke = o.invoke ?? (await dispatcherHandler());
   const matches = compileFilter(eventDispatcher.filter);

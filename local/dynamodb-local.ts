@@ -12,6 +12,7 @@ import {
   UpdateTimeToLiveCommand,
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
+import { localDatabaseCredentials } from '#shared/core/config.ts';
 import { createTableInput, TTL_ATTRIBUTE } from '#shared/data/table.ts';
 
 // DynamoDB Local, the official emulator, from the jar that the npm package amplify-dynamodb-simulator ships.
@@ -122,7 +123,7 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   const client = new DynamoDBClient({
     endpoint,
     region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    credentials: localDatabaseCredentials(tableName),
   });
   const input = createTableInput(tableName);
   try {

@@ -12,6 +12,7 @@ import {
   type _Record as StreamsRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { localDatabaseCredentials } from '#shared/core/config.ts';
 import { compileFilter } from './filter.ts';
 
 // A DynamoDB stream event source mapping, as Lambda runs one: reads the table's stream through
@@ -264,7 +265,7 @@ const DESCRIBE_EVERY_MS = 1000;
 const RETRY_AFTER_ERROR_MS = 1000;
 
 export async function startStreamReader(o: StreamReaderOptions): Promise<StreamReader> {
-  const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+  const credentials = localDatabaseCredentials(o.tableName);
   // Bounded calls, so a hung database delays the reader instead of stopping it for good.
   const clientConfig = {
     endpoint: o.endpoint,

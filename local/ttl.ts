@@ -4,6 +4,7 @@ import {
   DynamoDBClient,
   type AttributeValue,
 } from '@aws-sdk/client-dynamodb';
+import { localDatabaseCredentials } from '#shared/core/config.ts';
 import { TTL_ATTRIBUTE } from '#shared/data/table.ts';
 import { startStreamReader } from './stream.ts';
 
@@ -30,7 +31,7 @@ export async function startTtlSweeper(opts: {
   const db = new DynamoDBClient({
     endpoint: opts.endpoint,
     region: opts.region,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    credentials: localDatabaseCredentials(opts.tableName),
   });
   /** Each item that carries a TTL, by its key: the key and when it expires. */
   const expiring = new Map<string, { Key: Image; at: number }>();

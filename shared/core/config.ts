@@ -6,6 +6,19 @@ const required = (name: string): string => {
   return value;
 };
 
+/**
+ * What a client of DynamoDB Local signs with for `tableName`. DynamoDB Local keeps one database per
+ * access key, and every call on a table's stream (and every write to the table) runs a query over
+ * all the stream records of its database without an index, from the oldest on: a table that shares
+ * a database with a busy one pays for every record of it (measured: ~90 ms a write after 30,000
+ * records, against ~9 ms alone). So each table has a database of its own. With `-sharedDb`
+ * (`npm start -- --persist`) DynamoDB Local ignores the key.
+ */
+export const localDatabaseCredentials = (tableName: string) => ({
+  accessKeyId: `local${tableName.replace(/[^A-Za-z0-9]/g, '')}`,
+  secretAccessKey: 'local',
+});
+
 export const config = {
   get tableName() {
     return required('TABLE_NAME');

@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { config } from '#shared/core/config.ts';
+import { config, localDatabaseCredentials } from '#shared/core/config.ts';
 import { AppError, Unavailable } from '#shared/core/errors.ts';
 
 // One client per container, made at first use. Timeouts are bounded so that an unreachable
@@ -10,7 +10,11 @@ const local = config.dynamodbEndpoint !== undefined;
 const base = new DynamoDBClient({
   region: config.region,
   ...(local
-    ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+    ? {
+        endpoint: config.dynamodbEndpoint,
+        // Read at the first call, once the local runtime has set TABLE_NAME (a test may import this before).
+        credentials: async () => localDatabaseCredentials(config.tableName),
+      }
     : {}),
   // Worst case of one call: 3 attempts x 2 s + backoff, about 6.5 s, inside the 10 s function timeout, so
   // the handler itself answers 503 (a Lambda timeout would be the gateway's bare 503 instead).

@@ -11,6 +11,7 @@ import { runDay } from './cost/day.ts';
 import { Meter } from './cost/meter.ts';
 import { PRICES_READ, VENDORS } from './cost/prices.ts';
 import { fmt, percentile } from './perf/util.ts';
+import { localDatabaseCredentials } from '#shared/core/config.ts';
 
 // `npm run bench:cost`: what a conversation costs on AWS at list prices. A support day runs
 // through the local runtime (test/bench/cost/day.ts); every function invocation, DynamoDB's
@@ -53,7 +54,7 @@ const rt = await startLocalRuntime({
 const ddb = new DynamoDBClient({
   endpoint: rt.dynamodbEndpoint,
   region: 'us-east-1',
-  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  credentials: localDatabaseCredentials(tableName),
 });
 const tableBytes = async () =>
   (await ddb.send(new DescribeTableCommand({ TableName: tableName }))).Table?.TableSizeBytes ?? 0;

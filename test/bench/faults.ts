@@ -10,6 +10,7 @@ import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-d
 import { freePort } from '../../local/dynamodb-local.ts';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime.ts';
 import { fmt, percentile } from './perf/util.ts';
+import { localDatabaseCredentials } from '#shared/core/config.ts';
 
 // `npm run bench:faults`: the service under faults, on this machine, traffic to 127.0.0.1 only.
 // 1. DynamoDB Local stopped (SIGSTOP) for 5 s during steady chat traffic from several tenants: every
@@ -239,12 +240,12 @@ async function inspect(ddb: DynamoDBDocumentClient, table: string, tenantId: str
   return { problems, texts: msgs.filter((m) => m.role === 'user').map((m) => String(m.content ?? m.text ?? '')), conv };
 }
 
-const docClient = (endpoint: string) =>
+const docClient = (endpoint: string, table: string) =>
   DynamoDBDocumentClient.from(
     new DynamoDBClient({
       endpoint,
       region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      credentials: localDatabaseCredentials(table),
     }),
   );
 
@@ -302,7 +303,7 @@ async function dynamoOutage() {
   console.log('\n1. DynamoDB Local stopped (SIGSTOP) for 5 s during steady chat traffic');
   const table = 'faults-outage';
   const rt = await startLocalRuntime({ tableName: table });
-  const ddb = docClient(rt.dynamodbEndpoint);
+  const ddb = docClient(rt.dynamodbEndpoint, table);
   try {
     const tenants = [];
     for (let i = 0; i < TENANTS; i++)
@@ -809,7 +810,7 @@ async function timeoutMidTransaction() {
   console.log("\n4. A Lambda timeout in the middle of send-message's TransactWriteItems");
   const table = 'faults-timeout';
   const rt: LocalRuntime = await startLocalRuntime({ tableName: table, stream: false });
-  const ddb = docClient(rt.dynamodbEndpoint);
+  const ddb = docClient(rt.dynamodbEndpoint, table);
   const { db } = await import('#shared/data/client.ts');
   const { v2Event, lambdaContext } = await import('../../local/events.ts');
   const { sendMessage } = await import('#shared/edge/routes/chat.ts');

@@ -14,6 +14,7 @@ import {
   untilIndexed,
   type TestTenant,
 } from './client.ts';
+import { localDatabaseCredentials } from '#shared/core/config.ts';
 
 // The knowledge base (docs/API.md, The knowledge base): the article routes, the import, and answers from
 // articles on the chat path.
@@ -22,7 +23,7 @@ const TABLE = 'support-assistant-test';
 const raw = new DynamoDBClient({
   endpoint: inject('dynamodbEndpoint'),
   region: 'us-east-1',
-  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  credentials: localDatabaseCredentials(TABLE),
 });
 const ddb = DynamoDBDocumentClient.from(raw);
 afterAll(() => raw.destroy());

@@ -4,6 +4,7 @@ import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { admin, memberToken, newTenant, newTicket, request, type TestTenant } from './client.ts';
 import { customer, member, type Socket } from './live-client.ts';
 import { eventually, present } from '../support/eventually.ts';
+import { localDatabaseCredentials } from '#shared/core/config.ts';
 
 // Typing over the live channel (docs/API.md, Typing): a socket's `{ action: "typing", conversationId }`
 // reaches the other side's sockets of that conversation, relayed and stored nowhere.
@@ -12,7 +13,7 @@ const TABLE = 'support-assistant-test';
 const raw = new DynamoDBClient({
   endpoint: inject('dynamodbEndpoint'),
   region: 'us-east-1',
-  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  credentials: localDatabaseCredentials(TABLE),
 });
 const ddb = DynamoDBDocumentClient.from(raw);
 afterAll(() => raw.destroy());

@@ -16,6 +16,7 @@ import { eventDispatcher, LIVE_PATH } from '#shared/edge/triggers.ts';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime.ts';
 import { recorder } from '../fixtures/local-live/recorder.ts';
 import { eventually, present } from '../support/eventually.ts';
+import { localDatabaseCredentials } from '#shared/core/config.ts';
 
 // The local runtime's WebSocket API, its management API and its stream event source mapping,
 // driven through real sockets, the AWS SDK clients and DynamoDB Local, with stand-in handlers
@@ -43,7 +44,7 @@ beforeAll(async () => {
     streamPollMs: 50,
     indexer: false,
   });
-  const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+  const credentials = localDatabaseCredentials(TABLE);
   ddb = new DynamoDBClient({ endpoint: rt.dynamodbEndpoint, region: 'us-east-1', credentials });
   // The management endpoint takes only what is signed with the runtime's own credentials.
   mgmt = new ApiGatewayManagementApiClient({

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from '../../local/dynamodb-local.ts';
+import { localDatabaseCredentials } from '#shared/core/config.ts';
 
 // `npm start -- --persist` keeps its data in `.local-data`, a path relative to where it runs; DynamoDB
 // Local runs in its own folder, so it must be handed the path resolved.
@@ -20,7 +21,8 @@ const client = (endpoint: string) =>
   new DynamoDBClient({
     endpoint,
     region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    // -sharedDb: one database whatever the key; the table's own key all the same.
+    credentials: localDatabaseCredentials('persist'),
   });
 
 describe('DynamoDB Local with a relative data folder', () => {

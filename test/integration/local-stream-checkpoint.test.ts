@@ -8,6 +8,7 @@ import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { ensureTable } from '../../local/dynamodb-local.ts';
 import { startStreamReader, type StreamReader } from '../../local/stream.ts';
 import { eventually } from '../support/eventually.ts';
+import { localDatabaseCredentials } from '#shared/core/config.ts';
 
 // The local stream reader against DynamoDB Local's real stream: with a checkpoint file
 // (`npm start -- --persist`) a reader that stopped, as after kill -9, resumes after the last batch
@@ -28,7 +29,7 @@ describe('the local stream reader with a checkpoint', () => {
     const ddb = new DynamoDBClient({
       endpoint,
       region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      credentials: localDatabaseCredentials(tableName),
     });
     const put = (n: string) =>
       ddb.send(

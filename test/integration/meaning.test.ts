@@ -3,6 +3,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { admin, newTenant, request, send, type TestTenant } from './client.ts';
 import { eventually } from '../support/eventually.ts';
+import { localDatabaseCredentials } from '#shared/core/config.ts';
 
 // Meaning (docs/API.md, Sentence vectors): the event pipeline embeds a tenant's content after each
 // write (stream -> dispatcher -> index queue -> indexer), the admin lists show what still waits,
@@ -12,7 +13,7 @@ const TABLE = 'support-assistant-test';
 const raw = new DynamoDBClient({
   endpoint: inject('dynamodbEndpoint'),
   region: 'us-east-1',
-  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  credentials: localDatabaseCredentials(TABLE),
 });
 const ddb = DynamoDBDocumentClient.from(raw);
 afterAll(() => raw.destroy());

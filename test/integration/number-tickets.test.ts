@@ -6,6 +6,7 @@ import { DeleteCommand, DynamoDBDocumentClient, GetCommand, UpdateCommand } from
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { keys } from '#shared/data/keys.ts';
 import { admin, chat, newTenant, request, send, type TestTenant } from './client.ts';
+import { localDatabaseCredentials } from '#shared/core/config.ts';
 
 // `npm run number-tickets` (bin/number-tickets.ts), the one-off that numbers the tickets made
 // before ticket numbers existed, run as an operator runs it, against DynamoDB Local.
@@ -15,7 +16,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const raw = new DynamoDBClient({
   endpoint: inject('dynamodbEndpoint'),
   region: 'us-east-1',
-  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  credentials: localDatabaseCredentials(TABLE),
 });
 const db = DynamoDBDocumentClient.from(raw);
 afterAll(() => raw.destroy());

@@ -8,6 +8,7 @@ import type { LocalRuntime } from '../../local/runtime.ts';
 import { api, startReceiver, startRuntime, type Api, type Receiver, chatOn } from './webhooks/harness.ts';
 import { hmac, smtp } from './mail.ts';
 import { eventually } from '../support/eventually.ts';
+import { localDatabaseCredentials } from '#shared/core/config.ts';
 
 // A customer's export and erasure, through the HTTP API of a runtime with its own table, so that
 // the whole table (and each index) can be scanned afterwards for anything the customer wrote or was.
@@ -30,7 +31,8 @@ afterAll(async () => {
 const raw = new DynamoDBClient({
   endpoint: inject('dynamodbEndpoint'),
   region: 'us-east-1',
-  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  // The table is this file's runtime's, known once it started.
+  credentials: async () => localDatabaseCredentials(table),
 });
 
 // As the widget does, every call carries an Idempotency-Key (whose stored answers are erased too).

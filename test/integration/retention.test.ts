@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { keys } from '#shared/data/keys.ts';
 import type { LocalRuntime } from '../../local/runtime.ts';
 import { api, startRuntime, type Api, chatOn } from './webhooks/harness.ts';
+import { localDatabaseCredentials } from '#shared/core/config.ts';
 
 // Retention through the API and the local runtime's schedule and TTL sweeper, on a table of its own:
 // conversations idle past the tenant's retention go with their messages and closed tickets; open
@@ -24,7 +25,8 @@ afterAll(async () => {
 const raw = new DynamoDBClient({
   endpoint: inject('dynamodbEndpoint'),
   region: 'us-east-1',
-  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  // The table is this file's runtime's, known once it started.
+  credentials: async () => localDatabaseCredentials(table),
 });
 const chat = (widgetKey: string, path: string, body: unknown) => chatOn(rt, widgetKey, path, body);
 

@@ -16,6 +16,7 @@ import {
 } from './client.ts';
 import { member } from './live-client.ts';
 import { eventually } from '../support/eventually.ts';
+import { localDatabaseCredentials } from '#shared/core/config.ts';
 
 // The caps of CONTRACT section 6, written as the probes that found them missing: a tenant that
 // keeps adding integrations and members, and a public widget key farmed for conversations,
@@ -26,7 +27,7 @@ const ddb = DynamoDBDocumentClient.from(
   new DynamoDBClient({
     endpoint: inject('dynamodbEndpoint'),
     region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    credentials: localDatabaseCredentials(TABLE),
   }),
 );
 /** The per-key window counter of new conversations (shared/data/keys.ts limitWindow), for the minute `at` falls in. */

@@ -5,6 +5,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { admin, chat, expectProblem, newTenant, request, send } from './client.ts';
 import { handlerExists } from './security/routes.ts';
+import { localDatabaseCredentials } from '#shared/core/config.ts';
 
 // Idempotency-Key on POST /chat/message and /chat/escalate (docs/API.md, Idempotency).
 
@@ -12,7 +13,7 @@ const TABLE = 'support-assistant-test';
 const raw = new DynamoDBClient({
   endpoint: inject('dynamodbEndpoint'),
   region: 'us-east-1',
-  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  credentials: localDatabaseCredentials(TABLE),
 });
 const ddb = DynamoDBDocumentClient.from(raw);
 afterAll(() => raw.destroy());

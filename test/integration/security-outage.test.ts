@@ -4,6 +4,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime.ts';
 import { eventually } from '../support/eventually.ts';
+import { localDatabaseCredentials } from '#shared/core/config.ts';
 
 // DynamoDB outages: hung (SIGSTOP) and dead (SIGKILL). Routes answer 503 UNAVAILABLE with
 // Retry-After within a bounded time, nothing is half-written, and the service recovers unaided.
@@ -52,7 +53,7 @@ beforeAll(async () => {
     new DynamoDBClient({
       endpoint: rt.dynamodbEndpoint,
       region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      credentials: localDatabaseCredentials(TABLE),
     }),
   );
   const token = await rt.idp.token({ sub: `outage-${randomUUID()}`, email: 'outage@example.com' });

@@ -4,6 +4,7 @@ import { keys } from '#shared/data/keys.ts';
 import { LEGACY_STARTER_REPLIES } from '#shared/domain/starter/legacy.ts';
 import type { LocalRuntime } from '../../local/runtime.ts';
 import { api, chatOn, startRuntime, type Api } from './webhooks/harness.ts';
+import { localDatabaseCredentials } from '#shared/core/config.ts';
 
 // Starter content through the API, on a table of its own (the review test takes a tenant's review
 // mark away, as a tenant onboarded before it would be): no invented facts, templates with blanks,
@@ -24,7 +25,8 @@ afterAll(async () => {
 const raw = new DynamoDBClient({
   endpoint: inject('dynamodbEndpoint'),
   region: 'us-east-1',
-  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  // The table is this file's runtime's, known once it started.
+  credentials: async () => localDatabaseCredentials(table),
 });
 type Reply = { conversationId: string; message: { content: string } | null; metadata: Record<string, any> };
 

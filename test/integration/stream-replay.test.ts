@@ -14,6 +14,7 @@ import { ensureTable } from '../../local/dynamodb-local.ts';
 import { startStreamReader, type StreamReader } from '../../local/stream.ts';
 import { replayRange } from '../../bin/replay-stream.ts';
 import { eventually } from '../support/eventually.ts';
+import { localDatabaseCredentials } from '#shared/core/config.ts';
 
 // Against DynamoDB Local's real stream: a batch that holds a record the dispatcher cannot handle is
 // bisected down to that record, which alone goes to the on-failure destination; the operator's
@@ -33,7 +34,7 @@ describe('the on-failure record and its replay', () => {
     const ddb = new DynamoDBClient({
       endpoint,
       region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      credentials: localDatabaseCredentials(tableName),
     });
     const put = (n: number) =>
       ddb.send(

@@ -9,6 +9,7 @@ import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb
 import { describe, expect, inject, it } from 'vitest';
 import { admin, chat, expectProblem, memberToken, newSub, newTenant, request, send, tokenFor } from './client.ts';
 import { eventually } from '../support/eventually.ts';
+import { localDatabaseCredentials } from '#shared/core/config.ts';
 
 // A tenant that leaves takes its data (`npm run export-tenant`), and an export imported into a
 // fresh tenant (`npm run import-tenant`) reads back the same through the API: run as an operator
@@ -21,7 +22,7 @@ const raw = DynamoDBDocumentClient.from(
   new DynamoDBClient({
     endpoint: inject('dynamodbEndpoint'),
     region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    credentials: localDatabaseCredentials(TABLE),
   }),
 );
 const script = async (name: string, ...args: string[]) =>

@@ -4,6 +4,7 @@ import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb
 import { conversationsRepo, type Conversation } from '#shared/data/conversations.ts';
 import { STATS_SHARDS } from '#shared/data/stats.ts';
 import { keys } from '#shared/data/keys.ts';
+import { localDatabaseCredentials } from '#shared/core/config.ts';
 
 // Seeds a tenant with `n` conversations and the per-day stats counters they imply, written with
 // BatchWriteItem in the shapes the service writes (conversationsRepo.tx.put's item,
@@ -18,7 +19,7 @@ export async function seedConversations(endpoint: string, table: string, tenantI
     new DynamoDBClient({
       endpoint,
       region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      credentials: localDatabaseCredentials(table),
       maxAttempts: 10,
     }),
     { marshallOptions: { removeUndefinedValues: true } },

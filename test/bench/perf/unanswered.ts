@@ -8,6 +8,7 @@ import { unansweredRepo } from '#shared/data/unanswered.ts';
 import { routes } from '#shared/edge/routes/index.ts';
 import { lambdaContext, v2Event } from '../../../local/events.ts';
 import { percentile } from './util.ts';
+import { localDatabaseCredentials } from '#shared/core/config.ts';
 
 // GET /admin/nlu/unanswered for a tenant with 100,000 customer messages in 30 days, a fifth of them
 // unanswered (20,000 items, the shape the chat's transaction writes, seeded with BatchWriteItem
@@ -40,7 +41,7 @@ export async function seedUnanswered(
     new DynamoDBClient({
       endpoint,
       region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      credentials: localDatabaseCredentials(table),
       maxAttempts: 10,
     }),
     { marshallOptions: { removeUndefinedValues: true } },
