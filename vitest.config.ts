@@ -19,7 +19,17 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 } },
+      {
+        test: {
+          name: 'infra',
+          include: ['test/infra/**/*.test.ts'],
+          // One module graph for all files: the synthesized stacks are cached in test/infra/synth.ts, and
+          // each file would otherwise synthesize them again.
+          isolate: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
       {
         test: {
           name: 'e2e',
