@@ -41,6 +41,21 @@ const script = async (name: string, ...args: string[]) =>
     })
   ).stdout;
 
+/** Until none of a tenant's intents and articles is still being embedded (`indexing: true`). */
+const untilIndexed = (token: string) =>
+  eventually(
+    async () => {
+      for (const path of ['/intents', '/articles']) {
+        const items = (await request('GET', admin(path), { token })).body.items as Array<Record<string, unknown>>;
+        expect(
+          items.filter((i) => i.indexing).map((i) => i.name ?? i.title),
+          `${path} still indexing`,
+        ).toEqual([]);
+      }
+    },
+    { what: 'the intents and articles indexed', timeout: 60_000 },
+  );
+
 /** The export job once it is done; `each` sees every answer on the way. */
 const untilExported = (token: string, id: string, each: (job: any) => void = () => {}) =>
   eventually(
@@ -145,6 +160,9 @@ describe("a tenant's export and import", () => {
     const sub = newSub('mover');
     const imported = JSON.parse(await script('import-tenant', join(dir, 'tenant.jsonl'), sub, `${sub}@example.com`));
     const token = await tokenFor(sub, `${sub}@example.com`);
+    // The indexer embeds the imported intents and articles a moment after the import (later on a busy
+    // machine): the reads below are compared once neither tenant has any still being embedded.
+    await Promise.all([untilIndexed(t.ownerToken), untilIndexed(token)]);
     expect((await request('GET', admin('/auth/me'), { token })).body).toMatchObject({
       tenant: { id: imported.tenant.id, name: 'Leaving Shop' },
       role: 'owner',
