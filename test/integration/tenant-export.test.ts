@@ -9,6 +9,7 @@ import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb
 import { describe, expect, inject, it } from 'vitest';
 import { admin, chat, expectProblem, memberToken, newSub, newTenant, request, send, tokenFor } from './client.ts';
 import { eventually } from '../support/eventually.ts';
+import { untilIndexed } from '../fixtures/indexed.ts';
 import { localDatabaseCredentials } from '#shared/core/config.ts';
 
 // A tenant that leaves takes its data (`npm run export-tenant`), and an export imported into a
@@ -40,21 +41,6 @@ const script = async (name: string, ...args: string[]) =>
       },
     })
   ).stdout;
-
-/** Until none of a tenant's intents and articles is still being embedded (`indexing: true`). */
-const untilIndexed = (token: string) =>
-  eventually(
-    async () => {
-      for (const path of ['/intents', '/articles']) {
-        const items = (await request('GET', admin(path), { token })).body.items as Array<Record<string, unknown>>;
-        expect(
-          items.filter((i) => i.indexing).map((i) => i.name ?? i.title),
-          `${path} still indexing`,
-        ).toEqual([]);
-      }
-    },
-    { what: 'the intents and articles indexed', timeout: 60_000 },
-  );
 
 /** The export job once it is done; `each` sees every answer on the way. */
 const untilExported = (token: string, id: string, each: (job: any) => void = () => {}) =>
@@ -162,7 +148,7 @@ describe("a tenant's export and import", () => {
     const token = await tokenFor(sub, `${sub}@example.com`);
     // The indexer embeds the imported intents and articles a moment after the import (later on a busy
     // machine): the reads below are compared once neither tenant has any still being embedded.
-    await Promise.all([untilIndexed(t.ownerToken), untilIndexed(token)]);
+    await Promise.all([t.ownerToken, token].map((k) => untilIndexed(inject('baseUrl'), k, ['intents', 'articles'])));
     expect((await request('GET', admin('/auth/me'), { token })).body).toMatchObject({
       tenant: { id: imported.tenant.id, name: 'Leaving Shop' },
       role: 'owner',
