@@ -17,3 +17,11 @@ export const BUNDLE_MAIN_FIELDS = ['module', 'main'];
 export const BUNDLE_ALIAS: Record<string, string> = {
   '@aws-sdk/credential-provider-node': './shared/data/lambda-credentials.ts',
 };
+
+/**
+ * AWS SDK clients left to the copy that the Lambda Node.js runtime provides (ESM imports search
+ * its NODE_PATH), because a function imports them only on a rare path: KMS opens an integration's
+ * credentials once per integration change and container. In the chat bundle it was 27.6 KB that
+ * every cold start parsed; the rest of the SDK stays bundled and pinned.
+ */
+export const RUNTIME_PROVIDED = ['@aws-sdk/client-kms'] as const;

@@ -16,7 +16,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE, METRICS_SERVICE } from '#shared/core/metric-names.ts';
 import type { DataTable } from './table.ts';
-import { BUNDLE_ALIAS, BUNDLE_BANNER, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET } from './bundling.ts';
+import { BUNDLE_ALIAS, BUNDLE_BANNER, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET, RUNTIME_PROVIDED } from './bundling.ts';
 import { memoryOf } from './memory.ts';
 
 /** The logs' `service`, the same name as the metrics' `service` dimension. */
@@ -106,9 +106,10 @@ export class ServiceFunction extends Construct {
         sourcesContent: false,
         target: BUNDLE_TARGET,
         esbuildArgs: { '--alias': Object.entries(BUNDLE_ALIAS).map(([from, to]) => `${from}=${to}`) },
-        // Bundle the AWS SDK: a pinned version and a faster cold start than the runtime's copy.
-        // The encoder's runtime is left out of every bundle: the functions that embed carry it beside theirs.
-        externalModules: [...ENCODER_PACKAGES],
+        // Bundle the AWS SDK: a pinned version and a faster cold start than the runtime's copy, but for
+        // the clients imported only on a rare path (RUNTIME_PROVIDED). The encoder's runtime is left out
+        // of every bundle: the functions that embed carry it beside theirs.
+        externalModules: [...ENCODER_PACKAGES, ...RUNTIME_PROVIDED],
         // The word vectors beside the bundle, where shared/nlu/encoder/glove-file.ts looks for them (read
         // only by the functions that train intents or build a knowledge index, on first use), and
         // RE2's CommonJS build where shared/nlu/intents/entities.ts requires it on the first regex pattern

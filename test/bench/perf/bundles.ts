@@ -6,12 +6,12 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build, type BuildOptions } from 'esbuild';
 import { routes } from '#shared/edge/routes/index.ts';
-import { BUNDLE_ALIAS, BUNDLE_BANNER, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET } from '#infra/bundling.ts';
+import { BUNDLE_ALIAS, BUNDLE_BANNER, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET, RUNTIME_PROVIDED } from '#infra/bundling.ts';
 import { ENCODER_PACKAGES } from '#infra/function.ts';
 import { median } from './util.ts';
 
 // Each function bundled as infra/function.ts has NodejsFunction bundle it (ESM, minified, node24,
-// every module bundled but the encoder's runtime, the createRequire banner, linked source maps
+// every module bundled but the encoder's runtime and the SDK clients the runtime provides, the createRequire banner, linked source maps
 // without sources), then imported in a fresh Node.js process to time its init next to an empty
 // handler's. The encoder's runtime is never in a bundle: the functions that embed carry its
 // packages beside theirs (infra/function.ts encoderCopy) and import them on the first embedding.
@@ -32,7 +32,7 @@ export const DEPLOYED_BUNDLE: BuildOptions = {
   alias: BUNDLE_ALIAS,
   outExtension: { '.js': '.mjs' },
   logLevel: 'silent',
-  external: [...ENCODER_PACKAGES],
+  external: [...ENCODER_PACKAGES, ...RUNTIME_PROVIDED],
 };
 
 /** Bytes of every file under `dir`. */
