@@ -12,10 +12,13 @@ export const BUNDLE_MAIN_FIELDS = ['module', 'main'];
 
 /**
  * Packages replaced in bundles, by paths relative to the project root (esbuild's working
- * directory). The SDK's default credential chain becomes the environment provider alone.
+ * directory). The SDK's default credential chain becomes the environment provider alone, and
+ * `node:http` is loaded through require (shared/core/bundled-node-http.ts says why).
  */
 export const BUNDLE_ALIAS: Record<string, string> = {
   '@aws-sdk/credential-provider-node': './shared/data/lambda-credentials.ts',
+  'node:http': './shared/core/bundled-node-http.ts',
+  http: './shared/core/bundled-node-http.ts',
 };
 
 /**
