@@ -195,7 +195,9 @@ export const tenantsRepo = {
   },
 
   async tenantOfWidgetKey(hash: string): Promise<string | null> {
-    const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.widgetKey(hash) }));
+    const r = await db.send(
+      new GetCommand({ TableName: tableName(), Key: keys.widgetKey(hash), ConsistentRead: true }),
+    );
     return (r.Item?.tenantId as string | undefined) ?? null;
   },
 

@@ -10,7 +10,8 @@ export interface WidgetTenant {
 
 /**
  * Widget keys resolve to their tenant through the hash lookup item, cached briefly in the
- * container. A rotated-out key keeps working at most CACHE_MS here: within the 60 s of docs/API.md.
+ * container. The item is read strongly and is the whole check: rotating a key and starting a
+ * tenant's deletion delete it in the same transaction as the tenant's change. A rotated-out key keeps working at most CACHE_MS here: within the 60 s of docs/API.md.
  * Only the key is cached: the tenant's settings (allowed origins among them) are read fresh by
  * every chat request, which checks the origin with `assertOrigin`.
  */
@@ -28,11 +29,6 @@ export async function widgetTenant(key: string | undefined): Promise<WidgetTenan
   if (!hit || hit.until < clock.now()) {
     const tenantId = await tenantsRepo.tenantOfWidgetKey(hash);
     if (!tenantId) {
-      cache.delete(hash);
-      throw new Unauthorized('unknown widget key');
-    }
-    const tenant = await tenantsRepo.get(tenantId);
-    if (!tenant || tenant.widgetKeyHash !== hash) {
       cache.delete(hash);
       throw new Unauthorized('unknown widget key');
     }
