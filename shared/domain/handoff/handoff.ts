@@ -19,7 +19,7 @@ import { asRateLimited, perMinute } from '#shared/domain/windows.ts';
 import { ratingMarks } from '#shared/domain/unanswered-marks.ts';
 import { laterThan } from '#shared/core/time.ts';
 import { emailRepo, newReplyToken } from '#shared/data/email.ts';
-import { replyTarget } from './reply-to.ts';
+import { replyEmail } from './reply-to.ts';
 import { newId } from '#shared/core/clock.ts';
 
 // The person's side of a handoff: agents answer in the conversation, and the customer rates it.
@@ -55,7 +55,7 @@ export function postAgentMessage(
       let set: Partial<Conversation> = { updatedAt: createdAt, lastMessagePreview: preview(content) };
       // An email conversation's reply goes out by email, through the outbox and the sender function;
       // so does a widget one's while its customer is away, to the address they left for it.
-      const emailTo = (await replyTarget(tenantId, conv)).email;
+      const emailTo = await replyEmail(tenantId, conv);
       let emailed = false;
       if (emailTo) {
         if (await emailRepo.isSuppressed(tenantId, emailTo)) {

@@ -1,6 +1,9 @@
 import type { Conversation } from '#shared/data/conversations.ts';
 import { liveRepo } from '#shared/data/live.ts';
 
+const customerLive = async (tenantId: string, conv: Conversation) =>
+  (await liveRepo.openOf(tenantId, { kind: 'customer', conversationId: conv.id })).length > 0;
+
 /**
  * Where an agent's reply goes besides the conversation: `live`, the widget customer has it open
  * now; `email`, the address it is also emailed to: an email conversation's customer, or the address
@@ -12,6 +15,13 @@ export async function replyTarget(
   conv: Conversation,
 ): Promise<{ live: boolean; email: string | null }> {
   if (conv.channel === 'email') return { live: false, email: conv.email?.customer ?? null };
-  const live = (await liveRepo.openOf(tenantId, { kind: 'customer', conversationId: conv.id })).length > 0;
+  const live = await customerLive(tenantId, conv);
   return { live, email: live ? null : (conv.visitor?.email ?? null) };
+}
+
+/** `replyTarget`'s address alone: who is live is asked only when there is an address to send to. */
+export async function replyEmail(tenantId: string, conv: Conversation): Promise<string | null> {
+  if (conv.channel === 'email') return conv.email?.customer ?? null;
+  const email = conv.visitor?.email;
+  return email && !(await customerLive(tenantId, conv)) ? email : null;
 }
