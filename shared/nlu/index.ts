@@ -7,6 +7,7 @@
 export { trainModel, type AssistantModel, type ModelIntent, type ServiceRules } from './answer/model.ts';
 export {
   answer,
+  clausesToEmbed,
   candidatesFor,
   continuePending,
   evidenceFor,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { admin, chat, newTenant, request, send } from './client.ts';
+import { admin, chat, newTenant, request, send, untilIndexed } from './client.ts';
 
 // Handing over: a first message that asks for a person, and the reason typed in the widget's
 // "Talk to a person" form, which the team reads in the transcript.
@@ -30,6 +30,27 @@ describe('handing over', () => {
       expect(d.body.tickets[0].reason).toBe(`Requested in chat: ${text}`);
     },
   );
+
+  it('a request for a person beside a problem that an article answers hands over; the problem alone gets the article', async () => {
+    const t = await newTenant();
+    const article = await request('POST', admin('/articles'), {
+      token: t.ownerToken,
+      body: {
+        title: 'A parcel that arrived damaged',
+        body: 'If your parcel arrived damaged, send us a photo of the parcel and of what is inside within 7 days, and we send a new one at our cost.',
+      },
+    });
+    expect(article.status).toBe(201);
+    // The clause that asks for a person is read in meaning too: compared once the vectors are stored.
+    await untilIndexed(t);
+    const alone = await send(t, 'my parcel arrived damaged');
+    expect(alone.body.metadata.intentDetected).toBe('knowledge_base');
+    const asked = await send(t, 'my parcel arrived damaged, I need to talk to a person');
+    expect(asked.body.metadata).toMatchObject({
+      intentDetected: 'human_agent',
+      ticketId: expect.stringMatching(/^tkt_/),
+    });
+  });
 
   it('a reason sent with handover: true starts the conversation, is in the transcript, and nothing else answers it', async () => {
     const t = await newTenant();

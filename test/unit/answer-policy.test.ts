@@ -113,6 +113,29 @@ describe('answer policy', () => {
     expect(answer(model, null, 'do you take paypal?', th, '').knowledge).toBeNull();
   });
 
+  it('a request for a person is honoured beside a problem that an article answers', () => {
+    const shop = trainModel(
+      1,
+      starterIntents.map((i) => ({ ...intent(i.name, i.trainingPhrases, i.response), ...i, starter: true })),
+    );
+    const delivery = buildKnowledgeIndex(
+      [
+        {
+          id: 'damaged',
+          title: 'A machine that arrived damaged',
+          body: 'If your espresso machine arrived damaged or broken, send us a photo of it and of the box within 7 days and we send a new one.',
+        },
+        ...[0, 1, 2].map((k) => ({ id: `other${k}`, title: `Descaling, part ${k}`, body: 'Descale every month.' })),
+      ].map((a) => prepareArticle(a)),
+      { wordVectors: wordVectors() },
+    );
+    const asked = answer(shop, delivery, 'my espresso machine arrived broken, I need to talk to a person', th, '');
+    expect(asked.nlu.intent?.name).toBe('human_agent');
+    expect(asked.knowledge).toBeNull();
+    // Without the request, the article answers the problem.
+    expect(answer(shop, delivery, 'my espresso machine arrived broken', th, '').knowledge?.articleId).toBe('damaged');
+  });
+
   it('choose: the better candidate at its own threshold, a tie to the intent, else the fallback', () => {
     expect(choose(0.6, 0.7, { intent: 0.5, article: 0.5 })).toBe('article');
     expect(choose(0.6, 0.7, { intent: 0.5, article: 0.8 })).toBe('intent');

@@ -9,6 +9,7 @@ import { examplesRepo } from '#shared/data/examples.ts';
 import {
   answer,
   candidatesFor,
+  clausesToEmbed,
   continuePending,
   intentTextsToEmbed,
   messageToRead,
@@ -45,18 +46,23 @@ const models = new TenantModelCache<AssistantModel<Intent>>();
 const rules: ServiceRules<Intent> = {
   training: withEverydayPhrases,
   yieldsToArticles,
+  honoured: asksForPerson,
   withValues: withSettings,
   articleReply: knowledgeReply,
 };
 
+/** A plain hand-over: it asks for nothing before a person takes over. */
+function asksForPerson(i: Intent): boolean {
+  return i.action === 'escalate' && !i.entities.some((e) => e.required);
+}
+
 /**
  * Starter content gives way to the team's articles, except small talk and a plain hand-over: they
- * state nothing an article could contradict, and asking for a person is always honoured.
+ * state nothing an article could contradict, and asking for a person is always honoured (even
+ * beside a problem that an article touches: `honoured`).
  */
 function yieldsToArticles(i: Intent): boolean {
-  return (
-    i.starter === true && !isSmallTalk(i.name) && !(i.action === 'escalate' && !i.entities.some((e) => e.required))
-  );
+  return i.starter === true && !isSmallTalk(i.name) && !asksForPerson(i);
 }
 
 /** The tenant's model of its enabled intents, with the service's rules (`vectors`: see trainNluModel). */
@@ -119,10 +125,20 @@ export async function decide(
   ]);
   const thresholds = { intent: settings.confidenceThreshold, article: settings.knowledgeThreshold };
   const values = settingsValues(tenant, clock.date());
+  // A clause that may ask for a person is read in meaning too (most messages have none).
+  const clauseVectors = new Map<string, Float32Array>();
+  if (vector)
+    for (const clause of clausesToEmbed(model, text)) {
+      const v = await embedMessage(tenant, clause);
+      if (v) clauseVectors.set(clause, v);
+    }
   const decision = applyNone(
     model.none,
     text,
-    { ...answer(model, index, text, thresholds, settings.fallbackMessage, vector, values), settings },
+    {
+      ...answer(model, index, text, thresholds, settings.fallbackMessage, vector, values, clauseVectors),
+      settings,
+    },
     vector,
   );
   const given = pending ? continuePending(model, pending, text, values) : null;

@@ -164,14 +164,18 @@ export function answer<I extends ModelIntent>(
   fallbackMessage: string,
   messageVector?: Float32Array,
   values: Record<string, string> = {},
+  clauseVectors: ReadonlyMap<string, Float32Array> = new Map(),
 ): { nlu: Understanding<I>; knowledge: KnowledgeAnswer | null } {
   const { rules } = model;
   const { ranking, hits } = calibrated(evidenceFor(model, index, text, undefined, messageVector));
   // The tenant's taught "none" examples may overrule the choice afterwards (the service's decision).
   let choice = choose(ranking[0]?.confidence ?? null, hits[0]?.confidence ?? null, thresholds);
-  const top = ranking[0];
+  const asked = honouredRequest(model, text, ranking[0], thresholds, clauseVectors);
+  const top = asked ?? ranking[0];
   const articleAnswers = hits[0] !== undefined && hits[0].confidence >= thresholds.article;
-  if (choice === 'intent' && articleAnswers && rules.yieldsToArticles(model.byName.get(top!.intent)!))
+  // A request the service always honours (a person) is not outweighed by an article on the problem beside it.
+  if (asked) choice = 'intent';
+  else if (choice === 'intent' && articleAnswers && rules.yieldsToArticles(model.byName.get(top!.intent)!))
     choice = 'article';
   // Starter content answers only what it was written for: "is parking free" is not an hours question.
   if (choice === 'intent' && offTopicStarter(model, model.byName.get(top!.intent)!, text))
@@ -222,6 +226,59 @@ function offTopicStarter<I extends ModelIntent>(model: AssistantModel<I>, intent
     starterTexts.set(intent, covered);
   }
   return offTopicWord(text, covered, vectors) !== null;
+}
+
+// Where a longer message's clauses part: "my kiln arrived cracked, I need to talk to a person".
+const CLAUSE = /[,;:.!?]+|\s(?:and|but|so|because)\s/i;
+/** The clauses read on their own at most (the first two and the last two): a bound on a long message's cost. */
+const MAX_CLAUSES = 4;
+
+/** A message's clauses as read on their own: none for a message of one clause. */
+function clausesOf(text: string): string[] {
+  const clauses = text
+    .split(CLAUSE)
+    .map((c) => c.trim())
+    .filter((c) => c.split(/\s+/).length >= 2);
+  if (clauses.length < 2) return [];
+  return clauses.length > MAX_CLAUSES ? [...clauses.slice(0, 2), ...clauses.slice(-2)] : clauses;
+}
+
+/** The intent that a clause read alone ranks first (`vector`: the clause's sentence vector). */
+const clauseTop = <I extends ModelIntent>(model: AssistantModel<I>, clause: string, vector?: Float32Array) =>
+  calibrated(evidenceFor(model, null, clause, undefined, vector)).ranking[0];
+
+const isHonoured = <I extends ModelIntent>(model: AssistantModel<I>, r: Ranked | undefined): r is Ranked =>
+  r !== undefined && model.rules.honoured(model.byName.get(r.intent)!);
+
+/**
+ * The clauses of a message whose words alone rank first a request the service always honours (a
+ * person): the ones worth a sentence vector of their own (`answer`'s `clauseVectors`), as a model
+ * that reads meaning is only sure of a clause with its vector. Most messages have none.
+ */
+export function clausesToEmbed<I extends ModelIntent>(model: AssistantModel<I>, text: string): string[] {
+  return clausesOf(text).filter((c) => isHonoured(model, clauseTop(model, c)));
+}
+
+/**
+ * The intent of a request that the service always honours (asking for a person) when the message
+ * makes one at the intent threshold: ranked first on the whole message, or, in a message of several
+ * clauses, ranked first on one clause read alone. Beside a problem, such a request is a small part
+ * of the message's words, and the problem's words outweigh it in the whole message's ranking.
+ */
+function honouredRequest<I extends ModelIntent>(
+  model: AssistantModel<I>,
+  text: string,
+  top: Ranked | undefined,
+  thresholds: Thresholds,
+  clauseVectors: ReadonlyMap<string, Float32Array>,
+): Ranked | null {
+  const sure = (r: Ranked | undefined): r is Ranked => isHonoured(model, r) && r.confidence >= thresholds.intent;
+  if (sure(top)) return top;
+  for (const clause of clausesOf(text)) {
+    const first = clauseTop(model, clause, clauseVectors.get(clause));
+    if (sure(first)) return first;
+  }
+  return null;
 }
 
 /** The calibrated ranking of each kind; a lower-ranked candidate never shows more confidence than the one above it. */

@@ -29,6 +29,8 @@ export interface ServiceRules<I extends ModelIntent> {
   training(intents: I[]): TrainingIntent[];
   /** Whether the intent gives way to an article that reaches its threshold (starter content does). */
   yieldsToArticles(intent: I): boolean;
+  /** Whether the intent, ranked first and at its threshold, answers even where an article would (asking for a person). */
+  honoured(intent: I): boolean;
   /** The intent with its settings placeholders filled from `values`; null when one has none (it falls back). */
   withValues(intent: I, values: Record<string, string>): I | null;
   /** An article's reply: the passage that answers, then where it comes from. */

@@ -12,8 +12,9 @@
 //   ("shipped", "on its way"...) must too. The ticket number an escalation names is the service's own.
 // - article questions answered from the right article (target >= 90 %);
 // - unanswerable questions answered honestly, by the fallback or a hand-over (target >= 90 %);
-// beside them the hours questions answered from the settings' hours, and the order questions that
-// got the number asked for or handed over with it, no status made up.
+// beside them the hours questions answered from the settings' hours, the order questions that
+// got the number asked for or handed over with it, no status made up, and the messages that ask
+// for a person (often beside a problem an article touches) handed over at once.
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
 process.env.AWS_LAMBDA_LOG_LEVEL ??= 'CRITICAL';
 
-type Kind = 'article' | 'unanswerable' | 'hours' | 'order';
+type Kind = 'article' | 'unanswerable' | 'hours' | 'order' | 'handover';
 interface Question {
   kind: Kind;
   text: string;
@@ -232,6 +233,8 @@ function judge(q: Question, replies: Reply[], desk: Desk, invented: string[]): b
   if (!first || invented.length) return false;
   if (q.kind === 'article') return first.intent === 'knowledge_base' && first.sources[0] === q.article;
   if (q.kind === 'unanswerable') return first.intent === 'fallback' || first.ticket;
+  // The customer asks for a person (beside a problem an article may touch): a ticket, at once.
+  if (q.kind === 'handover') return first.ticket;
   if (q.kind === 'hours') {
     // Answered from the settings' hours: every time of the week named, and nothing else answered.
     const times = Object.values(desk.businessHours.weekly as Record<string, string[][]>).flat(2);
@@ -255,6 +258,7 @@ function report(outcomes: Outcome[]) {
       'unanswerable, honest (fallback or hand-over)': right(of('unanswerable')),
       'hours, from the settings': right(of('hours')),
       'order status, number handed over': right(of('order')),
+      'asks for a person, handed over': right(of('handover')),
     };
   };
   const rows: Record<string, ReturnType<typeof figures>> = {};
