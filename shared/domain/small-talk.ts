@@ -26,3 +26,12 @@ const SMALL_TALK = new Set(Object.values(SMALL_TALK_KINDS).flat());
 
 /** Small talk or asking for a person: an intent named for one of these kinds states no fact about the business. */
 export const isSmallTalk = (name: string) => SMALL_TALK.has(name);
+
+const PERSON = new Set(SMALL_TALK_KINDS.human_agent);
+/** An intent named for asking for a person. */
+export const namedForPerson = (name: string) => PERSON.has(name);
+
+/** Words that name a person of the team: a clause without one is not read as asking for a person. */
+const PERSON_WORDS =
+  /\b(?:person|people|human|humans|agent|agents|someone|somebody|anyone|anybody|staff|representative|rep|manager|supervisor|operator|employee)\b/i;
+export const namesPerson = (text: string) => PERSON_WORDS.test(text);

@@ -28,6 +28,7 @@ import { applyNone } from './none.ts';
 import { settingsValues, withSettings } from './placeholders.ts';
 import { reviewedIntents } from '#shared/domain/starter/review.ts';
 import { isSmallTalk, withEverydayPhrases } from './everyday.ts';
+import { namedForPerson, namesPerson } from '#shared/domain/small-talk.ts';
 
 // A message's answer as the service gives it: the tenant's model and knowledge index loaded and
 // cached here, read by the NLU (shared/nlu/answer/), then the team's none examples and a pending
@@ -47,22 +48,30 @@ const rules: ServiceRules<Intent> = {
   training: withEverydayPhrases,
   yieldsToArticles,
   honoured: asksForPerson,
+  mayAskAlone: namesPerson,
   withValues: withSettings,
   articleReply: knowledgeReply,
 };
 
 /** A plain hand-over: it asks for nothing before a person takes over. */
-function asksForPerson(i: Intent): boolean {
+function plainHandover(i: Intent): boolean {
   return i.action === 'escalate' && !i.entities.some((e) => e.required);
 }
 
 /**
+ * Asking for a person: a plain hand-over named for it (human_agent, talk_to_agent, ...; a complaint
+ * hands over too, but is not this request). Always honoured, even beside a problem an article answers.
+ */
+function asksForPerson(i: Intent): boolean {
+  return plainHandover(i) && namedForPerson(i.name);
+}
+
+/**
  * Starter content gives way to the team's articles, except small talk and a plain hand-over: they
- * state nothing an article could contradict, and asking for a person is always honoured (even
- * beside a problem that an article touches: `honoured`).
+ * state nothing an article could contradict, and asking for a person is always honoured.
  */
 function yieldsToArticles(i: Intent): boolean {
-  return i.starter === true && !isSmallTalk(i.name) && !asksForPerson(i);
+  return i.starter === true && !isSmallTalk(i.name) && !plainHandover(i);
 }
 
 /** The tenant's model of its enabled intents, with the service's rules (`vectors`: see trainNluModel). */

@@ -233,14 +233,20 @@ const CLAUSE = /[,;:.!?]+|\s(?:and|but|so|because)\s/i;
 /** The clauses read on their own at most (the first two and the last two): a bound on a long message's cost. */
 const MAX_CLAUSES = 4;
 
-/** A message's clauses as read on their own: none for a message of one clause. */
-function clausesOf(text: string): string[] {
-  const clauses = text
+/**
+ * A message's clauses that may ask on their own for what the service honours: none for a message
+ * of one clause. A short clause read alone is easily near a request for a person in meaning ("I
+ * would like a refund" beside "I would like to speak to staff"), so only one that names a person
+ * (the service's `mayAskAlone`) is read.
+ */
+function clausesOf<I extends ModelIntent>(model: AssistantModel<I>, text: string): string[] {
+  let clauses = text
     .split(CLAUSE)
     .map((c) => c.trim())
     .filter((c) => c.split(/\s+/).length >= 2);
   if (clauses.length < 2) return [];
-  return clauses.length > MAX_CLAUSES ? [...clauses.slice(0, 2), ...clauses.slice(-2)] : clauses;
+  if (clauses.length > MAX_CLAUSES) clauses = [...clauses.slice(0, 2), ...clauses.slice(-2)];
+  return clauses.filter((c) => model.rules.mayAskAlone(c));
 }
 
 /** The intent that a clause read alone ranks first (`vector`: the clause's sentence vector). */
@@ -256,7 +262,7 @@ const isHonoured = <I extends ModelIntent>(model: AssistantModel<I>, r: Ranked |
  * that reads meaning is only sure of a clause with its vector. Most messages have none.
  */
 export function clausesToEmbed<I extends ModelIntent>(model: AssistantModel<I>, text: string): string[] {
-  return clausesOf(text).filter((c) => isHonoured(model, clauseTop(model, c)));
+  return clausesOf(model, text).filter((c) => isHonoured(model, clauseTop(model, c)));
 }
 
 /**
@@ -274,7 +280,7 @@ function honouredRequest<I extends ModelIntent>(
 ): Ranked | null {
   const sure = (r: Ranked | undefined): r is Ranked => isHonoured(model, r) && r.confidence >= thresholds.intent;
   if (sure(top)) return top;
-  for (const clause of clausesOf(text)) {
+  for (const clause of clausesOf(model, text)) {
     const first = clauseTop(model, clause, clauseVectors.get(clause));
     if (sure(first)) return first;
   }

@@ -31,6 +31,8 @@ export interface ServiceRules<I extends ModelIntent> {
   yieldsToArticles(intent: I): boolean;
   /** Whether the intent, ranked first and at its threshold, answers even where an article would (asking for a person). */
   honoured(intent: I): boolean;
+  /** Whether a clause of a longer message may make that request on its own (it names a person). */
+  mayAskAlone(clause: string): boolean;
   /** The intent with its settings placeholders filled from `values`; null when one has none (it falls back). */
   withValues(intent: I, values: Record<string, string>): I | null;
   /** An article's reply: the passage that answers, then where it comes from. */
