@@ -132,8 +132,11 @@ describe('answer policy', () => {
     const asked = answer(shop, delivery, 'my espresso machine arrived broken, I need to talk to a person', th, '');
     expect(asked.nlu.intent?.name).toBe('human_agent');
     expect(asked.knowledge).toBeNull();
-    // Without the request, the article answers the problem.
+    // Without the request, the article answers the problem; a clause that names no person asks for none.
     expect(answer(shop, delivery, 'my espresso machine arrived broken', th, '').knowledge?.articleId).toBe('damaged');
+    expect(
+      answer(shop, delivery, 'my espresso machine arrived broken, I would like a new one', th, '').nlu.intent?.name,
+    ).not.toBe('human_agent');
   });
 
   it('choose: the better candidate at its own threshold, a tie to the intent, else the fallback', () => {
