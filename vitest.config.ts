@@ -41,6 +41,8 @@ export default defineConfig({
           globalSetup: ['test/e2e/global-setup.ts'],
           // One browser at a time: the machines have two cores.
           fileParallelism: false,
+          // Once more after a failure, as the integration project does (docs/TESTING.md).
+          retry: 1,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

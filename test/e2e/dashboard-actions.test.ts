@@ -101,7 +101,12 @@ describe('intent editor: look it up', () => {
       await input.press('Enter');
       const answer = shop.locator('.msg-assistant .bubble').filter({ hasText: '12345' });
       await answer.waitFor();
-      expect(await answer.textContent()).toContain('Order 12345 is shipped');
+      const text = (await answer.textContent()) ?? '';
+      // On a failure, the call's own log says why (timeout, status, error), not just the words.
+      const calls = text.includes('Order 12345 is shipped')
+        ? null
+        : (await api('GET', `/api/v1/admin/integrations/${actionId}/calls`, { token })).body;
+      expect(text, JSON.stringify(calls)).toContain('Order 12345 is shipped');
       await screenshot(shop, 'widget-order-looked-up');
       await shop.setViewportSize({ width: 360, height: 800 });
       await screenshot(shop, 'widget-order-looked-up-360');

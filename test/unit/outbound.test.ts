@@ -107,6 +107,56 @@ describe('postJson', () => {
   });
 });
 
+describe('kept-alive connections', () => {
+  // A receiver closes an idle kept-alive connection (Node.js after 5 s) just as the next request
+  // goes out on it: the request never reached the receiver, so it is sent once more on a new one.
+  it('sends again on a new connection when a reused one is closed before any answer', async () => {
+    const served = new WeakSet<object>();
+    let answered = 0;
+    let dropped = 0;
+    const server = createServer((req, res) => {
+      if (served.has(req.socket)) {
+        dropped++;
+        req.socket.destroy();
+        return;
+      }
+      served.add(req.socket);
+      answered++;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+    const opts = { allowLoopback: true, timeoutMs: 2000 };
+    try {
+      expect(await postJson(url, '{}', {}, opts)).toMatchObject({ ok: true, status: 200 });
+      expect(await postJson(url, '{}', {}, opts)).toMatchObject({ ok: true, status: 200 });
+      expect({ answered, dropped }).toEqual({ answered: 2, dropped: 1 });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('does not send again when a new connection fails', async () => {
+    let seen = 0;
+    const server = createServer((req) => {
+      seen++;
+      req.socket.destroy();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+    try {
+      const r = await postJson(url, '{}', {}, { allowLoopback: true, timeoutMs: 2000 });
+      expect(r).toMatchObject({ ok: false, status: null, error: 'request failed: ECONNRESET' });
+      expect(seen).toBe(1);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
+
 describe('webhook secrets and signatures', () => {
   it('makes secrets of the specification form and refuses others', () => {
     const s = newSecret();

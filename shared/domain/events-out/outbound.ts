@@ -108,46 +108,61 @@ export async function postJson(
         resolve(r);
       }
     };
-    const req = transport.request(
-      {
-        protocol: url.protocol,
-        hostname: host,
-        port: url.port || undefined,
-        path: `${url.pathname}${url.search}`,
-        method: 'POST',
-        headers: { ...headers, 'content-length': String(payload.length) },
-        agent: agents[url.protocol as 'https:' | 'http:'],
-        lookup: pinned,
-      },
-      (res) => {
-        const status = res.statusCode ?? 0;
-        const chunks: Buffer[] = [];
-        let kept = 0;
-        const finish = () => {
-          const all = Buffer.concat(chunks);
-          const text = all.subarray(0, keep).toString('utf8');
-          if (status >= 200 && status < 300)
-            done({ ok: true, status, error: null, body: text, ...(all.length > keep ? { overflow: true } : {}) });
-          else if (status >= 300 && status < 400)
-            done(fail(`answered ${status}; redirects are not followed`, status, text));
-          else done(fail(`answered ${status}`, status, text));
-        };
-        res.on('data', (c: Buffer) => {
-          if (kept <= keep) {
-            chunks.push(c);
-            kept += c.length;
-          }
-          // Nothing past what is kept is read: the connection is dropped instead.
-          if (kept > keep) {
-            res.destroy();
-            finish();
-          }
-        });
-        res.on('end', finish);
-        res.on('error', finish);
-        res.on('close', finish);
-      },
-    );
+    let req: http.ClientRequest;
+    // A receiver may close an idle kept-alive connection just as a request goes out on it (Node.js
+    // servers after 5 s): that request never arrived, so it is sent once more on a new connection.
+    const send = (again: boolean) => {
+      req = transport.request(
+        {
+          protocol: url.protocol,
+          hostname: host,
+          port: url.port || undefined,
+          path: `${url.pathname}${url.search}`,
+          method: 'POST',
+          headers: { ...headers, 'content-length': String(payload.length) },
+          agent: agents[url.protocol as 'https:' | 'http:'],
+          lookup: pinned,
+        },
+        (res) => {
+          const status = res.statusCode ?? 0;
+          const chunks: Buffer[] = [];
+          let kept = 0;
+          const finish = () => {
+            const all = Buffer.concat(chunks);
+            const text = all.subarray(0, keep).toString('utf8');
+            if (status >= 200 && status < 300)
+              done({ ok: true, status, error: null, body: text, ...(all.length > keep ? { overflow: true } : {}) });
+            else if (status >= 300 && status < 400)
+              done(fail(`answered ${status}; redirects are not followed`, status, text));
+            else done(fail(`answered ${status}`, status, text));
+          };
+          res.on('data', (c: Buffer) => {
+            if (kept <= keep) {
+              chunks.push(c);
+              kept += c.length;
+            }
+            // Nothing past what is kept is read: the connection is dropped instead.
+            if (kept > keep) {
+              res.destroy();
+              finish();
+            }
+          });
+          res.on('end', finish);
+          res.on('error', finish);
+          res.on('close', finish);
+        },
+      );
+      let answered = false;
+      req.on('response', () => {
+        answered = true;
+      });
+      req.on('error', (e: NodeJS.ErrnoException) => {
+        if (!again && !answered && !settled && req.reusedSocket && (e.code === 'ECONNRESET' || e.code === 'EPIPE'))
+          send(true);
+        else done(fail(`request failed: ${e.code ?? e.message}`));
+      });
+      req.end(payload);
+    };
     const timer = setTimeout(
       () => {
         req.destroy();
@@ -155,8 +170,7 @@ export async function postJson(
       },
       Math.max(0, deadline - clock.now()),
     );
-    req.on('error', (e: NodeJS.ErrnoException) => done(fail(`request failed: ${e.code ?? e.message}`)));
-    req.end(payload);
+    send(false);
   });
 }
 
