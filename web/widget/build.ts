@@ -4,9 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { buildSync, transformSync } from 'esbuild';
 
-// Builds widget.js: one minified IIFE for ES2020 browsers, its CSS minified and inlined as a
-// string (adopted as a constructed stylesheet at run time). Synchronous, so that the CDK asset's
-// local bundling can call it too.
+// Builds widget.js: one minified IIFE for ES2020 browsers, its two sheets minified and inlined as
+// strings (adopted as constructed stylesheets at run time): launcher.css at load, styles.css (the
+// panel's) when the panel is first built. Synchronous, so that the CDK asset's local bundling can
+// call it too.
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 
@@ -17,11 +18,12 @@ export interface WidgetBuild {
 }
 
 export function buildWidget(outdir?: string): WidgetBuild {
-  const css = transformSync(readFileSync(join(HERE, 'src/styles.css'), 'utf8'), {
-    loader: 'css',
-    minify: true,
-    target: ['chrome90', 'firefox90', 'safari15'],
-  }).code.trim();
+  const css = (file: string) =>
+    transformSync(readFileSync(join(HERE, 'src', file), 'utf8'), {
+      loader: 'css',
+      minify: true,
+      target: ['chrome90', 'firefox90', 'safari15'],
+    }).code.trim();
   const result = buildSync({
     entryPoints: [join(HERE, 'src/main.ts')],
     bundle: true,
@@ -32,7 +34,10 @@ export function buildWidget(outdir?: string): WidgetBuild {
     write: false,
     legalComments: 'none',
     charset: 'utf8',
-    define: { __WIDGET_CSS__: JSON.stringify(css) },
+    define: {
+      __WIDGET_LAUNCHER_CSS__: JSON.stringify(css('launcher.css')),
+      __WIDGET_PANEL_CSS__: JSON.stringify(css('styles.css')),
+    },
     logLevel: 'silent',
   });
   const code = result.outputFiles[0]!.text;

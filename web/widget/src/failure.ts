@@ -1,5 +1,5 @@
 import { ApiError } from './transport.ts';
-import type { Panel } from './views/panel.ts';
+import type { PanelRef } from './views/panel.ts';
 import { failureText, type NoticeAction } from './views/notice.ts';
 
 // A failed call: the customer is told what went wrong, with one action (usually to try again);
@@ -16,8 +16,9 @@ export const asApiError = (err: unknown) => {
 export type Fail = (err: unknown, retry: (() => void) | null, action?: NoticeAction) => void;
 
 /** `signed`: whether the site gave the visitor's signature (a refused identity without one asks to sign in). */
-export function createFail(view: Panel, signed: () => boolean): Fail {
+export function createFail(ui: PanelRef, signed: () => boolean): Fail {
   return (err, retry, action) => {
+    const view = ui();
     let e = asApiError(err);
     // Refused for want of a signature the site never gave: the customer is to sign in, not again.
     if (e.failure === 'identity' && !signed()) e = new ApiError('sign-in', null, e.message);

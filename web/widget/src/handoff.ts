@@ -5,7 +5,7 @@ import type { Transcript } from './transcript.ts';
 import type { Reply } from './types.ts';
 import { escalateCard, ratingCard } from './views/cards.ts';
 import { hoursText } from './views/hours.ts';
-import type { Panel } from './views/panel.ts';
+import type { PanelRef } from './views/panel.ts';
 
 // The customer and a person of the team: asking for one (with a reason), and rating the help once
 // the ticket is resolved.
@@ -22,13 +22,14 @@ export interface Conversation {
 
 export function createHandoff(
   state: WidgetState,
-  view: Panel,
+  ui: PanelRef,
   api: Api,
   fail: Fail,
   transcript: Transcript,
   conversation: Conversation,
 ) {
   function showEscalate() {
+    const view = ui();
     view.notice.clear();
     const card = escalateCard(
       transcript.lastUser(),
@@ -57,6 +58,7 @@ export function createHandoff(
     if (!state.saved.conversationId) return;
     const conversationId = state.saved.conversationId;
     const key = newKey();
+    const view = ui();
     const attempt = async (): Promise<void> => {
       state.busy = true;
       submit.disabled = true;
@@ -86,6 +88,7 @@ export function createHandoff(
   }
 
   function showRating(ticketId: string) {
+    const view = ui();
     if (view.extra.querySelector('.rating')) return;
     const card = ratingCard((score, comment) => {
       const conversationId = state.saved.conversationId;

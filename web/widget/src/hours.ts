@@ -3,18 +3,24 @@ import type { WidgetState } from './state.ts';
 import type { Api } from './transport.ts';
 import { emailCard } from './views/cards.ts';
 import { awayText, hoursText } from './views/hours.ts';
-import type { Panel } from './views/panel.ts';
+import type { PanelRef } from './views/panel.ts';
 
 // Business hours: the line under the title (the settings read again once the team is back), and
 // while the team is away, the address the reply is to go to.
 
-export function createHours(state: WidgetState, view: Panel, api: Api, fail: Fail) {
+export function createHours(state: WidgetState, ui: PanelRef, api: Api, fail: Fail) {
   let timer: ReturnType<typeof setTimeout> | undefined;
+
+  /** The line under the title, in a panel built already (a new one gets it when built). */
+  function line() {
+    const { info } = state;
+    if (info && ui.built()) ui().setStatus(hoursText(info), !info.online);
+  }
 
   function show() {
     const { info } = state;
     if (!info) return;
-    view.setStatus(hoursText(info), !info.online);
+    line();
     clearTimeout(timer);
     const wait = info.nextOpenAt ? Date.parse(info.nextOpenAt) - Date.now() : NaN;
     // Read the settings again once the team is back (within a day; a longer stay is a new page load).
@@ -41,7 +47,7 @@ export function createHours(state: WidgetState, view: Panel, api: Api, fail: Fai
    */
   function askEmail(focus = true) {
     const { conversationId, ticketId } = state.saved;
-    if (!conversationId || state.saved.email || state.visitor?.email || view.extra.querySelector('#sw-email')) return;
+    if (!conversationId || state.saved.email || state.visitor?.email || ui().extra.querySelector('#sw-email')) return;
     if (ticketId && state.saved.emailAsked !== ticketId) state.save({ emailAsked: ticketId });
     const card = emailCard(
       `${awayText(state.info?.nextOpenAt ?? null)} Leave your email address and we'll reply to it.`,
@@ -60,7 +66,7 @@ export function createHours(state: WidgetState, view: Panel, api: Api, fail: Fai
               at: new Date().toISOString(),
               el: thanks.item,
             });
-            view.list.append(thanks.item);
+            ui().list.append(thanks.item);
             thanks.focus();
           } catch (err) {
             const e = asApiError(err);
@@ -76,6 +82,7 @@ export function createHours(state: WidgetState, view: Panel, api: Api, fail: Fai
         void attempt();
       },
     );
+    const view = ui();
     view.extra.replaceChildren(card.form);
     view.scrollDown();
     if (focus) card.field.focus();
@@ -87,5 +94,5 @@ export function createHours(state: WidgetState, view: Panel, api: Api, fail: Fai
     if (info && !info.online && ticketActive && saved.ticketId && saved.emailAsked === saved.ticketId) askEmail(false);
   }
 
-  return { show, askEmail, askAgain, destroy: () => clearTimeout(timer) };
+  return { show, line, askEmail, askAgain, destroy: () => clearTimeout(timer) };
 }

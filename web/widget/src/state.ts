@@ -2,7 +2,8 @@ import type { Live } from './socket.ts';
 import type { Message, OwnConversations, Visitor, WidgetInfo } from './types.ts';
 
 // The widget's state, in one object: what the page has learnt, what is on screen, and what this
-// browser keeps for the next page load (localStorage, per widget key).
+// browser keeps for the next page load (localStorage, per widget key, read on first use: a page's
+// first read of localStorage is slow, and a closed widget's page load does without it).
 
 /**
  * What survives a page load, per widget key. `userId`: the signed-in visitor the conversation is
@@ -49,8 +50,25 @@ export function createState(widgetKey: string) {
       return {};
     }
   };
+  let kept: Saved | null = null;
   const state = {
-    saved: load(),
+    /** What this browser kept, read the first time it is asked for. */
+    get saved(): Saved {
+      if (!kept) {
+        kept = load();
+        // A conversation kept for another signed-in customer is not this one's to read (a page that
+        // names nobody keeps it: the site may identify the customer a moment later).
+        if (state.visitor && kept.userId && kept.userId !== state.visitor.userId) state.forget();
+      }
+      return kept!;
+    },
+    set saved(s: Saved) {
+      kept = s;
+    },
+    /** Whether `saved` has been read from localStorage yet. */
+    get loaded() {
+      return kept !== null;
+    },
     /** The tenant's settings, once read. */
     info: null as WidgetInfo | null,
     isOpen: false,
@@ -100,7 +118,5 @@ export function createState(widgetKey: string) {
       }
     },
   };
-  // The badge's count survives a reload (a closed panel's unread messages are still unread).
-  state.unread = state.saved.unread ?? 0;
   return state;
 }

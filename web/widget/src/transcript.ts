@@ -4,7 +4,7 @@ import type { Message, Source, TextFormat } from './types.ts';
 import { asApiError } from './failure.ts';
 import { bubble } from './views/messages.ts';
 import { failureText } from './views/notice.ts';
-import type { Panel } from './views/panel.ts';
+import type { PanelRef } from './views/panel.ts';
 
 // The transcript: messages on screen, each once (by id, or by role and text until the server names
 // it), in the server's order; the reason given for a person; the articles an answer cites.
@@ -12,14 +12,14 @@ import type { Panel } from './views/panel.ts';
 export type Transcript = ReturnType<typeof createTranscript>;
 
 /** `counted`: a message arrived while the panel was closed (the launcher shows the count). */
-export function createTranscript(state: WidgetState, view: Panel, api: Api, counted: () => void) {
+export function createTranscript(state: WidgetState, ui: PanelRef, api: Api, counted: () => void) {
   const draw = (m: Parameters<typeof bubble>[0]) =>
     bubble(m, (s, from) => {
       void showArticle(s, from);
     });
 
   async function showArticle(s: Source, from: HTMLElement) {
-    const pane = view.article.open(s.title, from);
+    const pane = ui().article.open(s.title, from);
     try {
       const { article } = await api.article(s.articleId);
       pane.show(article);
@@ -50,7 +50,7 @@ export function createTranscript(state: WidgetState, view: Panel, api: Api, coun
       format: format ?? m.metadata?.format ?? m.format,
     });
     shown.push({ id: m.id, role: m.role, content: m.content, at: m.createdAt, el });
-    view.list.append(el);
+    ui().list.append(el);
     return true;
   }
 
@@ -68,7 +68,7 @@ export function createTranscript(state: WidgetState, view: Panel, api: Api, coun
       if (state.shown.some((s) => s.id === id)) return;
       const el = draw({ role: 'user', content: r.text, note: 'You asked for a person' });
       state.shown.push({ id, role: 'user', content: r.text, at: r.at, el });
-      view.list.append(el);
+      ui().list.append(el);
     },
 
     /** Server messages by time, then what this page has not yet seen confirmed. */
@@ -76,14 +76,14 @@ export function createTranscript(state: WidgetState, view: Panel, api: Api, coun
       const sorted = [...state.shown].sort(
         (a, b) => (a.id === null ? 1 : 0) - (b.id === null ? 1 : 0) || (a.at < b.at ? -1 : a.at > b.at ? 1 : 0),
       );
-      for (const s of sorted) view.list.append(s.el);
+      for (const s of sorted) ui().list.append(s.el);
     },
 
     /** A message that arrived by itself (live channel or a reply): shown, announced, counted while closed. */
     arrive(m: Message, sources?: Source[], format?: TextFormat) {
       if (!merge(m, sources, format)) return;
       if (m.role !== 'user') {
-        view.announce(`${m.role === 'agent' ? m.author?.name || 'Support team' : 'Assistant'} says: ${m.content}`);
+        ui().announce(`${m.role === 'agent' ? m.author?.name || 'Support team' : 'Assistant'} says: ${m.content}`);
         if (!state.isOpen) {
           state.unread++;
           state.save({ unread: state.unread });
@@ -91,13 +91,14 @@ export function createTranscript(state: WidgetState, view: Panel, api: Api, coun
         }
       }
       if (state.isOpen) state.seen();
-      view.scrollDown();
+      ui().scrollDown();
     },
 
     /** A message shown before the server has named it (its id comes with a history read or live event). */
     local(role: Message['role'], content: string, note?: string): Shown {
       const s: Shown = { id: null, role, content, at: new Date().toISOString(), el: draw({ role, content, note }) };
       state.shown.push(s);
+      const view = ui();
       view.list.append(s.el);
       view.scrollDown();
       return s;

@@ -1,5 +1,5 @@
 import { ACTIVE_TICKET, type WidgetState } from './state.ts';
-import type { Panel } from './views/panel.ts';
+import type { PanelRef } from './views/panel.ts';
 
 // Typing, both ways: the customer's signals to the team (throttled, over the live socket), and an
 // agent's "is typing" line, shown until their message comes or their signals stop.
@@ -8,7 +8,7 @@ import type { Panel } from './views/panel.ts';
 const TYPING_SIGNAL_MS = 2000;
 const TYPING_SHOWN_MS = 6000;
 
-export function createTyping(state: WidgetState, view: Panel) {
+export function createTyping(state: WidgetState, ui: PanelRef) {
   let sentAt = 0;
   let agentTimer: ReturnType<typeof setTimeout> | undefined;
   let agentPresent = false;
@@ -23,22 +23,24 @@ export function createTyping(state: WidgetState, view: Panel) {
       (saved.ticketStatus !== undefined && ACTIVE_TICKET.includes(saved.ticketStatus)) ||
       agentPresent ||
       state.shown.some((s) => s.role === 'agent');
-    if (!saved.conversationId || !person || !view.input.value.trim()) return;
+    if (!saved.conversationId || !person || !ui().input.value.trim()) return;
     const now = Date.now();
     if (now - sentAt < TYPING_SIGNAL_MS) return;
     if (state.live?.send({ action: 'typing', conversationId: saved.conversationId })) sentAt = now;
   }
-  view.input.addEventListener('input', customerTypes);
 
   /** An agent typing (`name`, '' when unnamed), or done (null: their message came). */
   function agentTypes(name: string | null) {
     if (name !== null) agentPresent = true;
     clearTimeout(agentTimer);
-    view.setAgentTyping(name);
-    if (name !== null) agentTimer = setTimeout(() => view.setAgentTyping(null), TYPING_SHOWN_MS);
+    // Nobody typing in a panel not built yet: nothing to hide.
+    if (name !== null || ui.built()) ui().setAgentTyping(name);
+    if (name !== null) agentTimer = setTimeout(() => ui().setAgentTyping(null), TYPING_SHOWN_MS);
   }
 
   return {
+    /** The customer typed in the message box. */
+    customerTypes,
     agentTypes,
     /** A new conversation: no agent on it yet. */
     reset() {

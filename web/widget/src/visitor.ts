@@ -2,7 +2,7 @@ import { asApiError, type Fail } from './failure.ts';
 import type { WidgetState } from './state.ts';
 import type { Api } from './transport.ts';
 import type { Visitor } from './types.ts';
-import type { Panel } from './views/panel.ts';
+import type { PanelRef } from './views/panel.ts';
 import { pastCard } from './views/past.ts';
 
 // Who the customer is, as the site says (identify, logout), and a signed-in customer's earlier
@@ -30,7 +30,7 @@ export const signed = (state: WidgetState) => {
 /** `startOver`: a new conversation on this page; `readHistory`: the current one read from the server. */
 export function createVisitor(
   state: WidgetState,
-  view: Panel,
+  ui: PanelRef,
   api: Api,
   fail: Fail,
   conversation: { startOver(): void; readHistory(): Promise<void> },
@@ -43,9 +43,10 @@ export function createVisitor(
     }
     state.visitor = v;
     state.past = null;
-    // A conversation kept for another signed-in customer is not this one's to read.
-    // (A page that names nobody keeps it: the site may identify the customer a moment later.)
-    if (v && state.saved.userId && state.saved.userId !== v.userId) conversation.startOver();
+    // A conversation kept for another signed-in customer is not this one's to read. (A page that
+    // names nobody keeps it: the site may identify the customer a moment later.) Until this browser's
+    // copy is read, its first read leaves such a conversation out (state.ts): no read at load for it.
+    if (v && state.loaded && state.saved.userId && state.saved.userId !== v.userId) conversation.startOver();
     showPast();
     if (state.isOpen) void loadPast();
   }
@@ -72,8 +73,10 @@ export function createVisitor(
     }
   }
 
-  /** The link to the list, when there is another conversation; the latest few above a fresh one. */
+  /** The link to the list, when there is another conversation; the latest few above a fresh one (a panel not built yet gets them when built). */
   function showPast() {
+    if (!ui.built()) return;
+    const view = ui();
     const items = state.past ?? [];
     const current = state.saved.conversationId;
     view.pastLink.hidden = !items.some((c) => c.id !== current);
@@ -86,20 +89,20 @@ export function createVisitor(
     state.save({ conversationId: id, ...(state.visitor ? { userId: state.visitor.userId } : {}) });
     state.historyRead = false;
     showPast();
-    view.announce('Earlier conversation reopened.');
-    view.input.focus();
+    ui().announce('Earlier conversation reopened.');
+    ui().input.focus();
     void conversation.readHistory();
   }
 
   /** The whole list, in place of the conversation; `from` gets focus back. */
   function openList(from: HTMLElement) {
-    view.past.open(
+    ui().past.open(
       state.past ?? [],
       state.saved.conversationId,
       reopen,
       () => {
         conversation.startOver();
-        view.input.focus();
+        ui().input.focus();
       },
       from,
     );

@@ -8,13 +8,18 @@ import { type Api, ApiError, createApi, newKey } from './transport.ts';
 import { createTyping } from './typing.ts';
 import type { Conversation, Message, Reply, Visitor } from './types.ts';
 import { markFailed, markHeld } from './views/messages.ts';
-import { buildPanel, type Panel } from './views/panel.ts';
+import { buildLauncher, type Launcher } from './views/launcher.ts';
+import { lazyPanel, type PanelRef } from './views/panel.ts';
 import { createVisitor, signed } from './visitor.ts';
 
 // The widget: its state, the chat API, the live socket and the views wired together, with the
 // conversation's own flow (send, read, the ticket, start over, open, close). The rest has a module
 // each: the transcript, typing both ways, business hours, the visitor and their earlier
 // conversations, asking for a person and rating them, and what a failed call tells the customer.
+//
+// At load only the launcher is built and the tenant's settings read: the panel is built on first use
+// (opened, or something to show in it, or the launcher hovered or focused), and what this browser
+// kept (the conversation, the unread count) is read once the page is idle after that.
 
 export interface Options {
   widgetKey: string;
@@ -45,7 +50,10 @@ interface Ctx {
   opts: Options;
   api: Api;
   state: WidgetState;
-  view: Panel;
+  /** The launcher, built at load. */
+  shell: Launcher;
+  /** The panel, built on first call. */
+  ui: PanelRef;
   fail: Fail;
   /** The launcher's label and unread badge, from the state. */
   label(): void;
@@ -56,40 +64,70 @@ interface Ctx {
   hours: ReturnType<typeof createHours>;
   visitor: ReturnType<typeof createVisitor>;
   handoff: ReturnType<typeof createHandoff>;
+  /** What this browser kept has been restored (the badge, the ticket, the live channel: see restore). */
+  restored: boolean;
+  /** The idle callback that restores it, until it has run. */
+  idle: (() => void) | null;
 }
 
 export function mount(opts: Options): Handle {
   const api = createApi(opts.apiBase, opts.widgetKey);
   const state = createState(opts.widgetKey);
-  const view = buildPanel({
+  const shell = buildLauncher({
     toggle: () => (state.isOpen ? close(c) : open(c)),
     close: () => close(c),
-    submit: () => submitMessage(c),
-    handoff: () => handoff.showEscalate(),
-    past: (from) => visitor.openList(from),
+    // Built ahead while the customer reaches for it, so that the click only shows it.
+    warm: () => void ui(),
   });
-  const label = () => view.labelLauncher(state.info?.theme.title, state.isOpen, state.unread);
-  const position = (p: string | undefined) => view.position((opts.position ?? p) === 'left');
+  const ui = lazyPanel(
+    shell,
+    {
+      close: () => close(c),
+      submit: () => submitMessage(c),
+      typed: () => typing.customerTypes(),
+      handoff: () => handoff.showEscalate(),
+      past: (from) => visitor.openList(from),
+    },
+    () => built(c),
+  );
+  const label = () => shell.labelLauncher(state.info?.theme.title, state.isOpen, state.unread);
+  const position = (p: string | undefined) => shell.position((opts.position ?? p) === 'left');
   position(undefined);
   label();
 
-  const fail = createFail(view, () => !!signed(state));
-  const transcript = createTranscript(state, view, api, label);
-  const typing = createTyping(state, view);
-  const hours = createHours(state, view, api, fail);
-  const visitor = createVisitor(state, view, api, fail, {
+  const fail = createFail(ui, () => !!signed(state));
+  const transcript = createTranscript(state, ui, api, label);
+  const typing = createTyping(state, ui);
+  const hours = createHours(state, ui, api, fail);
+  const visitor = createVisitor(state, ui, api, fail, {
     startOver: () => startOver(c),
     readHistory: () => readHistory(c),
   });
-  const handoff = createHandoff(state, view, api, fail, transcript, {
+  const handoff = createHandoff(state, ui, api, fail, transcript, {
     send: (text, s, key, handover) => send(c, text, s, key, handover),
     setTicket: (id, status, number) => setTicket(c, id, status, number),
     askEmail: hours.askEmail,
   });
-  const c: Ctx = { opts, api, state, view, fail, label, position, transcript, typing, hours, visitor, handoff };
+  const c: Ctx = {
+    opts,
+    api,
+    state,
+    shell,
+    ui,
+    fail,
+    label,
+    position,
+    transcript,
+    typing,
+    hours,
+    visitor,
+    handoff,
+    restored: false,
+    idle: null,
+  };
 
   const onOnline = () => {
-    view.notice.online();
+    if (ui.built()) ui().notice.online();
     state.live?.retryNow();
   };
   window.addEventListener('online', onOnline);
@@ -107,11 +145,13 @@ export function mount(opts: Options): Handle {
       startOver(c);
     },
     destroy() {
+      c.idle?.();
       typing.destroy();
       hours.destroy();
       state.live?.close();
       window.removeEventListener('online', onOnline);
-      view.remove();
+      if (ui.built()) ui().remove();
+      shell.remove();
     },
   };
 }
@@ -124,7 +164,8 @@ export function mount(opts: Options): Handle {
  * ticket when an event names its id: no second announcement, and its rating kept.
  */
 function setTicket(c: Ctx, id: string, status: string, number?: number | null) {
-  const { state, view } = c;
+  const { state } = c;
+  const view = c.ui();
   const { saved } = state;
   const same = saved.ticketId === id || (number != null && saved.ticketNumber === number);
   const changed = !same || saved.ticketStatus !== status;
@@ -174,7 +215,7 @@ function onEvent(c: Ctx, e: LiveEvent) {
     if (d.role === 'agent' && d.conversationId === state.saved.conversationId)
       c.typing.agentTypes(typeof d.name === 'string' ? d.name : '');
   } else if (e.type === 'message.created' && d.conversationId === state.saved.conversationId && d.message?.id) {
-    if (d.message.role !== 'user') c.view.setTyping(false);
+    if (d.message.role !== 'user') c.ui().setTyping(false);
     if (d.message.role === 'agent') c.typing.agentTypes(null);
     c.transcript.arrive(d.message);
   } else if (
@@ -189,12 +230,13 @@ function onEvent(c: Ctx, e: LiveEvent) {
 
 /** The conversation as the server has it; what this page already shows is kept, by id. */
 async function readHistory(c: Ctx): Promise<void> {
-  const { state, view, transcript } = c;
+  const { state, transcript } = c;
   const id = state.saved.conversationId;
   if (!id) return;
   try {
     const r = await c.api.conversation(id);
     if (state.saved.conversationId !== id) return;
+    const view = c.ui();
     for (const m of r.messages) transcript.merge(m);
     // An email thread began with the customer's mail: no chat greeting above it, and the team replies by email.
     state.emailThread = r.conversation.channel === 'email';
@@ -234,18 +276,22 @@ function showTicketRead(c: Ctx, t: Conversation['ticket']) {
 
 /** A new conversation: the old one is forgotten here (it stays with the support team). */
 function startOver(c: Ctx) {
-  const { state, view } = c;
+  const { state } = c;
   c.typing.reset();
   state.live?.close();
   state.live = null;
   state.forget();
   state.emailThread = false;
-  view.greeting.hidden = false;
   c.transcript.clear();
-  view.extra.replaceChildren();
-  view.showTicket(null);
-  view.enable(true);
-  view.notice.clear();
+  // A panel not built yet is fresh already.
+  if (c.ui.built()) {
+    const view = c.ui();
+    view.greeting.hidden = false;
+    view.extra.replaceChildren();
+    view.showTicket(null);
+    view.enable(true);
+    view.notice.clear();
+  }
   state.historyRead = true;
   c.visitor.showPast();
 }
@@ -255,7 +301,7 @@ function ended(c: Ctx) {
     label: 'Start a new conversation',
     run: () => {
       startOver(c);
-      c.view.input.focus();
+      c.ui().input.focus();
     },
   });
 }
@@ -263,7 +309,8 @@ function ended(c: Ctx) {
 // ---- sending --------------------------------------------------------------------------------
 
 async function send(c: Ctx, text: string, s: Shown, key: string, handover = false): Promise<Reply | null> {
-  const { state, view } = c;
+  const { state } = c;
+  const view = c.ui();
   state.busy = true;
   view.sendBtn.disabled = true;
   view.setTyping(true);
@@ -326,7 +373,8 @@ async function send(c: Ctx, text: string, s: Shown, key: string, handover = fals
 }
 
 function submitMessage(c: Ctx) {
-  const { state, view } = c;
+  const { state } = c;
+  const view = c.ui();
   const text = view.input.value.trim();
   if (!text || state.busy || view.input.disabled) return;
   view.notice.clear();
@@ -337,22 +385,26 @@ function submitMessage(c: Ctx) {
 // ---- open, close, start ---------------------------------------------------------------------
 
 function open(c: Ctx) {
-  const { state, view } = c;
+  const { state } = c;
   if (state.isOpen) return;
+  const view = c.ui();
   view.show();
   state.isOpen = true;
   state.unread = 0;
   if (state.saved.unread) state.save({ unread: undefined });
   c.label();
-  if (state.info && !state.historyRead && state.saved.conversationId) void readHistory(c);
+  // Opened before the idle callback came: what this browser kept is restored now (and read, the panel open).
+  if (state.info && !c.restored) restore(c);
+  else if (state.info && !state.historyRead && state.saved.conversationId) void readHistory(c);
   if (state.past === null) void c.visitor.loadPast();
   view.scrollDown();
   view.focusFirst();
 }
 
 function close(c: Ctx) {
-  const { state, view } = c;
+  const { state } = c;
   if (!state.isOpen) return;
+  const view = c.ui();
   state.seen();
   state.isOpen = false;
   view.hide();
@@ -389,7 +441,7 @@ async function catchUp(c: Ctx) {
 }
 
 async function start(c: Ctx) {
-  const { state, view } = c;
+  const { state } = c;
   try {
     state.info = await c.api.widget();
   } catch (err) {
@@ -403,25 +455,75 @@ async function start(c: Ctx) {
           },
     );
     if (fatal) {
+      const view = c.ui();
       view.enable(false);
       view.greeting.hidden = true;
     }
     return;
   }
   const { info } = state;
-  view.applyTheme(info.theme.color);
+  c.shell.applyTheme(info.theme.color);
   c.position(info.theme.position);
-  view.title.textContent = info.theme.title;
-  view.greet(info.greeting);
+  if (c.ui.built()) head(c);
   c.hours.show();
+  c.label();
+  if (state.isOpen) {
+    restore(c);
+    void c.visitor.loadPast();
+  } else if (!c.restored) {
+    c.idle = whenIdle(() => restore(c));
+  }
+}
+
+/**
+ * What this browser kept, once the settings are known: the launcher's unread count (a closed
+ * panel's unread messages are still unread after a reload), the ticket, and the conversation read
+ * (the panel open), caught up with or followed on the live channel. Run when the page is idle after
+ * the settings came (a page that loads with the chat closed does without it until then), or at
+ * once when the panel opens first.
+ */
+function restore(c: Ctx) {
+  const { state } = c;
+  if (c.restored) return;
+  c.restored = true;
+  c.idle?.();
+  c.idle = null;
+  state.unread = state.saved.unread ?? 0;
   c.label();
   if (state.saved.ticketId && state.saved.ticketStatus) {
     setTicket(c, state.saved.ticketId, state.saved.ticketStatus);
     c.hours.askAgain(ACTIVE_TICKET.includes(state.saved.ticketStatus));
   }
-  if (state.isOpen && !state.historyRead) void readHistory(c);
-  if (state.isOpen) void c.visitor.loadPast();
-  else if (state.shown.length)
-    connect(c); // messages sent before this answer came
+  if (state.isOpen) {
+    if (!state.historyRead) void readHistory(c);
+  } else if (state.shown.length)
+    connect(c); // messages sent before the settings came
   else void catchUp(c);
+}
+
+/** Runs `run` when the page is idle (within a second); returns what cancels it. */
+function whenIdle(run: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(run, { timeout: 1000 });
+    return () => cancelIdleCallback(id);
+  }
+  // No idle callbacks (Safari): the next task.
+  const id = setTimeout(run, 0);
+  return () => clearTimeout(id);
+}
+
+/** The tenant's title and greeting in the panel's head and conversation, once the settings are known. */
+function head(c: Ctx) {
+  const { info } = c.state;
+  if (!info) return;
+  const view = c.ui();
+  view.title.textContent = info.theme.title;
+  view.greet(info.greeting);
+}
+
+/** A panel just built: brought up to date with what the page knows (the settings, the earlier conversations). */
+function built(c: Ctx) {
+  head(c);
+  c.hours.line();
+  c.visitor.showPast();
 }

@@ -1,17 +1,19 @@
-import { palette } from '../colour.ts';
 import { articleView } from './article.ts';
 import { h, icon, ICONS, sr } from './dom.ts';
+import { adoptStyles, type Launcher } from './launcher.ts';
 import { createNotice } from './notice.ts';
 import { pastView } from './past.ts';
 
-// The launcher and the chat panel, in a shadow root of their own at the end of the page's body.
+// The chat panel, beside the launcher in its shadow root. Built on first use (see lazyPanel): a
+// page whose chat stays closed builds, styles and lays out none of it.
 
-declare const __WIDGET_CSS__: string;
+declare const __WIDGET_PANEL_CSS__: string;
 
 export interface PanelActions {
-  toggle(): void;
   close(): void;
   submit(): void;
+  /** The customer typed in the message box. */
+  typed(): void;
   handoff(): void;
   /** A signed-in visitor's list of conversations. */
   past(from: HTMLElement): void;
@@ -19,16 +21,10 @@ export interface PanelActions {
 
 export type Panel = ReturnType<typeof buildPanel>;
 
-/** The widget's sheet in its shadow root. */
-function adoptStyles(shadow: ShadowRoot) {
-  if ('adoptedStyleSheets' in Document.prototype) {
-    // A constructed sheet: no <style> element, so a CSP without 'unsafe-inline' allows it.
-    const sheet = new CSSStyleSheet();
-    sheet.replaceSync(__WIDGET_CSS__);
-    shadow.adoptedStyleSheets = [sheet];
-  } else {
-    shadow.append(h('style', null, __WIDGET_CSS__));
-  }
+/** The panel, built the first time it is asked for; `built()` says whether it has been (without building it). */
+export interface PanelRef {
+  (): Panel;
+  built(): boolean;
 }
 
 /** The conversation, an article or the past conversations, in the scrolling body. */
@@ -84,26 +80,6 @@ function trapFocus(e: KeyboardEvent, panel: HTMLElement, shadow: ShadowRoot, sma
   }
 }
 
-/** The round button that opens and closes the panel, with its unread badge. */
-function buildLauncher(actions: PanelActions) {
-  const badge = h('span', { class: 'badge', 'aria-hidden': 'true', hidden: true });
-  const chatIcon = icon(ICONS.chat);
-  const downIcon = icon(ICONS.down);
-  const launcher = h(
-    'button',
-    {
-      type: 'button',
-      class: 'launcher',
-      'aria-expanded': 'false',
-      'aria-controls': 'sw-panel',
-      onclick: () => actions.toggle(),
-    },
-    chatIcon,
-    badge,
-  );
-  return { launcher, badge, chatIcon, downIcon };
-}
-
 /** The message box and its send button; Enter sends, Shift+Enter starts a new line. */
 function buildComposer(actions: PanelActions) {
   const input = h('textarea', {
@@ -112,6 +88,7 @@ function buildComposer(actions: PanelActions) {
     maxlength: 2000,
     placeholder: 'Type your message…',
     autocomplete: 'off',
+    oninput: () => actions.typed(),
     onkeydown: (e) => {
       const k = e as KeyboardEvent;
       if (k.key === 'Enter' && !k.shiftKey && !k.isComposing) {
@@ -139,38 +116,6 @@ function buildComposer(actions: PanelActions) {
     sendBtn,
   );
   return { input, sendBtn, composer };
-}
-
-/** The launcher's theme, side and label. */
-function launcherView(parts: { root: HTMLElement } & ReturnType<typeof buildLauncher>) {
-  const { root, launcher, badge, chatIcon, downIcon } = parts;
-  return {
-    /** Sets the theme through the CSSOM (no style attribute strings): allowed under a strict CSP. */
-    applyTheme(colour?: string) {
-      const p = palette(colour);
-      root.style.setProperty('--sw-accent', p.accent);
-      root.style.setProperty('--sw-on-accent', p.onAccent);
-      root.style.setProperty('--sw-accent-text', p.accentText);
-    },
-
-    position(left: boolean) {
-      root.classList.toggle('left', left);
-    },
-
-    /** `name`: the tenant's title, once known. */
-    labelLauncher(name: string | undefined, isOpen: boolean, unread: number) {
-      // Until the tenant's settings arrive there is no name to give: "Open chat", not "Open chat chat".
-      const what = name ? `${name} chat` : 'chat';
-      launcher.setAttribute(
-        'aria-label',
-        isOpen ? 'Close chat' : unread ? `Open ${what}, ${unread} unread` : `Open ${what}`,
-      );
-      launcher.setAttribute('aria-expanded', String(isOpen));
-      (isOpen ? chatIcon : downIcon).replaceWith(isOpen ? downIcon : chatIcon);
-      badge.hidden = unread === 0;
-      badge.textContent = String(unread);
-    },
-  };
 }
 
 /** What the panel says: announcements, typing, the team's status, the greeting, the ticket bar, and whether it can be used. */
@@ -242,14 +187,10 @@ function talkView(
   };
 }
 
-export function buildPanel(actions: PanelActions) {
-  const hostEl = document.createElement('div');
-  hostEl.setAttribute('data-support-widget', '');
-  const shadow = hostEl.attachShadow({ mode: 'open' });
-  adoptStyles(shadow);
+export function buildPanel(shell: Launcher, actions: PanelActions) {
+  const { hostEl, shadow, root, launcher } = shell;
+  adoptStyles(shadow, __WIDGET_PANEL_CSS__);
 
-  const launcherParts = buildLauncher(actions);
-  const { launcher } = launcherParts;
   const title = h('h2', { id: 'sw-title', tabindex: '-1' }, 'Chat');
   // Whether the team is in: a sentence under the title, read with the dialog's description.
   const status = h('p', { class: 'status', id: 'sw-status', hidden: true });
@@ -289,27 +230,11 @@ export function buildPanel(actions: PanelActions) {
     foot,
     announcer,
   );
-  // Only the launcher is on the page until the first open: a page that never opens the chat lays
-  // out and styles no panel (the panel is built, kept out of the tree, and put in on first show).
-  const root = h(
-    'div',
-    {
-      class: 'root',
-      onkeydown: (e) => {
-        if ((e as KeyboardEvent).key === 'Escape' && !panel.hidden) {
-          e.stopPropagation();
-          actions.close();
-        }
-      },
-    },
-    launcher,
-  );
   // Below 480 px the panel covers the page: it is modal there, and Tab stays inside it.
   const small = matchMedia('(max-width: 479.98px)');
   const setModal = () => panel.setAttribute('aria-modal', String(small.matches));
   setModal();
   small.addEventListener('change', setModal);
-  shadow.append(root);
 
   const scrollDown = () => {
     body.scrollTop = body.scrollHeight;
@@ -330,13 +255,13 @@ export function buildPanel(actions: PanelActions) {
     sendBtn,
     handoff,
     scrollDown,
-    ...launcherView({ root, ...launcherParts }),
     ...talkView({ ...conversation, ...composerParts, announcer, status, ticketBar, handoff, scrollDown }),
 
     /** The open panel takes focus from the page, and remembers where it was. */
     show() {
       const active = document.activeElement;
       returnFocus = active === hostEl ? launcher : active instanceof HTMLElement ? active : null;
+      // Put in the tree on first show (built ahead, on the launcher's hover or focus, it waits out of it).
       if (!panel.isConnected) root.prepend(panel);
       panel.hidden = false;
       root.classList.add('open');
@@ -360,10 +285,21 @@ export function buildPanel(actions: PanelActions) {
     remove() {
       notice.clear();
       small.removeEventListener('change', setModal);
-      hostEl.remove();
+      panel.remove();
     },
   };
-  view.applyTheme();
-  document.body.append(hostEl);
   return view;
+}
+
+/** The panel built on first use; `onBuilt` brings a new one up to date with what the page knows by then. */
+export function lazyPanel(shell: Launcher, actions: PanelActions, onBuilt: (view: Panel) => void): PanelRef {
+  let view: Panel | null = null;
+  const ref = () => {
+    if (!view) {
+      view = buildPanel(shell, actions);
+      onBuilt(view);
+    }
+    return view;
+  };
+  return Object.assign(ref, { built: () => view !== null });
 }
