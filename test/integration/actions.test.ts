@@ -316,6 +316,26 @@ describe('the call from the chat', () => {
     expect(s.ep.got).toHaveLength(2);
   });
 
+  it("does not call for a message its conversation's full window refuses (429), once the window was found full", async () => {
+    // 5 s into a minute: the 30 messages fit in it.
+    fakeClock('2031-05-06T10:20:05.000Z');
+    const s = await shop(() => ({ body: { reply: 'Yes: 3 left.' } }));
+    const first = await s.ask();
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const conversationId = first.body.conversationId as string;
+    for (let n = 2; n <= 30; n++) {
+      const r = await chatOn(w.rt, s.t.widgetKey, '/message', { conversationId, message: `hello number ${n}` });
+      expect(r.status).toBe(200);
+    }
+    expect(s.ep.got).toHaveLength(1);
+    // The 31st finds the window full when it writes; the next is refused before it is read.
+    const full = await chatOn(w.rt, s.t.widgetKey, '/message', { conversationId, message: 'hello again' });
+    expect(full.status).toBe(429);
+    const refused = await s.ask({ conversationId });
+    expect(refused.status).toBe(429);
+    expect(s.ep.got).toHaveLength(1);
+  }, 90_000);
+
   it('skips the action for 60 s after 5 failures in a row, then tries it again', async () => {
     let healthy = false;
     const s = await shop(() => (healthy ? { body: { reply: 'Back: 2 left.' } } : { status: 500 }));

@@ -136,9 +136,10 @@ describe('startTurn and turnWrites', () => {
     });
     const d = understood(intent('reply'), 'We open at nine.');
     const w = turnWrites(turn, d, noTicket, answerOf(d, null, null), 'when do you open?', '1.2.3.4');
-    expect(sortKeys(w.items)[0]).toMatch(/^RATE#/);
-    expect(sortKeys(w.items)[1]).toBe('CONV');
-    expect(w.counters).toHaveLength(2);
+    expect(sortKeys(w.items)[0]).toBe('CONV');
+    // The conversation's message window first (its 429 is the one answered), then the new conversation's two.
+    expect(w.counters).toHaveLength(3);
+    expect(sortKeys(w.counters.map((c) => c.item))[0]).toMatch(/^RATE#/);
     for (const c of w.counters) expect(w.items).toContain(c.item);
     expect(eventTypes(w.items)).toEqual(['conversation.created', 'message.created', 'message.created']);
     expect(w.botMsg).toMatchObject({ role: 'assistant', content: 'We open at nine.' });
@@ -148,7 +149,8 @@ describe('startTurn and turnWrites', () => {
     const turn = startTurn({ tenant, read: conversation(), set: {}, silent: false }, now);
     const d = understood(intent('escalate'), 'Let me get someone.');
     const w = turnWrites(turn, d, newTicket, answerOf(d, newTicket.ticket, 'note'), 'a person please', '1.2.3.4');
-    expect(w.counters).toHaveLength(1);
+    expect(w.counters).toHaveLength(2);
+    expect(w.counters[1]!.refusal.message).toBe('at most 30 escalations from one address a minute');
     expect(eventTypes(w.items)).not.toContain('conversation.created');
   });
 

@@ -1,4 +1,4 @@
-import { Conflict, NotFound, RateLimited } from '#shared/core/errors.ts';
+import { Conflict, NotFound } from '#shared/core/errors.ts';
 import { METRIC } from '#shared/core/metric-names.ts';
 import { count } from '#shared/core/metrics.ts';
 import { HANDOVER_INTENT, KNOWLEDGE_INTENT, type TicketStatus } from '#shared/core/vocabulary.ts';
@@ -26,7 +26,7 @@ import { isActive } from '#shared/domain/handoff/tickets-rules.ts';
 import { commit, openTicket, reopenTicket } from '#shared/domain/handoff/ticket-opening.ts';
 import { assertOrigin, freshTenant } from '#shared/domain/tenants/widget-auth.ts';
 import { LIMITS } from '#shared/domain/limits.ts';
-import { asRateLimited, perMinute } from '#shared/domain/windows.ts';
+import { asRateLimited, minuteCounter, perMinute, refuseSeenFull } from '#shared/domain/windows.ts';
 import { lookUp, type ActionTurn } from '#shared/domain/events-out/actions.ts';
 import { clock, newId } from '#shared/core/clock.ts';
 
@@ -68,7 +68,14 @@ async function readState(tenantId: string, origin: string | undefined, conversat
   return { tenant: r.tenant, conversation: r.conversation };
 }
 
-const retryAfterMinute = (now: Date) => 60 - now.getUTCSeconds();
+/** A conversation's messages in one minute. */
+const messageCounter = (tenantId: string, conversationId: string, now: Date) =>
+  minuteCounter(
+    conversationsRepo.tx.rateWindow(tenantId, conversationId, now, LIMITS.messagesPerMinute),
+    `${tenantId}#messages#${conversationId}`,
+    now,
+    `at most ${LIMITS.messagesPerMinute} messages a minute per conversation`,
+  );
 
 /** Tickets opened from one address, by POST /escalate or by a message whose intent escalates. */
 const escalationCounter = (tenantId: string, sourceIp: string, now: Date) =>
@@ -285,9 +292,6 @@ export function answerOf(
   return { reply, metadata };
 }
 
-/** The transaction item the conversation's per-minute message window holds: first, so its failure is found. */
-const RATE_INDEX = 0;
-
 /**
  * Write (what): every item of the turn's one transaction, and the counters whose refusal maps a
  * failed condition to a 429. The conversation, its messages, the statistics and the hits.
@@ -335,15 +339,12 @@ export function turnWrites(
         unclosedTickets: newTicket ? 1 : 0,
         ...(answered ? { assistantAnswers: 1 } : {}),
       });
-  const items: TxItem[] = [
-    conversationsRepo.tx.rateWindow(tenant.id, conv.id, nowDate, LIMITS.messagesPerMinute),
-    convItem,
-    ...esc.items,
-  ];
-  // A new conversation counts against its key's per-address and overall windows, in the same transaction.
-  const counters = read ? [] : newConversationCounters(tenant, sourceIp, nowDate);
+  // The conversation's message window first: its refusal is the one a full window answers first.
+  // A new conversation also counts against its key's per-address and overall windows.
+  const counters = [messageCounter(tenant.id, conv.id, nowDate)];
+  if (!read) counters.push(...newConversationCounters(tenant, sourceIp, nowDate));
   if (newTicket) counters.push(escalationCounter(tenant.id, sourceIp, nowDate));
-  items.push(...counters.map((c) => c.item));
+  const items: TxItem[] = [convItem, ...esc.items, ...counters.map((c) => c.item)];
   if (!read) items.push(events.conversationCreated(after, now));
   // Without a ticket the conversation may end resolved by the assistant: judged 30 minutes after this message.
   if (!esc.ticket && !conv.latestTicketId) items.push(resolutionsRepo.tx.due(tenant.id, conv.id, now));
@@ -376,16 +377,10 @@ export function turnWrites(
 }
 
 /** Write (commit): the one transaction; a full window answers 429, a lease taken for it goes back. */
-async function commitTurn(w: ReturnType<typeof turnWrites>, opened: Escalation['opened'], now: Date) {
+async function commitTurn(w: ReturnType<typeof turnWrites>, opened: Escalation['opened']) {
   try {
     await commit(w.items, opened);
   } catch (e) {
-    if (e instanceof TxConditionFailed && e.failed[RATE_INDEX]) {
-      throw new RateLimited(
-        `at most ${LIMITS.messagesPerMinute} messages a minute per conversation`,
-        retryAfterMinute(now),
-      );
-    }
     throw asRateLimited(e, w.items, w.counters);
   }
 }
@@ -402,6 +397,12 @@ export function sendMessage(tenantId: string, input: MessageInput, origin: strin
   return retrying(
     async () => {
       const read = await readTurn(tenantId, input, origin);
+      // A window this container saw full refuses before the message is decided.
+      const now = clock.date();
+      refuseSeenFull(
+        read.read ? [messageCounter(tenantId, read.read.id, now)] : newConversationCounters(read.tenant, sourceIp, now),
+        now,
+      );
       // Silent or handed over: nobody answers, so no article is searched (nor counted as having answered).
       const decided = await decide(
         read.tenant,
@@ -436,7 +437,7 @@ export function sendMessage(tenantId: string, input: MessageInput, origin: strin
             ? 'said_wrong'
             : null;
       if (followUp && read.read) written.items.push(...(await followUpMarks(tenantId, read.read.id, followUp)));
-      await commitTurn(written, esc.opened, turn.now);
+      await commitTurn(written, esc.opened);
       await action?.report();
 
       if (esc.ticket?.isNew) count(METRIC.escalations);
