@@ -76,13 +76,13 @@ export const indexingFrom =
 
 /** A customer's message as a vector, once per message, only for a tenant that has vectors. */
 export async function messageVector(
-  tenant: Pick<Tenant, 'vectorsVersion'>,
+  tenant: Pick<Tenant, 'id' | 'vectorsVersion'>,
   text: string,
 ): Promise<Float32Array | undefined> {
   if (!tenant.vectorsVersion) return undefined;
   try {
     // The encoder's runtime and weights load on this first call (the functions that never embed never load them).
-    const [v] = await (await encoder()).embed([text], MESSAGE_TOKENS);
+    const [v] = await (await encoder()).embed([text], MESSAGE_TOKENS, tenant.id);
     return v;
   } catch (e) {
     // A function without the encoder's files, or a failed load: the message is answered from its words.

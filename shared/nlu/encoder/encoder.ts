@@ -7,12 +7,16 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { normalisedHead } from './normalised.ts';
 import { unit } from './vector-math.ts';
+import { turns, type Lane } from './turns.ts';
 
 export { cosine, dequantize, DIMS, quantize, unit, type TextVectors } from './vector-math.ts';
 
 export interface Encoder {
-  /** Unit-length vectors, one per text, in order; each text read up to `maxTokens` word pieces. */
-  embed(texts: string[], maxTokens?: number): Promise<Float32Array[]>;
+  /**
+   * Unit-length vectors, one per text, in order; each text read up to `maxTokens` word pieces.
+   * `lane`: the tenant whose request waits for them; none for background work (turns.ts).
+   */
+  embed(texts: string[], maxTokens?: number, lane?: Lane): Promise<Float32Array[]>;
 }
 
 /**
@@ -118,14 +122,20 @@ async function load(): Promise<Encoder> {
       values.dispose();
     }
   };
+  const atModel = turns();
   return {
-    async embed(texts, maxTokens = TEXT_TOKENS) {
+    async embed(texts, maxTokens = TEXT_TOKENS, lane) {
       const out: Float32Array[] = [];
       for (const [k, batch] of batches(texts.map((t) => normalisedHead(t.trim(), TEXT_CHARS).head || ' ')).entries()) {
         // Between calls, the rest of the process runs (locally the indexer shares it with every route).
         if (k > 0) await new Promise((r) => setImmediate(r));
-        // An empty text would give the model no tokens: a space keeps the batch's shape.
-        for (const row of await run(batch, Math.min(maxTokens, TEXT_TOKENS))) out.push(unit(Float32Array.from(row)));
+        const release = await atModel.take(lane);
+        try {
+          // An empty text would give the model no tokens: a space keeps the batch's shape.
+          for (const row of await run(batch, Math.min(maxTokens, TEXT_TOKENS))) out.push(unit(Float32Array.from(row)));
+        } finally {
+          release();
+        }
       }
       return out;
     },
