@@ -78,11 +78,12 @@ export const indexingFrom =
 export async function messageVector(
   tenant: Pick<Tenant, 'id' | 'vectorsVersion'>,
   text: string,
+  maxTokens = MESSAGE_TOKENS,
 ): Promise<Float32Array | undefined> {
   if (!tenant.vectorsVersion) return undefined;
   try {
     // The encoder's runtime and weights load on this first call (the functions that never embed never load them).
-    const [v] = await (await encoder()).embed([text], MESSAGE_TOKENS, tenant.id);
+    const [v] = await (await encoder()).embed([text], maxTokens, tenant.id);
     return v;
   } catch (e) {
     // A function without the encoder's files, or a failed load: the message is answered from its words.

@@ -66,15 +66,16 @@ describe('the sentence encoder', () => {
     expect(cosine(capped!, uncapped!)).toBeGreaterThan(0.9999);
   }, 60_000);
 
-  it("reads no more than 48 word pieces of a customer's message, the 48th included", async () => {
-    // "▁order" is one piece: the first 48 of these messages are the same, and what follows is not read.
-    // 64 pieces cost ~65 ms of CPU, which put an adversarial chat message over its 100 ms budget.
+  it("reads no more than 32 word pieces of a customer's message, the 32nd included", async () => {
+    // "▁order" is one piece: the first 32 of these messages are the same, and what follows is not read.
+    // Each piece costs the model ~0.6 ms of CPU, and an adversarial chat message has 100 ms in all.
     const e = await encoder();
+    expect(MESSAGE_TOKENS).toBe(32);
     const orders = (n: number) => 'order '.repeat(n);
-    const [bike, weather] = await e.embed([`${orders(48)}bike`, `${orders(48)}weather forecast`], MESSAGE_TOKENS);
+    const [bike, weather] = await e.embed([`${orders(32)}bike`, `${orders(32)}weather forecast`], MESSAGE_TOKENS);
     expect(cosine(bike!, weather!)).toBeGreaterThan(0.9999);
-    const [bike47, weather47] = await e.embed([`${orders(47)}bike`, `${orders(47)}weather`], MESSAGE_TOKENS);
-    expect(cosine(bike47!, weather47!)).toBeLessThan(0.9999);
+    const [bike31, weather31] = await e.embed([`${orders(31)}bike`, `${orders(31)}weather`], MESSAGE_TOKENS);
+    expect(cosine(bike31!, weather31!)).toBeLessThan(0.9999);
   }, 60_000);
 
   it('cuts texts into model calls of at most 8 texts and, past the first, 1,200 characters, in order', () => {

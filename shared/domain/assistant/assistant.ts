@@ -37,6 +37,10 @@ import { namedForPerson, namesPerson } from '#shared/domain/small-talk.ts';
 // One trained model per tenant in the warm container, keyed by the tenant's intents version and
 // vectors version: every intent write bumps the first, every indexing pass the second, so the next
 // message retrains and an unchanged tenant never does.
+// A clause worth a vector of its own asks for a person in a few words ("I need to talk to someone");
+// read up to 16 word pieces, it costs the model about half a message's call.
+const CLAUSE_TOKENS = 16;
+
 const models = new TenantModelCache<AssistantModel<Intent>>();
 
 /**
@@ -138,7 +142,7 @@ export async function decide(
   const clauseVectors = new Map<string, Float32Array>();
   if (vector)
     for (const clause of clausesToEmbed(model, text)) {
-      const v = await embedMessage(tenant, clause);
+      const v = await embedMessage(tenant, clause, CLAUSE_TOKENS);
       if (v) clauseVectors.set(clause, v);
     }
   const decision = applyNone(
