@@ -63,6 +63,7 @@ export { articleTextsToEmbed, intentTextsToEmbed, noneTextsToEmbed } from './pol
 // ---- For the benchmarks and tests: the parts they tune or check one by one. Product code uses
 // what is above.
 export { batches, cosine, DIMS, unit } from './encoder/encoder.ts';
+export { turns, type Lane } from './encoder/turns.ts';
 export { BACKGROUND_PHRASES, backgroundFor } from './intents/background.ts';
 export {
   rng,

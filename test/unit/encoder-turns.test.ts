@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { turns, type Lane } from '#shared/nlu/encoder/turns.ts';
+import { turns, type Lane } from '#shared/nlu/index.ts';
 
 /** Lanes asking in this order while a first call holds the model; the order they are served in. */
 async function servedOrder(asks: Lane[]) {
