@@ -34,13 +34,13 @@ import { namedForPerson, namesPerson } from '#shared/domain/small-talk.ts';
 // cached here, read by the NLU (shared/nlu/answer/), then the team's none examples and a pending
 // question for an entity applied.
 
-// One trained model per tenant in the warm container, keyed by the tenant's intents version and
-// vectors version: every intent write bumps the first, every indexing pass the second, so the next
-// message retrains and an unchanged tenant never does.
 // A clause worth a vector of its own asks for a person in a few words ("I need to talk to someone");
 // read up to 16 word pieces, it costs the model about half a message's call.
 const CLAUSE_TOKENS = 16;
 
+// One trained model per tenant in the warm container, keyed by the tenant's intents version and
+// vectors version: every intent write bumps the first, every indexing pass the second, so the next
+// message retrains and an unchanged tenant never does.
 const models = new TenantModelCache<AssistantModel<Intent>>();
 
 /**
