@@ -10,25 +10,29 @@ const MINUTE = 60;
 export interface Counter {
   item: TxItem;
   refusal: RateLimited;
-  /** The window itself (whose, which name, which minute) and when it ends, epoch ms. */
+  /** The window itself (whose, which name, at which limit, which minute) and when it ends, epoch ms. */
   window: string;
   endsAt: number;
 }
 
-/** `item` counts in the minute of `now` of the window `name` (tenant-qualified); once full, it is refused with `detail`. */
-export function minuteCounter(item: TxItem, name: string, now: Date, detail: string): Counter {
+/**
+ * `item` counts in the minute of `now` of the window `name` (tenant-qualified) up to `limit`; once
+ * full, it is refused with `detail`. The limit is part of the window's identity: a tenant that
+ * raises its figure opens a window seen full at the old one.
+ */
+export function minuteCounter(item: TxItem, name: string, limit: number, now: Date, detail: string): Counter {
   const w = fixedWindow(now, MINUTE);
   return {
     item,
     refusal: new RateLimited(detail, w.retryAfter),
-    window: `${name}#${w.id}`,
+    window: `${name}#${limit}#${w.id}`,
     endsAt: (w.start + MINUTE) * 1000,
   };
 }
 
 export function perMinute(tenantId: string, name: string, limit: number, now: Date, what: string): Counter {
   const item = limitsRepo.tx.countInWindow(tenantId, name, now, MINUTE, limit);
-  return minuteCounter(item, `${tenantId}#${name}`, now, `at most ${limit} ${what} a minute`);
+  return minuteCounter(item, `${tenantId}#${name}`, limit, now, `at most ${limit} ${what} a minute`);
 }
 
 // The windows this container has seen full, until they end. A sender who goes on past a full

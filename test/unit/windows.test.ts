@@ -4,7 +4,8 @@ import { TxConditionFailed } from '#shared/data/tx.ts';
 import { asRateLimited, perMinute, refuseSeenFull } from '#shared/domain/windows.ts';
 
 const at = (iso: string) => new Date(iso);
-const counter = (tenant: string, now: Date) => perMinute(tenant, 'newconv#10.0.0.1', 60, now, 'new conversations');
+const counter = (tenant: string, now: Date, limit = 60) =>
+  perMinute(tenant, 'newconv#10.0.0.1', limit, now, 'new conversations');
 
 /** The refusal `refuseSeenFull` throws, or null. */
 const seen = (c: ReturnType<typeof counter>, now: Date) => {
@@ -27,7 +28,8 @@ describe('windows seen full', () => {
     const again = seen(counter('t-seen', later), later);
     expect(again).toBeInstanceOf(RateLimited);
     expect(again!.message).toBe('at most 60 new conversations a minute');
-    // The next minute is another window.
+    // A figure the tenant raised meanwhile is another window; so is the next minute.
+    expect(seen(counter('t-seen', later, 90), later)).toBeNull();
     const next = at('2031-05-06T10:21:00.000Z');
     expect(seen(counter('t-seen', next), next)).toBeNull();
   });

@@ -73,6 +73,7 @@ const messageCounter = (tenantId: string, conversationId: string, now: Date) =>
   minuteCounter(
     conversationsRepo.tx.rateWindow(tenantId, conversationId, now, LIMITS.messagesPerMinute),
     `${tenantId}#messages#${conversationId}`,
+    LIMITS.messagesPerMinute,
     now,
     `at most ${LIMITS.messagesPerMinute} messages a minute per conversation`,
   );
