@@ -15,6 +15,7 @@ import type { TxItem } from './tx.ts';
 //   outbox event items    the conversation's event partition (snapshots of all of the above)  deleted
 //   webhook deliveries    payloads naming the conversation                                    deleted
 //   unanswered items      one per user message                                                deleted
+//   message vectors       an unanswered message's, by its text's hash                        the indexing pass the erasure queues
 //   taught examples       made from the conversation's messages (domain: taken back, audit redacted)
 //   email conversation    subject, email (customer address, reply token)                    subject redacted, email removed
 //   email message items   email (Message-ID, from, subject, original's key), attachments       removed

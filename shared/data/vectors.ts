@@ -2,9 +2,11 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { transact, type TxItem } from './tx.ts';
+import { batchGet } from './lists.ts';
 
 // The sentence vectors of a tenant's texts (intent phrases, article titles, questions and
-// passages, taught and `none` examples, unanswered messages), written by the indexer only:
+// passages, taught and `none` examples, unanswered messages), written by the indexer, and by the
+// chat for a message it did not answer (with the message's unanswered item: it has the vector):
 // - one item per distinct text in the tenant's vector partition, keyed by a hash of the text,
 //   holding the int8 vector (512 bytes, binary): far under the 400 KB item limit whatever an
 //   article's size, and a text shared by two articles is stored once;
@@ -57,6 +59,15 @@ export const vectorsRepo = {
   /** Every stored vector of the tenant, by text hash (one Query, paged). */
   all: (tenantId: string) => readPartition(keys.vectorPartition(tenantId)),
 
+  /** The tenant's stored vectors of these text hashes, by hash (the ones stored). */
+  async some(tenantId: string, hashes: string[]): Promise<Map<string, Uint8Array>> {
+    const items = await batchGet(
+      hashes.map((h) => keys.vector(tenantId, h)),
+      false,
+    );
+    return new Map(items.map((i) => [i.sk as string, i.v as Uint8Array]));
+  },
+
   /** The starter content's vectors, by text hash. */
   shared: () => readPartition(keys.sharedVectorPartition()),
 
@@ -88,10 +99,17 @@ export const vectorsRepo = {
    */
   async write(tenantId: string, put: Array<[hash: string, vector: Uint8Array]>, remove: string[]): Promise<void> {
     const items: TxItem[] = [
-      ...put.map(([hash, v]): TxItem => ({ Put: { Item: { ...keys.vector(tenantId, hash), type: 'vector', v } } })),
+      ...put.map(([hash, v]) => vectorsRepo.tx.put(tenantId, hash, v)),
       ...remove.map((hash): TxItem => ({ Delete: { Key: keys.vector(tenantId, hash) } })),
     ];
     for (let i = 0; i < items.length; i += CHUNK) await transact(items.slice(i, i + CHUNK));
+  },
+
+  tx: {
+    /** A text's vector (an idempotent put). */
+    put: (tenantId: string, hash: string, v: Uint8Array): TxItem => ({
+      Put: { Item: { ...keys.vector(tenantId, hash), type: 'vector', v } },
+    }),
   },
 
   /** Records the pass's state and bumps the tenant's `version` (the tenant must still exist). */

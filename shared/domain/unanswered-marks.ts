@@ -42,16 +42,25 @@ const item = (conversationId: string, user: Message, metadata: Metadata, reasons
   reasons,
 });
 
-/** The unanswered item of a message pair, in the pair's transaction, when it qualifies. */
-export function unansweredWrite(tenantId: string, conv: Conversation, user: Message, metadata: Metadata): TxItem[] {
+/**
+ * The unanswered item of a message pair, in the pair's transaction, when it qualifies. `vector`:
+ * what stores the message's vector, which the chat read (shared/domain/vectors.ts
+ * `unansweredVector`; empty when it is stored already); absent when the chat read none, and the
+ * event has the indexer embed the message. Either way the unanswered view groups it by meaning.
+ */
+export function unansweredWrite(
+  tenantId: string,
+  conv: Conversation,
+  user: Message,
+  metadata: Metadata,
+  vector?: TxItem[],
+): TxItem[] {
   const reasons = reasonsOf(metadata, ratedLow(conv));
-  // The event has the indexer embed the message, so the unanswered view groups it by meaning.
-  return reasons.length
-    ? [
-        unansweredRepo.tx.put(tenantId, item(conv.id, user, metadata, reasons)),
-        eventsRepo.tx.contentChanged(tenantId, 'unanswered'),
-      ]
-    : [];
+  if (!reasons.length) return [];
+  return [
+    unansweredRepo.tx.put(tenantId, item(conv.id, user, metadata, reasons)),
+    ...(vector ?? [eventsRepo.tx.contentChanged(tenantId, 'unanswered')]),
+  ];
 }
 
 /**

@@ -2,7 +2,8 @@ import { logger } from '#shared/core/log.ts';
 import type { Tenant } from '#shared/data/tenants.ts';
 import { vectorHash } from '#shared/data/keys.ts';
 import { vectorsRepo, type VectorState } from '#shared/data/vectors.ts';
-import { dequantize, encoder, MESSAGE_TOKENS, type TextVectors } from '#shared/nlu/index.ts';
+import type { TxItem } from '#shared/data/tx.ts';
+import { dequantize, encoder, MESSAGE_TOKENS, quantize, type TextVectors } from '#shared/nlu/index.ts';
 import { TenantModelCache } from '#shared/core/model-cache.ts';
 
 // A tenant's stored sentence vectors on the chat path: read once per vectorsVersion in the warm
@@ -13,11 +14,11 @@ import { TenantModelCache } from '#shared/core/model-cache.ts';
 type Stored = ReadonlyMap<string, Uint8Array>;
 
 const stored = new TenantModelCache<Stored>(50);
-// The unanswered view's, apart: its version moves with every unanswered message embedded, the chat's must not.
-const withUnanswered = new TenantModelCache<Stored>(10);
+// The unanswered view's, apart: its version moves with every pass that embeds unanswered messages, the chat's must not.
+const withUnanswered = new TenantModelCache<Map<string, Uint8Array>>(10);
 const NONE: Stored = new Map();
 
-async function load(tenantId: string): Promise<Stored> {
+async function load(tenantId: string): Promise<Map<string, Uint8Array>> {
   // The starter content's vectors, shared by every tenant, then the tenant's own.
   const [shared, own] = await Promise.all([vectorsRepo.shared(), vectorsRepo.all(tenantId)]);
   for (const [h, v] of own) shared.set(h, v);
@@ -34,13 +35,21 @@ export function storedVectorsOf(tenant: Pick<Tenant, 'id' | 'vectorsVersion'>): 
   return stored.get(tenant.id, version, () => load(tenant.id));
 }
 
-/** The same with the unanswered messages' vectors up to date: for the unanswered view. */
-export function unansweredVectorsOf(
+/**
+ * The same with the unanswered view's `messages` up to date: for the unanswered view. A chat
+ * writes a message's vector with its unanswered item (`unansweredVector`) and moves no version, so
+ * the messages' vectors the cached ones lack are read by key (one BatchGet per 100).
+ */
+export async function unansweredVectorsOf(
   tenant: Pick<Tenant, 'id' | 'vectorsVersion' | 'unansweredVectorsVersion'>,
+  messages: readonly string[],
 ): Promise<Stored> {
   const version = `${tenant.vectorsVersion ?? 0}.${tenant.unansweredVectorsVersion ?? 0}`;
-  if (version === '0.0') return Promise.resolve(NONE);
-  return withUnanswered.get(tenant.id, version, () => load(tenant.id));
+  if (version === '0.0') return NONE;
+  const s = await withUnanswered.get(tenant.id, version, () => load(tenant.id));
+  const missing = [...new Set(messages.map((m) => vectorHash(m.trim())))].filter((h) => !s.has(h));
+  if (missing.length) for (const [h, v] of await vectorsRepo.some(tenant.id, missing)) s.set(h, v);
+  return s;
 }
 
 /** The vectors of `texts` that are stored (keyed by the trimmed text, as the models look them up); undefined when none is. */
@@ -90,4 +99,21 @@ export async function messageVector(
     logger.warn('message not embedded', { error: e as Error });
     return undefined;
   }
+}
+
+/**
+ * What stores a customer's message's vector for the unanswered view, from the vector the chat read
+ * (`messageVector`), keyed as the indexer keys it (the trimmed message): the chat writes it with the
+ * message's unanswered item, and no indexing pass runs for the message. The indexer reads a message
+ * to the same MESSAGE_TOKENS word pieces; the chat's text is the message's first 500 characters,
+ * which hold more than that. Nothing when the tenant has the text's vector already: a content
+ * text's (read at its whole length) stays as the indexer wrote it.
+ */
+export async function unansweredVector(
+  tenant: Pick<Tenant, 'id' | 'vectorsVersion'>,
+  message: string,
+  vector: Float32Array,
+): Promise<TxItem[]> {
+  const hash = vectorHash(message.trim());
+  return (await storedVectorsOf(tenant)).has(hash) ? [] : [vectorsRepo.tx.put(tenant.id, hash, quantize(vector))];
 }

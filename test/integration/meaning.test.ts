@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { admin, newTenant, request, send, type TestTenant } from './client.ts';
+import { admin, chat, newTenant, request, send, type TestTenant } from './client.ts';
 import { eventually } from '../support/eventually.ts';
 import { localDatabaseCredentials } from '#shared/core/config.ts';
 
@@ -163,7 +163,7 @@ describe('sentence vectors written by the pipeline', () => {
     ]);
   });
 
-  it('embedding unanswered messages leaves the vectors the chat models are keyed on alone; a none example taught from one moves them', {
+  it('a message the chat did not answer is stored with the vector it read: the unanswered view groups it with no indexing pass, the chat models keep their vectors; a none example taught from one moves them', {
     timeout: 120_000,
   }, async () => {
     const t = await newTenant();
@@ -179,21 +179,17 @@ describe('sentence vectors written by the pipeline', () => {
     const stored = await vectorCount(t);
     for (const m of ['do you sell bikes', 'are bicycles for sale here'])
       expect((await send(t, m)).body.metadata.intentDetected).toBe('fallback');
-    // The unanswered view groups them by meaning: their vectors are stored and it sees them.
+    // Written with the answers, not later by the indexer (whose pass takes a stream read and a model call).
+    expect(await vectorCount(t), 'vectors stored with the answers').toBe(stored + 2);
     type Group = { count: number; examples: Array<{ message: string; conversationId: string; messageId: string }> };
-    const groups = await eventually(async () => {
-      const gs = (await request('GET', admin('/nlu/unanswered'), { token: t.ownerToken })).body.groups as Group[];
-      expect(
-        gs.map((g) => g.count),
-        'the unanswered messages grouped by meaning',
-      ).toContain(2);
-      return gs;
-    }, PIPELINE);
-    expect(await vectorCount(t)).toBe(stored + 2);
+    const groups = (await request('GET', admin('/nlu/unanswered'), { token: t.ownerToken })).body.groups as Group[];
+    expect(
+      groups.map((g) => g.count),
+      'the unanswered messages grouped by meaning',
+    ).toContain(2);
     const after = await versions(t);
     // The chat keeps its model and knowledge index: vectorsVersion did not move.
     expect(after.chat).toBe(before.chat);
-    expect(after.unanswered).toBeGreaterThan(before.unanswered);
 
     // Taught as `none`, a message already embedded: the chat's model must read its vector, so vectorsVersion moves.
     const e = groups[0]!.examples[0]!;
@@ -206,5 +202,25 @@ describe('sentence vectors written by the pipeline', () => {
       async () => expect((await versions(t)).chat, 'vectorsVersion').toBeGreaterThan(before.chat),
       PIPELINE,
     );
+  });
+
+  it('erasing a customer removes the vectors of their messages', { timeout: 120_000 }, async () => {
+    const t = await newTenant();
+    await eventually(async () => allIndexed(await intents(t)), PIPELINE);
+    await eventually(async () => expect((await versions(t)).chat).toBeGreaterThan(0), PIPELINE);
+    const stored = await vectorCount(t);
+    const first = await send(t, 'do you repair vintage typewriters in Quimbleton');
+    expect(await vectorCount(t), "the message's vector, stored with its answer").toBe(stored + 1);
+    const contact = await request('POST', chat(`/conversations/${first.body.conversationId}/contact`), {
+      widgetKey: t.widgetKey,
+      body: { email: 'quimbleton@example.com' },
+    });
+    expect(contact.status).toBe(200);
+    const erased = await request('POST', admin('/customers/erase'), {
+      token: t.ownerToken,
+      body: { email: 'quimbleton@example.com' },
+    });
+    expect(erased.body).toMatchObject({ conversations: 1 });
+    await eventually(async () => expect(await vectorCount(t), 'vectors after the erasure').toBe(stored), PIPELINE);
   });
 });

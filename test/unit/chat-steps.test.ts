@@ -66,6 +66,8 @@ const conversation = (over: Partial<Conversation> = {}): Conversation => ({
   ...over,
 });
 const sortKeys = (items: TxItem[]) => items.map((i) => String((i.Put?.Item ?? i.Update?.Key)?.sk ?? ''));
+const unansweredItems = (items: TxItem[]) =>
+  items.filter((i) => String((i.Put?.Item ?? i.Update?.Key)?.pk ?? '').endsWith('#UNANSWERED'));
 const eventTypes = (items: TxItem[]) =>
   items.map((i) => (i.Put?.Item?.event as { type?: string } | undefined)?.type).filter((t): t is string => Boolean(t));
 
@@ -152,6 +154,23 @@ describe('startTurn and turnWrites', () => {
     expect(w.counters).toHaveLength(2);
     expect(w.counters[1]!.refusal.message).toBe('at most 30 escalations from one address a minute');
     expect(eventTypes(w.items)).not.toContain('conversation.created');
+  });
+
+  it('a fallback goes on the unanswered list with the vector the chat read; without one, the indexer is asked to embed it', () => {
+    const turn = startTurn({ tenant, read: conversation(), set: {}, silent: false }, now);
+    const d = understood(null, 'Sorry, I did not get that.');
+    const vector: TxItem = { Put: { Item: { pk: 'TENANT#t1#VEC', sk: 'hash', type: 'vector' } } };
+    const read = turnWrites(turn, d, noTicket, answerOf(d, null, null), 'do you sell unicycles', '1.2.3.4', [vector]);
+    expect(unansweredItems(read.items)).toHaveLength(1);
+    expect(read.items).toContain(vector);
+    expect(eventTypes(read.items)).not.toContain('content.changed');
+    // Its vector stored already (a content text's): nothing more to write, and no pass.
+    const known = turnWrites(turn, d, noTicket, answerOf(d, null, null), 'do you sell unicycles', '1.2.3.4', []);
+    expect(unansweredItems(known.items)).toHaveLength(1);
+    expect(eventTypes(known.items)).not.toContain('content.changed');
+    const unread = turnWrites(turn, d, noTicket, answerOf(d, null, null), 'do you sell unicycles', '1.2.3.4');
+    expect(eventTypes(unread.items)).toContain('content.changed');
+    expect(unread.items.filter((i) => i.Put?.Item?.type === 'vector')).toEqual([]);
   });
 
   it("a silent turn stores the customer's message only", () => {

@@ -112,6 +112,8 @@ export interface Decision {
   nlu: Understanding<Intent>;
   knowledge: KnowledgeAnswer | null;
   settings: ReturnType<typeof tenantSettings>;
+  /** The message's sentence vector as read (absent: read by its words alone). */
+  vector?: Float32Array;
 }
 
 /**
@@ -155,8 +157,9 @@ export async function decide(
     vector,
   );
   const given = pending ? continuePending(model, pending, text, values) : null;
+  const read = vector ? { ...decision, vector } : decision;
   // The customer answered the question: certain, whatever the message alone would classify as.
-  return given ? { ...decision, nlu: { ...decision.nlu, ...given, confidence: 1 }, knowledge: null } : decision;
+  return given ? { ...read, nlu: { ...read.nlu, ...given, confidence: 1 }, knowledge: null } : read;
 }
 
 /**

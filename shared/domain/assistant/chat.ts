@@ -18,6 +18,7 @@ import { ticketsRepo } from '#shared/data/tickets.ts';
 import { resolutionsRepo } from '#shared/data/resolutions.ts';
 import { retrying, TxConditionFailed, type TxItem } from '#shared/data/tx.ts';
 import { decide, type Decision } from './assistant.ts';
+import { unansweredVector } from '#shared/domain/vectors.ts';
 import { followUpMarks, saysWrong, unansweredWrite } from '#shared/domain/unanswered-marks.ts';
 import { chatConversation, customerMessage, events } from '#shared/domain/events.ts';
 import { availability } from '#shared/domain/tenants/tenant-config.ts';
@@ -304,6 +305,7 @@ export function turnWrites(
   answer: ReturnType<typeof answerOf>,
   message: string,
   sourceIp: string,
+  vector?: TxItem[],
 ) {
   const { tenant, read, conv, now: nowDate, at: now } = turn;
   const { nlu, knowledge: kb } = decision;
@@ -354,7 +356,7 @@ export function turnWrites(
   items.push(conversationsRepo.tx.message(tenant.id, conv.id, userMsg, 0), events.messageCreated(conv, userMsg));
   if (botMsg)
     items.push(conversationsRepo.tx.message(tenant.id, conv.id, botMsg, 1), events.messageCreated(conv, botMsg));
-  if (botMsg) items.push(...unansweredWrite(tenant.id, conv, userMsg, metadata));
+  if (botMsg) items.push(...unansweredWrite(tenant.id, conv, userMsg, metadata, vector));
   items.push(
     statsRepo.tx.addDay(
       tenant.id,
@@ -427,7 +429,9 @@ export function sendMessage(tenantId: string, input: MessageInput, origin: strin
           )
         : null;
       const answer = answerOf(decision, esc.ticket, note, read.handover);
-      const written = turnWrites(turn, decision, esc, answer, input.message, sourceIp);
+      // The vector read goes with the message's unanswered item, if it gets one: no indexing pass for it.
+      const vector = decided.vector ? await unansweredVector(turn.tenant, input.message, decided.vector) : undefined;
+      const written = turnWrites(turn, decision, esc, answer, input.message, sourceIp, vector);
       if (action) written.items.push(...action.items);
       // The answer before, if confident, failed the customer: they asked for a person or said it was wrong.
       const followUp = read.silent

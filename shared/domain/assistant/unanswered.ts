@@ -64,11 +64,8 @@ export async function listUnanswered(
   ]);
   if (!tenant) throw new NotFound('tenant');
   // By meaning too, from the vectors the indexer stored for the messages (no encoder here).
-  const stored = await unansweredVectorsOf(tenant);
-  const vectors = textVectors(
-    stored,
-    items.map((i) => i.message),
-  );
+  const messages = items.map((i) => i.message);
+  const vectors = textVectors(await unansweredVectorsOf(tenant, messages), messages);
   const groups = groupMessages(items, (i) => i.message, undefined, vectors).slice(0, q.limit);
   if (groups.length === 0) return { period, groups: [] };
   const [model, index] = await Promise.all([modelFor(tenant), knowledgeIndexOf(tenant)]);

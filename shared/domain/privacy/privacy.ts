@@ -12,6 +12,7 @@ import type { Ticket } from '#shared/data/tickets.ts';
 import { deleteExample } from '#shared/domain/assistant/examples.ts';
 import { linkedEmailThreads } from '#shared/domain/customers/customers.ts';
 import { events } from '#shared/domain/events.ts';
+import { eventsRepo } from '#shared/data/events.ts';
 import { updateTicket } from '#shared/domain/handoff/tickets.ts';
 import { emailSource } from './email.ts';
 import type { PersonalSource } from './sources.ts';
@@ -163,6 +164,8 @@ export async function eraseCustomer(tenantId: string, actor: Actor, q: CustomerL
       createdAt: now,
     }),
     ...(ids.size ? [events.customerErased(tenantId, [...ids], now)] : []),
+    // The indexer's pass removes the vectors of their messages: no text of the tenant needs them now.
+    ...(ids.size ? [eventsRepo.tx.contentChanged(tenantId, 'erasure')] : []),
   ]);
   return { reference: ref, erasedAt: now, conversations: ids.size, examples, ticketsClosed: unclosed.length };
 }
