@@ -426,7 +426,7 @@ function Attachments({ files }: { files: File[] }) {
   return (
     <ul className="attachments" aria-label="Attachments">
       {files.map((f) => (
-        <li key={f.id}>
+        <li key={f.id} className="attachment">
           {INLINE_IMAGE.test(f.contentType) && <img src={f.url} alt={f.name} className="attachment-image" />}
           <a href={f.url}>{f.name}</a> <span className="muted small">{Math.max(1, Math.round(f.size / 1024))} KB</span>
         </li>
