@@ -1,0 +1,88 @@
+// Exploration: the help desks' tuning messages (outside their lockbox) on tenants as they really
+// start: the starter intents, flagged as starter content, in place of the desk's own intents, beside
+// the desk's articles; answered in process by the NLU with the service's rules (starter content gives
+// way to articles; the hours intent answers only hours), with the encoder. Counts, per kind of
+// expected answer: the right article, the fallback (or a hand-over) where nothing should answer, and
+// the starter intents that share a desk intent's name. Every desk has the same hours set (the hours
+// intent answers from them). Not the chat's whole path: no `none` examples, no pending questions. `npx tsx test/bench/answers/starter-desks.ts`
+// (SHOW=1 lists the misses). Used in docs/decisions/008-answer-policy-coverage.md (d).
+import type { Intent } from '#shared/data/intents.ts';
+import { trainModel } from '#shared/domain/assistant/assistant.ts';
+import { settingsValues } from '#shared/domain/assistant/placeholders.ts';
+import { starterIntents } from '#shared/domain/starter/intents.ts';
+import {
+  answer,
+  buildKnowledgeIndex,
+  DEFAULT_ARTICLE_THRESHOLD,
+  DEFAULT_INTENT_THRESHOLD,
+  prepareArticle,
+  type StoredArticle,
+  textsToEmbed,
+  wordVectors,
+} from '#shared/nlu/index.ts';
+import { helpDesks, type Scenario } from './data.ts';
+import { cachedVectors } from '../vectors/cache.ts';
+
+// Weekday hours, as a team sets them in its settings: what the hours intent's placeholders read.
+const values = settingsValues(
+  {
+    config: {
+      businessHours: {
+        timezone: 'Europe/London',
+        weekly: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri'].map((d) => [d, [['09:00', '17:30']]])),
+      },
+    },
+  },
+  new Date('2026-11-25T12:00:00Z'),
+);
+const thresholds = { intent: DEFAULT_INTENT_THRESHOLD, article: DEFAULT_ARTICLE_THRESHOLD };
+const articlesOf = (s: Scenario) => s.articles.map((a) => prepareArticle({ ...a, id: a.title }));
+const intents = starterIntents.map(
+  (i, k) =>
+    ({
+      ...i,
+      id: `s${k}`,
+      starter: true,
+      enabled: true,
+      createdAt: '',
+      updatedAt: '',
+    }) as Intent,
+);
+const starterNames = new Set(intents.map((i) => i.name));
+const desks = helpDesks().map((s) => ({ ...s, messages: s.messages.filter((m) => !m.lockbox) }));
+const vectors = await cachedVectors(
+  desks.flatMap((s) => [...textsToEmbed({ intents, articles: articlesOf(s) }), ...s.messages.map((m) => m.text)]),
+  (m) => process.stderr.write(`[vectors] ${m}\n`),
+);
+const model = trainModel(1, intents, [], vectors);
+
+const tally = new Map<string, { right: number; all: number }>();
+const misses: string[] = [];
+for (const s of desks) {
+  const index = buildKnowledgeIndex(JSON.parse(JSON.stringify(articlesOf(s))) as StoredArticle[], {
+    wordVectors: wordVectors(),
+    vectors,
+  });
+  for (const m of s.messages) {
+    const r = answer(model, index, m.text, thresholds, 'FALLBACK', vectors.get(m.text.trim()), values);
+    const got = r.knowledge
+      ? `article:${r.knowledge.title}`
+      : r.nlu.intent
+        ? `intent:${r.nlu.intent.name}`
+        : 'fallback';
+    const e = m.expect;
+    let kind: string;
+    let right: boolean;
+    if ('article' in e) [kind, right] = ['article', got === `article:${e.article}`];
+    else if ('fallback' in e) [kind, right] = ['fallback', got === 'fallback' || got === 'intent:human_agent'];
+    else if ('intent' in e && starterNames.has(e.intent))
+      [kind, right] = [`intent ${e.intent}`, got === `intent:${e.intent}`];
+    else continue;
+    const t = tally.get(kind) ?? { right: 0, all: 0 };
+    tally.set(kind, { right: t.right + Number(right), all: t.all + 1 });
+    if (!right) misses.push(`${kind} | ${JSON.stringify(m.text)} -> ${got}`);
+  }
+}
+for (const [kind, t] of [...tally].sort())
+  console.log(`${kind.padEnd(24)} ${((100 * t.right) / t.all).toFixed(1)} % (${t.right}/${t.all})`);
+if (process.env.SHOW === '1') for (const m of misses) console.log(m);
