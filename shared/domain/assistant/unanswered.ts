@@ -63,7 +63,7 @@ export async function listUnanswered(
     unansweredRepo.read(tenantId, period.from, period.to, READ_CAP),
   ]);
   if (!tenant) throw new NotFound('tenant');
-  // By meaning too, from the vectors the indexer stored for the messages (no encoder here).
+  // By meaning too, from the vectors stored for the messages, by the chat or the indexer (no encoder here).
   const messages = items.map((i) => i.message);
   const vectors = textVectors(await unansweredVectorsOf(tenant, messages), messages);
   const groups = groupMessages(items, (i) => i.message, undefined, vectors).slice(0, q.limit);
