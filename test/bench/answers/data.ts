@@ -15,7 +15,9 @@ export interface ScenarioIntent {
   trainingPhrases: string[];
   response: string;
   action?: 'reply' | 'escalate';
-  entities?: Array<{ name: string; type: string }>;
+  entities?: Array<{ name: string; type: string; required?: boolean; prompt?: string }>;
+  /** Starter content, as a new tenant is given it (it gives way to the team's articles). */
+  starter?: boolean;
 }
 export interface ScenarioArticle {
   title: string;

@@ -63,6 +63,7 @@ export function buildScenario(s: Scenario, encoded?: TextVectors): Built {
         response: i.response,
         entities: i.entities ?? [],
         action: i.action ?? 'reply',
+        ...(i.starter ? { starter: true } : {}),
         enabled: true,
         createdAt: '',
         updatedAt: '',

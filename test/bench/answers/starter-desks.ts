@@ -4,24 +4,14 @@
 // way to articles; the hours intent answers only hours), with the encoder. Counts, per kind of
 // expected answer: the right article, the fallback (or a hand-over) where nothing should answer, and
 // the starter intents that share a desk intent's name. Every desk has the same hours set (the hours
-// intent answers from them). Not the chat's whole path: no `none` examples, no pending questions. `npx tsx test/bench/answers/starter-desks.ts`
-// (SHOW=1 lists the misses). Used in docs/decisions/008-answer-policy-coverage.md (d).
-import type { Intent } from '#shared/data/intents.ts';
-import { trainModel } from '#shared/domain/assistant/assistant.ts';
+// intent answers from them). Not the chat's whole path: no `none` examples, no pending questions.
+// `npx tsx test/bench/answers/starter-desks.ts` (SHOW=1 lists the misses). Used in
+// docs/decisions/008-answer-policy-coverage.md (d).
 import { settingsValues } from '#shared/domain/assistant/placeholders.ts';
 import { starterIntents } from '#shared/domain/starter/intents.ts';
-import {
-  answer,
-  buildKnowledgeIndex,
-  DEFAULT_ARTICLE_THRESHOLD,
-  DEFAULT_INTENT_THRESHOLD,
-  prepareArticle,
-  type StoredArticle,
-  textsToEmbed,
-  wordVectors,
-} from '#shared/nlu/index.ts';
-import { helpDesks, type Scenario } from './data.ts';
-import { cachedVectors } from '../vectors/cache.ts';
+import { answer, DEFAULT_ARTICLE_THRESHOLD, DEFAULT_INTENT_THRESHOLD } from '#shared/nlu/index.ts';
+import { helpDesks, type ScenarioIntent } from './data.ts';
+import { buildScenario, scenarioVectors } from './inprocess.ts';
 
 // Weekday hours, as a team sets them in its settings: what the hours intent's placeholders read.
 const values = settingsValues(
@@ -36,33 +26,15 @@ const values = settingsValues(
   new Date('2026-11-25T12:00:00Z'),
 );
 const thresholds = { intent: DEFAULT_INTENT_THRESHOLD, article: DEFAULT_ARTICLE_THRESHOLD };
-const articlesOf = (s: Scenario) => s.articles.map((a) => prepareArticle({ ...a, id: a.title }));
-const intents = starterIntents.map(
-  (i, k) =>
-    ({
-      ...i,
-      id: `s${k}`,
-      starter: true,
-      enabled: true,
-      createdAt: '',
-      updatedAt: '',
-    }) as Intent,
-);
+const intents: ScenarioIntent[] = starterIntents.map((i) => ({ ...i, starter: true }));
 const starterNames = new Set(intents.map((i) => i.name));
-const desks = helpDesks().map((s) => ({ ...s, messages: s.messages.filter((m) => !m.lockbox) }));
-const vectors = await cachedVectors(
-  desks.flatMap((s) => [...textsToEmbed({ intents, articles: articlesOf(s) }), ...s.messages.map((m) => m.text)]),
-  (m) => process.stderr.write(`[vectors] ${m}\n`),
-);
-const model = trainModel(1, intents, [], vectors);
+const desks = helpDesks().map((s) => ({ ...s, intents, messages: s.messages.filter((m) => !m.lockbox) }));
+const vectors = await scenarioVectors(desks);
 
 const tally = new Map<string, { right: number; all: number }>();
 const misses: string[] = [];
 for (const s of desks) {
-  const index = buildKnowledgeIndex(JSON.parse(JSON.stringify(articlesOf(s))) as StoredArticle[], {
-    wordVectors: wordVectors(),
-    vectors,
-  });
+  const { model, index } = buildScenario(s, vectors);
   for (const m of s.messages) {
     const r = answer(model, index, m.text, thresholds, 'FALLBACK', vectors.get(m.text.trim()), values);
     const got = r.knowledge
