@@ -157,9 +157,9 @@ export async function decide(
     vector,
   );
   const given = pending ? continuePending(model, pending, text, values) : null;
-  const read = vector ? { ...decision, vector } : decision;
+  const decided = vector ? { ...decision, vector } : decision;
   // The customer answered the question: certain, whatever the message alone would classify as.
-  return given ? { ...read, nlu: { ...read.nlu, ...given, confidence: 1 }, knowledge: null } : read;
+  return given ? { ...decided, nlu: { ...decided.nlu, ...given, confidence: 1 }, knowledge: null } : decided;
 }
 
 /**
