@@ -61,7 +61,12 @@ const tableBytes = async () =>
 
 log(`a day of ${CONVERSATIONS} conversations`);
 const bytesBefore = await tableBytes();
-const facts = await runDay(rt, meter, { conversations: CONVERSATIONS, handover: 0.1, email: 0.1 }, log);
+const facts = await runDay(
+  rt,
+  meter,
+  { conversations: CONVERSATIONS, handover: 0.1, email: 0.1, shopMs: ASSUMPTIONS.shopMs },
+  log,
+);
 const storageBytes = (await tableBytes()) - bytesBefore;
 const jobs: Array<{ handler: string; everyMinutes: number; ms: number }> = [];
 for (const j of scheduledJobs) {
@@ -93,8 +98,9 @@ const mark = (l: Line) => (l.estimated ? ' (estimated)' : '');
 say(`What a conversation costs on AWS (us-east-1 list prices, ${PRICES_READ})`);
 say(
   `A day of ${facts.conversations} conversations: ${facts.widget} in the widget (${facts.handedOver} handed to a person, ${facts.resolvedByAssistant} closed by the assistant), ` +
-    `${facts.emailThreads} email threads; ${facts.customerMessages} customer messages, ${facts.agentReplies} agent replies, ${facts.webhookDeliveries} webhook deliveries, ` +
-    `${facts.mailOut} mails out. Machine shared with other work: durations are noisy.`,
+    `${facts.emailThreads} email threads; ${facts.customerMessages} customer messages, ${facts.agentReplies} agent replies, ` +
+    `${facts.actionCalls} action calls (the shop's order endpoint answering in ${ASSUMPTIONS.shopMs} ms, an assumption), ` +
+    `${facts.webhookDeliveries} webhook deliveries, ${facts.mailOut} mails out. Machine shared with other work: durations are noisy.`,
 );
 say();
 say('Per conversation, every item:');

@@ -8,6 +8,7 @@ import { FUNCTION_MEMORY_MB, memoryOf } from '#infra/memory.ts';
 import { routes } from '#shared/edge/routes/index.ts';
 import { liveRoutes, scheduledJobs } from '#shared/edge/triggers.ts';
 import { startLocalRuntime } from '../../local/runtime.ts';
+import { ASSUMPTIONS } from './cost/bill.ts';
 import { runDay } from './cost/day.ts';
 import { Meter } from './cost/meter.ts';
 import { fmt, percentile } from './perf/util.ts';
@@ -51,7 +52,12 @@ if (!only) {
   await runDay(
     rt,
     meter,
-    { conversations: Number(process.env.SIZING_CONVERSATIONS ?? 10), handover: 0.1, email: 0.1 },
+    {
+      conversations: Number(process.env.SIZING_CONVERSATIONS ?? 10),
+      handover: 0.1,
+      email: 0.1,
+      shopMs: ASSUMPTIONS.shopMs,
+    },
     log,
   );
   for (const job of ['jobs/retention', 'jobs/purge-tenants', 'jobs/resolutions']) await rt.runJob(job);

@@ -19,8 +19,8 @@ export const ASSUMPTIONS = {
   widgetSocketMinutes: 15,
   /** An agent's dashboard socket: 8 hours a day, for about 40 handovers a day. */
   agentSocketMinutesPerHandover: (8 * 60) / 40,
-  /** An action's call to the shop's API, waited for inside the chat function. */
-  actionCallMs: 250,
+  /** How long the shop's order endpoint takes to answer an action's call (the chat function waits for it, billed). */
+  shopMs: 250,
   /** CloudWatch bills each log event's bytes plus 26. */
   logEventOverheadBytes: 26,
   /** X-Ray's default sampling: the first request each second, then 5 %. */
@@ -99,15 +99,6 @@ export function bill({ meter, facts, storageBytes, jobs, functions, initMs }: Bi
     usd: per(invocations * PRICES.lambdaRequest),
     estimated: false,
     quantity: `${per(invocations).toFixed(1)} invocations`,
-  });
-  const chatMb = memoryOf('chat/send-message');
-  add({
-    item: 'Lambda action calls (shop API)',
-    service: 'Lambda',
-    estimated: true,
-    usd: per(facts.actionCalls * ((chatMb / 1024) * (ASSUMPTIONS.actionCallMs / 1000) * PRICES.lambdaGbSecond)),
-    quantity: `${per(facts.actionCalls).toFixed(2)} calls of ${ASSUMPTIONS.actionCallMs} ms at ${chatMb} MB`,
-    note: 'no actions on this branch: the order questions the assistant answered stand for them, each waiting 250 ms on the shop',
   });
 
   const http = meter.httpRequests();
@@ -222,7 +213,7 @@ export function bill({ meter, facts, storageBytes, jobs, functions, initMs }: Bi
     usd: 0,
     estimated: true,
     quantity: 'per cold start, not per message',
-    note: "the delivery function decrypts a webhook's secret once per container (monthly line)",
+    note: "the delivery function decrypts a webhook's secret, the chat function an action's, once per container (monthly line)",
   });
 
   const entry = http + meter.socketMessagesIn() + meter.socketConnects();
@@ -264,16 +255,20 @@ export function bill({ meter, facts, storageBytes, jobs, functions, initMs }: Bi
       quantity: `${Math.round(cold).toLocaleString('en-US')} cold starts`,
       note: "init measured in a fresh process (docs/SIZING.md), stretched to the memory's CPU share; count assumed",
     });
-    const deliverStarts = Math.min(
-      (byFn.get('events/deliver')?.count ?? 0) * scale,
-      24 * 30 * ASSUMPTIONS.coldStartsPerFunctionHourIdle,
+    // A container decrypts an integration's secret on its first use: the delivery function's
+    // webhooks, and the chat function's action when the day called one.
+    const decrypting = ['events/deliver', ...(facts.actionCalls > 0 ? ['chat/send-message'] : [])];
+    const decrypts = decrypting.reduce(
+      (sum, handler) =>
+        sum + Math.min((byFn.get(handler)?.count ?? 0) * scale, 24 * 30 * ASSUMPTIONS.coldStartsPerFunctionHourIdle),
+      0,
     );
     out.push({
       item: 'KMS requests and key',
       service: 'KMS',
-      usd: PRICES.kmsKeyMonth + deliverStarts * PRICES.kmsRequest,
+      usd: PRICES.kmsKeyMonth + decrypts * PRICES.kmsRequest,
       estimated: true,
-      quantity: `1 key, ${Math.round(deliverStarts)} Decrypt`,
+      quantity: `1 key, ${Math.round(decrypts)} Decrypt`,
     });
     out.push({
       item: 'Secrets Manager (cursor key)',
@@ -325,7 +320,7 @@ export function bill({ meter, facts, storageBytes, jobs, functions, initMs }: Bi
     chat: {
       invocationsPerConversation: per(chat.count),
       meanMs: chat.count ? chat.ms / chat.count : 0,
-      memoryMb: chatMb,
+      memoryMb: memoryOf('chat/send-message'),
     },
     storageBytesPerConversation: per(storageBytes),
   };

@@ -1,15 +1,19 @@
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import WebSocket from 'ws';
 import { createTransport } from 'nodemailer';
 import type { LocalRuntime } from '../../../local/runtime.ts';
-import { seedDemoContent } from '../../../local/demo/seed.ts';
+import { connectDemoOrders, seedDemoContent } from '../../../local/demo/seed.ts';
+import { answerOrderStatus, ORDER_STATUS_PATH } from '../../../local/demo/orders.ts';
 import { LIVE_PATH } from '#shared/edge/triggers.ts';
 import type { Meter } from './meter.ts';
 
 // A support team's day on the demo shop (its help centre and the starter intents), through the
 // local runtime's HTTP, WebSocket and SMTP doors as the widget, the dashboard and mail clients
 // use them. Of every ten conversations one is an email thread; of the widget's, one in ten asks
-// for a person, who answers twice and resolves the ticket. Every event also goes to a webhook.
+// for a person, who answers twice and resolves the ticket; the others ask for an order's status,
+// which the demo's `order_status` looks up by its action, a signed call to the shop's order
+// endpoint (the demo's, answering after `shopMs`). Every event also goes to a webhook.
 
 export interface DayShape {
   conversations: number;
@@ -17,6 +21,8 @@ export interface DayShape {
   handover: number;
   /** Share of all conversations that are email threads. */
   email: number;
+  /** How long the shop's order endpoint takes to answer an action's call. */
+  shopMs: number;
 }
 
 export interface DayFacts {
@@ -28,7 +34,7 @@ export interface DayFacts {
   resolvedByAssistant: number;
   customerMessages: number;
   agentReplies: number;
-  /** Where an action (a call to the shop's API) would have run: the order questions the assistant answered. */
+  /** The order questions answered by the action's call to the shop (its outcome in `metadata.action`). */
   actionCalls: number;
   socketFramesOut: number;
   webhookDeliveries: number;
@@ -51,10 +57,11 @@ const QUESTIONS = [
   'how do loyalty points work',
   'can you gift wrap my order',
 ];
+// The demo shop's orders, and one it does not have (the shop's own "not found" reply).
 const ORDERS = [
-  'where is my order 48213',
+  'where is my order 12345',
   'has order 55321 shipped yet',
-  'status of order number 884422',
+  'status of order number 10482',
   'when will order 7731 arrive',
 ];
 const CLOSINGS = ['thanks, bye', 'great, thank you', "that's all, bye", 'thanks a lot'];
@@ -79,6 +86,12 @@ export async function runDay(
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const hookPort = (receiver.address() as { port: number }).port;
+  const shopSecret = `whsec_${randomBytes(32).toString('base64')}`;
+  const shop = createServer((req, res) => {
+    setTimeout(() => void answerOrderStatus(req, res, shopSecret), shape.shopMs);
+  });
+  await new Promise<void>((r) => shop.listen(0, '127.0.0.1', r));
+  const shopPort = (shop.address() as { port: number }).port;
 
   const sub = `cost-${Date.now()}`;
   const token = await rt.idp.token({ sub, email: `${sub}@shop.example` });
@@ -107,6 +120,7 @@ export async function runDay(
   const chat = (method: string, path: string, body?: unknown) =>
     http(method, `/api/v1/chat${path}`, body, { 'x-widget-key': widgetKey });
   await seedDemoContent(rt.url, token);
+  await connectDemoOrders(rt.url, token, `http://127.0.0.1:${shopPort}${ORDER_STATUS_PATH}`, shopSecret);
   log('demo content seeded; waiting for its index');
   await admin('PUT', '/settings', { config: { email: { inboundPerHour: 100_000 } } });
   const inbound = (await admin('GET', '/settings')).config.email.inboundAddress as string;
@@ -251,7 +265,7 @@ export async function runDay(
       continue;
     }
     const order = await say(pick(ORDERS, c));
-    if (order.metadata.intentDetected === 'order_status') facts.actionCalls++;
+    if (order.metadata.action) facts.actionCalls++;
     await say(pick(QUESTIONS, c + 3));
     await say(pick(CLOSINGS, c));
     facts.resolvedByAssistant++;
@@ -285,5 +299,6 @@ export async function runDay(
   agentSocket.close();
   smtp.close();
   receiver.close();
+  shop.close();
   return facts;
 }
