@@ -11,7 +11,9 @@ import {
   buildKnowledgeIndex,
   DEFAULT_ARTICLE_THRESHOLD,
   DEFAULT_INTENT_THRESHOLD,
+  encoder,
   prepareArticle,
+  textsToEmbed,
   wordVectors,
 } from '#shared/nlu/index.ts';
 
@@ -178,6 +180,53 @@ describe("the team's content first", () => {
     const starter = ask({ ...legacyShipping, starter: true });
     expect(starter.knowledge?.articleId).toBe('freight');
     expect(starter.knowledge!.reply).toContain('$49');
+  });
+});
+
+describe('asking for a person, and a hand-over that is only a guess', () => {
+  // With the sentence encoder's evidence, as a tenant's model reads once its content is indexed:
+  // the starter hand-over's "can I speak to a real person" brings it close to any "can I ..." question.
+  const articles = [
+    {
+      id: 'paying',
+      title: 'Paying for your repair',
+      body: 'Pay by card or cash when you collect. Repairs over $200 can be paid in three monthly instalments with no interest.',
+      questions: ['can i pay monthly', 'do you take cards', 'how do i pay'],
+    },
+  ].map((a) => prepareArticle(a));
+  const intents = starterIntents.map((s) => asIntent(s, { starter: true }));
+  const messages = [
+    'can i pay in instalments',
+    'can i pay in instalments? i would rather talk to a person about it',
+    'can i talk to a human',
+  ];
+  const th = { intent: DEFAULT_INTENT_THRESHOLD, article: DEFAULT_ARTICLE_THRESHOLD };
+  const built = (async () => {
+    const texts = [...textsToEmbed({ intents, articles }), ...messages];
+    const vs = await (await encoder()).embed(texts);
+    const vectors = new Map(texts.map((t, i) => [t, vs[i]!]));
+    return {
+      vectors,
+      model: trainModel(1, intents, [], vectors),
+      index: buildKnowledgeIndex(articles, { wordVectors: wordVectors(), vectors }),
+    };
+  })();
+  const ask = async (text: string) => {
+    const { model, index, vectors } = await built;
+    return answer(model, index, text, th, 'FALLBACK', vectors.get(text));
+  };
+
+  it("a starter hand-over ranked first for a message that names no person gives way to the team's article", async () => {
+    const r = await ask(messages[0]!);
+    // The hand-over is ranked first at the threshold; the article answers.
+    expect(r.nlu.ranking[0]).toMatchObject({ intent: 'human_agent' });
+    expect(r.nlu.ranking[0]!.confidence).toBeGreaterThanOrEqual(th.intent);
+    expect(r.nlu.intent).toBeNull();
+    expect(r.knowledge?.articleId).toBe('paying');
+  });
+
+  it('a message that names a person is handed over, whatever article answers beside it', async () => {
+    for (const text of messages.slice(1)) expect((await ask(text)).nlu.intent?.name, text).toBe('human_agent');
   });
 });
 

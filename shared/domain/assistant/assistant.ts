@@ -71,11 +71,14 @@ function asksForPerson(i: Intent): boolean {
 }
 
 /**
- * Starter content gives way to the team's articles, except small talk and a plain hand-over: they
- * state nothing an article could contradict, and asking for a person is always honoured.
+ * Starter content gives way to the team's articles, except small talk, which states nothing an
+ * article could contradict, and a plain hand-over in a message that names a person: asking for one
+ * is always honoured. A hand-over ranked first for a message that names nobody ("can I pay in
+ * instalments", ranked first by its phrases' "can I") is the classifier's guess, and the team's
+ * article that answers comes first.
  */
-function yieldsToArticles(i: Intent): boolean {
-  return i.starter === true && !isSmallTalk(i.name) && !plainHandover(i);
+function yieldsToArticles(i: Intent, text: string): boolean {
+  return i.starter === true && !isSmallTalk(i.name) && !(plainHandover(i) && namesPerson(text));
 }
 
 /** The tenant's model of its enabled intents, with the service's rules (`vectors`: see trainNluModel). */

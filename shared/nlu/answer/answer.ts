@@ -175,7 +175,7 @@ export function answer<I extends ModelIntent>(
   const articleAnswers = hits[0] !== undefined && hits[0].confidence >= thresholds.article;
   // A request the service always honours (a person) is not outweighed by an article on the problem beside it.
   if (asked) choice = 'intent';
-  else if (choice === 'intent' && articleAnswers && rules.yieldsToArticles(model.byName.get(top!.intent)!))
+  else if (choice === 'intent' && articleAnswers && rules.yieldsToArticles(model.byName.get(top!.intent)!, text))
     choice = 'article';
   // Starter content answers only what it was written for: "is parking free" is not an hours question.
   if (choice === 'intent' && offTopicStarter(model, model.byName.get(top!.intent)!, text))
@@ -218,7 +218,7 @@ const starterTexts = new WeakMap<ModelIntent, CoveredText>();
  * pump online last wk, still not here"), and its question states nothing about the business.
  */
 function offTopicStarter<I extends ModelIntent>(model: AssistantModel<I>, intent: I, text: string): boolean {
-  if (!model.rules.yieldsToArticles(intent) || intent.entities.some((e) => e.required)) return false;
+  if (!model.rules.yieldsToArticles(intent, text) || intent.entities.some((e) => e.required)) return false;
   const vectors = wordVectors();
   let covered = starterTexts.get(intent);
   if (!covered) {
@@ -267,8 +267,8 @@ export function clausesToEmbed<I extends ModelIntent>(model: AssistantModel<I>, 
 
 /**
  * The intent of a request that the service always honours (asking for a person) when the message
- * makes one at the intent threshold: ranked first on the whole message, or, in a message of several
- * clauses, ranked first on one clause read alone. Beside a problem, such a request is a small part
+ * makes one at the intent threshold: ranked first on the whole message that names a person, or, in
+ * a message of several clauses, ranked first on one clause that names one, read alone. Beside a problem, such a request is a small part
  * of the message's words, and the problem's words outweigh it in the whole message's ranking.
  */
 function honouredRequest<I extends ModelIntent>(
@@ -279,7 +279,7 @@ function honouredRequest<I extends ModelIntent>(
   clauseVectors: ReadonlyMap<string, Float32Array>,
 ): Ranked | null {
   const sure = (r: Ranked | undefined): r is Ranked => isHonoured(model, r) && r.confidence >= thresholds.intent;
-  if (sure(top)) return top;
+  if (sure(top) && model.rules.mayAskAlone(text)) return top;
   for (const clause of clausesOf(model, text)) {
     const first = clauseTop(model, clause, clauseVectors.get(clause));
     if (sure(first)) return first;

@@ -27,11 +27,11 @@ export interface ModelIntent {
 export interface ServiceRules<I extends ModelIntent> {
   /** The intents as the classifier learns them (the service gives small talk its everyday phrases). */
   training(intents: I[]): TrainingIntent[];
-  /** Whether the intent gives way to an article that reaches its threshold (starter content does). */
-  yieldsToArticles(intent: I): boolean;
+  /** Whether the intent, ranked first for `text`, gives way to an article that reaches its threshold (starter content does). */
+  yieldsToArticles(intent: I, text: string): boolean;
   /** Whether the intent, ranked first and at its threshold, answers even where an article would (asking for a person). */
   honoured(intent: I): boolean;
-  /** Whether a clause of a longer message may make that request on its own (it names a person). */
+  /** Whether a message, or a clause of a longer one, may make that request (it names a person). */
   mayAskAlone(clause: string): boolean;
   /** The intent with its settings placeholders filled from `values`; null when one has none (it falls back). */
   withValues(intent: I, values: Record<string, string>): I | null;

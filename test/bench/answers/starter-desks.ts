@@ -5,7 +5,7 @@
 // expected answer: the right article, the fallback (or a hand-over) where nothing should answer, and
 // the starter intents that share a desk intent's name. Every desk has the same hours set (the hours
 // intent answers from them). Not the chat's whole path: no `none` examples, no pending questions.
-// `npx tsx test/bench/answers/starter-desks.ts` (SHOW=1 lists the misses). Used in
+// `npx tsx test/bench/answers/starter-desks.ts` (SHOW=1 lists the misses; LOCKBOX=1 the lockbox's figures). Used in
 // docs/decisions/008-answer-policy-coverage.md (d).
 import { settingsValues } from '#shared/domain/assistant/placeholders.ts';
 import { starterIntents } from '#shared/domain/starter/intents.ts';
@@ -28,7 +28,9 @@ const values = settingsValues(
 const thresholds = { intent: DEFAULT_INTENT_THRESHOLD, article: DEFAULT_ARTICLE_THRESHOLD };
 const intents: ScenarioIntent[] = starterIntents.map((i) => ({ ...i, starter: true }));
 const starterNames = new Set(intents.map((i) => i.name));
-const desks = helpDesks().map((s) => ({ ...s, intents, messages: s.messages.filter((m) => !m.lockbox) }));
+// LOCKBOX=1: the desks' lockbox messages instead, read only to check a change chosen on the tuning ones.
+const lockbox = process.env.LOCKBOX === '1';
+const desks = helpDesks().map((s) => ({ ...s, intents, messages: s.messages.filter((m) => !!m.lockbox === lockbox) }));
 const vectors = await scenarioVectors(desks);
 
 const tally = new Map<string, { right: number; all: number }>();
