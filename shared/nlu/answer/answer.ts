@@ -268,8 +268,9 @@ export function clausesToEmbed<I extends ModelIntent>(model: AssistantModel<I>, 
 /**
  * The intent of a request that the service always honours (asking for a person) when the message
  * makes one at the intent threshold: ranked first on the whole message that names a person, or, in
- * a message of several clauses, ranked first on one clause that names one, read alone. Beside a problem, such a request is a small part
- * of the message's words, and the problem's words outweigh it in the whole message's ranking.
+ * a message of several clauses, ranked first on one clause that names one, read alone. Beside a
+ * problem, such a request is a small part of the message's words, and the problem's words outweigh
+ * it in the whole message's ranking.
  */
 function honouredRequest<I extends ModelIntent>(
   model: AssistantModel<I>,
