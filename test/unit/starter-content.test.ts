@@ -196,7 +196,7 @@ describe('asking for a person, and a hand-over that is only a guess', () => {
   ].map((a) => prepareArticle(a));
   const intents = starterIntents.map((s) => asIntent(s, { starter: true }));
   const messages = [
-    'can i pay in instalments',
+    'can i pay with amex',
     'can i pay in instalments? i would rather talk to a person about it',
     'can i talk to a human',
   ];
@@ -260,6 +260,13 @@ describe('a starter intent answers only what it was written for', () => {
   it('still answers hours asked in other words, days and greetings around them', () => {
     for (const text of ['are you open on monday', 'when is the showroom open', 'hey what time do you shut today'])
       expect(ask(true, text).intent?.name, text).toBe('opening_hours');
+  });
+
+  it('a farewell that thanks too is a goodbye; thanks alone stays thanks', () => {
+    for (const text of ['ok thank you so much, bye now', 'lovely, cheers, bye', 'thats everything i needed, thank you'])
+      expect(ask(true, text).intent?.name, text).toBe('goodbye');
+    for (const text of ['thanks', 'thank you very much for your help'])
+      expect(ask(true, text).intent?.name, text).toBe('thanks');
   });
 
   it('leaves the order question alone: it asks for the number, whatever product the message names', () => {
