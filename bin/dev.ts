@@ -37,6 +37,8 @@ const runtime = await startLocalRuntime({
   ...(process.env.SMTP_PORT ? { smtpPort: Number(process.env.SMTP_PORT) } : {}),
   trustVerdictHeader: true,
   standInsPort: port + 2,
+  // Each tenant's chat on a thread of its own, as Lambda keeps tenants' invocations apart (local/lanes.ts).
+  lanes: true,
 });
 
 const call = async (method: string, path: string, token: string, body?: unknown) => {

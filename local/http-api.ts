@@ -153,8 +153,19 @@ export interface HttpApi {
   jwksFetches(): number;
 }
 
-/** `load` gives a route's handler by its declared name, as the integration invokes it. */
-export function createHttpApi(load: (handler: string) => Promise<ApiHandler>): HttpApi {
+/** Invokes a route's handler with its event, as the integration does (runtime.ts: in process, or in a lane). */
+export type RouteInvoker = (
+  route: Route,
+  event: APIGatewayProxyEventV2WithJWTAuthorizer,
+) => Promise<APIGatewayProxyStructuredResultV2>;
+
+/** `load` gives a route's handler by its declared name, invoked in process with a Lambda context. */
+export const inProcess =
+  (load: (handler: string) => Promise<ApiHandler>): RouteInvoker =>
+  async (route, event) =>
+    (await load(route.handler))(event, lambdaContext(route));
+
+export function createHttpApi(invoke: RouteInvoker): HttpApi {
   let verifier!: ReturnType<typeof JwtVerifier.create>;
   let fetches = 0;
   return {
@@ -183,11 +194,7 @@ export function createHttpApi(load: (handler: string) => Promise<ApiHandler>): H
           return true;
         }
       }
-      const handler = await load(found.route.handler);
-      const result = await handler(
-        buildEvent(req, url, found.route, found.params, body, claims),
-        lambdaContext(found.route),
-      );
+      const result = await invoke(found.route, buildEvent(req, url, found.route, found.params, body, claims));
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(result.headers ?? {}))
         if (!/^access-control-/i.test(k)) headers[k] = String(v);

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync } from 'node:fs';
+import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { join } from 'node:path';
 import { fifoFields, parseMessage } from '#shared/data/delivery-queue.ts';
 import {
@@ -16,7 +17,8 @@ import {
 import { startTtlSweeper } from './ttl.ts';
 import { createLocalIdp, type LocalIdp } from './idp.ts';
 import { createFunctions } from './lambda.ts';
-import { createHttpApi, CORS_HEADERS, readBody, send, type ApiHandler } from './http-api.ts';
+import { createHttpApi, CORS_HEADERS, inProcess, readBody, send, type ApiHandler } from './http-api.ts';
+import { createLanes } from './lanes.ts';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamodb-local.ts';
 import { createLocalQueue, type LocalQueue, type SqsHandler } from './queue.ts';
 import { createLiveGateway, type LiveGateway, type SocketResult } from './live.ts';
@@ -40,6 +42,10 @@ import { newLocalCredentials } from './sigv4.ts';
 /** Path of the management API's endpoint on the stand-ins' port (API Gateway's is the stage URL over https). */
 const MANAGEMENT_PATH = '/local-live';
 const STREAM_POLL_MS = 75;
+/** A route's context in a lane counts down as in process (events.ts lambdaContext's default). */
+const LANE_TIMEOUT_MS = 10_000;
+/** The lane of the background functions (a widget key never has this form). */
+const BACKGROUND_LANE = 'background';
 const DELIVERY_QUEUE_NAME = 'deliveries.fifo';
 const INDEX_QUEUE_NAME = 'indexing';
 const EMAIL_QUEUE_NAME = 'email';
@@ -95,6 +101,14 @@ export interface RuntimeOptions {
   onInvoke?: (handler: string, event: unknown, took: { ms: number; cpuMs: number }) => void;
   /** The port of the stand-ins for S3, SQS and the mail catcher's page (standins.ts; default: a free one). */
   standInsPort?: number;
+  /**
+   * Run the public chat routes in worker threads, one widget key to a lane (lanes.ts), so that one
+   * tenant's load does not slow another's, as Lambda's sandboxes keep them apart: `true` for
+   * `defaultLaneCount()` lanes, or how many. Off by default: tests that observe handlers in process
+   * (their clock, handlers of their own) need them on the main thread. `onInvoke` is told of a lane's
+   * invocations with the CPU time of the lane's thread, not the process's.
+   */
+  lanes?: boolean | number;
 }
 
 export interface LocalRuntime {
@@ -169,9 +183,30 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     ...(opts.resolveHandler ? { resolveHandler: opts.resolveHandler } : {}),
     ...(opts.onInvoke ? { onInvoke: opts.onInvoke } : {}),
   });
-  const loadHandler = functions.load;
   const invoke = functions.invoke;
-  const api = createHttpApi((name) => functions.load(name) as Promise<ApiHandler>);
+  const lanes = opts.lanes ? createLanes(opts.lanes === true ? undefined : opts.lanes, opts.onInvoke) : null;
+  const here = inProcess((name) => functions.load(name) as Promise<ApiHandler>);
+  // The functions behind the stream, the queues and SES: with lanes on, in a lane of their own, as
+  // their own Lambda functions are in AWS, so their batches do not hold the API's thread.
+  const backgroundInvoke: typeof invoke = (name, event, timeoutMs = LANE_TIMEOUT_MS) =>
+    lanes
+      ? lanes.invoke(BACKGROUND_LANE, name, functions.file(name), event, timeoutMs)
+      : invoke(name, event, timeoutMs);
+  const consumer = (name: string) => async () =>
+    (lanes
+      ? (event: unknown, context?: Context) => backgroundInvoke(name, event, context?.getRemainingTimeInMillis())
+      : await functions.load(name)) as unknown as SqsHandler;
+  const api = createHttpApi(async (route, event) => {
+    const key = lanes && route.auth === 'widget' ? event.headers['x-widget-key'] : undefined;
+    if (!key) return here(route, event);
+    return (await lanes!.invoke(
+      key,
+      route.handler,
+      functions.file(route.handler),
+      event,
+      LANE_TIMEOUT_MS,
+    )) as APIGatewayProxyStructuredResultV2;
+  });
   // The handlers read their configuration from the environment, as in Lambda.
   Object.assign(process.env, {
     TABLE_NAME: tableName,
@@ -283,7 +318,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     name: DELIVERY_QUEUE_NAME,
     baseUrl: standIns.url,
     region: process.env.AWS_REGION,
-    handler: () => loadHandler('events/deliver') as unknown as Promise<SqsHandler>,
+    handler: consumer('events/deliver'),
     fifo: true,
     visibilityTimeoutSeconds: DELIVERY_QUEUE.visibilityTimeoutSeconds,
     maxReceiveCount: DELIVERY_QUEUE.maxReceiveCount,
@@ -298,7 +333,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     name: EMAIL_QUEUE_NAME,
     baseUrl: standIns.url,
     region: process.env.AWS_REGION,
-    handler: () => loadHandler('email/send') as unknown as Promise<SqsHandler>,
+    handler: consumer('email/send'),
     visibilityTimeoutSeconds: 60,
     maxReceiveCount: 5,
     batchSize: 10,
@@ -314,7 +349,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     handler: () =>
       opts.indexer === false
         ? Promise.resolve((async () => ({ batchItemFailures: [] })) as unknown as SqsHandler)
-        : (loadHandler(INDEX_QUEUE.handler) as unknown as Promise<SqsHandler>),
+        : consumer(INDEX_QUEUE.handler)(),
     visibilityTimeoutSeconds: INDEX_QUEUE.visibilityTimeoutSeconds,
     maxReceiveCount: INDEX_QUEUE.maxReceiveCount,
     batchSize: INDEX_QUEUE.batchSize,
@@ -326,7 +361,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     name: 'exports',
     baseUrl: standIns.url,
     region: process.env.AWS_REGION,
-    handler: () => loadHandler(EXPORT_QUEUE.handler) as unknown as Promise<SqsHandler>,
+    handler: consumer(EXPORT_QUEUE.handler),
     visibilityTimeoutSeconds: EXPORT_QUEUE.visibilityTimeoutSeconds,
     maxReceiveCount: EXPORT_QUEUE.maxReceiveCount,
     batchSize: EXPORT_QUEUE.batchSize,
@@ -377,7 +412,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   let mail: LocalMail | null = null;
   if (opts.smtpPort !== false) {
     mail = await startLocalMail({
-      invoke,
+      invoke: backgroundInvoke,
       putObject: (key, raw) => objects.put(MAIL_BUCKET, key, raw, 'message/rfc822'),
       ...(opts.smtpPort ? { smtpPort: opts.smtpPort } : {}),
       trustVerdictHeader: opts.trustVerdictHeader ?? false,
@@ -392,7 +427,8 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
       region: process.env.AWS_REGION!,
       tableName,
       trigger: eventDispatcher,
-      invoke: (event) => invoke(eventDispatcher.handler, event, eventDispatcher.functionTimeoutSeconds * 1000),
+      invoke: (event) =>
+        backgroundInvoke(eventDispatcher.handler, event, eventDispatcher.functionTimeoutSeconds * 1000),
       // A table made now is read from its start, so no write after this runtime started is missed.
       fromStart: created,
       pollMs: opts.streamPollMs ?? STREAM_POLL_MS,
@@ -459,6 +495,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
       await standIns.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await lanes?.stop();
       await dynamo?.stop();
     },
   };

@@ -1,14 +1,16 @@
 // `npm run bench:hostile`: the chat path against adversarial messages (test/bench/hostile/corpus.ts:
 // expanding characters, long unique words, repeated tokens, mixed scripts, emoji, 2,000-character
 // unique messages), on a local runtime started in this process (DynamoDB Local, the event pipeline
-// and the sentence encoder on, as `npm start` runs them). Two tenants with the starter intents and
-// the demo help centre, both indexed before anything is measured.
+// and the sentence encoder on, and lanes: each tenant's chat on a thread of its own, local/lanes.ts,
+// as `npm start` runs them). Two tenants with the starter intents and the demo help centre, both
+// indexed before anything is measured.
 // 1. Each message alone, the event pipeline idle before it, HOSTILE_REPEATS times: the CPU time of
 //    deciding it in process (shared/domain/assistant/assistant.ts decide: the model, the articles,
-//    the encoder); the CPU and wall time of its POST /chat/message (this process's CPU: the handler,
-//    and the client's small share); and the CPU of the event pipeline after it until idle (the
-//    stream, the dispatcher, the indexer, which embeds an unanswered message). Budget (ARCHITECTURE
-//    "Performance budget"): the worst request of every message at most 100 ms of CPU.
+//    the encoder); the CPU of the chat function's invocation (its lane's thread, as the runtime's
+//    onInvoke tells it); the CPU and wall time of its POST /chat/message (this process's CPU: every
+//    thread, the HTTP layer and the client's small share); and the CPU of the event pipeline after it
+//    until idle (the stream, the dispatcher, the indexer). Budget (ARCHITECTURE "Performance
+//    budget"): the chat function's worst invocation of every message at most 100 ms of CPU.
 // 2. Another tenant's chat latency: a message every HOSTILE_GAP_MS, quiet for HOSTILE_QUIET_S, then
 //    for HOSTILE_LOAD_S while 4 senders send the corpus to the first tenant (each its next message as
 //    soon as the last is answered, a new conversation every 25). Budget: its p99 at most twice
@@ -51,7 +53,17 @@ const cpuMs = (since: NodeJS.CpuUsage) => {
 
 const { startLocalRuntime } = await import('../../local/runtime.ts');
 const { demoArticles } = await import('../../local/demo/articles.ts');
-const rt = await startLocalRuntime({ tableName: 'bench-hostile', smtpPort: false, schedule: false });
+// The chat function's own CPU per invocation: its lane's thread, told by the runtime (local/lanes.ts).
+let lastChat: { ms: number; cpuMs: number } | undefined;
+const rt = await startLocalRuntime({
+  tableName: 'bench-hostile',
+  smtpPort: false,
+  schedule: false,
+  lanes: true,
+  onInvoke: (handler, _event, took) => {
+    if (handler === 'chat/send-message') lastChat = took;
+  },
+});
 // After the runtime: the data layer's client reads its endpoint from the environment the runtime sets.
 const { decide } = await import('#shared/domain/assistant/assistant.ts');
 const { tenantsRepo } = await import('#shared/data/tenants.ts');
@@ -82,13 +94,17 @@ async function admin(token: string, method: string, path: string, body?: unknown
 interface Sent {
   status: number;
   ms: number;
+  /** This process's CPU meanwhile: every thread, the HTTP layer and this client included. */
   cpuMs: number;
+  /** The chat function's invocation: its lane's thread's CPU. */
+  invocationCpuMs?: number;
   conversationId?: string;
 }
 
 async function chat(widgetKey: string, message: string, conversationId?: string): Promise<Sent> {
   const cpu = process.cpuUsage();
   const t0 = performance.now();
+  lastChat = undefined;
   try {
     const res = await fetch(`${rt.url}/api/v1/chat/message`, {
       method: 'POST',
@@ -97,10 +113,13 @@ async function chat(widgetKey: string, message: string, conversationId?: string)
       signal: AbortSignal.timeout(30_000),
     });
     const body = (await res.json().catch(() => ({}))) as { conversationId?: string };
+    // Set by the runtime's onInvoke meanwhile (the narrowing above does not see the callback).
+    const invocation = lastChat as { cpuMs: number } | undefined;
     return {
       status: res.status,
       ms: performance.now() - t0,
       cpuMs: cpuMs(cpu),
+      ...(invocation ? { invocationCpuMs: invocation.cpuMs } : {}),
       ...(body.conversationId ? { conversationId: body.conversationId } : {}),
     };
   } catch {
@@ -194,14 +213,20 @@ try {
   const target = await tenant('Hostile Target');
   const other = await tenant('Bystander');
   await Promise.all([indexed(target.token), indexed(other.token)]);
-  // Warm: the models, the index and the encoder loaded, as in a warm function.
+  // Warm: the models, the index and the encoder loaded, as in a warm function; the target's lane
+  // (its own thread, local/lanes.ts) has compiled the corpus's code paths once, as a function that
+  // an attacker keeps busy has.
   for (const t of [target, other]) for (let k = 0; k < 3; k++) await chat(t.widgetKey, 'hello there');
+  for (const m of corpus) await chat(target.widgetKey, m.text);
+  // And this thread's own models, which part 1's in-process decision reads.
+  await decide((await tenantsRepo.get(target.tenantId, true))!, 'hello there');
 
   // ---- 1. each message alone ------------------------------------------------------------------------
   log(`part 1: ${corpus.length} messages, ${REPEATS} times each`);
   const perMessage: Array<{
     message: HostileMessage;
     decideCpu: number[];
+    invocationCpu: number[];
     requestCpu: number[];
     requestMs: number[];
     afterCpu: number[];
@@ -211,6 +236,7 @@ try {
     const m = {
       message,
       decideCpu: [] as number[],
+      invocationCpu: [] as number[],
       requestCpu: [] as number[],
       requestMs: [] as number[],
       afterCpu: [] as number[],
@@ -224,6 +250,7 @@ try {
       await decide(fresh, message.text);
       m.decideCpu.push(cpuMs(cpu));
       const sent = await chat(target.widgetKey, message.text);
+      m.invocationCpu.push(sent.invocationCpuMs ?? Number.NaN);
       m.requestCpu.push(sent.cpuMs);
       m.requestMs.push(sent.ms);
       m.statuses.push(sent.status);
@@ -234,26 +261,29 @@ try {
     }
     perMessage.push(m);
   }
-  const ordinary = { decideCpu: [] as number[], requestCpu: [] as number[] };
+  const ordinary = { decideCpu: [] as number[], invocationCpu: [] as number[], requestCpu: [] as number[] };
   for (let r = 0; r < REPEATS; r++) {
     await settled();
     const fresh = (await tenantsRepo.get(target.tenantId, true))!;
     const cpu = process.cpuUsage();
     await decide(fresh, 'where is my order #4411');
     ordinary.decideCpu.push(cpuMs(cpu));
-    ordinary.requestCpu.push((await chat(target.widgetKey, 'where is my order #4411')).cpuMs);
+    const sent = await chat(target.widgetKey, 'where is my order #4411');
+    ordinary.invocationCpu.push(sent.invocationCpuMs ?? Number.NaN);
+    ordinary.requestCpu.push(sent.cpuMs);
   }
   console.log(
-    `\nEach message alone (${REPEATS} times; CPU of this process; budget: the worst request <= ${BUDGET_CPU_MS} ms of CPU)`,
+    `\nEach message alone (${REPEATS} times; budget: the chat function's worst invocation <= ${BUDGET_CPU_MS} ms of CPU, its lane's thread; the request's CPU is this process's, every thread, the HTTP layer and this client included)`,
   );
   const verdict = (m: (typeof perMessage)[number]) =>
-    Math.max(...m.requestCpu) <= BUDGET_CPU_MS && m.statuses.every((s) => s === 200) ? 'ok' : 'OVER';
+    Math.max(...m.invocationCpu) <= BUDGET_CPU_MS && m.statuses.every((s) => s === 200) ? 'ok' : 'OVER';
   console.log(
     columns([
       [
         'message',
         'kind',
         'decide CPU median / worst',
+        'invocation CPU median / worst',
         'request CPU median / worst',
         'request wall worst',
         'pipeline after it, CPU worst',
@@ -264,6 +294,7 @@ try {
         m.message.name,
         m.message.kind,
         `${fmt(median(m.decideCpu), 0)} / ${fmt(Math.max(...m.decideCpu), 0)} ms`,
+        `${fmt(median(m.invocationCpu), 0)} / ${fmt(Math.max(...m.invocationCpu), 0)} ms`,
         `${fmt(median(m.requestCpu), 0)} / ${fmt(Math.max(...m.requestCpu), 0)} ms`,
         `${fmt(Math.max(...m.requestMs), 0)} ms`,
         `${fmt(Math.max(...m.afterCpu), 0)} ms`,
@@ -274,6 +305,7 @@ try {
         'an ordinary message',
         '(for comparison)',
         `${fmt(median(ordinary.decideCpu), 0)} / ${fmt(Math.max(...ordinary.decideCpu), 0)} ms`,
+        `${fmt(median(ordinary.invocationCpu), 0)} / ${fmt(Math.max(...ordinary.invocationCpu), 0)} ms`,
         `${fmt(median(ordinary.requestCpu), 0)} / ${fmt(Math.max(...ordinary.requestCpu), 0)} ms`,
         '',
         '',
@@ -282,14 +314,22 @@ try {
       ],
     ]),
   );
-  const worst = perMessage.reduce((a, b) => (Math.max(...b.requestCpu) > Math.max(...a.requestCpu) ? b : a));
+  const worst = perMessage.reduce((a, b) => (Math.max(...b.invocationCpu) > Math.max(...a.invocationCpu) ? b : a));
+  const worstRequest = perMessage.reduce((a, b) => (Math.max(...b.requestCpu) > Math.max(...a.requestCpu) ? b : a));
   const worstDecide = perMessage.reduce((a, b) => (Math.max(...b.decideCpu) > Math.max(...a.decideCpu) ? b : a));
   rows.push({
     section: 'hostile',
-    what: `one chat message, worst request over the corpus (${corpus.length} messages x ${REPEATS}), CPU`,
-    measured: `${fmt(Math.max(...worst.requestCpu), 0)} ms (${worst.message.name}); median message ${fmt(median(perMessage.map((m) => Math.max(...m.requestCpu))), 0)} ms`,
+    what: `one chat message, the chat function's worst invocation over the corpus (${corpus.length} messages x ${REPEATS}), CPU`,
+    measured: `${fmt(Math.max(...worst.invocationCpu), 0)} ms (${worst.message.name}); median message ${fmt(median(perMessage.map((m) => Math.max(...m.invocationCpu))), 0)} ms`,
     budget: `<= ${BUDGET_CPU_MS} ms`,
-    verdict: Math.max(...worst.requestCpu) <= BUDGET_CPU_MS ? 'ok' : 'OVER',
+    verdict: Math.max(...worst.invocationCpu) <= BUDGET_CPU_MS ? 'ok' : 'OVER',
+  });
+  rows.push({
+    section: 'hostile',
+    what: "the same requests, this process's CPU (every thread, the HTTP layer, this client), worst",
+    measured: `${fmt(Math.max(...worstRequest.requestCpu), 0)} ms (${worstRequest.message.name}); median message ${fmt(median(perMessage.map((m) => Math.max(...m.requestCpu))), 0)} ms`,
+    budget: '',
+    verdict: '',
   });
   const worstAfter = perMessage.reduce((a, b) => (Math.max(...b.afterCpu) > Math.max(...a.afterCpu) ? b : a));
   rows.push({
@@ -311,6 +351,7 @@ try {
     kind: m.message.kind,
     chars: [...m.message.text].length,
     decideCpuMs: m.decideCpu,
+    invocationCpuMs: m.invocationCpu,
     requestCpuMs: m.requestCpu,
     requestMs: m.requestMs,
     afterCpuMs: m.afterCpu,

@@ -17,6 +17,8 @@ const runtime = await startLocalRuntime({
   dashboard: {},
   demoEmail: DEMO_OWNER_EMAIL,
   trustVerdictHeader: true,
+  // As `npm start`: each tenant's chat, and the stream's and queues' functions, on threads of their own.
+  lanes: true,
 });
 // The demo owner is the user the sign-in page makes of the demo email, as with `npm start`.
 const token = await runtime.idp.token({ sub: subForEmail(DEMO_OWNER_EMAIL), email: DEMO_OWNER_EMAIL });
