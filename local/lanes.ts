@@ -2,11 +2,12 @@ import { availableParallelism } from 'node:os';
 import { SHARE_ENV, Worker } from 'node:worker_threads';
 
 // Lambda runs every invocation in a sandbox of its own, so one tenant's busy chat never takes CPU
-// from another tenant's. The local runtime has one thread; with lanes, the public chat routes run
-// in worker threads, one widget key to a lane, so a tenant flooding its widget fills its own lane
-// and another tenant's message runs on another thread (bench:hostile, issue 42). Within a lane
-// invocations interleave as on the main thread: a tenant's customers never wait for each other's
-// answers. A lane imports the same handler files the main thread would, with the same environment
+// from another tenant's. The local runtime has one thread; with lanes (runtime.ts), the public chat
+// routes run in worker threads, one widget key to a lane, so a tenant flooding its widget fills its
+// own lane and another tenant's message runs on another thread (bench:hostile, issue 42); the
+// stream's, queues' and SES's functions run in a lane of their own. Within a lane invocations
+// interleave as on the main thread: a tenant's customers never wait for each other's answers. A
+// lane imports the same handler files the main thread would, with the same environment
 // (SHARE_ENV: the runtime's settings made before and after the lane starts).
 
 interface Pending {
@@ -28,17 +29,13 @@ interface Lane {
 export interface Lanes {
   /** Invokes the handler in the key's lane (a lane is chosen for a new key: the one with the fewest keys). */
   invoke(key: string, handler: string, file: string, event: unknown, timeoutMs: number): Promise<unknown>;
-  /** How many lanes run, and which lane a key is in (tests). */
-  count(): number;
-  laneOf(key: string): number | undefined;
   stop(): Promise<void>;
 }
 
 /**
  * The background functions' lane and one for each of the first tenants; later tenants share them.
- * More lanes than cores: the system's scheduler runs a waking lane soon even while another is busy,
- * which is what keeps a quiet tenant's answer quick beside a flooded one. Each lane that answers
- * chat holds its own sentence encoder (about 250 MB), as each Lambda sandbox does.
+ * More lanes than cores, so that a busy tenant and a quiet one are not put in one lane; each lane
+ * that answers chat holds its own sentence encoder (about 230 MB), as each Lambda sandbox does.
  */
 export const defaultLaneCount = () => Math.max(4, availableParallelism() + 2);
 
@@ -96,11 +93,6 @@ export function createLanes(
         lane.pending.set(id, { resolve, reject, handler, event });
         lane.worker.postMessage({ id, handler, file, event, timeoutMs });
       });
-    },
-    count: () => lanes.length,
-    laneOf: (key) => {
-      const lane = byKey.get(key);
-      return lane ? lanes.indexOf(lane) : undefined;
     },
     async stop() {
       await Promise.all(lanes.map((l) => l.worker.terminate()));

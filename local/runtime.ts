@@ -102,10 +102,11 @@ export interface RuntimeOptions {
   /** The port of the stand-ins for S3, SQS and the mail catcher's page (standins.ts; default: a free one). */
   standInsPort?: number;
   /**
-   * Run the public chat routes in worker threads, one widget key to a lane (lanes.ts), so that one
-   * tenant's load does not slow another's, as Lambda's sandboxes keep them apart: `true` for
-   * `defaultLaneCount()` lanes, or how many. Off by default: tests that observe handlers in process
-   * (their clock, handlers of their own) need them on the main thread. `onInvoke` is told of a lane's
+   * Run the public chat routes in worker threads, one widget key to a lane (lanes.ts), and the
+   * stream's, queues' and SES's functions in a lane of their own, so that one tenant's load does
+   * not slow another's, as Lambda's sandboxes keep them apart: `true` for `defaultLaneCount()`
+   * lanes, or how many. Off by default: tests that observe handlers in process (their clock,
+   * handlers of their own) need them on the main thread. `onInvoke` is told of a lane's
    * invocations with the CPU time of the lane's thread, not the process's.
    */
   lanes?: boolean | number;
