@@ -10,7 +10,7 @@ const functions = createFunctions({ resolveHandler: (handler) => files.get(handl
 
 parentPort!.on(
   'message',
-  async (m: { id: number; handler: string; file: string; event: unknown; timeoutMs: number }) => {
+  async (m: { id: number; handler: string; file: string; event: unknown; timeoutMs?: number }) => {
     files.set(m.handler, m.file);
     const t = performance.now();
     const cpu = process.threadCpuUsage();

@@ -27,8 +27,11 @@ interface Lane {
 }
 
 export interface Lanes {
-  /** Invokes the handler in the key's lane (a lane is chosen for a new key: the one with the fewest keys). */
-  invoke(key: string, handler: string, file: string, event: unknown, timeoutMs: number): Promise<unknown>;
+  /**
+   * Invokes the handler in the key's lane (a lane is chosen for a new key: the one with the fewest
+   * keys), with a context counting down from `timeoutMs` (lambda.ts's default without it).
+   */
+  invoke(key: string, handler: string, file: string, event: unknown, timeoutMs?: number): Promise<unknown>;
   stop(): Promise<void>;
 }
 

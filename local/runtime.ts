@@ -42,8 +42,6 @@ import { newLocalCredentials } from './sigv4.ts';
 /** Path of the management API's endpoint on the stand-ins' port (API Gateway's is the stage URL over https). */
 const MANAGEMENT_PATH = '/local-live';
 const STREAM_POLL_MS = 75;
-/** A route's context in a lane counts down as in process (events.ts lambdaContext's default). */
-const LANE_TIMEOUT_MS = 10_000;
 /** The lane of the background functions (a widget key never has this form). */
 const BACKGROUND_LANE = 'background';
 const DELIVERY_QUEUE_NAME = 'deliveries.fifo';
@@ -189,7 +187,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
   const here = inProcess((name) => functions.load(name) as Promise<ApiHandler>);
   // The functions behind the stream, the queues and SES: with lanes on, in a lane of their own, as
   // their own Lambda functions are in AWS, so their batches do not hold the API's thread.
-  const backgroundInvoke: typeof invoke = (name, event, timeoutMs = LANE_TIMEOUT_MS) =>
+  const backgroundInvoke: typeof invoke = (name, event, timeoutMs) =>
     lanes
       ? lanes.invoke(BACKGROUND_LANE, name, functions.file(name), event, timeoutMs)
       : invoke(name, event, timeoutMs);
@@ -205,7 +203,6 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
       route.handler,
       functions.file(route.handler),
       event,
-      LANE_TIMEOUT_MS,
     )) as APIGatewayProxyStructuredResultV2;
   });
   // The handlers read their configuration from the environment, as in Lambda.
