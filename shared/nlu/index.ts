@@ -24,6 +24,7 @@ export {
   DEFAULT_ARTICLE_THRESHOLD,
   DEFAULT_INTENT_THRESHOLD,
   intentProbability,
+  STARTER_THRESHOLD,
 } from './policy/answer-policy.ts';
 
 // ---- Intents: entities and reply templates, what the classifier learns from, the none examples,

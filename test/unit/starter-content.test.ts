@@ -13,6 +13,7 @@ import {
   DEFAULT_INTENT_THRESHOLD,
   encoder,
   prepareArticle,
+  STARTER_THRESHOLD,
   textsToEmbed,
   wordVectors,
 } from '#shared/nlu/index.ts';
@@ -230,6 +231,36 @@ describe('asking for a person, and a hand-over that is only a guess', () => {
 
   it('a message that names a person is handed over, whatever article answers beside it', async () => {
     for (const text of messages.slice(1)) expect((await ask(text)).nlu.intent?.name, text).toBe('human_agent');
+  });
+});
+
+describe('a starter intent answers only when surer than the threshold the team sets for its own', () => {
+  // With the encoder's evidence: written for any business, the starter hours, order and complaint
+  // intents come near questions they were not written for, at 0.46 to 0.6.
+  const messages = ['the thing from last time', 'where is the showroom', 'is parking free outside the shop'];
+  const th = { intent: DEFAULT_INTENT_THRESHOLD, article: DEFAULT_ARTICLE_THRESHOLD };
+  const hours = { hours: 'Tuesday 10:00 to 17:00', openNow: 'open' };
+  const build = async () => {
+    const mine = starterIntents.map((s) => asIntent(s, { starter: false }));
+    const texts = [...textsToEmbed({ intents: mine, articles: [] }), ...messages];
+    const vs = await (await encoder()).embed(texts);
+    const vectors = new Map(texts.map((t, i) => [t, vs[i]!]));
+    const starter = starterIntents.map((s) => asIntent(s, { starter: true }));
+    return { vectors, starter: trainModel(1, starter, [], vectors), edited: trainModel(1, mine, [], vectors) };
+  };
+  let built: ReturnType<typeof build> | undefined;
+
+  it(`below ${STARTER_THRESHOLD} an unedited starter intent leaves the message to the fallback; the same intent edited by the team answers`, async () => {
+    built ??= build();
+    const { vectors, starter, edited } = await built;
+    for (const text of messages) {
+      const mine = answer(edited, null, text, th, 'FALLBACK', vectors.get(text), hours).nlu;
+      expect(mine.intent, text).not.toBeNull();
+      expect(mine.confidence, text).toBeLessThan(STARTER_THRESHOLD);
+      const kept = answer(starter, null, text, th, 'FALLBACK', vectors.get(text), hours).nlu;
+      expect(kept, text).toMatchObject({ intent: null, reply: 'FALLBACK' });
+      expect(kept.ranking[0]?.intent, text).toBe(mine.intent!.name);
+    }
   });
 });
 

@@ -12,6 +12,7 @@ import {
   articleProbability,
   choose,
   intentProbability,
+  STARTER_THRESHOLD,
   type ArticleEvidence,
   type IntentEvidence,
 } from '../policy/answer-policy.ts';
@@ -177,8 +178,9 @@ export function answer<I extends ModelIntent>(
   if (asked) choice = 'intent';
   else if (choice === 'intent' && articleAnswers && rules.yieldsToArticles(model.byName.get(top!.intent)!, text))
     choice = 'article';
-  // Starter content answers only what it was written for: "is parking free" is not an hours question.
-  if (choice === 'intent' && offTopicStarter(model, model.byName.get(top!.intent)!, text))
+  // Starter content answers only what it was written for ("is parking free" is not an hours
+  // question), and only when surer than the team's own intents need to be.
+  if (choice === 'intent' && !asked && starterStandsAside(model, top!, text, thresholds))
     choice = choose(null, hits[0]?.confidence ?? null, thresholds);
 
   let nlu: Understanding<I> = {
@@ -210,15 +212,27 @@ export function answer<I extends ModelIntent>(
   return { nlu, knowledge };
 }
 
+/** A starter intent that gives way to articles, ranked first below STARTER_THRESHOLD or off its topic. */
+function starterStandsAside<I extends ModelIntent>(
+  model: AssistantModel<I>,
+  top: Ranked,
+  text: string,
+  thresholds: Thresholds,
+): boolean {
+  const intent = model.byName.get(top.intent)!;
+  if (!model.rules.yieldsToArticles(intent, text)) return false;
+  return top.confidence < Math.max(thresholds.intent, STARTER_THRESHOLD) || offTopicStarter(model, intent, text);
+}
+
 const starterTexts = new WeakMap<ModelIntent, CoveredText>();
 /**
- * A starter intent that gives way to articles and answers at once (the hours), asked about a subject
+ * A starter intent (one that gives way to articles) that answers at once (the hours), asked about a subject
  * its phrases never speak of (see shared/nlu/policy/answerability.ts). One that first asks for what
  * it needs (the order number) is left alone: genuine order questions name the product ("ordered a
  * pump online last wk, still not here"), and its question states nothing about the business.
  */
 function offTopicStarter<I extends ModelIntent>(model: AssistantModel<I>, intent: I, text: string): boolean {
-  if (!model.rules.yieldsToArticles(intent, text) || intent.entities.some((e) => e.required)) return false;
+  if (intent.entities.some((e) => e.required)) return false;
   const vectors = wordVectors();
   let covered = starterTexts.get(intent);
   if (!covered) {
