@@ -221,7 +221,7 @@ function starterStandsAside<I extends ModelIntent>(
 ): boolean {
   const intent = model.byName.get(top.intent)!;
   if (!model.rules.yieldsToArticles(intent, text)) return false;
-  return top.confidence < Math.max(thresholds.intent, STARTER_THRESHOLD) || offTopicStarter(model, intent, text);
+  return top.confidence < Math.max(thresholds.intent, STARTER_THRESHOLD) || offTopicStarter(intent, text);
 }
 
 const starterTexts = new WeakMap<ModelIntent, CoveredText>();
@@ -231,7 +231,7 @@ const starterTexts = new WeakMap<ModelIntent, CoveredText>();
  * it needs (the order number) is left alone: genuine order questions name the product ("ordered a
  * pump online last wk, still not here"), and its question states nothing about the business.
  */
-function offTopicStarter<I extends ModelIntent>(model: AssistantModel<I>, intent: I, text: string): boolean {
+function offTopicStarter(intent: ModelIntent, text: string): boolean {
   if (intent.entities.some((e) => e.required)) return false;
   const vectors = wordVectors();
   let covered = starterTexts.get(intent);
