@@ -41,31 +41,75 @@ async function openIn(pk: string): Promise<LiveConnection[]> {
   return items.filter((i) => (i[TTL_ATTRIBUTE] as number) > now).map(toConnection);
 }
 
-/** The count item moved by one; the increment holds only below `max`, or (a recount) when it still reads `seen`. */
+// A conversation's count item also marks each customer socket, `open#<connection id>` = when its
+// item expires, so that one item tells whether the customer is live: a detail that reads the
+// conversation's tickets gets it in the same BatchGet instead of a Query of its own.
+const OPEN = 'open#';
+
+/**
+ * The count item moved by one; the increment holds only below `max`, or (a recount) when it still
+ * reads `seen`. `mark`: a customer socket's mark set (with its expiry) or removed (null), and
+ * expired marks removed (a recount's, whose $disconnect was lost).
+ */
 const countAdd = (
   key: ReturnType<typeof keys.liveCount>,
   delta: number,
   guard?: { max: number } | { seen: number; set: number },
-): TxItem => ({
-  Update: {
-    Key: key,
-    ...(guard && 'seen' in guard
-      ? {
-          UpdateExpression: 'SET n = :set',
-          ConditionExpression: 'attribute_not_exists(n) OR n = :seen',
-          ExpressionAttributeValues: { ':set': guard.set, ':seen': guard.seen },
-        }
-      : {
-          UpdateExpression: 'ADD n :d',
-          ...(guard
-            ? {
-                ConditionExpression: 'attribute_not_exists(n) OR n < :max',
-                ExpressionAttributeValues: { ':d': delta, ':max': guard.max },
-              }
-            : { ExpressionAttributeValues: { ':d': delta } }),
-        }),
-  },
-});
+  mark?: { connectionId: string; expires: number | null; stale?: string[] },
+): TxItem => {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  const removes: string[] = [];
+  let add = '';
+  let condition: string | undefined;
+  if (guard && 'seen' in guard) {
+    sets.push('n = :set');
+    condition = 'attribute_not_exists(n) OR n = :seen';
+    Object.assign(values, { ':set': guard.set, ':seen': guard.seen });
+  } else {
+    add = 'ADD n :d';
+    values[':d'] = delta;
+    if (guard) {
+      condition = 'attribute_not_exists(n) OR n < :max';
+      values[':max'] = guard.max;
+    }
+  }
+  if (mark) {
+    names['#mark'] = OPEN + mark.connectionId;
+    if (mark.expires === null) removes.push('#mark');
+    else {
+      sets.push('#mark = :expires');
+      values[':expires'] = mark.expires;
+    }
+    (mark.stale ?? []).forEach((name, k) => {
+      names[`#stale${k}`] = name;
+      removes.push(`#stale${k}`);
+    });
+  }
+  const expression = [
+    add,
+    sets.length ? `SET ${sets.join(', ')}` : '',
+    removes.length ? `REMOVE ${removes.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return {
+    Update: {
+      Key: key,
+      UpdateExpression: expression,
+      ...(condition ? { ConditionExpression: condition } : {}),
+      ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+      ExpressionAttributeValues: values,
+    },
+  };
+};
+
+/** Whether a conversation's count item marks a customer socket that has not expired. */
+const marksLive = (item: Record<string, unknown> | undefined, now: number) =>
+  Object.entries(item ?? {}).some(([name, v]) => name.startsWith(OPEN) && typeof v === 'number' && v > now);
+const markFor = (c: LiveConnection, expires: number | null, stale?: string[]) =>
+  c.kind === 'customer' ? { connectionId: c.connectionId, expires, ...(stale ? { stale } : {}) } : undefined;
 
 export const liveRepo = {
   /**
@@ -101,7 +145,7 @@ export const liveRepo = {
       count,
     ];
     try {
-      await transact(items(countAdd(countKey(tenantId, c), 1, { max })));
+      await transact(items(countAdd(countKey(tenantId, c), 1, { max }, markFor(c, expires))));
       return true;
     } catch (e) {
       if (!(e instanceof TxConditionFailed)) throw e;
@@ -110,12 +154,15 @@ export const liveRepo = {
       new GetCommand({ TableName: tableName(), Key: countKey(tenantId, c), ConsistentRead: true }),
     );
     const seen = (r.Item?.n as number | undefined) ?? 0;
+    const stale = Object.entries(r.Item ?? {})
+      .filter(([name, v]) => name.startsWith(OPEN) && !((v as number) > nowS()))
+      .map(([name]) => name);
     const open = (await openIn(pk)).filter((o) =>
       c.kind === 'member' ? o.kind === 'member' && o.userId === c.userId : true,
     ).length;
     if (open >= max) return false;
     try {
-      await transact(items(countAdd(countKey(tenantId, c), 0, { seen, set: open + 1 })));
+      await transact(items(countAdd(countKey(tenantId, c), 0, { seen, set: open + 1 }, markFor(c, expires, stale))));
       return true;
     } catch (e) {
       if (e instanceof TxConditionFailed) return false;
@@ -138,7 +185,7 @@ export const liveRepo = {
     const c = toConnection(i);
     await transact([
       { Delete: { Key: keys.liveConnection(partitionOf(tenantId, c), connectionId) } },
-      countAdd(countKey(tenantId, c), -1),
+      countAdd(countKey(tenantId, c), -1, undefined, markFor(c, null)),
     ]);
   },
 
@@ -163,6 +210,24 @@ export const liveRepo = {
   ): Promise<LiveConnection[]> {
     return openIn(partitionOf(tenantId, side));
   },
+
+  /** Whether a conversation's customer has a socket open (one strongly consistent GetItem). */
+  async customerLive(tenantId: string, conversationId: string): Promise<boolean> {
+    const r = await db.send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: liveRepo.customerMarks(tenantId, conversationId),
+        ConsistentRead: true,
+      }),
+    );
+    return marksLive(r.Item, nowS());
+  },
+
+  /** The item that marks a conversation's customer sockets, to read beside others in one BatchGet (see `liveIn`). */
+  customerMarks: (tenantId: string, conversationId: string) =>
+    keys.liveCount(keys.liveConversation(tenantId, conversationId).pk),
+  /** Whether the item of `customerMarks`, read strongly, says the customer is live. */
+  liveIn: (item: Record<string, unknown> | undefined) => marksLive(item, nowS()),
 
   /** Every customer socket of a tenant (gsi1, eventually consistent): what a key rotation sweeps. */
   async customers(tenantId: string): Promise<LiveConnection[]> {

@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Priority, TicketStatus } from '#shared/core/vocabulary.ts';
 import { conditional, db, tableName } from './client.ts';
 import type { Conversation } from './conversations.ts';
-import { clean, keys, timeSortKey } from './keys.ts';
+import { clean, keys, timeSortKey, type Key } from './keys.ts';
 import { batchGet, queryAll, queryPage, type Page } from './lists.ts';
 import { asAudit, type AuditEntry } from './audit.ts';
 import { transact, type TxItem } from './tx.ts';
@@ -193,11 +193,25 @@ export const ticketsRepo = {
 
   /** Tickets by id, oldest first; BatchGet in chunks of 100, unprocessed keys retried. */
   async batchGet(tenantId: string, ids: string[]): Promise<Ticket[]> {
-    const items = await batchGet(
-      ids.map((id) => keys.ticket(tenantId, id)),
-      false,
-    );
-    return items.map(asTicket).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    return (await ticketsRepo.batchGetWith(tenantId, ids, null)).tickets;
+  },
+
+  /**
+   * The tickets by id, and one more item read in the same call (`also`, whose key is no ticket's;
+   * strongly consistent then, as that item's reader needs): a detail's one round trip for both.
+   */
+  async batchGetWith(
+    tenantId: string,
+    ids: string[],
+    also: Key | null,
+  ): Promise<{ tickets: Ticket[]; also?: Record<string, unknown> }> {
+    const items = await batchGet([...ids.map((id) => keys.ticket(tenantId, id)), ...(also ? [also] : [])], !!also);
+    const extra = also ? items.find((i) => i.pk === also.pk && i.sk === also.sk) : undefined;
+    const tickets = items
+      .filter((i) => i !== extra)
+      .map(asTicket)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    return { tickets, ...(extra ? { also: extra } : {}) };
   },
 
   async list(

@@ -379,6 +379,10 @@ describe('email: a widget customer who left an address', () => {
     } finally {
       socket.ws.close();
     }
+    // Once the runtime has run $disconnect, the customer is no longer live and the address is back.
+    await eventually(async () =>
+      expect((await detail(t, id)).replyTo).toEqual({ live: false, email: 'ben@here.example' }),
+    );
     // No address left: nothing to email, whoever is connected.
     const other = await newTicket(t);
     expect((await detail(t, other.conversationId)).replyTo).toEqual({ live: false, email: null });

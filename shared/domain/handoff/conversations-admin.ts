@@ -1,6 +1,7 @@
 import type { Channel, ConversationStage, ConversationStatus } from '#shared/core/vocabulary.ts';
 import { conversationsRepo, type Conversation, type Message } from '#shared/data/conversations.ts';
 import { objectsRepo } from '#shared/data/objects.ts';
+import { liveRepo } from '#shared/data/live.ts';
 import { ticketsRepo } from '#shared/data/tickets.ts';
 import { labelKey, labelsRepo } from '#shared/data/labels.ts';
 import { NotFound } from '#shared/core/errors.ts';
@@ -99,10 +100,14 @@ export async function listConversations(
 export async function getConversationDetail(tenantId: string, conversationId: string) {
   const found = await conversationsRepo.load(tenantId, conversationId);
   if (!found) throw new NotFound('conversation');
-  const [tickets, replyTo] = await Promise.all([
-    ticketsRepo.batchGet(tenantId, found.ticketIds),
-    replyTarget(tenantId, found.conversation),
-  ]);
+  // The tickets and whether the customer is live (the reply box's "has it open now"), in one BatchGet.
+  const widget = found.conversation.channel !== 'email';
+  const { tickets, also } = await ticketsRepo.batchGetWith(
+    tenantId,
+    found.ticketIds,
+    widget ? liveRepo.customerMarks(tenantId, conversationId) : null,
+  );
+  const replyTo = replyTarget(found.conversation, widget && liveRepo.liveIn(also));
   return {
     conversation: { ...summary(found.conversation), latestTicketId: found.conversation.latestTicketId ?? null },
     replyTo,

@@ -1,21 +1,14 @@
 import type { Conversation } from '#shared/data/conversations.ts';
 import { liveRepo } from '#shared/data/live.ts';
 
-const customerLive = async (tenantId: string, conv: Conversation) =>
-  (await liveRepo.openOf(tenantId, { kind: 'customer', conversationId: conv.id })).length > 0;
-
 /**
  * Where an agent's reply goes besides the conversation: `live`, the widget customer has it open
  * now; `email`, the address it is also emailed to: an email conversation's customer, or the address
  * a widget customer left for the reply (the widget asks for one while the team is away) when they
- * have no live socket on it, so would not see the reply in time.
+ * have no live socket on it, so would not see the reply in time (`live`: `liveRepo.liveIn`).
  */
-export async function replyTarget(
-  tenantId: string,
-  conv: Conversation,
-): Promise<{ live: boolean; email: string | null }> {
+export function replyTarget(conv: Conversation, live: boolean): { live: boolean; email: string | null } {
   if (conv.channel === 'email') return { live: false, email: conv.email?.customer ?? null };
-  const live = await customerLive(tenantId, conv);
   return { live, email: live ? null : (conv.visitor?.email ?? null) };
 }
 
@@ -23,5 +16,5 @@ export async function replyTarget(
 export async function replyEmail(tenantId: string, conv: Conversation): Promise<string | null> {
   if (conv.channel === 'email') return conv.email?.customer ?? null;
   const email = conv.visitor?.email;
-  return email && !(await customerLive(tenantId, conv)) ? email : null;
+  return email && !(await liveRepo.customerLive(tenantId, conv.id)) ? email : null;
 }
