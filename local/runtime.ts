@@ -82,6 +82,11 @@ export interface RuntimeOptions {
   stream?: boolean;
   /** How often expired items are deleted, as DynamoDB's TTL does (default 60 s; local/ttl.ts). */
   ttlSweepMs?: number;
+  /**
+   * Run DynamoDB's TTL (default true). Its stream reader shares the process's thread, where in AWS
+   * it is no function's work: off for benchmarks that time handlers alone, with `stream: false`.
+   */
+  ttl?: boolean;
   /** Run the scheduled jobs (shared/edge/triggers.ts) on their intervals (default true). */
   schedule?: boolean;
   /** Serve the built dashboard at `/` (local/dashboard.ts). */
@@ -436,13 +441,16 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     });
   }
 
-  const ttl = await startTtlSweeper({
-    endpoint: dynamodbEndpoint,
-    region: process.env.AWS_REGION!,
-    tableName,
-    everyMs: opts.ttlSweepMs ?? 60_000,
-    pollMs: opts.streamPollMs ?? STREAM_POLL_MS,
-  });
+  const ttl =
+    opts.ttl === false
+      ? null
+      : await startTtlSweeper({
+          endpoint: dynamodbEndpoint,
+          region: process.env.AWS_REGION!,
+          tableName,
+          everyMs: opts.ttlSweepMs ?? 60_000,
+          pollMs: opts.streamPollMs ?? STREAM_POLL_MS,
+        });
   const runJob = (handler: string) =>
     invoke(
       handler,
@@ -471,7 +479,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     liveUrl,
     liveEndpoint,
     runJob,
-    sweepExpired: ttl.sweep,
+    sweepExpired: ttl?.sweep ?? (async () => 0),
     liveConnections: () => live?.connectionIds() ?? [],
     streamFailures: () => stream?.failures ?? [],
     jwksFetches: api.jwksFetches,
@@ -481,7 +489,7 @@ export async function startLocalRuntime(opts: RuntimeOptions = {}): Promise<Loca
     standInsUrl: standIns.url,
     mailUrl: standIns.mailUrl,
     async stop() {
-      await ttl.stop();
+      await ttl?.stop();
       for (const t of jobTimers) clearInterval(t);
       await stream?.stop();
       await mail?.stop();

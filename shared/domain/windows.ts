@@ -9,7 +9,8 @@ const MINUTE = 60;
 /** A one-minute window counted in a write's transaction, and the 429 it answers once full. */
 export interface Counter {
   item: TxItem;
-  refusal: RateLimited;
+  /** The 429, made only when it is answered: an error's stack costs tens of microseconds, on every message. */
+  refusal: () => RateLimited;
   /** The window itself (whose, which name, at which limit, which minute) and when it ends, epoch ms. */
   window: string;
   endsAt: number;
@@ -24,7 +25,7 @@ export function minuteCounter(item: TxItem, name: string, limit: number, now: Da
   const w = fixedWindow(now, MINUTE);
   return {
     item,
-    refusal: new RateLimited(detail, w.retryAfter),
+    refusal: () => new RateLimited(detail, w.retryAfter),
     window: `${name}#${limit}#${w.id}`,
     endsAt: (w.start + MINUTE) * 1000,
   };
@@ -48,7 +49,7 @@ export function asRateLimited(e: unknown, items: TxItem[], counters: Counter[]):
   if (!full) return e;
   if (seenFull.size >= SEEN_MAX) seenFull.delete(seenFull.keys().next().value as string);
   seenFull.set(full.window, full.endsAt);
-  return full.refusal;
+  return full.refusal();
 }
 
 /** Throws the 429 of the first of `counters` whose window this container has seen full, if it has not ended. */
@@ -56,7 +57,7 @@ export function refuseSeenFull(counters: Counter[], now: Date): void {
   for (const c of counters) {
     const until = seenFull.get(c.window);
     if (until === undefined) continue;
-    if (now.getTime() < until) throw c.refusal;
+    if (now.getTime() < until) throw c.refusal();
     seenFull.delete(c.window);
   }
 }

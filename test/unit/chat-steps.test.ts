@@ -152,7 +152,7 @@ describe('startTurn and turnWrites', () => {
     const d = understood(intent('escalate'), 'Let me get someone.');
     const w = turnWrites(turn, d, newTicket, answerOf(d, newTicket.ticket, 'note'), 'a person please', '1.2.3.4');
     expect(w.counters).toHaveLength(2);
-    expect(w.counters[1]!.refusal.message).toBe('at most 30 escalations from one address a minute');
+    expect(w.counters[1]!.refusal().message).toBe('at most 30 escalations from one address a minute');
     expect(eventTypes(w.items)).not.toContain('conversation.created');
   });
 
