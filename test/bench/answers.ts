@@ -363,7 +363,6 @@ if (throughApi) {
       (await runThroughApi(d)).map((o, k) => ({ ...o, lockbox: d.messages[k]!.lockbox === true })),
     );
 }
-await rt.stop();
 const seconds = Math.round((performance.now() - started) / 1000);
 
 const deskTable: Record<string, ReturnType<typeof line> & { 'right %': number | undefined }> = {};
@@ -484,7 +483,8 @@ mkdirSync(outDir, { recursive: true });
 
 // Whether the assistant speaks only for the business, on new tenants as they start (test/bench/answers/truth.ts).
 const { truthTable } = await import('./answers/truth.ts');
-await truthTable();
+await truthTable(rt);
+await rt.stop();
 
 // The targets in process, without and with the sentence encoder, tuning and lockbox (test/bench/answers/targets.ts).
 const { targetTable, drop } = await import('./answers/targets.ts');

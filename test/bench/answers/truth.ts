@@ -18,6 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { LocalRuntime } from '../../../local/runtime.ts';
 
 process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
 process.env.AWS_LAMBDA_LOG_LEVEL ??= 'CRITICAL';
@@ -108,9 +109,13 @@ async function startRuntime() {
   return startLocalRuntime({ tableName: 'bench-truth' });
 }
 
-/** Runs every desk through the API; prints the table and returns the figures. */
-export async function truthTable() {
-  const rt = await startRuntime();
+/**
+ * Runs every desk through the API; prints the table and returns the figures. `shared`: a runtime
+ * this process already runs (the functions' database client keeps the first runtime's endpoint, so
+ * a second runtime in one process would be unreachable from them); without it, one of its own.
+ */
+export async function truthTable(shared?: LocalRuntime) {
+  const rt = shared ?? (await startRuntime());
   const call = async (
     method: string,
     path: string,
@@ -222,7 +227,7 @@ export async function truthTable() {
       }
     }
   } finally {
-    await rt.stop();
+    if (!shared) await rt.stop();
   }
   return report(outcomes);
 }
