@@ -80,6 +80,13 @@ export const ASSISTANT_DEFAULTS = {
   fallbackMessage: "Sorry, I didn't quite get that. Could you rephrase it, or ask to talk to a person?",
 };
 
+/**
+ * The least confidence at which an unedited starter intent that gives way to articles answers,
+ * whatever the tenant's `nlu.confidenceThreshold` below it (docs/API.md, "Starter content must be
+ * surer"; chosen in docs/decisions/008-answer-policy-coverage.md (g)).
+ */
+export const STARTER_THRESHOLD = 0.6;
+
 /** `intentDetected` of a reply taken from a help article. */
 export const KNOWLEDGE_INTENT = 'knowledge_base';
 

@@ -216,14 +216,9 @@ export const articleProbability = (e: ArticleEvidence, w?: readonly number[]) =>
 /** Defaults of `nlu.confidenceThreshold` and `knowledge.threshold`, on the calibrated scale (see docs/API-NOTES.md). */
 export const DEFAULT_INTENT_THRESHOLD = 0.46;
 export const DEFAULT_ARTICLE_THRESHOLD = 0.5;
-/**
- * The least an unedited starter intent that gives way to articles (the hours, the order, a
- * complaint) answers at, whatever the intent threshold below it: written for any business, it is
- * near many questions it was not written for ("do you price match", "is there parking near the
- * shop", "can you help me fill in my passport form", at 0.5 to 0.6). Chosen on the help desks'
- * tuning messages as tenants start (docs/decisions/008-answer-policy-coverage.md (g)).
- */
-export const STARTER_THRESHOLD = 0.6;
+// The least an unedited starter intent that gives way to articles answers at: written for any
+// business, it comes near questions it was not written for (shared/core/vocabulary.ts).
+export { STARTER_THRESHOLD } from '../../core/vocabulary.ts';
 
 export type Choice = 'intent' | 'article' | 'fallback';
 

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ASSISTANT_DEFAULTS as DEFAULTS } from '#vocabulary';
+import { ASSISTANT_DEFAULTS as DEFAULTS, STARTER_THRESHOLD } from '#vocabulary';
 import { ok, type Ok } from '../api/client.ts';
 import { TICKET_PRIORITIES as PRIORITIES } from '../api/types.ts';
 import { useApp, useMember } from '../context.tsx';
@@ -157,7 +157,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
         <Field
           label="Confidence threshold"
           {...err('config.nlu.confidenceThreshold')}
-          hint="From 0 to 1; below it the assistant answers with the fallback message. Empty: the calibrated default."
+          hint={`From 0 to 1; below it the assistant answers with the fallback message. Empty: the calibrated default. Starter intents you have not edited answer only from ${STARTER_THRESHOLD}.`}
         >
           {(p) => (
             <input
