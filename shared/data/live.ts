@@ -220,7 +220,7 @@ export const liveRepo = {
         ConsistentRead: true,
       }),
     );
-    return marksLive(r.Item, nowS());
+    return liveRepo.liveIn(r.Item);
   },
 
   /** The item that marks a conversation's customer sockets, to read beside others in one BatchGet (see `liveIn`). */

@@ -176,11 +176,9 @@ export function answer<I extends ModelIntent>(
   const articleAnswers = hits[0] !== undefined && hits[0].confidence >= thresholds.article;
   // A request the service always honours (a person) is not outweighed by an article on the problem beside it.
   if (asked) choice = 'intent';
-  else if (choice === 'intent' && articleAnswers && rules.yieldsToArticles(model.byName.get(top!.intent)!, text))
-    choice = 'article';
-  // Starter content answers only what it was written for ("is parking free" is not an hours
-  // question), and only when surer than the team's own intents need to be.
-  if (choice === 'intent' && !asked && starterStandsAside(model, top!, text, thresholds))
+  // Starter content stands aside for the team's article that answers, below the starter bar, and off
+  // the subject it was written for ("is parking free" is not an hours question).
+  else if (choice === 'intent' && starterStandsAside(model, top!, text, thresholds, articleAnswers))
     choice = choose(null, hits[0]?.confidence ?? null, thresholds);
 
   let nlu: Understanding<I> = {
@@ -212,16 +210,19 @@ export function answer<I extends ModelIntent>(
   return { nlu, knowledge };
 }
 
-/** A starter intent that gives way to articles, ranked first below STARTER_THRESHOLD or off its topic. */
+/** A starter intent that gives way to articles, ranked first where an article answers, below STARTER_THRESHOLD, or off its topic. */
 function starterStandsAside<I extends ModelIntent>(
   model: AssistantModel<I>,
   top: Ranked,
   text: string,
   thresholds: Thresholds,
+  articleAnswers: boolean,
 ): boolean {
   const intent = model.byName.get(top.intent)!;
   if (!model.rules.yieldsToArticles(intent, text)) return false;
-  return top.confidence < Math.max(thresholds.intent, STARTER_THRESHOLD) || offTopicStarter(intent, text);
+  return (
+    articleAnswers || top.confidence < Math.max(thresholds.intent, STARTER_THRESHOLD) || offTopicStarter(intent, text)
+  );
 }
 
 const starterTexts = new WeakMap<ModelIntent, CoveredText>();
